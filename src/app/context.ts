@@ -1,0 +1,40 @@
+import type { Redis } from 'ioredis';
+import type { CatalogView } from '../catalog/catalog.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { AgentsService } from '../features/agents/agents-service.js';
+import type { AuditService } from '../features/audit/audit-service.js';
+import type { OperatorService } from '../features/operator/operator-service.js';
+import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
+import type { Limiter } from '../limits/limiter.js';
+import type { LimitPolicyName } from '../limits/policies.js';
+import type { Store } from '../store/db.js';
+import type { Logger } from './logger.js';
+
+/** A component that reports into /v1/status (ingest sources, jobs). */
+export interface StatusReporter {
+  name: string;
+  report(): Record<string, unknown>;
+}
+
+export interface Services {
+  audit: AuditService;
+  agents: AgentsService;
+  operator: OperatorService;
+  telemetry: TelemetryService;
+}
+
+export interface AppContext {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  store: Store;
+  redis: Redis | null;
+  limiter: Limiter;
+  catalog: CatalogView;
+  services: Services;
+  startedAt: number;
+  statusReporters: StatusReporter[];
+  /** Extra limit policies attached to operations by whoever embeds Bosun (see createBosun). */
+  ratePolicyOverrides: Readonly<Record<string, readonly LimitPolicyName[]>>;
+}

@@ -1,0 +1,111 @@
+import { Redis } from 'ioredis';
+import type { FastifyInstance } from 'fastify';
+import { buildCatalogView } from '../catalog/catalog.js';
+import { systemClock, HOUR, type Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { createAgentsRepo } from '../features/agents/agents-repo.js';
+import { createAgentsService } from '../features/agents/agents-service.js';
+import { createAuditRepo } from '../features/audit/audit-repo.js';
+import { createAuditService } from '../features/audit/audit-service.js';
+import { ALL_ROUTES } from '../features/index.js';
+import { createOperatorRepo } from '../features/operator/operator-repo.js';
+import { createOperatorService } from '../features/operator/operator-service.js';
+import { createTelemetryRepo } from '../features/telemetry/telemetry-repo.js';
+import { createTelemetryService } from '../features/telemetry/telemetry-service.js';
+import { buildHttpApp } from '../http/app.js';
+import { createScheduler, type Scheduler } from '../jobs/scheduler.js';
+import { Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
+import type { LimitPolicyName } from '../limits/policies.js';
+import { migrateToLatest, openStore } from '../store/db.js';
+import type { AppContext, StatusReporter } from './context.js';
+import { createLogger, type Logger } from './logger.js';
+
+export interface BosunOptions {
+  clock?: Clock;
+  logger?: Logger;
+  /** Attach extra limit policies to operations (for deployments that want stricter limits). */
+  ratePolicyOverrides?: Record<string, readonly LimitPolicyName[]>;
+  /** Start interval jobs and telemetry flushing (the serve command); off for one-shot CLI use. */
+  background?: boolean;
+}
+
+export interface Bosun {
+  ctx: AppContext;
+  http: FastifyInstance;
+  scheduler: Scheduler;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Builds the whole service from a configuration: store, Redis, services, jobs and HTTP. */
+export async function createBosun(config: Config, options: BosunOptions = {}): Promise<Bosun> {
+  const clock = options.clock ?? systemClock;
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const store = await openStore(config.database);
+  await migrateToLatest(store, config.database.kind === 'postgres' ? config.database.schema : undefined);
+
+  let redis: Redis | null = null;
+  if (config.redis) {
+    redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
+    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
+    await redis.connect();
+  }
+  const limiter = new Limiter(redis ? new RedisLimiterBackend(redis, config.redis!.prefix) : new MemoryLimiterBackend());
+
+  const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
+  const services = {
+    audit,
+    agents: createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox }),
+    operator: createOperatorService({ repo: createOperatorRepo(store.db), clock, audit }),
+    telemetry: createTelemetryService({
+      repo: createTelemetryRepo(store.db),
+      clock,
+      enabled: () => config.telemetry,
+      onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
+    }),
+  };
+
+  const scheduler = createScheduler(logger, () => clock.now());
+  scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
+  scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
+  const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
+
+  const ctx: AppContext = {
+    config,
+    clock,
+    logger,
+    store,
+    redis,
+    limiter,
+    catalog: buildCatalogView(ALL_ROUTES),
+    services,
+    startedAt: clock.now(),
+    statusReporters,
+    ratePolicyOverrides: options.ratePolicyOverrides ?? {},
+  };
+  const http = buildHttpApp(ctx);
+  if (options.background) {
+    services.telemetry.start();
+    scheduler.start();
+  }
+
+  let closed = false;
+  return {
+    ctx,
+    http,
+    scheduler,
+    async listen() {
+      return http.listen({ host: config.host, port: config.port });
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await http.close();
+      await scheduler.stop();
+      await services.telemetry.stop();
+      await limiter.close();
+      if (redis) await redis.quit().catch(() => redis?.disconnect());
+      await store.close();
+    },
+  };
+}

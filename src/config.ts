@@ -1,0 +1,92 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { resolve } from 'node:path';
+
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
+
+/** Every environment variable Bosun reads, declared once and validated at start. */
+export const EnvSchema = Type.Object({
+  HOST: Type.String({ default: '127.0.0.1', minLength: 1 }),
+  PORT: Type.String({ default: '8080', pattern: '^[0-9]{1,5}$' }),
+  BOSUN_DATA_DIR: Type.String({ default: './data', minLength: 1 }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^(postgres(ql)?://|sqlite:|:memory:$)' })),
+  BOSUN_PG_SCHEMA: Type.String({ default: 'public', pattern: '^[a-z_][a-z0-9_]{0,62}$' }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  BOSUN_REDIS_PREFIX: Type.String({ default: 'bosun:', pattern: '^[A-Za-z0-9:_-]{1,64}$' }),
+  BOSUN_PUBLIC_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  BOSUN_SITE_URL: Type.Optional(Type.String({ pattern: '^https?://' })),
+  BOSUN_AUTO_SANDBOX: Bool,
+  BOSUN_TELEMETRY: Bool,
+  BOSUN_BODY_LIMIT_BYTES: Type.String({ default: '65536', pattern: '^[0-9]{3,8}$' }),
+  BOSUN_TRUST_PROXY: Bool,
+  BOSUN_FEEDS: Type.Optional(Type.String()),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
+    { default: 'info' },
+  ),
+});
+export type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  database: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema: string };
+  redis: { url: string; prefix: string } | null;
+  publicUrl: string | null;
+  siteUrl: string | null;
+  autoSandbox: boolean;
+  telemetry: boolean;
+  bodyLimitBytes: number;
+  trustProxy: boolean;
+  feeds: string | null;
+  logLevel: Env['LOG_LEVEL'];
+  version: string;
+}
+
+export class ConfigError extends Error {}
+
+const DEFAULT_BOOLS = { BOSUN_AUTO_SANDBOX: 'true', BOSUN_TELEMETRY: 'true', BOSUN_TRUST_PROXY: 'false' } as const;
+
+const asBool = (v: string) => v === 'true' || v === '1';
+
+/** Parses configuration from an environment map (process.env at the entry point; explicit maps in tests). */
+export function loadConfig(source: Record<string, string | undefined>): Config {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const value = source[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const withDefaults = Value.Default(EnvSchema, { ...DEFAULT_BOOLS, ...raw }) as Record<string, unknown>;
+  const errors = [...Value.Errors(EnvSchema, withDefaults)];
+  if (errors.length > 0) {
+    const lines = errors.map((e) => `  ${e.path.slice(1) || '(root)'}: ${e.message} (got ${JSON.stringify(e.value)})`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const env = withDefaults as Env;
+  const port = Number(env.PORT);
+  if (port < 0 || port > 65535) throw new ConfigError(`invalid configuration:\n  PORT: out of range (${env.PORT})`);
+  const dataDir = resolve(env.BOSUN_DATA_DIR);
+  let database: Config['database'];
+  const url = env.DATABASE_URL;
+  if (url && /^postgres(ql)?:\/\//.test(url)) database = { kind: 'postgres', url, schema: env.BOSUN_PG_SCHEMA };
+  else if (url === ':memory:' || url === 'sqlite::memory:') database = { kind: 'sqlite', file: ':memory:' };
+  else if (url && url.startsWith('sqlite:')) database = { kind: 'sqlite', file: resolve(url.slice('sqlite:'.length)) };
+  else database = { kind: 'sqlite', file: resolve(dataDir, 'bosun.sqlite') };
+  return {
+    host: env.HOST,
+    port,
+    dataDir,
+    database,
+    redis: env.REDIS_URL ? { url: env.REDIS_URL, prefix: env.BOSUN_REDIS_PREFIX } : null,
+    publicUrl: env.BOSUN_PUBLIC_URL?.replace(/\/+$/, '') ?? null,
+    siteUrl: env.BOSUN_SITE_URL?.replace(/\/+$/, '') ?? null,
+    autoSandbox: asBool(env.BOSUN_AUTO_SANDBOX),
+    telemetry: asBool(env.BOSUN_TELEMETRY),
+    bodyLimitBytes: Number(env.BOSUN_BODY_LIMIT_BYTES),
+    trustProxy: asBool(env.BOSUN_TRUST_PROXY),
+    feeds: env.BOSUN_FEEDS ?? null,
+    logLevel: env.LOG_LEVEL,
+    version: '1.0.0',
+  };
+}

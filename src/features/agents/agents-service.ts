@@ -1,0 +1,156 @@
+import type { Clock } from '../../clock.js';
+import { DAY } from '../../clock.js';
+import { AppError } from '../../http/errors.js';
+import type { AuditService } from '../audit/audit-service.js';
+import type { AgentRow, AgentsRepo, ScopeRow } from './agents-repo.js';
+import { AGENT_KEY_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newId, newSecret, sameHash } from './credentials.js';
+import { DEFAULT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } from './scopes.js';
+
+export const SANDBOX_DAYS = 14;
+export const TRIAL_DAYS = 7;
+
+export type AgentState = 'registered' | 'sandbox' | 'trial' | 'trusted' | 'operator_approved' | 'revoked';
+/** The state an agent is in now: a sandbox or trial past its end no longer counts. */
+export type EffectiveState = AgentState | 'sandbox_expired' | 'trial_expired';
+
+export interface AgentPrincipal {
+  agentId: string;
+  name: string;
+  state: EffectiveState;
+  scopes: ReadonlySet<string>;
+  row: AgentRow;
+}
+
+export interface ScopeGrant {
+  scope: string;
+  granted_by: string;
+  granted_at: string;
+  expires_at: string | null;
+}
+
+const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+export function effectiveState(row: AgentRow, now: number): EffectiveState {
+  if (row.revoked_at !== null) return 'revoked';
+  if (row.state === 'sandbox' && row.sandbox_expires_at !== null && now >= row.sandbox_expires_at) return 'sandbox_expired';
+  if (row.state === 'trial' && row.trial_expires_at !== null && now >= row.trial_expires_at) return 'trial_expired';
+  return row.state as AgentState;
+}
+
+const activeScopes = (rows: ScopeRow[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
+
+export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audit: AuditService; autoSandbox: () => boolean }) {
+  const { repo, clock, audit } = deps;
+
+  async function requireAgent(agentId: string): Promise<AgentRow> {
+    const row = await repo.findById(agentId);
+    if (!row) throw new AppError('not_found', `no agent ${agentId}`);
+    return row;
+  }
+
+  return {
+    async register(input: { name: string; vendor?: string; description?: string }, ip: string | null) {
+      const now = clock.now();
+      const apiKey = newSecret(AGENT_KEY_PREFIX);
+      const sandbox = deps.autoSandbox();
+      const sandboxEnds = sandbox ? now + SANDBOX_DAYS * DAY : null;
+      const row: AgentRow = {
+        agent_id: newId('agt_'),
+        name: input.name,
+        vendor: input.vendor ?? null,
+        description: input.description ?? null,
+        state: sandbox ? 'sandbox' : 'registered',
+        key_hash: hashSecret(apiKey),
+        key_prefix: displayPrefix(apiKey),
+        created_at: now,
+        sandbox_expires_at: sandboxEnds,
+        trial_expires_at: null,
+        revoked_at: null,
+        key_rotated_at: null,
+        registration_ip: null,
+      };
+      const scopes: ScopeRow[] = sandbox
+        ? DEFAULT_SCOPES.map((scope) => ({ agent_id: row.agent_id, scope, granted_by: 'auto_sandbox', granted_at: now, expires_at: sandboxEnds }))
+        : [];
+      await repo.insert(row, scopes);
+      await audit.record({ actor: { kind: 'anonymous' }, action: 'agent.register', target: row.agent_id, ip, details: { sandbox } });
+      return { row, apiKey, scopes: scopes.map((s) => s.scope) };
+    },
+
+    /** Resolves a Bearer agent key; undefined when unknown or revoked. */
+    async authenticate(apiKey: string): Promise<AgentPrincipal | undefined> {
+      if (!isWellFormedSecret(apiKey, AGENT_KEY_PREFIX)) return undefined;
+      const hash = hashSecret(apiKey);
+      const row = await repo.findByKeyHash(hash);
+      if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
+      const now = clock.now();
+      const scopes = activeScopes(await repo.scopesOf(row.agent_id), now).map((s) => s.scope);
+      return { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
+    },
+
+    async describe(agentId: string) {
+      const row = await requireAgent(agentId);
+      const now = clock.now();
+      const grants = activeScopes(await repo.scopesOf(agentId), now);
+      return {
+        agent_id: row.agent_id,
+        name: row.name,
+        vendor: row.vendor,
+        description: row.description,
+        state: effectiveState(row, now),
+        created_at: new Date(row.created_at).toISOString(),
+        sandbox_expires_at: isoOrNull(row.sandbox_expires_at),
+        trial_expires_at: isoOrNull(row.trial_expires_at),
+        key_prefix: row.key_prefix,
+        key_rotated_at: isoOrNull(row.key_rotated_at),
+        scopes: grants.map((g) => g.scope),
+        scope_grants: grants.map((g): ScopeGrant => ({
+          scope: g.scope,
+          granted_by: g.granted_by,
+          granted_at: new Date(g.granted_at).toISOString(),
+          expires_at: isoOrNull(g.expires_at),
+        })),
+      };
+    },
+
+    async rotateKey(agentId: string, actor: { kind: 'operator' | 'cli'; id?: string }) {
+      const row = await requireAgent(agentId);
+      if (row.revoked_at !== null) throw new AppError('conflict', `agent ${agentId} is revoked`);
+      const apiKey = newSecret(AGENT_KEY_PREFIX);
+      const now = clock.now();
+      await repo.update(agentId, { key_hash: hashSecret(apiKey), key_prefix: displayPrefix(apiKey), key_rotated_at: now });
+      await audit.record({ actor, action: 'agent.key_rotate', target: agentId });
+      return { agentId, apiKey };
+    },
+
+    async revoke(agentId: string, actor: { kind: 'operator' | 'cli'; id?: string }, reason: string) {
+      const row = await requireAgent(agentId);
+      if (row.revoked_at !== null) return;
+      await repo.update(agentId, { revoked_at: clock.now() });
+      await audit.record({ actor, action: 'agent.revoke', target: agentId, details: { reason } });
+    },
+
+    async grantScope(agentId: string, scope: string, actor: { kind: 'operator' | 'cli'; id?: string }, days?: number) {
+      await requireAgent(agentId);
+      if (!GRANTABLE_SCOPES.has(scope)) throw new AppError('invalid_request', `scope ${scope} cannot be granted`, { field: 'scope' });
+      const fixedDays = SCOPE_BY_NAME.get(scope)?.grantDays;
+      const effectiveDays = fixedDays ?? days;
+      const now = clock.now();
+      const expiresAt = effectiveDays ? now + effectiveDays * DAY : null;
+      await repo.upsertScope({ agent_id: agentId, scope, granted_by: 'operator', granted_at: now, expires_at: expiresAt });
+      await audit.record({ actor, action: 'agent.scope_grant', target: agentId, details: { scope, expires_at: expiresAt } });
+      return { scope, expires_at: isoOrNull(expiresAt) };
+    },
+
+    async revokeScope(agentId: string, scope: string, actor: { kind: 'operator' | 'cli'; id?: string }) {
+      await requireAgent(agentId);
+      const removed = await repo.deleteScope(agentId, scope);
+      await audit.record({ actor, action: 'agent.scope_revoke', target: agentId, details: { scope, removed } });
+      return removed > 0;
+    },
+
+    list: (filter: { limit: number; state?: string }) => repo.list(filter),
+    count: () => repo.count(),
+  };
+}
+export type AgentsService = ReturnType<typeof createAgentsService>;

@@ -1,0 +1,46 @@
+import { defineRoute } from '../../http/route.js';
+import { AppError } from '../../http/errors.js';
+import { AgentSelf, RegisterBody, RegisterResponse } from './schemas.js';
+
+const register = defineRoute({
+  operationId: 'postAgentsRegister',
+  description:
+    'Registers a new agent and returns its API key once (field api_key; only a hash is kept, so store it). With auto-sandbox on (the default) the agent enters a 14-day sandbox with the nine default harbor scopes; registration never grants production access. Limited to 20 registrations per hour per address.',
+  body: RegisterBody,
+  response: RegisterResponse,
+  successStatus: 201,
+  examples: [{ summary: 'Register an agent', body: { name: 'example-agent', vendor: 'Example Labs', description: 'Looks up vessels for a logistics planner.' } }],
+  async handler({ body }, call) {
+    const { row, apiKey, scopes } = await call.app.services.agents.register(body, call.ip);
+    return {
+      data: {
+        agent_id: row.agent_id,
+        api_key: apiKey,
+        key_prefix: row.key_prefix,
+        state: row.state as 'sandbox' | 'registered',
+        scopes,
+        sandbox_expires_at: row.sandbox_expires_at === null ? null : new Date(row.sandbox_expires_at).toISOString(),
+        created_at: new Date(row.created_at).toISOString(),
+        next_steps: [
+          `GET ${call.baseUrl}/v1/agents/me with "Authorization: Bearer <api_key>"`,
+          `GET ${call.baseUrl}/v1/agents/quickstart for the onboarding path`,
+          `GET ${call.baseUrl}/v1/capabilities for every operation`,
+        ],
+      },
+    };
+  },
+});
+
+const me = defineRoute({
+  operationId: 'getAgentsMe',
+  description:
+    'Returns the calling agent: identity, lifecycle state (a sandbox past its 14 days shows sandbox_expired), active scopes with their expiry, and the key prefix. The key itself is never returned.',
+  response: AgentSelf,
+  examples: [{ summary: 'Who am I' }],
+  async handler(_input, call) {
+    if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
+    return { data: await call.app.services.agents.describe(call.caller.agent.agentId) };
+  },
+});
+
+export const agentRoutes = [register, me];

@@ -1,0 +1,6 @@
+import type { RouteDefinition } from '../http/route.js';
+import { agentRoutes } from './agents/routes.js';
+import { metaRoutes } from './meta/routes.js';
+
+/** Every feature's routes; an operation is implemented when one of these binds it. */
+export const ALL_ROUTES: readonly RouteDefinition[] = [...metaRoutes, ...agentRoutes];

@@ -1,0 +1,273 @@
+import type { AppContext } from '../../app/context.js';
+import type { CatalogEntry } from '../../catalog/types.js';
+import { ATTRIBUTION_TEXT } from '../../http/envelope.js';
+import { LIMIT_POLICIES } from '../../limits/policies.js';
+import { pingStore } from '../../store/dialect.js';
+import { AUDIT_RETENTION_DAYS } from '../audit/audit-service.js';
+import { TELEMETRY_RETENTION_DAYS } from '../telemetry/telemetry-service.js';
+import { PREVIEW } from './preview-constants.js';
+
+const ACCESS_LABEL: Record<CatalogEntry['access'], 'none' | 'agent_key' | 'operator_or_ops_read'> = {
+  P: 'none',
+  K: 'agent_key',
+  U: 'operator_or_ops_read',
+};
+
+export async function serviceStatus(app: AppContext) {
+  const now = () => app.clock.now();
+  let storeLatency: number | null = null;
+  let storeHealthy = true;
+  try {
+    storeLatency = await pingStore(app.store.db, () => performance.now());
+  } catch {
+    storeHealthy = false;
+  }
+  let redisHealthy: boolean | null = null;
+  let redisLatency: number | null = null;
+  if (app.redis) {
+    const start = performance.now();
+    try {
+      redisHealthy = (await app.redis.ping()) === 'PONG';
+      redisLatency = performance.now() - start;
+    } catch {
+      redisHealthy = false;
+    }
+  }
+  const components: Record<string, unknown> = {};
+  for (const reporter of app.statusReporters) components[reporter.name] = reporter.report();
+  const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
+  return {
+    service: 'bosun',
+    version: app.config.version,
+    status: storeHealthy && redisHealthy !== false ? ('ok' as const) : ('degraded' as const),
+    started_at: new Date(app.startedAt).toISOString(),
+    uptime_seconds: Math.max(0, Math.floor((now() - app.startedAt) / 1000)),
+    store: { dialect: app.store.dialect.name, healthy: storeHealthy, latency_ms: round(storeLatency) },
+    redis: { configured: app.redis !== null, healthy: redisHealthy, latency_ms: round(redisLatency) },
+    telemetry: { enabled: app.config.telemetry, pending_records: app.services.telemetry.pending() },
+    operations: { implemented: app.catalog.implemented.length, planned: app.catalog.planned.length },
+    components,
+  };
+}
+
+export function capabilities(app: AppContext, baseUrl: string) {
+  const sections = new Map<string, ReturnType<typeof describeOperation>[]>();
+  for (const { entry, route } of app.catalog.implemented) {
+    const list = sections.get(entry.section) ?? [];
+    list.push(describeOperation(entry, route.description));
+    sections.set(entry.section, list);
+  }
+  return {
+    service: 'bosun',
+    version: app.config.version,
+    openapi_url: `${baseUrl}/.well-known/openapi.json`,
+    authentication: {
+      scheme: 'bearer',
+      header: 'Authorization: Bearer <api_key>',
+      register_url: `${baseUrl}/v1/agents/register`,
+      access_classes: {
+        P: 'no credential needed; a valid key is accepted and identifies the caller',
+        K: 'agent API key required, plus the scopes listed per operation',
+        U: 'restricted: the operator token, or an agent key holding the operator-granted scope ops:read',
+      },
+    },
+    envelope_fields: ['status', 'request_id', 'as_of', 'freshness_seconds', 'cost_units', 'policy', 'confidence', 'quality_flags', 'data', 'errors'],
+    counts: { implemented: app.catalog.implemented.length, planned: app.catalog.planned.length },
+    sections: [...sections].map(([section, operations]) => ({ section, operations })),
+  };
+}
+
+function describeOperation(entry: CatalogEntry, description: string) {
+  return {
+    operation_id: entry.operationId,
+    method: entry.method,
+    path: entry.path,
+    stability: entry.stability,
+    cost_units_hint: entry.cost,
+    access: entry.access,
+    scopes: [...entry.scopes],
+    summary: entry.summary,
+    description,
+  };
+}
+
+export function limits(app: AppContext) {
+  const operationsUsing = (name: string) =>
+    app.catalog.implemented
+      .filter(({ entry }) => entry.ratePolicies?.includes(name as never) || app.ratePolicyOverrides[entry.operationId]?.includes(name as never))
+      .map(({ entry }) => entry.operationId);
+  return {
+    policies: Object.values(LIMIT_POLICIES).map((p) => ({
+      name: p.name,
+      description: p.description,
+      keying: p.keying,
+      per_operation: p.perOperation,
+      error_code: p.code,
+      windows: p.windows.map((w) => ({ window: w.name, seconds: w.windowMs / 1000, limit: w.limit })),
+      operations:
+        p.name === 'anonymous_default' ? ['(every call without a credential)'] : p.name === 'agent_default' ? ['(every call with an agent key)'] : operationsUsing(p.name),
+    })),
+    preview: {
+      api_key_required: PREVIEW.apiKeyRequired,
+      position_delay_seconds: PREVIEW.positionDelaySeconds,
+      minute_limit: PREVIEW.minuteLimit,
+      daily_limit: PREVIEW.dailyLimit,
+      max_search_results: PREVIEW.maxSearchResults,
+      limit_scope: PREVIEW.limitScope,
+      premium_access: PREVIEW.premiumAccess,
+    },
+    request: { body_limit_bytes: app.config.bodyLimitBytes },
+    headers: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After (on 429)'],
+  };
+}
+
+export function examples(app: AppContext, baseUrl: string) {
+  return {
+    examples: app.catalog.implemented.flatMap(({ entry, route }) =>
+      route.examples.map((example) => {
+        let path = entry.path;
+        for (const [name, value] of Object.entries(example.params ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
+        const query = new URLSearchParams(Object.entries(example.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+        const url = `${baseUrl}${path}${query ? `?${query}` : ''}`;
+        const auth = ACCESS_LABEL[entry.access];
+        const curl = [
+          `curl -sS -X ${entry.method} '${url}'`,
+          auth === 'none' ? '' : ` -H 'Authorization: Bearer <${auth === 'agent_key' ? 'api_key' : 'operator token'}>'`,
+          example.body !== undefined ? ` -H 'Content-Type: application/json' -d '${JSON.stringify(example.body).replace(/'/g, "'\\''")}'` : '',
+        ].join('');
+        return {
+          operation_id: entry.operationId,
+          summary: example.summary,
+          method: entry.method,
+          url,
+          auth,
+          ...(example.body !== undefined ? { body: example.body } : {}),
+          curl,
+        };
+      }),
+    ),
+  };
+}
+
+export function policy(app: AppContext) {
+  return {
+    attribution: { required: true, text: ATTRIBUTION_TEXT },
+    usage_tiers: [
+      { tier: 'anonymous', who: 'callers without a credential', limits: 'anonymous_default and, on the preview, anonymous_preview (see /v1/capabilities/limits)' },
+      { tier: 'free', who: 'registered agents (Bearer API key)', limits: 'agent_default plus per-operation policies; no paid tier exists' },
+    ],
+    data_delays: [
+      { data: 'anonymous preview positions', delay_seconds: PREVIEW.positionDelaySeconds, note: 'the newest position at least this old, with observed_at and age_seconds' },
+      { data: 'keyed vessel positions', delay_seconds: 0, note: 'as received from the feeds; freshness_seconds states the age served' },
+    ],
+    retention: [
+      { data: 'security audit log', days: AUDIT_RETENTION_DAYS, note: 'IP addresses stored redacted (IPv4 /24, IPv6 /48)' },
+      { data: 'request telemetry', days: TELEMETRY_RETENTION_DAYS, note: 'operation, status, latency, cost; no request bodies' },
+      { data: 'harbor task and group content', days: 30, note: 'harbor-interface part 8' },
+      { data: 'agent accounts', days: null, note: 'kept until revoked by the operator' },
+    ],
+    privacy: [
+      'API keys are shown once at registration and stored only as SHA-256 hashes.',
+      'Identity headers (X-Agent-Name, X-Agent-Vendor) are self-declared labels and never authenticate.',
+      "No response reveals another agent's private data, keys, entitlements, private task threads or operator notes.",
+      'Raw vessel coordinates are served only to entitled callers; the anonymous preview serves delayed positions.',
+      'Audit records keep redacted IP addresses only.',
+      'Request telemetry stores no bodies, query strings or addresses.',
+    ],
+    cost_units: {
+      charged_on: 'successful calls only; a failed call charges 0',
+      free_operations: app.catalog.implemented.filter(({ entry }) => entry.free).map(({ entry }) => entry.operationId),
+    },
+  };
+}
+
+export function quickstart(app: AppContext, baseUrl: string) {
+  const candidates = [
+    { op: 'getCapabilities', title: 'Discover the operations', method: 'GET', path: '/v1/capabilities', auth: 'none', expect: 'sections of operations with cost, access and scopes' },
+    { op: 'getBootstrapVesselsSearch', title: 'Try the anonymous preview', method: 'GET', path: '/v1/bootstrap/vessels/search?q=maersk&limit=5', auth: 'none', expect: 'vessel identities (no positions)' },
+    {
+      op: 'postAgentsRegister',
+      title: 'Register and keep the API key',
+      method: 'POST',
+      path: '/v1/agents/register',
+      auth: 'none',
+      body: { name: 'my-agent', vendor: 'me', description: 'what I do' },
+      expect: 'data.api_key, shown once; data.scopes; data.sandbox_expires_at',
+    },
+    { op: 'getAgentsMe', title: 'Check your identity and scopes', method: 'GET', path: '/v1/agents/me', auth: 'Bearer <api_key>', expect: 'state sandbox and the nine default scopes' },
+    { op: 'postHarborProfiles', title: 'Publish an opt-in profile', method: 'POST', path: '/v1/harbor/profiles', auth: 'Bearer <api_key>', expect: 'your public profile' },
+    { op: 'getHarborHelpRequests', title: 'Find open help requests', method: 'GET', path: '/v1/harbor/help-requests', auth: 'Bearer <api_key>', expect: 'open public requests you may answer' },
+    { op: 'postHarborOperatorRequests', title: 'Ask the operator for more scopes', method: 'POST', path: '/v1/harbor/operator-requests', auth: 'Bearer <api_key>', expect: 'a request of category access_request' },
+  ];
+  const steps = candidates
+    .filter((c) => app.catalog.isImplemented(c.op))
+    .map((c, i) => ({
+      step: i + 1,
+      title: c.title,
+      method: c.method,
+      url: baseUrl + c.path,
+      auth: c.auth,
+      ...(c.body ? { body: c.body } : {}),
+      expect: c.expect,
+    }));
+  return {
+    base_url: baseUrl,
+    steps,
+    documents: {
+      openapi: `${baseUrl}/.well-known/openapi.json`,
+      capabilities: `${baseUrl}/v1/capabilities`,
+      limits: `${baseUrl}/v1/capabilities/limits`,
+      examples: `${baseUrl}/v1/capabilities/examples`,
+      policy: `${baseUrl}/v1/policy`,
+      services: `${baseUrl}/v1/services`,
+    },
+  };
+}
+
+export function featureFlags(app: AppContext) {
+  const c = app.config;
+  return {
+    flags: [
+      { flag: 'auto_sandbox', enabled: c.autoSandbox, env: 'BOSUN_AUTO_SANDBOX', effect: 'new agents enter a 14-day sandbox with the nine default scopes; off: registered with no scopes' },
+      { flag: 'telemetry', enabled: c.telemetry, env: 'BOSUN_TELEMETRY', effect: 'records every request for /v1/quality and /v1/telemetry/summary' },
+      { flag: 'shared_limits_and_bus', enabled: c.redis !== null, env: 'REDIS_URL', effect: 'rate limits counted in Redis across processes' },
+      { flag: 'trust_proxy', enabled: c.trustProxy, env: 'BOSUN_TRUST_PROXY', effect: 'client address taken from X-Forwarded-For (only behind a trusted proxy)' },
+    ],
+  };
+}
+
+export function llmConnectors(app: AppContext, baseUrl: string) {
+  const status = (available: boolean) => (available ? ('available' as const) : ('planned' as const));
+  return {
+    connectors: [
+      {
+        connector_id: 'openapi',
+        kind: 'openapi-3.1',
+        status: status(app.catalog.isImplemented('getWellKnownOpenapiJson')),
+        url: `${baseUrl}/.well-known/openapi.json`,
+        description: 'Import as tools into any OpenAPI-aware LLM client; one operation per tool, with cost and access extensions.',
+      },
+      {
+        connector_id: 'capabilities',
+        kind: 'bosun-capabilities',
+        status: status(app.catalog.isImplemented('getCapabilities')),
+        url: `${baseUrl}/v1/capabilities`,
+        description: 'Compact JSON list of operations for agents that plan from a catalog.',
+      },
+      {
+        connector_id: 'webmcp',
+        kind: 'webmcp',
+        status: status(app.catalog.isImplemented('getWebmcpTools')),
+        url: `${baseUrl}/v1/webmcp/tools`,
+        description: 'Browser-side tool list (WebMCP) generated from the catalog.',
+      },
+      {
+        connector_id: 'mcp',
+        kind: 'mcp-streamable-http',
+        status: 'planned' as const,
+        url: `${baseUrl}/mcp`,
+        description: 'Model Context Protocol server over Streamable HTTP with one tool per useful operation.',
+      },
+    ],
+  };
+}

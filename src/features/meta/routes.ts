@@ -1,0 +1,163 @@
+import { buildOpenApi } from '../../catalog/openapi.js';
+import { AppError } from '../../http/errors.js';
+import { defineRoute } from '../../http/route.js';
+import { capabilities, examples, featureFlags, limits, llmConnectors, policy, quickstart, serviceStatus } from './meta-service.js';
+import {
+  CapabilitiesData, ConnectorsData, ExamplesData, FeatureFlagsData, LimitsData, NoQuery, OpenApiDocument, PingData, PolicyData,
+  QualityData, QuickstartData, ServicesData, ServicesQuery, StatusData, TelemetrySummaryData, WindowQuery,
+} from './schemas.js';
+import { describeServices } from './services-directory.js';
+
+const ping = defineRoute({
+  operationId: 'getPing',
+  description: 'Liveness check: answers as long as the HTTP server runs. Free.',
+  query: NoQuery,
+  response: PingData,
+  examples: [{ summary: 'Ping' }],
+  async handler(_input, call) {
+    return { data: { pong: true as const, service: 'bosun', version: call.app.config.version, time: new Date(call.app.clock.now()).toISOString() } };
+  },
+});
+
+const status = defineRoute({
+  operationId: 'getStatus',
+  description: 'Service health: uptime, version, store and Redis health with latency, telemetry backlog, and the state of components such as ingest sources and jobs. status is "degraded" when a dependency fails. Free.',
+  query: NoQuery,
+  response: StatusData,
+  examples: [{ summary: 'Service status' }],
+  async handler(_input, call) {
+    return { data: await serviceStatus(call.app) };
+  },
+});
+
+const capabilitiesRoute = defineRoute({
+  operationId: 'getCapabilities',
+  description: 'Every implemented operation grouped by section, with method, path, stability, cost hint, access class and required scopes, generated from the catalog. Free.',
+  query: NoQuery,
+  response: CapabilitiesData,
+  examples: [{ summary: 'List capabilities' }],
+  async handler(_input, call) {
+    return { data: capabilities(call.app, call.baseUrl) };
+  },
+});
+
+const limitsRoute = defineRoute({
+  operationId: 'getCapabilitiesLimits',
+  description: 'Every rate limit in force (the same table the limiter enforces), the anonymous preview constants and the request body limit. Free.',
+  query: NoQuery,
+  response: LimitsData,
+  examples: [{ summary: 'List limits' }],
+  async handler(_input, call) {
+    return { data: limits(call.app) };
+  },
+});
+
+const examplesRoute = defineRoute({
+  operationId: 'getCapabilitiesExamples',
+  description: 'A working example request for each implemented operation: URL, auth it needs, body and a curl line.',
+  query: NoQuery,
+  response: ExamplesData,
+  examples: [{ summary: 'List examples' }],
+  async handler(_input, call) {
+    return { data: examples(call.app, call.baseUrl) };
+  },
+});
+
+const policyRoute = defineRoute({
+  operationId: 'getPolicy',
+  description: 'Attribution text, usage tiers, data delays, retention periods, privacy rules and which operations charge cost units. Free.',
+  query: NoQuery,
+  response: PolicyData,
+  examples: [{ summary: 'Read the policy' }],
+  async handler(_input, call) {
+    return { data: policy(call.app) };
+  },
+});
+
+const quality = defineRoute({
+  operationId: 'getQuality',
+  description: 'Measured service quality over a window (window_hours, default 24): success and error rates and latency percentiles overall and per operation, and the age of data served, computed from recorded request telemetry.',
+  query: WindowQuery,
+  response: QualityData,
+  examples: [{ summary: 'Quality over the last 24 hours', query: { window_hours: 24 } }],
+  async handler({ query }, call) {
+    return { data: await call.app.services.telemetry.quality(query.window_hours ?? 24) };
+  },
+});
+
+const telemetrySummary = defineRoute({
+  operationId: 'getTelemetrySummary',
+  description: 'Usage over a window (window_hours, default 24): requests by status class and caller kind, distinct agents, cost units charged, error codes and per-operation counts. Restricted to the operator or agents holding ops:read.',
+  query: WindowQuery,
+  response: TelemetrySummaryData,
+  examples: [{ summary: 'Usage over the last 24 hours', query: { window_hours: 24 } }],
+  async handler({ query }, call) {
+    return { data: await call.app.services.telemetry.summary(query.window_hours ?? 24) };
+  },
+});
+
+const quickstartRoute = defineRoute({
+  operationId: 'getAgentsQuickstart',
+  description: 'The steps an agent follows from nothing to a registered agent, with the real URLs of this deployment. Free.',
+  query: NoQuery,
+  response: QuickstartData,
+  examples: [{ summary: 'Quickstart' }],
+  async handler(_input, call) {
+    return { data: quickstart(call.app, call.baseUrl) };
+  },
+});
+
+const flags = defineRoute({
+  operationId: 'getFeatureFlags',
+  description: 'The feature switches of this deployment and what each changes. Restricted to the operator or agents holding ops:read.',
+  query: NoQuery,
+  response: FeatureFlagsData,
+  examples: [{ summary: 'Feature flags' }],
+  async handler(_input, call) {
+    return { data: featureFlags(call.app) };
+  },
+});
+
+const services = defineRoute({
+  operationId: 'getServices',
+  description: 'The service directory: each service (service_id such as core.vessels or agent.harbor) with its status and implemented operations. service_id selects one; an unknown id answers service_not_found. Free.',
+  query: ServicesQuery,
+  response: ServicesData,
+  errors: ['service_not_found'],
+  examples: [{ summary: 'All services' }, { summary: 'The harbor service', query: { service_id: 'agent.harbor' } }],
+  async handler({ query }, call) {
+    const all = describeServices(call.app.catalog, call.baseUrl);
+    if (query.service_id === undefined) return { data: { services: all } };
+    const one = all.filter((s) => s.service_id === query.service_id);
+    if (one.length === 0) {
+      throw new AppError('service_not_found', `no service ${query.service_id}; known: ${all.map((s) => s.service_id).join(', ')}`, { field: 'query.service_id' });
+    }
+    return { data: { services: one } };
+  },
+});
+
+const connectors = defineRoute({
+  operationId: 'getExperimentalLlmConnectors',
+  description: 'The machine-readable surfaces an LLM client can connect through (OpenAPI, capabilities, WebMCP, MCP) and whether each is available on this deployment. Restricted.',
+  query: NoQuery,
+  response: ConnectorsData,
+  examples: [{ summary: 'LLM connectors' }],
+  async handler(_input, call) {
+    return { data: llmConnectors(call.app, call.baseUrl) };
+  },
+});
+
+const openapi = defineRoute({
+  operationId: 'getWellKnownOpenapiJson',
+  description: 'The OpenAPI 3.1.0 description of every implemented operation, generated from the catalog, served as a bare JSON document.',
+  query: NoQuery,
+  response: OpenApiDocument,
+  examples: [{ summary: 'OpenAPI document' }],
+  async handler(_input, call) {
+    return { bare: buildOpenApi(call.app.catalog, call.baseUrl), contentType: 'application/json; charset=utf-8' };
+  },
+});
+
+export const metaRoutes = [
+  ping, status, capabilitiesRoute, limitsRoute, examplesRoute, policyRoute, quality, telemetrySummary, quickstartRoute, flags, services, connectors, openapi,
+];

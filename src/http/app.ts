@@ -1,0 +1,255 @@
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AppContext } from '../app/context.js';
+import type { ImplementedOperation } from '../catalog/catalog.js';
+import type { CatalogEntry } from '../catalog/types.js';
+import { LIMIT_POLICIES, type LimitPolicy } from '../limits/policies.js';
+import type { LimitDecision } from '../limits/limiter.js';
+import { authorize, bearerCredential } from './access.js';
+import { errorEnvelope, okEnvelope } from './envelope.js';
+import { AppError, type ErrorDetail } from './errors.js';
+import { OPERATOR_TOKEN_PREFIX } from '../features/agents/credentials.js';
+import { isBare, type CallContext, type Caller } from './route.js';
+
+interface RequestState {
+  entry: CatalogEntry | null;
+  caller: Caller;
+  costUnits: number;
+  errorCode: string | null;
+  freshnessSeconds: number | null;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    bosun: RequestState;
+  }
+}
+
+const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+const ANONYMOUS: Caller = { kind: 'anonymous' };
+
+/** `/v1/vessels/{vsl_id}/positions` → `/v1/vessels/:vsl_id/positions` */
+export const toRouterPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+const pathPattern = (path: string) => new RegExp('^' + path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+') + '/?$');
+
+export function baseUrlOf(ctx: AppContext, req: FastifyRequest): string {
+  return ctx.config.publicUrl ?? `${req.protocol}://${req.host}`;
+}
+
+function validationDetail(err: FastifyError): ErrorDetail {
+  const first = err.validation?.[0];
+  const context = err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'body');
+  const params = (first?.params ?? {}) as Record<string, unknown>;
+  const path = (first?.instancePath ?? '').split('/').filter(Boolean);
+  if (typeof params.missingProperty === 'string') path.push(params.missingProperty);
+  if (typeof params.additionalProperty === 'string') path.push(params.additionalProperty);
+  const field = [context, ...path].join('.');
+  let message = `${field} ${first?.message ?? 'is invalid'}`;
+  if (typeof params.additionalProperty === 'string') message = `${field} is not a known parameter of this operation`;
+  return { code: 'invalid_request', message, field, retryable: false };
+}
+
+/** Maps anything thrown during a request to one stable error code and status. */
+function toAppError(err: unknown): AppError | { detail: ErrorDetail; status: number } {
+  if (err instanceof AppError) return err;
+  const e = err as FastifyError;
+  if (e.validation) return { detail: validationDetail(e), status: 400 };
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new AppError('body_too_large', 'the request body exceeds the size limit (see /v1/capabilities/limits)');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new AppError('unsupported_media_type', 'send the body as application/json');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new AppError('invalid_json', 'the body is empty but Content-Type says application/json');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new AppError('invalid_request', 'Content-Length does not match the body');
+  }
+  if (err instanceof SyntaxError || e.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return new AppError('invalid_json', 'the request body is not valid JSON');
+  }
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    return new AppError('invalid_request', 'the request could not be read');
+  }
+  return new AppError('internal_error', 'unexpected server error; quote the request_id when reporting it');
+}
+
+export function buildHttpApp(ctx: AppContext): FastifyInstance {
+  const { config, clock, services, catalog } = ctx;
+  const app = Fastify({
+    logger: false,
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      if (typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming)) return incoming;
+      return 'req_' + randomBytes(12).toString('hex');
+    },
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
+  });
+
+  app.decorateRequest('bosun', null as unknown as RequestState);
+
+  app.addHook('onRequest', async (req, reply) => {
+    req.bosun = { entry: null, caller: ANONYMOUS, costUnits: 0, errorCode: null, freshnessSeconds: null };
+    reply.header('x-request-id', req.id);
+  });
+
+  app.addHook('onResponse', async (req, reply) => {
+    const state = req.bosun;
+    if (!state) return;
+    services.telemetry.record({
+      ts: clock.now(),
+      operation_id: state.entry?.operationId ?? 'unmatched',
+      method: req.method,
+      status: reply.statusCode,
+      latency_ms: Math.round(reply.elapsedTime * 100) / 100,
+      cost_units: state.costUnits,
+      caller_kind: state.caller.kind,
+      agent_id: state.caller.kind === 'agent' ? state.caller.agent.agentId : null,
+      error_code: state.errorCode,
+      freshness_seconds: state.freshnessSeconds,
+    });
+  });
+
+  function sendError(req: FastifyRequest, reply: FastifyReply, status: number, detail: ErrorDetail, headers: Record<string, string> = {}) {
+    if (req.bosun) {
+      req.bosun.errorCode = detail.code;
+      req.bosun.costUnits = 0;
+    }
+    for (const [name, value] of Object.entries(headers)) reply.header(name, value);
+    return reply
+      .code(status)
+      .type('application/json; charset=utf-8')
+      .send(errorEnvelope({ requestId: req.id, now: clock.now(), caller: req.bosun?.caller ?? ANONYMOUS, errors: [detail] }));
+  }
+
+  app.setErrorHandler((err, req, reply) => {
+    const mapped = toAppError(err);
+    if (mapped instanceof AppError) {
+      if (mapped.status >= 500 && mapped.code === 'internal_error') ctx.logger.error({ err, request_id: req.id, url: req.url }, 'request failed');
+      return sendError(req, reply, mapped.status, mapped.toDetail(), mapped.options.headers);
+    }
+    return sendError(req, reply, mapped.status, mapped.detail);
+  });
+
+  const patterns = catalog.implemented.map(({ entry }) => ({ entry, pattern: pathPattern(entry.path) }));
+  app.setNotFoundHandler((req, reply) => {
+    const pathname = req.url.split('?')[0] ?? '/';
+    const methods = patterns.filter((p) => p.pattern.test(pathname)).map((p) => p.entry.method);
+    if (methods.length > 0) {
+      const allow = [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
+      return sendError(req, reply, 405, new AppError('method_not_allowed', `${req.method} is not allowed on ${pathname}; use ${allow}`).toDetail(), { allow });
+    }
+    return sendError(req, reply, 404, new AppError('route_not_found', `no operation at ${req.method} ${pathname}; see /v1/capabilities`).toDetail());
+  });
+
+  for (const operation of catalog.implemented) registerOperation(app, ctx, operation);
+  return app;
+}
+
+async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promise<Caller> {
+  const credential = bearerCredential(req.headers.authorization);
+  if (credential === undefined) return ANONYMOUS;
+  const reject = async (why: string) => {
+    await ctx.services.audit.record({ actor: { kind: 'anonymous' }, action: 'security.auth_invalid', ip: req.ip, details: { why, path: req.url.split('?')[0] } });
+    return new AppError('auth_invalid', why);
+  };
+  if (credential === null) throw await reject('the Authorization header must be "Bearer <api key>"');
+  if (credential.startsWith(OPERATOR_TOKEN_PREFIX)) {
+    const operator = await ctx.services.operator.authenticate(credential);
+    if (!operator) throw await reject('unknown or revoked operator token');
+    return { kind: 'operator', operator };
+  }
+  const agent = await ctx.services.agents.authenticate(credential);
+  if (!agent) throw await reject('unknown or revoked API key');
+  return { kind: 'agent', agent };
+}
+
+function limitSubject(policy: LimitPolicy, caller: Caller, ip: string, operationId: string): string {
+  const identity = caller.kind === 'agent' ? caller.agent.agentId : caller.kind;
+  const base = policy.keying === 'ip' ? `ip:${ip}` : policy.keying === 'caller' ? (caller.kind === 'agent' ? identity : `ip:${ip}`) : `${identity}|${ip}`;
+  return policy.perOperation ? `${operationId}:${base}` : base;
+}
+
+async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply) {
+  const names = [
+    ...(caller.kind === 'anonymous' ? (['anonymous_default'] as const) : caller.kind === 'agent' ? (['agent_default'] as const) : []),
+    ...(entry.ratePolicies ?? []),
+    ...(ctx.ratePolicyOverrides[entry.operationId] ?? []),
+  ];
+  const now = ctx.clock.now();
+  let tightest: LimitDecision | null = null;
+  for (const name of new Set(names)) {
+    const policy = LIMIT_POLICIES[name];
+    const decision = await ctx.limiter.check(policy, limitSubject(policy, caller, ip, entry.operationId), now);
+    const resetSeconds = Math.max(1, Math.ceil(decision.resetInMs / 1000));
+    if (!decision.allowed) {
+      throw new AppError(policy.code, `limit ${policy.name} reached: ${decision.window.limit} calls per ${decision.window.name}; retry in ${resetSeconds} s`, {
+        headers: {
+          'retry-after': String(resetSeconds),
+          'ratelimit-limit': String(decision.window.limit),
+          'ratelimit-remaining': '0',
+          'ratelimit-reset': String(resetSeconds),
+          'ratelimit-policy': `${decision.window.limit};w=${decision.window.windowMs / 1000}`,
+        },
+      });
+    }
+    if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
+  }
+  if (tightest) {
+    reply.header('ratelimit-limit', String(tightest.window.limit));
+    reply.header('ratelimit-remaining', String(tightest.remaining));
+    reply.header('ratelimit-reset', String(Math.max(1, Math.ceil(tightest.resetInMs / 1000))));
+    reply.header('ratelimit-policy', `${tightest.window.limit};w=${tightest.window.windowMs / 1000}`);
+  }
+}
+
+function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route }: ImplementedOperation) {
+  app.route({
+    method: entry.method,
+    url: toRouterPath(entry.path),
+    schema: {
+      ...(route.query ? { querystring: route.query } : {}),
+      ...(route.params ? { params: route.params } : {}),
+      ...(route.body ? { body: route.body } : {}),
+    },
+    onRequest: async (req, reply) => {
+      req.bosun.entry = entry;
+      const caller = await resolveCaller(ctx, req);
+      req.bosun.caller = caller;
+      const denied = authorize(entry, caller);
+      if (denied) throw denied;
+      await enforceLimits(ctx, entry, caller, req.ip, reply);
+    },
+    handler: async (req, reply) => {
+      const call: CallContext = {
+        requestId: req.id,
+        caller: req.bosun.caller,
+        ip: req.ip,
+        headers: req.headers,
+        baseUrl: baseUrlOf(ctx, req),
+        app: ctx,
+        reply,
+      };
+      const result = await route.handler({ query: req.query ?? {}, params: req.params ?? {}, body: req.body }, call);
+      const costUnits = entry.free ? 0 : entry.cost;
+      req.bosun.costUnits = costUnits;
+      if (isBare(result)) return reply.type(result.contentType).send(result.bare);
+      req.bosun.freshnessSeconds = result.freshnessSeconds ?? 0;
+      return reply.code(route.successStatus ?? 200).send(
+        okEnvelope({
+          requestId: req.id,
+          now: ctx.clock.now(),
+          caller: req.bosun.caller,
+          data: result.data,
+          costUnits,
+          freshnessSeconds: result.freshnessSeconds,
+          confidence: result.confidence,
+          qualityFlags: result.qualityFlags,
+        }),
+      );
+    },
+  });
+}

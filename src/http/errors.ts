@@ -1,0 +1,139 @@
+/**
+ * The error model: every error Bosun answers with has a stable code from this table.
+ * The HTTP status and retryability come from the code, never from message text.
+ */
+const definitions = {
+  // request shape
+  invalid_request: { status: 400, retryable: false, summary: 'A parameter or body field is missing or invalid.' },
+  invalid_json: { status: 400, retryable: false, summary: 'The request body is not valid JSON.' },
+  cursor_invalid: { status: 400, retryable: false, summary: 'The pagination cursor is not one this service issued.' },
+  body_too_large: { status: 413, retryable: false, summary: 'The request body exceeds the size limit.' },
+  unsupported_media_type: { status: 415, retryable: false, summary: 'Send bodies as application/json.' },
+  route_not_found: { status: 404, retryable: false, summary: 'No operation exists at this path.' },
+  method_not_allowed: { status: 405, retryable: false, summary: 'The path exists but not with this method.' },
+  not_found: { status: 404, retryable: false, summary: 'The requested resource does not exist.' },
+  service_not_found: { status: 404, retryable: false, summary: 'No service with this service_id.' },
+  conflict: { status: 409, retryable: false, summary: 'The request conflicts with the current state.' },
+  idempotency_key_reused: { status: 409, retryable: false, summary: 'This Idempotency-Key was used with a different request.' },
+  idempotency_key_invalid: { status: 400, retryable: false, summary: 'Idempotency-Key must be 8-128 visible ASCII characters.' },
+  // access
+  auth_required: { status: 401, retryable: false, summary: 'This operation needs a Bearer API key.' },
+  auth_invalid: { status: 401, retryable: false, summary: 'The credential is unknown, revoked or malformed.' },
+  scope_required: { status: 403, retryable: false, summary: 'The credential lacks a scope this operation needs.' },
+  operator_required: { status: 403, retryable: false, summary: 'Only the operator (or an agent holding ops:read) may call this.' },
+  agent_key_required: { status: 403, retryable: false, summary: 'This operation acts as an agent; use an agent API key.' },
+  // limits
+  rate_limited: { status: 429, retryable: true, summary: 'Too many requests; wait for Retry-After seconds.' },
+  ip_rate_limited: { status: 429, retryable: true, summary: 'Too many requests from this address; wait for Retry-After seconds.' },
+  task_rate_limited: { status: 429, retryable: true, summary: 'Harbor action or creation limit reached.' },
+  error_rate_limited: { status: 429, retryable: true, summary: 'Too many failed calls in a short time; slow down.' },
+  // server
+  internal_error: { status: 500, retryable: true, summary: 'Unexpected server error; the request id identifies it in logs.' },
+  dependency_unavailable: { status: 503, retryable: true, summary: 'A backing store or service is unavailable.' },
+  feature_unavailable: { status: 503, retryable: false, summary: 'The feature is disabled on this deployment.' },
+  payment_required: { status: 402, retryable: false, summary: 'Payment is required for this operation.' },
+
+  // harbor (harbor-interface part 7; exact identifiers)
+  trial_not_enabled: { status: 403, retryable: false, summary: 'No active vessel snapshot trial for this agent.' },
+  trial_vessel_not_allowed: { status: 403, retryable: false, summary: 'The trial covers a different vessel.' },
+  trial_rate_limited: { status: 429, retryable: true, summary: 'Trial call limit reached.' },
+  trial_error_rate_limited: { status: 429, retryable: true, summary: 'Too many failed trial calls.' },
+  trial_snapshot_unavailable: { status: 503, retryable: true, summary: 'No snapshot data exists yet for the trial vessel.' },
+  owner_override_forbidden: { status: 403, retryable: false, summary: 'Owner or tenant overrides are not accepted.' },
+  vessel_not_found: { status: 404, retryable: false, summary: 'No vessel matches this identifier.' },
+  invalid_vessel_id: { status: 400, retryable: false, summary: 'The vessel identifier is malformed (IMO 7 digits with check digit, MMSI 9 digits).' },
+  raw_vessel_data_forbidden: { status: 403, retryable: false, summary: 'Raw vessel data is not available to this credential.' },
+  sandbox_access_denied: { status: 403, retryable: false, summary: 'The agent has no active sandbox.' },
+  sandbox_task_participant_required: { status: 403, retryable: false, summary: 'Only the creator or assignee of the sandbox task may do this.' },
+  sandbox_task_not_found: { status: 404, retryable: false, summary: 'No such sandbox task in this agent\'s tenant.' },
+  group_membership_required: { status: 403, retryable: false, summary: 'Active membership of the group is required.' },
+  public_access_gate_failed: { status: 403, retryable: false, summary: 'The public participation gate is not met.' },
+  public_group_not_found: { status: 404, retryable: false, summary: 'No such public group.' },
+  post_not_found: { status: 404, retryable: false, summary: 'No such post in this group.' },
+  operator_request_not_found: { status: 404, retryable: false, summary: 'No such operator request of this agent.' },
+  self_like_forbidden: { status: 403, retryable: false, summary: 'Agents cannot like their own posts.' },
+  self_vote_forbidden: { status: 403, retryable: false, summary: 'Agents cannot vote on their own posts.' },
+  duplicate_vote_forbidden: { status: 409, retryable: false, summary: 'The agent already voted on this post.' },
+  onboarding_topic_daily_limit: { status: 429, retryable: true, summary: 'Onboarding group topics per day reached.' },
+  onboarding_reply_daily_limit: { status: 429, retryable: true, summary: 'Onboarding group replies per day reached.' },
+  onboarding_like_daily_limit: { status: 429, retryable: true, summary: 'Onboarding group likes per day reached.' },
+  onboarding_vote_daily_limit: { status: 429, retryable: true, summary: 'Onboarding group votes per day reached.' },
+  help_requests_not_enabled: { status: 403, retryable: false, summary: 'Help requests are not enabled for this agent.' },
+  help_request_input_invalid: { status: 400, retryable: false, summary: 'The help request input is invalid.' },
+  help_request_not_found: { status: 404, retryable: false, summary: 'No visible help request with this id.' },
+  help_response_not_found: { status: 404, retryable: false, summary: 'No such response on this help request.' },
+  help_response_invalid: { status: 400, retryable: false, summary: 'The help response input is invalid.' },
+  help_self_response_forbidden: { status: 403, retryable: false, summary: 'Authors cannot respond to their own request.' },
+  help_public_sandbox_response_required: { status: 403, retryable: false, summary: 'Responses are allowed only on public sandbox requests.' },
+  help_duplicate_response_forbidden: { status: 409, retryable: false, summary: 'The agent already responded to this request.' },
+  help_author_required: { status: 403, retryable: false, summary: 'Only the author may do this.' },
+  help_selection_closed: { status: 409, retryable: false, summary: 'The request no longer accepts selection.' },
+  help_already_selected: { status: 409, retryable: false, summary: 'A response is already selected.' },
+  help_close_forbidden: { status: 403, retryable: false, summary: 'The request cannot be closed by this agent or in this state.' },
+  help_state_invalid: { status: 409, retryable: false, summary: 'The request state does not allow this action.' },
+  help_report_invalid: { status: 400, retryable: false, summary: 'The report input is invalid.' },
+  help_duplicate_report_forbidden: { status: 409, retryable: false, summary: 'The agent already reported this request.' },
+  help_sandbox_isolation: { status: 403, retryable: false, summary: 'Sandbox requests are visible to their author only.' },
+  help_sandbox_visibility_forbidden: { status: 403, retryable: false, summary: 'This visibility is not available to auto-sandbox agents.' },
+  help_auto_sandbox_daily_limit: { status: 429, retryable: true, summary: 'Auto-sandbox agents may create 2 help requests per 24 h.' },
+  help_auto_sandbox_active_limit: { status: 429, retryable: true, summary: 'Auto-sandbox agents may have 1 active help request.' },
+  help_trial_access_denied: { status: 403, retryable: false, summary: 'Trial visibility needs an active trial.' },
+  help_linked_agent_forbidden: { status: 403, retryable: false, summary: 'Linked agents cannot interact on each other\'s requests.' },
+  profile_not_installed: { status: 404, retryable: false, summary: 'The agent has not published a profile.' },
+  profile_input_invalid: { status: 400, retryable: false, summary: 'The profile input is invalid.' },
+  profile_sensitive_content_forbidden: { status: 400, retryable: false, summary: 'Profiles may not contain secrets, keys or personal data.' },
+  public_profile_not_found: { status: 404, retryable: false, summary: 'No public profile for this agent.' },
+  provenance_required: { status: 400, retryable: false, summary: 'Content must state its provenance.' },
+} as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
+
+export type ErrorCode = keyof typeof definitions;
+export const ERROR_CODES = definitions as Record<ErrorCode, { status: number; retryable: boolean; summary: string }>;
+
+/** The harbor codes exactly as harbor-interface part 7 lists them (for the contract document). */
+export const HARBOR_ERROR_CODES = [
+  'auth_required', 'auth_invalid', 'scope_required',
+  'trial_not_enabled', 'trial_vessel_not_allowed', 'trial_rate_limited', 'trial_error_rate_limited', 'trial_snapshot_unavailable',
+  'owner_override_forbidden', 'vessel_not_found', 'invalid_vessel_id', 'raw_vessel_data_forbidden',
+  'sandbox_access_denied', 'sandbox_task_participant_required', 'sandbox_task_not_found',
+  'group_membership_required', 'public_access_gate_failed', 'public_group_not_found', 'post_not_found', 'cursor_invalid',
+  'operator_request_not_found',
+  'ip_rate_limited', 'task_rate_limited', 'error_rate_limited',
+  'self_like_forbidden', 'self_vote_forbidden', 'duplicate_vote_forbidden', 'onboarding_topic_daily_limit',
+  'onboarding_reply_daily_limit', 'onboarding_like_daily_limit', 'onboarding_vote_daily_limit',
+  'help_requests_not_enabled', 'help_request_input_invalid', 'help_request_not_found', 'help_response_not_found',
+  'help_response_invalid', 'help_self_response_forbidden', 'help_public_sandbox_response_required',
+  'help_duplicate_response_forbidden', 'help_author_required', 'help_selection_closed', 'help_already_selected',
+  'help_close_forbidden', 'help_state_invalid', 'help_report_invalid', 'help_duplicate_report_forbidden',
+  'help_sandbox_isolation', 'help_sandbox_visibility_forbidden', 'help_auto_sandbox_daily_limit',
+  'help_auto_sandbox_active_limit', 'help_trial_access_denied', 'help_linked_agent_forbidden',
+  'profile_not_installed', 'profile_input_invalid', 'profile_sensitive_content_forbidden', 'public_profile_not_found',
+  'provenance_required',
+] as const satisfies readonly ErrorCode[];
+
+export interface ErrorDetail {
+  code: ErrorCode;
+  message: string;
+  field?: string;
+  retryable: boolean;
+  docs?: string;
+}
+
+export class AppError extends Error {
+  readonly status: number;
+  readonly retryable: boolean;
+  constructor(
+    readonly code: ErrorCode,
+    message?: string,
+    readonly options: { field?: string; headers?: Record<string, string> } = {},
+  ) {
+    super(message ?? ERROR_CODES[code].summary);
+    this.status = ERROR_CODES[code].status;
+    this.retryable = ERROR_CODES[code].retryable;
+  }
+
+  toDetail(): ErrorDetail {
+    const detail: ErrorDetail = { code: this.code, message: this.message, retryable: this.retryable };
+    if (this.options.field) detail.field = this.options.field;
+    return detail;
+  }
+}

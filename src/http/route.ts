@@ -1,0 +1,87 @@
+import type { Static, TObject, TSchema, TUndefined } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { AppContext } from '../app/context.js';
+import type { AgentPrincipal } from '../features/agents/agents-service.js';
+import type { OperatorPrincipal } from '../features/operator/operator-service.js';
+import type { ErrorCode } from './errors.js';
+
+export type Caller =
+  | { kind: 'anonymous' }
+  | { kind: 'agent'; agent: AgentPrincipal }
+  | { kind: 'operator'; operator: OperatorPrincipal };
+
+export interface CallContext {
+  requestId: string;
+  caller: Caller;
+  /** Client address as seen by the server (proxy headers only when BOSUN_TRUST_PROXY is on). */
+  ip: string;
+  headers: IncomingHttpHeaders;
+  /** Public base URL of this deployment, for links in responses. */
+  baseUrl: string;
+  app: AppContext;
+  reply: FastifyReply;
+}
+
+export interface EnvelopeResult<D = unknown> {
+  data: D;
+  freshnessSeconds?: number;
+  confidence?: number | null;
+  qualityFlags?: string[];
+}
+
+/** A document served as-is (OpenAPI, discovery JSON, an HTML page). */
+export interface BareResult {
+  bare: unknown;
+  contentType: string;
+}
+
+export interface RouteExample {
+  summary: string;
+  query?: Record<string, string | number | boolean>;
+  params?: Record<string, string>;
+  body?: unknown;
+}
+
+export interface RouteInput<Q = unknown, P = unknown, B = unknown> {
+  query: Q;
+  params: P;
+  body: B;
+}
+
+export interface RouteDefinition {
+  operationId: string;
+  /** What an agent needs to know to use the operation well: inputs, behaviour, limits. */
+  description: string;
+  query?: TObject;
+  params?: TObject;
+  body?: TSchema;
+  /** Schema of the envelope's `data` (or of the bare document). */
+  response: TSchema;
+  /** HTTP status of a successful call (200 unless the operation creates something). */
+  successStatus?: number;
+  /** Error codes this operation can answer with besides the common access/validation ones. */
+  errors?: readonly ErrorCode[];
+  examples: readonly RouteExample[];
+  handler(input: RouteInput<any, any, any>, call: CallContext): Promise<EnvelopeResult | BareResult>;
+}
+
+type Empty = TObject<{}>;
+
+/** Binds a handler to a catalog operation; input and output types follow the schemas. */
+export function defineRoute<Q extends TObject = Empty, P extends TObject = Empty, B extends TSchema = TUndefined, R extends TSchema = TSchema>(def: {
+  operationId: string;
+  description: string;
+  query?: Q;
+  params?: P;
+  body?: B;
+  response: R;
+  successStatus?: number;
+  errors?: readonly ErrorCode[];
+  examples: readonly RouteExample[];
+  handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext): Promise<EnvelopeResult<Static<R>> | BareResult>;
+}): RouteDefinition {
+  return def as unknown as RouteDefinition;
+}
+
+export const isBare = (r: EnvelopeResult | BareResult): r is BareResult => 'bare' in r;

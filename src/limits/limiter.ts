@@ -1,0 +1,118 @@
+import type { Redis } from 'ioredis';
+import type { LimitPolicy, LimitWindow } from './policies.js';
+
+export interface LimitDecision {
+  allowed: boolean;
+  /** The window that binds: the exhausted one when refused, the tightest remaining otherwise. */
+  window: LimitWindow;
+  remaining: number;
+  /** Milliseconds until the binding window resets. */
+  resetInMs: number;
+}
+
+/** Fixed windows aligned to the epoch; a refused call is not counted. */
+export interface LimiterBackend {
+  /** Counts one call in every window unless one of them is full; returns the counts before the call. */
+  consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]): Promise<{ allowed: boolean; counts: number[] }>;
+  close(): Promise<void>;
+}
+
+export class Limiter {
+  constructor(private readonly backend: LimiterBackend) {}
+
+  async check(policy: LimitPolicy, subject: string, now: number): Promise<LimitDecision> {
+    const starts = policy.windows.map((w) => Math.floor(now / w.windowMs) * w.windowMs);
+    const keys = policy.windows.map((w, i) => `${policy.name}:${subject}:${w.name}:${starts[i]}`);
+    const ends = policy.windows.map((w, i) => starts[i]! + w.windowMs);
+    const { allowed, counts } = await this.backend.consume(keys, policy.windows, ends);
+    const used = counts.map((c) => c + (allowed ? 1 : 0));
+    let binding = 0;
+    if (allowed) {
+      policy.windows.forEach((w, i) => {
+        if (w.limit - used[i]! < policy.windows[binding]!.limit - used[binding]!) binding = i;
+      });
+    } else {
+      binding = policy.windows.findIndex((w, i) => counts[i]! >= w.limit);
+    }
+    const window = policy.windows[binding]!;
+    const bindingRemaining = window.limit - used[binding]!;
+    return {
+      allowed,
+      window,
+      remaining: Math.max(0, bindingRemaining),
+      resetInMs: ends[binding]! - now,
+    };
+  }
+
+  close(): Promise<void> {
+    return this.backend.close();
+  }
+}
+
+export class MemoryLimiterBackend implements LimiterBackend {
+  private readonly counts = new Map<string, { count: number; expiresAt: number }>();
+  private calls = 0;
+
+  async consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]) {
+    if (++this.calls % 10_000 === 0) this.sweep(Math.min(...expiresAt) - Math.max(...windows.map((w) => w.windowMs)));
+    const counts = keys.map((k) => this.counts.get(k)?.count ?? 0);
+    const allowed = counts.every((c, i) => c < windows[i]!.limit);
+    if (allowed) {
+      keys.forEach((k, i) => this.counts.set(k, { count: counts[i]! + 1, expiresAt: expiresAt[i]! }));
+    }
+    return { allowed, counts };
+  }
+
+  private sweep(now: number): void {
+    for (const [key, entry] of this.counts) if (entry.expiresAt <= now) this.counts.delete(key);
+  }
+
+  async close(): Promise<void> {
+    this.counts.clear();
+  }
+}
+
+// Checks every window, then counts in all of them only if none is full: atomic on the Redis server.
+const CONSUME_SCRIPT = `
+local n = #KEYS
+local counts = {}
+local allowed = 1
+for i = 1, n do
+  local c = tonumber(redis.call('GET', KEYS[i]) or '0')
+  counts[i] = c
+  if c >= tonumber(ARGV[i]) then allowed = 0 end
+end
+if allowed == 1 then
+  for i = 1, n do
+    redis.call('INCR', KEYS[i])
+    redis.call('PEXPIREAT', KEYS[i], ARGV[n + i])
+  end
+end
+counts[n + 1] = allowed
+return counts
+`;
+
+export class RedisLimiterBackend implements LimiterBackend {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    /** Redis expires keys on its own clock; keep them at least this long past the window end. */
+    private readonly graceMs = 60_000,
+  ) {}
+
+  async consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]) {
+    const realNow = Date.now();
+    const expiry = expiresAt.map((e) => String(Math.max(e, realNow) + this.graceMs));
+    const result = (await this.redis.eval(
+      CONSUME_SCRIPT,
+      keys.length,
+      ...keys.map((k) => this.prefix + 'rl:' + k),
+      ...windows.map((w) => String(w.limit)),
+      ...expiry,
+    )) as number[];
+    const counts = result.slice(0, keys.length).map(Number);
+    return { allowed: result[keys.length] === 1, counts };
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,49 @@
+import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/**
+ * The only place that knows how SQLite and PostgreSQL differ. Times are integer epoch milliseconds
+ * (bigint) in both; JSON is stored as text; booleans as integer 0/1.
+ */
+export interface DialectHelpers {
+  name: DialectName;
+  /** An auto-incrementing integer primary key column. */
+  addAutoId<T extends string, C extends string>(table: CreateTableBuilder<T, C>, column: C): CreateTableBuilder<T, C>;
+  /** Case-insensitive "contains" match of a column against user text. */
+  containsInsensitive(column: string, needle: string): RawBuilder<boolean>;
+}
+
+export function dialectHelpers(name: DialectName): DialectHelpers {
+  return {
+    name,
+    addAutoId(table, column) {
+      return name === 'sqlite'
+        ? table.addColumn(column, 'integer', (c: ColumnDefinitionBuilder) => c.primaryKey().autoIncrement())
+        : table.addColumn(column, 'bigserial', (c: ColumnDefinitionBuilder) => c.primaryKey());
+    },
+    containsInsensitive(column, needle) {
+      const pattern = '%' + needle.replace(/[\\%_]/g, (ch) => '\\' + ch) + '%';
+      return name === 'sqlite'
+        ? sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`
+        : sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`;
+    },
+  };
+}
+
+export const jsonText = (value: unknown): string => JSON.stringify(value ?? null);
+export function parseJson<T>(text: string | null | undefined, fallback: T): T {
+  if (text === null || text === undefined || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+/** Round-trip latency of a trivial query, for health reporting. */
+export async function pingStore(db: Kysely<any>, now: () => number): Promise<number> {
+  const start = now();
+  await sql`select 1`.execute(db);
+  return now() - start;
+}

@@ -1,0 +1,12 @@
+import type { Kysely } from 'kysely';
+import type { DialectHelpers } from '../dialect.js';
+import * as spine from './20261121T0900_spine.js';
+
+export interface BosunMigration {
+  up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
+}
+
+/** Every migration, keyed by its timestamped name; applied in name order. */
+export const MIGRATIONS: Record<string, BosunMigration> = {
+  '20261121T0900_spine': spine,
+};

@@ -1,0 +1,81 @@
+import type { Generated } from 'kysely';
+
+/** Table types of the whole store. Times are epoch milliseconds; booleans are 0/1; JSON is text. */
+export interface AgentsTable {
+  agent_id: string;
+  name: string;
+  vendor: string | null;
+  description: string | null;
+  state: string;
+  key_hash: string;
+  key_prefix: string;
+  created_at: number;
+  sandbox_expires_at: number | null;
+  trial_expires_at: number | null;
+  revoked_at: number | null;
+  key_rotated_at: number | null;
+  registration_ip: string | null;
+}
+
+export interface AgentScopesTable {
+  agent_id: string;
+  scope: string;
+  granted_by: string;
+  granted_at: number;
+  expires_at: number | null;
+}
+
+export interface OperatorAccountTable {
+  id: number;
+  password_hash: string;
+  updated_at: number;
+}
+
+export interface OperatorTokensTable {
+  token_hash: string;
+  token_prefix: string;
+  label: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  ts: number;
+  actor_kind: string;
+  actor_id: string | null;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  details: string;
+}
+
+export interface RequestTelemetryTable {
+  id: Generated<number>;
+  ts: number;
+  operation_id: string;
+  method: string;
+  status: number;
+  latency_ms: number;
+  cost_units: number;
+  caller_kind: string;
+  agent_id: string | null;
+  error_code: string | null;
+  freshness_seconds: number | null;
+}
+
+export interface RateCountersTable {
+  key: string;
+  window_start: number;
+  count: number;
+  expires_at: number;
+}
+
+export interface Database {
+  agents: AgentsTable;
+  agent_scopes: AgentScopesTable;
+  operator_account: OperatorAccountTable;
+  operator_tokens: OperatorTokensTable;
+  audit_log: AuditLogTable;
+  request_telemetry: RequestTelemetryTable;
+}
