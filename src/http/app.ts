@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { Ajv } from 'ajv';
+import addFormats from 'ajv-formats';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext } from '../app/context.js';
 import type { ImplementedOperation } from '../catalog/catalog.js';
@@ -86,8 +88,12 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
       if (typeof incoming === 'string' && INCOMING_REQUEST_ID.test(incoming)) return incoming;
       return 'req_' + randomBytes(12).toString('hex');
     },
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false } },
   });
+  // Query strings and path parameters arrive as text and are coerced; JSON bodies are typed and are not.
+  const coercing = new Ajv({ removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
+  const strictTypes = new Ajv({ removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false, strict: false });
+  for (const ajv of [coercing, strictTypes]) (addFormats as unknown as (a: Ajv) => void)(ajv);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictTypes : coercing).compile(schema));
 
   app.decorateRequest('bosun', null as unknown as RequestState);
 

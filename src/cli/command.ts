@@ -1,0 +1,56 @@
+import type { ParseArgsConfig } from 'node:util';
+import { createInterface } from 'node:readline';
+import { loadConfig } from '../config.js';
+import { createBosun, type Bosun } from '../app/create.js';
+
+export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
+
+/** One `bosun` sub-command; features contribute theirs through src/cli/commands.ts. */
+export interface Command {
+  /** Words after `bosun`, e.g. "operator token". */
+  name: string;
+  summary: string;
+  usage: string;
+  options?: CommandOptions;
+  run(args: { values: Record<string, string | boolean | undefined>; positionals: string[] }): Promise<number>;
+}
+
+export const out = (line = '') => process.stdout.write(line + '\n');
+export const err = (line: string) => process.stderr.write(line + '\n');
+
+/** Opens the configured store (migrated) and services for a one-shot command, then closes them. */
+export async function withBosun<T>(fn: (bosun: Bosun) => Promise<T>): Promise<T> {
+  const config = loadConfig(process.env);
+  const bosun = await createBosun({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  try {
+    return await fn(bosun);
+  } finally {
+    await bosun.close();
+  }
+}
+
+/** Reads a secret: prompted without echo on a terminal, otherwise the whole of standard input. */
+export async function readSecret(prompt: string): Promise<string> {
+  if (!process.stdin.isTTY) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+  const output = rl as unknown as { _writeToOutput: (s: string) => void; output: NodeJS.WriteStream };
+  let muted = false;
+  output._writeToOutput = (s: string) => {
+    if (!muted || s.includes(prompt)) output.output.write(s);
+  };
+  try {
+    return await new Promise<string>((resolve) => {
+      rl.question(prompt, (answer) => {
+        output.output.write('\n');
+        resolve(answer);
+      });
+      muted = true;
+    });
+  } finally {
+    rl.close();
+  }
+}

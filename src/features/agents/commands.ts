@@ -1,0 +1,68 @@
+import { AppError } from '../../http/errors.js';
+import { err, out, withBosun, type Command } from '../../cli/command.js';
+
+export const agentCommands: Command[] = [
+  {
+    name: 'agents list',
+    summary: 'List agents (newest first).',
+    usage: 'bosun agents list [--limit N] [--state STATE]',
+    options: { limit: { type: 'string', default: '50' }, state: { type: 'string' } },
+    async run({ values }) {
+      const rows = await withBosun((b) => b.ctx.services.agents.list({ limit: Number(values.limit), state: values.state as string | undefined }));
+      for (const r of rows) out(`${r.agent_id}  ${r.state}${r.revoked_at ? ' (revoked)' : ''}  ${r.name}  ${r.key_prefix}…  ${new Date(r.created_at).toISOString()}`);
+      return 0;
+    },
+  },
+  {
+    name: 'agents rotate-key',
+    summary: "Replace an agent's API key; the old key stops working at once. Prints the new key once.",
+    usage: 'bosun agents rotate-key <agent_id>',
+    async run({ positionals }) {
+      const id = positionals[0];
+      if (!id) throw new AppError('invalid_request', 'give the agent id');
+      const { apiKey } = await withBosun((b) => b.ctx.services.agents.rotateKey(id, { kind: 'cli' }));
+      err(`new key for ${id}; shown only now`);
+      out(apiKey);
+      return 0;
+    },
+  },
+  {
+    name: 'agents revoke',
+    summary: 'Revoke an agent: its key stops working.',
+    usage: 'bosun agents revoke <agent_id> [--reason TEXT]',
+    options: { reason: { type: 'string', default: 'revoked by operator' } },
+    async run({ positionals, values }) {
+      const id = positionals[0];
+      if (!id) throw new AppError('invalid_request', 'give the agent id');
+      await withBosun((b) => b.ctx.services.agents.revoke(id, { kind: 'cli' }, String(values.reason)));
+      out(`revoked ${id}`);
+      return 0;
+    },
+  },
+  {
+    name: 'agents grant',
+    summary: 'Grant a scope to an agent (optionally for N days).',
+    usage: 'bosun agents grant <agent_id> <scope> [--days N]',
+    options: { days: { type: 'string' } },
+    async run({ positionals, values }) {
+      const [id, scope] = positionals;
+      if (!id || !scope) throw new AppError('invalid_request', 'give the agent id and the scope');
+      const days = values.days === undefined ? undefined : Number(values.days);
+      const grant = await withBosun((b) => b.ctx.services.agents.grantScope(id, scope, { kind: 'cli' }, days));
+      out(`granted ${grant.scope} to ${id}${grant.expires_at ? ` until ${grant.expires_at}` : ''}`);
+      return 0;
+    },
+  },
+  {
+    name: 'agents revoke-scope',
+    summary: 'Remove a scope from an agent.',
+    usage: 'bosun agents revoke-scope <agent_id> <scope>',
+    async run({ positionals }) {
+      const [id, scope] = positionals;
+      if (!id || !scope) throw new AppError('invalid_request', 'give the agent id and the scope');
+      const removed = await withBosun((b) => b.ctx.services.agents.revokeScope(id, scope, { kind: 'cli' }));
+      out(removed ? `removed ${scope} from ${id}` : `${id} did not hold ${scope}`);
+      return 0;
+    },
+  },
+];

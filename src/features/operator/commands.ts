@@ -1,0 +1,57 @@
+import { AppError } from '../../http/errors.js';
+import { err, out, readSecret, withBosun, type Command } from '../../cli/command.js';
+
+export const operatorCommands: Command[] = [
+  {
+    name: 'operator set-password',
+    summary: 'Set the operator password (prompted, or read from standard input).',
+    usage: 'bosun operator set-password\n\nPrompts twice on a terminal; otherwise reads the password from standard input (at least 12 characters).',
+    async run() {
+      const password = await readSecret('operator password: ');
+      if (process.stdin.isTTY) {
+        const again = await readSecret('repeat password: ');
+        if (again !== password) {
+          err('passwords differ; nothing changed');
+          return 1;
+        }
+      }
+      await withBosun((b) => b.ctx.services.operator.setPassword(password));
+      out('operator password set');
+      return 0;
+    },
+  },
+  {
+    name: 'operator token',
+    summary: 'Issue an operator token for the CLI and automation (printed once).',
+    usage: 'bosun operator token [--label NAME]',
+    options: { label: { type: 'string', default: 'cli' } },
+    async run({ values }) {
+      const { token, prefix } = await withBosun((b) => b.ctx.services.operator.issueToken(String(values.label)));
+      err(`operator token ${prefix}… issued; it is shown only now. Use it as "Authorization: Bearer <token>".`);
+      out(token);
+      return 0;
+    },
+  },
+  {
+    name: 'operator tokens',
+    summary: 'List operator tokens (prefixes only).',
+    usage: 'bosun operator tokens',
+    async run() {
+      const rows = await withBosun((b) => b.ctx.services.operator.listTokens());
+      for (const r of rows) out(`${r.token_prefix}…  ${r.label}  created ${new Date(r.created_at).toISOString()}${r.revoked_at ? '  REVOKED' : ''}`);
+      return 0;
+    },
+  },
+  {
+    name: 'operator revoke-token',
+    summary: 'Revoke an operator token by its prefix.',
+    usage: 'bosun operator revoke-token <prefix>',
+    async run({ positionals }) {
+      const prefix = positionals[0];
+      if (!prefix) throw new AppError('invalid_request', 'give the token prefix (see bosun operator tokens)');
+      const ok = await withBosun((b) => b.ctx.services.operator.revokeToken(prefix));
+      out(ok ? 'revoked' : 'no active token with that prefix');
+      return ok ? 0 : 1;
+    },
+  },
+];

@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { createBosun, type Bosun, type BosunOptions } from '../../src/app/create.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildOpenApi } from '../../src/catalog/openapi.js';
+import { createSchemaChecker, type SchemaChecker } from './schema-check.js';
+
+/** 2026-11-21T00:00:00Z: tests start from a fixed instant and move the clock explicitly. */
+export const TEST_EPOCH = Date.UTC(2026, 10, 21, 0, 0, 0);
+
+export const usingPostgres = () => /^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '');
+export const usingRedis = () => Boolean(process.env.REDIS_URL);
+
+/**
+ * Configuration for a test instance: an in-memory SQLite database, or a fresh PostgreSQL schema and a
+ * fresh Redis key prefix when DATABASE_URL / REDIS_URL are set (as .ci/run does on its second pass).
+ */
+export function testConfig(env: Record<string, string> = {}): Config {
+  const suffix = randomBytes(6).toString('hex');
+  const base: Record<string, string> = { LOG_LEVEL: 'silent', DATABASE_URL: ':memory:', PORT: '0' };
+  if (usingPostgres()) {
+    base.DATABASE_URL = process.env.DATABASE_URL!;
+    base.BOSUN_PG_SCHEMA = `t_${suffix}`;
+  }
+  if (usingRedis()) {
+    base.REDIS_URL = process.env.REDIS_URL!;
+    base.BOSUN_REDIS_PREFIX = `bosun-test-${suffix}:`;
+  }
+  return loadConfig({ ...base, ...env });
+}
+
+export interface ApiResponse<D = any> {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: D;
+  text: string;
+}
+
+export interface TestApp {
+  bosun: Bosun;
+  clock: ManualClock;
+  config: Config;
+  api<D = any>(method: string, url: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; ip?: string }): Promise<ApiResponse<D>>;
+  registerAgent(name?: string): Promise<{ agentId: string; apiKey: string }>;
+  operatorToken(): Promise<string>;
+  close(): Promise<void>;
+}
+
+let sharedChecker: SchemaChecker | null = null;
+
+/** Starts Bosun in-process (no socket) with a manual clock; every response is checked against OpenAPI. */
+export async function startTestApp(options: { env?: Record<string, string>; bosun?: BosunOptions; now?: number } = {}): Promise<TestApp> {
+  const config = testConfig(options.env);
+  const clock = new ManualClock(options.now ?? TEST_EPOCH);
+  const bosun = await createBosun(config, { clock, ...options.bosun });
+  sharedChecker ??= createSchemaChecker(buildOpenApi(bosun.ctx.catalog, 'http://localhost'));
+  const checker = sharedChecker;
+
+  const app: TestApp = {
+    bosun,
+    clock,
+    config,
+    async api(method, url, opts = {}) {
+      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+      let payload: string | undefined;
+      if (opts.rawBody !== undefined) payload = opts.rawBody;
+      else if (opts.body !== undefined) {
+        payload = JSON.stringify(opts.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await bosun.http.inject({ method: method as 'GET', url, headers, payload, remoteAddress: opts.ip ?? '127.0.0.1' });
+      let body: any = undefined;
+      try {
+        body = res.body ? JSON.parse(res.body) : undefined;
+      } catch {
+        body = undefined;
+      }
+      checker.check(method, url, res.statusCode, res.headers['content-type'] as string | undefined, body);
+      return { status: res.statusCode, headers: res.headers as ApiResponse['headers'], body, text: res.body };
+    },
+    async registerAgent(name = 'test-agent') {
+      const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'test agent' }, ip: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+      if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
+      return { agentId: res.body.data.agent_id, apiKey: res.body.data.api_key };
+    },
+    async operatorToken() {
+      return (await bosun.ctx.services.operator.issueToken('tests')).token;
+    },
+    async close() {
+      await bosun.close();
+      await dropTestSchema(config);
+    },
+  };
+  return app;
+}
+
+export async function dropTestSchema(config: Config): Promise<void> {
+  if (config.database.kind !== 'postgres' || config.database.schema === 'public') return;
+  const client = new pg.Client({ connectionString: config.database.url });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${config.database.schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
