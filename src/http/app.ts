@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -29,6 +30,8 @@ declare module 'fastify' {
 
 const INCOMING_REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
 const ANONYMOUS: Caller = { kind: 'anonymous' };
+/** Operations without query parameters still reject unknown ones, like every other operation. */
+const NO_QUERY = Type.Object({}, { additionalProperties: false });
 
 /** `/v1/vessels/{vsl_id}/positions` → `/v1/vessels/:vsl_id/positions` */
 export const toRouterPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
@@ -217,7 +220,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route
     method: entry.method,
     url: toRouterPath(entry.path),
     schema: {
-      ...(route.query ? { querystring: route.query } : {}),
+      querystring: route.query ?? NO_QUERY,
       ...(route.params ? { params: route.params } : {}),
       ...(route.body ? { body: route.body } : {}),
     },

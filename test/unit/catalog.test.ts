@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { buildCatalogView } from '../../src/catalog/catalog.js';
+import { CATALOG } from '../../src/catalog/entries.js';
+import { buildOpenApi } from '../../src/catalog/openapi.js';
+import { ALL_ROUTES } from '../../src/features/index.js';
+import { sharedDataPath } from '../helpers/shared-data.js';
+
+const tsv = sharedDataPath('../spec/endpoints.tsv');
+
+/** The access class and scope the spec's access column implies (harbor rows state auth or a scope). */
+function expectedAccess(access: string): { access: string; scope?: string } {
+  if (access === 'P' || access === 'K' || access === 'U') return { access };
+  if (access.startsWith('none')) return { access: 'P' };
+  if (access === 'key') return { access: 'K' };
+  if (access === 'harbor:task:*' || access === 'per action') return { access: 'K' };
+  return { access: 'K', scope: access.split(' ')[0] };
+}
+
+test('the catalog matches spec/endpoints.tsv in method, path, stability, cost and access', { skip: tsv.skip }, () => {
+  const rows = readFileSync(tsv.path, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  assert.equal(rows.length, 253);
+  assert.equal(CATALOG.length, 253);
+  const byKey = new Map(CATALOG.map((e) => [`${e.method} ${e.path}`, e]));
+  for (const [method, path, stability, cost, access] of rows) {
+    const entry = byKey.get(`${method} ${path}`);
+    assert.ok(entry, `missing ${method} ${path}`);
+    if (stability !== 'unstated' && stability !== 'not rated') assert.equal(entry.stability, stability, `${method} ${path} stability`);
+    if (!/rated/.test(cost!)) assert.equal(entry.cost, Number(cost), `${method} ${path} cost`);
+    const expected = expectedAccess(access!);
+    assert.equal(entry.access, expected.access, `${method} ${path} access (${access})`);
+    if (expected.scope) assert.ok(entry.scopes.includes(expected.scope), `${method} ${path} scope ${expected.scope}`);
+  }
+  assert.equal(new Set(CATALOG.map((e) => e.operationId)).size, 253, 'operationIds are unique');
+  for (const e of CATALOG) assert.match(e.operationId, /^[a-z][A-Za-z0-9]+$/, e.operationId);
+});
+
+test('every implemented operation has a description, response schema and at least one example; planned ones are unrouted', () => {
+  const view = buildCatalogView(ALL_ROUTES);
+  assert.ok(view.implemented.length >= 15);
+  assert.equal(view.implemented.length + view.planned.length, 253);
+  for (const { entry, route } of view.implemented) {
+    assert.ok(route.description.length >= 40, `${entry.operationId} needs a description an agent can act on`);
+    assert.ok(route.examples.length >= 1, `${entry.operationId} needs an example`);
+    assert.ok(route.response, `${entry.operationId} needs a response schema`);
+    if (entry.method === 'GET') assert.equal(route.body, undefined, `${entry.operationId}: GET takes no body`);
+  }
+  assert.throws(() => buildCatalogView([...ALL_ROUTES, ALL_ROUTES[0]!]), /bound twice/);
+  assert.throws(() => buildCatalogView([{ ...ALL_ROUTES[0]!, operationId: 'noSuchOperation' }]), /no catalog entry/);
+});
+
+test('the OpenAPI document is valid OpenAPI 3.1 and lists exactly the implemented operations', async () => {
+  const view = buildCatalogView(ALL_ROUTES);
+  const doc = buildOpenApi(view, 'http://127.0.0.1:8080');
+  const validator = new Validator();
+  const result = await validator.validate(doc as never);
+  assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+  assert.equal(doc.openapi, '3.1.0');
+  assert.equal(doc.info.version, '1.0.0');
+  const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => ({ path, method: m.toUpperCase(), op: op as Record<string, unknown> })));
+  assert.equal(operations.length, view.implemented.length);
+  for (const { entry } of view.implemented) {
+    const op = operations.find((o) => o.path === entry.path && o.method === entry.method)?.op;
+    assert.ok(op, `${entry.operationId} in OpenAPI`);
+    assert.equal(op['x-cost-units-hint'], entry.cost);
+    assert.equal(op['x-stability'], entry.stability);
+    assert.equal(op['x-access-class'], entry.access);
+    assert.equal(op.operationId, entry.operationId);
+  }
+  for (const planned of view.planned) assert.equal(doc.paths[planned.path]?.[planned.method.toLowerCase()], undefined, `${planned.operationId} is planned`);
+});
