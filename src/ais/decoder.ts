@@ -6,11 +6,11 @@ import { DecodeContext, decodePayload, type AisFields, type FlagReason } from '.
 import { hexValue, parsePghpTime, parseTagBlock, parseTrailer } from './nmea.js';
 
 /** Lines rejected before becoming an AIS sentence (one count per line). */
-export const LINE_ERROR_REASONS = ['junk_line', 'bad_checksum', 'bad_tagblock_checksum', 'malformed_sentence'] as const;
+export const LINE_ERROR_REASONS = ['junk_line', 'bad_checksum', 'malformed_sentence'] as const;
 /** Valid sentences that never became part of a message (one count per fragment). */
 export const FRAGMENT_ERROR_REASONS = ['orphan_fragment', 'duplicate_fragment'] as const;
 /** Reassembled payloads that produced no message (one count per payload). */
-export const PAYLOAD_ERROR_REASONS = ['bad_payload_char', 'truncated_payload'] as const;
+export const PAYLOAD_ERROR_REASONS = ['empty_payload', 'bad_payload_char', 'truncated_payload'] as const;
 /** Messages emitted with header and raw payload only (one count per message). */
 export const FLAG_REASONS = ['invalid_type', 'wrong_length', 'unknown_part'] as const;
 
@@ -34,6 +34,11 @@ export interface DecoderStats {
   other_sentences: number;
   /** `$PGHP` sentences among other_sentences. */
   pghp: number;
+  /**
+   * Tag blocks with a bad or missing checksum. The sentence after it is still decoded (it has
+   * its own checksum), without the tag block's time, source and group.
+   */
+  bad_tagblock_checksum: number;
   /** Checksum-valid AIVDM/AIVDO sentences. */
   sentences: number;
   own_ship_sentences: number;
@@ -115,6 +120,7 @@ export class AisDecoder {
   private ignoredLines = 0;
   private otherSentences = 0;
   private pghp = 0;
+  private badTagBlocks = 0;
   private sentences = 0;
   private ownShipSentences = 0;
   private fragmentsAssembled = 0;
@@ -173,6 +179,7 @@ export class AisDecoder {
       ignored_lines: this.ignoredLines,
       other_sentences: this.otherSentences,
       pghp: this.pghp,
+      bad_tagblock_checksum: this.badTagBlocks,
       sentences: this.sentences,
       own_ship_sentences: this.ownShipSentences,
       fragments_assembled: this.fragmentsAssembled,
@@ -197,6 +204,7 @@ export class AisDecoder {
 
     let tagTimeMs: number | null = null;
     let tagSource: string | null = null;
+    let tagGroupId: string | null = null;
     if (line.charCodeAt(start) === 92 /* \ */) {
       const close = line.indexOf('\\', start + 1);
       if (close < 0 || close >= end) {
@@ -205,11 +213,12 @@ export class AisDecoder {
       }
       const tag = parseTagBlock(line, start + 1, close);
       if (tag === null) {
-        this.errors.bad_tagblock_checksum++;
-        return;
+        this.badTagBlocks++;
+      } else {
+        tagTimeMs = tag.timeMs;
+        tagSource = tag.source;
+        tagGroupId = tag.groupId;
       }
-      tagTimeMs = tag.timeMs;
-      tagSource = tag.source;
       start = close + 1;
       if (start === end) {
         this.errors.junk_line++;
@@ -248,13 +257,13 @@ export class AisDecoder {
       }
     }
     if (star < 0 || star + 3 > end) {
-      this.errors.junk_line++;
+      this.errors.malformed_sentence++;
       return;
     }
     const high = hexValue(line.charCodeAt(star + 1));
     const low = hexValue(line.charCodeAt(star + 2));
     if (high < 0 || low < 0) {
-      this.errors.junk_line++;
+      this.errors.malformed_sentence++;
       return;
     }
     if (high * 16 + low !== checksum) {
@@ -304,12 +313,9 @@ export class AisDecoder {
     this.sentences++;
     if (ownShip) this.ownShipSentences++;
 
-    let timeMs = tagTimeMs ?? trailerTimeMs ?? this.pghpTimeMs ?? receivedAtMs;
-    if (this.pghpTimeMs !== null) {
-      // A $PGHP stamps only the sentence that follows it.
-      if (tagTimeMs === null && trailerTimeMs === null) timeMs = this.pghpTimeMs;
-      this.pghpTimeMs = null;
-    }
+    const timeMs = tagTimeMs ?? trailerTimeMs ?? this.pghpTimeMs ?? receivedAtMs;
+    // A $PGHP stamps only the sentence that follows it.
+    this.pghpTimeMs = null;
     const meta: FragmentMeta = {
       receivedAtMs: timeMs,
       source: tagSource ?? trailerStation,
@@ -323,19 +329,24 @@ export class AisDecoder {
       this.decodeAndEmit(line.slice(c4 + 1, c5), fillBits, meta, this.keepSentences ? [line] : []);
       return;
     }
-    this.addFragment(line, line.slice(c2 + 1, c3), fragCount, fragNum, line.slice(c4 + 1, c5), fillBits, meta);
+    this.addFragment(line, line.slice(c2 + 1, c3), tagGroupId, fragCount, fragNum, line.slice(c4 + 1, c5), fillBits, meta);
   }
 
   private addFragment(
     line: string,
     sequenceId: string,
+    tagGroupId: string | null,
     fragCount: number,
     fragNum: number,
     payload: string,
     fillBits: number,
     meta: FragmentMeta,
   ): void {
-    const key = (meta.source ?? '') + '\u0000' + meta.channel + '\u0000' + sequenceId + '\u0000' + fragCount;
+    // An NMEA 4 group id links fragments even when only the first one carries `s:`.
+    const key =
+      tagGroupId !== null
+        ? '\u0001' + tagGroupId + '\u0000' + meta.channel + '\u0000' + fragCount
+        : (meta.source ?? '') + '\u0000' + meta.channel + '\u0000' + sequenceId + '\u0000' + fragCount;
     let group = this.pending.get(key);
     if (group !== undefined && group.parts[fragNum - 1] !== undefined) {
       if (fragNum === 1) {

@@ -66,7 +66,7 @@ export interface StaticVoyageFields extends AisFields {
 /** Why a message was emitted with only its header and raw payload. */
 export type FlagReason = 'invalid_type' | 'wrong_length' | 'unknown_part';
 /** Why a payload produced no message at all. */
-export type PayloadErrorReason = 'bad_payload_char' | 'truncated_payload';
+export type PayloadErrorReason = 'empty_payload' | 'bad_payload_char' | 'truncated_payload';
 
 const LON_NOT_AVAILABLE = 181 * 600000;
 const LAT_NOT_AVAILABLE = 91 * 600000;
@@ -140,6 +140,10 @@ export function decodePayload(payload: string, fillBits: number, ctx: DecodeCont
   ctx.flag = null;
   ctx.error = null;
   const bits = ctx.bits;
+  if (payload.length === 0) {
+    ctx.error = 'empty_payload';
+    return null;
+  }
   if (!bits.load(payload, 0, payload.length, fillBits)) {
     ctx.error = 'bad_payload_char';
     return null;

@@ -8,6 +8,8 @@ export interface TagBlock {
   timeMs: number | null;
   /** Source station from `s:`. */
   source: string | null;
+  /** Group id from `g:sentence-count-id`, shared by all fragments of one multipart message. */
+  groupId: string | null;
 }
 
 /** Value of a hexadecimal digit character code, or -1. */
@@ -43,13 +45,14 @@ export function parseTagBlock(line: string, start: number, end: number): TagBloc
   const high = hexValue(line.charCodeAt(star + 1));
   const low = hexValue(line.charCodeAt(star + 2));
   if (high < 0 || low < 0 || high * 16 + low !== checksum) return null;
-  const tag: TagBlock = { timeMs: null, source: null };
+  const tag: TagBlock = { timeMs: null, source: null, groupId: null };
   for (const field of line.slice(start, star).split(',')) {
     if (field.length < 2 || field.charCodeAt(1) !== 58) continue;
     const key = field.charCodeAt(0);
     const value = field.slice(2);
     if (key === 99) tag.timeMs = epochToMs(Number(value)); // c:
     else if (key === 115) tag.source = value; // s:
+    else if (key === 103) tag.groupId = value.split('-')[2] ?? null; // g:
   }
   return tag;
 }
