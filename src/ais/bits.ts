@@ -72,9 +72,8 @@ export class PayloadBits {
 
   /** Two's-complement signed field of `length` bits (≤ 31). */
   s(start: number, length: number): number {
-    const value = this.u(start, length);
-    const sign = 2 ** (length - 1);
-    return value >= sign ? value - 2 * sign : value;
+    const shift = 32 - length;
+    return (this.u(start, length) << shift) >> shift;
   }
 
   bool(start: number): boolean {

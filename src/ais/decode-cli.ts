@@ -2,7 +2,7 @@
  * `bosun decode`: NMEA lines in, one JSON object per decoded message out. The only I/O in src/ais.
  */
 import { AisDecoder, type DecodedMessage, type DecoderStats } from './decoder.js';
-import { messageToJson } from './render.js';
+import { JsonLineWriter, maxLineBytes } from './render.js';
 
 export interface RunDecodeOptions {
   /** Raw integers like `gpsdecode -u -j` instead of scaled units. */
@@ -12,7 +12,7 @@ export interface RunDecodeOptions {
   maxPendingGroups?: number;
 }
 
-const OUTPUT_CHUNK_CHARS = 1 << 20;
+const OUTPUT_BUFFER_BYTES = 1 << 20;
 
 /** Decode `input` to `output`; resolves with the decoder's counters when input ends. */
 export async function runDecode(
@@ -21,7 +21,8 @@ export async function runDecode(
   opts: RunDecodeOptions = {},
 ): Promise<DecoderStats> {
   const renderOptions = { sentences: opts.sentences === true };
-  let pendingOutput = '';
+  const writer = new JsonLineWriter(OUTPUT_BUFFER_BYTES);
+  const full: Buffer[] = [];
   const decoder = new AisDecoder(
     {
       scaled: opts.unscaled !== true,
@@ -29,13 +30,17 @@ export async function runDecode(
       ...(opts.maxPendingGroups !== undefined ? { maxPendingGroups: opts.maxPendingGroups } : {}),
     },
     (message: DecodedMessage) => {
-      pendingOutput += messageToJson(message, renderOptions) + '\n';
+      const filled = writer.reserve(maxLineBytes(message));
+      if (filled !== null) full.push(filled);
+      writer.writeMessage(message, renderOptions);
     },
   );
 
-  const write = (text: string): Promise<void> | null => {
-    if (output.write(text)) return null;
-    return new Promise((resolve) => output.once('drain', () => resolve()));
+  const drainFull = async (): Promise<void> => {
+    while (full.length > 0) {
+      const chunk = full.shift()!;
+      if (!output.write(chunk)) await new Promise<void>((resolve) => output.once('drain', () => resolve()));
+    }
   };
 
   let carry = '';
@@ -50,17 +55,11 @@ export async function runDecode(
       lineStart = newline + 1;
     }
     carry = text.slice(lineStart);
-    if (pendingOutput.length >= OUTPUT_CHUNK_CHARS) {
-      const waiting = write(pendingOutput);
-      pendingOutput = '';
-      if (waiting !== null) await waiting;
-    }
+    if (full.length > 0) await drainFull();
   }
   if (carry.length > 0) decoder.feed(carry);
   decoder.flush();
-  if (pendingOutput.length > 0) {
-    const waiting = write(pendingOutput);
-    if (waiting !== null) await waiting;
-  }
+  if (writer.used > 0) full.push(writer.buffer.subarray(0, writer.used));
+  await drainFull();
   return decoder.stats();
 }
