@@ -110,10 +110,15 @@ export class JsonLineWriter {
       this.used = used;
       return;
     }
+    if (value > 0x7fffffff) {
+      this.used = used;
+      this.ascii('' + value);
+      return;
+    }
     let digits = 0;
-    for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) digits++;
+    for (let rest = value; rest > 0; rest = (rest / 10) | 0) digits++;
     let position = used + digits - 1;
-    for (let rest = value; rest > 0; rest = Math.floor(rest / 10)) buffer[position--] = 48 + (rest % 10);
+    for (let rest = value; rest > 0; rest = (rest / 10) | 0) buffer[position--] = 48 + (rest % 10);
     this.used = used + digits;
   }
 
