@@ -4,6 +4,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { AgentsService } from '../features/agents/agents-service.js';
 import type { AuditService } from '../features/audit/audit-service.js';
+import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
+import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
 import type { Limiter } from '../limits/limiter.js';
@@ -22,6 +24,8 @@ export interface Services {
   agents: AgentsService;
   operator: OperatorService;
   telemetry: TelemetryService;
+  operatorRequests: OperatorRequestsService;
+  profiles: ProfilesService;
 }
 
 export interface AppContext {

@@ -7,6 +7,10 @@ import { createAgentsRepo } from '../features/agents/agents-repo.js';
 import { createAgentsService } from '../features/agents/agents-service.js';
 import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
+import { createOperatorRequestsRepo } from '../features/harbor/operator-requests/operator-requests-repo.js';
+import { createOperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
+import { createProfilesRepo } from '../features/harbor/profiles/profiles-repo.js';
+import { createProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -53,15 +57,24 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const limiter = new Limiter(redis ? new RedisLimiterBackend(redis, config.redis!.prefix) : new MemoryLimiterBackend());
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
+  const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
   const services = {
     audit,
-    agents: createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox }),
+    agents,
     operator: createOperatorService({ repo: createOperatorRepo(store.db), clock, audit }),
     telemetry: createTelemetryService({
       repo: createTelemetryRepo(store.db),
       clock,
       enabled: () => config.telemetry,
       onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
+    }),
+    operatorRequests: createOperatorRequestsService({ repo: createOperatorRequestsRepo(store.db), clock, audit, agents }),
+    profiles: createProfilesService({
+      repo: createProfilesRepo(store.db, store.dialect),
+      clock,
+      audit,
+      interactionSources: [],
+      discoverySources: [],
     }),
   };
 

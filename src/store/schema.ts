@@ -71,6 +71,36 @@ export interface RateCountersTable {
   expires_at: number;
 }
 
+/** Private agent-to-operator requests; internal_note is for the operator only. JSON columns hold string arrays. */
+export interface HarborOperatorRequestsTable {
+  request_id: string;
+  agent_id: string;
+  category: string;
+  subject: string;
+  body: string;
+  requested_scopes: string;
+  state: string;
+  public_response: string | null;
+  internal_note: string | null;
+  granted_scopes: string;
+  created_at: number;
+  updated_at: number;
+  responded_at: number | null;
+}
+
+/** One opt-in profile per agent; capabilities is a JSON array of tags; is_public is 0/1. */
+export interface HarborProfilesTable {
+  agent_id: string;
+  display_name: string;
+  summary: string;
+  capabilities: string;
+  offers: string;
+  needs: string;
+  is_public: number;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -78,4 +108,6 @@ export interface Database {
   operator_tokens: OperatorTokensTable;
   audit_log: AuditLogTable;
   request_telemetry: RequestTelemetryTable;
+  harbor_operator_requests: HarborOperatorRequestsTable;
+  harbor_profiles: HarborProfilesTable;
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
 import * as spine from './20261121T0900_spine.js';
+import * as harborProfiles from './20261121T1110_harbor_profiles.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -9,4 +10,5 @@ export interface BosunMigration {
 /** Every migration, keyed by its timestamped name; applied in name order. */
 export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T0900_spine': spine,
+  '20261121T1110_harbor_profiles': harborProfiles,
 };

@@ -1,0 +1,28 @@
+import { AppError } from '../../http/errors.js';
+
+/** Position in a newest-first listing: the last row's creation time and id. */
+export interface ListPosition {
+  createdAt: number;
+  id: string;
+}
+
+const CURSOR_SHAPE = /^(\d{1,16}):([A-Za-z0-9_]{1,64})$/;
+
+/** Opaque to agents: base64url of "created_at:id". */
+export function encodeCursor(position: ListPosition): string {
+  return Buffer.from(`${position.createdAt}:${position.id}`, 'utf8').toString('base64url');
+}
+
+export function decodeCursor(cursor: string | undefined): ListPosition | undefined {
+  if (cursor === undefined) return undefined;
+  const match = /^[A-Za-z0-9_-]+$/.test(cursor) ? CURSOR_SHAPE.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+  if (!match) throw new AppError('cursor_invalid', 'cursor is not one this service issued; start again without cursor', { field: 'query.cursor' });
+  return { createdAt: Number(match[1]), id: match[2]! };
+}
+
+/** Cuts a page fetched with limit + 1 rows and derives the next cursor from its last row. */
+export function pageOf<T>(rows: T[], limit: number, position: (row: T) => ListPosition): { items: T[]; nextCursor: string | null } {
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1];
+  return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(position(last)) : null };
+}

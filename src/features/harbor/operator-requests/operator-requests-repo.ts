@@ -1,0 +1,41 @@
+import type { Db } from '../../../store/db.js';
+import type { HarborOperatorRequestsTable } from '../../../store/schema.js';
+import type { ListPosition } from '../cursor.js';
+
+export type OperatorRequestRow = HarborOperatorRequestsTable;
+
+export function createOperatorRequestsRepo(db: Db) {
+  return {
+    async insert(row: OperatorRequestRow): Promise<void> {
+      await db.insertInto('harbor_operator_requests').values(row).execute();
+    },
+    async findById(requestId: string): Promise<OperatorRequestRow | undefined> {
+      return db.selectFrom('harbor_operator_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
+    },
+    /** Newest first; `limit` rows at most, after `after` when given. */
+    async listByAgent(agentId: string, limit: number, after?: ListPosition): Promise<OperatorRequestRow[]> {
+      let q = db
+        .selectFrom('harbor_operator_requests')
+        .selectAll()
+        .where('agent_id', '=', agentId)
+        .orderBy('created_at', 'desc')
+        .orderBy('request_id', 'desc')
+        .limit(limit);
+      if (after) {
+        q = q.where((eb) =>
+          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('request_id', '<', after.id)])]),
+        );
+      }
+      return q.execute();
+    },
+    async listForOperator(filter: { state?: string; limit: number }): Promise<OperatorRequestRow[]> {
+      let q = db.selectFrom('harbor_operator_requests').selectAll().orderBy('created_at', 'desc').orderBy('request_id', 'desc').limit(filter.limit);
+      if (filter.state) q = q.where('state', '=', filter.state);
+      return q.execute();
+    },
+    async update(requestId: string, patch: Partial<OperatorRequestRow>): Promise<void> {
+      await db.updateTable('harbor_operator_requests').set(patch).where('request_id', '=', requestId).execute();
+    },
+  };
+}
+export type OperatorRequestsRepo = ReturnType<typeof createOperatorRequestsRepo>;

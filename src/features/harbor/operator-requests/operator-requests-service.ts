@@ -1,0 +1,192 @@
+import type { Clock } from '../../../clock.js';
+import { AppError } from '../../../http/errors.js';
+import { jsonText, parseJson } from '../../../store/dialect.js';
+import type { AgentsService } from '../../agents/agents-service.js';
+import { newId } from '../../agents/credentials.js';
+import { GRANTABLE_SCOPES } from '../../agents/scopes.js';
+import type { AuditService } from '../../audit/audit-service.js';
+import { decodeCursor, pageOf } from '../cursor.js';
+import type { OperatorRequestRow, OperatorRequestsRepo } from './operator-requests-repo.js';
+
+export const OPERATOR_REQUEST_CATEGORIES = ['missing_function', 'data_problem', 'api_problem', 'service_request', 'access_request', 'collaboration'] as const;
+export type OperatorRequestCategory = (typeof OPERATOR_REQUEST_CATEGORIES)[number];
+
+/**
+ * open: waiting for the operator. answered: the operator replied and may still decide.
+ * approved / rejected / closed: final; approved access requests have had their scopes granted.
+ */
+export const OPERATOR_REQUEST_STATES = ['open', 'answered', 'approved', 'rejected', 'closed'] as const;
+export type OperatorRequestState = (typeof OPERATOR_REQUEST_STATES)[number];
+const FINAL_STATES: ReadonlySet<string> = new Set(['approved', 'rejected', 'closed']);
+
+export const OPERATOR_REQUEST_BODY_MAX_BYTES = 4000;
+
+export type OperatorActor = { kind: 'operator' | 'cli'; id?: string };
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** What an agent may see of its own request: never the internal note. */
+export function agentView(row: OperatorRequestRow) {
+  return {
+    request_id: row.request_id,
+    category: row.category as OperatorRequestCategory,
+    subject: row.subject,
+    body: row.body,
+    requested_scopes: parseJson<string[]>(row.requested_scopes, []),
+    state: row.state as OperatorRequestState,
+    public_response: row.public_response,
+    granted_scopes: parseJson<string[]>(row.granted_scopes, []),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    responded_at: isoOrNull(row.responded_at),
+  };
+}
+
+/** The operator's view adds the requesting agent and the internal note. */
+export function operatorView(row: OperatorRequestRow) {
+  return { ...agentView(row), agent_id: row.agent_id, internal_note: row.internal_note };
+}
+
+export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo; clock: Clock; audit: AuditService; agents: AgentsService }) {
+  const { repo, clock, audit, agents } = deps;
+
+  async function requireOpen(requestId: string): Promise<OperatorRequestRow> {
+    const row = await repo.findById(requestId);
+    if (!row) throw new AppError('operator_request_not_found', `no operator request ${requestId}`);
+    if (FINAL_STATES.has(row.state)) throw new AppError('conflict', `operator request ${requestId} is already ${row.state}`);
+    return row;
+  }
+
+  function validateRequestedScopes(category: OperatorRequestCategory, scopes: string[] | undefined): string[] {
+    if (scopes === undefined || scopes.length === 0) return [];
+    if (category !== 'access_request') {
+      throw new AppError('invalid_request', 'requested_scopes is accepted only with category access_request', { field: 'body.requested_scopes' });
+    }
+    for (const scope of scopes) {
+      if (!GRANTABLE_SCOPES.has(scope)) {
+        throw new AppError('invalid_request', `scope ${scope} cannot be requested; see the scope table at /v1/agent-harbor/contract`, { field: 'body.requested_scopes' });
+      }
+    }
+    return [...new Set(scopes)];
+  }
+
+  return {
+    async create(agentId: string, input: { category: OperatorRequestCategory; subject: string; body: string; requested_scopes?: string[] }) {
+      if (Buffer.byteLength(input.body, 'utf8') > OPERATOR_REQUEST_BODY_MAX_BYTES) {
+        throw new AppError('invalid_request', `body is longer than ${OPERATOR_REQUEST_BODY_MAX_BYTES} bytes (UTF-8)`, { field: 'body.body' });
+      }
+      const requestedScopes = validateRequestedScopes(input.category, input.requested_scopes);
+      const now = clock.now();
+      const row: OperatorRequestRow = {
+        request_id: newId('opr_'),
+        agent_id: agentId,
+        category: input.category,
+        subject: input.subject,
+        body: input.body,
+        requested_scopes: jsonText(requestedScopes),
+        state: 'open',
+        public_response: null,
+        internal_note: null,
+        granted_scopes: jsonText([]),
+        created_at: now,
+        updated_at: now,
+        responded_at: null,
+      };
+      await repo.insert(row);
+      await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'harbor.operator_request.create', target: row.request_id, details: { category: row.category } });
+      return row;
+    },
+
+    /** The agent's own requests, newest first; another agent's id answers operator_request_not_found. */
+    async listOwn(agentId: string, query: { id?: string; limit: number; cursor?: string }) {
+      if (query.id !== undefined) {
+        const row = await repo.findById(query.id);
+        if (!row || row.agent_id !== agentId) throw new AppError('operator_request_not_found', `no operator request ${query.id} of this agent`, { field: 'query.id' });
+        return { items: [row], nextCursor: null };
+      }
+      const after = decodeCursor(query.cursor);
+      const rows = await repo.listByAgent(agentId, query.limit + 1, after);
+      return pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.request_id }));
+    },
+
+    listForOperator: (filter: { state?: string; limit: number }) => {
+      if (filter.state !== undefined && !(OPERATOR_REQUEST_STATES as readonly string[]).includes(filter.state)) {
+        throw new AppError('invalid_request', `state must be one of ${OPERATOR_REQUEST_STATES.join(', ')}`, { field: 'state' });
+      }
+      return repo.listForOperator(filter);
+    },
+
+    async findForOperator(requestId: string): Promise<OperatorRequestRow> {
+      const row = await repo.findById(requestId);
+      if (!row) throw new AppError('operator_request_not_found', `no operator request ${requestId}`);
+      return row;
+    },
+
+    /** Replies publicly (and optionally notes internally) without deciding; the request becomes answered. */
+    async respond(requestId: string, input: { publicResponse: string; internalNote?: string }, actor: OperatorActor) {
+      const row = await requireOpen(requestId);
+      const now = clock.now();
+      const patch = {
+        state: 'answered',
+        public_response: input.publicResponse,
+        internal_note: input.internalNote ?? row.internal_note,
+        updated_at: now,
+        responded_at: now,
+      };
+      await repo.update(requestId, patch);
+      await audit.record({ actor, action: 'harbor.operator_request.respond', target: requestId, details: { agent_id: row.agent_id, note_added: input.internalNote !== undefined } });
+      return { ...row, ...patch };
+    },
+
+    /**
+     * Approves a request. For access_request every requested scope is granted through AgentsService.grantScope,
+     * so documented fixed durations (snapshot:read: 7 days) win over `days`.
+     */
+    async approve(requestId: string, input: { days?: number; publicResponse?: string; internalNote?: string }, actor: OperatorActor) {
+      const row = await requireOpen(requestId);
+      const requested = parseJson<string[]>(row.requested_scopes, []);
+      const grants: Array<{ scope: string; expires_at: string | null }> = [];
+      if (row.category === 'access_request') {
+        for (const scope of requested) grants.push(await agents.grantScope(row.agent_id, scope, actor, input.days));
+      }
+      const now = clock.now();
+      const granted = grants.map((g) => (g.expires_at ? `${g.scope} (until ${g.expires_at})` : g.scope));
+      const patch = {
+        state: 'approved',
+        public_response: input.publicResponse ?? (granted.length ? `Approved. Granted: ${granted.join(', ')}.` : 'Approved.'),
+        internal_note: input.internalNote ?? row.internal_note,
+        granted_scopes: jsonText(grants.map((g) => g.scope)),
+        updated_at: now,
+        responded_at: now,
+      };
+      await repo.update(requestId, patch);
+      await audit.record({ actor, action: 'harbor.operator_request.approve', target: requestId, details: { agent_id: row.agent_id, granted: grants } });
+      return { row: { ...row, ...patch }, grants };
+    },
+
+    async reject(requestId: string, input: { publicResponse: string; internalNote?: string }, actor: OperatorActor) {
+      return decide(requestId, 'rejected', input, actor);
+    },
+
+    async close(requestId: string, input: { publicResponse?: string; internalNote?: string }, actor: OperatorActor) {
+      return decide(requestId, 'closed', input, actor);
+    },
+  };
+
+  async function decide(requestId: string, state: 'rejected' | 'closed', input: { publicResponse?: string; internalNote?: string }, actor: OperatorActor) {
+    const row = await requireOpen(requestId);
+    const now = clock.now();
+    const patch = {
+      state,
+      public_response: input.publicResponse ?? row.public_response,
+      internal_note: input.internalNote ?? row.internal_note,
+      updated_at: now,
+      responded_at: input.publicResponse !== undefined ? now : row.responded_at,
+    };
+    await repo.update(requestId, patch);
+    await audit.record({ actor, action: `harbor.operator_request.${state === 'rejected' ? 'reject' : 'close'}`, target: requestId, details: { agent_id: row.agent_id } });
+    return { ...row, ...patch };
+  }
+}
+export type OperatorRequestsService = ReturnType<typeof createOperatorRequestsService>;

@@ -1,0 +1,218 @@
+import type { Clock } from '../../../clock.js';
+import { AppError } from '../../../http/errors.js';
+import { jsonText, parseJson } from '../../../store/dialect.js';
+import type { AuditService } from '../../audit/audit-service.js';
+import { decodeCursor, pageOf } from '../cursor.js';
+import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
+import { findSensitiveContent } from './sensitive-content.js';
+
+/** Harbor-interface part 8: a reputation projection is shown only from this many interactions. */
+export const REPUTATION_MIN_INTERACTIONS = 3;
+export const PROFILE_TEXT_MAX = 500;
+export const DISPLAY_NAME_MIN = 2;
+export const DISPLAY_NAME_MAX = 64;
+export const CAPABILITIES_MAX = 20;
+export const CAPABILITY_TAG = /^[a-z0-9][a-z0-9_.-]{1,39}$/;
+export const DISCOVERY_PROFILES_MAX = 50;
+
+export interface ProfileInput {
+  display_name: string;
+  summary?: string;
+  capabilities?: string[];
+  offers?: string;
+  needs?: string;
+  public?: boolean;
+}
+
+export type ReputationProjection = { shown: false; reason: string } | { shown: true; interactions: number };
+
+/**
+ * The aggregate shown on a profile. `interactions` counts only non-hidden help feedback; below the
+ * threshold nothing is shown, so single ratings cannot be read back.
+ */
+export function reputationProjection(interactions: number): ReputationProjection {
+  if (interactions < REPUTATION_MIN_INTERACTIONS) return { shown: false, reason: `fewer than ${REPUTATION_MIN_INTERACTIONS} interactions` };
+  return { shown: true, interactions };
+}
+
+/** Counts an agent's visible (non-hidden) interactions from one source, e.g. help feedback. */
+export type InteractionSource = (agentId: string) => Promise<number>;
+
+/** One publicly listable item another harbor feature contributes to discovery (e.g. open public help requests). */
+export interface DiscoveryItem {
+  kind: string;
+  id: string;
+  title: string;
+  url: string;
+  created_at: string;
+}
+export interface DiscoverySource {
+  name: string;
+  list(baseUrl: string, limit: number): Promise<DiscoveryItem[]>;
+}
+
+const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function invalid(field: string, message: string): never {
+  throw new AppError('profile_input_invalid', message, { field: `body.${field}` });
+}
+
+function checkText(field: string, value: string, min: number, max: number, singleLine: boolean) {
+  if (value.length < min || value.length > max) invalid(field, `${field} must be ${min}-${max} characters`);
+  if (CONTROL_CHARS.test(value) || (singleLine && /[\r\n\t]/.test(value))) invalid(field, `${field} may not contain control characters`);
+}
+
+function normalize(input: ProfileInput) {
+  const profile = {
+    display_name: input.display_name.trim(),
+    summary: input.summary?.trim() ?? '',
+    capabilities: input.capabilities ?? [],
+    offers: input.offers?.trim() ?? '',
+    needs: input.needs?.trim() ?? '',
+    public: input.public ?? false,
+  };
+  checkText('display_name', profile.display_name, DISPLAY_NAME_MIN, DISPLAY_NAME_MAX, true);
+  checkText('summary', profile.summary, 0, PROFILE_TEXT_MAX, false);
+  checkText('offers', profile.offers, 0, PROFILE_TEXT_MAX, false);
+  checkText('needs', profile.needs, 0, PROFILE_TEXT_MAX, false);
+  if (profile.capabilities.length > CAPABILITIES_MAX) invalid('capabilities', `at most ${CAPABILITIES_MAX} capability tags`);
+  for (const tag of profile.capabilities) {
+    if (!CAPABILITY_TAG.test(tag)) invalid('capabilities', `capability tag "${tag.slice(0, 40)}" must match ${CAPABILITY_TAG.source} (lower case, 2-40 characters)`);
+  }
+  if (new Set(profile.capabilities).size !== profile.capabilities.length) invalid('capabilities', 'capability tags must be unique');
+
+  const texts: Array<[string, string]> = [
+    ['display_name', profile.display_name],
+    ['summary', profile.summary],
+    ['offers', profile.offers],
+    ['needs', profile.needs],
+    ['capabilities', profile.capabilities.join(' ')],
+  ];
+  for (const [field, text] of texts) {
+    const rule = findSensitiveContent(text);
+    if (rule) {
+      throw new AppError(
+        'profile_sensitive_content_forbidden',
+        `${field} appears to contain ${rule.description} (rule ${rule.name}); profiles are public and may not carry secrets or personal contact data`,
+        { field: `body.${field}` },
+      );
+    }
+  }
+  return profile;
+}
+
+export function createProfilesService(deps: {
+  repo: ProfilesRepo;
+  clock: Clock;
+  audit: AuditService;
+  /** Sources of visible interactions; empty until help feedback exists, so every projection is hidden. */
+  interactionSources: InteractionSource[];
+  /** Public items besides profiles shown by discovery; open public help requests join here. */
+  discoverySources: DiscoverySource[];
+}) {
+  const { repo, clock, audit } = deps;
+
+  async function reputationOf(agentId: string): Promise<ReputationProjection> {
+    let interactions = 0;
+    for (const source of deps.interactionSources) interactions += await source(agentId);
+    return reputationProjection(interactions);
+  }
+
+  /** What anyone may see of a published profile. */
+  async function publicView(row: ProfileRow) {
+    return {
+      agent_id: row.agent_id,
+      display_name: row.display_name,
+      summary: row.summary,
+      capabilities: parseJson<string[]>(row.capabilities, []),
+      verified: false as const,
+      offers: row.offers,
+      needs: row.needs,
+      reputation: await reputationOf(row.agent_id),
+      updated_at: iso(row.updated_at),
+    };
+  }
+
+  async function ownView(row: ProfileRow) {
+    return { ...(await publicView(row)), public: row.is_public === 1, created_at: iso(row.created_at) };
+  }
+
+  /** The bounded projection of skills and discovery: no reputation, no timestamps beyond need. */
+  function skillView(row: ProfileRow) {
+    return {
+      agent_id: row.agent_id,
+      display_name: row.display_name,
+      capabilities: parseJson<string[]>(row.capabilities, []),
+      offers: row.offers,
+      needs: row.needs,
+      verified: false as const,
+    };
+  }
+
+  return {
+    /** Creates or replaces the caller's profile as a whole; omitted optional fields become empty, public defaults to false. */
+    async save(agentId: string, input: ProfileInput) {
+      const profile = normalize(input);
+      const now = clock.now();
+      const existing = await repo.findByAgent(agentId);
+      const row: ProfileRow = {
+        agent_id: agentId,
+        display_name: profile.display_name,
+        summary: profile.summary,
+        capabilities: jsonText(profile.capabilities),
+        offers: profile.offers,
+        needs: profile.needs,
+        is_public: profile.public ? 1 : 0,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      };
+      await repo.upsert(row);
+      await audit.record({
+        actor: { kind: 'agent', id: agentId },
+        action: existing ? 'harbor.profile.update' : 'harbor.profile.create',
+        target: agentId,
+        details: { public: profile.public },
+      });
+      return { profile: await ownView(row), created: !existing };
+    },
+
+    async own(agentId: string) {
+      const row = await repo.findByAgent(agentId);
+      if (!row) throw new AppError('profile_not_installed', 'you have no profile yet; create one with POST /v1/harbor/profiles');
+      return ownView(row);
+    },
+
+    /** Unpublished and missing profiles answer the same way, so existence is never revealed. */
+    async publicProfile(agentId: string) {
+      const row = await repo.findPublic(agentId);
+      if (!row) throw new AppError('public_profile_not_found', `no public profile for agent ${agentId}`);
+      return publicView(row);
+    },
+
+    async listPublic(query: { limit: number; cursor?: string }) {
+      const after = decodeCursor(query.cursor);
+      const rows = await repo.listPublic(query.limit + 1, after);
+      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.agent_id }));
+      return { items: await Promise.all(page.items.map(publicView)), nextCursor: page.nextCursor };
+    },
+
+    async skills(query: { skill?: string; text?: string; limit: number }) {
+      const tag = query.skill?.toLowerCase();
+      const rows = await repo.searchPublic({ tag, text: query.text, limit: query.limit });
+      return rows.map(skillView);
+    },
+
+    async discovery(baseUrl: string) {
+      const rows = await repo.listPublic(DISCOVERY_PROFILES_MAX);
+      const listings = [];
+      for (const source of deps.discoverySources) listings.push({ source: source.name, items: await source.list(baseUrl, DISCOVERY_PROFILES_MAX) });
+      return {
+        profiles: rows.map((r) => ({ ...skillView(r), summary: r.summary })),
+        listings,
+        sources: ['public_profiles', ...deps.discoverySources.map((s) => s.name)],
+      };
+    },
+  };
+}
+export type ProfilesService = ReturnType<typeof createProfilesService>;
