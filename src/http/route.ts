@@ -36,6 +36,9 @@ export interface BareResult {
   contentType: string;
 }
 
+/** In an example, stands for the calling agent's own id (filled in by /v1/capabilities/examples). */
+export const CALLER_AGENT_ID = '$caller.agent_id';
+
 export interface RouteExample {
   summary: string;
   query?: Record<string, string | number | boolean>;

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../app/context.js';
 import type { CatalogEntry } from '../../catalog/types.js';
 import { ATTRIBUTION_TEXT } from '../../http/envelope.js';
+import { CALLER_AGENT_ID, type Caller } from '../../http/route.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { pingStore } from '../../store/dialect.js';
 import { AUDIT_RETENTION_DAYS } from '../audit/audit-service.js';
@@ -121,12 +122,15 @@ export function limits(app: AppContext) {
   };
 }
 
-export function examples(app: AppContext, baseUrl: string) {
+export function examples(app: AppContext, baseUrl: string, caller: Caller) {
+  const callerId = caller.kind === 'agent' ? caller.agent.agentId : '<your agent_id>';
   return {
     examples: app.catalog.implemented.flatMap(({ entry, route }) =>
       route.examples.map((example) => {
         let path = entry.path;
-        for (const [name, value] of Object.entries(example.params ?? {})) path = path.replace(`{${name}}`, encodeURIComponent(value));
+        for (const [name, value] of Object.entries(example.params ?? {})) {
+          path = path.replace(`{${name}}`, value === CALLER_AGENT_ID ? callerId : encodeURIComponent(value));
+        }
         const query = new URLSearchParams(Object.entries(example.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
         const url = `${baseUrl}${path}${query ? `?${query}` : ''}`;
         const auth = ACCESS_LABEL[entry.access];

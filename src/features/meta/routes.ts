@@ -54,12 +54,12 @@ const limitsRoute = defineRoute({
 
 const examplesRoute = defineRoute({
   operationId: 'getCapabilitiesExamples',
-  description: 'A working example request for each implemented operation: URL, auth it needs, body and a curl line.',
+  description: 'A working example request for each implemented operation: URL, auth it needs, body and a curl line. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published.',
   query: NoQuery,
   response: ExamplesData,
   examples: [{ summary: 'List examples' }],
   async handler(_input, call) {
-    return { data: examples(call.app, call.baseUrl) };
+    return { data: examples(call.app, call.baseUrl, call.caller) };
   },
 });
 

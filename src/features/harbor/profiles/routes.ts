@@ -1,5 +1,5 @@
 import { AppError } from '../../../http/errors.js';
-import { defineRoute, type CallContext } from '../../../http/route.js';
+import { CALLER_AGENT_ID, defineRoute, type CallContext } from '../../../http/route.js';
 import { DISCOVERY_PROFILES_MAX } from './profiles-service.js';
 import { AgentIdParams, DiscoveryData, OwnProfile, ProfileBody, ProfileList, ProfileListQuery, PublicProfile, SkillsData, SkillsQuery } from './schemas.js';
 
@@ -67,7 +67,7 @@ const byAgent = defineRoute({
   params: AgentIdParams,
   response: PublicProfile,
   errors: ['public_profile_not_found'],
-  examples: [{ summary: 'One public profile', params: { agent_id: 'agt_0123456789abcdef0123' } }],
+  examples: [{ summary: 'One public profile', params: { agent_id: CALLER_AGENT_ID } }],
   async handler({ params }, call) {
     return { data: await call.app.services.profiles.publicProfile(params.agent_id) };
   },
