@@ -1,26 +1,19 @@
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../store/db.js';
+import type { AuditLogTable } from '../../store/schema.js';
 
-export interface AuditRow {
-  id: number;
-  ts: number;
-  actor_kind: string;
-  actor_id: string | null;
-  action: string;
-  target: string | null;
-  ip: string | null;
-  details: string;
-}
+export type AuditRow = Selectable<AuditLogTable>;
 
 export function createAuditRepo(db: Db) {
   return {
-    async insert(row: Omit<AuditRow, 'id'>): Promise<void> {
+    async insert(row: Insertable<AuditLogTable>): Promise<void> {
       await db.insertInto('audit_log').values(row).execute();
     },
     async list(filter: { since?: number; action?: string; limit: number }): Promise<AuditRow[]> {
       let q = db.selectFrom('audit_log').selectAll().orderBy('ts', 'desc').orderBy('id', 'desc').limit(filter.limit);
       if (filter.since !== undefined) q = q.where('ts', '>=', filter.since);
       if (filter.action) q = q.where('action', '=', filter.action);
-      return (await q.execute()) as AuditRow[];
+      return q.execute();
     },
     async deleteOlderThan(cutoff: number): Promise<number> {
       const result = await db.deleteFrom('audit_log').where('ts', '<', cutoff).executeTakeFirst();
