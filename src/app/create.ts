@@ -46,7 +46,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config.database);
-  await migrateToLatest(store, config.database.kind === 'postgres' ? config.database.schema : undefined);
+  await migrateToLatest(store);
 
   let redis: Redis | null = null;
   if (config.redis) {

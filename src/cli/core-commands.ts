@@ -46,7 +46,7 @@ export const coreCommands: Command[] = [
       const config = loadConfig(process.env);
       const store = await openStore(config.database);
       try {
-        const applied = await migrateToLatest(store, config.database.kind === 'postgres' ? config.database.schema : undefined);
+        const applied = await migrateToLatest(store);
         out(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
       } finally {
         await store.close();

@@ -13,6 +13,8 @@ export type Db = Kysely<Database>;
 export interface Store {
   db: Db;
   dialect: DialectHelpers;
+  /** PostgreSQL schema holding Bosun's tables; null on SQLite. */
+  schema: string | null;
   describe(): { dialect: string; location: string };
   close(): Promise<void>;
 }
@@ -33,37 +35,31 @@ export async function openStore(database: Config['database']): Promise<Store> {
     return {
       db,
       dialect: dialectHelpers('sqlite'),
+      schema: null,
       describe: () => ({ dialect: 'sqlite', location: database.file }),
       close: () => db.destroy(),
     };
   }
   const schema = database.schema;
-  if (schema !== 'public') {
-    const admin = new pg.Client({ connectionString: database.url });
-    await admin.connect();
-    try {
-      await admin.query(`create schema if not exists "${schema}"`);
-    } finally {
-      await admin.end();
-    }
-  }
   const pool = new pg.Pool({
     connectionString: database.url,
     max: 10,
     options: schema !== 'public' ? `-c search_path=${schema}` : undefined,
   });
+  if (schema !== 'public') await pool.query(`create schema if not exists "${schema}"`);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const redacted = database.url.replace(/\/\/([^:@/]+)(:[^@/]*)?@/, '//$1:***@');
   return {
     db,
     dialect: dialectHelpers('postgres'),
+    schema,
     describe: () => ({ dialect: 'postgres', location: `${redacted} (schema ${schema})` }),
     close: () => db.destroy(),
   };
 }
 
-/** Applies every pending migration in name order; returns the names applied now. */
-export async function migrateToLatest(store: Store, schema?: string): Promise<string[]> {
+/** Applies every pending migration in name order, in the store's schema on PostgreSQL. */
+export async function migrateToLatest(store: Store): Promise<string[]> {
   const migrations: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(MIGRATIONS)) {
     migrations[name] = { up: (db) => migration.up(db, store.dialect) };
@@ -71,9 +67,16 @@ export async function migrateToLatest(store: Store, schema?: string): Promise<st
   const migrator = new Migrator({
     db: store.db,
     provider: { getMigrations: async () => migrations },
-    ...(store.dialect.name === 'postgres' && schema ? { migrationTableSchema: schema } : {}),
+    // Scopes Kysely's own existence checks to this schema; other schemas may hold migration tables too.
+    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
+  // Processes starting together race on Kysely's bookkeeping tables; a failed attempt rolls back, so retry.
+  let outcome = await migrator.migrateToLatest();
+  for (let attempt = 1; outcome.error && attempt < 4; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
+    outcome = await migrator.migrateToLatest();
+  }
+  const { error, results } = outcome;
   if (error) {
     const failed = results?.find((r: MigrationResult) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${String((error as Error).message ?? error)}`);
