@@ -1,0 +1,64 @@
+import type { DecodedMessage } from '../ais/index.js';
+
+/**
+ * The contract between whatever produces AIS observations (feeds, the CSV importer, the demo
+ * fleet) and the fleet state that keeps them. Times are epoch milliseconds.
+ */
+
+/** Where and when an observation came from. */
+export interface ObservationMeta {
+  /** When the message was observed (tag block / trailer time, else reception time). */
+  observedAt: number;
+  /** When this process received it. */
+  receivedAt: number;
+  /** Feed name, e.g. `tcp:10.0.0.5:10110`, `file:houston.nmea`, `demo-simulator`, `csv:AIS_2020_01_01`. */
+  source: string;
+  /** True for generated data (the demo fleet); everything served from it is labelled simulated. */
+  simulated: boolean;
+}
+
+/** A position already decoded (CSV rows, or AIS types 1/2/3/18/19/27 after conversion). */
+export interface PositionReport extends ObservationMeta {
+  mmsi: number;
+  lat: number;
+  lon: number;
+  /** Knots; null when not available. */
+  sog: number | null;
+  /** Degrees true; null when not available. */
+  cog: number | null;
+  /** Degrees true; null when not available. */
+  heading: number | null;
+  /** AIS navigation status 0-15; null when unknown. */
+  navStatus: number | null;
+  /** AIS message type it came from; null for CSV rows. */
+  msgType: number | null;
+}
+
+/** Identity and voyage data (AIS types 5, 19, 24, or CSV columns). Null fields are "not reported". */
+export interface StaticReport extends ObservationMeta {
+  mmsi: number;
+  imo: number | null;
+  name: string | null;
+  callsign: string | null;
+  /** AIS ship and cargo type 0-99. */
+  shipType: number | null;
+  lengthM: number | null;
+  beamM: number | null;
+  draughtM: number | null;
+  destination: string | null;
+  /** ISO 8601 UTC, or null. */
+  eta: string | null;
+}
+
+/**
+ * Write side of the fleet. `accept*` buffer synchronously and never throw on bad data (bad
+ * values become quality flags or counted rejections). Producers that can outrun the store (file
+ * replay as fast as possible, CSV import, demo backfill) `await flush()` every few thousand records.
+ */
+export interface AisSink {
+  acceptMessage(message: DecodedMessage, meta: ObservationMeta): void;
+  acceptPosition(report: PositionReport): void;
+  acceptStatic(report: StaticReport): void;
+  /** Resolves when everything accepted so far is stored and published. */
+  flush(): Promise<void>;
+}
