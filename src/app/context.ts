@@ -6,6 +6,7 @@ import type { AgentsService } from '../features/agents/agents-service.js';
 import type { AuditService } from '../features/audit/audit-service.js';
 import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
+import type { QuotaService } from '../features/harbor/quota/quota-service.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
 import type { Limiter } from '../limits/limiter.js';
@@ -26,6 +27,7 @@ export interface Services {
   telemetry: TelemetryService;
   operatorRequests: OperatorRequestsService;
   profiles: ProfilesService;
+  harborQuota: QuotaService;
 }
 
 export interface AppContext {

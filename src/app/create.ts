@@ -11,6 +11,8 @@ import { createOperatorRequestsRepo } from '../features/harbor/operator-requests
 import { createOperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import { createProfilesRepo } from '../features/harbor/profiles/profiles-repo.js';
 import { createProfilesService } from '../features/harbor/profiles/profiles-service.js';
+import { createQuotaRepo } from '../features/harbor/quota/quota-repo.js';
+import { createQuotaService, type ActiveItemSource } from '../features/harbor/quota/quota-service.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -57,6 +59,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const limiter = new Limiter(redis ? new RedisLimiterBackend(redis, config.redis!.prefix) : new MemoryLimiterBackend());
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
+  /** Harbor features that hold active items add their counters here (contract-wide active limit). */
+  const activeItemSources: ActiveItemSource[] = [];
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
   const services = {
     audit,
@@ -76,10 +80,12 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       interactionSources: [],
       discoverySources: [],
     }),
+    harborQuota: createQuotaService({ repo: createQuotaRepo(store.db), clock, activeSources: activeItemSources }),
   };
 
   const scheduler = createScheduler(logger, () => clock.now());
   scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
+  scheduler.add({ name: 'harbor_quota_retention', everyMs: HOUR, run: () => services.harborQuota.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
 

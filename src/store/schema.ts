@@ -101,6 +101,15 @@ export interface HarborProfilesTable {
   updated_at: number;
 }
 
+/** Accepted harbor writes, for the contract-wide limits; rows older than 24 h are purged. */
+export interface HarborActionLedgerTable {
+  id: Generated<number>;
+  agent_id: string;
+  operation: string;
+  is_create: number;
+  at: number;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -110,4 +119,5 @@ export interface Database {
   request_telemetry: RequestTelemetryTable;
   harbor_operator_requests: HarborOperatorRequestsTable;
   harbor_profiles: HarborProfilesTable;
+  harbor_action_ledger: HarborActionLedgerTable;
 }

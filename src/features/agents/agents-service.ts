@@ -1,3 +1,4 @@
+import { HARBOR_LIMITS } from '../harbor/harbor-constants.js';
 import type { Clock } from '../../clock.js';
 import { DAY } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
@@ -6,8 +7,8 @@ import type { AgentRow, AgentsRepo, ScopeRow } from './agents-repo.js';
 import { AGENT_KEY_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newId, newSecret, sameHash } from './credentials.js';
 import { DEFAULT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } from './scopes.js';
 
-export const SANDBOX_DAYS = 14;
-export const TRIAL_DAYS = 7;
+export const SANDBOX_DAYS = HARBOR_LIMITS.sandboxExpiryDays;
+export const TRIAL_DAYS = HARBOR_LIMITS.trialDays;
 
 export type AgentState = 'registered' | 'sandbox' | 'trial' | 'trusted' | 'operator_approved' | 'revoked';
 /** The state an agent is in now: a sandbox or trial past its end no longer counts. */

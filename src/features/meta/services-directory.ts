@@ -1,7 +1,7 @@
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { Section } from '../../catalog/types.js';
+import { HARBOR_CONTRACT } from '../harbor/harbor-constants.js';
 
-export const HARBOR_CONTRACT_VERSION = '1.5';
 
 interface ServiceDefinition {
   service_id: string;
@@ -45,7 +45,7 @@ export function describeServices(view: CatalogView, baseUrl: string) {
       links: {
         openapi: `${baseUrl}/.well-known/openapi.json`,
         capabilities: `${baseUrl}/v1/capabilities`,
-        ...(service.service_id === 'agent.harbor' ? { contract_version: HARBOR_CONTRACT_VERSION } : {}),
+        ...(service.service_id === 'agent.harbor' ? { contract_version: HARBOR_CONTRACT.version } : {}),
         ...(service.service_id === 'agent.harbor' && view.isImplemented('getAgentHarborContract')
           ? { contract: `${baseUrl}/v1/agent-harbor/contract` }
           : {}),

@@ -1,3 +1,4 @@
+import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
@@ -7,7 +8,7 @@ import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
 import { findSensitiveContent } from './sensitive-content.js';
 
 /** Harbor-interface part 8: a reputation projection is shown only from this many interactions. */
-export const REPUTATION_MIN_INTERACTIONS = 3;
+export const REPUTATION_MIN_INTERACTIONS = HARBOR_LIMITS.minInteractionsForReputation;
 export const PROFILE_TEXT_MAX = 500;
 export const DISPLAY_NAME_MIN = 2;
 export const DISPLAY_NAME_MAX = 64;
