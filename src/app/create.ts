@@ -61,6 +61,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   /** Harbor features that hold active items add their counters here (contract-wide active limit). */
   const activeItemSources: ActiveItemSource[] = [];
+  const harborQuota = createQuotaService({ repo: createQuotaRepo(store.db), clock, activeSources: activeItemSources });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
   const services = {
     audit,
@@ -72,15 +73,16 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       enabled: () => config.telemetry,
       onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
     }),
-    operatorRequests: createOperatorRequestsService({ repo: createOperatorRequestsRepo(store.db), clock, audit, agents }),
+    operatorRequests: createOperatorRequestsService({ repo: createOperatorRequestsRepo(store.db), clock, audit, agents, quota: harborQuota }),
     profiles: createProfilesService({
       repo: createProfilesRepo(store.db, store.dialect),
       clock,
       audit,
+      quota: harborQuota,
       interactionSources: [],
       discoverySources: [],
     }),
-    harborQuota: createQuotaService({ repo: createQuotaRepo(store.db), clock, activeSources: activeItemSources }),
+    harborQuota,
   };
 
   const scheduler = createScheduler(logger, () => clock.now());

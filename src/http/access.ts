@@ -1,4 +1,5 @@
 import type { CatalogEntry } from '../catalog/types.js';
+import { DEFAULT_SCOPES, SCOPE_BY_NAME } from '../features/agents/scopes.js';
 import { AppError } from './errors.js';
 import type { Caller } from './route.js';
 
@@ -21,11 +22,24 @@ export function authorize(entry: CatalogEntry, caller: Caller): AppError | null 
     return new AppError('agent_key_required', `${entry.method} ${entry.path} acts as an agent; call it with an agent API key`);
   }
   const missing = entry.scopes.filter((scope) => !caller.agent.scopes.has(scope));
-  if (missing.length > 0) {
-    return new AppError('scope_required', `missing scope ${missing.join(', ')}; ask for it with an operator request of category access_request`);
+  if (missing.length === 0) return null;
+  const { state, row } = caller.agent;
+  if (state === 'sandbox_expired' && missing.every((scope) => SANDBOX_SCOPES.has(scope))) {
+    const ended = row.sandbox_expires_at === null ? '' : ` on ${new Date(row.sandbox_expires_at).toISOString()}`;
+    return new AppError('sandbox_access_denied', `your sandbox ended${ended} and with it the sandbox scopes (${missing.join(', ')}); ask the operator for a trial with an operator request of category access_request`);
   }
-  return null;
+  const unobtainable = missing.filter((scope) => {
+    const status = SCOPE_BY_NAME.get(scope)?.status;
+    return status === 'unavailable' || status === 'planned';
+  });
+  if (unobtainable.length > 0) {
+    const status = SCOPE_BY_NAME.get(unobtainable[0]!)!.status;
+    return new AppError('scope_required', `missing scope ${unobtainable.join(', ')}, which is ${status} on this service and cannot be granted yet`);
+  }
+  return new AppError('scope_required', `missing scope ${missing.join(', ')}; ask for it with an operator request of category access_request`);
 }
+
+const SANDBOX_SCOPES: ReadonlySet<string> = new Set(DEFAULT_SCOPES);
 
 /** Extracts a Bearer credential; undefined when absent, null when present but malformed. */
 export function bearerCredential(header: string | undefined): string | undefined | null {

@@ -24,6 +24,20 @@ test('K needs an agent key and every listed scope', () => {
   assert.equal(authorize(entry('K', ['a:b', 'c:d']), agent(['a:b', 'c:d'])), null);
 });
 
+test('an expired sandbox answers sandbox_access_denied for sandbox scopes, scope_required otherwise', () => {
+  const expired: Caller = { kind: 'agent', agent: { agentId: 'agt_2', name: 'b', state: 'sandbox_expired', scopes: new Set(), row: { sandbox_expires_at: Date.UTC(2026, 0, 15) } as never } };
+  const denied = authorize(entry('K', ['harbor:help:read']), expired);
+  assert.equal(code(denied), 'sandbox_access_denied');
+  assert.match(denied!.message, /2026-01-15T00:00:00.000Z/);
+  assert.equal(code(authorize(entry('K', ['harbor:task:read']), expired)), 'scope_required');
+});
+
+test('a scope that cannot be granted yet says so', () => {
+  const err = authorize(entry('K', ['harbor:vessel:research:read']), agent([]));
+  assert.equal(code(err), 'scope_required');
+  assert.match(err!.message, /unavailable on this service/);
+});
+
 test('U is for the operator or an agent holding ops:read', () => {
   assert.equal(code(authorize(entry('U'), anonymous)), 'auth_required');
   assert.equal(code(authorize(entry('U'), agent(['harbor:public:read']))), 'operator_required');

@@ -1,6 +1,7 @@
 import type { Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
+import type { QuotaService } from '../quota/quota-service.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import { GRANTABLE_SCOPES } from '../../agents/scopes.js';
@@ -48,7 +49,7 @@ export function operatorView(row: OperatorRequestRow) {
   return { ...agentView(row), agent_id: row.agent_id, internal_note: row.internal_note };
 }
 
-export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo; clock: Clock; audit: AuditService; agents: AgentsService }) {
+export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService }) {
   const { repo, clock, audit, agents } = deps;
 
   async function requireOpen(requestId: string): Promise<OperatorRequestRow> {
@@ -93,6 +94,7 @@ export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo
         updated_at: now,
         responded_at: null,
       };
+      await deps.quota.charge(agentId, 'postHarborOperatorRequests', { creates: true });
       await repo.insert(row);
       await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'harbor.operator_request.create', target: row.request_id, details: { category: row.category } });
       return row;

@@ -1,4 +1,5 @@
 import { HARBOR_LIMITS } from '../harbor-constants.js';
+import type { QuotaService } from '../quota/quota-service.js';
 import type { Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
@@ -108,6 +109,7 @@ export function createProfilesService(deps: {
   clock: Clock;
   audit: AuditService;
   /** Sources of visible interactions; empty until help feedback exists, so every projection is hidden. */
+  quota: QuotaService;
   interactionSources: InteractionSource[];
   /** Public items besides profiles shown by discovery; open public help requests join here. */
   discoverySources: DiscoverySource[];
@@ -168,6 +170,7 @@ export function createProfilesService(deps: {
         created_at: existing?.created_at ?? now,
         updated_at: now,
       };
+      await deps.quota.charge(agentId, 'postHarborProfiles');
       await repo.upsert(row);
       await audit.record({
         actor: { kind: 'agent', id: agentId },
