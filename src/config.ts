@@ -20,12 +20,29 @@ export const EnvSchema = Type.Object({
   BOSUN_BODY_LIMIT_BYTES: Type.String({ default: '65536', pattern: '^[0-9]{3,8}$' }),
   BOSUN_TRUST_PROXY: Bool,
   BOSUN_FEEDS: Type.Optional(Type.String()),
+  BOSUN_PAYMENT_RAILS: Type.Optional(Type.String()),
+  BOSUN_PAYMENT_INTENTS: Bool,
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
   ),
 });
 export type Env = Static<typeof EnvSchema>;
+
+/** One public payment destination (display only: the server holds no keys and settles nothing). */
+export const PaymentRailSchema = Type.Object(
+  {
+    rail_id: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{1,39}$' }),
+    label: Type.String({ minLength: 1, maxLength: 80 }),
+    network: Type.String({ pattern: '^[a-z0-9][a-z0-9_-]{1,31}$' }),
+    token: Type.String({ pattern: '^[A-Za-z0-9.]{1,16}$' }),
+    address: Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9:._-]+$' }),
+    decimals: Type.Integer({ minimum: 0, maximum: 18 }),
+  },
+  { additionalProperties: false },
+);
+export type PaymentRail = Static<typeof PaymentRailSchema>;
+const PaymentRailsSchema = Type.Array(PaymentRailSchema, { maxItems: 20 });
 
 export interface Config {
   host: string;
@@ -40,13 +57,32 @@ export interface Config {
   bodyLimitBytes: number;
   trustProxy: boolean;
   feeds: string | null;
+  payments: { rails: PaymentRail[]; intentsEnabled: boolean };
   logLevel: Env['LOG_LEVEL'];
   version: string;
 }
 
 export class ConfigError extends Error {}
 
-const DEFAULT_BOOLS = { BOSUN_AUTO_SANDBOX: 'true', BOSUN_TELEMETRY: 'true', BOSUN_TRUST_PROXY: 'false' } as const;
+const DEFAULT_BOOLS = { BOSUN_AUTO_SANDBOX: 'true', BOSUN_TELEMETRY: 'true', BOSUN_TRUST_PROXY: 'false', BOSUN_PAYMENT_INTENTS: 'false' } as const;
+
+function parseRails(text: string | undefined): PaymentRail[] {
+  if (text === undefined) return [];
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ConfigError('invalid configuration:\n  BOSUN_PAYMENT_RAILS: not valid JSON (expected an array of rails)');
+  }
+  const errors = [...Value.Errors(PaymentRailsSchema, value)];
+  if (errors.length > 0) {
+    throw new ConfigError(`invalid configuration:\n${errors.map((e) => `  BOSUN_PAYMENT_RAILS${e.path}: ${e.message}`).join('\n')}`);
+  }
+  const rails = value as PaymentRail[];
+  const ids = new Set(rails.map((r) => r.rail_id));
+  if (ids.size !== rails.length) throw new ConfigError('invalid configuration:\n  BOSUN_PAYMENT_RAILS: rail_id values must be unique');
+  return rails;
+}
 
 const asBool = (v: string) => v === 'true' || v === '1';
 
@@ -86,6 +122,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     bodyLimitBytes: Number(env.BOSUN_BODY_LIMIT_BYTES),
     trustProxy: asBool(env.BOSUN_TRUST_PROXY),
     feeds: env.BOSUN_FEEDS ?? null,
+    payments: { rails: parseRails(env.BOSUN_PAYMENT_RAILS), intentsEnabled: asBool(env.BOSUN_PAYMENT_INTENTS) },
     logLevel: env.LOG_LEVEL,
     version: '1.0.0',
   };
