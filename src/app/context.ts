@@ -8,6 +8,7 @@ import type { OperatorRequestsService } from '../features/harbor/operator-reques
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import type { QuotaService } from '../features/harbor/quota/quota-service.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
+import type { PaymentsService } from '../features/payments/payments-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
@@ -28,6 +29,7 @@ export interface Services {
   operatorRequests: OperatorRequestsService;
   profiles: ProfilesService;
   harborQuota: QuotaService;
+  payments: PaymentsService;
 }
 
 export interface AppContext {

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { buildCatalogView } from '../catalog/catalog.js';
-import { systemClock, HOUR, type Clock } from '../clock.js';
+import { systemClock, HOUR, MINUTE, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createAgentsRepo } from '../features/agents/agents-repo.js';
 import { createAgentsService } from '../features/agents/agents-service.js';
@@ -16,6 +16,8 @@ import { createQuotaService, type ActiveItemSource } from '../features/harbor/qu
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
+import { createPaymentsRepo } from '../features/payments/payments-repo.js';
+import { createPaymentsService } from '../features/payments/payments-service.js';
 import { createTelemetryRepo } from '../features/telemetry/telemetry-repo.js';
 import { createTelemetryService } from '../features/telemetry/telemetry-service.js';
 import { buildHttpApp } from '../http/app.js';
@@ -83,11 +85,19 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       discoverySources: [],
     }),
     harborQuota,
+    payments: createPaymentsService({
+      repo: createPaymentsRepo(store.db),
+      clock,
+      audit,
+      rails: config.payments.rails,
+      intentsEnabled: () => config.payments.intentsEnabled,
+    }),
   };
 
   const scheduler = createScheduler(logger, () => clock.now());
   scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
   scheduler.add({ name: 'harbor_quota_retention', everyMs: HOUR, run: () => services.harborQuota.enforceRetention() });
+  scheduler.add({ name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
 

@@ -31,6 +31,7 @@ const definitions = {
   internal_error: { status: 500, retryable: true, summary: 'Unexpected server error; the request id identifies it in logs.' },
   dependency_unavailable: { status: 503, retryable: true, summary: 'A backing store or service is unavailable.' },
   feature_unavailable: { status: 503, retryable: false, summary: 'The feature is disabled on this deployment.' },
+  payments_disabled: { status: 403, retryable: false, summary: 'Payment intents are disabled on this deployment; the rails are display-only.' },
   payment_required: { status: 402, retryable: false, summary: 'Payment is required for this operation.' },
 
   // harbor (harbor-interface part 7; exact identifiers)

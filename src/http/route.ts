@@ -44,6 +44,11 @@ export interface RouteExample {
   query?: Record<string, string | number | boolean>;
   params?: Record<string, string>;
   body?: unknown;
+  /**
+   * The documented refusal this example shows on a default deployment, for features that are
+   * off unless the operator enables them (payments): the example then answers with this code.
+   */
+  expectError?: ErrorCode;
 }
 
 export interface RouteInput<Q = unknown, P = unknown, B = unknown> {

@@ -110,6 +110,24 @@ export interface HarborActionLedgerTable {
   at: number;
 }
 
+/** Payment intents (disabled by default); amount is a decimal string, null for pay-what-you-want; proof is JSON. */
+export interface PaymentIntentsTable {
+  payment_id: string;
+  agent_id: string;
+  purpose: string;
+  rail_id: string;
+  amount: string | null;
+  state: string;
+  idempotency_key: string;
+  request_hash: string;
+  created_at: number;
+  expires_at: number;
+  updated_at: number;
+  proof: string | null;
+  proof_tx_hash: string | null;
+  review_note: string | null;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -120,4 +138,5 @@ export interface Database {
   harbor_operator_requests: HarborOperatorRequestsTable;
   harbor_profiles: HarborProfilesTable;
   harbor_action_ledger: HarborActionLedgerTable;
+  payment_intents: PaymentIntentsTable;
 }

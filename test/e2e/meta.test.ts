@@ -64,7 +64,8 @@ test('every published example works as published', async () => {
       const url = new URL(ex.url);
       const token = ex.auth === 'none' ? undefined : ex.auth === 'agent_key' ? apiKey : operator;
       const res = await app.api(ex.method, url.pathname + url.search, { token, ...(ex.body !== undefined ? { body: ex.body } : {}) });
-      assert.ok(res.status >= 200 && res.status < 300, `${ex.operation_id} (${ex.summary}): ${res.status} ${res.text.slice(0, 300)}`);
+      if (ex.expected_error) assert.equal(res.body.errors[0].code, ex.expected_error, `${ex.operation_id} (${ex.summary}): ${res.text.slice(0, 300)}`);
+      else assert.ok(res.status >= 200 && res.status < 300, `${ex.operation_id} (${ex.summary}): ${res.status} ${res.text.slice(0, 300)}`);
       assert.match(ex.curl, new RegExp(`^curl -sS -X ${ex.method} `));
       covered.add(ex.operation_id);
     }

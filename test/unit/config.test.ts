@@ -31,3 +31,13 @@ test('invalid values fail fast with every problem named', () => {
   assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL/);
   assert.throws(() => loadConfig({ REDIS_URL: 'http://x' }), /REDIS_URL/);
 });
+
+test('payment rails are validated at start; intents are off unless enabled', () => {
+  assert.deepEqual(loadConfig({}).payments, { rails: [], intentsEnabled: false });
+  assert.throws(() => loadConfig({ BOSUN_PAYMENT_RAILS: '[{' }), /BOSUN_PAYMENT_RAILS: not valid JSON/);
+  assert.throws(() => loadConfig({ BOSUN_PAYMENT_RAILS: '[{"rail_id":"x"}]' }), /BOSUN_PAYMENT_RAILS/);
+  const rail = { rail_id: 'usdc-base', label: 'USDC', network: 'base', token: 'USDC', address: '0x1234567890', decimals: 6 };
+  assert.throws(() => loadConfig({ BOSUN_PAYMENT_RAILS: JSON.stringify([rail, rail]) }), /unique/);
+  const c = loadConfig({ BOSUN_PAYMENT_RAILS: JSON.stringify([rail]), BOSUN_PAYMENT_INTENTS: 'true' });
+  assert.deepEqual(c.payments, { rails: [rail], intentsEnabled: true });
+});

@@ -97,6 +97,7 @@ export const ExamplesData = Type.Object({
       url: Type.String(),
       auth: Type.Union([Type.Literal('none'), Type.Literal('agent_key'), Type.Literal('operator_or_ops_read')]),
       body: Type.Optional(Type.Unknown()),
+      expected_error: Type.Union([Type.String(), Type.Null()], { description: 'Set when the example shows a documented refusal of a default deployment (a disabled feature).' }),
       curl: Type.String(),
     }),
   ),

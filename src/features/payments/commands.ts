@@ -1,0 +1,38 @@
+import { out, withBosun, type Command } from '../../cli/command.js';
+import { AppError } from '../../http/errors.js';
+
+export const paymentCommands: Command[] = [
+  {
+    name: 'payments list',
+    summary: 'List payment intents (newest first), e.g. those waiting in manual_review.',
+    usage: 'bosun payments list [--state manual_review] [--limit N]',
+    options: { state: { type: 'string' }, limit: { type: 'string', default: '50' } },
+    async run({ values }) {
+      const rows = await withBosun((b) =>
+        b.ctx.services.payments.listForOperator({ state: typeof values.state === 'string' ? values.state : undefined, limit: Number(values.limit) }),
+      );
+      for (const row of rows) {
+        out(`${row.payment_id}  ${row.state}  ${row.purpose}  ${row.amount ?? 'pay_what_you_want'} via ${row.rail_id}  agent ${row.agent_id}  ${new Date(row.created_at).toISOString()}`);
+        if (row.proof) out(`  proof: ${row.proof}`);
+      }
+      if (rows.length === 0) out('no payment intents');
+      return 0;
+    },
+  },
+  {
+    name: 'payments review',
+    summary: 'Decide a proof in manual_review after checking it yourself: --confirm records it, --reject refuses it. Nothing is delivered automatically.',
+    usage: 'bosun payments review <payment_id> (--confirm | --reject) [--note TEXT]',
+    options: { confirm: { type: 'boolean' }, reject: { type: 'boolean' }, note: { type: 'string' } },
+    async run({ positionals, values }) {
+      const id = positionals[0];
+      if (!id) throw new AppError('invalid_request', 'give the payment id');
+      if (Boolean(values.confirm) === Boolean(values.reject)) throw new AppError('invalid_request', 'give exactly one of --confirm or --reject');
+      const row = await withBosun((b) =>
+        b.ctx.services.payments.review(id, values.confirm ? 'confirm' : 'reject', typeof values.note === 'string' ? values.note : null),
+      );
+      out(`${row.payment_id} is now ${row.state}`);
+      return 0;
+    },
+  },
+];

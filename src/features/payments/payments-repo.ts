@@ -1,0 +1,41 @@
+import type { Db } from '../../store/db.js';
+import type { PaymentIntentsTable } from '../../store/schema.js';
+
+export type PaymentIntentRow = PaymentIntentsTable;
+
+export function createPaymentsRepo(db: Db) {
+  return {
+    async insert(row: PaymentIntentRow): Promise<void> {
+      await db.insertInto('payment_intents').values(row).execute();
+    },
+    async findById(paymentId: string): Promise<PaymentIntentRow | undefined> {
+      return db.selectFrom('payment_intents').selectAll().where('payment_id', '=', paymentId).executeTakeFirst();
+    },
+    async findByKey(agentId: string, idempotencyKey: string): Promise<PaymentIntentRow | undefined> {
+      return db.selectFrom('payment_intents').selectAll().where('agent_id', '=', agentId).where('idempotency_key', '=', idempotencyKey).executeTakeFirst();
+    },
+    async findByTxHash(txHash: string): Promise<PaymentIntentRow | undefined> {
+      return db.selectFrom('payment_intents').selectAll().where('proof_tx_hash', '=', txHash).executeTakeFirst();
+    },
+    /** Moves an intent only if it is still in `fromState`; false when another writer got there first. */
+    async transition(paymentId: string, fromState: string, patch: Partial<PaymentIntentRow>): Promise<boolean> {
+      const result = await db.updateTable('payment_intents').set(patch).where('payment_id', '=', paymentId).where('state', '=', fromState).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async list(filter: { state?: string; limit: number }): Promise<PaymentIntentRow[]> {
+      let q = db.selectFrom('payment_intents').selectAll().orderBy('created_at', 'desc').orderBy('payment_id', 'desc').limit(filter.limit);
+      if (filter.state) q = q.where('state', '=', filter.state);
+      return q.execute();
+    },
+    async expireDue(now: number): Promise<number> {
+      const result = await db
+        .updateTable('payment_intents')
+        .set({ state: 'expired', updated_at: now })
+        .where('state', '=', 'awaiting_payment')
+        .where('expires_at', '<=', now)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+  };
+}
+export type PaymentsRepo = ReturnType<typeof createPaymentsRepo>;
