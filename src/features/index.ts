@@ -2,9 +2,10 @@ import type { RouteDefinition } from '../http/route.js';
 import { agentRoutes } from './agents/routes.js';
 import { contractRoutes } from './harbor/contract/routes.js';
 import { operatorRequestRoutes } from './harbor/operator-requests/routes.js';
+import { researchRoutes } from './harbor/research/routes.js';
 import { profileRoutes } from './harbor/profiles/routes.js';
 import { metaRoutes } from './meta/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
-export const ALL_ROUTES: readonly RouteDefinition[] = [...metaRoutes, ...agentRoutes, ...operatorRequestRoutes, ...profileRoutes, ...contractRoutes, ...paymentRoutes];
+export const ALL_ROUTES: readonly RouteDefinition[] = [...metaRoutes, ...agentRoutes, ...operatorRequestRoutes, ...profileRoutes, ...contractRoutes, ...paymentRoutes, ...researchRoutes];
