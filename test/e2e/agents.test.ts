@@ -152,3 +152,29 @@ test('identity headers never authenticate', async () => {
     await app.close();
   }
 });
+
+test('lifecycle: sandbox → trial by approval (7 days, then trial_expired) → trusted; sandbox rights end with the sandbox', async () => {
+  const app = await startTestApp();
+  try {
+    const { apiKey, agentId } = await app.registerAgent('lifecycle');
+    const agents = app.bosun.ctx.services.agents;
+    app.clock.advance(14 * DAY);
+    const expired = await app.api('GET', '/v1/harbor/operator-requests', { token: apiKey });
+    assert.equal(expired.status, 403);
+    assert.equal(expired.body.errors[0].code, 'sandbox_access_denied', 'an expired sandbox says why, not just "scope"');
+
+    const moved = await agents.setLifecycle(agentId, 'trial', { kind: 'cli' });
+    assert.equal(moved.from, 'sandbox_expired');
+    assert.equal(moved.trial_expires_at, new Date(app.clock.now() + 7 * DAY).toISOString());
+    assert.equal((await app.api('GET', '/v1/agents/me', { token: apiKey })).body.data.state, 'trial');
+    app.clock.advance(7 * DAY);
+    assert.equal((await app.api('GET', '/v1/agents/me', { token: apiKey })).body.data.state, 'trial_expired');
+    await agents.setLifecycle(agentId, 'trusted', { kind: 'cli' });
+    const me = (await app.api('GET', '/v1/agents/me', { token: apiKey })).body.data;
+    assert.equal(me.state, 'trusted');
+    assert.deepEqual(me.scopes, [], 'trust grants no scope by itself');
+    await assert.rejects(agents.setLifecycle(agentId, 'trial', { kind: 'cli' }), /cannot enter a trial/);
+  } finally {
+    await app.close();
+  }
+});

@@ -38,6 +38,10 @@ export function effectiveState(row: AgentRow, now: number): EffectiveState {
   return row.state as AgentState;
 }
 
+export const LIFECYCLE_TARGETS = ['trial', 'trusted', 'operator_approved'] as const;
+export type LifecycleTarget = (typeof LIFECYCLE_TARGETS)[number];
+const TRIAL_ENTRY: ReadonlySet<EffectiveState> = new Set(['registered', 'sandbox', 'sandbox_expired', 'trial_expired']);
+
 const activeScopes = (rows: ScopeRow[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
 
 export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audit: AuditService; autoSandbox: () => boolean }) {
@@ -148,6 +152,23 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       const removed = await repo.deleteScope(agentId, scope);
       await audit.record({ actor, action: 'agent.scope_revoke', target: agentId, details: { scope, removed } });
       return removed > 0;
+    },
+
+    /**
+     * The operator moves an agent along the lifecycle of harbor-interface part 3: into a 7-day
+     * trial (again after one ended), or to trusted / operator_approved. Scopes are not changed:
+     * each state grants only what the operator assigns explicitly.
+     */
+    async setLifecycle(agentId: string, target: LifecycleTarget, actor: { kind: 'operator' | 'cli'; id?: string }) {
+      const row = await requireAgent(agentId);
+      const now = clock.now();
+      const from = effectiveState(row, now);
+      if (from === 'revoked') throw new AppError('conflict', `agent ${agentId} is revoked`);
+      if (target === 'trial' && !TRIAL_ENTRY.has(from)) throw new AppError('conflict', `an agent in state ${from} cannot enter a trial`);
+      const patch: Partial<AgentRow> = target === 'trial' ? { state: 'trial', trial_expires_at: now + TRIAL_DAYS * DAY } : { state: target };
+      await repo.update(agentId, patch);
+      await audit.record({ actor, action: 'agent.lifecycle', target: agentId, details: { from, to: target } });
+      return { agentId, from, to: target, trial_expires_at: target === 'trial' ? isoOrNull(now + TRIAL_DAYS * DAY) : null };
     },
 
     list: (filter: { limit: number; state?: string }) => repo.list(filter),

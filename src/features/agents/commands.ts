@@ -1,3 +1,4 @@
+import { LIFECYCLE_TARGETS, type LifecycleTarget } from './agents-service.js';
 import { AppError } from '../../http/errors.js';
 import { err, out, withBosun, type Command } from '../../cli/command.js';
 
@@ -50,6 +51,20 @@ export const agentCommands: Command[] = [
       const days = values.days === undefined ? undefined : Number(values.days);
       const grant = await withBosun((b) => b.ctx.services.agents.grantScope(id, scope, { kind: 'cli' }, days));
       out(`granted ${grant.scope} to ${id}${grant.expires_at ? ` until ${grant.expires_at}` : ''}`);
+      return 0;
+    },
+  },
+  {
+    name: 'agents lifecycle',
+    summary: 'Move an agent to a 7-day trial, or to trusted / operator_approved (scopes stay as assigned).',
+    usage: 'bosun agents lifecycle <agent_id> trial|trusted|operator_approved',
+    async run({ positionals }) {
+      const [id, target] = positionals;
+      if (!id || !LIFECYCLE_TARGETS.includes(target as LifecycleTarget)) {
+        throw new AppError('invalid_request', `give the agent id and one of ${LIFECYCLE_TARGETS.join(', ')}`);
+      }
+      const moved = await withBosun((b) => b.ctx.services.agents.setLifecycle(id, target as LifecycleTarget, { kind: 'cli' }));
+      out(`${id}: ${moved.from} → ${moved.to}${moved.trial_expires_at ? ` until ${moved.trial_expires_at}` : ''}`);
       return 0;
     },
   },
