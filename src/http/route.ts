@@ -44,6 +44,8 @@ export interface RouteExample {
   query?: Record<string, string | number | boolean>;
   params?: Record<string, string>;
   body?: unknown;
+  /** Operator-granted scopes the example needs beyond those of a fresh sandbox agent (published as requires_scopes). */
+  scopes?: readonly string[];
 }
 
 export interface RouteInput<Q = unknown, P = unknown, B = unknown> {

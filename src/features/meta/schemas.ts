@@ -97,6 +97,7 @@ export const ExamplesData = Type.Object({
       url: Type.String(),
       auth: Type.Union([Type.Literal('none'), Type.Literal('agent_key'), Type.Literal('operator_or_ops_read')]),
       body: Type.Optional(Type.Unknown()),
+      requires_scopes: Type.Optional(Type.Array(Type.String(), { description: 'Scopes the operator must grant first (ask with an operator request of category access_request).' })),
       curl: Type.String(),
     }),
   ),
