@@ -8,7 +8,7 @@ import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import type { ProductionMessageRow, ProductionTaskRow, ProductionTasksRepo } from './production-tasks-repo.js';
 import type { TaskCompletionsRepo } from './task-completions-repo.js';
-import { checkTextBytes } from './task-text.js';
+import { checkTextBytes, checkTitle } from './task-text.js';
 
 /**
  * created: no assignee yet (an agent's task waiting for the operator to dispatch it, or an operator draft).
@@ -259,10 +259,11 @@ export function createProductionTasksService(deps: {
     // The operator (CLI).
 
     async createByOperator(input: { title: string; description: string; vessel?: string; assignee?: string }, actor: TaskOperatorActor) {
+      const title = checkTitle(input.title, 'title');
       checkTextBytes('description', input.description);
       const vessel = input.vessel === undefined ? undefined : parseVesselRef(input.vessel, 'vessel');
       if (input.assignee !== undefined) await requireAssignable(input.assignee, 'assign');
-      const row = newTask({ ...input, vessel }, null, input.assignee ?? null);
+      const row = newTask({ ...input, title, vessel }, null, input.assignee ?? null);
       await repo.insert(row);
       await audit.record({ actor, action: 'harbor.task.create', target: row.task_id, details: { assignee: row.assignee_id } });
       return row;
