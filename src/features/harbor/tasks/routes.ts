@@ -98,7 +98,7 @@ const writeProduction = defineRoute({
   description: `action=create (scope harbor:task:create): title, description, optional vessel (IMO:… or MMSI:…) and assignee_agent_id; without an assignee the operator dispatches it. action=accept (harbor:task:message): the assigned candidate accepts. action=message (harbor:task:message): creator or assignee, body 1-${HARBOR_LIMITS.messageBytesMax} bytes. action=complete (harbor:task:complete): the assignee of an accepted task, with result. A missing scope answers scope_required naming it. Returns the task with its messages. ${PRODUCTION_RULES}`,
   body: ProductionTaskBody,
   response: ProductionTaskDetail,
-  errors: ['not_found', 'conflict', 'invalid_vessel_id', 'task_rate_limited'],
+  errors: ['scope_required', 'not_found', 'conflict', 'invalid_vessel_id', 'task_rate_limited'],
   examples: [
     {
       summary: 'Create a task for the operator to dispatch',

@@ -196,6 +196,7 @@ export function createSandboxTasksService(deps: {
   return {
     /** The caller's tasks (created or assigned), newest first; hands out and verifies onboarding tasks first. */
     async list(caller: SandboxCaller, query: { limit: number; cursor?: string }) {
+      requireSandbox(caller);
       const after = decodeCursor(query.cursor);
       await enter(caller);
       const rows = await repo.listForParticipant(caller.agentId, query.limit + 1, after);
