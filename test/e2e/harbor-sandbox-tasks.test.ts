@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/clock.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { createSandboxTasksRepo } from '../../src/features/harbor/tasks/sandbox-tasks-repo.js';
+import { createSandboxTasksService } from '../../src/features/harbor/tasks/sandbox-tasks-service.js';
+import { createTaskCompletionsRepo } from '../../src/features/harbor/tasks/task-completions-repo.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 async function withApp(fn: (app: TestApp) => Promise<void>, env?: Record<string, string>) {
@@ -337,4 +340,33 @@ test('sandbox_access_denied: after the 14-day sandbox, and for agents registered
     },
     { BOSUN_AUTO_SANDBOX: 'false' },
   );
+});
+
+test('a feature registers an onboarding check: its item is handed out to agents already in the sandbox and completed when the check passes', async () => {
+  await withApp(async (app) => {
+    const a = await app.registerAgent('alpha');
+    await app.api('GET', URL, { token: a.apiKey });
+    const introduced = new Set<string>();
+    const { ctx } = app.bosun;
+    const withIntro = createSandboxTasksService({
+      repo: createSandboxTasksRepo(ctx.store.db),
+      completions: createTaskCompletionsRepo(ctx.store.db),
+      clock: app.clock,
+      audit: ctx.services.audit,
+      quota: ctx.services.harborQuota,
+      agents: ctx.services.agents,
+      onboardingChecks: [{ taskKey: 'welcome_desk_intro', isDone: async (id) => introduced.has(id) }],
+    });
+    const caller = { agentId: a.agentId, state: 'sandbox' as const };
+    const listed = await withIntro.list(caller, { limit: 10 });
+    const intro = listed.items.find((t) => t.onboarding_key === 'welcome_desk_intro');
+    assert.ok(intro, 'the new item is handed out on the next call');
+    assert.equal(intro.title, 'Introduce yourself in the Welcome Desk (group 4)');
+    assert.equal(listed.items.filter((t) => t.kind === 'onboarding').length, 3);
+    introduced.add(a.agentId);
+    assert.equal(await withIntro.completedTaskCount(a.agentId), 1);
+    const read = await withIntro.read(caller, intro.task_id);
+    assert.equal(read.state, 'completed');
+    assert.equal(read.messages[0]!.author, 'harbor-service');
+  });
 });
