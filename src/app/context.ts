@@ -7,6 +7,8 @@ import type { AuditService } from '../features/audit/audit-service.js';
 import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import type { QuotaService } from '../features/harbor/quota/quota-service.js';
+import type { ProductionTasksService } from '../features/harbor/tasks/production-tasks-service.js';
+import type { SandboxTasksService } from '../features/harbor/tasks/sandbox-tasks-service.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { PaymentsService } from '../features/payments/payments-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
@@ -30,6 +32,8 @@ export interface Services {
   profiles: ProfilesService;
   harborQuota: QuotaService;
   payments: PaymentsService;
+  sandboxTasks: SandboxTasksService;
+  harborTasks: ProductionTasksService;
 }
 
 export interface AppContext {

@@ -13,6 +13,12 @@ import { createProfilesRepo } from '../features/harbor/profiles/profiles-repo.js
 import { createProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import { createQuotaRepo } from '../features/harbor/quota/quota-repo.js';
 import { createQuotaService, type ActiveItemSource } from '../features/harbor/quota/quota-service.js';
+import type { OnboardingCheck } from '../features/harbor/tasks/onboarding.js';
+import { createProductionTasksRepo } from '../features/harbor/tasks/production-tasks-repo.js';
+import { createProductionTasksService } from '../features/harbor/tasks/production-tasks-service.js';
+import { createSandboxTasksRepo } from '../features/harbor/tasks/sandbox-tasks-repo.js';
+import { createSandboxTasksService } from '../features/harbor/tasks/sandbox-tasks-service.js';
+import { createTaskCompletionsRepo } from '../features/harbor/tasks/task-completions-repo.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -65,6 +71,14 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const activeItemSources: ActiveItemSource[] = [];
   const harborQuota = createQuotaService({ repo: createQuotaRepo(store.db), clock, activeSources: activeItemSources });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
+  /** Onboarding checklist items the service can verify; a feature wires its item here (welcome_desk_intro, help_request). */
+  const profileRows = createProfilesRepo(store.db, store.dialect);
+  const operatorRequestRows = createOperatorRequestsRepo(store.db);
+  const onboardingChecks: OnboardingCheck[] = [
+    { taskKey: 'publish_profile', isDone: async (agentId) => (await profileRows.findPublic(agentId)) !== undefined },
+    { taskKey: 'send_operator_request', isDone: async (agentId) => (await operatorRequestRows.listByAgent(agentId, 1)).length > 0 },
+  ];
+  const taskDeps = { completions: createTaskCompletionsRepo(store.db), clock, audit, quota: harborQuota, agents };
   const services = {
     audit,
     agents,
@@ -92,12 +106,17 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       rails: config.payments.rails,
       intentsEnabled: () => config.payments.intentsEnabled,
     }),
+    sandboxTasks: createSandboxTasksService({ ...taskDeps, repo: createSandboxTasksRepo(store.db), onboardingChecks }),
+    harborTasks: createProductionTasksService({ ...taskDeps, repo: createProductionTasksRepo(store.db) }),
   };
+  activeItemSources.push(services.sandboxTasks.activeItems, services.harborTasks.activeItems);
 
   const scheduler = createScheduler(logger, () => clock.now());
   scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
   scheduler.add({ name: 'harbor_quota_retention', everyMs: HOUR, run: () => services.harborQuota.enforceRetention() });
   scheduler.add({ name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() });
+  scheduler.add({ name: 'harbor_sandbox_tasks_retention', everyMs: HOUR, run: () => services.sandboxTasks.enforceRetention() });
+  scheduler.add({ name: 'harbor_tasks_retention', everyMs: HOUR, run: () => services.harborTasks.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
 

@@ -4,8 +4,18 @@ import { contractRoutes } from './harbor/contract/routes.js';
 import { operatorRequestRoutes } from './harbor/operator-requests/routes.js';
 import { researchRoutes } from './harbor/research/routes.js';
 import { profileRoutes } from './harbor/profiles/routes.js';
+import { taskRoutes } from './harbor/tasks/routes.js';
 import { metaRoutes } from './meta/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
-export const ALL_ROUTES: readonly RouteDefinition[] = [...metaRoutes, ...agentRoutes, ...operatorRequestRoutes, ...profileRoutes, ...contractRoutes, ...paymentRoutes, ...researchRoutes];
+export const ALL_ROUTES: readonly RouteDefinition[] = [
+  ...metaRoutes,
+  ...agentRoutes,
+  ...operatorRequestRoutes,
+  ...profileRoutes,
+  ...contractRoutes,
+  ...paymentRoutes,
+  ...researchRoutes,
+  ...taskRoutes,
+];

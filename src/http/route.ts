@@ -49,6 +49,8 @@ export interface RouteExample {
    * off unless the operator enables them (payments): the example then answers with this code.
    */
   expectError?: ErrorCode;
+  /** Operator-granted scopes the example needs beyond those of a fresh sandbox agent (published as requires_scopes). */
+  scopes?: readonly string[];
 }
 
 export interface RouteInput<Q = unknown, P = unknown, B = unknown> {

@@ -128,6 +128,73 @@ export interface PaymentIntentsTable {
   review_note: string | null;
 }
 
+/** Synthetic sandbox tasks. creator_id null: created by the service (onboarding_key names the checklist item). */
+export interface HarborSandboxTasksTable {
+  task_id: string;
+  creator_id: string | null;
+  assignee_id: string | null;
+  onboarding_key: string | null;
+  title: string;
+  description: string;
+  state: string;
+  closed_by: string | null;
+  created_at: number;
+  updated_at: number;
+  closed_at: number | null;
+  last_activity_at: number;
+}
+
+/** author_id null: a message of the service. */
+export interface HarborSandboxTaskMessagesTable {
+  id: Generated<number>;
+  message_id: string;
+  task_id: string;
+  author_id: string | null;
+  body: string;
+  created_at: number;
+}
+
+/** Production (canary) tasks. creator_id null: created by the operator. vessel_ref is "IMO:n" or "MMSI:n". */
+export interface HarborTasksTable {
+  task_id: string;
+  creator_id: string | null;
+  assignee_id: string | null;
+  title: string;
+  description: string;
+  vessel_ref: string | null;
+  state: string;
+  result: string | null;
+  created_at: number;
+  updated_at: number;
+  assigned_at: number | null;
+  accepted_at: number | null;
+  closed_at: number | null;
+  last_activity_at: number;
+}
+
+/** author_kind: agent or operator (author_id null for the operator). */
+export interface HarborTaskMessagesTable {
+  id: Generated<number>;
+  message_id: string;
+  task_id: string;
+  author_kind: string;
+  author_id: string | null;
+  body: string;
+  created_at: number;
+}
+
+/**
+ * Completed onboarding tasks and production tasks completed as assignee: ids and times only, kept after
+ * the tasks' content is removed by retention, for the participation gate's completed-task count.
+ */
+export interface HarborTaskCompletionsTable {
+  task_id: string;
+  agent_id: string;
+  kind: string;
+  onboarding_key: string | null;
+  completed_at: number;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -139,4 +206,9 @@ export interface Database {
   harbor_profiles: HarborProfilesTable;
   harbor_action_ledger: HarborActionLedgerTable;
   payment_intents: PaymentIntentsTable;
+  harbor_sandbox_tasks: HarborSandboxTasksTable;
+  harbor_sandbox_task_messages: HarborSandboxTaskMessagesTable;
+  harbor_tasks: HarborTasksTable;
+  harbor_task_messages: HarborTaskMessagesTable;
+  harbor_task_completions: HarborTaskCompletionsTable;
 }

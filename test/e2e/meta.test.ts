@@ -56,13 +56,14 @@ test('every published example works as published', async () => {
   const app = await startTestApp();
   try {
     const operator = await app.operatorToken();
-    const { apiKey } = await app.registerAgent('follows-examples');
+    const { apiKey, agentId } = await app.registerAgent('follows-examples');
     const examples = (await app.api('GET', '/v1/capabilities/examples', { token: apiKey })).body.data.examples;
     assert.ok(examples.length >= app.bosun.ctx.catalog.implemented.length);
     const covered = new Set<string>();
     for (const ex of examples) {
       const url = new URL(ex.url);
       const token = ex.auth === 'none' ? undefined : ex.auth === 'agent_key' ? apiKey : operator;
+      for (const scope of ex.requires_scopes ?? []) await app.bosun.ctx.services.agents.grantScope(agentId, scope, { kind: 'cli' });
       const res = await app.api(ex.method, url.pathname + url.search, { token, ...(ex.body !== undefined ? { body: ex.body } : {}) });
       if (ex.expected_error) assert.equal(res.body.errors[0].code, ex.expected_error, `${ex.operation_id} (${ex.summary}): ${res.text.slice(0, 300)}`);
       else assert.ok(res.status >= 200 && res.status < 300, `${ex.operation_id} (${ex.summary}): ${res.status} ${res.text.slice(0, 300)}`);

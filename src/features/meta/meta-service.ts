@@ -147,6 +147,7 @@ export function examples(app: AppContext, baseUrl: string, caller: Caller) {
           auth,
           ...(example.body !== undefined ? { body: example.body } : {}),
           expected_error: example.expectError ?? null,
+          ...(example.scopes ? { requires_scopes: [...example.scopes] } : {}),
           curl,
         };
       }),

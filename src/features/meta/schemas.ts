@@ -98,6 +98,7 @@ export const ExamplesData = Type.Object({
       auth: Type.Union([Type.Literal('none'), Type.Literal('agent_key'), Type.Literal('operator_or_ops_read')]),
       body: Type.Optional(Type.Unknown()),
       expected_error: Type.Union([Type.String(), Type.Null()], { description: 'Set when the example shows a documented refusal of a default deployment (a disabled feature).' }),
+      requires_scopes: Type.Optional(Type.Array(Type.String(), { description: 'Scopes the operator must grant first (ask with an operator request of category access_request).' })),
       curl: Type.String(),
     }),
   ),

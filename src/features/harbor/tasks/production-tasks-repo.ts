@@ -1,0 +1,82 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../store/db.js';
+import type { HarborTaskMessagesTable, HarborTasksTable } from '../../../store/schema.js';
+import type { ListPosition } from '../cursor.js';
+
+export type ProductionTaskRow = HarborTasksTable;
+export type ProductionMessageRow = Selectable<HarborTaskMessagesTable>;
+
+export function createProductionTasksRepo(db: Db) {
+  return {
+    async insert(row: ProductionTaskRow): Promise<void> {
+      await db.insertInto('harbor_tasks').values(row).execute();
+    },
+    async findById(taskId: string): Promise<ProductionTaskRow | undefined> {
+      return db.selectFrom('harbor_tasks').selectAll().where('task_id', '=', taskId).executeTakeFirst();
+    },
+    /** Tasks the agent created or is assigned, newest first, after `after` when given. */
+    async listForParticipant(agentId: string, limit: number, after?: ListPosition): Promise<ProductionTaskRow[]> {
+      let q = db
+        .selectFrom('harbor_tasks')
+        .selectAll()
+        .where((eb) => eb.or([eb('creator_id', '=', agentId), eb('assignee_id', '=', agentId)]))
+        .orderBy('created_at', 'desc')
+        .orderBy('task_id', 'desc')
+        .limit(limit);
+      if (after) {
+        q = q.where((eb) =>
+          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('task_id', '<', after.id)])]),
+        );
+      }
+      return q.execute();
+    },
+    async listForOperator(filter: { state?: string; limit: number }): Promise<ProductionTaskRow[]> {
+      let q = db.selectFrom('harbor_tasks').selectAll().orderBy('created_at', 'desc').orderBy('task_id', 'desc').limit(filter.limit);
+      if (filter.state) q = q.where('state', '=', filter.state);
+      return q.execute();
+    },
+    async countAcceptedBy(agentId: string): Promise<number> {
+      const row = await db
+        .selectFrom('harbor_tasks')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('assignee_id', '=', agentId)
+        .where('state', '=', 'accepted')
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    /** Applies `patch` only while the task is still in one of `fromStates` (and with `assigneeId` when given). */
+    async transition(taskId: string, fromStates: readonly string[], patch: Partial<ProductionTaskRow>, assigneeId?: string): Promise<boolean> {
+      let q = db.updateTable('harbor_tasks').set(patch).where('task_id', '=', taskId).where('state', 'in', fromStates);
+      if (assigneeId !== undefined) q = q.where('assignee_id', '=', assigneeId);
+      const result = await q.executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async touch(taskId: string, at: number): Promise<void> {
+      await db.updateTable('harbor_tasks').set({ updated_at: at, last_activity_at: at }).where('task_id', '=', taskId).execute();
+    },
+    async insertMessage(row: Omit<ProductionMessageRow, 'id'>): Promise<void> {
+      await db.insertInto('harbor_task_messages').values(row).execute();
+    },
+    /** The newest `limit` messages of a task, returned oldest first. */
+    async recentMessages(taskId: string, limit: number): Promise<ProductionMessageRow[]> {
+      const rows = await db.selectFrom('harbor_task_messages').selectAll().where('task_id', '=', taskId).orderBy('id', 'desc').limit(limit).execute();
+      return rows.reverse();
+    },
+    async countMessages(taskId: string): Promise<number> {
+      const row = await db
+        .selectFrom('harbor_task_messages')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('task_id', '=', taskId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    /** Deletes tasks, with their messages, whose last activity is at or before `cutoff`. */
+    async deleteInactiveSince(cutoff: number): Promise<number> {
+      const stale = db.selectFrom('harbor_tasks').select('task_id').where('last_activity_at', '<=', cutoff);
+      await db.deleteFrom('harbor_task_messages').where('task_id', 'in', stale).execute();
+      const result = await db.deleteFrom('harbor_tasks').where('last_activity_at', '<=', cutoff).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+export type ProductionTasksRepo = ReturnType<typeof createProductionTasksRepo>;

@@ -1,0 +1,105 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../../../store/db.js';
+import type { HarborSandboxTaskMessagesTable, HarborSandboxTasksTable } from '../../../store/schema.js';
+import type { ListPosition } from '../cursor.js';
+
+export type SandboxTaskRow = HarborSandboxTasksTable;
+export type SandboxMessageRow = Selectable<HarborSandboxTaskMessagesTable>;
+
+export function createSandboxTasksRepo(db: Db) {
+  return {
+    async insert(row: SandboxTaskRow): Promise<void> {
+      await db.insertInto('harbor_sandbox_tasks').values(row).execute();
+    },
+    /** Inserts an onboarding task unless the agent already has one with this key (concurrent first calls race here). */
+    async insertOnboarding(row: SandboxTaskRow): Promise<boolean> {
+      const result = await db
+        .insertInto('harbor_sandbox_tasks')
+        .values(row)
+        .onConflict((oc) => oc.columns(['assignee_id', 'onboarding_key']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0n) > 0;
+    },
+    async findById(taskId: string): Promise<SandboxTaskRow | undefined> {
+      return db.selectFrom('harbor_sandbox_tasks').selectAll().where('task_id', '=', taskId).executeTakeFirst();
+    },
+    async onboardingOf(agentId: string): Promise<SandboxTaskRow[]> {
+      return db
+        .selectFrom('harbor_sandbox_tasks')
+        .selectAll()
+        .where('assignee_id', '=', agentId)
+        .where('onboarding_key', 'is not', null)
+        .execute();
+    },
+    /** Tasks the agent created or is assigned, newest first, after `after` when given. */
+    async listForParticipant(agentId: string, limit: number, after?: ListPosition): Promise<SandboxTaskRow[]> {
+      let q = db
+        .selectFrom('harbor_sandbox_tasks')
+        .selectAll()
+        .where((eb) => eb.or([eb('creator_id', '=', agentId), eb('assignee_id', '=', agentId)]))
+        .orderBy('created_at', 'desc')
+        .orderBy('task_id', 'desc')
+        .limit(limit);
+      if (after) {
+        q = q.where((eb) =>
+          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('task_id', '<', after.id)])]),
+        );
+      }
+      return q.execute();
+    },
+    /** Open agent-created tasks the agent created or is assigned (onboarding tasks excluded). */
+    async countOpenAgentTasks(agentId: string): Promise<number> {
+      const row = await db
+        .selectFrom('harbor_sandbox_tasks')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('state', '=', 'open')
+        .where('onboarding_key', 'is', null)
+        .where((eb) => eb.or([eb('creator_id', '=', agentId), eb('assignee_id', '=', agentId)]))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    /** Moves a task out of `fromState`; false when another call changed it first. */
+    async transition(taskId: string, fromState: string, patch: Partial<SandboxTaskRow>): Promise<boolean> {
+      const result = await db
+        .updateTable('harbor_sandbox_tasks')
+        .set(patch)
+        .where('task_id', '=', taskId)
+        .where('state', '=', fromState)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async touch(taskId: string, at: number): Promise<void> {
+      await db.updateTable('harbor_sandbox_tasks').set({ updated_at: at, last_activity_at: at }).where('task_id', '=', taskId).execute();
+    },
+    async insertMessage(row: Omit<SandboxMessageRow, 'id'>): Promise<void> {
+      await db.insertInto('harbor_sandbox_task_messages').values(row).execute();
+    },
+    /** The newest `limit` messages of a task, returned oldest first. */
+    async recentMessages(taskId: string, limit: number): Promise<SandboxMessageRow[]> {
+      const rows = await db
+        .selectFrom('harbor_sandbox_task_messages')
+        .selectAll()
+        .where('task_id', '=', taskId)
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.reverse();
+    },
+    async countMessages(taskId: string): Promise<number> {
+      const row = await db
+        .selectFrom('harbor_sandbox_task_messages')
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .where('task_id', '=', taskId)
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+    /** Deletes tasks (and their messages) whose last activity is at or before `cutoff`. */
+    async deleteInactiveSince(cutoff: number): Promise<number> {
+      const stale = db.selectFrom('harbor_sandbox_tasks').select('task_id').where('last_activity_at', '<=', cutoff);
+      await db.deleteFrom('harbor_sandbox_task_messages').where('task_id', 'in', stale).execute();
+      const result = await db.deleteFrom('harbor_sandbox_tasks').where('last_activity_at', '<=', cutoff).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+  };
+}
+export type SandboxTasksRepo = ReturnType<typeof createSandboxTasksRepo>;
