@@ -17,6 +17,9 @@ import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
 import { createTelemetryRepo } from '../features/telemetry/telemetry-repo.js';
 import { createTelemetryService } from '../features/telemetry/telemetry-service.js';
+import { memoryPollSlots, redisPollSlots } from '../features/vessels/poll-slots.js';
+import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
+import { createVesselsService } from '../features/vessels/vessels-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import { buildHttpApp } from '../http/app.js';
@@ -63,6 +66,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
+  const fleetRepo = createFleetRepo(store.db);
+  const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
   const services = {
     audit,
     agents,
@@ -81,11 +86,14 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       interactionSources: [],
       discoverySources: [],
     }),
-    fleet: createFleetService({
-      repo: createFleetRepo(store.db),
+    fleet,
+    vessels: createVesselsService({
+      fleet,
+      fleetRepo,
+      repo: createVesselsRepo(store.db),
       bus,
       clock,
-      onError: (err, context) => logger.error({ err }, context),
+      pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
     }),
   };
   await services.fleet.start();
@@ -93,6 +101,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const scheduler = createScheduler(logger, () => clock.now());
   scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
+  scheduler.add({ name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
   statusReporters.push(services.fleet.statusReporter());
 
