@@ -62,3 +62,11 @@ export async function seedSampleVessel(fleet: FleetService, now: number): Promis
     position(mmsi, now - 10 * 60_000, 1.25, 103.8),
   );
 }
+
+/** A valid IMO number from its first six digits (appends the check digit). */
+export function imo(first6: number): number {
+  const digits = String(first6).padStart(6, '0');
+  let sum = 0;
+  for (let i = 0; i < 6; i++) sum += Number(digits[i]) * (7 - i);
+  return Number(digits + (sum % 10));
+}

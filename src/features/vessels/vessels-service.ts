@@ -515,7 +515,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const v = fleet.byImoNumber(ref.imo);
       const row = await fleetRepo.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
       if (!v || !row) {
-        throw new AppError('vessel_not_found', `no position at least ${PREVIEW.positionDelaySeconds} s old is available for IMO ${ref.imo}`, { field: 'query.imo' });
+        throw new AppError('vessel_not_found', `no position at least ${PREVIEW.positionDelaySeconds} s old is available for this IMO`, { field: 'query.imo' });
       }
       const observedAt = Number(row.observed_at);
       const simulated = v.simulated || row.simulated === 1;
