@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Bus } from '../bus/bus.js';
 import type { CatalogView } from '../catalog/catalog.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -12,6 +13,8 @@ import type { SandboxTasksService } from '../features/harbor/tasks/sandbox-tasks
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { PaymentsService } from '../features/payments/payments-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
+import type { VesselsService } from '../features/vessels/vessels-service.js';
+import type { FleetService } from '../fleet/fleet-service.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import type { Store } from '../store/db.js';
@@ -34,6 +37,8 @@ export interface Services {
   payments: PaymentsService;
   sandboxTasks: SandboxTasksService;
   harborTasks: ProductionTasksService;
+  fleet: FleetService;
+  vessels: VesselsService;
 }
 
 export interface AppContext {
@@ -42,6 +47,8 @@ export interface AppContext {
   logger: Logger;
   store: Store;
   redis: Redis | null;
+  /** Publish/subscribe between components and processes (Redis when configured). */
+  bus: Bus;
   limiter: Limiter;
   catalog: CatalogView;
   services: Services;

@@ -18,4 +18,8 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...paymentRoutes,
   ...researchRoutes,
   ...taskRoutes,
+  ...vesselRoutes,
 ];
+import { vesselRoutes } from './vessels/routes.js';
+
+/** Every feature's routes; an operation is implemented when one of these binds it. */
