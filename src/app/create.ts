@@ -7,6 +7,9 @@ import { createAgentsRepo } from '../features/agents/agents-repo.js';
 import { createAgentsService } from '../features/agents/agents-service.js';
 import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
+import { createFeedService, type FeedSource } from '../features/harbor/feed/feed-service.js';
+import { createGroupsRepo } from '../features/harbor/groups/groups-repo.js';
+import { createGroupsService, publicNameFromProfiles, SIGNALS_NOT_YET_WIRED } from '../features/harbor/groups/groups-service.js';
 import { createOperatorRequestsRepo } from '../features/harbor/operator-requests/operator-requests-repo.js';
 import { createOperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import { createProfilesRepo } from '../features/harbor/profiles/profiles-repo.js';
@@ -62,6 +65,25 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   /** Harbor features that hold active items add their counters here (contract-wide active limit). */
   const activeItemSources: ActiveItemSource[] = [];
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
+  const profiles = createProfilesService({
+    repo: createProfilesRepo(store.db, store.dialect),
+    clock,
+    audit,
+    interactionSources: [],
+    discoverySources: [],
+  });
+  const harborQuota = createQuotaService({ repo: createQuotaRepo(store.db), clock, activeSources: activeItemSources });
+  const groups = createGroupsService({
+    repo: createGroupsRepo(store.db),
+    clock,
+    audit,
+    quota: harborQuota,
+    // Reputation and completed tasks come from the help and task features once they exist.
+    signals: SIGNALS_NOT_YET_WIRED,
+    publicName: publicNameFromProfiles(profiles),
+  });
+  /** Harbor features that publish public activity add their sources here (help requests join the groups). */
+  const feedSources: FeedSource[] = [groups.feedSource];
   const services = {
     audit,
     agents,
@@ -73,19 +95,16 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
     }),
     operatorRequests: createOperatorRequestsService({ repo: createOperatorRequestsRepo(store.db), clock, audit, agents }),
-    profiles: createProfilesService({
-      repo: createProfilesRepo(store.db, store.dialect),
-      clock,
-      audit,
-      interactionSources: [],
-      discoverySources: [],
-    }),
-    harborQuota: createQuotaService({ repo: createQuotaRepo(store.db), clock, activeSources: activeItemSources }),
+    profiles,
+    harborQuota,
+    groups,
+    feed: createFeedService({ sources: feedSources }),
   };
 
   const scheduler = createScheduler(logger, () => clock.now());
   scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
   scheduler.add({ name: 'harbor_quota_retention', everyMs: HOUR, run: () => services.harborQuota.enforceRetention() });
+  scheduler.add({ name: 'harbor_groups_retention', everyMs: HOUR, run: () => services.groups.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
 

@@ -3,6 +3,7 @@ import type { DialectHelpers } from '../dialect.js';
 import * as spine from './20261121T0900_spine.js';
 import * as harborProfiles from './20261121T1110_harbor_profiles.js';
 import * as harborQuota from './20261121T1200_harbor_quota.js';
+import * as harborGroups from './20261121T1300_harbor_groups.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -13,4 +14,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T0900_spine': spine,
   '20261121T1110_harbor_profiles': harborProfiles,
   '20261121T1200_harbor_quota': harborQuota,
+  '20261121T1300_harbor_groups': harborGroups,
 };
