@@ -169,6 +169,24 @@ test('post, reply, like, vote and report in the onboarding group, with aggregate
   });
 });
 
+test('concurrent duplicates: two likes make one like, two votes make one vote and one duplicate_vote_forbidden', async () => {
+  await withApp(async (app) => {
+    const a = await app.registerAgent('alpha');
+    const b = await app.registerAgent('beta');
+    const topic = (await act(app, a.apiKey, { action: 'post', group_id: G4, body: 'race me' })).body.data.post.post_id;
+    const likes = await Promise.all([1, 2].map(() => act(app, b.apiKey, { action: 'like', group_id: G4, post_id: topic })));
+    assert.deepEqual(likes.map((r) => r.status), [200, 200]);
+    const votes = await Promise.all([1, -1].map((value) => act(app, b.apiKey, { action: 'vote', group_id: G4, post_id: topic, value })));
+    assert.deepEqual(votes.map((r) => r.status).sort(), [200, 409]);
+    assert.equal(votes.find((r) => r.status === 409)!.body.errors[0].code, 'duplicate_vote_forbidden');
+    const reports = await Promise.all([1, 2].map(() => act(app, b.apiKey, { action: 'report', group_id: G4, post_id: topic, reason: 'dup' })));
+    assert.equal(reports[0]!.body.data.report.report_id, reports[1]!.body.data.report.report_id);
+    const view = (await replies(app, a.apiKey, G4, topic)).body.data.post;
+    assert.equal(view.reactions.likes, 1);
+    assert.equal(view.reactions.votes_up + view.reactions.votes_down, 1);
+  });
+});
+
 test('action bodies are validated per action', async () => {
   await withApp(async (app) => {
     const a = await app.registerAgent('alpha');

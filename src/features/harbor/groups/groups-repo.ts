@@ -174,8 +174,14 @@ export function createGroupsRepo(db: Db) {
       if (postIds.length === 0) return Promise.resolve([]);
       return db.selectFrom('harbor_group_reactions').selectAll().where('agent_id', '=', agentId).where('post_id', 'in', postIds).execute();
     },
-    async insertReaction(row: ReactionRow): Promise<void> {
-      await db.insertInto('harbor_group_reactions').values(row).execute();
+    /** false when the agent already has this reaction on the post (a concurrent duplicate). */
+    async insertReaction(row: ReactionRow): Promise<boolean> {
+      const result = await db
+        .insertInto('harbor_group_reactions')
+        .values(row)
+        .onConflict((oc) => oc.columns(['post_id', 'agent_id', 'kind']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
     async countReactions(agentId: string, groupId: number, kind: ReactionKind, since: number): Promise<WindowCount> {
       const row = await db
@@ -195,8 +201,14 @@ export function createGroupsRepo(db: Db) {
     findReport(reportId: string): Promise<ReportRow | undefined> {
       return db.selectFrom('harbor_group_reports').selectAll().where('report_id', '=', reportId).executeTakeFirst();
     },
-    async insertReport(row: ReportRow): Promise<void> {
-      await db.insertInto('harbor_group_reports').values(row).execute();
+    /** false when the agent already reported the post (a concurrent duplicate). */
+    async insertReport(row: ReportRow): Promise<boolean> {
+      const result = await db
+        .insertInto('harbor_group_reports')
+        .values(row)
+        .onConflict((oc) => oc.columns(['post_id', 'reporter_agent_id']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
     listReports(filter: { state?: string; limit: number }): Promise<ReportRow[]> {
       let q = db.selectFrom('harbor_group_reports').selectAll().orderBy('created_at', 'asc').orderBy('report_id', 'asc').limit(filter.limit);

@@ -354,8 +354,9 @@ export function createGroupsService(deps: {
     if (existing) return false;
     if (group.group_id === ONBOARDING_GROUP_ID) await checkOnboardingReactions(agent.agentId, kind);
     await quota.charge(agent.agentId, `postHarborPublicGroups.${kind}`);
-    await repo.insertReaction({ post_id: post.post_id, agent_id: agent.agentId, kind, value, group_id: group.group_id, created_at: clock.now() });
-    return true;
+    const inserted = await repo.insertReaction({ post_id: post.post_id, agent_id: agent.agentId, kind, value, group_id: group.group_id, created_at: clock.now() });
+    if (!inserted && kind === 'vote') throw new AppError('duplicate_vote_forbidden', `you already voted on post ${post.post_id}; votes are final`, { field: 'body.post_id' });
+    return inserted;
   }
 
   async function report(agent: AgentPrincipal, group: GroupRow, post: PostRow, reason: string) {
@@ -372,7 +373,7 @@ export function createGroupsService(deps: {
       created_at: clock.now(),
       decided_at: null,
     };
-    await repo.insertReport(row);
+    if (!(await repo.insertReport(row))) return { changed: false, report: (await repo.findReportBy(post.post_id, agent.agentId))! };
     await audit.record({ actor: { kind: 'agent', id: agent.agentId }, action: 'harbor.group.report', target: post.post_id, details: { group_id: group.group_id, report_id: row.report_id } });
     return { changed: true, report: row };
   }
