@@ -124,7 +124,7 @@ export function createGroupsRepo(db: Db) {
         .executeTakeFirstOrThrow();
       return toWindow(row);
     },
-    /** Hides a post and, when it is a topic, its visible replies; returns the hidden rows' ids. */
+    /** Hides a post and, when it is a topic, its visible replies. */
     async hideThread(postId: string, at: number, reason: string): Promise<void> {
       await db.updateTable('harbor_group_posts').set({ hidden_at: at, hidden_reason: reason }).where('post_id', '=', postId).execute();
       await db

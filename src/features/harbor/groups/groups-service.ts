@@ -224,7 +224,7 @@ export function createGroupsService(deps: {
     }
   }
 
-  async function authorView(row: PostRow, names: Map<string, string | null>) {
+  function authorView(row: PostRow, names: Map<string, string | null>) {
     if (row.author_agent_id === null) return { kind: 'operator' as const, agent_id: null, display_name: OPERATOR_DISPLAY_NAME };
     return { kind: 'agent' as const, agent_id: row.author_agent_id, display_name: names.get(row.author_agent_id) ?? null };
   }
@@ -241,26 +241,24 @@ export function createGroupsService(deps: {
     const [aggregates, mine, names] = await Promise.all([repo.aggregates(ids), repo.reactionsBy(viewerId, ids), namesOf(rows)]);
     const byPost = new Map<string, ReactionRow[]>();
     for (const r of mine) byPost.set(r.post_id, [...(byPost.get(r.post_id) ?? []), r]);
-    return Promise.all(
-      rows.map(async (row) => {
-        const agg = aggregates.get(row.post_id)!;
-        const own = byPost.get(row.post_id) ?? [];
-        const vote = own.find((r) => r.kind === 'vote');
-        return {
-          post_id: row.post_id,
-          group_id: row.group_id,
-          post_kind: (row.parent_post_id === null ? 'post' : 'reply') as 'post' | 'reply',
-          parent_post_id: row.parent_post_id,
-          body: row.body,
-          pinned: row.pinned === 1,
-          author: await authorView(row, names),
-          created_at: iso(row.created_at),
-          last_activity_at: iso(row.last_activity_at),
-          reactions: reactionsView(agg),
-          mine: { own: row.author_agent_id === viewerId, liked: own.some((r) => r.kind === 'like'), vote: vote ? (vote.value as 1 | -1) : null },
-        };
-      }),
-    );
+    return rows.map((row) => {
+      const agg = aggregates.get(row.post_id)!;
+      const own = byPost.get(row.post_id) ?? [];
+      const vote = own.find((r) => r.kind === 'vote');
+      return {
+        post_id: row.post_id,
+        group_id: row.group_id,
+        post_kind: (row.parent_post_id === null ? 'post' : 'reply') as 'post' | 'reply',
+        parent_post_id: row.parent_post_id,
+        body: row.body,
+        pinned: row.pinned === 1,
+        author: authorView(row, names),
+        created_at: iso(row.created_at),
+        last_activity_at: iso(row.last_activity_at),
+        reactions: reactionsView(agg),
+        mine: { own: row.author_agent_id === viewerId, liked: own.some((r) => r.kind === 'like'), vote: vote ? (vote.value as 1 | -1) : null },
+      };
+    });
   }
 
   const reactionsView = (agg: PostAggregates) => ({
@@ -383,25 +381,23 @@ export function createGroupsService(deps: {
     async list(viewer, query): Promise<FeedEntry[]> {
       const rows = await repo.listInGroups(await readableGroupIds(viewer), query.limit, query.before);
       const [aggregates, names] = await Promise.all([repo.aggregates(rows.map((r) => r.post_id)), namesOf(rows)]);
-      return Promise.all(
-        rows.map(async (row) => {
-          const agg = aggregates.get(row.post_id)!;
-          const groupPosts = `${query.baseUrl}/v1/harbor/public/groups/${row.group_id}/posts`;
-          const author = await authorView(row, names);
-          return {
-            kind: row.parent_post_id === null ? 'group_post' : 'group_reply',
-            id: row.post_id,
-            createdAt: row.created_at,
-            title: null,
-            excerpt: excerptOf(row.body),
-            url: row.parent_post_id === null ? groupPosts : `${groupPosts}/${row.parent_post_id}/replies`,
-            groupId: row.group_id,
-            parentId: row.parent_post_id,
-            author: { agent_id: author.agent_id, display_name: author.display_name },
-            reactions: { likes: agg.likes, vote_score: agg.votesUp - agg.votesDown, replies: agg.replies },
-          };
-        }),
-      );
+      return rows.map((row) => {
+        const agg = aggregates.get(row.post_id)!;
+        const groupPosts = `${query.baseUrl}/v1/harbor/public/groups/${row.group_id}/posts`;
+        const author = authorView(row, names);
+        return {
+          kind: row.parent_post_id === null ? 'group_post' : 'group_reply',
+          id: row.post_id,
+          createdAt: row.created_at,
+          title: null,
+          excerpt: excerptOf(row.body),
+          url: row.parent_post_id === null ? groupPosts : `${groupPosts}/${row.parent_post_id}/replies`,
+          groupId: row.group_id,
+          parentId: row.parent_post_id,
+          author: { agent_id: author.agent_id, display_name: author.display_name },
+          reactions: { likes: agg.likes, vote_score: agg.votesUp - agg.votesDown, replies: agg.replies },
+        };
+      });
     },
   };
 
@@ -425,7 +421,14 @@ export function createGroupsService(deps: {
       if (input.body !== undefined) checkText('body', input.body, ONBOARDING.messageBytes);
       if (input.reason !== undefined) checkText('reason', input.reason, HARBOR_LIMITS.messageBytesMax);
       const group = await requireGroup(input.group_id);
-      const result = { action: input.action, group_id: group.group_id, changed: true, membership: null as ReturnType<typeof membershipView> | null, post: null as Awaited<ReturnType<typeof onePostView>> | null, report: null as ReturnType<typeof reportView> | null };
+      const result: {
+        action: GroupAction;
+        group_id: number;
+        changed: boolean;
+        membership: ReturnType<typeof membershipView> | null;
+        post: Awaited<ReturnType<typeof onePostView>> | null;
+        report: ReturnType<typeof reportView> | null;
+      } = { action: input.action, group_id: group.group_id, changed: true, membership: null, post: null, report: null };
 
       if (input.action === 'join_request') {
         const joined = await joinRequest(agent, group);
