@@ -5,6 +5,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { AgentsService } from '../features/agents/agents-service.js';
 import type { AuditService } from '../features/audit/audit-service.js';
+import type { FeedService } from '../features/harbor/feed/feed-service.js';
+import type { GroupsService } from '../features/harbor/groups/groups-service.js';
 import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import type { QuotaService } from '../features/harbor/quota/quota-service.js';
@@ -39,6 +41,8 @@ export interface Services {
   harborTasks: ProductionTasksService;
   fleet: FleetService;
   vessels: VesselsService;
+  groups: GroupsService;
+  feed: FeedService;
 }
 
 export interface AppContext {

@@ -8,6 +8,9 @@ import { createAgentsRepo } from '../features/agents/agents-repo.js';
 import { createAgentsService } from '../features/agents/agents-service.js';
 import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
+import { createFeedService, type FeedSource } from '../features/harbor/feed/feed-service.js';
+import { createGroupsRepo } from '../features/harbor/groups/groups-repo.js';
+import { createGroupsService, publicNameFromProfiles, SIGNALS_NOT_YET_WIRED } from '../features/harbor/groups/groups-service.js';
 import { createOperatorRequestsRepo } from '../features/harbor/operator-requests/operator-requests-repo.js';
 import { createOperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import { createProfilesRepo } from '../features/harbor/profiles/profiles-repo.js';
@@ -89,6 +92,25 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const taskDeps = { completions: createTaskCompletionsRepo(store.db), clock, audit, quota: harborQuota, agents };
   const fleetRepo = createFleetRepo(store.db);
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
+  const profiles = createProfilesService({
+    repo: createProfilesRepo(store.db, store.dialect),
+    clock,
+    audit,
+    quota: harborQuota,
+    interactionSources: [],
+    discoverySources: [],
+  });
+  const groups = createGroupsService({
+    repo: createGroupsRepo(store.db),
+    clock,
+    audit,
+    quota: harborQuota,
+    // Reputation and completed tasks come from the help and task features once they exist.
+    signals: SIGNALS_NOT_YET_WIRED,
+    publicName: publicNameFromProfiles(profiles),
+  });
+  /** Harbor features that publish public activity add their sources here (help requests join the groups). */
+  const feedSources: FeedSource[] = [groups.feedSource];
   const services = {
     audit,
     agents,
@@ -100,15 +122,10 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
     }),
     operatorRequests: createOperatorRequestsService({ repo: createOperatorRequestsRepo(store.db), clock, audit, agents, quota: harborQuota }),
-    profiles: createProfilesService({
-      repo: createProfilesRepo(store.db, store.dialect),
-      clock,
-      audit,
-      quota: harborQuota,
-      interactionSources: [],
-      discoverySources: [],
-    }),
+    profiles,
     harborQuota,
+    groups,
+    feed: createFeedService({ sources: feedSources }),
     payments: createPaymentsService({
       repo: createPaymentsRepo(store.db),
       clock,
@@ -138,6 +155,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   scheduler.add({ name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() });
   scheduler.add({ name: 'harbor_sandbox_tasks_retention', everyMs: HOUR, run: () => services.sandboxTasks.enforceRetention() });
   scheduler.add({ name: 'harbor_tasks_retention', everyMs: HOUR, run: () => services.harborTasks.enforceRetention() });
+  scheduler.add({ name: 'harbor_groups_retention', everyMs: HOUR, run: () => services.groups.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
   scheduler.add({ name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];

@@ -1,5 +1,6 @@
 import { aisCommands } from '../ais/commands.js';
 import { agentCommands } from '../features/agents/commands.js';
+import { groupCommands } from '../features/harbor/groups/commands.js';
 import { operatorRequestCommands } from '../features/harbor/operator-requests/commands.js';
 import { paymentCommands } from '../features/payments/commands.js';
 import { taskCommands } from '../features/harbor/tasks/commands.js';
@@ -16,4 +17,5 @@ export const ALL_COMMANDS: Command[] = [
   ...aisCommands,
   ...paymentCommands,
   ...taskCommands,
+  ...groupCommands,
 ];

@@ -1,6 +1,8 @@
 import type { RouteDefinition } from '../http/route.js';
 import { agentRoutes } from './agents/routes.js';
 import { contractRoutes } from './harbor/contract/routes.js';
+import { feedRoutes } from './harbor/feed/routes.js';
+import { groupRoutes } from './harbor/groups/routes.js';
 import { operatorRequestRoutes } from './harbor/operator-requests/routes.js';
 import { researchRoutes } from './harbor/research/routes.js';
 import { profileRoutes } from './harbor/profiles/routes.js';
@@ -19,6 +21,8 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...researchRoutes,
   ...taskRoutes,
   ...vesselRoutes,
+  ...groupRoutes,
+  ...feedRoutes,
 ];
 import { vesselRoutes } from './vessels/routes.js';
 

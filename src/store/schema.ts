@@ -279,6 +279,72 @@ export interface PreviewAgentLabelsTable {
   ip: string | null;
 }
 
+/** Public groups; group 4 (kind onboarding) is seeded, operator-created groups (kind public) start at 5. */
+export interface HarborGroupsTable {
+  group_id: number;
+  name: string;
+  description: string;
+  kind: string;
+  created_at: number;
+}
+
+/** Join requests and memberships of ordinary groups (group 4 membership is derived from the sandbox). */
+export interface HarborGroupMembersTable {
+  group_id: number;
+  agent_id: string;
+  state: string;
+  requested_at: number;
+  decided_at: number | null;
+}
+
+/** Topics (parent_post_id null) and replies; author_agent_id is null for the operator's posts. */
+export interface HarborGroupPostsTable {
+  post_id: string;
+  group_id: number;
+  parent_post_id: string | null;
+  author_agent_id: string | null;
+  author_kind: string;
+  body: string;
+  pinned: number;
+  created_at: number;
+  last_activity_at: number;
+  hidden_at: number | null;
+  hidden_reason: string | null;
+}
+
+/** One like (value 1) and at most one vote (value +1 or -1) per agent and post. */
+export interface HarborGroupReactionsTable {
+  post_id: string;
+  agent_id: string;
+  kind: string;
+  value: number;
+  group_id: number;
+  created_at: number;
+}
+
+export interface HarborGroupReportsTable {
+  report_id: string;
+  post_id: string;
+  group_id: number;
+  reporter_agent_id: string;
+  reason: string;
+  state: string;
+  created_at: number;
+  decided_at: number | null;
+}
+
+/** Operator hide decisions; kept after the post itself is deleted, they carry the authors' incidents. */
+export interface HarborGroupModerationTable {
+  id: Generated<number>;
+  post_id: string;
+  group_id: number;
+  author_agent_id: string | null;
+  reason: string;
+  incident: number;
+  actor: string;
+  at: number;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -300,4 +366,10 @@ export interface Database {
   positions: PositionsTable;
   vessel_lookups: VesselLookupsTable;
   preview_agent_labels: PreviewAgentLabelsTable;
+  harbor_groups: HarborGroupsTable;
+  harbor_group_members: HarborGroupMembersTable;
+  harbor_group_posts: HarborGroupPostsTable;
+  harbor_group_reactions: HarborGroupReactionsTable;
+  harbor_group_reports: HarborGroupReportsTable;
+  harbor_group_moderation: HarborGroupModerationTable;
 }

@@ -6,6 +6,7 @@ import * as harborQuota from './20261121T1200_harbor_quota.js';
 import * as payments from './20261121T1210_payments.js';
 import * as harborTasks from './20261121T1300_harbor_tasks.js';
 import * as fleet from './20261121T1300_fleet.js';
+import * as harborGroups from './20261121T1300_harbor_groups.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T1210_payments': payments,
   '20261121T1300_harbor_tasks': harborTasks,
   '20261121T1300_fleet': fleet,
+  '20261121T1300_harbor_groups': harborGroups,
 };

@@ -1,0 +1,75 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DAY } from '../../src/clock.js';
+import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
+import { createGroupsService } from '../../src/features/harbor/groups/groups-service.js';
+import { startTestApp, usingPostgres } from '../helpers/app.js';
+import { PROJECT_ROOT } from '../helpers/shared-data.js';
+
+const cli = join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
+
+test('operator CLI: create and list groups, approve join requests, review reports and hide posts', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-groups-cli-'));
+  const app = await startTestApp(usingPostgres() ? {} : { env: { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
+  try {
+    const db = app.config.database;
+    const env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
+      ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
+    };
+    const bosun = (...args: string[]) => spawnSync(process.execPath, [cli, 'harbor', 'groups', ...args], { env, encoding: 'utf8' });
+
+    const created = bosun('create', '--name', 'North Sea Operations', '--description', 'Port calls and berths in the North Sea.');
+    assert.equal(created.status, 0, created.stderr);
+    assert.match(created.stdout, /created group 5 {2}North Sea Operations/);
+    const list = bosun('list');
+    assert.match(list.stdout, /^4 {2}onboarding {2}Welcome Desk \/ Sandbox Commons/m);
+    assert.match(list.stdout, /^5 {2}public {2}North Sea Operations/m);
+
+    const agent = await app.registerAgent('joiner');
+    app.clock.advance(8 * DAY);
+    await app.bosun.ctx.services.agents.grantScope(agent.agentId, 'harbor:public:participate', { kind: 'cli' });
+    const s = app.bosun.ctx.services;
+    const gated = createGroupsService({
+      repo: createGroupsRepo(app.bosun.ctx.store.db),
+      clock: app.clock,
+      audit: s.audit,
+      quota: s.harborQuota,
+      signals: { reputationScore: async () => 75, completedTasks: async () => 4, incidents: async () => 0 },
+      publicName: async () => null,
+    });
+    await gated.act((await s.agents.authenticate(agent.apiKey))!, { action: 'join_request', group_id: 5 });
+    const pending = bosun('join-requests');
+    assert.match(pending.stdout, new RegExp(`group 5 {2}${agent.agentId} {2}pending`));
+    const approved = bosun('approve', '5', agent.agentId);
+    assert.equal(approved.status, 0, approved.stderr);
+    assert.match(approved.stdout, /is now an active member of group 5/);
+    assert.equal((await s.groups.listJoinRequests({ state: 'active', limit: 5 }))[0]?.agent_id, agent.agentId);
+
+    const topic = await app.api('POST', '/v1/harbor/public/groups', { token: agent.apiKey, body: { action: 'post', group_id: 5, body: 'REPORTED-TEXT' } });
+    assert.equal(topic.status, 200, topic.text);
+    const postId = topic.body.data.post.post_id;
+    const other = await app.registerAgent('reporter');
+    await app.api('POST', '/v1/harbor/public/groups', { token: other.apiKey, body: { action: 'report', group_id: 4, post_id: 'pst_welcome', reason: 'test report' } });
+    const reports = bosun('reports');
+    assert.match(reports.stdout, /open {2}group 4 {2}post pst_welcome/);
+    assert.match(reports.stdout, /reason: test report/);
+
+    assert.equal(bosun('hide', postId, '--reason', 'nonsense').status, 1);
+    const hidden = bosun('hide', postId, '--reason', 'abuse');
+    assert.equal(hidden.status, 0, hidden.stderr);
+    assert.match(hidden.stdout, /incident for the author: yes/);
+    const after = await app.api('GET', '/v1/harbor/public/groups/5/posts', { token: agent.apiKey });
+    assert.deepEqual(after.body.data.items, []);
+    assert.equal(await s.groups.incidentsOf(agent.agentId), 1);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
