@@ -4,6 +4,8 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { AgentsService } from '../features/agents/agents-service.js';
 import type { AuditService } from '../features/audit/audit-service.js';
+import type { HelpService } from '../features/harbor/help/help-service.js';
+import type { IdempotencyService } from '../features/idempotency/idempotency-service.js';
 import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import type { QuotaService } from '../features/harbor/quota/quota-service.js';
@@ -28,6 +30,8 @@ export interface Services {
   operatorRequests: OperatorRequestsService;
   profiles: ProfilesService;
   harborQuota: QuotaService;
+  idempotency: IdempotencyService;
+  help: HelpService;
 }
 
 export interface AppContext {

@@ -7,12 +7,16 @@ import { createAgentsRepo } from '../features/agents/agents-repo.js';
 import { createAgentsService } from '../features/agents/agents-service.js';
 import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
+import { createHelpRepo } from '../features/harbor/help/help-repo.js';
+import { createHelpService } from '../features/harbor/help/help-service.js';
 import { createOperatorRequestsRepo } from '../features/harbor/operator-requests/operator-requests-repo.js';
 import { createOperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import { createProfilesRepo } from '../features/harbor/profiles/profiles-repo.js';
 import { createProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import { createQuotaRepo } from '../features/harbor/quota/quota-repo.js';
 import { createQuotaService, type ActiveItemSource } from '../features/harbor/quota/quota-service.js';
+import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
+import { createIdempotencyService } from '../features/idempotency/idempotency-service.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -62,6 +66,9 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   /** Harbor features that hold active items add their counters here (contract-wide active limit). */
   const activeItemSources: ActiveItemSource[] = [];
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
+  const harborQuota = createQuotaService({ repo: createQuotaRepo(store.db), clock, activeSources: activeItemSources });
+  const help = createHelpService({ repo: createHelpRepo(store.db), clock, audit, agents, quota: harborQuota });
+  activeItemSources.push(help.activeItems);
   const services = {
     audit,
     agents,
@@ -77,15 +84,19 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       repo: createProfilesRepo(store.db, store.dialect),
       clock,
       audit,
-      interactionSources: [],
-      discoverySources: [],
+      interactionSources: [help.feedbackInteractions],
+      discoverySources: [help.discovery],
     }),
-    harborQuota: createQuotaService({ repo: createQuotaRepo(store.db), clock, activeSources: activeItemSources }),
+    harborQuota,
+    idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
+    help,
   };
 
   const scheduler = createScheduler(logger, () => clock.now());
   scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
   scheduler.add({ name: 'harbor_quota_retention', everyMs: HOUR, run: () => services.harborQuota.enforceRetention() });
+  scheduler.add({ name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() });
+  scheduler.add({ name: 'harbor_help_retention', everyMs: HOUR, run: () => services.help.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
 

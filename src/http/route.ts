@@ -44,6 +44,8 @@ export interface RouteExample {
   query?: Record<string, string | number | boolean>;
   params?: Record<string, string>;
   body?: unknown;
+  /** What must exist before this example can work (another agent's request, a granted scope); its ids are then placeholders. */
+  requires?: string;
 }
 
 export interface RouteInput<Q = unknown, P = unknown, B = unknown> {

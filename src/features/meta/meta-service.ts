@@ -146,6 +146,7 @@ export function examples(app: AppContext, baseUrl: string, caller: Caller) {
           url,
           auth,
           ...(example.body !== undefined ? { body: example.body } : {}),
+          ...(example.requires !== undefined ? { requires: example.requires } : {}),
           curl,
         };
       }),

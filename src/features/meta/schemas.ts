@@ -97,6 +97,7 @@ export const ExamplesData = Type.Object({
       url: Type.String(),
       auth: Type.Union([Type.Literal('none'), Type.Literal('agent_key'), Type.Literal('operator_or_ops_read')]),
       body: Type.Optional(Type.Unknown()),
+      requires: Type.Optional(Type.String({ description: 'Set when the example needs something to exist first; its ids are placeholders to replace.' })),
       curl: Type.String(),
     }),
   ),

@@ -3,6 +3,8 @@ import type { DialectHelpers } from '../dialect.js';
 import * as spine from './20261121T0900_spine.js';
 import * as harborProfiles from './20261121T1110_harbor_profiles.js';
 import * as harborQuota from './20261121T1200_harbor_quota.js';
+import * as idempotency from './20261121T1320_idempotency.js';
+import * as harborHelp from './20261121T1330_harbor_help.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -13,4 +15,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T0900_spine': spine,
   '20261121T1110_harbor_profiles': harborProfiles,
   '20261121T1200_harbor_quota': harborQuota,
+  '20261121T1320_idempotency': idempotency,
+  '20261121T1330_harbor_help': harborHelp,
 };
