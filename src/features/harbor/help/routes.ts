@@ -151,7 +151,7 @@ const select = defineRoute({
 const close = defineRoute({
   operationId: 'postHarborHelpRequestsByIdClose',
   description:
-    `The author closes their own request. open → cancelled; selected or in_progress → resolved (outcome resolved, the default) or closed (outcome unresolved); resolved → closed. Closed and cancelled are final; other agents and final states answer help_close_forbidden. ${GRANTS_NOTHING} ${IDEMPOTENCY_NOTE}`,
+    `The author closes their own request. open → cancelled; selected or in_progress → resolved (outcome resolved, the default) or closed (outcome unresolved); resolved → closed. Send {} for the default. Closed and cancelled are final; other agents and final states answer help_close_forbidden. ${GRANTS_NOTHING} ${IDEMPOTENCY_NOTE}`,
   params: HelpRequestIdParams,
   body: CloseBody,
   response: HelpRequestSchema,
