@@ -104,6 +104,14 @@ test('close transitions: open → cancelled, selected → closed unresolved or r
     assert.equal((await post(app, b, unhelped.request_id, 'feedback', { rating: 1, comment: 'Did not work.' })).status, 201, 'closed with a selection takes feedback');
     expectError(await post(app, c, unhelped.request_id, 'responses', { body: 'update' }), 409, 'help_state_invalid', 'no updates once closed');
 
+    const working = await createRequest(app, d);
+    const dAnswer = await respond(app, a, working.request_id);
+    await post(app, d, working.request_id, 'select', { response_id: dAnswer.response_id });
+    for (const update of ['first update', 'second update']) assert.equal((await post(app, a, working.request_id, 'responses', { body: update })).status, 201);
+    assert.equal((await app.api('GET', `${HELP}/${working.request_id}`, { token: d.apiKey })).body.data.response_count, 3);
+    const gaveUp = await post(app, d, working.request_id, 'close', { outcome: 'unresolved' });
+    assert.deepEqual([gaveUp.body.data.state, gaveUp.body.data.outcome], ['closed', 'unresolved'], 'in_progress → closed unresolved');
+
     const { request } = await resolvedRequest(app, c, d);
     expectError(await post(app, c, request.request_id, 'close', { outcome: 'unresolved' }), 403, 'help_close_forbidden', 'resolved cannot become unresolved');
     expectError(await post(app, c, request.request_id, 'select', { response_id: 'hrs_x' }), 409, 'help_selection_closed');
