@@ -7,6 +7,8 @@ import type { AgentsService } from '../features/agents/agents-service.js';
 import type { AuditService } from '../features/audit/audit-service.js';
 import type { FeedService } from '../features/harbor/feed/feed-service.js';
 import type { GroupsService } from '../features/harbor/groups/groups-service.js';
+import type { HelpService } from '../features/harbor/help/help-service.js';
+import type { IdempotencyService } from '../features/idempotency/idempotency-service.js';
 import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import type { QuotaService } from '../features/harbor/quota/quota-service.js';
@@ -43,6 +45,8 @@ export interface Services {
   vessels: VesselsService;
   groups: GroupsService;
   feed: FeedService;
+  idempotency: IdempotencyService;
+  help: HelpService;
 }
 
 export interface AppContext {

@@ -10,7 +10,9 @@ import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
 import { createFeedService, type FeedSource } from '../features/harbor/feed/feed-service.js';
 import { createGroupsRepo } from '../features/harbor/groups/groups-repo.js';
-import { createGroupsService, publicNameFromProfiles, SIGNALS_NOT_YET_WIRED } from '../features/harbor/groups/groups-service.js';
+import { createGroupsService, publicNameFromProfiles } from '../features/harbor/groups/groups-service.js';
+import { createHelpRepo } from '../features/harbor/help/help-repo.js';
+import { createHelpService } from '../features/harbor/help/help-service.js';
 import { createOperatorRequestsRepo } from '../features/harbor/operator-requests/operator-requests-repo.js';
 import { createOperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import { createProfilesRepo } from '../features/harbor/profiles/profiles-repo.js';
@@ -23,6 +25,8 @@ import { createProductionTasksService } from '../features/harbor/tasks/productio
 import { createSandboxTasksRepo } from '../features/harbor/tasks/sandbox-tasks-repo.js';
 import { createSandboxTasksService } from '../features/harbor/tasks/sandbox-tasks-service.js';
 import { createTaskCompletionsRepo } from '../features/harbor/tasks/task-completions-repo.js';
+import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
+import { createIdempotencyService } from '../features/idempotency/idempotency-service.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -88,29 +92,37 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const onboardingChecks: OnboardingCheck[] = [
     { taskKey: 'publish_profile', isDone: async (agentId) => (await profileRows.findPublic(agentId)) !== undefined },
     { taskKey: 'send_operator_request', isDone: async (agentId) => (await operatorRequestRows.listByAgent(agentId, 1)).length > 0 },
+    { taskKey: 'welcome_desk_intro', isDone: (agentId) => groups.hasIntroduced(agentId) },
+    { taskKey: 'help_request', isDone: (agentId) => help.hasTakenPart(agentId) },
   ];
   const taskDeps = { completions: createTaskCompletionsRepo(store.db), clock, audit, quota: harborQuota, agents };
   const fleetRepo = createFleetRepo(store.db);
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
+  const help = createHelpService({ repo: createHelpRepo(store.db), clock, audit, agents, quota: harborQuota });
+  activeItemSources.push(help.activeItems);
+  const sandboxTasks = createSandboxTasksService({ ...taskDeps, repo: createSandboxTasksRepo(store.db), onboardingChecks });
   const profiles = createProfilesService({
     repo: createProfilesRepo(store.db, store.dialect),
     clock,
     audit,
     quota: harborQuota,
-    interactionSources: [],
-    discoverySources: [],
+    interactionSources: [help.feedbackInteractions],
+    discoverySources: [help.discovery],
   });
   const groups = createGroupsService({
     repo: createGroupsRepo(store.db),
     clock,
     audit,
     quota: harborQuota,
-    // Reputation and completed tasks come from the help and task features once they exist.
-    signals: SIGNALS_NOT_YET_WIRED,
+    signals: {
+      reputationScore: async (agentId) => (await help.feedbackScore(agentId)).score,
+      completedTasks: (agentId) => sandboxTasks.completedTaskCount(agentId),
+      incidents: async () => 0,
+    },
     publicName: publicNameFromProfiles(profiles),
   });
   /** Harbor features that publish public activity add their sources here (help requests join the groups). */
-  const feedSources: FeedSource[] = [groups.feedSource];
+  const feedSources: FeedSource[] = [groups.feedSource, help.feedSource];
   const services = {
     audit,
     agents,
@@ -133,7 +145,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       rails: config.payments.rails,
       intentsEnabled: () => config.payments.intentsEnabled,
     }),
-    sandboxTasks: createSandboxTasksService({ ...taskDeps, repo: createSandboxTasksRepo(store.db), onboardingChecks }),
+    sandboxTasks,
     harborTasks: createProductionTasksService({ ...taskDeps, repo: createProductionTasksRepo(store.db) }),
     fleet,
     vessels: createVesselsService({
@@ -145,6 +157,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
       onError: (err, context) => logger.error({ err }, context),
     }),
+    idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
+    help,
   };
   activeItemSources.push(services.sandboxTasks.activeItems, services.harborTasks.activeItems);
   await services.fleet.start();
@@ -156,6 +170,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   scheduler.add({ name: 'harbor_sandbox_tasks_retention', everyMs: HOUR, run: () => services.sandboxTasks.enforceRetention() });
   scheduler.add({ name: 'harbor_tasks_retention', everyMs: HOUR, run: () => services.harborTasks.enforceRetention() });
   scheduler.add({ name: 'harbor_groups_retention', everyMs: HOUR, run: () => services.groups.enforceRetention() });
+  scheduler.add({ name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() });
+  scheduler.add({ name: 'harbor_help_retention', everyMs: HOUR, run: () => services.help.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
   scheduler.add({ name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];

@@ -1,6 +1,7 @@
 import { aisCommands } from '../ais/commands.js';
 import { agentCommands } from '../features/agents/commands.js';
 import { groupCommands } from '../features/harbor/groups/commands.js';
+import { helpCommands } from '../features/harbor/help/commands.js';
 import { operatorRequestCommands } from '../features/harbor/operator-requests/commands.js';
 import { paymentCommands } from '../features/payments/commands.js';
 import { taskCommands } from '../features/harbor/tasks/commands.js';
@@ -18,4 +19,5 @@ export const ALL_COMMANDS: Command[] = [
   ...paymentCommands,
   ...taskCommands,
   ...groupCommands,
+  ...helpCommands,
 ];

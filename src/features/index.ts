@@ -3,6 +3,7 @@ import { agentRoutes } from './agents/routes.js';
 import { contractRoutes } from './harbor/contract/routes.js';
 import { feedRoutes } from './harbor/feed/routes.js';
 import { groupRoutes } from './harbor/groups/routes.js';
+import { helpRoutes } from './harbor/help/routes.js';
 import { operatorRequestRoutes } from './harbor/operator-requests/routes.js';
 import { researchRoutes } from './harbor/research/routes.js';
 import { profileRoutes } from './harbor/profiles/routes.js';
@@ -23,6 +24,7 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...vesselRoutes,
   ...groupRoutes,
   ...feedRoutes,
+  ...helpRoutes,
 ];
 import { vesselRoutes } from './vessels/routes.js';
 

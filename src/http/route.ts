@@ -51,6 +51,8 @@ export interface RouteExample {
   expectError?: ErrorCode;
   /** Operator-granted scopes the example needs beyond those of a fresh sandbox agent (published as requires_scopes). */
   scopes?: readonly string[];
+  /** What must exist before this example can work (another agent's request, a granted scope); its ids are then placeholders. */
+  requires?: string;
 }
 
 export interface RouteInput<Q = unknown, P = unknown, B = unknown> {

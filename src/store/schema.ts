@@ -345,6 +345,69 @@ export interface HarborGroupModerationTable {
   at: number;
 }
 
+/** Stored results of writes sent with an Idempotency-Key, per caller; kept 24 h. state: pending | done. */
+export interface IdempotencyRecordsTable {
+  caller: string;
+  idem_key: string;
+  fingerprint: string;
+  state: string;
+  response: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Agent help requests (harbor-interface 4.6); hidden is 0/1 (operator moderation). */
+export interface HarborHelpRequestsTable {
+  request_id: string;
+  author_id: string;
+  title: string;
+  body: string;
+  visibility: string;
+  state: string;
+  outcome: string | null;
+  selected_response_id: string | null;
+  selected_helper_id: string | null;
+  hidden: number;
+  hidden_at: number | null;
+  created_at: number;
+  updated_at: number;
+  selected_at: number | null;
+  closed_at: number | null;
+  last_activity_at: number;
+}
+
+/** kind: answer (one per helper and request) or update (by the selected helper after selection). */
+export interface HarborHelpResponsesTable {
+  response_id: string;
+  request_id: string;
+  helper_id: string;
+  kind: string;
+  body: string;
+  created_at: number;
+}
+
+export interface HarborHelpReportsTable {
+  report_id: string;
+  request_id: string;
+  reporter_id: string;
+  response_id: string | null;
+  reason: string;
+  created_at: number;
+}
+
+/** One rating per participant and request; hidden (0/1) follows the request's moderation. */
+export interface HarborHelpFeedbackTable {
+  feedback_id: string;
+  request_id: string;
+  from_agent_id: string;
+  to_agent_id: string;
+  from_role: string;
+  rating: number;
+  comment: string | null;
+  hidden: number;
+  created_at: number;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -372,4 +435,9 @@ export interface Database {
   harbor_group_reactions: HarborGroupReactionsTable;
   harbor_group_reports: HarborGroupReportsTable;
   harbor_group_moderation: HarborGroupModerationTable;
+  idempotency_records: IdempotencyRecordsTable;
+  harbor_help_requests: HarborHelpRequestsTable;
+  harbor_help_responses: HarborHelpResponsesTable;
+  harbor_help_reports: HarborHelpReportsTable;
+  harbor_help_feedback: HarborHelpFeedbackTable;
 }

@@ -214,9 +214,9 @@ test('discovery lists public profiles (newest 50) and the intended path with rea
     const data = res.body.data;
     assert.deepEqual(data.profiles.map((p: any) => p.display_name), ['Visible One']);
     assert.equal(data.profiles[0].verified, false);
-    assert.deepEqual(data.sources, ['public_profiles']);
-    assert.deepEqual(data.listings, []);
-    assert.deepEqual(data.path.map((s: any) => s.step), ['inspect', 'register', 'profile', 'operator_request']);
+    assert.deepEqual(data.sources, ['public_profiles', 'open_help_requests']);
+    assert.deepEqual(data.listings, [{ source: 'open_help_requests', items: [] }]);
+    assert.deepEqual(data.path.map((s: any) => s.step), ['inspect', 'register', 'profile', 'operator_request', 'help']);
     const register = data.path.find((s: any) => s.step === 'register');
     assert.match(register.url, /^https?:\/\/[^/]+\/v1\/agents\/register$/);
     assert.match(data.contract_url, /\/v1\/agent-harbor\/contract$/);

@@ -3,6 +3,7 @@ import type { Clock } from '../../clock.js';
 import { DAY } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
 import type { AuditService } from '../audit/audit-service.js';
+import { redactIp } from '../audit/redact-ip.js';
 import type { AgentRow, AgentsRepo, ScopeRow } from './agents-repo.js';
 import { AGENT_KEY_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newId, newSecret, sameHash } from './credentials.js';
 import { DEFAULT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } from './scopes.js';
@@ -42,6 +43,12 @@ export const LIFECYCLE_TARGETS = ['trial', 'trusted', 'operator_approved'] as co
 export type LifecycleTarget = (typeof LIFECYCLE_TARGETS)[number];
 const TRIAL_ENTRY: ReadonlySet<EffectiveState> = new Set(['registered', 'sandbox', 'sandbox_expired', 'trial_expired']);
 
+/** The redacted network a registration came from; loopback (local development) records none. */
+function registrationNetwork(ip: string | null): string | null {
+  if (!ip || ip === '::1' || /^(::ffff:)?127\./.test(ip)) return null;
+  return redactIp(ip);
+}
+
 const activeScopes = (rows: ScopeRow[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
 
 export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audit: AuditService; autoSandbox: () => boolean }) {
@@ -72,7 +79,7 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         trial_expires_at: null,
         revoked_at: null,
         key_rotated_at: null,
-        registration_ip: null,
+        registration_ip: registrationNetwork(ip),
       };
       const scopes: ScopeRow[] = sandbox
         ? DEFAULT_SCOPES.map((scope) => ({ agent_id: row.agent_id, scope, granted_by: 'auto_sandbox', granted_at: now, expires_at: sandboxEnds }))
@@ -169,6 +176,13 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       await repo.update(agentId, patch);
       await audit.record({ actor, action: 'agent.lifecycle', target: agentId, details: { from, to: target } });
       return { agentId, from, to: target, trial_expires_at: target === 'trial' ? isoOrNull(now + TRIAL_DAYS * DAY) : null };
+    },
+
+    /** Lifecycle state and registration origin (redacted network, time), e.g. to tell linked agents apart. */
+    async standing(agentId: string): Promise<{ state: EffectiveState; registrationNetwork: string | null; registeredAt: number } | undefined> {
+      const row = await repo.findById(agentId);
+      if (!row) return undefined;
+      return { state: effectiveState(row, clock.now()), registrationNetwork: row.registration_ip, registeredAt: row.created_at };
     },
 
     list: (filter: { limit: number; state?: string }) => repo.list(filter),

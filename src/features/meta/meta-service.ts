@@ -148,6 +148,7 @@ export function examples(app: AppContext, baseUrl: string, caller: Caller) {
           ...(example.body !== undefined ? { body: example.body } : {}),
           expected_error: example.expectError ?? null,
           ...(example.scopes ? { requires_scopes: [...example.scopes] } : {}),
+          ...(example.requires !== undefined ? { requires: example.requires } : {}),
           curl,
         };
       }),
@@ -170,6 +171,7 @@ export function policy(app: AppContext) {
       { data: 'security audit log', days: AUDIT_RETENTION_DAYS, note: 'IP addresses stored redacted (IPv4 /24, IPv6 /48)' },
       { data: 'request telemetry', days: TELEMETRY_RETENTION_DAYS, note: 'operation, status, latency, cost; no request bodies' },
       { data: 'harbor task and group content', days: 30, note: 'harbor-interface part 8' },
+      { data: 'idempotency records', days: 1, note: 'results of writes sent with an Idempotency-Key, replayed for 24 hours' },
       { data: 'agent accounts', days: null, note: 'kept until revoked by the operator' },
     ],
     privacy: [

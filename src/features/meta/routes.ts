@@ -54,7 +54,7 @@ const limitsRoute = defineRoute({
 
 const examplesRoute = defineRoute({
   operationId: 'getCapabilitiesExamples',
-  description: 'A working example request for each implemented operation: URL, auth it needs, body and a curl line. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published.',
+  description: 'A working example request for each implemented operation: URL, auth it needs, body and a curl line. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published. An example with requires needs that prerequisite first (a request of another agent, a granted scope) and its ids are placeholders to replace.',
   query: NoQuery,
   response: ExamplesData,
   examples: [{ summary: 'List examples' }],

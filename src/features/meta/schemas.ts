@@ -99,6 +99,7 @@ export const ExamplesData = Type.Object({
       body: Type.Optional(Type.Unknown()),
       expected_error: Type.Union([Type.String(), Type.Null()], { description: 'Set when the example shows a documented refusal of a default deployment (a disabled feature).' }),
       requires_scopes: Type.Optional(Type.Array(Type.String(), { description: 'Scopes the operator must grant first (ask with an operator request of category access_request).' })),
+      requires: Type.Optional(Type.String({ description: 'Set when the example needs something to exist first; its ids are placeholders to replace.' })),
       curl: Type.String(),
     }),
   ),

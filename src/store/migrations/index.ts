@@ -7,6 +7,8 @@ import * as payments from './20261121T1210_payments.js';
 import * as harborTasks from './20261121T1300_harbor_tasks.js';
 import * as fleet from './20261121T1300_fleet.js';
 import * as harborGroups from './20261121T1300_harbor_groups.js';
+import * as idempotency from './20261121T1320_idempotency.js';
+import * as harborHelp from './20261121T1330_harbor_help.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -21,4 +23,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T1300_harbor_tasks': harborTasks,
   '20261121T1300_fleet': fleet,
   '20261121T1300_harbor_groups': harborGroups,
+  '20261121T1320_idempotency': idempotency,
+  '20261121T1330_harbor_help': harborHelp,
 };

@@ -61,12 +61,6 @@ export interface ParticipationSignals {
   incidents(agentId: string): Promise<number>;
 }
 
-export const SIGNALS_NOT_YET_WIRED: ParticipationSignals = {
-  reputationScore: async () => null,
-  completedTasks: async () => 0,
-  incidents: async () => 0,
-};
-
 export interface ParticipationFacts {
   reputation: number | null;
   completedTasks: number;
@@ -403,6 +397,11 @@ export function createGroupsService(deps: {
 
   return {
     feedSource,
+
+    /** For the onboarding checklist: the agent posted a topic in the onboarding group. */
+    async hasIntroduced(agentId: string): Promise<boolean> {
+      return (await repo.countAuthored(agentId, HARBOR_LIMITS.onboarding.groupId, true, 0)).count > 0;
+    },
 
     /** Every group with the caller's membership in it. */
     async listGroups(agent: AgentPrincipal) {

@@ -1,0 +1,59 @@
+import { AppError } from '../../../http/errors.js';
+import { out, withBosun, type Command } from '../../../cli/command.js';
+import type { HelpRequestView, operatorReportView } from './help-service.js';
+
+const CLI_ACTOR = { kind: 'cli' } as const;
+
+function requestIdArg(positionals: string[]): string {
+  const id = positionals[0];
+  if (!id) throw new AppError('invalid_request', 'give the help request id');
+  return id;
+}
+
+function printReport(report: ReturnType<typeof operatorReportView>) {
+  const hidden = report.request.hidden ? '  [hidden]' : '';
+  out(`${report.report_id}  ${report.created_at}  request ${report.request_id} (${report.request.state}, ${report.request.reports} report(s))${hidden}`);
+  out(`  title: ${report.request.title}`);
+  out(`  author: ${report.request.author_id}  reporter: ${report.reporter_id}${report.response_id ? `  response: ${report.response_id}` : ''}`);
+  out(`  reason: ${report.reason}`);
+}
+
+const printRequest = (view: HelpRequestView) =>
+  out(`${view.request_id}  ${view.state}  ${view.visibility}  ${view.hidden ? 'hidden' : 'visible'}  ${view.author_id}  ${view.title}`);
+
+export const helpCommands: Command[] = [
+  {
+    name: 'harbor help reports',
+    summary: 'List reports agents made on help requests (newest first) with the reported request.',
+    usage: 'bosun harbor help reports [--limit N]',
+    options: { limit: { type: 'string', default: '50' } },
+    async run({ values }) {
+      const limit = Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new AppError('invalid_request', '--limit must be a whole number from 1 to 1000');
+      const reports = await withBosun((b) => b.ctx.services.help.reportsForOperator({ limit }));
+      for (const report of reports) printReport(report);
+      if (reports.length === 0) out('no help reports');
+      return 0;
+    },
+  },
+  {
+    name: 'harbor help hide',
+    summary: 'Hide a help request: it leaves lists and discovery, only its participants still see it, and its feedback leaves reputation.',
+    usage: 'bosun harbor help hide <request_id>',
+    async run({ positionals }) {
+      const id = requestIdArg(positionals);
+      printRequest(await withBosun((b) => b.ctx.services.help.setHidden(id, true, CLI_ACTOR)));
+      return 0;
+    },
+  },
+  {
+    name: 'harbor help unhide',
+    summary: 'Undo hide: the request and its feedback count again.',
+    usage: 'bosun harbor help unhide <request_id>',
+    async run({ positionals }) {
+      const id = requestIdArg(positionals);
+      printRequest(await withBosun((b) => b.ctx.services.help.setHidden(id, false, CLI_ACTOR)));
+      return 0;
+    },
+  },
+];

@@ -1,0 +1,528 @@
+import { DAY, type Clock } from '../../../clock.js';
+import { AppError } from '../../../http/errors.js';
+import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
+import { newId } from '../../agents/credentials.js';
+import type { AuditService } from '../../audit/audit-service.js';
+import { decodeCursor, pageOf } from '../cursor.js';
+import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { excerptOf, type FeedEntry, type FeedSource } from '../feed/feed-service.js';
+import type { DiscoveryItem, DiscoverySource } from '../profiles/profiles-service.js';
+import type { ActiveItemSource, QuotaService } from '../quota/quota-service.js';
+import type { HelpFeedbackRow, HelpRepo, HelpRequestRow, HelpResponseRow, OperatorReportRow } from './help-repo.js';
+
+export const HELP_VISIBILITIES = ['sandbox', 'trial', 'group', 'public'] as const;
+export type HelpVisibility = (typeof HELP_VISIBILITIES)[number];
+/** Visibility values an auto-sandbox agent may use (harbor-interface 4.6 rule 1). */
+export const SANDBOX_VISIBILITIES: readonly HelpVisibility[] = ['sandbox', 'public'];
+
+export const HELP_STATES = ['open', 'selected', 'in_progress', 'resolved', 'closed', 'cancelled'] as const;
+export type HelpState = (typeof HELP_STATES)[number];
+/** States in which a request counts as active (auto-sandbox limit and contract-wide active items). */
+export const ACTIVE_STATES: readonly HelpState[] = ['open', 'selected', 'in_progress'];
+const FEEDBACK_STATES: readonly string[] = ['resolved', 'closed'];
+
+export const CLOSE_OUTCOMES = ['resolved', 'unresolved'] as const;
+export type CloseOutcome = (typeof CLOSE_OUTCOMES)[number];
+
+export const TITLE_MIN = 3;
+export const TITLE_MAX = 200;
+export const BODY_MAX_BYTES = HARBOR_LIMITS.messageBytesMax;
+export const REPORT_REASON_MIN = 3;
+export const REPORT_REASON_MAX = 500;
+export const FEEDBACK_COMMENT_MAX = 1000;
+/** Agents registered from the same redacted network within this window are linked. */
+export const LINK_WINDOW_MS = DAY;
+export const DISCOVERY_REQUESTS_MAX = 50;
+
+/** States that may use help requests at all; a sandbox past its end answers sandbox_access_denied instead. */
+const ENABLED_STATES: ReadonlySet<EffectiveState> = new Set(['sandbox', 'trial', 'trusted', 'operator_approved']);
+const GROUP_READ_SCOPE = 'harbor:public:participate';
+
+export interface HelpActor {
+  agentId: string;
+  state: EffectiveState;
+  scopes: ReadonlySet<string>;
+}
+
+type Role = 'requester' | 'helper';
+
+const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
+
+export function requestView(row: HelpRequestRow, responseCount: number, viewerId: string | null) {
+  return {
+    request_id: row.request_id,
+    author_id: row.author_id,
+    title: row.title,
+    body: row.body,
+    visibility: row.visibility as HelpVisibility,
+    state: row.state as HelpState,
+    outcome: row.outcome as CloseOutcome | null,
+    selected_response_id: row.selected_response_id,
+    selected_helper_id: row.selected_helper_id,
+    response_count: responseCount,
+    yours: row.author_id === viewerId,
+    hidden: row.hidden === 1,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    selected_at: isoOrNull(row.selected_at),
+    closed_at: isoOrNull(row.closed_at),
+  };
+}
+export type HelpRequestView = ReturnType<typeof requestView>;
+
+export function responseView(row: HelpResponseRow, request: HelpRequestRow) {
+  return {
+    response_id: row.response_id,
+    request_id: row.request_id,
+    helper_id: row.helper_id,
+    kind: row.kind as 'answer' | 'update',
+    body: row.body,
+    selected: request.selected_response_id === row.response_id,
+    created_at: iso(row.created_at),
+  };
+}
+
+function feedbackView(row: HelpFeedbackRow) {
+  return { from_role: row.from_role as Role, rating: row.rating, comment: row.comment, created_at: iso(row.created_at) };
+}
+
+export function operatorReportView(row: OperatorReportRow) {
+  return {
+    report_id: row.report_id,
+    request_id: row.request_id,
+    response_id: row.response_id,
+    reporter_id: row.reporter_id,
+    reason: row.reason,
+    created_at: iso(row.created_at),
+    request: { title: row.title, state: row.state, author_id: row.author_id, hidden: row.hidden === 1, reports: row.reports_on_request },
+  };
+}
+
+function notFound(requestId: string): never {
+  throw new AppError('help_request_not_found', `no help request ${requestId} visible to you`, { field: 'params.id' });
+}
+
+function inputInvalid(field: string, message: string): never {
+  throw new AppError('help_request_input_invalid', message, { field: `body.${field}` });
+}
+
+/** Mean rating received as a 0-100 score: rating 1 → 0, 5 → 100. */
+export function scoreFromRatings(count: number, ratingSum: number): number | null {
+  if (count < HARBOR_LIMITS.minInteractionsForReputation) return null;
+  return ((ratingSum / count - 1) / 4) * 100;
+}
+
+export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService }) {
+  const { repo, clock, audit, agents, quota } = deps;
+
+  function requireEnabled(actor: HelpActor): void {
+    if (actor.state === 'sandbox_expired') {
+      throw new AppError('sandbox_access_denied', 'your 14-day sandbox has ended and with it help requests; ask the operator for a trial with an operator request of category access_request');
+    }
+    if (!ENABLED_STATES.has(actor.state)) {
+      throw new AppError('help_requests_not_enabled', `help requests are not enabled for agents in state ${actor.state}; they open with the sandbox, a trial or operator approval`);
+    }
+  }
+
+  function roleOf(row: HelpRequestRow, agentId: string): Role | null {
+    if (row.author_id === agentId) return 'requester';
+    if (row.selected_helper_id === agentId) return 'helper';
+    return null;
+  }
+
+  /** Participants always see their request; others see it when its visibility admits them and it is not hidden. */
+  function canRead(row: HelpRequestRow, actor: HelpActor): boolean {
+    if (roleOf(row, actor.agentId)) return true;
+    if (row.hidden === 1) return false;
+    if (row.visibility === 'public') return true;
+    if (row.visibility === 'trial') return actor.state === 'trial';
+    if (row.visibility === 'group') return actor.scopes.has(GROUP_READ_SCOPE);
+    return false;
+  }
+
+  async function visibleRequest(actor: HelpActor, requestId: string): Promise<HelpRequestRow> {
+    requireEnabled(actor);
+    const row = await repo.findRequest(requestId);
+    if (!row || !canRead(row, actor)) notFound(requestId);
+    return row;
+  }
+
+  async function view(row: HelpRequestRow, viewerId: string | null) {
+    const counts = await repo.responseCounts([row.request_id]);
+    return requestView(row, counts.get(row.request_id) ?? 0, viewerId);
+  }
+
+  async function views(rows: HelpRequestRow[], viewerId: string | null) {
+    const counts = await repo.responseCounts(rows.map((r) => r.request_id));
+    return rows.map((r) => requestView(r, counts.get(r.request_id) ?? 0, viewerId));
+  }
+
+  /** Registered from the same redacted network within LINK_WINDOW_MS of each other (docs/harbor-help.md). */
+  async function linked(a: string, b: string): Promise<boolean> {
+    const [x, y] = await Promise.all([agents.standing(a), agents.standing(b)]);
+    if (!x || !y || x.registrationNetwork === null || x.registrationNetwork !== y.registrationNetwork) return false;
+    return Math.abs(x.registeredAt - y.registeredAt) < LINK_WINDOW_MS;
+  }
+
+  function normalizeRequest(input: { title: string; body: string; visibility: string }) {
+    const title = input.title.trim();
+    if (title.length < TITLE_MIN || title.length > TITLE_MAX) inputInvalid('title', `title must be ${TITLE_MIN}-${TITLE_MAX} characters`);
+    if (CONTROL_CHARS.test(title) || /[\r\n\t]/.test(title)) inputInvalid('title', 'title must be one line without control characters');
+    if (input.body.trim() === '') inputInvalid('body', 'body must not be empty');
+    if (bytes(input.body) > BODY_MAX_BYTES) inputInvalid('body', `body is longer than ${BODY_MAX_BYTES} bytes (UTF-8)`);
+    if (CONTROL_CHARS.test(input.body)) inputInvalid('body', 'body may not contain control characters other than newlines and tabs');
+    if (!(HELP_VISIBILITIES as readonly string[]).includes(input.visibility)) {
+      inputInvalid('visibility', `visibility must be one of ${HELP_VISIBILITIES.join(', ')}`);
+    }
+    return { title, body: input.body, visibility: input.visibility as HelpVisibility };
+  }
+
+  function checkVisibilityAllowed(actor: HelpActor, visibility: HelpVisibility): void {
+    if (actor.state === 'sandbox' && !SANDBOX_VISIBILITIES.includes(visibility)) {
+      throw new AppError('help_sandbox_visibility_forbidden', `auto-sandbox agents may use visibility ${SANDBOX_VISIBILITIES.join(' or ')} only`, { field: 'body.visibility' });
+    }
+    if (visibility === 'sandbox' && actor.state !== 'sandbox') {
+      throw new AppError('help_sandbox_isolation', 'visibility sandbox keeps a request inside your own sandbox, and you have no active sandbox; use public', { field: 'body.visibility' });
+    }
+    if (visibility === 'trial' && actor.state !== 'trial') {
+      throw new AppError('help_trial_access_denied', 'visibility trial needs an active trial; ask the operator for one with an operator request of category access_request', {
+        field: 'body.visibility',
+      });
+    }
+  }
+
+  async function checkAutoSandboxLimits(agentId: string): Promise<void> {
+    const now = clock.now();
+    const recent = await repo.authoredSince(agentId, now - DAY);
+    if (recent.count >= HARBOR_LIMITS.help.newRequestsPer24h) {
+      const retryAfter = Math.max(1, Math.ceil(((recent.oldest ?? now) + DAY - now) / 1000));
+      throw new AppError('help_auto_sandbox_daily_limit', `auto-sandbox agents may create ${HARBOR_LIMITS.help.newRequestsPer24h} help requests per 24 hours`, {
+        headers: { 'retry-after': String(retryAfter) },
+      });
+    }
+    if ((await repo.countByAuthorInStates(agentId, ACTIVE_STATES)) >= HARBOR_LIMITS.help.activeRequests) {
+      throw new AppError(
+        'help_auto_sandbox_active_limit',
+        `auto-sandbox agents may have ${HARBOR_LIMITS.help.activeRequests} active help request (open, selected or in_progress); close it first`,
+      );
+    }
+  }
+
+  function checkMessage(body: string): void {
+    if (body.trim() === '') throw new AppError('help_response_invalid', 'body must not be empty', { field: 'body.body' });
+    if (bytes(body) > HARBOR_LIMITS.messageBytesMax) {
+      throw new AppError('help_response_invalid', `body is longer than ${HARBOR_LIMITS.messageBytesMax} bytes (UTF-8)`, { field: 'body.body' });
+    }
+    if (CONTROL_CHARS.test(body)) throw new AppError('help_response_invalid', 'body may not contain control characters other than newlines and tabs', { field: 'body.body' });
+  }
+
+  /** The selected helper's follow-up after selection: moves selected → in_progress. */
+  async function postUpdate(actor: HelpActor, row: HelpRequestRow, body: string) {
+    checkMessage(body);
+    await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.update', { creates: true });
+    const now = clock.now();
+    const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: row.request_id, helper_id: actor.agentId, kind: 'update', body, created_at: now };
+    await repo.insertResponse(response);
+    if (row.state === 'selected') await repo.updateRequest(row.request_id, 'selected', { state: 'in_progress' });
+    await repo.touch(row.request_id, now);
+    await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.update', target: row.request_id, details: { response_id: response.response_id } });
+    return responseView(response, row);
+  }
+
+  async function transition(row: HelpRequestRow, patch: Partial<HelpRequestRow>): Promise<HelpRequestRow> {
+    if (!(await repo.updateRequest(row.request_id, row.state, patch))) {
+      throw new AppError('help_state_invalid', `help request ${row.request_id} changed meanwhile; read it again`);
+    }
+    return { ...row, ...patch };
+  }
+
+  return {
+    async create(actor: HelpActor, input: { title: string; body: string; visibility: string }) {
+      requireEnabled(actor);
+      const request = normalizeRequest(input);
+      checkVisibilityAllowed(actor, request.visibility);
+      if (actor.state === 'sandbox') await checkAutoSandboxLimits(actor.agentId);
+      await quota.assertActiveCapacity(actor.agentId);
+      await quota.charge(actor.agentId, 'postHarborHelpRequests.create', { creates: true });
+      const now = clock.now();
+      const row: HelpRequestRow = {
+        request_id: newId('hlp_'),
+        author_id: actor.agentId,
+        ...request,
+        state: 'open',
+        outcome: null,
+        selected_response_id: null,
+        selected_helper_id: null,
+        hidden: 0,
+        hidden_at: null,
+        created_at: now,
+        updated_at: now,
+        selected_at: null,
+        closed_at: null,
+        last_activity_at: now,
+      };
+      await repo.insertRequest(row);
+      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.create', target: row.request_id, details: { visibility: row.visibility } });
+      return requestView(row, 0, actor.agentId);
+    },
+
+    /** Open public requests (newest first), or with `mine` the caller's own in every state and visibility. */
+    async list(actor: HelpActor, query: { limit: number; cursor?: string; mine?: boolean }) {
+      requireEnabled(actor);
+      const after = decodeCursor(query.cursor);
+      const rows = query.mine ? await repo.listByAuthor(actor.agentId, query.limit + 1, after) : await repo.listOpenPublic(query.limit + 1, after);
+      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.request_id }));
+      return { items: await views(page.items, actor.agentId), nextCursor: page.nextCursor };
+    },
+
+    async get(actor: HelpActor, requestId: string) {
+      return view(await visibleRequest(actor, requestId), actor.agentId);
+    },
+
+    async responses(actor: HelpActor, requestId: string, query: { limit: number; cursor?: string }) {
+      const row = await visibleRequest(actor, requestId);
+      const after = decodeCursor(query.cursor);
+      const rows = await repo.listResponses(requestId, query.limit + 1, after);
+      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.response_id }));
+      return { items: page.items.map((r) => responseView(r, row)), nextCursor: page.nextCursor };
+    },
+
+    async respond(actor: HelpActor, requestId: string, input: { body: string }) {
+      const row = await visibleRequest(actor, requestId);
+      if (row.author_id === actor.agentId) throw new AppError('help_self_response_forbidden', 'you cannot respond to your own help request');
+      if (row.selected_helper_id === actor.agentId && (row.state === 'selected' || row.state === 'in_progress')) return postUpdate(actor, row, input.body);
+      if (row.state !== 'open') throw new AppError('help_state_invalid', `help request ${requestId} is ${row.state}; responses are accepted while it is open`);
+      const author = await agents.standing(row.author_id);
+      if (row.visibility !== 'public' || actor.state !== 'sandbox' || author?.state !== 'sandbox') {
+        throw new AppError(
+          'help_public_sandbox_response_required',
+          'responses are open to active sandbox agents, on public requests whose author is another active sandbox agent',
+        );
+      }
+      if (await linked(actor.agentId, row.author_id)) {
+        throw new AppError('help_linked_agent_forbidden', 'you and the author registered from the same network within 24 hours; linked agents cannot answer each other');
+      }
+      if (await repo.findAnswer(requestId, actor.agentId)) {
+        throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
+      }
+      checkMessage(input.body);
+      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.respond', { creates: true });
+      const now = clock.now();
+      const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: requestId, helper_id: actor.agentId, kind: 'answer', body: input.body, created_at: now };
+      if (!(await repo.insertResponse(response))) {
+        throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
+      }
+      await repo.touch(requestId, now);
+      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.respond', target: requestId, details: { response_id: response.response_id } });
+      return responseView(response, row);
+    },
+
+    async select(actor: HelpActor, requestId: string, input: { response_id: string }) {
+      const row = await visibleRequest(actor, requestId);
+      if (row.author_id !== actor.agentId) throw new AppError('help_author_required', 'only the author of a help request may select a response');
+      if (row.state === 'selected' || row.state === 'in_progress') {
+        throw new AppError('help_already_selected', `a response is already selected (${row.selected_response_id}); a selection is final`);
+      }
+      if (row.state !== 'open') throw new AppError('help_selection_closed', `help request ${requestId} is ${row.state}; selection is possible while it is open`);
+      const response = await repo.findResponse(input.response_id);
+      if (!response || response.request_id !== requestId || response.kind !== 'answer') {
+        throw new AppError('help_response_not_found', `no response ${input.response_id} on help request ${requestId}`, { field: 'body.response_id' });
+      }
+      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdSelect.select');
+      const now = clock.now();
+      const updated = await transition(row, {
+        state: 'selected',
+        selected_response_id: response.response_id,
+        selected_helper_id: response.helper_id,
+        selected_at: now,
+        updated_at: now,
+        last_activity_at: now,
+      });
+      await audit.record({
+        actor: { kind: 'agent', id: actor.agentId },
+        action: 'harbor.help.select',
+        target: requestId,
+        details: { response_id: response.response_id, helper_id: response.helper_id },
+      });
+      return view(updated, actor.agentId);
+    },
+
+    /**
+     * open → cancelled; selected or in_progress → resolved (outcome resolved, the default) or closed
+     * (outcome unresolved); resolved → closed. Closed and cancelled are final.
+     */
+    async close(actor: HelpActor, requestId: string, input: { outcome?: CloseOutcome }) {
+      const row = await visibleRequest(actor, requestId);
+      if (row.author_id !== actor.agentId) throw new AppError('help_close_forbidden', 'only the author of a help request may close it');
+      let patch: Pick<HelpRequestRow, 'state' | 'outcome'>;
+      if (row.state === 'open') {
+        if (input.outcome === 'resolved') throw new AppError('help_close_forbidden', 'no response is selected, so the request cannot close as resolved; close it without outcome to cancel it', { field: 'body.outcome' });
+        patch = { state: 'cancelled', outcome: null };
+      } else if (row.state === 'selected' || row.state === 'in_progress') {
+        patch = input.outcome === 'unresolved' ? { state: 'closed', outcome: 'unresolved' } : { state: 'resolved', outcome: 'resolved' };
+      } else if (row.state === 'resolved') {
+        if (input.outcome === 'unresolved') throw new AppError('help_close_forbidden', 'the request is already resolved; closing it keeps outcome resolved', { field: 'body.outcome' });
+        patch = { state: 'closed', outcome: 'resolved' };
+      } else {
+        throw new AppError('help_close_forbidden', `help request ${requestId} is already ${row.state}`);
+      }
+      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdClose.close');
+      const now = clock.now();
+      const updated = await transition(row, { ...patch, closed_at: now, updated_at: now, last_activity_at: now });
+      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.close', target: requestId, details: { from: row.state, to: patch.state } });
+      return view(updated, actor.agentId);
+    },
+
+    async report(actor: HelpActor, requestId: string, input: { reason?: string; response_id?: string }) {
+      const row = await visibleRequest(actor, requestId);
+      const reason = input.reason?.trim() ?? '';
+      if (reason.length < REPORT_REASON_MIN || reason.length > REPORT_REASON_MAX) {
+        throw new AppError('help_report_invalid', `reason is required, ${REPORT_REASON_MIN}-${REPORT_REASON_MAX} characters`, { field: 'body.reason' });
+      }
+      if (CONTROL_CHARS.test(reason)) throw new AppError('help_report_invalid', 'reason may not contain control characters', { field: 'body.reason' });
+      if (input.response_id !== undefined) {
+        const response = await repo.findResponse(input.response_id);
+        if (!response || response.request_id !== requestId) {
+          throw new AppError('help_response_not_found', `no response ${input.response_id} on help request ${requestId}`, { field: 'body.response_id' });
+        }
+      }
+      const duplicate = () => new AppError('help_duplicate_report_forbidden', 'you already reported this help request; the operator has your report');
+      if (await repo.findReport(requestId, actor.agentId)) throw duplicate();
+      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdReport.report');
+      const report = { report_id: newId('hrp_'), request_id: requestId, reporter_id: actor.agentId, response_id: input.response_id ?? null, reason, created_at: clock.now() };
+      if (!(await repo.insertReport(report))) throw duplicate();
+      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.report', target: requestId, details: { report_id: report.report_id, response_id: report.response_id } });
+      return { report_id: report.report_id, request_id: row.request_id, response_id: report.response_id, reason, state: 'received' as const, created_at: iso(report.created_at) };
+    },
+
+    /**
+     * Participants only. Your own feedback, whether the other party gave theirs, and their rating and
+     * comment once you have given yours (so neither side can answer a rating in kind).
+     */
+    async feedbackSummary(actor: HelpActor, requestId: string) {
+      requireEnabled(actor);
+      const row = await repo.findRequest(requestId);
+      const role = row ? roleOf(row, actor.agentId) : null;
+      if (!row || !role) throw new AppError('help_request_not_found', `no help request ${requestId} in which you are the requester or the selected helper`, { field: 'params.id' });
+      const items = await repo.feedbackFor(requestId);
+      const mine = items.find((f) => f.from_agent_id === actor.agentId) ?? null;
+      const other = items.find((f) => f.from_agent_id !== actor.agentId) ?? null;
+      const shown = [mine, mine ? other : null].filter((f): f is HelpFeedbackRow => f !== null);
+      return {
+        request_id: requestId,
+        state: row.state as HelpState,
+        your_role: role,
+        feedback_open: FEEDBACK_STATES.includes(row.state) && row.selected_helper_id !== null && mine === null,
+        given: { requester: items.some((f) => f.from_role === 'requester'), helper: items.some((f) => f.from_role === 'helper') },
+        count: items.length,
+        mine: mine ? feedbackView(mine) : null,
+        other: mine && other ? feedbackView(other) : null,
+        average_rating: shown.length ? shown.reduce((sum, f) => sum + f.rating, 0) / shown.length : null,
+      };
+    },
+
+    async giveFeedback(actor: HelpActor, requestId: string, input: { rating: number; comment?: string }) {
+      requireEnabled(actor);
+      const row = await repo.findRequest(requestId);
+      const role = row ? roleOf(row, actor.agentId) : null;
+      if (!row || !role) throw new AppError('help_request_not_found', `no help request ${requestId} in which you are the requester or the selected helper`, { field: 'params.id' });
+      if (!FEEDBACK_STATES.includes(row.state) || row.selected_helper_id === null) {
+        throw new AppError('help_state_invalid', 'feedback opens when a response was selected and the request is resolved or closed');
+      }
+      const counterpart = role === 'requester' ? row.selected_helper_id : row.author_id;
+      if (await linked(actor.agentId, counterpart)) {
+        throw new AppError('help_linked_agent_forbidden', 'you and the other participant registered from the same network within 24 hours; linked agents cannot rate each other');
+      }
+      const already = () => new AppError('help_state_invalid', 'you already gave feedback on this help request (one per participant)');
+      if ((await repo.feedbackFor(requestId)).some((f) => f.from_agent_id === actor.agentId)) throw already();
+      const comment = input.comment?.trim() || null;
+      if (comment !== null && CONTROL_CHARS.test(comment)) {
+        throw new AppError('invalid_request', 'comment may not contain control characters other than newlines and tabs', { field: 'body.comment' });
+      }
+      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdFeedback.feedback');
+      const now = clock.now();
+      const feedback: HelpFeedbackRow = {
+        feedback_id: newId('hfb_'),
+        request_id: requestId,
+        from_agent_id: actor.agentId,
+        to_agent_id: counterpart,
+        from_role: role,
+        rating: input.rating,
+        comment,
+        hidden: row.hidden,
+        created_at: now,
+      };
+      if (!(await repo.insertFeedback(feedback))) throw already();
+      await repo.touch(requestId, now);
+      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.feedback', target: requestId, details: { role, rating: input.rating } });
+      return { request_id: requestId, your_role: role, ...feedbackView(feedback) };
+    },
+
+    /** For the public-group participation gate: the mean rating received, hidden feedback excluded. */
+    async feedbackScore(agentId: string): Promise<{ interactions: number; score: number | null }> {
+      const received = await repo.feedbackReceived(agentId);
+      return { interactions: received.count, score: scoreFromRatings(received.count, received.ratingSum) };
+    },
+
+    async feedbackInteractions(agentId: string): Promise<number> {
+      return (await repo.feedbackReceived(agentId)).count;
+    },
+
+    activeItems: { name: 'help_requests', countActive: (agentId: string) => repo.countByAuthorInStates(agentId, ACTIVE_STATES) } satisfies ActiveItemSource,
+
+    discovery: {
+      name: 'open_help_requests',
+      async list(baseUrl: string, limit: number): Promise<DiscoveryItem[]> {
+        const rows = await repo.listOpenPublic(Math.min(limit, DISCOVERY_REQUESTS_MAX));
+        return rows.map((r) => ({ kind: 'help_request', id: r.request_id, title: r.title, url: `${baseUrl}/v1/harbor/help-requests/${r.request_id}`, created_at: iso(r.created_at) }));
+      },
+    } satisfies DiscoverySource,
+
+    /** For the onboarding checklist: the agent created or answered a help request. */
+    hasTakenPart: (agentId: string) => repo.hasTakenPart(agentId),
+
+    /** Open public requests in the harbor feed, for viewers who may read help requests. */
+    feedSource: {
+      name: 'open_help_requests',
+      async list(viewer, query): Promise<FeedEntry[]> {
+        if (!viewer.scopes.has('harbor:help:read')) return [];
+        const rows = await repo.listOpenPublic(query.limit, query.before);
+        const responses = await repo.responseCounts(rows.map((r) => r.request_id));
+        return rows.map((r) => ({
+          kind: 'help_request',
+          id: r.request_id,
+          createdAt: r.created_at,
+          title: r.title,
+          excerpt: excerptOf(r.body),
+          url: `${query.baseUrl}/v1/harbor/help-requests/${r.request_id}`,
+          groupId: null,
+          parentId: null,
+          author: { agent_id: r.author_id, display_name: null },
+          reactions: { likes: 0, vote_score: 0, replies: responses.get(r.request_id) ?? 0 },
+        }));
+      },
+    } satisfies FeedSource,
+
+    async reportsForOperator(filter: { limit: number }) {
+      return (await repo.listReports(filter.limit)).map(operatorReportView);
+    },
+
+    /** Operator moderation: a hidden request leaves lists and discovery, and its feedback leaves reputation. */
+    async setHidden(requestId: string, hidden: boolean, actor: { kind: 'operator' | 'cli'; id?: string }) {
+      const row = await repo.findRequest(requestId);
+      if (!row) throw new AppError('help_request_not_found', `no help request ${requestId}`);
+      await repo.setHidden(requestId, hidden, clock.now());
+      await audit.record({ actor, action: hidden ? 'harbor.help.hide' : 'harbor.help.unhide', target: requestId, details: { author_id: row.author_id } });
+      return view((await repo.findRequest(requestId))!, null);
+    },
+
+    /** Content retention: requests without activity for 30 days go, with their responses and reports. */
+    enforceRetention(): Promise<number> {
+      return repo.purgeInactive(clock.now() - HARBOR_LIMITS.contentRetentionDays * DAY);
+    },
+  };
+}
+export type HelpService = ReturnType<typeof createHelpService>;
