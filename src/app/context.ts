@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Bus } from '../bus/bus.js';
 import type { CatalogView } from '../catalog/catalog.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -10,6 +11,8 @@ import type { QuotaService } from '../features/harbor/quota/quota-service.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { PaymentsService } from '../features/payments/payments-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
+import type { VesselsService } from '../features/vessels/vessels-service.js';
+import type { FleetService } from '../fleet/fleet-service.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import type { Store } from '../store/db.js';
@@ -30,6 +33,8 @@ export interface Services {
   profiles: ProfilesService;
   harborQuota: QuotaService;
   payments: PaymentsService;
+  fleet: FleetService;
+  vessels: VesselsService;
 }
 
 export interface AppContext {
@@ -38,6 +43,8 @@ export interface AppContext {
   logger: Logger;
   store: Store;
   redis: Redis | null;
+  /** Publish/subscribe between components and processes (Redis when configured). */
+  bus: Bus;
   limiter: Limiter;
   catalog: CatalogView;
   services: Services;

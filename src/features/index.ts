@@ -6,6 +6,16 @@ import { researchRoutes } from './harbor/research/routes.js';
 import { profileRoutes } from './harbor/profiles/routes.js';
 import { metaRoutes } from './meta/routes.js';
 import { paymentRoutes } from './payments/routes.js';
+import { vesselRoutes } from './vessels/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
-export const ALL_ROUTES: readonly RouteDefinition[] = [...metaRoutes, ...agentRoutes, ...operatorRequestRoutes, ...profileRoutes, ...contractRoutes, ...paymentRoutes, ...researchRoutes];
+export const ALL_ROUTES: readonly RouteDefinition[] = [
+  ...metaRoutes,
+  ...agentRoutes,
+  ...operatorRequestRoutes,
+  ...profileRoutes,
+  ...contractRoutes,
+  ...paymentRoutes,
+  ...researchRoutes,
+  ...vesselRoutes,
+];
