@@ -7,6 +7,7 @@ import type { AgentsService } from '../features/agents/agents-service.js';
 import type { AuditService } from '../features/audit/audit-service.js';
 import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
+import type { TrialsService } from '../features/harbor/trials/trials-service.js';
 import type { QuotaService } from '../features/harbor/quota/quota-service.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { PaymentsService } from '../features/payments/payments-service.js';
@@ -33,6 +34,7 @@ export interface Services {
   profiles: ProfilesService;
   harborQuota: QuotaService;
   payments: PaymentsService;
+  trials: TrialsService;
   fleet: FleetService;
   vessels: VesselsService;
 }

@@ -14,6 +14,8 @@ import { createProfilesRepo } from '../features/harbor/profiles/profiles-repo.js
 import { createProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import { createQuotaRepo } from '../features/harbor/quota/quota-repo.js';
 import { createQuotaService, type ActiveItemSource } from '../features/harbor/quota/quota-service.js';
+import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
+import { createTrialsService } from '../features/harbor/trials/trials-service.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -112,6 +114,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
     }),
   };
+  const trials = createTrialsService({ repo: createTrialsRepo(store.db), clock, fleet, agents, audit });
   await services.fleet.start();
 
   const scheduler = createScheduler(logger, () => clock.now());
@@ -123,6 +126,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
   statusReporters.push(services.fleet.statusReporter());
 
+  scheduler.add({ name: 'trial_failures_retention', everyMs: HOUR, run: () => trials.enforceRetention() });
   const ctx: AppContext = {
     config,
     clock,
@@ -132,7 +136,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     bus,
     limiter,
     catalog: buildCatalogView(ALL_ROUTES),
-    services,
+    services: { ...services, trials },
     startedAt: clock.now(),
     statusReporters,
     ratePolicyOverrides: options.ratePolicyOverrides ?? {},

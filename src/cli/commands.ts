@@ -2,9 +2,10 @@ import { aisCommands } from '../ais/commands.js';
 import { agentCommands } from '../features/agents/commands.js';
 import { operatorRequestCommands } from '../features/harbor/operator-requests/commands.js';
 import { paymentCommands } from '../features/payments/commands.js';
+import { trialCommands } from '../features/harbor/trials/commands.js';
 import { operatorCommands } from '../features/operator/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
 /** Every `bosun` sub-command; a feature adds its list here. */
-export const ALL_COMMANDS: Command[] = [...coreCommands, ...operatorCommands, ...agentCommands, ...operatorRequestCommands, ...aisCommands, ...paymentCommands];
+export const ALL_COMMANDS: Command[] = [...coreCommands, ...operatorCommands, ...agentCommands, ...operatorRequestCommands, ...aisCommands, ...paymentCommands, ...trialCommands];

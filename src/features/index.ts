@@ -3,6 +3,7 @@ import { agentRoutes } from './agents/routes.js';
 import { contractRoutes } from './harbor/contract/routes.js';
 import { operatorRequestRoutes } from './harbor/operator-requests/routes.js';
 import { researchRoutes } from './harbor/research/routes.js';
+import { trialRoutes } from './harbor/trials/routes.js';
 import { profileRoutes } from './harbor/profiles/routes.js';
 import { metaRoutes } from './meta/routes.js';
 import { paymentRoutes } from './payments/routes.js';
@@ -18,4 +19,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...paymentRoutes,
   ...researchRoutes,
   ...vesselRoutes,
+  ...trialRoutes,
 ];

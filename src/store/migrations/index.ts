@@ -4,6 +4,7 @@ import * as spine from './20261121T0900_spine.js';
 import * as harborProfiles from './20261121T1110_harbor_profiles.js';
 import * as harborQuota from './20261121T1200_harbor_quota.js';
 import * as payments from './20261121T1210_payments.js';
+import * as snapshotTrials from './20261121T1220_snapshot_trials.js';
 import * as fleet from './20261121T1300_fleet.js';
 
 export interface BosunMigration {
@@ -16,5 +17,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T1110_harbor_profiles': harborProfiles,
   '20261121T1200_harbor_quota': harborQuota,
   '20261121T1210_payments': payments,
+  '20261121T1220_snapshot_trials': snapshotTrials,
   '20261121T1300_fleet': fleet,
 };
