@@ -11,6 +11,7 @@ import type { HelpService } from '../features/harbor/help/help-service.js';
 import type { IdempotencyService } from '../features/idempotency/idempotency-service.js';
 import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
+import type { TrialsService } from '../features/harbor/trials/trials-service.js';
 import type { QuotaService } from '../features/harbor/quota/quota-service.js';
 import type { ProductionTasksService } from '../features/harbor/tasks/production-tasks-service.js';
 import type { SandboxTasksService } from '../features/harbor/tasks/sandbox-tasks-service.js';
@@ -47,6 +48,7 @@ export interface Services {
   feed: FeedService;
   idempotency: IdempotencyService;
   help: HelpService;
+  trials: TrialsService;
 }
 
 export interface AppContext {

@@ -27,6 +27,8 @@ import { createSandboxTasksService } from '../features/harbor/tasks/sandbox-task
 import { createTaskCompletionsRepo } from '../features/harbor/tasks/task-completions-repo.js';
 import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
 import { createIdempotencyService } from '../features/idempotency/idempotency-service.js';
+import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
+import { createTrialsService } from '../features/harbor/trials/trials-service.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -161,6 +163,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     help,
   };
   activeItemSources.push(services.sandboxTasks.activeItems, services.harborTasks.activeItems);
+  const trials = createTrialsService({ repo: createTrialsRepo(store.db), clock, fleet, agents, audit });
   await services.fleet.start();
 
   const scheduler = createScheduler(logger, () => clock.now());
@@ -177,6 +180,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
   statusReporters.push(services.fleet.statusReporter());
 
+  scheduler.add({ name: 'trial_failures_retention', everyMs: HOUR, run: () => trials.enforceRetention() });
   const ctx: AppContext = {
     config,
     clock,
@@ -186,7 +190,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     bus,
     limiter,
     catalog: buildCatalogView(ALL_ROUTES),
-    services,
+    services: { ...services, trials },
     startedAt: clock.now(),
     statusReporters,
     ratePolicyOverrides: options.ratePolicyOverrides ?? {},

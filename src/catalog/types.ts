@@ -7,7 +7,7 @@ export type Section =
   | 'meta' | 'billing' | 'vessels' | 'ports' | 'sts' | 'metrics' | 'layers' | 'routes' | 'feedback'
   | 'exchange' | 'workspace' | 'services' | 'agents' | 'harbor' | 'payments' | 'discovery' | 'site';
 
-export type RatePolicyName = 'anonymous_preview' | 'registration';
+export type RatePolicyName = 'anonymous_preview' | 'registration' | 'snapshot_trial';
 
 export interface CatalogEntry {
   operationId: string;

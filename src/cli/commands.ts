@@ -5,6 +5,7 @@ import { helpCommands } from '../features/harbor/help/commands.js';
 import { operatorRequestCommands } from '../features/harbor/operator-requests/commands.js';
 import { paymentCommands } from '../features/payments/commands.js';
 import { taskCommands } from '../features/harbor/tasks/commands.js';
+import { trialCommands } from '../features/harbor/trials/commands.js';
 import { operatorCommands } from '../features/operator/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
@@ -20,4 +21,5 @@ export const ALL_COMMANDS: Command[] = [
   ...taskCommands,
   ...groupCommands,
   ...helpCommands,
+  ...trialCommands,
 ];

@@ -6,6 +6,7 @@ import { groupRoutes } from './harbor/groups/routes.js';
 import { helpRoutes } from './harbor/help/routes.js';
 import { operatorRequestRoutes } from './harbor/operator-requests/routes.js';
 import { researchRoutes } from './harbor/research/routes.js';
+import { trialRoutes } from './harbor/trials/routes.js';
 import { profileRoutes } from './harbor/profiles/routes.js';
 import { taskRoutes } from './harbor/tasks/routes.js';
 import { metaRoutes } from './meta/routes.js';
@@ -25,7 +26,10 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...groupRoutes,
   ...feedRoutes,
   ...helpRoutes,
+  ...trialRoutes,
 ];
 import { vesselRoutes } from './vessels/routes.js';
+
+/** Every feature's routes; an operation is implemented when one of these binds it. */
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */

@@ -55,6 +55,14 @@ export const LIMIT_POLICIES = {
     perOperation: true,
     code: 'ip_rate_limited',
   },
+  snapshot_trial: {
+    name: 'snapshot_trial',
+    description: 'Vessel snapshot trial calls of one agent (harbor-interface 4.8).',
+    windows: [minute(6), day(100)],
+    keying: 'caller',
+    perOperation: true,
+    code: 'trial_rate_limited',
+  },
   registration: {
     name: 'registration',
     description: 'Agent registrations from one client address.',

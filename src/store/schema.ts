@@ -408,6 +408,26 @@ export interface HarborHelpFeedbackTable {
   created_at: number;
 }
 
+/** One snapshot-trial vessel per agent (harbor-interface 4.8); ids as the operator gave them plus the resolved vessel. */
+export interface HarborSnapshotTrialsTable {
+  agent_id: string;
+  vessel_ref: string;
+  imo: number | null;
+  mmsi: number | null;
+  vsl_id: string | null;
+  granted_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Failed trial calls, for trial_error_rate_limited. */
+export interface HarborTrialFailuresTable {
+  id: Generated<number>;
+  agent_id: string;
+  code: string;
+  at: number;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -424,6 +444,8 @@ export interface Database {
   harbor_tasks: HarborTasksTable;
   harbor_task_messages: HarborTaskMessagesTable;
   harbor_task_completions: HarborTaskCompletionsTable;
+  harbor_snapshot_trials: HarborSnapshotTrialsTable;
+  harbor_trial_failures: HarborTrialFailuresTable;
   vessels: VesselsTable;
   vessel_identity_history: VesselIdentityHistoryTable;
   positions: PositionsTable;

@@ -9,6 +9,7 @@ import * as fleet from './20261121T1300_fleet.js';
 import * as harborGroups from './20261121T1300_harbor_groups.js';
 import * as idempotency from './20261121T1320_idempotency.js';
 import * as harborHelp from './20261121T1330_harbor_help.js';
+import * as snapshotTrials from './20261121T1220_snapshot_trials.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -25,4 +26,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T1300_harbor_groups': harborGroups,
   '20261121T1320_idempotency': idempotency,
   '20261121T1330_harbor_help': harborHelp,
+  '20261121T1220_snapshot_trials': snapshotTrials,
 };

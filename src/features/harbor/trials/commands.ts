@@ -1,0 +1,44 @@
+import { out, withBosun, type Command } from '../../../cli/command.js';
+import { AppError } from '../../../http/errors.js';
+
+export const trialCommands: Command[] = [
+  {
+    name: 'harbor trials grant',
+    summary: 'Grant an agent the vessel snapshot trial: scope snapshot:read plus one vessel, for 7 days (replaces an earlier trial vessel).',
+    usage: 'bosun harbor trials grant <agent_id> <IMO:nnnnnnn|MMSI:nnnnnnnnn|vsl_id>',
+    async run({ positionals }) {
+      const [agentId, vessel] = positionals;
+      if (!agentId || !vessel) throw new AppError('invalid_request', 'give the agent id and the vessel');
+      const { row } = await withBosun((b) => b.ctx.services.trials.grant(agentId, vessel, { kind: 'cli' }));
+      out(`${agentId}: snapshot trial for ${row.vessel_ref} until ${new Date(row.expires_at).toISOString()}`);
+      return 0;
+    },
+  },
+  {
+    name: 'harbor trials list',
+    summary: 'List snapshot trials, newest first.',
+    usage: 'bosun harbor trials list [--limit N]',
+    options: { limit: { type: 'string', default: '50' } },
+    async run({ values }) {
+      const rows = await withBosun((b) => b.ctx.services.trials.list(Number(values.limit)));
+      for (const r of rows) {
+        const state = r.revoked_at !== null ? 'revoked' : 'until ' + new Date(r.expires_at).toISOString();
+        out(`${r.agent_id}  ${r.vessel_ref}  ${state}`);
+      }
+      if (rows.length === 0) out('no snapshot trials');
+      return 0;
+    },
+  },
+  {
+    name: 'harbor trials revoke',
+    summary: "End an agent's snapshot trial now (also removes snapshot:read).",
+    usage: 'bosun harbor trials revoke <agent_id>',
+    async run({ positionals }) {
+      const [agentId] = positionals;
+      if (!agentId) throw new AppError('invalid_request', 'give the agent id');
+      const revoked = await withBosun((b) => b.ctx.services.trials.revoke(agentId, { kind: 'cli' }));
+      out(revoked ? `${agentId}: trial revoked` : `${agentId} had no active trial`);
+      return 0;
+    },
+  },
+];
