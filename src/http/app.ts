@@ -108,6 +108,7 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
   app.addHook('onResponse', async (req, reply) => {
     const state = req.bosun;
     if (!state) return;
+    await countFailedCall(ctx, state.caller, req.ip, reply.statusCode).catch((err) => ctx.logger.warn({ err }, 'error budget not counted'));
     services.telemetry.record({
       ts: clock.now(),
       operation_id: state.entry?.operationId ?? 'unmatched',
@@ -182,6 +183,25 @@ function limitSubject(policy: LimitPolicy, caller: Caller, ip: string, operation
   return policy.perOperation ? `${operationId}:${base}` : base;
 }
 
+/** Refuses every call of a caller whose recent failed calls filled the error budget. */
+async function enforceErrorBudget(ctx: AppContext, caller: Caller, ip: string) {
+  if (caller.kind === 'operator') return;
+  const policy = LIMIT_POLICIES.error_budget;
+  const full = await ctx.limiter.exhausted(policy, limitSubject(policy, caller, ip, ''), ctx.clock.now());
+  if (!full) return;
+  const resetSeconds = Math.max(1, Math.ceil(full.resetInMs / 1000));
+  throw new AppError('error_rate_limited', `${full.window.limit} failed calls per ${full.window.name} reached; fix the failing requests and retry in ${resetSeconds} s`, {
+    headers: { 'retry-after': String(resetSeconds) },
+  });
+}
+
+/** Counts a failed call (4xx other than a limit refusal) against the caller's error budget. */
+async function countFailedCall(ctx: AppContext, caller: Caller, ip: string, status: number): Promise<void> {
+  if (status < 400 || status >= 500 || status === 429 || caller.kind === 'operator') return;
+  const policy = LIMIT_POLICIES.error_budget;
+  await ctx.limiter.check(policy, limitSubject(policy, caller, ip, ''), ctx.clock.now());
+}
+
 async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply) {
   const names = [
     ...(caller.kind === 'anonymous' ? (['anonymous_default'] as const) : caller.kind === 'agent' ? (['agent_default'] as const) : []),
@@ -226,8 +246,15 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route
     },
     onRequest: async (req, reply) => {
       req.bosun.entry = entry;
-      const caller = await resolveCaller(ctx, req);
+      let caller: Caller;
+      try {
+        caller = await resolveCaller(ctx, req);
+      } catch (err) {
+        await enforceErrorBudget(ctx, ANONYMOUS, req.ip);
+        throw err;
+      }
       req.bosun.caller = caller;
+      await enforceErrorBudget(ctx, caller, req.ip);
       const denied = authorize(entry, caller);
       if (denied) throw denied;
       await enforceLimits(ctx, entry, caller, req.ip, reply);

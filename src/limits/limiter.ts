@@ -14,16 +14,31 @@ export interface LimitDecision {
 export interface LimiterBackend {
   /** Counts one call in every window unless one of them is full; returns the counts before the call. */
   consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]): Promise<{ allowed: boolean; counts: number[] }>;
+  /** Current counts of the keys, without counting anything. */
+  peek(keys: string[]): Promise<number[]>;
   close(): Promise<void>;
 }
 
 export class Limiter {
   constructor(private readonly backend: LimiterBackend) {}
 
-  async check(policy: LimitPolicy, subject: string, now: number): Promise<LimitDecision> {
+  private windowsAt(policy: LimitPolicy, subject: string, now: number) {
     const starts = policy.windows.map((w) => Math.floor(now / w.windowMs) * w.windowMs);
     const keys = policy.windows.map((w, i) => `${policy.name}:${subject}:${w.name}:${starts[i]}`);
     const ends = policy.windows.map((w, i) => starts[i]! + w.windowMs);
+    return { keys, ends };
+  }
+
+  /** The first full window of a policy for a subject, without counting a call; null when none is full. */
+  async exhausted(policy: LimitPolicy, subject: string, now: number): Promise<{ window: LimitWindow; resetInMs: number } | null> {
+    const { keys, ends } = this.windowsAt(policy, subject, now);
+    const counts = await this.backend.peek(keys);
+    const full = policy.windows.findIndex((w, i) => counts[i]! >= w.limit);
+    return full < 0 ? null : { window: policy.windows[full]!, resetInMs: ends[full]! - now };
+  }
+
+  async check(policy: LimitPolicy, subject: string, now: number): Promise<LimitDecision> {
+    const { keys, ends } = this.windowsAt(policy, subject, now);
     const { allowed, counts } = await this.backend.consume(keys, policy.windows, ends);
     const used = counts.map((c) => c + (allowed ? 1 : 0));
     let binding = 0;
@@ -61,6 +76,10 @@ export class MemoryLimiterBackend implements LimiterBackend {
       keys.forEach((k, i) => this.counts.set(k, { count: counts[i]! + 1, expiresAt: expiresAt[i]! }));
     }
     return { allowed, counts };
+  }
+
+  async peek(keys: string[]) {
+    return keys.map((k) => this.counts.get(k)?.count ?? 0);
   }
 
   private sweep(now: number): void {
@@ -112,6 +131,11 @@ export class RedisLimiterBackend implements LimiterBackend {
     )) as number[];
     const counts = result.slice(0, keys.length).map(Number);
     return { allowed: result[keys.length] === 1, counts };
+  }
+
+  async peek(keys: string[]) {
+    const values = await this.redis.mget(...keys.map((k) => this.prefix + 'rl:' + k));
+    return values.map((v) => Number(v ?? 0));
   }
 
   async close(): Promise<void> {}

@@ -63,6 +63,15 @@ export const LIMIT_POLICIES = {
     perOperation: true,
     code: 'trial_rate_limited',
   },
+  error_budget: {
+    name: 'error_budget',
+    description:
+      'Failed calls (4xx answers other than 429) of one caller: the agent, or the client address without a valid key. Once a window is full every call of that caller is refused until it ends.',
+    windows: [minute(100), hour(1000)],
+    keying: 'caller',
+    perOperation: false,
+    code: 'error_rate_limited',
+  },
   registration: {
     name: 'registration',
     description: 'Agent registrations from one client address.',

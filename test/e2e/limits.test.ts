@@ -71,3 +71,31 @@ test('registration is limited to 20 per hour per address', async () => {
     await app.close();
   }
 });
+
+test('error budget: 100 failed calls in a minute refuse every call of that caller with error_rate_limited until the minute ends', async () => {
+  const app = await startTestApp({ now: TEST_EPOCH + 15_000 });
+  try {
+    const { apiKey } = await app.registerAgent('clumsy');
+    const { apiKey: other } = await app.registerAgent('careful');
+    for (let i = 0; i < 100; i++) {
+      const miss = await app.api('GET', '/v1/harbor/help-requests/hlp_missing', { token: apiKey });
+      assert.equal(miss.status, 404, `failure ${i + 1}`);
+    }
+    const refused = await app.api('GET', '/v1/agents/me', { token: apiKey });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.errors[0].code, 'error_rate_limited');
+    assert.equal(refused.headers['retry-after'], '45');
+    assert.equal((await app.api('GET', '/v1/agents/me', { token: other })).status, 200, 'other agents are not affected');
+    app.clock.set(TEST_EPOCH + MINUTE);
+    assert.equal((await app.api('GET', '/v1/agents/me', { token: apiKey })).status, 200, 'a new minute, a new budget');
+
+    const badKey = 'bsk_' + 'C'.repeat(43);
+    for (let i = 0; i < 100; i++) assert.equal((await app.api('GET', '/v1/agents/me', { token: badKey, ip: '203.0.113.9' })).status, 401);
+    const guessing = await app.api('GET', '/v1/agents/me', { token: badKey, ip: '203.0.113.9' });
+    assert.equal(guessing.body.errors[0].code, 'error_rate_limited', 'key guessing from one address is cut off');
+    assert.equal((await app.api('GET', '/v1/ping', { ip: '203.0.113.9' })).body.errors[0].code, 'error_rate_limited');
+    assert.equal((await app.api('GET', '/v1/ping', { ip: '203.0.113.10' })).status, 200);
+  } finally {
+    await app.close();
+  }
+});
