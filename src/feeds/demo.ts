@@ -1,0 +1,18 @@
+import type { Clock } from '../clock.js';
+import type { FeedSource } from './types.js';
+
+export interface DemoFeedDeps {
+  clock: Clock;
+  /** The name its observations are labelled with (`demo-simulator`). */
+  name: string;
+}
+
+/**
+ * Hook for the demo fleet simulator (src/sim/): a factory returning a FeedSource of kind `demo`
+ * that emits AIVDM lines. Null until the simulator is wired here; while it is null the `demo` feed
+ * is rejected at start and an unset BOSUN_FEEDS means no feeds.
+ */
+export const demoFeedFactory: ((deps: DemoFeedDeps) => FeedSource) | null = null;
+
+/** What an unset BOSUN_FEEDS means. */
+export const defaultFeeds = (): string => (demoFeedFactory ? 'demo' : 'none');
