@@ -102,8 +102,13 @@ export function parseBaseDateTime(value: string | undefined): number | null {
 
 interface RowReader {
   index: Partial<Record<Column, number>>;
+  /** Field position per column; a missing column points past the row and reads as undefined. */
+  at: Record<Column, number>;
+  identityColumns: number[];
   width: number;
 }
+
+const IDENTITY: readonly Column[] = ['IMO', 'VesselName', 'CallSign', 'VesselType', 'Length', 'Width', 'Draft'];
 
 function readHeader(line: string): RowReader {
   const names = splitCsvLine(line.replace(/^\uFEFF/, '')).map((n) => n.trim().toLowerCase());
@@ -114,7 +119,10 @@ function readHeader(line: string): RowReader {
   }
   const missing = REQUIRED.filter((c) => index[c] === undefined);
   if (missing.length > 0) throw new AisCsvError(`not a MarineCadastre AIS CSV: the header lacks ${missing.join(', ')} (got: ${line.slice(0, 200)})`);
-  return { index, width: names.length };
+  const at = {} as Record<Column, number>;
+  for (const column of KNOWN) at[column] = index[column] ?? names.length;
+  const identityColumns = IDENTITY.filter((c) => index[c] !== undefined).map((c) => index[c]!);
+  return { index, at, identityColumns, width: names.length };
 }
 
 /**
@@ -153,50 +161,54 @@ export async function importAisCsv(input: AsyncIterable<Buffer | string>, option
     summary.rows++;
     const fields = splitCsvLine(line);
     if (fields.length !== reader.width) return void summary.rejected.wrong_column_count++;
-    const at = (column: Column): string | undefined => {
-      const i = reader!.index[column];
-      return i === undefined ? undefined : fields[i];
-    };
-    const mmsi = number(at('MMSI'));
+    const at = reader.at;
+    const mmsi = number(fields[at.MMSI]);
     if (mmsi === null || !Number.isInteger(mmsi) || mmsi < 1 || mmsi > 999_999_999) return void summary.rejected.bad_mmsi++;
-    const observedAt = parseBaseDateTime(at('BaseDateTime'));
+    const observedAt = parseBaseDateTime(fields[at.BaseDateTime]);
     if (observedAt === null) return void summary.rejected.bad_time++;
-    const lat = inRange(number(at('LAT')), -90, 90);
-    const lon = inRange(number(at('LON')), -180, 180);
+    const lat = inRange(number(fields[at.LAT]), -90, 90);
+    const lon = inRange(number(fields[at.LON]), -180, 180);
     if (lat === null || lon === null) return void summary.rejected.bad_position++;
 
     const receivedAt = clock.now();
-    const meta = { observedAt, receivedAt, source, simulated: false };
-    const shipType = number(at('VesselType'));
-    const identity: Omit<StaticReport, keyof typeof meta> = {
-      mmsi,
-      imo: parseImo(at('IMO')),
-      name: text(at('VesselName')),
-      callsign: text(at('CallSign')),
-      shipType: shipType !== null && Number.isInteger(shipType) && shipType >= 1 && shipType <= 99 ? shipType : null,
-      lengthM: inRange(number(at('Length')), 0.1, 1000),
-      beamM: inRange(number(at('Width')), 0.1, 200),
-      draughtM: inRange(number(at('Draft')), 0.1, 30),
-      destination: null,
-      eta: null,
-    };
-    const key = `${identity.imo}|${identity.name}|${identity.callsign}|${identity.shipType}|${identity.lengthM}|${identity.beamM}|${identity.draughtM}`;
+    // Identity is compared on the raw column text; it is parsed only when it changes.
+    let key = '';
+    for (const i of reader.identityColumns) key += fields[i]! + '|';
     const previous = lastIdentity.get(mmsi);
     if (previous !== key) {
       if (previous === undefined) summary.vessels++;
       lastIdentity.set(mmsi, key);
-      sink.acceptStatic({ ...meta, ...identity });
+      const shipType = number(fields[at.VesselType]);
+      sink.acceptStatic({
+        observedAt,
+        receivedAt,
+        source,
+        simulated: false,
+        mmsi,
+        imo: parseImo(fields[at.IMO]),
+        name: text(fields[at.VesselName]),
+        callsign: text(fields[at.CallSign]),
+        shipType: shipType !== null && Number.isInteger(shipType) && shipType >= 1 && shipType <= 99 ? shipType : null,
+        lengthM: inRange(number(fields[at.Length]), 0.1, 1000),
+        beamM: inRange(number(fields[at.Width]), 0.1, 200),
+        draughtM: inRange(number(fields[at.Draft]), 0.1, 30),
+        destination: null,
+        eta: null,
+      });
       summary.statics++;
     }
-    const heading = number(at('Heading'));
-    const status = number(at('Status'));
+    const heading = number(fields[at.Heading]);
+    const status = number(fields[at.Status]);
     const position: PositionReport = {
-      ...meta,
+      observedAt,
+      receivedAt,
+      source,
+      simulated: false,
       mmsi,
       lat,
       lon,
-      sog: inRange(number(at('SOG')), 0, 102.2),
-      cog: inRange(number(at('COG')), 0, 359.9),
+      sog: inRange(number(fields[at.SOG]), 0, 102.2),
+      cog: inRange(number(fields[at.COG]), 0, 359.9),
       heading: heading !== null && Number.isInteger(heading) ? inRange(heading, 0, 359) : null,
       navStatus: status !== null && Number.isInteger(status) ? inRange(status, 0, 15) : null,
       msgType: null,

@@ -4,7 +4,7 @@
 export const TYPE1_LINE = '!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*4A';
 export const TYPE1_MMSI = 371798000;
 
-/** A type 1 message (MMSI 366053209, from pyais) as its own second line. */
+/** A type 1 message (MMSI 367309370, from pyais) as its own second line. */
 export const TYPE1_OTHER_LINE = '!AIVDM,1,1,,B,15NBj>PP1gG>1PVKTDTUJOv00<0M,0*09';
 
 const xor = (text: string) => {
@@ -18,3 +18,4 @@ export function tagged(line: string, epochMs: number): string {
   const body = `c:${Math.round(epochMs / 1000)}`;
   return `\\${body}*${xor(body)}\\${line}`;
 }
+export const TYPE1_OTHER_MMSI = 367309370;
