@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { demoFeedFactory } from '../demo.js';
+import { demoFeedFactory, type DemoFeedDeps } from '../demo.js';
 import { FeedSpecError, type FeedSpec } from '../spec.js';
 import type { FeedSource } from '../types.js';
 import { StreamSource, type Sleeper } from './stream.js';
@@ -11,6 +11,8 @@ export interface SourceDeps {
   clock: Clock;
   stdin?: NodeJS.ReadableStream;
   sleeper?: Sleeper;
+  /** Needed only by the demo feed. */
+  demo?: Omit<DemoFeedDeps, 'clock' | 'name'>;
 }
 
 /** Builds the source a spec describes (nothing is opened until `start`). */
@@ -28,6 +30,7 @@ export function createSource(spec: FeedSpec, deps: SourceDeps): FeedSource {
       return StreamSource.stream(spec.name, 'stdin', deps.stdin ?? process.stdin, deps.clock);
     case 'demo':
       if (!demoFeedFactory) throw new FeedSpecError('invalid feed "demo": the demo fleet simulator is not available in this build');
-      return demoFeedFactory({ clock: deps.clock, name: spec.name });
+      if (!deps.demo) throw new FeedSpecError('invalid feed "demo": the demo fleet runs only inside bosun serve');
+      return demoFeedFactory({ ...deps.demo, clock: deps.clock, name: spec.name });
   }
 }
