@@ -19,6 +19,8 @@ import { createTelemetryRepo } from '../features/telemetry/telemetry-repo.js';
 import { createTelemetryService } from '../features/telemetry/telemetry-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
+import type { FeedManager } from '../feeds/feed-manager.js';
+import { configuredFeeds } from '../feeds/serve-feeds.js';
 import { buildHttpApp } from '../http/app.js';
 import { createScheduler, type Scheduler } from '../jobs/scheduler.js';
 import { Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
@@ -116,9 +118,11 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     scheduler.start();
     services.fleet.startFlushing();
   }
+  const feeds: FeedManager | null = options.background ? configuredFeeds(config.feeds, { ctx, sink: services.fleet, clock, logger }) : null;
+  if (feeds) statusReporters.push(feeds.statusReporter());
 
   let closed = false;
-  return {
+  const bosun: Bosun = {
     ctx,
     http,
     scheduler,
@@ -128,6 +132,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     async close() {
       if (closed) return;
       closed = true;
+      await feeds?.stop();
       await http.close();
       await scheduler.stop();
       await services.telemetry.stop();
@@ -138,4 +143,13 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await store.close();
     },
   };
+  if (feeds) {
+    try {
+      await feeds.start();
+    } catch (e) {
+      await bosun.close();
+      throw e;
+    }
+  }
+  return bosun;
 }

@@ -2,6 +2,7 @@ import { AisDecoder, type DecodedMessage, type DecoderStats } from '../ais/index
 import type { StatusReporter } from '../app/context.js';
 import type { Logger } from '../app/logger.js';
 import type { Clock } from '../clock.js';
+import { ConfigError } from '../config.js';
 import type { AisSink } from '../fleet/types.js';
 import type { FeedSource, SourceStatus } from './types.js';
 
@@ -14,6 +15,9 @@ export interface FeedManagerDeps {
   logger?: Logger;
   flushEveryMessages?: number;
 }
+
+/** A source could not start (file missing, port in use): reported like a configuration error. */
+export class FeedStartError extends ConfigError {}
 
 /** One source's figures: its own status plus its decoder's counters. */
 export interface FeedSourceReport extends SourceStatus {
@@ -113,7 +117,7 @@ export class FeedManager {
       }
     } catch (e) {
       await this.stop();
-      throw e;
+      throw new FeedStartError((e as Error).message);
     }
   }
 

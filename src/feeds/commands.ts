@@ -3,7 +3,7 @@ import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { err, out, withBosun, type Command } from '../cli/command.js';
 import { AisCsvError, csvSourceName, importAisCsv, type AisCsvSummary } from './ais-csv.js';
-import { reportToJson } from './feed-manager.js';
+import { FeedStartError, reportToJson } from './feed-manager.js';
 import { formatReport, runIngest } from './ingest.js';
 import { FeedSpecError, parseFeedSpecs, type FeedSpec } from './spec.js';
 
@@ -106,7 +106,7 @@ export const feedCommands: Command[] = [
             signal: interrupt.signal,
             print: err,
           }).catch((e: Error) => {
-            if (/cannot (read|listen|bind)/.test(e.message)) {
+            if (e instanceof FeedStartError) {
               err(e.message);
               return null;
             }
