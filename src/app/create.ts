@@ -118,8 +118,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     scheduler.start();
     services.fleet.startFlushing();
   }
-  const feeds: FeedManager | null = options.background ? configuredFeeds(config.feeds, { ctx, sink: services.fleet, clock, logger }) : null;
-  if (feeds) statusReporters.push(feeds.statusReporter());
+  let feeds: FeedManager | null = null;
 
   let closed = false;
   const bosun: Bosun = {
@@ -143,8 +142,10 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await store.close();
     },
   };
-  if (feeds) {
+  if (options.background) {
     try {
+      feeds = configuredFeeds(config.feeds, { ctx, sink: services.fleet, clock, logger });
+      statusReporters.push(feeds.statusReporter());
       await feeds.start();
     } catch (e) {
       await bosun.close();

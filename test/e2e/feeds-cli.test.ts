@@ -240,7 +240,7 @@ test('serve refuses to start when a feed cannot start, naming it', async () => {
   const store = childStore();
   try {
     const res = spawnSync(process.execPath, [cli, 'serve'], { env: { ...store.env, PORT: '0', BOSUN_FEEDS: 'file:/nonexistent/rec.nmea' }, encoding: 'utf8', timeout: 20_000 });
-    assert.equal(res.status, 1);
+    assert.equal(res.status, 1, `${res.signal} ${res.error} ${res.stdout} ${res.stderr}`);
     assert.match(res.stderr, /file:rec.nmea: cannot read: ENOENT/);
     const demo = spawnSync(process.execPath, [cli, 'serve'], { env: { ...store.env, PORT: '0', BOSUN_FEEDS: 'demo' }, encoding: 'utf8', timeout: 20_000 });
     if (demoFeedFactory === null) {
