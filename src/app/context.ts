@@ -9,6 +9,7 @@ import type { OperatorRequestsService } from '../features/harbor/operator-reques
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
+import type { VesselsService } from '../features/vessels/vessels-service.js';
 import type { FleetService } from '../fleet/fleet-service.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
@@ -29,6 +30,7 @@ export interface Services {
   operatorRequests: OperatorRequestsService;
   profiles: ProfilesService;
   fleet: FleetService;
+  vessels: VesselsService;
 }
 
 export interface AppContext {

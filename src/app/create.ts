@@ -17,6 +17,9 @@ import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
 import { createTelemetryRepo } from '../features/telemetry/telemetry-repo.js';
 import { createTelemetryService } from '../features/telemetry/telemetry-service.js';
+import { memoryPollSlots, redisPollSlots } from '../features/vessels/poll-slots.js';
+import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
+import { createVesselsService } from '../features/vessels/vessels-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
@@ -65,6 +68,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
+  const fleetRepo = createFleetRepo(store.db);
+  const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
   const services = {
     audit,
     agents,
@@ -83,10 +88,14 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       interactionSources: [],
       discoverySources: [],
     }),
-    fleet: createFleetService({
-      repo: createFleetRepo(store.db),
+    fleet,
+    vessels: createVesselsService({
+      fleet,
+      fleetRepo,
+      repo: createVesselsRepo(store.db),
       bus,
       clock,
+      pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
       onError: (err, context) => logger.error({ err }, context),
     }),
   };
@@ -95,6 +104,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const scheduler = createScheduler(logger, () => clock.now());
   scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
+  scheduler.add({ name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
   statusReporters.push(services.fleet.statusReporter());
 
@@ -117,6 +127,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     services.telemetry.start();
     scheduler.start();
     services.fleet.startFlushing();
+    services.vessels.start();
   }
   let feeds: FeedManager | null = null;
 
@@ -135,6 +146,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await http.close();
       await scheduler.stop();
       await services.telemetry.stop();
+      await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records not written'));
       await services.fleet.stop();
       await bus.close();
       await limiter.close();

@@ -24,6 +24,8 @@ export interface BatchResult {
 export interface PositionFilter {
   vslIds?: readonly string[];
   bbox?: { minLon: number; minLat: number; maxLon: number; maxLat: number };
+  /** Leave out positions whose quality flags keep them from being a latest position. */
+  usableOnly?: boolean;
 }
 
 const VESSEL_CHUNK = 400;
@@ -126,6 +128,7 @@ export function createFleetRepo(db: Kysely<Database>) {
     /** Positions with head ≥ seq > after, in seq order, matching the filter. */
     async positionsAfter(after: number, head: number, filter: PositionFilter, limit: number): Promise<PositionRow[]> {
       let query = db.selectFrom('positions').selectAll().where('seq', '>', after).where('seq', '<=', head);
+      if (filter.usableOnly) query = query.where('usable', '=', 1);
       if (filter.vslIds) query = query.where('vsl_id', 'in', filter.vslIds.length > 0 ? [...filter.vslIds] : ['']);
       if (filter.bbox) {
         const box = filter.bbox;

@@ -48,3 +48,25 @@ export async function ingest(fleet: FleetService, ...reports: Array<PositionRepo
   }
   await fleet.flush();
 }
+
+/**
+ * The vessel the published vessel examples name (IMO 9811000, MMSI 563033300), with a position
+ * old enough for the delayed preview and a recent one.
+ */
+export async function seedSampleVessel(fleet: FleetService, now: number): Promise<void> {
+  const mmsi = 563033300;
+  await ingest(
+    fleet,
+    identity(mmsi, now - 20 * 3_600_000, { imo: 9811000, name: 'OCEAN PRIDE', callsign: '9V1234', shipType: 80, lengthM: 183, beamM: 32 }),
+    position(mmsi, now - 20 * 3_600_000, 1.2, 103.7),
+    position(mmsi, now - 10 * 60_000, 1.25, 103.8),
+  );
+}
+
+/** A valid IMO number from its first six digits (appends the check digit). */
+export function imo(first6: number): number {
+  const digits = String(first6).padStart(6, '0');
+  let sum = 0;
+  for (let i = 0; i < 6; i++) sum += Number(digits[i]) * (7 - i);
+  return Number(digits + (sum % 10));
+}
