@@ -1,6 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { resolve } from 'node:path';
+import { FeedSpecError, parseFeedSpecs } from './feeds/spec.js';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
 
@@ -102,6 +103,14 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
   const env = withDefaults as Env;
   const port = Number(env.PORT);
   if (port < 0 || port > 65535) throw new ConfigError(`invalid configuration:\n  PORT: out of range (${env.PORT})`);
+  if (env.BOSUN_FEEDS !== undefined) {
+    try {
+      parseFeedSpecs(env.BOSUN_FEEDS);
+    } catch (e) {
+      if (e instanceof FeedSpecError) throw new ConfigError(`invalid configuration:\n  BOSUN_FEEDS: ${e.message}`);
+      throw e;
+    }
+  }
   const dataDir = resolve(env.BOSUN_DATA_DIR);
   let database: Config['database'];
   const url = env.DATABASE_URL;

@@ -41,6 +41,8 @@ import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
 import { createVesselsService } from '../features/vessels/vessels-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
+import type { FeedManager } from '../feeds/feed-manager.js';
+import { configuredFeeds } from '../feeds/serve-feeds.js';
 import { buildHttpApp } from '../http/app.js';
 import { createScheduler, type Scheduler } from '../jobs/scheduler.js';
 import { Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
@@ -202,9 +204,10 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     services.fleet.startFlushing();
     services.vessels.start();
   }
+  let feeds: FeedManager | null = null;
 
   let closed = false;
-  return {
+  const bosun: Bosun = {
     ctx,
     http,
     scheduler,
@@ -214,6 +217,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     async close() {
       if (closed) return;
       closed = true;
+      await feeds?.stop();
       await http.close();
       await scheduler.stop();
       await services.telemetry.stop();
@@ -225,4 +229,15 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await store.close();
     },
   };
+  if (options.background) {
+    try {
+      feeds = configuredFeeds(config.feeds, { ctx, sink: services.fleet, clock, logger });
+      statusReporters.push(feeds.statusReporter());
+      await feeds.start();
+    } catch (e) {
+      await bosun.close();
+      throw e;
+    }
+  }
+  return bosun;
 }

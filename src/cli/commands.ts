@@ -7,6 +7,7 @@ import { paymentCommands } from '../features/payments/commands.js';
 import { taskCommands } from '../features/harbor/tasks/commands.js';
 import { trialCommands } from '../features/harbor/trials/commands.js';
 import { operatorCommands } from '../features/operator/commands.js';
+import { feedCommands } from '../feeds/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -22,4 +23,5 @@ export const ALL_COMMANDS: Command[] = [
   ...groupCommands,
   ...helpCommands,
   ...trialCommands,
+  ...feedCommands,
 ];

@@ -19,14 +19,27 @@ export interface SourceStatus {
   /** Last connection or read error, if any. */
   lastError: string | null;
   reconnects: number;
+  /** Lines dropped for exceeding the line length cap. */
+  overlongLines?: number;
+  /** Connected clients (TCP server). */
+  clients?: number;
 }
 
 export interface FeedSource {
   readonly name: string;
   /** Starts delivering lines to `sink`; resolves once started (listening / connecting / reading). */
-  start(sink: LineSink): Promise<void>;
+  start(sink: LineSink, control?: SourceControl): Promise<void>;
   /** Resolves when a finite source (file, stdin) has delivered its last line; never for network sources until stopped. */
   done(): Promise<void>;
   stop(): Promise<void>;
   status(): SourceStatus;
+}
+
+/** What the pipeline offers a source beyond the line sink. */
+export interface SourceControl {
+  /**
+   * Backpressure: sources that can read faster than the store writes (file replay, stdin, demo
+   * backfill) await this between chunks; it resolves at once unless a flush is due.
+   */
+  drain(): Promise<void>;
 }

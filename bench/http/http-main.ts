@@ -1,0 +1,116 @@
+/**
+ * HTTP benchmark: Bosun's hot reads (ping, the preview last position, vessel lookup) against a bare
+ * Fastify handler serving the same bytes, in the same run, with the same keep-alive load generator.
+ * Bosun runs as `bosun serve` (SQLite, the Houston day imported first) in a child process, the
+ * baseline in another; the load generator is this process.
+ * Usage: node dist/bench/http/http-main.js [--seconds 5] [--connections 16] [--rounds 3]
+ * Each target is measured in alternating rounds (bare, Bosun, bare, Bosun, …) so that load from
+ * other processes on the machine hits both alike; the best round of each is compared.
+ *
+ * Rate limits are part of the measured path. So that they measure work and not refusals, every
+ * request comes from its own client address (BOSUN_TRUST_PROXY=true and a fresh X-Forwarded-For)
+ * and keyed calls rotate over 64 agents.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { runLoad, type LoadResult } from './load.js';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' }, rounds: { type: 'string', default: '3' } } });
+const rounds = Number(values.rounds);
+const durationMs = Number(values.seconds) * 1000;
+const connections = Number(values.connections);
+const root = resolve(import.meta.dirname, '..', '..', '..');
+const cli = join(root, 'dist', 'src', 'cli.js');
+const houston = resolve(root, '..', 'shared', 'data', 'ais', 'tracks', 'AIS_2020_01_01_houston_galveston.csv.gz');
+const out = join(root, 'bench', 'out');
+mkdirSync(out, { recursive: true });
+const dbFile = join(out, 'bosun-http.sqlite');
+for (const suffix of ['', '-wal', '-shm']) rmSync(dbFile + suffix, { force: true });
+const env = { ...process.env, DATABASE_URL: `sqlite:${dbFile}`, BOSUN_FEEDS: 'none', BOSUN_TRUST_PROXY: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
+delete (env as Record<string, string | undefined>).REDIS_URL;
+
+const imported = spawnSync(process.execPath, [cli, 'import', 'ais-csv', houston], { env, encoding: 'utf8' });
+if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`);
+process.stdout.write(imported.stdout);
+
+function start(args: string[], extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolveStart, reject) => {
+    let text = '';
+    child.stdout!.on('data', (d) => {
+      text += d;
+      const match = /(https?:\/\/[\d.]+:\d+)/.exec(text);
+      if (match) resolveStart({ child, url: match[1]! });
+    });
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${text}`)));
+  });
+}
+
+const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+let ipCounter = 1;
+const freshIp = () => ipOf(ipCounter++);
+
+const bosun = await start([cli, 'serve'], { PORT: '0' });
+const api = async (path: string, init: RequestInit = {}) => {
+  const res = await fetch(bosun.url + path, { ...init, headers: { 'x-forwarded-for': freshIp(), 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  return { status: res.status, text: await res.text() };
+};
+const keys: string[] = [];
+for (let i = 0; i < 64; i++) {
+  const reg = await api('/v1/agents/register', { method: 'POST', body: JSON.stringify({ name: `bench-${i}` }) });
+  keys.push(JSON.parse(reg.text).data.api_key);
+}
+
+const IMO = 9331505; // AMY C, in the Houston day
+const targets = [
+  { name: 'ping', path: '/v1/ping', keyed: false },
+  { name: 'preview last position', path: `/v1/bootstrap/vessels/last_position?imo=${IMO}`, keyed: false },
+  { name: 'vessel lookup', path: `/v1/vessels/lookup?id=IMO:${IMO}`, keyed: true },
+];
+const bodies: Record<string, string> = {};
+const available: typeof targets = [];
+for (const target of targets) {
+  const res = await api(target.path, target.keyed ? { headers: { authorization: `Bearer ${keys[0]}` } } : {});
+  if (res.status !== 200) {
+    console.log(`skipped ${target.name}: ${target.path} answered ${res.status} ${res.text.slice(0, 200)}`);
+    continue;
+  }
+  bodies[target.path.split('?')[0]!] = res.text;
+  available.push(target);
+}
+const bare = await start([join(root, 'dist', 'bench', 'http', 'bare-server.js')], { BENCH_BODIES: JSON.stringify(bodies) });
+
+const show = (r: LoadResult) => `${Math.round(r.perSecond).toLocaleString('en-US').padStart(7)} req/s  p50 ${r.p50Ms.toFixed(2)} ms  p99 ${r.p99Ms.toFixed(2)} ms  ${JSON.stringify(r.statuses)}`;
+console.log(`node ${process.version}, ${connections} keep-alive connections, ${rounds} alternating rounds of ${values.seconds} s, best round shown`);
+for (const target of available) {
+  const load = (baseUrl: string) =>
+    runLoad({
+      baseUrl,
+      connections,
+      durationMs,
+      next: (i) => ({
+        path: target.path,
+        headers: { 'x-forwarded-for': freshIp(), ...(target.keyed ? { authorization: `Bearer ${keys[i % keys.length]}` } : {}) },
+      }),
+    });
+  await load(bosun.url); // warm-up
+  await load(bare.url);
+  const bareRounds: LoadResult[] = [];
+  const bosunRounds: LoadResult[] = [];
+  for (let round = 0; round < rounds; round++) {
+    bareRounds.push(await load(bare.url));
+    bosunRounds.push(await load(bosun.url));
+  }
+  const best = (results: LoadResult[]) => results.reduce((a, b) => (b.perSecond > a.perSecond ? b : a));
+  const baseline = best(bareRounds);
+  const measured = best(bosunRounds);
+  const perRound = bosunRounds.map((r, i) => (r.perSecond / bareRounds[i]!.perSecond).toFixed(2)).join(', ');
+  console.log(`${target.name} (${target.path})`);
+  console.log(`  bare Fastify  ${show(baseline)}`);
+  console.log(`  Bosun         ${show(measured)}`);
+  console.log(`  ratio         ${(measured.perSecond / baseline.perSecond).toFixed(2)} (best vs best; per round ${perRound})`);
+}
+bosun.child.kill('SIGINT');
+bare.child.kill('SIGINT');

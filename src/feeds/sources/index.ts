@@ -1,0 +1,36 @@
+import type { Clock } from '../../clock.js';
+import { demoFeedFactory, type DemoFeedDeps } from '../demo.js';
+import { FeedSpecError, type FeedSpec } from '../spec.js';
+import type { FeedSource } from '../types.js';
+import { StreamSource, type Sleeper } from './stream.js';
+import { TcpClientSource } from './tcp-client.js';
+import { TcpServerSource } from './tcp-server.js';
+import { UdpSource } from './udp.js';
+
+export interface SourceDeps {
+  clock: Clock;
+  stdin?: NodeJS.ReadableStream;
+  sleeper?: Sleeper;
+  /** Needed only by the demo feed. */
+  demo?: Omit<DemoFeedDeps, 'clock' | 'name'>;
+}
+
+/** Builds the source a spec describes (nothing is opened until `start`). */
+export function createSource(spec: FeedSpec, deps: SourceDeps): FeedSource {
+  switch (spec.kind) {
+    case 'tcp-client':
+      return new TcpClientSource(spec.name, deps.clock, { host: spec.host, port: spec.port });
+    case 'tcp-server':
+      return new TcpServerSource(spec.name, deps.clock, spec.host, spec.port);
+    case 'udp':
+      return new UdpSource(spec.name, deps.clock, spec.host, spec.port);
+    case 'file':
+      return StreamSource.file(spec.name, spec.path, deps.clock, { pace: spec.pace, ...(deps.sleeper ? { sleeper: deps.sleeper } : {}) });
+    case 'stdin':
+      return StreamSource.stream(spec.name, 'stdin', deps.stdin ?? process.stdin, deps.clock);
+    case 'demo':
+      if (!demoFeedFactory) throw new FeedSpecError('invalid feed "demo": the demo fleet simulator is not available in this build');
+      if (!deps.demo) throw new FeedSpecError('invalid feed "demo": the demo fleet runs only inside bosun serve');
+      return demoFeedFactory({ ...deps.demo, clock: deps.clock, name: spec.name });
+  }
+}
