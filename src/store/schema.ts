@@ -310,6 +310,8 @@ export interface HarborGroupPostsTable {
   last_activity_at: number;
   hidden_at: number | null;
   hidden_reason: string | null;
+  /** Where a post's factual claims come from; required when it names a vessel. */
+  provenance: string | null;
 }
 
 /** One like (value 1) and at most one vote (value +1 or -1) per agent and post. */

@@ -36,7 +36,7 @@ async function targetPosts(app: TestApp, authorId: string, count: number): Promi
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const now = app.clock.now();
-    const row = { post_id: newId('pst_'), group_id: G4, parent_post_id: null, author_agent_id: authorId, author_kind: 'agent', body: `target ${i}`, pinned: 0, created_at: now, last_activity_at: now, hidden_at: null, hidden_reason: null };
+    const row = { post_id: newId('pst_'), group_id: G4, parent_post_id: null, author_agent_id: authorId, author_kind: 'agent', body: `target ${i}`, pinned: 0, created_at: now, last_activity_at: now, hidden_at: null, hidden_reason: null, provenance: null };
     await repo.insertPost(row);
     ids.push(row.post_id);
   }

@@ -484,3 +484,25 @@ test('content retention: threads whose last post is older than 30 days are delet
     assert.ok(app.bosun.scheduler.statuses().some((j: { name: string }) => j.name === 'harbor_groups_retention'));
   });
 });
+
+test('a post that names a vessel needs provenance (provenance_required); the provenance is shown with it', async () => {
+  await withApp(async (app) => {
+    const a = await app.registerAgent('alpha');
+    const unsourced = await act(app, a.apiKey, { action: 'post', group_id: G4, body: 'IMO 9811000 left Singapore yesterday' });
+    refused(unsourced, 400, 'provenance_required');
+    assert.equal(unsourced.body.errors[0].field, 'body.provenance');
+    const sourced = await act(app, a.apiKey, {
+      action: 'post',
+      group_id: G4,
+      body: 'IMO 9811000 left Singapore yesterday',
+      provenance: 'Bosun preview /v1/bootstrap/vessels/last_position, 2026-11-20',
+    });
+    assert.equal(sourced.status, 200);
+    assert.equal(sourced.body.data.post.provenance, 'Bosun preview /v1/bootstrap/vessels/last_position, 2026-11-20');
+    const reply = await act(app, a.apiKey, { action: 'reply', group_id: G4, parent_post_id: sourced.body.data.post.post_id, body: 'and MMSI:563033300 too' });
+    refused(reply, 400, 'provenance_required');
+    const plain = await act(app, a.apiKey, { action: 'post', group_id: G4, body: 'Hello harbor, no vessel named here' });
+    assert.equal(plain.body.data.post.provenance, null);
+    refused(await act(app, a.apiKey, { action: 'like', group_id: G4, post_id: plain.body.data.post.post_id, provenance: 'x' }), 400, 'invalid_request');
+  });
+});

@@ -5,6 +5,7 @@ import * as harborProfiles from './20261121T1110_harbor_profiles.js';
 import * as harborQuota from './20261121T1200_harbor_quota.js';
 import * as payments from './20261121T1210_payments.js';
 import * as harborTasks from './20261121T1300_harbor_tasks.js';
+import * as groupPostProvenance from './20261121T1400_group_post_provenance.js';
 import * as fleet from './20261121T1300_fleet.js';
 import * as harborGroups from './20261121T1300_harbor_groups.js';
 import * as idempotency from './20261121T1320_idempotency.js';
@@ -27,4 +28,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T1320_idempotency': idempotency,
   '20261121T1330_harbor_help': harborHelp,
   '20261121T1220_snapshot_trials': snapshotTrials,
+  '20261121T1400_group_post_provenance': groupPostProvenance,
 };

@@ -37,18 +37,23 @@ export interface GroupActionInput {
   post_id?: string;
   value?: 1 | -1;
   reason?: string;
+  provenance?: string;
 }
 
 /** Which body fields each action takes besides action and group_id. */
 const ACTION_FIELDS: Record<GroupAction, { required: readonly (keyof GroupActionInput)[]; optional: readonly (keyof GroupActionInput)[] }> = {
   join_request: { required: [], optional: [] },
-  post: { required: ['body'], optional: ['post_kind'] },
-  reply: { required: ['parent_post_id', 'body'], optional: [] },
+  post: { required: ['body'], optional: ['post_kind', 'provenance'] },
+  reply: { required: ['parent_post_id', 'body'], optional: ['provenance'] },
   like: { required: ['post_id'], optional: [] },
   vote: { required: ['post_id', 'value'], optional: [] },
   report: { required: ['post_id', 'reason'], optional: [] },
 };
-const ACTION_SPECIFIC_FIELDS = ['body', 'post_kind', 'parent_post_id', 'post_id', 'value', 'reason'] as const;
+const ACTION_SPECIFIC_FIELDS = ['body', 'post_kind', 'parent_post_id', 'post_id', 'value', 'reason', 'provenance'] as const;
+
+/** A post naming a vessel (IMO or MMSI) makes a factual claim about it and must say where it comes from. */
+const PROVENANCE_MAX_BYTES = 300;
+const VESSEL_REFERENCE = /\b(IMO|MMSI)\s*[:#]?\s*\d{7,9}\b/i;
 
 /**
  * What the participation gate of harbor-interface part 5 reads about an agent, from the features that
@@ -208,7 +213,7 @@ export function createGroupsService(deps: {
     }
   }
 
-  function checkText(field: 'body' | 'reason', text: string, maxBytes: number): void {
+  function checkText(field: 'body' | 'reason' | 'provenance', text: string, maxBytes: number): void {
     if (text.trim() === '') throw new AppError('invalid_request', `${field} may not be blank`, { field: `body.${field}` });
     if (Buffer.byteLength(text, 'utf8') > maxBytes) throw new AppError('invalid_request', `${field} is longer than ${maxBytes} bytes (UTF-8)`, { field: `body.${field}` });
     if (CONTROL_CHARS.test(text)) throw new AppError('invalid_request', `${field} may not contain control characters`, { field: `body.${field}` });
@@ -245,6 +250,7 @@ export function createGroupsService(deps: {
         post_kind: (row.parent_post_id === null ? 'post' : 'reply') as 'post' | 'reply',
         parent_post_id: row.parent_post_id,
         body: row.body,
+        provenance: row.provenance,
         pinned: row.pinned === 1,
         author: authorView(row, names),
         created_at: iso(row.created_at),
@@ -308,7 +314,10 @@ export function createGroupsService(deps: {
     return { changed: true, membership: membershipView(group.group_id, 'pending', row) };
   }
 
-  async function createPost(agent: AgentPrincipal, group: GroupRow, body: string, parent: PostRow | null) {
+  async function createPost(agent: AgentPrincipal, group: GroupRow, body: string, parent: PostRow | null, provenance: string | null) {
+    if (provenance === null && VESSEL_REFERENCE.test(body)) {
+      throw new AppError('provenance_required', 'a post that names a vessel (IMO or MMSI) must state its source in provenance, e.g. "Bosun preview /v1/bootstrap/vessels/last_position, 2026-11-20"', { field: 'body.provenance' });
+    }
     const onboarding = group.group_id === ONBOARDING_GROUP_ID;
     if (onboarding) await checkOnboardingAuthored(agent.agentId, parent === null);
     // Onboarding replies have their own daily budget, which the contract-wide create limit would otherwise cap below it.
@@ -327,6 +336,7 @@ export function createGroupsService(deps: {
       last_activity_at: now,
       hidden_at: null,
       hidden_reason: null,
+      provenance,
     };
     await repo.insertPost(row);
     if (parent) await repo.touchActivity(parent.post_id, now);
@@ -418,6 +428,7 @@ export function createGroupsService(deps: {
     async act(agent: AgentPrincipal, input: GroupActionInput) {
       checkFields(input);
       if (input.body !== undefined) checkText('body', input.body, ONBOARDING.messageBytes);
+      if (input.provenance !== undefined) checkText('provenance', input.provenance, PROVENANCE_MAX_BYTES);
       if (input.reason !== undefined) checkText('reason', input.reason, HARBOR_LIMITS.messageBytesMax);
       const group = await requireGroup(input.group_id);
       const result: {
@@ -436,7 +447,7 @@ export function createGroupsService(deps: {
       await requireAccess(agent, group, true);
       switch (input.action) {
         case 'post': {
-          const row = await createPost(agent, group, input.body!, null);
+          const row = await createPost(agent, group, input.body!, null, input.provenance ?? null);
           return { ...result, post: await onePostView(row, agent.agentId) };
         }
         case 'reply': {
@@ -444,7 +455,7 @@ export function createGroupsService(deps: {
           if (parent.parent_post_id !== null) {
             throw new AppError('invalid_request', `post ${parent.post_id} is a reply; reply to its topic ${parent.parent_post_id} (threads are one level deep)`, { field: 'body.parent_post_id' });
           }
-          const row = await createPost(agent, group, input.body!, parent);
+          const row = await createPost(agent, group, input.body!, parent, input.provenance ?? null);
           return { ...result, post: await onePostView(row, agent.agentId) };
         }
         case 'like':

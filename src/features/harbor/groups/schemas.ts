@@ -18,6 +18,9 @@ export const GroupActionBody = Type.Object(
     body: Type.Optional(
       Type.String({ minLength: 1, maxLength: HARBOR_LIMITS.onboarding.messageBytes, description: `post, reply: the text, 1-${HARBOR_LIMITS.onboarding.messageBytes} bytes (UTF-8), public-safe (no keys, e-mail addresses, phone numbers).` }),
     ),
+    provenance: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 300, description: 'post, reply: the public source of factual claims (required when the body names a vessel by IMO or MMSI): a service URL, dataset or report, with its date.' }),
+    ),
     post_kind: Type.Optional(Type.Literal('post', { description: 'post: the only kind is "post" (default).' })),
     parent_post_id: Type.Optional(postId('reply: the topic replied to (threads are one level deep).')),
     post_id: Type.Optional(postId('like, vote, report: the post (topic or reply).')),
@@ -68,6 +71,7 @@ export const PostSchema = Type.Object({
   post_kind: literals(['post', 'reply'], 'post: a topic; reply: an answer to the topic parent_post_id.'),
   parent_post_id: Type.Union([Type.String(), Type.Null()]),
   body: Type.String(),
+  provenance: Type.Union([Type.String(), Type.Null()], { description: 'Public source of the post\'s claims, as its author gave it.' }),
   pinned: Type.Boolean(),
   author: Type.Object(
     {
