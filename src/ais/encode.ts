@@ -8,7 +8,7 @@ import { SIXBIT_ASCII } from './bits.js';
 /** A raw field: an integer value (negative values are written in two's complement) and its width. */
 export type BitField = readonly [value: number, bits: number];
 
-const ARMOR = '0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVW`abcdefghijklmnopqrstuvw';
+const ARMOR_CODES = Uint8Array.from('0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVW`abcdefghijklmnopqrstuvw', (ch) => ch.charCodeAt(0));
 /** Longest payload per sentence: an 82-character sentence leaves room for 60 armor characters. */
 const MAX_PAYLOAD_CHARS_PER_SENTENCE = 60;
 
@@ -20,7 +20,7 @@ const ASCII_TO_SIXBIT: Int8Array = (() => {
 
 /** Accumulates fields MSB-first into 6-bit groups, then armors them. */
 export class PayloadWriter {
-  private six: number[] = [];
+  private readonly six: number[] = [];
   private current = 0;
   private used = 0;
   private length = 0;
@@ -33,10 +33,17 @@ export class PayloadWriter {
   uint(value: number, bits: number): this {
     let v = Math.trunc(value);
     if (v < 0) v += 2 ** bits;
-    for (let i = bits - 1; i >= 0; i--) {
-      const bit = i < 31 ? (v >>> i) & 1 : Math.floor(v / 2 ** i) & 1;
-      this.current = (this.current << 1) | bit;
-      this.used++;
+    if (bits > 30) {
+      // Split so that the shifts below stay within 31-bit integers.
+      const high = Math.floor(v / 2 ** 30);
+      return this.uint(high, bits - 30).uint(v - high * 2 ** 30, 30);
+    }
+    let remaining = bits;
+    while (remaining > 0) {
+      const take = Math.min(6 - this.used, remaining);
+      remaining -= take;
+      this.current = (this.current << take) | ((v >>> remaining) & ((1 << take) - 1));
+      this.used += take;
       if (this.used === 6) {
         this.six.push(this.current);
         this.current = 0;
@@ -69,14 +76,13 @@ export class PayloadWriter {
 
   /** The armored payload; the last character is zero-padded and the padding counted as fill bits. */
   armor(): { payload: string; fillBits: number } {
-    let payload = '';
-    for (const value of this.six) payload += ARMOR[value];
+    const codes = this.six.map((value) => ARMOR_CODES[value]!);
     let fillBits = 0;
     if (this.used > 0) {
       fillBits = 6 - this.used;
-      payload += ARMOR[this.current << fillBits];
+      codes.push(ARMOR_CODES[this.current << fillBits]!);
     }
-    return { payload, fillBits };
+    return { payload: String.fromCharCode(...codes), fillBits };
   }
 }
 
