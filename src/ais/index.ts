@@ -21,3 +21,5 @@ export {
   type PositionReportFields,
   type StaticVoyageFields,
 } from './messages.js';
+export { flagForMid, flagForMmsi, midOfMmsi } from './mid.js';
+export { isValidImo } from './imo.js';

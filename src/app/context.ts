@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import type { Bus } from '../bus/bus.js';
 import type { CatalogView } from '../catalog/catalog.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -8,6 +9,8 @@ import type { OperatorRequestsService } from '../features/harbor/operator-reques
 import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
+import type { VesselsService } from '../features/vessels/vessels-service.js';
+import type { FleetService } from '../fleet/fleet-service.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import type { Store } from '../store/db.js';
@@ -26,6 +29,8 @@ export interface Services {
   telemetry: TelemetryService;
   operatorRequests: OperatorRequestsService;
   profiles: ProfilesService;
+  fleet: FleetService;
+  vessels: VesselsService;
 }
 
 export interface AppContext {
@@ -34,6 +39,8 @@ export interface AppContext {
   logger: Logger;
   store: Store;
   redis: Redis | null;
+  /** Publish/subscribe between components and processes (Redis when configured). */
+  bus: Bus;
   limiter: Limiter;
   catalog: CatalogView;
   services: Services;

@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
+import { MemoryBus, RedisBus, type Bus } from '../bus/index.js';
 import { buildCatalogView } from '../catalog/catalog.js';
 import { systemClock, HOUR, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -16,6 +17,11 @@ import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
 import { createTelemetryRepo } from '../features/telemetry/telemetry-repo.js';
 import { createTelemetryService } from '../features/telemetry/telemetry-service.js';
+import { memoryPollSlots, redisPollSlots } from '../features/vessels/poll-slots.js';
+import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
+import { createVesselsService } from '../features/vessels/vessels-service.js';
+import { createFleetRepo } from '../fleet/fleet-repo.js';
+import { createFleetService } from '../fleet/fleet-service.js';
 import { buildHttpApp } from '../http/app.js';
 import { createScheduler, type Scheduler } from '../jobs/scheduler.js';
 import { Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
@@ -54,10 +60,14 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
     await redis.connect();
   }
+  const onBusError = (topic: string, err: unknown) => logger.warn({ err, topic }, 'bus handler failed');
+  const bus: Bus = redis ? new RedisBus(redis, config.redis!.prefix, onBusError) : new MemoryBus(onBusError);
   const limiter = new Limiter(redis ? new RedisLimiterBackend(redis, config.redis!.prefix) : new MemoryLimiterBackend());
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
+  const fleetRepo = createFleetRepo(store.db);
+  const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
   const services = {
     audit,
     agents,
@@ -76,12 +86,24 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       interactionSources: [],
       discoverySources: [],
     }),
+    fleet,
+    vessels: createVesselsService({
+      fleet,
+      fleetRepo,
+      repo: createVesselsRepo(store.db),
+      bus,
+      clock,
+      pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
+    }),
   };
+  await services.fleet.start();
 
   const scheduler = createScheduler(logger, () => clock.now());
   scheduler.add({ name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() });
   scheduler.add({ name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() });
+  scheduler.add({ name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() });
   const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }];
+  statusReporters.push(services.fleet.statusReporter());
 
   const ctx: AppContext = {
     config,
@@ -89,6 +111,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     logger,
     store,
     redis,
+    bus,
     limiter,
     catalog: buildCatalogView(ALL_ROUTES),
     services,
@@ -100,6 +123,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   if (options.background) {
     services.telemetry.start();
     scheduler.start();
+    services.fleet.startFlushing();
   }
 
   let closed = false;
@@ -116,6 +140,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await http.close();
       await scheduler.stop();
       await services.telemetry.stop();
+      await services.fleet.stop();
+      await bus.close();
       await limiter.close();
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await store.close();

@@ -62,3 +62,64 @@ export interface AisSink {
   /** Resolves when everything accepted so far is stored and published. */
   flush(): Promise<void>;
 }
+
+/** Bus topic of stored positions (payload `PositionsEvent`), published after each batch is written. */
+export const POSITIONS_TOPIC = 'positions';
+/** Bus topic of identity changes (payload `VesselsEvent`), published after each batch is written. */
+export const VESSELS_TOPIC = 'vessels';
+
+/** A position as stored: `seq` is its place in the positions table and the updates cursor. */
+export interface StoredPosition {
+  seq: number;
+  vslId: string;
+  mmsi: number;
+  observedAt: number;
+  receivedAt: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  cog: number | null;
+  heading: number | null;
+  navStatus: number | null;
+  msgType: number | null;
+  source: string;
+  simulated: boolean;
+  /** False when a quality flag keeps it from being the vessel's latest position (see docs/fleet.md). */
+  usable: boolean;
+  qualityFlags: string[];
+}
+
+export interface PositionsEvent {
+  /** The publishing process, so it can skip its own events where it already applied them. */
+  origin: string;
+  positions: StoredPosition[];
+}
+
+/** Merged identity of one vessel (one MMSI). */
+export interface VesselIdentity {
+  vslId: string;
+  mmsi: number;
+  imo: number | null;
+  name: string | null;
+  callsign: string | null;
+  shipType: number | null;
+  /** ISO 3166-1 alpha-2 from the MMSI's MID. */
+  flag: string | null;
+  lengthM: number | null;
+  beamM: number | null;
+  draughtM: number | null;
+  destination: string | null;
+  eta: string | null;
+  simulated: boolean;
+  /** Feed names that reported this vessel, most recent last. */
+  sources: string[];
+  firstSeenAt: number;
+  lastSeenAt: number;
+  /** Observation time of the static report that last set the identity; null before any. */
+  identityObservedAt: number | null;
+}
+
+export interface VesselsEvent {
+  origin: string;
+  vessels: VesselIdentity[];
+}

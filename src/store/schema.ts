@@ -101,6 +101,90 @@ export interface HarborProfilesTable {
   updated_at: number;
 }
 
+/** One row per MMSI: merged identity and the latest usable position (pos_*), kept by the fleet service. */
+export interface VesselsTable {
+  vsl_id: string;
+  mmsi: number;
+  imo: number | null;
+  name: string | null;
+  callsign: string | null;
+  ship_type: number | null;
+  flag: string | null;
+  length_m: number | null;
+  beam_m: number | null;
+  draught_m: number | null;
+  destination: string | null;
+  eta: string | null;
+  simulated: number;
+  /** JSON array of feed names. */
+  sources: string;
+  first_seen_at: number;
+  last_seen_at: number;
+  identity_observed_at: number | null;
+  pos_observed_at: number | null;
+  pos_received_at: number | null;
+  pos_lat: number | null;
+  pos_lon: number | null;
+  pos_sog: number | null;
+  pos_cog: number | null;
+  pos_heading: number | null;
+  pos_nav_status: number | null;
+  pos_msg_type: number | null;
+  pos_source: string | null;
+  pos_simulated: number | null;
+  /** JSON array of quality flags. */
+  pos_quality_flags: string | null;
+}
+
+export interface VesselIdentityHistoryTable {
+  id: Generated<number>;
+  vsl_id: string;
+  field: string;
+  old_value: string | null;
+  new_value: string | null;
+  changed_at: number;
+  source: string;
+}
+
+/** Every stored position; (vsl_id, observed_at) is unique and seq is the updates cursor. */
+export interface PositionsTable {
+  seq: Generated<number>;
+  vsl_id: string;
+  observed_at: number;
+  received_at: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  cog: number | null;
+  heading: number | null;
+  nav_status: number | null;
+  msg_type: number | null;
+  source: string;
+  simulated: number;
+  usable: number;
+  /** JSON array of quality flags. */
+  quality_flags: string;
+}
+
+/** Keyed vessel reads, for the popularity leaderboard. */
+export interface VesselLookupsTable {
+  id: Generated<number>;
+  vsl_id: string;
+  agent_id: string;
+  operation_id: string;
+  at: number;
+}
+
+/** Self-declared X-Agent-Name / X-Agent-Vendor labels of preview calls (unverified; ip redacted). */
+export interface PreviewAgentLabelsTable {
+  id: Generated<number>;
+  at: number;
+  operation_id: string;
+  agent_name: string | null;
+  agent_vendor: string | null;
+  ip: string | null;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -110,4 +194,9 @@ export interface Database {
   request_telemetry: RequestTelemetryTable;
   harbor_operator_requests: HarborOperatorRequestsTable;
   harbor_profiles: HarborProfilesTable;
+  vessels: VesselsTable;
+  vessel_identity_history: VesselIdentityHistoryTable;
+  positions: PositionsTable;
+  vessel_lookups: VesselLookupsTable;
+  preview_agent_labels: PreviewAgentLabelsTable;
 }

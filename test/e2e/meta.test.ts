@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { HOUR } from '../../src/clock.js';
 import { LIMIT_POLICIES } from '../../src/limits/policies.js';
 import { startTestApp } from '../helpers/app.js';
+import { seedSampleVessel } from '../helpers/fleet.js';
 
 test('ping, status and capabilities describe this deployment from live state and the catalog', async () => {
   const app = await startTestApp();
@@ -57,6 +58,7 @@ test('every published example works as published', async () => {
   try {
     const operator = await app.operatorToken();
     const { apiKey } = await app.registerAgent('follows-examples');
+    await seedSampleVessel(app.bosun.ctx.services.fleet, app.clock.now());
     const examples = (await app.api('GET', '/v1/capabilities/examples', { token: apiKey })).body.data.examples;
     assert.ok(examples.length >= app.bosun.ctx.catalog.implemented.length);
     const covered = new Set<string>();

@@ -1,0 +1,172 @@
+import { sql, type Kysely, type Selectable } from 'kysely';
+import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
+
+export type VesselRow = Selectable<VesselsTable>;
+export type PositionRow = Selectable<PositionsTable>;
+export type PositionInsert = Omit<PositionRow, 'seq'>;
+
+export interface HistoryInsert {
+  vsl_id: string;
+  field: string;
+  old_value: string | null;
+  new_value: string | null;
+  changed_at: number;
+  source: string;
+}
+
+export interface BatchResult {
+  /** The stored vsl_id of every upserted MMSI (another process may have created it first). */
+  vslIds: Map<number, string>;
+  /** Positions actually inserted (duplicates of an existing (vsl_id, observed_at) are not). */
+  inserted: Array<{ seq: number; vsl_id: string; observed_at: number }>;
+}
+
+export interface PositionFilter {
+  vslIds?: readonly string[];
+  bbox?: { minLon: number; minLat: number; maxLon: number; maxLat: number };
+  /** Leave out positions whose quality flags keep them from being a latest position. */
+  usableOnly?: boolean;
+}
+
+const VESSEL_CHUNK = 400;
+const POSITION_CHUNK = 1000;
+const HISTORY_CHUNK = 1000;
+
+const IDENTITY_COLUMNS = [
+  'imo', 'name', 'callsign', 'ship_type', 'flag', 'length_m', 'beam_m', 'draught_m', 'destination', 'eta',
+  'simulated', 'sources', 'identity_observed_at',
+] as const;
+const LATEST_COLUMNS = [
+  'pos_observed_at', 'pos_received_at', 'pos_lat', 'pos_lon', 'pos_sog', 'pos_cog', 'pos_heading', 'pos_nav_status',
+  'pos_msg_type', 'pos_source', 'pos_simulated', 'pos_quality_flags',
+] as const;
+
+function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+export function createFleetRepo(db: Kysely<Database>) {
+  return {
+    async loadVessels(): Promise<VesselRow[]> {
+      return db.selectFrom('vessels').selectAll().execute();
+    },
+
+    async positionTotals(): Promise<{ count: number; headSeq: number }> {
+      const row = await db
+        .selectFrom('positions')
+        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<number | null>('seq').as('head')])
+        .executeTakeFirstOrThrow();
+      return { count: Number(row.count), headSeq: Number(row.head ?? 0) };
+    },
+
+    async headSeq(): Promise<number> {
+      const row = await db.selectFrom('positions').select((eb) => eb.fn.max<number | null>('seq').as('head')).executeTakeFirstOrThrow();
+      return Number(row.head ?? 0);
+    },
+
+    async findVessel(by: { vslId?: string; mmsi?: number; imo?: number }): Promise<VesselRow | undefined> {
+      let query = db.selectFrom('vessels').selectAll();
+      if (by.vslId !== undefined) query = query.where('vsl_id', '=', by.vslId);
+      else if (by.mmsi !== undefined) query = query.where('mmsi', '=', by.mmsi);
+      else if (by.imo !== undefined) query = query.where('imo', '=', by.imo).orderBy('last_seen_at', 'desc');
+      else return undefined;
+      return query.limit(1).executeTakeFirst();
+    },
+
+    /**
+     * One transaction: upsert the changed vessels (identity from this batch; the latest position
+     * only when it is newer than the stored one), append identity history, insert positions.
+     */
+    async writeBatch(vessels: VesselRow[], history: Array<HistoryInsert & { mmsi: number }>, positions: Array<PositionInsert & { mmsi: number }>): Promise<BatchResult> {
+      return db.transaction().execute(async (trx) => {
+        const vslIds = new Map<number, string>();
+        for (const chunk of chunks(vessels, VESSEL_CHUNK)) {
+          const rows = await trx
+            .insertInto('vessels')
+            .values(chunk)
+            .onConflict((oc) =>
+              oc.column('mmsi').doUpdateSet((eb) => {
+                const set: Record<string, unknown> = {
+                  last_seen_at: sql`case when excluded.last_seen_at > vessels.last_seen_at then excluded.last_seen_at else vessels.last_seen_at end`,
+                };
+                for (const column of IDENTITY_COLUMNS) set[column] = eb.ref(`excluded.${column}`);
+                for (const column of LATEST_COLUMNS) {
+                  set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
+                }
+                return set as never;
+              }),
+            )
+            .returning(['mmsi', 'vsl_id'])
+            .execute();
+          for (const row of rows) vslIds.set(Number(row.mmsi), row.vsl_id);
+        }
+        const canonical = (mmsi: number, vslId: string) => vslIds.get(mmsi) ?? vslId;
+
+        for (const chunk of chunks(history, HISTORY_CHUNK)) {
+          await trx
+            .insertInto('vessel_identity_history')
+            .values(chunk.map(({ mmsi, ...row }) => ({ ...row, vsl_id: canonical(mmsi, row.vsl_id) })))
+            .execute();
+        }
+
+        const inserted: BatchResult['inserted'] = [];
+        for (const chunk of chunks(positions, POSITION_CHUNK)) {
+          const rows = await trx
+            .insertInto('positions')
+            .values(chunk.map(({ mmsi, ...row }) => ({ ...row, vsl_id: canonical(mmsi, row.vsl_id) })))
+            .onConflict((oc) => oc.columns(['vsl_id', 'observed_at']).doNothing())
+            .returning(['seq', 'vsl_id', 'observed_at'])
+            .execute();
+          for (const row of rows) inserted.push({ seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: Number(row.observed_at) });
+        }
+        return { vslIds, inserted };
+      });
+    },
+
+    /** Positions with head ≥ seq > after, in seq order, matching the filter. */
+    async positionsAfter(after: number, head: number, filter: PositionFilter, limit: number): Promise<PositionRow[]> {
+      let query = db.selectFrom('positions').selectAll().where('seq', '>', after).where('seq', '<=', head);
+      if (filter.usableOnly) query = query.where('usable', '=', 1);
+      if (filter.vslIds) query = query.where('vsl_id', 'in', filter.vslIds.length > 0 ? [...filter.vslIds] : ['']);
+      if (filter.bbox) {
+        const box = filter.bbox;
+        query = query.where('lat', '>=', box.minLat).where('lat', '<=', box.maxLat);
+        query =
+          box.minLon <= box.maxLon
+            ? query.where('lon', '>=', box.minLon).where('lon', '<=', box.maxLon)
+            : query.where((eb) => eb.or([eb('lon', '>=', box.minLon), eb('lon', '<=', box.maxLon)]));
+      }
+      return query.orderBy('seq', 'asc').limit(limit).execute();
+    },
+
+    /** One vessel's positions with from ≤ observed_at ≤ to and observed_at > after, oldest first. */
+    async track(vslId: string, range: { from: number; to: number; after: number | null }, includeUnusable: boolean, limit: number): Promise<PositionRow[]> {
+      let query = db
+        .selectFrom('positions')
+        .selectAll()
+        .where('vsl_id', '=', vslId)
+        .where('observed_at', '>=', range.from)
+        .where('observed_at', '<=', range.to);
+      if (range.after !== null) query = query.where('observed_at', '>', range.after);
+      if (!includeUnusable) query = query.where('usable', '=', 1);
+      return query.orderBy('observed_at', 'asc').limit(limit).execute();
+    },
+
+    /** The newest usable position observed at or before `cutoff`. */
+    async newestUsableAtOrBefore(vslId: string, cutoff: number): Promise<PositionRow | undefined> {
+      return db
+        .selectFrom('positions')
+        .selectAll()
+        .where('vsl_id', '=', vslId)
+        .where('observed_at', '<=', cutoff)
+        .where('usable', '=', 1)
+        .orderBy('observed_at', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+    },
+  };
+}
+
+export type FleetRepo = ReturnType<typeof createFleetRepo>;

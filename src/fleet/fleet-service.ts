@@ -1,0 +1,638 @@
+import { randomBytes } from 'node:crypto';
+import { isValidImo } from '../ais/imo.js';
+import { flagForMmsi } from '../ais/mid.js';
+import type { DecodedMessage } from '../ais/index.js';
+import type { StatusReporter } from '../app/context.js';
+import type { Bus } from '../bus/bus.js';
+import { MINUTE, iso, type Clock } from '../clock.js';
+import { jsonText, parseJson } from '../store/dialect.js';
+import { convertMessage } from './convert.js';
+import type { FleetRepo, HistoryInsert, PositionInsert, PositionRow, VesselRow } from './fleet-repo.js';
+import { distanceNm } from './geo.js';
+import {
+  POSITIONS_TOPIC,
+  VESSELS_TOPIC,
+  type AisSink,
+  type ObservationMeta,
+  type PositionReport,
+  type PositionsEvent,
+  type StaticReport,
+  type StoredPosition,
+  type VesselIdentity,
+  type VesselsEvent,
+} from './types.js';
+
+/** Implied speed above which a fix is an impossible jump from the previous one. */
+export const MAX_PLAUSIBLE_SPEED_KN = 80;
+/** Jumps shorter than this are receiver jitter, whatever the implied speed over a second or two. */
+const MIN_JUMP_NM = 0.1;
+/** Observation times further ahead of the clock than this are flagged future_timestamp. */
+const MAX_CLOCK_SKEW_MS = 5 * MINUTE;
+/** Feed names remembered per vessel. */
+const MAX_SOURCES = 8;
+const PUBLISH_CHUNK = 500;
+
+export const QUALITY_FLAGS = ['invalid_coordinates', 'impossible_jump', 'future_timestamp', 'coarse_position', 'simulated_source'] as const;
+export type QualityFlag = (typeof QUALITY_FLAGS)[number];
+/** Flags that keep a position from becoming the vessel's latest (it is still stored). */
+const UNUSABLE: ReadonlySet<string> = new Set(['invalid_coordinates', 'impossible_jump', 'future_timestamp']);
+
+export const REJECT_REASONS = ['invalid_mmsi', 'no_position', 'invalid_time', 'store_error'] as const;
+export type RejectReason = (typeof REJECT_REASONS)[number];
+
+/** The latest usable fix of a vessel. */
+export interface LatestFix {
+  observedAt: number;
+  receivedAt: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  cog: number | null;
+  heading: number | null;
+  navStatus: number | null;
+  msgType: number | null;
+  source: string;
+  simulated: boolean;
+  qualityFlags: string[];
+}
+
+/** Live state of one vessel: identity, latest usable fix, and the fix an impossible jump led to. */
+export interface VesselState extends VesselIdentity {
+  latest: LatestFix | null;
+  jumpCandidate: { lat: number; lon: number; at: number } | null;
+}
+
+interface BufferedPosition {
+  state: VesselState;
+  row: PositionInsert;
+  flags: string[];
+}
+
+export interface FleetStats {
+  vessels: number;
+  positions_stored: number;
+  positions_duplicate: number;
+  positions_buffered: number;
+  identity_changes: number;
+  rejected: Record<RejectReason, number>;
+  quality_flags: Record<QualityFlag, number>;
+  ignored_messages: { non_vessel_station: number; undecodable: number; other_type: number };
+  invalid_imo: number;
+  last_observation_at: string | null;
+  last_flush_at: string | null;
+}
+
+export interface FleetServiceDeps {
+  repo: FleetRepo;
+  bus: Bus;
+  clock: Clock;
+  onError?: (err: unknown, context: string) => void;
+  /** Positions buffered before a flush starts on its own. */
+  batchSize?: number;
+  /** Interval of background flushing (startFlushing). */
+  flushIntervalMs?: number;
+}
+
+const newVslId = () => 'vsl_' + randomBytes(8).toString('hex');
+
+function zero<K extends string>(keys: readonly K[]): Record<K, number> {
+  return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+}
+
+const validMmsi = (mmsi: number) => Number.isInteger(mmsi) && mmsi >= 100_000_000 && mmsi <= 999_999_999;
+
+function stateFromRow(row: VesselRow): VesselState {
+  return {
+    vslId: row.vsl_id,
+    mmsi: Number(row.mmsi),
+    imo: row.imo,
+    name: row.name,
+    callsign: row.callsign,
+    shipType: row.ship_type,
+    flag: row.flag,
+    lengthM: row.length_m,
+    beamM: row.beam_m,
+    draughtM: row.draught_m,
+    destination: row.destination,
+    eta: row.eta,
+    simulated: row.simulated === 1,
+    sources: parseJson<string[]>(row.sources, []),
+    firstSeenAt: Number(row.first_seen_at),
+    lastSeenAt: Number(row.last_seen_at),
+    identityObservedAt: row.identity_observed_at === null ? null : Number(row.identity_observed_at),
+    latest:
+      row.pos_observed_at === null || row.pos_lat === null || row.pos_lon === null
+        ? null
+        : {
+            observedAt: Number(row.pos_observed_at),
+            receivedAt: Number(row.pos_received_at ?? row.pos_observed_at),
+            lat: row.pos_lat,
+            lon: row.pos_lon,
+            sog: row.pos_sog,
+            cog: row.pos_cog,
+            heading: row.pos_heading,
+            navStatus: row.pos_nav_status,
+            msgType: row.pos_msg_type,
+            source: row.pos_source ?? '',
+            simulated: row.pos_simulated === 1,
+            qualityFlags: parseJson<string[]>(row.pos_quality_flags, []),
+          },
+    jumpCandidate: null,
+  };
+}
+
+function rowFromState(s: VesselState): VesselRow {
+  const p = s.latest;
+  return {
+    vsl_id: s.vslId,
+    mmsi: s.mmsi,
+    imo: s.imo,
+    name: s.name,
+    callsign: s.callsign,
+    ship_type: s.shipType,
+    flag: s.flag,
+    length_m: s.lengthM,
+    beam_m: s.beamM,
+    draught_m: s.draughtM,
+    destination: s.destination,
+    eta: s.eta,
+    simulated: s.simulated ? 1 : 0,
+    sources: jsonText(s.sources),
+    first_seen_at: s.firstSeenAt,
+    last_seen_at: s.lastSeenAt,
+    identity_observed_at: s.identityObservedAt,
+    pos_observed_at: p?.observedAt ?? null,
+    pos_received_at: p?.receivedAt ?? null,
+    pos_lat: p?.lat ?? null,
+    pos_lon: p?.lon ?? null,
+    pos_sog: p?.sog ?? null,
+    pos_cog: p?.cog ?? null,
+    pos_heading: p?.heading ?? null,
+    pos_nav_status: p?.navStatus ?? null,
+    pos_msg_type: p?.msgType ?? null,
+    pos_source: p?.source ?? null,
+    pos_simulated: p === null ? null : p.simulated ? 1 : 0,
+    pos_quality_flags: p === null ? null : jsonText(p.qualityFlags),
+  };
+}
+
+export function storedFromRow(row: PositionRow, mmsi: number): StoredPosition {
+  return {
+    seq: Number(row.seq),
+    vslId: row.vsl_id,
+    mmsi,
+    observedAt: Number(row.observed_at),
+    receivedAt: Number(row.received_at),
+    lat: row.lat,
+    lon: row.lon,
+    sog: row.sog,
+    cog: row.cog,
+    heading: row.heading,
+    navStatus: row.nav_status,
+    msgType: row.msg_type,
+    source: row.source,
+    simulated: row.simulated === 1,
+    usable: row.usable === 1,
+    qualityFlags: parseJson<string[]>(row.quality_flags, []),
+  };
+}
+
+function identityOf(s: VesselState): VesselIdentity {
+  const { latest: _latest, jumpCandidate: _jump, ...identity } = s;
+  return { ...identity, sources: [...identity.sources] };
+}
+
+/**
+ * The fleet's write side and live state. Accepts observations synchronously, keeps the merged
+ * identity and latest usable fix of every vessel in memory, writes positions, identities and
+ * identity history in batches, and publishes what was stored on the bus.
+ */
+export class FleetService implements AisSink {
+  /** Identifies this process's events on the bus. */
+  readonly instanceId = randomBytes(6).toString('hex');
+  private readonly byMmsi = new Map<number, VesselState>();
+  private readonly byVslId = new Map<string, VesselState>();
+  private readonly byImo = new Map<number, VesselState>();
+  private positionBuffer: BufferedPosition[] = [];
+  private historyBuffer: Array<HistoryInsert & { mmsi: number }> = [];
+  private dirty = new Set<VesselState>();
+  private flushChain: Promise<void> = Promise.resolve();
+  private timer: NodeJS.Timeout | null = null;
+  private unsubscribers: Array<() => void> = [];
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+
+  private positionsStored = 0;
+  private positionsDuplicate = 0;
+  private identityChanges = 0;
+  private invalidImo = 0;
+  private lastObservationAt: number | null = null;
+  private lastFlushAt: number | null = null;
+  private headSeq = 0;
+  private readonly rejected = zero(REJECT_REASONS);
+  private readonly flagged = zero(QUALITY_FLAGS);
+  private readonly ignored = { non_vessel_station: 0, undecodable: 0, other_type: 0 };
+
+  constructor(private readonly deps: FleetServiceDeps) {
+    this.batchSize = deps.batchSize ?? 2000;
+    this.flushIntervalMs = deps.flushIntervalMs ?? 1000;
+  }
+
+  /** Rebuilds live state from the store and follows other processes' writes on the bus. */
+  async start(): Promise<void> {
+    for (const row of await this.deps.repo.loadVessels()) this.index(stateFromRow(row));
+    const totals = await this.deps.repo.positionTotals();
+    this.positionsStored = totals.count;
+    this.headSeq = totals.headSeq;
+    for (const s of this.byMmsi.values()) {
+      if (this.lastObservationAt === null || s.lastSeenAt > this.lastObservationAt) this.lastObservationAt = s.lastSeenAt;
+    }
+    this.unsubscribers.push(
+      this.deps.bus.subscribe(POSITIONS_TOPIC, (payload) => this.applyRemotePositions(payload as PositionsEvent)),
+      this.deps.bus.subscribe(VESSELS_TOPIC, (payload) => this.applyRemoteVessels(payload as VesselsEvent)),
+    );
+    await this.deps.bus.ready();
+  }
+
+  /** Flushes every flushIntervalMs (the serve and ingest processes). */
+  startFlushing(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (this.positionBuffer.length > 0 || this.dirty.size > 0) this.flush().catch(() => {});
+    }, this.flushIntervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const unsubscribe of this.unsubscribers.splice(0)) unsubscribe();
+    await this.flush().catch(() => {});
+  }
+
+  // ---- write side (AisSink) ----
+
+  acceptMessage(message: DecodedMessage, meta: ObservationMeta): void {
+    const conversion = convertMessage(message, meta);
+    switch (conversion.kind) {
+      case 'position':
+        this.acceptPosition(conversion.position);
+        if (conversion.identity) this.acceptStatic(conversion.identity);
+        return;
+      case 'static':
+        this.acceptStatic(conversion.identity);
+        return;
+      case 'non_vessel':
+        this.ignored.non_vessel_station++;
+        return;
+      case 'undecodable':
+        this.ignored.undecodable++;
+        return;
+      default:
+        this.ignored.other_type++;
+    }
+  }
+
+  acceptPosition(report: PositionReport): void {
+    if (!validMmsi(report.mmsi)) return void this.rejected.invalid_mmsi++;
+    if (!Number.isFinite(report.lat) || !Number.isFinite(report.lon)) return void this.rejected.no_position++;
+    if (!Number.isFinite(report.observedAt)) return void this.rejected.invalid_time++;
+    const state = this.stateFor(report.mmsi, report);
+    const flags = this.qualityFlags(state, report);
+    for (const flag of flags) this.flagged[flag as QualityFlag]++;
+    const usable = !flags.some((f) => UNUSABLE.has(f));
+    if (usable && (state.latest === null || report.observedAt > state.latest.observedAt)) {
+      state.latest = {
+        observedAt: report.observedAt,
+        receivedAt: report.receivedAt,
+        lat: report.lat,
+        lon: report.lon,
+        sog: report.sog,
+        cog: report.cog,
+        heading: report.heading,
+        navStatus: report.navStatus,
+        msgType: report.msgType,
+        source: report.source,
+        simulated: report.simulated,
+        qualityFlags: flags,
+      };
+      state.jumpCandidate = null;
+    }
+    this.positionBuffer.push({
+      state,
+      flags,
+      row: {
+        vsl_id: state.vslId,
+        observed_at: report.observedAt,
+        received_at: report.receivedAt,
+        lat: report.lat,
+        lon: report.lon,
+        sog: report.sog,
+        cog: report.cog,
+        heading: report.heading,
+        nav_status: report.navStatus,
+        msg_type: report.msgType,
+        source: report.source,
+        simulated: report.simulated ? 1 : 0,
+        usable: usable ? 1 : 0,
+        quality_flags: jsonText(flags),
+      },
+    });
+    this.dirty.add(state);
+    if (this.positionBuffer.length >= this.batchSize) this.flush().catch(() => {});
+  }
+
+  acceptStatic(report: StaticReport): void {
+    if (!validMmsi(report.mmsi)) return void this.rejected.invalid_mmsi++;
+    if (!Number.isFinite(report.observedAt)) return void this.rejected.invalid_time++;
+    const state = this.stateFor(report.mmsi, report);
+    let imo = report.imo;
+    if (imo !== null && !isValidImo(imo)) {
+      this.invalidImo++;
+      imo = null;
+    }
+    // An older report (replay out of order) only fills what is still unknown.
+    const current = state.identityObservedAt === null || report.observedAt >= state.identityObservedAt;
+    const set = <K extends 'imo' | 'name' | 'callsign' | 'shipType' | 'lengthM' | 'beamM' | 'draughtM' | 'destination' | 'eta'>(key: K, value: VesselState[K] | null, historyField: string | null) => {
+      if (value === null || value === state[key]) return;
+      const old = state[key];
+      if (old !== null && !current) return;
+      if (old !== null && historyField !== null) {
+        this.historyBuffer.push({
+          mmsi: state.mmsi,
+          vsl_id: state.vslId,
+          field: historyField,
+          old_value: String(old),
+          new_value: String(value),
+          changed_at: report.observedAt,
+          source: report.source,
+        });
+        this.identityChanges++;
+      }
+      if (key === 'imo') {
+        if (old !== null && this.byImo.get(old as number) === state) this.byImo.delete(old as number);
+        this.byImo.set(value as number, state);
+      }
+      state[key] = value as VesselState[K];
+    };
+    set('imo', imo, 'imo');
+    set('name', report.name, 'name');
+    set('callsign', report.callsign, 'callsign');
+    set('shipType', report.shipType, 'ship_type');
+    set('lengthM', report.lengthM, null);
+    set('beamM', report.beamM, null);
+    set('draughtM', report.draughtM, null);
+    set('destination', report.destination, null);
+    set('eta', report.eta, null);
+    if (current) state.identityObservedAt = report.observedAt;
+    this.dirty.add(state);
+  }
+
+  /** Resolves when everything accepted so far is stored and published. */
+  flush(): Promise<void> {
+    const run = this.flushChain.then(() => this.writeBatch());
+    this.flushChain = run.catch(() => {});
+    return run;
+  }
+
+  // ---- read side ----
+
+  byVesselId(vslId: string): VesselState | undefined {
+    return this.byVslId.get(vslId);
+  }
+  byMmsiNumber(mmsi: number): VesselState | undefined {
+    return this.byMmsi.get(mmsi);
+  }
+  byImoNumber(imo: number): VesselState | undefined {
+    return this.byImo.get(imo);
+  }
+  /** Every known vessel (live state; do not modify). */
+  vessels(): IterableIterator<VesselState> {
+    return this.byMmsi.values();
+  }
+  get vesselCount(): number {
+    return this.byMmsi.size;
+  }
+  /** The newest stored position's seq, as far as this process knows. */
+  get knownHeadSeq(): number {
+    return this.headSeq;
+  }
+
+  /** A vessel another process created after this one started: loaded from the store on demand. */
+  async loadVessel(by: { vslId?: string; mmsi?: number; imo?: number }): Promise<VesselState | undefined> {
+    const row = await this.deps.repo.findVessel(by);
+    if (!row) return undefined;
+    const known = this.byMmsi.get(Number(row.mmsi));
+    if (known) return known;
+    const state = stateFromRow(row);
+    this.index(state);
+    return state;
+  }
+
+  stats(): FleetStats {
+    return {
+      vessels: this.byMmsi.size,
+      positions_stored: this.positionsStored,
+      positions_duplicate: this.positionsDuplicate,
+      positions_buffered: this.positionBuffer.length,
+      identity_changes: this.identityChanges,
+      rejected: { ...this.rejected },
+      quality_flags: { ...this.flagged },
+      ignored_messages: { ...this.ignored },
+      invalid_imo: this.invalidImo,
+      last_observation_at: this.lastObservationAt === null ? null : iso(this.lastObservationAt),
+      last_flush_at: this.lastFlushAt === null ? null : iso(this.lastFlushAt),
+    };
+  }
+
+  statusReporter(): StatusReporter {
+    return { name: 'fleet', report: () => ({ ...this.stats() }) };
+  }
+
+  // ---- internals ----
+
+  private index(state: VesselState): void {
+    this.byMmsi.set(state.mmsi, state);
+    this.byVslId.set(state.vslId, state);
+    if (state.imo !== null) this.byImo.set(state.imo, state);
+  }
+
+  private stateFor(mmsi: number, meta: ObservationMeta): VesselState {
+    let state = this.byMmsi.get(mmsi);
+    if (!state) {
+      state = {
+        vslId: newVslId(),
+        mmsi,
+        imo: null,
+        name: null,
+        callsign: null,
+        shipType: null,
+        flag: flagForMmsi(mmsi),
+        lengthM: null,
+        beamM: null,
+        draughtM: null,
+        destination: null,
+        eta: null,
+        simulated: meta.simulated,
+        sources: [],
+        firstSeenAt: meta.observedAt,
+        lastSeenAt: meta.observedAt,
+        identityObservedAt: null,
+        latest: null,
+        jumpCandidate: null,
+      };
+      this.index(state);
+    }
+    if (meta.simulated) state.simulated = true;
+    if (meta.observedAt > state.lastSeenAt) state.lastSeenAt = meta.observedAt;
+    if (meta.observedAt < state.firstSeenAt) state.firstSeenAt = meta.observedAt;
+    if (state.sources[state.sources.length - 1] !== meta.source) {
+      const at = state.sources.indexOf(meta.source);
+      if (at >= 0) state.sources.splice(at, 1);
+      state.sources.push(meta.source);
+      if (state.sources.length > MAX_SOURCES) state.sources.shift();
+    }
+    if (this.lastObservationAt === null || meta.observedAt > this.lastObservationAt) this.lastObservationAt = meta.observedAt;
+    return state;
+  }
+
+  private qualityFlags(state: VesselState, report: PositionReport): string[] {
+    const flags: string[] = [];
+    const { lat, lon } = report;
+    const validCoordinates = Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
+    if (!validCoordinates) flags.push('invalid_coordinates');
+    if (report.observedAt > this.deps.clock.now() + MAX_CLOCK_SKEW_MS) flags.push('future_timestamp');
+    if (validCoordinates && state.latest !== null && report.observedAt > state.latest.observedAt) {
+      if (this.impossibleJump(state.latest.lat, state.latest.lon, state.latest.observedAt, report)) {
+        // A vessel that really moved (the previous fix was the bad one) is accepted once a second
+        // fix confirms the new place.
+        const candidate = state.jumpCandidate;
+        const confirmed = candidate !== null && report.observedAt > candidate.at && !this.impossibleJump(candidate.lat, candidate.lon, candidate.at, report);
+        if (!confirmed) {
+          flags.push('impossible_jump');
+          state.jumpCandidate = { lat, lon, at: report.observedAt };
+        }
+      }
+    }
+    if (report.msgType === 27) flags.push('coarse_position');
+    if (report.simulated) flags.push('simulated_source');
+    return flags;
+  }
+
+  private impossibleJump(lat: number, lon: number, at: number, report: PositionReport): boolean {
+    const nm = distanceNm(lat, lon, report.lat, report.lon);
+    if (nm < MIN_JUMP_NM) return false;
+    const hours = (report.observedAt - at) / 3_600_000;
+    return nm / hours > MAX_PLAUSIBLE_SPEED_KN;
+  }
+
+  private async writeBatch(): Promise<void> {
+    const positions = this.positionBuffer;
+    const history = this.historyBuffer;
+    const dirty = [...this.dirty];
+    this.positionBuffer = [];
+    this.historyBuffer = [];
+    this.dirty = new Set();
+    if (positions.length === 0 && dirty.length === 0 && history.length === 0) return;
+
+    let result;
+    try {
+      result = await this.deps.repo.writeBatch(
+        dirty.map(rowFromState),
+        history,
+        positions.map((p) => ({ ...p.row, vsl_id: p.state.vslId, mmsi: p.state.mmsi })),
+      );
+    } catch (err) {
+      this.rejected.store_error += positions.length;
+      this.deps.onError?.(err, 'fleet batch write failed');
+      throw err;
+    }
+    this.lastFlushAt = this.deps.clock.now();
+    for (const state of dirty) {
+      const stored = result.vslIds.get(state.mmsi);
+      if (stored !== undefined && stored !== state.vslId) {
+        this.byVslId.delete(state.vslId);
+        state.vslId = stored;
+        this.byVslId.set(stored, state);
+      }
+    }
+
+    const pending = new Map<string, BufferedPosition>();
+    for (const p of positions) {
+      const key = p.state.vslId + '|' + p.row.observed_at;
+      if (!pending.has(key)) pending.set(key, p);
+    }
+    const stored: StoredPosition[] = [];
+    for (const row of result.inserted) {
+      const p = pending.get(row.vsl_id + '|' + row.observed_at);
+      if (!p) continue;
+      stored.push(storedFromRow({ ...p.row, seq: row.seq, vsl_id: row.vsl_id }, p.state.mmsi));
+    }
+    stored.sort((a, b) => a.seq - b.seq);
+    this.positionsStored += stored.length;
+    this.positionsDuplicate += positions.length - stored.length;
+    if (stored.length > 0) this.headSeq = Math.max(this.headSeq, stored[stored.length - 1]!.seq);
+
+    try {
+      if (dirty.length > 0) {
+        await this.deps.bus.publish(VESSELS_TOPIC, { origin: this.instanceId, vessels: dirty.map(identityOf) } satisfies VesselsEvent);
+      }
+      for (let i = 0; i < stored.length; i += PUBLISH_CHUNK) {
+        await this.deps.bus.publish(POSITIONS_TOPIC, { origin: this.instanceId, positions: stored.slice(i, i + PUBLISH_CHUNK) } satisfies PositionsEvent);
+      }
+    } catch (err) {
+      this.deps.onError?.(err, 'fleet publish failed');
+    }
+  }
+
+  private applyRemoteVessels(event: VesselsEvent): void {
+    if (!event || event.origin === this.instanceId || !Array.isArray(event.vessels)) return;
+    for (const identity of event.vessels) {
+      const known = this.byMmsi.get(identity.mmsi);
+      if (!known) {
+        this.index({ ...identity, latest: null, jumpCandidate: null });
+        continue;
+      }
+      if (known.vslId !== identity.vslId) {
+        this.byVslId.delete(known.vslId);
+        known.vslId = identity.vslId;
+        this.byVslId.set(known.vslId, known);
+      }
+      if (known.imo !== null && known.imo !== identity.imo && this.byImo.get(known.imo) === known) this.byImo.delete(known.imo);
+      const { latest, jumpCandidate } = known;
+      Object.assign(known, identity, { latest, jumpCandidate });
+      if (known.imo !== null) this.byImo.set(known.imo, known);
+    }
+  }
+
+  private applyRemotePositions(event: PositionsEvent): void {
+    if (!event || event.origin === this.instanceId || !Array.isArray(event.positions)) return;
+    for (const p of event.positions) {
+      this.positionsStored++;
+      if (p.seq > this.headSeq) this.headSeq = p.seq;
+      if (this.lastObservationAt === null || p.observedAt > this.lastObservationAt) this.lastObservationAt = p.observedAt;
+      const state = this.byVslId.get(p.vslId) ?? this.byMmsi.get(p.mmsi);
+      if (!state || !p.usable) continue;
+      if (state.latest === null || p.observedAt > state.latest.observedAt) {
+        state.latest = {
+          observedAt: p.observedAt,
+          receivedAt: p.receivedAt,
+          lat: p.lat,
+          lon: p.lon,
+          sog: p.sog,
+          cog: p.cog,
+          heading: p.heading,
+          navStatus: p.navStatus,
+          msgType: p.msgType,
+          source: p.source,
+          simulated: p.simulated,
+          qualityFlags: p.qualityFlags,
+        };
+      }
+    }
+  }
+}
+
+export function createFleetService(deps: FleetServiceDeps): FleetService {
+  return new FleetService(deps);
+}

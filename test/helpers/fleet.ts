@@ -1,0 +1,72 @@
+import type { FleetService } from '../../src/fleet/fleet-service.js';
+import type { PositionReport, StaticReport } from '../../src/fleet/types.js';
+
+/** A position report with sensible defaults; times are epoch ms. */
+export function position(mmsi: number, observedAt: number, lat: number, lon: number, extra: Partial<PositionReport> = {}): PositionReport {
+  return {
+    mmsi,
+    lat,
+    lon,
+    sog: 12,
+    cog: 90,
+    heading: 91,
+    navStatus: 0,
+    msgType: 1,
+    observedAt,
+    receivedAt: observedAt,
+    source: 'file:test.nmea',
+    simulated: false,
+    ...extra,
+  };
+}
+
+export function identity(mmsi: number, observedAt: number, extra: Partial<StaticReport> = {}): StaticReport {
+  return {
+    mmsi,
+    imo: null,
+    name: null,
+    callsign: null,
+    shipType: null,
+    lengthM: null,
+    beamM: null,
+    draughtM: null,
+    destination: null,
+    eta: null,
+    observedAt,
+    receivedAt: observedAt,
+    source: 'file:test.nmea',
+    simulated: false,
+    ...extra,
+  };
+}
+
+/** Accepts and flushes, as a feed would. */
+export async function ingest(fleet: FleetService, ...reports: Array<PositionReport | StaticReport>): Promise<void> {
+  for (const report of reports) {
+    if ('lat' in report) fleet.acceptPosition(report);
+    else fleet.acceptStatic(report);
+  }
+  await fleet.flush();
+}
+
+/**
+ * The vessel the published vessel examples name (IMO 9811000, MMSI 563033300), with a position
+ * old enough for the delayed preview and a recent one.
+ */
+export async function seedSampleVessel(fleet: FleetService, now: number): Promise<void> {
+  const mmsi = 563033300;
+  await ingest(
+    fleet,
+    identity(mmsi, now - 20 * 3_600_000, { imo: 9811000, name: 'OCEAN PRIDE', callsign: '9V1234', shipType: 80, lengthM: 183, beamM: 32 }),
+    position(mmsi, now - 20 * 3_600_000, 1.2, 103.7),
+    position(mmsi, now - 10 * 60_000, 1.25, 103.8),
+  );
+}
+
+/** A valid IMO number from its first six digits (appends the check digit). */
+export function imo(first6: number): number {
+  const digits = String(first6).padStart(6, '0');
+  let sum = 0;
+  for (let i = 0; i < 6; i++) sum += Number(digits[i]) * (7 - i);
+  return Number(digits + (sum % 10));
+}
