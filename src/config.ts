@@ -20,6 +20,9 @@ export const EnvSchema = Type.Object({
   BOSUN_BODY_LIMIT_BYTES: Type.String({ default: '65536', pattern: '^[0-9]{3,8}$' }),
   BOSUN_TRUST_PROXY: Bool,
   BOSUN_FEEDS: Type.Optional(Type.String()),
+  BOSUN_DEMO_VESSELS: Type.String({ default: '300', pattern: '^[0-9]{1,4}$' }),
+  BOSUN_DEMO_SEED: Type.String({ default: 'bosun', minLength: 1, maxLength: 100 }),
+  BOSUN_DEMO_BACKFILL_DAYS: Type.String({ default: '7', pattern: '^[0-9]{1,2}(\\.[0-9]+)?$' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -40,6 +43,8 @@ export interface Config {
   bodyLimitBytes: number;
   trustProxy: boolean;
   feeds: string | null;
+  /** The demo fleet (the default feed): vessel count, seed text, days of history backfilled at first start. */
+  demo: { vessels: number; seed: string; backfillDays: number };
   logLevel: Env['LOG_LEVEL'];
   version: string;
 }
@@ -86,6 +91,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     bodyLimitBytes: Number(env.BOSUN_BODY_LIMIT_BYTES),
     trustProxy: asBool(env.BOSUN_TRUST_PROXY),
     feeds: env.BOSUN_FEEDS ?? null,
+    demo: { vessels: Number(env.BOSUN_DEMO_VESSELS), seed: env.BOSUN_DEMO_SEED, backfillDays: Number(env.BOSUN_DEMO_BACKFILL_DAYS) },
     logLevel: env.LOG_LEVEL,
     version: '1.0.0',
   };

@@ -148,6 +148,8 @@ const STS_DRIFT_PERIOD_MS = 12 * HOUR;
 export class Agenda {
   private readonly queue: Segment[] = [];
   private port: SimPort;
+  /** Where the vessel lies at the end of what is planned: the next departure starts here. */
+  private here: LatLon;
   private laden: boolean;
 
   constructor(
@@ -157,6 +159,7 @@ export class Agenda {
     private readonly genesisMs: number,
   ) {
     this.port = spec.homePort;
+    this.here = { lat: spec.homePort.lat, lon: spec.homePort.lon };
     this.laden = rng.chance(0.5);
     this.queue.push(...this.initial());
   }
@@ -185,8 +188,15 @@ export class Agenda {
     return Math.round(designDraughtM * factor * 10) / 10;
   }
 
+  /** A berth at the port, which becomes where the vessel lies. */
   private berthSpot(port: SimPort): LatLon {
-    return destinationPoint(port.lat, port.lon, this.rng.float(0, 360), this.rng.float(0, 150));
+    this.here = destinationPoint(port.lat, port.lon, this.rng.float(0, 360), this.rng.float(0, 150));
+    return this.here;
+  }
+
+  /** Leaving the berth: from where the vessel lies out along the port's channel to its anchorage. */
+  private outbound(port: SimPort): LatLon[] {
+    return [this.here, ...port.inbound.reversed().points.slice(1)];
   }
 
   private anchorSpot(port: { anchorage: LatLon }): LatLon {
@@ -289,11 +299,11 @@ export class Agenda {
       segments.push({ kind: 'anchored', start: t, end: t + anchorMs, status: NAV_STATUS.atAnchor, voyage, at: spot, heading: this.rng.int(0, 359) });
       t += anchorMs;
     }
-    const inbound = new Polyline([spot, ...destination.inbound.points.slice(1)]);
+    const berth = this.berthSpot(destination);
+    const inbound = new Polyline([spot, ...destination.inbound.points.slice(1, -1), berth]);
     const inKn = this.rng.float(5, 7);
     const inEnd = t + Math.max(MINUTE, Math.round(inbound.lengthM / (inKn * KNOT_M_PER_MS)));
     segments.push({ kind: 'sailing', start: t, end: inEnd, status: NAV_STATUS.underWay, voyage, line: () => inbound, fromM: 0, toM: inbound.lengthM });
-    const berth = this.berthSpot(destination);
     const berthEnd = inEnd + this.hours(this.spec.profile.berthHours);
     segments.push({ kind: 'moored', start: inEnd, end: berthEnd, status: NAV_STATUS.moored, voyage, at: berth, heading: this.rng.int(0, 359) });
     return segments;
@@ -306,11 +316,12 @@ export class Agenda {
     const variant = this.routeVariant(from.node, to.node);
     const spot = this.anchorSpot(to);
     const seaM = world.distance(from.node, to.node, variant);
-    const lengthM = from.inbound.lengthM + from.seaward.lengthM + seaM + to.seaward.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
+    const departure = this.outbound(from);
+    const lengthM = new Polyline(departure).lengthM + from.seaward.lengthM + seaM + to.seaward.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
     let cached: Polyline | null = null;
     const line = () =>
       (cached ??= new Polyline([
-        ...from.inbound.reversed().points,
+        ...departure,
         ...from.seaward.points,
         ...world.routePoints(from.node, to.node, variant),
         ...to.seaward.reversed().points,
@@ -331,11 +342,12 @@ export class Agenda {
     const { rng } = this;
     const port = this.spec.homePort;
     const voyage: VoyageInfo = { destination: port.locode, etaMs: null, draughtM: this.spec.designDraughtM };
-    const out = port.inbound.reversed();
+    const out = new Polyline(this.outbound(port));
     const outKn = rng.float(9, 12);
     const outEnd = start + Math.max(MINUTE, Math.round(out.lengthM / (outKn * KNOT_M_PER_MS)));
     const standBy = this.circle(port.anchorage, rng.float(200, 500), rng.float(1.5, 3), outEnd, outEnd + this.hours([0.5, 2]), NAV_STATUS.underWay, voyage);
-    const back = new Polyline([stateIn(standBy, standBy.end, [0.5, 0.5, 0.5]), ...port.inbound.points.slice(1)]);
+    const berth = this.berthSpot(port);
+    const back = new Polyline([stateIn(standBy, standBy.end, [0.5, 0.5, 0.5]), ...port.inbound.points.slice(1, -1), berth]);
     const backKn = rng.float(5, 7);
     const backEnd = standBy.end + Math.max(MINUTE, Math.round(back.lengthM / (backKn * KNOT_M_PER_MS)));
     const moorEnd = backEnd + this.hours(this.spec.profile.berthHours);
@@ -343,7 +355,7 @@ export class Agenda {
       { kind: 'sailing', start, end: outEnd, status: NAV_STATUS.underWay, voyage, line: () => out, fromM: 0, toM: out.lengthM },
       standBy,
       { kind: 'sailing', start: standBy.end, end: backEnd, status: NAV_STATUS.underWay, voyage, line: () => back, fromM: 0, toM: back.lengthM },
-      { kind: 'moored', start: backEnd, end: moorEnd, status: NAV_STATUS.moored, voyage, at: this.berthSpot(port), heading: rng.int(0, 359) },
+      { kind: 'moored', start: backEnd, end: moorEnd, status: NAV_STATUS.moored, voyage, at: berth, heading: rng.int(0, 359) },
     ];
   }
 
@@ -364,16 +376,17 @@ export class Agenda {
     const port = this.spec.homePort;
     const ground = rng.pick(world.fishingGroundsOf(port));
     const voyage: VoyageInfo = { destination: port.locode, etaMs: null, draughtM: this.spec.designDraughtM };
-    const outLine = new Polyline([...port.inbound.reversed().points, ...port.seaward.points, ...world.routePoints(port.node, ground)]);
+    const outLine = new Polyline([...this.outbound(port), ...port.seaward.points, ...world.routePoints(port.node, ground)]);
     const out = this.sail(() => outLine, outLine.lengthM, port.inbound.lengthM, start, { ...voyage }, 8);
     const fishStart = out[out.length - 1]!.end;
     const fishing = this.circle(outLine.end, rng.float(1500, 3000), rng.float(3, 4), fishStart, fishStart + this.hours([6, 20]), NAV_STATUS.fishing, voyage);
-    const backLine = new Polyline([stateIn(fishing, fishing.end, [0.5, 0.5, 0.5]), ...outLine.reversed().points]);
+    const berth = this.berthSpot(port);
+    const backLine = new Polyline([stateIn(fishing, fishing.end, [0.5, 0.5, 0.5]), ...outLine.reversed().points.slice(1, -1), berth]);
     const back = this.sail(() => backLine, backLine.lengthM, 0, fishing.end, { ...voyage }, 7);
     const backEnd = back[back.length - 1]!.end;
     const moored: StationarySegment = {
       kind: 'moored', start: backEnd, end: backEnd + this.hours(this.spec.profile.berthHours), status: NAV_STATUS.moored, voyage,
-      at: this.berthSpot(port), heading: rng.int(0, 359),
+      at: berth, heading: rng.int(0, 359),
     };
     return [...out, fishing, ...back, moored];
   }
@@ -400,25 +413,31 @@ export class Agenda {
     const { world, rng } = this;
     const area = this.spec.stsArea!;
     const from = this.port;
-    const toAreaM = from.inbound.lengthM + from.seaward.lengthM + world.distance(from.node, area.node) + area.seaward.lengthM;
+    const departure = this.outbound(from);
+    const beforeArea = new Polyline(departure).lengthM + from.seaward.lengthM + world.distance(from.node, area.node);
+    // The line ends where the storage tanker's side will be at the arrival time, set once that is known.
+    let alongsideAt: LatLon = { lat: area.lat, lon: area.lon };
     let outCached: Polyline | null = null;
-    const outLine = () =>
-      (outCached ??= new Polyline([...from.inbound.reversed().points, ...from.seaward.points, ...world.routePoints(from.node, area.node), ...area.seaward.points]));
+    const outLine = () => (outCached ??= new Polyline([...departure, ...from.seaward.points, ...world.routePoints(from.node, area.node), alongsideAt]));
     this.laden = false;
     const outVoyage: VoyageInfo = { destination: area.code, etaMs: null, draughtM: this.draught() };
-    const out = this.sail(outLine, toAreaM, from.inbound.lengthM, start, outVoyage, 6);
-    const alongsideStart = out[out.length - 1]!.end;
+    const out = this.sail(outLine, beforeArea + area.seaward.lengthM, new Polyline(departure).lengthM, start, outVoyage, 6);
+    const last = out[out.length - 1]!;
+    const alongsideStart = last.end;
     const alongside = this.stsDrift(alongsideStart, true, alongsideStart + this.hours([6, 10]));
+    alongsideAt = stateIn(alongside, alongsideStart, [0.5, 0.5, 0.5]);
+    const areaNode = world.graph.point(area.node);
+    last.toM = beforeArea + distanceM(areaNode.lat, areaNode.lon, alongsideAt.lat, alongsideAt.lon);
     const to = world.port(rng.pick(area.ports));
     const spot = this.anchorSpot(to);
     const backM = area.seaward.lengthM + world.distance(area.node, to.node) + to.seaward.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
     let backCached: Polyline | null = null;
-    const departure = stateIn(alongside, alongside.end, [0.5, 0.5, 0.5]);
+    const leaving = stateIn(alongside, alongside.end, [0.5, 0.5, 0.5]);
     const backLine = () =>
-      (backCached ??= new Polyline([departure, ...area.seaward.reversed().points, ...world.routePoints(area.node, to.node), ...to.seaward.reversed().points, spot]));
+      (backCached ??= new Polyline([leaving, ...area.seaward.reversed().points, ...world.routePoints(area.node, to.node), ...to.seaward.reversed().points, spot]));
     this.laden = true;
     const backVoyage: VoyageInfo = { destination: to.locode, etaMs: null, draughtM: this.draught() };
-    const back = this.sail(backLine, backM + distanceM(departure.lat, departure.lon, area.lat, area.lon), 0, alongside.end, backVoyage, 9);
+    const back = this.sail(backLine, backM + distanceM(leaving.lat, leaving.lon, area.lat, area.lon), 0, alongside.end, backVoyage, 9);
     const arrival = back[back.length - 1]!.end;
     const anchorMs = rng.chance(this.spec.profile.anchorChance) ? this.hours(this.spec.profile.anchorHours) : 0;
     this.port = to;

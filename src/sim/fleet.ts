@@ -38,8 +38,11 @@ export interface EmissionRates {
  * static every 6 min; class B 30 s).
  */
 export const LIVE_RATES: EmissionRates = { underwaySeconds: 10, classBUnderwaySeconds: 30, stationarySeconds: 180, staticSeconds: 360 };
-/** Backfill thins the history so a week of a few hundred vessels loads in seconds. */
-export const BACKFILL_RATES: EmissionRates = { underwaySeconds: 120, classBUnderwaySeconds: 180, stationarySeconds: 900, staticSeconds: 1800 };
+/**
+ * Backfill thins the history so a week of a few hundred vessels loads in well under a minute:
+ * a position every 6 minutes under way, every 30 minutes at anchor or alongside, static data hourly.
+ */
+export const BACKFILL_RATES: EmissionRates = { underwaySeconds: 360, classBUnderwaySeconds: 360, stationarySeconds: 1800, staticSeconds: 3600 };
 
 export interface SimVessel {
   index: number;

@@ -75,13 +75,6 @@ export const OCEAN_FLAGS: readonly [flag: string, weight: number][] = [
   ['CY', 2], ['NO', 2], ['DK', 2], ['JP', 2], ['PT', 2], ['GB', 1], ['NL', 1], ['DE', 1], ['KR', 1], ['IT', 1],
 ];
 
-/** The country of an MMSI's MID (first three digits), or null when it is not one of FLAG_MIDS. */
-export function flagOfMmsi(mmsi: number): string | null {
-  const mid = Math.floor(mmsi / 1_000_000);
-  for (const [flag, entry] of Object.entries(FLAG_MIDS)) if (entry.mids.includes(mid)) return flag;
-  return null;
-}
-
 /** IMO check digit: digits 1–6 weighted 7…2, sum mod 10. */
 export function imoCheckDigit(firstSix: number): number {
   let sum = 0;
@@ -91,16 +84,6 @@ export function imoCheckDigit(firstSix: number): number {
     rest = Math.floor(rest / 10);
   }
   return sum % 10;
-}
-
-export function isValidImo(imo: number): boolean {
-  return Number.isInteger(imo) && imo >= 1_000_000 && imo <= 9_999_999 && imoCheckDigit(Math.floor(imo / 10)) === imo % 10;
-}
-
-/** Ship station MMSI: MID followed by six digits (not a group, coast station, SAR or AtoN number). */
-export function isValidShipMmsi(mmsi: number): boolean {
-  const mid = Math.floor(mmsi / 1_000_000);
-  return Number.isInteger(mmsi) && mid >= 201 && mid <= 775 && flagOfMmsi(mmsi) !== null;
 }
 
 /** Hands out unique MMSIs, IMO numbers, names and call signs from one generator. */
@@ -153,7 +136,7 @@ export class IdentityFactory {
   name(first: readonly string[], second: readonly string[]): string {
     for (let attempt = 0; ; attempt++) {
       let name = `${this.rng.pick(first)} ${this.rng.pick(second)}`;
-      if (attempt > 20) name += ` ${['II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'][attempt % 9]}`;
+      if (attempt >= 20) name += ` ${attempt < 40 ? ['II', 'III', 'IV', 'V', 'VI', 'VII', 'VIII', 'IX', 'X'][attempt % 9] : attempt}`;
       if (name.length <= 20 && !this.names.has(name)) {
         this.names.add(name);
         return name;
