@@ -30,6 +30,8 @@ export interface VoyageInfo {
   /** Expected arrival (at the anchorage or alongside), epoch ms; null when not announced. */
   etaMs: number | null;
   draughtM: number;
+  /** The sea-lane route taken, when it is not the shortest one (route choice around a passage). */
+  route?: RouteVariant;
 }
 
 interface SegmentBase {
@@ -138,12 +140,17 @@ export interface VesselSpec {
   /** Ferries shuttle between their home port and this one. */
   ferryPartner: SimPort | null;
   stsArea: StsArea | null;
+  /** A shuttle's turn in its area's meeting timetable (0–2). */
+  stsSlot: number;
 }
 
 /** STS drift circle shared by the storage tanker and the shuttles alongside it. */
 const STS_DRIFT_RADIUS_M = 150;
 const STS_ALONGSIDE_GAP_M = 60;
 const STS_DRIFT_PERIOD_MS = 12 * HOUR;
+/** Shuttles per storage tanker, and the spacing of their turns alongside (a meeting every 16 h). */
+export const STS_SHUTTLES = 3;
+const STS_SLOT_MS = 16 * HOUR;
 
 export class Agenda {
   private readonly queue: Segment[] = [];
@@ -170,7 +177,7 @@ export class Agenda {
       while (this.queue.length > 1 && this.queue[0]!.end <= t) this.queue.shift();
       const head = this.queue[0]!;
       if (head.end > t) return head;
-      this.queue.push(...this.plan(head.end));
+      this.queue.push(...this.plan(head));
     }
   }
 
@@ -212,7 +219,8 @@ export class Agenda {
     return [{ kind: 'moored', start, end, status: NAV_STATUS.moored, voyage, at: this.berthSpot(this.port), heading: this.rng.int(0, 359) }];
   }
 
-  private plan(start: number): Segment[] {
+  private plan(previous: Segment): Segment[] {
+    const start = previous.end;
     switch (this.spec.profile.kind) {
       case 'tug':
         return this.tugCycle(start);
@@ -221,7 +229,7 @@ export class Agenda {
       case 'sts_storage':
         return [this.stsDrift(start, false)];
       case 'sts_shuttle':
-        return this.shuttleCycle(start);
+        return this.shuttleCycle(previous);
       default:
         return this.portCall(start, this.nextPort());
     }
@@ -232,7 +240,8 @@ export class Agenda {
     const { profile, ferryPartner, homePort } = this.spec;
     if (ferryPartner !== null) return port.index === homePort.index ? ferryPartner : homePort;
     const others = world.ports.filter((p) => p.index !== port.index && Number.isFinite(world.distance(port.node, p.node)));
-    const sizeWeight = (p: SimPort) => (p.size === 'large' ? 3 : 1);
+    // Most trades are regional; long hauls stay common enough to cross oceans.
+    const sizeWeight = (p: SimPort) => (p.size === 'large' ? 3 : 1) / (1 + (world.distance(port.node, p.node) / (2500 * METRES_PER_NM)) ** 2);
     const among = (locodes: readonly string[]) => others.filter((p) => locodes.includes(p.locode));
     switch (profile.kind) {
       case 'tanker':
@@ -240,7 +249,7 @@ export class Agenda {
       case 'lng':
         return LNG_EXPORT_PORTS.includes(port.locode) ? rng.pick(among(LNG_IMPORT_PORTS)) : rng.pick(among(LNG_EXPORT_PORTS));
       case 'bulk':
-        return rng.weighted(others, (p) => (BULK_PORTS.includes(p.locode) ? 6 : p.size === 'large' ? 1 : 0));
+        return rng.weighted(others, (p) => (BULK_PORTS.includes(p.locode) ? 6 : p.size === 'large' ? 1 : 0) * sizeWeight(p));
       case 'general': {
         const near = others.filter((p) => world.distance(port.node, p.node) < 2500 * METRES_PER_NM);
         return rng.weighted(near.length > 0 ? near : others, sizeWeight);
@@ -250,7 +259,7 @@ export class Agenda {
         return rng.pick(near.length > 0 ? near : others);
       }
       default:
-        return rng.weighted(others, (p) => (p.size === 'large' ? 4 : 1));
+        return rng.weighted(others, sizeWeight);
     }
   }
 
@@ -328,7 +337,7 @@ export class Agenda {
         spot,
       ]));
     this.laden = !this.laden;
-    const voyage: VoyageInfo = { destination: to.locode, etaMs: null, draughtM: this.draught() };
+    const voyage: VoyageInfo = { destination: to.locode, etaMs: null, draughtM: this.draught(), ...(variant === 'shortest' ? {} : { route: variant }) };
     const sailing = this.sail(line, lengthM, from.inbound.lengthM, start, voyage, 10);
     const arrival = sailing[sailing.length - 1]?.end ?? start;
     const { anchorChance, anchorHours } = this.spec.profile;
@@ -408,9 +417,17 @@ export class Agenda {
     };
   }
 
+  /** The first meeting slot of this shuttle at or after t: slots every STS_SLOT_MS, shuttles taking turns. */
+  private nextStsSlot(t: number): number {
+    const cycle = STS_SHUTTLES * STS_SLOT_MS;
+    const first = this.genesisMs + this.spec.stsSlot * STS_SLOT_MS;
+    return first + Math.max(0, Math.ceil((t - first) / cycle)) * cycle;
+  }
+
   /** Port → STS area → alongside the storage tanker for hours → a port of the area, and again. */
-  private shuttleCycle(start: number): Segment[] {
+  private shuttleCycle(previous: Segment): Segment[] {
     const { world, rng } = this;
+    const start = previous.end;
     const area = this.spec.stsArea!;
     const from = this.port;
     const departure = this.outbound(from);
@@ -422,6 +439,17 @@ export class Agenda {
     this.laden = false;
     const outVoyage: VoyageInfo = { destination: area.code, etaMs: null, draughtM: this.draught() };
     const out = this.sail(outLine, beforeArea + area.seaward.lengthM, new Polyline(departure).lengthM, start, outVoyage, 6);
+    // Keep the area's timetable: stay alongside the berth longer so as to arrive at this shuttle's next slot.
+    const slot = this.nextStsSlot(out[out.length - 1]!.end);
+    const delay = slot - out[out.length - 1]!.end;
+    if (delay > 0 && previous.kind === 'moored') {
+      previous.end += delay;
+      for (const segment of out) {
+        segment.start += delay;
+        segment.end += delay;
+      }
+      outVoyage.etaMs = slot;
+    }
     const last = out[out.length - 1]!;
     const alongsideStart = last.end;
     const alongside = this.stsDrift(alongsideStart, true, alongsideStart + this.hours([6, 10]));

@@ -12,7 +12,7 @@ import {
   toSentences,
 } from '../ais/encode.js';
 import { loadSeaLaneGraph, type SeaLaneGraph } from '../geo/sea-lanes.js';
-import { Agenda, reportNoise, stateIn, type Segment, type VesselSpec, type VesselState } from './agenda.js';
+import { Agenda, reportNoise, stateIn, STS_SHUTTLES, type Segment, type VesselSpec, type VesselState } from './agenda.js';
 import { FLAG_MIDS, IdentityFactory, OCEAN_FLAGS } from './identity.js';
 import { hashInts, hashUnit, Rng } from './random.js';
 import { FLEET_KINDS, PROFILES, type VesselKind, type VesselProfile } from './vessel-types.js';
@@ -139,10 +139,10 @@ class EventQueue {
   }
 }
 
-/** Counts per kind of fleet size; STS areas take 4 vessels each (one storage tanker, three shuttles). */
+/** Counts per kind of fleet size; STS areas take one storage tanker and its shuttles each. */
 function fleetComposition(total: number): { kinds: VesselKind[]; stsAreas: number } {
   const stsAreas = total >= 12 ? Math.min(4, Math.max(1, Math.round(total / 100))) : 0;
-  const rest = total - stsAreas * 4;
+  const rest = total - stsAreas * (1 + STS_SHUTTLES);
   const exact = FLEET_KINDS.map((kind) => PROFILES[kind].share * rest);
   const counts = exact.map(Math.floor);
   let missing = rest - counts.reduce((a, b) => a + b, 0);
@@ -205,14 +205,14 @@ export class DemoFleet {
       } else {
         homePort = rng.weighted(this.world.ports, (p) => (p.size === 'large' ? 3 : 1));
       }
-      specs.push({ spec: this.dimensions(rng, profile, homePort, ferryPartner, null), local });
+      specs.push({ spec: this.dimensions(rng, profile, homePort, ferryPartner, null, 0), local });
     }
     for (let a = 0; a < stsAreas; a++) {
       const area = this.world.stsAreas[a]!;
-      specs.push({ spec: this.dimensions(rng, PROFILES.sts_storage, this.world.port(area.ports[0]!), null, area), local: false });
-      for (let s = 0; s < 3; s++) {
-        const home = this.world.port(area.ports[s % area.ports.length]!);
-        specs.push({ spec: this.dimensions(rng, PROFILES.sts_shuttle, home, null, area), local: false });
+      specs.push({ spec: this.dimensions(rng, PROFILES.sts_storage, this.world.port(area.ports[0]!), null, area, 0), local: false });
+      for (let slot = 0; slot < STS_SHUTTLES; slot++) {
+        const home = this.world.port(area.ports[slot % area.ports.length]!);
+        specs.push({ spec: this.dimensions(rng, PROFILES.sts_shuttle, home, null, area, slot), local: false });
       }
     }
 
@@ -256,7 +256,7 @@ export class DemoFleet {
     return Date.UTC(new Date(startMs - 30 * DAY).getUTCFullYear(), 0, 1);
   }
 
-  private dimensions(rng: Rng, profile: VesselProfile, homePort: SimPort, ferryPartner: SimPort | null, stsArea: StsArea | null): Omit<VesselSpec, 'index'> {
+  private dimensions(rng: Rng, profile: VesselProfile, homePort: SimPort, ferryPartner: SimPort | null, stsArea: StsArea | null, stsSlot: number): Omit<VesselSpec, 'index'> {
     const lengthM = Math.round(rng.float(profile.lengthM[0], profile.lengthM[1]));
     return {
       profile,
@@ -267,6 +267,7 @@ export class DemoFleet {
       homePort,
       ferryPartner,
       stsArea,
+      stsSlot,
     };
   }
 

@@ -52,6 +52,9 @@ export const LNG_IMPORT_PORTS = ['JPTYO', 'JPNGO', 'KRPUS', 'CNSHA', 'TWKHH', 'G
 export const BULK_PORTS = ['AUPHE', 'AUNTL', 'BRTUB', 'CNTXG', 'CNTAO', 'JPNGO', 'ZADUR', 'NLRTM', 'KRPUS', 'INMUN'];
 export const FERRY_PAIRS: readonly (readonly [string, string])[] = [['GBDVR', 'FRCQF'], ['FIHEL', 'EETLL'], ['ESALG', 'MAPTM']];
 
+/** Below this straight-line distance a hop may bypass a long detour of the network. */
+const SHORT_HOP_M = 300_000;
+
 interface Tree {
   distance: Float64Array;
   previous: Int32Array;
@@ -107,8 +110,24 @@ export class SimWorld {
     return tree;
   }
 
-  /** Sea-lane distance between two graph nodes (Infinity when the variant has no route). */
+  /**
+   * Two nodes close together whose lanes only meet far away (the network is coarse along some
+   * coasts): such short hops are sailed straight across.
+   */
+  private isShortHop(from: number, to: number): boolean {
+    const a = this.graph.point(from);
+    const b = this.graph.point(to);
+    const direct = distanceM(a.lat, a.lon, b.lat, b.lon);
+    return direct < SHORT_HOP_M && this.tree(from, 'shortest').distance[to]! > 2 * direct + 20_000;
+  }
+
+  /** Sea distance between two graph nodes (Infinity when the variant has no route). */
   distance(from: number, to: number, variant: RouteVariant = 'shortest'): number {
+    if (this.isShortHop(from, to)) {
+      const a = this.graph.point(from);
+      const b = this.graph.point(to);
+      return distanceM(a.lat, a.lon, b.lat, b.lon);
+    }
     return this.tree(from, variant).distance[to]!;
   }
 
@@ -122,6 +141,7 @@ export class SimWorld {
 
   /** The graph nodes' points from `from` to `to` (inclusive). */
   routePoints(from: number, to: number, variant: RouteVariant = 'shortest'): LatLon[] {
+    if (this.isShortHop(from, to)) return [this.graph.point(from), this.graph.point(to)];
     const tree = this.tree(from, variant);
     const route = this.graph.routeFromTree(tree, to);
     return route === null ? [this.graph.point(from), this.graph.point(to)] : route.points;
