@@ -169,7 +169,6 @@ export class DemoFleet {
   private rates: EmissionRates;
   private cursorMs: number;
   private readonly seed: number;
-  private readonly byMmsi = new Map<number, number>();
 
   constructor(options: DemoFleetOptions) {
     this.seed = options.seed >>> 0;
@@ -243,7 +242,6 @@ export class DemoFleet {
         stsArea: spec.stsArea?.name ?? null,
       };
       vessels.push(vessel);
-      this.byMmsi.set(vessel.mmsi, index);
       this.agendas.push(new Agenda(this.world, { ...spec, index }, new Rng(hashInts(this.seed, index, 0xa6e)), this.genesisMs));
     });
     this.vessels = vessels;
@@ -281,11 +279,6 @@ export class DemoFleet {
     this.rates = rates;
     this.queue.clear();
     this.scheduleAll();
-  }
-
-  vesselByMmsi(mmsi: number): SimVessel | undefined {
-    const index = this.byMmsi.get(mmsi);
-    return index === undefined ? undefined : this.vessels[index];
   }
 
   /** What vessel `index` is doing at t. Times must not go back before the vessel's current segment. */
