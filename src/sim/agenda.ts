@@ -185,6 +185,12 @@ export class Agenda {
     return Math.round(this.rng.float(range[0], range[1]) * HOUR);
   }
 
+  /** Ferries turn round in one or two hours, cruise ships stay the day, cargo ships per their kind. */
+  private berthHours(): readonly [number, number] {
+    if (this.spec.profile.kind !== 'passenger') return this.spec.profile.berthHours;
+    return this.spec.ferryPartner !== null ? [0.75, 2] : [7, 12];
+  }
+
   private draught(): number {
     const { profile, designDraughtM } = this.spec;
     const factor = ['tanker', 'bulk', 'lng', 'sts_shuttle'].includes(profile.kind)
@@ -313,7 +319,7 @@ export class Agenda {
     const inKn = this.rng.float(5, 7);
     const inEnd = t + Math.max(MINUTE, Math.round(inbound.lengthM / (inKn * KNOT_M_PER_MS)));
     segments.push({ kind: 'sailing', start: t, end: inEnd, status: NAV_STATUS.underWay, voyage, line: () => inbound, fromM: 0, toM: inbound.lengthM });
-    const berthEnd = inEnd + this.hours(this.spec.profile.berthHours);
+    const berthEnd = inEnd + this.hours(this.berthHours());
     segments.push({ kind: 'moored', start: inEnd, end: berthEnd, status: NAV_STATUS.moored, voyage, at: berth, heading: this.rng.int(0, 359) });
     return segments;
   }

@@ -87,7 +87,7 @@ export const PROFILES: Readonly<Record<VesselKind, VesselProfile>> = {
   },
   passenger: {
     kind: 'passenger', share: 0.06, shipTypes: [60, 69], classB: false, lengthM: [150, 330], beamRatio: [0.11, 0.14],
-    draughtM: [6, 8.5], speedKn: [18, 22], berthHours: [1, 10], anchorChance: 0, anchorHours: [0, 0],
+    draughtM: [6, 8.5], speedKn: [18, 22], berthHours: [0.75, 12], anchorChance: 0, anchorHours: [0, 0],
     avoidSuezChance: 0, hasImo: true, names: [PASSENGER_FIRST, PASSENGER_SECOND],
   },
   tug: {
