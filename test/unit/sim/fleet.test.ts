@@ -8,6 +8,7 @@ import { distanceM, distanceToSegmentM, type LatLon } from '../../../src/geo/dis
 import { loadSeaLaneGraph } from '../../../src/geo/sea-lanes.js';
 import { BACKFILL_RATES, DemoFleet, type EmissionRates } from '../../../src/sim/fleet.js';
 import { DemoFeedSource } from '../../../src/sim/live-source.js';
+import { progressBar } from '../../../src/sim/progress.js';
 
 const T0 = Date.UTC(2026, 10, 14);
 /** Frequent enough to see meetings and waits, sparse enough to keep the test fast. */
@@ -253,4 +254,22 @@ test('live source: emits each report once as the clock advances, catches up a lo
   }
   assert.equal(source.status().state, 'stopped');
   await source.done();
+});
+
+test('progress bar: redrawn in place on a terminal, one line per 10 % in logs', () => {
+  const written: string[] = [];
+  const log = progressBar({ isTTY: false, write: (text: string) => written.push(text) }, 'backfill');
+  for (let done = 0; done <= 100; done++) log.update({ doneMs: done * HOUR, totalMs: 100 * HOUR, messages: done * 10 });
+  log.finish('done');
+  assert.equal(written.length, 12);
+  assert.match(written[10]!, /^backfill \[#{30}\] 100%  4\.2\/4\.2 days, 1000 messages\n$/);
+  assert.equal(written[11], 'backfill: done\n');
+  const tty: string[] = [];
+  const bar = progressBar({ isTTY: true, write: (text: string) => tty.push(text) }, 'backfill');
+  bar.update({ doneMs: 1, totalMs: 4, messages: 5 });
+  bar.update({ doneMs: 2, totalMs: 4, messages: 9 });
+  bar.finish('done');
+  assert.ok(tty[0]!.startsWith('\rbackfill [########......................]  25%'));
+  assert.ok(tty[1]!.includes(' 50%'));
+  assert.equal(tty[2], '\nbackfill: done\n');
 });
