@@ -94,6 +94,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       bus,
       clock,
       pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
+      onError: (err, context) => logger.error({ err }, context),
     }),
   };
   await services.fleet.start();
@@ -124,6 +125,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     services.telemetry.start();
     scheduler.start();
     services.fleet.startFlushing();
+    services.vessels.start();
   }
 
   let closed = false;
@@ -140,6 +142,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await http.close();
       await scheduler.stop();
       await services.telemetry.stop();
+      await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records not written'));
       await services.fleet.stop();
       await bus.close();
       await limiter.close();

@@ -300,6 +300,11 @@ test('popular: keyed reads counted per vessel in the window, ranked by distinct 
       ['OCEAN PRIDE', 2, 2],
     ]);
     assert.equal((await app.api('GET', '/v1/vessels/popular?window=30d')).status, 400);
+
+    // Lookups are kept 8 days (a day beyond the longest window), then removed by the hourly job.
+    app.clock.set(NOW + 8 * DAY + SECOND);
+    assert.deepEqual(await app.bosun.ctx.services.vessels.enforceRetention(), { lookups_deleted: 5, preview_labels_deleted: 0 });
+    assert.equal((await app.bosun.ctx.store.db.selectFrom('vessel_lookups').selectAll().execute()).length, 1);
   });
 });
 

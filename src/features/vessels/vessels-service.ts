@@ -12,7 +12,7 @@ import { redactIp } from '../audit/redact-ip.js';
 import { LOOKUP_RETENTION_DAYS, MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX, PREVIEW_LABEL_RETENTION_DAYS, WATCHLIST_MAX_IDS } from './limits.js';
 import type { PollSlots } from './poll-slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
-import type { VesselsRepo } from './vessels-repo.js';
+import type { LookupRecord, VesselsRepo } from './vessels-repo.js';
 
 export interface VesselsServiceDeps {
   fleet: FleetService;
@@ -21,7 +21,12 @@ export interface VesselsServiceDeps {
   bus: Bus;
   clock: Clock;
   pollSlots: PollSlots;
+  onError?: (err: unknown, context: string) => void;
 }
+
+/** Lookups buffered before a write starts on its own; otherwise written every LOOKUP_FLUSH_MS in background mode. */
+const LOOKUP_BATCH = 500;
+const LOOKUP_FLUSH_MS = 5_000;
 
 /** A position in the shape the keyed endpoints return. */
 export interface PositionView {
@@ -155,9 +160,21 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   const isSimulated = (v: VesselState) => v.simulated || (v.latest?.simulated ?? false);
   const flagsFor = (simulated: boolean) => (simulated ? [SIMULATED] : []);
 
+  // Reads are hot paths: their lookup records are buffered and written in batches.
+  let pendingLookups: LookupRecord[] = [];
+  let lookupTimer: NodeJS.Timeout | null = null;
+  async function flushLookups(): Promise<void> {
+    if (pendingLookups.length === 0) return;
+    const rows = pendingLookups;
+    pendingLookups = [];
+    await repo.recordLookups(rows);
+  }
+  const flushLookupsInBackground = () => void flushLookups().catch((err) => deps.onError?.(err, 'vessel lookup records not written'));
+
   async function recordLookups(vessels: VesselState[], agentId: string, operationId: string): Promise<void> {
     const at = clock.now();
-    await repo.recordLookups(vessels.map((v) => ({ vsl_id: v.vslId, agent_id: agentId, operation_id: operationId, at })));
+    for (const v of vessels) pendingLookups.push({ vsl_id: v.vslId, agent_id: agentId, operation_id: operationId, at });
+    if (pendingLookups.length >= LOOKUP_BATCH) flushLookupsInBackground();
   }
 
   function trackPoint(p: StoredPosition) {
@@ -257,6 +274,21 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   }
 
   return {
+    /** Writes buffered lookup records every few seconds (serve). */
+    start(): void {
+      if (lookupTimer) return;
+      lookupTimer = setInterval(flushLookupsInBackground, LOOKUP_FLUSH_MS);
+      lookupTimer.unref();
+    },
+
+    async stop(): Promise<void> {
+      if (lookupTimer) clearInterval(lookupTimer);
+      lookupTimer = null;
+      await flushLookups();
+    },
+
+    flushLookups,
+
     async lookup(ref: VesselRef, agentId: string) {
       const v = await resolve(ref);
       await recordLookups([v], agentId, 'getVesselsLookup');
@@ -461,6 +493,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     async popular(window: '24h' | '7d', limit: number) {
+      await flushLookups();
       const since = clock.now() - (window === '7d' ? 7 * DAY : 24 * HOUR);
       const rows = await repo.popular(since, limit);
       const items = rows.map((row, i) => {
