@@ -348,6 +348,24 @@ export class SeaLaneGraph {
     return this.routeFromTree(this.shortestTree(from, blocked), to);
   }
 
+  /**
+   * Route between two arbitrary points at sea: each is joined straight to its nearest node, then
+   * the network's shortest path (optionally avoiding passages). Null when there is none.
+   */
+  routeBetween(from: LatLon, to: LatLon, avoid: readonly Passage[] = []): SeaRoute | null {
+    const start = this.nearestNode(from);
+    const end = this.nearestNode(to);
+    const route = this.route(start, end, avoid);
+    if (route === null) return null;
+    const first = route.points[0]!;
+    const last = route.points[route.points.length - 1]!;
+    return {
+      nodes: route.nodes,
+      points: [from, ...route.points, to],
+      lengthM: distanceM(from.lat, from.lon, first.lat, first.lon) + route.lengthM + distanceM(last.lat, last.lon, to.lat, to.lon),
+    };
+  }
+
   /** True when the route passes through the passage. */
   static passesThrough(route: SeaRoute, passage: Passage): boolean {
     return route.points.some((p) => distanceM(p.lat, p.lon, passage.lat, passage.lon) <= passage.radiusM);

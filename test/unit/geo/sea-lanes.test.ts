@@ -62,6 +62,11 @@ test('route choice: avoiding Suez and Bab-el-Mandeb takes the Cape of Good Hope;
   assert.ok(viaCape.points.some((p) => p.lat < -33 && p.lon > 15 && p.lon < 30), 'rounds the Cape');
   assert.ok(viaCape.lengthM > viaSuez.lengthM * 1.3);
 
+  const between = graph.routeBetween(port('NLRTM').anchorage, port('SGSIN').anchorage, [passage('suez'), passage('babelmandeb')])!;
+  assert.deepEqual(between.points[0], port('NLRTM').anchorage);
+  assert.deepEqual(between.points.at(-1), port('SGSIN').anchorage);
+  assert.ok(between.lengthM > viaCape.lengthM && between.lengthM < viaCape.lengthM + 100_000);
+
   const newYork = graph.nearestNode(port('USNYC').anchorage);
   const losAngeles = graph.nearestNode(port('USLAX').anchorage);
   const viaPanama = graph.route(newYork, losAngeles)!;
