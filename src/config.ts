@@ -23,6 +23,9 @@ export const EnvSchema = Type.Object({
   BOSUN_FEEDS: Type.Optional(Type.String()),
   BOSUN_PAYMENT_RAILS: Type.Optional(Type.String()),
   BOSUN_PAYMENT_INTENTS: Bool,
+  BOSUN_DEMO_VESSELS: Type.String({ default: '300', pattern: '^[0-9]{1,4}$' }),
+  BOSUN_DEMO_SEED: Type.String({ default: 'bosun', minLength: 1, maxLength: 100 }),
+  BOSUN_DEMO_BACKFILL_DAYS: Type.String({ default: '7', pattern: '^[0-9]{1,2}(\\.[0-9]+)?$' }),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -59,6 +62,8 @@ export interface Config {
   trustProxy: boolean;
   feeds: string | null;
   payments: { rails: PaymentRail[]; intentsEnabled: boolean };
+  /** The demo fleet (the default feed): vessel count, seed text, days of history backfilled at first start. */
+  demo: { vessels: number; seed: string; backfillDays: number };
   logLevel: Env['LOG_LEVEL'];
   version: string;
 }
@@ -132,6 +137,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     trustProxy: asBool(env.BOSUN_TRUST_PROXY),
     feeds: env.BOSUN_FEEDS ?? null,
     payments: { rails: parseRails(env.BOSUN_PAYMENT_RAILS), intentsEnabled: asBool(env.BOSUN_PAYMENT_INTENTS) },
+    demo: { vessels: Number(env.BOSUN_DEMO_VESSELS), seed: env.BOSUN_DEMO_SEED, backfillDays: Number(env.BOSUN_DEMO_BACKFILL_DAYS) },
     logLevel: env.LOG_LEVEL,
     version: '1.0.0',
   };

@@ -8,6 +8,7 @@ import { taskCommands } from '../features/harbor/tasks/commands.js';
 import { trialCommands } from '../features/harbor/trials/commands.js';
 import { operatorCommands } from '../features/operator/commands.js';
 import { feedCommands } from '../feeds/commands.js';
+import { simCommands } from '../sim/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -24,4 +25,5 @@ export const ALL_COMMANDS: Command[] = [
   ...helpCommands,
   ...trialCommands,
   ...feedCommands,
+  ...simCommands,
 ];

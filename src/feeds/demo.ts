@@ -1,6 +1,7 @@
 import type { AppContext } from '../app/context.js';
 import type { Clock } from '../clock.js';
 import type { AisSink } from '../fleet/types.js';
+import { createDemoFeed } from '../sim/start.js';
 import type { FeedSource } from './types.js';
 
 export interface DemoFeedDeps {
@@ -12,12 +13,8 @@ export interface DemoFeedDeps {
   name: string;
 }
 
-/**
- * Hook for the demo fleet simulator (src/sim/): a factory returning a FeedSource of kind `demo`
- * (backfill, then live AIVDM lines). Null until the simulator is wired here; while it is null the
- * `demo` feed is refused at start and an unset BOSUN_FEEDS means no feeds.
- */
-export const demoFeedFactory: ((deps: DemoFeedDeps) => FeedSource) | null = null;
+/** The demo fleet simulator (src/sim/) as a feed of kind `demo`: backfill at start, then live AIVDM lines. */
+export const demoFeedFactory = (deps: DemoFeedDeps): FeedSource => createDemoFeed({ ...deps, background: true });
 
-/** What an unset BOSUN_FEEDS means. */
-export const defaultFeeds = (): string => (demoFeedFactory ? 'demo' : 'none');
+/** What an unset BOSUN_FEEDS means: the demo fleet, labelled simulated everywhere it is served. */
+export const defaultFeeds = (): string => 'demo';

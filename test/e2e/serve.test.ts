@@ -46,7 +46,15 @@ const stop = (child: ChildProcess) =>
 test('serve on a data directory: clean Ctrl-C shutdown flushes telemetry, a restart keeps agents and request history', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'bosun-serve-'));
   const base = testConfig();
-  const env: Record<string, string> = { BOSUN_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: String(await freePort()), LOG_LEVEL: 'warn' };
+  // The default feed (the demo fleet), kept small so the backfill behind the listening server is quick.
+  const env: Record<string, string> = {
+    BOSUN_DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+    BOSUN_DEMO_VESSELS: '12',
+    BOSUN_DEMO_BACKFILL_DAYS: '1',
+  };
   if (base.database.kind === 'postgres') Object.assign(env, { DATABASE_URL: base.database.url, BOSUN_PG_SCHEMA: base.database.schema });
   else env.DATABASE_URL = '';
   if (base.redis) Object.assign(env, { REDIS_URL: base.redis.url, BOSUN_REDIS_PREFIX: base.redis.prefix });
@@ -56,6 +64,8 @@ test('serve on a data directory: clean Ctrl-C shutdown flushes telemetry, a rest
     const reg = await (await fetch(`${url}/v1/agents/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'persisted' }) })).json();
     const apiKey = reg.data.api_key as string;
     for (let i = 0; i < 4; i++) assert.equal((await fetch(`${url}/v1/ping`)).status, 200);
+    const status = await (await fetch(`${url}/v1/status`)).json();
+    assert.ok(JSON.stringify(status.data).includes('demo-simulator'), 'with no BOSUN_FEEDS the demo fleet runs');
     assert.equal(await stop(server.child), 0);
     assert.match(server.output(), /stopped cleanly/);
 

@@ -29,7 +29,6 @@ export function createSource(spec: FeedSpec, deps: SourceDeps): FeedSource {
     case 'stdin':
       return StreamSource.stream(spec.name, 'stdin', deps.stdin ?? process.stdin, deps.clock);
     case 'demo':
-      if (!demoFeedFactory) throw new FeedSpecError('invalid feed "demo": the demo fleet simulator is not available in this build');
       if (!deps.demo) throw new FeedSpecError('invalid feed "demo": the demo fleet runs only inside bosun serve');
       return demoFeedFactory({ ...deps.demo, clock: deps.clock, name: spec.name });
   }

@@ -3,7 +3,16 @@ import assert from 'node:assert/strict';
 import { AisDecoder, type DecodedMessage } from '../../../src/ais/decoder.js';
 import { turnDegreesPerMinute } from '../../../src/ais/messages.js';
 import { messageToJson } from '../../../src/ais/render.js';
-import { armor, fragment, nmeaChecksum, positionReport, sentence, sixbitText } from './encode.js';
+import { armor, fragment, nmeaChecksum, sentence, sixbitText, type BitField } from '../../../src/ais/encode.js';
+
+/** Type 1 raw fields with defaults overridable by name, so tests can set exact raw values. */
+function positionReport(overrides: Partial<Record<'type' | 'status' | 'turn' | 'speed' | 'lon' | 'lat' | 'course' | 'heading', number>> = {}): BitField[] {
+  return [
+    [overrides.type ?? 1, 6], [0, 2], [227006760, 30], [overrides.status ?? 0, 4], [overrides.turn ?? 0, 8],
+    [overrides.speed ?? 123, 10], [1, 1], [overrides.lon ?? 78828, 28], [overrides.lat ?? 29685346, 27],
+    [overrides.course ?? 2240, 12], [overrides.heading ?? 215, 9], [33, 6], [0, 2], [0, 3], [0, 1], [34017, 19],
+  ];
+}
 
 function decodeOne(line: string, scaled = true): DecodedMessage {
   const messages = new AisDecoder({ scaled }).push(line);

@@ -1,0 +1,86 @@
+/** Great-circle helpers on a spherical Earth (mean radius). Angles in degrees, distances in metres. */
+
+export const EARTH_RADIUS_M = 6_371_008.8;
+export const METRES_PER_NM = 1852;
+
+export interface LatLon {
+  lat: number;
+  lon: number;
+}
+
+const RAD = Math.PI / 180;
+const DEG = 180 / Math.PI;
+
+/** Longitude wrapped to [-180, 180). */
+export function normalizeLon(lon: number): number {
+  const wrapped = ((((lon + 180) % 360) + 360) % 360) - 180;
+  return wrapped;
+}
+
+/** Haversine distance in metres. */
+export function distanceM(aLat: number, aLon: number, bLat: number, bLon: number): number {
+  const dLat = (bLat - aLat) * RAD;
+  const dLon = (bLon - aLon) * RAD;
+  const s = Math.sin(dLat / 2) ** 2 + Math.cos(aLat * RAD) * Math.cos(bLat * RAD) * Math.sin(dLon / 2) ** 2;
+  return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(s)));
+}
+
+export function distanceNm(aLat: number, aLon: number, bLat: number, bLon: number): number {
+  return distanceM(aLat, aLon, bLat, bLon) / METRES_PER_NM;
+}
+
+/** Initial great-circle bearing from a to b, degrees true in [0, 360). */
+export function bearingDeg(aLat: number, aLon: number, bLat: number, bLon: number): number {
+  const φ1 = aLat * RAD;
+  const φ2 = bLat * RAD;
+  const Δλ = (bLon - aLon) * RAD;
+  const y = Math.sin(Δλ) * Math.cos(φ2);
+  const x = Math.cos(φ1) * Math.sin(φ2) - Math.sin(φ1) * Math.cos(φ2) * Math.cos(Δλ);
+  return (Math.atan2(y, x) * DEG + 360) % 360;
+}
+
+/** The point `distance` metres from a along the initial bearing. */
+export function destinationPoint(lat: number, lon: number, bearing: number, distance: number): LatLon {
+  const δ = distance / EARTH_RADIUS_M;
+  const θ = bearing * RAD;
+  const φ1 = lat * RAD;
+  const λ1 = lon * RAD;
+  const φ2 = Math.asin(Math.sin(φ1) * Math.cos(δ) + Math.cos(φ1) * Math.sin(δ) * Math.cos(θ));
+  const λ2 = λ1 + Math.atan2(Math.sin(θ) * Math.sin(δ) * Math.cos(φ1), Math.cos(δ) - Math.sin(φ1) * Math.sin(φ2));
+  return { lat: φ2 * DEG, lon: normalizeLon(λ2 * DEG) };
+}
+
+/** The point at `fraction` (0–1) of the great circle from a to b. */
+export function interpolate(aLat: number, aLon: number, bLat: number, bLon: number, fraction: number): LatLon {
+  const φ1 = aLat * RAD;
+  const λ1 = aLon * RAD;
+  const φ2 = bLat * RAD;
+  const λ2 = bLon * RAD;
+  const δ = distanceM(aLat, aLon, bLat, bLon) / EARTH_RADIUS_M;
+  if (δ < 1e-12) return { lat: aLat, lon: aLon };
+  const A = Math.sin((1 - fraction) * δ) / Math.sin(δ);
+  const B = Math.sin(fraction * δ) / Math.sin(δ);
+  const x = A * Math.cos(φ1) * Math.cos(λ1) + B * Math.cos(φ2) * Math.cos(λ2);
+  const y = A * Math.cos(φ1) * Math.sin(λ1) + B * Math.cos(φ2) * Math.sin(λ2);
+  const z = A * Math.sin(φ1) + B * Math.sin(φ2);
+  return { lat: Math.atan2(z, Math.sqrt(x * x + y * y)) * DEG, lon: normalizeLon(Math.atan2(y, x) * DEG) };
+}
+
+/**
+ * Distance in metres from p to the great-circle segment a–b (cross-track when the foot of the
+ * perpendicular falls inside the segment, else the nearer end).
+ */
+export function distanceToSegmentM(p: LatLon, a: LatLon, b: LatLon): number {
+  const dAP = distanceM(a.lat, a.lon, p.lat, p.lon);
+  const dAB = distanceM(a.lat, a.lon, b.lat, b.lon);
+  if (dAB < 1) return dAP;
+  const δ13 = dAP / EARTH_RADIUS_M;
+  const θ13 = bearingDeg(a.lat, a.lon, p.lat, p.lon) * RAD;
+  const θ12 = bearingDeg(a.lat, a.lon, b.lat, b.lon) * RAD;
+  const crossTrack = Math.asin(Math.sin(δ13) * Math.sin(θ13 - θ12));
+  const alongTrack = Math.acos(Math.max(-1, Math.min(1, Math.cos(δ13) / Math.cos(crossTrack)))) * Math.sign(Math.cos(θ13 - θ12));
+  if (alongTrack < 0 || alongTrack * EARTH_RADIUS_M > dAB) {
+    return Math.min(dAP, distanceM(b.lat, b.lon, p.lat, p.lon));
+  }
+  return Math.abs(crossTrack) * EARTH_RADIUS_M;
+}
