@@ -23,6 +23,34 @@ export interface Store {
 pg.types.setTypeParser(20, (v) => Number(v));
 pg.types.setTypeParser(1700, (v) => Number(v));
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query afresh; preparing is a large share of a point query's cost on SQLite.
+ * Statements are reusable (better-sqlite3 runs them synchronously), so keep the most recent by SQL text.
+ */
+function withStatementCache(sqlite: SQLiteDatabase.Database): SQLiteDatabase.Database {
+  const cache = new Map<string, SQLiteDatabase.Statement>();
+  const prepare = (source: string): SQLiteDatabase.Statement => {
+    let statement = cache.get(source);
+    if (statement) {
+      cache.delete(source);
+    } else {
+      statement = sqlite.prepare(source);
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+    }
+    cache.set(source, statement);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export async function openStore(database: Config['database']): Promise<Store> {
   if (database.kind === 'sqlite') {
     if (database.file !== ':memory:') mkdirSync(dirname(database.file), { recursive: true });
@@ -31,7 +59,7 @@ export async function openStore(database: Config['database']): Promise<Store> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return {
       db,
       dialect: dialectHelpers('sqlite'),
