@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AppContext } from '../app/context.js';
 import type { AgentPrincipal } from '../features/agents/agents-service.js';
 import type { OperatorPrincipal } from '../features/operator/operator-service.js';
-import type { ErrorCode } from './errors.js';
+import { AppError, type ErrorCode } from './errors.js';
 
 export type Caller =
   | { kind: 'anonymous' }
@@ -97,3 +97,9 @@ export function defineRoute<Q extends TObject = Empty, P extends TObject = Empty
 }
 
 export const isBare = (r: EnvelopeResult | BareResult): r is BareResult => 'bare' in r;
+
+/** The calling agent of an agent operation (access class K); any other caller is refused. */
+export function callingAgent(call: CallContext): AgentPrincipal {
+  if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
+  return call.caller.agent;
+}

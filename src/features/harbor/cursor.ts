@@ -1,3 +1,4 @@
+import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
 import { AppError } from '../../http/errors.js';
 
 /** Position in a newest-first listing: the last row's creation time and id. */
@@ -25,4 +26,13 @@ export function pageOf<T>(rows: T[], limit: number, position: (row: T) => ListPo
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   return { items, nextCursor: rows.length > limit && last !== undefined ? encodeCursor(position(last)) : null };
+}
+
+/**
+ * Repository filter for the next page of a newest-first listing ordered by created_at, then by the
+ * id column, both descending: the rows strictly after `position`.
+ */
+export function olderThan(idColumn: string, position: ListPosition) {
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> =>
+    eb.or([eb('created_at', '<', position.createdAt), eb.and([eb('created_at', '=', position.createdAt), eb(idColumn, '<', position.id)])]);
 }

@@ -1,13 +1,8 @@
-import { AppError } from '../../http/errors.js';
-import { defineRoute, type CallContext } from '../../http/route.js';
+import { callingAgent, defineRoute, type CallContext } from '../../http/route.js';
 import { renderPaymentsPage } from './payments-page.js';
 import { PAYMENT_PURPOSES } from './payments-service.js';
 import { CreateIntentBody, IntentData, PaymentIdParams, PaymentsPage, ProofBody, RailsData } from './schemas.js';
 
-function callingAgentId(call: CallContext): string {
-  if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
-  return call.caller.agent.agentId;
-}
 
 const siteUrl = (call: CallContext) => call.app.config.siteUrl ?? call.baseUrl;
 
@@ -47,7 +42,7 @@ const createIntent = defineRoute({
     },
   ],
   async handler({ body }, call) {
-    const { intent, replayed } = await call.app.services.payments.createIntent(callingAgentId(call), body);
+    const { intent, replayed } = await call.app.services.payments.createIntent(callingAgent(call).agentId, body);
     if (replayed) call.reply.header('idempotent-replayed', 'true');
     return { data: intent };
   },
@@ -70,7 +65,7 @@ const proof = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    const result = await call.app.services.payments.submitProof(callingAgentId(call), params.payment_id, body);
+    const result = await call.app.services.payments.submitProof(callingAgent(call).agentId, params.payment_id, body);
     return { data: result.intent, qualityFlags: result.qualityFlags };
   },
 });

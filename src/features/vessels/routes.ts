@@ -1,5 +1,4 @@
-import { AppError } from '../../http/errors.js';
-import { defineRoute, type CallContext } from '../../http/route.js';
+import { callingAgent, defineRoute, type CallContext } from '../../http/route.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 import {
   MAX_CONCURRENT_POLLS,
@@ -35,10 +34,6 @@ import { parseBBox } from './vessels-service.js';
 /** The sample vessel of the published examples. */
 const SAMPLE = { imo: '9811000', mmsi: '563033300' } as const;
 
-function agentId(call: CallContext): string {
-  if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
-  return call.caller.agent.agentId;
-}
 
 function header(call: CallContext, name: string): string | undefined {
   const value = call.headers[name];
@@ -59,7 +54,7 @@ const lookup = defineRoute({
     { summary: 'Look up by MMSI', query: { mmsi: SAMPLE.mmsi } },
   ],
   async handler({ query }, call) {
-    return call.app.services.vessels.lookup(selectorRef(query), agentId(call));
+    return call.app.services.vessels.lookup(selectorRef(query), callingAgent(call).agentId);
   },
 });
 
@@ -71,7 +66,7 @@ const lastPosition = defineRoute({
   errors: ['invalid_vessel_id', 'vessel_not_found'],
   examples: [{ summary: 'Latest position by IMO', query: { imo: SAMPLE.imo } }],
   async handler({ query }, call) {
-    return call.app.services.vessels.lastPosition(selectorRef(query), agentId(call));
+    return call.app.services.vessels.lastPosition(selectorRef(query), callingAgent(call).agentId);
   },
 });
 
@@ -104,7 +99,7 @@ const watchlist = defineRoute({
   response: WatchlistData,
   examples: [{ summary: 'Watch two vessels', query: { ids: `IMO:${SAMPLE.imo},MMSI:${SAMPLE.mmsi}` } }],
   async handler({ query }, call) {
-    return call.app.services.vessels.watchlist(query.ids, agentId(call));
+    return call.app.services.vessels.watchlist(query.ids, callingAgent(call).agentId);
   },
 });
 
@@ -120,7 +115,7 @@ const positions = defineRoute({
     return call.app.services.vessels.positions(
       parseVesselRef(params.vsl_id, 'params.vsl_id'),
       { from: query.from, to: query.to, limit: query.limit ?? 100, cursor: query.cursor, downsample: query.downsample, includeFlagged: query.include_flagged ?? false },
-      agentId(call),
+      callingAgent(call).agentId,
     );
   },
 });
@@ -136,7 +131,7 @@ const updates = defineRoute({
     const raw = call.reply.raw;
     return call.app.services.vessels.updates(
       { since: query.since, timeout: query.timeout ?? POLL_TIMEOUT_DEFAULT, ids: query.ids, bbox: query.bbox, limit: query.limit ?? 500 },
-      agentId(call),
+      callingAgent(call).agentId,
       {
         onCancel(listener) {
           raw.once('close', () => {

@@ -1,14 +1,8 @@
-import { AppError } from '../../../http/errors.js';
-import { defineRoute, type CallContext } from '../../../http/route.js';
-import type { AgentPrincipal } from '../../agents/agents-service.js';
+import { callingAgent, defineRoute } from '../../../http/route.js';
 import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
 import { ONBOARDING_GROUP_ID, WELCOME_POST_ID } from './group-constants.js';
 import { GroupActionBody, GroupActionResult, GroupIdParams, GroupList, PageQuery, PostList, PostParams, ReplyList } from './schemas.js';
 
-function callingAgent(call: CallContext): AgentPrincipal {
-  if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
-  return call.caller.agent;
-}
 
 const { onboarding, pagination } = HARBOR_LIMITS;
 const gate = PARTICIPATION_GATES['harbor:public:participate'];

@@ -1,7 +1,7 @@
 import type { InsertResult } from 'kysely';
 import type { Db } from '../../../store/db.js';
 import type { HarborHelpFeedbackTable, HarborHelpReportsTable, HarborHelpRequestsTable, HarborHelpResponsesTable } from '../../../store/schema.js';
-import type { ListPosition } from '../cursor.js';
+import { olderThan, type ListPosition } from '../cursor.js';
 
 export type HelpRequestRow = HarborHelpRequestsTable;
 export type HelpResponseRow = HarborHelpResponsesTable;
@@ -54,9 +54,7 @@ export function createHelpRepo(db: Db) {
         .orderBy('request_id', 'desc')
         .limit(limit);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('request_id', '<', after.id)])]),
-        );
+        q = q.where(olderThan('request_id', after));
       }
       return q.execute();
     },
@@ -70,9 +68,7 @@ export function createHelpRepo(db: Db) {
         .orderBy('request_id', 'desc')
         .limit(limit);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('request_id', '<', after.id)])]),
-        );
+        q = q.where(olderThan('request_id', after));
       }
       return q.execute();
     },

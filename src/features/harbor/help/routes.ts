@@ -1,7 +1,5 @@
-import { AppError } from '../../../http/errors.js';
-import { defineRoute, type CallContext } from '../../../http/route.js';
+import { callingAgent, defineRoute } from '../../../http/route.js';
 import { IDEMPOTENCY_NOTE, idempotent } from '../../idempotency/idempotent-route.js';
-import type { HelpActor } from './help-service.js';
 import {
   CloseBody,
   CreateHelpRequestBody,
@@ -21,10 +19,6 @@ import {
   SelectBody,
 } from './schemas.js';
 
-function helpActor(call: CallContext): HelpActor {
-  if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
-  return call.caller.agent;
-}
 
 const EXAMPLE_ID = 'hlp_0123456789abcdef0123';
 const NEEDS_VISIBLE = 'a help request you can see: create one, or take request_id from GET /v1/harbor/help-requests; replace the example id';
@@ -43,7 +37,7 @@ const list = defineRoute({
     { summary: 'My own help requests', query: { mine: true } },
   ],
   async handler({ query }, call) {
-    const page = await call.app.services.help.list(helpActor(call), { limit: query.limit ?? 20, cursor: query.cursor, mine: query.mine });
+    const page = await call.app.services.help.list(callingAgent(call), { limit: query.limit ?? 20, cursor: query.cursor, mine: query.mine });
     return { data: { items: page.items, next_cursor: page.nextCursor } };
   },
 });
@@ -67,7 +61,7 @@ const create = defineRoute({
     },
   ],
   async handler({ body }, call) {
-    return { data: await idempotent(call, body, () => call.app.services.help.create(helpActor(call), body)) };
+    return { data: await idempotent(call, body, () => call.app.services.help.create(callingAgent(call), body)) };
   },
 });
 
@@ -80,7 +74,7 @@ const byId = defineRoute({
   errors: [...ACCESS_ERRORS],
   examples: [{ summary: 'One help request', params: { id: EXAMPLE_ID }, requires: NEEDS_VISIBLE }],
   async handler({ params }, call) {
-    return { data: await call.app.services.help.get(helpActor(call), params.id) };
+    return { data: await call.app.services.help.get(callingAgent(call), params.id) };
   },
 });
 
@@ -94,7 +88,7 @@ const responses = defineRoute({
   errors: [...ACCESS_ERRORS, 'cursor_invalid'],
   examples: [{ summary: 'Responses on a request', params: { id: EXAMPLE_ID }, requires: NEEDS_VISIBLE }],
   async handler({ params, query }, call) {
-    const page = await call.app.services.help.responses(helpActor(call), params.id, { limit: query.limit ?? 20, cursor: query.cursor });
+    const page = await call.app.services.help.responses(callingAgent(call), params.id, { limit: query.limit ?? 20, cursor: query.cursor });
     return { data: { items: page.items, next_cursor: page.nextCursor } };
   },
 });
@@ -120,7 +114,7 @@ const respond = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    return { data: await idempotent(call, body, () => call.app.services.help.respond(helpActor(call), params.id, body)) };
+    return { data: await idempotent(call, body, () => call.app.services.help.respond(callingAgent(call), params.id, body)) };
   },
 });
 
@@ -144,7 +138,7 @@ const select = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    return { data: await idempotent(call, body, () => call.app.services.help.select(helpActor(call), params.id, body)) };
+    return { data: await idempotent(call, body, () => call.app.services.help.select(callingAgent(call), params.id, body)) };
   },
 });
 
@@ -161,7 +155,7 @@ const close = defineRoute({
     { summary: 'Cancel an open request', params: { id: EXAMPLE_ID }, body: {}, requires: 'your own open request; replace the example id' },
   ],
   async handler({ params, body }, call) {
-    return { data: await idempotent(call, body, () => call.app.services.help.close(helpActor(call), params.id, body)) };
+    return { data: await idempotent(call, body, () => call.app.services.help.close(callingAgent(call), params.id, body)) };
   },
 });
 
@@ -183,7 +177,7 @@ const report = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    return { data: await call.app.services.help.report(helpActor(call), params.id, body) };
+    return { data: await call.app.services.help.report(callingAgent(call), params.id, body) };
   },
 });
 
@@ -196,7 +190,7 @@ const feedback = defineRoute({
   errors: [...ACCESS_ERRORS],
   examples: [{ summary: 'Feedback on my request', params: { id: EXAMPLE_ID }, requires: 'a request you authored or whose selected helper you are; replace the example id' }],
   async handler({ params }, call) {
-    return { data: await call.app.services.help.feedbackSummary(helpActor(call), params.id) };
+    return { data: await call.app.services.help.feedbackSummary(callingAgent(call), params.id) };
   },
 });
 
@@ -218,7 +212,7 @@ const giveFeedback = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    return { data: await call.app.services.help.giveFeedback(helpActor(call), params.id, body) };
+    return { data: await call.app.services.help.giveFeedback(callingAgent(call), params.id, body) };
   },
 });
 

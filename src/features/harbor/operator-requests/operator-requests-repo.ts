@@ -1,6 +1,6 @@
 import type { Db } from '../../../store/db.js';
 import type { HarborOperatorRequestsTable } from '../../../store/schema.js';
-import type { ListPosition } from '../cursor.js';
+import { olderThan, type ListPosition } from '../cursor.js';
 
 export type OperatorRequestRow = HarborOperatorRequestsTable;
 
@@ -22,9 +22,7 @@ export function createOperatorRequestsRepo(db: Db) {
         .orderBy('request_id', 'desc')
         .limit(limit);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('request_id', '<', after.id)])]),
-        );
+        q = q.where(olderThan('request_id', after));
       }
       return q.execute();
     },

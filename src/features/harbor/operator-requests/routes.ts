@@ -1,12 +1,7 @@
-import { AppError } from '../../../http/errors.js';
-import { defineRoute, type CallContext } from '../../../http/route.js';
+import { callingAgent, defineRoute } from '../../../http/route.js';
 import { agentView } from './operator-requests-service.js';
 import { CreateOperatorRequestBody, ListOperatorRequestsQuery, OperatorRequestList, OperatorRequestSchema } from './schemas.js';
 
-function callingAgentId(call: CallContext): string {
-  if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
-  return call.caller.agent.agentId;
-}
 
 const create = defineRoute({
   operationId: 'postHarborOperatorRequests',
@@ -21,7 +16,7 @@ const create = defineRoute({
     { summary: 'Ask for a scope', body: { category: 'access_request', subject: 'Snapshot trial for one vessel', body: 'Please allow a snapshot trial for IMO 9321483.', requested_scopes: ['snapshot:read'] } },
   ],
   async handler({ body }, call) {
-    const row = await call.app.services.operatorRequests.create(callingAgentId(call), body);
+    const row = await call.app.services.operatorRequests.create(callingAgent(call).agentId, body);
     return { data: agentView(row) };
   },
 });
@@ -35,7 +30,7 @@ const list = defineRoute({
   errors: ['operator_request_not_found', 'cursor_invalid'],
   examples: [{ summary: 'My requests' }, { summary: 'My requests, five at a time', query: { limit: 5 } }],
   async handler({ query }, call) {
-    const page = await call.app.services.operatorRequests.listOwn(callingAgentId(call), { id: query.id, limit: query.limit ?? 20, cursor: query.cursor });
+    const page = await call.app.services.operatorRequests.listOwn(callingAgent(call).agentId, { id: query.id, limit: query.limit ?? 20, cursor: query.cursor });
     return { data: { items: page.items.map(agentView), next_cursor: page.nextCursor } };
   },
 });

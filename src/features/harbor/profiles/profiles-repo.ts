@@ -1,7 +1,7 @@
 import type { Db } from '../../../store/db.js';
 import type { DialectHelpers } from '../../../store/dialect.js';
 import type { HarborProfilesTable } from '../../../store/schema.js';
-import type { ListPosition } from '../cursor.js';
+import { olderThan, type ListPosition } from '../cursor.js';
 
 export type ProfileRow = HarborProfilesTable;
 
@@ -29,9 +29,7 @@ export function createProfilesRepo(db: Db, dialect: DialectHelpers) {
     async listPublic(limit: number, after?: ListPosition): Promise<ProfileRow[]> {
       let q = publicProfiles().limit(limit);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('agent_id', '<', after.id)])]),
-        );
+        q = q.where(olderThan('agent_id', after));
       }
       return q.execute();
     },

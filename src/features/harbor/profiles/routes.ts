@@ -1,12 +1,7 @@
-import { AppError } from '../../../http/errors.js';
-import { CALLER_AGENT_ID, defineRoute, type CallContext } from '../../../http/route.js';
+import { callingAgent, CALLER_AGENT_ID, defineRoute } from '../../../http/route.js';
 import { DISCOVERY_PROFILES_MAX } from './profiles-service.js';
 import { AgentIdParams, DiscoveryData, OwnProfile, ProfileBody, ProfileList, ProfileListQuery, PublicProfile, SkillsData, SkillsQuery } from './schemas.js';
 
-function callingAgentId(call: CallContext): string {
-  if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
-  return call.caller.agent.agentId;
-}
 
 const MATCHING_NOTE = 'Matching only routes discovery: it grants no access, selects no helper, and capabilities are self-declared (verified: false).';
 
@@ -32,7 +27,7 @@ const save = defineRoute({
     },
   ],
   async handler({ body }, call) {
-    const { profile } = await call.app.services.profiles.save(callingAgentId(call), body);
+    const { profile } = await call.app.services.profiles.save(callingAgent(call).agentId, body);
     return { data: profile };
   },
 });
@@ -44,7 +39,7 @@ const me = defineRoute({
   errors: ['profile_not_installed'],
   examples: [{ summary: 'My profile' }],
   async handler(_input, call) {
-    return { data: await call.app.services.profiles.own(callingAgentId(call)) };
+    return { data: await call.app.services.profiles.own(callingAgent(call).agentId) };
   },
 });
 

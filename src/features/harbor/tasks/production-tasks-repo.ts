@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../store/db.js';
 import type { HarborTaskMessagesTable, HarborTasksTable } from '../../../store/schema.js';
-import type { ListPosition } from '../cursor.js';
+import { olderThan, type ListPosition } from '../cursor.js';
 
 export type ProductionTaskRow = HarborTasksTable;
 export type ProductionMessageRow = Selectable<HarborTaskMessagesTable>;
@@ -24,9 +24,7 @@ export function createProductionTasksRepo(db: Db) {
         .orderBy('task_id', 'desc')
         .limit(limit);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('task_id', '<', after.id)])]),
-        );
+        q = q.where(olderThan('task_id', after));
       }
       return q.execute();
     },

@@ -1,5 +1,4 @@
-import { AppError } from '../../../http/errors.js';
-import { defineRoute, type CallContext } from '../../../http/route.js';
+import { callingAgent, defineRoute } from '../../../http/route.js';
 import type { AgentPrincipal } from '../../agents/agents-service.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { productionTaskView, type ProductionMessageView } from './production-tasks-service.js';
@@ -15,10 +14,6 @@ import {
 } from './schemas.js';
 import type { ProductionTaskRow } from './production-tasks-repo.js';
 
-function callingAgent(call: CallContext): AgentPrincipal {
-  if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
-  return call.caller.agent;
-}
 
 const sandboxCaller = (agent: AgentPrincipal) => ({ agentId: agent.agentId, state: agent.state });
 const taskCaller = (agent: AgentPrincipal) => ({ agentId: agent.agentId, scopes: agent.scopes });

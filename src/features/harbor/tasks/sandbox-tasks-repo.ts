@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../store/db.js';
 import type { HarborSandboxTaskMessagesTable, HarborSandboxTasksTable } from '../../../store/schema.js';
-import type { ListPosition } from '../cursor.js';
+import { olderThan, type ListPosition } from '../cursor.js';
 
 export type SandboxTaskRow = HarborSandboxTasksTable;
 export type SandboxMessageRow = Selectable<HarborSandboxTaskMessagesTable>;
@@ -41,9 +41,7 @@ export function createSandboxTasksRepo(db: Db) {
         .orderBy('task_id', 'desc')
         .limit(limit);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([eb('created_at', '<', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('task_id', '<', after.id)])]),
-        );
+        q = q.where(olderThan('task_id', after));
       }
       return q.execute();
     },
