@@ -5,16 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { AgentsService } from '../features/agents/agents-service.js';
 import type { AuditService } from '../features/audit/audit-service.js';
-import type { FeedService } from '../features/harbor/feed/feed-service.js';
-import type { GroupsService } from '../features/harbor/groups/groups-service.js';
-import type { HelpService } from '../features/harbor/help/help-service.js';
-import type { IdempotencyService } from '../features/idempotency/idempotency-service.js';
-import type { OperatorRequestsService } from '../features/harbor/operator-requests/operator-requests-service.js';
-import type { ProfilesService } from '../features/harbor/profiles/profiles-service.js';
-import type { TrialsService } from '../features/harbor/trials/trials-service.js';
-import type { QuotaService } from '../features/harbor/quota/quota-service.js';
-import type { ProductionTasksService } from '../features/harbor/tasks/production-tasks-service.js';
-import type { SandboxTasksService } from '../features/harbor/tasks/sandbox-tasks-service.js';
+import type { HarborServices } from '../features/harbor/harbor-services.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { PaymentsService } from '../features/payments/payments-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
@@ -31,24 +22,15 @@ export interface StatusReporter {
   report(): Record<string, unknown>;
 }
 
-export interface Services {
+/** Every service; the harbor's come from createHarborServices. */
+export interface Services extends HarborServices {
   audit: AuditService;
   agents: AgentsService;
   operator: OperatorService;
   telemetry: TelemetryService;
-  operatorRequests: OperatorRequestsService;
-  profiles: ProfilesService;
-  harborQuota: QuotaService;
   payments: PaymentsService;
-  sandboxTasks: SandboxTasksService;
-  harborTasks: ProductionTasksService;
   fleet: FleetService;
   vessels: VesselsService;
-  groups: GroupsService;
-  feed: FeedService;
-  idempotency: IdempotencyService;
-  help: HelpService;
-  trials: TrialsService;
 }
 
 export interface AppContext {

@@ -101,6 +101,11 @@ export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo
     },
 
     /** The agent's own requests, newest first; another agent's id answers operator_request_not_found. */
+    /** For the onboarding checklist: the agent has sent at least one operator request. */
+    async hasSentAny(agentId: string): Promise<boolean> {
+      return (await repo.listByAgent(agentId, 1)).length > 0;
+    },
+
     async listOwn(agentId: string, query: { id?: string; limit: number; cursor?: string }) {
       if (query.id !== undefined) {
         const row = await repo.findById(query.id);

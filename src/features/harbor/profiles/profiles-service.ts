@@ -187,6 +187,11 @@ export function createProfilesService(deps: {
       return ownView(row);
     },
 
+    /** For the onboarding checklist: the agent has a published profile. */
+    async isPublished(agentId: string): Promise<boolean> {
+      return (await repo.findPublic(agentId)) !== undefined;
+    },
+
     /** Unpublished and missing profiles answer the same way, so existence is never revealed. */
     async publicProfile(agentId: string) {
       const row = await repo.findPublic(agentId);
