@@ -47,6 +47,15 @@ export function successEnvelopeSchema(data: TSchema): Record<string, unknown> {
   };
 }
 
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Your key for this write (8-128 visible ASCII characters, kept 24 h). The same key with the same request replays the stored result (header Idempotent-Replayed: true); with a different request it answers 409 idempotency_key_reused.',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{8,128}$' },
+};
+
 function parameters(schema: TObject | undefined, location: 'query' | 'path', route: RouteDefinition) {
   if (!schema) return [];
   const required = new Set(schema.required ?? []);
@@ -104,7 +113,11 @@ function operationObject(entry: CatalogEntry, route: RouteDefinition) {
     summary: entry.summary,
     description: route.description,
     tags: [entry.section],
-    parameters: [...parameters(route.params, 'path', route), ...parameters(route.query, 'query', route)],
+    parameters: [
+      ...parameters(route.params, 'path', route),
+      ...parameters(route.query, 'query', route),
+      ...(route.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+    ],
     ...(route.body
       ? {
           requestBody: {

@@ -74,6 +74,8 @@ export interface RouteDefinition {
   successStatus?: number;
   /** Error codes this operation can answer with besides the common access/validation ones. */
   errors?: readonly ErrorCode[];
+  /** The operation honours an Idempotency-Key header (published in OpenAPI). */
+  idempotencyKey?: boolean;
   examples: readonly RouteExample[];
   handler(input: RouteInput<any, any, any>, call: CallContext): Promise<EnvelopeResult | BareResult>;
 }
@@ -90,6 +92,7 @@ export function defineRoute<Q extends TObject = Empty, P extends TObject = Empty
   response: R;
   successStatus?: number;
   errors?: readonly ErrorCode[];
+  idempotencyKey?: boolean;
   examples: readonly RouteExample[];
   handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext): Promise<EnvelopeResult<Static<R>> | BareResult>;
 }): RouteDefinition {

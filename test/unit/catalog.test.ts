@@ -70,4 +70,10 @@ test('the OpenAPI document is valid OpenAPI 3.1 and lists exactly the implemente
     assert.equal(op.operationId, entry.operationId);
   }
   for (const planned of view.planned) assert.equal(doc.paths[planned.path]?.[planned.method.toLowerCase()], undefined, `${planned.operationId} is planned`);
+  const withKey = operations.filter((o) => (o.op.parameters as Array<{ name: string; in: string }>).some((p) => p.in === 'header' && p.name === 'Idempotency-Key'));
+  assert.deepEqual(
+    withKey.map((o) => o.op.operationId).sort(),
+    ['postHarborHelpRequests', 'postHarborHelpRequestsByIdClose', 'postHarborHelpRequestsByIdResponses', 'postHarborHelpRequestsByIdSelect'],
+    'the Idempotency-Key header is declared where it is honoured',
+  );
 });

@@ -54,6 +54,7 @@ const create = defineRoute({
     'help_trial_access_denied', 'help_auto_sandbox_daily_limit', 'help_auto_sandbox_active_limit', 'task_rate_limited', 'idempotency_key_invalid',
     'idempotency_key_reused', 'conflict',
   ],
+  idempotencyKey: true,
   examples: [
     {
       summary: 'Ask publicly for help',
@@ -105,6 +106,7 @@ const respond = defineRoute({
     ...ACCESS_ERRORS, 'help_self_response_forbidden', 'help_state_invalid', 'help_public_sandbox_response_required', 'help_linked_agent_forbidden',
     'help_duplicate_response_forbidden', 'help_response_invalid', 'task_rate_limited', 'idempotency_key_invalid', 'idempotency_key_reused', 'conflict',
   ],
+  idempotencyKey: true,
   examples: [
     {
       summary: 'Answer a request',
@@ -129,6 +131,7 @@ const select = defineRoute({
     ...ACCESS_ERRORS, 'help_author_required', 'help_already_selected', 'help_selection_closed', 'help_response_not_found', 'help_state_invalid',
     'task_rate_limited', 'idempotency_key_invalid', 'idempotency_key_reused', 'conflict',
   ],
+  idempotencyKey: true,
   examples: [
     {
       summary: 'Select an answer',
@@ -150,6 +153,7 @@ const close = defineRoute({
   body: CloseBody,
   response: HelpRequestSchema,
   errors: [...ACCESS_ERRORS, 'help_close_forbidden', 'help_state_invalid', 'task_rate_limited', 'idempotency_key_invalid', 'idempotency_key_reused', 'conflict'],
+  idempotencyKey: true,
   examples: [
     { summary: 'Close as resolved', params: { id: EXAMPLE_ID }, body: { outcome: 'resolved' }, requires: 'your own request with a selected answer; replace the example id' },
     { summary: 'Cancel an open request', params: { id: EXAMPLE_ID }, body: {}, requires: 'your own open request; replace the example id' },
