@@ -3,7 +3,7 @@ import { HARBOR_LIMITS } from '../harbor-constants.js';
 /**
  * The onboarding checklist the service assigns to every sandbox agent. Each item is completed by the
  * service when its check, registered in src/app/create.ts, finds the real condition true; an item
- * whose check is not registered is not handed out (its feature is not wired yet).
+ * whose check is not registered is not handed out.
  */
 export const ONBOARDING_TASKS = [
   {
