@@ -1,3 +1,4 @@
+import { SAMPLE_VESSEL } from '../fleet/sample-vessel.js';
 /**
  * The demo fleet: a few hundred simulated vessels and the AIVDM sentences they transmit, in
  * time order. Everything is a function of the seed and the times asked for.
@@ -177,6 +178,8 @@ export class DemoFleet {
     this.genesisMs = DemoFleet.genesisFor(options.startMs);
     const rng = new Rng(hashInts(this.seed, 0x5eed));
     const ids = new IdentityFactory(new Rng(hashInts(this.seed, 0x1d)));
+    ids.reserve(SAMPLE_VESSEL.mmsi, SAMPLE_VESSEL.imo);
+    let sampleGiven = false;
     const { kinds, stsAreas } = fleetComposition(Math.max(0, Math.floor(options.vessels)));
     const specs: { spec: Omit<VesselSpec, 'index'>; local: boolean }[] = [];
 
@@ -219,14 +222,17 @@ export class DemoFleet {
     this.agendas = [];
     specs.forEach(({ spec, local }, index) => {
       const { profile } = spec;
-      const flag = local && FLAG_MIDS[spec.homePort.country] ? spec.homePort.country : rng.weighted(OCEAN_FLAGS, ([, w]) => w)[0];
+      const isSample = !sampleGiven && !local && profile.hasImo && spec.stsArea === null;
+      sampleGiven ||= isSample;
+      const drawnFlag = local && FLAG_MIDS[spec.homePort.country] ? spec.homePort.country : rng.weighted(OCEAN_FLAGS, ([, w]) => w)[0];
+      const flag = isSample ? SAMPLE_VESSEL.flag : drawnFlag;
       const toBow = Math.round(spec.lengthM * rng.float(0.75, 0.88));
       const toPort = Math.round(spec.beamM / 2);
       const vessel: SimVessel = {
         index,
         kind: profile.kind,
-        mmsi: ids.mmsi(flag),
-        imo: profile.hasImo ? ids.imo() : null,
+        mmsi: isSample ? SAMPLE_VESSEL.mmsi : ids.mmsi(flag),
+        imo: isSample ? SAMPLE_VESSEL.imo : profile.hasImo ? ids.imo() : null,
         name: ids.name(profile.names[0], profile.names[1]),
         callsign: ids.callsign(flag),
         flag,

@@ -95,6 +95,12 @@ export class IdentityFactory {
 
   constructor(private readonly rng: Rng) {}
 
+  /** Keeps identifiers given out elsewhere (the sample vessel) from being drawn again. */
+  reserve(mmsi: number, imo: number): void {
+    this.mmsis.add(mmsi);
+    this.imos.add(imo);
+  }
+
   mmsi(flag: string): number {
     const mids = FLAG_MIDS[flag]?.mids ?? FLAG_MIDS.PA!.mids;
     for (;;) {

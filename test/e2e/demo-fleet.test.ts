@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE } from '../../src/clock.js';
 import type { BackfillResult } from '../../src/sim/backfill.js';
+import { SAMPLE_VESSEL } from '../../src/fleet/sample-vessel.js';
 import { createDemoFeed } from '../../src/sim/start.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
@@ -59,6 +60,13 @@ test('demo fleet: a 1-day backfill fills the store, and everything served from i
     const points = track.body.data.items;
     assert.ok(Array.isArray(points) && points.length >= 20, `${points.length} positions in a day`);
     assert.ok(points.every((p: { simulated: boolean }) => p.simulated === true));
+
+    // The vessel the published examples name sails in the demo fleet, so they answer on a default deployment.
+    const sample = await app.api('GET', `/v1/vessels/lookup?id=IMO:${SAMPLE_VESSEL.imo}`, { token: apiKey });
+    assert.equal(sample.status, 200, sample.text);
+    assert.equal(sample.body.data.vessel.mmsi, SAMPLE_VESSEL.mmsi);
+    assert.equal(sample.body.data.vessel.flag, SAMPLE_VESSEL.flag);
+    assert.equal(sample.body.data.vessel.simulated, true);
   } finally {
     await app.close();
   }

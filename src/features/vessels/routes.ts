@@ -1,3 +1,4 @@
+import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import { callingAgent, defineRoute, type CallContext } from '../../http/route.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 import {
@@ -32,7 +33,7 @@ import { parseVesselRef, selectorRef } from './vessel-ids.js';
 import { parseBBox } from './vessels-service.js';
 
 /** The sample vessel of the published examples. */
-const SAMPLE = { imo: '9811000', mmsi: '563033300' } as const;
+const SAMPLE = { imo: String(SAMPLE_VESSEL.imo), mmsi: String(SAMPLE_VESSEL.mmsi) } as const;
 
 
 function header(call: CallContext, name: string): string | undefined {
