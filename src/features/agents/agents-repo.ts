@@ -15,8 +15,21 @@ export function createAgentsRepo(db: Db) {
       await trx.insertInto('agents').values(agent).execute();
       if (scopes.length) await trx.insertInto('agent_scopes').values(scopes).execute();
     },
-    async findByKeyHash(keyHash: string): Promise<AgentRow | undefined> {
-      return db.selectFrom('agents').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
+    /** The agent holding a key hash with each of its scope grants, in one query: one row per grant, or one row with null scope. */
+    async findWithScopesByKeyHash(keyHash: string): Promise<{ row: AgentRow; scopes: Array<Pick<ScopeRow, 'scope' | 'expires_at'>> } | undefined> {
+      const rows = await db
+        .selectFrom('agents')
+        .leftJoin('agent_scopes', 'agent_scopes.agent_id', 'agents.agent_id')
+        .selectAll('agents')
+        .select(['agent_scopes.scope as scope', 'agent_scopes.expires_at as scope_expires_at'])
+        .where('agents.key_hash', '=', keyHash)
+        .orderBy('agent_scopes.scope')
+        .execute();
+      const first = rows[0];
+      if (!first) return undefined;
+      const { scope: _scope, scope_expires_at: _expires, ...row } = first;
+      const scopes = rows.flatMap((r) => (r.scope === null ? [] : [{ scope: r.scope, expires_at: r.scope_expires_at }]));
+      return { row, scopes };
     },
     async findById(agentId: string, trx: Executor = db): Promise<AgentRow | undefined> {
       return trx.selectFrom('agents').selectAll().where('agent_id', '=', agentId).executeTakeFirst();

@@ -49,7 +49,7 @@ function registrationNetwork(ip: string | null): string | null {
   return redactIp(ip);
 }
 
-const activeScopes = (rows: ScopeRow[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
+const activeScopes = <T extends Pick<ScopeRow, 'expires_at'>>(rows: T[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
 
 export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audit: AuditService; autoSandbox: () => boolean }) {
   const { repo, clock, audit } = deps;
@@ -93,10 +93,12 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
     async authenticate(apiKey: string): Promise<AgentPrincipal | undefined> {
       if (!isWellFormedSecret(apiKey, AGENT_KEY_PREFIX)) return undefined;
       const hash = hashSecret(apiKey);
-      const row = await repo.findByKeyHash(hash);
-      if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
+      const found = await repo.findWithScopesByKeyHash(hash);
+      if (!found) return undefined;
+      const { row } = found;
+      if (!sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
       const now = clock.now();
-      const scopes = activeScopes(await repo.scopesOf(row.agent_id), now).map((s) => s.scope);
+      const scopes = activeScopes(found.scopes, now).map((s) => s.scope);
       return { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
     },
 

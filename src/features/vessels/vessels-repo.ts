@@ -8,6 +8,14 @@ export interface LookupRecord {
   at: number;
 }
 
+export interface PreviewLabelRecord {
+  at: number;
+  operation_id: string;
+  agent_name: string | null;
+  agent_vendor: string | null;
+  ip: string | null;
+}
+
 export function createVesselsRepo(db: Kysely<Database>) {
   return {
     async recordLookups(rows: LookupRecord[]): Promise<void> {
@@ -29,8 +37,8 @@ export function createVesselsRepo(db: Kysely<Database>) {
       return rows.map((r) => ({ vsl_id: r.vsl_id, lookups: Number(r.lookups), agents: Number(r.agents) }));
     },
 
-    async recordPreviewLabel(row: { at: number; operation_id: string; agent_name: string | null; agent_vendor: string | null; ip: string | null }): Promise<void> {
-      await db.insertInto('preview_agent_labels').values(row).execute();
+    async recordPreviewLabels(rows: PreviewLabelRecord[]): Promise<void> {
+      if (rows.length > 0) await db.insertInto('preview_agent_labels').values(rows).execute();
     },
 
     async deleteLookupsBefore(cutoff: number): Promise<number> {
