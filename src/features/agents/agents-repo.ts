@@ -7,6 +7,9 @@ export type ScopeRow = AgentScopesTable;
 type Executor = Db | Transaction<Database>;
 
 export function createAgentsRepo(db: Db) {
+  // Every keyed request runs these two; building a Kysely query costs as much as running it, so they are built once.
+  const agentByKeyHash = db.selectFrom('agents').selectAll().where('key_hash', '=', '').compile();
+  const scopeGrantsOfAgent = db.selectFrom('agent_scopes').select(['scope', 'expires_at']).where('agent_id', '=', '').compile();
   return {
     transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
       return db.transaction().execute(fn);
@@ -15,21 +18,14 @@ export function createAgentsRepo(db: Db) {
       await trx.insertInto('agents').values(agent).execute();
       if (scopes.length) await trx.insertInto('agent_scopes').values(scopes).execute();
     },
-    /** The agent holding a key hash with each of its scope grants, in one query: one row per grant, or one row with null scope. */
-    async findWithScopesByKeyHash(keyHash: string): Promise<{ row: AgentRow; scopes: Array<Pick<ScopeRow, 'scope' | 'expires_at'>> } | undefined> {
-      const rows = await db
-        .selectFrom('agents')
-        .leftJoin('agent_scopes', 'agent_scopes.agent_id', 'agents.agent_id')
-        .selectAll('agents')
-        .select(['agent_scopes.scope as scope', 'agent_scopes.expires_at as scope_expires_at'])
-        .where('agents.key_hash', '=', keyHash)
-        .orderBy('agent_scopes.scope')
-        .execute();
-      const first = rows[0];
-      if (!first) return undefined;
-      const { scope: _scope, scope_expires_at: _expires, ...row } = first;
-      const scopes = rows.flatMap((r) => (r.scope === null ? [] : [{ scope: r.scope, expires_at: r.scope_expires_at }]));
-      return { row, scopes };
+    async findByKeyHash(keyHash: string): Promise<AgentRow | undefined> {
+      const { rows } = await db.executeQuery<AgentRow>({ ...agentByKeyHash, parameters: [keyHash] });
+      return rows[0];
+    },
+    /** Scope names with their expiry, unordered. */
+    async scopeGrantsOf(agentId: string): Promise<Array<Pick<ScopeRow, 'scope' | 'expires_at'>>> {
+      const { rows } = await db.executeQuery<Pick<ScopeRow, 'scope' | 'expires_at'>>({ ...scopeGrantsOfAgent, parameters: [agentId] });
+      return rows;
     },
     async findById(agentId: string, trx: Executor = db): Promise<AgentRow | undefined> {
       return trx.selectFrom('agents').selectAll().where('agent_id', '=', agentId).executeTakeFirst();

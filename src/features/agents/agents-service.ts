@@ -93,12 +93,12 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
     async authenticate(apiKey: string): Promise<AgentPrincipal | undefined> {
       if (!isWellFormedSecret(apiKey, AGENT_KEY_PREFIX)) return undefined;
       const hash = hashSecret(apiKey);
-      const found = await repo.findWithScopesByKeyHash(hash);
-      if (!found) return undefined;
-      const { row } = found;
-      if (!sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
+      const row = await repo.findByKeyHash(hash);
+      if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
       const now = clock.now();
-      const scopes = activeScopes(found.scopes, now).map((s) => s.scope);
+      const scopes = activeScopes(await repo.scopeGrantsOf(row.agent_id), now)
+        .map((s) => s.scope)
+        .sort();
       return { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
     },
 
