@@ -548,7 +548,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const now = clock.now();
       const cutoff = now - PREVIEW.positionDelaySeconds * SECOND;
       const v = fleet.byImoNumber(ref.imo);
-      const row = await fleetRepo.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
+      const row = await repo.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
       if (!v || !row) {
         throw new AppError('vessel_not_found', `no position at least ${PREVIEW.positionDelaySeconds} s old is available for this IMO`, { field: 'query.imo' });
       }
