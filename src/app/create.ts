@@ -150,7 +150,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await http.close();
       await scheduler.stop();
       await services.telemetry.stop();
-      await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records not written'));
+      await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records or preview labels not written'));
       await services.fleet.stop();
       await bus.close();
       await limiter.close();

@@ -178,3 +178,33 @@ test('lifecycle: sandbox → trial by approval (7 days, then trial_expired) → 
     await app.close();
   }
 });
+
+test('a key resolves to its current grants on every call: expiry at the exact edge, scope revocation, rotation, revocation', async () => {
+  const app = await startTestApp();
+  try {
+    const { agentId, apiKey } = await app.registerAgent();
+    const agents = app.bosun.ctx.services.agents;
+    await agents.grantScope(agentId, 'snapshot:read', { kind: 'cli' });
+    const scopes = async (key: string) => [...((await agents.authenticate(key))?.scopes ?? [])];
+    assert.ok((await scopes(apiKey)).includes('snapshot:read'));
+    app.clock.advance(7 * DAY - 1);
+    assert.ok((await scopes(apiKey)).includes('snapshot:read'));
+    app.clock.advance(1);
+    assert.ok(!(await scopes(apiKey)).includes('snapshot:read'));
+
+    await agents.grantScope(agentId, 'snapshot:read', { kind: 'cli' });
+    assert.ok((await scopes(apiKey)).includes('snapshot:read'));
+    await agents.revokeScope(agentId, 'snapshot:read', { kind: 'cli' });
+    assert.ok(!(await scopes(apiKey)).includes('snapshot:read'));
+    const names = await scopes(apiKey);
+    assert.deepEqual(names, [...names].sort());
+
+    const { apiKey: rotated } = await agents.rotateKey(agentId, { kind: 'cli' });
+    assert.equal(await agents.authenticate(apiKey), undefined);
+    assert.equal((await agents.authenticate(rotated))?.agentId, agentId);
+    await agents.revoke(agentId, { kind: 'cli' }, 'test');
+    assert.equal(await agents.authenticate(rotated), undefined);
+  } finally {
+    await app.close();
+  }
+});

@@ -136,6 +136,7 @@ test('preview: X-Agent-Name / X-Agent-Vendor are recorded as unverified labels w
     assert.equal(res.status, 200);
     await app.api('GET', '/v1/bootstrap/vessels/last_position?imo=9811000', { ip: '203.0.113.77', headers: { 'x-agent-name': 'route-planner' } });
     await app.api('GET', '/v1/bootstrap/vessels/search?q=ocean', { ip: '203.0.113.78' });
+    await app.bosun.ctx.services.vessels.flushRecords();
     const rows = await app.bosun.ctx.store.db.selectFrom('preview_agent_labels').selectAll().orderBy('id').execute();
     assert.deepEqual(
       rows.map((r) => [r.operation_id, r.agent_name, r.agent_vendor, r.ip, Number(r.at)]),

@@ -49,7 +49,7 @@ function registrationNetwork(ip: string | null): string | null {
   return redactIp(ip);
 }
 
-const activeScopes = (rows: ScopeRow[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
+const activeScopes = <T extends Pick<ScopeRow, 'expires_at'>>(rows: T[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
 
 export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audit: AuditService; autoSandbox: () => boolean }) {
   const { repo, clock, audit } = deps;
@@ -96,7 +96,9 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       const row = await repo.findByKeyHash(hash);
       if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
       const now = clock.now();
-      const scopes = activeScopes(await repo.scopesOf(row.agent_id), now).map((s) => s.scope);
+      const scopes = activeScopes(await repo.scopeGrantsOf(row.agent_id), now)
+        .map((s) => s.scope)
+        .sort();
       return { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
     },
 

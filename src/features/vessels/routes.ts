@@ -162,7 +162,7 @@ const previewSearch = defineRoute({
   response: PreviewSearchData,
   examples: [{ summary: 'Preview search', query: { q: 'ocean' } }],
   async handler({ query }, call) {
-    await call.app.services.vessels.recordPreviewLabels('getBootstrapVesselsSearch', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
+    call.app.services.vessels.recordPreviewLabels('getBootstrapVesselsSearch', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
     return call.app.services.vessels.previewSearch(query.q, query.limit ?? PREVIEW.maxSearchResults);
   },
 });
@@ -175,7 +175,7 @@ const previewLastPosition = defineRoute({
   errors: ['invalid_vessel_id', 'vessel_not_found'],
   examples: [{ summary: 'Delayed position by IMO', query: { imo: SAMPLE.imo } }],
   async handler({ query }, call) {
-    await call.app.services.vessels.recordPreviewLabels('getBootstrapVesselsLastPosition', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
+    call.app.services.vessels.recordPreviewLabels('getBootstrapVesselsLastPosition', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
     return call.app.services.vessels.previewLastPosition(query.imo);
   },
 });

@@ -12,7 +12,7 @@ import { redactIp } from '../audit/redact-ip.js';
 import { LOOKUP_RETENTION_DAYS, MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX, PREVIEW_LABEL_RETENTION_DAYS, WATCHLIST_MAX_IDS } from './limits.js';
 import type { PollSlots } from './poll-slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
-import type { LookupRecord, VesselsRepo } from './vessels-repo.js';
+import type { LookupRecord, PreviewLabelRecord, VesselsRepo } from './vessels-repo.js';
 
 export interface VesselsServiceDeps {
   fleet: FleetService;
@@ -24,9 +24,9 @@ export interface VesselsServiceDeps {
   onError?: (err: unknown, context: string) => void;
 }
 
-/** Lookups buffered before a write starts on its own; otherwise written every LOOKUP_FLUSH_MS in background mode. */
-const LOOKUP_BATCH = 500;
-const LOOKUP_FLUSH_MS = 5_000;
+/** Lookup records (or preview labels) buffered before a write starts on its own; otherwise written every RECORD_FLUSH_MS in background mode. */
+const RECORD_BATCH = 500;
+const RECORD_FLUSH_MS = 5_000;
 
 /** A position in the shape the keyed endpoints return. */
 export interface PositionView {
@@ -160,21 +160,23 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   const isSimulated = (v: VesselState) => v.simulated || (v.latest?.simulated ?? false);
   const flagsFor = (simulated: boolean) => (simulated ? [SIMULATED] : []);
 
-  // Reads are hot paths: their lookup records are buffered and written in batches.
+  // Reads are hot paths: their lookup records and preview labels are buffered and written in batches.
   let pendingLookups: LookupRecord[] = [];
-  let lookupTimer: NodeJS.Timeout | null = null;
-  async function flushLookups(): Promise<void> {
-    if (pendingLookups.length === 0) return;
-    const rows = pendingLookups;
+  let pendingLabels: PreviewLabelRecord[] = [];
+  let recordTimer: NodeJS.Timeout | null = null;
+  async function flushRecords(): Promise<void> {
+    const lookups = pendingLookups;
+    const labels = pendingLabels;
     pendingLookups = [];
-    await repo.recordLookups(rows);
+    pendingLabels = [];
+    await Promise.all([repo.recordLookups(lookups), repo.recordPreviewLabels(labels)]);
   }
-  const flushLookupsInBackground = () => void flushLookups().catch((err) => deps.onError?.(err, 'vessel lookup records not written'));
+  const flushRecordsInBackground = () => void flushRecords().catch((err) => deps.onError?.(err, 'vessel lookup records or preview labels not written'));
 
   async function recordLookups(vessels: VesselState[], agentId: string, operationId: string): Promise<void> {
     const at = clock.now();
     for (const v of vessels) pendingLookups.push({ vsl_id: v.vslId, agent_id: agentId, operation_id: operationId, at });
-    if (pendingLookups.length >= LOOKUP_BATCH) flushLookupsInBackground();
+    if (pendingLookups.length >= RECORD_BATCH) flushRecordsInBackground();
   }
 
   function trackPoint(p: StoredPosition) {
@@ -274,20 +276,20 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   }
 
   return {
-    /** Writes buffered lookup records every few seconds (serve). */
+    /** Writes buffered lookup records and preview labels every few seconds (serve). */
     start(): void {
-      if (lookupTimer) return;
-      lookupTimer = setInterval(flushLookupsInBackground, LOOKUP_FLUSH_MS);
-      lookupTimer.unref();
+      if (recordTimer) return;
+      recordTimer = setInterval(flushRecordsInBackground, RECORD_FLUSH_MS);
+      recordTimer.unref();
     },
 
     async stop(): Promise<void> {
-      if (lookupTimer) clearInterval(lookupTimer);
-      lookupTimer = null;
-      await flushLookups();
+      if (recordTimer) clearInterval(recordTimer);
+      recordTimer = null;
+      await flushRecords();
     },
 
-    flushLookups,
+    flushRecords,
 
     async lookup(ref: VesselRef, agentId: string) {
       const v = await resolve(ref);
@@ -493,7 +495,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     async popular(window: '24h' | '7d', limit: number) {
-      await flushLookups();
+      await flushRecords();
       const since = clock.now() - (window === '7d' ? 7 * DAY : 24 * HOUR);
       const rows = await repo.popular(since, limit);
       const items = rows.map((row, i) => {
@@ -546,7 +548,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const now = clock.now();
       const cutoff = now - PREVIEW.positionDelaySeconds * SECOND;
       const v = fleet.byImoNumber(ref.imo);
-      const row = await fleetRepo.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
+      const row = await repo.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
       if (!v || !row) {
         throw new AppError('vessel_not_found', `no position at least ${PREVIEW.positionDelaySeconds} s old is available for this IMO`, { field: 'query.imo' });
       }
@@ -582,15 +584,17 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     /** Self-declared labels of a preview call; unverified, never used for access. */
-    async recordPreviewLabels(operationId: string, name: string | undefined, vendor: string | undefined, ip: string): Promise<void> {
+    recordPreviewLabels(operationId: string, name: string | undefined, vendor: string | undefined, ip: string): void {
       const clean = (s: string | undefined) => (s === undefined ? null : s.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 100) || null);
       const agentName = clean(name);
       const agentVendor = clean(vendor);
       if (agentName === null && agentVendor === null) return;
-      await repo.recordPreviewLabel({ at: clock.now(), operation_id: operationId, agent_name: agentName, agent_vendor: agentVendor, ip: redactIp(ip) });
+      pendingLabels.push({ at: clock.now(), operation_id: operationId, agent_name: agentName, agent_vendor: agentVendor, ip: redactIp(ip) });
+      if (pendingLabels.length >= RECORD_BATCH) flushRecordsInBackground();
     },
 
     async enforceRetention() {
+      await flushRecords();
       const now = clock.now();
       const lookups = await repo.deleteLookupsBefore(now - LOOKUP_RETENTION_DAYS * DAY);
       const labels = await repo.deletePreviewLabelsBefore(now - PREVIEW_LABEL_RETENTION_DAYS * DAY);
