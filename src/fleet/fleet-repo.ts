@@ -1,4 +1,4 @@
-import { sql, type CompiledQuery, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
 
 export type VesselRow = Selectable<VesselsTable>;
@@ -47,29 +47,36 @@ const POSITION_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof PositionInsert>;
 const VESSEL_COLUMNS = ['vsl_id', 'mmsi', 'first_seen_at', 'last_seen_at', ...IDENTITY_COLUMNS, ...LATEST_COLUMNS] as const satisfies ReadonlyArray<keyof VesselRow>;
 
+/** Row counts whose statement text is kept: full chunks always, plus the last few partial sizes. */
+const REUSED_ROW_COUNTS = 8;
+
 /**
  * A multi-row statement compiled once per row count and reused: building and compiling a statement of
  * thousands of values is a large part of a batch's cost. `build` receives rows whose values are their
  * own parameter positions, so the compiled parameters are checked to be exactly the rows' values,
- * row by row in `columns` order, before the statement is used.
+ * row by row in `columns` order, before the statement text is used.
  */
 function reusableMultiRow<Row>(columns: ReadonlyArray<keyof Row & string>, build: (rows: Row[]) => CompiledQuery) {
-  const compiled = new Map<number, CompiledQuery>();
+  const texts = new Map<number, string>();
   return (rows: readonly Row[], valueOf: (row: Row, column: keyof Row & string) => unknown = (row, column) => row[column]): CompiledQuery => {
-    let query = compiled.get(rows.length);
-    if (!query) {
+    let text = texts.get(rows.length);
+    if (text === undefined) {
       let position = 0;
       const probe = rows.map(() => Object.fromEntries(columns.map((column) => [column, position++])) as Row);
-      query = build(probe);
-      if (query.parameters.length !== position || query.parameters.some((value, i) => value !== i)) {
+      const compiled = build(probe);
+      if (compiled.parameters.length !== position || compiled.parameters.some((value, i) => value !== i)) {
         throw new Error('multi-row statement parameters do not follow the row values');
       }
-      compiled.set(rows.length, query);
+      text = compiled.sql;
+    } else {
+      texts.delete(rows.length);
     }
+    texts.set(rows.length, text);
+    if (texts.size > REUSED_ROW_COUNTS) texts.delete(texts.keys().next().value!);
     const parameters: unknown[] = new Array(rows.length * columns.length);
     let i = 0;
     for (const row of rows) for (const column of columns) parameters[i++] = valueOf(row, column);
-    return { ...query, parameters };
+    return CompiledQuery.raw(text, parameters);
   };
 }
 
