@@ -1,9 +1,11 @@
 import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
+import type { BulkColumnType, DialectHelpers } from '../store/dialect.js';
 import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
 
 export type VesselRow = Selectable<VesselsTable>;
 export type PositionRow = Selectable<PositionsTable>;
 export type PositionInsert = Omit<PositionRow, 'seq'>;
+type BufferedPositionRow = PositionInsert & { mmsi: number };
 
 export interface HistoryInsert {
   vsl_id: string;
@@ -45,6 +47,11 @@ const POSITION_COLUMNS = [
   'vsl_id', 'observed_at', 'received_at', 'lat', 'lon', 'sog', 'cog', 'heading', 'nav_status', 'msg_type', 'source',
   'simulated', 'usable', 'quality_flags',
 ] as const satisfies ReadonlyArray<keyof PositionInsert>;
+const POSITION_COLUMN_TYPES: Record<(typeof POSITION_COLUMNS)[number], BulkColumnType> = {
+  vsl_id: 'text', observed_at: 'bigint', received_at: 'bigint', lat: 'double precision', lon: 'double precision',
+  sog: 'double precision', cog: 'double precision', heading: 'double precision', nav_status: 'integer', msg_type: 'integer',
+  source: 'text', simulated: 'integer', usable: 'integer', quality_flags: 'text',
+};
 const VESSEL_COLUMNS = ['vsl_id', 'mmsi', 'first_seen_at', 'last_seen_at', ...IDENTITY_COLUMNS, ...LATEST_COLUMNS] as const satisfies ReadonlyArray<keyof VesselRow>;
 
 /** Row counts whose statement text is kept: full chunks always, plus the last few partial sizes. */
@@ -86,7 +93,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export function createFleetRepo(db: Kysely<Database>) {
+export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
   const upsertVessels = reusableMultiRow<VesselRow>(VESSEL_COLUMNS, (rows) =>
     db
       .insertInto('vessels')
@@ -163,10 +170,22 @@ export function createFleetRepo(db: Kysely<Database>) {
         }
 
         const inserted: BatchResult['inserted'] = [];
+        const valueOf = (row: BufferedPositionRow, column: keyof BufferedPositionRow) =>
+          column === 'vsl_id' ? canonical(row.mmsi, row.vsl_id) : row[column];
         for (const chunk of chunks(positions, POSITION_CHUNK)) {
-          const { rows } = await trx.executeQuery<{ seq: number | string; vsl_id: string; observed_at: number | string }>(
-            insertPositions(chunk, (row, column) => (column === 'vsl_id' ? canonical(row.mmsi, row.vsl_id) : row[column])),
+          const arrays = dialect.columnArraysSource(
+            POSITION_COLUMNS.map((column) => ({ type: POSITION_COLUMN_TYPES[column], values: chunk.map((row) => valueOf(row, column)) })),
           );
+          const { rows } = arrays
+            ? await trx
+                .insertInto('positions')
+                .columns([...POSITION_COLUMNS])
+                .expression(arrays)
+                .onConflict((oc) => oc.columns(['vsl_id', 'observed_at']).doNothing())
+                .returning(['seq', 'vsl_id', 'observed_at'])
+                .execute()
+                .then((rows) => ({ rows }))
+            : await trx.executeQuery<{ seq: number | string; vsl_id: string; observed_at: number | string }>(insertPositions(chunk, valueOf));
           for (const row of rows) inserted.push({ seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: Number(row.observed_at) });
         }
         return { vslIds, inserted };
