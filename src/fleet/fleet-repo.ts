@@ -5,7 +5,8 @@ import type { Database, PositionsTable, VesselsTable } from '../store/schema.js'
 export type VesselRow = Selectable<VesselsTable>;
 export type PositionRow = Selectable<PositionsTable>;
 export type PositionInsert = Omit<PositionRow, 'seq'>;
-type BufferedPositionRow = PositionInsert & { mmsi: number };
+/** A position as the fleet service buffers it: the insert plus the MMSI its vsl_id may be re-resolved from. */
+export type PositionWrite = PositionInsert & { mmsi: number };
 
 export interface HistoryInsert {
   vsl_id: string;
@@ -113,7 +114,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       .returning(['mmsi', 'vsl_id'])
       .compile(),
   );
-  const insertPositions = reusableMultiRow<PositionInsert & { mmsi: number }>(POSITION_COLUMNS, (rows) =>
+  const insertPositions = reusableMultiRow<PositionWrite>(POSITION_COLUMNS, (rows) =>
     db
       .insertInto('positions')
       .values(rows.map(({ mmsi: _mmsi, ...row }) => row))
@@ -153,7 +154,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
      * One transaction: upsert the changed vessels (identity from this batch; the latest position
      * only when it is newer than the stored one), append identity history, insert positions.
      */
-    async writeBatch(vessels: VesselRow[], history: Array<HistoryInsert & { mmsi: number }>, positions: Array<PositionInsert & { mmsi: number }>): Promise<BatchResult> {
+    async writeBatch(vessels: VesselRow[], history: Array<HistoryInsert & { mmsi: number }>, positions: PositionWrite[]): Promise<BatchResult> {
       return db.transaction().execute(async (trx) => {
         const vslIds = new Map<number, string>();
         for (const chunk of chunks(vessels, VESSEL_CHUNK)) {
@@ -170,7 +171,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
         }
 
         const inserted: BatchResult['inserted'] = [];
-        const valueOf = (row: BufferedPositionRow, column: keyof BufferedPositionRow) =>
+        const valueOf = (row: PositionWrite, column: keyof PositionWrite) =>
           column === 'vsl_id' ? canonical(row.mmsi, row.vsl_id) : row[column];
         for (const chunk of chunks(positions, POSITION_CHUNK)) {
           const arrays = dialect.columnArraysSource(

@@ -7,7 +7,7 @@ import type { Bus } from '../bus/bus.js';
 import { MINUTE, iso, type Clock } from '../clock.js';
 import { jsonText, parseJson } from '../store/dialect.js';
 import { convertMessage } from './convert.js';
-import type { FleetRepo, HistoryInsert, PositionInsert, PositionRow, VesselRow } from './fleet-repo.js';
+import type { FleetRepo, HistoryInsert, PositionRow, PositionWrite, VesselRow } from './fleet-repo.js';
 import { distanceNm } from './geo.js';
 import {
   POSITIONS_TOPIC,
@@ -64,7 +64,7 @@ export interface VesselState extends VesselIdentity {
 
 interface BufferedPosition {
   state: VesselState;
-  row: PositionInsert & { mmsi: number };
+  row: PositionWrite;
   flags: string[];
 }
 
@@ -537,7 +537,7 @@ export class FleetService implements AisSink {
     this.dirty = new Set();
     if (positions.length === 0 && dirty.length === 0 && history.length === 0) return;
 
-    const rows = new Array<PositionInsert & { mmsi: number }>(positions.length);
+    const rows = new Array<PositionWrite>(positions.length);
     for (let i = 0; i < positions.length; i++) {
       const p = positions[i]!;
       p.row.vsl_id = p.state.vslId;
