@@ -67,7 +67,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
-  const fleetRepo = createFleetRepo(store.db);
+  const fleetRepo = createFleetRepo(store.db, store.dialect);
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
   const harbor = createHarborServices({ store, clock, audit, agents, fleet });
   const services = {

@@ -1,6 +1,11 @@
 /** A payload that survives JSON: what a Redis channel can carry. */
 export type BusPayload = unknown;
 export type BusHandler = (payload: BusPayload) => void;
+/**
+ * Decides from the payload as published (before any copy; must not modify it) whether a
+ * subscriber wants it, e.g. to skip its own process's events without the cost of a copy.
+ */
+export type BusFilter = (payload: BusPayload) => boolean;
 
 /**
  * Publish/subscribe between components and, with Redis, between processes. Delivery is
@@ -10,8 +15,8 @@ export type BusHandler = (payload: BusPayload) => void;
 export interface Bus {
   readonly kind: 'memory' | 'redis';
   publish(topic: string, payload: BusPayload): Promise<void>;
-  /** Returns the function that ends this subscription. */
-  subscribe(topic: string, handler: BusHandler): () => void;
+  /** Returns the function that ends this subscription. Messages the filter rejects are not delivered. */
+  subscribe(topic: string, handler: BusHandler, filter?: BusFilter): () => void;
   /** Resolves once every subscription made so far receives messages (immediate in memory). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -19,18 +24,18 @@ export interface Bus {
 
 /** Topic-to-handlers registry shared by both backends; a failing handler never affects the others. */
 export class Subscribers {
-  private readonly byTopic = new Map<string, Set<BusHandler>>();
+  private readonly byTopic = new Map<string, Set<{ handler: BusHandler; filter: BusFilter | undefined }>>();
 
   constructor(private readonly onHandlerError: (topic: string, err: unknown) => void) {}
 
-  add(topic: string, handler: BusHandler): { first: boolean; remove: () => { last: boolean } } {
+  add(topic: string, handler: BusHandler, filter?: BusFilter): { first: boolean; remove: () => { last: boolean } } {
     let handlers = this.byTopic.get(topic);
     const first = handlers === undefined;
     if (!handlers) {
       handlers = new Set();
       this.byTopic.set(topic, handlers);
     }
-    const wrapped: BusHandler = (payload) => handler(payload);
+    const wrapped = { handler, filter };
     handlers.add(wrapped);
     let removed = false;
     return {
@@ -48,12 +53,16 @@ export class Subscribers {
     };
   }
 
-  deliver(topic: string, payload: BusPayload): void {
+  /** `copy` makes what handlers receive from the payload; it runs once, and only if some filter accepts. */
+  deliver(topic: string, payload: BusPayload, copy: (payload: BusPayload) => BusPayload = (p) => p): void {
     const handlers = this.byTopic.get(topic);
     if (!handlers) return;
-    for (const handler of [...handlers]) {
+    let delivered: { payload: BusPayload } | undefined;
+    for (const { handler, filter } of [...handlers]) {
       try {
-        handler(payload);
+        if (filter && !filter(payload)) continue;
+        delivered ??= { payload: copy(payload) };
+        handler(delivered.payload);
       } catch (err) {
         this.onHandlerError(topic, err);
       }

@@ -1,3 +1,3 @@
-export { type Bus, type BusHandler, type BusPayload } from './bus.js';
+export { type Bus, type BusFilter, type BusHandler, type BusPayload } from './bus.js';
 export { MemoryBus } from './memory-bus.js';
 export { RedisBus } from './redis-bus.js';

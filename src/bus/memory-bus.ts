@@ -1,6 +1,11 @@
-import { Subscribers, type Bus, type BusHandler, type BusPayload } from './bus.js';
+import { Subscribers, type Bus, type BusFilter, type BusHandler, type BusPayload } from './bus.js';
 
-/** One process: handlers run synchronously inside publish, with a JSON copy like Redis would deliver. */
+const jsonCopy = (payload: BusPayload): BusPayload => JSON.parse(JSON.stringify(payload));
+
+/**
+ * One process: handlers run synchronously inside publish, with a JSON copy like Redis would deliver
+ * (made once per message, and not at all when every subscriber's filter declines it).
+ */
 export class MemoryBus implements Bus {
   readonly kind = 'memory' as const;
   private readonly subscribers: Subscribers;
@@ -12,11 +17,11 @@ export class MemoryBus implements Bus {
 
   async publish(topic: string, payload: BusPayload): Promise<void> {
     if (this.closed) return;
-    this.subscribers.deliver(topic, JSON.parse(JSON.stringify(payload ?? null)));
+    this.subscribers.deliver(topic, payload ?? null, jsonCopy);
   }
 
-  subscribe(topic: string, handler: BusHandler): () => void {
-    const { remove } = this.subscribers.add(topic, handler);
+  subscribe(topic: string, handler: BusHandler, filter?: BusFilter): () => void {
+    const { remove } = this.subscribers.add(topic, handler, filter);
     return () => void remove();
   }
 

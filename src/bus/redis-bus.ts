@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { Subscribers, type Bus, type BusHandler, type BusPayload } from './bus.js';
+import { Subscribers, type Bus, type BusFilter, type BusHandler, type BusPayload } from './bus.js';
 
 /**
  * Redis pub/sub across processes. Publishing uses the shared connection; subscribing needs a
@@ -43,8 +43,8 @@ export class RedisBus implements Bus {
     await this.publisher.publish(this.channelPrefix + topic, JSON.stringify(payload ?? null));
   }
 
-  subscribe(topic: string, handler: BusHandler): () => void {
-    const { first, remove } = this.subscribers.add(topic, handler);
+  subscribe(topic: string, handler: BusHandler, filter?: BusFilter): () => void {
+    const { first, remove } = this.subscribers.add(topic, handler, filter);
     if (first) this.track(this.subscriber.subscribe(this.channelPrefix + topic));
     return () => {
       if (remove().last && !this.closed) this.track(this.subscriber.unsubscribe(this.channelPrefix + topic));

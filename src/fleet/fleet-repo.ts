@@ -1,9 +1,12 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
+import type { BulkColumnType, DialectHelpers } from '../store/dialect.js';
 import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
 
 export type VesselRow = Selectable<VesselsTable>;
 export type PositionRow = Selectable<PositionsTable>;
 export type PositionInsert = Omit<PositionRow, 'seq'>;
+/** A position as the fleet service buffers it: the insert plus the MMSI its vsl_id may be re-resolved from. */
+export type PositionWrite = PositionInsert & { mmsi: number };
 
 export interface HistoryInsert {
   vsl_id: string;
@@ -41,13 +44,85 @@ const LATEST_COLUMNS = [
   'pos_msg_type', 'pos_source', 'pos_simulated', 'pos_quality_flags',
 ] as const;
 
+const POSITION_COLUMNS = [
+  'vsl_id', 'observed_at', 'received_at', 'lat', 'lon', 'sog', 'cog', 'heading', 'nav_status', 'msg_type', 'source',
+  'simulated', 'usable', 'quality_flags',
+] as const satisfies ReadonlyArray<keyof PositionInsert>;
+const POSITION_COLUMN_TYPES: Record<(typeof POSITION_COLUMNS)[number], BulkColumnType> = {
+  vsl_id: 'text', observed_at: 'bigint', received_at: 'bigint', lat: 'double precision', lon: 'double precision',
+  sog: 'double precision', cog: 'double precision', heading: 'double precision', nav_status: 'integer', msg_type: 'integer',
+  source: 'text', simulated: 'integer', usable: 'integer', quality_flags: 'text',
+};
+const VESSEL_COLUMNS = ['vsl_id', 'mmsi', 'first_seen_at', 'last_seen_at', ...IDENTITY_COLUMNS, ...LATEST_COLUMNS] as const satisfies ReadonlyArray<keyof VesselRow>;
+
+/** Row counts whose statement text is kept: full chunks always, plus the last few partial sizes. */
+const REUSED_ROW_COUNTS = 8;
+
+/**
+ * A multi-row statement compiled once per row count and reused: building and compiling a statement of
+ * thousands of values is a large part of a batch's cost. `build` receives rows whose values are their
+ * own parameter positions, so the compiled parameters are checked to be exactly the rows' values,
+ * row by row in `columns` order, before the statement text is used.
+ */
+function reusableMultiRow<Row>(columns: ReadonlyArray<keyof Row & string>, build: (rows: Row[]) => CompiledQuery) {
+  const texts = new Map<number, string>();
+  return (rows: readonly Row[], valueOf: (row: Row, column: keyof Row & string) => unknown = (row, column) => row[column]): CompiledQuery => {
+    let text = texts.get(rows.length);
+    if (text === undefined) {
+      let position = 0;
+      const probe = rows.map(() => Object.fromEntries(columns.map((column) => [column, position++])) as Row);
+      const compiled = build(probe);
+      if (compiled.parameters.length !== position || compiled.parameters.some((value, i) => value !== i)) {
+        throw new Error('multi-row statement parameters do not follow the row values');
+      }
+      text = compiled.sql;
+    } else {
+      texts.delete(rows.length);
+    }
+    texts.set(rows.length, text);
+    if (texts.size > REUSED_ROW_COUNTS) texts.delete(texts.keys().next().value!);
+    const parameters: unknown[] = new Array(rows.length * columns.length);
+    let i = 0;
+    for (const row of rows) for (const column of columns) parameters[i++] = valueOf(row, column);
+    return CompiledQuery.raw(text, parameters);
+  };
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
 
-export function createFleetRepo(db: Kysely<Database>) {
+export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
+  const upsertVessels = reusableMultiRow<VesselRow>(VESSEL_COLUMNS, (rows) =>
+    db
+      .insertInto('vessels')
+      .values(rows)
+      .onConflict((oc) =>
+        oc.column('mmsi').doUpdateSet((eb) => {
+          const set: Record<string, unknown> = {
+            last_seen_at: sql`case when excluded.last_seen_at > vessels.last_seen_at then excluded.last_seen_at else vessels.last_seen_at end`,
+          };
+          for (const column of IDENTITY_COLUMNS) set[column] = eb.ref(`excluded.${column}`);
+          for (const column of LATEST_COLUMNS) {
+            set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
+          }
+          return set as never;
+        }),
+      )
+      .returning(['mmsi', 'vsl_id'])
+      .compile(),
+  );
+  const insertPositions = reusableMultiRow<PositionWrite>(POSITION_COLUMNS, (rows) =>
+    db
+      .insertInto('positions')
+      .values(rows.map(({ mmsi: _mmsi, ...row }) => row))
+      .onConflict((oc) => oc.columns(['vsl_id', 'observed_at']).doNothing())
+      .returning(['seq', 'vsl_id', 'observed_at'])
+      .compile(),
+  );
+
   return {
     async loadVessels(): Promise<VesselRow[]> {
       return db.selectFrom('vessels').selectAll().execute();
@@ -79,27 +154,11 @@ export function createFleetRepo(db: Kysely<Database>) {
      * One transaction: upsert the changed vessels (identity from this batch; the latest position
      * only when it is newer than the stored one), append identity history, insert positions.
      */
-    async writeBatch(vessels: VesselRow[], history: Array<HistoryInsert & { mmsi: number }>, positions: Array<PositionInsert & { mmsi: number }>): Promise<BatchResult> {
+    async writeBatch(vessels: VesselRow[], history: Array<HistoryInsert & { mmsi: number }>, positions: PositionWrite[]): Promise<BatchResult> {
       return db.transaction().execute(async (trx) => {
         const vslIds = new Map<number, string>();
         for (const chunk of chunks(vessels, VESSEL_CHUNK)) {
-          const rows = await trx
-            .insertInto('vessels')
-            .values(chunk)
-            .onConflict((oc) =>
-              oc.column('mmsi').doUpdateSet((eb) => {
-                const set: Record<string, unknown> = {
-                  last_seen_at: sql`case when excluded.last_seen_at > vessels.last_seen_at then excluded.last_seen_at else vessels.last_seen_at end`,
-                };
-                for (const column of IDENTITY_COLUMNS) set[column] = eb.ref(`excluded.${column}`);
-                for (const column of LATEST_COLUMNS) {
-                  set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
-                }
-                return set as never;
-              }),
-            )
-            .returning(['mmsi', 'vsl_id'])
-            .execute();
+          const { rows } = await trx.executeQuery<{ mmsi: number | string; vsl_id: string }>(upsertVessels(chunk));
           for (const row of rows) vslIds.set(Number(row.mmsi), row.vsl_id);
         }
         const canonical = (mmsi: number, vslId: string) => vslIds.get(mmsi) ?? vslId;
@@ -112,13 +171,22 @@ export function createFleetRepo(db: Kysely<Database>) {
         }
 
         const inserted: BatchResult['inserted'] = [];
+        const valueOf = (row: PositionWrite, column: keyof PositionWrite) =>
+          column === 'vsl_id' ? canonical(row.mmsi, row.vsl_id) : row[column];
         for (const chunk of chunks(positions, POSITION_CHUNK)) {
-          const rows = await trx
-            .insertInto('positions')
-            .values(chunk.map(({ mmsi, ...row }) => ({ ...row, vsl_id: canonical(mmsi, row.vsl_id) })))
-            .onConflict((oc) => oc.columns(['vsl_id', 'observed_at']).doNothing())
-            .returning(['seq', 'vsl_id', 'observed_at'])
-            .execute();
+          const arrays = dialect.columnArraysSource(
+            POSITION_COLUMNS.map((column) => ({ type: POSITION_COLUMN_TYPES[column], values: chunk.map((row) => valueOf(row, column)) })),
+          );
+          const { rows } = arrays
+            ? await trx
+                .insertInto('positions')
+                .columns([...POSITION_COLUMNS])
+                .expression(arrays)
+                .onConflict((oc) => oc.columns(['vsl_id', 'observed_at']).doNothing())
+                .returning(['seq', 'vsl_id', 'observed_at'])
+                .execute()
+                .then((rows) => ({ rows }))
+            : await trx.executeQuery<{ seq: number | string; vsl_id: string; observed_at: number | string }>(insertPositions(chunk, valueOf));
           for (const row of rows) inserted.push({ seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: Number(row.observed_at) });
         }
         return { vslIds, inserted };

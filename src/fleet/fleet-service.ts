@@ -7,7 +7,7 @@ import type { Bus } from '../bus/bus.js';
 import { MINUTE, iso, type Clock } from '../clock.js';
 import { jsonText, parseJson } from '../store/dialect.js';
 import { convertMessage } from './convert.js';
-import type { FleetRepo, HistoryInsert, PositionInsert, PositionRow, VesselRow } from './fleet-repo.js';
+import type { FleetRepo, HistoryInsert, PositionRow, PositionWrite, VesselRow } from './fleet-repo.js';
 import { distanceNm } from './geo.js';
 import {
   POSITIONS_TOPIC,
@@ -64,7 +64,7 @@ export interface VesselState extends VesselIdentity {
 
 interface BufferedPosition {
   state: VesselState;
-  row: PositionInsert;
+  row: PositionWrite;
   flags: string[];
 }
 
@@ -247,9 +247,10 @@ export class FleetService implements AisSink {
     for (const s of this.byMmsi.values()) {
       if (this.lastObservationAt === null || s.lastSeenAt > this.lastObservationAt) this.lastObservationAt = s.lastSeenAt;
     }
+    const fromElsewhere = (payload: unknown) => (payload as { origin?: unknown } | null)?.origin !== this.instanceId;
     this.unsubscribers.push(
-      this.deps.bus.subscribe(POSITIONS_TOPIC, (payload) => this.applyRemotePositions(payload as PositionsEvent)),
-      this.deps.bus.subscribe(VESSELS_TOPIC, (payload) => this.applyRemoteVessels(payload as VesselsEvent)),
+      this.deps.bus.subscribe(POSITIONS_TOPIC, (payload) => this.applyRemotePositions(payload as PositionsEvent), fromElsewhere),
+      this.deps.bus.subscribe(VESSELS_TOPIC, (payload) => this.applyRemoteVessels(payload as VesselsEvent), fromElsewhere),
     );
     await this.deps.bus.ready();
   }
@@ -322,6 +323,7 @@ export class FleetService implements AisSink {
       state,
       flags,
       row: {
+        mmsi: state.mmsi,
         vsl_id: state.vslId,
         observed_at: report.observedAt,
         received_at: report.receivedAt,
@@ -335,7 +337,7 @@ export class FleetService implements AisSink {
         source: report.source,
         simulated: report.simulated ? 1 : 0,
         usable: usable ? 1 : 0,
-        quality_flags: jsonText(flags),
+        quality_flags: flags.length === 0 ? '[]' : jsonText(flags),
       },
     });
     this.dirty.add(state);
@@ -535,13 +537,15 @@ export class FleetService implements AisSink {
     this.dirty = new Set();
     if (positions.length === 0 && dirty.length === 0 && history.length === 0) return;
 
+    const rows = new Array<PositionWrite>(positions.length);
+    for (let i = 0; i < positions.length; i++) {
+      const p = positions[i]!;
+      p.row.vsl_id = p.state.vslId;
+      rows[i] = p.row;
+    }
     let result;
     try {
-      result = await this.deps.repo.writeBatch(
-        dirty.map(rowFromState),
-        history,
-        positions.map((p) => ({ ...p.row, vsl_id: p.state.vslId, mmsi: p.state.mmsi })),
-      );
+      result = await this.deps.repo.writeBatch(dirty.map(rowFromState), history, rows);
     } catch (err) {
       this.rejected.store_error += positions.length;
       this.deps.onError?.(err, 'fleet batch write failed');
@@ -563,10 +567,28 @@ export class FleetService implements AisSink {
       if (!pending.has(key)) pending.set(key, p);
     }
     const stored: StoredPosition[] = [];
-    for (const row of result.inserted) {
-      const p = pending.get(row.vsl_id + '|' + row.observed_at);
+    for (const { seq, vsl_id: vslId, observed_at: observedAt } of result.inserted) {
+      const p = pending.get(vslId + '|' + observedAt);
       if (!p) continue;
-      stored.push(storedFromRow({ ...p.row, seq: row.seq, vsl_id: row.vsl_id }, p.state.mmsi));
+      const row = p.row;
+      stored.push({
+        seq,
+        vslId,
+        mmsi: row.mmsi,
+        observedAt,
+        receivedAt: row.received_at,
+        lat: row.lat,
+        lon: row.lon,
+        sog: row.sog,
+        cog: row.cog,
+        heading: row.heading,
+        navStatus: row.nav_status,
+        msgType: row.msg_type,
+        source: row.source,
+        simulated: row.simulated === 1,
+        usable: row.usable === 1,
+        qualityFlags: p.flags,
+      });
     }
     stored.sort((a, b) => a.seq - b.seq);
     this.positionsStored += stored.length;

@@ -1,6 +1,7 @@
 import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
+export type BulkColumnType = 'text' | 'bigint' | 'integer' | 'double precision';
 
 /**
  * The only place that knows how SQLite and PostgreSQL differ. Times are integer epoch milliseconds
@@ -12,6 +13,13 @@ export interface DialectHelpers {
   addAutoId<T extends string, C extends string>(table: CreateTableBuilder<T, C>, column: C): CreateTableBuilder<T, C>;
   /** Case-insensitive "contains" match of a column against user text. */
   containsInsensitive(column: string, needle: string): RawBuilder<boolean>;
+  /**
+   * The source of a bulk `insert into t (columns) <source>` given one array of values per column, or null
+   * where the dialect has no array parameters (SQLite: use a multi-row `values`). On PostgreSQL it is
+   * `select * from unnest($1::type[], …)`: a few parameters the server parses and plans far faster than a
+   * `values` list of thousands.
+   */
+  columnArraysSource(columns: ReadonlyArray<{ type: BulkColumnType; values: unknown[] }>): RawBuilder<unknown> | null;
 }
 
 export function dialectHelpers(name: DialectName): DialectHelpers {
@@ -27,6 +35,10 @@ export function dialectHelpers(name: DialectName): DialectHelpers {
       return name === 'sqlite'
         ? sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`
         : sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`;
+    },
+    columnArraysSource(columns) {
+      if (name === 'sqlite') return null;
+      return sql`select * from unnest(${sql.join(columns.map(({ type, values }) => sql`${values}::${sql.raw(type)}[]`))})`;
     },
   };
 }

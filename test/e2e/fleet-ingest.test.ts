@@ -62,6 +62,45 @@ test('positions are stored in one batch per flush, duplicates (vessel, time) ign
   }
 });
 
+test('batch statements store every value exactly: awkward text, nulls, several chunks, the same statement reused', async () => {
+  const app = await startTestApp();
+  try {
+    const fleet = app.bosun.ctx.services.fleet;
+    const events: PositionsEvent[] = [];
+    app.bosun.ctx.bus.subscribe(POSITIONS_TOPIC, (e) => events.push(e as PositionsEvent));
+    await app.bosun.ctx.bus.ready();
+    const awkward = ['file:a, "b" {c} \\d\'e.nmea', 'NULL', '', 'tcp:ünïcödé ⚓'];
+    const reports = Array.from({ length: 2 * 1234 }, (_, i) =>
+      position(200000000 + (i % 7) + 1, T0 + i * SECOND, 1e-7 * i - 45.123456789, 179.9999999 - i * 1e-5, {
+        source: awkward[i % awkward.length]!,
+        sog: i % 3 === 0 ? null : i / 7,
+        cog: i % 5 === 0 ? null : 359.9,
+        heading: i % 2 === 0 ? null : 511,
+        navStatus: i % 4 === 0 ? null : 15,
+        msgType: i % 6 === 0 ? null : 18,
+      }),
+    );
+    await ingest(fleet, ...reports.slice(0, 1234));
+    await ingest(fleet, ...reports.slice(1234));
+    const rows = await app.bosun.ctx.store.db.selectFrom('positions').selectAll().orderBy('seq').execute();
+    assert.equal(rows.length, reports.length);
+    const byKey = new Map(rows.map((r) => [`${r.vsl_id}|${Number(r.observed_at)}`, r]));
+    for (const report of reports) {
+      const row = byKey.get(`${fleet.byMmsiNumber(report.mmsi)!.vslId}|${report.observedAt}`);
+      assert.ok(row, `position ${report.observedAt} stored`);
+      assert.deepEqual(
+        [row.source, row.lat, row.lon, row.sog, row.cog, row.heading, row.nav_status, row.msg_type, Number(row.received_at)],
+        [report.source, report.lat, report.lon, report.sog, report.cog, report.heading, report.navStatus, report.msgType, report.receivedAt],
+      );
+    }
+    const published = events.flatMap((e) => e.positions);
+    assert.deepEqual(published.map((p) => p.seq), rows.map((r) => Number(r.seq)), 'every stored position published once, in seq order');
+    assert.deepEqual(published.map((p) => p.source), rows.map((r) => r.source));
+  } finally {
+    await app.close();
+  }
+});
+
 test('quality flags: invalid coordinates, impossible jump (confirmed by a second fix), coarse type 27, simulated; flagged fixes are stored but never latest', async () => {
   const app = await startTestApp();
   try {

@@ -100,6 +100,50 @@ for (const [name, make, skip] of backends()) {
   });
 }
 
+for (const [name, make, skip] of backends()) {
+  test(`${name} bus: a subscriber's filter sees the payload and declines messages, other subscribers still get them`, { skip }, async () => {
+    const { a, b, done } = await make();
+    try {
+      const filtered: unknown[] = [];
+      const all: unknown[] = [];
+      const stopFiltered = b.subscribe('t', (p) => filtered.push(p), (p) => (p as { origin: string }).origin !== 'me');
+      const next = nextMessage(b, 't');
+      await b.ready();
+      await a.publish('t', { origin: 'me', n: 1 });
+      assert.deepEqual(await next.received, { origin: 'me', n: 1 });
+      next.stop();
+      const stopAll = b.subscribe('t', (p) => all.push(p));
+      const other = nextMessage(b, 't');
+      await b.ready();
+      await a.publish('t', { origin: 'other', n: 2 });
+      await other.received;
+      other.stop();
+      assert.deepEqual(filtered, [{ origin: 'other', n: 2 }]);
+      assert.deepEqual(all, [{ origin: 'other', n: 2 }]);
+      stopFiltered();
+      stopAll();
+    } finally {
+      await done();
+    }
+  });
+}
+
+test('memory bus: no JSON copy is made when every subscriber declines the message; one copy is shared otherwise', async () => {
+  const bus = new MemoryBus();
+  let serialised = 0;
+  const payload = (origin: string) => ({ origin, toJSON: () => (serialised++, { origin }) });
+  const received: unknown[] = [];
+  bus.subscribe('t', (p) => received.push(p), (p) => (p as { origin: string }).origin !== 'me');
+  bus.subscribe('t', (p) => received.push(p), (p) => (p as { origin: string }).origin !== 'me');
+  await bus.publish('t', payload('me'));
+  assert.equal(serialised, 0);
+  await bus.publish('t', payload('other'));
+  assert.equal(serialised, 1);
+  assert.deepEqual(received, [{ origin: 'other' }, { origin: 'other' }]);
+  assert.equal(received[0], received[1]);
+  await bus.close();
+});
+
 test('redis bus: buses with different prefixes do not hear each other', { skip: process.env.REDIS_URL ? false : 'REDIS_URL not set' }, async () => {
   const ra = new Redis(process.env.REDIS_URL!);
   const rb = new Redis(process.env.REDIS_URL!);
