@@ -221,19 +221,6 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       if (!includeUnusable) query = query.where('usable', '=', 1);
       return query.orderBy('observed_at', 'asc').limit(limit).execute();
     },
-
-    /** The newest usable position observed at or before `cutoff`. */
-    async newestUsableAtOrBefore(vslId: string, cutoff: number): Promise<PositionRow | undefined> {
-      return db
-        .selectFrom('positions')
-        .selectAll()
-        .where('vsl_id', '=', vslId)
-        .where('observed_at', '<=', cutoff)
-        .where('usable', '=', 1)
-        .orderBy('observed_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-    },
   };
 }
 
