@@ -66,6 +66,9 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     if (sinceFlush >= flushEvery) {
       sinceFlush = 0;
       await sink.flush();
+      // The embedded store writes synchronously: give the event loop a turn so a server started
+      // beside the backfill keeps answering.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     options.progress?.({ doneMs: t - fromMs, totalMs, messages });
   }
