@@ -57,8 +57,8 @@ const VESSEL_REFERENCE = /\b(IMO|MMSI)\s*[:#]?\s*\d{7,9}\b/i;
 
 /**
  * What the participation gate of harbor-interface part 5 reads about an agent, from the features that
- * know it. Reputation and completed tasks come from the help and task features (null / 0 until they
- * are wired); `incidents` adds other features' incidents to the groups' own moderation incidents.
+ * know it (wired in harbor-services.ts): reputation from help feedback, completed tasks from the task
+ * features; `incidents` adds other features' incidents to the groups' own moderation incidents.
  */
 export interface ParticipationSignals {
   reputationScore(agentId: string): Promise<number | null>;

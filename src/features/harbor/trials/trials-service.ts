@@ -59,8 +59,8 @@ export function createTrialsService(deps: { repo: TrialsRepo; clock: Clock; flee
   return {
     async grant(agentId: string, vesselText: string, actor: { kind: 'operator' | 'cli'; id?: string }) {
       const ref = parseVesselRef(vesselText, 'vessel');
-      if (ref.kind === 'vsl_id' && !(await lookup(ref))) throw new AppError('vessel_not_found', `no vessel ${ref.vslId} has been observed`);
       const vessel = await lookup(ref);
+      if (ref.kind === 'vsl_id' && !vessel) throw new AppError('vessel_not_found', `no vessel ${ref.vslId} has been observed`);
       const now = clock.now();
       const scope = await deps.agents.grantScope(agentId, 'snapshot:read', actor);
       const row: TrialRow = {
