@@ -18,6 +18,7 @@ import { createTelemetryRepo } from '../features/telemetry/telemetry-repo.js';
 import { createTelemetryService } from '../features/telemetry/telemetry-service.js';
 import { memoryPollSlots, redisPollSlots } from '../features/vessels/poll-slots.js';
 import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
+import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
 import { createVesselsService } from '../features/vessels/vessels-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
@@ -70,6 +71,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const fleetRepo = createFleetRepo(store.db, store.dialect);
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
   const harbor = createHarborServices({ store, clock, audit, agents, fleet });
+  // The vessels entitlement reads the snapshot trial record (one vessel) of callers holding snapshot:read.
+  const trialRecords = createTrialsRepo(store.db);
   const services = {
     audit,
     agents,
@@ -95,6 +98,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       bus,
       clock,
       pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
+      findTrial: trialRecords.find,
       onError: (err, context) => logger.error({ err }, context),
     }),
     ...harbor.services,

@@ -22,6 +22,7 @@ const definitions = {
   scope_required: { status: 403, retryable: false, summary: 'The credential lacks a scope this operation needs.' },
   operator_required: { status: 403, retryable: false, summary: 'Only the operator (or an agent holding ops:read) may call this.' },
   agent_key_required: { status: 403, retryable: false, summary: 'This operation acts as an agent; use an agent API key.' },
+  entitlement_required: { status: 403, retryable: false, summary: 'Live vessel data needs the operator-granted entitlement vessels:live (ask with an operator request of category access_request).' },
   // limits
   rate_limited: { status: 429, retryable: true, summary: 'Too many requests; wait for Retry-After seconds.' },
   ip_rate_limited: { status: 429, retryable: true, summary: 'Too many requests from this address; wait for Retry-After seconds.' },

@@ -38,6 +38,7 @@ export const SCOPES: readonly ScopeDefinition[] = [
   s('harbor:knowledge:read', 'planned', false, ''),
   s('harbor:vote:cast', 'planned', false, ''),
   s('harbor:public:moderate', 'planned', false, 'operator only', { operatorOnly: true }),
+  s('vessels:live', 'available_now', false, 'Bosun: live vessel data (positions younger than 50,400 s, position history, the updates stream); granted by the operator, on request with an operator request of category access_request'),
   s('ops:read', 'available_now', false, 'Bosun: read access to restricted (U) operations, granted by the operator'),
 ];
 

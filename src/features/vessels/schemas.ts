@@ -28,7 +28,8 @@ export const VesselSelectorQuery = Type.Object(
 
 const Category = Nullable(Type.Union(SHIP_CATEGORIES.map((c) => Type.Literal(c))), 'Category of the AIS ship type; null when not reported.');
 const QualityFlags = Type.Array(Type.String(), {
-  description: 'invalid_coordinates, impossible_jump, future_timestamp, coarse_position (AIS type 27, 1/10 minute), simulated_source.',
+  description:
+    'invalid_coordinates, impossible_jump, future_timestamp, coarse_position (AIS type 27, 1/10 minute), simulated_source; delayed_position when the position is served under the 50,400 s delay because the key lacks the vessels:live entitlement.',
 });
 
 export const PositionSummary = Type.Object({
@@ -69,7 +70,7 @@ export const VesselRecord = Type.Object({
 
 export const LookupData = Type.Object({
   vessel: VesselRecord,
-  latest_position: Nullable(PositionSummary, 'Newest usable position; null before any.'),
+  latest_position: Nullable(PositionSummary, 'Newest usable position the key may see (live with vessels:live, else at least 50,400 s old); null when none.'),
   data_age_seconds: Nullable(Type.Integer(), 'Age of the newest observation of any kind.'),
 });
 
@@ -79,7 +80,7 @@ export const LastPositionData = Type.Object({
   imo: Nullable(Type.Integer()),
   name: Nullable(Type.String()),
   simulated: Type.Boolean(),
-  position: Nullable(PositionSummary, 'Null when the vessel has no usable position yet.'),
+  position: Nullable(PositionSummary, 'Null when the vessel has no usable position yet (without vessels:live: none at least 50,400 s old).'),
 });
 
 export const SearchQuery = Type.Object(
@@ -87,14 +88,14 @@ export const SearchQuery = Type.Object(
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Name (contains), callsign, IMO or MMSI (prefix); case-insensitive.' })),
     type: Type.Optional(Type.Union(SHIP_CATEGORIES.map((c) => Type.Literal(c)), { description: 'Ship category.' })),
     flag: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 flag.' })),
-    bbox: Type.Optional(Type.String({ maxLength: 100, description: 'minLon,minLat,maxLon,maxLat on the latest position (minLon > maxLon crosses 180°).' })),
+    bbox: Type.Optional(Type.String({ maxLength: 100, description: 'minLon,minLat,maxLon,maxLat on the latest position the key may see (delayed without vessels:live; minLon > maxLon crosses 180°).' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 20, description: `Page size 1-${SEARCH_LIMIT_MAX} (default 20).` })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'next_cursor of the previous page.' })),
   },
   { additionalProperties: false },
 );
 
-const LatestPoint = Type.Object({ lat: Type.Number(), lon: Type.Number(), observed_at: DateTime(), age_seconds: Type.Integer() });
+const LatestPoint = Type.Object({ lat: Type.Number(), lon: Type.Number(), observed_at: DateTime(), age_seconds: Type.Integer(), quality_flags: QualityFlags });
 
 export const SearchItem = Type.Object({
   vsl_id: Type.String(),

@@ -9,6 +9,7 @@ import { POSITIONS_TOPIC, type PositionsEvent, type StoredPosition } from '../..
 import { AppError } from '../../http/errors.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 import { redactIp } from '../audit/redact-ip.js';
+import { delayCutoff, DELAYED_POSITION_FLAG, entitlementRequired, liveFor, vesselAccess, type TrialRecord, type VesselAccess } from './entitlements.js';
 import { LOOKUP_RETENTION_DAYS, MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX, PREVIEW_LABEL_RETENTION_DAYS, WATCHLIST_MAX_IDS } from './limits.js';
 import type { PollSlots } from './poll-slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
@@ -21,6 +22,8 @@ export interface VesselsServiceDeps {
   bus: Bus;
   clock: Clock;
   pollSlots: PollSlots;
+  /** The snapshot trial record of an agent (read only for callers holding snapshot:read). */
+  findTrial: (agentId: string) => Promise<TrialRecord | undefined>;
   onError?: (err: unknown, context: string) => void;
 }
 
@@ -106,7 +109,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     return found;
   }
 
-  function positionView(p: LatestFix, now: number): PositionView {
+  function positionView(p: LatestFix, now: number, delayed = false): PositionView {
     return {
       lat: p.lat,
       lon: p.lon,
@@ -119,8 +122,32 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       age_seconds: ageSeconds(now, p.observedAt),
       source: p.source,
       simulated: p.simulated,
-      quality_flags: p.qualityFlags,
+      quality_flags: delayed ? [...p.qualityFlags, DELAYED_POSITION_FLAG] : p.qualityFlags,
     };
+  }
+
+  /**
+   * The position a caller may see: the live latest with the entitlement; otherwise the newest usable
+   * position at least the preview delay old (the in-memory latest when it is that old already, else
+   * one indexed store query), or null.
+   */
+  async function visibleFix(v: VesselState, access: VesselAccess, now: number): Promise<{ fix: LatestFix | null; delayed: boolean }> {
+    if (liveFor(access, v)) return { fix: v.latest, delayed: false };
+    if (v.latest === null) return { fix: null, delayed: true };
+    const cutoff = delayCutoff(now);
+    if (v.latest.observedAt <= cutoff) return { fix: v.latest, delayed: true };
+    const row = await repo.newestUsableAtOrBefore(v.vslId, cutoff);
+    return { fix: row ? storedFromRow(row, v.mmsi) : null, delayed: true };
+  }
+
+  /** visibleFix for many vessels, a few store queries at a time. */
+  async function visibleFixes(vessels: VesselState[], access: VesselAccess, now: number) {
+    const out: Array<{ fix: LatestFix | null; delayed: boolean }> = [];
+    const CONCURRENT = 16;
+    for (let i = 0; i < vessels.length; i += CONCURRENT) {
+      out.push(...(await Promise.all(vessels.slice(i, i + CONCURRENT).map((v) => visibleFix(v, access, now)))));
+    }
+    return out;
   }
 
   function vesselRecord(v: VesselState) {
@@ -146,19 +173,19 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     };
   }
 
-  function lastPositionData(v: VesselState, now: number) {
+  function lastPositionData(v: VesselState, seen: { fix: LatestFix | null; delayed: boolean }, now: number) {
     return {
       vsl_id: v.vslId,
       mmsi: v.mmsi,
       imo: v.imo,
       name: v.name,
       simulated: v.simulated,
-      position: v.latest ? positionView(v.latest, now) : null,
+      position: seen.fix ? positionView(seen.fix, now, seen.delayed) : null,
     };
   }
 
   const isSimulated = (v: VesselState) => v.simulated || (v.latest?.simulated ?? false);
-  const flagsFor = (simulated: boolean) => (simulated ? [SIMULATED] : []);
+  const flagsFor = (simulated: boolean, delayed = false) => [...(simulated ? [SIMULATED] : []), ...(delayed ? [DELAYED_POSITION_FLAG] : [])];
 
   // Reads are hot paths: their lookup records and preview labels are buffered and written in batches.
   let pendingLookups: LookupRecord[] = [];
@@ -229,8 +256,12 @@ export function createVesselsService(deps: VesselsServiceDeps) {
 
   const compareKeys = (a: SearchKey, b: SearchKey) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
 
+  const normalizeQ = (q: string | undefined) => (q === undefined ? null : q.trim().toUpperCase().replace(/^(IMO|MMSI)[: ]?(?=\d)/, '') || null);
+  const searchKey = (v: VesselState, q: string | undefined): SearchKey => [matchRank(v, normalizeQ(q)) ?? 0, v.name?.toUpperCase() ?? NAME_LAST, v.vslId];
+  const cursorOf = (key: SearchKey) => encode(`s:${key[0]}:${Buffer.from(key[1], 'utf8').toString('hex')}:${key[2]}`);
+
   function searchVessels(options: { q?: string; category?: ShipCategory; flag?: string; bbox?: BBox; limit: number; cursor?: string }) {
-    const q = options.q === undefined ? null : options.q.trim().toUpperCase().replace(/^(IMO|MMSI)[: ]?(?=\d)/, '') || null;
+    const q = normalizeQ(options.q);
     const flag = options.flag?.toUpperCase();
     let after: SearchKey | null = null;
     if (options.cursor !== undefined) {
@@ -251,11 +282,55 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     matches.sort((a, b) => compareKeys(a.key, b.key));
     const page = matches.slice(0, options.limit);
     const last = page[page.length - 1];
-    const nextCursor =
-      matches.length > options.limit && last
-        ? encode(`s:${last.key[0]}:${Buffer.from(last.key[1], 'utf8').toString('hex')}:${last.key[2]}`)
-        : null;
+    const nextCursor = matches.length > options.limit && last ? cursorOf(last.key) : null;
     return { vessels: page.map((m) => m.vessel), nextCursor };
+  }
+
+  /** A search hit's position: lat/lon, observed_at, age_seconds (plus quality_flags when delayed). */
+  function searchPosition(seen: { fix: LatestFix | null; delayed: boolean }, now: number) {
+    if (!seen.fix) return null;
+    const flags = seen.delayed ? [...seen.fix.qualityFlags, DELAYED_POSITION_FLAG] : seen.fix.qualityFlags;
+    return { lat: seen.fix.lat, lon: seen.fix.lon, observed_at: iso(seen.fix.observedAt), age_seconds: ageSeconds(now, seen.fix.observedAt), quality_flags: flags };
+  }
+
+  /**
+   * Search with the positions the caller may see. With the entitlement (or without bbox) the page is
+   * cut on identity as before; under the delay a bbox applies to the delayed position, so candidates
+   * are checked in order, a few store queries at a time, until the page is full.
+   */
+  async function searchVisible(
+    options: { q?: string; category?: ShipCategory; flag?: string; bbox?: BBox; limit: number; cursor?: string },
+    access: VesselAccess,
+    now: number,
+  ) {
+    if (options.bbox === undefined || access.live) {
+      const { vessels, nextCursor } = searchVessels(options);
+      return { vessels, nextCursor, fixes: await visibleFixes(vessels, access, now) };
+    }
+    const bbox = options.bbox;
+    // Every identity match in order; the bbox is checked on what the caller may see.
+    const { vessels: candidates } = searchVessels({ ...options, bbox: undefined, limit: Number.MAX_SAFE_INTEGER });
+    const vessels: VesselState[] = [];
+    const fixes: Array<{ fix: LatestFix | null; delayed: boolean }> = [];
+    let more = false;
+    const CHUNK = 64;
+    outer: for (let i = 0; i < candidates.length; i += CHUNK) {
+      const chunk = candidates.slice(i, i + CHUNK).filter((v) => v.latest !== null);
+      const seen = await visibleFixes(chunk, access, now);
+      for (let j = 0; j < chunk.length; j++) {
+        const fix = seen[j]!.fix;
+        if (fix === null || !inBBox(bbox, fix.lat, fix.lon)) continue;
+        if (vessels.length === options.limit) {
+          more = true;
+          break outer;
+        }
+        vessels.push(chunk[j]!);
+        fixes.push(seen[j]!);
+      }
+    }
+    const last = vessels[vessels.length - 1];
+    const nextCursor = more && last ? cursorOf(searchKey(last, options.q)) : null;
+    return { vessels, nextCursor, fixes };
   }
 
   // ---- updates ----
@@ -291,39 +366,49 @@ export function createVesselsService(deps: VesselsServiceDeps) {
 
     flushRecords,
 
-    async lookup(ref: VesselRef, agentId: string) {
+    /** What this agent may read (vessels:live, a snapshot trial, or delayed positions only). */
+    access(agent: Parameters<typeof vesselAccess>[0]): Promise<VesselAccess> {
+      return vesselAccess(agent, deps.findTrial, clock.now());
+    },
+
+    async lookup(ref: VesselRef, agentId: string, access: VesselAccess) {
       const v = await resolve(ref);
       await recordLookups([v], agentId, 'getVesselsLookup');
       const now = clock.now();
+      const seen = await visibleFix(v, access, now);
+      const dataAge = ageSeconds(now, v.lastSeenAt);
       return {
         data: {
           vessel: vesselRecord(v),
-          latest_position: v.latest ? positionView(v.latest, now) : null,
-          data_age_seconds: ageSeconds(now, v.lastSeenAt),
+          latest_position: seen.fix ? positionView(seen.fix, now, seen.delayed) : null,
+          data_age_seconds: dataAge,
         },
-        freshnessSeconds: ageSeconds(now, v.lastSeenAt),
-        qualityFlags: flagsFor(isSimulated(v)),
+        // Under the delay the position is the oldest data served.
+        freshnessSeconds: seen.delayed && seen.fix ? Math.max(dataAge, ageSeconds(now, seen.fix.observedAt)) : dataAge,
+        qualityFlags: flagsFor(isSimulated(v), seen.delayed),
       };
     },
 
-    async lastPosition(ref: VesselRef, agentId: string) {
+    async lastPosition(ref: VesselRef, agentId: string, access: VesselAccess) {
       const v = await resolve(ref);
       await recordLookups([v], agentId, 'getVesselsLastPosition');
       const now = clock.now();
-      const data = lastPositionData(v, now);
+      const data = lastPositionData(v, await visibleFix(v, access, now), now);
       return {
         data,
         freshnessSeconds: data.position?.age_seconds ?? 0,
-        qualityFlags: [...new Set([...flagsFor(isSimulated(v)), ...(data.position?.quality_flags ?? [])])],
+        qualityFlags: [...new Set([...flagsFor(isSimulated(v), !liveFor(access, v)), ...(data.position?.quality_flags ?? [])])],
       };
     },
 
-    search(options: { q?: string; category?: ShipCategory; flag?: string; bbox?: BBox; limit: number; cursor?: string }) {
+    async search(options: { q?: string; category?: ShipCategory; flag?: string; bbox?: BBox; limit: number; cursor?: string }, access: VesselAccess) {
       const now = clock.now();
-      const { vessels, nextCursor } = searchVessels(options);
+      const { vessels, nextCursor, fixes } = await searchVisible(options, access, now);
+      const delayed = vessels.some((v) => !liveFor(access, v));
+      const oldest = fixes.reduce<number | null>((min, f) => (f.fix === null ? min : min === null ? f.fix.observedAt : Math.min(min, f.fix.observedAt)), null);
       return {
         data: {
-          items: vessels.map((v) => ({
+          items: vessels.map((v, i) => ({
             vsl_id: v.vslId,
             mmsi: v.mmsi,
             imo: v.imo,
@@ -333,26 +418,30 @@ export function createVesselsService(deps: VesselsServiceDeps) {
             ship_type: v.shipType,
             category: shipCategory(v.shipType),
             simulated: isSimulated(v),
-            latest_position: v.latest
-              ? { lat: v.latest.lat, lon: v.latest.lon, observed_at: iso(v.latest.observedAt), age_seconds: ageSeconds(now, v.latest.observedAt) }
-              : null,
+            latest_position: searchPosition(fixes[i]!, now),
           })),
           next_cursor: nextCursor,
         },
-        qualityFlags: flagsFor(vessels.some(isSimulated)),
+        ...(oldest !== null ? { freshnessSeconds: ageSeconds(now, oldest) } : {}),
+        qualityFlags: flagsFor(vessels.some(isSimulated), delayed),
       };
     },
 
-    async watchlist(idsText: string, agentId: string) {
+    async watchlist(idsText: string, agentId: string, access: VesselAccess) {
       const ids = splitIds(idsText, 'query.ids');
       const now = clock.now();
       const found: VesselState[] = [];
       const items = [];
+      let delayed = false;
+      let oldest: number | null = null;
       for (const id of ids) {
         try {
           const v = await resolve(parseVesselRef(id, 'query.ids'));
           found.push(v);
-          items.push({ id, status: 'ok' as const, result: lastPositionData(v, now), error: null });
+          const seen = await visibleFix(v, access, now);
+          delayed ||= seen.delayed;
+          if (seen.fix) oldest = oldest === null ? seen.fix.observedAt : Math.min(oldest, seen.fix.observedAt);
+          items.push({ id, status: 'ok' as const, result: lastPositionData(v, seen, now), error: null });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           items.push({ id, status: 'error' as const, result: null, error: { code: err.code, message: err.message } });
@@ -361,7 +450,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       await recordLookups([...new Set(found)], agentId, 'getVesselsWatchlist');
       return {
         data: { items, found: found.length, errors: items.length - found.length },
-        qualityFlags: flagsFor(found.some(isSimulated)),
+        ...(oldest !== null ? { freshnessSeconds: ageSeconds(now, oldest) } : {}),
+        qualityFlags: flagsFor(found.some(isSimulated), delayed),
       };
     },
 
@@ -369,7 +459,9 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       ref: VesselRef,
       options: { from?: string; to?: string; limit: number; cursor?: string; downsample?: number; includeFlagged: boolean },
       agentId: string,
+      access: VesselAccess,
     ) {
+      if (!access.live) throw entitlementRequired(access, 'Position history');
       const v = await resolve(ref);
       const now = clock.now();
       const to = options.to !== undefined ? parseTime(options.to, 'query.to') : now;
@@ -428,8 +520,10 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     async updates(
       options: { since?: string; timeout: number; ids?: string; bbox?: string; limit: number },
       agentId: string,
+      access: VesselAccess,
       cancelled: { onCancel(listener: () => void): void },
     ) {
+      if (!access.live) throw entitlementRequired(access, 'The updates stream');
       const bbox = parseBBox(options.bbox, 'query.bbox');
       let vslIds: string[] | undefined;
       if (options.ids !== undefined) {
