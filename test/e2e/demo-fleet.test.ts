@@ -40,7 +40,7 @@ test('demo fleet: a 1-day backfill fills the store, and everything served from i
     assert.equal(stats.quality_flags.impossible_jump, 0);
     assert.equal(stats.positions_buffered, 0);
 
-    const { apiKey } = await app.registerAgent('demo-fleet-tests');
+    const { apiKey } = await app.registerAgent('demo-fleet-tests', ['vessels:live']);
     const vessel = [...app.bosun.ctx.services.fleet.vessels()].find((v) => v.imo !== null)!;
     const lookup = await app.api('GET', `/v1/vessels/lookup?mmsi=${vessel.mmsi}`, { token: apiKey });
     assert.equal(lookup.status, 200, lookup.text);

@@ -10,7 +10,7 @@ test('two instances on one PostgreSQL + Redis: a position ingested by one is lon
   const ingestSide = await startTestApp();
   const serveSide = await createBosun(ingestSide.config, { clock: ingestSide.clock });
   try {
-    const { apiKey } = await ingestSide.registerAgent('cross-process');
+    const { apiKey } = await ingestSide.registerAgent('cross-process', ['vessels:live']);
     const call = async (url: string) => {
       const res = await serveSide.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${apiKey}` } });
       return { status: res.statusCode, body: JSON.parse(res.body) };

@@ -9,7 +9,7 @@ const NOW = TEST_EPOCH;
 async function withApp(fn: (app: TestApp, key: string) => Promise<void>): Promise<void> {
   const app = await startTestApp();
   try {
-    const { apiKey } = await app.registerAgent('poller');
+    const { apiKey } = await app.registerAgent('poller', ['vessels:live']);
     await fn(app, apiKey);
   } finally {
     await app.close();
@@ -118,7 +118,7 @@ test('updates: three polls per agent key at once; the fourth is rate_limited; a 
     assert.equal(fourth.status, 429);
     assert.equal(fourth.body.errors[0].code, 'rate_limited');
     assert.ok(fourth.headers['retry-after']);
-    const otherAgent = (await app.registerAgent('other-poller')).apiKey;
+    const otherAgent = (await app.registerAgent('other-poller', ['vessels:live'])).apiKey;
     assert.equal((await poll(app, otherAgent, 'timeout=0')).status, 200, 'the cap is per key');
 
     await ingest(fleet, position(563033300, NOW, 1.25, 103.8));

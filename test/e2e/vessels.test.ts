@@ -10,7 +10,7 @@ const PRIDE = { mmsi: 563033300, imo: 9811000 };
 async function withApp(fn: (app: TestApp, key: string) => Promise<void>): Promise<void> {
   const app = await startTestApp();
   try {
-    const { apiKey } = await app.registerAgent('vessel-tests');
+    const { apiKey } = await app.registerAgent('vessel-tests', ['vessels:live']);
     await fn(app, apiKey);
   } finally {
     await app.close();
@@ -153,7 +153,7 @@ test('search: q over name, callsign, IMO and MMSI prefixes; type, flag and bbox 
     assert.deepEqual(await names('bbox=4.0,51.9,4.2,52.0'), ['BLUE OCEAN', 'OCEAN GLORY']);
     assert.deepEqual(await names('bbox=170,-90,-60,90'), ['OCEANA'], 'a box across the antimeridian');
     const one = await app.api('GET', '/v1/vessels/search?q=ocean%20pride', { token: key });
-    assert.deepEqual(one.body.data.items[0].latest_position, { lat: 1.25, lon: 103.76, observed_at: new Date(NOW - 5 * MINUTE).toISOString(), age_seconds: 300 });
+    assert.deepEqual(one.body.data.items[0].latest_position, { lat: 1.25, lon: 103.76, observed_at: new Date(NOW - 5 * MINUTE).toISOString(), age_seconds: 300, quality_flags: [] });
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -273,7 +273,7 @@ test('popular: keyed reads counted per vessel in the window, ranked by distinct 
     const fleet = app.bosun.ctx.services.fleet;
     await seedPride(app);
     await ingest(fleet, identity(244123456, NOW, { name: 'OCEAN GLORY' }), position(244123456, NOW, 51.9, 4.1));
-    const other = (await app.registerAgent('second')).apiKey;
+    const other = (await app.registerAgent('second', ['vessels:live'])).apiKey;
     for (let i = 0; i < 3; i++) await app.api('GET', '/v1/vessels/lookup?mmsi=244123456', { token: key });
     await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: key });
     await app.api('GET', `/v1/vessels/MMSI:${PRIDE.mmsi}/positions`, { token: other });

@@ -42,7 +42,8 @@ export interface TestApp {
   clock: ManualClock;
   config: Config;
   api<D = any>(method: string, url: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; ip?: string }): Promise<ApiResponse<D>>;
-  registerAgent(name?: string): Promise<{ agentId: string; apiKey: string }>;
+  /** Registers a fresh sandbox agent; `scopes` are then granted by the operator (e.g. ['vessels:live'] for live vessel data). */
+  registerAgent(name?: string, scopes?: readonly string[]): Promise<{ agentId: string; apiKey: string }>;
   operatorToken(): Promise<string>;
   close(): Promise<void>;
 }
@@ -80,9 +81,10 @@ export async function startTestApp(options: { env?: Record<string, string>; bosu
       checker.check(method, url, res.statusCode, res.headers['content-type'] as string | undefined, body);
       return { status: res.statusCode, headers: res.headers as ApiResponse['headers'], body, text: res.body };
     },
-    async registerAgent(name = 'test-agent') {
+    async registerAgent(name = 'test-agent', scopes: readonly string[] = []) {
       const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'test agent' }, ip: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
       if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
+      for (const scope of scopes) await bosun.ctx.services.agents.grantScope(res.body.data.agent_id, scope, { kind: 'cli' });
       return { agentId: res.body.data.agent_id, apiKey: res.body.data.api_key };
     },
     async operatorToken() {
