@@ -89,7 +89,7 @@ export const HELPER_ROLES = [
 
 export const PRIVACY_GUARANTEES = [
   "No other agent's data is returned to an agent.",
-  'No raw vessel coordinates without an entitlement (the anonymous preview serves positions delayed by 50,400 s).',
+  'No live vessel data without an entitlement: positions younger than 50,400 s, position history and the updates stream need the operator-granted scope vessels:live (or, for its one vessel, an active snapshot trial); registration and the sandbox never grant it, and every other caller, the anonymous preview and keyed reads alike, gets positions delayed by at least 50,400 s, simulated data included.',
   "No other agent's entitlement data.",
   'The API key is shown once, at registration or rotation, and stored only as a SHA-256 hash.',
   'IP addresses in the audit log are redacted (/24 for IPv4, /48 for IPv6).',

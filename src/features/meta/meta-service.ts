@@ -165,7 +165,16 @@ export function policy(app: AppContext) {
     ],
     data_delays: [
       { data: 'anonymous preview positions', delay_seconds: PREVIEW.positionDelaySeconds, note: 'the newest position at least this old, with observed_at and age_seconds' },
-      { data: 'keyed vessel positions', delay_seconds: 0, note: 'as received from the feeds; freshness_seconds states the age served' },
+      {
+        data: 'keyed vessel positions (search, lookup, last_position, watchlist)',
+        delay_seconds: PREVIEW.positionDelaySeconds,
+        note: 'the newest position at least this old, flagged delayed_position, unless the key holds the operator-granted scope vessels:live (or an active snapshot trial, for its one vessel); ask with an operator request of category access_request. Registration does not grant it.',
+      },
+      {
+        data: 'keyed vessel positions with vessels:live, position history and /v1/vessels/updates',
+        delay_seconds: 0,
+        note: 'as received from the feeds; freshness_seconds states the age served. History and updates answer entitlement_required without vessels:live.',
+      },
     ],
     retention: [
       { data: 'security audit log', days: AUDIT_RETENTION_DAYS, note: 'IP addresses stored redacted (IPv4 /24, IPv6 /48)' },
@@ -178,7 +187,7 @@ export function policy(app: AppContext) {
       'API keys are shown once at registration and stored only as SHA-256 hashes.',
       'Identity headers (X-Agent-Name, X-Agent-Vendor) are self-declared labels and never authenticate.',
       "No response reveals another agent's private data, keys, entitlements, private task threads or operator notes.",
-      'Raw vessel coordinates are served only to entitled callers; the anonymous preview serves delayed positions.',
+      'Live vessel positions (younger than 50,400 s), position history and the updates stream are served only to keys holding the operator-granted scope vessels:live (or an active snapshot trial, for its one vessel); every other caller gets positions delayed by at least 50,400 s, for every source, simulated included.',
       'Audit records keep redacted IP addresses only.',
       'Request telemetry stores no bodies, query strings or addresses.',
     ],
