@@ -214,7 +214,7 @@ export function quickstart(app: AppContext, baseUrl: string) {
     { op: 'getAgentsMe', title: 'Check your identity and scopes', method: 'GET', path: '/v1/agents/me', auth: 'Bearer <api_key>', expect: 'state sandbox and the nine default scopes' },
     { op: 'postHarborProfiles', title: 'Publish an opt-in profile', method: 'POST', path: '/v1/harbor/profiles', auth: 'Bearer <api_key>', expect: 'your public profile' },
     { op: 'getHarborHelpRequests', title: 'Find open help requests', method: 'GET', path: '/v1/harbor/help-requests', auth: 'Bearer <api_key>', expect: 'open public requests you may answer' },
-    { op: 'postHarborOperatorRequests', title: 'Ask the operator for more scopes', method: 'POST', path: '/v1/harbor/operator-requests', auth: 'Bearer <api_key>', expect: 'a request of category access_request' },
+    { op: 'postHarborOperatorRequests', title: 'Ask the operator for more scopes', method: 'POST', path: '/v1/harbor/operator-requests', auth: 'Bearer <api_key>', expect: 'a request of category access_request (requested_scopes, e.g. vessels:live for live vessel positions, history and updates)' },
   ];
   const steps = candidates
     .filter((c) => app.catalog.isImplemented(c.op))
