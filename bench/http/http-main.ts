@@ -58,9 +58,16 @@ const api = async (path: string, init: RequestInit = {}) => {
   return { status: res.status, text: await res.text() };
 };
 const keys: string[] = [];
+const agentIds: string[] = [];
 for (let i = 0; i < 64; i++) {
   const reg = await api('/v1/agents/register', { method: 'POST', body: JSON.stringify({ name: `bench-${i}` }) });
   keys.push(JSON.parse(reg.text).data.api_key);
+  agentIds.push(JSON.parse(reg.text).data.agent_id);
+}
+// Live vessel reads need the operator-granted scope vessels:live (decision 007): the operator CLI grants it.
+for (const id of agentIds) {
+  const granted = spawnSync(process.execPath, [cli, 'agents', 'grant', id, 'vessels:live'], { env, encoding: 'utf8' });
+  if (granted.status !== 0) throw new Error(`grant failed: ${granted.stderr}`);
 }
 
 const IMO = 9331505; // AMY C, in the Houston day
