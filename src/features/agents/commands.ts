@@ -42,7 +42,7 @@ export const agentCommands: Command[] = [
   },
   {
     name: 'agents grant',
-    summary: 'Grant a scope to an agent (optionally for N days).',
+    summary: 'Grant a scope to an agent (optionally for N days), e.g. vessels:live for live vessel data.',
     usage: 'bosun agents grant <agent_id> <scope> [--days N]',
     options: { days: { type: 'string' } },
     async run({ positionals, values }) {
