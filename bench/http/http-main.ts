@@ -53,9 +53,15 @@ let ipCounter = 1;
 const freshIp = () => ipOf(ipCounter++);
 
 const bosun = await start([cli, 'serve'], { PORT: '0' });
-const api = async (path: string, init: RequestInit = {}) => {
-  const res = await fetch(bosun.url + path, { ...init, headers: { 'x-forwarded-for': freshIp(), 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  return { status: res.status, text: await res.text() };
+const api = async (path: string, init: RequestInit = {}, retried = false): Promise<{ status: number; text: string }> => {
+  try {
+    const res = await fetch(bosun.url + path, { ...init, headers: { 'x-forwarded-for': freshIp(), 'content-type': 'application/json', ...(init.headers ?? {}) } });
+    return { status: res.status, text: await res.text() };
+  } catch (err) {
+    // A keep-alive socket the server closed while the grants ran: one retry on a new connection.
+    if (retried) throw err;
+    return api(path, init, true);
+  }
 };
 const keys: string[] = [];
 const agentIds: string[] = [];
@@ -65,10 +71,14 @@ for (let i = 0; i < 64; i++) {
   agentIds.push(JSON.parse(reg.text).data.agent_id);
 }
 // Live vessel reads need the operator-granted scope vessels:live (decision 007): the operator CLI grants it.
-for (const id of agentIds) {
-  const granted = spawnSync(process.execPath, [cli, 'agents', 'grant', id, 'vessels:live'], { env, encoding: 'utf8' });
-  if (granted.status !== 0) throw new Error(`grant failed: ${granted.stderr}`);
-}
+const grant = (id: string) =>
+  new Promise<void>((resolveGrant, reject) => {
+    const child = spawn(process.execPath, [cli, 'agents', 'grant', id, 'vessels:live'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    child.once('exit', (code) => (code === 0 ? resolveGrant() : reject(new Error(`grant failed: ${stderr}`))));
+  });
+for (let i = 0; i < agentIds.length; i += 4) await Promise.all(agentIds.slice(i, i + 4).map(grant));
 
 const IMO = 9331505; // AMY C, in the Houston day
 const targets = [
