@@ -9,6 +9,8 @@ import type { CatalogEntry } from '../catalog/types.js';
 import { LIMIT_POLICIES, type LimitPolicy } from '../limits/policies.js';
 import type { LimitDecision } from '../limits/limiter.js';
 import { authorize, bearerCredential } from './access.js';
+import { bareDocumentType } from './documents.js';
+import { plannedOperations } from './planned.js';
 import { errorEnvelope, okEnvelope } from './envelope.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { OPERATOR_TOKEN_PREFIX } from '../features/agents/credentials.js';
@@ -137,7 +139,7 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
     });
   });
 
-  function sendError(req: FastifyRequest, reply: FastifyReply, status: number, detail: ErrorDetail, headers: Record<string, string> = {}) {
+  function sendError(req: FastifyRequest, reply: FastifyReply, status: number, detail: ErrorDetail, headers: Record<string, string> = {}, data?: Record<string, unknown>) {
     if (req.bosun) {
       req.bosun.errorCode = detail.code;
       req.bosun.costUnits = 0;
@@ -146,7 +148,7 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
     return reply
       .code(status)
       .type('application/json; charset=utf-8')
-      .send(errorEnvelope({ requestId: req.id, now: clock.now(), caller: req.bosun?.caller ?? ANONYMOUS, errors: [detail] }));
+      .send(errorEnvelope({ requestId: req.id, now: clock.now(), caller: req.bosun?.caller ?? ANONYMOUS, errors: [detail], data }));
   }
 
   app.setErrorHandler((err, req, reply) => {
@@ -159,8 +161,11 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
   });
 
   const patterns = catalog.implemented.map(({ entry }) => ({ entry, pattern: pathPattern(entry.path) }));
+  const planned = plannedOperations(catalog);
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
+    const plannedHit = planned.find(req.method, pathname);
+    if (plannedHit) return sendError(req, reply, plannedHit.error.status, plannedHit.error.toDetail(), {}, plannedHit.data);
     const methods = patterns.filter((p) => p.pattern.test(pathname)).map((p) => p.entry.method);
     if (methods.length > 0) {
       const allow = [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
@@ -250,9 +255,14 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
 }
 
 function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route }: ImplementedOperation) {
+  // a discovery document is also served bare at its sibling path (docs/decisions/010)
+  for (const url of [toRouterPath(entry.path), ...(route.document ? [route.document.barePath] : [])]) registerUrl(app, ctx, { entry, route }, url);
+}
+
+function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: ImplementedOperation, url: string) {
   app.route({
     method: entry.method,
-    url: toRouterPath(entry.path),
+    url,
     schema: {
       querystring: route.query ?? NO_QUERY,
       ...(route.params ? { params: route.params } : {}),
@@ -287,6 +297,9 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route
       const costUnits = entry.free ? 0 : entry.cost;
       req.bosun.costUnits = costUnits;
       if (isBare(result)) return reply.type(result.contentType).send(result.bare);
+      if (route.document) reply.header('vary', 'Accept');
+      const bareType = route.document ? bareDocumentType(route.document, req.url.split('?')[0] ?? '/', req.headers.accept) : null;
+      if (bareType) return reply.type(bareType).send(result.data);
       req.bosun.freshnessSeconds = result.freshnessSeconds ?? 0;
       return reply.code(route.successStatus ?? 200).send(
         okEnvelope({
