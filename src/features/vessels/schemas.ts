@@ -27,6 +27,8 @@ export const VesselSelectorQuery = Type.Object(
 );
 
 const Category = Nullable(Type.Union(SHIP_CATEGORIES.map((c) => Type.Literal(c))), 'Category of the AIS ship type; null when not reported.');
+const PositionConfidence = Type.Number({ minimum: 0, maximum: 1, description: 'Confidence of the position, 0-1, from its quality flags (0.95 unflagged AIS; coarse_position 0.6, future_timestamp 0.3, impossible_jump 0.2, invalid_coordinates 0).' });
+const IdentityConfidence = Type.Number({ minimum: 0, maximum: 1, description: 'Confidence of the identity merged from AIS reports, 0-1: 0.4 for an MMSI seen in position reports, +0.2 name, +0.2 valid IMO, +0.1 callsign, +0.1 reported by two or more feeds.' });
 const QualityFlags = Type.Array(Type.String(), {
   description: 'invalid_coordinates, impossible_jump, future_timestamp, coarse_position (AIS type 27, 1/10 minute), simulated_source.',
 });
@@ -44,6 +46,7 @@ export const PositionSummary = Type.Object({
   source: Type.String({ description: 'Feed that reported it.' }),
   simulated: Type.Boolean(),
   quality_flags: QualityFlags,
+  confidence: PositionConfidence,
 });
 
 export const VesselRecord = Type.Object({
@@ -65,6 +68,7 @@ export const VesselRecord = Type.Object({
   sources: Type.Array(Type.String(), { description: 'Feeds that reported the vessel, most recent last.' }),
   first_seen_at: DateTime(),
   last_seen_at: DateTime(),
+  confidence: IdentityConfidence,
 });
 
 export const LookupData = Type.Object({
@@ -107,6 +111,7 @@ export const SearchItem = Type.Object({
   category: Category,
   simulated: Type.Boolean(),
   latest_position: Nullable(LatestPoint),
+  confidence: IdentityConfidence,
 });
 
 export const SearchData = Type.Object({ items: Type.Array(SearchItem), next_cursor: Nullable(Type.String()) });
@@ -156,6 +161,7 @@ export const TrackPoint = Type.Object({
   source: Type.String(),
   simulated: Type.Boolean(),
   quality_flags: QualityFlags,
+  confidence: PositionConfidence,
 });
 
 export const PositionsData = Type.Object({

@@ -10,6 +10,7 @@ import { AppError } from '../../http/errors.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 import { redactIp } from '../audit/redact-ip.js';
 import { LOOKUP_RETENTION_DAYS, MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX, PREVIEW_LABEL_RETENTION_DAYS, WATCHLIST_MAX_IDS } from './limits.js';
+import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
 import type { PollSlots } from './poll-slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
 import type { LookupRecord, PreviewLabelRecord, VesselsRepo } from './vessels-repo.js';
@@ -42,10 +43,14 @@ export interface PositionView {
   source: string;
   simulated: boolean;
   quality_flags: string[];
+  /** 0-1 from the quality flags (docs/decisions/011). */
+  confidence: number;
 }
 
 const SIMULATED = 'simulated_source';
 const ageSeconds = (now: number, at: number) => Math.max(0, Math.floor((now - at) / 1000));
+/** freshness_seconds of several records: the age of the oldest one returned (0 when none). */
+const oldestAge = (ages: ReadonlyArray<number | null | undefined>) => ages.reduce<number>((max, age) => (typeof age === 'number' && age > max ? age : max), 0);
 const navText = (status: number | null) => (status === null ? null : (NAVIGATION_STATUS[status] ?? null));
 
 function encode(text: string): string {
@@ -120,6 +125,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       source: p.source,
       simulated: p.simulated,
       quality_flags: p.qualityFlags,
+      confidence: positionConfidence(p.qualityFlags),
     };
   }
 
@@ -143,6 +149,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       sources: [...v.sources],
       first_seen_at: iso(v.firstSeenAt),
       last_seen_at: iso(v.lastSeenAt),
+      confidence: identityConfidence(v),
     };
   }
 
@@ -191,6 +198,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       source: p.source,
       simulated: p.simulated,
       quality_flags: p.qualityFlags,
+      confidence: positionConfidence(p.qualityFlags),
     };
   }
 
@@ -301,7 +309,9 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           latest_position: v.latest ? positionView(v.latest, now) : null,
           data_age_seconds: ageSeconds(now, v.lastSeenAt),
         },
-        freshnessSeconds: ageSeconds(now, v.lastSeenAt),
+        // the oldest data returned: the latest position when there is one (older than the newest observation)
+        freshnessSeconds: Math.max(ageSeconds(now, v.lastSeenAt), v.latest ? ageSeconds(now, v.latest.observedAt) : 0),
+        confidence: lowestConfidence([identityConfidence(v), v.latest ? positionConfidence(v.latest.qualityFlags) : null]),
         qualityFlags: flagsFor(isSimulated(v)),
       };
     },
@@ -314,6 +324,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       return {
         data,
         freshnessSeconds: data.position?.age_seconds ?? 0,
+        confidence: data.position?.confidence ?? null,
         qualityFlags: [...new Set([...flagsFor(isSimulated(v)), ...(data.position?.quality_flags ?? [])])],
       };
     },
@@ -336,9 +347,12 @@ export function createVesselsService(deps: VesselsServiceDeps) {
             latest_position: v.latest
               ? { lat: v.latest.lat, lon: v.latest.lon, observed_at: iso(v.latest.observedAt), age_seconds: ageSeconds(now, v.latest.observedAt) }
               : null,
+            confidence: identityConfidence(v),
           })),
           next_cursor: nextCursor,
         },
+        freshnessSeconds: oldestAge(vessels.map((v) => (v.latest ? ageSeconds(now, v.latest.observedAt) : null))),
+        confidence: lowestConfidence(vessels.map(identityConfidence)),
         qualityFlags: flagsFor(vessels.some(isSimulated)),
       };
     },
@@ -361,6 +375,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       await recordLookups([...new Set(found)], agentId, 'getVesselsWatchlist');
       return {
         data: { items, found: found.length, errors: items.length - found.length },
+        freshnessSeconds: oldestAge(items.map((i) => i.result?.position?.age_seconds)),
+        confidence: lowestConfidence(items.map((i) => i.result?.position?.confidence)),
         qualityFlags: flagsFor(found.some(isSimulated)),
       };
     },
@@ -420,6 +436,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           items,
           next_cursor: nextAfter === null ? null : encode(`p:${nextAfter}`),
         },
+        freshnessSeconds: oldestAge(points.map((row) => ageSeconds(now, Number(row.observed_at)))),
+        confidence: lowestConfidence(items.map((i) => i.confidence)),
         qualityFlags: flagsFor(items.some((i) => i.simulated) || v.simulated),
       };
     },
@@ -477,6 +495,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
             });
             return {
               data: { items, cursor: encode(`u:${cursor}`), more_available: more, timed_out: false },
+              freshnessSeconds: oldestAge(page.map((row) => ageSeconds(clock.now(), Number(row.observed_at)))),
+              confidence: lowestConfidence(items.map((i) => i.confidence)),
               qualityFlags: flagsFor(items.some((i) => i.simulated)),
             };
           }
@@ -579,6 +599,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           position_delay_seconds: PREVIEW.positionDelaySeconds,
         },
         freshnessSeconds: ageSeconds(now, observedAt),
+        confidence: positionConfidence(storedFromRow(row, v.mmsi).qualityFlags),
         qualityFlags: flagsFor(simulated),
       };
     },
