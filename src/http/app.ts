@@ -11,6 +11,7 @@ import type { LimitDecision } from '../limits/limiter.js';
 import { authorize, bearerCredential } from './access.js';
 import { bareDocumentType } from './documents.js';
 import { plannedOperations } from './planned.js';
+import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
 import { errorEnvelope, okEnvelope } from './envelope.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { OPERATOR_TOKEN_PREFIX } from '../features/agents/credentials.js';
@@ -67,6 +68,8 @@ function validationDetail(err: FastifyError): ErrorDetail {
   const field = [context, ...path].join('.');
   let message = `${field} ${first?.message ?? 'is invalid'}`;
   if (typeof params.additionalProperty === 'string') message = `${field} is not a known parameter of this operation`;
+  const allowed = allowedValues(err.validation);
+  if (allowed) message = `${field} ${allowedValuesText(allowed)}`;
   return { code: 'invalid_request', message, field, retryable: false };
 }
 
@@ -151,11 +154,16 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
       .send(errorEnvelope({ requestId: req.id, now: clock.now(), caller: req.bosun?.caller ?? ANONYMOUS, errors: [detail], data }));
   }
 
+  // fields named bare by a service are qualified by the request part that declares them (body.x, query.x, params.x)
+  const qualifiers = new Map(catalog.implemented.map(({ entry, route }) => [entry.operationId, fieldQualifier(entry, route)]));
   app.setErrorHandler((err, req, reply) => {
     const mapped = toAppError(err);
     if (mapped instanceof AppError) {
       if (mapped.status >= 500 && mapped.code === 'internal_error') ctx.logger.error({ err, request_id: req.id, url: req.url }, 'request failed');
-      return sendError(req, reply, mapped.status, mapped.toDetail(), mapped.options.headers);
+      const detail = mapped.toDetail();
+      const qualify = req.bosun?.entry ? qualifiers.get(req.bosun.entry.operationId) : undefined;
+      if (detail.field && qualify) detail.field = qualify(detail.field);
+      return sendError(req, reply, mapped.status, detail, mapped.options.headers);
     }
     return sendError(req, reply, mapped.status, mapped.detail);
   });
