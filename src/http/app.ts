@@ -11,6 +11,7 @@ import type { LimitDecision } from '../limits/limiter.js';
 import { authorize, bearerCredential } from './access.js';
 import { bareDocumentType } from './documents.js';
 import { plannedOperations } from './planned.js';
+import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
 import { errorEnvelope, okEnvelope } from './envelope.js';
 import { AppError, type ErrorDetail } from './errors.js';
@@ -237,6 +238,7 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
   ];
   const now = ctx.clock.now();
   let tightest: LimitDecision | null = null;
+  const policyHeader = rateLimitPolicyHeader([...new Set(names)].map((name) => LIMIT_POLICIES[name]));
   for (const name of new Set(names)) {
     const policy = LIMIT_POLICIES[name];
     const decision = await ctx.limiter.check(policy, limitSubject(policy, caller, ip, entry.operationId), now);
@@ -248,7 +250,7 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
           'ratelimit-limit': String(decision.window.limit),
           'ratelimit-remaining': '0',
           'ratelimit-reset': String(resetSeconds),
-          'ratelimit-policy': `${decision.window.limit};w=${decision.window.windowMs / 1000}`,
+          'ratelimit-policy': policyHeader,
         },
       });
     }
@@ -258,7 +260,7 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
     reply.header('ratelimit-limit', String(tightest.window.limit));
     reply.header('ratelimit-remaining', String(tightest.remaining));
     reply.header('ratelimit-reset', String(Math.max(1, Math.ceil(tightest.resetInMs / 1000))));
-    reply.header('ratelimit-policy', `${tightest.window.limit};w=${tightest.window.windowMs / 1000}`);
+    reply.header('ratelimit-policy', policyHeader);
   }
 }
 
