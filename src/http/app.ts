@@ -10,6 +10,7 @@ import { LIMIT_POLICIES, type LimitPolicy } from '../limits/policies.js';
 import type { LimitDecision } from '../limits/limiter.js';
 import { authorize, bearerCredential } from './access.js';
 import { bareDocumentType } from './documents.js';
+import { bearerChallenge, ignoreInvalidCredential, withCredentialFlag } from './credential-fallback.js';
 import { plannedOperations } from './planned.js';
 import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
@@ -192,7 +193,7 @@ async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promise<Call
   if (credential === undefined) return ANONYMOUS;
   const reject = async (why: string) => {
     await ctx.services.audit.record({ actor: { kind: 'anonymous' }, action: 'security.auth_invalid', ip: req.ip, details: { why, path: req.url.split('?')[0] } });
-    return new AppError('auth_invalid', why);
+    return new AppError('auth_invalid', why, { headers: { 'www-authenticate': bearerChallenge('invalid_token', why) } });
   };
   if (credential === null) throw await reject('the Authorization header must be "Bearer <api key>"');
   if (credential.startsWith(OPERATOR_TOKEN_PREFIX)) {
@@ -285,7 +286,8 @@ function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: Im
         caller = await resolveCaller(ctx, req);
       } catch (err) {
         await enforceErrorBudget(ctx, ANONYMOUS, req.ip);
-        throw err;
+        if (!ignoreInvalidCredential(entry, err, req, reply)) throw err;
+        caller = ANONYMOUS;
       }
       req.bosun.caller = caller;
       await enforceErrorBudget(ctx, caller, req.ip);
@@ -320,7 +322,7 @@ function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: Im
           costUnits,
           freshnessSeconds: result.freshnessSeconds,
           confidence: result.confidence,
-          qualityFlags: result.qualityFlags,
+          qualityFlags: withCredentialFlag(req, result.qualityFlags),
         }),
       );
     },

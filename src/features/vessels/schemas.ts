@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { SHIP_CATEGORIES } from '../../fleet/ship-types.js';
 import { PREVIEW } from '../meta/preview-constants.js';
+import { DeclaredIdentity } from '../../http/declared-identity.js';
 import {
   DOWNSAMPLE_MAX_SECONDS,
   POSITIONS_LIMIT_MAX,
@@ -242,6 +243,7 @@ export const PreviewIdentity = Type.Object({
 export const PreviewSearchData = Type.Object({
   items: Type.Array(PreviewIdentity),
   note: Type.String(),
+  declared_identity: DeclaredIdentity,
 });
 
 export const PreviewLastPositionQuery = Type.Object(
@@ -250,6 +252,7 @@ export const PreviewLastPositionQuery = Type.Object(
 );
 
 export const PreviewLastPositionData = Type.Object({
+  declared_identity: DeclaredIdentity,
   vessel: PreviewIdentity,
   position: Type.Object({
     lat: Type.Number(),
