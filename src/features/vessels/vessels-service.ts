@@ -6,6 +6,7 @@ import type { FleetRepo, PositionRow } from '../../fleet/fleet-repo.js';
 import { inBBox, type BBox } from '../../fleet/geo.js';
 import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
 import { POSITIONS_TOPIC, type PositionsEvent, type StoredPosition } from '../../fleet/types.js';
+import { openCursor, sealCursor } from '../../http/cursor-signing.js';
 import { AppError } from '../../http/errors.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 import { redactIp } from '../audit/redact-ip.js';
@@ -53,11 +54,13 @@ const ageSeconds = (now: number, at: number) => Math.max(0, Math.floor((now - at
 const oldestAge = (ages: ReadonlyArray<number | null | undefined>) => ages.reduce<number>((max, age) => (typeof age === 'number' && age > max ? age : max), 0);
 const navText = (status: number | null) => (status === null ? null : (NAVIGATION_STATUS[status] ?? null));
 
+/** Cursors are HMAC-signed (src/http/cursor-signing.ts): a changed one answers cursor_invalid. */
 function encode(text: string): string {
-  return Buffer.from(text, 'utf8').toString('base64url');
+  return sealCursor(text);
 }
 function decode(cursor: string, shape: RegExp, field: string): RegExpExecArray {
-  const match = /^[A-Za-z0-9_-]+$/.test(cursor) ? shape.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+  const payload = openCursor(cursor);
+  const match = payload === null ? null : shape.exec(payload);
   if (!match) throw new AppError('cursor_invalid', 'cursor is not one this service issued; start again without it', { field });
   return match;
 }
