@@ -26,6 +26,8 @@ export const EnvSchema = Type.Object({
   BOSUN_DEMO_VESSELS: Type.String({ default: '300', pattern: '^[0-9]{1,4}$' }),
   BOSUN_DEMO_SEED: Type.String({ default: 'bosun', minLength: 1, maxLength: 100 }),
   BOSUN_DEMO_BACKFILL_DAYS: Type.String({ default: '7', pattern: '^[0-9]{1,2}(\\.[0-9]+)?$' }),
+  /** Signs pagination cursors; without it a secret generated once per store is used (docs/decisions/010). */
+  BOSUN_CURSOR_SECRET: Type.Optional(Type.String({ minLength: 32, maxLength: 256 })),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((l) => Type.Literal(l)),
     { default: 'info' },
@@ -66,6 +68,8 @@ export interface Config {
   demo: { vessels: number; seed: string; backfillDays: number };
   logLevel: Env['LOG_LEVEL'];
   version: string;
+  /** BOSUN_CURSOR_SECRET, or null: the store's own generated secret signs cursors. */
+  cursorSecret: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -140,5 +144,6 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     demo: { vessels: Number(env.BOSUN_DEMO_VESSELS), seed: env.BOSUN_DEMO_SEED, backfillDays: Number(env.BOSUN_DEMO_BACKFILL_DAYS) },
     logLevel: env.LOG_LEVEL,
     version: '1.0.0',
+    cursorSecret: env.BOSUN_CURSOR_SECRET ?? null,
   };
 }

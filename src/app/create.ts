@@ -25,6 +25,8 @@ import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
 import { buildHttpApp } from '../http/app.js';
+import { newCursorSecret, useCursorSecret } from '../http/cursor-signing.js';
+import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
 import { Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
@@ -55,6 +57,9 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config.database);
   await migrateToLatest(store);
+  const releaseCursorSecret = useCursorSecret(
+    config.cursorSecret ?? (await createSecretsRepo(store.db).getOrCreate('cursor_signing', newCursorSecret(), clock.now())),
+  );
 
   let redis: Redis | null = null;
   if (config.redis) {
@@ -160,6 +165,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await limiter.close();
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await store.close();
+      releaseCursorSecret();
     },
   };
   if (options.background) {

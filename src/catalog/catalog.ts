@@ -10,6 +10,8 @@ export interface ImplementedOperation {
 export interface CatalogView {
   all: readonly CatalogEntry[];
   implemented: readonly ImplementedOperation[];
+  /** Implemented operations of public discovery (OpenAPI, capabilities, examples, services): closed ones left out. */
+  discoverable: readonly ImplementedOperation[];
   planned: readonly CatalogEntry[];
   byOperationId: ReadonlyMap<string, CatalogEntry>;
   isImplemented(operationId: string): boolean;
@@ -32,6 +34,7 @@ export function buildCatalogView(routes: readonly RouteDefinition[], entries: re
   return {
     all: entries,
     implemented,
+    discoverable: implemented.filter((o) => o.entry.discovery !== 'closed'),
     planned,
     byOperationId,
     isImplemented: (id) => seen.has(id),

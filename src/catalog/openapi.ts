@@ -95,7 +95,15 @@ function operationObject(entry: CatalogEntry, route: RouteDefinition) {
   const security = entry.access === 'P' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
   const responses: Record<string, unknown> = {};
   const success = String(route.successStatus ?? 200);
-  responses[success] = entry.bare
+  responses[success] = route.document
+    ? {
+        description: `Success: the envelope with the document in data; the bare document at ${route.document.barePath}${route.document.bareMediaType ? ` or with Accept: ${route.document.bareMediaType}` : ''}.`,
+        content: {
+          'application/json': { schema: successEnvelopeSchema(route.response) },
+          ...(route.document.bareMediaType ? { [route.document.bareMediaType]: { schema: plain(route.response) } } : {}),
+        },
+      }
+    : entry.bare
     ? {
         description: 'The document itself (not wrapped in the envelope).',
         content: { [entry.bare === 'json' ? 'application/json' : entry.bare === 'html' ? 'text/html' : 'text/plain']: { schema: plain(route.response) } },
@@ -142,15 +150,19 @@ function operationObject(entry: CatalogEntry, route: RouteDefinition) {
   };
 }
 
-/** OpenAPI 3.1.0 of every implemented operation, generated from the catalog. */
-export function buildOpenApi(view: CatalogView, baseUrl: string) {
+/**
+ * OpenAPI 3.1.0 of every implemented operation of public discovery, generated from the catalog;
+ * `audience: 'operator'` adds the closed operations (harbor 4.3), marked x-discovery: closed.
+ */
+export function buildOpenApi(view: CatalogView, baseUrl: string, options: { audience?: 'public' | 'operator' } = {}) {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const { entry, route } of view.implemented) {
+  const operations = options.audience === 'operator' ? view.implemented : view.discoverable;
+  for (const { entry, route } of operations) {
     paths[entry.path] ??= {};
-    paths[entry.path]![entry.method.toLowerCase()] = operationObject(entry, route);
+    paths[entry.path]![entry.method.toLowerCase()] = { ...operationObject(entry, route), ...(entry.discovery === 'closed' ? { 'x-discovery': 'closed' } : {}) };
   }
   return {
-    openapi: '3.1.0',
+    openapi: '3.1.0' as const,
     info: {
       title: 'Bosun maritime information service',
       version: '1.0.0',
@@ -159,7 +171,7 @@ export function buildOpenApi(view: CatalogView, baseUrl: string) {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: baseUrl }],
-    tags: [...new Set(view.implemented.map((o) => o.entry.section))].map((name) => ({ name })),
+    tags: [...new Set(operations.map((o) => o.entry.section))].map((name) => ({ name })),
     paths,
     components: {
       securitySchemes: {

@@ -28,4 +28,9 @@ export interface CatalogEntry {
   free?: boolean;
   /** Served as a bare document (OpenAPI, discovery JSON, HTML) instead of the envelope on success. */
   bare?: 'json' | 'html' | 'text';
+  /**
+   * 'closed': not part of public discovery (harbor 4.3): left out of the public OpenAPI, capabilities,
+   * examples and the service directory; the operator's OpenAPI lists it.
+   */
+  discovery?: 'closed';
 }

@@ -9,7 +9,9 @@ export const OPS_READ_SCOPE = 'ops:read';
 export function authorize(entry: CatalogEntry, caller: Caller): AppError | null {
   if (entry.access === 'P') return null;
   if (caller.kind === 'anonymous') {
-    return new AppError('auth_required', `${entry.method} ${entry.path} needs "Authorization: Bearer <api key>"; register at POST /v1/agents/register`);
+    return new AppError('auth_required', `${entry.method} ${entry.path} needs "Authorization: Bearer <api key>"; register at POST /v1/agents/register`, {
+      headers: { 'www-authenticate': 'Bearer realm="bosun"' },
+    });
   }
   if (entry.access === 'U') {
     if (caller.kind === 'operator') return null;

@@ -9,6 +9,11 @@ import type { CatalogEntry } from '../catalog/types.js';
 import { LIMIT_POLICIES, type LimitPolicy } from '../limits/policies.js';
 import type { LimitDecision } from '../limits/limiter.js';
 import { authorize, bearerCredential } from './access.js';
+import { bareDocumentType } from './documents.js';
+import { bearerChallenge, ignoreInvalidCredential, withCredentialFlag } from './credential-fallback.js';
+import { plannedOperations } from './planned.js';
+import { rateLimitPolicyHeader } from './ratelimit-headers.js';
+import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
 import { errorEnvelope, okEnvelope } from './envelope.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { OPERATOR_TOKEN_PREFIX } from '../features/agents/credentials.js';
@@ -65,6 +70,8 @@ function validationDetail(err: FastifyError): ErrorDetail {
   const field = [context, ...path].join('.');
   let message = `${field} ${first?.message ?? 'is invalid'}`;
   if (typeof params.additionalProperty === 'string') message = `${field} is not a known parameter of this operation`;
+  const allowed = allowedValues(err.validation);
+  if (allowed) message = `${field} ${allowedValuesText(allowed)}`;
   return { code: 'invalid_request', message, field, retryable: false };
 }
 
@@ -137,7 +144,7 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
     });
   });
 
-  function sendError(req: FastifyRequest, reply: FastifyReply, status: number, detail: ErrorDetail, headers: Record<string, string> = {}) {
+  function sendError(req: FastifyRequest, reply: FastifyReply, status: number, detail: ErrorDetail, headers: Record<string, string> = {}, data?: Record<string, unknown>) {
     if (req.bosun) {
       req.bosun.errorCode = detail.code;
       req.bosun.costUnits = 0;
@@ -146,21 +153,29 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
     return reply
       .code(status)
       .type('application/json; charset=utf-8')
-      .send(errorEnvelope({ requestId: req.id, now: clock.now(), caller: req.bosun?.caller ?? ANONYMOUS, errors: [detail] }));
+      .send(errorEnvelope({ requestId: req.id, now: clock.now(), caller: req.bosun?.caller ?? ANONYMOUS, errors: [detail], data }));
   }
 
+  // fields named bare by a service are qualified by the request part that declares them (body.x, query.x, params.x)
+  const qualifiers = new Map(catalog.implemented.map(({ entry, route }) => [entry.operationId, fieldQualifier(entry, route)]));
   app.setErrorHandler((err, req, reply) => {
     const mapped = toAppError(err);
     if (mapped instanceof AppError) {
       if (mapped.status >= 500 && mapped.code === 'internal_error') ctx.logger.error({ err, request_id: req.id, url: req.url }, 'request failed');
-      return sendError(req, reply, mapped.status, mapped.toDetail(), mapped.options.headers);
+      const detail = mapped.toDetail();
+      const qualify = req.bosun?.entry ? qualifiers.get(req.bosun.entry.operationId) : undefined;
+      if (detail.field && qualify) detail.field = qualify(detail.field);
+      return sendError(req, reply, mapped.status, detail, mapped.options.headers);
     }
     return sendError(req, reply, mapped.status, mapped.detail);
   });
 
   const patterns = catalog.implemented.map(({ entry }) => ({ entry, pattern: pathPattern(entry.path) }));
+  const planned = plannedOperations(catalog);
   app.setNotFoundHandler((req, reply) => {
     const pathname = req.url.split('?')[0] ?? '/';
+    const plannedHit = planned.find(req.method, pathname);
+    if (plannedHit) return sendError(req, reply, plannedHit.error.status, plannedHit.error.toDetail(), {}, plannedHit.data);
     const methods = patterns.filter((p) => p.pattern.test(pathname)).map((p) => p.entry.method);
     if (methods.length > 0) {
       const allow = [...new Set(methods.flatMap((m) => (m === 'GET' ? ['GET', 'HEAD'] : [m])))].join(', ');
@@ -178,7 +193,7 @@ async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promise<Call
   if (credential === undefined) return ANONYMOUS;
   const reject = async (why: string) => {
     await ctx.services.audit.record({ actor: { kind: 'anonymous' }, action: 'security.auth_invalid', ip: req.ip, details: { why, path: req.url.split('?')[0] } });
-    return new AppError('auth_invalid', why);
+    return new AppError('auth_invalid', why, { headers: { 'www-authenticate': bearerChallenge('invalid_token', why) } });
   };
   if (credential === null) throw await reject('the Authorization header must be "Bearer <api key>"');
   if (credential.startsWith(OPERATOR_TOKEN_PREFIX)) {
@@ -224,6 +239,7 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
   ];
   const now = ctx.clock.now();
   let tightest: LimitDecision | null = null;
+  const policyHeader = rateLimitPolicyHeader([...new Set(names)].map((name) => LIMIT_POLICIES[name]));
   for (const name of new Set(names)) {
     const policy = LIMIT_POLICIES[name];
     const decision = await ctx.limiter.check(policy, limitSubject(policy, caller, ip, entry.operationId), now);
@@ -235,7 +251,7 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
           'ratelimit-limit': String(decision.window.limit),
           'ratelimit-remaining': '0',
           'ratelimit-reset': String(resetSeconds),
-          'ratelimit-policy': `${decision.window.limit};w=${decision.window.windowMs / 1000}`,
+          'ratelimit-policy': policyHeader,
         },
       });
     }
@@ -245,14 +261,19 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
     reply.header('ratelimit-limit', String(tightest.window.limit));
     reply.header('ratelimit-remaining', String(tightest.remaining));
     reply.header('ratelimit-reset', String(Math.max(1, Math.ceil(tightest.resetInMs / 1000))));
-    reply.header('ratelimit-policy', `${tightest.window.limit};w=${tightest.window.windowMs / 1000}`);
+    reply.header('ratelimit-policy', policyHeader);
   }
 }
 
 function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route }: ImplementedOperation) {
+  // a discovery document is also served bare at its sibling path (docs/decisions/010)
+  for (const url of [toRouterPath(entry.path), ...(route.document ? [route.document.barePath] : [])]) registerUrl(app, ctx, { entry, route }, url);
+}
+
+function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: ImplementedOperation, url: string) {
   app.route({
     method: entry.method,
-    url: toRouterPath(entry.path),
+    url,
     schema: {
       querystring: route.query ?? NO_QUERY,
       ...(route.params ? { params: route.params } : {}),
@@ -265,7 +286,8 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route
         caller = await resolveCaller(ctx, req);
       } catch (err) {
         await enforceErrorBudget(ctx, ANONYMOUS, req.ip);
-        throw err;
+        if (!ignoreInvalidCredential(entry, err, req, reply)) throw err;
+        caller = ANONYMOUS;
       }
       req.bosun.caller = caller;
       await enforceErrorBudget(ctx, caller, req.ip);
@@ -287,6 +309,9 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route
       const costUnits = entry.free ? 0 : entry.cost;
       req.bosun.costUnits = costUnits;
       if (isBare(result)) return reply.type(result.contentType).send(result.bare);
+      if (route.document) reply.header('vary', 'Accept');
+      const bareType = route.document ? bareDocumentType(route.document, req.url.split('?')[0] ?? '/', req.headers.accept) : null;
+      if (bareType) return reply.type(bareType).send(result.data);
       req.bosun.freshnessSeconds = result.freshnessSeconds ?? 0;
       return reply.code(route.successStatus ?? 200).send(
         okEnvelope({
@@ -297,7 +322,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route
           costUnits,
           freshnessSeconds: result.freshnessSeconds,
           confidence: result.confidence,
-          qualityFlags: result.qualityFlags,
+          qualityFlags: withCredentialFlag(req, result.qualityFlags),
         }),
       );
     },

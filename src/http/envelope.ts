@@ -45,8 +45,8 @@ export function okEnvelope<D>(args: {
   };
 }
 
-/** Failed calls charge nothing and carry an empty data object. */
-export function errorEnvelope(args: { requestId: string; now: number; caller: Caller; errors: ErrorDetail[] }): Envelope<Record<string, never>> {
+/** Failed calls charge nothing and carry an empty data object (or, for a few codes, an object describing the refusal). */
+export function errorEnvelope(args: { requestId: string; now: number; caller: Caller; errors: ErrorDetail[]; data?: Record<string, unknown> }): Envelope<Record<string, unknown>> {
   return {
     status: 'error',
     request_id: args.requestId,
@@ -56,7 +56,7 @@ export function errorEnvelope(args: { requestId: string; now: number; caller: Ca
     policy: { attribution_required: true, attribution_text: ATTRIBUTION_TEXT, usage_tier: usageTier(args.caller) },
     confidence: null,
     quality_flags: [],
-    data: {},
+    data: args.data ?? {},
     errors: args.errors,
   };
 }

@@ -11,6 +11,7 @@ const definitions = {
   unsupported_media_type: { status: 415, retryable: false, summary: 'Send bodies as application/json.' },
   route_not_found: { status: 404, retryable: false, summary: 'No operation exists at this path.' },
   method_not_allowed: { status: 405, retryable: false, summary: 'The path exists but not with this method.' },
+  operation_planned: { status: 501, retryable: false, summary: 'The operation is catalogued but not implemented on this service yet; data.operation is its catalog entry.' },
   not_found: { status: 404, retryable: false, summary: 'The requested resource does not exist.' },
   service_not_found: { status: 404, retryable: false, summary: 'No service with this service_id.' },
   conflict: { status: 409, retryable: false, summary: 'The request conflicts with the current state.' },

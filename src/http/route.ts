@@ -30,6 +30,15 @@ export interface EnvelopeResult<D = unknown> {
   qualityFlags?: string[];
 }
 
+/**
+ * A discovery document served in the envelope (its `data`) by default, and bare, for generic tools, at
+ * `barePath` or when the request's Accept names `bareMediaType` (docs/decisions/010).
+ */
+export interface DocumentForms {
+  barePath: string;
+  bareMediaType?: string;
+}
+
 /** A document served as-is (OpenAPI, discovery JSON, an HTML page). */
 export interface BareResult {
   bare: unknown;
@@ -76,6 +85,8 @@ export interface RouteDefinition {
   errors?: readonly ErrorCode[];
   /** The operation honours an Idempotency-Key header (published in OpenAPI). */
   idempotencyKey?: boolean;
+  /** The envelope's data is a document also served bare (see DocumentForms). */
+  document?: DocumentForms;
   examples: readonly RouteExample[];
   handler(input: RouteInput<any, any, any>, call: CallContext): Promise<EnvelopeResult | BareResult>;
 }
@@ -93,6 +104,7 @@ export function defineRoute<Q extends TObject = Empty, P extends TObject = Empty
   successStatus?: number;
   errors?: readonly ErrorCode[];
   idempotencyKey?: boolean;
+  document?: DocumentForms;
   examples: readonly RouteExample[];
   handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext): Promise<EnvelopeResult<Static<R>> | BareResult>;
 }): RouteDefinition {

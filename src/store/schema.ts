@@ -430,6 +430,13 @@ export interface HarborTrialFailuresTable {
   at: number;
 }
 
+/** Secrets generated once per store and shared by every process on it (migration 20261123T1900). */
+export interface ServiceSecretsTable {
+  name: string;
+  secret: string;
+  created_at: number;
+}
+
 export interface Database {
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
@@ -464,4 +471,5 @@ export interface Database {
   harbor_help_responses: HarborHelpResponsesTable;
   harbor_help_reports: HarborHelpReportsTable;
   harbor_help_feedback: HarborHelpFeedbackTable;
+  service_secrets: ServiceSecretsTable;
 }

@@ -45,13 +45,19 @@ test('the contract publishes the limits, scopes and codes the service enforces',
   assert.equal(c.discovery.manifest, 'https://bosun.test/.well-known/agent-harbor.json');
 });
 
-test('the manifest is bare JSON pointing at the contract', async () => {
+test('the manifest is served in the envelope, and bare at /agent-harbor.json, pointing at the contract', async () => {
   const res = await app.api('GET', '/.well-known/agent-harbor.json');
   assert.equal(res.status, 200);
   assert.match(String(res.headers['content-type']), /application\/json/);
-  assert.equal(res.body.status, undefined, 'no envelope');
-  assert.equal(res.body.kind, 'external_agent_onboarding');
-  assert.equal(res.body.links.contract, 'https://api.bosun.test/v1/agent-harbor/contract');
+  assert.equal(res.body.status, 'ok', 'core 1.2: an envelope');
+  const manifest = res.body.data;
+  assert.equal(manifest.kind, 'external_agent_onboarding');
+  assert.equal(manifest.links.contract, 'https://api.bosun.test/v1/agent-harbor/contract');
+  assert.equal(manifest.links.manifest_bare, 'https://bosun.test/agent-harbor.json');
+  const bare = await app.api('GET', '/agent-harbor.json');
+  assert.equal(bare.status, 200);
+  assert.equal(bare.body.status, undefined, 'no envelope');
+  assert.deepEqual(bare.body, manifest);
   const services = await app.api('GET', '/v1/services?service_id=agent.harbor');
-  assert.equal(services.body.data.services[0].links.contract, res.body.links.contract);
+  assert.equal(services.body.data.services[0].links.contract, manifest.links.contract);
 });

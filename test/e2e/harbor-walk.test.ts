@@ -35,7 +35,7 @@ test('an agent walks the harbor from discovery to a vessel snapshot trial, over 
   };
   try {
     // 1. Discovery, without a key: manifest → contract → discovery path.
-    const manifest = (await call('GET', '/.well-known/agent-harbor.json')).json;
+    const manifest = ok(await call('GET', '/.well-known/agent-harbor.json'), 'manifest');
     const contract = ok(await call('GET', manifest.links.contract), 'contract');
     assert.equal(contract.version, '1.5');
     const discovery = ok(await call('GET', manifest.links.discovery), 'discovery');

@@ -32,7 +32,7 @@ test('every failure mode answers the envelope with a stable code', async () => {
     assertErrorEnvelope(await app.api('GET', '/v1/quality?window_hours=abc'), 400, 'invalid_request');
     assertErrorEnvelope(await app.api('GET', '/v1/quality?window_hours=0'), 400, 'invalid_request');
     assertErrorEnvelope(await app.api('GET', '/v1/agents/me', { headers: { authorization: 'Token abc' } }), 401, 'auth_invalid');
-    assertErrorEnvelope(await app.api('GET', '/v1/ping', { token: 'bsk_' + 'A'.repeat(43) }), 401, 'auth_invalid');
+    assertErrorEnvelope(await app.api('GET', '/v1/agents/me', { token: 'bsk_' + 'A'.repeat(43) }), 401, 'auth_invalid');
   } finally {
     await app.close();
   }

@@ -26,12 +26,12 @@ test('ping, status and capabilities describe this deployment from live state and
 
     const caps = (await app.api('GET', '/v1/capabilities')).body.data;
     const ops = caps.sections.flatMap((x: { operations: unknown[] }) => x.operations);
-    assert.equal(ops.length, app.bosun.ctx.catalog.implemented.length);
+    assert.equal(ops.length, app.bosun.ctx.catalog.discoverable.length);
     assert.equal(caps.counts.planned, app.bosun.ctx.catalog.planned.length);
     const register = ops.find((o: { operation_id: string }) => o.operation_id === 'postAgentsRegister');
     assert.deepEqual({ method: register.method, path: register.path, cost: register.cost_units_hint, access: register.access }, { method: 'POST', path: '/v1/agents/register', cost: 0.3, access: 'P' });
     assert.ok(!ops.some((o: { path: string }) => o.path === '/v1/routes/direct'), 'planned operations are absent');
-    assert.equal((await app.api('GET', '/v1/routes/direct')).status, 404, 'planned operations are not routed');
+    assert.equal((await app.api('GET', '/v1/routes/direct')).status, 501, 'planned operations are not routed: operation_planned');
     assert.equal(caps.openapi_url, 'http://localhost:80/.well-known/openapi.json', 'links follow the Host the caller used');
   } finally {
     await app.close();
@@ -60,7 +60,7 @@ test('every published example works as published', async () => {
     const { apiKey, agentId } = await app.registerAgent('follows-examples');
     await seedSampleVessel(app.bosun.ctx.services.fleet, app.clock.now());
     const examples = (await app.api('GET', '/v1/capabilities/examples', { token: apiKey })).body.data.examples;
-    assert.ok(examples.length >= app.bosun.ctx.catalog.implemented.length);
+    assert.ok(examples.length >= app.bosun.ctx.catalog.discoverable.length);
     const covered = new Set<string>();
     const needPrerequisite = new Set<string>();
     for (const ex of examples) {
@@ -77,7 +77,7 @@ test('every published example works as published', async () => {
       assert.match(ex.curl, new RegExp(`^curl -sS -X ${ex.method} `));
       covered.add(ex.operation_id);
     }
-    for (const { entry } of app.bosun.ctx.catalog.implemented) {
+    for (const { entry } of app.bosun.ctx.catalog.discoverable) {
       assert.ok(covered.has(entry.operationId) || needPrerequisite.has(entry.operationId), `${entry.operationId} has a working example`);
     }
   } finally {
@@ -153,7 +153,7 @@ test('policy, quickstart, services, feature flags and connectors', async () => {
     assert.equal(flags.find((f: { flag: string }) => f.flag === 'auto_sandbox').enabled, true);
     const connectors = (await app.api('GET', '/v1/experimental/llm/connectors', { token: operator })).body.data.connectors;
     assert.equal(connectors.find((c: { connector_id: string }) => c.connector_id === 'openapi').status, 'available');
-    assert.equal(connectors.find((c: { connector_id: string }) => c.connector_id === 'openapi').url, 'https://bosun.example.org/.well-known/openapi.json');
+    assert.equal(connectors.find((c: { connector_id: string }) => c.connector_id === 'openapi').url, 'https://bosun.example.org/openapi.json', 'LLM clients import the bare document');
 
     const { agentId, apiKey } = await app.registerAgent();
     assert.equal((await app.api('GET', '/v1/feature_flags', { token: apiKey })).status, 403);
@@ -161,8 +161,8 @@ test('policy, quickstart, services, feature flags and connectors', async () => {
     assert.equal((await app.api('GET', '/v1/feature_flags', { token: apiKey })).status, 200, 'ops:read opens U operations');
 
     const openapi = await app.api('GET', '/.well-known/openapi.json');
-    assert.equal(openapi.body.openapi, '3.1.0');
-    assert.equal(openapi.body.servers[0].url, 'https://bosun.example.org');
+    assert.equal(openapi.body.data.openapi, '3.1.0');
+    assert.equal(openapi.body.data.servers[0].url, 'https://bosun.example.org');
   } finally {
     await app.close();
   }

@@ -57,6 +57,7 @@ test('preview last_position: the newest position at least 50,400 s old, with obs
       vessel: { vsl_id: fleet.byMmsiNumber(mmsi)!.vslId, mmsi, imo: 9811000, name: 'OCEAN PRIDE', callsign: '9V1234', flag: 'SG', category: 'tanker', simulated: false },
       position: { lat: OLD.lat, lon: OLD.lon, sog_kn: 10, cog_deg: 90, heading_deg: 91, nav_status: 0, observed_at: new Date(NOW - OLD.age).toISOString(), age_seconds: OLD.age / SECOND },
       position_delay_seconds: 50_400,
+      declared_identity: { agent_name: null, agent_vendor: null, identity_verified: false },
     });
     assert.equal(res.body.freshness_seconds, OLD.age / SECOND);
     assert.equal(res.body.policy.usage_tier, 'anonymous');

@@ -58,6 +58,7 @@ test('lookup: the same merged vessel by IMO:, MMSI:, vsl_id, imo= and mmsi=; ide
       sources: ['file:test.nmea', 'tcp:10.0.0.5:10110'],
       first_seen_at: new Date(NOW - HOUR).toISOString(),
       last_seen_at: new Date(NOW - 5 * MINUTE).toISOString(),
+      confidence: 1,
     });
     assert.match(vessel.ship_type_text, /^Tanker/);
     assert.deepEqual(latest_position, {
@@ -73,6 +74,7 @@ test('lookup: the same merged vessel by IMO:, MMSI:, vsl_id, imo= and mmsi=; ide
       source: 'tcp:10.0.0.5:10110',
       simulated: false,
       quality_flags: [],
+      confidence: 0.95,
     });
     assert.equal(data_age_seconds, 300);
     assert.equal(res.body.freshness_seconds, 300);

@@ -55,7 +55,8 @@ export async function startTestApp(options: { env?: Record<string, string>; bosu
   const config = testConfig(options.env);
   const clock = new ManualClock(options.now ?? TEST_EPOCH);
   const bosun = await createBosun(config, { clock, ...options.bosun });
-  sharedChecker ??= createSchemaChecker(buildOpenApi(bosun.ctx.catalog, 'http://localhost'));
+  // the operator's document: it also describes the closed operations the tests call
+  sharedChecker ??= createSchemaChecker(buildOpenApi(bosun.ctx.catalog, 'http://localhost', { audience: 'operator' }));
   const checker = sharedChecker;
 
   const app: TestApp = {

@@ -39,9 +39,11 @@ export function createSchemaChecker(doc: Doc): SchemaChecker {
       const operation = doc.paths[route.path]![method.toLowerCase()];
       const response = operation.responses[String(status)];
       if (!response) throw new Error(`${method} ${url} answered ${status}, which OpenAPI does not declare`);
-      const media = Object.keys(response.content)[0]!;
+      // a response may offer several media types (a document enveloped or bare): check the one served
+      const served = contentType?.split(';')[0]?.trim().toLowerCase();
+      const media = Object.keys(response.content).find((m) => m === served) ?? Object.keys(response.content)[0]!;
       if (!media.includes('json')) return;
-      const key = `${route.path} ${method} ${status}`;
+      const key = `${route.path} ${method} ${status} ${media}`;
       let validate = cache.get(key);
       if (!validate) {
         validate = ajv.compile(rewriteRefs(response.content[media].schema) as object);

@@ -51,17 +51,26 @@ test('every implemented operation has a description, response schema and at leas
   assert.throws(() => buildCatalogView([{ ...ALL_ROUTES[0]!, operationId: 'noSuchOperation' }]), /no catalog entry/);
 });
 
-test('the OpenAPI document is valid OpenAPI 3.1 and lists exactly the implemented operations', async () => {
+test('the OpenAPI document is valid OpenAPI 3.1 and lists exactly the implemented operations of public discovery', async () => {
   const view = buildCatalogView(ALL_ROUTES);
   const doc = buildOpenApi(view, 'http://127.0.0.1:8080');
   const validator = new Validator();
   const result = await validator.validate(doc as never);
   assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+  const operatorDoc = buildOpenApi(view, 'http://127.0.0.1:8080', { audience: 'operator' });
+  const operatorResult = await new Validator().validate(operatorDoc as never);
+  assert.equal(operatorResult.valid, true, JSON.stringify(operatorResult.errors, null, 1)?.slice(0, 2000));
   assert.equal(doc.openapi, '3.1.0');
   assert.equal(doc.info.version, '1.0.0');
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => ({ path, method: m.toUpperCase(), op: op as Record<string, unknown> })));
-  assert.equal(operations.length, view.implemented.length);
-  for (const { entry } of view.implemented) {
+  const closed = view.implemented.filter((o) => o.entry.discovery === 'closed');
+  assert.deepEqual(closed.map((o) => o.entry.path), ['/experimental/agent-harbor-tasks.php', '/experimental/agent-harbor-tasks.php'], 'harbor 4.3');
+  assert.equal(operations.length, view.implemented.length - closed.length);
+  for (const { entry } of closed) {
+    assert.equal(doc.paths[entry.path]?.[entry.method.toLowerCase()], undefined, `${entry.operationId} is not public`);
+    assert.ok(operatorDoc.paths[entry.path]?.[entry.method.toLowerCase()], `${entry.operationId} is in the operator document`);
+  }
+  for (const { entry } of view.discoverable) {
     const op = operations.find((o) => o.path === entry.path && o.method === entry.method)?.op;
     assert.ok(op, `${entry.operationId} in OpenAPI`);
     assert.equal(op['x-cost-units-hint'], entry.cost);

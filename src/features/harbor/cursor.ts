@@ -1,4 +1,5 @@
 import type { Expression, ExpressionBuilder, SqlBool } from 'kysely';
+import { openCursor, sealCursor } from '../../http/cursor-signing.js';
 import { AppError } from '../../http/errors.js';
 
 /** Position in a newest-first listing: the last row's creation time and id. */
@@ -9,14 +10,16 @@ export interface ListPosition {
 
 const CURSOR_SHAPE = /^(\d{1,16}):([A-Za-z0-9_]{1,64})$/;
 
-/** Opaque to agents: base64url of "created_at:id". */
+/** Opaque to agents: "created_at:id", HMAC-signed (src/http/cursor-signing.ts). */
 export function encodeCursor(position: ListPosition): string {
-  return Buffer.from(`${position.createdAt}:${position.id}`, 'utf8').toString('base64url');
+  return sealCursor(`${position.createdAt}:${position.id}`);
 }
 
+/** The position of a cursor this service issued; cursor_invalid for a changed, forged or foreign one. */
 export function decodeCursor(cursor: string | undefined): ListPosition | undefined {
   if (cursor === undefined) return undefined;
-  const match = /^[A-Za-z0-9_-]+$/.test(cursor) ? CURSOR_SHAPE.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+  const payload = openCursor(cursor);
+  const match = payload === null ? null : CURSOR_SHAPE.exec(payload);
   if (!match) throw new AppError('cursor_invalid', 'cursor is not one this service issued; start again without cursor', { field: 'query.cursor' });
   return { createdAt: Number(match[1]), id: match[2]! };
 }

@@ -53,15 +53,18 @@ export async function serviceStatus(app: AppContext) {
 
 export function capabilities(app: AppContext, baseUrl: string) {
   const sections = new Map<string, ReturnType<typeof describeOperation>[]>();
-  for (const { entry, route } of app.catalog.implemented) {
+  const flat: ReturnType<typeof flatCapability>[] = [];
+  for (const { entry, route } of app.catalog.discoverable) {
     const list = sections.get(entry.section) ?? [];
     list.push(describeOperation(entry, route.description));
     sections.set(entry.section, list);
+    flat.push(flatCapability(entry, route.description));
   }
   return {
     service: 'bosun',
     version: app.config.version,
     openapi_url: `${baseUrl}/.well-known/openapi.json`,
+    openapi_bare_url: `${baseUrl}/openapi.json`,
     authentication: {
       scheme: 'bearer',
       header: 'Authorization: Bearer <api_key>',
@@ -73,8 +76,27 @@ export function capabilities(app: AppContext, baseUrl: string) {
       },
     },
     envelope_fields: ['status', 'request_id', 'as_of', 'freshness_seconds', 'cost_units', 'policy', 'confidence', 'quality_flags', 'data', 'errors'],
-    counts: { implemented: app.catalog.implemented.length, planned: app.catalog.planned.length },
+    counts: { implemented: app.catalog.discoverable.length, planned: app.catalog.planned.length },
     sections: [...sections].map(([section, operations]) => ({ section, operations })),
+    capabilities: flat,
+  };
+}
+
+/** One entry of the flat data.capabilities[] list: one per implemented operation, the fields clients index by. */
+function flatCapability(entry: CatalogEntry, description: string) {
+  return {
+    operation_id: entry.operationId,
+    method: entry.method,
+    path: entry.path,
+    section: entry.section,
+    access: entry.access,
+    auth: ACCESS_LABEL[entry.access],
+    cost: entry.cost,
+    free: entry.free === true,
+    stability: entry.stability,
+    scopes: entry.access === 'U' ? ['ops:read'] : [...entry.scopes],
+    summary: entry.summary,
+    description,
   };
 }
 
@@ -94,7 +116,7 @@ function describeOperation(entry: CatalogEntry, description: string) {
 
 export function limits(app: AppContext) {
   const operationsUsing = (name: string) =>
-    app.catalog.implemented
+    app.catalog.discoverable
       .filter(({ entry }) => entry.ratePolicies?.includes(name as never) || app.ratePolicyOverrides[entry.operationId]?.includes(name as never))
       .map(({ entry }) => entry.operationId);
   return {
@@ -125,7 +147,7 @@ export function limits(app: AppContext) {
 export function examples(app: AppContext, baseUrl: string, caller: Caller) {
   const callerId = caller.kind === 'agent' ? caller.agent.agentId : '<your agent_id>';
   return {
-    examples: app.catalog.implemented.flatMap(({ entry, route }) =>
+    examples: app.catalog.discoverable.flatMap(({ entry, route }) =>
       route.examples.map((example) => {
         let path = entry.path;
         for (const [name, value] of Object.entries(example.params ?? {})) {
@@ -232,6 +254,7 @@ export function quickstart(app: AppContext, baseUrl: string) {
     steps,
     documents: {
       openapi: `${baseUrl}/.well-known/openapi.json`,
+      openapi_bare: `${baseUrl}/openapi.json`,
       capabilities: `${baseUrl}/v1/capabilities`,
       limits: `${baseUrl}/v1/capabilities/limits`,
       examples: `${baseUrl}/v1/capabilities/examples`,
@@ -261,8 +284,9 @@ export function llmConnectors(app: AppContext, baseUrl: string) {
         connector_id: 'openapi',
         kind: 'openapi-3.1',
         status: status(app.catalog.isImplemented('getWellKnownOpenapiJson')),
-        url: `${baseUrl}/.well-known/openapi.json`,
-        description: 'Import as tools into any OpenAPI-aware LLM client; one operation per tool, with cost and access extensions.',
+        url: `${baseUrl}/openapi.json`,
+        description:
+          'The bare OpenAPI document: import as tools into any OpenAPI-aware LLM client; one operation per tool, with cost and access extensions. /.well-known/openapi.json serves the same document in the envelope (data).',
       },
       {
         connector_id: 'capabilities',

@@ -1,4 +1,5 @@
 import { buildOpenApi } from '../../catalog/openapi.js';
+import { OPS_READ_SCOPE } from '../../http/access.js';
 import { AppError } from '../../http/errors.js';
 import { defineRoute } from '../../http/route.js';
 import { capabilities, examples, featureFlags, limits, llmConnectors, policy, quickstart, serviceStatus } from './meta-service.js';
@@ -147,14 +148,19 @@ const connectors = defineRoute({
   },
 });
 
+export const OPENAPI_DOCUMENT = { barePath: '/openapi.json', bareMediaType: 'application/vnd.oai.openapi+json' } as const;
+
 const openapi = defineRoute({
   operationId: 'getWellKnownOpenapiJson',
-  description: 'The OpenAPI 3.1.0 description of every implemented operation, generated from the catalog, served as a bare JSON document.',
+  description:
+    'The OpenAPI 3.1.0 description of every implemented operation of public discovery, generated from the catalog, in the envelope\'s data (read data.paths). Generic OpenAPI tools get the bare document at /openapi.json or by sending Accept: application/vnd.oai.openapi+json. Called with the operator token (or an agent key holding ops:read) it also lists the closed operations, marked x-discovery: closed.',
   query: NoQuery,
   response: OpenApiDocument,
+  document: OPENAPI_DOCUMENT,
   examples: [{ summary: 'OpenAPI document' }],
   async handler(_input, call) {
-    return { bare: buildOpenApi(call.app.catalog, call.baseUrl), contentType: 'application/json; charset=utf-8' };
+    const operatorView = call.caller.kind === 'operator' || (call.caller.kind === 'agent' && call.caller.agent.scopes.has(OPS_READ_SCOPE));
+    return { data: buildOpenApi(call.app.catalog, call.baseUrl, { audience: operatorView ? 'operator' : 'public' }) };
   },
 });
 

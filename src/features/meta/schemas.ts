@@ -53,14 +53,30 @@ const CapabilityOperation = Type.Object({
   summary: Type.String(),
   description: Type.String(),
 });
+const FlatCapability = Type.Object({
+  operation_id: Type.String(),
+  method: Type.Union([Type.Literal('GET'), Type.Literal('POST'), Type.Literal('PUT'), Type.Literal('DELETE')]),
+  path: Type.String(),
+  section: Type.String(),
+  access: Type.Union([Type.Literal('P'), Type.Literal('K'), Type.Literal('U')]),
+  auth: Type.Union([Type.Literal('none'), Type.Literal('agent_key'), Type.Literal('operator_or_ops_read')]),
+  cost: Type.Number({ minimum: 0, description: 'x-cost-units-hint: what a successful call charges.' }),
+  free: Type.Boolean({ description: 'true: the call charges nothing even on success.' }),
+  stability: Type.Union([Type.Literal('stable'), Type.Literal('beta'), Type.Literal('experimental')]),
+  scopes: Type.Array(Type.String()),
+  summary: Type.String(),
+  description: Type.String(),
+});
 export const CapabilitiesData = Type.Object({
   service: Type.String(),
   version: Type.String(),
   openapi_url: Type.String(),
+  openapi_bare_url: Type.String(),
   authentication: Type.Object({ scheme: Type.String(), header: Type.String(), register_url: Type.String(), access_classes: Type.Record(Type.String(), Type.String()) }),
   envelope_fields: Type.Array(Type.String()),
   counts: Type.Object({ implemented: Type.Integer(), planned: Type.Integer() }),
   sections: Type.Array(Type.Object({ section: Type.String(), operations: Type.Array(CapabilityOperation) })),
+  capabilities: Type.Array(FlatCapability, { description: 'The same operations as a flat list, one entry per implemented operation.' }),
 });
 
 export const LimitsData = Type.Object({

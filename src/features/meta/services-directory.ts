@@ -32,7 +32,7 @@ export const SERVICES: readonly ServiceDefinition[] = [
 
 export function describeServices(view: CatalogView, baseUrl: string) {
   return SERVICES.map((service) => {
-    const implemented = view.implemented.filter((o) => service.sections.includes(o.entry.section));
+    const implemented = view.discoverable.filter((o) => service.sections.includes(o.entry.section));
     const planned = view.planned.filter((e) => service.sections.includes(e.section));
     return {
       service_id: service.service_id,
@@ -44,6 +44,7 @@ export function describeServices(view: CatalogView, baseUrl: string) {
       operations: implemented.map((o) => ({ operation_id: o.entry.operationId, method: o.entry.method, path: o.entry.path, stability: o.entry.stability })),
       links: {
         openapi: `${baseUrl}/.well-known/openapi.json`,
+        openapi_bare: `${baseUrl}/openapi.json`,
         capabilities: `${baseUrl}/v1/capabilities`,
         ...(service.service_id === 'agent.harbor' ? { contract_version: HARBOR_CONTRACT.version } : {}),
         ...(service.service_id === 'agent.harbor' && view.isImplemented('getAgentHarborContract')

@@ -32,6 +32,7 @@ import {
 import { DELAYED_READ_HELP, LIVE_ONLY_HELP } from './entitlements.js';
 import { parseVesselRef, selectorRef } from './vessel-ids.js';
 import { parseBBox } from './vessels-service.js';
+import { declaredIdentity } from '../../http/declared-identity.js';
 
 /** The sample vessel of the published examples. */
 const SAMPLE = { imo: String(SAMPLE_VESSEL.imo), mmsi: String(SAMPLE_VESSEL.mmsi) } as const;
@@ -178,7 +179,8 @@ const previewSearch = defineRoute({
   examples: [{ summary: 'Preview search', query: { q: 'ocean' } }],
   async handler({ query }, call) {
     call.app.services.vessels.recordPreviewLabels('getBootstrapVesselsSearch', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
-    return call.app.services.vessels.previewSearch(query.q, query.limit ?? PREVIEW.maxSearchResults);
+    const result = call.app.services.vessels.previewSearch(query.q, query.limit ?? PREVIEW.maxSearchResults);
+    return { ...result, data: { ...result.data, declared_identity: declaredIdentity(call.headers) } };
   },
 });
 
@@ -191,7 +193,8 @@ const previewLastPosition = defineRoute({
   examples: [{ summary: 'Delayed position by IMO', query: { imo: SAMPLE.imo } }],
   async handler({ query }, call) {
     call.app.services.vessels.recordPreviewLabels('getBootstrapVesselsLastPosition', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
-    return call.app.services.vessels.previewLastPosition(query.imo);
+    const result = await call.app.services.vessels.previewLastPosition(query.imo);
+    return { ...result, data: { ...result.data, declared_identity: declaredIdentity(call.headers) } };
   },
 });
 

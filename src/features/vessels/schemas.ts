@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { SHIP_CATEGORIES } from '../../fleet/ship-types.js';
 import { PREVIEW } from '../meta/preview-constants.js';
+import { DeclaredIdentity } from '../../http/declared-identity.js';
 import {
   DOWNSAMPLE_MAX_SECONDS,
   POSITIONS_LIMIT_MAX,
@@ -27,6 +28,8 @@ export const VesselSelectorQuery = Type.Object(
 );
 
 const Category = Nullable(Type.Union(SHIP_CATEGORIES.map((c) => Type.Literal(c))), 'Category of the AIS ship type; null when not reported.');
+const PositionConfidence = Type.Number({ minimum: 0, maximum: 1, description: 'Confidence of the position, 0-1, from its quality flags (0.95 unflagged AIS; coarse_position 0.6, future_timestamp 0.3, impossible_jump 0.2, invalid_coordinates 0).' });
+const IdentityConfidence = Type.Number({ minimum: 0, maximum: 1, description: 'Confidence of the identity merged from AIS reports, 0-1: 0.4 for an MMSI seen in position reports, +0.2 name, +0.2 valid IMO, +0.1 callsign, +0.1 reported by two or more feeds.' });
 const QualityFlags = Type.Array(Type.String(), {
   description:
     'invalid_coordinates, impossible_jump, future_timestamp, coarse_position (AIS type 27, 1/10 minute), simulated_source; delayed_position when the position is served under the 50,400 s delay because the key lacks the vessels:live entitlement.',
@@ -45,6 +48,7 @@ export const PositionSummary = Type.Object({
   source: Type.String({ description: 'Feed that reported it.' }),
   simulated: Type.Boolean(),
   quality_flags: QualityFlags,
+  confidence: PositionConfidence,
 });
 
 export const VesselRecord = Type.Object({
@@ -66,6 +70,7 @@ export const VesselRecord = Type.Object({
   sources: Type.Array(Type.String(), { description: 'Feeds that reported the vessel, most recent last.' }),
   first_seen_at: DateTime(),
   last_seen_at: DateTime(),
+  confidence: IdentityConfidence,
 });
 
 export const LookupData = Type.Object({
@@ -108,6 +113,7 @@ export const SearchItem = Type.Object({
   category: Category,
   simulated: Type.Boolean(),
   latest_position: Nullable(LatestPoint),
+  confidence: IdentityConfidence,
 });
 
 export const SearchData = Type.Object({ items: Type.Array(SearchItem), next_cursor: Nullable(Type.String()) });
@@ -157,6 +163,7 @@ export const TrackPoint = Type.Object({
   source: Type.String(),
   simulated: Type.Boolean(),
   quality_flags: QualityFlags,
+  confidence: PositionConfidence,
 });
 
 export const PositionsData = Type.Object({
@@ -237,6 +244,7 @@ export const PreviewIdentity = Type.Object({
 export const PreviewSearchData = Type.Object({
   items: Type.Array(PreviewIdentity),
   note: Type.String(),
+  declared_identity: DeclaredIdentity,
 });
 
 export const PreviewLastPositionQuery = Type.Object(
@@ -245,6 +253,7 @@ export const PreviewLastPositionQuery = Type.Object(
 );
 
 export const PreviewLastPositionData = Type.Object({
+  declared_identity: DeclaredIdentity,
   vessel: PreviewIdentity,
   position: Type.Object({
     lat: Type.Number(),

@@ -6,11 +6,13 @@ import type { FleetRepo, PositionRow } from '../../fleet/fleet-repo.js';
 import { inBBox, type BBox } from '../../fleet/geo.js';
 import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
 import { POSITIONS_TOPIC, type PositionsEvent, type StoredPosition } from '../../fleet/types.js';
+import { openCursor, sealCursor } from '../../http/cursor-signing.js';
 import { AppError } from '../../http/errors.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 import { redactIp } from '../audit/redact-ip.js';
 import { delayCutoff, DELAYED_POSITION_FLAG, entitlementRequired, liveFor, vesselAccess, type TrialRecord, type VesselAccess } from './entitlements.js';
 import { LOOKUP_RETENTION_DAYS, MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX, PREVIEW_LABEL_RETENTION_DAYS, WATCHLIST_MAX_IDS } from './limits.js';
+import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
 import type { PollSlots } from './poll-slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
 import type { LookupRecord, PreviewLabelRecord, VesselsRepo } from './vessels-repo.js';
@@ -45,17 +47,23 @@ export interface PositionView {
   source: string;
   simulated: boolean;
   quality_flags: string[];
+  /** 0-1 from the quality flags (docs/decisions/011). */
+  confidence: number;
 }
 
 const SIMULATED = 'simulated_source';
 const ageSeconds = (now: number, at: number) => Math.max(0, Math.floor((now - at) / 1000));
+/** freshness_seconds of several records: the age of the oldest one returned (0 when none). */
+const oldestAge = (ages: ReadonlyArray<number | null | undefined>) => ages.reduce<number>((max, age) => (typeof age === 'number' && age > max ? age : max), 0);
 const navText = (status: number | null) => (status === null ? null : (NAVIGATION_STATUS[status] ?? null));
 
+/** Cursors are HMAC-signed (src/http/cursor-signing.ts): a changed one answers cursor_invalid. */
 function encode(text: string): string {
-  return Buffer.from(text, 'utf8').toString('base64url');
+  return sealCursor(text);
 }
 function decode(cursor: string, shape: RegExp, field: string): RegExpExecArray {
-  const match = /^[A-Za-z0-9_-]+$/.test(cursor) ? shape.exec(Buffer.from(cursor, 'base64url').toString('utf8')) : null;
+  const payload = openCursor(cursor);
+  const match = payload === null ? null : shape.exec(payload);
   if (!match) throw new AppError('cursor_invalid', 'cursor is not one this service issued; start again without it', { field });
   return match;
 }
@@ -123,6 +131,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       source: p.source,
       simulated: p.simulated,
       quality_flags: delayed ? [...p.qualityFlags, DELAYED_POSITION_FLAG] : p.qualityFlags,
+      confidence: positionConfidence(p.qualityFlags),
     };
   }
 
@@ -170,6 +179,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       sources: [...v.sources],
       first_seen_at: iso(v.firstSeenAt),
       last_seen_at: iso(v.lastSeenAt),
+      confidence: identityConfidence(v),
     };
   }
 
@@ -218,6 +228,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       source: p.source,
       simulated: p.simulated,
       quality_flags: p.qualityFlags,
+      confidence: positionConfidence(p.qualityFlags),
     };
   }
 
@@ -383,8 +394,9 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           latest_position: seen.fix ? positionView(seen.fix, now, seen.delayed) : null,
           data_age_seconds: dataAge,
         },
-        // Under the delay the position is the oldest data served.
-        freshnessSeconds: seen.delayed && seen.fix ? Math.max(dataAge, ageSeconds(now, seen.fix.observedAt)) : dataAge,
+        // the oldest data returned: the position served when there is one (older than the newest observation)
+        freshnessSeconds: seen.fix ? Math.max(dataAge, ageSeconds(now, seen.fix.observedAt)) : dataAge,
+        confidence: lowestConfidence([identityConfidence(v), seen.fix ? positionConfidence(seen.fix.qualityFlags) : null]),
         qualityFlags: flagsFor(isSimulated(v), seen.delayed),
       };
     },
@@ -397,6 +409,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       return {
         data,
         freshnessSeconds: data.position?.age_seconds ?? 0,
+        confidence: data.position?.confidence ?? null,
         qualityFlags: [...new Set([...flagsFor(isSimulated(v), !liveFor(access, v)), ...(data.position?.quality_flags ?? [])])],
       };
     },
@@ -419,10 +432,12 @@ export function createVesselsService(deps: VesselsServiceDeps) {
             category: shipCategory(v.shipType),
             simulated: isSimulated(v),
             latest_position: searchPosition(fixes[i]!, now),
+            confidence: identityConfidence(v),
           })),
           next_cursor: nextCursor,
         },
         ...(oldest !== null ? { freshnessSeconds: ageSeconds(now, oldest) } : {}),
+        confidence: lowestConfidence(vessels.map(identityConfidence)),
         qualityFlags: flagsFor(vessels.some(isSimulated), delayed),
       };
     },
@@ -451,6 +466,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       return {
         data: { items, found: found.length, errors: items.length - found.length },
         ...(oldest !== null ? { freshnessSeconds: ageSeconds(now, oldest) } : {}),
+        confidence: lowestConfidence(items.map((i) => i.result?.position?.confidence)),
         qualityFlags: flagsFor(found.some(isSimulated), delayed),
       };
     },
@@ -512,6 +528,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           items,
           next_cursor: nextAfter === null ? null : encode(`p:${nextAfter}`),
         },
+        freshnessSeconds: oldestAge(points.map((row) => ageSeconds(now, Number(row.observed_at)))),
+        confidence: lowestConfidence(items.map((i) => i.confidence)),
         qualityFlags: flagsFor(items.some((i) => i.simulated) || v.simulated),
       };
     },
@@ -571,6 +589,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
             });
             return {
               data: { items, cursor: encode(`u:${cursor}`), more_available: more, timed_out: false },
+              freshnessSeconds: oldestAge(page.map((row) => ageSeconds(clock.now(), Number(row.observed_at)))),
+              confidence: lowestConfidence(items.map((i) => i.confidence)),
               qualityFlags: flagsFor(items.some((i) => i.simulated)),
             };
           }
@@ -673,6 +693,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           position_delay_seconds: PREVIEW.positionDelaySeconds,
         },
         freshnessSeconds: ageSeconds(now, observedAt),
+        confidence: positionConfidence(storedFromRow(row, v.mmsi).qualityFlags),
         qualityFlags: flagsFor(simulated),
       };
     },

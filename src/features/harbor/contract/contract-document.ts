@@ -87,15 +87,17 @@ export function discoveryLinks(links: ContractLinks) {
     contract: `${links.baseUrl}/v1/agent-harbor/contract`,
     discovery: `${links.baseUrl}/v1/harbor/discovery`,
     manifest: `${links.siteUrl}/.well-known/agent-harbor.json`,
+    manifest_bare: `${links.siteUrl}/agent-harbor.json`,
     services: `${links.baseUrl}/v1/services?service_id=agent.harbor`,
     openapi: `${links.baseUrl}/.well-known/openapi.json`,
+    openapi_bare: `${links.baseUrl}/openapi.json`,
     quickstart: `${links.baseUrl}/v1/agents/quickstart`,
     capabilities: `${links.baseUrl}/v1/capabilities`,
     register: `${links.baseUrl}/v1/agents/register`,
   };
 }
 
-/** The small manifest at {site_url}/.well-known/agent-harbor.json pointing at the canonical contract. */
+/** The small manifest at {site_url}/.well-known/agent-harbor.json (enveloped; bare at /agent-harbor.json) pointing at the canonical contract. */
 export function buildManifest(config: Config, links: ContractLinks) {
   return {
     kind: HARBOR_CONTRACT.kind,

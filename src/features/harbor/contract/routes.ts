@@ -17,11 +17,13 @@ const contract = defineRoute({
 
 const manifest = defineRoute({
   operationId: 'getWellKnownAgentHarborJson',
-  description: 'The harbor manifest (bare JSON, no envelope): contract kind and version and links to the contract, discovery, OpenAPI, quickstart, services and registration.',
+  description:
+    'The harbor manifest in the envelope\'s data: contract kind and version and links to the contract, discovery, OpenAPI, quickstart, services and registration. The bare manifest (no envelope) is served at /agent-harbor.json.',
   response: ManifestDocument,
+  document: { barePath: '/agent-harbor.json' },
   examples: [{ summary: 'Read the manifest' }],
   async handler(_input, call) {
-    return { bare: buildManifest(call.app.config, linksOf(call)), contentType: 'application/json; charset=utf-8' };
+    return { data: buildManifest(call.app.config, linksOf(call)) };
   },
 });
 

@@ -4,9 +4,11 @@ const Nullable = <T extends ReturnType<typeof Type.Integer>>(t: T) => Type.Union
 const Links = Type.Object({
   contract: Type.String({ format: 'uri' }),
   discovery: Type.String({ format: 'uri' }),
-  manifest: Type.String({ format: 'uri' }),
+  manifest: Type.String({ format: 'uri', description: 'The manifest in the envelope (data).' }),
+  manifest_bare: Type.String({ format: 'uri', description: 'The same manifest as a bare JSON document.' }),
   services: Type.String({ format: 'uri' }),
-  openapi: Type.String({ format: 'uri' }),
+  openapi: Type.String({ format: 'uri', description: 'The OpenAPI document in the envelope (data).' }),
+  openapi_bare: Type.String({ format: 'uri', description: 'The bare OpenAPI document for generic tools.' }),
   quickstart: Type.String({ format: 'uri' }),
   capabilities: Type.String({ format: 'uri' }),
   register: Type.String({ format: 'uri' }),

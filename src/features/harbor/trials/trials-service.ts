@@ -6,6 +6,7 @@ import type { AuditService } from '../../audit/audit-service.js';
 import { parseVesselRef, type VesselRef } from '../../vessels/vessel-ids.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { TrialRow, TrialsRepo } from './trials-repo.js';
+import { identityConfidence, lowestConfidence, positionConfidence } from '../../vessels/confidence.js';
 
 /** Failed trial calls tolerated per hour before trial_error_rate_limited. */
 export const TRIAL_FAILURES_PER_HOUR = 10;
@@ -139,6 +140,7 @@ export function createTrialsService(deps: { repo: TrialsRepo; clock: Clock; flee
           trial: { vessel: trial.vessel_ref, expires_at: iso(trial.expires_at) },
         },
         freshnessSeconds: Math.floor(age / 1000),
+        confidence: lowestConfidence([identityConfidence(vessel), positionConfidence(fix.qualityFlags)]),
         qualityFlags: flags,
       };
     },

@@ -1,0 +1,123 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp } from '../helpers/app.js';
+
+/** Issue 8 item 4: what existing clients of this interface read, and the closed endpoint kept out of public discovery. */
+
+test('/.well-known/openapi.json is an envelope with the document in data; /openapi.json and Accept give the bare document', async () => {
+  const app = await startTestApp();
+  try {
+    const wrapped = await app.api('GET', '/.well-known/openapi.json');
+    assert.equal(wrapped.status, 200);
+    assert.equal(wrapped.body.status, 'ok');
+    assert.equal(wrapped.body.cost_units, 0);
+    assert.equal(wrapped.body.data.openapi, '3.1.0');
+    assert.ok(wrapped.body.data.paths['/v1/ping'].get, 'clients read data.paths');
+    assert.match(String(wrapped.headers.vary), /Accept/);
+
+    const bare = await app.api('GET', '/openapi.json');
+    assert.equal(bare.status, 200);
+    assert.match(String(bare.headers['content-type']), /^application\/json/);
+    assert.equal(bare.body.status, undefined, 'no envelope');
+    assert.deepEqual(bare.body, wrapped.body.data);
+
+    const negotiated = await app.api('GET', '/.well-known/openapi.json', { headers: { accept: 'application/vnd.oai.openapi+json, application/json;q=0.5' } });
+    assert.equal(negotiated.status, 200);
+    assert.match(String(negotiated.headers['content-type']), /^application\/vnd\.oai\.openapi\+json/);
+    assert.deepEqual(negotiated.body, wrapped.body.data);
+    const refused = await app.api('GET', '/.well-known/openapi.json', { headers: { accept: 'application/vnd.oai.openapi+json;q=0, application/json' } });
+    assert.equal(refused.body.status, 'ok', 'q=0 does not ask for the bare form');
+
+    const op = wrapped.body.data.paths['/.well-known/openapi.json'].get;
+    assert.deepEqual(Object.keys(op.responses['200'].content).sort(), ['application/json', 'application/vnd.oai.openapi+json']);
+    const caps = (await app.api('GET', '/v1/capabilities')).body.data;
+    assert.equal(caps.openapi_url, 'http://localhost:80/.well-known/openapi.json');
+    assert.equal(caps.openapi_bare_url, 'http://localhost:80/openapi.json');
+    const quick = (await app.api('GET', '/v1/agents/quickstart')).body.data;
+    assert.equal(quick.documents.openapi_bare, 'http://localhost:80/openapi.json');
+  } finally {
+    await app.close();
+  }
+});
+
+test('/v1/capabilities lists a flat data.capabilities[], one entry per implemented operation', async () => {
+  const app = await startTestApp();
+  try {
+    const caps = (await app.api('GET', '/v1/capabilities')).body.data;
+    const flat = caps.capabilities as Array<Record<string, unknown>>;
+    assert.ok(Array.isArray(flat));
+    assert.equal(flat.length, app.bosun.ctx.catalog.discoverable.length);
+    assert.equal(new Set(flat.map((c) => c.operation_id)).size, flat.length, 'one entry per operation');
+    const grouped = caps.sections.flatMap((s: { operations: Array<{ operation_id: string }> }) => s.operations.map((o) => o.operation_id));
+    assert.deepEqual(flat.map((c) => c.operation_id).sort(), grouped.sort());
+    const register = flat.find((c) => c.operation_id === 'postAgentsRegister');
+    assert.deepEqual(
+      { method: register?.method, path: register?.path, access: register?.access, cost: register?.cost, stability: register?.stability, scopes: register?.scopes, auth: register?.auth },
+      { method: 'POST', path: '/v1/agents/register', access: 'P', cost: 0.3, stability: 'beta', scopes: [], auth: 'none' },
+    );
+    const ping = flat.find((c) => c.operation_id === 'getPing');
+    assert.equal(ping?.free, true);
+    assert.equal(typeof ping?.summary, 'string');
+    const restricted = flat.find((c) => c.access === 'U');
+    assert.deepEqual(restricted?.scopes, ['ops:read'], 'U operations name the scope that opens them');
+  } finally {
+    await app.close();
+  }
+});
+
+test('a planned operation answers operation_planned (501) with its catalog entry; a typo answers route_not_found', async () => {
+  const app = await startTestApp();
+  try {
+    const planned = await app.api('GET', '/v1/routes/direct');
+    assert.equal(planned.status, 501);
+    assert.equal(planned.body.status, 'error');
+    assert.equal(planned.body.errors[0].code, 'operation_planned');
+    assert.equal(planned.body.errors[0].retryable, false);
+    const entry = app.bosun.ctx.catalog.byOperationId.get(planned.body.data.operation.operation_id)!;
+    assert.equal(entry.path, '/v1/routes/direct');
+    assert.deepEqual(planned.body.data.operation, {
+      operation_id: entry.operationId, method: 'GET', path: '/v1/routes/direct', section: entry.section, access: entry.access,
+      cost: entry.cost, stability: entry.stability, scopes: [...entry.scopes], summary: entry.summary, status: 'planned',
+    });
+    const withParam = await app.api('GET', '/v1/ports/zz_port/congestion');
+    assert.equal(withParam.status, 501, 'path parameters match too');
+    assert.equal(withParam.body.data.operation.operation_id, 'getPortsByPortIdCongestion');
+
+    const typo = await app.api('GET', '/v1/routes/direkt');
+    assert.equal(typo.status, 404);
+    assert.equal(typo.body.errors[0].code, 'route_not_found');
+    const wrongMethod = await app.api('DELETE', '/v1/routes/direct');
+    assert.equal(wrongMethod.status, 404, 'only the catalogued method is planned');
+  } finally {
+    await app.close();
+  }
+});
+
+test('the closed production-task endpoint is out of public discovery; the operator OpenAPI lists it', async () => {
+  const app = await startTestApp();
+  try {
+    const closed = '/experimental/agent-harbor-tasks.php';
+    const publicDoc = (await app.api('GET', '/.well-known/openapi.json')).body.data;
+    assert.equal(publicDoc.paths[closed], undefined);
+    assert.ok(!JSON.stringify((await app.api('GET', '/openapi.json')).body).includes('agent-harbor-tasks.php'));
+    const caps = (await app.api('GET', '/v1/capabilities')).body.data;
+    assert.ok(!JSON.stringify(caps).includes('agent-harbor-tasks.php'), 'not in capabilities');
+    assert.equal(caps.counts.implemented, app.bosun.ctx.catalog.implemented.length - 2);
+    const services = (await app.api('GET', '/v1/services')).body.data;
+    assert.ok(!JSON.stringify(services).includes('agent-harbor-tasks.php'), 'not in services');
+    const examples = (await app.api('GET', '/v1/capabilities/examples')).body.data;
+    assert.ok(!JSON.stringify(examples).includes('agent-harbor-tasks.php'), 'not in examples');
+
+    const { apiKey } = await app.registerAgent('curious');
+    assert.equal((await app.api('GET', '/.well-known/openapi.json', { token: apiKey })).body.data.paths[closed], undefined, 'agents see the public document');
+    const operator = await app.operatorToken();
+    const operatorDoc = (await app.api('GET', '/.well-known/openapi.json', { token: operator })).body.data;
+    assert.equal(operatorDoc.paths[closed].get['x-discovery'], 'closed');
+    assert.equal(operatorDoc.paths[closed].post['x-discovery'], 'closed');
+    // still served to its assigned agents: a key without the scope meets scope_required, not route_not_found
+    const call = await app.api('GET', closed, { token: apiKey });
+    assert.notEqual(call.body.errors?.[0]?.code, 'route_not_found');
+  } finally {
+    await app.close();
+  }
+});
