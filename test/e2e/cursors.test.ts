@@ -44,7 +44,7 @@ test('vessel cursors are signed too: a tampered search or updates cursor answers
   const app = await startTestApp();
   try {
     await seedTwo(app);
-    const { apiKey } = await app.registerAgent('cursor-user');
+    const { apiKey } = await app.registerAgent('cursor-user', ['vessels:live']);
     const first = await app.api('GET', '/v1/vessels/search?q=OCEAN&limit=1', { token: apiKey });
     const cursor = first.body.data.next_cursor as string;
     assert.ok(cursor);

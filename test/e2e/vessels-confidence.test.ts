@@ -42,7 +42,7 @@ test('vessel reads carry confidence in [0, 1] per record and in the envelope; fr
       position(BARE_MMSI, t0 + 11 * MINUTE, -40, 170),
     );
     app.clock.advance(MINUTE);
-    const { apiKey: key } = await app.registerAgent('confidence');
+    const { apiKey: key } = await app.registerAgent('confidence', ['vessels:live']);
     const ageOf = (at: number) => Math.floor((app.clock.now() - at) / 1000);
 
     const full = await app.api('GET', `/v1/vessels/lookup?imo=${FULL.imo}`, { token: key });

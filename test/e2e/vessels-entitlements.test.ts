@@ -97,6 +97,7 @@ test('a fresh sandbox key reads identity and delayed positions only: no fix youn
       source: 'file:test.nmea',
       simulated: false,
       quality_flags: ['delayed_position'],
+      confidence: 0.95,
     }, 'the newest position exactly 50,400 s old is served; the one 50,399 s old is not');
     assert.equal(lookup.body.freshness_seconds, DELAY, 'freshness_seconds is the age of the oldest data served');
     assert.deepEqual(lookup.body.quality_flags, ['delayed_position']);
