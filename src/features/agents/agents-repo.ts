@@ -46,6 +46,11 @@ export function createAgentsRepo(db: Db) {
       const r = await trx.deleteFrom('agent_scopes').where('agent_id', '=', agentId).where('scope', '=', scope).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
+    /** Removes every grant one grantor made (e.g. the automatic sandbox grants); returns how many. */
+    async deleteScopesGrantedBy(agentId: string, grantedBy: string, trx: Executor = db): Promise<number> {
+      const r = await trx.deleteFrom('agent_scopes').where('agent_id', '=', agentId).where('granted_by', '=', grantedBy).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
     async update(agentId: string, patch: Partial<AgentRow>, trx: Executor = db): Promise<void> {
       await trx.updateTable('agents').set(patch).where('agent_id', '=', agentId).execute();
     },

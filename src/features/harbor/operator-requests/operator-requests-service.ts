@@ -30,6 +30,8 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 /** What an agent may see of its own request: never the internal note. */
 export function agentView(row: OperatorRequestRow) {
   return {
+    id: row.request_id,
+    /** Deprecated alias of id, kept for one release (docs/decisions/008-harbor-rules.md). */
     request_id: row.request_id,
     category: row.category as OperatorRequestCategory,
     subject: row.subject,
@@ -94,7 +96,8 @@ export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo
         updated_at: now,
         responded_at: null,
       };
-      await deps.quota.charge(agentId, 'postHarborOperatorRequests', { creates: true });
+      // An action, never a create: the daily create limit must not close the only path to more access (harbor 5.5).
+      await deps.quota.charge(agentId, 'postHarborOperatorRequests');
       await repo.insert(row);
       await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'harbor.operator_request.create', target: row.request_id, details: { category: row.category } });
       return row;
