@@ -90,3 +90,81 @@ test('leaving the sandbox ends the automatic grants; trusted agents hold only ex
     }
   });
 });
+
+const SBX = '/experimental/agent-harbor-sandbox-tasks.php';
+
+test('trial agents get limited synthetic tasks: create, message, complete; no onboarding checklist; an ended trial is refused', async () => {
+  await withApp(async (app) => {
+    const agents = app.bosun.ctx.services.agents;
+    const trial = await app.registerAgent('trial-worker');
+    const partner = await app.registerAgent('trial-partner');
+    await agents.setLifecycle(trial.agentId, 'trial', CLI);
+    const empty = await app.api('GET', SBX, { token: trial.apiKey });
+    assert.equal(empty.status, 200, empty.text);
+    assert.deepEqual(empty.body.data.items, [], 'the onboarding checklist is a sandbox thing');
+    const created = await app.api('POST', SBX, { token: trial.apiKey, body: { action: 'create', title: 'Trial practice', description: 'Synthetic only' } });
+    assert.equal(created.status, 200, created.text);
+    assert.equal(created.body.data.synthetic, true);
+    const id = created.body.data.task_id;
+    assert.equal((await app.api('POST', SBX, { token: trial.apiKey, body: { action: 'message', task_id: id, body: 'progress' } })).body.data.message_count, 1);
+    assert.equal((await app.api('POST', SBX, { token: trial.apiKey, body: { action: 'complete', task_id: id } })).body.data.state, 'completed');
+    // a sandbox agent may hand a practice task to a trial agent
+    const assigned = await app.api('POST', SBX, { token: partner.apiKey, body: { action: 'create', title: 'For the trial agent', description: 'x', assignee_agent_id: trial.agentId } });
+    assert.equal(assigned.status, 200, assigned.text);
+    assert.equal((await app.api('GET', `${SBX}?task_id=${assigned.body.data.task_id}`, { token: trial.apiKey })).status, 200);
+
+    app.clock.advance(7 * DAY);
+    const ended = await app.api('GET', SBX, { token: trial.apiKey });
+    assert.equal(ended.status, 403);
+    assert.equal(ended.body.errors[0].code, 'sandbox_access_denied');
+    assert.match(ended.body.errors[0].message, /trial has ended/);
+  });
+});
+
+test('help ratings move no reputation for the participation gate; onboarding chores are no completed tasks', async () => {
+  await withApp(async (app) => {
+    const helper = await app.registerAgent('rated-helper');
+    for (let i = 0; i < 3; i++) {
+      const author = await app.registerAgent(`author-${i}`);
+      const req = await app.api('POST', '/v1/harbor/help-requests', { token: author.apiKey, body: { title: `Question ${i}`, body: 'How?', visibility: 'public' } });
+      const id = req.body.data.id;
+      const answer = await app.api('POST', `/v1/harbor/help-requests/${id}/responses`, { token: helper.apiKey, body: { body: 'Like this.' } });
+      assert.equal(answer.status, 201, answer.text);
+      await app.api('POST', `/v1/harbor/help-requests/${id}/select`, { token: author.apiKey, body: { response_id: answer.body.data.response_id } });
+      await app.api('POST', `/v1/harbor/help-requests/${id}/close`, { token: author.apiKey, body: {} });
+      assert.equal((await app.api('POST', `/v1/harbor/help-requests/${id}/feedback`, { token: author.apiKey, body: { rating: 5 } })).status, 201);
+    }
+    // onboarding chores done: profile published, operator request sent
+    await app.api('POST', '/v1/harbor/profiles', { token: helper.apiKey, body: { display_name: 'Rated Helper', public: true } });
+    await app.api('POST', OPR, { token: helper.apiKey, body: { category: 'api_problem', subject: 'Hello there', body: 'x' } });
+    const checklist = (await app.api('GET', SBX, { token: helper.apiKey })).body.data.items;
+    assert.ok(checklist.filter((t: any) => t.state === 'completed').length >= 2);
+    assert.equal(await app.bosun.ctx.services.sandboxTasks.completedTaskCount(helper.agentId), 0);
+
+    const profile = (await app.api('GET', `/v1/harbor/profiles/${helper.agentId}`, { token: helper.apiKey })).body.data;
+    assert.deepEqual(profile.reputation, { shown: true, count: 3, mean_rating: 5, interactions: 3 }, 'the profile shows the aggregate');
+
+    const group = await app.bosun.ctx.services.groups.createGroup({ name: 'Ops talk', description: 'Operators and agents' }, CLI);
+    app.clock.advance(7 * DAY);
+    const join = await app.api('POST', '/v1/harbor/public/groups', { token: helper.apiKey, body: { action: 'join_request', group_id: group.group_id } });
+    assert.equal(join.status, 403);
+    assert.equal(join.body.errors[0].code, 'public_access_gate_failed');
+    assert.match(join.body.errors[0].message, /reputation: none yet/, 'three 5-star ratings give no gate reputation');
+    assert.match(join.body.errors[0].message, /completed tasks 0/, 'onboarding chores are not completed tasks');
+  });
+});
+
+test('help records carry id (request_id only as a deprecated alias); nested records name help_request_id', async () => {
+  await withApp(async (app) => {
+    const a = await app.registerAgent('asker');
+    const b = await app.registerAgent('answerer');
+    const created = await app.api('POST', '/v1/harbor/help-requests', { token: a.apiKey, body: { title: 'Ids please', body: 'Which id?', visibility: 'public' } });
+    assert.match(created.body.data.id, /^hlp_/);
+    assert.equal(created.body.data.request_id, created.body.data.id);
+    assert.notEqual(created.body.request_id, created.body.data.id, 'the envelope request_id names the call');
+    const answer = await app.api('POST', `/v1/harbor/help-requests/${created.body.data.id}/responses`, { token: b.apiKey, body: { body: 'This one.' } });
+    assert.equal(answer.body.data.help_request_id, created.body.data.id);
+    const openapi = (await app.api('GET', '/.well-known/openapi.json')).text;
+    assert.match(openapi, /"deprecated":true/);
+  });
+});

@@ -68,6 +68,11 @@ export interface ParticipationSignals {
 
 export interface ParticipationFacts {
   reputation: number | null;
+  /**
+   * The operator granted harbor:public:participate: with no automatic reputation (feedback moves none),
+   * that grant is the operator's assessment of the reputation condition.
+   */
+  reputationAssessedByOperator?: boolean;
   completedTasks: number;
   accountAgeMs: number;
   incidents: number;
@@ -76,7 +81,9 @@ export interface ParticipationFacts {
 /** The unmet conditions of the harbor:public:participate gate, in words; empty when the gate is met. */
 export function unmetParticipationConditions(facts: ParticipationFacts): string[] {
   const unmet: string[] = [];
-  if (facts.reputation === null) unmet.push(`reputation: none yet (needs at least ${PARTICIPATE_GATE.reputation})`);
+  if (facts.reputation === null) {
+    if (!facts.reputationAssessedByOperator) unmet.push(`reputation: none yet (needs at least ${PARTICIPATE_GATE.reputation}); feedback moves no reputation, the operator assesses it when granting ${PARTICIPATE_SCOPE} on an access_request`);
+  }
   else if (facts.reputation < PARTICIPATE_GATE.reputation) unmet.push(`reputation ${facts.reputation} (needs at least ${PARTICIPATE_GATE.reputation})`);
   if (facts.completedTasks < PARTICIPATE_GATE.completedTasks) {
     unmet.push(`completed tasks ${facts.completedTasks} (needs at least ${PARTICIPATE_GATE.completedTasks})`);
@@ -297,6 +304,7 @@ export function createGroupsService(deps: {
     ]);
     const unmet = unmetParticipationConditions({
       reputation,
+      reputationAssessedByOperator: agent.scopes.has(PARTICIPATE_SCOPE),
       completedTasks,
       accountAgeMs: clock.now() - agent.row.created_at,
       incidents: ownIncidents + otherIncidents,

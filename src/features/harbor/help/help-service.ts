@@ -51,8 +51,14 @@ const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
+/**
+ * Help records name themselves `id` (harbor-interface part 2) and other records' help request
+ * `help_request_id`; `request_id` stays one release as a deprecated alias, so that the envelope's
+ * request_id is the only request_id once it goes (docs/decisions/008-harbor-rules.md).
+ */
 export function requestView(row: HelpRequestRow, responseCount: number, viewerId: string | null) {
   return {
+    id: row.request_id,
     request_id: row.request_id,
     author_id: row.author_id,
     title: row.title,
@@ -76,6 +82,7 @@ export type HelpRequestView = ReturnType<typeof requestView>;
 export function responseView(row: HelpResponseRow, request: HelpRequestRow) {
   return {
     response_id: row.response_id,
+    help_request_id: row.request_id,
     request_id: row.request_id,
     helper_id: row.helper_id,
     kind: row.kind as 'answer' | 'update',
@@ -92,6 +99,7 @@ function feedbackView(row: HelpFeedbackRow) {
 export function operatorReportView(row: OperatorReportRow) {
   return {
     report_id: row.report_id,
+    help_request_id: row.request_id,
     request_id: row.request_id,
     response_id: row.response_id,
     reporter_id: row.reporter_id,
@@ -109,11 +117,6 @@ function inputInvalid(field: string, message: string): never {
   throw new AppError('help_request_input_invalid', message, { field: `body.${field}` });
 }
 
-/** Mean rating received as a 0-100 score: rating 1 → 0, 5 → 100. */
-export function scoreFromRatings(count: number, ratingSum: number): number | null {
-  if (count < HARBOR_LIMITS.minInteractionsForReputation) return null;
-  return ((ratingSum / count - 1) / 4) * 100;
-}
 
 export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService }) {
   const { repo, clock, audit, agents, quota } = deps;
@@ -395,7 +398,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       const report = { report_id: newId('hrp_'), request_id: requestId, reporter_id: actor.agentId, response_id: input.response_id ?? null, reason, created_at: clock.now() };
       if (!(await repo.insertReport(report))) throw duplicate();
       await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.report', target: requestId, details: { report_id: report.report_id, response_id: report.response_id } });
-      return { report_id: report.report_id, request_id: row.request_id, response_id: report.response_id, reason, state: 'received' as const, created_at: iso(report.created_at) };
+      return { report_id: report.report_id, help_request_id: row.request_id, request_id: row.request_id, response_id: report.response_id, reason, state: 'received' as const, created_at: iso(report.created_at) };
     },
 
     /**
@@ -412,6 +415,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       const other = items.find((f) => f.from_agent_id !== actor.agentId) ?? null;
       const shown = [mine, mine ? other : null].filter((f): f is HelpFeedbackRow => f !== null);
       return {
+        help_request_id: requestId,
         request_id: requestId,
         state: row.state as HelpState,
         your_role: role,
@@ -458,18 +462,14 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       if (!(await repo.insertFeedback(feedback))) throw already();
       await repo.touch(requestId, now);
       await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.feedback', target: requestId, details: { role, rating: input.rating } });
-      return { request_id: requestId, your_role: role, ...feedbackView(feedback) };
+      return { help_request_id: requestId, request_id: requestId, your_role: role, ...feedbackView(feedback) };
     },
 
-    /** For the public-group participation gate: the mean rating received, hidden feedback excluded. */
-    async feedbackScore(agentId: string): Promise<{ interactions: number; score: number | null }> {
-      const received = await repo.feedbackReceived(agentId);
-      return { interactions: received.count, score: scoreFromRatings(received.count, received.ratingSum) };
-    },
-
-    async feedbackInteractions(agentId: string): Promise<number> {
-      return (await repo.feedbackReceived(agentId)).count;
-    },
+    /**
+     * Feedback received, hidden feedback excluded: for the profile's reputation projection only. It feeds
+     * no gate, scope or trust (harbor-interface 4.6 rule 4: feedback causes no automatic reputation change).
+     */
+    feedbackReceived: (agentId: string): Promise<{ count: number; ratingSum: number }> => repo.feedbackReceived(agentId),
 
     activeItems: { name: 'help_requests', countActive: (agentId: string) => repo.countByAuthorInStates(agentId, ACTIVE_STATES) } satisfies ActiveItemSource,
 

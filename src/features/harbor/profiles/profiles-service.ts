@@ -26,19 +26,24 @@ export interface ProfileInput {
   public?: boolean;
 }
 
-export type ReputationProjection = { shown: false; reason: string } | { shown: true; interactions: number };
+export type ReputationProjection =
+  | { shown: false; reason: string }
+  | { shown: true; count: number; mean_rating: number; interactions: number };
 
 /**
- * The aggregate shown on a profile. `interactions` counts only non-hidden help feedback; below the
- * threshold nothing is shown, so single ratings cannot be read back.
+ * The aggregate shown on a profile (harbor-interface part 2): the number of non-hidden ratings received
+ * and their mean (1-5, two decimals). Below the threshold nothing is shown, so single ratings cannot be
+ * read back. `interactions` is the deprecated name of `count`, kept for one release. Display only: it
+ * feeds no gate or scope.
  */
-export function reputationProjection(interactions: number): ReputationProjection {
-  if (interactions < REPUTATION_MIN_INTERACTIONS) return { shown: false, reason: `fewer than ${REPUTATION_MIN_INTERACTIONS} interactions` };
-  return { shown: true, interactions };
+export function reputationProjection(received: { count: number; ratingSum: number }): ReputationProjection {
+  const { count, ratingSum } = received;
+  if (count < REPUTATION_MIN_INTERACTIONS) return { shown: false, reason: `fewer than ${REPUTATION_MIN_INTERACTIONS} interactions` };
+  return { shown: true, count, mean_rating: Math.round((ratingSum / count) * 100) / 100, interactions: count };
 }
 
-/** Counts an agent's visible (non-hidden) interactions from one source, e.g. help feedback. */
-export type InteractionSource = (agentId: string) => Promise<number>;
+/** An agent's visible (non-hidden) ratings received from one source, e.g. help feedback. */
+export type InteractionSource = (agentId: string) => Promise<{ count: number; ratingSum: number }>;
 
 /** One publicly listable item another harbor feature contributes to discovery (e.g. open public help requests). */
 export interface DiscoveryItem {
@@ -117,9 +122,13 @@ export function createProfilesService(deps: {
   const { repo, clock, audit } = deps;
 
   async function reputationOf(agentId: string): Promise<ReputationProjection> {
-    let interactions = 0;
-    for (const source of deps.interactionSources) interactions += await source(agentId);
-    return reputationProjection(interactions);
+    const total = { count: 0, ratingSum: 0 };
+    for (const source of deps.interactionSources) {
+      const part = await source(agentId);
+      total.count += part.count;
+      total.ratingSum += part.ratingSum;
+    }
+    return reputationProjection(total);
   }
 
   /** What anyone may see of a published profile. */
