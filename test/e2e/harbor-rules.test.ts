@@ -168,3 +168,50 @@ test('help records carry id (request_id only as a deprecated alias); nested reco
     assert.match(openapi, /"deprecated":true/);
   });
 });
+
+const GROUPS = '/v1/harbor/public/groups';
+
+test('group posts and replies with raw vessel coordinates are refused with raw_vessel_data_forbidden; quoting agent ids is fine', async () => {
+  await withApp(async (app) => {
+    const a = await app.registerAgent('poster');
+    const refused = await app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'post', group_id: 4, body: 'Spotted her at 51.9225, 4.4792 this morning' } });
+    assert.equal(refused.status, 403);
+    assert.equal(refused.body.errors[0].code, 'raw_vessel_data_forbidden');
+    assert.equal(refused.body.errors[0].field, 'body.body');
+    assert.equal(refused.body.errors[0].retryable, false);
+
+    const topic = await app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'post', group_id: 4, body: 'Hello\r\nfrom agt_12345678901234567890 and hlp_00001234567890123456' } });
+    assert.equal(topic.status, 200, topic.text);
+    assert.equal(topic.body.data.post.body, 'Hello\nfrom agt_12345678901234567890 and hlp_00001234567890123456', 'CRLF stored as LF; ids are no phone numbers');
+
+    const reply = await app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'reply', group_id: 4, parent_post_id: topic.body.data.post.post_id, body: 'Now 51°55.35\'N 004°28.75\'E' } });
+    assert.equal(reply.body.errors[0].code, 'raw_vessel_data_forbidden');
+
+    const tooBig = await app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'post', group_id: 4, body: 'é'.repeat(2001) } });
+    assert.equal(tooBig.status, 400);
+    assert.match(tooBig.body.errors[0].message, /4002 bytes \(UTF-8\); at most 4000 bytes/);
+
+    const helpRefused = await app.api('POST', '/v1/harbor/help-requests', { token: a.apiKey, body: { title: 'Where is she', body: 'Last seen lat 51.92 lon 4.48', visibility: 'public' } });
+    assert.equal(helpRefused.body.errors[0].code, 'raw_vessel_data_forbidden');
+  });
+});
+
+test('names with bidi overrides or zero-width characters are refused at registration, in profiles, help titles and operator subjects', async () => {
+  await withApp(async (app) => {
+    const reg = await app.api('POST', '/v1/agents/register', { body: { name: 'admin\u202etxt.exe' } });
+    assert.equal(reg.status, 400);
+    assert.equal(reg.body.errors[0].field, 'body.name');
+    assert.match(reg.body.errors[0].message, /invisible formatting/);
+    const a = await app.registerAgent('plain');
+    const profile = await app.api('POST', '/v1/harbor/profiles', { token: a.apiKey, body: { display_name: 'Har\u200bbor Operator', public: true } });
+    assert.equal(profile.body.errors[0].code, 'profile_input_invalid');
+    assert.equal(profile.body.errors[0].field, 'body.display_name');
+    const help = await app.api('POST', '/v1/harbor/help-requests', { token: a.apiKey, body: { title: 'Ask \u2066me\u2069', body: 'x', visibility: 'public' } });
+    assert.equal(help.body.errors[0].code, 'help_request_input_invalid');
+    assert.equal(help.body.errors[0].field, 'body.title');
+    const opr = await app.api('POST', OPR, { token: a.apiKey, body: { category: 'api_problem', subject: 'Sub\u200dject', body: 'x' } });
+    assert.equal(opr.body.errors[0].field, 'body.subject');
+    const task = await app.api('POST', SBX, { token: a.apiKey, body: { action: 'create', title: 'Ta\u202esk', description: 'x' } });
+    assert.equal(task.body.errors[0].field, 'body.title');
+  });
+});

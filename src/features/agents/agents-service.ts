@@ -1,4 +1,5 @@
 import { HARBOR_LIMITS } from '../harbor/harbor-constants.js';
+import { harborText } from '../harbor/text-rules.js';
 import type { Clock } from '../../clock.js';
 import { DAY } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
@@ -64,7 +65,14 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
   }
 
   return {
-    async register(input: { name: string; vendor?: string; description?: string }, ip: string | null) {
+    async register(raw: { name: string; vendor?: string; description?: string }, ip: string | null) {
+      // The harbor text rules: names are one line without invisible formatting (display spoofing).
+      const input = {
+        name: harborText(raw.name, { field: 'body.name', code: 'invalid_request', multiline: false, name: true, trim: true, minChars: 2, maxChars: 64 }),
+        vendor: raw.vendor === undefined ? undefined : harborText(raw.vendor, { field: 'body.vendor', code: 'invalid_request', multiline: false, name: true, trim: true, minChars: 1, maxChars: 64 }),
+        description:
+          raw.description === undefined ? undefined : harborText(raw.description, { field: 'body.description', code: 'invalid_request', multiline: true, trim: true, required: false, maxChars: 1000 }),
+      };
       const now = clock.now();
       const apiKey = newSecret(AGENT_KEY_PREFIX);
       const sandbox = deps.autoSandbox();

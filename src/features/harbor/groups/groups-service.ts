@@ -9,6 +9,7 @@ import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
 import { findSensitiveContent } from '../profiles/sensitive-content.js';
 import type { ProfilesService } from '../profiles/profiles-service.js';
 import type { QuotaService } from '../quota/quota-service.js';
+import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import { FIRST_OPERATOR_GROUP_ID, GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, ONBOARDING_GROUP_ID } from './group-constants.js';
 import type { GroupRow, GroupsRepo, MembershipRow, PostAggregates, PostRow, ReactionKind, ReactionRow, ReportRow, WindowCount } from './groups-repo.js';
 
@@ -98,7 +99,6 @@ export function unmetParticipationConditions(facts: ParticipationFacts): string[
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
-const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export type GroupActor = { kind: 'operator' | 'cli'; id?: string };
 
@@ -220,14 +220,15 @@ export function createGroupsService(deps: {
     }
   }
 
-  function checkText(field: 'body' | 'reason' | 'provenance', text: string, maxBytes: number): void {
-    if (text.trim() === '') throw new AppError('invalid_request', `${field} may not be blank`, { field: `body.${field}` });
-    if (Buffer.byteLength(text, 'utf8') > maxBytes) throw new AppError('invalid_request', `${field} is longer than ${maxBytes} bytes (UTF-8)`, { field: `body.${field}` });
-    if (CONTROL_CHARS.test(text)) throw new AppError('invalid_request', `${field} may not contain control characters`, { field: `body.${field}` });
-    const rule = findSensitiveContent(text);
+  /** One text field of an action, normalised by the harbor text rules; bodies and provenance are public, so no raw coordinates. */
+  function checkText(field: 'body' | 'reason' | 'provenance', text: string, maxBytes: number): string {
+    const clean = harborText(text, { field: `body.${field}`, code: 'invalid_request', multiline: field !== 'provenance', maxBytes });
+    const rule = findSensitiveContent(clean);
     if (rule) {
       throw new AppError('invalid_request', `${field} appears to contain ${rule.description} (rule ${rule.name}); group posts are public-safe only`, { field: `body.${field}` });
     }
+    if (field !== 'reason') refuseRawCoordinates(clean, `body.${field}`, 'group posts and replies');
+    return clean;
   }
 
   function authorView(row: PostRow, names: Map<string, string | null>) {
@@ -433,11 +434,12 @@ export function createGroupsService(deps: {
     },
 
     /** POST /v1/harbor/public/groups: one action; refusals are counted nowhere. */
-    async act(agent: AgentPrincipal, input: GroupActionInput) {
-      checkFields(input);
-      if (input.body !== undefined) checkText('body', input.body, ONBOARDING.messageBytes);
-      if (input.provenance !== undefined) checkText('provenance', input.provenance, PROVENANCE_MAX_BYTES);
-      if (input.reason !== undefined) checkText('reason', input.reason, HARBOR_LIMITS.messageBytesMax);
+    async act(agent: AgentPrincipal, raw: GroupActionInput) {
+      checkFields(raw);
+      const input = { ...raw };
+      if (input.body !== undefined) input.body = checkText('body', input.body, ONBOARDING.messageBytes);
+      if (input.provenance !== undefined) input.provenance = checkText('provenance', input.provenance, PROVENANCE_MAX_BYTES);
+      if (input.reason !== undefined) input.reason = checkText('reason', input.reason, HARBOR_LIMITS.messageBytesMax);
       const group = await requireGroup(input.group_id);
       const result: {
         action: GroupAction;
@@ -503,14 +505,8 @@ export function createGroupsService(deps: {
     // ---- operator side (CLI) ----
 
     async createGroup(input: { name: string; description: string }, actor: GroupActor) {
-      const name = input.name.trim();
-      const description = input.description.trim();
-      if (name.length < 3 || name.length > GROUP_NAME_MAX || CONTROL_CHARS.test(name) || /[\r\n\t]/.test(name)) {
-        throw new AppError('invalid_request', `--name must be one line of 3-${GROUP_NAME_MAX} characters`, { field: 'name' });
-      }
-      if (description.length < 1 || description.length > GROUP_DESCRIPTION_MAX || CONTROL_CHARS.test(description)) {
-        throw new AppError('invalid_request', `--description must be 1-${GROUP_DESCRIPTION_MAX} characters`, { field: 'description' });
-      }
+      const name = harborText(input.name, { field: 'name', code: 'invalid_request', multiline: false, name: true, trim: true, minChars: 3, maxChars: GROUP_NAME_MAX });
+      const description = harborText(input.description, { field: 'description', code: 'invalid_request', multiline: true, trim: true, minChars: 1, maxChars: GROUP_DESCRIPTION_MAX });
       if (await repo.findGroupByName(name)) throw new AppError('conflict', `a group named "${name}" exists already`, { field: 'name' });
       const row: GroupRow = { group_id: Math.max(FIRST_OPERATOR_GROUP_ID, (await repo.maxGroupId()) + 1), name, description, kind: 'public', created_at: clock.now() };
       await repo.insertGroup(row);

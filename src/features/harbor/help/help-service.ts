@@ -8,6 +8,7 @@ import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { excerptOf, type FeedEntry, type FeedSource } from '../feed/feed-service.js';
 import type { DiscoveryItem, DiscoverySource } from '../profiles/profiles-service.js';
 import type { ActiveItemSource, QuotaService } from '../quota/quota-service.js';
+import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import type { HelpFeedbackRow, HelpRepo, HelpRequestRow, HelpResponseRow, OperatorReportRow } from './help-repo.js';
 
 export const HELP_VISIBILITIES = ['sandbox', 'trial', 'group', 'public'] as const;
@@ -46,10 +47,8 @@ export interface HelpActor {
 
 type Role = 'requester' | 'helper';
 
-const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
-const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
 /**
  * Help records name themselves `id` (harbor-interface part 2) and other records' help request
@@ -171,16 +170,18 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
   }
 
   function normalizeRequest(input: { title: string; body: string; visibility: string }) {
-    const title = input.title.trim();
-    if (title.length < TITLE_MIN || title.length > TITLE_MAX) inputInvalid('title', `title must be ${TITLE_MIN}-${TITLE_MAX} characters`);
-    if (CONTROL_CHARS.test(title) || /[\r\n\t]/.test(title)) inputInvalid('title', 'title must be one line without control characters');
-    if (input.body.trim() === '') inputInvalid('body', 'body must not be empty');
-    if (bytes(input.body) > BODY_MAX_BYTES) inputInvalid('body', `body is longer than ${BODY_MAX_BYTES} bytes (UTF-8)`);
-    if (CONTROL_CHARS.test(input.body)) inputInvalid('body', 'body may not contain control characters other than newlines and tabs');
+    const code = 'help_request_input_invalid';
+    const title = harborText(input.title, { field: 'body.title', code, multiline: false, name: true, trim: true, minChars: TITLE_MIN, maxChars: TITLE_MAX });
+    const body = harborText(input.body, { field: 'body.body', code, multiline: true, maxBytes: BODY_MAX_BYTES });
     if (!(HELP_VISIBILITIES as readonly string[]).includes(input.visibility)) {
       inputInvalid('visibility', `visibility must be one of ${HELP_VISIBILITIES.join(', ')}`);
     }
-    return { title, body: input.body, visibility: input.visibility as HelpVisibility };
+    // Public requests are listed, discovered and in the feed: no raw vessel coordinates there.
+    if (input.visibility === 'public') {
+      refuseRawCoordinates(title, 'body.title', 'public help requests');
+      refuseRawCoordinates(body, 'body.body', 'public help requests');
+    }
+    return { title, body, visibility: input.visibility as HelpVisibility };
   }
 
   function checkVisibilityAllowed(actor: HelpActor, visibility: HelpVisibility): void {
@@ -214,17 +215,16 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
     }
   }
 
-  function checkMessage(body: string): void {
-    if (body.trim() === '') throw new AppError('help_response_invalid', 'body must not be empty', { field: 'body.body' });
-    if (bytes(body) > HARBOR_LIMITS.messageBytesMax) {
-      throw new AppError('help_response_invalid', `body is longer than ${HARBOR_LIMITS.messageBytesMax} bytes (UTF-8)`, { field: 'body.body' });
-    }
-    if (CONTROL_CHARS.test(body)) throw new AppError('help_response_invalid', 'body may not contain control characters other than newlines and tabs', { field: 'body.body' });
+  /** Responses appear on public requests and in the feed: harbor text rules, no raw vessel coordinates. */
+  function checkMessage(body: string): string {
+    const clean = harborText(body, { field: 'body.body', code: 'help_response_invalid', multiline: true, maxBytes: HARBOR_LIMITS.messageBytesMax });
+    refuseRawCoordinates(clean, 'body.body', 'help responses');
+    return clean;
   }
 
   /** The selected helper's follow-up after selection: moves selected → in_progress. */
-  async function postUpdate(actor: HelpActor, row: HelpRequestRow, body: string) {
-    checkMessage(body);
+  async function postUpdate(actor: HelpActor, row: HelpRequestRow, text: string) {
+    const body = checkMessage(text);
     await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.update', { creates: true });
     const now = clock.now();
     const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: row.request_id, helper_id: actor.agentId, kind: 'update', body, created_at: now };
@@ -311,10 +311,10 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       if (await repo.findAnswer(requestId, actor.agentId)) {
         throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
       }
-      checkMessage(input.body);
+      const body = checkMessage(input.body);
       await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.respond', { creates: true });
       const now = clock.now();
-      const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: requestId, helper_id: actor.agentId, kind: 'answer', body: input.body, created_at: now };
+      const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: requestId, helper_id: actor.agentId, kind: 'answer', body, created_at: now };
       if (!(await repo.insertResponse(response))) {
         throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
       }
@@ -381,11 +381,14 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
 
     async report(actor: HelpActor, requestId: string, input: { reason?: string; response_id?: string }) {
       const row = await visibleRequest(actor, requestId);
-      const reason = input.reason?.trim() ?? '';
-      if (reason.length < REPORT_REASON_MIN || reason.length > REPORT_REASON_MAX) {
-        throw new AppError('help_report_invalid', `reason is required, ${REPORT_REASON_MIN}-${REPORT_REASON_MAX} characters`, { field: 'body.reason' });
-      }
-      if (CONTROL_CHARS.test(reason)) throw new AppError('help_report_invalid', 'reason may not contain control characters', { field: 'body.reason' });
+      const reason = harborText(input.reason ?? '', {
+        field: 'body.reason',
+        code: 'help_report_invalid',
+        multiline: true,
+        trim: true,
+        minChars: REPORT_REASON_MIN,
+        maxChars: REPORT_REASON_MAX,
+      });
       if (input.response_id !== undefined) {
         const response = await repo.findResponse(input.response_id);
         if (!response || response.request_id !== requestId) {
@@ -442,10 +445,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       }
       const already = () => new AppError('help_state_invalid', 'you already gave feedback on this help request (one per participant)');
       if ((await repo.feedbackFor(requestId)).some((f) => f.from_agent_id === actor.agentId)) throw already();
-      const comment = input.comment?.trim() || null;
-      if (comment !== null && CONTROL_CHARS.test(comment)) {
-        throw new AppError('invalid_request', 'comment may not contain control characters other than newlines and tabs', { field: 'body.comment' });
-      }
+      const comment = input.comment === undefined ? null : harborText(input.comment, { field: 'body.comment', code: 'invalid_request', multiline: true, trim: true, required: false }) || null;
       await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdFeedback.feedback');
       const now = clock.now();
       const feedback: HelpFeedbackRow = {

@@ -6,6 +6,7 @@ import { jsonText, parseJson } from '../../../store/dialect.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
+import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import { findSensitiveContent } from './sensitive-content.js';
 
 /** Harbor-interface part 8: a reputation projection is shown only from this many interactions. */
@@ -58,31 +59,26 @@ export interface DiscoverySource {
   list(baseUrl: string, limit: number): Promise<DiscoveryItem[]>;
 }
 
-const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function invalid(field: string, message: string): never {
   throw new AppError('profile_input_invalid', message, { field: `body.${field}` });
 }
 
-function checkText(field: string, value: string, min: number, max: number, singleLine: boolean) {
-  if (value.length < min || value.length > max) invalid(field, `${field} must be ${min}-${max} characters`);
-  if (CONTROL_CHARS.test(value) || (singleLine && /[\r\n\t]/.test(value))) invalid(field, `${field} may not contain control characters`);
+/** Profile texts by the harbor text rules; limits are in characters (profiles are short, public texts). */
+function profileText(field: string, value: string, max: number, singleLine: boolean, min = 0): string {
+  return harborText(value, { field: `body.${field}`, code: 'profile_input_invalid', multiline: !singleLine, name: singleLine, trim: true, required: min > 0, minChars: min, maxChars: max });
 }
 
 function normalize(input: ProfileInput) {
   const profile = {
-    display_name: input.display_name.trim(),
-    summary: input.summary?.trim() ?? '',
+    display_name: profileText('display_name', input.display_name, DISPLAY_NAME_MAX, true, DISPLAY_NAME_MIN),
+    summary: profileText('summary', input.summary ?? '', PROFILE_TEXT_MAX, false),
     capabilities: input.capabilities ?? [],
-    offers: input.offers?.trim() ?? '',
-    needs: input.needs?.trim() ?? '',
+    offers: profileText('offers', input.offers ?? '', PROFILE_TEXT_MAX, false),
+    needs: profileText('needs', input.needs ?? '', PROFILE_TEXT_MAX, false),
     public: input.public ?? false,
   };
-  checkText('display_name', profile.display_name, DISPLAY_NAME_MIN, DISPLAY_NAME_MAX, true);
-  checkText('summary', profile.summary, 0, PROFILE_TEXT_MAX, false);
-  checkText('offers', profile.offers, 0, PROFILE_TEXT_MAX, false);
-  checkText('needs', profile.needs, 0, PROFILE_TEXT_MAX, false);
   if (profile.capabilities.length > CAPABILITIES_MAX) invalid('capabilities', `at most ${CAPABILITIES_MAX} capability tags`);
   for (const tag of profile.capabilities) {
     if (!CAPABILITY_TAG.test(tag)) invalid('capabilities', `capability tag "${tag.slice(0, 40)}" must match ${CAPABILITY_TAG.source} (lower case, 2-40 characters)`);
@@ -105,6 +101,7 @@ function normalize(input: ProfileInput) {
         { field: `body.${field}` },
       );
     }
+    refuseRawCoordinates(text, `body.${field}`, 'public profiles');
   }
   return profile;
 }

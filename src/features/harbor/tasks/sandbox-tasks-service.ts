@@ -9,7 +9,7 @@ import type { QuotaService } from '../quota/quota-service.js';
 import { ONBOARDING_TASKS, type OnboardingCheck, type OnboardingTaskKey } from './onboarding.js';
 import type { SandboxMessageRow, SandboxTaskRow, SandboxTasksRepo } from './sandbox-tasks-repo.js';
 import type { TaskCompletionsRepo } from './task-completions-repo.js';
-import { checkTextBytes } from './task-text.js';
+import { checkTextBytes, checkTitle } from './task-text.js';
 
 /** How the service signs the onboarding tasks it creates and the messages it posts. */
 export const HARBOR_SERVICE_AUTHOR = 'harbor-service';
@@ -217,9 +217,9 @@ export function createSandboxTasksService(deps: {
       return detail(await visibleTask(taskId, caller.agentId, 'query.task_id'), caller.agentId);
     },
 
-    async create(caller: SandboxCaller, input: { title: string; description: string; assignee_agent_id?: string }) {
+    async create(caller: SandboxCaller, raw: { title: string; description: string; assignee_agent_id?: string }) {
       await enter(caller);
-      checkTextBytes('description', input.description);
+      const input = { ...raw, title: checkTitle(raw.title, 'body.title'), description: checkTextBytes('description', raw.description) };
       const assignee = input.assignee_agent_id;
       if (assignee !== undefined) {
         const invalid = () =>
@@ -250,9 +250,9 @@ export function createSandboxTasksService(deps: {
       return detail(row, caller.agentId);
     },
 
-    async message(caller: SandboxCaller, taskId: string, body: string) {
+    async message(caller: SandboxCaller, taskId: string, text: string) {
       await enter(caller);
-      checkTextBytes('body', body);
+      const body = checkTextBytes('body', text);
       const row = await visibleTask(taskId, caller.agentId);
       requireOpen(row, 'take messages');
       await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.message');
