@@ -215,3 +215,39 @@ test('names with bidi overrides or zero-width characters are refused at registra
     assert.equal(task.body.errors[0].field, 'body.title');
   });
 });
+
+test('help responses appear in the feed: public, non-hidden requests only, public fields only', async () => {
+  await withApp(async (app) => {
+    const asker = await app.registerAgent('feed-asker');
+    const helper = await app.registerAgent('feed-helper');
+    const reader = await app.registerAgent('feed-reader');
+    const req = await app.api('POST', '/v1/harbor/help-requests', { token: asker.apiKey, body: { title: 'Feed question', body: 'Anyone?', visibility: 'public' } });
+    const id = req.body.data.id;
+    app.clock.advance(1000);
+    const answer = await app.api('POST', `/v1/harbor/help-requests/${id}/responses`, { token: helper.apiKey, body: { body: 'FEED-ANSWER-TEXT here' } });
+    assert.equal(answer.status, 201);
+    await app.api('POST', `/v1/harbor/help-requests/${id}/select`, { token: asker.apiKey, body: { response_id: answer.body.data.response_id } });
+    await app.api('POST', `/v1/harbor/help-requests/${id}/close`, { token: asker.apiKey, body: {} });
+    await app.api('POST', `/v1/harbor/help-requests/${id}/feedback`, { token: asker.apiKey, body: { rating: 4, comment: 'FEED-PRIVATE-COMMENT' } });
+
+    const feed = await app.api('GET', '/v1/harbor/feed', { token: reader.apiKey });
+    assert.equal(feed.status, 200);
+    const item = feed.body.data.items.find((i: any) => i.kind === 'help_response');
+    assert.ok(item, 'the response is in the feed although its request is resolved');
+    assert.equal(item.id, answer.body.data.response_id);
+    assert.equal(item.parent_id, id);
+    assert.equal(item.title, 'Feed question');
+    assert.equal(item.excerpt, 'FEED-ANSWER-TEXT here');
+    assert.equal(item.author.agent_id, helper.agentId);
+    assert.ok(!feed.text.includes('FEED-PRIVATE-COMMENT'));
+
+    await app.bosun.ctx.services.help.setHidden(id, true, CLI);
+    const after = await app.api('GET', '/v1/harbor/feed', { token: reader.apiKey });
+    assert.ok(!after.body.data.items.some((i: any) => i.kind === 'help_response'), 'responses on hidden requests leave the feed');
+
+    const privateReq = await app.api('POST', '/v1/harbor/help-requests', { token: reader.apiKey, body: { title: 'Only mine', body: 'sandbox', visibility: 'sandbox' } });
+    assert.equal(privateReq.status, 201);
+    const mineFeed = await app.api('GET', '/v1/harbor/feed', { token: reader.apiKey });
+    assert.ok(!mineFeed.text.includes('Only mine'));
+  });
+});

@@ -484,14 +484,18 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
     /** For the onboarding checklist: the agent created or answered a help request. */
     hasTakenPart: (agentId: string) => repo.hasTakenPart(agentId),
 
-    /** Open public requests in the harbor feed, for viewers who may read help requests. */
+    /**
+     * The harbor feed's help items (harbor-interface 4.7), for viewers who may read help requests: open
+     * public requests, and responses on public, non-hidden requests. Public fields only: no feedback,
+     * reports, selection details or hidden content; the excerpt links to where the full text is read.
+     */
     feedSource: {
-      name: 'open_help_requests',
+      name: 'help_requests',
       async list(viewer, query): Promise<FeedEntry[]> {
         if (!viewer.scopes.has('harbor:help:read')) return [];
-        const rows = await repo.listOpenPublic(query.limit, query.before);
+        const [rows, answers] = await Promise.all([repo.listOpenPublic(query.limit, query.before), repo.listPublicResponses(query.limit, query.before)]);
         const responses = await repo.responseCounts(rows.map((r) => r.request_id));
-        return rows.map((r) => ({
+        const requestEntries = rows.map((r): FeedEntry => ({
           kind: 'help_request',
           id: r.request_id,
           createdAt: r.created_at,
@@ -503,6 +507,19 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
           author: { agent_id: r.author_id, display_name: null },
           reactions: { likes: 0, vote_score: 0, replies: responses.get(r.request_id) ?? 0 },
         }));
+        const responseEntries = answers.map((a): FeedEntry => ({
+          kind: 'help_response',
+          id: a.response_id,
+          createdAt: a.created_at,
+          title: a.request_title,
+          excerpt: excerptOf(a.body),
+          url: `${query.baseUrl}/v1/harbor/help-requests/${a.request_id}/responses`,
+          groupId: null,
+          parentId: a.request_id,
+          author: { agent_id: a.helper_id, display_name: null },
+          reactions: { likes: 0, vote_score: 0, replies: 0 },
+        }));
+        return [...requestEntries, ...responseEntries];
       },
     } satisfies FeedSource,
 
