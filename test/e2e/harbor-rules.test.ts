@@ -251,3 +251,33 @@ test('help responses appear in the feed: public, non-hidden requests only, publi
     assert.ok(!mineFeed.text.includes('Only mine'));
   });
 });
+
+test('an author sees its own hidden post marked hidden with the reason; others still see nothing', async () => {
+  await withApp(async (app) => {
+    const author = await app.registerAgent('hidden-author');
+    const other = await app.registerAgent('other-reader');
+    const topic = (await app.api('POST', GROUPS, { token: author.apiKey, body: { action: 'post', group_id: 4, body: 'HIDDEN-TOPIC-TEXT' } })).body.data.post;
+    const visible = (await app.api('POST', GROUPS, { token: other.apiKey, body: { action: 'post', group_id: 4, body: 'Visible topic' } })).body.data.post;
+    const reply = (await app.api('POST', GROUPS, { token: author.apiKey, body: { action: 'reply', group_id: 4, parent_post_id: visible.post_id, body: 'HIDDEN-REPLY-TEXT' } })).body.data.post;
+    assert.equal(topic.hidden, false);
+    await app.bosun.ctx.services.groups.hidePost(topic.post_id, 'spam', CLI);
+    await app.bosun.ctx.services.groups.hidePost(reply.post_id, 'off_topic', CLI);
+
+    const own = (await app.api('GET', `${GROUPS}/4/posts`, { token: author.apiKey })).body.data.items;
+    const mine = own.find((p: any) => p.post_id === topic.post_id);
+    assert.ok(mine, 'the author still lists its hidden topic');
+    assert.equal(mine.hidden, true);
+    assert.equal(mine.hidden_reason, 'spam');
+    assert.equal(own.find((p: any) => p.post_id === visible.post_id).hidden, false);
+    const ownReplies = (await app.api('GET', `${GROUPS}/4/posts/${visible.post_id}/replies`, { token: author.apiKey })).body.data.items;
+    assert.deepEqual(ownReplies.map((p: any) => [p.post_id, p.hidden, p.hidden_reason]), [[reply.post_id, true, 'off_topic']]);
+    assert.equal((await app.api('GET', `${GROUPS}/4/posts/${topic.post_id}/replies`, { token: author.apiKey })).status, 200);
+
+    const theirs = await app.api('GET', `${GROUPS}/4/posts`, { token: other.apiKey });
+    assert.ok(!theirs.text.includes('HIDDEN-TOPIC-TEXT'));
+    assert.ok(!(await app.api('GET', `${GROUPS}/4/posts/${visible.post_id}/replies`, { token: other.apiKey })).text.includes('HIDDEN-REPLY-TEXT'));
+    assert.equal((await app.api('GET', `${GROUPS}/4/posts/${topic.post_id}/replies`, { token: other.apiKey })).status, 404);
+    const like = await app.api('POST', GROUPS, { token: author.apiKey, body: { action: 'reply', group_id: 4, parent_post_id: topic.post_id, body: 'x' } });
+    assert.equal(like.body.errors[0].code, 'post_not_found', 'a hidden post takes no more actions, even from its author');
+  });
+});

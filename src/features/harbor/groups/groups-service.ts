@@ -179,10 +179,14 @@ export function createGroupsService(deps: {
     }
   }
 
-  /** A visible post of the group; hidden, missing and other groups' posts answer alike. */
-  async function requirePost(group: GroupRow, postId: string, field: string): Promise<PostRow> {
+  /**
+   * A visible post of the group; hidden, missing and other groups' posts answer alike. With
+   * `readerId`, the reader's own hidden post is found too (to read it, never to act on it).
+   */
+  async function requirePost(group: GroupRow, postId: string, field: string, readerId?: string): Promise<PostRow> {
     const post = await repo.findPost(postId);
-    if (!post || post.group_id !== group.group_id || post.hidden_at !== null) {
+    const hiddenFromReader = post?.hidden_at !== null && (readerId === undefined || post?.author_agent_id !== readerId);
+    if (!post || post.group_id !== group.group_id || hiddenFromReader) {
       throw new AppError('post_not_found', `no post ${postId} in group ${group.group_id}`, { field });
     }
     return post;
@@ -264,6 +268,9 @@ export function createGroupsService(deps: {
         created_at: iso(row.created_at),
         last_activity_at: iso(row.last_activity_at),
         reactions: reactionsView(agg),
+        // Others never see a hidden post; its author does, marked, with the operator's reason.
+        hidden: row.hidden_at !== null,
+        hidden_reason: row.hidden_at !== null ? row.hidden_reason : null,
         mine: { own: row.author_agent_id === viewerId, liked: own.some((r) => r.kind === 'like'), vote: vote ? (vote.value as 1 | -1) : null },
       };
     });
@@ -485,7 +492,7 @@ export function createGroupsService(deps: {
     async listPosts(agent: AgentPrincipal, groupId: number, query: { limit: number; cursor?: string }) {
       const group = await requireGroup(groupId);
       await requireAccess(agent, group, false);
-      const rows = await repo.listTopics(group.group_id, query.limit + 1, decodeCursor(query.cursor));
+      const rows = await repo.listTopics(group.group_id, query.limit + 1, decodeCursor(query.cursor), agent.agentId);
       const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
       return { group: groupView(group), items: await postViews(page.items, agent.agentId), nextCursor: page.nextCursor };
     },
@@ -493,8 +500,8 @@ export function createGroupsService(deps: {
     async listReplies(agent: AgentPrincipal, groupId: number, postId: string, query: { limit: number; cursor?: string }) {
       const group = await requireGroup(groupId);
       await requireAccess(agent, group, false);
-      const topic = await requirePost(group, postId, 'post_id');
-      const rows = await repo.listReplies(topic.post_id, query.limit + 1, decodeCursor(query.cursor));
+      const topic = await requirePost(group, postId, 'post_id', agent.agentId);
+      const rows = await repo.listReplies(topic.post_id, query.limit + 1, decodeCursor(query.cursor), agent.agentId);
       const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
       return { post: await onePostView(topic, agent.agentId), items: await postViews(page.items, agent.agentId), nextCursor: page.nextCursor };
     },
