@@ -45,7 +45,7 @@ const definitions = {
   vessel_not_found: { status: 404, retryable: false, summary: 'No vessel matches this identifier.' },
   invalid_vessel_id: { status: 400, retryable: false, summary: 'The vessel identifier is malformed (IMO 7 digits with check digit, MMSI 9 digits).' },
   raw_vessel_data_forbidden: { status: 403, retryable: false, summary: 'Raw vessel data (live positions, coordinates) is not available to this credential, or may not be published in harbor content.' },
-  sandbox_access_denied: { status: 403, retryable: false, summary: 'The agent has no active sandbox.' },
+  sandbox_access_denied: { status: 403, retryable: false, summary: 'The agent has no active sandbox (synthetic tasks: no active sandbox or trial).' },
   sandbox_task_participant_required: { status: 403, retryable: false, summary: 'Only the creator or assignee of the sandbox task may do this.' },
   sandbox_task_not_found: { status: 404, retryable: false, summary: 'No such sandbox task in this agent\'s tenant.' },
   group_membership_required: { status: 403, retryable: false, summary: 'Active membership of the group is required.' },
