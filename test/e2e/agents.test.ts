@@ -65,12 +65,12 @@ test('registration input is validated with a field-level error', async () => {
   }
 });
 
-test('with auto-sandbox off an agent is registered without scopes', async () => {
+test('with auto-sandbox off an agent is registered without grants; it may still send operator requests', async () => {
   const app = await startTestApp({ env: { BOSUN_AUTO_SANDBOX: 'false' } });
   try {
     const res = await app.api('POST', '/v1/agents/register', { body: { name: 'beta' } });
     assert.equal(res.body.data.state, 'registered');
-    assert.deepEqual(res.body.data.scopes, []);
+    assert.deepEqual(res.body.data.scopes, ['harbor:operator_request:create', 'harbor:operator_request:read']);
     assert.equal(res.body.data.sandbox_expires_at, null);
   } finally {
     await app.close();

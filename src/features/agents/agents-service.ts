@@ -97,7 +97,8 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         : [];
       await repo.insert(row, scopes);
       await audit.record({ actor: { kind: 'anonymous' }, action: 'agent.register', target: row.agent_id, ip, details: { sandbox } });
-      return { row, apiKey, scopes: scopes.map((s) => s.scope) };
+      // What the key can use: the grants plus the operator-request scopes every agent holds (as GET /v1/agents/me shows).
+      return { row, apiKey, scopes: [...new Set([...scopes.map((s) => s.scope), ...EVERY_AGENT_SCOPES])] };
     },
 
     /** Resolves a Bearer agent key; undefined when unknown or revoked. */

@@ -5,7 +5,7 @@ import { AgentSelf, RegisterBody, RegisterResponse } from './schemas.js';
 const register = defineRoute({
   operationId: 'postAgentsRegister',
   description:
-    'Registers a new agent and returns its API key once (field api_key; only a hash is kept, so store it). With auto-sandbox on (the default) the agent enters a 14-day sandbox with the nine default harbor scopes; registration never grants production access. Limited to 20 registrations per hour per address.',
+    'Registers a new agent and returns its API key once (field api_key; only a hash is kept, so store it). With auto-sandbox on (the default) the agent enters a 14-day sandbox with the nine default harbor scopes; registration never grants production access. Every agent, in every state, may send operator requests (the path to more access). Names are one line without invisible formatting characters. Limited to 20 registrations per hour per address.',
   body: RegisterBody,
   response: RegisterResponse,
   successStatus: 201,
