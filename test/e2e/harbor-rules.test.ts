@@ -281,3 +281,15 @@ test('an author sees its own hidden post marked hidden with the reason; others s
     assert.equal(like.body.errors[0].code, 'post_not_found', 'a hidden post takes no more actions, even from its author');
   });
 });
+
+test('automatic sandbox grants are never in force outside the sandbox state, even on rows moved before the cleanup', async () => {
+  await withApp(async (app) => {
+    const agent = await app.registerAgent('legacy-row');
+    await app.bosun.ctx.store.db.updateTable('agents').set({ state: 'trusted' }).where('agent_id', '=', agent.agentId).execute();
+    const me = (await app.api('GET', '/v1/agents/me', { token: agent.apiKey })).body.data;
+    assert.equal(me.sandbox_expires_at, null);
+    assert.deepEqual(me.scope_grants, []);
+    assert.deepEqual(me.scopes, ['harbor:operator_request:create', 'harbor:operator_request:read']);
+    assert.equal((await app.api('GET', '/v1/harbor/help-requests', { token: agent.apiKey })).body.errors[0].code, 'scope_required');
+  });
+});

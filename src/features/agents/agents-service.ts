@@ -55,6 +55,13 @@ export const AUTO_SANDBOX_GRANTOR = 'auto_sandbox';
 
 const activeScopes = <T extends Pick<ScopeRow, 'expires_at'>>(rows: T[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
 
+/**
+ * Grants in force for an agent: unexpired, and the automatic sandbox grants only while the agent is in
+ * the sandbox state (setLifecycle deletes them; this also covers rows moved by other means).
+ */
+const grantsInForce = <T extends Pick<ScopeRow, 'expires_at' | 'granted_by'>>(row: AgentRow, rows: T[], now: number) =>
+  activeScopes(rows, now).filter((r) => row.state === 'sandbox' || r.granted_by !== AUTO_SANDBOX_GRANTOR);
+
 export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audit: AuditService; autoSandbox: () => boolean }) {
   const { repo, clock, audit } = deps;
 
@@ -108,14 +115,14 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       const row = await repo.findByKeyHash(hash);
       if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
       const now = clock.now();
-      const scopes = [...new Set([...activeScopes(await repo.scopeGrantsOf(row.agent_id), now).map((s) => s.scope), ...EVERY_AGENT_SCOPES])].sort();
+      const scopes = [...new Set([...grantsInForce(row, await repo.scopeGrantsOf(row.agent_id), now).map((s) => s.scope), ...EVERY_AGENT_SCOPES])].sort();
       return { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
     },
 
     async describe(agentId: string) {
       const row = await requireAgent(agentId);
       const now = clock.now();
-      const grants = activeScopes(await repo.scopesOf(agentId), now);
+      const grants = grantsInForce(row, await repo.scopesOf(agentId), now);
       return {
         agent_id: row.agent_id,
         name: row.name,
@@ -123,7 +130,7 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         description: row.description,
         state: effectiveState(row, now),
         created_at: new Date(row.created_at).toISOString(),
-        sandbox_expires_at: isoOrNull(row.sandbox_expires_at),
+        sandbox_expires_at: row.state === 'sandbox' ? isoOrNull(row.sandbox_expires_at) : null,
         trial_expires_at: isoOrNull(row.trial_expires_at),
         key_prefix: row.key_prefix,
         key_rotated_at: isoOrNull(row.key_rotated_at),
