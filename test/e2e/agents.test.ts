@@ -65,12 +65,12 @@ test('registration input is validated with a field-level error', async () => {
   }
 });
 
-test('with auto-sandbox off an agent is registered without scopes', async () => {
+test('with auto-sandbox off an agent is registered without grants; it may still send operator requests', async () => {
   const app = await startTestApp({ env: { BOSUN_AUTO_SANDBOX: 'false' } });
   try {
     const res = await app.api('POST', '/v1/agents/register', { body: { name: 'beta' } });
     assert.equal(res.body.data.state, 'registered');
-    assert.deepEqual(res.body.data.scopes, []);
+    assert.deepEqual(res.body.data.scopes, ['harbor:operator_request:create', 'harbor:operator_request:read']);
     assert.equal(res.body.data.sandbox_expires_at, null);
   } finally {
     await app.close();
@@ -88,7 +88,7 @@ test('a sandbox ends after 14 days: state sandbox_expired and the default scopes
     app.clock.advance(1);
     me = await app.api('GET', '/v1/agents/me', { token: apiKey });
     assert.equal(me.body.data.state, 'sandbox_expired');
-    assert.deepEqual(me.body.data.scopes, []);
+    assert.deepEqual(me.body.data.scopes, ['harbor:operator_request:create', 'harbor:operator_request:read'], 'only the operator-request scopes every agent holds');
   } finally {
     await app.close();
   }
@@ -159,9 +159,10 @@ test('lifecycle: sandbox → trial by approval (7 days, then trial_expired) → 
     const { apiKey, agentId } = await app.registerAgent('lifecycle');
     const agents = app.bosun.ctx.services.agents;
     app.clock.advance(14 * DAY);
-    const expired = await app.api('GET', '/v1/harbor/operator-requests', { token: apiKey });
+    const expired = await app.api('GET', '/v1/harbor/help-requests', { token: apiKey });
     assert.equal(expired.status, 403);
     assert.equal(expired.body.errors[0].code, 'sandbox_access_denied', 'an expired sandbox says why, not just "scope"');
+    assert.equal((await app.api('GET', '/v1/harbor/operator-requests', { token: apiKey })).status, 200, 'operator requests stay open to expired sandboxes');
 
     const moved = await agents.setLifecycle(agentId, 'trial', { kind: 'cli' });
     assert.equal(moved.from, 'sandbox_expired');
@@ -172,7 +173,8 @@ test('lifecycle: sandbox → trial by approval (7 days, then trial_expired) → 
     await agents.setLifecycle(agentId, 'trusted', { kind: 'cli' });
     const me = (await app.api('GET', '/v1/agents/me', { token: apiKey })).body.data;
     assert.equal(me.state, 'trusted');
-    assert.deepEqual(me.scopes, [], 'trust grants no scope by itself');
+    assert.deepEqual(me.scopes, ['harbor:operator_request:create', 'harbor:operator_request:read'], 'trust grants no scope by itself; every agent may send operator requests');
+    assert.deepEqual(me.scope_grants, []);
     await assert.rejects(agents.setLifecycle(agentId, 'trial', { kind: 'cli' }), /cannot enter a trial/);
   } finally {
     await app.close();

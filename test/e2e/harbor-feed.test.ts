@@ -32,7 +32,7 @@ test('the feed lists readable group activity newest first with aggregates, links
     const res = await app.api('GET', '/v1/harbor/feed', { token: a.apiKey });
     assert.equal(res.status, 200);
     const data = res.body.data;
-    assert.deepEqual(data.sources, ['public_groups', 'open_help_requests']);
+    assert.deepEqual(data.sources, ['public_groups', 'help_requests']);
     assert.deepEqual(data.items.map((i: any) => i.id), [...[...sameInstant, reply].sort().reverse(), topic, WELCOME_POST_ID]);
     const topicItem = data.items.find((i: any) => i.id === topic);
     assert.equal(topicItem.kind, 'group_post');

@@ -10,14 +10,14 @@ test('auto-sandbox: 1 active request; a second is refused until the first is clo
   await withApp(async (app) => {
     const a = await register(app, 'a');
     const first = await createRequest(app, a);
-    expectError(await app.api('POST', HELP, { token: a.apiKey, body: NEW }), 429, 'help_auto_sandbox_active_limit', 'open counts');
+    expectError(await app.api('POST', HELP, { token: a.apiKey, body: NEW }), 409, 'help_auto_sandbox_active_limit', 'open counts');
 
     const b = await register(app, 'b');
     const answer = await respond(app, b, first.request_id);
     await post(app, a, first.request_id, 'select', { response_id: answer.response_id });
-    expectError(await app.api('POST', HELP, { token: a.apiKey, body: NEW }), 429, 'help_auto_sandbox_active_limit', 'selected counts');
+    expectError(await app.api('POST', HELP, { token: a.apiKey, body: NEW }), 409, 'help_auto_sandbox_active_limit', 'selected counts');
     await post(app, b, first.request_id, 'responses', { body: 'on it' });
-    expectError(await app.api('POST', HELP, { token: a.apiKey, body: NEW }), 429, 'help_auto_sandbox_active_limit', 'in_progress counts');
+    expectError(await app.api('POST', HELP, { token: a.apiKey, body: NEW }), 409, 'help_auto_sandbox_active_limit', 'in_progress counts');
     assert.equal((await app.bosun.ctx.services.harborQuota.usage(a.agentId)).active_items, 1, 'the contract-wide active count includes help requests');
 
     await post(app, a, first.request_id, 'close', {});
@@ -69,7 +69,7 @@ test('contract-wide quota: refused help calls are not charged; responses are cre
     const b = await register(app, 'b');
     const quota = app.bosun.ctx.services.harborQuota;
     const request = await createRequest(app, a);
-    expectError(await app.api('POST', HELP, { token: a.apiKey, body: NEW }), 429, 'help_auto_sandbox_active_limit');
+    expectError(await app.api('POST', HELP, { token: a.apiKey, body: NEW }), 409, 'help_auto_sandbox_active_limit');
     expectError(await app.api('POST', HELP, { token: a.apiKey, body: { ...NEW, title: 'x' } }), 400, 'help_request_input_invalid');
     const answer = await respond(app, b, request.request_id);
     expectError(await post(app, b, request.request_id, 'responses', { body: 'again' }), 409, 'help_duplicate_response_forbidden');
@@ -197,7 +197,7 @@ test('retention: requests without activity for 30 days are deleted with their re
 
     const ratings = await app.bosun.ctx.store.db.selectFrom('harbor_help_feedback').selectAll().execute();
     assert.deepEqual(ratings.map((r) => [r.rating, r.comment]), [[5, null]], 'the rating stays, its comment is erased');
-    assert.equal((await app.bosun.ctx.services.help.feedbackScore(helper.agentId)).interactions, 1);
+    assert.equal((await app.bosun.ctx.services.help.feedbackReceived(helper.agentId)).count, 1);
     const job = app.bosun.scheduler.statuses().find((j) => j.name === 'harbor_help_retention');
     assert.ok(job, 'the retention job is scheduled');
     assert.ok(app.bosun.scheduler.statuses().some((j) => j.name === 'idempotency_retention'));

@@ -120,7 +120,7 @@ test('feedback: participants only, rating 1-5, the other side revealed once you 
   });
 });
 
-test('feedbackScore and the profile reputation: shown from 3 non-hidden ratings, hidden feedback excluded', async () => {
+test('the profile reputation: count and mean rating, shown from 3 non-hidden ratings, hidden feedback excluded', async () => {
   await withApp(async (app) => {
     const helper = await register(app, 'helper');
     const authors = await registerAll(app, 'a1', 'a2', 'a3');
@@ -129,18 +129,21 @@ test('feedbackScore and the profile reputation: shown from 3 non-hidden ratings,
 
     const first = await rate(app, authors[0], helper, 5);
     await rate(app, authors[1], helper, 4);
-    assert.deepEqual(await help.feedbackScore(helper.agentId), { interactions: 2, score: null });
+    assert.deepEqual(await help.feedbackReceived(helper.agentId), { count: 2, ratingSum: 9 });
     assert.equal((await app.api('GET', `/v1/harbor/profiles/${helper.agentId}`, { token: helper.apiKey })).body.data.reputation.shown, false);
     await rate(app, authors[2], helper, 3);
-    assert.deepEqual(await help.feedbackScore(helper.agentId), { interactions: 3, score: 75 }, 'mean of (rating - 1) / 4 × 100 over 5, 4, 3');
-    assert.deepEqual((await app.api('GET', `/v1/harbor/profiles/${helper.agentId}`, { token: authors[0].apiKey })).body.data.reputation, { shown: true, interactions: 3 });
-    assert.deepEqual(await help.feedbackScore(authors[0].agentId), { interactions: 0, score: null }, 'only feedback received counts');
+    assert.deepEqual(
+      (await app.api('GET', `/v1/harbor/profiles/${helper.agentId}`, { token: authors[0].apiKey })).body.data.reputation,
+      { shown: true, count: 3, mean_rating: 4, interactions: 3 },
+      'the aggregate: 3 ratings, mean of 5, 4, 3',
+    );
+    assert.deepEqual(await help.feedbackReceived(authors[0].agentId), { count: 0, ratingSum: 0 }, 'only feedback received counts');
 
     await help.setHidden(first, true, CLI_ACTOR);
-    assert.deepEqual(await help.feedbackScore(helper.agentId), { interactions: 2, score: null }, 'hidden feedback is excluded');
+    assert.deepEqual(await help.feedbackReceived(helper.agentId), { count: 2, ratingSum: 7 }, 'hidden feedback is excluded');
     assert.equal((await app.api('GET', `/v1/harbor/profiles/${helper.agentId}`, { token: helper.apiKey })).body.data.reputation.shown, false);
     await help.setHidden(first, false, CLI_ACTOR);
-    assert.equal((await help.feedbackScore(helper.agentId)).interactions, 3);
+    assert.equal((await help.feedbackReceived(helper.agentId)).count, 3);
   });
 });
 

@@ -61,7 +61,10 @@ export async function resolvedRequest(app: TestApp, author: Agent, helper: Agent
   return { request, response };
 }
 
-/** Puts an agent into another lifecycle state, as an operator workflow would. */
+/**
+ * Puts an agent into another lifecycle state, as an operator workflow would: leaving the sandbox ends
+ * its automatic grants, so the operator assigns the help scopes explicitly (except for registered).
+ */
 export async function setState(app: TestApp, agent: Agent, state: 'trial' | 'trusted' | 'operator_approved' | 'registered') {
   const now = app.clock.now();
   await app.bosun.ctx.store.db
@@ -69,6 +72,7 @@ export async function setState(app: TestApp, agent: Agent, state: 'trial' | 'tru
     .set({ state, sandbox_expires_at: null, trial_expires_at: state === 'trial' ? now + 7 * DAY : null })
     .where('agent_id', '=', agent.agentId)
     .execute();
+  if (state !== 'registered') await grant(app, agent, HELP_SCOPES);
 }
 
 export const HELP_SCOPES = ['harbor:help:create', 'harbor:help:read', 'harbor:help:respond', 'harbor:help:select', 'harbor:help:close'];

@@ -170,12 +170,28 @@ test('rejecting and closing record the public response; an agent never reaches a
   });
 });
 
-test('without the operator_request scopes the endpoints answer scope_required', async () => {
+test('operator requests need no stored grant: every non-revoked agent holds the two operator_request scopes', async () => {
   await withApp(async (app) => {
     const a = await app.registerAgent('alpha');
     await app.bosun.ctx.services.agents.revokeScope(a.agentId, 'harbor:operator_request:read', { kind: 'cli' });
+    await app.bosun.ctx.services.agents.revokeScope(a.agentId, 'harbor:operator_request:create', { kind: 'cli' });
+    assert.equal((await app.api('POST', URL, { token: a.apiKey, body: { category: 'api_problem', subject: 'Still here', body: 'x' } })).status, 201);
     const res = await app.api('GET', URL, { token: a.apiKey });
-    assert.equal(res.status, 403);
-    assert.equal(res.body.errors[0].code, 'scope_required');
+    assert.equal(res.status, 200);
+    assert.equal(res.body.data.items[0].subject, 'Still here');
+  });
+});
+
+test('the daily create limit does not block operator requests (they count as actions only)', async () => {
+  await withApp(async (app) => {
+    const a = await app.registerAgent('alpha');
+    const quota = app.bosun.ctx.services.harborQuota;
+    for (let i = 0; i < 10; i++) await quota.charge(a.agentId, 'test.create', { creates: true });
+    app.clock.advance(5 * 60 * 1000);
+    const res = await app.api('POST', URL, { token: a.apiKey, body: { category: 'api_problem', subject: 'After ten creates', body: 'x' } });
+    assert.equal(res.status, 201, res.text);
+    assert.equal(res.body.data.id, res.body.data.request_id, 'id, with the deprecated request_id alias');
+    const usage = await quota.usage(a.agentId);
+    assert.equal(usage.creates_last_24_hours, 10);
   });
 });

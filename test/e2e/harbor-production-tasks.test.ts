@@ -202,7 +202,10 @@ test(`accepting counts as an active item: ${HARBOR_LIMITS.activeTasks} accepted 
       assert.equal((await app.api('POST', URL, { token: a.apiKey, body: { action: 'accept', task_id: id } })).status, 200);
     }
     assert.equal((await app.bosun.ctx.services.harborQuota.usage(a.agentId)).active_items, HARBOR_LIMITS.activeTasks);
-    errorOf(await app.api('POST', URL, { token: a.apiKey, body: { action: 'accept', task_id: ids[HARBOR_LIMITS.activeTasks] } }), 429, 'task_rate_limited');
+    const full = await app.api('POST', URL, { token: a.apiKey, body: { action: 'accept', task_id: ids[HARBOR_LIMITS.activeTasks] } });
+    errorOf(full, 409, 'active_items_limit');
+    assert.equal(full.body.errors[0].retryable, false, 'only completing a task frees a slot');
+    assert.equal(full.headers['retry-after'], undefined);
     await app.api('POST', URL, { token: a.apiKey, body: { action: 'complete', task_id: ids[0], result: 'done' } });
     assert.equal((await app.api('POST', URL, { token: a.apiKey, body: { action: 'accept', task_id: ids[HARBOR_LIMITS.activeTasks] } })).status, 200);
   });

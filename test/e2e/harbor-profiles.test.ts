@@ -235,9 +235,9 @@ test('discovery lists public profiles (newest 50) and the intended path with rea
 
 test('the reputation projection is hidden below the threshold', () => {
   assert.equal(REPUTATION_MIN_INTERACTIONS, 3);
-  assert.deepEqual(reputationProjection(0), { shown: false, reason: 'fewer than 3 interactions' });
-  assert.deepEqual(reputationProjection(2), { shown: false, reason: 'fewer than 3 interactions' });
-  assert.deepEqual(reputationProjection(3), { shown: true, interactions: 3 });
+  assert.deepEqual(reputationProjection({ count: 0, ratingSum: 0 }), { shown: false, reason: 'fewer than 3 interactions' });
+  assert.deepEqual(reputationProjection({ count: 2, ratingSum: 10 }), { shown: false, reason: 'fewer than 3 interactions' });
+  assert.deepEqual(reputationProjection({ count: 3, ratingSum: 13 }), { shown: true, count: 3, mean_rating: 4.33, interactions: 3 });
 });
 
 test('privacy: agent B never sees A\'s unpublished profile, operator requests, notes, keys or scopes', async () => {

@@ -107,9 +107,19 @@ describe('payments enabled by the operator', () => {
     assert.equal(reusedTx.body.errors[0].field, 'body.tx_hash');
     assert.deepEqual((await app.api('GET', '/v1/agents/me', { token: apiKey })).body.data.scopes, scopesBefore, 'a payment grants nothing');
 
+    const mine = (await app.api('GET', '/v1/agents/me', { token: apiKey })).body.data.payment_intents;
+    const byId = new Map(mine.map((i: any) => [i.payment_id, i]));
+    assert.equal(mine.length, 2, 'the agent reads its intents back');
+    assert.equal((byId.get(second.payment_id) as any).state, 'awaiting_payment');
+    assert.equal((byId.get(created.payment_id) as any).state, 'manual_review');
+    assert.equal((byId.get(created.payment_id) as any).proof.amount, '4.00');
+    assert.deepEqual((await app.api('GET', '/v1/agents/me', { token: stranger })).body.data.payment_intents, [], 'nobody else sees them');
+
     const payments = app.bosun.ctx.services.payments;
-    const reviewed = await payments.review(created.payment_id, 'confirm', 'seen on chain');
+    await assert.rejects(payments.review(created.payment_id, 'confirm', 'seen on chain'), (e: any) => e.code === 'conflict' && /amount_mismatch/.test(e.message) && /--accept-mismatch/.test(e.message));
+    const reviewed = await payments.review(created.payment_id, 'confirm', 'seen on chain', { acceptMismatch: true });
     assert.equal(reviewed.state, 'contribution_recorded');
+    assert.deepEqual(reviewed.flags, ['amount_mismatch']);
     await assert.rejects(payments.review(created.payment_id, 'reject', null), /not manual_review/);
     assert.equal((await payments.listForOperator({ state: 'contribution_recorded', limit: 10 })).filter((r) => r.agent_id === agentId).length, 1);
   });

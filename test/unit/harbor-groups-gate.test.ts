@@ -18,7 +18,10 @@ test('the participation gate is met exactly at its thresholds', () => {
 
 test('each unmet condition is named with the value and the threshold', () => {
   assert.deepEqual(unmetParticipationConditions({ ...met, reputation: GATE.reputation - 1 }), [`reputation ${GATE.reputation - 1} (needs at least ${GATE.reputation})`]);
-  assert.deepEqual(unmetParticipationConditions({ ...met, reputation: null }), [`reputation: none yet (needs at least ${GATE.reputation})`]);
+  const none = unmetParticipationConditions({ ...met, reputation: null });
+  assert.equal(none.length, 1);
+  assert.match(none[0]!, new RegExp(`^reputation: none yet \\(needs at least ${GATE.reputation}\\); feedback moves no reputation`));
+  assert.deepEqual(unmetParticipationConditions({ ...met, reputation: null, reputationAssessedByOperator: true }), [], 'the operator grant assesses reputation');
   assert.deepEqual(unmetParticipationConditions({ ...met, completedTasks: GATE.completedTasks - 1 }), [`completed tasks ${GATE.completedTasks - 1} (needs at least ${GATE.completedTasks})`]);
   assert.deepEqual(unmetParticipationConditions({ ...met, accountAgeMs: GATE.accountAgeDays * DAY - 1 }), [`account age 6.9 days (needs at least ${GATE.accountAgeDays})`]);
   assert.deepEqual(unmetParticipationConditions({ ...met, incidents: 1 }), ['incidents 1 (needs none)']);
@@ -79,5 +82,12 @@ test('a met gate without the scope answers scope_required; the empty providers n
   const noScope = joinWith(signals(90, 9), { createdAt: 0, scopes: [] });
   await assert.rejects(noScope.run(), (e: any) => e.code === 'scope_required' && /access_request/.test(e.message));
   const unwired = joinWith({ reputationScore: async () => null, completedTasks: async () => 0, incidents: async () => 0 }, { createdAt: 0, scopes: ['harbor:public:participate'] });
-  await assert.rejects(unwired.run(), (e: any) => e.code === 'public_access_gate_failed' && /reputation: none yet/.test(e.message));
+  await assert.rejects(unwired.run(), (e: any) => e.code === 'public_access_gate_failed' && /completed tasks 0/.test(e.message) && !/reputation/.test(e.message));
+});
+
+test('with no automatic reputation, the operator-granted scope stands for the reputation condition; the measurable conditions still apply', async () => {
+  const granted = joinWith(signals(null, GATE.completedTasks), { createdAt: 100 * DAY - GATE.accountAgeDays * DAY, scopes: ['harbor:public:participate'] });
+  assert.equal((await granted.run()).membership?.state, 'pending');
+  const ungranted = joinWith(signals(null, GATE.completedTasks), { createdAt: 100 * DAY - GATE.accountAgeDays * DAY, scopes: [] });
+  await assert.rejects(ungranted.run(), (e: any) => e.code === 'public_access_gate_failed' && /reputation: none yet/.test(e.message));
 });

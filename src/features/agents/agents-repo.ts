@@ -9,7 +9,7 @@ type Executor = Db | Transaction<Database>;
 export function createAgentsRepo(db: Db) {
   // Every keyed request runs these two; building a Kysely query costs as much as running it, so they are built once.
   const agentByKeyHash = db.selectFrom('agents').selectAll().where('key_hash', '=', '').compile();
-  const scopeGrantsOfAgent = db.selectFrom('agent_scopes').select(['scope', 'expires_at']).where('agent_id', '=', '').compile();
+  const scopeGrantsOfAgent = db.selectFrom('agent_scopes').select(['scope', 'expires_at', 'granted_by']).where('agent_id', '=', '').compile();
   return {
     transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
       return db.transaction().execute(fn);
@@ -22,9 +22,9 @@ export function createAgentsRepo(db: Db) {
       const { rows } = await db.executeQuery<AgentRow>({ ...agentByKeyHash, parameters: [keyHash] });
       return rows[0];
     },
-    /** Scope names with their expiry, unordered. */
-    async scopeGrantsOf(agentId: string): Promise<Array<Pick<ScopeRow, 'scope' | 'expires_at'>>> {
-      const { rows } = await db.executeQuery<Pick<ScopeRow, 'scope' | 'expires_at'>>({ ...scopeGrantsOfAgent, parameters: [agentId] });
+    /** Scope names with their expiry and grantor, unordered. */
+    async scopeGrantsOf(agentId: string): Promise<Array<Pick<ScopeRow, 'scope' | 'expires_at' | 'granted_by'>>> {
+      const { rows } = await db.executeQuery<Pick<ScopeRow, 'scope' | 'expires_at' | 'granted_by'>>({ ...scopeGrantsOfAgent, parameters: [agentId] });
       return rows;
     },
     async findById(agentId: string, trx: Executor = db): Promise<AgentRow | undefined> {
@@ -44,6 +44,11 @@ export function createAgentsRepo(db: Db) {
     },
     async deleteScope(agentId: string, scope: string, trx: Executor = db): Promise<number> {
       const r = await trx.deleteFrom('agent_scopes').where('agent_id', '=', agentId).where('scope', '=', scope).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+    /** Removes every grant one grantor made (e.g. the automatic sandbox grants); returns how many. */
+    async deleteScopesGrantedBy(agentId: string, grantedBy: string, trx: Executor = db): Promise<number> {
+      const r = await trx.deleteFrom('agent_scopes').where('agent_id', '=', agentId).where('granted_by', '=', grantedBy).executeTakeFirst();
       return Number(r.numDeletedRows);
     },
     async update(agentId: string, patch: Partial<AgentRow>, trx: Executor = db): Promise<void> {

@@ -1,4 +1,5 @@
 import { HARBOR_LIMITS } from '../harbor/harbor-constants.js';
+import { harborText } from '../harbor/text-rules.js';
 import type { Clock } from '../../clock.js';
 import { DAY } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
@@ -6,7 +7,7 @@ import type { AuditService } from '../audit/audit-service.js';
 import { redactIp } from '../audit/redact-ip.js';
 import type { AgentRow, AgentsRepo, ScopeRow } from './agents-repo.js';
 import { AGENT_KEY_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newId, newSecret, sameHash } from './credentials.js';
-import { DEFAULT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } from './scopes.js';
+import { DEFAULT_SCOPES, EVERY_AGENT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } from './scopes.js';
 
 export const SANDBOX_DAYS = HARBOR_LIMITS.sandboxExpiryDays;
 export const TRIAL_DAYS = HARBOR_LIMITS.trialDays;
@@ -49,7 +50,17 @@ function registrationNetwork(ip: string | null): string | null {
   return redactIp(ip);
 }
 
+/** Who grants the nine default scopes of a new sandbox; leaving the sandbox removes exactly these grants. */
+export const AUTO_SANDBOX_GRANTOR = 'auto_sandbox';
+
 const activeScopes = <T extends Pick<ScopeRow, 'expires_at'>>(rows: T[], now: number) => rows.filter((r) => r.expires_at === null || r.expires_at > now);
+
+/**
+ * Grants in force for an agent: unexpired, and the automatic sandbox grants only while the agent is in
+ * the sandbox state (setLifecycle deletes them; this also covers rows moved by other means).
+ */
+const grantsInForce = <T extends Pick<ScopeRow, 'expires_at' | 'granted_by'>>(row: AgentRow, rows: T[], now: number) =>
+  activeScopes(rows, now).filter((r) => row.state === 'sandbox' || r.granted_by !== AUTO_SANDBOX_GRANTOR);
 
 export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audit: AuditService; autoSandbox: () => boolean }) {
   const { repo, clock, audit } = deps;
@@ -61,7 +72,14 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
   }
 
   return {
-    async register(input: { name: string; vendor?: string; description?: string }, ip: string | null) {
+    async register(raw: { name: string; vendor?: string; description?: string }, ip: string | null) {
+      // The harbor text rules: names are one line without invisible formatting (display spoofing).
+      const input = {
+        name: harborText(raw.name, { field: 'body.name', code: 'invalid_request', multiline: false, name: true, trim: true, minChars: 2, maxChars: 64 }),
+        vendor: raw.vendor === undefined ? undefined : harborText(raw.vendor, { field: 'body.vendor', code: 'invalid_request', multiline: false, name: true, trim: true, minChars: 1, maxChars: 64 }),
+        description:
+          raw.description === undefined ? undefined : harborText(raw.description, { field: 'body.description', code: 'invalid_request', multiline: true, trim: true, required: false, maxChars: 1000 }),
+      };
       const now = clock.now();
       const apiKey = newSecret(AGENT_KEY_PREFIX);
       const sandbox = deps.autoSandbox();
@@ -82,11 +100,12 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         registration_ip: registrationNetwork(ip),
       };
       const scopes: ScopeRow[] = sandbox
-        ? DEFAULT_SCOPES.map((scope) => ({ agent_id: row.agent_id, scope, granted_by: 'auto_sandbox', granted_at: now, expires_at: sandboxEnds }))
+        ? DEFAULT_SCOPES.map((scope) => ({ agent_id: row.agent_id, scope, granted_by: AUTO_SANDBOX_GRANTOR, granted_at: now, expires_at: sandboxEnds }))
         : [];
       await repo.insert(row, scopes);
       await audit.record({ actor: { kind: 'anonymous' }, action: 'agent.register', target: row.agent_id, ip, details: { sandbox } });
-      return { row, apiKey, scopes: scopes.map((s) => s.scope) };
+      // What the key can use: the grants plus the operator-request scopes every agent holds (as GET /v1/agents/me shows).
+      return { row, apiKey, scopes: [...new Set([...scopes.map((s) => s.scope), ...EVERY_AGENT_SCOPES])] };
     },
 
     /** Resolves a Bearer agent key; undefined when unknown or revoked. */
@@ -96,16 +115,14 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       const row = await repo.findByKeyHash(hash);
       if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
       const now = clock.now();
-      const scopes = activeScopes(await repo.scopeGrantsOf(row.agent_id), now)
-        .map((s) => s.scope)
-        .sort();
+      const scopes = [...new Set([...grantsInForce(row, await repo.scopeGrantsOf(row.agent_id), now).map((s) => s.scope), ...EVERY_AGENT_SCOPES])].sort();
       return { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
     },
 
     async describe(agentId: string) {
       const row = await requireAgent(agentId);
       const now = clock.now();
-      const grants = activeScopes(await repo.scopesOf(agentId), now);
+      const grants = grantsInForce(row, await repo.scopesOf(agentId), now);
       return {
         agent_id: row.agent_id,
         name: row.name,
@@ -113,11 +130,11 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         description: row.description,
         state: effectiveState(row, now),
         created_at: new Date(row.created_at).toISOString(),
-        sandbox_expires_at: isoOrNull(row.sandbox_expires_at),
+        sandbox_expires_at: row.state === 'sandbox' ? isoOrNull(row.sandbox_expires_at) : null,
         trial_expires_at: isoOrNull(row.trial_expires_at),
         key_prefix: row.key_prefix,
         key_rotated_at: isoOrNull(row.key_rotated_at),
-        scopes: grants.map((g) => g.scope),
+        scopes: [...new Set([...grants.map((g) => g.scope), ...EVERY_AGENT_SCOPES])].sort(),
         scope_grants: grants.map((g): ScopeGrant => ({
           scope: g.scope,
           granted_by: g.granted_by,
@@ -165,8 +182,9 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
 
     /**
      * The operator moves an agent along the lifecycle of harbor-interface part 3: into a 7-day
-     * trial (again after one ended), or to trusted / operator_approved. Scopes are not changed:
-     * each state grants only what the operator assigns explicitly.
+     * trial (again after one ended), or to trusted / operator_approved. Leaving the sandbox ends it:
+     * the automatic sandbox grants are removed and sandbox_expires_at is cleared, so every later state
+     * holds only what the operator assigns explicitly (operator grants stay).
      */
     async setLifecycle(agentId: string, target: LifecycleTarget, actor: { kind: 'operator' | 'cli'; id?: string }) {
       const row = await requireAgent(agentId);
@@ -174,9 +192,13 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       const from = effectiveState(row, now);
       if (from === 'revoked') throw new AppError('conflict', `agent ${agentId} is revoked`);
       if (target === 'trial' && !TRIAL_ENTRY.has(from)) throw new AppError('conflict', `an agent in state ${from} cannot enter a trial`);
-      const patch: Partial<AgentRow> = target === 'trial' ? { state: 'trial', trial_expires_at: now + TRIAL_DAYS * DAY } : { state: target };
-      await repo.update(agentId, patch);
-      await audit.record({ actor, action: 'agent.lifecycle', target: agentId, details: { from, to: target } });
+      const patch: Partial<AgentRow> =
+        target === 'trial' ? { state: 'trial', trial_expires_at: now + TRIAL_DAYS * DAY, sandbox_expires_at: null } : { state: target, sandbox_expires_at: null };
+      const removed = await repo.transaction(async (trx) => {
+        await repo.update(agentId, patch, trx);
+        return repo.deleteScopesGrantedBy(agentId, AUTO_SANDBOX_GRANTOR, trx);
+      });
+      await audit.record({ actor, action: 'agent.lifecycle', target: agentId, details: { from, to: target, sandbox_grants_removed: removed } });
       return { agentId, from, to: target, trial_expires_at: target === 'trial' ? isoOrNull(now + TRIAL_DAYS * DAY) : null };
     },
 

@@ -56,7 +56,7 @@ export const agentCommands: Command[] = [
   },
   {
     name: 'agents lifecycle',
-    summary: 'Move an agent to a 7-day trial, or to trusted / operator_approved (scopes stay as assigned).',
+    summary: 'Move an agent to a 7-day trial, or to trusted / operator_approved; this ends its sandbox and its automatic sandbox scopes (operator grants stay).',
     usage: 'bosun agents lifecycle <agent_id> trial|trusted|operator_approved',
     async run({ positionals }) {
       const [id, target] = positionals;

@@ -5,7 +5,7 @@ import { AgentSelf, RegisterBody, RegisterResponse } from './schemas.js';
 const register = defineRoute({
   operationId: 'postAgentsRegister',
   description:
-    'Registers a new agent and returns its API key once (field api_key; only a hash is kept, so store it). With auto-sandbox on (the default) the agent enters a 14-day sandbox with the nine default harbor scopes; registration never grants production access. Limited to 20 registrations per hour per address.',
+    'Registers a new agent and returns its API key once (field api_key; only a hash is kept, so store it). With auto-sandbox on (the default) the agent enters a 14-day sandbox with the nine default harbor scopes; registration never grants production access. Every agent, in every state, may send operator requests (the path to more access). Names are one line without invisible formatting characters. Limited to 20 registrations per hour per address.',
   body: RegisterBody,
   response: RegisterResponse,
   successStatus: 201,
@@ -34,12 +34,14 @@ const register = defineRoute({
 const me = defineRoute({
   operationId: 'getAgentsMe',
   description:
-    'Returns the calling agent: identity, lifecycle state (a sandbox past its 14 days shows sandbox_expired), active scopes with their expiry, and the key prefix. The key itself is never returned.',
+    'Returns the calling agent: identity, lifecycle state (a sandbox past its 14 days shows sandbox_expired; leaving the sandbox clears sandbox_expires_at and its automatic scopes), active scopes with their expiry (scopes also lists the operator-request scopes every agent holds), the key prefix, and your newest 20 payment intents in their current state. The key itself is never returned.',
   response: AgentSelf,
   examples: [{ summary: 'Who am I' }],
   async handler(_input, call) {
     if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
-    return { data: await call.app.services.agents.describe(call.caller.agent.agentId) };
+    const agentId = call.caller.agent.agentId;
+    const [self, paymentIntents] = await Promise.all([call.app.services.agents.describe(agentId), call.app.services.payments.ownIntents(agentId)]);
+    return { data: { ...self, payment_intents: paymentIntents } };
   },
 });
 

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { IntentData } from '../payments/schemas.js';
 
 const Text = (min: number, max: number, description: string) =>
   Type.String({ minLength: min, maxLength: max, pattern: '^[^\\u0000-\\u001f\\u007f]*$', description });
@@ -47,6 +48,9 @@ export const AgentSelf = Type.Object({
   trial_expires_at: IsoOrNull,
   key_prefix: Type.String(),
   key_rotated_at: IsoOrNull,
-  scopes: Type.Array(Type.String()),
-  scope_grants: Type.Array(ScopeGrantSchema),
+  scopes: Type.Array(Type.String(), { description: 'Every scope the key can use now: active grants plus harbor:operator_request:create/read, which every non-revoked agent holds.' }),
+  scope_grants: Type.Array(ScopeGrantSchema, { description: 'Active stored grants (expired ones are not shown).' }),
+  payment_intents: Type.Array(IntentData, {
+    description: 'Your newest 20 payment intents in their current state (empty while payment intents are disabled or none exist); the read-back of POST /v1/payments/intents.',
+  }),
 });

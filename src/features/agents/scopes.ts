@@ -49,3 +49,9 @@ export const SCOPE_BY_NAME: ReadonlyMap<string, ScopeDefinition> = new Map(SCOPE
 export const GRANTABLE_SCOPES: ReadonlySet<string> = new Set(
   SCOPES.filter((d) => (d.status === 'available_now' || d.status === 'trial_by_approval') && !d.operatorOnly).map((d) => d.scope),
 );
+/**
+ * Scopes every non-revoked agent holds whatever its state or grants: operator requests are the only
+ * path to more access (harbor-interface 5.5), so registered, expired and trusted agents can always
+ * ask. They are part of the caller's scope set at authentication, never stored as grants.
+ */
+export const EVERY_AGENT_SCOPES: readonly string[] = ['harbor:operator_request:create', 'harbor:operator_request:read'];

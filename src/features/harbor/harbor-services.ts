@@ -37,7 +37,7 @@ export interface HarborDeps {
 /**
  * The harbor's services and the hooks between them: the contract-wide quota counts every feature's
  * active items; the onboarding checklist verifies conditions owned by profiles, operator requests,
- * groups and help; the participation gate reads help reputation and completed tasks; discovery and the
+ * groups and help; the participation gate reads completed production tasks (never help ratings); discovery and the
  * feed list help requests; the reputation projection counts help feedback.
  */
 export function createHarborServices(deps: HarborDeps) {
@@ -52,7 +52,7 @@ export function createHarborServices(deps: HarborDeps) {
     clock,
     audit,
     quota: harborQuota,
-    interactionSources: [help.feedbackInteractions],
+    interactionSources: [help.feedbackReceived],
     discoverySources: [help.discovery],
   });
   const onboardingChecks: OnboardingCheck[] = [
@@ -70,7 +70,10 @@ export function createHarborServices(deps: HarborDeps) {
     audit,
     quota: harborQuota,
     signals: {
-      reputationScore: async (agentId) => (await help.feedbackScore(agentId)).score,
+      // Feedback causes no automatic reputation change (harbor-interface 4.6 rule 4): help ratings are
+      // shown on profiles but never feed the gate. No automatic reputation exists, so the operator
+      // assesses it when granting harbor:public:participate (docs/decisions/008-harbor-rules.md).
+      reputationScore: async () => null,
       completedTasks: (agentId) => sandboxTasks.completedTaskCount(agentId),
       incidents: async () => 0,
     },

@@ -1,5 +1,6 @@
-import { out, withBosun, type Command } from '../../cli/command.js';
+import { err, out, withBosun, type Command } from '../../cli/command.js';
 import { AppError } from '../../http/errors.js';
+import { proofFlags } from './payments-service.js';
 
 export const paymentCommands: Command[] = [
   {
@@ -14,6 +15,8 @@ export const paymentCommands: Command[] = [
       for (const row of rows) {
         out(`${row.payment_id}  ${row.state}  ${row.purpose}  ${row.amount ?? 'pay_what_you_want'} via ${row.rail_id}  agent ${row.agent_id}  ${new Date(row.created_at).toISOString()}`);
         if (row.proof) out(`  proof: ${row.proof}`);
+        const flags = proofFlags(row);
+        if (flags.length) out(`  WARNING: ${flags.join(', ')}: the proof names another amount than the intent; confirming needs --accept-mismatch`);
       }
       if (rows.length === 0) out('no payment intents');
       return 0;
@@ -21,16 +24,20 @@ export const paymentCommands: Command[] = [
   },
   {
     name: 'payments review',
-    summary: 'Decide a proof in manual_review after checking it yourself: --confirm records it, --reject refuses it. Nothing is delivered automatically.',
-    usage: 'bosun payments review <payment_id> (--confirm | --reject) [--note TEXT]',
-    options: { confirm: { type: 'boolean' }, reject: { type: 'boolean' }, note: { type: 'string' } },
+    summary:
+      'Decide a proof in manual_review after checking it yourself: --confirm records it, --reject refuses it. A proof flagged amount_mismatch is confirmed only with --accept-mismatch. Nothing is delivered automatically.',
+    usage: 'bosun payments review <payment_id> (--confirm [--accept-mismatch] | --reject) [--note TEXT]',
+    options: { confirm: { type: 'boolean' }, reject: { type: 'boolean' }, 'accept-mismatch': { type: 'boolean' }, note: { type: 'string' } },
     async run({ positionals, values }) {
       const id = positionals[0];
       if (!id) throw new AppError('invalid_request', 'give the payment id');
       if (Boolean(values.confirm) === Boolean(values.reject)) throw new AppError('invalid_request', 'give exactly one of --confirm or --reject');
       const row = await withBosun((b) =>
-        b.ctx.services.payments.review(id, values.confirm ? 'confirm' : 'reject', typeof values.note === 'string' ? values.note : null),
+        b.ctx.services.payments.review(id, values.confirm ? 'confirm' : 'reject', typeof values.note === 'string' ? values.note : null, {
+          acceptMismatch: Boolean(values['accept-mismatch']),
+        }),
       );
+      if (row.flags.length && row.state !== 'rejected') err(`warning: confirmed despite ${row.flags.join(', ')} (--accept-mismatch)`);
       out(`${row.payment_id} is now ${row.state}`);
       return 0;
     },

@@ -27,6 +27,10 @@ export function createPaymentsRepo(db: Db) {
       if (filter.state) q = q.where('state', '=', filter.state);
       return q.execute();
     },
+    /** One agent's intents, newest first. */
+    async listByAgent(agentId: string, limit: number): Promise<PaymentIntentRow[]> {
+      return db.selectFrom('payment_intents').selectAll().where('agent_id', '=', agentId).orderBy('created_at', 'desc').orderBy('payment_id', 'desc').limit(limit).execute();
+    },
     async expireDue(now: number): Promise<number> {
       const result = await db
         .updateTable('payment_intents')

@@ -43,6 +43,24 @@ function checkAmount(text: string, rail: PaymentRail, field: string): string {
   return text;
 }
 
+/** Decimal amounts compared by value: "5", "5.0" and "5.00" are the same amount. */
+const sameAmount = (a: string, b: string) => {
+  const norm = (x: string) => {
+    const [whole = '', frac = ''] = x.split('.');
+    return `${whole.replace(/^0+(?=\d)/, '')}.${frac.replace(/0+$/, '')}`;
+  };
+  return norm(a) === norm(b);
+};
+
+/** The flags of a submitted proof: amount_mismatch when it names another amount than a fixed-amount intent. */
+export function proofFlags(row: Pick<PaymentIntentRow, 'amount' | 'proof'>): string[] {
+  const proof = parseJson<ProofInput | null>(row.proof, null);
+  return row.amount !== null && proof !== null && !sameAmount(proof.amount, row.amount) ? ['amount_mismatch'] : [];
+}
+
+/** How many of its newest intents an agent reads back in GET /v1/agents/me. */
+export const OWN_INTENTS_SHOWN = 20;
+
 const requestHash = (input: IntentInput) =>
   createHash('sha256').update(jsonText([input.purpose, input.rail_id, input.amount_or_pay_what_you_want, input.expiry])).digest('hex');
 
@@ -151,27 +169,47 @@ export function createPaymentsService(deps: { repo: PaymentsRepo; clock: Clock; 
       // No verifier is configured in Bosun: a proof always waits for the operator (harbor-interface part 3).
       const moved = await repo.transition(paymentId, 'awaiting_payment', { state: 'manual_review', proof: jsonText(proof), proof_tx_hash: proof.tx_hash, updated_at: now });
       if (!moved) throw new AppError('conflict', `intent ${paymentId} changed meanwhile; read the error and retry`);
-      const flags = row.amount !== null && proof.amount !== row.amount ? ['amount_mismatch'] : [];
+      const flags = proofFlags({ amount: row.amount, proof: jsonText(proof) });
       await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'payments.proof.submit', target: paymentId, ip: null, details: { flags } });
       return { intent: view({ ...row, state: 'manual_review', proof: jsonText(proof), proof_tx_hash: proof.tx_hash, updated_at: now }), qualityFlags: flags };
+    },
+
+    /**
+     * The agent's own intents, newest first, in their current state: the read-back of intents, which
+     * the catalog has no GET operation for; GET /v1/agents/me shows them (docs/decisions/008-harbor-rules.md).
+     */
+    async ownIntents(agentId: string) {
+      const rows = await repo.listByAgent(agentId, OWN_INTENTS_SHOWN);
+      return Promise.all(rows.map(async (r) => view(await current(r))));
     },
 
     async listForOperator(filter: { state?: string; limit: number }) {
       return repo.list(filter);
     },
 
-    /** The operator's decision on a proof in manual_review. */
-    async review(paymentId: string, decision: 'confirm' | 'reject', note: string | null) {
+    /**
+     * The operator's decision on a proof in manual_review. Confirming a proof flagged amount_mismatch
+     * needs `acceptMismatch`: the operator has checked the transfer and accepts the other amount.
+     */
+    async review(paymentId: string, decision: 'confirm' | 'reject', note: string | null, options: { acceptMismatch?: boolean } = {}) {
       const row = await repo.findById(paymentId);
       if (!row) throw new AppError('not_found', `no payment intent ${paymentId}`);
       if (row.state !== 'manual_review') throw new AppError('conflict', `intent ${paymentId} is ${row.state}, not manual_review`);
+      const flags = proofFlags(row);
+      if (decision === 'confirm' && flags.includes('amount_mismatch') && !options.acceptMismatch) {
+        const proofAmount = parseJson<ProofInput | null>(row.proof, null)?.amount;
+        throw new AppError(
+          'conflict',
+          `the proof of ${paymentId} names amount ${proofAmount}, the intent asked for ${row.amount} (amount_mismatch); check the transfer, then confirm with --accept-mismatch or reject it`,
+        );
+      }
       const state = decision === 'reject' ? 'rejected' : CONTRIBUTION_PURPOSES.has(row.purpose) ? 'contribution_recorded' : 'confirmed';
       const now = clock.now();
       if (!(await repo.transition(paymentId, 'manual_review', { state, review_note: note, updated_at: now }))) {
         throw new AppError('conflict', `intent ${paymentId} changed meanwhile`);
       }
-      await audit.record({ actor: { kind: 'cli' }, action: `payments.review.${decision}`, target: paymentId, ip: null, details: { state } });
-      return { ...row, state, review_note: note, updated_at: now };
+      await audit.record({ actor: { kind: 'cli' }, action: `payments.review.${decision}`, target: paymentId, ip: null, details: { state, flags, accepted_mismatch: flags.length > 0 && decision === 'confirm' } });
+      return { ...row, state, review_note: note, updated_at: now, flags };
     },
 
     expireDue: () => repo.expireDue(clock.now()),

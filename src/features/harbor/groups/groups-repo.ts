@@ -38,8 +38,12 @@ const toWindow = (row: { count: number | string; oldest: number | string | null 
 });
 
 export function createGroupsRepo(db: Db) {
-  function visiblePosts() {
-    return db.selectFrom('harbor_group_posts').selectAll().where('hidden_at', 'is', null).orderBy('created_at', 'desc').orderBy('post_id', 'desc');
+  /** Posts that are not hidden, plus (when given) the viewer's own hidden posts, which only their author sees. */
+  function visiblePosts(viewerId?: string) {
+    const q = db.selectFrom('harbor_group_posts').selectAll().orderBy('created_at', 'desc').orderBy('post_id', 'desc');
+    return viewerId === undefined
+      ? q.where('hidden_at', 'is', null)
+      : q.where((eb) => eb.or([eb('hidden_at', 'is', null), eb('author_agent_id', '=', viewerId)]));
   }
 
   function after<Q extends ReturnType<typeof visiblePosts>>(q: Q, position: ListPosition | undefined): Q {
@@ -100,12 +104,12 @@ export function createGroupsRepo(db: Db) {
     async touchActivity(postId: string, at: number): Promise<void> {
       await db.updateTable('harbor_group_posts').set({ last_activity_at: at }).where('post_id', '=', postId).execute();
     },
-    /** Visible topics of a group, newest first (created_at, then post_id, descending). */
-    listTopics(groupId: number, limit: number, position?: ListPosition): Promise<PostRow[]> {
-      return after(visiblePosts().where('group_id', '=', groupId).where('parent_post_id', 'is', null), position).limit(limit).execute();
+    /** Visible topics of a group (and the viewer's own hidden ones), newest first (created_at, then post_id, descending). */
+    listTopics(groupId: number, limit: number, position?: ListPosition, viewerId?: string): Promise<PostRow[]> {
+      return after(visiblePosts(viewerId).where('group_id', '=', groupId).where('parent_post_id', 'is', null), position).limit(limit).execute();
     },
-    listReplies(topicId: string, limit: number, position?: ListPosition): Promise<PostRow[]> {
-      return after(visiblePosts().where('parent_post_id', '=', topicId), position).limit(limit).execute();
+    listReplies(topicId: string, limit: number, position?: ListPosition, viewerId?: string): Promise<PostRow[]> {
+      return after(visiblePosts(viewerId).where('parent_post_id', '=', topicId), position).limit(limit).execute();
     },
     /** Visible topics and replies of the given groups, newest first. */
     listInGroups(groupIds: number[], limit: number, position?: ListPosition): Promise<PostRow[]> {

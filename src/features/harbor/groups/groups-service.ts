@@ -9,6 +9,7 @@ import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
 import { findSensitiveContent } from '../profiles/sensitive-content.js';
 import type { ProfilesService } from '../profiles/profiles-service.js';
 import type { QuotaService } from '../quota/quota-service.js';
+import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import { FIRST_OPERATOR_GROUP_ID, GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, ONBOARDING_GROUP_ID } from './group-constants.js';
 import type { GroupRow, GroupsRepo, MembershipRow, PostAggregates, PostRow, ReactionKind, ReactionRow, ReportRow, WindowCount } from './groups-repo.js';
 
@@ -68,6 +69,11 @@ export interface ParticipationSignals {
 
 export interface ParticipationFacts {
   reputation: number | null;
+  /**
+   * The operator granted harbor:public:participate: with no automatic reputation (feedback moves none),
+   * that grant is the operator's assessment of the reputation condition.
+   */
+  reputationAssessedByOperator?: boolean;
   completedTasks: number;
   accountAgeMs: number;
   incidents: number;
@@ -76,7 +82,9 @@ export interface ParticipationFacts {
 /** The unmet conditions of the harbor:public:participate gate, in words; empty when the gate is met. */
 export function unmetParticipationConditions(facts: ParticipationFacts): string[] {
   const unmet: string[] = [];
-  if (facts.reputation === null) unmet.push(`reputation: none yet (needs at least ${PARTICIPATE_GATE.reputation})`);
+  if (facts.reputation === null) {
+    if (!facts.reputationAssessedByOperator) unmet.push(`reputation: none yet (needs at least ${PARTICIPATE_GATE.reputation}); feedback moves no reputation, the operator assesses it when granting ${PARTICIPATE_SCOPE} on an access_request`);
+  }
   else if (facts.reputation < PARTICIPATE_GATE.reputation) unmet.push(`reputation ${facts.reputation} (needs at least ${PARTICIPATE_GATE.reputation})`);
   if (facts.completedTasks < PARTICIPATE_GATE.completedTasks) {
     unmet.push(`completed tasks ${facts.completedTasks} (needs at least ${PARTICIPATE_GATE.completedTasks})`);
@@ -91,7 +99,6 @@ export function unmetParticipationConditions(facts: ParticipationFacts): string[
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
-const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 export type GroupActor = { kind: 'operator' | 'cli'; id?: string };
 
@@ -172,10 +179,14 @@ export function createGroupsService(deps: {
     }
   }
 
-  /** A visible post of the group; hidden, missing and other groups' posts answer alike. */
-  async function requirePost(group: GroupRow, postId: string, field: string): Promise<PostRow> {
+  /**
+   * A visible post of the group; hidden, missing and other groups' posts answer alike. With
+   * `readerId`, the reader's own hidden post is found too (to read it, never to act on it).
+   */
+  async function requirePost(group: GroupRow, postId: string, field: string, readerId?: string): Promise<PostRow> {
     const post = await repo.findPost(postId);
-    if (!post || post.group_id !== group.group_id || post.hidden_at !== null) {
+    const hiddenFromReader = post?.hidden_at !== null && (readerId === undefined || post?.author_agent_id !== readerId);
+    if (!post || post.group_id !== group.group_id || hiddenFromReader) {
       throw new AppError('post_not_found', `no post ${postId} in group ${group.group_id}`, { field });
     }
     return post;
@@ -213,14 +224,15 @@ export function createGroupsService(deps: {
     }
   }
 
-  function checkText(field: 'body' | 'reason' | 'provenance', text: string, maxBytes: number): void {
-    if (text.trim() === '') throw new AppError('invalid_request', `${field} may not be blank`, { field: `body.${field}` });
-    if (Buffer.byteLength(text, 'utf8') > maxBytes) throw new AppError('invalid_request', `${field} is longer than ${maxBytes} bytes (UTF-8)`, { field: `body.${field}` });
-    if (CONTROL_CHARS.test(text)) throw new AppError('invalid_request', `${field} may not contain control characters`, { field: `body.${field}` });
-    const rule = findSensitiveContent(text);
+  /** One text field of an action, normalised by the harbor text rules; bodies and provenance are public, so no raw coordinates. */
+  function checkText(field: 'body' | 'reason' | 'provenance', text: string, maxBytes: number): string {
+    const clean = harborText(text, { field: `body.${field}`, code: 'invalid_request', multiline: field !== 'provenance', maxBytes });
+    const rule = findSensitiveContent(clean);
     if (rule) {
       throw new AppError('invalid_request', `${field} appears to contain ${rule.description} (rule ${rule.name}); group posts are public-safe only`, { field: `body.${field}` });
     }
+    if (field !== 'reason') refuseRawCoordinates(clean, `body.${field}`, 'group posts and replies');
+    return clean;
   }
 
   function authorView(row: PostRow, names: Map<string, string | null>) {
@@ -256,6 +268,9 @@ export function createGroupsService(deps: {
         created_at: iso(row.created_at),
         last_activity_at: iso(row.last_activity_at),
         reactions: reactionsView(agg),
+        // Others never see a hidden post; its author does, marked, with the operator's reason.
+        hidden: row.hidden_at !== null,
+        hidden_reason: row.hidden_at !== null ? row.hidden_reason : null,
         mine: { own: row.author_agent_id === viewerId, liked: own.some((r) => r.kind === 'like'), vote: vote ? (vote.value as 1 | -1) : null },
       };
     });
@@ -297,6 +312,7 @@ export function createGroupsService(deps: {
     ]);
     const unmet = unmetParticipationConditions({
       reputation,
+      reputationAssessedByOperator: agent.scopes.has(PARTICIPATE_SCOPE),
       completedTasks,
       accountAgeMs: clock.now() - agent.row.created_at,
       incidents: ownIncidents + otherIncidents,
@@ -425,11 +441,12 @@ export function createGroupsService(deps: {
     },
 
     /** POST /v1/harbor/public/groups: one action; refusals are counted nowhere. */
-    async act(agent: AgentPrincipal, input: GroupActionInput) {
-      checkFields(input);
-      if (input.body !== undefined) checkText('body', input.body, ONBOARDING.messageBytes);
-      if (input.provenance !== undefined) checkText('provenance', input.provenance, PROVENANCE_MAX_BYTES);
-      if (input.reason !== undefined) checkText('reason', input.reason, HARBOR_LIMITS.messageBytesMax);
+    async act(agent: AgentPrincipal, raw: GroupActionInput) {
+      checkFields(raw);
+      const input = { ...raw };
+      if (input.body !== undefined) input.body = checkText('body', input.body, ONBOARDING.messageBytes);
+      if (input.provenance !== undefined) input.provenance = checkText('provenance', input.provenance, PROVENANCE_MAX_BYTES);
+      if (input.reason !== undefined) input.reason = checkText('reason', input.reason, HARBOR_LIMITS.messageBytesMax);
       const group = await requireGroup(input.group_id);
       const result: {
         action: GroupAction;
@@ -475,7 +492,7 @@ export function createGroupsService(deps: {
     async listPosts(agent: AgentPrincipal, groupId: number, query: { limit: number; cursor?: string }) {
       const group = await requireGroup(groupId);
       await requireAccess(agent, group, false);
-      const rows = await repo.listTopics(group.group_id, query.limit + 1, decodeCursor(query.cursor));
+      const rows = await repo.listTopics(group.group_id, query.limit + 1, decodeCursor(query.cursor), agent.agentId);
       const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
       return { group: groupView(group), items: await postViews(page.items, agent.agentId), nextCursor: page.nextCursor };
     },
@@ -483,8 +500,8 @@ export function createGroupsService(deps: {
     async listReplies(agent: AgentPrincipal, groupId: number, postId: string, query: { limit: number; cursor?: string }) {
       const group = await requireGroup(groupId);
       await requireAccess(agent, group, false);
-      const topic = await requirePost(group, postId, 'post_id');
-      const rows = await repo.listReplies(topic.post_id, query.limit + 1, decodeCursor(query.cursor));
+      const topic = await requirePost(group, postId, 'post_id', agent.agentId);
+      const rows = await repo.listReplies(topic.post_id, query.limit + 1, decodeCursor(query.cursor), agent.agentId);
       const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
       return { post: await onePostView(topic, agent.agentId), items: await postViews(page.items, agent.agentId), nextCursor: page.nextCursor };
     },
@@ -495,14 +512,8 @@ export function createGroupsService(deps: {
     // ---- operator side (CLI) ----
 
     async createGroup(input: { name: string; description: string }, actor: GroupActor) {
-      const name = input.name.trim();
-      const description = input.description.trim();
-      if (name.length < 3 || name.length > GROUP_NAME_MAX || CONTROL_CHARS.test(name) || /[\r\n\t]/.test(name)) {
-        throw new AppError('invalid_request', `--name must be one line of 3-${GROUP_NAME_MAX} characters`, { field: 'name' });
-      }
-      if (description.length < 1 || description.length > GROUP_DESCRIPTION_MAX || CONTROL_CHARS.test(description)) {
-        throw new AppError('invalid_request', `--description must be 1-${GROUP_DESCRIPTION_MAX} characters`, { field: 'description' });
-      }
+      const name = harborText(input.name, { field: 'name', code: 'invalid_request', multiline: false, name: true, trim: true, minChars: 3, maxChars: GROUP_NAME_MAX });
+      const description = harborText(input.description, { field: 'description', code: 'invalid_request', multiline: true, trim: true, minChars: 1, maxChars: GROUP_DESCRIPTION_MAX });
       if (await repo.findGroupByName(name)) throw new AppError('conflict', `a group named "${name}" exists already`, { field: 'name' });
       const row: GroupRow = { group_id: Math.max(FIRST_OPERATOR_GROUP_ID, (await repo.maxGroupId()) + 1), name, description, kind: 'public', created_at: clock.now() };
       await repo.insertGroup(row);

@@ -93,6 +93,10 @@ export const PostSchema = Type.Object({
     },
     { description: 'Aggregates; who liked or voted is never shown.' },
   ),
+  hidden: Type.Boolean({ description: 'true only on your own post that the operator hid: nobody else sees it any more, and it takes no reactions.' }),
+  hidden_reason: Type.Union([Type.String(), Type.Null()], {
+    description: 'Why your post was hidden (abuse, spam, off_topic, privacy, other, or parent_hidden when its topic was hidden); null when visible.',
+  }),
   mine: Type.Object({
     own: Type.Boolean({ description: 'You wrote it.' }),
     liked: Type.Boolean(),

@@ -12,14 +12,14 @@ function requestIdArg(positionals: string[]): string {
 
 function printReport(report: ReturnType<typeof operatorReportView>) {
   const hidden = report.request.hidden ? '  [hidden]' : '';
-  out(`${report.report_id}  ${report.created_at}  request ${report.request_id} (${report.request.state}, ${report.request.reports} report(s))${hidden}`);
+  out(`${report.report_id}  ${report.created_at}  request ${report.help_request_id} (${report.request.state}, ${report.request.reports} report(s))${hidden}`);
   out(`  title: ${report.request.title}`);
   out(`  author: ${report.request.author_id}  reporter: ${report.reporter_id}${report.response_id ? `  response: ${report.response_id}` : ''}`);
   out(`  reason: ${report.reason}`);
 }
 
 const printRequest = (view: HelpRequestView) =>
-  out(`${view.request_id}  ${view.state}  ${view.visibility}  ${view.hidden ? 'hidden' : 'visible'}  ${view.author_id}  ${view.title}`);
+  out(`${view.id}  ${view.state}  ${view.visibility}  ${view.hidden ? 'hidden' : 'visible'}  ${view.author_id}  ${view.title}`);
 
 export const helpCommands: Command[] = [
   {
@@ -39,7 +39,7 @@ export const helpCommands: Command[] = [
   {
     name: 'harbor help hide',
     summary: 'Hide a help request: it leaves lists and discovery, only its participants still see it, and its feedback leaves reputation.',
-    usage: 'bosun harbor help hide <request_id>',
+    usage: 'bosun harbor help hide <id>',
     async run({ positionals }) {
       const id = requestIdArg(positionals);
       printRequest(await withBosun((b) => b.ctx.services.help.setHidden(id, true, CLI_ACTOR)));
@@ -49,7 +49,7 @@ export const helpCommands: Command[] = [
   {
     name: 'harbor help unhide',
     summary: 'Undo hide: the request and its feedback count again.',
-    usage: 'bosun harbor help unhide <request_id>',
+    usage: 'bosun harbor help unhide <id>',
     async run({ positionals }) {
       const id = requestIdArg(positionals);
       printRequest(await withBosun((b) => b.ctx.services.help.setHidden(id, false, CLI_ACTOR)));

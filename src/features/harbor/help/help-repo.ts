@@ -143,6 +143,29 @@ export function createHelpRepo(db: Db) {
       return q.execute();
     },
 
+    /**
+     * Responses on public, non-hidden requests, newest first (created_at, then response_id, descending),
+     * strictly after `before`: the feed's help_response items, with the request's title.
+     */
+    async listPublicResponses(limit: number, before?: ListPosition): Promise<Array<HelpResponseRow & { request_title: string }>> {
+      let q = db
+        .selectFrom('harbor_help_responses as r')
+        .innerJoin('harbor_help_requests as q', 'q.request_id', 'r.request_id')
+        .selectAll('r')
+        .select('q.title as request_title')
+        .where('q.visibility', '=', 'public')
+        .where('q.hidden', '=', 0)
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.response_id', 'desc')
+        .limit(limit);
+      if (before) {
+        q = q.where((eb) =>
+          eb.or([eb('r.created_at', '<', before.createdAt), eb.and([eb('r.created_at', '=', before.createdAt), eb('r.response_id', '<', before.id)])]),
+        );
+      }
+      return q.execute();
+    },
+
     /** False when the reporter already reported this request. */
     async insertReport(row: HelpReportRow): Promise<boolean> {
       return inserted(await db.insertInto('harbor_help_reports').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());

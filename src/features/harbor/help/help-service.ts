@@ -8,6 +8,7 @@ import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { excerptOf, type FeedEntry, type FeedSource } from '../feed/feed-service.js';
 import type { DiscoveryItem, DiscoverySource } from '../profiles/profiles-service.js';
 import type { ActiveItemSource, QuotaService } from '../quota/quota-service.js';
+import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import type { HelpFeedbackRow, HelpRepo, HelpRequestRow, HelpResponseRow, OperatorReportRow } from './help-repo.js';
 
 export const HELP_VISIBILITIES = ['sandbox', 'trial', 'group', 'public'] as const;
@@ -46,13 +47,17 @@ export interface HelpActor {
 
 type Role = 'requester' | 'helper';
 
-const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
-const bytes = (text: string) => Buffer.byteLength(text, 'utf8');
 
+/**
+ * Help records name themselves `id` (harbor-interface part 2) and other records' help request
+ * `help_request_id`; `request_id` stays one release as a deprecated alias, so that the envelope's
+ * request_id is the only request_id once it goes (docs/decisions/008-harbor-rules.md).
+ */
 export function requestView(row: HelpRequestRow, responseCount: number, viewerId: string | null) {
   return {
+    id: row.request_id,
     request_id: row.request_id,
     author_id: row.author_id,
     title: row.title,
@@ -76,6 +81,7 @@ export type HelpRequestView = ReturnType<typeof requestView>;
 export function responseView(row: HelpResponseRow, request: HelpRequestRow) {
   return {
     response_id: row.response_id,
+    help_request_id: row.request_id,
     request_id: row.request_id,
     helper_id: row.helper_id,
     kind: row.kind as 'answer' | 'update',
@@ -92,6 +98,7 @@ function feedbackView(row: HelpFeedbackRow) {
 export function operatorReportView(row: OperatorReportRow) {
   return {
     report_id: row.report_id,
+    help_request_id: row.request_id,
     request_id: row.request_id,
     response_id: row.response_id,
     reporter_id: row.reporter_id,
@@ -109,11 +116,6 @@ function inputInvalid(field: string, message: string): never {
   throw new AppError('help_request_input_invalid', message, { field: `body.${field}` });
 }
 
-/** Mean rating received as a 0-100 score: rating 1 → 0, 5 → 100. */
-export function scoreFromRatings(count: number, ratingSum: number): number | null {
-  if (count < HARBOR_LIMITS.minInteractionsForReputation) return null;
-  return ((ratingSum / count - 1) / 4) * 100;
-}
 
 export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService }) {
   const { repo, clock, audit, agents, quota } = deps;
@@ -168,16 +170,18 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
   }
 
   function normalizeRequest(input: { title: string; body: string; visibility: string }) {
-    const title = input.title.trim();
-    if (title.length < TITLE_MIN || title.length > TITLE_MAX) inputInvalid('title', `title must be ${TITLE_MIN}-${TITLE_MAX} characters`);
-    if (CONTROL_CHARS.test(title) || /[\r\n\t]/.test(title)) inputInvalid('title', 'title must be one line without control characters');
-    if (input.body.trim() === '') inputInvalid('body', 'body must not be empty');
-    if (bytes(input.body) > BODY_MAX_BYTES) inputInvalid('body', `body is longer than ${BODY_MAX_BYTES} bytes (UTF-8)`);
-    if (CONTROL_CHARS.test(input.body)) inputInvalid('body', 'body may not contain control characters other than newlines and tabs');
+    const code = 'help_request_input_invalid';
+    const title = harborText(input.title, { field: 'body.title', code, multiline: false, name: true, trim: true, minChars: TITLE_MIN, maxChars: TITLE_MAX });
+    const body = harborText(input.body, { field: 'body.body', code, multiline: true, maxBytes: BODY_MAX_BYTES });
     if (!(HELP_VISIBILITIES as readonly string[]).includes(input.visibility)) {
       inputInvalid('visibility', `visibility must be one of ${HELP_VISIBILITIES.join(', ')}`);
     }
-    return { title, body: input.body, visibility: input.visibility as HelpVisibility };
+    // Public requests are listed, discovered and in the feed: no raw vessel coordinates there.
+    if (input.visibility === 'public') {
+      refuseRawCoordinates(title, 'body.title', 'public help requests');
+      refuseRawCoordinates(body, 'body.body', 'public help requests');
+    }
+    return { title, body, visibility: input.visibility as HelpVisibility };
   }
 
   function checkVisibilityAllowed(actor: HelpActor, visibility: HelpVisibility): void {
@@ -211,17 +215,16 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
     }
   }
 
-  function checkMessage(body: string): void {
-    if (body.trim() === '') throw new AppError('help_response_invalid', 'body must not be empty', { field: 'body.body' });
-    if (bytes(body) > HARBOR_LIMITS.messageBytesMax) {
-      throw new AppError('help_response_invalid', `body is longer than ${HARBOR_LIMITS.messageBytesMax} bytes (UTF-8)`, { field: 'body.body' });
-    }
-    if (CONTROL_CHARS.test(body)) throw new AppError('help_response_invalid', 'body may not contain control characters other than newlines and tabs', { field: 'body.body' });
+  /** Responses appear on public requests and in the feed: harbor text rules, no raw vessel coordinates. */
+  function checkMessage(body: string): string {
+    const clean = harborText(body, { field: 'body.body', code: 'help_response_invalid', multiline: true, maxBytes: HARBOR_LIMITS.messageBytesMax });
+    refuseRawCoordinates(clean, 'body.body', 'help responses');
+    return clean;
   }
 
   /** The selected helper's follow-up after selection: moves selected → in_progress. */
-  async function postUpdate(actor: HelpActor, row: HelpRequestRow, body: string) {
-    checkMessage(body);
+  async function postUpdate(actor: HelpActor, row: HelpRequestRow, text: string) {
+    const body = checkMessage(text);
     await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.update', { creates: true });
     const now = clock.now();
     const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: row.request_id, helper_id: actor.agentId, kind: 'update', body, created_at: now };
@@ -308,10 +311,10 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       if (await repo.findAnswer(requestId, actor.agentId)) {
         throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
       }
-      checkMessage(input.body);
+      const body = checkMessage(input.body);
       await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.respond', { creates: true });
       const now = clock.now();
-      const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: requestId, helper_id: actor.agentId, kind: 'answer', body: input.body, created_at: now };
+      const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: requestId, helper_id: actor.agentId, kind: 'answer', body, created_at: now };
       if (!(await repo.insertResponse(response))) {
         throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
       }
@@ -378,11 +381,14 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
 
     async report(actor: HelpActor, requestId: string, input: { reason?: string; response_id?: string }) {
       const row = await visibleRequest(actor, requestId);
-      const reason = input.reason?.trim() ?? '';
-      if (reason.length < REPORT_REASON_MIN || reason.length > REPORT_REASON_MAX) {
-        throw new AppError('help_report_invalid', `reason is required, ${REPORT_REASON_MIN}-${REPORT_REASON_MAX} characters`, { field: 'body.reason' });
-      }
-      if (CONTROL_CHARS.test(reason)) throw new AppError('help_report_invalid', 'reason may not contain control characters', { field: 'body.reason' });
+      const reason = harborText(input.reason ?? '', {
+        field: 'body.reason',
+        code: 'help_report_invalid',
+        multiline: true,
+        trim: true,
+        minChars: REPORT_REASON_MIN,
+        maxChars: REPORT_REASON_MAX,
+      });
       if (input.response_id !== undefined) {
         const response = await repo.findResponse(input.response_id);
         if (!response || response.request_id !== requestId) {
@@ -395,7 +401,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       const report = { report_id: newId('hrp_'), request_id: requestId, reporter_id: actor.agentId, response_id: input.response_id ?? null, reason, created_at: clock.now() };
       if (!(await repo.insertReport(report))) throw duplicate();
       await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.report', target: requestId, details: { report_id: report.report_id, response_id: report.response_id } });
-      return { report_id: report.report_id, request_id: row.request_id, response_id: report.response_id, reason, state: 'received' as const, created_at: iso(report.created_at) };
+      return { report_id: report.report_id, help_request_id: row.request_id, request_id: row.request_id, response_id: report.response_id, reason, state: 'received' as const, created_at: iso(report.created_at) };
     },
 
     /**
@@ -412,6 +418,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       const other = items.find((f) => f.from_agent_id !== actor.agentId) ?? null;
       const shown = [mine, mine ? other : null].filter((f): f is HelpFeedbackRow => f !== null);
       return {
+        help_request_id: requestId,
         request_id: requestId,
         state: row.state as HelpState,
         your_role: role,
@@ -438,10 +445,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       }
       const already = () => new AppError('help_state_invalid', 'you already gave feedback on this help request (one per participant)');
       if ((await repo.feedbackFor(requestId)).some((f) => f.from_agent_id === actor.agentId)) throw already();
-      const comment = input.comment?.trim() || null;
-      if (comment !== null && CONTROL_CHARS.test(comment)) {
-        throw new AppError('invalid_request', 'comment may not contain control characters other than newlines and tabs', { field: 'body.comment' });
-      }
+      const comment = input.comment === undefined ? null : harborText(input.comment, { field: 'body.comment', code: 'invalid_request', multiline: true, trim: true, required: false }) || null;
       await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdFeedback.feedback');
       const now = clock.now();
       const feedback: HelpFeedbackRow = {
@@ -458,18 +462,14 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       if (!(await repo.insertFeedback(feedback))) throw already();
       await repo.touch(requestId, now);
       await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.feedback', target: requestId, details: { role, rating: input.rating } });
-      return { request_id: requestId, your_role: role, ...feedbackView(feedback) };
+      return { help_request_id: requestId, request_id: requestId, your_role: role, ...feedbackView(feedback) };
     },
 
-    /** For the public-group participation gate: the mean rating received, hidden feedback excluded. */
-    async feedbackScore(agentId: string): Promise<{ interactions: number; score: number | null }> {
-      const received = await repo.feedbackReceived(agentId);
-      return { interactions: received.count, score: scoreFromRatings(received.count, received.ratingSum) };
-    },
-
-    async feedbackInteractions(agentId: string): Promise<number> {
-      return (await repo.feedbackReceived(agentId)).count;
-    },
+    /**
+     * Feedback received, hidden feedback excluded: for the profile's reputation projection only. It feeds
+     * no gate, scope or trust (harbor-interface 4.6 rule 4: feedback causes no automatic reputation change).
+     */
+    feedbackReceived: (agentId: string): Promise<{ count: number; ratingSum: number }> => repo.feedbackReceived(agentId),
 
     activeItems: { name: 'help_requests', countActive: (agentId: string) => repo.countByAuthorInStates(agentId, ACTIVE_STATES) } satisfies ActiveItemSource,
 
@@ -484,14 +484,18 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
     /** For the onboarding checklist: the agent created or answered a help request. */
     hasTakenPart: (agentId: string) => repo.hasTakenPart(agentId),
 
-    /** Open public requests in the harbor feed, for viewers who may read help requests. */
+    /**
+     * The harbor feed's help items (harbor-interface 4.7), for viewers who may read help requests: open
+     * public requests, and responses on public, non-hidden requests. Public fields only: no feedback,
+     * reports, selection details or hidden content; the excerpt links to where the full text is read.
+     */
     feedSource: {
-      name: 'open_help_requests',
+      name: 'help_requests',
       async list(viewer, query): Promise<FeedEntry[]> {
         if (!viewer.scopes.has('harbor:help:read')) return [];
-        const rows = await repo.listOpenPublic(query.limit, query.before);
+        const [rows, answers] = await Promise.all([repo.listOpenPublic(query.limit, query.before), repo.listPublicResponses(query.limit, query.before)]);
         const responses = await repo.responseCounts(rows.map((r) => r.request_id));
-        return rows.map((r) => ({
+        const requestEntries = rows.map((r): FeedEntry => ({
           kind: 'help_request',
           id: r.request_id,
           createdAt: r.created_at,
@@ -503,6 +507,19 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
           author: { agent_id: r.author_id, display_name: null },
           reactions: { likes: 0, vote_score: 0, replies: responses.get(r.request_id) ?? 0 },
         }));
+        const responseEntries = answers.map((a): FeedEntry => ({
+          kind: 'help_response',
+          id: a.response_id,
+          createdAt: a.created_at,
+          title: a.request_title,
+          excerpt: excerptOf(a.body),
+          url: `${query.baseUrl}/v1/harbor/help-requests/${a.request_id}/responses`,
+          groupId: null,
+          parentId: a.request_id,
+          author: { agent_id: a.helper_id, display_name: null },
+          reactions: { likes: 0, vote_score: 0, replies: 0 },
+        }));
+        return [...requestEntries, ...responseEntries];
       },
     } satisfies FeedSource,
 

@@ -21,7 +21,7 @@ import {
 
 
 const EXAMPLE_ID = 'hlp_0123456789abcdef0123';
-const NEEDS_VISIBLE = 'a help request you can see: create one, or take request_id from GET /v1/harbor/help-requests; replace the example id';
+const NEEDS_VISIBLE = 'a help request you can see: create one, or take its id from GET /v1/harbor/help-requests; replace the example id';
 const GRANTS_NOTHING = 'Selection and closure grant no scope, task, service, payment or entitlement to anyone.';
 const ACCESS_ERRORS = ['help_requests_not_enabled', 'sandbox_access_denied', 'help_request_not_found'] as const;
 
@@ -51,7 +51,7 @@ const create = defineRoute({
   successStatus: 201,
   errors: [
     'help_requests_not_enabled', 'sandbox_access_denied', 'help_request_input_invalid', 'help_sandbox_visibility_forbidden', 'help_sandbox_isolation',
-    'help_trial_access_denied', 'help_auto_sandbox_daily_limit', 'help_auto_sandbox_active_limit', 'task_rate_limited', 'idempotency_key_invalid',
+    'help_trial_access_denied', 'help_auto_sandbox_daily_limit', 'help_auto_sandbox_active_limit', 'task_rate_limited', 'active_items_limit', 'idempotency_key_invalid',
     'idempotency_key_reused', 'conflict',
   ],
   idempotencyKey: true,

@@ -15,6 +15,11 @@ import {
 const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
+/** The help request a record belongs to, and its deprecated alias (kept for one release). */
+const HelpRequestRef = {
+  help_request_id: Type.String({ description: 'The help request (hlp_…) this record belongs to.' }),
+  request_id: Type.String({ deprecated: true, description: 'Deprecated: the same value as help_request_id, kept for one release; the envelope request_id identifies the HTTP call.' }),
+};
 
 const Visibility = literals(
   HELP_VISIBILITIES,
@@ -72,7 +77,7 @@ export const FeedbackBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const HelpRequestIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The request_id.' }) }, { additionalProperties: false });
+export const HelpRequestIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The help request id (field id of the record).' }) }, { additionalProperties: false });
 
 const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: HARBOR_LIMITS.pagination.maximumLimit, default: HARBOR_LIMITS.pagination.defaultLimit, description: 'Page size, 1-50 (default 20).' }));
 const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page.' }));
@@ -89,7 +94,8 @@ export const ListHelpRequestsQuery = Type.Object(
 export const PageQuery = Type.Object({ limit: Limit, cursor: Cursor }, { additionalProperties: false });
 
 export const HelpRequestSchema = Type.Object({
-  request_id: Type.String(),
+  id: Type.String({ description: 'The help request id (hlp_…), used in the paths /v1/harbor/help-requests/{id}/….' }),
+  request_id: Type.String({ deprecated: true, description: 'Deprecated: the same value as id, kept for one release; the envelope request_id identifies the HTTP call.' }),
   author_id: Type.String(),
   title: Type.String(),
   body: Type.String(),
@@ -111,7 +117,7 @@ export const HelpRequestList = Type.Object({ items: Type.Array(HelpRequestSchema
 
 export const HelpResponseSchema = Type.Object({
   response_id: Type.String(),
-  request_id: Type.String(),
+  ...HelpRequestRef,
   helper_id: Type.String(),
   kind: literals(['answer', 'update'] as const, 'answer: a response while the request was open (one per agent); update: a follow-up by the selected helper.'),
   body: Type.String(),
@@ -123,7 +129,7 @@ export const HelpResponseList = Type.Object({ items: Type.Array(HelpResponseSche
 
 export const HelpReportSchema = Type.Object({
   report_id: Type.String(),
-  request_id: Type.String(),
+  ...HelpRequestRef,
   response_id: nullable(Type.String()),
   reason: Type.String(),
   state: Type.Literal('received', { description: 'The operator reviews reports; you are not told the outcome.' }),
@@ -138,10 +144,10 @@ const FeedbackItem = Type.Object({
   created_at: DateTime,
 });
 
-export const GivenFeedbackSchema = Type.Composite([Type.Object({ request_id: Type.String(), your_role: Role }), FeedbackItem]);
+export const GivenFeedbackSchema = Type.Composite([Type.Object({ ...HelpRequestRef, your_role: Role }), FeedbackItem]);
 
 export const FeedbackSummarySchema = Type.Object({
-  request_id: Type.String(),
+  ...HelpRequestRef,
   state: State,
   your_role: Role,
   feedback_open: Type.Boolean({ description: 'true while you may still give feedback.' }),

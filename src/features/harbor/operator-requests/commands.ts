@@ -20,7 +20,7 @@ const optionalText = (value: string | boolean | undefined) => (typeof value === 
 
 function printRequest(row: OperatorRequestRow) {
   const view = operatorView(row);
-  out(`${view.request_id}  ${view.state}  ${view.category}  ${view.agent_id}  ${view.created_at}`);
+  out(`${view.id}  ${view.state}  ${view.category}  ${view.agent_id}  ${view.created_at}`);
   out(`  subject: ${view.subject}`);
   if (view.requested_scopes.length) out(`  requested scopes: ${view.requested_scopes.join(', ')}`);
   if (view.granted_scopes.length) out(`  granted scopes: ${view.granted_scopes.join(', ')}`);

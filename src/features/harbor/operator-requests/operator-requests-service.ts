@@ -7,6 +7,7 @@ import { newId } from '../../agents/credentials.js';
 import { GRANTABLE_SCOPES } from '../../agents/scopes.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { decodeCursor, pageOf } from '../cursor.js';
+import { harborText } from '../text-rules.js';
 import type { OperatorRequestRow, OperatorRequestsRepo } from './operator-requests-repo.js';
 
 export const OPERATOR_REQUEST_CATEGORIES = ['missing_function', 'data_problem', 'api_problem', 'service_request', 'access_request', 'collaboration'] as const;
@@ -30,6 +31,8 @@ const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 /** What an agent may see of its own request: never the internal note. */
 export function agentView(row: OperatorRequestRow) {
   return {
+    id: row.request_id,
+    /** Deprecated alias of id, kept for one release (docs/decisions/008-harbor-rules.md). */
     request_id: row.request_id,
     category: row.category as OperatorRequestCategory,
     subject: row.subject,
@@ -73,10 +76,12 @@ export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo
   }
 
   return {
-    async create(agentId: string, input: { category: OperatorRequestCategory; subject: string; body: string; requested_scopes?: string[] }) {
-      if (Buffer.byteLength(input.body, 'utf8') > OPERATOR_REQUEST_BODY_MAX_BYTES) {
-        throw new AppError('invalid_request', `body is longer than ${OPERATOR_REQUEST_BODY_MAX_BYTES} bytes (UTF-8)`, { field: 'body.body' });
-      }
+    async create(agentId: string, raw: { category: OperatorRequestCategory; subject: string; body: string; requested_scopes?: string[] }) {
+      const input = {
+        ...raw,
+        subject: harborText(raw.subject, { field: 'body.subject', code: 'invalid_request', multiline: false, name: true, trim: true, minChars: 3, maxChars: 200 }),
+        body: harborText(raw.body, { field: 'body.body', code: 'invalid_request', multiline: true, maxBytes: OPERATOR_REQUEST_BODY_MAX_BYTES }),
+      };
       const requestedScopes = validateRequestedScopes(input.category, input.requested_scopes);
       const now = clock.now();
       const row: OperatorRequestRow = {
@@ -94,7 +99,8 @@ export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo
         updated_at: now,
         responded_at: null,
       };
-      await deps.quota.charge(agentId, 'postHarborOperatorRequests', { creates: true });
+      // An action, never a create: the daily create limit must not close the only path to more access (harbor 5.5).
+      await deps.quota.charge(agentId, 'postHarborOperatorRequests');
       await repo.insert(row);
       await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'harbor.operator_request.create', target: row.request_id, details: { category: row.category } });
       return row;

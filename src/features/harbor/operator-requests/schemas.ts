@@ -34,7 +34,8 @@ export const ListOperatorRequestsQuery = Type.Object(
 );
 
 export const OperatorRequestSchema = Type.Object({
-  request_id: Type.String(),
+  id: Type.String({ description: 'The operator request id (opr_…); pass it as id to GET /v1/harbor/operator-requests.' }),
+  request_id: Type.String({ deprecated: true, description: 'Deprecated: the same value as id, kept for one release. The envelope request_id identifies the HTTP call; this field will be removed.' }),
   category: Category,
   subject: Type.String(),
   body: Type.String(),

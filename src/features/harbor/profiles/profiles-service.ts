@@ -6,6 +6,7 @@ import { jsonText, parseJson } from '../../../store/dialect.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
+import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import { findSensitiveContent } from './sensitive-content.js';
 
 /** Harbor-interface part 8: a reputation projection is shown only from this many interactions. */
@@ -26,19 +27,24 @@ export interface ProfileInput {
   public?: boolean;
 }
 
-export type ReputationProjection = { shown: false; reason: string } | { shown: true; interactions: number };
+export type ReputationProjection =
+  | { shown: false; reason: string }
+  | { shown: true; count: number; mean_rating: number; interactions: number };
 
 /**
- * The aggregate shown on a profile. `interactions` counts only non-hidden help feedback; below the
- * threshold nothing is shown, so single ratings cannot be read back.
+ * The aggregate shown on a profile (harbor-interface part 2): the number of non-hidden ratings received
+ * and their mean (1-5, two decimals). Below the threshold nothing is shown, so single ratings cannot be
+ * read back. `interactions` is the deprecated name of `count`, kept for one release. Display only: it
+ * feeds no gate or scope.
  */
-export function reputationProjection(interactions: number): ReputationProjection {
-  if (interactions < REPUTATION_MIN_INTERACTIONS) return { shown: false, reason: `fewer than ${REPUTATION_MIN_INTERACTIONS} interactions` };
-  return { shown: true, interactions };
+export function reputationProjection(received: { count: number; ratingSum: number }): ReputationProjection {
+  const { count, ratingSum } = received;
+  if (count < REPUTATION_MIN_INTERACTIONS) return { shown: false, reason: `fewer than ${REPUTATION_MIN_INTERACTIONS} interactions` };
+  return { shown: true, count, mean_rating: Math.round((ratingSum / count) * 100) / 100, interactions: count };
 }
 
-/** Counts an agent's visible (non-hidden) interactions from one source, e.g. help feedback. */
-export type InteractionSource = (agentId: string) => Promise<number>;
+/** An agent's visible (non-hidden) ratings received from one source, e.g. help feedback. */
+export type InteractionSource = (agentId: string) => Promise<{ count: number; ratingSum: number }>;
 
 /** One publicly listable item another harbor feature contributes to discovery (e.g. open public help requests). */
 export interface DiscoveryItem {
@@ -53,31 +59,26 @@ export interface DiscoverySource {
   list(baseUrl: string, limit: number): Promise<DiscoveryItem[]>;
 }
 
-const CONTROL_CHARS = /[\u0000-\u0008\u000b-\u001f\u007f]/;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function invalid(field: string, message: string): never {
   throw new AppError('profile_input_invalid', message, { field: `body.${field}` });
 }
 
-function checkText(field: string, value: string, min: number, max: number, singleLine: boolean) {
-  if (value.length < min || value.length > max) invalid(field, `${field} must be ${min}-${max} characters`);
-  if (CONTROL_CHARS.test(value) || (singleLine && /[\r\n\t]/.test(value))) invalid(field, `${field} may not contain control characters`);
+/** Profile texts by the harbor text rules; limits are in characters (profiles are short, public texts). */
+function profileText(field: string, value: string, max: number, singleLine: boolean, min = 0): string {
+  return harborText(value, { field: `body.${field}`, code: 'profile_input_invalid', multiline: !singleLine, name: singleLine, trim: true, required: min > 0, minChars: min, maxChars: max });
 }
 
 function normalize(input: ProfileInput) {
   const profile = {
-    display_name: input.display_name.trim(),
-    summary: input.summary?.trim() ?? '',
+    display_name: profileText('display_name', input.display_name, DISPLAY_NAME_MAX, true, DISPLAY_NAME_MIN),
+    summary: profileText('summary', input.summary ?? '', PROFILE_TEXT_MAX, false),
     capabilities: input.capabilities ?? [],
-    offers: input.offers?.trim() ?? '',
-    needs: input.needs?.trim() ?? '',
+    offers: profileText('offers', input.offers ?? '', PROFILE_TEXT_MAX, false),
+    needs: profileText('needs', input.needs ?? '', PROFILE_TEXT_MAX, false),
     public: input.public ?? false,
   };
-  checkText('display_name', profile.display_name, DISPLAY_NAME_MIN, DISPLAY_NAME_MAX, true);
-  checkText('summary', profile.summary, 0, PROFILE_TEXT_MAX, false);
-  checkText('offers', profile.offers, 0, PROFILE_TEXT_MAX, false);
-  checkText('needs', profile.needs, 0, PROFILE_TEXT_MAX, false);
   if (profile.capabilities.length > CAPABILITIES_MAX) invalid('capabilities', `at most ${CAPABILITIES_MAX} capability tags`);
   for (const tag of profile.capabilities) {
     if (!CAPABILITY_TAG.test(tag)) invalid('capabilities', `capability tag "${tag.slice(0, 40)}" must match ${CAPABILITY_TAG.source} (lower case, 2-40 characters)`);
@@ -100,6 +101,7 @@ function normalize(input: ProfileInput) {
         { field: `body.${field}` },
       );
     }
+    refuseRawCoordinates(text, `body.${field}`, 'public profiles');
   }
   return profile;
 }
@@ -117,9 +119,13 @@ export function createProfilesService(deps: {
   const { repo, clock, audit } = deps;
 
   async function reputationOf(agentId: string): Promise<ReputationProjection> {
-    let interactions = 0;
-    for (const source of deps.interactionSources) interactions += await source(agentId);
-    return reputationProjection(interactions);
+    const total = { count: 0, ratingSum: 0 };
+    for (const source of deps.interactionSources) {
+      const part = await source(agentId);
+      total.count += part.count;
+      total.ratingSum += part.ratingSum;
+    }
+    return reputationProjection(total);
   }
 
   /** What anyone may see of a published profile. */

@@ -21,9 +21,16 @@ export const ProfileBody = Type.Object(
 export const Reputation = Type.Union(
   [
     Type.Object({ shown: Type.Literal(false), reason: Type.String() }),
-    Type.Object({ shown: Type.Literal(true), interactions: Type.Integer({ minimum: REPUTATION_MIN_INTERACTIONS }) }),
+    Type.Object({
+      shown: Type.Literal(true),
+      count: Type.Integer({ minimum: REPUTATION_MIN_INTERACTIONS, description: 'Help feedback ratings received (hidden feedback excluded).' }),
+      mean_rating: Type.Number({ minimum: 1, maximum: 5, description: 'Mean of those ratings, 1-5, two decimals.' }),
+      interactions: Type.Integer({ minimum: REPUTATION_MIN_INTERACTIONS, deprecated: true, description: 'Deprecated: the same value as count, kept for one release.' }),
+    }),
   ],
-  { description: `Aggregate, read only; shown from ${REPUTATION_MIN_INTERACTIONS} interactions, hidden feedback excluded.` },
+  {
+    description: `Aggregate, read only; shown from ${REPUTATION_MIN_INTERACTIONS} interactions, hidden feedback excluded. Display only: feedback grants no scope, trust or gate (no automatic reputation change).`,
+  },
 );
 
 const Verified = Type.Literal(false, { description: 'Capabilities are self-declared; nothing about them is verified.' });

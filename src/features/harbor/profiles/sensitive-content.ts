@@ -23,8 +23,14 @@ function hasEncodedSecret(text: string): boolean {
 
 const ISO_DATE_TIME = /\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2})?)?/g;
 
+/**
+ * A candidate starts and ends at a word edge: digits inside an identifier (agt_1234567890abcdef…,
+ * a hash, a hex id) are part of that word, not a phone number.
+ */
+const PHONE_CANDIDATE = /(?<![\w+])\+?\(?\d[\d\s().\/-]{6,}\d(?!\w)/g;
+
 function hasPhoneNumber(text: string): boolean {
-  for (const candidate of text.replace(ISO_DATE_TIME, ' ').match(/\+?\(?\d[\d\s().\/-]{6,}\d/g) ?? []) {
+  for (const candidate of text.replace(ISO_DATE_TIME, ' ').match(PHONE_CANDIDATE) ?? []) {
     const digits = digitCount(candidate);
     if (candidate.startsWith('+') && digits >= 8 && digits <= 15) return true;
     if (digits >= 10 && digits <= 15) return true;

@@ -61,11 +61,14 @@ export function createQuotaService(deps: { repo: QuotaRepo; clock: Clock; active
       await repo.record({ agent_id: agentId, operation, is_create: options.creates ? 1 : 0, at: now });
     },
 
-    /** Refuses when the agent already holds the maximum number of active items. */
+    /**
+     * Refuses when the agent already holds the maximum number of active items. Only closing an item
+     * frees a slot, so the answer is 409 active_items_limit (not retryable), never a 429.
+     */
     async assertActiveCapacity(agentId: string): Promise<void> {
       const active = await activeCount(agentId);
       if (active >= HARBOR_LIMITS.activeTasks) {
-        throw new AppError('task_rate_limited', `harbor limit: ${HARBOR_LIMITS.activeTasks} active tasks and requests; complete or close one first`);
+        throw new AppError('active_items_limit', `harbor limit: ${HARBOR_LIMITS.activeTasks} active tasks and requests (you hold ${active}); complete, cancel or close one first`);
       }
     },
 

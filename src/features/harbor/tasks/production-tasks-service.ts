@@ -191,9 +191,9 @@ export function createProductionTasksService(deps: {
       return detail(await visibleTask(taskId, caller.agentId, 'query.task_id'));
     },
 
-    async create(caller: TaskCaller, input: { title: string; description: string; vessel?: string; assignee_agent_id?: string }) {
+    async create(caller: TaskCaller, raw: { title: string; description: string; vessel?: string; assignee_agent_id?: string }) {
       requireScope(caller, 'create');
-      checkTextBytes('description', input.description);
+      const input = { ...raw, title: checkTitle(raw.title, 'body.title'), description: checkTextBytes('description', raw.description) };
       const vessel = input.vessel === undefined ? undefined : parseVesselRef(input.vessel, 'body.vessel');
       const assignee = input.assignee_agent_id;
       if (assignee !== undefined) {
@@ -221,9 +221,9 @@ export function createProductionTasksService(deps: {
       return detail({ ...row, ...patch });
     },
 
-    async message(caller: TaskCaller, taskId: string, body: string) {
+    async message(caller: TaskCaller, taskId: string, text: string) {
       requireScope(caller, 'message');
-      checkTextBytes('body', body);
+      const body = checkTextBytes('body', text);
       const row = await visibleTask(taskId, caller.agentId, 'body.task_id');
       requireLive(row, 'take messages');
       await quota.charge(caller.agentId, `${OPERATION}.message`);
@@ -233,9 +233,9 @@ export function createProductionTasksService(deps: {
       return detail({ ...row, updated_at: now, last_activity_at: now });
     },
 
-    async complete(caller: TaskCaller, taskId: string, result: string) {
+    async complete(caller: TaskCaller, taskId: string, text: string) {
       requireScope(caller, 'complete');
-      checkTextBytes('result', result);
+      const result = checkTextBytes('result', text);
       const row = await visibleTask(taskId, caller.agentId, 'body.task_id');
       if (row.assignee_id !== caller.agentId) throw new AppError('conflict', `only the assignee completes task ${taskId}; you are its creator`, { field: 'body.task_id' });
       if (row.state !== 'accepted') {
@@ -260,10 +260,10 @@ export function createProductionTasksService(deps: {
 
     async createByOperator(input: { title: string; description: string; vessel?: string; assignee?: string }, actor: TaskOperatorActor) {
       const title = checkTitle(input.title, 'title');
-      checkTextBytes('description', input.description);
+      const description = checkTextBytes('description', input.description);
       const vessel = input.vessel === undefined ? undefined : parseVesselRef(input.vessel, 'vessel');
       if (input.assignee !== undefined) await requireAssignable(input.assignee, 'assign');
-      const row = newTask({ ...input, title, vessel }, null, input.assignee ?? null);
+      const row = newTask({ ...input, title, description, vessel }, null, input.assignee ?? null);
       await repo.insert(row);
       await audit.record({ actor, action: 'harbor.task.create', target: row.task_id, details: { assignee: row.assignee_id } });
       return row;
@@ -302,8 +302,8 @@ export function createProductionTasksService(deps: {
       return { ...row, ...patch };
     },
 
-    async messageByOperator(taskId: string, body: string, actor: TaskOperatorActor) {
-      checkTextBytes('body', body);
+    async messageByOperator(taskId: string, text: string, actor: TaskOperatorActor) {
+      const body = checkTextBytes('body', text);
       const row = await requireTask(taskId);
       requireLive(row, 'take messages');
       const now = clock.now();

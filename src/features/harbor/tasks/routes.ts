@@ -19,7 +19,7 @@ const sandboxCaller = (agent: AgentPrincipal) => ({ agentId: agent.agentId, stat
 const taskCaller = (agent: AgentPrincipal) => ({ agentId: agent.agentId, scopes: agent.scopes });
 
 const SANDBOX_RULES =
-  'Sandbox tasks are synthetic and need an active sandbox (otherwise sandbox_access_denied). You see only tasks you created or are assigned; any other task_id answers sandbox_task_not_found, exactly like one that does not exist.';
+  'Sandbox tasks are synthetic and need an active sandbox or an active trial (harbor-interface part 3: limited synthetic tasks; otherwise sandbox_access_denied). The onboarding checklist is handed out in the sandbox only. You see only tasks you created or are assigned; any other task_id answers sandbox_task_not_found, exactly like one that does not exist.';
 
 const readSandbox = defineRoute({
   operationId: 'getExperimentalAgentHarborSandboxTasksPhp',
@@ -39,10 +39,10 @@ const readSandbox = defineRoute({
 
 const writeSandbox = defineRoute({
   operationId: 'postExperimentalAgentHarborSandboxTasksPhp',
-  description: `action=create makes a synthetic task (title 3-200 characters, description up to ${HARBOR_LIMITS.messageBytesMax} bytes), personal or assigned to another agent with an active sandbox (assignee_agent_id) to practise collaboration. action=message adds a message (body 1-${HARBOR_LIMITS.messageBytesMax} bytes UTF-8) to an open task you take part in. Bosun extensions: action=complete (the assignee, or the creator of a personal task) and action=cancel (creator or assignee) close an agent task; onboarding tasks are closed by harbor-service only (sandbox_task_participant_required). Closed tasks take no more actions (conflict). Harbor limits apply (task_rate_limited). Returns the task with its messages. ${SANDBOX_RULES}`,
+  description: `action=create makes a synthetic task (title 3-200 characters, description up to ${HARBOR_LIMITS.messageBytesMax} bytes), personal or assigned to another agent with an active sandbox or trial (assignee_agent_id) to practise collaboration. action=message adds a message (body 1-${HARBOR_LIMITS.messageBytesMax} bytes UTF-8) to an open task you take part in. Bosun extensions: action=complete (the assignee, or the creator of a personal task) and action=cancel (creator or assignee) close an agent task; onboarding tasks are closed by harbor-service only (sandbox_task_participant_required). Closed tasks take no more actions (conflict). Harbor limits apply (task_rate_limited; 20 open tasks you created at most, active_items_limit). Returns the task with its messages. ${SANDBOX_RULES}`,
   body: SandboxTaskBody,
   response: SandboxTaskDetail,
-  errors: ['sandbox_access_denied', 'sandbox_task_not_found', 'sandbox_task_participant_required', 'conflict', 'task_rate_limited'],
+  errors: ['sandbox_access_denied', 'sandbox_task_not_found', 'sandbox_task_participant_required', 'conflict', 'task_rate_limited', 'active_items_limit'],
   examples: [
     {
       summary: 'Create a personal practice task',
@@ -93,7 +93,7 @@ const writeProduction = defineRoute({
   description: `action=create (scope harbor:task:create): title, description, optional vessel (IMO:… or MMSI:…) and assignee_agent_id; without an assignee the operator dispatches it. action=accept (harbor:task:message): the assigned candidate accepts. action=message (harbor:task:message): creator or assignee, body 1-${HARBOR_LIMITS.messageBytesMax} bytes. action=complete (harbor:task:complete): the assignee of an accepted task, with result. A missing scope answers scope_required naming it. Returns the task with its messages. ${PRODUCTION_RULES}`,
   body: ProductionTaskBody,
   response: ProductionTaskDetail,
-  errors: ['scope_required', 'not_found', 'conflict', 'invalid_vessel_id', 'task_rate_limited'],
+  errors: ['scope_required', 'not_found', 'conflict', 'invalid_vessel_id', 'task_rate_limited', 'active_items_limit'],
   examples: [
     {
       summary: 'Create a task for the operator to dispatch',

@@ -46,13 +46,14 @@ export function createSandboxTasksRepo(db: Db) {
       return q.execute();
     },
     /** Open agent-created tasks the agent created or is assigned (onboarding tasks excluded). */
-    async countOpenAgentTasks(agentId: string): Promise<number> {
+    /** Open agent-created (non-onboarding) tasks this agent created. */
+    async countOpenCreatedBy(agentId: string): Promise<number> {
       const row = await db
         .selectFrom('harbor_sandbox_tasks')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .where('state', '=', 'open')
         .where('onboarding_key', 'is', null)
-        .where((eb) => eb.or([eb('creator_id', '=', agentId), eb('assignee_id', '=', agentId)]))
+        .where('creator_id', '=', agentId)
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },

@@ -9,7 +9,7 @@ import type { QuotaService } from '../quota/quota-service.js';
 import { ONBOARDING_TASKS, type OnboardingCheck, type OnboardingTaskKey } from './onboarding.js';
 import type { SandboxMessageRow, SandboxTaskRow, SandboxTasksRepo } from './sandbox-tasks-repo.js';
 import type { TaskCompletionsRepo } from './task-completions-repo.js';
-import { checkTextBytes } from './task-text.js';
+import { checkTextBytes, checkTitle } from './task-text.js';
 
 /** How the service signs the onboarding tasks it creates and the messages it posts. */
 export const HARBOR_SERVICE_AUTHOR = 'harbor-service';
@@ -23,6 +23,8 @@ export interface SandboxCaller {
   state: EffectiveState;
 }
 
+/** Lifecycle states that may use synthetic tasks: an active sandbox or an active trial. */
+const TASK_STATES: ReadonlySet<string> = new Set<EffectiveState>(['sandbox', 'trial']);
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 const RETENTION_MS = HARBOR_LIMITS.contentRetentionDays * DAY;
@@ -73,10 +75,15 @@ export function createSandboxTasksService(deps: {
 }) {
   const { repo, completions, clock, audit, quota, agents } = deps;
 
+  /** Synthetic tasks are open to an active sandbox and, as harbor-interface part 3 says, to an active trial. */
   function requireSandbox(caller: SandboxCaller): void {
-    if (caller.state === 'sandbox') return;
-    const why = caller.state === 'sandbox_expired' ? 'your sandbox has expired' : `your agent is in state ${caller.state}, not in an active sandbox`;
-    throw new AppError('sandbox_access_denied', `${why}; sandbox tasks need an active sandbox`);
+    if (TASK_STATES.has(caller.state)) return;
+    const why =
+      caller.state === 'sandbox_expired' ? 'your sandbox has expired' : caller.state === 'trial_expired' ? 'your trial has ended' : `your agent is in state ${caller.state}`;
+    throw new AppError(
+      'sandbox_access_denied',
+      `${why}; synthetic tasks need an active sandbox or trial (ask the operator for a trial with an operator request of category access_request)`,
+    );
   }
 
   function checkFor(key: string): OnboardingCheck | undefined {
@@ -145,9 +152,10 @@ export function createSandboxTasksService(deps: {
     await verifyOnboarding(agentId, tasks);
   }
 
+  /** The onboarding checklist is handed out in the sandbox only; a trial agent keeps (and may finish) what it had. */
   async function enter(caller: SandboxCaller): Promise<void> {
     requireSandbox(caller);
-    await refreshOnboarding(caller.agentId, true);
+    await refreshOnboarding(caller.agentId, caller.state === 'sandbox');
   }
 
   /** The task if the agent takes part in it; otherwise the same not-found as for a missing id. */
@@ -209,16 +217,16 @@ export function createSandboxTasksService(deps: {
       return detail(await visibleTask(taskId, caller.agentId, 'query.task_id'), caller.agentId);
     },
 
-    async create(caller: SandboxCaller, input: { title: string; description: string; assignee_agent_id?: string }) {
+    async create(caller: SandboxCaller, raw: { title: string; description: string; assignee_agent_id?: string }) {
       await enter(caller);
-      checkTextBytes('description', input.description);
+      const input = { ...raw, title: checkTitle(raw.title, 'body.title'), description: checkTextBytes('description', raw.description) };
       const assignee = input.assignee_agent_id;
       if (assignee !== undefined) {
         const invalid = () =>
-          new AppError('invalid_request', 'assignee_agent_id must name another agent whose sandbox is active', { field: 'body.assignee_agent_id' });
+          new AppError('invalid_request', 'assignee_agent_id must name another agent whose sandbox or trial is active', { field: 'body.assignee_agent_id' });
         if (assignee === caller.agentId) throw invalid();
         const other = await agents.describe(assignee).catch(() => undefined);
-        if (!other || other.state !== 'sandbox') throw invalid();
+        if (!other || !TASK_STATES.has(other.state)) throw invalid();
       }
       await quota.assertActiveCapacity(caller.agentId);
       await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.create', { creates: true });
@@ -242,9 +250,9 @@ export function createSandboxTasksService(deps: {
       return detail(row, caller.agentId);
     },
 
-    async message(caller: SandboxCaller, taskId: string, body: string) {
+    async message(caller: SandboxCaller, taskId: string, text: string) {
       await enter(caller);
-      checkTextBytes('body', body);
+      const body = checkTextBytes('body', text);
       const row = await visibleTask(taskId, caller.agentId);
       requireOpen(row, 'take messages');
       await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.message');
@@ -257,16 +265,21 @@ export function createSandboxTasksService(deps: {
     complete: (caller: SandboxCaller, taskId: string) => close(caller, taskId, 'completed'),
     cancel: (caller: SandboxCaller, taskId: string) => close(caller, taskId, 'cancelled'),
 
-    /** Completed onboarding tasks plus production tasks completed as assignee (the participation gate's count). */
+    /**
+     * The participation gate's count: production tasks completed as assignee. Onboarding chores and
+     * practice tasks are not completed tasks (they stay visible as completed in the sandbox list).
+     */
     async completedTaskCount(agentId: string): Promise<number> {
-      await refreshOnboarding(agentId, false);
-      return completions.count(agentId);
+      return completions.count(agentId, 'production');
     },
 
-    /** Open agent-created tasks count as active items for their creator and their assignee. */
+    /**
+     * Open agent-created tasks count as active items of their creator only: another agent assigning
+     * you tasks cannot fill your slots (the assigner's own slots cap what it can hand out).
+     */
     activeItems: {
       name: 'sandbox_tasks',
-      countActive: (agentId: string) => repo.countOpenAgentTasks(agentId),
+      countActive: (agentId: string) => repo.countOpenCreatedBy(agentId),
     },
 
     /** Deletes tasks, with their messages, whose last activity is older than the content retention. */

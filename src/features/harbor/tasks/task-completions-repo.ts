@@ -8,11 +8,12 @@ export function createTaskCompletionsRepo(db: Db) {
     async record(row: HarborTaskCompletionsTable): Promise<void> {
       await db.insertInto('harbor_task_completions').values(row).onConflict((oc) => oc.column('task_id').doNothing()).execute();
     },
-    async count(agentId: string): Promise<number> {
+    async count(agentId: string, kind: TaskCompletionKind): Promise<number> {
       const row = await db
         .selectFrom('harbor_task_completions')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .where('agent_id', '=', agentId)
+        .where('kind', '=', kind)
         .executeTakeFirstOrThrow();
       return Number(row.count);
     },
