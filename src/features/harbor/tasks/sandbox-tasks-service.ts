@@ -3,6 +3,7 @@ import { AppError } from '../../../http/errors.js';
 import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
+import { agentLock, type Executor, type TransactionRunner } from '../../../store/transaction.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { QuotaService } from '../quota/quota-service.js';
@@ -70,8 +71,9 @@ export function createSandboxTasksService(deps: {
   agents: AgentsService;
   /** The verifiable onboarding items; features add theirs in src/app/create.ts. */
   onboardingChecks: readonly OnboardingCheck[];
+  transaction: TransactionRunner;
 }) {
-  const { repo, completions, clock, audit, quota, agents } = deps;
+  const { repo, completions, clock, audit, quota, agents, transaction } = deps;
 
   function requireSandbox(caller: SandboxCaller): void {
     if (caller.state === 'sandbox') return;
@@ -185,11 +187,14 @@ export function createSandboxTasksService(deps: {
       throw new AppError('sandbox_task_participant_required', `only the assignee (${worker}) may complete sandbox task ${taskId}`, { field: 'body.task_id' });
     }
     requireOpen(row, to === 'completed' ? 'be completed' : 'be cancelled');
-    await quota.charge(caller.agentId, `postExperimentalAgentHarborSandboxTasksPhp.${to === 'completed' ? 'complete' : 'cancel'}`);
-    const now = clock.now();
-    const patch = { state: to, closed_by: caller.agentId, closed_at: now, updated_at: now, last_activity_at: now };
-    if (!(await repo.transition(taskId, 'open', patch))) throw new AppError('conflict', `sandbox task ${taskId} changed meanwhile; read it again`);
-    await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: `harbor.sandbox_task.${to === 'completed' ? 'complete' : 'cancel'}`, target: taskId });
+    const patch = await transaction(agentLock(caller.agentId), async (trx) => {
+      await quota.charge(caller.agentId, `postExperimentalAgentHarborSandboxTasksPhp.${to === 'completed' ? 'complete' : 'cancel'}`, {}, trx);
+      const now = clock.now();
+      const patch = { state: to, closed_by: caller.agentId, closed_at: now, updated_at: now, last_activity_at: now };
+      if (!(await repo.transition(taskId, 'open', patch, trx))) throw new AppError('conflict', `sandbox task ${taskId} changed meanwhile; read it again`);
+      await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: `harbor.sandbox_task.${to === 'completed' ? 'complete' : 'cancel'}`, target: taskId }, trx);
+      return patch;
+    });
     return detail({ ...row, ...patch }, caller.agentId);
   }
 
@@ -220,25 +225,29 @@ export function createSandboxTasksService(deps: {
         const other = await agents.describe(assignee).catch(() => undefined);
         if (!other || other.state !== 'sandbox') throw invalid();
       }
-      await quota.assertActiveCapacity(caller.agentId);
-      await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.create', { creates: true });
-      const now = clock.now();
-      const row: SandboxTaskRow = {
-        task_id: newId('sbt_'),
-        creator_id: caller.agentId,
-        assignee_id: assignee ?? null,
-        onboarding_key: null,
-        title: input.title,
-        description: input.description,
-        state: 'open',
-        closed_by: null,
-        created_at: now,
-        updated_at: now,
-        closed_at: null,
-        last_activity_at: now,
-      };
-      await repo.insert(row);
-      await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.sandbox_task.create', target: row.task_id, details: { assignee: row.assignee_id } });
+      // The new task is an active item of its assignee too: both agents' locks are held.
+      const row = await transaction([caller.agentId, ...(assignee === undefined ? [] : [assignee])].map(agentLock), async (trx) => {
+        await quota.assertActiveCapacity(caller.agentId, trx);
+        await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.create', { creates: true }, trx);
+        const now = clock.now();
+        const row: SandboxTaskRow = {
+          task_id: newId('sbt_'),
+          creator_id: caller.agentId,
+          assignee_id: assignee ?? null,
+          onboarding_key: null,
+          title: input.title,
+          description: input.description,
+          state: 'open',
+          closed_by: null,
+          created_at: now,
+          updated_at: now,
+          closed_at: null,
+          last_activity_at: now,
+        };
+        await repo.insert(row, trx);
+        await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.sandbox_task.create', target: row.task_id, details: { assignee: row.assignee_id } }, trx);
+        return row;
+      });
       return detail(row, caller.agentId);
     },
 
@@ -247,10 +256,12 @@ export function createSandboxTasksService(deps: {
       checkTextBytes('body', body);
       const row = await visibleTask(taskId, caller.agentId);
       requireOpen(row, 'take messages');
-      await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.message');
       const now = clock.now();
-      await repo.insertMessage({ message_id: newId('sbm_'), task_id: taskId, author_id: caller.agentId, body, created_at: now });
-      await repo.touch(taskId, now);
+      await transaction(agentLock(caller.agentId), async (trx) => {
+        await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.message', {}, trx);
+        await repo.insertMessage({ message_id: newId('sbm_'), task_id: taskId, author_id: caller.agentId, body, created_at: now }, trx);
+        await repo.touch(taskId, now, trx);
+      });
       return detail({ ...row, updated_at: now, last_activity_at: now }, caller.agentId);
     },
 
@@ -266,7 +277,7 @@ export function createSandboxTasksService(deps: {
     /** Open agent-created tasks count as active items for their creator and their assignee. */
     activeItems: {
       name: 'sandbox_tasks',
-      countActive: (agentId: string) => repo.countOpenAgentTasks(agentId),
+      countActive: (agentId: string, trx?: Executor) => repo.countOpenAgentTasks(agentId, trx),
     },
 
     /** Deletes tasks, with their messages, whose last activity is older than the content retention. */
