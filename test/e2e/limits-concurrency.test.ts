@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { sql } from 'kysely';
 import { HOUR, MINUTE } from '../../src/clock.js';
 import { newId } from '../../src/features/agents/credentials.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
@@ -7,7 +8,7 @@ import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constant
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { createSandboxTasksRepo } from '../../src/features/harbor/tasks/sandbox-tasks-repo.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/http/errors.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
 
 /**
  * Every check-then-write limit, hit by N requests at once (Promise.all over the in-process app: on
@@ -210,3 +211,42 @@ test('operator requests: concurrent creates at the edge of 30 actions per 5 minu
     assert.equal((await usage(app, a.agentId)).actions_last_5_minutes, HARBOR_LIMITS.actionsPer5Minutes);
   });
 });
+
+/** Makes every insert into `table` fail inside the database, as a constraint or I/O error would. */
+async function failInserts(app: TestApp, table: string): Promise<() => Promise<void>> {
+  const db = app.bosun.ctx.store.db;
+  if (usingPostgres()) {
+    await sql`create function bosun_test_fail_write() returns trigger language plpgsql as $$ begin raise exception 'write failed'; end $$`.execute(db);
+    await sql`create trigger bosun_test_fail before insert on ${sql.table(table)} for each row execute function bosun_test_fail_write()`.execute(db);
+    return async () => {
+      await sql`drop trigger bosun_test_fail on ${sql.table(table)}`.execute(db);
+      await sql`drop function bosun_test_fail_write()`.execute(db);
+    };
+  }
+  await sql`create trigger bosun_test_fail before insert on ${sql.table(table)} begin select raise(abort, 'write failed'); end`.execute(db);
+  return async () => void (await sql`drop trigger bosun_test_fail`.execute(db));
+}
+
+const WRITES = [
+  { table: 'harbor_help_requests', path: HELP, body: { title: 'A question', body: 'details', visibility: 'public' }, ok: 201 },
+  { table: 'harbor_profiles', path: '/v1/harbor/profiles', body: { display_name: 'Failing profile' }, ok: 201 },
+  { table: 'harbor_group_posts', path: GROUPS, body: { action: 'post', group_id: G4, body: 'an introduction' }, ok: 200 },
+  { table: 'harbor_operator_requests', path: '/v1/harbor/operator-requests', body: { category: 'missing_function', subject: 'A request', body: 'please' }, ok: 201 },
+] as const;
+
+for (const write of WRITES) {
+  test(`a write that fails in the database (${write.table}) uses up no quota and leaves no audit entry`, async () => {
+    await withApp(async (app) => {
+      const a = await app.registerAgent('unlucky');
+      const restore = await failInserts(app, write.table);
+      const failed = await app.api('POST', write.path, { token: a.apiKey, body: write.body });
+      await restore();
+      assert.equal(failed.status, 500, failed.text);
+      const u = await usage(app, a.agentId);
+      assert.deepEqual([u.actions_last_5_minutes, u.creates_last_24_hours], [0, 0], 'the charge was rolled back with the write');
+      const audited = await app.bosun.ctx.store.db.selectFrom('audit_log').select('action').where('actor_id', '=', a.agentId).execute();
+      assert.deepEqual(audited.map((r) => r.action).filter((action) => action.startsWith('harbor.')), []);
+      assert.equal((await app.api('POST', write.path, { token: a.apiKey, body: write.body })).status, write.ok, 'the same write succeeds once the store does');
+    });
+  });
+}
