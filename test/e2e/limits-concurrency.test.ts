@@ -250,3 +250,29 @@ for (const write of WRITES) {
     });
   });
 }
+
+test('payments: one idempotency_key sent five times at once creates one intent; one tx_hash proved twice at once is taken once', async () => {
+  const app = await startTestApp({
+    env: {
+      BOSUN_PAYMENT_INTENTS: 'true',
+      BOSUN_PAYMENT_RAILS: JSON.stringify([{ rail_id: 'usdc-base', label: 'USDC on Base', network: 'base', token: 'USDC', address: '0x' + 'ab'.repeat(20), decimals: 6 }]),
+    },
+  });
+  try {
+    const a = await app.registerAgent('payer');
+    const intent = (key: string) => ({ purpose: 'contribution', rail_id: 'usdc-base', amount_or_pay_what_you_want: '5.00', expiry: 900, idempotency_key: key });
+    const created = await race(5, () => app.api('POST', '/v1/payments/intents', { token: a.apiKey, body: intent('race-key-0001') }));
+    assert.deepEqual(created.map((r) => r.status), [201, 201, 201, 201, 201], JSON.stringify(created.map((r) => r.body?.errors?.[0]?.code)));
+    assert.equal(new Set(created.map((r) => r.body.data.payment_id)).size, 1, 'every answer names the one intent');
+    assert.equal(created.filter((r) => r.headers['idempotent-replayed'] === 'true').length, 4);
+
+    const second = await app.api('POST', '/v1/payments/intents', { token: a.apiKey, body: intent('race-key-0002') });
+    const proof = { network: 'base', token: 'USDC', tx_hash: '0x' + 'ef'.repeat(32), sender_address: '0x' + '12'.repeat(20), amount: '5.00' };
+    const proved = await Promise.all(
+      [created[0]!.body.data.payment_id, second.body.data.payment_id].map((id: string) => app.api('POST', `/v1/payments/intents/${id}/proof`, { token: a.apiKey, body: proof })),
+    );
+    expectExactly(proved, 1, 200, 'conflict', 'proofs with one tx_hash');
+  } finally {
+    await app.close();
+  }
+});
