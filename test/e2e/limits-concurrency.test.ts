@@ -276,3 +276,20 @@ test('payments: one idempotency_key sent five times at once creates one intent; 
     await app.close();
   }
 });
+
+test('snapshot trial: concurrent failing calls at the edge of 10 failures per hour record exactly 10', async () => {
+  await withApp(async (app) => {
+    const { apiKey, agentId } = await app.registerAgent('failing-trialist');
+    await app.bosun.ctx.services.trials.grant(agentId, 'MMSI:563033300', { kind: 'cli' });
+    const wrongVessel = () => app.api('GET', '/v1/services/vessel-snapshot/trial?imo=9074729', { token: apiKey });
+    for (let i = 0; i < 8; i++) {
+      if (i % 4 === 0) app.clock.advance(MINUTE); // stays under 6 trial calls per minute
+      assert.equal((await wrongVessel()).body.errors[0].code, 'trial_vessel_not_allowed');
+    }
+    app.clock.advance(MINUTE);
+    const responses = await race(6, wrongVessel);
+    const codes = responses.map((r) => r.body.errors[0].code);
+    assert.equal(codes.filter((c) => c === 'trial_vessel_not_allowed').length, 2, JSON.stringify(codes));
+    assert.equal(codes.filter((c) => c === 'trial_error_rate_limited').length, 4, JSON.stringify(codes));
+  });
+});

@@ -92,7 +92,7 @@ export function createHarborServices(deps: HarborDeps) {
     groups,
     feed: createFeedService({ sources: [groups.feedSource, help.feedSource] }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(db), clock }),
-    trials: createTrialsService({ repo: createTrialsRepo(db), clock, fleet: deps.fleet, agents, audit }),
+    trials: createTrialsService({ repo: createTrialsRepo(db), clock, fleet: deps.fleet, agents, audit, transaction }),
   };
   const jobs: Job[] = [
     { name: 'harbor_quota_retention', everyMs: HOUR, run: () => services.harborQuota.enforceRetention() },
