@@ -1,4 +1,4 @@
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { HOUR, MINUTE } from '../../src/clock.js';
@@ -16,14 +16,13 @@ import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../
  * pass; the rest are refused with the limit's code, and refusals use up no quota.
  */
 
-async function withApp(fn: (app: TestApp) => Promise<void>) {
-  const app = await startTestApp();
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
+// One instance for the file: every test registers its own agents, and every limit is per agent.
+let shared: TestApp;
+before(async () => {
+  shared = await startTestApp();
+});
+after(() => shared.close());
+const withApp = (fn: (app: TestApp) => Promise<void>) => fn(shared);
 
 const HELP = '/v1/harbor/help-requests';
 const SANDBOX_TASKS = '/experimental/agent-harbor-sandbox-tasks.php';
