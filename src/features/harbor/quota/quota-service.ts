@@ -74,8 +74,8 @@ export function createQuotaService(deps: { repo: QuotaRepo; clock: Clock; active
       return deps.transaction(agentLock(agentId), (own) => chargeIn(own, agentId, operation, creates));
     },
 
-    /** Refuses when the agent already holds the maximum number of active items; pass the write's `trx`. */
-    async assertActiveCapacity(agentId: string, trx?: Trx): Promise<void> {
+    /** Refuses when the agent already holds the maximum number of active items; runs in the write's transaction. */
+    async assertActiveCapacity(agentId: string, trx: Trx): Promise<void> {
       const active = await activeCount(agentId, trx);
       if (active >= HARBOR_LIMITS.activeTasks) {
         throw new AppError('task_rate_limited', `harbor limit: ${HARBOR_LIMITS.activeTasks} active tasks and requests; complete or close one first`);
