@@ -94,6 +94,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       audit,
       rails: config.payments.rails,
       intentsEnabled: () => config.payments.intentsEnabled,
+      transaction: store.transaction,
     }),
     fleet,
     vessels: createVesselsService({

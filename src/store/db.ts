@@ -1,12 +1,13 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationResult } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationResult } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { dialectHelpers, type DialectHelpers } from './dialect.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { createTransactionRunner, ImmediateSqliteDialect, type TransactionRunner } from './transaction.js';
 
 export type Db = Kysely<Database>;
 
@@ -15,6 +16,8 @@ export interface Store {
   dialect: DialectHelpers;
   /** PostgreSQL schema holding Bosun's tables; null on SQLite. */
   schema: string | null;
+  /** One transaction under per-key locks, for every check-then-write (src/store/transaction.ts). */
+  transaction: TransactionRunner;
   describe(): { dialect: string; location: string };
   close(): Promise<void>;
 }
@@ -59,11 +62,12 @@ export async function openStore(database: Config['database']): Promise<Store> {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
     return {
       db,
       dialect: dialectHelpers('sqlite'),
       schema: null,
+      transaction: createTransactionRunner(db, dialectHelpers('sqlite')),
       describe: () => ({ dialect: 'sqlite', location: database.file }),
       close: () => db.destroy(),
     };
@@ -81,6 +85,7 @@ export async function openStore(database: Config['database']): Promise<Store> {
     db,
     dialect: dialectHelpers('postgres'),
     schema,
+    transaction: createTransactionRunner(db, dialectHelpers('postgres')),
     describe: () => ({ dialect: 'postgres', location: `${redacted} (schema ${schema})` }),
     close: () => db.destroy(),
   };

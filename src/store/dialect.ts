@@ -20,6 +20,12 @@ export interface DialectHelpers {
    * `values` list of thousands.
    */
   columnArraysSource(columns: ReadonlyArray<{ type: BulkColumnType; values: unknown[] }>): RawBuilder<unknown> | null;
+  /**
+   * The statement that takes a lock on `key` until the transaction ends, or null where the transaction
+   * already excludes every other writer (SQLite: one connection, `begin immediate`). On PostgreSQL it
+   * is a transaction-scoped advisory lock on a 64-bit hash of the key.
+   */
+  transactionLock(key: string): RawBuilder<unknown> | null;
 }
 
 export function dialectHelpers(name: DialectName): DialectHelpers {
@@ -39,6 +45,9 @@ export function dialectHelpers(name: DialectName): DialectHelpers {
     columnArraysSource(columns) {
       if (name === 'sqlite') return null;
       return sql`select * from unnest(${sql.join(columns.map(({ type, values }) => sql`${values}::${sql.raw(type)}[]`))})`;
+    },
+    transactionLock(key) {
+      return name === 'sqlite' ? null : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
     },
   };
 }

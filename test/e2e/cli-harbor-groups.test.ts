@@ -41,6 +41,7 @@ test('operator CLI: create and list groups, approve join requests, review report
       clock: app.clock,
       audit: s.audit,
       quota: s.harborQuota,
+      transaction: app.bosun.ctx.store.transaction,
       signals: { reputationScore: async () => 75, completedTasks: async () => 4, incidents: async () => 0 },
       publicName: async () => null,
     });

@@ -37,6 +37,7 @@ function serviceWithSignals(app: TestApp, signals: Partial<ParticipationSignals>
     clock: app.clock,
     audit: s.audit,
     quota: s.harborQuota,
+    transaction: app.bosun.ctx.store.transaction,
     signals: { reputationScore: async () => 80, completedTasks: async () => 5, incidents: async () => 0, ...signals },
     publicName: publicNameFromProfiles(s.profiles),
   });

@@ -361,6 +361,7 @@ test('a feature registers an onboarding check: its item is handed out to agents 
       audit: ctx.services.audit,
       quota: ctx.services.harborQuota,
       agents: ctx.services.agents,
+      transaction: ctx.store.transaction,
       onboardingChecks: [{ taskKey: 'welcome_desk_intro', isDone: async (id) => introduced.has(id) }],
     });
     const caller = { agentId: a.agentId, state: 'sandbox' as const };

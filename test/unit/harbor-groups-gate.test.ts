@@ -6,6 +6,7 @@ import type { AuditService } from '../../src/features/audit/audit-service.js';
 import type { GroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { createGroupsService, unmetParticipationConditions, type ParticipationSignals } from '../../src/features/harbor/groups/groups-service.js';
 import { PARTICIPATION_GATES } from '../../src/features/harbor/harbor-constants.js';
+import type { TransactionRunner, Trx } from '../../src/store/transaction.js';
 import type { QuotaService } from '../../src/features/harbor/quota/quota-service.js';
 
 const GATE = PARTICIPATION_GATES['harbor:public:participate'];
@@ -44,6 +45,7 @@ function joinWith(signals: ParticipationSignals, agent: { createdAt: number; sco
     clock,
     audit: { record: async () => undefined } as unknown as AuditService,
     quota: { charge: async (_id: string, op: string) => void charged.push(op) } as unknown as QuotaService,
+    transaction: (async (_keys: unknown, fn: (trx: Trx) => Promise<unknown>) => fn({} as Trx)) as TransactionRunner,
     signals,
     publicName: async () => null,
   });

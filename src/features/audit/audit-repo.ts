@@ -1,13 +1,14 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../store/db.js';
+import type { Executor } from '../../store/transaction.js';
 import type { AuditLogTable } from '../../store/schema.js';
 
 export type AuditRow = Selectable<AuditLogTable>;
 
 export function createAuditRepo(db: Db) {
   return {
-    async insert(row: Insertable<AuditLogTable>): Promise<void> {
-      await db.insertInto('audit_log').values(row).execute();
+    async insert(row: Insertable<AuditLogTable>, trx: Executor = db): Promise<void> {
+      await trx.insertInto('audit_log').values(row).execute();
     },
     async list(filter: { since?: number; action?: string; limit: number }): Promise<AuditRow[]> {
       let q = db.selectFrom('audit_log').selectAll().orderBy('ts', 'desc').orderBy('id', 'desc').limit(filter.limit);

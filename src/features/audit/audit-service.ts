@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { DAY } from '../../clock.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
+import type { Trx } from '../../store/transaction.js';
 import type { AuditRepo } from './audit-repo.js';
 import { redactIp } from './redact-ip.js';
 
@@ -16,7 +17,8 @@ export interface AuditEvent {
 
 export function createAuditService(deps: { repo: AuditRepo; clock: Clock }) {
   return {
-    async record(event: AuditEvent): Promise<void> {
+    /** With `trx`, the entry is part of that transaction: it exists only if the audited write commits. */
+    async record(event: AuditEvent, trx?: Trx): Promise<void> {
       await deps.repo.insert({
         ts: deps.clock.now(),
         actor_kind: event.actor.kind,
@@ -25,7 +27,7 @@ export function createAuditService(deps: { repo: AuditRepo; clock: Clock }) {
         target: event.target ?? null,
         ip: redactIp(event.ip),
         details: jsonText(event.details ?? {}),
-      });
+      }, trx);
     },
     async list(filter: { since?: number; action?: string; limit: number }) {
       const rows = await deps.repo.list(filter);

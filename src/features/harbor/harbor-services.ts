@@ -44,9 +44,11 @@ export function createHarborServices(deps: HarborDeps) {
   const { store, clock, audit, agents } = deps;
   const db = store.db;
   const activeItemSources: ActiveItemSource[] = [];
-  const harborQuota = createQuotaService({ repo: createQuotaRepo(db), clock, activeSources: activeItemSources });
-  const help = createHelpService({ repo: createHelpRepo(db), clock, audit, agents, quota: harborQuota });
-  const operatorRequests = createOperatorRequestsService({ repo: createOperatorRequestsRepo(db), clock, audit, agents, quota: harborQuota });
+  // Check-then-write limits run in one transaction under the agent's lock (docs/decisions/009-transactions-and-locks.md).
+  const transaction = store.transaction;
+  const harborQuota = createQuotaService({ repo: createQuotaRepo(db), clock, activeSources: activeItemSources, transaction });
+  const help = createHelpService({ repo: createHelpRepo(db), clock, audit, agents, quota: harborQuota, transaction });
+  const operatorRequests = createOperatorRequestsService({ repo: createOperatorRequestsRepo(db), clock, audit, agents, quota: harborQuota, transaction });
   const profiles = createProfilesService({
     repo: createProfilesRepo(db, store.dialect),
     clock,
@@ -54,6 +56,7 @@ export function createHarborServices(deps: HarborDeps) {
     quota: harborQuota,
     interactionSources: [help.feedbackReceived],
     discoverySources: [help.discovery],
+    transaction,
   });
   const onboardingChecks: OnboardingCheck[] = [
     { taskKey: 'publish_profile', isDone: (agentId) => profiles.isPublished(agentId) },
@@ -61,7 +64,7 @@ export function createHarborServices(deps: HarborDeps) {
     { taskKey: 'welcome_desk_intro', isDone: (agentId) => groups.hasIntroduced(agentId) },
     { taskKey: 'help_request', isDone: (agentId) => help.hasTakenPart(agentId) },
   ];
-  const taskDeps = { completions: createTaskCompletionsRepo(db), clock, audit, quota: harborQuota, agents };
+  const taskDeps = { completions: createTaskCompletionsRepo(db), clock, audit, quota: harborQuota, agents, transaction };
   const sandboxTasks = createSandboxTasksService({ ...taskDeps, repo: createSandboxTasksRepo(db), onboardingChecks });
   const harborTasks = createProductionTasksService({ ...taskDeps, repo: createProductionTasksRepo(db) });
   const groups = createGroupsService({
@@ -78,6 +81,7 @@ export function createHarborServices(deps: HarborDeps) {
       incidents: async () => 0,
     },
     publicName: publicNameFromProfiles(profiles),
+    transaction,
   });
   activeItemSources.push(help.activeItems, sandboxTasks.activeItems, harborTasks.activeItems);
 
@@ -91,7 +95,7 @@ export function createHarborServices(deps: HarborDeps) {
     groups,
     feed: createFeedService({ sources: [groups.feedSource, help.feedSource] }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(db), clock }),
-    trials: createTrialsService({ repo: createTrialsRepo(db), clock, fleet: deps.fleet, agents, audit }),
+    trials: createTrialsService({ repo: createTrialsRepo(db), clock, fleet: deps.fleet, agents, audit, transaction }),
   };
   const jobs: Job[] = [
     { name: 'harbor_quota_retention', everyMs: HOUR, run: () => services.harborQuota.enforceRetention() },

@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import { newId } from '../agents/credentials.js';
 import type { AuditService } from '../audit/audit-service.js';
+import { agentLock, type TransactionRunner } from '../../store/transaction.js';
 import type { PaymentIntentRow, PaymentsRepo } from './payments-repo.js';
 
 export const PAYMENT_PURPOSES = ['contribution', 'pay_what_you_want', 'help_request', 'vessel_snapshot', 'sponsorship'] as const;
@@ -69,7 +70,14 @@ const requestHash = (input: IntentInput) =>
  * BOSUN_PAYMENT_INTENTS=true; even then nothing settles or delivers automatically: no verifier
  * is configured, so every proof waits in manual_review for the operator.
  */
-export function createPaymentsService(deps: { repo: PaymentsRepo; clock: Clock; audit: AuditService; rails: readonly PaymentRail[]; intentsEnabled: () => boolean }) {
+export function createPaymentsService(deps: {
+  repo: PaymentsRepo;
+  clock: Clock;
+  audit: AuditService;
+  rails: readonly PaymentRail[];
+  intentsEnabled: () => boolean;
+  transaction: TransactionRunner;
+}) {
   const { repo, clock, audit } = deps;
 
   function railOf(railId: string): PaymentRail {
@@ -118,39 +126,43 @@ export function createPaymentsService(deps: { repo: PaymentsRepo; clock: Clock; 
     async createIntent(agentId: string, input: IntentInput): Promise<{ intent: ReturnType<typeof view>; replayed: boolean }> {
       requireEnabled();
       const hash = requestHash(input);
-      const existing = await repo.findByKey(agentId, input.idempotency_key);
-      if (existing) {
-        if (existing.request_hash !== hash) {
-          throw new AppError('idempotency_key_reused', 'this idempotency_key was used for a different intent; use a new key', { field: 'body.idempotency_key' });
+      // Under the agent's lock, so concurrent calls with one key find the intent the first one wrote.
+      const outcome = await deps.transaction(agentLock(agentId), async (trx) => {
+        const existing = await repo.findByKey(agentId, input.idempotency_key, trx);
+        if (existing) {
+          if (existing.request_hash !== hash) {
+            throw new AppError('idempotency_key_reused', 'this idempotency_key was used for a different intent; use a new key', { field: 'body.idempotency_key' });
+          }
+          return { row: existing, replayed: true };
         }
-        return { intent: view(await current(existing)), replayed: true };
-      }
-      const rail = railOf(input.rail_id);
-      const payWhatYouWant = input.amount_or_pay_what_you_want === PAY_WHAT_YOU_WANT;
-      const amount = payWhatYouWant ? null : checkAmount(input.amount_or_pay_what_you_want, rail, 'body.amount_or_pay_what_you_want');
-      if (payWhatYouWant && !CONTRIBUTION_PURPOSES.has(input.purpose)) {
-        throw new AppError('invalid_request', `purpose ${input.purpose} needs a fixed amount`, { field: 'body.amount_or_pay_what_you_want' });
-      }
-      const now = clock.now();
-      const row: PaymentIntentRow = {
-        payment_id: newId('pay_'),
-        agent_id: agentId,
-        purpose: input.purpose,
-        rail_id: rail.rail_id,
-        amount,
-        state: 'awaiting_payment',
-        idempotency_key: input.idempotency_key,
-        request_hash: hash,
-        created_at: now,
-        expires_at: now + input.expiry * 1000,
-        updated_at: now,
-        proof: null,
-        proof_tx_hash: null,
-        review_note: null,
-      };
-      await repo.insert(row);
-      await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'payments.intent.create', target: row.payment_id, ip: null, details: { purpose: row.purpose, rail_id: row.rail_id } });
-      return { intent: view(row), replayed: false };
+        const rail = railOf(input.rail_id);
+        const payWhatYouWant = input.amount_or_pay_what_you_want === PAY_WHAT_YOU_WANT;
+        const amount = payWhatYouWant ? null : checkAmount(input.amount_or_pay_what_you_want, rail, 'body.amount_or_pay_what_you_want');
+        if (payWhatYouWant && !CONTRIBUTION_PURPOSES.has(input.purpose)) {
+          throw new AppError('invalid_request', `purpose ${input.purpose} needs a fixed amount`, { field: 'body.amount_or_pay_what_you_want' });
+        }
+        const now = clock.now();
+        const row: PaymentIntentRow = {
+          payment_id: newId('pay_'),
+          agent_id: agentId,
+          purpose: input.purpose,
+          rail_id: rail.rail_id,
+          amount,
+          state: 'awaiting_payment',
+          idempotency_key: input.idempotency_key,
+          request_hash: hash,
+          created_at: now,
+          expires_at: now + input.expiry * 1000,
+          updated_at: now,
+          proof: null,
+          proof_tx_hash: null,
+          review_note: null,
+        };
+        await repo.insert(row, trx);
+        await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'payments.intent.create', target: row.payment_id, ip: null, details: { purpose: row.purpose, rail_id: row.rail_id } }, trx);
+        return { row, replayed: false };
+      });
+      return { intent: view(outcome.replayed ? await current(outcome.row) : outcome.row), replayed: outcome.replayed };
     },
 
     async submitProof(agentId: string, paymentId: string, proof: ProofInput) {
@@ -164,13 +176,16 @@ export function createPaymentsService(deps: { repo: PaymentsRepo; clock: Clock; 
       if (proof.network !== rail.network) throw new AppError('invalid_request', `network must be ${rail.network} for rail ${rail.rail_id}`, { field: 'body.network' });
       if (proof.token !== rail.token) throw new AppError('invalid_request', `token must be ${rail.token} for rail ${rail.rail_id}`, { field: 'body.token' });
       checkAmount(proof.amount, rail, 'body.amount');
-      if (await repo.findByTxHash(proof.tx_hash)) throw new AppError('conflict', 'this tx_hash was already submitted as a proof', { field: 'body.tx_hash' });
       const now = clock.now();
-      // No verifier is configured in Bosun: a proof always waits for the operator (harbor-interface part 3).
-      const moved = await repo.transition(paymentId, 'awaiting_payment', { state: 'manual_review', proof: jsonText(proof), proof_tx_hash: proof.tx_hash, updated_at: now });
-      if (!moved) throw new AppError('conflict', `intent ${paymentId} changed meanwhile; read the error and retry`);
       const flags = proofFlags({ amount: row.amount, proof: jsonText(proof) });
-      await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'payments.proof.submit', target: paymentId, ip: null, details: { flags } });
+      // A tx_hash proves one intent, whoever sends it: its own lock beside the agent's.
+      await deps.transaction([agentLock(agentId), `payment_proof:${proof.tx_hash}`], async (trx) => {
+        if (await repo.findByTxHash(proof.tx_hash, trx)) throw new AppError('conflict', 'this tx_hash was already submitted as a proof', { field: 'body.tx_hash' });
+        // No verifier is configured in Bosun: a proof always waits for the operator (harbor-interface part 3).
+        const moved = await repo.transition(paymentId, 'awaiting_payment', { state: 'manual_review', proof: jsonText(proof), proof_tx_hash: proof.tx_hash, updated_at: now }, trx);
+        if (!moved) throw new AppError('conflict', `intent ${paymentId} changed meanwhile; read the error and retry`);
+        await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'payments.proof.submit', target: paymentId, ip: null, details: { flags } }, trx);
+      });
       return { intent: view({ ...row, state: 'manual_review', proof: jsonText(proof), proof_tx_hash: proof.tx_hash, updated_at: now }), qualityFlags: flags };
     },
 

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../store/db.js';
+import type { Executor } from '../../../store/transaction.js';
 import type {
   HarborGroupMembersTable,
   HarborGroupModerationTable,
@@ -77,9 +78,9 @@ export function createGroupsRepo(db: Db) {
     membershipsOf(agentId: string): Promise<MembershipRow[]> {
       return db.selectFrom('harbor_group_members').selectAll().where('agent_id', '=', agentId).execute();
     },
-    async upsertMembership(row: MembershipRow): Promise<void> {
+    async upsertMembership(row: MembershipRow, trx: Executor = db): Promise<void> {
       const { group_id: _g, agent_id: _a, ...changes } = row;
-      await db
+      await trx
         .insertInto('harbor_group_members')
         .values(row)
         .onConflict((oc) => oc.columns(['group_id', 'agent_id']).doUpdateSet(changes))
@@ -95,14 +96,14 @@ export function createGroupsRepo(db: Db) {
       return q.execute();
     },
 
-    async insertPost(row: PostRow): Promise<void> {
-      await db.insertInto('harbor_group_posts').values(row).execute();
+    async insertPost(row: PostRow, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_group_posts').values(row).execute();
     },
     findPost(postId: string): Promise<PostRow | undefined> {
       return db.selectFrom('harbor_group_posts').selectAll().where('post_id', '=', postId).executeTakeFirst();
     },
-    async touchActivity(postId: string, at: number): Promise<void> {
-      await db.updateTable('harbor_group_posts').set({ last_activity_at: at }).where('post_id', '=', postId).execute();
+    async touchActivity(postId: string, at: number, trx: Executor = db): Promise<void> {
+      await trx.updateTable('harbor_group_posts').set({ last_activity_at: at }).where('post_id', '=', postId).execute();
     },
     /** Visible topics of a group (and the viewer's own hidden ones), newest first (created_at, then post_id, descending). */
     listTopics(groupId: number, limit: number, position?: ListPosition, viewerId?: string): Promise<PostRow[]> {
@@ -117,8 +118,8 @@ export function createGroupsRepo(db: Db) {
       return after(visiblePosts().where('group_id', 'in', groupIds), position).limit(limit).execute();
     },
     /** An agent's topics (or replies) in a group since `since`, hidden ones included. */
-    async countAuthored(agentId: string, groupId: number, topics: boolean, since: number): Promise<WindowCount> {
-      const row = await db
+    async countAuthored(agentId: string, groupId: number, topics: boolean, since: number, trx: Executor = db): Promise<WindowCount> {
+      const row = await trx
         .selectFrom('harbor_group_posts')
         .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('created_at').as('oldest')])
         .where('author_agent_id', '=', agentId)
@@ -171,24 +172,24 @@ export function createGroupsRepo(db: Db) {
       return result;
     },
 
-    findReaction(postId: string, agentId: string, kind: ReactionKind): Promise<ReactionRow | undefined> {
-      return db.selectFrom('harbor_group_reactions').selectAll().where('post_id', '=', postId).where('agent_id', '=', agentId).where('kind', '=', kind).executeTakeFirst();
+    findReaction(postId: string, agentId: string, kind: ReactionKind, trx: Executor = db): Promise<ReactionRow | undefined> {
+      return trx.selectFrom('harbor_group_reactions').selectAll().where('post_id', '=', postId).where('agent_id', '=', agentId).where('kind', '=', kind).executeTakeFirst();
     },
     reactionsBy(agentId: string, postIds: string[]): Promise<ReactionRow[]> {
       if (postIds.length === 0) return Promise.resolve([]);
       return db.selectFrom('harbor_group_reactions').selectAll().where('agent_id', '=', agentId).where('post_id', 'in', postIds).execute();
     },
     /** false when the agent already has this reaction on the post (a concurrent duplicate). */
-    async insertReaction(row: ReactionRow): Promise<boolean> {
-      const result = await db
+    async insertReaction(row: ReactionRow, trx: Executor = db): Promise<boolean> {
+      const result = await trx
         .insertInto('harbor_group_reactions')
         .values(row)
         .onConflict((oc) => oc.columns(['post_id', 'agent_id', 'kind']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
-    async countReactions(agentId: string, groupId: number, kind: ReactionKind, since: number): Promise<WindowCount> {
-      const row = await db
+    async countReactions(agentId: string, groupId: number, kind: ReactionKind, since: number, trx: Executor = db): Promise<WindowCount> {
+      const row = await trx
         .selectFrom('harbor_group_reactions')
         .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('created_at').as('oldest')])
         .where('agent_id', '=', agentId)
@@ -199,15 +200,15 @@ export function createGroupsRepo(db: Db) {
       return toWindow(row);
     },
 
-    findReportBy(postId: string, reporterId: string): Promise<ReportRow | undefined> {
-      return db.selectFrom('harbor_group_reports').selectAll().where('post_id', '=', postId).where('reporter_agent_id', '=', reporterId).executeTakeFirst();
+    findReportBy(postId: string, reporterId: string, trx: Executor = db): Promise<ReportRow | undefined> {
+      return trx.selectFrom('harbor_group_reports').selectAll().where('post_id', '=', postId).where('reporter_agent_id', '=', reporterId).executeTakeFirst();
     },
     findReport(reportId: string): Promise<ReportRow | undefined> {
       return db.selectFrom('harbor_group_reports').selectAll().where('report_id', '=', reportId).executeTakeFirst();
     },
     /** false when the agent already reported the post (a concurrent duplicate). */
-    async insertReport(row: ReportRow): Promise<boolean> {
-      const result = await db
+    async insertReport(row: ReportRow, trx: Executor = db): Promise<boolean> {
+      const result = await trx
         .insertInto('harbor_group_reports')
         .values(row)
         .onConflict((oc) => oc.columns(['post_id', 'reporter_agent_id']).doNothing())

@@ -3,6 +3,7 @@ import { AppError, type ErrorCode } from '../../../http/errors.js';
 import type { AgentPrincipal } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
+import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import { excerptOf, type FeedEntry, type FeedSource, type FeedViewer } from '../feed/feed-service.js';
 import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
@@ -140,8 +141,9 @@ export function createGroupsService(deps: {
   quota: QuotaService;
   signals: ParticipationSignals;
   publicName: PublicNameLookup;
+  transaction: TransactionRunner;
 }) {
-  const { repo, clock, audit, quota } = deps;
+  const { repo, clock, audit, quota, transaction } = deps;
 
   const isActiveSandbox = (agent: { state: string }) => agent.state === 'sandbox';
 
@@ -200,14 +202,14 @@ export function createGroupsService(deps: {
     });
   }
 
-  async function checkOnboardingAuthored(agentId: string, topics: boolean): Promise<void> {
-    const window = await repo.countAuthored(agentId, ONBOARDING_GROUP_ID, topics, clock.now() - DAILY_WINDOW_MS);
+  async function checkOnboardingAuthored(agentId: string, topics: boolean, trx: Trx): Promise<void> {
+    const window = await repo.countAuthored(agentId, ONBOARDING_GROUP_ID, topics, clock.now() - DAILY_WINDOW_MS, trx);
     if (topics && window.count >= ONBOARDING.topicsPerDay) refuseDaily('onboarding_topic_daily_limit', 'topics', ONBOARDING.topicsPerDay, window);
     if (!topics && window.count >= ONBOARDING.repliesPerDay) refuseDaily('onboarding_reply_daily_limit', 'replies', ONBOARDING.repliesPerDay, window);
   }
 
-  async function checkOnboardingReactions(agentId: string, kind: ReactionKind): Promise<void> {
-    const window = await repo.countReactions(agentId, ONBOARDING_GROUP_ID, kind, clock.now() - DAILY_WINDOW_MS);
+  async function checkOnboardingReactions(agentId: string, kind: ReactionKind, trx: Trx): Promise<void> {
+    const window = await repo.countReactions(agentId, ONBOARDING_GROUP_ID, kind, clock.now() - DAILY_WINDOW_MS, trx);
     if (kind === 'like' && window.count >= ONBOARDING.likesPerDay) refuseDaily('onboarding_like_daily_limit', 'likes', ONBOARDING.likesPerDay, window);
     if (kind === 'vote' && window.count >= ONBOARDING.votesPerDay) refuseDaily('onboarding_vote_daily_limit', 'votes', ONBOARDING.votesPerDay, window);
   }
@@ -323,10 +325,12 @@ export function createGroupsService(deps: {
     if (!agent.scopes.has(PARTICIPATE_SCOPE)) {
       throw new AppError('scope_required', `missing scope ${PARTICIPATE_SCOPE}; you meet its gate, so ask for it with an operator request of category access_request`);
     }
-    await quota.charge(agent.agentId, 'postHarborPublicGroups.join_request');
     const row: MembershipRow = { group_id: group.group_id, agent_id: agent.agentId, state: 'pending', requested_at: clock.now(), decided_at: null };
-    await repo.upsertMembership(row);
-    await audit.record({ actor: { kind: 'agent', id: agent.agentId }, action: 'harbor.group.join_request', target: String(group.group_id) });
+    await transaction(agentLock(agent.agentId), async (trx) => {
+      await quota.charge(agent.agentId, 'postHarborPublicGroups.join_request', {}, trx);
+      await repo.upsertMembership(row, trx);
+      await audit.record({ actor: { kind: 'agent', id: agent.agentId }, action: 'harbor.group.join_request', target: String(group.group_id) }, trx);
+    });
     return { changed: true, membership: membershipView(group.group_id, 'pending', row) };
   }
 
@@ -335,28 +339,30 @@ export function createGroupsService(deps: {
       throw new AppError('provenance_required', 'a post that names a vessel (IMO or MMSI) must state its source in provenance, e.g. "Bosun preview /v1/bootstrap/vessels/last_position, 2026-11-20"', { field: 'body.provenance' });
     }
     const onboarding = group.group_id === ONBOARDING_GROUP_ID;
-    if (onboarding) await checkOnboardingAuthored(agent.agentId, parent === null);
-    // Onboarding replies have their own daily budget, which the contract-wide create limit would otherwise cap below it.
-    const creates = !(onboarding && parent !== null);
-    await quota.charge(agent.agentId, `postHarborPublicGroups.${parent ? 'reply' : 'post'}`, { creates });
-    const now = clock.now();
-    const row: PostRow = {
-      post_id: newId('pst_'),
-      group_id: group.group_id,
-      parent_post_id: parent?.post_id ?? null,
-      author_agent_id: agent.agentId,
-      author_kind: 'agent',
-      body,
-      pinned: 0,
-      created_at: now,
-      last_activity_at: now,
-      hidden_at: null,
-      hidden_reason: null,
-      provenance,
-    };
-    await repo.insertPost(row);
-    if (parent) await repo.touchActivity(parent.post_id, now);
-    return row;
+    return transaction(agentLock(agent.agentId), async (trx) => {
+      if (onboarding) await checkOnboardingAuthored(agent.agentId, parent === null, trx);
+      // Onboarding replies have their own daily budget, which the contract-wide create limit would otherwise cap below it.
+      const creates = !(onboarding && parent !== null);
+      await quota.charge(agent.agentId, `postHarborPublicGroups.${parent ? 'reply' : 'post'}`, { creates }, trx);
+      const now = clock.now();
+      const row: PostRow = {
+        post_id: newId('pst_'),
+        group_id: group.group_id,
+        parent_post_id: parent?.post_id ?? null,
+        author_agent_id: agent.agentId,
+        author_kind: 'agent',
+        body,
+        pinned: 0,
+        created_at: now,
+        last_activity_at: now,
+        hidden_at: null,
+        hidden_reason: null,
+        provenance,
+      };
+      await repo.insertPost(row, trx);
+      if (parent) await repo.touchActivity(parent.post_id, now, trx);
+      return row;
+    });
   }
 
   async function react(agent: AgentPrincipal, group: GroupRow, post: PostRow, kind: ReactionKind, value: number) {
@@ -365,35 +371,39 @@ export function createGroupsService(deps: {
         ? new AppError('self_like_forbidden', 'you cannot like your own post', { field: 'body.post_id' })
         : new AppError('self_vote_forbidden', 'you cannot vote on your own post', { field: 'body.post_id' });
     }
-    const existing = await repo.findReaction(post.post_id, agent.agentId, kind);
-    if (existing && kind === 'vote') {
-      throw new AppError('duplicate_vote_forbidden', `you already voted ${existing.value > 0 ? '+1' : '-1'} on post ${post.post_id}; votes are final`, { field: 'body.post_id' });
-    }
-    if (existing) return false;
-    if (group.group_id === ONBOARDING_GROUP_ID) await checkOnboardingReactions(agent.agentId, kind);
-    await quota.charge(agent.agentId, `postHarborPublicGroups.${kind}`);
-    const inserted = await repo.insertReaction({ post_id: post.post_id, agent_id: agent.agentId, kind, value, group_id: group.group_id, created_at: clock.now() });
-    if (!inserted && kind === 'vote') throw new AppError('duplicate_vote_forbidden', `you already voted on post ${post.post_id}; votes are final`, { field: 'body.post_id' });
-    return inserted;
+    return transaction(agentLock(agent.agentId), async (trx) => {
+      const existing = await repo.findReaction(post.post_id, agent.agentId, kind, trx);
+      if (existing && kind === 'vote') {
+        throw new AppError('duplicate_vote_forbidden', `you already voted ${existing.value > 0 ? '+1' : '-1'} on post ${post.post_id}; votes are final`, { field: 'body.post_id' });
+      }
+      if (existing) return false;
+      if (group.group_id === ONBOARDING_GROUP_ID) await checkOnboardingReactions(agent.agentId, kind, trx);
+      await quota.charge(agent.agentId, `postHarborPublicGroups.${kind}`, {}, trx);
+      const inserted = await repo.insertReaction({ post_id: post.post_id, agent_id: agent.agentId, kind, value, group_id: group.group_id, created_at: clock.now() }, trx);
+      if (!inserted && kind === 'vote') throw new AppError('duplicate_vote_forbidden', `you already voted on post ${post.post_id}; votes are final`, { field: 'body.post_id' });
+      return inserted;
+    });
   }
 
   async function report(agent: AgentPrincipal, group: GroupRow, post: PostRow, reason: string) {
-    const existing = await repo.findReportBy(post.post_id, agent.agentId);
-    if (existing) return { changed: false, report: existing };
-    await quota.charge(agent.agentId, 'postHarborPublicGroups.report');
-    const row: ReportRow = {
-      report_id: newId('rpt_'),
-      post_id: post.post_id,
-      group_id: group.group_id,
-      reporter_agent_id: agent.agentId,
-      reason,
-      state: 'open',
-      created_at: clock.now(),
-      decided_at: null,
-    };
-    if (!(await repo.insertReport(row))) return { changed: false, report: (await repo.findReportBy(post.post_id, agent.agentId))! };
-    await audit.record({ actor: { kind: 'agent', id: agent.agentId }, action: 'harbor.group.report', target: post.post_id, details: { group_id: group.group_id, report_id: row.report_id } });
-    return { changed: true, report: row };
+    return transaction(agentLock(agent.agentId), async (trx) => {
+      const existing = await repo.findReportBy(post.post_id, agent.agentId, trx);
+      if (existing) return { changed: false, report: existing };
+      await quota.charge(agent.agentId, 'postHarborPublicGroups.report', {}, trx);
+      const row: ReportRow = {
+        report_id: newId('rpt_'),
+        post_id: post.post_id,
+        group_id: group.group_id,
+        reporter_agent_id: agent.agentId,
+        reason,
+        state: 'open',
+        created_at: clock.now(),
+        decided_at: null,
+      };
+      if (!(await repo.insertReport(row, trx))) return { changed: false, report: (await repo.findReportBy(post.post_id, agent.agentId, trx))! };
+      await audit.record({ actor: { kind: 'agent', id: agent.agentId }, action: 'harbor.group.report', target: post.post_id, details: { group_id: group.group_id, report_id: row.report_id } }, trx);
+      return { changed: true, report: row };
+    });
   }
 
   const feedSource: FeedSource = {

@@ -1,5 +1,6 @@
 import type { InsertResult } from 'kysely';
 import type { Db } from '../../../store/db.js';
+import type { Executor } from '../../../store/transaction.js';
 import type { HarborHelpFeedbackTable, HarborHelpReportsTable, HarborHelpRequestsTable, HarborHelpResponsesTable } from '../../../store/schema.js';
 import { olderThan, type ListPosition } from '../cursor.js';
 
@@ -13,15 +14,15 @@ const inserted = (result: InsertResult) => Number(result.numInsertedOrUpdatedRow
 
 export function createHelpRepo(db: Db) {
   return {
-    async insertRequest(row: HelpRequestRow): Promise<void> {
-      await db.insertInto('harbor_help_requests').values(row).execute();
+    async insertRequest(row: HelpRequestRow, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_help_requests').values(row).execute();
     },
     async findRequest(requestId: string): Promise<HelpRequestRow | undefined> {
       return db.selectFrom('harbor_help_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();
     },
     /** Updates a request only while it is still in `expectedState`; returns whether it did. */
-    async updateRequest(requestId: string, expectedState: string, patch: Partial<HelpRequestRow>): Promise<boolean> {
-      const result = await db
+    async updateRequest(requestId: string, expectedState: string, patch: Partial<HelpRequestRow>, trx: Executor = db): Promise<boolean> {
+      const result = await trx
         .updateTable('harbor_help_requests')
         .set(patch)
         .where('request_id', '=', requestId)
@@ -29,8 +30,8 @@ export function createHelpRepo(db: Db) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async touch(requestId: string, at: number): Promise<void> {
-      await db.updateTable('harbor_help_requests').set({ updated_at: at, last_activity_at: at }).where('request_id', '=', requestId).execute();
+    async touch(requestId: string, at: number, trx: Executor = db): Promise<void> {
+      await trx.updateTable('harbor_help_requests').set({ updated_at: at, last_activity_at: at }).where('request_id', '=', requestId).execute();
     },
     async setHidden(requestId: string, hidden: boolean, at: number): Promise<void> {
       await db.transaction().execute(async (trx) => {
@@ -73,8 +74,8 @@ export function createHelpRepo(db: Db) {
       return q.execute();
     },
     /** Requests the author created after `since`, with the oldest creation time among them. */
-    async authoredSince(authorId: string, since: number): Promise<{ count: number; oldest: number | null }> {
-      const row = await db
+    async authoredSince(authorId: string, since: number, trx: Executor = db): Promise<{ count: number; oldest: number | null }> {
+      const row = await trx
         .selectFrom('harbor_help_requests')
         .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('created_at').as('oldest')])
         .where('author_id', '=', authorId)
@@ -82,8 +83,8 @@ export function createHelpRepo(db: Db) {
         .executeTakeFirstOrThrow();
       return { count: Number(row.count), oldest: row.oldest === null ? null : Number(row.oldest) };
     },
-    async countByAuthorInStates(authorId: string, states: readonly string[]): Promise<number> {
-      const row = await db
+    async countByAuthorInStates(authorId: string, states: readonly string[], trx: Executor = db): Promise<number> {
+      const row = await trx
         .selectFrom('harbor_help_requests')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .where('author_id', '=', authorId)
@@ -111,14 +112,14 @@ export function createHelpRepo(db: Db) {
     },
 
     /** False when the helper already answered this request (one answer per helper and request). */
-    async insertResponse(row: HelpResponseRow): Promise<boolean> {
-      return inserted(await db.insertInto('harbor_help_responses').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
+    async insertResponse(row: HelpResponseRow, trx: Executor = db): Promise<boolean> {
+      return inserted(await trx.insertInto('harbor_help_responses').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
     },
     async findResponse(responseId: string): Promise<HelpResponseRow | undefined> {
       return db.selectFrom('harbor_help_responses').selectAll().where('response_id', '=', responseId).executeTakeFirst();
     },
-    async findAnswer(requestId: string, helperId: string): Promise<HelpResponseRow | undefined> {
-      return db
+    async findAnswer(requestId: string, helperId: string, trx: Executor = db): Promise<HelpResponseRow | undefined> {
+      return trx
         .selectFrom('harbor_help_responses')
         .selectAll()
         .where('request_id', '=', requestId)
@@ -167,11 +168,11 @@ export function createHelpRepo(db: Db) {
     },
 
     /** False when the reporter already reported this request. */
-    async insertReport(row: HelpReportRow): Promise<boolean> {
-      return inserted(await db.insertInto('harbor_help_reports').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
+    async insertReport(row: HelpReportRow, trx: Executor = db): Promise<boolean> {
+      return inserted(await trx.insertInto('harbor_help_reports').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
     },
-    async findReport(requestId: string, reporterId: string): Promise<HelpReportRow | undefined> {
-      return db.selectFrom('harbor_help_reports').selectAll().where('request_id', '=', requestId).where('reporter_id', '=', reporterId).executeTakeFirst();
+    async findReport(requestId: string, reporterId: string, trx: Executor = db): Promise<HelpReportRow | undefined> {
+      return trx.selectFrom('harbor_help_reports').selectAll().where('request_id', '=', requestId).where('reporter_id', '=', reporterId).executeTakeFirst();
     },
     /** Newest reports first, with the reported request's title, state and moderation flag. */
     async listReports(limit: number): Promise<OperatorReportRow[]> {
@@ -198,11 +199,11 @@ export function createHelpRepo(db: Db) {
     },
 
     /** False when this participant already gave feedback on the request. */
-    async insertFeedback(row: HelpFeedbackRow): Promise<boolean> {
-      return inserted(await db.insertInto('harbor_help_feedback').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
+    async insertFeedback(row: HelpFeedbackRow, trx: Executor = db): Promise<boolean> {
+      return inserted(await trx.insertInto('harbor_help_feedback').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
     },
-    async feedbackFor(requestId: string): Promise<HelpFeedbackRow[]> {
-      return db.selectFrom('harbor_help_feedback').selectAll().where('request_id', '=', requestId).orderBy('created_at').execute();
+    async feedbackFor(requestId: string, trx: Executor = db): Promise<HelpFeedbackRow[]> {
+      return trx.selectFrom('harbor_help_feedback').selectAll().where('request_id', '=', requestId).orderBy('created_at').execute();
     },
     /** Count and rating sum of the non-hidden feedback an agent received. */
     async feedbackReceived(agentId: string): Promise<{ count: number; ratingSum: number }> {

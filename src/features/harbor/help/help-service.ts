@@ -3,6 +3,7 @@ import { AppError } from '../../../http/errors.js';
 import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
+import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { excerptOf, type FeedEntry, type FeedSource } from '../feed/feed-service.js';
@@ -117,8 +118,8 @@ function inputInvalid(field: string, message: string): never {
 }
 
 
-export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService }) {
-  const { repo, clock, audit, agents, quota } = deps;
+export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService; transaction: TransactionRunner }) {
+  const { repo, clock, audit, agents, quota, transaction } = deps;
 
   function requireEnabled(actor: HelpActor): void {
     if (actor.state === 'sandbox_expired') {
@@ -198,16 +199,16 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
     }
   }
 
-  async function checkAutoSandboxLimits(agentId: string): Promise<void> {
+  async function checkAutoSandboxLimits(agentId: string, trx: Trx): Promise<void> {
     const now = clock.now();
-    const recent = await repo.authoredSince(agentId, now - DAY);
+    const recent = await repo.authoredSince(agentId, now - DAY, trx);
     if (recent.count >= HARBOR_LIMITS.help.newRequestsPer24h) {
       const retryAfter = Math.max(1, Math.ceil(((recent.oldest ?? now) + DAY - now) / 1000));
       throw new AppError('help_auto_sandbox_daily_limit', `auto-sandbox agents may create ${HARBOR_LIMITS.help.newRequestsPer24h} help requests per 24 hours`, {
         headers: { 'retry-after': String(retryAfter) },
       });
     }
-    if ((await repo.countByAuthorInStates(agentId, ACTIVE_STATES)) >= HARBOR_LIMITS.help.activeRequests) {
+    if ((await repo.countByAuthorInStates(agentId, ACTIVE_STATES, trx)) >= HARBOR_LIMITS.help.activeRequests) {
       throw new AppError(
         'help_auto_sandbox_active_limit',
         `auto-sandbox agents may have ${HARBOR_LIMITS.help.activeRequests} active help request (open, selected or in_progress); close it first`,
@@ -225,18 +226,20 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
   /** The selected helper's follow-up after selection: moves selected → in_progress. */
   async function postUpdate(actor: HelpActor, row: HelpRequestRow, text: string) {
     const body = checkMessage(text);
-    await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.update', { creates: true });
-    const now = clock.now();
-    const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: row.request_id, helper_id: actor.agentId, kind: 'update', body, created_at: now };
-    await repo.insertResponse(response);
-    if (row.state === 'selected') await repo.updateRequest(row.request_id, 'selected', { state: 'in_progress' });
-    await repo.touch(row.request_id, now);
-    await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.update', target: row.request_id, details: { response_id: response.response_id } });
-    return responseView(response, row);
+    return transaction(agentLock(actor.agentId), async (trx) => {
+      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.update', { creates: true }, trx);
+      const now = clock.now();
+      const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: row.request_id, helper_id: actor.agentId, kind: 'update', body, created_at: now };
+      await repo.insertResponse(response, trx);
+      if (row.state === 'selected') await repo.updateRequest(row.request_id, 'selected', { state: 'in_progress' }, trx);
+      await repo.touch(row.request_id, now, trx);
+      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.update', target: row.request_id, details: { response_id: response.response_id } }, trx);
+      return responseView(response, row);
+    });
   }
 
-  async function transition(row: HelpRequestRow, patch: Partial<HelpRequestRow>): Promise<HelpRequestRow> {
-    if (!(await repo.updateRequest(row.request_id, row.state, patch))) {
+  async function transition(row: HelpRequestRow, patch: Partial<HelpRequestRow>, trx: Trx): Promise<HelpRequestRow> {
+    if (!(await repo.updateRequest(row.request_id, row.state, patch, trx))) {
       throw new AppError('help_state_invalid', `help request ${row.request_id} changed meanwhile; read it again`);
     }
     return { ...row, ...patch };
@@ -247,29 +250,31 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       requireEnabled(actor);
       const request = normalizeRequest(input);
       checkVisibilityAllowed(actor, request.visibility);
-      if (actor.state === 'sandbox') await checkAutoSandboxLimits(actor.agentId);
-      await quota.assertActiveCapacity(actor.agentId);
-      await quota.charge(actor.agentId, 'postHarborHelpRequests.create', { creates: true });
-      const now = clock.now();
-      const row: HelpRequestRow = {
-        request_id: newId('hlp_'),
-        author_id: actor.agentId,
-        ...request,
-        state: 'open',
-        outcome: null,
-        selected_response_id: null,
-        selected_helper_id: null,
-        hidden: 0,
-        hidden_at: null,
-        created_at: now,
-        updated_at: now,
-        selected_at: null,
-        closed_at: null,
-        last_activity_at: now,
-      };
-      await repo.insertRequest(row);
-      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.create', target: row.request_id, details: { visibility: row.visibility } });
-      return requestView(row, 0, actor.agentId);
+      return transaction(agentLock(actor.agentId), async (trx) => {
+        if (actor.state === 'sandbox') await checkAutoSandboxLimits(actor.agentId, trx);
+        await quota.assertActiveCapacity(actor.agentId, trx);
+        await quota.charge(actor.agentId, 'postHarborHelpRequests.create', { creates: true }, trx);
+        const now = clock.now();
+        const row: HelpRequestRow = {
+          request_id: newId('hlp_'),
+          author_id: actor.agentId,
+          ...request,
+          state: 'open',
+          outcome: null,
+          selected_response_id: null,
+          selected_helper_id: null,
+          hidden: 0,
+          hidden_at: null,
+          created_at: now,
+          updated_at: now,
+          selected_at: null,
+          closed_at: null,
+          last_activity_at: now,
+        };
+        await repo.insertRequest(row, trx);
+        await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.create', target: row.request_id, details: { visibility: row.visibility } }, trx);
+        return requestView(row, 0, actor.agentId);
+      });
     },
 
     /** Open public requests (newest first), or with `mine` the caller's own in every state and visibility. */
@@ -308,19 +313,21 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       if (await linked(actor.agentId, row.author_id)) {
         throw new AppError('help_linked_agent_forbidden', 'you and the author registered from the same network within 24 hours; linked agents cannot answer each other');
       }
-      if (await repo.findAnswer(requestId, actor.agentId)) {
-        throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
-      }
       const body = checkMessage(input.body);
-      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.respond', { creates: true });
-      const now = clock.now();
-      const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: requestId, helper_id: actor.agentId, kind: 'answer', body, created_at: now };
-      if (!(await repo.insertResponse(response))) {
-        throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
-      }
-      await repo.touch(requestId, now);
-      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.respond', target: requestId, details: { response_id: response.response_id } });
-      return responseView(response, row);
+      return transaction(agentLock(actor.agentId), async (trx) => {
+        if (await repo.findAnswer(requestId, actor.agentId, trx)) {
+          throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
+        }
+        await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdResponses.respond', { creates: true }, trx);
+        const now = clock.now();
+        const response: HelpResponseRow = { response_id: newId('hrs_'), request_id: requestId, helper_id: actor.agentId, kind: 'answer', body, created_at: now };
+        if (!(await repo.insertResponse(response, trx))) {
+          throw new AppError('help_duplicate_response_forbidden', 'you already responded to this help request (one response per agent)');
+        }
+        await repo.touch(requestId, now, trx);
+        await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.respond', target: requestId, details: { response_id: response.response_id } }, trx);
+        return responseView(response, row);
+      });
     },
 
     async select(actor: HelpActor, requestId: string, input: { response_id: string }) {
@@ -334,21 +341,24 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       if (!response || response.request_id !== requestId || response.kind !== 'answer') {
         throw new AppError('help_response_not_found', `no response ${input.response_id} on help request ${requestId}`, { field: 'body.response_id' });
       }
-      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdSelect.select');
-      const now = clock.now();
-      const updated = await transition(row, {
-        state: 'selected',
-        selected_response_id: response.response_id,
-        selected_helper_id: response.helper_id,
-        selected_at: now,
-        updated_at: now,
-        last_activity_at: now,
-      });
-      await audit.record({
-        actor: { kind: 'agent', id: actor.agentId },
-        action: 'harbor.help.select',
-        target: requestId,
-        details: { response_id: response.response_id, helper_id: response.helper_id },
+      const updated = await transaction(agentLock(actor.agentId), async (trx) => {
+        await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdSelect.select', {}, trx);
+        const now = clock.now();
+        const selected = await transition(row, {
+          state: 'selected',
+          selected_response_id: response.response_id,
+          selected_helper_id: response.helper_id,
+          selected_at: now,
+          updated_at: now,
+          last_activity_at: now,
+        }, trx);
+        await audit.record({
+          actor: { kind: 'agent', id: actor.agentId },
+          action: 'harbor.help.select',
+          target: requestId,
+          details: { response_id: response.response_id, helper_id: response.helper_id },
+        }, trx);
+        return selected;
       });
       return view(updated, actor.agentId);
     },
@@ -372,10 +382,13 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       } else {
         throw new AppError('help_close_forbidden', `help request ${requestId} is already ${row.state}`);
       }
-      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdClose.close');
-      const now = clock.now();
-      const updated = await transition(row, { ...patch, closed_at: now, updated_at: now, last_activity_at: now });
-      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.close', target: requestId, details: { from: row.state, to: patch.state } });
+      const updated = await transaction(agentLock(actor.agentId), async (trx) => {
+        await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdClose.close', {}, trx);
+        const now = clock.now();
+        const closed = await transition(row, { ...patch, closed_at: now, updated_at: now, last_activity_at: now }, trx);
+        await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.close', target: requestId, details: { from: row.state, to: patch.state } }, trx);
+        return closed;
+      });
       return view(updated, actor.agentId);
     },
 
@@ -396,11 +409,14 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
         }
       }
       const duplicate = () => new AppError('help_duplicate_report_forbidden', 'you already reported this help request; the operator has your report');
-      if (await repo.findReport(requestId, actor.agentId)) throw duplicate();
-      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdReport.report');
-      const report = { report_id: newId('hrp_'), request_id: requestId, reporter_id: actor.agentId, response_id: input.response_id ?? null, reason, created_at: clock.now() };
-      if (!(await repo.insertReport(report))) throw duplicate();
-      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.report', target: requestId, details: { report_id: report.report_id, response_id: report.response_id } });
+      const report = await transaction(agentLock(actor.agentId), async (trx) => {
+        if (await repo.findReport(requestId, actor.agentId, trx)) throw duplicate();
+        await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdReport.report', {}, trx);
+        const report = { report_id: newId('hrp_'), request_id: requestId, reporter_id: actor.agentId, response_id: input.response_id ?? null, reason, created_at: clock.now() };
+        if (!(await repo.insertReport(report, trx))) throw duplicate();
+        await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.report', target: requestId, details: { report_id: report.report_id, response_id: report.response_id } }, trx);
+        return report;
+      });
       return { report_id: report.report_id, help_request_id: row.request_id, request_id: row.request_id, response_id: report.response_id, reason, state: 'received' as const, created_at: iso(report.created_at) };
     },
 
@@ -444,25 +460,27 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
         throw new AppError('help_linked_agent_forbidden', 'you and the other participant registered from the same network within 24 hours; linked agents cannot rate each other');
       }
       const already = () => new AppError('help_state_invalid', 'you already gave feedback on this help request (one per participant)');
-      if ((await repo.feedbackFor(requestId)).some((f) => f.from_agent_id === actor.agentId)) throw already();
       const comment = input.comment === undefined ? null : harborText(input.comment, { field: 'body.comment', code: 'invalid_request', multiline: true, trim: true, required: false }) || null;
-      await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdFeedback.feedback');
-      const now = clock.now();
-      const feedback: HelpFeedbackRow = {
-        feedback_id: newId('hfb_'),
-        request_id: requestId,
-        from_agent_id: actor.agentId,
-        to_agent_id: counterpart,
-        from_role: role,
-        rating: input.rating,
-        comment,
-        hidden: row.hidden,
-        created_at: now,
-      };
-      if (!(await repo.insertFeedback(feedback))) throw already();
-      await repo.touch(requestId, now);
-      await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.feedback', target: requestId, details: { role, rating: input.rating } });
-      return { help_request_id: requestId, request_id: requestId, your_role: role, ...feedbackView(feedback) };
+      return transaction(agentLock(actor.agentId), async (trx) => {
+        if ((await repo.feedbackFor(requestId, trx)).some((f) => f.from_agent_id === actor.agentId)) throw already();
+        await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdFeedback.feedback', {}, trx);
+        const now = clock.now();
+        const feedback: HelpFeedbackRow = {
+          feedback_id: newId('hfb_'),
+          request_id: requestId,
+          from_agent_id: actor.agentId,
+          to_agent_id: counterpart,
+          from_role: role,
+          rating: input.rating,
+          comment,
+          hidden: row.hidden,
+          created_at: now,
+        };
+        if (!(await repo.insertFeedback(feedback, trx))) throw already();
+        await repo.touch(requestId, now, trx);
+        await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.feedback', target: requestId, details: { role, rating: input.rating } }, trx);
+        return { help_request_id: requestId, request_id: requestId, your_role: role, ...feedbackView(feedback) };
+      });
     },
 
     /**
@@ -471,7 +489,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
      */
     feedbackReceived: (agentId: string): Promise<{ count: number; ratingSum: number }> => repo.feedbackReceived(agentId),
 
-    activeItems: { name: 'help_requests', countActive: (agentId: string) => repo.countByAuthorInStates(agentId, ACTIVE_STATES) } satisfies ActiveItemSource,
+    activeItems: { name: 'help_requests', countActive: (agentId, trx) => repo.countByAuthorInStates(agentId, ACTIVE_STATES, trx) } satisfies ActiveItemSource,
 
     discovery: {
       name: 'open_help_requests',

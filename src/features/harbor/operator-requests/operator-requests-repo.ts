@@ -1,4 +1,5 @@
 import type { Db } from '../../../store/db.js';
+import type { Executor } from '../../../store/transaction.js';
 import type { HarborOperatorRequestsTable } from '../../../store/schema.js';
 import { olderThan, type ListPosition } from '../cursor.js';
 
@@ -6,8 +7,8 @@ export type OperatorRequestRow = HarborOperatorRequestsTable;
 
 export function createOperatorRequestsRepo(db: Db) {
   return {
-    async insert(row: OperatorRequestRow): Promise<void> {
-      await db.insertInto('harbor_operator_requests').values(row).execute();
+    async insert(row: OperatorRequestRow, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_operator_requests').values(row).execute();
     },
     async findById(requestId: string): Promise<OperatorRequestRow | undefined> {
       return db.selectFrom('harbor_operator_requests').selectAll().where('request_id', '=', requestId).executeTakeFirst();

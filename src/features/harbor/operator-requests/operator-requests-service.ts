@@ -6,6 +6,7 @@ import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import { GRANTABLE_SCOPES } from '../../agents/scopes.js';
 import type { AuditService } from '../../audit/audit-service.js';
+import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import { harborText } from '../text-rules.js';
 import type { OperatorRequestRow, OperatorRequestsRepo } from './operator-requests-repo.js';
@@ -52,7 +53,14 @@ export function operatorView(row: OperatorRequestRow) {
   return { ...agentView(row), agent_id: row.agent_id, internal_note: row.internal_note };
 }
 
-export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService }) {
+export function createOperatorRequestsService(deps: {
+  repo: OperatorRequestsRepo;
+  clock: Clock;
+  audit: AuditService;
+  agents: AgentsService;
+  quota: QuotaService;
+  transaction: TransactionRunner;
+}) {
   const { repo, clock, audit, agents } = deps;
 
   async function requireOpen(requestId: string): Promise<OperatorRequestRow> {
@@ -100,10 +108,12 @@ export function createOperatorRequestsService(deps: { repo: OperatorRequestsRepo
         responded_at: null,
       };
       // An action, never a create: the daily create limit must not close the only path to more access (harbor 5.5).
-      await deps.quota.charge(agentId, 'postHarborOperatorRequests');
-      await repo.insert(row);
-      await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'harbor.operator_request.create', target: row.request_id, details: { category: row.category } });
-      return row;
+      return deps.transaction(agentLock(agentId), async (trx) => {
+        await deps.quota.charge(agentId, 'postHarborOperatorRequests', {}, trx);
+        await repo.insert(row, trx);
+        await audit.record({ actor: { kind: 'agent', id: agentId }, action: 'harbor.operator_request.create', target: row.request_id, details: { category: row.category } }, trx);
+        return row;
+      });
     },
 
     /** The agent's own requests, newest first; another agent's id answers operator_request_not_found. */

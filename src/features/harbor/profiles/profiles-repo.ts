@@ -1,5 +1,6 @@
 import type { Db } from '../../../store/db.js';
 import type { DialectHelpers } from '../../../store/dialect.js';
+import type { Executor } from '../../../store/transaction.js';
 import type { HarborProfilesTable } from '../../../store/schema.js';
 import { olderThan, type ListPosition } from '../cursor.js';
 
@@ -11,12 +12,12 @@ export function createProfilesRepo(db: Db, dialect: DialectHelpers) {
   }
 
   return {
-    async findByAgent(agentId: string): Promise<ProfileRow | undefined> {
-      return db.selectFrom('harbor_profiles').selectAll().where('agent_id', '=', agentId).executeTakeFirst();
+    async findByAgent(agentId: string, trx: Executor = db): Promise<ProfileRow | undefined> {
+      return trx.selectFrom('harbor_profiles').selectAll().where('agent_id', '=', agentId).executeTakeFirst();
     },
-    async upsert(row: ProfileRow): Promise<void> {
+    async upsert(row: ProfileRow, trx: Executor = db): Promise<void> {
       const { agent_id: _agentId, created_at: _createdAt, ...changes } = row;
-      await db
+      await trx
         .insertInto('harbor_profiles')
         .values(row)
         .onConflict((oc) => oc.column('agent_id').doUpdateSet(changes))

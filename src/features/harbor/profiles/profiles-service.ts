@@ -4,6 +4,7 @@ import type { Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
 import type { AuditService } from '../../audit/audit-service.js';
+import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
 import { harborText, refuseRawCoordinates } from '../text-rules.js';
@@ -115,6 +116,7 @@ export function createProfilesService(deps: {
   interactionSources: InteractionSource[];
   /** Public items besides profiles shown by discovery; open public help requests join here. */
   discoverySources: DiscoverySource[];
+  transaction: TransactionRunner;
 }) {
   const { repo, clock, audit } = deps;
 
@@ -163,26 +165,29 @@ export function createProfilesService(deps: {
     /** Creates or replaces the caller's profile as a whole; omitted optional fields become empty, public defaults to false. */
     async save(agentId: string, input: ProfileInput) {
       const profile = normalize(input);
-      const now = clock.now();
-      const existing = await repo.findByAgent(agentId);
-      const row: ProfileRow = {
-        agent_id: agentId,
-        display_name: profile.display_name,
-        summary: profile.summary,
-        capabilities: jsonText(profile.capabilities),
-        offers: profile.offers,
-        needs: profile.needs,
-        is_public: profile.public ? 1 : 0,
-        created_at: existing?.created_at ?? now,
-        updated_at: now,
-      };
-      await deps.quota.charge(agentId, 'postHarborProfiles');
-      await repo.upsert(row);
-      await audit.record({
-        actor: { kind: 'agent', id: agentId },
-        action: existing ? 'harbor.profile.update' : 'harbor.profile.create',
-        target: agentId,
-        details: { public: profile.public },
+      const { row, existing } = await deps.transaction(agentLock(agentId), async (trx) => {
+        const now = clock.now();
+        const existing = await repo.findByAgent(agentId, trx);
+        const row: ProfileRow = {
+          agent_id: agentId,
+          display_name: profile.display_name,
+          summary: profile.summary,
+          capabilities: jsonText(profile.capabilities),
+          offers: profile.offers,
+          needs: profile.needs,
+          is_public: profile.public ? 1 : 0,
+          created_at: existing?.created_at ?? now,
+          updated_at: now,
+        };
+        await deps.quota.charge(agentId, 'postHarborProfiles', {}, trx);
+        await repo.upsert(row, trx);
+        await audit.record({
+          actor: { kind: 'agent', id: agentId },
+          action: existing ? 'harbor.profile.update' : 'harbor.profile.create',
+          target: agentId,
+          details: { public: profile.public },
+        }, trx);
+        return { row, existing };
       });
       return { profile: await ownView(row), created: !existing };
     },

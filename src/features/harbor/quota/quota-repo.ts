@@ -1,13 +1,14 @@
 import type { Db } from '../../../store/db.js';
+import type { Executor } from '../../../store/transaction.js';
 
 export function createQuotaRepo(db: Db) {
   return {
-    async record(row: { agent_id: string; operation: string; is_create: number; at: number }): Promise<void> {
-      await db.insertInto('harbor_action_ledger').values(row).execute();
+    async record(row: { agent_id: string; operation: string; is_create: number; at: number }, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_action_ledger').values(row).execute();
     },
     /** Count and oldest time of an agent's recorded actions since `since` (creates only when asked). */
-    async window(agentId: string, since: number, createsOnly: boolean): Promise<{ count: number; oldest: number | null }> {
-      let q = db
+    async window(agentId: string, since: number, createsOnly: boolean, trx: Executor = db): Promise<{ count: number; oldest: number | null }> {
+      let q = trx
         .selectFrom('harbor_action_ledger')
         .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('at').as('oldest')])
         .where('agent_id', '=', agentId)

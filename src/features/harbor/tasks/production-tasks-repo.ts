@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../store/db.js';
+import type { Executor } from '../../../store/transaction.js';
 import type { HarborTaskMessagesTable, HarborTasksTable } from '../../../store/schema.js';
 import { olderThan, type ListPosition } from '../cursor.js';
 
@@ -8,8 +9,8 @@ export type ProductionMessageRow = Selectable<HarborTaskMessagesTable>;
 
 export function createProductionTasksRepo(db: Db) {
   return {
-    async insert(row: ProductionTaskRow): Promise<void> {
-      await db.insertInto('harbor_tasks').values(row).execute();
+    async insert(row: ProductionTaskRow, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_tasks').values(row).execute();
     },
     async findById(taskId: string): Promise<ProductionTaskRow | undefined> {
       return db.selectFrom('harbor_tasks').selectAll().where('task_id', '=', taskId).executeTakeFirst();
@@ -33,8 +34,8 @@ export function createProductionTasksRepo(db: Db) {
       if (filter.state) q = q.where('state', '=', filter.state);
       return q.execute();
     },
-    async countAcceptedBy(agentId: string): Promise<number> {
-      const row = await db
+    async countAcceptedBy(agentId: string, trx: Executor = db): Promise<number> {
+      const row = await trx
         .selectFrom('harbor_tasks')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .where('assignee_id', '=', agentId)
@@ -43,17 +44,17 @@ export function createProductionTasksRepo(db: Db) {
       return Number(row.count);
     },
     /** Applies `patch` only while the task is still in one of `fromStates` (and with `assigneeId` when given). */
-    async transition(taskId: string, fromStates: readonly string[], patch: Partial<ProductionTaskRow>, assigneeId?: string): Promise<boolean> {
-      let q = db.updateTable('harbor_tasks').set(patch).where('task_id', '=', taskId).where('state', 'in', fromStates);
+    async transition(taskId: string, fromStates: readonly string[], patch: Partial<ProductionTaskRow>, assigneeId?: string, trx: Executor = db): Promise<boolean> {
+      let q = trx.updateTable('harbor_tasks').set(patch).where('task_id', '=', taskId).where('state', 'in', fromStates);
       if (assigneeId !== undefined) q = q.where('assignee_id', '=', assigneeId);
       const result = await q.executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async touch(taskId: string, at: number): Promise<void> {
-      await db.updateTable('harbor_tasks').set({ updated_at: at, last_activity_at: at }).where('task_id', '=', taskId).execute();
+    async touch(taskId: string, at: number, trx: Executor = db): Promise<void> {
+      await trx.updateTable('harbor_tasks').set({ updated_at: at, last_activity_at: at }).where('task_id', '=', taskId).execute();
     },
-    async insertMessage(row: Omit<ProductionMessageRow, 'id'>): Promise<void> {
-      await db.insertInto('harbor_task_messages').values(row).execute();
+    async insertMessage(row: Omit<ProductionMessageRow, 'id'>, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_task_messages').values(row).execute();
     },
     /** The newest `limit` messages of a task, returned oldest first. */
     async recentMessages(taskId: string, limit: number): Promise<ProductionMessageRow[]> {

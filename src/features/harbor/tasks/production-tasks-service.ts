@@ -3,6 +3,7 @@ import { AppError } from '../../../http/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
+import { agentLock, type Executor, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { QuotaService } from '../quota/quota-service.js';
@@ -118,8 +119,9 @@ export function createProductionTasksService(deps: {
   audit: AuditService;
   quota: QuotaService;
   agents: AgentsService;
+  transaction: TransactionRunner;
 }) {
-  const { repo, completions, clock, audit, quota, agents } = deps;
+  const { repo, completions, clock, audit, quota, agents, transaction } = deps;
 
   function requireScope(caller: TaskCaller, action: TaskAction): void {
     const scope = TASK_ACTION_SCOPES[action];
@@ -155,8 +157,8 @@ export function createProductionTasksService(deps: {
     return { row, messages: messages.map(messageView), messageCount: count };
   }
 
-  async function moved(taskId: string, from: readonly string[], patch: Partial<ProductionTaskRow>, assigneeId?: string): Promise<void> {
-    if (!(await repo.transition(taskId, from, patch, assigneeId))) throw new AppError('conflict', `task ${taskId} changed meanwhile; read it again`);
+  async function moved(taskId: string, from: readonly string[], patch: Partial<ProductionTaskRow>, assigneeId?: string, trx?: Trx): Promise<void> {
+    if (!(await repo.transition(taskId, from, patch, assigneeId, trx))) throw new AppError('conflict', `task ${taskId} changed meanwhile; read it again`);
   }
 
   function newTask(input: { title: string; description: string; vessel?: string }, creatorId: string | null, assigneeId: string | null): ProductionTaskRow {
@@ -200,10 +202,13 @@ export function createProductionTasksService(deps: {
         if (assignee === caller.agentId) throw new AppError('invalid_request', 'name another agent as assignee, or none to let the operator dispatch the task', { field: 'body.assignee_agent_id' });
         await requireAssignable(assignee, 'body.assignee_agent_id');
       }
-      await quota.charge(caller.agentId, `${OPERATION}.create`, { creates: true });
-      const row = newTask({ ...input, vessel }, caller.agentId, assignee ?? null);
-      await repo.insert(row);
-      await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.task.create', target: row.task_id, details: { assignee: row.assignee_id } });
+      const row = await transaction(agentLock(caller.agentId), async (trx) => {
+        await quota.charge(caller.agentId, `${OPERATION}.create`, { creates: true }, trx);
+        const row = newTask({ ...input, vessel }, caller.agentId, assignee ?? null);
+        await repo.insert(row, trx);
+        await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.task.create', target: row.task_id, details: { assignee: row.assignee_id } }, trx);
+        return row;
+      });
       return detail(row);
     },
 
@@ -212,12 +217,15 @@ export function createProductionTasksService(deps: {
       const row = await visibleTask(taskId, caller.agentId, 'body.task_id');
       if (row.assignee_id !== caller.agentId) throw new AppError('conflict', `task ${taskId} is not assigned to you; only its assigned candidate accepts it`, { field: 'body.task_id' });
       if (row.state !== 'assigned') throw new AppError('conflict', `task ${taskId} is ${row.state}; only an assigned task can be accepted`, { field: 'body.task_id' });
-      await quota.assertActiveCapacity(caller.agentId);
-      await quota.charge(caller.agentId, `${OPERATION}.accept`);
-      const now = clock.now();
-      const patch = { state: 'accepted', accepted_at: now, updated_at: now, last_activity_at: now };
-      await moved(taskId, ['assigned'], patch, caller.agentId);
-      await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.task.accept', target: taskId });
+      const patch = await transaction(agentLock(caller.agentId), async (trx) => {
+        await quota.assertActiveCapacity(caller.agentId, trx);
+        await quota.charge(caller.agentId, `${OPERATION}.accept`, {}, trx);
+        const now = clock.now();
+        const patch = { state: 'accepted', accepted_at: now, updated_at: now, last_activity_at: now };
+        await moved(taskId, ['assigned'], patch, caller.agentId, trx);
+        await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.task.accept', target: taskId }, trx);
+        return patch;
+      });
       return detail({ ...row, ...patch });
     },
 
@@ -226,10 +234,12 @@ export function createProductionTasksService(deps: {
       const body = checkTextBytes('body', text);
       const row = await visibleTask(taskId, caller.agentId, 'body.task_id');
       requireLive(row, 'take messages');
-      await quota.charge(caller.agentId, `${OPERATION}.message`);
       const now = clock.now();
-      await repo.insertMessage({ message_id: newId('tkm_'), task_id: taskId, author_kind: 'agent', author_id: caller.agentId, body, created_at: now });
-      await repo.touch(taskId, now);
+      await transaction(agentLock(caller.agentId), async (trx) => {
+        await quota.charge(caller.agentId, `${OPERATION}.message`, {}, trx);
+        await repo.insertMessage({ message_id: newId('tkm_'), task_id: taskId, author_kind: 'agent', author_id: caller.agentId, body, created_at: now }, trx);
+        await repo.touch(taskId, now, trx);
+      });
       return detail({ ...row, updated_at: now, last_activity_at: now });
     },
 
@@ -241,19 +251,22 @@ export function createProductionTasksService(deps: {
       if (row.state !== 'accepted') {
         throw new AppError('conflict', row.state === 'assigned' ? `accept task ${taskId} before completing it` : `task ${taskId} is ${row.state}; it can no longer be completed`, { field: 'body.task_id' });
       }
-      await quota.charge(caller.agentId, `${OPERATION}.complete`);
-      const now = clock.now();
-      const patch = { state: 'completed', result, closed_at: now, updated_at: now, last_activity_at: now };
-      await moved(taskId, ['accepted'], patch, caller.agentId);
-      await completions.record({ task_id: taskId, agent_id: caller.agentId, kind: 'production', onboarding_key: null, completed_at: now });
-      await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.task.complete', target: taskId });
+      const patch = await transaction(agentLock(caller.agentId), async (trx) => {
+        await quota.charge(caller.agentId, `${OPERATION}.complete`, {}, trx);
+        const now = clock.now();
+        const patch = { state: 'completed', result, closed_at: now, updated_at: now, last_activity_at: now };
+        await moved(taskId, ['accepted'], patch, caller.agentId, trx);
+        await completions.record({ task_id: taskId, agent_id: caller.agentId, kind: 'production', onboarding_key: null, completed_at: now }, trx);
+        await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.task.complete', target: taskId }, trx);
+        return patch;
+      });
       return detail({ ...row, ...patch });
     },
 
     /** Accepted tasks count as active items of their assignee. */
     activeItems: {
       name: 'production_tasks',
-      countActive: (agentId: string) => repo.countAcceptedBy(agentId),
+      countActive: (agentId: string, trx?: Executor) => repo.countAcceptedBy(agentId, trx),
     },
 
     // The operator (CLI).

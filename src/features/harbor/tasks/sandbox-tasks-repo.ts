@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../../store/db.js';
+import type { Executor } from '../../../store/transaction.js';
 import type { HarborSandboxTaskMessagesTable, HarborSandboxTasksTable } from '../../../store/schema.js';
 import { olderThan, type ListPosition } from '../cursor.js';
 
@@ -8,8 +9,8 @@ export type SandboxMessageRow = Selectable<HarborSandboxTaskMessagesTable>;
 
 export function createSandboxTasksRepo(db: Db) {
   return {
-    async insert(row: SandboxTaskRow): Promise<void> {
-      await db.insertInto('harbor_sandbox_tasks').values(row).execute();
+    async insert(row: SandboxTaskRow, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_sandbox_tasks').values(row).execute();
     },
     /** Inserts an onboarding task unless the agent already has one with this key (concurrent first calls race here). */
     async insertOnboarding(row: SandboxTaskRow): Promise<boolean> {
@@ -47,8 +48,8 @@ export function createSandboxTasksRepo(db: Db) {
     },
     /** Open agent-created tasks the agent created or is assigned (onboarding tasks excluded). */
     /** Open agent-created (non-onboarding) tasks this agent created. */
-    async countOpenCreatedBy(agentId: string): Promise<number> {
-      const row = await db
+    async countOpenCreatedBy(agentId: string, trx: Executor = db): Promise<number> {
+      const row = await trx
         .selectFrom('harbor_sandbox_tasks')
         .select((eb) => eb.fn.countAll<number | string>().as('count'))
         .where('state', '=', 'open')
@@ -58,8 +59,8 @@ export function createSandboxTasksRepo(db: Db) {
       return Number(row.count);
     },
     /** Moves a task out of `fromState`; false when another call changed it first. */
-    async transition(taskId: string, fromState: string, patch: Partial<SandboxTaskRow>): Promise<boolean> {
-      const result = await db
+    async transition(taskId: string, fromState: string, patch: Partial<SandboxTaskRow>, trx: Executor = db): Promise<boolean> {
+      const result = await trx
         .updateTable('harbor_sandbox_tasks')
         .set(patch)
         .where('task_id', '=', taskId)
@@ -67,11 +68,11 @@ export function createSandboxTasksRepo(db: Db) {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async touch(taskId: string, at: number): Promise<void> {
-      await db.updateTable('harbor_sandbox_tasks').set({ updated_at: at, last_activity_at: at }).where('task_id', '=', taskId).execute();
+    async touch(taskId: string, at: number, trx: Executor = db): Promise<void> {
+      await trx.updateTable('harbor_sandbox_tasks').set({ updated_at: at, last_activity_at: at }).where('task_id', '=', taskId).execute();
     },
-    async insertMessage(row: Omit<SandboxMessageRow, 'id'>): Promise<void> {
-      await db.insertInto('harbor_sandbox_task_messages').values(row).execute();
+    async insertMessage(row: Omit<SandboxMessageRow, 'id'>, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_sandbox_task_messages').values(row).execute();
     },
     /** The newest `limit` messages of a task, returned oldest first. */
     async recentMessages(taskId: string, limit: number): Promise<SandboxMessageRow[]> {

@@ -3,6 +3,7 @@ import { AppError } from '../../../http/errors.js';
 import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
+import { agentLock, type Executor, type TransactionRunner } from '../../../store/transaction.js';
 import { decodeCursor, pageOf } from '../cursor.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { QuotaService } from '../quota/quota-service.js';
@@ -72,8 +73,9 @@ export function createSandboxTasksService(deps: {
   agents: AgentsService;
   /** The verifiable onboarding items; features add theirs in src/app/create.ts. */
   onboardingChecks: readonly OnboardingCheck[];
+  transaction: TransactionRunner;
 }) {
-  const { repo, completions, clock, audit, quota, agents } = deps;
+  const { repo, completions, clock, audit, quota, agents, transaction } = deps;
 
   /** Synthetic tasks are open to an active sandbox and, as harbor-interface part 3 says, to an active trial. */
   function requireSandbox(caller: SandboxCaller): void {
@@ -193,11 +195,14 @@ export function createSandboxTasksService(deps: {
       throw new AppError('sandbox_task_participant_required', `only the assignee (${worker}) may complete sandbox task ${taskId}`, { field: 'body.task_id' });
     }
     requireOpen(row, to === 'completed' ? 'be completed' : 'be cancelled');
-    await quota.charge(caller.agentId, `postExperimentalAgentHarborSandboxTasksPhp.${to === 'completed' ? 'complete' : 'cancel'}`);
-    const now = clock.now();
-    const patch = { state: to, closed_by: caller.agentId, closed_at: now, updated_at: now, last_activity_at: now };
-    if (!(await repo.transition(taskId, 'open', patch))) throw new AppError('conflict', `sandbox task ${taskId} changed meanwhile; read it again`);
-    await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: `harbor.sandbox_task.${to === 'completed' ? 'complete' : 'cancel'}`, target: taskId });
+    const patch = await transaction(agentLock(caller.agentId), async (trx) => {
+      await quota.charge(caller.agentId, `postExperimentalAgentHarborSandboxTasksPhp.${to === 'completed' ? 'complete' : 'cancel'}`, {}, trx);
+      const now = clock.now();
+      const patch = { state: to, closed_by: caller.agentId, closed_at: now, updated_at: now, last_activity_at: now };
+      if (!(await repo.transition(taskId, 'open', patch, trx))) throw new AppError('conflict', `sandbox task ${taskId} changed meanwhile; read it again`);
+      await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: `harbor.sandbox_task.${to === 'completed' ? 'complete' : 'cancel'}`, target: taskId }, trx);
+      return patch;
+    });
     return detail({ ...row, ...patch }, caller.agentId);
   }
 
@@ -228,25 +233,29 @@ export function createSandboxTasksService(deps: {
         const other = await agents.describe(assignee).catch(() => undefined);
         if (!other || !TASK_STATES.has(other.state)) throw invalid();
       }
-      await quota.assertActiveCapacity(caller.agentId);
-      await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.create', { creates: true });
-      const now = clock.now();
-      const row: SandboxTaskRow = {
-        task_id: newId('sbt_'),
-        creator_id: caller.agentId,
-        assignee_id: assignee ?? null,
-        onboarding_key: null,
-        title: input.title,
-        description: input.description,
-        state: 'open',
-        closed_by: null,
-        created_at: now,
-        updated_at: now,
-        closed_at: null,
-        last_activity_at: now,
-      };
-      await repo.insert(row);
-      await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.sandbox_task.create', target: row.task_id, details: { assignee: row.assignee_id } });
+      // The new task is an active item of its assignee too: both agents' locks are held.
+      const row = await transaction([caller.agentId, ...(assignee === undefined ? [] : [assignee])].map(agentLock), async (trx) => {
+        await quota.assertActiveCapacity(caller.agentId, trx);
+        await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.create', { creates: true }, trx);
+        const now = clock.now();
+        const row: SandboxTaskRow = {
+          task_id: newId('sbt_'),
+          creator_id: caller.agentId,
+          assignee_id: assignee ?? null,
+          onboarding_key: null,
+          title: input.title,
+          description: input.description,
+          state: 'open',
+          closed_by: null,
+          created_at: now,
+          updated_at: now,
+          closed_at: null,
+          last_activity_at: now,
+        };
+        await repo.insert(row, trx);
+        await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.sandbox_task.create', target: row.task_id, details: { assignee: row.assignee_id } }, trx);
+        return row;
+      });
       return detail(row, caller.agentId);
     },
 
@@ -255,10 +264,12 @@ export function createSandboxTasksService(deps: {
       const body = checkTextBytes('body', text);
       const row = await visibleTask(taskId, caller.agentId);
       requireOpen(row, 'take messages');
-      await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.message');
       const now = clock.now();
-      await repo.insertMessage({ message_id: newId('sbm_'), task_id: taskId, author_id: caller.agentId, body, created_at: now });
-      await repo.touch(taskId, now);
+      await transaction(agentLock(caller.agentId), async (trx) => {
+        await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.message', {}, trx);
+        await repo.insertMessage({ message_id: newId('sbm_'), task_id: taskId, author_id: caller.agentId, body, created_at: now }, trx);
+        await repo.touch(taskId, now, trx);
+      });
       return detail({ ...row, updated_at: now, last_activity_at: now }, caller.agentId);
     },
 
@@ -279,7 +290,7 @@ export function createSandboxTasksService(deps: {
      */
     activeItems: {
       name: 'sandbox_tasks',
-      countActive: (agentId: string) => repo.countOpenCreatedBy(agentId),
+      countActive: (agentId: string, trx?: Executor) => repo.countOpenCreatedBy(agentId, trx),
     },
 
     /** Deletes tasks, with their messages, whose last activity is older than the content retention. */

@@ -1,12 +1,13 @@
 import type { Db } from '../../../store/db.js';
+import type { Executor } from '../../../store/transaction.js';
 import type { HarborTaskCompletionsTable } from '../../../store/schema.js';
 
 export type TaskCompletionKind = 'onboarding' | 'production';
 
 export function createTaskCompletionsRepo(db: Db) {
   return {
-    async record(row: HarborTaskCompletionsTable): Promise<void> {
-      await db.insertInto('harbor_task_completions').values(row).onConflict((oc) => oc.column('task_id').doNothing()).execute();
+    async record(row: HarborTaskCompletionsTable, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_task_completions').values(row).onConflict((oc) => oc.column('task_id').doNothing()).execute();
     },
     async count(agentId: string, kind: TaskCompletionKind): Promise<number> {
       const row = await db

@@ -1,4 +1,5 @@
 import type { Db } from '../../../store/db.js';
+import type { Executor } from '../../../store/transaction.js';
 import type { HarborSnapshotTrialsTable } from '../../../store/schema.js';
 
 export type TrialRow = HarborSnapshotTrialsTable;
@@ -26,11 +27,11 @@ export function createTrialsRepo(db: Db) {
       const result = await db.updateTable('harbor_snapshot_trials').set({ revoked_at: at }).where('agent_id', '=', agentId).where('revoked_at', 'is', null).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async recordFailure(agentId: string, code: string, at: number): Promise<void> {
-      await db.insertInto('harbor_trial_failures').values({ agent_id: agentId, code, at }).execute();
+    async recordFailure(agentId: string, code: string, at: number, trx: Executor = db): Promise<void> {
+      await trx.insertInto('harbor_trial_failures').values({ agent_id: agentId, code, at }).execute();
     },
-    async failuresSince(agentId: string, since: number): Promise<{ count: number; oldest: number | null }> {
-      const row = await db
+    async failuresSince(agentId: string, since: number, trx: Executor = db): Promise<{ count: number; oldest: number | null }> {
+      const row = await trx
         .selectFrom('harbor_trial_failures')
         .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('at').as('oldest')])
         .where('agent_id', '=', agentId)

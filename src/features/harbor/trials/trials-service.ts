@@ -3,6 +3,7 @@ import { AppError, type ErrorCode } from '../../../http/errors.js';
 import type { FleetService, VesselState } from '../../../fleet/fleet-service.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import type { AuditService } from '../../audit/audit-service.js';
+import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import { parseVesselRef, type VesselRef } from '../../vessels/vessel-ids.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { TrialRow, TrialsRepo } from './trials-repo.js';
@@ -35,7 +36,7 @@ function refLabel(ref: VesselRef): string {
  * canonical vessel per agent for 7 days; the agent reads that vessel's current snapshot from the
  * fleet state. No credits, no tracking, no other vessel, no owner-wide access.
  */
-export function createTrialsService(deps: { repo: TrialsRepo; clock: Clock; fleet: FleetService; agents: AgentsService; audit: AuditService }) {
+export function createTrialsService(deps: { repo: TrialsRepo; clock: Clock; fleet: FleetService; agents: AgentsService; audit: AuditService; transaction: TransactionRunner }) {
   const { repo, clock, fleet } = deps;
 
   async function lookup(ref: VesselRef): Promise<VesselState | undefined> {
@@ -52,8 +53,22 @@ export function createTrialsService(deps: { repo: TrialsRepo; clock: Clock; flee
     return (trial.imo !== null && vessel.imo === trial.imo) || (trial.mmsi !== null && vessel.mmsi === trial.mmsi);
   }
 
+  function refuseFailures(failures: { count: number; oldest: number | null }, now: number): void {
+    if (failures.count < TRIAL_FAILURES_PER_HOUR) return;
+    const retry = Math.max(1, Math.ceil(((failures.oldest ?? now) + HOUR - now) / 1000));
+    throw new AppError('trial_error_rate_limited', `${TRIAL_FAILURES_PER_HOUR} failed trial calls in the last hour; retry in ${retry} s`, { headers: { 'retry-after': String(retry) } });
+  }
+
+  /**
+   * Records a failed call, counted again under the agent's lock so concurrent failures cannot all
+   * slip under the hourly allowance; successful calls never take the lock.
+   */
   async function fail(agentId: string, code: ErrorCode, message: string, field?: string): Promise<never> {
-    await repo.recordFailure(agentId, code, clock.now());
+    await deps.transaction(agentLock(agentId), async (trx) => {
+      const now = clock.now();
+      refuseFailures(await repo.failuresSince(agentId, now - HOUR, trx), now);
+      await repo.recordFailure(agentId, code, now, trx);
+    });
     throw new AppError(code, message, field ? { field } : {});
   }
 
@@ -92,11 +107,7 @@ export function createTrialsService(deps: { repo: TrialsRepo; clock: Clock; flee
 
     async snapshot(agentId: string, query: TrialQuery) {
       const now = clock.now();
-      const failures = await repo.failuresSince(agentId, now - HOUR);
-      if (failures.count >= TRIAL_FAILURES_PER_HOUR) {
-        const retry = Math.max(1, Math.ceil(((failures.oldest ?? now) + HOUR - now) / 1000));
-        throw new AppError('trial_error_rate_limited', `${TRIAL_FAILURES_PER_HOUR} failed trial calls in the last hour; retry in ${retry} s`, { headers: { 'retry-after': String(retry) } });
-      }
+      refuseFailures(await repo.failuresSince(agentId, now - HOUR), now);
       if (query.ownerOverride) {
         await fail(agentId, 'owner_override_forbidden', `${query.ownerOverride} is not accepted: a trial reads as its own agent only`, `query.${query.ownerOverride}`);
       }
