@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { MemoryBus, RedisBus, type Bus } from '../bus/index.js';
 import { buildCatalogView } from '../catalog/catalog.js';
@@ -25,11 +25,12 @@ import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
 import { buildHttpApp } from '../http/app.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
-import { Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
+import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import { migrateToLatest, openStore } from '../store/db.js';
 import type { AppContext, StatusReporter } from './context.js';
 import { createLogger, type Logger } from './logger.js';
+import { connectRedis, redisFallbackLog } from './redis.js';
 
 export interface BosunOptions {
   clock?: Clock;
@@ -52,18 +53,25 @@ export interface Bosun {
 export async function createBosun(config: Config, options: BosunOptions = {}): Promise<Bosun> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = await openStore(config.database);
+  const store = await openStore(config.database, {
+    onConnectionError: (err) => logger.warn({ err: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on next use'),
+  });
   await migrateToLatest(store);
 
   let redis: Redis | null = null;
   if (config.redis) {
-    redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
-    await redis.connect();
+    try {
+      redis = await connectRedis(config.redis, logger);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
   }
   const onBusError = (topic: string, err: unknown) => logger.warn({ err, topic }, 'bus handler failed');
   const bus: Bus = redis ? new RedisBus(redis, config.redis!.prefix, onBusError) : new MemoryBus(onBusError);
-  const limiter = new Limiter(redis ? new RedisLimiterBackend(redis, config.redis!.prefix) : new MemoryLimiterBackend());
+  const limiter = new Limiter(
+    redis ? new FallbackLimiterBackend(new RedisLimiterBackend(redis, config.redis!.prefix), new MemoryLimiterBackend(), redisFallbackLog(logger, clock)) : new MemoryLimiterBackend(),
+  );
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
@@ -94,7 +102,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       repo: createVesselsRepo(store.db),
       bus,
       clock,
-      pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
+      pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memoryPollSlots(() => clock.now()),
       onError: (err, context) => logger.error({ err }, context),
     }),
     ...harbor.services,

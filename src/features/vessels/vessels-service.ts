@@ -438,7 +438,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       }
       let after = options.since === undefined ? null : Number(decode(options.since, /^u:(\d{1,16})$/, 'query.since')[1]);
       const timeoutMs = Math.min(options.timeout, POLL_TIMEOUT_MAX) * SECOND;
-      if (!(await deps.pollSlots.acquire(agentId, MAX_CONCURRENT_POLLS, timeoutMs + 30 * SECOND))) {
+      const lease = await deps.pollSlots.acquire(agentId, MAX_CONCURRENT_POLLS, timeoutMs + 30 * SECOND);
+      if (!lease) {
         throw new AppError('rate_limited', `at most ${MAX_CONCURRENT_POLLS} long polls per agent key at once; wait for one to return`, {
           headers: { 'retry-after': String(Math.max(1, options.timeout)) },
         });
@@ -490,7 +491,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       } finally {
         if (timer) clearTimeout(timer);
         unsubscribe();
-        await deps.pollSlots.release(agentId);
+        await deps.pollSlots.release(agentId, lease);
       }
     },
 
