@@ -109,8 +109,15 @@ export function postgresApplicationName(schema: string): string {
  * client and opens a new one on the next checkout, so the events only need listeners.
  */
 function guardPool(pool: pg.Pool, onError: (err: Error) => void): void {
-  pool.on('error', onError);
-  pool.on('connect', (client) => client.on('error', onError));
+  // An idle client's error reaches both listeners; report each error once.
+  const reported = new WeakSet<Error>();
+  const report = (err: Error) => {
+    if (reported.has(err)) return;
+    reported.add(err);
+    onError(err);
+  };
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
 }
 
 /** SQLSTATE classes and socket errors that mean the connection, not the statement, failed. */
