@@ -117,7 +117,7 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
   const strictTypes = new Ajv({ removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false, strict: false });
   for (const ajv of [coercing, strictTypes]) (addFormats as unknown as (a: Ajv) => void)(ajv);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictTypes : coercing).compile(boundNumbers(schema)));
-  app.addHook('preValidation', rejectInvalidText);
+  app.addHook('preValidation', rejectInvalidText(catalog.implemented));
 
   capConnectionsPerAddress(app, config.server.maxConnectionsPerAddress);
   app.decorateRequest('bosun', null as unknown as RequestState);

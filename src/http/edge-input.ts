@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import type { ImplementedOperation } from '../catalog/catalog.js';
+import { AppError, type ErrorCode } from './errors.js';
 
 /**
  * Input rules applied at the edge, before any operation's own schema, identically on every store
@@ -54,12 +55,28 @@ export function findInvalidText(value: unknown, part: Part, path: string[] = [])
   return null;
 }
 
+/**
+ * Harbor operations answer bad body input with their own code (harbor-interface part 7): an
+ * operation declaring one of these gets the edge's body refusals in that code, same field and message.
+ */
+const BODY_INPUT_CODES: readonly ErrorCode[] = ['help_request_input_invalid', 'help_response_invalid', 'help_report_invalid', 'profile_input_invalid'];
+
 /** preValidation hook: refuses control characters and lone surrogates in query, path and body. */
-export async function rejectInvalidText(req: FastifyRequest): Promise<void> {
-  for (const part of ['params', 'query', 'body'] as const) {
-    const found = findInvalidText(req[part], part);
-    if (found) throw new AppError('invalid_request', `${found.field} ${found.message}`, { field: found.field });
+export function rejectInvalidText(operations: readonly ImplementedOperation[]) {
+  const bodyCodes = new Map<string, ErrorCode>();
+  for (const { entry, route } of operations) {
+    const code = BODY_INPUT_CODES.find((c) => route.errors?.includes(c));
+    if (code) bodyCodes.set(entry.operationId, code);
   }
+  return async (req: FastifyRequest): Promise<void> => {
+    for (const part of ['params', 'query', 'body'] as const) {
+      const found = findInvalidText(req[part], part);
+      if (!found) continue;
+      const operationId = (req as { bosun?: { entry: { operationId: string } | null } }).bosun?.entry?.operationId;
+      const code = (part === 'body' && operationId && bodyCodes.get(operationId)) || 'invalid_request';
+      throw new AppError(code, `${found.field} ${found.message}`, { field: found.field });
+    }
+  };
 }
 
 /**
