@@ -30,7 +30,7 @@ import type { LimitPolicyName } from '../limits/policies.js';
 import { migrateToLatest, openStore } from '../store/db.js';
 import type { AppContext, StatusReporter } from './context.js';
 import { createLogger, type Logger } from './logger.js';
-import { connectRedis, redisFallbackLog } from './redis.js';
+import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
 
 export interface BosunOptions {
   clock?: Clock;
@@ -68,7 +68,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     }
   }
   const onBusError = (topic: string, err: unknown) => logger.warn({ err, topic }, 'bus handler failed');
-  const bus: Bus = redis ? new RedisBus(redis, config.redis!.prefix, onBusError) : new MemoryBus(onBusError);
+  const busPublisher = redis ? await connectBusPublisher(redis) : null;
+  const bus: Bus = busPublisher ? new RedisBus(busPublisher, config.redis!.prefix, onBusError) : new MemoryBus(onBusError);
   const limiter = new Limiter(
     redis ? new FallbackLimiterBackend(new RedisLimiterBackend(redis, config.redis!.prefix), new MemoryLimiterBackend(), redisFallbackLog(logger, clock)) : new MemoryLimiterBackend(),
   );
@@ -162,6 +163,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await services.fleet.stop();
       await bus.close();
       await limiter.close();
+      if (busPublisher) await busPublisher.quit().catch(() => busPublisher.disconnect());
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await store.close();
     },

@@ -54,4 +54,16 @@ export function redisFallbackLog(logger: Logger, clock: Clock): (err: unknown) =
   };
 }
 
+/**
+ * The connection the bus publishes on: like the shared one (no offline queue: an outage drops
+ * publishes, which are best effort) but without its command timeout, so a slow turn of the event
+ * loop cannot fail a publish whose answer already arrived.
+ */
+export async function connectBusPublisher(redis: Redis): Promise<Redis> {
+  const publisher = redis.duplicate({ lazyConnect: true, commandTimeout: undefined });
+  publisher.on('error', () => {});
+  await publisher.connect();
+  return publisher;
+}
+
 const redact = (url: string) => url.replace(/\/\/([^:@/]*)(:[^@/]*)?@/, '//$1:***@');
