@@ -19,7 +19,11 @@ export const EnvSchema = Type.Object({
   BOSUN_AUTO_SANDBOX: Bool,
   BOSUN_TELEMETRY: Bool,
   BOSUN_BODY_LIMIT_BYTES: Type.String({ default: '65536', pattern: '^[0-9]{3,8}$' }),
-  BOSUN_TRUST_PROXY: Bool,
+  BOSUN_TRUST_PROXY: Type.String({ default: 'false', minLength: 1, maxLength: 1000 }),
+  BOSUN_REQUEST_TIMEOUT_MS: Type.String({ default: '30000', pattern: '^[0-9]{1,7}$' }),
+  BOSUN_HEADERS_TIMEOUT_MS: Type.String({ default: '10000', pattern: '^[0-9]{1,7}$' }),
+  BOSUN_IDLE_TIMEOUT_MS: Type.String({ default: '65000', pattern: '^[0-9]{1,7}$' }),
+  BOSUN_MAX_CONNECTIONS_PER_ADDRESS: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })),
   BOSUN_FEEDS: Type.Optional(Type.String()),
   BOSUN_PAYMENT_RAILS: Type.Optional(Type.String()),
   BOSUN_PAYMENT_INTENTS: Bool,
@@ -61,7 +65,13 @@ export interface Config {
   autoSandbox: boolean;
   telemetry: boolean;
   bodyLimitBytes: number;
-  trustProxy: boolean;
+  /**
+   * Which hops of X-Forwarded-For are trusted (Fastify's trustProxy): false, the number of proxies in
+   * front of Bosun, or their addresses/CIDRs. The client address is the nearest untrusted hop.
+   */
+  trustProxy: false | number | string[];
+  /** Slow-client guards of the HTTP server (milliseconds; 0 disables one) and the per-address socket cap (0: none). */
+  server: { requestTimeoutMs: number; headersTimeoutMs: number; idleTimeoutMs: number; maxConnectionsPerAddress: number };
   feeds: string | null;
   payments: { rails: PaymentRail[]; intentsEnabled: boolean };
   /** The demo fleet (the default feed): vessel count, seed text, days of history backfilled at first start. */
@@ -74,7 +84,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-const DEFAULT_BOOLS = { BOSUN_AUTO_SANDBOX: 'true', BOSUN_TELEMETRY: 'true', BOSUN_TRUST_PROXY: 'false', BOSUN_PAYMENT_INTENTS: 'false' } as const;
+const DEFAULT_BOOLS = { BOSUN_AUTO_SANDBOX: 'true', BOSUN_TELEMETRY: 'true', BOSUN_PAYMENT_INTENTS: 'false' } as const;
 
 function parseRails(text: string | undefined): PaymentRail[] {
   if (text === undefined) return [];
@@ -95,6 +105,33 @@ function parseRails(text: string | undefined): PaymentRail[] {
 }
 
 const asBool = (v: string) => v === 'true' || v === '1';
+
+const ADDRESS_OR_CIDR = /^(loopback|linklocal|uniquelocal|[0-9.]+(\/[0-9]{1,2})?|[0-9a-fA-F:.]+(\/[0-9]{1,3})?)$/;
+
+/**
+ * BOSUN_TRUST_PROXY (docs/decisions/012): `false`/`0` (default), a hop count (`1` for one nginx), or a
+ * comma list of proxy addresses/CIDRs. `true` is refused: it trusted every hop, so the client's own
+ * leftmost X-Forwarded-For entry became its address.
+ */
+export function parseTrustProxy(text: string): Config['trustProxy'] {
+  const value = text.trim();
+  if (value === 'false' || value === '0') return false;
+  if (/^[0-9]{1,2}$/.test(value)) return Number(value);
+  if (value === 'true') {
+    throw new ConfigError(
+      'invalid configuration:\n  BOSUN_TRUST_PROXY: "true" would trust every X-Forwarded-For hop, which the client writes; give the number of proxies in front of Bosun (e.g. 1) or their addresses (e.g. 127.0.0.1,10.0.0.0/8)',
+    );
+  }
+  const list = value.split(',').map((part) => part.trim());
+  const bad = list.filter((part) => !ADDRESS_OR_CIDR.test(part));
+  if (bad.length > 0) {
+    throw new ConfigError(`invalid configuration:\n  BOSUN_TRUST_PROXY: not a hop count or a list of addresses/CIDRs: ${bad.map((b) => JSON.stringify(b)).join(', ')}`);
+  }
+  return list;
+}
+
+/** Sockets one address may hold open at once; off by default behind a proxy (every socket is the proxy's). */
+const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
 
 /** Parses configuration from an environment map (process.env at the entry point; explicit maps in tests). */
 export function loadConfig(source: Record<string, string | undefined>): Config {
@@ -120,6 +157,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
       throw e;
     }
   }
+  const trustProxy = parseTrustProxy(env.BOSUN_TRUST_PROXY);
   const dataDir = resolve(env.BOSUN_DATA_DIR);
   let database: Config['database'];
   const url = env.DATABASE_URL;
@@ -138,7 +176,14 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     autoSandbox: asBool(env.BOSUN_AUTO_SANDBOX),
     telemetry: asBool(env.BOSUN_TELEMETRY),
     bodyLimitBytes: Number(env.BOSUN_BODY_LIMIT_BYTES),
-    trustProxy: asBool(env.BOSUN_TRUST_PROXY),
+    trustProxy,
+    server: {
+      requestTimeoutMs: Number(env.BOSUN_REQUEST_TIMEOUT_MS),
+      headersTimeoutMs: Math.min(Number(env.BOSUN_HEADERS_TIMEOUT_MS), Number(env.BOSUN_REQUEST_TIMEOUT_MS) || Infinity),
+      idleTimeoutMs: Number(env.BOSUN_IDLE_TIMEOUT_MS),
+      maxConnectionsPerAddress:
+        env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS !== undefined ? Number(env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS) : trustProxy === false ? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS : 0,
+    },
     feeds: env.BOSUN_FEEDS ?? null,
     payments: { rails: parseRails(env.BOSUN_PAYMENT_RAILS), intentsEnabled: asBool(env.BOSUN_PAYMENT_INTENTS) },
     demo: { vessels: Number(env.BOSUN_DEMO_VESSELS), seed: env.BOSUN_DEMO_SEED, backfillDays: Number(env.BOSUN_DEMO_BACKFILL_DAYS) },

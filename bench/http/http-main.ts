@@ -8,7 +8,7 @@
  * other processes on the machine hits both alike; the best round of each is compared.
  *
  * Rate limits are part of the measured path. So that they measure work and not refusals, every
- * request comes from its own client address (BOSUN_TRUST_PROXY=true and a fresh X-Forwarded-For)
+ * request comes from its own client address (BOSUN_TRUST_PROXY=1: one proxy hop, and a fresh X-Forwarded-For)
  * and keyed calls rotate over 64 agents.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -28,7 +28,7 @@ const out = join(root, 'bench', 'out');
 mkdirSync(out, { recursive: true });
 const dbFile = join(out, 'bosun-http.sqlite');
 for (const suffix of ['', '-wal', '-shm']) rmSync(dbFile + suffix, { force: true });
-const env = { ...process.env, DATABASE_URL: `sqlite:${dbFile}`, BOSUN_FEEDS: 'none', BOSUN_TRUST_PROXY: 'true', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
+const env = { ...process.env, DATABASE_URL: `sqlite:${dbFile}`, BOSUN_FEEDS: 'none', BOSUN_TRUST_PROXY: '1', LOG_LEVEL: 'warn', HOST: '127.0.0.1', PORT: '0' };
 delete (env as Record<string, string | undefined>).REDIS_URL;
 
 const imported = spawnSync(process.execPath, [cli, 'import', 'ais-csv', houston], { env, encoding: 'utf8' });

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { MemoryBus, RedisBus, type Bus } from '../bus/index.js';
 import { buildCatalogView } from '../catalog/catalog.js';
@@ -28,11 +28,12 @@ import { buildHttpApp } from '../http/app.js';
 import { newCursorSecret, useCursorSecret } from '../http/cursor-signing.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
-import { Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
+import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import { migrateToLatest, openStore } from '../store/db.js';
 import type { AppContext, StatusReporter } from './context.js';
 import { createLogger, type Logger } from './logger.js';
+import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
 
 export interface BosunOptions {
   clock?: Clock;
@@ -55,7 +56,9 @@ export interface Bosun {
 export async function createBosun(config: Config, options: BosunOptions = {}): Promise<Bosun> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = await openStore(config.database);
+  const store = await openStore(config.database, {
+    onConnectionError: (err) => logger.warn({ err: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on next use'),
+  });
   await migrateToLatest(store);
   const releaseCursorSecret = useCursorSecret(
     config.cursorSecret ?? (await createSecretsRepo(store.db).getOrCreate('cursor_signing', newCursorSecret(), clock.now())),
@@ -63,13 +66,19 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
 
   let redis: Redis | null = null;
   if (config.redis) {
-    redis = new Redis(config.redis.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableOfflineQueue: true });
-    redis.on('error', (err) => logger.warn({ err: err.message }, 'redis error'));
-    await redis.connect();
+    try {
+      redis = await connectRedis(config.redis, logger);
+    } catch (e) {
+      await store.close();
+      throw e;
+    }
   }
   const onBusError = (topic: string, err: unknown) => logger.warn({ err, topic }, 'bus handler failed');
-  const bus: Bus = redis ? new RedisBus(redis, config.redis!.prefix, onBusError) : new MemoryBus(onBusError);
-  const limiter = new Limiter(redis ? new RedisLimiterBackend(redis, config.redis!.prefix) : new MemoryLimiterBackend());
+  const busPublisher = redis ? await connectBusPublisher(redis) : null;
+  const bus: Bus = busPublisher ? new RedisBus(busPublisher, config.redis!.prefix, onBusError) : new MemoryBus(onBusError);
+  const limiter = new Limiter(
+    redis ? new FallbackLimiterBackend(new RedisLimiterBackend(redis, config.redis!.prefix), new MemoryLimiterBackend(), redisFallbackLog(logger, clock)) : new MemoryLimiterBackend(),
+  );
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
@@ -103,7 +112,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       repo: createVesselsRepo(store.db),
       bus,
       clock,
-      pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix) : memoryPollSlots(),
+      pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memoryPollSlots(() => clock.now()),
       findTrial: trialRecords.find,
       onError: (err, context) => logger.error({ err }, context),
     }),
@@ -164,6 +173,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await services.fleet.stop();
       await bus.close();
       await limiter.close();
+      if (busPublisher) await busPublisher.quit().catch(() => busPublisher.disconnect());
       if (redis) await redis.quit().catch(() => redis?.disconnect());
       await store.close();
       releaseCursorSecret();

@@ -19,7 +19,9 @@ export class RedisBus implements Bus {
     onError: (topic: string, err: unknown) => void = () => {},
   ) {
     this.subscribers = new Subscribers(onError);
-    this.subscriber = publisher.duplicate();
+    // The subscriber connects now, queues (re)subscriptions until connected and has no command
+    // timeout, whatever the publisher's settings (docs/decisions/012).
+    this.subscriber = publisher.duplicate({ lazyConnect: false, enableOfflineQueue: true, enableReadyCheck: false, commandTimeout: undefined });
     this.subscriber.on('error', (err) => onError('(connection)', err));
     this.subscriber.on('message', (channel: string, message: string) => {
       if (!channel.startsWith(this.channelPrefix)) return;

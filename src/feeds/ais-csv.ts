@@ -9,7 +9,12 @@ export type CsvRowError = (typeof CSV_ROW_ERRORS)[number];
 export interface AisCsvSummary {
   source: string;
   rows: number;
+  /** Positions newly stored: rows handed to the store minus duplicates and store refusals. */
   positions: number;
+  /** Positions the store already held (same vessel and time), dropped rather than stored again. */
+  duplicates: number;
+  /** Positions the store refused (see the fleet's rejected counts). */
+  storeRejected: number;
   statics: number;
   vessels: number;
   rejected: Record<CsvRowError, number>;
@@ -139,6 +144,8 @@ export async function importAisCsv(input: AsyncIterable<Buffer | string>, option
     source,
     rows: 0,
     positions: 0,
+    duplicates: 0,
+    storeRejected: 0,
     statics: 0,
     vessels: 0,
     rejected: Object.fromEntries(CSV_ROW_ERRORS.map((r) => [r, 0])) as Record<CsvRowError, number>,
@@ -146,6 +153,7 @@ export async function importAisCsv(input: AsyncIterable<Buffer | string>, option
     firstObservedAt: null,
     lastObservedAt: null,
   };
+  const droppedBefore = sink.droppedPositions?.() ?? { duplicate: 0, rejected: 0 };
   let reader: RowReader | null = null;
   let bytes = 0;
   let sinceFlush = 0;
@@ -239,5 +247,10 @@ export async function importAisCsv(input: AsyncIterable<Buffer | string>, option
   summary.rejected.overlong_line = splitter.overlong;
   await sink.flush();
   options.onProgress?.(summary.rows, bytes);
+  // Rows handed over are not rows stored: the store drops positions it already holds.
+  const droppedAfter = sink.droppedPositions?.() ?? droppedBefore;
+  summary.duplicates = droppedAfter.duplicate - droppedBefore.duplicate;
+  summary.storeRejected = droppedAfter.rejected - droppedBefore.rejected;
+  summary.positions -= summary.duplicates + summary.storeRejected;
   return summary;
 }

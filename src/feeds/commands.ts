@@ -38,7 +38,7 @@ function summaryLines(s: AisCsvSummary, seconds: number): string[] {
   const rate = seconds > 0 ? Math.round(s.rows / seconds) : s.rows;
   return [
     `${s.source}: ${n(s.rows)} rows in ${seconds.toFixed(1)} s (${n(rate)} rows/s)`,
-    `  positions ${n(s.positions)}, identity reports ${n(s.statics)}, vessels ${n(s.vessels)}`,
+    `  positions stored ${n(s.positions)}, duplicates dropped ${n(s.duplicates)}${s.storeRejected ? `, refused by the store ${n(s.storeRejected)}` : ''}, identity reports ${n(s.statics)}, vessels ${n(s.vessels)}`,
     `  rejected ${n(rejected.reduce((a, [, c]) => a + c, 0))}${rejected.length ? ` (${rejected.map(([r, c]) => `${r} ${n(c)}`).join(', ')})` : ''}`,
     s.firstObservedAt !== null ? `  observed ${new Date(s.firstObservedAt).toISOString()} … ${new Date(s.lastObservedAt!).toISOString()}` : '  no positions',
   ];

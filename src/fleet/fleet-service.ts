@@ -431,6 +431,10 @@ export class FleetService implements AisSink {
     return state;
   }
 
+  droppedPositions(): { duplicate: number; rejected: number } {
+    return { duplicate: this.positionsDuplicate, rejected: Object.values(this.rejected).reduce((a, b) => a + b, 0) };
+  }
+
   stats(): FleetStats {
     return {
       vessels: this.byMmsi.size,

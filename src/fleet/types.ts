@@ -61,6 +61,8 @@ export interface AisSink {
   acceptStatic(report: StaticReport): void;
   /** Resolves when everything accepted so far is stored and published. */
   flush(): Promise<void>;
+  /** Positions this process dropped so far: already stored (same vessel and time) or refused by the store. */
+  droppedPositions?(): { duplicate: number; rejected: number };
 }
 
 /** Bus topic of stored positions (payload `PositionsEvent`), published after each batch is written. */

@@ -10,12 +10,16 @@ import { LIMIT_POLICIES, type LimitPolicy } from '../limits/policies.js';
 import type { LimitDecision } from '../limits/limiter.js';
 import { authorize, bearerCredential } from './access.js';
 import { bareDocumentType } from './documents.js';
-import { bearerChallenge, ignoreInvalidCredential, withCredentialFlag } from './credential-fallback.js';
+import { bearerChallenge, ignoreInvalidCredential } from './credential-fallback.js';
 import { plannedOperations } from './planned.js';
 import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
 import { errorEnvelope, okEnvelope } from './envelope.js';
+import { DependencyUnavailableError } from '../app/dependency.js';
+import { boundNumbers, rejectInvalidText } from './edge-input.js';
 import { AppError, type ErrorDetail } from './errors.js';
+import { addQualityFlag, dependencyUnavailable, withRequestFlags } from './faults.js';
+import { capConnectionsPerAddress, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
 import { OPERATOR_TOKEN_PREFIX } from '../features/agents/credentials.js';
 import { isBare, type CallContext, type Caller } from './route.js';
 
@@ -78,6 +82,7 @@ function validationDetail(err: FastifyError): ErrorDetail {
 /** Maps anything thrown during a request to one stable error code and status. */
 function toAppError(err: unknown): AppError | { detail: ErrorDetail; status: number } {
   if (err instanceof AppError) return err;
+  if (err instanceof DependencyUnavailableError) return dependencyUnavailable(err);
   const e = err as FastifyError;
   if (e.validation) return { detail: validationDetail(e), status: 400 };
   switch (e.code) {
@@ -104,7 +109,8 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
   const app = Fastify({
     logger: false,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    ...serverGuardOptions(config, clock),
+    frameworkErrors: frameworkErrorsOption((req, reply, status, error) => sendError(req, reply, status, error.toDetail())),
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     genReqId: (req) => {
@@ -117,8 +123,10 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
   const coercing = new Ajv({ removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
   const strictTypes = new Ajv({ removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false, strict: false });
   for (const ajv of [coercing, strictTypes]) (addFormats as unknown as (a: Ajv) => void)(ajv);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictTypes : coercing).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictTypes : coercing).compile(boundNumbers(schema)));
+  app.addHook('preValidation', rejectInvalidText(catalog.implemented));
 
+  capConnectionsPerAddress(app, config.server.maxConnectionsPerAddress);
   app.decorateRequest('bosun', null as unknown as RequestState);
 
   app.addHook('onRequest', async (req, reply) => {
@@ -255,6 +263,7 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
         },
       });
     }
+    if (decision.local) addQualityFlag(reply.request, 'rate_limits_local');
     if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
   }
   if (tightest) {
@@ -322,7 +331,7 @@ function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: Im
           costUnits,
           freshnessSeconds: result.freshnessSeconds,
           confidence: result.confidence,
-          qualityFlags: withCredentialFlag(req, result.qualityFlags),
+          qualityFlags: withRequestFlags(req, result.qualityFlags),
         }),
       );
     },

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogEntry } from '../catalog/types.js';
 import { AppError } from './errors.js';
+import { addQualityFlag } from './faults.js';
 
 /**
  * A stale Authorization header on a public (P) operation (docs/decisions/010): the call is answered as
@@ -9,8 +10,6 @@ import { AppError } from './errors.js';
  * operations keep answering 401 auth_invalid.
  */
 export const CREDENTIAL_IGNORED_FLAG = 'credential_ignored';
-
-const ignored = new WeakSet<FastifyRequest>();
 
 export function bearerChallenge(error: 'invalid_token' | null, description?: string): string {
   const parts = ['Bearer realm="bosun"'];
@@ -22,12 +21,7 @@ export function bearerChallenge(error: 'invalid_token' | null, description?: str
 /** True (and the reply carries the hint) when an invalid credential is ignored for this public operation. */
 export function ignoreInvalidCredential(entry: CatalogEntry, err: unknown, req: FastifyRequest, reply: FastifyReply): boolean {
   if (entry.access !== 'P' || !(err instanceof AppError) || err.code !== 'auth_invalid') return false;
-  ignored.add(req);
+  addQualityFlag(req, CREDENTIAL_IGNORED_FLAG);
   reply.header('www-authenticate', bearerChallenge('invalid_token', `${err.message}; answered as anonymous`));
   return true;
-}
-
-/** The envelope's quality flags, with credential_ignored when the request's credential was ignored. */
-export function withCredentialFlag(req: FastifyRequest, flags: string[] | undefined): string[] | undefined {
-  return ignored.has(req) ? [...(flags ?? []), CREDENTIAL_IGNORED_FLAG] : flags;
 }

@@ -8,12 +8,14 @@ export interface LimitDecision {
   remaining: number;
   /** Milliseconds until the binding window resets. */
   resetInMs: number;
+  /** Counted by this process alone because the shared counter (Redis) was unreachable. */
+  local?: boolean;
 }
 
 /** Fixed windows aligned to the epoch; a refused call is not counted. */
 export interface LimiterBackend {
   /** Counts one call in every window unless one of them is full; returns the counts before the call. */
-  consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]): Promise<{ allowed: boolean; counts: number[] }>;
+  consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]): Promise<{ allowed: boolean; counts: number[]; local?: boolean }>;
   /** Current counts of the keys, without counting anything. */
   peek(keys: string[]): Promise<number[]>;
   close(): Promise<void>;
@@ -39,7 +41,7 @@ export class Limiter {
 
   async check(policy: LimitPolicy, subject: string, now: number): Promise<LimitDecision> {
     const { keys, ends } = this.windowsAt(policy, subject, now);
-    const { allowed, counts } = await this.backend.consume(keys, policy.windows, ends);
+    const { allowed, counts, local } = await this.backend.consume(keys, policy.windows, ends);
     const used = counts.map((c) => c + (allowed ? 1 : 0));
     let binding = 0;
     if (allowed) {
@@ -56,6 +58,7 @@ export class Limiter {
       window,
       remaining: Math.max(0, bindingRemaining),
       resetInMs: ends[binding]! - now,
+      ...(local ? { local: true } : {}),
     };
   }
 
@@ -139,4 +142,39 @@ export class RedisLimiterBackend implements LimiterBackend {
   }
 
   async close(): Promise<void> {}
+}
+
+/**
+ * The shared (Redis) counters while they answer; this process's own counters when they do not
+ * (docs/decisions/012-faults-and-hostile-input.md): limits stay enforced, per process, during a Redis
+ * outage instead of every request failing, and decisions made locally say so (`local`).
+ */
+export class FallbackLimiterBackend implements LimiterBackend {
+  constructor(
+    private readonly shared: LimiterBackend,
+    private readonly local: LimiterBackend,
+    private readonly onFallback: (err: unknown) => void = () => {},
+  ) {}
+
+  async consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]) {
+    try {
+      return await this.shared.consume(keys, windows, expiresAt);
+    } catch (err) {
+      this.onFallback(err);
+      return { ...(await this.local.consume(keys, windows, expiresAt)), local: true };
+    }
+  }
+
+  async peek(keys: string[]) {
+    try {
+      return await this.shared.peek(keys);
+    } catch (err) {
+      this.onFallback(err);
+      return this.local.peek(keys);
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.shared.close(), this.local.close()]);
+  }
 }

@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationResult } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationResult, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
+import { DependencyUnavailableError } from '../app/dependency.js';
 import type { Config } from '../config.js';
 import { dialectHelpers, type DialectHelpers } from './dialect.js';
 import { MIGRATIONS } from './migrations/index.js';
@@ -54,7 +55,12 @@ function withStatementCache(sqlite: SQLiteDatabase.Database): SQLiteDatabase.Dat
   });
 }
 
-export async function openStore(database: Config['database']): Promise<Store> {
+export interface StoreOptions {
+  /** Told about every lost or refused PostgreSQL connection (logged by the service; the pool reconnects by itself). */
+  onConnectionError?: (err: Error) => void;
+}
+
+export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
   if (database.kind === 'sqlite') {
     if (database.file !== ':memory:') mkdirSync(dirname(database.file), { recursive: true });
     const sqlite = new SQLiteDatabase(database.file);
@@ -77,9 +83,12 @@ export async function openStore(database: Config['database']): Promise<Store> {
     connectionString: database.url,
     max: 10,
     options: schema !== 'public' ? `-c search_path=${schema}` : undefined,
+    application_name: postgresApplicationName(schema),
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
   });
+  guardPool(pool, options.onConnectionError ?? (() => {}));
   if (schema !== 'public') await pool.query(`create schema if not exists "${schema}"`);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: unavailableOnConnectionLoss(pool) }) });
   const redacted = database.url.replace(/\/\/([^:@/]+)(:[^@/]*)?@/, '//$1:***@');
   return {
     db,
@@ -88,6 +97,79 @@ export async function openStore(database: Config['database']): Promise<Store> {
     transaction: createTransactionRunner(db, dialectHelpers('postgres')),
     describe: () => ({ dialect: 'postgres', location: `${redacted} (schema ${schema})` }),
     close: () => db.destroy(),
+  };
+}
+
+/** How long a request waits for a new PostgreSQL connection before it answers 503. */
+const PG_CONNECT_TIMEOUT_MS = 5000;
+
+/** Bosun's connections name themselves, so an operator (or a test) can find them in pg_stat_activity. */
+export function postgresApplicationName(schema: string): string {
+  return (schema === 'public' ? 'bosun' : `bosun/${schema}`).slice(0, 63);
+}
+
+/**
+ * An idle pooled client whose server connection drops (pg_terminate_backend, a restart, a proxy
+ * cutting it) emits 'error'; unhandled, that ends the process. The pool already discards such a
+ * client and opens a new one on the next checkout, so the events only need listeners.
+ */
+function guardPool(pool: pg.Pool, onError: (err: Error) => void): void {
+  // An idle client's error reaches both listeners; report each error once.
+  const reported = new WeakSet<Error>();
+  const report = (err: Error) => {
+    if (reported.has(err)) return;
+    reported.add(err);
+    onError(err);
+  };
+  pool.on('error', report);
+  pool.on('connect', (client) => client.on('error', report));
+}
+
+/** SQLSTATE classes and socket errors that mean the connection, not the statement, failed. */
+const CONNECTION_SQLSTATE = /^(08|57P0[1-3]|53300)/;
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNABORTED']);
+
+export function isConnectionFailure(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (CONNECTION_SQLSTATE.test(code) || SOCKET_ERRORS.has(code));
+}
+
+/**
+ * The pool Kysely uses, turning connection failures into DependencyUnavailableError: a checkout that
+ * fails (server down, connect timeout) and a query that fails because its connection was lost (the
+ * client saw an 'error' or 'end' event, or the error carries a connection SQLSTATE or socket code).
+ * Statement errors pass through unchanged.
+ */
+function unavailableOnConnectionLoss(pool: pg.Pool): PostgresPool {
+  return {
+    async connect() {
+      let client: pg.PoolClient;
+      try {
+        client = await pool.connect();
+      } catch (err) {
+        throw new DependencyUnavailableError('store', { cause: err });
+      }
+      let lost = false;
+      const markLost = () => (lost = true);
+      client.on('error', markLost);
+      client.on('end', markLost);
+      const wrapped = {
+        query(...args: unknown[]) {
+          const result = (client.query as (...a: unknown[]) => unknown)(...args);
+          if (!(result instanceof Promise)) return result;
+          return result.catch((err: unknown) => {
+            throw lost || isConnectionFailure(err) ? new DependencyUnavailableError('store', { cause: err }) : err;
+          });
+        },
+        release() {
+          client.off('error', markLost);
+          client.off('end', markLost);
+          client.release(lost);
+        },
+      };
+      return wrapped as unknown as PostgresPoolClient;
+    },
+    end: () => pool.end(),
   };
 }
 

@@ -132,14 +132,15 @@ test('bosun import ais-csv: a small file with bad rows gives a summary and store
         'MMSI,BaseDateTime,LAT,LON,SOG,COG,Heading,VesselName,IMO,CallSign,VesselType',
         '367000001,2020-01-01T00:00:00,29.5,-94.9,10,90,91,SEA STAR,IMO9331505,WDA1234,70',
         '367000001,2020-01-01T00:01:00,29.5,-94.88,10,90,511,SEA STAR,IMO9331505,WDA1234,70',
+        '367000001,2020-01-01T00:01:00,29.5,-94.88,10,90,511,SEA STAR,IMO9331505,WDA1234,70',
         'bad,2020-01-01T00:01:00,29.5,-94.88,10,90,511,X,,,70',
         '367000002,2020-01-01T00:01:00,91,181,10,90,511,Y,,,70',
       ].join('\n') + '\n',
     );
     const res = spawnSync(process.execPath, [cli, 'import', 'ais-csv', file], { env: store.env, encoding: 'utf8' });
     assert.equal(res.status, 0, res.stderr);
-    assert.match(res.stdout, /^csv:AIS_fixture: 4 rows in /m);
-    assert.match(res.stdout, /positions 2, identity reports 1, vessels 1/);
+    assert.match(res.stdout, /^csv:AIS_fixture: 5 rows in /m);
+    assert.match(res.stdout, /positions stored 2, duplicates dropped 1, identity reports 1, vessels 1/, 'a repeated row is a duplicate, not a stored position');
     assert.match(res.stdout, /rejected 2 \(bad_mmsi 1, bad_position 1\)/);
     assert.equal(res.stderr, '', 'no progress bar when stderr is not a terminal');
     const bosun = await store.open();
@@ -179,7 +180,8 @@ test('bosun import ais-csv on the Houston day (first 20,000 rows): every distinc
     assert.equal(res.status, 0, res.stderr);
     const summary = JSON.parse(res.stdout);
     assert.equal(summary.rows, rows);
-    assert.equal(summary.positions, rows);
+    assert.equal(summary.positions, distinct.size, 'positions counts what was stored');
+    assert.equal(summary.duplicates, rows - distinct.size, 'repeated vessel/time rows are counted apart');
     assert.equal(summary.vessels, vessels.size);
     assert.equal(summary.source, 'csv:AIS_2020_01_01_houston_galveston');
     const bosun = await store.open();

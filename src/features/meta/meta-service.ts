@@ -271,7 +271,7 @@ export function featureFlags(app: AppContext) {
       { flag: 'auto_sandbox', enabled: c.autoSandbox, env: 'BOSUN_AUTO_SANDBOX', effect: 'new agents enter a 14-day sandbox with the nine default scopes; off: registered with no scopes' },
       { flag: 'telemetry', enabled: c.telemetry, env: 'BOSUN_TELEMETRY', effect: 'records every request for /v1/quality and /v1/telemetry/summary' },
       { flag: 'shared_limits_and_bus', enabled: c.redis !== null, env: 'REDIS_URL', effect: 'rate limits counted in Redis across processes' },
-      { flag: 'trust_proxy', enabled: c.trustProxy, env: 'BOSUN_TRUST_PROXY', effect: 'client address taken from X-Forwarded-For (only behind a trusted proxy)' },
+      { flag: 'trust_proxy', enabled: c.trustProxy !== false, env: 'BOSUN_TRUST_PROXY', effect: 'client address taken from X-Forwarded-For: the nearest hop not among the trusted proxies (a hop count or their addresses)' },
     ],
   };
 }

@@ -13,6 +13,7 @@ import { redactIp } from '../audit/redact-ip.js';
 import { delayCutoff, DELAYED_POSITION_FLAG, entitlementRequired, liveFor, vesselAccess, type TrialRecord, type VesselAccess } from './entitlements.js';
 import { LOOKUP_RETENTION_DAYS, MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX, PREVIEW_LABEL_RETENTION_DAYS, WATCHLIST_MAX_IDS } from './limits.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
+import { createPollHub } from './poll-hub.js';
 import type { PollSlots } from './poll-slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
 import type { LookupRecord, PreviewLabelRecord, VesselsRepo } from './vessels-repo.js';
@@ -357,6 +358,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     );
   }
 
+  const pollHub = createPollHub(deps.bus, POSITIONS_TOPIC);
+
   function mmsiOf(vslId: string): number {
     return fleet.byVesselId(vslId)?.mmsi ?? 0;
   }
@@ -550,7 +553,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       }
       let after = options.since === undefined ? null : Number(decode(options.since, /^u:(\d{1,16})$/, 'query.since')[1]);
       const timeoutMs = Math.min(options.timeout, POLL_TIMEOUT_MAX) * SECOND;
-      if (!(await deps.pollSlots.acquire(agentId, MAX_CONCURRENT_POLLS, timeoutMs + 30 * SECOND))) {
+      const lease = await deps.pollSlots.acquire(agentId, MAX_CONCURRENT_POLLS, timeoutMs + 30 * SECOND);
+      if (!lease) {
         throw new AppError('rate_limited', `at most ${MAX_CONCURRENT_POLLS} long polls per agent key at once; wait for one to return`, {
           headers: { 'retry-after': String(Math.max(1, options.timeout)) },
         });
@@ -566,20 +570,26 @@ export function createVesselsService(deps: VesselsServiceDeps) {
         signalled = true;
         wake?.();
       };
-      const unsubscribe = deps.bus.subscribe(POSITIONS_TOPIC, (payload) => {
-        const event = payload as PositionsEvent;
-        if (event && Array.isArray(event.positions) && eventMatches(event, after ?? 0, { vslIds: vslIdSet, bbox })) signal();
+      const unsubscribe = pollHub.add({
+        matches: (payload) => {
+          const event = payload as PositionsEvent;
+          return Boolean(event && Array.isArray(event.positions) && eventMatches(event, after ?? 0, { vslIds: vslIdSet, bbox }));
+        },
+        wake: signal,
       });
       const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), signal()), timeoutMs) : null;
       cancelled.onCancel(() => ((gone = true), signal()));
       try {
-        await deps.bus.ready();
+        await pollHub.ready();
         for (;;) {
           signalled = false;
-          const head = await fleetRepo.headSeq();
+          // Polls woken together share these reads (same cursor, filters and limit: one query, one mapping).
+          const head = await pollHub.shared(`head:${pollHub.generation()}`, () => fleetRepo.headSeq());
           if (after === null) after = head;
-          const rows = await positionsSince(after, head, { vslIds, bbox }, options.limit);
-          if (rows.length > 0) {
+          const from = after;
+          const answer = await pollHub.shared(`rows:${from}:${head}:${options.limit}:${vslIds?.join(',') ?? ''}:${options.bbox ?? ''}`, async () => {
+            const rows = await positionsSince(from, head, { vslIds, bbox }, options.limit);
+            if (rows.length === 0) return null;
             const page = rows.slice(0, options.limit);
             const more = rows.length > options.limit;
             const cursor = more ? Number(page[page.length - 1]!.seq) : head;
@@ -593,7 +603,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
               confidence: lowestConfidence(items.map((i) => i.confidence)),
               qualityFlags: flagsFor(items.some((i) => i.simulated)),
             };
-          }
+          });
+          if (answer) return answer;
           // Nothing matched up to head: later polls need not scan those rows again.
           after = head;
           if (timedOut || gone) break;
@@ -604,7 +615,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       } finally {
         if (timer) clearTimeout(timer);
         unsubscribe();
-        await deps.pollSlots.release(agentId);
+        await deps.pollSlots.release(agentId, lease);
       }
     },
 

@@ -1,0 +1,104 @@
+import type { FastifyRequest } from 'fastify';
+import type { ImplementedOperation } from '../catalog/catalog.js';
+import { AppError, type ErrorCode } from './errors.js';
+
+/**
+ * Input rules applied at the edge, before any operation's own schema, identically on every store
+ * (docs/decisions/012-faults-and-hostile-input.md): PostgreSQL refuses NUL bytes in text and
+ * integers outside int4, SQLite accepts both, so Bosun refuses them itself with a 400 naming the field.
+ */
+
+/** int4, the narrowest integer column type input integers are stored in. */
+export const INT_MAX = 2 ** 31 - 1;
+export const INT_MIN = -(2 ** 31);
+
+/** Every C0 control character and DEL: never valid in a query string or a path segment. */
+const CONTROL_ANY = /[\u0000-\u001f\u007f]/;
+/** In JSON body text, TAB, LF and CR are ordinary text; every other C0 control character and DEL is not. */
+const CONTROL_BODY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+type Part = 'query' | 'params' | 'body';
+
+function problem(text: string, part: Part): string | null {
+  if ((part === 'body' ? CONTROL_BODY : CONTROL_ANY).test(text)) {
+    const code = text.codePointAt(text.search(part === 'body' ? CONTROL_BODY : CONTROL_ANY))!;
+    return `contains the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}, which is not accepted`;
+  }
+  if (LONE_SURROGATE.test(text)) return 'contains a lone UTF-16 surrogate (not valid Unicode text)';
+  return null;
+}
+
+/** The first offending string in a parsed value (object keys included), with its field path. */
+export function findInvalidText(value: unknown, part: Part, path: string[] = []): { field: string; message: string } | null {
+  if (typeof value === 'string') {
+    const why = problem(value, part);
+    return why ? { field: [part, ...path].join('.'), message: why } : null;
+  }
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = findInvalidText(value[i], part, [...path, String(i)]);
+      if (found) return found;
+    }
+    return null;
+  }
+  if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      const keyProblem = problem(key, part);
+      if (keyProblem) return { field: [part, ...path].join('.') || part, message: `has a property name that ${keyProblem}` };
+      const found = findInvalidText(item, part, [...path, key]);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+/**
+ * Harbor operations answer bad body input with their own code (harbor-interface part 7): an
+ * operation declaring one of these gets the edge's body refusals in that code, same field and message.
+ */
+const BODY_INPUT_CODES: readonly ErrorCode[] = ['help_request_input_invalid', 'help_response_invalid', 'help_report_invalid', 'profile_input_invalid'];
+
+/** preValidation hook: refuses control characters and lone surrogates in query, path and body. */
+export function rejectInvalidText(operations: readonly ImplementedOperation[]) {
+  const bodyCodes = new Map<string, ErrorCode>();
+  for (const { entry, route } of operations) {
+    const code = BODY_INPUT_CODES.find((c) => route.errors?.includes(c));
+    if (code) bodyCodes.set(entry.operationId, code);
+  }
+  return async (req: FastifyRequest): Promise<void> => {
+    for (const part of ['params', 'query', 'body'] as const) {
+      const found = findInvalidText(req[part], part);
+      if (!found) continue;
+      const operationId = (req as { bosun?: { entry: { operationId: string } | null } }).bosun?.entry?.operationId;
+      const code = (part === 'body' && operationId && bodyCodes.get(operationId)) || 'invalid_request';
+      throw new AppError(code, `${found.field} ${found.message}`, { field: found.field });
+    }
+  };
+}
+
+/**
+ * Gives every integer without an explicit bound the int4 range and every number without one the
+ * finite range (so "1e400" coerced to Infinity is refused), on a copy of a request schema, before
+ * it is compiled. Explicit bounds in a schema always win.
+ */
+export function boundNumbers<S>(schema: S): S {
+  if (Array.isArray(schema)) return schema.map((s) => boundNumbers(s)) as S;
+  if (schema === null || typeof schema !== 'object') return schema;
+  const source = schema as Record<string | symbol, unknown>;
+  const out: Record<string | symbol, unknown> = {};
+  for (const key of Reflect.ownKeys(source)) {
+    const value = source[key];
+    out[key] = typeof key === 'string' && key !== 'default' && key !== 'examples' && key !== 'const' && key !== 'enum' ? boundNumbers(value) : value;
+  }
+  const types = Array.isArray(out.type) ? (out.type as string[]) : [out.type];
+  const integer = types.includes('integer');
+  const number = types.includes('number');
+  if (integer || number) {
+    if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = integer && !number ? INT_MAX : Number.MAX_VALUE;
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = integer && !number ? INT_MIN : -Number.MAX_VALUE;
+  }
+  return out as S;
+}
