@@ -98,7 +98,7 @@ test('slow clients: a body or headers trickling past the request timeout get 408
     assert.ok(headers.ms < 2000, `${Math.round(headers.ms)} ms`);
 
     // A long poll's wait is not receiving: it outlives the request timeout.
-    const { apiKey } = await app.registerAgent('poller');
+    const { apiKey } = await app.registerAgent('poller', ['vessels:live']);
     const poll = await exchange(port, `GET /v1/vessels/updates?timeout=1 HTTP/1.1\r\nHost: bosun\r\nAuthorization: Bearer ${apiKey}\r\nConnection: close\r\n\r\n`);
     const polled = await poll.received;
     const parsed = parseResponse(polled.data);
