@@ -1,4 +1,5 @@
 // Runs every compiled test file under dist/test with node's built-in test runner.
+// A test that hangs fails after 3 minutes instead of holding CI.
 // Test files are found here (node 20's --test takes no globs) so a new file needs no registration.
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -23,7 +24,7 @@ if (files.length === 0) {
 }
 const result = spawnSync(
   process.execPath,
-  ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-concurrency=2', ...files],
+  ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...files],
   { stdio: 'inherit' },
 );
 process.exit(result.status ?? 1);

@@ -136,7 +136,7 @@ test('Redis outage: ping and status answer, limits fall back to this process wit
   const app = await startTestApp({ env: { REDIS_URL: viaProxy(process.env.REDIS_URL!, proxy) } });
   const redis = app.bosun.ctx.redis!;
   try {
-    const { apiKey } = await app.registerAgent('redis-outage');
+    const { apiKey } = await app.registerAgent('redis-outage', ['vessels:live']);
     const before = await app.api('GET', '/v1/ping');
     assert.deepEqual(before.body.quality_flags, []);
 
