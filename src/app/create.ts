@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import type { FastifyInstance } from 'fastify';
 import { MemoryBus, RedisBus, type Bus } from '../bus/index.js';
+import { closeRedis } from '../bus/close-redis.js';
 import { buildCatalogView } from '../catalog/catalog.js';
 import { systemClock, HOUR, MINUTE, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -173,8 +174,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await services.fleet.stop();
       await bus.close();
       await limiter.close();
-      if (busPublisher) await busPublisher.quit().catch(() => busPublisher.disconnect());
-      if (redis) await redis.quit().catch(() => redis?.disconnect());
+      if (busPublisher) await closeRedis(busPublisher);
+      if (redis) await closeRedis(redis);
       await store.close();
       releaseCursorSecret();
     },

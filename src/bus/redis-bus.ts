@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { closeRedis } from './close-redis.js';
 import { Subscribers, type Bus, type BusFilter, type BusHandler, type BusPayload } from './bus.js';
 
 /**
@@ -65,8 +66,9 @@ export class RedisBus implements Bus {
     if (this.closed) return;
     this.closed = true;
     this.subscribers.clear();
+    // Closing first: subscribe calls still waiting on a reconnecting connection then fail instead of holding shutdown.
+    await closeRedis(this.subscriber);
     await this.pending.catch(() => {});
-    await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 
   private track(operation: Promise<unknown>): void {
