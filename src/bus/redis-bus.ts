@@ -1,5 +1,5 @@
 import type { Redis } from 'ioredis';
-import { closeRedis } from './close-redis.js';
+import { closeRedis, settleWithin } from './close-redis.js';
 import { Subscribers, type Bus, type BusFilter, type BusHandler, type BusPayload } from './bus.js';
 
 /**
@@ -68,7 +68,7 @@ export class RedisBus implements Bus {
     this.subscribers.clear();
     // Closing first: subscribe calls still waiting on a reconnecting connection then fail instead of holding shutdown.
     await closeRedis(this.subscriber);
-    await this.pending.catch(() => {});
+    await settleWithin(this.pending);
   }
 
   private track(operation: Promise<unknown>): void {
