@@ -48,6 +48,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * Each test agent registers from its own /24 network: agents from one network within 24 h are linked
+ * and may not answer or rate each other, so random addresses made tests fail now and then.
+ */
+let registrations = 0;
+const nextRegistrationAddress = () => {
+  registrations++;
+  return `10.${(registrations >> 8) & 255}.${registrations & 255}.7`;
+};
+
 let sharedChecker: SchemaChecker | null = null;
 
 /** Starts Bosun in-process (no socket) with a manual clock; every response is checked against OpenAPI. */
@@ -83,7 +93,7 @@ export async function startTestApp(options: { env?: Record<string, string>; bosu
       return { status: res.statusCode, headers: res.headers as ApiResponse['headers'], body, text: res.body };
     },
     async registerAgent(name = 'test-agent', scopes: readonly string[] = []) {
-      const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'test agent' }, ip: `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}` });
+      const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'test agent' }, ip: nextRegistrationAddress() });
       if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
       for (const scope of scopes) await bosun.ctx.services.agents.grantScope(res.body.data.agent_id, scope, { kind: 'cli' });
       return { agentId: res.body.data.agent_id, apiKey: res.body.data.api_key };
