@@ -11,7 +11,7 @@ import type { LimitDecision } from '../limits/limiter.js';
 import { authorize, bearerCredential } from './access.js';
 import { bareDocumentType } from './documents.js';
 import { bearerChallenge, ignoreInvalidCredential } from './credential-fallback.js';
-import { plannedOperations } from './planned.js';
+import { pathPattern, plannedOperations } from './planned.js';
 import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
 import { errorEnvelope, okEnvelope } from './envelope.js';
@@ -58,7 +58,6 @@ function newRequestId(): string {
 
 /** `/v1/vessels/{vsl_id}/positions` → `/v1/vessels/:vsl_id/positions` */
 export const toRouterPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
-const pathPattern = (path: string) => new RegExp('^' + path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+') + '/?$');
 
 export function baseUrlOf(ctx: AppContext, req: FastifyRequest): string {
   return ctx.config.publicUrl ?? `${req.protocol}://${req.host}`;

@@ -2,7 +2,8 @@ import type { CatalogView } from '../catalog/catalog.js';
 import type { CatalogEntry } from '../catalog/types.js';
 import { AppError } from './errors.js';
 
-const pathPattern = (path: string) => new RegExp('^' + path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+') + '/?$');
+/** `/v1/vessels/{vsl_id}/positions` → a pattern matching any value of the path parameters. */
+export const pathPattern = (path: string) => new RegExp('^' + path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+') + '/?$');
 
 /** The catalog entry as a planned operation's refusal publishes it (data.operation). */
 export function plannedOperationData(entry: CatalogEntry) {
