@@ -597,8 +597,11 @@ export function createVesselsService(deps: VesselsServiceDeps) {
               const p = storedFromRow(row, mmsiOf(row.vsl_id));
               return { vsl_id: p.vslId, mmsi: p.mmsi, ...trackPoint(p) };
             });
+            const data = { items, cursor: encode(`u:${cursor}`), more_available: more, timed_out: false };
             return {
-              data: { items, cursor: encode(`u:${cursor}`), more_available: more, timed_out: false },
+              data,
+              // every poll woken with this page sends the same items: serialise them once
+              dataJson: JSON.stringify(data),
               freshnessSeconds: oldestAge(page.map((row) => ageSeconds(clock.now(), Number(row.observed_at)))),
               confidence: lowestConfidence(items.map((i) => i.confidence)),
               qualityFlags: flagsFor(items.some((i) => i.simulated)),
