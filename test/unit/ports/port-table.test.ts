@@ -5,6 +5,7 @@ import { BUILTIN_PORTS } from '../../../src/geo/ports-builtin.js';
 import { distanceM } from '../../../src/geo/distance.js';
 import { parseAnchorages, parseUnLocode, parseWorldPortIndex } from '../../../src/features/ports/port-sources.js';
 import { buildPortTable, LOCODE_PORT_ID_BASE, locodePortId, matchPort, nameKey } from '../../../src/features/ports/port-table.js';
+import { readPortTableFile } from '../../../src/features/ports/port-table-file.js';
 import { sharedDataPath } from '../../helpers/shared-data.js';
 
 const WPI_HEADER = 'OID_,World Port Index Number,Region Name,Main Port Name,Alternate Port Name,UN/LOCODE,Country Code,Latitude,Longitude,Harbor Size,Harbor Type';
@@ -101,6 +102,9 @@ test('LOCODE port ids are stable integers above every World Port Index number an
   assert.equal(nameKey('Kŏbe-Shi (Hyōgo)'), 'kobeshihyogo');
 });
 
+/** Built by the first real-data test, compared with the shipped file by the second (tests in a file run in order). */
+let realTable: ReturnType<typeof buildPortTable> | null = null;
+
 test('real sources: the full table, its conflicts, and every simulator port resolving to a port near it', { skip: sharedDataPath('ports/UpdatedPub150.csv').skip }, () => {
   const read = (relative: string) => readFileSync(sharedDataPath(relative).path, 'utf8');
   const wpi = parseWorldPortIndex(read('ports/UpdatedPub150.csv'));
@@ -108,7 +112,8 @@ test('real sources: the full table, its conflicts, and every simulator port reso
   const anchorages = parseAnchorages(read('anchorages/anchorage_overrides.csv'));
   assert.ok(wpi.rows.length >= 3800 && wpi.rejected.length <= 5, `${wpi.rows.length} rows, ${wpi.rejected.length} rejected`);
   assert.ok(unlocode.rows.length > 115_000 && unlocode.rejected.length < 10);
-  const { ports, report } = buildPortTable({ wpi: wpi.rows, unlocode: unlocode.rows, anchorages: anchorages.rows });
+  realTable = buildPortTable({ wpi: wpi.rows, unlocode: unlocode.rows, anchorages: anchorages.rows });
+  const { ports, report } = realTable;
   assert.ok(ports.length > 15_000, String(ports.length));
   assert.equal(new Set(ports.map((p) => p.port_id)).size, ports.length, 'port ids unique');
   assert.ok(ports.every((p) => Number.isInteger(p.port_id) && p.port_id > 0 && p.port_id < 2 ** 31));
@@ -129,4 +134,13 @@ test('real sources: the full table, its conflicts, and every simulator port reso
     assert.ok(port, `simulator port ${sim.locode} ${sim.name} has a table port`);
     assert.ok(distanceM(sim.lat, sim.lon, port.lat, port.lon) < 100_000, `${sim.locode} → ${port.name}`);
   }
+});
+
+test('the shipped table is what the sources build today (run npm run build:ports after changing either)', { skip: sharedDataPath('ports/UpdatedPub150.csv').skip }, () => {
+  const built = realTable!;
+  const shipped = readPortTableFile();
+  assert.equal(shipped.ports.length, built.ports.length);
+  assert.deepEqual(shipped.ports, built.ports);
+  assert.deepEqual(shipped.report, built.report);
+  assert.equal(shipped.attribution.length, 3);
 });
