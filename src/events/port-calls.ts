@@ -96,7 +96,7 @@ export class PortPointIndex {
     return row * cols + (((col % cols) + cols) % cols);
   }
 
-  /** Distance in metres to the nearest point of each port within `radiusM` (≤ one cell high). */
+  /** Distance in metres to the nearest point of each port within `radiusM`. */
   portsWithin(lat: number, lon: number, radiusM: number): Map<number, number> {
     const size = PortPointIndex.CELL_DEG;
     const row = Math.floor(lat / size);
@@ -104,8 +104,9 @@ export class PortPointIndex {
     // a cell is narrower east–west away from the equator
     const colSpan = Math.min(40, Math.ceil(radiusM / (111_320 * size * Math.max(0.05, Math.cos((lat * Math.PI) / 180)))));
     const latSpan = radiusM / 111_000;
+    const rowSpan = Math.ceil(latSpan / size);
     const out = new Map<number, number>();
-    for (let r = row - 1; r <= row + 1; r++) {
+    for (let r = row - rowSpan; r <= row + rowSpan; r++) {
       for (let c = col - colSpan; c <= col + colSpan; c++) {
         for (const point of this.cells.get(this.key(r, c)) ?? []) {
           if (Math.abs(point.lat - lat) > latSpan) continue;
