@@ -24,6 +24,10 @@ export interface PortCallParameters {
    * moving along a channel between sparse port points makes a string of short calls.
    */
   departureConfirmMs: number;
+  /** The same when the call so far is only a wait at anchor (the vessel may be on its way up a long channel to its berth). */
+  waitingDepartureConfirmMs: number;
+  /** A stop further than this from the port's own position is a wait at an offshore anchorage. */
+  offshoreAnchorageM: number;
 }
 
 export const GFW_PORT_CALL_PARAMETERS: PortCallParameters = {
@@ -34,6 +38,8 @@ export const GFW_PORT_CALL_PARAMETERS: PortCallParameters = {
   minStopMs: 15 * 60_000,
   gapMs: 6 * 3_600_000,
   departureConfirmMs: 3_600_000,
+  waitingDepartureConfirmMs: 12 * 3_600_000,
+  offshoreAnchorageM: 15_000,
 };
 
 export interface PortPoint {
@@ -150,12 +156,20 @@ function closeStop(state: VesselCallState, end: number, params: PortCallParamete
 }
 
 /** Totals and classification of a call's stops: any berth-by-default stop followed by another stop was a wait. */
-function settle(call: PortCall): void {
-  call.stops.forEach((stop, i) => {
-    if (stop.navStatus === 5) stop.kind = 'berth';
-    else if (stop.navStatus === 1) stop.kind = 'anchorage';
-    else stop.kind = i < call.stops.length - 1 ? 'anchorage' : 'berth';
-  });
+/** Where a port's own position is: stops far from it (offshore anchorages) are waits. */
+export type PortPositions = ReadonlyMap<number, { lat: number; lon: number }>;
+
+function stopKind(call: PortCall, stop: Stop, isLast: boolean, positions: PortPositions, params: PortCallParameters): Stop['kind'] {
+  if (stop.navStatus === 5) return 'berth';
+  if (stop.navStatus === 1) return 'anchorage';
+  const port = positions.get(call.portId);
+  if (port && distanceM(port.lat, port.lon, stop.lat, stop.lon) > params.offshoreAnchorageM) return 'anchorage';
+  return isLast ? 'berth' : 'anchorage';
+}
+
+/** Totals and classification of a call's stops: any berth-by-default stop followed by another stop was a wait. */
+function settle(call: PortCall, positions: PortPositions, params: PortCallParameters): void {
+  call.stops.forEach((stop, i) => (stop.kind = stopKind(call, stop, i === call.stops.length - 1, positions, params)));
   call.anchorageMs = call.stops.filter((s) => s.kind === 'anchorage').reduce((sum, s) => sum + (s.end - s.start), 0);
   call.berthMs = call.stops.filter((s) => s.kind === 'berth').reduce((sum, s) => sum + (s.end - s.start), 0);
   // fewer fixes and silences inside the call make it less certain
@@ -169,7 +183,11 @@ export interface PortCallDetector {
   current(state: VesselCallState): PortCall | null;
 }
 
-export function createPortCallDetector(index: PortPointIndex, params: PortCallParameters = GFW_PORT_CALL_PARAMETERS): PortCallDetector {
+export function createPortCallDetector(index: PortPointIndex, params: PortCallParameters = GFW_PORT_CALL_PARAMETERS, positions: PortPositions = new Map()): PortCallDetector {
+  /** So far only waiting: the vessel is on its way in from an offshore anchorage, however long the channel. */
+  const onlyWaited = (state: VesselCallState) =>
+    state.call!.stops.length > 0 && state.call!.stops.every((stop, i) => stopKind(state.call!, stop, i === state.call!.stops.length - 1, positions, params) === 'anchorage');
+
   /** A fix within the call's port area: counts it, and starts, extends or ends the stop under way. */
   function inside(state: VesselCallState, fix: Fix, kn: number | null, previous: Fix | null): void {
     const call = state.call!;
@@ -202,7 +220,7 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
     const call = state.call!;
     closeStop(state, departure, params);
     call.departure = departure;
-    settle(call);
+    settle(call, positions, params);
     state.call = null;
     state.moving = true;
     return call;
@@ -232,7 +250,8 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
           if (other !== null && !state.pending) state.pending = { portId: other, arrival: fix.t, seq: fix.seq };
           // the departure stands after an hour outside, or at once when the vessel stops in another port
           const stoppedElsewhere = state.pending !== null && kn !== null && kn < params.stopBelowKn;
-          if (stoppedElsewhere || fix.t - state.leftAt >= params.departureConfirmMs) {
+          const confirmMs = onlyWaited(state) ? params.waitingDepartureConfirmMs : params.departureConfirmMs;
+          if (stoppedElsewhere || fix.t - state.leftAt >= confirmMs) {
             const departure = state.leftAt;
             state.leftAt = null;
             const call = endCall(state, departure);
@@ -259,7 +278,7 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
       if (!state.call) return null;
       const call: PortCall = { ...state.call, stops: state.call.stops.map((stop) => ({ ...stop })) };
       if (state.stop) call.stops.push({ kind: 'berth', navStatus: state.stop.navStatus, start: state.stop.start, end: state.stop.lastT, lat: state.stop.lat, lon: state.stop.lon });
-      settle(call);
+      settle(call, positions, params);
       return call;
     },
   };

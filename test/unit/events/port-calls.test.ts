@@ -112,9 +112,30 @@ test('stops shorter than 15 minutes are pauses, not waiting or berth time', () =
 
 test('AIS navigation status decides where it is given: moored is a berth, at anchor is waiting', () => {
   const anchored = new Track().run(PORT, 10_000, 1_000, 8).stay(PORT, 1_000, 0, 6 * HOUR, 10 * MIN, 1).run(PORT, 1_000, 10_000, 9).away();
+  const waiting = detect(anchored.fixes);
+  assert.deepEqual([waiting.calls.length, waiting.current?.stops.map((s) => s.kind)], [0, ['anchorage']], 'only a wait so far: not over after 90 minutes away (it may be heading up a channel to its berth)');
+  anchored.tick(12 * HOUR).away();
   assert.deepEqual(detect(anchored.fixes).calls[0]!.stops.map((s) => s.kind), ['anchorage'], 'the only stop, but at anchor: the vessel left without berthing');
   const moored = new Track().run(PORT, 10_000, 1_000, 8).stay(PORT, 1_000, 0, 6 * HOUR, 10 * MIN, 5).run(PORT, 1_000, 800, 2).stay(PORT, 800, 0, 6 * HOUR, 10 * MIN, 5).run(PORT, 800, 10_000, 9).away();
   assert.deepEqual(detect(moored.fixes).calls[0]!.stops.map((s) => s.kind), ['berth', 'berth'], 'a shift between two berths');
+});
+
+test('a stop far offshore from the port is a wait; the call carries on up the channel to the berth', () => {
+  // the port's own position 40 km up a channel from its offshore anchorage point
+  const port = { portId: 7, lat: 29.75, lon: -95.28 };
+  const offshore = { portId: 7, lat: 29.4, lon: -95.0 };
+  const local = new PortPointIndex([port, offshore]);
+  const track = new Track().run(offshore, 20_000, 500, 10).stay(offshore, 500, 0, 15 * HOUR).run(port, 45_000, 300, 8).stay(port, 300, 0, 20 * HOUR).run(port, 300, 30_000, 10).away();
+  const detector = createPortCallDetector(local, undefined, new Map([[7, port]]));
+  const state = emptyCallState();
+  const calls = track.fixes.flatMap((fix) => detector.push(state, fix));
+  assert.equal(calls.length, 1, 'one call: the three hours up the channel do not end it');
+  assert.deepEqual(calls[0]!.stops.map((s) => s.kind), ['anchorage', 'berth']);
+  assert.ok(Math.abs(calls[0]!.anchorageMs - 15 * HOUR) <= 10 * MIN);
+  const withoutPositions = createPortCallDetector(local);
+  const alone = emptyCallState();
+  const single = new Track().run(offshore, 20_000, 500, 10).stay(offshore, 500, 0, 15 * HOUR).run(offshore, 500, 30_000, 10).away().tick(12 * HOUR).away();
+  assert.deepEqual(single.fixes.flatMap((fix) => withoutPositions.push(alone, fix)).map((c) => c.stops.map((s) => s.kind)), [['berth']], 'without the port position, a lone stop counts as the berth');
 });
 
 test('state is plain data: stopped and resumed through JSON at every fix, the calls are the same', () => {

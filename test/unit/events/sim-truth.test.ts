@@ -37,7 +37,7 @@ test('port calls and STS meetings over 7 simulated days: precision and recall ag
 
   const calls: Array<PortCall & { vessel: number }> = [];
   const states = new Map<number, VesselCallState>();
-  const detector = createPortCallDetector(index);
+  const detector = createPortCallDetector(index, undefined, new Map(ports.map((p) => [p.port_id, p])));
   const encounters: Encounter[] = [];
   const encounterState = emptyEncounterState();
   const encounterDetector = createEncounterDetector(index);
