@@ -35,6 +35,7 @@ function serviceWithSignals(app: TestApp, signals: Partial<ParticipationSignals>
   return createGroupsService({
     repo: createGroupsRepo(app.bosun.ctx.store.db),
     clock: app.clock,
+    cursors: s.cursors,
     audit: s.audit,
     quota: s.harborQuota,
     transaction: app.bosun.ctx.store.transaction,

@@ -4,7 +4,7 @@ import type { AgentPrincipal } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
-import { decodeCursor, pageOf } from '../cursor.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { excerptOf, type FeedEntry, type FeedSource, type FeedViewer } from '../feed/feed-service.js';
 import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
 import { findSensitiveContent } from '../profiles/sensitive-content.js';
@@ -135,6 +135,7 @@ export function reportView(row: ReportRow) {
 export type PublicNameLookup = (agentId: string) => Promise<string | null>;
 
 export function createGroupsService(deps: {
+  cursors: CursorCodec;
   repo: GroupsRepo;
   clock: Clock;
   audit: AuditService;
@@ -502,8 +503,8 @@ export function createGroupsService(deps: {
     async listPosts(agent: AgentPrincipal, groupId: number, query: { limit: number; cursor?: string }) {
       const group = await requireGroup(groupId);
       await requireAccess(agent, group, false);
-      const rows = await repo.listTopics(group.group_id, query.limit + 1, decodeCursor(query.cursor), agent.agentId);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
+      const rows = await repo.listTopics(group.group_id, query.limit + 1, deps.cursors.decodePosition(query.cursor), agent.agentId);
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
       return { group: groupView(group), items: await postViews(page.items, agent.agentId), nextCursor: page.nextCursor };
     },
 
@@ -511,8 +512,8 @@ export function createGroupsService(deps: {
       const group = await requireGroup(groupId);
       await requireAccess(agent, group, false);
       const topic = await requirePost(group, postId, 'post_id', agent.agentId);
-      const rows = await repo.listReplies(topic.post_id, query.limit + 1, decodeCursor(query.cursor), agent.agentId);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
+      const rows = await repo.listReplies(topic.post_id, query.limit + 1, deps.cursors.decodePosition(query.cursor), agent.agentId);
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
       return { post: await onePostView(topic, agent.agentId), items: await postViews(page.items, agent.agentId), nextCursor: page.nextCursor };
     },
 

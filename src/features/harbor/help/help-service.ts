@@ -4,7 +4,7 @@ import type { AgentsService, EffectiveState } from '../../agents/agents-service.
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
-import { decodeCursor, pageOf } from '../cursor.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { excerptOf, type FeedEntry, type FeedSource } from '../feed/feed-service.js';
 import type { DiscoveryItem, DiscoverySource } from '../profiles/profiles-service.js';
@@ -118,7 +118,7 @@ function inputInvalid(field: string, message: string): never {
 }
 
 
-export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService; transaction: TransactionRunner }) {
+export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors: CursorCodec; audit: AuditService; agents: AgentsService; quota: QuotaService; transaction: TransactionRunner }) {
   const { repo, clock, audit, agents, quota, transaction } = deps;
 
   function requireEnabled(actor: HelpActor): void {
@@ -280,9 +280,9 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
     /** Open public requests (newest first), or with `mine` the caller's own in every state and visibility. */
     async list(actor: HelpActor, query: { limit: number; cursor?: string; mine?: boolean }) {
       requireEnabled(actor);
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       const rows = query.mine ? await repo.listByAuthor(actor.agentId, query.limit + 1, after) : await repo.listOpenPublic(query.limit + 1, after);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.request_id }));
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.request_id }));
       return { items: await views(page.items, actor.agentId), nextCursor: page.nextCursor };
     },
 
@@ -292,9 +292,9 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
 
     async responses(actor: HelpActor, requestId: string, query: { limit: number; cursor?: string }) {
       const row = await visibleRequest(actor, requestId);
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       const rows = await repo.listResponses(requestId, query.limit + 1, after);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.response_id }));
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.response_id }));
       return { items: page.items.map((r) => responseView(r, row)), nextCursor: page.nextCursor };
     },
 

@@ -5,7 +5,7 @@ import { AppError } from '../../../http/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
-import { decodeCursor, pageOf } from '../cursor.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
 import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import { findSensitiveContent } from './sensitive-content.js';
@@ -108,6 +108,7 @@ function normalize(input: ProfileInput) {
 }
 
 export function createProfilesService(deps: {
+  cursors: CursorCodec;
   repo: ProfilesRepo;
   clock: Clock;
   audit: AuditService;
@@ -211,9 +212,9 @@ export function createProfilesService(deps: {
     },
 
     async listPublic(query: { limit: number; cursor?: string }) {
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       const rows = await repo.listPublic(query.limit + 1, after);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.agent_id }));
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.agent_id }));
       return { items: await Promise.all(page.items.map(publicView)), nextCursor: page.nextCursor };
     },
 
