@@ -1,6 +1,7 @@
 import type { BBox } from '../../fleet/geo.js';
 import { AppError } from '../../http/errors.js';
 import { WATCHLIST_MAX_IDS } from './limits.js';
+import { parseIso } from '../../clock.js';
 
 /** Query-string values of the vessel endpoints, parsed or answered with invalid_request on their field. */
 
@@ -25,7 +26,7 @@ export function parseTime(text: string, field: string): number {
   let ms: number;
   if (/^\d{1,11}$/.test(value)) ms = Number(value) * 1000;
   else if (/^\d{12,13}$/.test(value)) ms = Number(value);
-  else ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
+  else ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? parseIso(value) : Number.NaN;
   if (!Number.isFinite(ms)) throw new AppError('invalid_request', `${field.split('.').pop()} must be ISO 8601 or epoch seconds/milliseconds`, { field });
   return ms;
 }

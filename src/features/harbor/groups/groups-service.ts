@@ -1,4 +1,4 @@
-import { DAY, type Clock } from '../../../clock.js';
+import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
 import { AppError, type ErrorCode } from '../../../http/errors.js';
 import type { AgentPrincipal } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
@@ -98,8 +98,6 @@ export function unmetParticipationConditions(facts: ParticipationFacts): string[
   return unmet;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 export type GroupActor = { kind: 'operator' | 'cli'; id?: string };
 

@@ -1,4 +1,4 @@
-import { DAY, type Clock } from '../../../clock.js';
+import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
@@ -48,8 +48,6 @@ export interface HelpActor {
 
 type Role = 'requester' | 'helper';
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /**
  * Help records name themselves `id` (harbor-interface part 2) and other records' help request

@@ -10,6 +10,7 @@ import { agentLock, type TransactionRunner } from '../../../store/transaction.js
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { harborText } from '../text-rules.js';
 import type { OperatorRequestRow, OperatorRequestsRepo } from './operator-requests-repo.js';
+import { iso, isoOrNull } from '../../../clock.js';
 
 export const OPERATOR_REQUEST_CATEGORIES = ['missing_function', 'data_problem', 'api_problem', 'service_request', 'access_request', 'collaboration'] as const;
 export type OperatorRequestCategory = (typeof OPERATOR_REQUEST_CATEGORIES)[number];
@@ -26,8 +27,6 @@ export const OPERATOR_REQUEST_BODY_MAX_BYTES = 4000;
 
 export type OperatorActor = { kind: 'operator' | 'cli'; id?: string };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** What an agent may see of its own request: never the internal note. */
 export function agentView(row: OperatorRequestRow) {

@@ -9,6 +9,7 @@ import type { CursorCodec } from '../../../http/cursor-codec.js';
 import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
 import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import { findSensitiveContent } from './sensitive-content.js';
+import { iso } from '../../../clock.js';
 
 /** Harbor-interface part 8: a reputation projection is shown only from this many interactions. */
 export const REPUTATION_MIN_INTERACTIONS = HARBOR_LIMITS.minInteractionsForReputation;
@@ -60,7 +61,6 @@ export interface DiscoverySource {
   list(baseUrl: string, limit: number): Promise<DiscoveryItem[]>;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function invalid(field: string, message: string): never {
   throw new AppError('profile_input_invalid', message, { field: `body.${field}` });

@@ -1,4 +1,4 @@
-import { DAY, type Clock } from '../../../clock.js';
+import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
@@ -39,8 +39,6 @@ export interface TaskCaller {
 }
 export type TaskOperatorActor = { kind: 'operator' | 'cli'; id?: string };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** IMO numbers carry a check digit: the first six digits weighted 7..2, summed, modulo 10. */
 function validImo(digits: string): boolean {

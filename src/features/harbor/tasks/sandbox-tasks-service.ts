@@ -1,4 +1,4 @@
-import { DAY, type Clock } from '../../../clock.js';
+import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
@@ -26,8 +26,6 @@ export interface SandboxCaller {
 
 /** Lifecycle states that may use synthetic tasks: an active sandbox or an active trial. */
 const TASK_STATES: ReadonlySet<string> = new Set<EffectiveState>(['sandbox', 'trial']);
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 const RETENTION_MS = HARBOR_LIMITS.contentRetentionDays * DAY;
 
 function roleOf(row: SandboxTaskRow, agentId: string): 'creator' | 'assignee' | null {
