@@ -1,6 +1,6 @@
 import { AppError } from '../../../http/errors.js';
 import { out, withBosun, type Command } from '../../../cli/command.js';
-import { HIDE_REASONS, type HideReason } from './groups-service.js';
+import { HIDE_REASONS, type HideReason } from './group-rules.js';
 import { isoOrNull } from '../../../clock.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
