@@ -1,12 +1,12 @@
 import type { Clock } from '../../clock.js';
 import type { VesselState } from '../../fleet/fleet-service.js';
+import { cleanLabel } from '../../http/declared-identity.js';
 import { redactIp } from '../audit/redact-ip.js';
 import type { LookupRecord, PreviewLabelRecord, VesselsRepo } from './vessels-repo.js';
 
 /** Lookup records (or preview labels) buffered before a write starts on its own; otherwise written every RECORD_FLUSH_MS in background mode. */
 const RECORD_BATCH = 500;
 const RECORD_FLUSH_MS = 5_000;
-const LABEL_MAX_LENGTH = 100;
 
 /** Reads are hot paths: their lookup records and preview labels are buffered and written in batches. */
 export function createLookupRecorder(deps: { repo: Pick<VesselsRepo, 'recordLookups' | 'recordPreviewLabels'>; clock: Clock; onError?: (err: unknown, context: string) => void }) {
@@ -23,8 +23,6 @@ export function createLookupRecorder(deps: { repo: Pick<VesselsRepo, 'recordLook
     await Promise.all([repo.recordLookups(lookups), repo.recordPreviewLabels(labels)]);
   }
   const flushInBackground = () => void flush().catch((err) => deps.onError?.(err, 'vessel lookup records or preview labels not written'));
-
-  const clean = (s: string | undefined) => (s === undefined ? null : s.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, LABEL_MAX_LENGTH) || null);
 
   return {
     flush,
@@ -50,8 +48,8 @@ export function createLookupRecorder(deps: { repo: Pick<VesselsRepo, 'recordLook
 
     /** Self-declared labels of a preview call; unverified, never used for access. */
     recordPreviewLabels(operationId: string, name: string | undefined, vendor: string | undefined, ip: string): void {
-      const agentName = clean(name);
-      const agentVendor = clean(vendor);
+      const agentName = cleanLabel(name);
+      const agentVendor = cleanLabel(vendor);
       if (agentName === null && agentVendor === null) return;
       pendingLabels.push({ at: clock.now(), operation_id: operationId, agent_name: agentName, agent_vendor: agentVendor, ip: redactIp(ip) });
       if (pendingLabels.length >= RECORD_BATCH) flushInBackground();
