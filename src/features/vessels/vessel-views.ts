@@ -42,14 +42,15 @@ export const isSimulated = (v: VesselState) => v.simulated || (v.latest?.simulat
 /** The envelope quality flags of an answer. */
 export const flagsFor = (simulated: boolean, delayed = false) => [...(simulated ? [SIMULATED] : []), ...(delayed ? [DELAYED_POSITION_FLAG] : [])];
 
+/** The identity fields every vessel answer starts with. */
+const identity = (v: VesselState) => ({ vsl_id: v.vslId, mmsi: v.mmsi, imo: v.imo, name: v.name, callsign: v.callsign, flag: v.flag });
+
+/** Where a position is and how the vessel moves there. */
+const kinematics = (p: Pick<StoredPosition, 'lat' | 'lon' | 'sog' | 'cog' | 'heading' | 'navStatus'>) => ({ lat: p.lat, lon: p.lon, sog_kn: p.sog, cog_deg: p.cog, heading_deg: p.heading, nav_status: p.navStatus });
+
 export function positionView(p: LatestFix, now: number, delayed = false): PositionView {
   return {
-    lat: p.lat,
-    lon: p.lon,
-    sog_kn: p.sog,
-    cog_deg: p.cog,
-    heading_deg: p.heading,
-    nav_status: p.navStatus,
+    ...kinematics(p),
     nav_status_text: navText(p.navStatus),
     observed_at: iso(p.observedAt),
     age_seconds: ageSeconds(now, p.observedAt),
@@ -62,12 +63,7 @@ export function positionView(p: LatestFix, now: number, delayed = false): Positi
 
 export function vesselRecord(v: VesselState) {
   return {
-    vsl_id: v.vslId,
-    mmsi: v.mmsi,
-    imo: v.imo,
-    name: v.name,
-    callsign: v.callsign,
-    flag: v.flag,
+    ...identity(v),
     ship_type: v.shipType,
     ship_type_text: v.shipType === null ? null : shipTypeText(v.shipType),
     category: shipCategory(v.shipType),
@@ -98,12 +94,7 @@ export function lastPositionData(v: VesselState, seen: SeenFix, now: number) {
 export function trackPoint(p: StoredPosition) {
   return {
     observed_at: iso(p.observedAt),
-    lat: p.lat,
-    lon: p.lon,
-    sog_kn: p.sog,
-    cog_deg: p.cog,
-    heading_deg: p.heading,
-    nav_status: p.navStatus,
+    ...kinematics(p),
     source: p.source,
     simulated: p.simulated,
     quality_flags: p.qualityFlags,
@@ -121,12 +112,7 @@ export function searchPosition(seen: SeenFix, now: number) {
 /** A search hit: identity, category and the visible position. */
 export function searchItem(v: VesselState, seen: SeenFix, now: number) {
   return {
-    vsl_id: v.vslId,
-    mmsi: v.mmsi,
-    imo: v.imo,
-    name: v.name,
-    callsign: v.callsign,
-    flag: v.flag,
+    ...identity(v),
     ship_type: v.shipType,
     category: shipCategory(v.shipType),
     simulated: isSimulated(v),
@@ -138,12 +124,7 @@ export function searchItem(v: VesselState, seen: SeenFix, now: number) {
 /** Identity only, for the preview endpoints. */
 export function previewIdentity(v: VesselState, simulated = v.simulated) {
   return {
-    vsl_id: v.vslId,
-    mmsi: v.mmsi,
-    imo: v.imo,
-    name: v.name,
-    callsign: v.callsign,
-    flag: v.flag,
+    ...identity(v),
     category: shipCategory(v.shipType),
     simulated,
   };
