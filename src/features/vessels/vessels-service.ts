@@ -82,8 +82,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     return out;
   }
 
-  const search = createVesselSearch({ vessels: () => fleet.vessels(), cursors, visibleFixes });
-  const updates = createVesselUpdates({ ...deps, resolveVslId: async (ref) => (await resolve(ref)).vslId });
+  const vesselSearch = createVesselSearch({ vessels: () => fleet.vessels(), cursors, visibleFixes });
+  const longPoll = createVesselUpdates({ ...deps, resolveVslId: async (ref) => (await resolve(ref)).vslId });
 
   return {
     /** Writes buffered lookup records and preview labels every few seconds (serve). */
@@ -130,7 +130,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
 
     async search(options: SearchOptions, access: VesselAccess) {
       const now = clock.now();
-      const { vessels, nextCursor, fixes } = await search.visible(options, access, now);
+      const { vessels, nextCursor, fixes } = await vesselSearch.visible(options, access, now);
       const delayed = vessels.some((v) => !liveFor(access, v));
       const oldest = fixes.reduce<number | null>((min, f) => (f.fix === null ? min : min === null ? f.fix.observedAt : Math.min(min, f.fix.observedAt)), null);
       return {
@@ -238,7 +238,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
 
     /** Long poll: answers as soon as positions after the cursor exist, or after `timeout` seconds. */
     updates(options: UpdatesOptions, agentId: string, access: VesselAccess, cancelled: { onCancel(listener: () => void): void }) {
-      return updates(options, agentId, access, cancelled);
+      return longPoll(options, agentId, access, cancelled);
     },
 
     async popular(window: '24h' | '7d', limit: number) {
@@ -267,7 +267,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     previewSearch(q: string, limit: number) {
-      const { vessels } = search.byIdentity({ q, limit });
+      const { vessels } = vesselSearch.byIdentity({ q, limit });
       return {
         data: {
           items: vessels.map((v) => previewIdentity(v)),
