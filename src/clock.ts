@@ -19,7 +19,11 @@ export class ManualClock implements Clock {
   }
 }
 
+/** The one ISO 8601 form of an instant in answers, logs and CLI output: UTC with milliseconds. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
+export const isoOrNull = (ms: number | null): string | null => (ms === null ? null : iso(ms));
+/** Milliseconds of an ISO 8601 text (NaN when it is not one). */
+export const parseIso = (text: string): number => Date.parse(text);
 export const SECOND = 1000;
 export const MINUTE = 60 * SECOND;
 export const HOUR = 60 * MINUTE;

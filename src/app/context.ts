@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { AgentsService } from '../features/agents/agents-service.js';
 import type { AuditService } from '../features/audit/audit-service.js';
 import type { HarborServices } from '../features/harbor/harbor-services.js';
+import type { CursorCodec } from '../http/cursor-codec.js';
 import type { OperatorService } from '../features/operator/operator-service.js';
 import type { PaymentsService } from '../features/payments/payments-service.js';
 import type { TelemetryService } from '../features/telemetry/telemetry-service.js';
@@ -31,6 +32,8 @@ export interface Services extends HarborServices {
   payments: PaymentsService;
   fleet: FleetService;
   vessels: VesselsService;
+  /** Signs and opens the pagination cursors of this app (its secret). */
+  cursors: CursorCodec;
 }
 
 export interface AppContext {

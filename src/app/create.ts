@@ -26,7 +26,7 @@ import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
 import { buildHttpApp } from '../http/app.js';
-import { newCursorSecret, useCursorSecret } from '../http/cursor-signing.js';
+import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
 import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
@@ -61,7 +61,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     onConnectionError: (err) => logger.warn({ err: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on next use'),
   });
   await migrateToLatest(store);
-  const releaseCursorSecret = useCursorSecret(
+  const cursors = createCursorCodec(
     config.cursorSecret ?? (await createSecretsRepo(store.db).getOrCreate('cursor_signing', newCursorSecret(), clock.now())),
   );
 
@@ -85,10 +85,11 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
   const fleetRepo = createFleetRepo(store.db, store.dialect);
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
-  const harbor = createHarborServices({ store, clock, audit, agents, fleet });
+  const harbor = createHarborServices({ store, clock, audit, agents, fleet, cursors });
   // The vessels entitlement reads the snapshot trial record (one vessel) of callers holding snapshot:read.
   const trialRecords = createTrialsRepo(store.db);
   const services = {
+    cursors,
     audit,
     agents,
     operator: createOperatorService({ repo: createOperatorRepo(store.db), clock, audit }),
@@ -113,6 +114,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       repo: createVesselsRepo(store.db),
       bus,
       clock,
+      cursors,
       pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memoryPollSlots(() => clock.now()),
       findTrial: trialRecords.find,
       onError: (err, context) => logger.error({ err }, context),
@@ -177,7 +179,6 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       if (busPublisher) await closeRedis(busPublisher);
       if (redis) await closeRedis(redis);
       await store.close();
-      releaseCursorSecret();
     },
   };
   if (options.background) {

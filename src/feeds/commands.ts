@@ -6,6 +6,7 @@ import { AisCsvError, csvSourceName, importAisCsv, type AisCsvSummary } from './
 import { FeedStartError, reportToJson } from './feed-manager.js';
 import { formatReport, runIngest } from './ingest.js';
 import { FeedSpecError, parseFeedSpecs, type FeedSpec } from './spec.js';
+import { iso } from '../clock.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 
@@ -40,7 +41,7 @@ function summaryLines(s: AisCsvSummary, seconds: number): string[] {
     `${s.source}: ${n(s.rows)} rows in ${seconds.toFixed(1)} s (${n(rate)} rows/s)`,
     `  positions stored ${n(s.positions)}, duplicates dropped ${n(s.duplicates)}${s.storeRejected ? `, refused by the store ${n(s.storeRejected)}` : ''}, identity reports ${n(s.statics)}, vessels ${n(s.vessels)}`,
     `  rejected ${n(rejected.reduce((a, [, c]) => a + c, 0))}${rejected.length ? ` (${rejected.map(([r, c]) => `${r} ${n(c)}`).join(', ')})` : ''}`,
-    s.firstObservedAt !== null ? `  observed ${new Date(s.firstObservedAt).toISOString()} … ${new Date(s.lastObservedAt!).toISOString()}` : '  no positions',
+    s.firstObservedAt !== null ? `  observed ${iso(s.firstObservedAt)} … ${iso(s.lastObservedAt!)}` : '  no positions',
   ];
 }
 

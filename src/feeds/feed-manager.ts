@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import { ConfigError } from '../config.js';
 import type { AisSink } from '../fleet/types.js';
 import type { FeedSource, SourceStatus } from './types.js';
+import { isoOrNull } from '../clock.js';
 
 /** Messages accepted between two `flush()` awaits of a source that reads as fast as it can. */
 export const FLUSH_EVERY_MESSAGES = 4000;
@@ -149,7 +150,6 @@ export class FeedManager {
   }
 }
 
-const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** A source report as JSON (snake_case, ISO times), as /v1/status and `bosun ingest --json` print it. */
 export function reportToJson(report: FeedSourceReport): Record<string, unknown> {

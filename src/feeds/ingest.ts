@@ -4,6 +4,7 @@ import type { AisSink } from '../fleet/types.js';
 import { FeedManager, reportToJson, type FeedSourceReport } from './feed-manager.js';
 import { createSource } from './sources/index.js';
 import type { FeedSpec } from './spec.js';
+import { iso } from '../clock.js';
 
 export interface IngestOptions {
   specs: FeedSpec[];
@@ -36,7 +37,7 @@ export function formatReport(report: FeedSourceReport): string {
   if (report.overlongLines) parts.push(`overlong ${n(report.overlongLines)}`);
   if (report.kind === 'tcp-client') parts.push(`reconnects ${n(report.reconnects)}`);
   if (report.clients !== undefined) parts.push(`clients ${report.clients}`);
-  if (report.lastObservedAt !== null) parts.push(`last observed ${new Date(report.lastObservedAt).toISOString()}`);
+  if (report.lastObservedAt !== null) parts.push(`last observed ${iso(report.lastObservedAt)}`);
   if (report.lastError) parts.push(`last error: ${report.lastError}`);
   return parts.join('  ');
 }

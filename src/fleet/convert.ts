@@ -1,5 +1,6 @@
 import type { DecodedMessage } from '../ais/index.js';
 import type { ObservationMeta, PositionReport, StaticReport } from './types.js';
+import { iso } from '../clock.js';
 
 /** What one decoded AIS message means to the fleet. */
 export type Conversion =
@@ -48,7 +49,7 @@ export function etaToIso(month: unknown, day: unknown, hour: unknown, minute: un
   };
   let eta = at(year);
   if (eta !== null && eta < observedAt - ETA_PAST_TOLERANCE_DAYS * 86_400_000) eta = at(year + 1);
-  return eta === null ? null : new Date(eta).toISOString().replace('.000Z', 'Z');
+  return eta === null ? null : iso(eta).replace('.000Z', 'Z');
 }
 
 function emptyStatic(mmsi: number, meta: ObservationMeta): StaticReport {

@@ -8,7 +8,7 @@ import { MINUTE, iso, type Clock } from '../clock.js';
 import { jsonText, parseJson } from '../store/dialect.js';
 import { convertMessage } from './convert.js';
 import type { FleetRepo, HistoryInsert, PositionRow, PositionWrite, VesselRow } from './fleet-repo.js';
-import { distanceNm } from './geo.js';
+import { distanceNm } from '../geo/distance.js';
 import {
   POSITIONS_TOPIC,
   VESSELS_TOPIC,

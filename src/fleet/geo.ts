@@ -1,14 +1,3 @@
-const EARTH_RADIUS_NM = 3440.065;
-const RAD = Math.PI / 180;
-
-/** Great-circle distance in nautical miles. */
-export function distanceNm(lat1: number, lon1: number, lat2: number, lon2: number): number {
-  const dLat = (lat2 - lat1) * RAD;
-  const dLon = (lon2 - lon1) * RAD;
-  const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * RAD) * Math.cos(lat2 * RAD) * Math.sin(dLon / 2) ** 2;
-  return 2 * EARTH_RADIUS_NM * Math.asin(Math.min(1, Math.sqrt(a)));
-}
-
 export interface BBox {
   minLon: number;
   minLat: number;

@@ -1,5 +1,9 @@
-/** Great-circle helpers on a spherical Earth (mean radius). Angles in degrees, distances in metres. */
+/**
+ * Great-circle helpers on a spherical Earth. Angles in degrees, distances in metres unless the name
+ * says nautical miles. The one place distances are computed (docs/decisions/014).
+ */
 
+/** The IUGG mean Earth radius R1 (3440.069 NM). */
 export const EARTH_RADIUS_M = 6_371_008.8;
 export const METRES_PER_NM = 1852;
 
@@ -25,6 +29,7 @@ export function distanceM(aLat: number, aLon: number, bLat: number, bLon: number
   return 2 * EARTH_RADIUS_M * Math.asin(Math.min(1, Math.sqrt(s)));
 }
 
+/** Haversine distance in nautical miles. */
 export function distanceNm(aLat: number, aLon: number, bLat: number, bLon: number): number {
   return distanceM(aLat, aLon, bLat, bLon) / METRES_PER_NM;
 }

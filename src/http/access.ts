@@ -2,6 +2,7 @@ import type { CatalogEntry } from '../catalog/types.js';
 import { DEFAULT_SCOPES, SCOPE_BY_NAME } from '../features/agents/scopes.js';
 import { AppError } from './errors.js';
 import type { Caller } from './route.js';
+import { iso } from '../clock.js';
 
 export const OPS_READ_SCOPE = 'ops:read';
 
@@ -27,7 +28,7 @@ export function authorize(entry: CatalogEntry, caller: Caller): AppError | null 
   if (missing.length === 0) return null;
   const { state, row } = caller.agent;
   if (state === 'sandbox_expired' && missing.every((scope) => SANDBOX_SCOPES.has(scope))) {
-    const ended = row.sandbox_expires_at === null ? '' : ` on ${new Date(row.sandbox_expires_at).toISOString()}`;
+    const ended = row.sandbox_expires_at === null ? '' : ` on ${iso(row.sandbox_expires_at)}`;
     return new AppError('sandbox_access_denied', `your sandbox ended${ended} and with it the sandbox scopes (${missing.join(', ')}); ask the operator for a trial with an operator request of category access_request`);
   }
   const unobtainable = missing.filter((scope) => {

@@ -1,5 +1,6 @@
 import type { ErrorDetail } from './errors.js';
 import type { Caller } from './route.js';
+import { iso } from '../clock.js';
 
 export const ATTRIBUTION_TEXT =
   'Data from Bosun, an open maritime information service. AIS positions come from the feeds each response names; simulated data is labelled as such. Cite "Bosun" and the named source when you reuse it.';
@@ -34,7 +35,7 @@ export function okEnvelope<D>(args: {
   return {
     status: 'ok',
     request_id: args.requestId,
-    as_of: new Date(args.now).toISOString(),
+    as_of: iso(args.now),
     freshness_seconds: Math.max(0, Math.round(args.freshnessSeconds ?? 0)),
     cost_units: args.costUnits,
     policy: { attribution_required: true, attribution_text: ATTRIBUTION_TEXT, usage_tier: usageTier(args.caller) },
@@ -57,7 +58,7 @@ export function errorEnvelope(args: { requestId: string; now: number; caller: Ca
   return {
     status: 'error',
     request_id: args.requestId,
-    as_of: new Date(args.now).toISOString(),
+    as_of: iso(args.now),
     freshness_seconds: 0,
     cost_units: 0,
     policy: { attribution_required: true, attribution_text: ATTRIBUTION_TEXT, usage_tier: usageTier(args.caller) },

@@ -1,4 +1,5 @@
 import type { Logger } from '../app/logger.js';
+import { iso } from '../clock.js';
 
 export interface Job {
   name: string;
@@ -32,7 +33,7 @@ export function createScheduler(logger: Logger, now: () => number) {
         logger.error({ err, job: name }, 'job failed');
       } finally {
         slot.status.runs += 1;
-        slot.status.last_run_at = new Date(now()).toISOString();
+        slot.status.last_run_at = iso(now());
         slot.running = null;
       }
     })();

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { err, type Command } from '../cli/command.js';
-import { HOUR, MINUTE, systemClock } from '../clock.js';
+import { parseIso, HOUR, MINUTE, systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { BACKFILL_RATES, DemoFleet, LIVE_RATES } from './fleet.js';
 import { seedFromText } from './random.js';
@@ -23,7 +23,7 @@ export const simCommands: Command[] = [
       const hours = Number(values.hours ?? '1');
       const vessels = Number(values.vessels ?? demo.vessels);
       const fromText = values.from as string | undefined;
-      const from = fromText === undefined ? Math.floor(systemClock.now() / 1000) * 1000 - hours * HOUR : Date.parse(fromText);
+      const from = fromText === undefined ? Math.floor(systemClock.now() / 1000) * 1000 - hours * HOUR : parseIso(fromText);
       const rates = values.rates ?? 'live';
       if (!(hours > 0 && hours <= 24 * 31)) return fail('--hours must be a number of hours between 0 and 744');
       if (!Number.isInteger(vessels) || vessels < 0 || vessels > 9999) return fail('--vessels must be a whole number 0-9999');

@@ -1,5 +1,5 @@
 /** The simulator's geography: ports joined to the sea-lane graph, STS areas, and cached routes. */
-import { distanceM, type LatLon } from '../geo/distance.js';
+import { distanceM, METRES_PER_NM, type LatLon } from '../geo/distance.js';
 import { Polyline } from '../geo/polyline.js';
 import { BUILTIN_PORTS, type BuiltinPort } from '../geo/ports-builtin.js';
 import { AVOIDABLE_PASSAGES, type SeaLaneGraph } from '../geo/sea-lanes.js';
@@ -156,7 +156,7 @@ export class SimWorld {
       const portAt = port.anchorage;
       for (let node = 0; node < distance.length; node++) {
         const d = distance[node]!;
-        if (d < 40 * 1852 || d > 120 * 1852) continue;
+        if (d < 40 * METRES_PER_NM || d > 120 * METRES_PER_NM) continue;
         const p = this.graph.point(node);
         // Keep away from other ports' approaches so boats fish in open water.
         if (distanceM(p.lat, p.lon, portAt.lat, portAt.lon) < 30_000) continue;

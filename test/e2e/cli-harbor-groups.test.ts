@@ -39,6 +39,7 @@ test('operator CLI: create and list groups, approve join requests, review report
     const gated = createGroupsService({
       repo: createGroupsRepo(app.bosun.ctx.store.db),
       clock: app.clock,
+      cursors: s.cursors,
       audit: s.audit,
       quota: s.harborQuota,
       transaction: app.bosun.ctx.store.transaction,

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBosun } from '../../src/app/create.js';
 import { ManualClock } from '../../src/clock.js';
-import { decodeCursor, encodeCursor } from '../../src/features/harbor/cursor.js';
+import { createCursorCodec } from '../../src/http/cursor-codec.js';
 import { AppError } from '../../src/http/errors.js';
 import { startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
@@ -31,12 +31,14 @@ function tamper(cursor: string): string {
 }
 
 test('a harbor cursor is signed: its payload is not readable as plain created_at:id and any change is cursor_invalid', () => {
-  const cursor = encodeCursor({ createdAt: 1_700_000_000_000, id: 'hreq_abc' });
+  const codec = createCursorCodec('a test secret');
+  const cursor = codec.encodePosition({ createdAt: 1_700_000_000_000, id: 'hreq_abc' });
   assert.match(cursor, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
-  assert.deepEqual(decodeCursor(cursor), { createdAt: 1_700_000_000_000, id: 'hreq_abc' });
+  assert.deepEqual(codec.decodePosition(cursor), { createdAt: 1_700_000_000_000, id: 'hreq_abc' });
+  assert.throws(() => createCursorCodec('another secret').decodePosition(cursor), (err: unknown) => err instanceof AppError && err.code === 'cursor_invalid', 'a codec with another secret refuses it');
   const forged = Buffer.from('1800000000000:hreq_zzz', 'utf8').toString('base64url');
   for (const bad of [tamper(cursor), forged, `${forged}.${cursor.split('.')[1]}`, cursor.slice(0, -1), `${cursor}x`]) {
-    assert.throws(() => decodeCursor(bad), (err: unknown) => err instanceof AppError && err.code === 'cursor_invalid' && err.options.field === 'query.cursor', bad);
+    assert.throws(() => codec.decodePosition(bad), (err: unknown) => err instanceof AppError && err.code === 'cursor_invalid' && err.options.field === 'query.cursor', bad);
   }
 });
 
@@ -72,13 +74,13 @@ test('the signing secret is generated once per store and shared: a cursor from o
     const secret = await first.ctx.store.db.selectFrom('service_secrets').select(['name', 'secret']).execute();
     assert.equal(secret.length, 1);
     assert.equal(secret[0]!.name, 'cursor_signing');
-    const cursor = encodeCursor({ createdAt: 42, id: 'op_1' });
-    await first.close(); // its key is no longer registered in this process
+    const cursor = first.ctx.services.cursors.encodePosition({ createdAt: 42, id: 'op_1' });
+    await first.close();
 
     const second = await startTestApp({ env });
     try {
       assert.deepEqual(await second.bosun.ctx.store.db.selectFrom('service_secrets').select(['name', 'secret']).execute(), secret, 'the stored secret is reused');
-      assert.deepEqual(decodeCursor(cursor), { createdAt: 42, id: 'op_1' }, 'the next process verifies it with the same secret');
+      assert.deepEqual(second.bosun.ctx.services.cursors.decodePosition(cursor), { createdAt: 42, id: 'op_1' }, 'the next process verifies it with the same secret');
     } finally {
       await second.close();
     }
@@ -92,7 +94,8 @@ test('BOSUN_CURSOR_SECRET replaces the generated secret', async () => {
   try {
     assert.equal(app.config.cursorSecret, 'x'.repeat(40));
     assert.deepEqual(await app.bosun.ctx.store.db.selectFrom('service_secrets').selectAll().execute(), [], 'no per-store secret is generated');
-    assert.deepEqual(decodeCursor(encodeCursor({ createdAt: 7, id: 'x_1' })), { createdAt: 7, id: 'x_1' });
+    const cursors = app.bosun.ctx.services.cursors;
+    assert.deepEqual(cursors.decodePosition(createCursorCodec('x'.repeat(40)).encodePosition({ createdAt: 7, id: 'x_1' })), { createdAt: 7, id: 'x_1' }, 'the configured secret signs');
   } finally {
     await app.close();
   }

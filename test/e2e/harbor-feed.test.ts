@@ -4,6 +4,7 @@ import { createFeedService, type FeedEntry, type FeedSource } from '../../src/fe
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { createCursorCodec } from '../../src/http/cursor-codec.js';
 
 async function withApp(fn: (app: TestApp) => Promise<void>) {
   const app = await startTestApp({ env: { BOSUN_PUBLIC_URL: 'https://bosun.example.org' } });
@@ -93,6 +94,7 @@ test('the feed merges sources by time then id, and one cursor pages across them'
     },
   });
   const feed = createFeedService({
+    cursors: createCursorCodec('feed test secret'),
     sources: [
       source('groups', [entry('group_post', 'pst_a', 30), entry('group_post', 'pst_b', 20), entry('group_post', 'pst_c', 10)]),
       source('help', [entry('help_request', 'hlp_a', 30), entry('help_request', 'hlp_b', 25), entry('help_request', 'hlp_c', 5)]),

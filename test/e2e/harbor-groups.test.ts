@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
-import { createGroupsService, publicNameFromProfiles, type ParticipationSignals } from '../../src/features/harbor/groups/groups-service.js';
+import type { ParticipationSignals } from '../../src/features/harbor/groups/group-rules.js';
+import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
@@ -35,6 +36,7 @@ function serviceWithSignals(app: TestApp, signals: Partial<ParticipationSignals>
   return createGroupsService({
     repo: createGroupsRepo(app.bosun.ctx.store.db),
     clock: app.clock,
+    cursors: s.cursors,
     audit: s.audit,
     quota: s.harborQuota,
     transaction: app.bosun.ctx.store.transaction,

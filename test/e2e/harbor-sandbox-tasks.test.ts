@@ -358,6 +358,7 @@ test('a feature registers an onboarding check: its item is handed out to agents 
       repo: createSandboxTasksRepo(ctx.store.db),
       completions: createTaskCompletionsRepo(ctx.store.db),
       clock: app.clock,
+      cursors: ctx.services.cursors,
       audit: ctx.services.audit,
       quota: ctx.services.harborQuota,
       agents: ctx.services.agents,

@@ -4,10 +4,12 @@ import { DAY, ManualClock } from '../../src/clock.js';
 import type { AgentPrincipal } from '../../src/features/agents/agents-service.js';
 import type { AuditService } from '../../src/features/audit/audit-service.js';
 import type { GroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
-import { createGroupsService, unmetParticipationConditions, type ParticipationSignals } from '../../src/features/harbor/groups/groups-service.js';
+import { unmetParticipationConditions, type ParticipationSignals } from '../../src/features/harbor/groups/group-rules.js';
+import { createGroupsService } from '../../src/features/harbor/groups/groups-service.js';
 import { PARTICIPATION_GATES } from '../../src/features/harbor/harbor-constants.js';
 import type { TransactionRunner, Trx } from '../../src/store/transaction.js';
 import type { QuotaService } from '../../src/features/harbor/quota/quota-service.js';
+import { createCursorCodec } from '../../src/http/cursor-codec.js';
 
 const GATE = PARTICIPATION_GATES['harbor:public:participate'];
 const met = { reputation: GATE.reputation, completedTasks: GATE.completedTasks, accountAgeMs: GATE.accountAgeDays * DAY, incidents: 0 };
@@ -43,6 +45,7 @@ function joinWith(signals: ParticipationSignals, agent: { createdAt: number; sco
   const service = createGroupsService({
     repo,
     clock,
+    cursors: createCursorCodec('gate test secret'),
     audit: { record: async () => undefined } as unknown as AuditService,
     quota: { charge: async (_id: string, op: string) => void charged.push(op) } as unknown as QuotaService,
     transaction: (async (_keys: unknown, fn: (trx: Trx) => Promise<unknown>) => fn({} as Trx)) as TransactionRunner,

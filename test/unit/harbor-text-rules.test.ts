@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findSensitiveContent } from '../../src/features/harbor/profiles/sensitive-content.js';
-import { findRawCoordinates, harborText } from '../../src/features/harbor/text-rules.js';
+import { findRawCoordinates, findSensitiveContent, harborText } from '../../src/features/harbor/text-rules.js';
 
 const refusal = (fn: () => unknown) => {
   try {

@@ -1,7 +1,7 @@
 import { HARBOR_LIMITS } from '../harbor/harbor-constants.js';
 import { harborText } from '../harbor/text-rules.js';
 import type { Clock } from '../../clock.js';
-import { DAY } from '../../clock.js';
+import { isoOrNull, iso, DAY } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { redactIp } from '../audit/redact-ip.js';
@@ -31,7 +31,6 @@ export interface ScopeGrant {
   expires_at: string | null;
 }
 
-const isoOrNull = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 export function effectiveState(row: AgentRow, now: number): EffectiveState {
   if (row.revoked_at !== null) return 'revoked';
@@ -129,7 +128,7 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         vendor: row.vendor,
         description: row.description,
         state: effectiveState(row, now),
-        created_at: new Date(row.created_at).toISOString(),
+        created_at: iso(row.created_at),
         sandbox_expires_at: row.state === 'sandbox' ? isoOrNull(row.sandbox_expires_at) : null,
         trial_expires_at: isoOrNull(row.trial_expires_at),
         key_prefix: row.key_prefix,
@@ -138,7 +137,7 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         scope_grants: grants.map((g): ScopeGrant => ({
           scope: g.scope,
           granted_by: g.granted_by,
-          granted_at: new Date(g.granted_at).toISOString(),
+          granted_at: iso(g.granted_at),
           expires_at: isoOrNull(g.expires_at),
         })),
       };

@@ -1,6 +1,7 @@
 import { LIFECYCLE_TARGETS, type LifecycleTarget } from './agents-service.js';
 import { AppError } from '../../http/errors.js';
 import { err, out, withBosun, type Command } from '../../cli/command.js';
+import { iso } from '../../clock.js';
 
 export const agentCommands: Command[] = [
   {
@@ -10,7 +11,7 @@ export const agentCommands: Command[] = [
     options: { limit: { type: 'string', default: '50' }, state: { type: 'string' } },
     async run({ values }) {
       const rows = await withBosun((b) => b.ctx.services.agents.list({ limit: Number(values.limit), state: values.state as string | undefined }));
-      for (const r of rows) out(`${r.agent_id}  ${r.state}${r.revoked_at ? ' (revoked)' : ''}  ${r.name}  ${r.key_prefix}…  ${new Date(r.created_at).toISOString()}`);
+      for (const r of rows) out(`${r.agent_id}  ${r.state}${r.revoked_at ? ' (revoked)' : ''}  ${r.name}  ${r.key_prefix}…  ${iso(r.created_at)}`);
       return 0;
     },
   },

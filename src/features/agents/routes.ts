@@ -1,6 +1,7 @@
 import { defineRoute } from '../../http/route.js';
 import { AppError } from '../../http/errors.js';
 import { AgentSelf, RegisterBody, RegisterResponse } from './schemas.js';
+import { iso } from '../../clock.js';
 
 const register = defineRoute({
   operationId: 'postAgentsRegister',
@@ -19,8 +20,8 @@ const register = defineRoute({
         key_prefix: row.key_prefix,
         state: row.state as 'sandbox' | 'registered',
         scopes,
-        sandbox_expires_at: row.sandbox_expires_at === null ? null : new Date(row.sandbox_expires_at).toISOString(),
-        created_at: new Date(row.created_at).toISOString(),
+        sandbox_expires_at: row.sandbox_expires_at === null ? null : iso(row.sandbox_expires_at),
+        created_at: iso(row.created_at),
         next_steps: [
           `GET ${call.baseUrl}/v1/agents/me with "Authorization: Bearer <api_key>"`,
           `GET ${call.baseUrl}/v1/agents/quickstart for the onboarding path`,

@@ -1,8 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { IntentData } from '../payments/schemas.js';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../harbor/text-rules.js';
 
 const Text = (min: number, max: number, description: string) =>
-  Type.String({ minLength: min, maxLength: max, pattern: '^[^\\u0000-\\u001f\\u007f]*$', description });
+  Type.String({ minLength: min, maxLength: max, pattern: NO_CONTROL_CHARACTERS_PATTERN, description });
 
 export const RegisterBody = Type.Object(
   {

@@ -1,6 +1,7 @@
 import { HOUR, MINUTE, type Clock } from '../../clock.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
 import type { Job } from '../../jobs/scheduler.js';
+import type { CursorCodec } from '../../http/cursor-codec.js';
 import type { Store } from '../../store/db.js';
 import type { AgentsService } from '../agents/agents-service.js';
 import type { AuditService } from '../audit/audit-service.js';
@@ -32,6 +33,7 @@ export interface HarborDeps {
   audit: AuditService;
   agents: AgentsService;
   fleet: FleetService;
+  cursors: CursorCodec;
 }
 
 /**
@@ -41,17 +43,18 @@ export interface HarborDeps {
  * feed list help requests; the reputation projection counts help feedback.
  */
 export function createHarborServices(deps: HarborDeps) {
-  const { store, clock, audit, agents } = deps;
+  const { store, clock, audit, agents, cursors } = deps;
   const db = store.db;
   const activeItemSources: ActiveItemSource[] = [];
   // Check-then-write limits run in one transaction under the agent's lock (docs/decisions/009-transactions-and-locks.md).
   const transaction = store.transaction;
   const harborQuota = createQuotaService({ repo: createQuotaRepo(db), clock, activeSources: activeItemSources, transaction });
-  const help = createHelpService({ repo: createHelpRepo(db), clock, audit, agents, quota: harborQuota, transaction });
-  const operatorRequests = createOperatorRequestsService({ repo: createOperatorRequestsRepo(db), clock, audit, agents, quota: harborQuota, transaction });
+  const help = createHelpService({ repo: createHelpRepo(db), clock, cursors, audit, agents, quota: harborQuota, transaction });
+  const operatorRequests = createOperatorRequestsService({ repo: createOperatorRequestsRepo(db), clock, cursors, audit, agents, quota: harborQuota, transaction });
   const profiles = createProfilesService({
     repo: createProfilesRepo(db, store.dialect),
     clock,
+    cursors,
     audit,
     quota: harborQuota,
     interactionSources: [help.feedbackReceived],
@@ -64,12 +67,13 @@ export function createHarborServices(deps: HarborDeps) {
     { taskKey: 'welcome_desk_intro', isDone: (agentId) => groups.hasIntroduced(agentId) },
     { taskKey: 'help_request', isDone: (agentId) => help.hasTakenPart(agentId) },
   ];
-  const taskDeps = { completions: createTaskCompletionsRepo(db), clock, audit, quota: harborQuota, agents, transaction };
+  const taskDeps = { completions: createTaskCompletionsRepo(db), clock, cursors, audit, quota: harborQuota, agents, transaction };
   const sandboxTasks = createSandboxTasksService({ ...taskDeps, repo: createSandboxTasksRepo(db), onboardingChecks });
   const harborTasks = createProductionTasksService({ ...taskDeps, repo: createProductionTasksRepo(db) });
   const groups = createGroupsService({
     repo: createGroupsRepo(db),
     clock,
+    cursors,
     audit,
     quota: harborQuota,
     signals: {
@@ -93,7 +97,7 @@ export function createHarborServices(deps: HarborDeps) {
     sandboxTasks,
     harborTasks,
     groups,
-    feed: createFeedService({ sources: [groups.feedSource, help.feedSource] }),
+    feed: createFeedService({ sources: [groups.feedSource, help.feedSource], cursors }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(db), clock }),
     trials: createTrialsService({ repo: createTrialsRepo(db), clock, fleet: deps.fleet, agents, audit, transaction }),
   };

@@ -1,5 +1,6 @@
 import { AppError } from '../../http/errors.js';
 import { err, out, readSecret, withBosun, type Command } from '../../cli/command.js';
+import { iso } from '../../clock.js';
 
 export const operatorCommands: Command[] = [
   {
@@ -38,7 +39,7 @@ export const operatorCommands: Command[] = [
     usage: 'bosun operator tokens',
     async run() {
       const rows = await withBosun((b) => b.ctx.services.operator.listTokens());
-      for (const r of rows) out(`${r.token_prefix}…  ${r.label}  created ${new Date(r.created_at).toISOString()}${r.revoked_at ? '  REVOKED' : ''}`);
+      for (const r of rows) out(`${r.token_prefix}…  ${r.label}  created ${iso(r.created_at)}${r.revoked_at ? '  REVOKED' : ''}`);
       return 0;
     },
   },

@@ -1,6 +1,7 @@
 import { err, out, withBosun, type Command } from '../../cli/command.js';
 import { AppError } from '../../http/errors.js';
 import { proofFlags } from './payments-service.js';
+import { iso } from '../../clock.js';
 
 export const paymentCommands: Command[] = [
   {
@@ -13,7 +14,7 @@ export const paymentCommands: Command[] = [
         b.ctx.services.payments.listForOperator({ state: typeof values.state === 'string' ? values.state : undefined, limit: Number(values.limit) }),
       );
       for (const row of rows) {
-        out(`${row.payment_id}  ${row.state}  ${row.purpose}  ${row.amount ?? 'pay_what_you_want'} via ${row.rail_id}  agent ${row.agent_id}  ${new Date(row.created_at).toISOString()}`);
+        out(`${row.payment_id}  ${row.state}  ${row.purpose}  ${row.amount ?? 'pay_what_you_want'} via ${row.rail_id}  agent ${row.agent_id}  ${iso(row.created_at)}`);
         if (row.proof) out(`  proof: ${row.proof}`);
         const flags = proofFlags(row);
         if (flags.length) out(`  WARNING: ${flags.join(', ')}: the proof names another amount than the intent; confirming needs --accept-mismatch`);

@@ -7,6 +7,7 @@ import { newId } from '../agents/credentials.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../store/transaction.js';
 import type { PaymentIntentRow, PaymentsRepo } from './payments-repo.js';
+import { iso } from '../../clock.js';
 
 export const PAYMENT_PURPOSES = ['contribution', 'pay_what_you_want', 'help_request', 'vessel_snapshot', 'sponsorship'] as const;
 export type PaymentPurpose = (typeof PAYMENT_PURPOSES)[number];
@@ -35,7 +36,6 @@ export interface ProofInput {
 }
 
 const AMOUNT = /^(\d{1,12})(?:\.(\d{1,18}))?$/;
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function checkAmount(text: string, rail: PaymentRail, field: string): string {
   const match = AMOUNT.exec(text);

@@ -1,5 +1,5 @@
 import type { Clock } from '../../clock.js';
-import { DAY, HOUR } from '../../clock.js';
+import { iso, DAY, HOUR } from '../../clock.js';
 import type { TelemetryRecord, TelemetryRepo, TelemetrySample } from './telemetry-repo.js';
 
 export const TELEMETRY_RETENTION_DAYS = 30;
@@ -90,7 +90,7 @@ export function createTelemetryService(deps: { repo: TelemetryRepo; clock: Clock
       const withFreshness = samples.filter((s) => s.freshness_seconds !== null && s.status < 400);
       const freshness = withFreshness.map((s) => s.freshness_seconds!).sort((a, b) => a - b);
       return {
-        window: { hours, since: new Date(since).toISOString(), until: new Date(clock.now()).toISOString(), sample_size: samples.length, truncated },
+        window: { hours, since: iso(since), until: iso(clock.now()), sample_size: samples.length, truncated },
         overall: operationStats(samples),
         data_age_seconds: { p50: percentile(freshness, 50), p95: percentile(freshness, 95), max: freshness.at(-1) ?? null },
         operations: byOperation,
@@ -115,7 +115,7 @@ export function createTelemetryService(deps: { repo: TelemetryRepo; clock: Clock
         }))
         .sort((a, b) => b.requests - a.requests);
       return {
-        window: { hours, since: new Date(since).toISOString(), until: new Date(clock.now()).toISOString(), sample_size: samples.length, truncated },
+        window: { hours, since: iso(since), until: iso(clock.now()), sample_size: samples.length, truncated },
         requests: samples.length,
         by_status_class: byStatus,
         by_caller_kind: byCaller,

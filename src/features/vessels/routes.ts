@@ -31,7 +31,7 @@ import {
 } from './schemas.js';
 import { DELAYED_READ_HELP, LIVE_ONLY_HELP } from './entitlements.js';
 import { parseVesselRef, selectorRef } from './vessel-ids.js';
-import { parseBBox } from './vessels-service.js';
+import { parseBBox } from './vessel-query.js';
 import { declaredIdentity } from '../../http/declared-identity.js';
 
 /** The sample vessel of the published examples. */

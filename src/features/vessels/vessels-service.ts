@@ -1,23 +1,25 @@
-import { NAVIGATION_STATUS, shipTypeText } from '../../ais/legends.js';
 import type { Bus } from '../../bus/bus.js';
 import { DAY, HOUR, iso, SECOND, type Clock } from '../../clock.js';
 import { storedFromRow, type FleetService, type LatestFix, type VesselState } from '../../fleet/fleet-service.js';
 import type { FleetRepo, PositionRow } from '../../fleet/fleet-repo.js';
-import { inBBox, type BBox } from '../../fleet/geo.js';
+import type { BBox } from '../../fleet/geo.js';
 import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
-import { POSITIONS_TOPIC, type PositionsEvent, type StoredPosition } from '../../fleet/types.js';
-import { openCursor, sealCursor } from '../../http/cursor-signing.js';
+import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import { PREVIEW } from '../meta/preview-constants.js';
-import { redactIp } from '../audit/redact-ip.js';
-import { delayCutoff, DELAYED_POSITION_FLAG, entitlementRequired, liveFor, vesselAccess, type TrialRecord, type VesselAccess } from './entitlements.js';
-import { LOOKUP_RETENTION_DAYS, MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX, PREVIEW_LABEL_RETENTION_DAYS, WATCHLIST_MAX_IDS } from './limits.js';
+import { delayCutoff, entitlementRequired, liveFor, vesselAccess, type TrialRecord, type VesselAccess } from './entitlements.js';
+import { LOOKUP_RETENTION_DAYS, PREVIEW_LABEL_RETENTION_DAYS } from './limits.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
-import { createPollHub } from './poll-hub.js';
-import { createRecentPositions } from './recent-positions.js';
+import { createLookupRecorder } from './lookup-recorder.js';
 import type { PollSlots } from './poll-slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
-import type { LookupRecord, PreviewLabelRecord, VesselsRepo } from './vessels-repo.js';
+import { parseTime, splitIds } from './vessel-query.js';
+import { createVesselSearch, type SearchOptions } from './vessel-search.js';
+import { createVesselUpdates, type UpdatesOptions } from './vessel-updates.js';
+import { ageSeconds, flagsFor, isSimulated, lastPositionData, oldestAge, positionView, previewIdentity, searchItem, trackPoint, vesselRecord, type SeenFix } from './vessel-views.js';
+import type { VesselsRepo } from './vessels-repo.js';
+
+export type { PositionView } from './vessel-views.js';
 
 export interface VesselsServiceDeps {
   fleet: FleetService;
@@ -25,86 +27,23 @@ export interface VesselsServiceDeps {
   repo: VesselsRepo;
   bus: Bus;
   clock: Clock;
+  cursors: CursorCodec;
   pollSlots: PollSlots;
   /** The snapshot trial record of an agent (read only for callers holding snapshot:read). */
   findTrial: (agentId: string) => Promise<TrialRecord | undefined>;
   onError?: (err: unknown, context: string) => void;
 }
 
-/** Lookup records (or preview labels) buffered before a write starts on its own; otherwise written every RECORD_FLUSH_MS in background mode. */
-const RECORD_BATCH = 500;
-const RECORD_FLUSH_MS = 5_000;
+const TRACK_CURSOR = /^p:(\d{1,16})$/;
 
-/** A position in the shape the keyed endpoints return. */
-export interface PositionView {
-  lat: number;
-  lon: number;
-  sog_kn: number | null;
-  cog_deg: number | null;
-  heading_deg: number | null;
-  nav_status: number | null;
-  nav_status_text: string | null;
-  observed_at: string;
-  age_seconds: number;
-  source: string;
-  simulated: boolean;
-  quality_flags: string[];
-  /** 0-1 from the quality flags (docs/decisions/011). */
-  confidence: number;
-}
-
-const SIMULATED = 'simulated_source';
-const ageSeconds = (now: number, at: number) => Math.max(0, Math.floor((now - at) / 1000));
-/** freshness_seconds of several records: the age of the oldest one returned (0 when none). */
-const oldestAge = (ages: ReadonlyArray<number | null | undefined>) => ages.reduce<number>((max, age) => (typeof age === 'number' && age > max ? age : max), 0);
-const navText = (status: number | null) => (status === null ? null : (NAVIGATION_STATUS[status] ?? null));
-
-/** Cursors are HMAC-signed (src/http/cursor-signing.ts): a changed one answers cursor_invalid. */
-function encode(text: string): string {
-  return sealCursor(text);
-}
-function decode(cursor: string, shape: RegExp, field: string): RegExpExecArray {
-  const payload = openCursor(cursor);
-  const match = payload === null ? null : shape.exec(payload);
-  if (!match) throw new AppError('cursor_invalid', 'cursor is not one this service issued; start again without it', { field });
-  return match;
-}
-
-/** `minLon,minLat,maxLon,maxLat` in degrees. */
-export function parseBBox(text: string | undefined, field: string): BBox | undefined {
-  if (text === undefined) return undefined;
-  const parts = text.split(',').map((p) => p.trim());
-  const numbers = parts.map(Number);
-  if (parts.length !== 4 || parts.some((p) => p === '') || numbers.some((n) => !Number.isFinite(n))) {
-    throw new AppError('invalid_request', 'bbox must be minLon,minLat,maxLon,maxLat in degrees', { field });
-  }
-  const [minLon, minLat, maxLon, maxLat] = numbers as [number, number, number, number];
-  if (Math.abs(minLon) > 180 || Math.abs(maxLon) > 180 || Math.abs(minLat) > 90 || Math.abs(maxLat) > 90 || minLat > maxLat) {
-    throw new AppError('invalid_request', 'bbox out of range: longitudes -180..180, latitudes -90..90, minLat <= maxLat', { field });
-  }
-  return { minLon, minLat, maxLon, maxLat };
-}
-
-/** ISO 8601, or epoch seconds (up to 11 digits) or milliseconds (12-13 digits). */
-export function parseTime(text: string, field: string): number {
-  const value = text.trim();
-  let ms: number;
-  if (/^\d{1,11}$/.test(value)) ms = Number(value) * 1000;
-  else if (/^\d{12,13}$/.test(value)) ms = Number(value);
-  else ms = /^\d{4}-\d{2}-\d{2}/.test(value) ? Date.parse(value) : Number.NaN;
-  if (!Number.isFinite(ms)) throw new AppError('invalid_request', `${field.split('.').pop()} must be ISO 8601 or epoch seconds/milliseconds`, { field });
-  return ms;
-}
-
-function splitIds(text: string, field: string): string[] {
-  const ids = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (ids.length === 0) throw new AppError('invalid_request', 'give at least one id', { field });
-  if (ids.length > WATCHLIST_MAX_IDS) throw new AppError('invalid_request', `at most ${WATCHLIST_MAX_IDS} ids (got ${ids.length})`, { field });
-  return ids;
-}
-
+/**
+ * The vessel endpoints, composed from query parsing (vessel-query), response shaping (vessel-views),
+ * search ranking (vessel-search), the updates long poll (vessel-updates) and the buffered lookup
+ * records (lookup-recorder).
+ */
 export function createVesselsService(deps: VesselsServiceDeps) {
-  const { fleet, fleetRepo, repo, clock } = deps;
+  const { fleet, fleetRepo, repo, clock, cursors } = deps;
+  const recorder = createLookupRecorder({ repo, clock, onError: deps.onError });
 
   async function resolve(ref: VesselRef): Promise<VesselState> {
     const state =
@@ -119,41 +58,23 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     return found;
   }
 
-  function positionView(p: LatestFix, now: number, delayed = false): PositionView {
-    return {
-      lat: p.lat,
-      lon: p.lon,
-      sog_kn: p.sog,
-      cog_deg: p.cog,
-      heading_deg: p.heading,
-      nav_status: p.navStatus,
-      nav_status_text: navText(p.navStatus),
-      observed_at: iso(p.observedAt),
-      age_seconds: ageSeconds(now, p.observedAt),
-      source: p.source,
-      simulated: p.simulated,
-      quality_flags: delayed ? [...p.qualityFlags, DELAYED_POSITION_FLAG] : p.qualityFlags,
-      confidence: positionConfidence(p.qualityFlags),
-    };
-  }
-
   /**
    * The position a caller may see: the live latest with the entitlement; otherwise the newest usable
    * position at least the preview delay old (the in-memory latest when it is that old already, else
    * one indexed store query), or null.
    */
-  async function visibleFix(v: VesselState, access: VesselAccess, now: number): Promise<{ fix: LatestFix | null; delayed: boolean }> {
+  async function visibleFix(v: VesselState, access: VesselAccess, now: number): Promise<SeenFix> {
     if (liveFor(access, v)) return { fix: v.latest, delayed: false };
     if (v.latest === null) return { fix: null, delayed: true };
     const cutoff = delayCutoff(now);
     if (v.latest.observedAt <= cutoff) return { fix: v.latest, delayed: true };
     const row = await repo.newestUsableAtOrBefore(v.vslId, cutoff);
-    return { fix: row ? storedFromRow(row, v.mmsi) : null, delayed: true };
+    return { fix: row ? (storedFromRow(row, v.mmsi)) : null, delayed: true };
   }
 
   /** visibleFix for many vessels, a few store queries at a time. */
-  async function visibleFixes(vessels: VesselState[], access: VesselAccess, now: number) {
-    const out: Array<{ fix: LatestFix | null; delayed: boolean }> = [];
+  async function visibleFixes(vessels: VesselState[], access: VesselAccess, now: number): Promise<SeenFix[]> {
+    const out: SeenFix[] = [];
     const CONCURRENT = 16;
     for (let i = 0; i < vessels.length; i += CONCURRENT) {
       out.push(...(await Promise.all(vessels.slice(i, i + CONCURRENT).map((v) => visibleFix(v, access, now)))));
@@ -161,226 +82,14 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     return out;
   }
 
-  function vesselRecord(v: VesselState) {
-    return {
-      vsl_id: v.vslId,
-      mmsi: v.mmsi,
-      imo: v.imo,
-      name: v.name,
-      callsign: v.callsign,
-      flag: v.flag,
-      ship_type: v.shipType,
-      ship_type_text: v.shipType === null ? null : shipTypeText(v.shipType),
-      category: shipCategory(v.shipType),
-      length_m: v.lengthM,
-      beam_m: v.beamM,
-      draught_m: v.draughtM,
-      destination: v.destination,
-      eta: v.eta,
-      simulated: v.simulated,
-      sources: [...v.sources],
-      first_seen_at: iso(v.firstSeenAt),
-      last_seen_at: iso(v.lastSeenAt),
-      confidence: identityConfidence(v),
-    };
-  }
-
-  function lastPositionData(v: VesselState, seen: { fix: LatestFix | null; delayed: boolean }, now: number) {
-    return {
-      vsl_id: v.vslId,
-      mmsi: v.mmsi,
-      imo: v.imo,
-      name: v.name,
-      simulated: v.simulated,
-      position: seen.fix ? positionView(seen.fix, now, seen.delayed) : null,
-    };
-  }
-
-  const isSimulated = (v: VesselState) => v.simulated || (v.latest?.simulated ?? false);
-  const flagsFor = (simulated: boolean, delayed = false) => [...(simulated ? [SIMULATED] : []), ...(delayed ? [DELAYED_POSITION_FLAG] : [])];
-
-  // Reads are hot paths: their lookup records and preview labels are buffered and written in batches.
-  let pendingLookups: LookupRecord[] = [];
-  let pendingLabels: PreviewLabelRecord[] = [];
-  let recordTimer: NodeJS.Timeout | null = null;
-  async function flushRecords(): Promise<void> {
-    const lookups = pendingLookups;
-    const labels = pendingLabels;
-    pendingLookups = [];
-    pendingLabels = [];
-    await Promise.all([repo.recordLookups(lookups), repo.recordPreviewLabels(labels)]);
-  }
-  const flushRecordsInBackground = () => void flushRecords().catch((err) => deps.onError?.(err, 'vessel lookup records or preview labels not written'));
-
-  async function recordLookups(vessels: VesselState[], agentId: string, operationId: string): Promise<void> {
-    const at = clock.now();
-    for (const v of vessels) pendingLookups.push({ vsl_id: v.vslId, agent_id: agentId, operation_id: operationId, at });
-    if (pendingLookups.length >= RECORD_BATCH) flushRecordsInBackground();
-  }
-
-  function trackPoint(p: StoredPosition) {
-    return {
-      observed_at: iso(p.observedAt),
-      lat: p.lat,
-      lon: p.lon,
-      sog_kn: p.sog,
-      cog_deg: p.cog,
-      heading_deg: p.heading,
-      nav_status: p.navStatus,
-      source: p.source,
-      simulated: p.simulated,
-      quality_flags: p.qualityFlags,
-      confidence: positionConfidence(p.qualityFlags),
-    };
-  }
-
-  // ---- search ----
-
-  type SearchKey = [number, string, string];
-  const NAME_LAST = '\u{10FFFF}';
-
-  function matchRank(v: VesselState, q: string | null): number | null {
-    if (q === null) return 0;
-    let best: number | null = null;
-    const consider = (rank: number) => {
-      if (best === null || rank < best) best = rank;
-    };
-    const name = v.name?.toUpperCase() ?? null;
-    if (name !== null) {
-      if (name === q) consider(0);
-      else if (name.startsWith(q)) consider(1);
-      else if (name.includes(q)) consider(2);
-    }
-    const callsign = v.callsign?.toUpperCase() ?? null;
-    if (callsign !== null) {
-      if (callsign === q) consider(0);
-      else if (callsign.startsWith(q)) consider(1);
-    }
-    if (/^\d+$/.test(q)) {
-      for (const number of [v.imo, v.mmsi]) {
-        if (number === null) continue;
-        const digits = String(number);
-        if (digits === q) consider(0);
-        else if (digits.startsWith(q)) consider(1);
-      }
-    }
-    return best;
-  }
-
-  const compareKeys = (a: SearchKey, b: SearchKey) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0);
-
-  const normalizeQ = (q: string | undefined) => (q === undefined ? null : q.trim().toUpperCase().replace(/^(IMO|MMSI)[: ]?(?=\d)/, '') || null);
-  const searchKey = (v: VesselState, q: string | undefined): SearchKey => [matchRank(v, normalizeQ(q)) ?? 0, v.name?.toUpperCase() ?? NAME_LAST, v.vslId];
-  const cursorOf = (key: SearchKey) => encode(`s:${key[0]}:${Buffer.from(key[1], 'utf8').toString('hex')}:${key[2]}`);
-
-  function searchVessels(options: { q?: string; category?: ShipCategory; flag?: string; bbox?: BBox; limit: number; cursor?: string }) {
-    const q = normalizeQ(options.q);
-    const flag = options.flag?.toUpperCase();
-    let after: SearchKey | null = null;
-    if (options.cursor !== undefined) {
-      const m = decode(options.cursor, /^s:(\d{1,2}):([0-9a-f]*):(vsl_[0-9a-f]{16})$/, 'query.cursor');
-      after = [Number(m[1]), Buffer.from(m[2]!, 'hex').toString('utf8'), m[3]!];
-    }
-    const matches: Array<{ key: SearchKey; vessel: VesselState }> = [];
-    for (const v of fleet.vessels()) {
-      if (options.category !== undefined && shipCategory(v.shipType) !== options.category) continue;
-      if (flag !== undefined && v.flag !== flag) continue;
-      if (options.bbox !== undefined && (v.latest === null || !inBBox(options.bbox, v.latest.lat, v.latest.lon))) continue;
-      const rank = matchRank(v, q);
-      if (rank === null) continue;
-      const key: SearchKey = [rank, v.name?.toUpperCase() ?? NAME_LAST, v.vslId];
-      if (after !== null && compareKeys(key, after) <= 0) continue;
-      matches.push({ key, vessel: v });
-    }
-    matches.sort((a, b) => compareKeys(a.key, b.key));
-    const page = matches.slice(0, options.limit);
-    const last = page[page.length - 1];
-    const nextCursor = matches.length > options.limit && last ? cursorOf(last.key) : null;
-    return { vessels: page.map((m) => m.vessel), nextCursor };
-  }
-
-  /** A search hit's position: lat/lon, observed_at, age_seconds (plus quality_flags when delayed). */
-  function searchPosition(seen: { fix: LatestFix | null; delayed: boolean }, now: number) {
-    if (!seen.fix) return null;
-    const flags = seen.delayed ? [...seen.fix.qualityFlags, DELAYED_POSITION_FLAG] : seen.fix.qualityFlags;
-    return { lat: seen.fix.lat, lon: seen.fix.lon, observed_at: iso(seen.fix.observedAt), age_seconds: ageSeconds(now, seen.fix.observedAt), quality_flags: flags };
-  }
-
-  /**
-   * Search with the positions the caller may see. With the entitlement (or without bbox) the page is
-   * cut on identity as before; under the delay a bbox applies to the delayed position, so candidates
-   * are checked in order, a few store queries at a time, until the page is full.
-   */
-  async function searchVisible(
-    options: { q?: string; category?: ShipCategory; flag?: string; bbox?: BBox; limit: number; cursor?: string },
-    access: VesselAccess,
-    now: number,
-  ) {
-    if (options.bbox === undefined || access.live) {
-      const { vessels, nextCursor } = searchVessels(options);
-      return { vessels, nextCursor, fixes: await visibleFixes(vessels, access, now) };
-    }
-    const bbox = options.bbox;
-    // Every identity match in order; the bbox is checked on what the caller may see.
-    const { vessels: candidates } = searchVessels({ ...options, bbox: undefined, limit: Number.MAX_SAFE_INTEGER });
-    const vessels: VesselState[] = [];
-    const fixes: Array<{ fix: LatestFix | null; delayed: boolean }> = [];
-    let more = false;
-    const CHUNK = 64;
-    outer: for (let i = 0; i < candidates.length; i += CHUNK) {
-      const chunk = candidates.slice(i, i + CHUNK).filter((v) => v.latest !== null);
-      const seen = await visibleFixes(chunk, access, now);
-      for (let j = 0; j < chunk.length; j++) {
-        const fix = seen[j]!.fix;
-        if (fix === null || !inBBox(bbox, fix.lat, fix.lon)) continue;
-        if (vessels.length === options.limit) {
-          more = true;
-          break outer;
-        }
-        vessels.push(chunk[j]!);
-        fixes.push(seen[j]!);
-      }
-    }
-    const last = vessels[vessels.length - 1];
-    const nextCursor = more && last ? cursorOf(searchKey(last, options.q)) : null;
-    return { vessels, nextCursor, fixes };
-  }
-
-  // ---- updates ----
-
-  const recentPositions = createRecentPositions((after, head, filter, limit) => fleetRepo.positionsAfter(after, head, { ...filter, usableOnly: true }, limit));
-
-  async function positionsSince(after: number, head: number, filter: { vslIds?: string[]; bbox?: BBox }, limit: number) {
-    return recentPositions.read(after, head, filter, limit + 1);
-  }
-
-  function eventMatches(event: PositionsEvent, after: number, filter: { vslIds?: Set<string>; bbox?: BBox }): boolean {
-    return event.positions.some(
-      (p) => p.seq > after && p.usable && (!filter.vslIds || filter.vslIds.has(p.vslId)) && (!filter.bbox || inBBox(filter.bbox, p.lat, p.lon)),
-    );
-  }
-
-  const pollHub = createPollHub(deps.bus, POSITIONS_TOPIC);
-
-  function mmsiOf(vslId: string): number {
-    return fleet.byVesselId(vslId)?.mmsi ?? 0;
-  }
+  const vesselSearch = createVesselSearch({ vessels: () => fleet.vessels(), cursors, visibleFixes });
+  const longPoll = createVesselUpdates({ ...deps, resolveVslId: async (ref) => (await resolve(ref)).vslId });
 
   return {
     /** Writes buffered lookup records and preview labels every few seconds (serve). */
-    start(): void {
-      if (recordTimer) return;
-      recordTimer = setInterval(flushRecordsInBackground, RECORD_FLUSH_MS);
-      recordTimer.unref();
-    },
-
-    async stop(): Promise<void> {
-      if (recordTimer) clearInterval(recordTimer);
-      recordTimer = null;
-      await flushRecords();
-    },
-
-    flushRecords,
+    start: recorder.start,
+    stop: recorder.stop,
+    flushRecords: recorder.flush,
 
     /** What this agent may read (vessels:live, a snapshot trial, or delayed positions only). */
     access(agent: Parameters<typeof vesselAccess>[0]): Promise<VesselAccess> {
@@ -389,7 +98,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
 
     async lookup(ref: VesselRef, agentId: string, access: VesselAccess) {
       const v = await resolve(ref);
-      await recordLookups([v], agentId, 'getVesselsLookup');
+      recorder.recordLookups([v], agentId, 'getVesselsLookup');
       const now = clock.now();
       const seen = await visibleFix(v, access, now);
       const dataAge = ageSeconds(now, v.lastSeenAt);
@@ -408,7 +117,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
 
     async lastPosition(ref: VesselRef, agentId: string, access: VesselAccess) {
       const v = await resolve(ref);
-      await recordLookups([v], agentId, 'getVesselsLastPosition');
+      recorder.recordLookups([v], agentId, 'getVesselsLastPosition');
       const now = clock.now();
       const data = lastPositionData(v, await visibleFix(v, access, now), now);
       return {
@@ -419,26 +128,14 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       };
     },
 
-    async search(options: { q?: string; category?: ShipCategory; flag?: string; bbox?: BBox; limit: number; cursor?: string }, access: VesselAccess) {
+    async search(options: SearchOptions, access: VesselAccess) {
       const now = clock.now();
-      const { vessels, nextCursor, fixes } = await searchVisible(options, access, now);
+      const { vessels, nextCursor, fixes } = await vesselSearch.visible(options, access, now);
       const delayed = vessels.some((v) => !liveFor(access, v));
       const oldest = fixes.reduce<number | null>((min, f) => (f.fix === null ? min : min === null ? f.fix.observedAt : Math.min(min, f.fix.observedAt)), null);
       return {
         data: {
-          items: vessels.map((v, i) => ({
-            vsl_id: v.vslId,
-            mmsi: v.mmsi,
-            imo: v.imo,
-            name: v.name,
-            callsign: v.callsign,
-            flag: v.flag,
-            ship_type: v.shipType,
-            category: shipCategory(v.shipType),
-            simulated: isSimulated(v),
-            latest_position: searchPosition(fixes[i]!, now),
-            confidence: identityConfidence(v),
-          })),
+          items: vessels.map((v, i) => searchItem(v, fixes[i]!, now)),
           next_cursor: nextCursor,
         },
         ...(oldest !== null ? { freshnessSeconds: ageSeconds(now, oldest) } : {}),
@@ -467,7 +164,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           items.push({ id, status: 'error' as const, result: null, error: { code: err.code, message: err.message } });
         }
       }
-      await recordLookups([...new Set(found)], agentId, 'getVesselsWatchlist');
+      recorder.recordLookups([...new Set(found)], agentId, 'getVesselsWatchlist');
       return {
         data: { items, found: found.length, errors: items.length - found.length },
         ...(oldest !== null ? { freshnessSeconds: ageSeconds(now, oldest) } : {}),
@@ -488,8 +185,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const to = options.to !== undefined ? parseTime(options.to, 'query.to') : now;
       const from = options.from !== undefined ? parseTime(options.from, 'query.from') : to - DAY;
       if (from > to) throw new AppError('invalid_request', 'from must not be after to', { field: 'query.from' });
-      const after = options.cursor === undefined ? null : Number(decode(options.cursor, /^p:(\d{1,16})$/, 'query.cursor')[1]);
-      await recordLookups([v], agentId, 'getVesselsByVslIdPositions');
+      const after = options.cursor === undefined ? null : Number(cursors.read(options.cursor, TRACK_CURSOR, 'query.cursor')[1]);
+      recorder.recordLookups([v], agentId, 'getVesselsByVslIdPositions');
 
       const limit = options.limit;
       let points: PositionRow[];
@@ -531,7 +228,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           to: iso(to),
           downsample_seconds: options.downsample ?? null,
           items,
-          next_cursor: nextAfter === null ? null : encode(`p:${nextAfter}`),
+          next_cursor: nextAfter === null ? null : cursors.seal(`p:${nextAfter}`),
         },
         freshnessSeconds: oldestAge(points.map((row) => ageSeconds(now, Number(row.observed_at)))),
         confidence: lowestConfidence(items.map((i) => i.confidence)),
@@ -540,92 +237,12 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     /** Long poll: answers as soon as positions after the cursor exist, or after `timeout` seconds. */
-    async updates(
-      options: { since?: string; timeout: number; ids?: string; bbox?: string; limit: number },
-      agentId: string,
-      access: VesselAccess,
-      cancelled: { onCancel(listener: () => void): void },
-    ) {
-      if (!access.live) throw entitlementRequired(access, 'The updates stream');
-      const bbox = parseBBox(options.bbox, 'query.bbox');
-      let vslIds: string[] | undefined;
-      if (options.ids !== undefined) {
-        vslIds = [];
-        for (const id of splitIds(options.ids, 'query.ids')) vslIds.push((await resolve(parseVesselRef(id, 'query.ids'))).vslId);
-      }
-      let after = options.since === undefined ? null : Number(decode(options.since, /^u:(\d{1,16})$/, 'query.since')[1]);
-      const timeoutMs = Math.min(options.timeout, POLL_TIMEOUT_MAX) * SECOND;
-      const lease = await deps.pollSlots.acquire(agentId, MAX_CONCURRENT_POLLS, timeoutMs + 30 * SECOND);
-      if (!lease) {
-        throw new AppError('rate_limited', `at most ${MAX_CONCURRENT_POLLS} long polls per agent key at once; wait for one to return`, {
-          headers: { 'retry-after': String(Math.max(1, options.timeout)) },
-        });
-      }
-      const vslIdSet = vslIds ? new Set(vslIds) : undefined;
-      // One wake-up for everything that can end a wait: a matching stored position, the timeout,
-      // or the caller going away.
-      let signalled = false;
-      let timedOut = timeoutMs === 0;
-      let gone = false;
-      let wake: (() => void) | null = null;
-      const signal = () => {
-        signalled = true;
-        wake?.();
-      };
-      const unsubscribe = pollHub.add({
-        matches: (payload) => {
-          const event = payload as PositionsEvent;
-          return Boolean(event && Array.isArray(event.positions) && eventMatches(event, after ?? 0, { vslIds: vslIdSet, bbox }));
-        },
-        wake: signal,
-      });
-      const timer = timeoutMs > 0 ? setTimeout(() => ((timedOut = true), signal()), timeoutMs) : null;
-      cancelled.onCancel(() => ((gone = true), signal()));
-      try {
-        await pollHub.ready();
-        for (;;) {
-          signalled = false;
-          // Polls woken together share these reads (same cursor, filters and limit: one query, one mapping).
-          const head = await pollHub.shared(`head:${pollHub.generation()}`, () => fleetRepo.headSeq());
-          if (after === null) after = head;
-          const from = after;
-          const answer = await pollHub.shared(`rows:${from}:${head}:${options.limit}:${vslIds?.join(',') ?? ''}:${options.bbox ?? ''}`, async () => {
-            const rows = await positionsSince(from, head, { vslIds, bbox }, options.limit);
-            if (rows.length === 0) return null;
-            const page = rows.slice(0, options.limit);
-            const more = rows.length > options.limit;
-            const cursor = more ? Number(page[page.length - 1]!.seq) : head;
-            const items = page.map((row) => {
-              const p = storedFromRow(row, mmsiOf(row.vsl_id));
-              return { vsl_id: p.vslId, mmsi: p.mmsi, ...trackPoint(p) };
-            });
-            const data = { items, cursor: encode(`u:${cursor}`), more_available: more, timed_out: false };
-            return {
-              data,
-              // every poll woken with this page sends the same items: serialise them once
-              dataJson: JSON.stringify(data),
-              freshnessSeconds: oldestAge(page.map((row) => ageSeconds(clock.now(), Number(row.observed_at)))),
-              confidence: lowestConfidence(items.map((i) => i.confidence)),
-              qualityFlags: flagsFor(items.some((i) => i.simulated)),
-            };
-          });
-          if (answer) return answer;
-          // Nothing matched up to head: later polls need not scan those rows again.
-          after = head;
-          if (timedOut || gone) break;
-          if (!signalled) await new Promise<void>((resolveWait) => (wake = resolveWait));
-          wake = null;
-        }
-        return { data: { items: [], cursor: encode(`u:${after}`), more_available: false, timed_out: true }, qualityFlags: [] };
-      } finally {
-        if (timer) clearTimeout(timer);
-        unsubscribe();
-        await deps.pollSlots.release(agentId, lease);
-      }
+    updates(options: UpdatesOptions, agentId: string, access: VesselAccess, cancelled: { onCancel(listener: () => void): void }) {
+      return longPoll(options, agentId, access, cancelled);
     },
 
     async popular(window: '24h' | '7d', limit: number) {
-      await flushRecords();
+      await recorder.flush();
       const since = clock.now() - (window === '7d' ? 7 * DAY : 24 * HOUR);
       const rows = await repo.popular(since, limit);
       const items = rows.map((row, i) => {
@@ -650,19 +267,10 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     previewSearch(q: string, limit: number) {
-      const { vessels } = searchVessels({ q, limit });
+      const { vessels } = vesselSearch.byIdentity({ q, limit });
       return {
         data: {
-          items: vessels.map((v) => ({
-            vsl_id: v.vslId,
-            mmsi: v.mmsi,
-            imo: v.imo,
-            name: v.name,
-            callsign: v.callsign,
-            flag: v.flag,
-            category: shipCategory(v.shipType),
-            simulated: v.simulated,
-          })),
+          items: vessels.map((v) => previewIdentity(v)),
           note: `Identity only. Delayed positions (at least ${PREVIEW.positionDelaySeconds} s old): GET /v1/bootstrap/vessels/last_position?imo=…`,
         },
         qualityFlags: flagsFor(vessels.some((v) => v.simulated)),
@@ -686,16 +294,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const simulated = v.simulated || row.simulated === 1;
       return {
         data: {
-          vessel: {
-            vsl_id: v.vslId,
-            mmsi: v.mmsi,
-            imo: v.imo,
-            name: v.name,
-            callsign: v.callsign,
-            flag: v.flag,
-            category: shipCategory(v.shipType),
-            simulated,
-          },
+          vessel: previewIdentity(v, simulated),
           position: {
             lat: row.lat,
             lon: row.lon,
@@ -715,17 +314,10 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     /** Self-declared labels of a preview call; unverified, never used for access. */
-    recordPreviewLabels(operationId: string, name: string | undefined, vendor: string | undefined, ip: string): void {
-      const clean = (s: string | undefined) => (s === undefined ? null : s.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 100) || null);
-      const agentName = clean(name);
-      const agentVendor = clean(vendor);
-      if (agentName === null && agentVendor === null) return;
-      pendingLabels.push({ at: clock.now(), operation_id: operationId, agent_name: agentName, agent_vendor: agentVendor, ip: redactIp(ip) });
-      if (pendingLabels.length >= RECORD_BATCH) flushRecordsInBackground();
-    },
+    recordPreviewLabels: recorder.recordPreviewLabels,
 
     async enforceRetention() {
-      await flushRecords();
+      await recorder.flush();
       const now = clock.now();
       const lookups = await repo.deleteLookupsBefore(now - LOOKUP_RETENTION_DAYS * DAY);
       const labels = await repo.deletePreviewLabelsBefore(now - PREVIEW_LABEL_RETENTION_DAYS * DAY);

@@ -1,5 +1,5 @@
 import type { EffectiveState } from '../../agents/agents-service.js';
-import { decodeCursor, encodeCursor, type ListPosition } from '../cursor.js';
+import type { CursorCodec, ListPosition } from '../../../http/cursor-codec.js';
 
 /** Who is reading the feed: sources show only what this agent may read elsewhere too. */
 export interface FeedViewer {
@@ -43,15 +43,15 @@ export function excerptOf(text: string): string {
 const newerFirst = (a: FeedEntry, b: FeedEntry) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 /** Merges the sources' newest-first pages into one page with one opaque cursor. */
-export function createFeedService(deps: { sources: readonly FeedSource[] }) {
+export function createFeedService(deps: { sources: readonly FeedSource[]; cursors: CursorCodec }) {
   return {
     async list(viewer: FeedViewer, query: { limit: number; cursor?: string; baseUrl: string }) {
-      const before = decodeCursor(query.cursor);
+      const before = deps.cursors.decodePosition(query.cursor);
       const pages = await Promise.all(deps.sources.map((s) => s.list(viewer, { limit: query.limit + 1, before, baseUrl: query.baseUrl })));
       const merged = pages.flat().sort(newerFirst);
       const items = merged.slice(0, query.limit);
       const last = items[items.length - 1];
-      const nextCursor = merged.length > query.limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null;
+      const nextCursor = merged.length > query.limit && last ? deps.cursors.encodePosition({ createdAt: last.createdAt, id: last.id }) : null;
       return { items, nextCursor, sources: deps.sources.map((s) => s.name) };
     },
   };

@@ -3,6 +3,7 @@ import { defineRoute } from '../../../http/route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { FeedEntry } from './feed-service.js';
 import { FeedData, FeedQuery } from './schemas.js';
+import { iso } from '../../../clock.js';
 
 const { pagination } = HARBOR_LIMITS;
 
@@ -10,7 +11,7 @@ function itemView(entry: FeedEntry) {
   return {
     kind: entry.kind,
     id: entry.id,
-    created_at: new Date(entry.createdAt).toISOString(),
+    created_at: iso(entry.createdAt),
     title: entry.title,
     excerpt: entry.excerpt,
     url: entry.url,

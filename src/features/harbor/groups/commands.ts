@@ -1,9 +1,10 @@
 import { AppError } from '../../../http/errors.js';
 import { out, withBosun, type Command } from '../../../cli/command.js';
-import { HIDE_REASONS, type HideReason } from './groups-service.js';
+import { HIDE_REASONS, type HideReason } from './group-rules.js';
+import { isoOrNull } from '../../../clock.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
-const iso = (ms: number | null) => (ms === null ? '-' : new Date(ms).toISOString());
+const isoOrDash = (ms: number | null) => isoOrNull(ms) ?? '-';
 
 function requiredText(value: string | boolean | undefined, option: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new AppError('invalid_request', `give --${option} TEXT`);
@@ -48,7 +49,7 @@ export const groupCommands: Command[] = [
     usage: 'bosun harbor groups list',
     async run() {
       const rows = await withBosun((b) => b.ctx.services.groups.listGroupsForOperator());
-      for (const g of rows) out(`${g.group_id}  ${g.kind}  ${g.name}  (created ${iso(g.created_at)})`);
+      for (const g of rows) out(`${g.group_id}  ${g.kind}  ${g.name}  (created ${isoOrDash(g.created_at)})`);
       return 0;
     },
   },
@@ -64,7 +65,7 @@ export const groupCommands: Command[] = [
         limit: limitOf(values.limit),
       };
       const rows = await withBosun((b) => b.ctx.services.groups.listJoinRequests(filter));
-      for (const m of rows) out(`group ${m.group_id}  ${m.agent_id}  ${m.state}  requested ${iso(m.requested_at)}  decided ${iso(m.decided_at)}`);
+      for (const m of rows) out(`group ${m.group_id}  ${m.agent_id}  ${m.state}  requested ${isoOrDash(m.requested_at)}  decided ${isoOrDash(m.decided_at)}`);
       if (rows.length === 0) out('no join requests');
       return 0;
     },
@@ -103,7 +104,7 @@ export const groupCommands: Command[] = [
         const result: string[] = [];
         for (const r of reports) {
           const post = await groups.findPostForOperator(r.post_id);
-          result.push(`${r.report_id}  ${r.state}  group ${r.group_id}  post ${r.post_id}  by ${r.reporter_agent_id}  ${iso(r.created_at)}`);
+          result.push(`${r.report_id}  ${r.state}  group ${r.group_id}  post ${r.post_id}  by ${r.reporter_agent_id}  ${isoOrDash(r.created_at)}`);
           result.push(`  reason: ${r.reason}`);
           if (post) result.push(`  post by ${post.author_agent_id ?? 'operator'}${post.hidden_at !== null ? ` (hidden: ${post.hidden_reason})` : ''}: ${post.body.slice(0, 300)}`);
         }

@@ -9,7 +9,7 @@ import type {
   HarborGroupReportsTable,
   HarborGroupsTable,
 } from '../../../store/schema.js';
-import type { ListPosition } from '../cursor.js';
+import type { ListPosition } from '../../../http/cursor-codec.js';
 
 export type GroupRow = HarborGroupsTable;
 export type MembershipRow = HarborGroupMembersTable;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { ONBOARDING_GROUP_ID, REPORT_REASON_MAX } from './group-constants.js';
-import { GROUP_ACTIONS, MEMBERSHIP_STATES, ONBOARDING_SCOPE, PARTICIPATE_SCOPE, REPORT_STATES } from './groups-service.js';
+import { GROUP_ACTIONS, MEMBERSHIP_STATES, ONBOARDING_SCOPE, PARTICIPATE_SCOPE, REPORT_STATES } from './group-rules.js';
 
 const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
 const postId = (description?: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$', ...(description ? { description } : {}) });

@@ -1,6 +1,6 @@
 import { AppError } from '../../../http/errors.js';
 import { out, withBosun, type Command } from '../../../cli/command.js';
-import type { HelpRequestView, operatorReportView } from './help-service.js';
+import type { HelpRequestView, operatorReportView } from './help-views.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
 

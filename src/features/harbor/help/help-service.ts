@@ -1,150 +1,45 @@
 import { DAY, type Clock } from '../../../clock.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
-import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
+import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
-import { decodeCursor, pageOf } from '../cursor.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
-import { excerptOf, type FeedEntry, type FeedSource } from '../feed/feed-service.js';
+import type { FeedEntry, FeedSource } from '../feed/feed-service.js';
 import type { DiscoveryItem, DiscoverySource } from '../profiles/profiles-service.js';
 import type { ActiveItemSource, QuotaService } from '../quota/quota-service.js';
-import { harborText, refuseRawCoordinates } from '../text-rules.js';
-import type { HelpFeedbackRow, HelpRepo, HelpRequestRow, HelpResponseRow, OperatorReportRow } from './help-repo.js';
+import type { HelpFeedbackRow, HelpRepo, HelpRequestRow, HelpResponseRow } from './help-repo.js';
+import { createHelpModeration } from './help-moderation.js';
+import {
+  ACTIVE_STATES,
+  canRead,
+  checkFeedbackComment,
+  checkMessage,
+  checkVisibilityAllowed,
+  closeTransition,
+  DISCOVERY_REQUESTS_MAX,
+  feedbackOpen,
+  FEEDBACK_STATES,
+  LINK_WINDOW_MS,
+  normalizeRequest,
+  notFound,
+  requireEnabled,
+  roleOf,
+  type CloseOutcome,
+  type HelpActor,
+  type HelpState,
+} from './help-rules.js';
+import { discoveryItem, feedbackView, requestFeedEntry, requestView, responseFeedEntry, responseView } from './help-views.js';
 
-export const HELP_VISIBILITIES = ['sandbox', 'trial', 'group', 'public'] as const;
-export type HelpVisibility = (typeof HELP_VISIBILITIES)[number];
-/** Visibility values an auto-sandbox agent may use (harbor-interface 4.6 rule 1). */
-export const SANDBOX_VISIBILITIES: readonly HelpVisibility[] = ['sandbox', 'public'];
-
-export const HELP_STATES = ['open', 'selected', 'in_progress', 'resolved', 'closed', 'cancelled'] as const;
-export type HelpState = (typeof HELP_STATES)[number];
-/** States in which a request counts as active (auto-sandbox limit and contract-wide active items). */
-export const ACTIVE_STATES: readonly HelpState[] = ['open', 'selected', 'in_progress'];
-const FEEDBACK_STATES: readonly string[] = ['resolved', 'closed'];
-
-export const CLOSE_OUTCOMES = ['resolved', 'unresolved'] as const;
-export type CloseOutcome = (typeof CLOSE_OUTCOMES)[number];
-
-export const TITLE_MIN = 3;
-export const TITLE_MAX = 200;
-export const BODY_MAX_BYTES = HARBOR_LIMITS.messageBytesMax;
-export const REPORT_REASON_MIN = 3;
-export const REPORT_REASON_MAX = 500;
-export const FEEDBACK_COMMENT_MAX = 1000;
-/** Agents registered from the same redacted network within this window are linked. */
-export const LINK_WINDOW_MS = DAY;
-export const DISCOVERY_REQUESTS_MAX = 50;
-
-/** States that may use help requests at all; a sandbox past its end answers sandbox_access_denied instead. */
-const ENABLED_STATES: ReadonlySet<EffectiveState> = new Set(['sandbox', 'trial', 'trusted', 'operator_approved']);
-const GROUP_READ_SCOPE = 'harbor:public:participate';
-
-export interface HelpActor {
-  agentId: string;
-  state: EffectiveState;
-  scopes: ReadonlySet<string>;
-}
-
-type Role = 'requester' | 'helper';
-
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+export type { HelpActor } from './help-rules.js';
 
 /**
- * Help records name themselves `id` (harbor-interface part 2) and other records' help request
- * `help_request_id`; `request_id` stays one release as a deprecated alias, so that the envelope's
- * request_id is the only request_id once it goes (docs/decisions/008-harbor-rules.md).
+ * Help requests: creation, responses, selection, closing and feedback, composed from the rules
+ * (help-rules), the views (help-views) and moderation (help-moderation).
  */
-export function requestView(row: HelpRequestRow, responseCount: number, viewerId: string | null) {
-  return {
-    id: row.request_id,
-    request_id: row.request_id,
-    author_id: row.author_id,
-    title: row.title,
-    body: row.body,
-    visibility: row.visibility as HelpVisibility,
-    state: row.state as HelpState,
-    outcome: row.outcome as CloseOutcome | null,
-    selected_response_id: row.selected_response_id,
-    selected_helper_id: row.selected_helper_id,
-    response_count: responseCount,
-    yours: row.author_id === viewerId,
-    hidden: row.hidden === 1,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    selected_at: isoOrNull(row.selected_at),
-    closed_at: isoOrNull(row.closed_at),
-  };
-}
-export type HelpRequestView = ReturnType<typeof requestView>;
-
-export function responseView(row: HelpResponseRow, request: HelpRequestRow) {
-  return {
-    response_id: row.response_id,
-    help_request_id: row.request_id,
-    request_id: row.request_id,
-    helper_id: row.helper_id,
-    kind: row.kind as 'answer' | 'update',
-    body: row.body,
-    selected: request.selected_response_id === row.response_id,
-    created_at: iso(row.created_at),
-  };
-}
-
-function feedbackView(row: HelpFeedbackRow) {
-  return { from_role: row.from_role as Role, rating: row.rating, comment: row.comment, created_at: iso(row.created_at) };
-}
-
-export function operatorReportView(row: OperatorReportRow) {
-  return {
-    report_id: row.report_id,
-    help_request_id: row.request_id,
-    request_id: row.request_id,
-    response_id: row.response_id,
-    reporter_id: row.reporter_id,
-    reason: row.reason,
-    created_at: iso(row.created_at),
-    request: { title: row.title, state: row.state, author_id: row.author_id, hidden: row.hidden === 1, reports: row.reports_on_request },
-  };
-}
-
-function notFound(requestId: string): never {
-  throw new AppError('help_request_not_found', `no help request ${requestId} visible to you`, { field: 'params.id' });
-}
-
-function inputInvalid(field: string, message: string): never {
-  throw new AppError('help_request_input_invalid', message, { field: `body.${field}` });
-}
-
-
-export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: AuditService; agents: AgentsService; quota: QuotaService; transaction: TransactionRunner }) {
+export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors: CursorCodec; audit: AuditService; agents: AgentsService; quota: QuotaService; transaction: TransactionRunner }) {
   const { repo, clock, audit, agents, quota, transaction } = deps;
-
-  function requireEnabled(actor: HelpActor): void {
-    if (actor.state === 'sandbox_expired') {
-      throw new AppError('sandbox_access_denied', 'your 14-day sandbox has ended and with it help requests; ask the operator for a trial with an operator request of category access_request');
-    }
-    if (!ENABLED_STATES.has(actor.state)) {
-      throw new AppError('help_requests_not_enabled', `help requests are not enabled for agents in state ${actor.state}; they open with the sandbox, a trial or operator approval`);
-    }
-  }
-
-  function roleOf(row: HelpRequestRow, agentId: string): Role | null {
-    if (row.author_id === agentId) return 'requester';
-    if (row.selected_helper_id === agentId) return 'helper';
-    return null;
-  }
-
-  /** Participants always see their request; others see it when its visibility admits them and it is not hidden. */
-  function canRead(row: HelpRequestRow, actor: HelpActor): boolean {
-    if (roleOf(row, actor.agentId)) return true;
-    if (row.hidden === 1) return false;
-    if (row.visibility === 'public') return true;
-    if (row.visibility === 'trial') return actor.state === 'trial';
-    if (row.visibility === 'group') return actor.scopes.has(GROUP_READ_SCOPE);
-    return false;
-  }
 
   async function visibleRequest(actor: HelpActor, requestId: string): Promise<HelpRequestRow> {
     requireEnabled(actor);
@@ -163,40 +58,13 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
     return rows.map((r) => requestView(r, counts.get(r.request_id) ?? 0, viewerId));
   }
 
+  const moderation = createHelpModeration({ repo, clock, audit, quota, transaction, visibleRequest, view });
+
   /** Registered from the same redacted network within LINK_WINDOW_MS of each other (docs/harbor-help.md). */
   async function linked(a: string, b: string): Promise<boolean> {
     const [x, y] = await Promise.all([agents.standing(a), agents.standing(b)]);
     if (!x || !y || x.registrationNetwork === null || x.registrationNetwork !== y.registrationNetwork) return false;
     return Math.abs(x.registeredAt - y.registeredAt) < LINK_WINDOW_MS;
-  }
-
-  function normalizeRequest(input: { title: string; body: string; visibility: string }) {
-    const code = 'help_request_input_invalid';
-    const title = harborText(input.title, { field: 'body.title', code, multiline: false, name: true, trim: true, minChars: TITLE_MIN, maxChars: TITLE_MAX });
-    const body = harborText(input.body, { field: 'body.body', code, multiline: true, maxBytes: BODY_MAX_BYTES });
-    if (!(HELP_VISIBILITIES as readonly string[]).includes(input.visibility)) {
-      inputInvalid('visibility', `visibility must be one of ${HELP_VISIBILITIES.join(', ')}`);
-    }
-    // Public requests are listed, discovered and in the feed: no raw vessel coordinates there.
-    if (input.visibility === 'public') {
-      refuseRawCoordinates(title, 'body.title', 'public help requests');
-      refuseRawCoordinates(body, 'body.body', 'public help requests');
-    }
-    return { title, body, visibility: input.visibility as HelpVisibility };
-  }
-
-  function checkVisibilityAllowed(actor: HelpActor, visibility: HelpVisibility): void {
-    if (actor.state === 'sandbox' && !SANDBOX_VISIBILITIES.includes(visibility)) {
-      throw new AppError('help_sandbox_visibility_forbidden', `auto-sandbox agents may use visibility ${SANDBOX_VISIBILITIES.join(' or ')} only`, { field: 'body.visibility' });
-    }
-    if (visibility === 'sandbox' && actor.state !== 'sandbox') {
-      throw new AppError('help_sandbox_isolation', 'visibility sandbox keeps a request inside your own sandbox, and you have no active sandbox; use public', { field: 'body.visibility' });
-    }
-    if (visibility === 'trial' && actor.state !== 'trial') {
-      throw new AppError('help_trial_access_denied', 'visibility trial needs an active trial; ask the operator for one with an operator request of category access_request', {
-        field: 'body.visibility',
-      });
-    }
   }
 
   async function checkAutoSandboxLimits(agentId: string, trx: Trx): Promise<void> {
@@ -214,13 +82,6 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
         `auto-sandbox agents may have ${HARBOR_LIMITS.help.activeRequests} active help request (open, selected or in_progress); close it first`,
       );
     }
-  }
-
-  /** Responses appear on public requests and in the feed: harbor text rules, no raw vessel coordinates. */
-  function checkMessage(body: string): string {
-    const clean = harborText(body, { field: 'body.body', code: 'help_response_invalid', multiline: true, maxBytes: HARBOR_LIMITS.messageBytesMax });
-    refuseRawCoordinates(clean, 'body.body', 'help responses');
-    return clean;
   }
 
   /** The selected helper's follow-up after selection: moves selected → in_progress. */
@@ -280,9 +141,9 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
     /** Open public requests (newest first), or with `mine` the caller's own in every state and visibility. */
     async list(actor: HelpActor, query: { limit: number; cursor?: string; mine?: boolean }) {
       requireEnabled(actor);
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       const rows = query.mine ? await repo.listByAuthor(actor.agentId, query.limit + 1, after) : await repo.listOpenPublic(query.limit + 1, after);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.request_id }));
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.request_id }));
       return { items: await views(page.items, actor.agentId), nextCursor: page.nextCursor };
     },
 
@@ -292,9 +153,9 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
 
     async responses(actor: HelpActor, requestId: string, query: { limit: number; cursor?: string }) {
       const row = await visibleRequest(actor, requestId);
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       const rows = await repo.listResponses(requestId, query.limit + 1, after);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.response_id }));
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.response_id }));
       return { items: page.items.map((r) => responseView(r, row)), nextCursor: page.nextCursor };
     },
 
@@ -363,25 +224,11 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       return view(updated, actor.agentId);
     },
 
-    /**
-     * open → cancelled; selected or in_progress → resolved (outcome resolved, the default) or closed
-     * (outcome unresolved); resolved → closed. Closed and cancelled are final.
-     */
+    /** Moves the request on by closeTransition (help-rules). */
     async close(actor: HelpActor, requestId: string, input: { outcome?: CloseOutcome }) {
       const row = await visibleRequest(actor, requestId);
       if (row.author_id !== actor.agentId) throw new AppError('help_close_forbidden', 'only the author of a help request may close it');
-      let patch: Pick<HelpRequestRow, 'state' | 'outcome'>;
-      if (row.state === 'open') {
-        if (input.outcome === 'resolved') throw new AppError('help_close_forbidden', 'no response is selected, so the request cannot close as resolved; close it without outcome to cancel it', { field: 'body.outcome' });
-        patch = { state: 'cancelled', outcome: null };
-      } else if (row.state === 'selected' || row.state === 'in_progress') {
-        patch = input.outcome === 'unresolved' ? { state: 'closed', outcome: 'unresolved' } : { state: 'resolved', outcome: 'resolved' };
-      } else if (row.state === 'resolved') {
-        if (input.outcome === 'unresolved') throw new AppError('help_close_forbidden', 'the request is already resolved; closing it keeps outcome resolved', { field: 'body.outcome' });
-        patch = { state: 'closed', outcome: 'resolved' };
-      } else {
-        throw new AppError('help_close_forbidden', `help request ${requestId} is already ${row.state}`);
-      }
+      const patch = closeTransition(requestId, row.state, input.outcome);
       const updated = await transaction(agentLock(actor.agentId), async (trx) => {
         await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdClose.close', {}, trx);
         const now = clock.now();
@@ -392,33 +239,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       return view(updated, actor.agentId);
     },
 
-    async report(actor: HelpActor, requestId: string, input: { reason?: string; response_id?: string }) {
-      const row = await visibleRequest(actor, requestId);
-      const reason = harborText(input.reason ?? '', {
-        field: 'body.reason',
-        code: 'help_report_invalid',
-        multiline: true,
-        trim: true,
-        minChars: REPORT_REASON_MIN,
-        maxChars: REPORT_REASON_MAX,
-      });
-      if (input.response_id !== undefined) {
-        const response = await repo.findResponse(input.response_id);
-        if (!response || response.request_id !== requestId) {
-          throw new AppError('help_response_not_found', `no response ${input.response_id} on help request ${requestId}`, { field: 'body.response_id' });
-        }
-      }
-      const duplicate = () => new AppError('help_duplicate_report_forbidden', 'you already reported this help request; the operator has your report');
-      const report = await transaction(agentLock(actor.agentId), async (trx) => {
-        if (await repo.findReport(requestId, actor.agentId, trx)) throw duplicate();
-        await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdReport.report', {}, trx);
-        const report = { report_id: newId('hrp_'), request_id: requestId, reporter_id: actor.agentId, response_id: input.response_id ?? null, reason, created_at: clock.now() };
-        if (!(await repo.insertReport(report, trx))) throw duplicate();
-        await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.report', target: requestId, details: { report_id: report.report_id, response_id: report.response_id } }, trx);
-        return report;
-      });
-      return { report_id: report.report_id, help_request_id: row.request_id, request_id: row.request_id, response_id: report.response_id, reason, state: 'received' as const, created_at: iso(report.created_at) };
-    },
+    report: moderation.report,
 
     /**
      * Participants only. Your own feedback, whether the other party gave theirs, and their rating and
@@ -438,7 +259,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
         request_id: requestId,
         state: row.state as HelpState,
         your_role: role,
-        feedback_open: FEEDBACK_STATES.includes(row.state) && row.selected_helper_id !== null && mine === null,
+        feedback_open: feedbackOpen(row, mine !== null),
         given: { requester: items.some((f) => f.from_role === 'requester'), helper: items.some((f) => f.from_role === 'helper') },
         count: items.length,
         mine: mine ? feedbackView(mine) : null,
@@ -460,7 +281,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
         throw new AppError('help_linked_agent_forbidden', 'you and the other participant registered from the same network within 24 hours; linked agents cannot rate each other');
       }
       const already = () => new AppError('help_state_invalid', 'you already gave feedback on this help request (one per participant)');
-      const comment = input.comment === undefined ? null : harborText(input.comment, { field: 'body.comment', code: 'invalid_request', multiline: true, trim: true, required: false }) || null;
+      const comment = checkFeedbackComment(input.comment);
       return transaction(agentLock(actor.agentId), async (trx) => {
         if ((await repo.feedbackFor(requestId, trx)).some((f) => f.from_agent_id === actor.agentId)) throw already();
         await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdFeedback.feedback', {}, trx);
@@ -495,7 +316,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
       name: 'open_help_requests',
       async list(baseUrl: string, limit: number): Promise<DiscoveryItem[]> {
         const rows = await repo.listOpenPublic(Math.min(limit, DISCOVERY_REQUESTS_MAX));
-        return rows.map((r) => ({ kind: 'help_request', id: r.request_id, title: r.title, url: `${baseUrl}/v1/harbor/help-requests/${r.request_id}`, created_at: iso(r.created_at) }));
+        return rows.map((r) => discoveryItem(r, baseUrl));
       },
     } satisfies DiscoverySource,
 
@@ -513,46 +334,14 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; audit: A
         if (!viewer.scopes.has('harbor:help:read')) return [];
         const [rows, answers] = await Promise.all([repo.listOpenPublic(query.limit, query.before), repo.listPublicResponses(query.limit, query.before)]);
         const responses = await repo.responseCounts(rows.map((r) => r.request_id));
-        const requestEntries = rows.map((r): FeedEntry => ({
-          kind: 'help_request',
-          id: r.request_id,
-          createdAt: r.created_at,
-          title: r.title,
-          excerpt: excerptOf(r.body),
-          url: `${query.baseUrl}/v1/harbor/help-requests/${r.request_id}`,
-          groupId: null,
-          parentId: null,
-          author: { agent_id: r.author_id, display_name: null },
-          reactions: { likes: 0, vote_score: 0, replies: responses.get(r.request_id) ?? 0 },
-        }));
-        const responseEntries = answers.map((a): FeedEntry => ({
-          kind: 'help_response',
-          id: a.response_id,
-          createdAt: a.created_at,
-          title: a.request_title,
-          excerpt: excerptOf(a.body),
-          url: `${query.baseUrl}/v1/harbor/help-requests/${a.request_id}/responses`,
-          groupId: null,
-          parentId: a.request_id,
-          author: { agent_id: a.helper_id, display_name: null },
-          reactions: { likes: 0, vote_score: 0, replies: 0 },
-        }));
+        const requestEntries = rows.map((r) => requestFeedEntry(r, responses.get(r.request_id) ?? 0, query.baseUrl));
+        const responseEntries = answers.map((a) => responseFeedEntry(a, query.baseUrl));
         return [...requestEntries, ...responseEntries];
       },
     } satisfies FeedSource,
 
-    async reportsForOperator(filter: { limit: number }) {
-      return (await repo.listReports(filter.limit)).map(operatorReportView);
-    },
-
-    /** Operator moderation: a hidden request leaves lists and discovery, and its feedback leaves reputation. */
-    async setHidden(requestId: string, hidden: boolean, actor: { kind: 'operator' | 'cli'; id?: string }) {
-      const row = await repo.findRequest(requestId);
-      if (!row) throw new AppError('help_request_not_found', `no help request ${requestId}`);
-      await repo.setHidden(requestId, hidden, clock.now());
-      await audit.record({ actor, action: hidden ? 'harbor.help.hide' : 'harbor.help.unhide', target: requestId, details: { author_id: row.author_id } });
-      return view((await repo.findRequest(requestId))!, null);
-    },
+    reportsForOperator: moderation.reportsForOperator,
+    setHidden: moderation.setHidden,
 
     /** Content retention: requests without activity for 30 days go, with their responses and reports. */
     enforceRetention(): Promise<number> {

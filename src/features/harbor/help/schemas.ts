@@ -10,7 +10,7 @@ import {
   REPORT_REASON_MIN,
   TITLE_MAX,
   TITLE_MIN,
-} from './help-service.js';
+} from './help-rules.js';
 
 const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,7 +1,8 @@
 import type { Db } from '../../../store/db.js';
 import type { Executor } from '../../../store/transaction.js';
 import type { HarborOperatorRequestsTable } from '../../../store/schema.js';
-import { olderThan, type ListPosition } from '../cursor.js';
+import type { ListPosition } from '../../../http/cursor-codec.js';
+import { olderThan } from '../cursor.js';
 
 export type OperatorRequestRow = HarborOperatorRequestsTable;
 

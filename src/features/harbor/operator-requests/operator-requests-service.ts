@@ -7,9 +7,10 @@ import { newId } from '../../agents/credentials.js';
 import { GRANTABLE_SCOPES } from '../../agents/scopes.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
-import { decodeCursor, pageOf } from '../cursor.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { harborText } from '../text-rules.js';
 import type { OperatorRequestRow, OperatorRequestsRepo } from './operator-requests-repo.js';
+import { iso, isoOrNull } from '../../../clock.js';
 
 export const OPERATOR_REQUEST_CATEGORIES = ['missing_function', 'data_problem', 'api_problem', 'service_request', 'access_request', 'collaboration'] as const;
 export type OperatorRequestCategory = (typeof OPERATOR_REQUEST_CATEGORIES)[number];
@@ -26,8 +27,6 @@ export const OPERATOR_REQUEST_BODY_MAX_BYTES = 4000;
 
 export type OperatorActor = { kind: 'operator' | 'cli'; id?: string };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** What an agent may see of its own request: never the internal note. */
 export function agentView(row: OperatorRequestRow) {
@@ -54,6 +53,7 @@ export function operatorView(row: OperatorRequestRow) {
 }
 
 export function createOperatorRequestsService(deps: {
+  cursors: CursorCodec;
   repo: OperatorRequestsRepo;
   clock: Clock;
   audit: AuditService;
@@ -128,9 +128,9 @@ export function createOperatorRequestsService(deps: {
         if (!row || row.agent_id !== agentId) throw new AppError('operator_request_not_found', `no operator request ${query.id} of this agent`, { field: 'query.id' });
         return { items: [row], nextCursor: null };
       }
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       const rows = await repo.listByAgent(agentId, query.limit + 1, after);
-      return pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.request_id }));
+      return deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.request_id }));
     },
 
     listForOperator: (filter: { state?: string; limit: number }) => {

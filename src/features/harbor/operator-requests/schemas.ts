@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { OPERATOR_REQUEST_BODY_MAX_BYTES, OPERATOR_REQUEST_CATEGORIES, OPERATOR_REQUEST_STATES } from './operator-requests-service.js';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../text-rules.js';
 
 const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
 
@@ -12,7 +13,7 @@ const State = literals(
 export const CreateOperatorRequestBody = Type.Object(
   {
     category: Category,
-    subject: Type.String({ minLength: 3, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]*$', description: 'One line, 3-200 characters.' }),
+    subject: Type.String({ minLength: 3, maxLength: 200, pattern: NO_CONTROL_CHARACTERS_PATTERN, description: 'One line, 3-200 characters.' }),
     body: Type.String({ minLength: 1, maxLength: OPERATOR_REQUEST_BODY_MAX_BYTES, description: `The request, 1-${OPERATOR_REQUEST_BODY_MAX_BYTES} bytes (UTF-8).` }),
     requested_scopes: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {

@@ -2,7 +2,8 @@ import type { Db } from '../../../store/db.js';
 import type { DialectHelpers } from '../../../store/dialect.js';
 import type { Executor } from '../../../store/transaction.js';
 import type { HarborProfilesTable } from '../../../store/schema.js';
-import { olderThan, type ListPosition } from '../cursor.js';
+import type { ListPosition } from '../../../http/cursor-codec.js';
+import { olderThan } from '../cursor.js';
 
 export type ProfileRow = HarborProfilesTable;
 

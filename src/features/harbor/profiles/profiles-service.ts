@@ -5,10 +5,10 @@ import { AppError } from '../../../http/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
-import { decodeCursor, pageOf } from '../cursor.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
-import { harborText, refuseRawCoordinates } from '../text-rules.js';
-import { findSensitiveContent } from './sensitive-content.js';
+import { findSensitiveContent, harborText, refuseRawCoordinates } from '../text-rules.js';
+import { iso } from '../../../clock.js';
 
 /** Harbor-interface part 8: a reputation projection is shown only from this many interactions. */
 export const REPUTATION_MIN_INTERACTIONS = HARBOR_LIMITS.minInteractionsForReputation;
@@ -60,7 +60,6 @@ export interface DiscoverySource {
   list(baseUrl: string, limit: number): Promise<DiscoveryItem[]>;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function invalid(field: string, message: string): never {
   throw new AppError('profile_input_invalid', message, { field: `body.${field}` });
@@ -108,6 +107,7 @@ function normalize(input: ProfileInput) {
 }
 
 export function createProfilesService(deps: {
+  cursors: CursorCodec;
   repo: ProfilesRepo;
   clock: Clock;
   audit: AuditService;
@@ -211,9 +211,9 @@ export function createProfilesService(deps: {
     },
 
     async listPublic(query: { limit: number; cursor?: string }) {
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       const rows = await repo.listPublic(query.limit + 1, after);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.agent_id }));
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.agent_id }));
       return { items: await Promise.all(page.items.map(publicView)), nextCursor: page.nextCursor };
     },
 

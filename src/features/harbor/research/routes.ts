@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../http/errors.js';
 import { defineRoute } from '../../../http/route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { parseIso } from '../../../clock.js';
 
 const { latestItems, historyDays, historyPoints } = HARBOR_LIMITS.vesselResearch;
 
@@ -31,7 +32,7 @@ const research = defineRoute({
     }
     if (query.mode === 'history') {
       if (!query.from || !query.to) throw new AppError('invalid_request', 'mode history needs from and to', { field: query.from ? 'query.to' : 'query.from' });
-      const span = Date.parse(query.to) - Date.parse(query.from);
+      const span = parseIso(query.to) - parseIso(query.from);
       if (span <= 0) throw new AppError('invalid_request', 'to must be after from', { field: 'query.to' });
       if (span > historyDays * 86_400_000) throw new AppError('invalid_request', `a history window spans at most ${historyDays} days`, { field: 'query.to' });
     }

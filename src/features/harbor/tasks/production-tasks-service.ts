@@ -1,10 +1,10 @@
-import { DAY, type Clock } from '../../../clock.js';
+import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type Executor, type TransactionRunner, type Trx } from '../../../store/transaction.js';
-import { decodeCursor, pageOf } from '../cursor.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import type { ProductionMessageRow, ProductionTaskRow, ProductionTasksRepo } from './production-tasks-repo.js';
@@ -39,8 +39,6 @@ export interface TaskCaller {
 }
 export type TaskOperatorActor = { kind: 'operator' | 'cli'; id?: string };
 
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
 /** IMO numbers carry a check digit: the first six digits weighted 7..2, summed, modulo 10. */
 function validImo(digits: string): boolean {
@@ -113,6 +111,7 @@ const messageView = (m: ProductionMessageRow): ProductionMessageView => ({
  * missing ones; a participant acting outside its role or the task's state gets conflict.
  */
 export function createProductionTasksService(deps: {
+  cursors: CursorCodec;
   repo: ProductionTasksRepo;
   completions: TaskCompletionsRepo;
   clock: Clock;
@@ -183,9 +182,9 @@ export function createProductionTasksService(deps: {
 
   return {
     async list(caller: TaskCaller, query: { limit: number; cursor?: string }) {
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       const rows = await repo.listForParticipant(caller.agentId, query.limit + 1, after);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.task_id }));
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.task_id }));
       return { items: page.items, nextCursor: page.nextCursor };
     },
 

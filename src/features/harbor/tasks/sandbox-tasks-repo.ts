@@ -2,7 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../../store/db.js';
 import type { Executor } from '../../../store/transaction.js';
 import type { HarborSandboxTaskMessagesTable, HarborSandboxTasksTable } from '../../../store/schema.js';
-import { olderThan, type ListPosition } from '../cursor.js';
+import type { ListPosition } from '../../../http/cursor-codec.js';
+import { olderThan } from '../cursor.js';
 
 export type SandboxTaskRow = HarborSandboxTasksTable;
 export type SandboxMessageRow = Selectable<HarborSandboxTaskMessagesTable>;

@@ -1,10 +1,10 @@
-import { DAY, type Clock } from '../../../clock.js';
+import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
 import { newId } from '../../agents/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type Executor, type TransactionRunner } from '../../../store/transaction.js';
-import { decodeCursor, pageOf } from '../cursor.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import { ONBOARDING_TASKS, type OnboardingCheck, type OnboardingTaskKey } from './onboarding.js';
@@ -26,8 +26,6 @@ export interface SandboxCaller {
 
 /** Lifecycle states that may use synthetic tasks: an active sandbox or an active trial. */
 const TASK_STATES: ReadonlySet<string> = new Set<EffectiveState>(['sandbox', 'trial']);
-const iso = (ms: number) => new Date(ms).toISOString();
-const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 const RETENTION_MS = HARBOR_LIMITS.contentRetentionDays * DAY;
 
 function roleOf(row: SandboxTaskRow, agentId: string): 'creator' | 'assignee' | null {
@@ -65,6 +63,7 @@ const messageView = (m: SandboxMessageRow) => ({ message_id: m.message_id, autho
  * assignee only; anyone else gets sandbox_task_not_found, exactly as for a task that does not exist.
  */
 export function createSandboxTasksService(deps: {
+  cursors: CursorCodec;
   repo: SandboxTasksRepo;
   completions: TaskCompletionsRepo;
   clock: Clock;
@@ -210,10 +209,10 @@ export function createSandboxTasksService(deps: {
     /** The caller's tasks (created or assigned), newest first; hands out and verifies onboarding tasks first. */
     async list(caller: SandboxCaller, query: { limit: number; cursor?: string }) {
       requireSandbox(caller);
-      const after = decodeCursor(query.cursor);
+      const after = deps.cursors.decodePosition(query.cursor);
       await enter(caller);
       const rows = await repo.listForParticipant(caller.agentId, query.limit + 1, after);
-      const page = pageOf(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.task_id }));
+      const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.task_id }));
       return { items: page.items.map((r) => sandboxTaskView(r, caller.agentId)), nextCursor: page.nextCursor };
     },
 

@@ -3,6 +3,7 @@ import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { ONBOARDING_TASKS } from './onboarding.js';
 import { PRODUCTION_TASK_STATES } from './production-tasks-service.js';
 import { HARBOR_SERVICE_AUTHOR, SANDBOX_TASK_STATES } from './sandbox-tasks-service.js';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../text-rules.js';
 
 const BYTES = HARBOR_LIMITS.messageBytesMax;
 const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
@@ -23,7 +24,7 @@ function actionBody<T extends TObject[]>(branches: [...T], description: string) 
   });
 }
 
-const Title = Type.String({ minLength: 3, maxLength: 200, pattern: '^[^\\u0000-\\u001f\\u007f]*$', description: 'One line, 3-200 characters.' });
+const Title = Type.String({ minLength: 3, maxLength: 200, pattern: NO_CONTROL_CHARACTERS_PATTERN, description: 'One line, 3-200 characters.' });
 const Description = Type.String({ minLength: 1, description: `1-${BYTES} bytes (UTF-8).` });
 const MessageText = Type.String({ minLength: 1, description: `1-${BYTES} bytes (UTF-8); ${BYTES + 1} bytes or more answer invalid_request with field body.body.` });
 const TaskId = Type.String({ minLength: 1, maxLength: 64 });

@@ -1,5 +1,6 @@
 import { out, withBosun, type Command } from '../../../cli/command.js';
 import { AppError } from '../../../http/errors.js';
+import { iso } from '../../../clock.js';
 
 export const trialCommands: Command[] = [
   {
@@ -10,7 +11,7 @@ export const trialCommands: Command[] = [
       const [agentId, vessel] = positionals;
       if (!agentId || !vessel) throw new AppError('invalid_request', 'give the agent id and the vessel');
       const { row } = await withBosun((b) => b.ctx.services.trials.grant(agentId, vessel, { kind: 'cli' }));
-      out(`${agentId}: snapshot trial for ${row.vessel_ref} until ${new Date(row.expires_at).toISOString()}`);
+      out(`${agentId}: snapshot trial for ${row.vessel_ref} until ${iso(row.expires_at)}`);
       return 0;
     },
   },
@@ -22,7 +23,7 @@ export const trialCommands: Command[] = [
     async run({ values }) {
       const rows = await withBosun((b) => b.ctx.services.trials.list(Number(values.limit)));
       for (const r of rows) {
-        const state = r.revoked_at !== null ? 'revoked' : 'until ' + new Date(r.expires_at).toISOString();
+        const state = r.revoked_at !== null ? 'revoked' : 'until ' + iso(r.expires_at);
         out(`${r.agent_id}  ${r.vessel_ref}  ${state}`);
       }
       if (rows.length === 0) out('no snapshot trials');

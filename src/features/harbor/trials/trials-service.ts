@@ -1,4 +1,4 @@
-import { DAY, HOUR, type Clock } from '../../../clock.js';
+import { iso, DAY, HOUR, type Clock } from '../../../clock.js';
 import { AppError, type ErrorCode } from '../../../http/errors.js';
 import type { FleetService, VesselState } from '../../../fleet/fleet-service.js';
 import type { AgentsService } from '../../agents/agents-service.js';
@@ -25,7 +25,6 @@ export interface TrialQuery {
   rawRequested: string | null;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
 
 function refLabel(ref: VesselRef): string {
   return ref.kind === 'imo' ? `IMO:${ref.imo}` : ref.kind === 'mmsi' ? `MMSI:${ref.mmsi}` : ref.vslId;
