@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +8,7 @@ import { buildOpenApi } from '../../src/catalog/openapi.js';
 import { PREVIEW } from '../../src/features/meta/preview-constants.js';
 import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
-import { PROJECT_ROOT } from '../helpers/shared-data.js';
+import { runCli } from '../helpers/cli.js';
 
 const NOW = TEST_EPOCH;
 const DELAY = PREVIEW.positionDelaySeconds;
@@ -294,18 +293,18 @@ test('bosun agents grant <id> vessels:live and agents revoke-scope switch a key 
   const dir = mkdtempSync(join(tmpdir(), 'bosun-entitle-cli-'));
   const databaseUrl = `sqlite:${join(dir, 'bosun.db')}`;
   const { REDIS_URL: _redis, DATABASE_URL: _db, ...inherited } = process.env;
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'src', 'cli.js'), 'agents', ...args], { encoding: 'utf8', env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+  const cli = (...args: string[]) => runCli(['agents', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
   try {
     await withApp(async (app) => {
       await seed(app);
       const { apiKey, agentId } = await app.registerAgent('cli-granted');
       const lat = async () => (await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: apiKey })).body.data.position.lat;
       assert.equal(await lat(), 1.25);
-      const granted = cli('grant', agentId, 'vessels:live');
+      const granted = await cli('grant', agentId, 'vessels:live');
       assert.equal(granted.status, 0, granted.stderr);
       assert.match(granted.stdout, new RegExp(`granted vessels:live to ${agentId}`));
       assert.equal(await lat(), Number(FRESH_LATS[2]), 'live on the next call');
-      const revoked = cli('revoke-scope', agentId, 'vessels:live');
+      const revoked = await cli('revoke-scope', agentId, 'vessels:live');
       assert.equal(revoked.status, 0, revoked.stderr);
       assert.equal(await lat(), 1.25, 'delayed on the next call');
     }, { DATABASE_URL: databaseUrl });
