@@ -2,10 +2,13 @@
 //   node scripts/run-tests.mjs                      every tier: unit, integration, e2e
 //   node scripts/run-tests.mjs --tier unit          one tier (unit | integration | e2e); repeatable
 //   node scripts/run-tests.mjs <substr> [<substr>…] only files whose dist path contains a substring
-// A test that hangs fails after 3 minutes instead of holding CI.
+// A test that hangs fails after 3 minutes instead of holding CI. After a full run, every harbor error code
+// must have been answered by the server at least once (recorded by the test processes, checked here).
 // Test files are found here (node 20's --test takes no globs) so a new file needs no registration.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 const TIERS = ['unit', 'integration', 'e2e'];
@@ -46,9 +49,29 @@ if (files.length === 0) {
   console.error('no test files found under dist/test');
   process.exit(1);
 }
+// Test processes append the error codes the server answered with to files here (test/helpers/produced-codes.ts).
+const codesDir = mkdtempSync(join(tmpdir(), 'bosun-produced-codes-'));
 const result = spawnSync(
   process.execPath,
   ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...files],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, BOSUN_PRODUCED_CODES_DIR: codesDir } },
 );
-process.exit(result.status ?? 1);
+let status = result.status ?? 1;
+const complete = tiers.length === 0 && filter.length === 0;
+if (complete && status === 0) status = await checkProducedCodes(codesDir);
+else if (!complete) console.log('\nerror-code coverage: checked on a full run only (no --tier, no filter)');
+rmSync(codesDir, { recursive: true, force: true });
+process.exit(status);
+
+/** Every harbor error code of harbor-interface part 7 must have been answered by the server during the run. */
+async function checkProducedCodes(dir) {
+  const { HARBOR_ERROR_CODES } = await import(pathToFileURL(resolve('dist/src/http/errors.js')).href);
+  const produced = new Set(readdirSync(dir).flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean)));
+  const missing = HARBOR_ERROR_CODES.filter((code) => !produced.has(code));
+  if (missing.length === 0) {
+    console.log(`\nerror-code coverage: all ${HARBOR_ERROR_CODES.length} harbor error codes were produced by the server during the run`);
+    return 0;
+  }
+  console.error(`\nerror-code coverage: ${missing.length} harbor error code(s) never produced by the server in this run: ${missing.join(', ')}`);
+  return 1;
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.js';
 import { buildOpenApi } from '../../src/catalog/openapi.js';
 import { PREVIEW } from '../../src/features/meta/preview-constants.js';
-import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { startTestApp, withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -18,14 +18,6 @@ const FRESH_ONLY = { mmsi: 563055500, imo: imo(941333) };
 /** Distinctive coordinates of positions younger than the delay: they must never appear without the entitlement. */
 const FRESH_LATS = ['1.25003', '1.32222', '1.33333', '1.34444', '1.35555', '1.36666', '1.33341'];
 
-async function withApp(fn: (app: TestApp) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
-  const app = await startTestApp({ env });
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 /**
  * PRIDE: positions 20 h old, exactly DELAY s old (the newest one a delayed key may see), DELAY - 1 s
