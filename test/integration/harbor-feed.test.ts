@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createFeedService, type FeedEntry, type FeedSource } from '../../src/features/harbor/feed/feed-service.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
-import { startTestApp, withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 
 const withFeedApp = (fn: (app: TestApp) => Promise<void>) => withApp(fn, { BOSUN_PUBLIC_URL: 'https://bosun.example.org' });
 

@@ -5,7 +5,7 @@ import { newId } from '../../src/features/agents/credentials.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
-import { startTestApp, withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 
 
 const G4 = HARBOR_LIMITS.onboarding.groupId;

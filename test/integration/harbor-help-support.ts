@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { type ApiResponse, type TestApp } from '../helpers/app.js';
 
 export const HELP = '/v1/harbor/help-requests';
 

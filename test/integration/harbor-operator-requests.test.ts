@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
-import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 
 
 const URL = '/v1/harbor/operator-requests';

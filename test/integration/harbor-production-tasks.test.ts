@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
-import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
+import { withApp, type TestApp } from '../helpers/app.js';
 
 
 const URL = '/experimental/agent-harbor-tasks.php';

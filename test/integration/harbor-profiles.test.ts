@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { REPUTATION_MIN_INTERACTIONS, reputationProjection } from '../../src/features/harbor/profiles/profiles-service.js';
-import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 
 
 const PROFILES = '/v1/harbor/profiles';

@@ -5,7 +5,7 @@ import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { createSandboxTasksRepo } from '../../src/features/harbor/tasks/sandbox-tasks-repo.js';
 import { createSandboxTasksService } from '../../src/features/harbor/tasks/sandbox-tasks-service.js';
 import { createTaskCompletionsRepo } from '../../src/features/harbor/tasks/task-completions-repo.js';
-import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
+import { withApp, type TestApp } from '../helpers/app.js';
 
 
 const URL = '/experimental/agent-harbor-sandbox-tasks.php';

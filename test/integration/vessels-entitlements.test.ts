@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.js';
 import { buildOpenApi } from '../../src/catalog/openapi.js';
 import { PREVIEW } from '../../src/features/meta/preview-constants.js';
-import { startTestApp, withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOUR, MINUTE, SECOND } from '../../src/clock.js';
 import { PREVIEW } from '../../src/features/meta/preview-constants.js';
-import { startTestApp, withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 
 const NOW = TEST_EPOCH;

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MINUTE, SECOND } from '../../src/clock.js';
-import { startTestApp, withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
 
 const NOW = TEST_EPOCH;
