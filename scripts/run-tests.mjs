@@ -1,30 +1,78 @@
-// Runs every compiled test file under dist/test with node's built-in test runner.
-// A test that hangs fails after 3 minutes instead of holding CI.
+// Runs the compiled test files under dist/test with node's built-in test runner.
+//   node scripts/run-tests.mjs                      every tier: unit, integration, e2e
+//   node scripts/run-tests.mjs --tier unit          one tier (unit | integration | e2e); repeatable
+//   node scripts/run-tests.mjs <substr> [<substr>…] only files whose dist path contains a substring
+// A test that hangs fails after 3 minutes instead of holding CI. After a full run, every harbor error code
+// must have been answered by the server at least once (recorded by the test processes, checked here).
 // Test files are found here (node 20's --test takes no globs) so a new file needs no registration.
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+
+const TIERS = ['unit', 'integration', 'e2e'];
 
 function collect(dir) {
   const out = [];
   for (const name of readdirSync(dir)) {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) out.push(...collect(path));
-    else if (name.endsWith('.test.js')) out.push(path);
+    // a compiled test whose source was moved or deleted stays in dist/ (tsc never removes outputs): skip it
+    else if (name.endsWith('.test.js') && existsSync(path.replace(/^dist[\\/]/, '').replace(/\.js$/, '.ts'))) out.push(path);
   }
   return out;
 }
 
-const filter = process.argv.slice(2);
-let files = collect('dist/test').sort();
+const args = process.argv.slice(2);
+const tiers = [];
+const filter = [];
+for (let i = 0; i < args.length; i++) {
+  if (args[i] === '--tier') {
+    const tier = args[++i];
+    if (!TIERS.includes(tier)) {
+      console.error(`unknown tier ${tier}; one of ${TIERS.join(', ')}`);
+      process.exit(2);
+    }
+    tiers.push(tier);
+  } else filter.push(args[i]);
+}
+
+let files = (tiers.length ? tiers : TIERS).flatMap((tier) => {
+  try {
+    return collect(join('dist/test', tier));
+  } catch {
+    return [];
+  }
+}).sort();
 if (filter.length) files = files.filter((f) => filter.some((part) => f.includes(part)));
 if (files.length === 0) {
   console.error('no test files found under dist/test');
   process.exit(1);
 }
+// Test processes append the error codes the server answered with to files here (test/helpers/produced-codes.ts).
+const codesDir = mkdtempSync(join(tmpdir(), 'bosun-produced-codes-'));
 const result = spawnSync(
   process.execPath,
   ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...files],
-  { stdio: 'inherit' },
+  { stdio: 'inherit', env: { ...process.env, BOSUN_PRODUCED_CODES_DIR: codesDir } },
 );
-process.exit(result.status ?? 1);
+let status = result.status ?? 1;
+const complete = tiers.length === 0 && filter.length === 0;
+if (complete && status === 0) status = await checkProducedCodes(codesDir);
+else if (!complete) console.log('\nerror-code coverage: checked on a full run only (no --tier, no filter)');
+rmSync(codesDir, { recursive: true, force: true });
+process.exit(status);
+
+/** Every harbor error code of harbor-interface part 7 must have been answered by the server during the run. */
+async function checkProducedCodes(dir) {
+  const { HARBOR_ERROR_CODES } = await import(pathToFileURL(resolve('dist/src/http/errors.js')).href);
+  const produced = new Set(readdirSync(dir).flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean)));
+  const missing = HARBOR_ERROR_CODES.filter((code) => !produced.has(code));
+  if (missing.length === 0) {
+    console.log(`\nerror-code coverage: all ${HARBOR_ERROR_CODES.length} harbor error codes were produced by the server during the run`);
+    return 0;
+  }
+  console.error(`\nerror-code coverage: ${missing.length} harbor error code(s) never produced by the server in this run: ${missing.join(', ')}`);
+  return 1;
+}

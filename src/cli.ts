@@ -1,58 +1,15 @@
-import { parseArgs } from 'node:util';
-import { ConfigError } from './config.js';
-import { AppError } from './http/errors.js';
-import { err, out, type Command } from './cli/command.js';
-import { ALL_COMMANDS } from './cli/commands.js';
+// The `bosun` executable: runs main() against this process's streams and environment.
+import { main } from './cli/main.js';
+import type { CliIo } from './cli/io.js';
 
-const COMMANDS: Command[] = ALL_COMMANDS;
+const io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
 
-function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return ['bosun — open maritime information service for software agents', '', 'Commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '', 'Run "bosun <command> --help" for details.'].join('\n');
-}
-
-export async function main(argv: string[]): Promise<number> {
-  const command = COMMANDS.filter((c) => {
-    const words = c.name.split(' ');
-    return words.every((w, i) => argv[i] === w);
-  }).sort((a, b) => b.name.length - a.name.length)[0];
-  if (!command) {
-    if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-      out(help());
-      return 0;
-    }
-    err(`unknown command: ${argv.join(' ')}\n\n${help()}`);
-    return 2;
-  }
-  const rest = argv.slice(command.name.split(' ').length);
-  if (rest.includes('--help') || rest.includes('-h')) {
-    out(`${command.summary}\n\nUsage: ${command.usage}`);
-    return 0;
-  }
-  let parsed;
-  try {
-    parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
-  } catch (e) {
-    err(`${(e as Error).message}\n\nUsage: ${command.usage}`);
-    return 2;
-  }
-  try {
-    return await command.run(parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] });
-  } catch (e) {
-    if (e instanceof ConfigError || e instanceof AppError) {
-      err(e.message);
-      return 1;
-    }
-    throw e;
-  }
-}
-
-main(process.argv.slice(2)).then(
+main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
   },
   (e) => {
-    err(`bosun: ${(e as Error).stack ?? e}`);
+    io.stderr.write(`bosun: ${(e as Error).stack ?? e}\n`);
     process.exitCode = 1;
   },
 );

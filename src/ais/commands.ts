@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { err, type Command } from '../cli/command.js';
+import { cliIo } from '../cli/io.js';
 import { runDecode } from './decode-cli.js';
 
 export const aisCommands: Command[] = [
@@ -11,7 +12,7 @@ export const aisCommands: Command[] = [
     options: { unscaled: { type: 'boolean', short: 'u' }, sentences: { type: 'boolean' }, stats: { type: 'boolean' } },
     async run({ values, positionals }) {
       const file = positionals[0] ?? '-';
-      const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+      const input: NodeJS.ReadableStream = file === '-' ? cliIo().stdin : createReadStream(file, { highWaterMark: 1 << 20 });
       const opened = new Promise<void>((resolve, reject) => {
         if (file === '-') return resolve();
         input.once('open', () => resolve());
@@ -23,7 +24,7 @@ export const aisCommands: Command[] = [
         err(`cannot read ${file}: ${(e as Error).message}`);
         return 1;
       }
-      const stats = await runDecode(input, process.stdout, { unscaled: values.unscaled === true, sentences: values.sentences === true });
+      const stats = await runDecode(input, cliIo().stdout, { unscaled: values.unscaled === true, sentences: values.sentences === true });
       if (values.stats) err(JSON.stringify(stats));
       return 0;
     },

@@ -116,7 +116,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       clock,
       cursors,
       pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memoryPollSlots(() => clock.now()),
-      findTrial: trialRecords.find,
+      findTrial: (agentId) => trialRecords.find(agentId),
       onError: (err, context) => logger.error({ err }, context),
     }),
     ...harbor.services,

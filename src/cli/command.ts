@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../config.js';
 import { createBosun, type Bosun } from '../app/create.js';
+import { cliIo } from './io.js';
 
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
 
@@ -15,12 +16,12 @@ export interface Command {
   run(args: { values: Record<string, string | boolean | undefined>; positionals: string[] }): Promise<number>;
 }
 
-export const out = (line = '') => process.stdout.write(line + '\n');
-export const err = (line: string) => process.stderr.write(line + '\n');
+export const out = (line = '') => cliIo().stdout.write(line + '\n');
+export const err = (line: string) => cliIo().stderr.write(line + '\n');
 
 /** Opens the configured store (migrated) and services for a one-shot command, then closes them. */
 export async function withBosun<T>(fn: (bosun: Bosun) => Promise<T>): Promise<T> {
-  const config = loadConfig(process.env);
+  const config = loadConfig(cliIo().env);
   const bosun = await createBosun({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   try {
     return await fn(bosun);
@@ -31,9 +32,10 @@ export async function withBosun<T>(fn: (bosun: Bosun) => Promise<T>): Promise<T>
 
 /** Reads a secret: prompted without echo on a terminal, otherwise the whole of standard input. */
 export async function readSecret(prompt: string): Promise<string> {
-  if (!process.stdin.isTTY) {
+  const { stdin } = cliIo();
+  if (!stdin.isTTY) {
     const chunks: Buffer[] = [];
-    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    for await (const chunk of stdin) chunks.push(Buffer.from(chunk));
     return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
   }
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });

@@ -4,6 +4,7 @@ import { createBosun } from '../app/create.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { migrateToLatest, openStore } from '../store/db.js';
 import { err, out, type Command } from './command.js';
+import { cliIo } from './io.js';
 
 export const coreCommands: Command[] = [
   {
@@ -11,7 +12,7 @@ export const coreCommands: Command[] = [
     summary: 'Run the HTTP service (and its jobs) until Ctrl-C.',
     usage: 'bosun serve\n\nConfiguration comes from the environment: HOST, PORT, BOSUN_DATA_DIR, DATABASE_URL, REDIS_URL, … (see README).',
     async run() {
-      const config = loadConfig(process.env);
+      const config = loadConfig(cliIo().env);
       const bosun = await createBosun(config, { background: true });
       const address = await bosun.listen();
       const store = bosun.ctx.store.describe();
@@ -43,7 +44,7 @@ export const coreCommands: Command[] = [
     summary: 'Apply pending database migrations and exit.',
     usage: 'bosun migrate',
     async run() {
-      const config = loadConfig(process.env);
+      const config = loadConfig(cliIo().env);
       const store = await openStore(config.database);
       try {
         const applied = await migrateToLatest(store);

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { AisSink, PositionReport, StaticReport } from '../fleet/types.js';
+import type { AisSink, PositionReport } from '../fleet/types.js';
 import { LineSplitter } from './line-splitter.js';
 
 /** Why a CSV row was not imported. */

@@ -1,6 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
+import { cliIo } from '../cli/io.js';
 import { err, out, withBosun, type Command } from '../cli/command.js';
 import { AisCsvError, csvSourceName, importAisCsv, type AisCsvSummary } from './ais-csv.js';
 import { FeedStartError, reportToJson } from './feed-manager.js';
@@ -106,6 +107,7 @@ export const feedCommands: Command[] = [
             json,
             signal: interrupt.signal,
             print: err,
+            stdin: cliIo().stdin,
           }).catch((e: Error) => {
             if (e instanceof FeedStartError) {
               err(e.message);

@@ -96,6 +96,7 @@ export interface RouteDefinition {
   handler(input: RouteInput<any, any, any>, call: CallContext): Promise<EnvelopeResult | BareResult>;
 }
 
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- TypeBox spells "no properties" as TObject<{}>
 type Empty = TObject<{}>;
 
 /** Binds a handler to a catalog operation; input and output types follow the schemas. */

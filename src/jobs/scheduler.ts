@@ -62,7 +62,7 @@ export function createScheduler(logger: Logger, now: () => number) {
         if (slot.timer) clearInterval(slot.timer);
         slot.timer = null;
       }
-      await Promise.all([...jobs.values()].map((s) => s.running));
+      await Promise.all([...jobs.values()].flatMap((s) => (s.running ? [s.running] : [])));
     },
     statuses: (): JobStatus[] => [...jobs.values()].map((s) => ({ ...s.status })),
   };

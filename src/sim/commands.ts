@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { err, type Command } from '../cli/command.js';
+import { cliIo } from '../cli/io.js';
 import { parseIso, HOUR, MINUTE, systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { BACKFILL_RATES, DemoFleet, LIVE_RATES } from './fleet.js';
@@ -19,7 +20,7 @@ export const simCommands: Command[] = [
     usage: USAGE,
     options: { hours: { type: 'string' }, from: { type: 'string' }, vessels: { type: 'string' }, seed: { type: 'string' }, rates: { type: 'string' } },
     async run({ values }) {
-      const demo = loadConfig(process.env).demo;
+      const demo = loadConfig(cliIo().env).demo;
       const hours = Number(values.hours ?? '1');
       const vessels = Number(values.vessels ?? demo.vessels);
       const fromText = values.from as string | undefined;
@@ -40,7 +41,8 @@ export const simCommands: Command[] = [
         t = Math.min(to, t + 10 * MINUTE);
         let chunk = '';
         fleet.advanceTo(t, (line) => (chunk += line + '\n'));
-        if (!process.stdout.write(chunk)) await once(process.stdout, 'drain');
+        const { stdout } = cliIo();
+        if (!stdout.write(chunk)) await once(stdout, 'drain');
       }
       return 0;
     },

@@ -4,6 +4,7 @@ import { createBosun, type Bosun, type BosunOptions } from '../../src/app/create
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
 import { buildOpenApi } from '../../src/catalog/openapi.js';
+import { recordProducedCodes } from './produced-codes.js';
 import { createSchemaChecker, type SchemaChecker } from './schema-check.js';
 
 /** 2026-11-21T00:00:00Z: tests start from a fixed instant and move the clock explicitly. */
@@ -90,6 +91,7 @@ export async function startTestApp(options: { env?: Record<string, string>; bosu
         body = undefined;
       }
       checker.check(method, url, res.statusCode, res.headers['content-type'] as string | undefined, body);
+      recordProducedCodes(body);
       return { status: res.statusCode, headers: res.headers as ApiResponse['headers'], body, text: res.body };
     },
     async registerAgent(name = 'test-agent', scopes: readonly string[] = []) {
@@ -107,6 +109,16 @@ export async function startTestApp(options: { env?: Record<string, string>; bosu
     },
   };
   return app;
+}
+
+/** Starts a test app (with `env` over the test configuration), runs `fn`, and closes the app even when `fn` throws. */
+export async function withApp(fn: (app: TestApp) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
+  const app = await startTestApp({ env });
+  try {
+    await fn(app);
+  } finally {
+    await app.close();
+  }
 }
 
 export async function dropTestSchema(config: Config): Promise<void> {

@@ -42,7 +42,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     port,
     async cut() {
       down = true;
-      const closing = [...pairs].map((s) => (s.destroyed ? null : once(s, 'close'))).filter(Boolean);
+      const closing = [...pairs].filter((s) => !s.destroyed).map((s) => once(s, 'close'));
       for (const s of pairs) s.destroy();
       await Promise.all(closing);
     },

@@ -1,6 +1,7 @@
 import { AppError } from '../../http/errors.js';
 import { err, out, readSecret, withBosun, type Command } from '../../cli/command.js';
 import { iso } from '../../clock.js';
+import { cliIo } from '../../cli/io.js';
 
 export const operatorCommands: Command[] = [
   {
@@ -9,7 +10,7 @@ export const operatorCommands: Command[] = [
     usage: 'bosun operator set-password\n\nPrompts twice on a terminal; otherwise reads the password from standard input (at least 12 characters).',
     async run() {
       const password = await readSecret('operator password: ');
-      if (process.stdin.isTTY) {
+      if (cliIo().stdin.isTTY) {
         const again = await readSecret('repeat password: ');
         if (again !== password) {
           err('passwords differ; nothing changed');

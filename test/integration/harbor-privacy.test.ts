@@ -12,6 +12,8 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
  */
 const MARK = 'PRIVMARK';
 const secret = (what: string) => `${MARK}-${what}`;
+/** Every private text leavePrivateTraces writes (the internal note is the operator's; A never sees it). */
+const PRIVATE_TEXTS = ['profile-summary', 'task-title', 'task-description', 'task-message', 'help-title', 'help-body', 'operator-body', 'prod-title', 'prod-description'];
 
 async function leavePrivateTraces(app: TestApp, a: { agentId: string; apiKey: string }) {
   const post = (url: string, body: unknown, headers: Record<string, string> = {}) => app.api('POST', url, { token: a.apiKey, body, headers });
@@ -38,17 +40,19 @@ test('no list, feed, discovery, profile, item or error shows another agent\'s pr
     await app.bosun.ctx.services.agents.grantScope(c.agentId, 'harbor:task:read', { kind: 'cli' });
 
     const seen: string[] = [];
+    const ownSeen: string[] = [];
     const read = async (token: string | undefined, url: string, method = 'GET', body?: unknown) => {
       const res = await app.api(method, url, { token, ...(body === undefined ? {} : { body }) });
-      seen.push(`${method} ${url} → ${res.status} ${res.text}`);
+      (token === a.apiKey ? ownSeen : seen).push(`${method} ${url} → ${res.status} ${res.text}`);
       return res;
     };
-    for (const viewer of [undefined, b.apiKey, c.apiKey]) {
+    for (const viewer of [a.apiKey, undefined, b.apiKey, c.apiKey]) {
       for (const url of [
         '/v1/harbor/discovery',
         '/v1/harbor/skills?text=agent',
         '/.well-known/agent-harbor.json',
         '/v1/harbor/profiles',
+        '/v1/harbor/profiles/me',
         `/v1/harbor/profiles/${a.agentId}`,
         '/v1/harbor/feed',
         '/v1/harbor/help-requests',
@@ -68,13 +72,21 @@ test('no list, feed, discovery, profile, item or error shows another agent\'s pr
       ]) {
         await read(viewer, url);
       }
-      if (viewer) {
+      if (viewer && viewer !== a.apiKey) {
         await read(viewer, '/experimental/agent-harbor-sandbox-tasks.php', 'POST', { action: 'message', task_id: ids.taskId, body: 'let me in' });
         await read(viewer, `/v1/harbor/help-requests/${ids.helpId}/responses`, 'POST', { body: 'let me in' });
         await read(viewer, `/v1/harbor/help-requests/${ids.helpId}/select`, 'POST', { response_id: 'hrs_nope' });
         await read(viewer, '/experimental/agent-harbor-tasks.php', 'POST', { action: 'message', task_id: ids.productionId, body: 'let me in' });
       }
     }
+    // Positive control: the same reads, made by A, do show A's private data, so its absence below means
+    // the others are refused it (not that the setup created nothing or the reads miss it).
+    const ownTranscript = ownSeen.map((s) => s.split(' → ')[1]).join('\n');
+    for (const what of PRIVATE_TEXTS) assert.ok(ownTranscript.includes(secret(what)), `A's own reads show ${secret(what)}`);
+    assert.ok(ownTranscript.includes('9811000'), "A's own reads show the vessel of its task and trial");
+    const ownMe = JSON.parse(ownSeen.find((s) => s.startsWith('GET /v1/agents/me'))!.split(' → ')[1]!.slice(4));
+    assert.ok(ownMe.data.scopes.includes('harbor:task:read'), "A's granted scope is visible to A");
+
     // Only what the service answered counts (the request lines themselves name the ids and the vessel).
     const transcript = seen.map((s) => s.split(' → ')[1]).join('\n');
     assert.equal(transcript.includes(MARK), false, `private text leaked:\n${seen.filter((s) => s.includes(MARK)).join('\n').slice(0, 2000)}`);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { type ApiResponse, type TestApp } from '../helpers/app.js';
 
 export const HELP = '/v1/harbor/help-requests';
 
@@ -20,14 +20,7 @@ export async function register(app: TestApp, name: string, ip?: string): Promise
   return { agentId: res.body.data.agent_id, apiKey: res.body.data.api_key };
 }
 
-export async function withApp(fn: (app: TestApp) => Promise<void>, env: Record<string, string> = {}) {
-  const app = await startTestApp({ env });
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
+export { withApp } from '../helpers/app.js';
 
 export function expectError(res: ApiResponse, status: number, code: string, label = '') {
   assert.equal(res.status, status, `${label} ${res.text.slice(0, 300)}`);

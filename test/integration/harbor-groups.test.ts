@@ -6,16 +6,8 @@ import type { ParticipationSignals } from '../../src/features/harbor/groups/grou
 import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 
-async function withApp(fn: (app: TestApp) => Promise<void>) {
-  const app = await startTestApp();
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 const GROUPS = '/v1/harbor/public/groups';
 const G4 = HARBOR_LIMITS.onboarding.groupId;

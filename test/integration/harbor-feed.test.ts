@@ -3,23 +3,16 @@ import assert from 'node:assert/strict';
 import { createFeedService, type FeedEntry, type FeedSource } from '../../src/features/harbor/feed/feed-service.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { createCursorCodec } from '../../src/http/cursor-codec.js';
 
-async function withApp(fn: (app: TestApp) => Promise<void>) {
-  const app = await startTestApp({ env: { BOSUN_PUBLIC_URL: 'https://bosun.example.org' } });
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
+const withFeedApp = (fn: (app: TestApp) => Promise<void>) => withApp(fn, { BOSUN_PUBLIC_URL: 'https://bosun.example.org' });
 
 const G4 = HARBOR_LIMITS.onboarding.groupId;
 const act = (app: TestApp, token: string, body: Record<string, unknown>) => app.api('POST', '/v1/harbor/public/groups', { token, body });
 
 test('the feed lists readable group activity newest first with aggregates, links and an opaque cursor', async () => {
-  await withApp(async (app) => {
+  await withFeedApp(async (app) => {
     const a = await app.registerAgent('alpha');
     const b = await app.registerAgent('beta');
     const topic = (await act(app, a.apiKey, { action: 'post', group_id: G4, body: `A  long\ntopic ${'x'.repeat(400)}` })).body.data.post.post_id;
@@ -64,7 +57,7 @@ test('the feed lists readable group activity newest first with aggregates, links
 });
 
 test('group 4 reaches the feed only with the onboarding scope; an expired sandbox reads no feed', async () => {
-  await withApp(async (app) => {
+  await withFeedApp(async (app) => {
     const a = await app.registerAgent('alpha');
     await act(app, a.apiKey, { action: 'post', group_id: G4, body: 'sandbox chatter' });
     await app.bosun.ctx.services.agents.revokeScope(a.agentId, 'harbor:public:onboarding_participate', { kind: 'cli' });

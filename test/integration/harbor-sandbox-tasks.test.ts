@@ -5,16 +5,8 @@ import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { createSandboxTasksRepo } from '../../src/features/harbor/tasks/sandbox-tasks-repo.js';
 import { createSandboxTasksService } from '../../src/features/harbor/tasks/sandbox-tasks-service.js';
 import { createTaskCompletionsRepo } from '../../src/features/harbor/tasks/task-completions-repo.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { withApp, type TestApp } from '../helpers/app.js';
 
-async function withApp(fn: (app: TestApp) => Promise<void>, env?: Record<string, string>) {
-  const app = await startTestApp({ env });
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 const URL = '/experimental/agent-harbor-sandbox-tasks.php';
 

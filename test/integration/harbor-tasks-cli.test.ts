@@ -1,13 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../helpers/shared-data.js';
+import { runCli } from '../helpers/cli.js';
 import { startTestApp } from '../helpers/app.js';
-
-const cli = join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
 
 test('the operator CLI creates, lists, shows, reassigns and cancels production tasks on the shared store', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-tasks-cli-'));
@@ -15,13 +12,13 @@ test('the operator CLI creates, lists, shows, reassigns and cancels production t
   const app = await startTestApp({ env: { DATABASE_URL: databaseUrl } });
   const { REDIS_URL: _redis, ...inherited } = process.env;
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, [cli, 'harbor', 'tasks', ...args], { encoding: 'utf8', env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+    runCli(['harbor', 'tasks', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
   try {
     const a = await app.registerAgent('alpha');
     const b = await app.registerAgent('beta');
     for (const scope of ['harbor:task:read', 'harbor:task:message']) await app.bosun.ctx.services.agents.grantScope(a.agentId, scope, { kind: 'cli' });
 
-    const created = run('create', '--title', 'Check AIS gaps', '--description', 'Find gaps over 6 h.', '--vessel', 'IMO:9321483', '--assign', a.agentId);
+    const created = await run('create', '--title', 'Check AIS gaps', '--description', 'Find gaps over 6 h.', '--vessel', 'IMO:9321483', '--assign', a.agentId);
     assert.equal(created.status, 0, created.stderr);
     const taskId = /^(tsk_[0-9a-f]{20})  assigned  assignee /.exec(created.stdout)?.[1];
     assert.ok(taskId, created.stdout);
@@ -33,26 +30,26 @@ test('the operator CLI creates, lists, shows, reassigns and cancels production t
     assert.equal(seen.body.data.vessel, 'IMO:9321483');
     await app.api('POST', '/experimental/agent-harbor-tasks.php', { token: a.apiKey, body: { action: 'message', task_id: taskId, body: 'Question from alpha' } });
 
-    const list = run('list', '--state', 'assigned');
+    const list = await run('list', '--state', 'assigned');
     assert.equal(list.status, 0, list.stderr);
     assert.match(list.stdout, new RegExp(`${taskId}  assigned  assignee ${a.agentId}`));
-    const show = run('show', taskId!);
+    const show = await run('show', taskId!);
     assert.match(show.stdout, /description: Find gaps over 6 h\./);
     assert.match(show.stdout, new RegExp(`${a.agentId}: Question from alpha`));
-    const message = run('message', taskId!, '--body', 'Use the last week.');
+    const message = await run('message', taskId!, '--body', 'Use the last week.');
     assert.equal(message.status, 0, message.stderr);
     assert.match(message.stdout, /operator: Use the last week\./);
 
-    const assigned = run('assign', taskId!, b.agentId);
+    const assigned = await run('assign', taskId!, b.agentId);
     assert.equal(assigned.status, 0, assigned.stderr);
     assert.equal((await app.api('GET', `/experimental/agent-harbor-tasks.php?task_id=${taskId}`, { token: a.apiKey })).status, 404);
 
-    const cancelled = run('cancel', taskId!);
+    const cancelled = await run('cancel', taskId!);
     assert.match(cancelled.stdout, /cancelled/);
-    const again = run('cancel', taskId!);
+    const again = await run('cancel', taskId!);
     assert.notEqual(again.status, 0);
     assert.match(again.stderr, /cancelled/);
-    const badVessel = run('create', '--title', 'Bad vessel', '--description', 'x', '--vessel', 'IMO:1234568');
+    const badVessel = await run('create', '--title', 'Bad vessel', '--description', 'x', '--vessel', 'IMO:1234568');
     assert.notEqual(badVessel.status, 0);
     assert.match(badVessel.stderr, /IMO/);
   } finally {

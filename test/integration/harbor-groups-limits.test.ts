@@ -5,16 +5,8 @@ import { newId } from '../../src/features/agents/credentials.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 
-async function withApp(fn: (app: TestApp) => Promise<void>) {
-  const app = await startTestApp();
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 const G4 = HARBOR_LIMITS.onboarding.groupId;
 const { topicsPerDay, repliesPerDay, likesPerDay, votesPerDay } = HARBOR_LIMITS.onboarding;

@@ -21,7 +21,7 @@ async function exchange(port: number, text: string | null): Promise<{ socket: So
   await once(socket, 'connect');
   const started = performance.now();
   let data = '';
-  socket.on('data', (d) => (data += d));
+  socket.on('data', (d: Buffer) => (data += d.toString()));
   socket.on('error', () => {});
   const received = once(socket, 'close').then(() => ({ data, ms: performance.now() - started }));
   if (text !== null) socket.write(text);

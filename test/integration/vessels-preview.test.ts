@@ -2,20 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOUR, MINUTE, SECOND } from '../../src/clock.js';
 import { PREVIEW } from '../../src/features/meta/preview-constants.js';
-import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 
 const NOW = TEST_EPOCH;
 const DELAY = PREVIEW.positionDelaySeconds * SECOND;
 
-async function withApp(fn: (app: TestApp) => Promise<void>): Promise<void> {
-  const app = await startTestApp();
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 /** Each call from its own address: the preview allows 6 a minute per identity and IP. */
 let ipCounter = 0;

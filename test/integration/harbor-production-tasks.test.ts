@@ -2,16 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { withApp, type TestApp } from '../helpers/app.js';
 
-async function withApp(fn: (app: TestApp) => Promise<void>) {
-  const app = await startTestApp();
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 const URL = '/experimental/agent-harbor-tasks.php';
 const CLI = { kind: 'cli' } as const;

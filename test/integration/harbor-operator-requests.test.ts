@@ -1,16 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 
-async function withApp(fn: (app: TestApp) => Promise<void>) {
-  const app = await startTestApp();
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 const URL = '/v1/harbor/operator-requests';
 

@@ -1,15 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.js';
 import { buildOpenApi } from '../../src/catalog/openapi.js';
 import { PREVIEW } from '../../src/features/meta/preview-constants.js';
-import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
-import { PROJECT_ROOT } from '../helpers/shared-data.js';
+import { runCli } from '../helpers/cli.js';
 
 const NOW = TEST_EPOCH;
 const DELAY = PREVIEW.positionDelaySeconds;
@@ -19,14 +18,6 @@ const FRESH_ONLY = { mmsi: 563055500, imo: imo(941333) };
 /** Distinctive coordinates of positions younger than the delay: they must never appear without the entitlement. */
 const FRESH_LATS = ['1.25003', '1.32222', '1.33333', '1.34444', '1.35555', '1.36666', '1.33341'];
 
-async function withApp(fn: (app: TestApp) => Promise<void>, env: Record<string, string> = {}): Promise<void> {
-  const app = await startTestApp({ env });
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 /**
  * PRIDE: positions 20 h old, exactly DELAY s old (the newest one a delayed key may see), DELAY - 1 s
@@ -294,7 +285,7 @@ test('bosun agents grant <id> vessels:live and agents revoke-scope switch a key 
   const dir = mkdtempSync(join(tmpdir(), 'bosun-entitle-cli-'));
   const databaseUrl = `sqlite:${join(dir, 'bosun.db')}`;
   const { REDIS_URL: _redis, DATABASE_URL: _db, ...inherited } = process.env;
-  const cli = (...args: string[]) => spawnSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'src', 'cli.js'), 'agents', ...args], { encoding: 'utf8', env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+  const cli = (...args: string[]) => runCli(['agents', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
   try {
     await withApp(async (app) => {
       await seed(app);
@@ -302,15 +293,15 @@ test('bosun agents grant <id> vessels:live and agents revoke-scope switch a key 
       const lat = async () => (await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: apiKey })).body.data.position.lat;
       assert.equal(await lat(), 1.25);
       const other = await app.registerAgent('cli-granted-too');
-      const missingScope = cli('grant', agentId);
+      const missingScope = await cli('grant', agentId);
       assert.notEqual(missingScope.status, 0);
       assert.match(missingScope.stderr, /give the agent id\(s\) and the scope/);
-      const granted = cli('grant', agentId, other.agentId, 'vessels:live');
+      const granted = await cli('grant', agentId, other.agentId, 'vessels:live');
       assert.equal(granted.status, 0, granted.stderr);
       assert.match(granted.stdout, new RegExp(`granted vessels:live to ${agentId}\ngranted vessels:live to ${other.agentId}`));
       assert.equal(await lat(), Number(FRESH_LATS[2]), 'live on the next call');
       assert.equal((await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: other.apiKey })).body.data.position.lat, Number(FRESH_LATS[2]), 'both agents granted');
-      const revoked = cli('revoke-scope', agentId, 'vessels:live');
+      const revoked = await cli('revoke-scope', agentId, 'vessels:live');
       assert.equal(revoked.status, 0, revoked.stderr);
       assert.equal(await lat(), 1.25, 'delayed on the next call');
     }, { DATABASE_URL: databaseUrl });

@@ -1,18 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { AisDecoder } from '../../src/ais/index.js';
 import { HOUR } from '../../src/clock.js';
 import { DemoFleet, LIVE_RATES } from '../../src/sim/fleet.js';
 import { seedFromText } from '../../src/sim/random.js';
-import { PROJECT_ROOT } from '../helpers/shared-data.js';
+import { runCli } from '../helpers/cli.js';
 
-const cli = join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
-
-test('bosun demo nmea prints the simulated fleet\'s sentences for a window, as the simulator makes them', () => {
+test('bosun demo nmea prints the simulated fleet\'s sentences for a window, as the simulator makes them', async () => {
   const from = Date.UTC(2026, 10, 20);
-  const res = spawnSync(process.execPath, [cli, 'demo', 'nmea', '--hours', '0.5', '--vessels', '15', '--seed', 'cli', '--from', new Date(from).toISOString()], { encoding: 'utf8', env: { ...process.env, LOG_LEVEL: 'silent' } });
+  const res = await runCli(['demo', 'nmea', '--hours', '0.5', '--vessels', '15', '--seed', 'cli', '--from', new Date(from).toISOString()]);
   assert.equal(res.status, 0, res.stderr);
   const lines = res.stdout.trimEnd().split('\n');
   const expected: string[] = [];
@@ -25,18 +21,18 @@ test('bosun demo nmea prints the simulated fleet\'s sentences for a window, as t
   assert.ok(messages.every((m) => m.meta.source === 'demo-simulator' && m.meta.receivedAtMs! > from && m.meta.receivedAtMs! <= from + HOUR / 2));
 });
 
-test('bosun demo nmea refuses bad options with a clear message', () => {
+test('bosun demo nmea refuses bad options with a clear message', async () => {
   for (const [args, message] of [
     [['--hours', 'x'], /--hours/],
     [['--vessels', '1.5'], /--vessels/],
     [['--from', 'yesterday'], /--from: not a time/],
     [['--rates', 'fast'], /--rates/],
   ] as const) {
-    const res = spawnSync(process.execPath, [cli, 'demo', 'nmea', ...args], { encoding: 'utf8' });
+    const res = await runCli(['demo', 'nmea', ...args]);
     assert.equal(res.status, 1, args.join(' '));
     assert.match(res.stderr, message);
   }
-  const help = spawnSync(process.execPath, [cli, 'demo', 'nmea', '--help'], { encoding: 'utf8' });
+  const help = await runCli(['demo', 'nmea', '--help']);
   assert.equal(help.status, 0);
   assert.match(help.stdout, /Usage: bosun demo nmea/);
 });

@@ -1,16 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { withApp, type TestApp } from '../helpers/app.js';
 
-async function withApp(fn: (app: TestApp) => Promise<void>, env: Record<string, string> = {}) {
-  const app = await startTestApp({ env });
-  try {
-    await fn(app);
-  } finally {
-    await app.close();
-  }
-}
 
 const OPR = '/v1/harbor/operator-requests';
 const CLI = { kind: 'cli' } as const;

@@ -1,19 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MINUTE, SECOND } from '../../src/clock.js';
-import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
 
 const NOW = TEST_EPOCH;
 
-async function withApp(fn: (app: TestApp, key: string) => Promise<void>): Promise<void> {
-  const app = await startTestApp();
-  try {
+/** Runs `fn` on a fresh app with the key of an agent holding vessels:live. */
+function withLiveKey(fn: (app: TestApp, key: string) => Promise<void>): Promise<void> {
+  return withApp(async (app) => {
     const { apiKey } = await app.registerAgent('poller', ['vessels:live']);
     await fn(app, apiKey);
-  } finally {
-    await app.close();
-  }
+  });
 }
 
 /** Resolves with the response, or with 'pending' if it has not answered within a short wait. */
@@ -24,7 +22,7 @@ async function settled<T>(promise: Promise<T>, ms = 150): Promise<T | 'pending'>
 const poll = (app: TestApp, key: string, query: string) => app.api('GET', `/v1/vessels/updates?${query}`, { token: key });
 
 test('updates: without since the poll starts now; timeout=0 returns the current cursor and nothing older', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     await ingest(app.bosun.ctx.services.fleet, position(563033300, NOW - MINUTE, 1.2, 103.7));
     const res = await poll(app, key, 'timeout=0');
     assert.equal(res.status, 200);
@@ -39,7 +37,7 @@ test('updates: without since the poll starts now; timeout=0 returns the current 
 });
 
 test('updates: a pending poll returns the position stored while it waits; the next poll with its cursor does not repeat it', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const fleet = app.bosun.ctx.services.fleet;
     const start = await poll(app, key, 'timeout=0');
     const pending = poll(app, key, `since=${start.body.data.cursor}&timeout=30`);
@@ -69,7 +67,7 @@ test('updates: a pending poll returns the position stored while it waits; the ne
 });
 
 test('updates: limit caps an answer and more_available says so; paging by cursor loses nothing', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const start = await poll(app, key, 'timeout=0');
     await ingest(app.bosun.ctx.services.fleet, ...Array.from({ length: 5 }, (_, i) => position(244000000 + i, NOW, 51 + i * 0.1, 4)));
     const first = await poll(app, key, `since=${start.body.data.cursor}&limit=3&timeout=0`);
@@ -84,7 +82,7 @@ test('updates: limit caps an answer and more_available says so; paging by cursor
 });
 
 test('updates: ids and bbox filters; positions of other vessels neither answer nor wake the poll for good', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const fleet = app.bosun.ctx.services.fleet;
     await ingest(fleet, position(563033300, NOW - MINUTE, 1.25, 103.8), position(244123456, NOW - MINUTE, 51.9, 4.1));
     const start = await poll(app, key, 'timeout=0');
@@ -108,7 +106,7 @@ test('updates: ids and bbox filters; positions of other vessels neither answer n
 });
 
 test('updates: three polls per agent key at once; the fourth is rate_limited; a returned poll frees its slot', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const fleet = app.bosun.ctx.services.fleet;
     const start = await poll(app, key, 'timeout=0');
     const since = start.body.data.cursor;
@@ -128,7 +126,7 @@ test('updates: three polls per agent key at once; the fourth is rate_limited; a 
 });
 
 test('updates: flagged positions advance the cursor but are not streamed', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const fleet = app.bosun.ctx.services.fleet;
     const start = await poll(app, key, 'timeout=0');
     await ingest(fleet, position(563033300, NOW, 0, 0));

@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../helpers/shared-data.js';
+import { runCli } from '../helpers/cli.js';
 import { HELP, createRequest, expectError, grant, post, register, registerAll, resolvedRequest, respond, withApp, type Agent } from './harbor-help-support.js';
 import type { TestApp } from '../helpers/app.js';
 
@@ -220,20 +219,20 @@ test('CLI: bosun harbor help reports lists reports and bosun harbor help hide hi
         if (db.kind === 'postgres') Object.assign(env, { DATABASE_URL: db.url, BOSUN_PG_SCHEMA: db.schema });
         else env.DATABASE_URL = `sqlite:${db.file}`;
         delete env.REDIS_URL;
-        const cli = (...args: string[]) => spawnSync(process.execPath, [join(PROJECT_ROOT, 'dist', 'src', 'cli.js'), ...args], { env, encoding: 'utf8' });
+        const cli = (...args: string[]) => runCli(args, { env });
 
-        const reports = cli('harbor', 'help', 'reports', '--limit', '5');
+        const reports = await cli('harbor', 'help', 'reports', '--limit', '5');
         assert.equal(reports.status, 0, reports.stderr);
         assert.match(reports.stdout, new RegExp(`request ${request.request_id} \\(open, 1 report\\(s\\)\\)`));
         assert.match(reports.stdout, /reason: Looks like spam to me/);
         assert.match(reports.stdout, new RegExp(`reporter: ${reporter.agentId}`));
 
-        const hide = cli('harbor', 'help', 'hide', request.request_id);
+        const hide = await cli('harbor', 'help', 'hide', request.request_id);
         assert.equal(hide.status, 0, hide.stderr);
         assert.match(hide.stdout, /hidden/);
         assert.deepEqual((await app.api('GET', HELP, { token: reporter.apiKey })).body.data.items, [], 'gone from the list');
-        assert.match(cli('harbor', 'help', 'reports').stdout, /\[hidden\]/);
-        assert.notEqual(cli('harbor', 'help', 'hide', 'hlp_missing').status, 0);
+        assert.match((await cli('harbor', 'help', 'reports')).stdout, /\[hidden\]/);
+        assert.notEqual((await cli('harbor', 'help', 'hide', 'hlp_missing')).status, 0);
       },
       usePg ? {} : { DATABASE_URL: `sqlite:${file}` },
     );

@@ -1,20 +1,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.js';
-import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { withApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 
 const NOW = TEST_EPOCH;
 const PRIDE = { mmsi: 563033300, imo: 9811000 };
 
-async function withApp(fn: (app: TestApp, key: string) => Promise<void>): Promise<void> {
-  const app = await startTestApp();
-  try {
+/** Runs `fn` on a fresh app with the key of an agent holding vessels:live. */
+function withLiveKey(fn: (app: TestApp, key: string) => Promise<void>): Promise<void> {
+  return withApp(async (app) => {
     const { apiKey } = await app.registerAgent('vessel-tests', ['vessels:live']);
     await fn(app, apiKey);
-  } finally {
-    await app.close();
-  }
+  });
 }
 
 async function seedPride(app: TestApp): Promise<string> {
@@ -29,7 +27,7 @@ async function seedPride(app: TestApp): Promise<string> {
 }
 
 test('lookup: the same merged vessel by IMO:, MMSI:, vsl_id, imo= and mmsi=; identity, latest position, sources and data age', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const vslId = await seedPride(app);
     const urls = [`id=IMO:${PRIDE.imo}`, `id=MMSI:${PRIDE.mmsi}`, `id=${vslId}`, `imo=${PRIDE.imo}`, `mmsi=${PRIDE.mmsi}`, `id=${PRIDE.imo}`, `id=imo%20${PRIDE.imo}`];
     for (const q of urls) {
@@ -83,7 +81,7 @@ test('lookup: the same merged vessel by IMO:, MMSI:, vsl_id, imo= and mmsi=; ide
 });
 
 test('lookup and last_position: malformed ids are invalid_vessel_id, unknown vessels vessel_not_found, two selectors invalid_request', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     await seedPride(app);
     for (const q of ['id=IMO:9811001', 'imo=9811001', 'id=IMO:981100', 'mmsi=56303330', 'mmsi=5630333001', 'id=MMSI:abc', 'id=vsl_zz', 'id=hello', 'imo=IMO:12']) {
       for (const op of ['lookup', 'last_position']) {
@@ -106,7 +104,7 @@ test('lookup and last_position: malformed ids are invalid_vessel_id, unknown ves
 });
 
 test('last_position: the latest usable fix; null for a vessel known only from static reports; an impossible jump is not served', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     await seedPride(app);
     const fleet = app.bosun.ctx.services.fleet;
     await ingest(fleet, position(PRIDE.mmsi, NOW - 4 * MINUTE, 10, 110));
@@ -124,7 +122,7 @@ test('last_position: the latest usable fix; null for a vessel known only from st
 });
 
 test('search: q over name, callsign, IMO and MMSI prefixes; type, flag and bbox filters; stable cursor pages; limit edges', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const fleet = app.bosun.ctx.services.fleet;
     await seedPride(app);
     await ingest(
@@ -184,7 +182,7 @@ test('search: q over name, callsign, IMO and MMSI prefixes; type, flag and bbox 
 });
 
 test('watchlist: partial results with a per-id error code; 50 ids allowed, 51 refused', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const vslId = await seedPride(app);
     const res = await app.api('GET', `/v1/vessels/watchlist?ids=IMO:${PRIDE.imo},MMSI:244999999,IMO:1234568,${vslId}`, { token: key });
     assert.equal(res.status, 200);
@@ -212,7 +210,7 @@ test('watchlist: partial results with a per-id error code; 50 ids allowed, 51 re
 });
 
 test('positions: time range (ISO or epoch), paging at the limit edge, downsampling, flagged fixes only on request', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const fleet = app.bosun.ctx.services.fleet;
     const mmsi = 244123456;
     const start = NOW - 2 * HOUR;
@@ -271,7 +269,7 @@ test('positions: time range (ISO or epoch), paging at the limit edge, downsampli
 });
 
 test('popular: keyed reads counted per vessel in the window, ranked by distinct agents then reads', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const fleet = app.bosun.ctx.services.fleet;
     await seedPride(app);
     await ingest(fleet, identity(244123456, NOW, { name: 'OCEAN GLORY' }), position(244123456, NOW, 51.9, 4.1));
@@ -311,7 +309,7 @@ test('popular: keyed reads counted per vessel in the window, ranked by distinct 
 });
 
 test('simulated data says so: simulated on the vessel and position, simulated_source in the envelope', async () => {
-  await withApp(async (app, key) => {
+  await withLiveKey(async (app, key) => {
     const sim = { source: 'demo-simulator', simulated: true };
     await ingest(app.bosun.ctx.services.fleet, identity(538000001, NOW, { name: 'DEMO CARRIER', imo: imo(100000), ...sim }), position(538000001, NOW - MINUTE, 25.0, 55.0, sim));
     for (const url of ['/v1/vessels/lookup?mmsi=538000001', '/v1/vessels/last_position?mmsi=538000001', '/v1/vessels/search?q=demo', '/v1/vessels/watchlist?ids=MMSI:538000001', '/v1/vessels/MMSI:538000001/positions']) {

@@ -22,7 +22,7 @@ before(async () => {
   shared = await startTestApp();
 });
 after(() => shared.close());
-const withApp = (fn: (app: TestApp) => Promise<void>) => fn(shared);
+const onSharedApp = (fn: (app: TestApp) => Promise<void>) => fn(shared);
 
 const HELP = '/v1/harbor/help-requests';
 const SANDBOX_TASKS = '/experimental/agent-harbor-sandbox-tasks.php';
@@ -60,7 +60,7 @@ async function openSandboxTasks(app: TestApp, agentId: string, count: number): P
 }
 
 test('help requests: three concurrent creates by an auto-sandbox agent leave one active request (limit 1)', async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('help-racer');
     const responses = await race(3, (i) => app.api('POST', HELP, { token: a.apiKey, body: { title: `Question ${i}`, body: 'details', visibility: 'public' } }));
     expectExactly(responses, HARBOR_LIMITS.help.activeRequests, 201, 'help_auto_sandbox_active_limit', 'active help requests');
@@ -72,7 +72,7 @@ test('help requests: three concurrent creates by an auto-sandbox agent leave one
 });
 
 test('help requests: concurrent creates at the edge of 2 new requests per 24 hours let one through', async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('help-daily');
     const first = await app.api('POST', HELP, { token: a.apiKey, body: { title: 'First question', body: 'details', visibility: 'public' } });
     assert.equal(first.status, 201, first.text);
@@ -85,7 +85,7 @@ test('help requests: concurrent creates at the edge of 2 new requests per 24 hou
 });
 
 test(`profile writes: 40 concurrent writes pass exactly ${HARBOR_LIMITS.actionsPer5Minutes} (actions per 5 minutes)`, async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('profile-racer');
     const responses = await race(40, (i) => app.api('POST', '/v1/harbor/profiles', { token: a.apiKey, body: { display_name: `Racer ${i}`, public: false } }));
     expectExactly(responses, HARBOR_LIMITS.actionsPer5Minutes, 201, 'task_rate_limited', 'profile writes');
@@ -94,7 +94,7 @@ test(`profile writes: 40 concurrent writes pass exactly ${HARBOR_LIMITS.actionsP
 });
 
 test(`sandbox tasks: 15 concurrent creates pass exactly ${HARBOR_LIMITS.createsPerDay} (creates per 24 hours)`, async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('task-racer');
     assert.equal((await app.api('GET', SANDBOX_TASKS, { token: a.apiKey })).status, 200, 'onboarding checklist handed out first');
     const responses = await race(15, (i) => app.api('POST', SANDBOX_TASKS, { token: a.apiKey, body: { action: 'create', title: `Task ${i}`, description: 'synthetic' } }));
@@ -105,7 +105,7 @@ test(`sandbox tasks: 15 concurrent creates pass exactly ${HARBOR_LIMITS.createsP
 });
 
 test(`active capacity: with ${HARBOR_LIMITS.activeTasks - 2} active items, 6 concurrent sandbox task creates pass exactly 2`, async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('capacity-racer');
     assert.equal((await app.api('GET', SANDBOX_TASKS, { token: a.apiKey })).status, 200);
     await openSandboxTasks(app, a.agentId, HARBOR_LIMITS.activeTasks - 2);
@@ -119,7 +119,7 @@ test(`active capacity: with ${HARBOR_LIMITS.activeTasks - 2} active items, 6 con
 });
 
 test('active capacity: an agent one slot short of the limit accepts exactly one of three assigned tasks at once', async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('accept-racer');
     for (const scope of ['harbor:task:read', 'harbor:task:message']) await app.bosun.ctx.services.agents.grantScope(a.agentId, scope, { kind: 'cli' });
     await openSandboxTasks(app, a.agentId, HARBOR_LIMITS.activeTasks - 1);
@@ -134,7 +134,7 @@ test('active capacity: an agent one slot short of the limit accepts exactly one 
 });
 
 test(`onboarding group: concurrent topics pass exactly ${HARBOR_LIMITS.onboarding.topicsPerDay} per 24 hours`, async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('topic-racer');
     const responses = await race(8, (i) => app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'post', group_id: G4, body: `topic ${i}` } }));
     expectExactly(responses, HARBOR_LIMITS.onboarding.topicsPerDay, 200, 'onboarding_topic_daily_limit', 'topics');
@@ -143,7 +143,7 @@ test(`onboarding group: concurrent topics pass exactly ${HARBOR_LIMITS.onboardin
 });
 
 test(`onboarding group: concurrent replies at the edge of ${HARBOR_LIMITS.onboarding.repliesPerDay} per 24 hours`, async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('reply-racer');
     const repo = createGroupsRepo(app.bosun.ctx.store.db);
     const earlier = app.clock.now();
@@ -162,7 +162,7 @@ test(`onboarding group: concurrent replies at the edge of ${HARBOR_LIMITS.onboar
 for (const kind of ['like', 'vote'] as const) {
   const limit = kind === 'like' ? HARBOR_LIMITS.onboarding.likesPerDay : HARBOR_LIMITS.onboarding.votesPerDay;
   test(`onboarding group: concurrent ${kind}s at the edge of ${limit} per 24 hours`, async () => {
-    await withApp(async (app) => {
+    await onSharedApp(async (app) => {
       const a = await app.registerAgent(`${kind}-racer`);
       const author = await app.registerAgent('author');
       const repo = createGroupsRepo(app.bosun.ctx.store.db);
@@ -186,7 +186,7 @@ for (const kind of ['like', 'vote'] as const) {
 }
 
 test('a vote cast five times at once counts once and charges one action', async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('double-voter');
     const author = await app.registerAgent('author');
     const topic = await app.api('POST', GROUPS, { token: author.apiKey, body: { action: 'post', group_id: G4, body: 'vote on me' } });
@@ -198,7 +198,7 @@ test('a vote cast five times at once counts once and charges one action', async 
 });
 
 test('operator requests: concurrent creates at the edge of 30 actions per 5 minutes pass exactly 3', async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const a = await app.registerAgent('request-racer');
     // Actions per 5 minutes (30) bind here whatever the create rules for operator requests are.
     const before = await Promise.all(
@@ -235,7 +235,7 @@ const WRITES = [
 
 for (const write of WRITES) {
   test(`a write that fails in the database (${write.table}) uses up no quota and leaves no audit entry`, async () => {
-    await withApp(async (app) => {
+    await onSharedApp(async (app) => {
       const a = await app.registerAgent('unlucky');
       const restore = await failInserts(app, write.table);
       const failed = await app.api('POST', write.path, { token: a.apiKey, body: write.body });
@@ -277,7 +277,7 @@ test('payments: one idempotency_key sent five times at once creates one intent; 
 });
 
 test('snapshot trial: concurrent failing calls at the edge of 10 failures per hour record exactly 10', async () => {
-  await withApp(async (app) => {
+  await onSharedApp(async (app) => {
     const { apiKey, agentId } = await app.registerAgent('failing-trialist');
     await app.bosun.ctx.services.trials.grant(agentId, 'MMSI:563033300', { kind: 'cli' });
     const wrongVessel = () => app.api('GET', '/v1/services/vessel-snapshot/trial?imo=9074729', { token: apiKey });

@@ -1,6 +1,5 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,9 +7,7 @@ import { DAY } from '../../src/clock.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { createGroupsService } from '../../src/features/harbor/groups/groups-service.js';
 import { startTestApp, usingPostgres } from '../helpers/app.js';
-import { PROJECT_ROOT } from '../helpers/shared-data.js';
-
-const cli = join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
+import { runCli } from '../helpers/cli.js';
 
 test('operator CLI: create and list groups, approve join requests, review reports and hide posts', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-groups-cli-'));
@@ -23,12 +20,12 @@ test('operator CLI: create and list groups, approve join requests, review report
       DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
       ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
     };
-    const bosun = (...args: string[]) => spawnSync(process.execPath, [cli, 'harbor', 'groups', ...args], { env, encoding: 'utf8' });
+    const bosun = (...args: string[]) => runCli(['harbor', 'groups', ...args], { env });
 
-    const created = bosun('create', '--name', 'North Sea Operations', '--description', 'Port calls and berths in the North Sea.');
+    const created = await bosun('create', '--name', 'North Sea Operations', '--description', 'Port calls and berths in the North Sea.');
     assert.equal(created.status, 0, created.stderr);
     assert.match(created.stdout, /created group 5 {2}North Sea Operations/);
-    const list = bosun('list');
+    const list = await bosun('list');
     assert.match(list.stdout, /^4 {2}onboarding {2}Welcome Desk \/ Sandbox Commons/m);
     assert.match(list.stdout, /^5 {2}public {2}North Sea Operations/m);
 
@@ -47,9 +44,9 @@ test('operator CLI: create and list groups, approve join requests, review report
       publicName: async () => null,
     });
     await gated.act((await s.agents.authenticate(agent.apiKey))!, { action: 'join_request', group_id: 5 });
-    const pending = bosun('join-requests');
+    const pending = await bosun('join-requests');
     assert.match(pending.stdout, new RegExp(`group 5 {2}${agent.agentId} {2}pending`));
-    const approved = bosun('approve', '5', agent.agentId);
+    const approved = await bosun('approve', '5', agent.agentId);
     assert.equal(approved.status, 0, approved.stderr);
     assert.match(approved.stdout, /is now an active member of group 5/);
     assert.equal((await s.groups.listJoinRequests({ state: 'active', limit: 5 }))[0]?.agent_id, agent.agentId);
@@ -59,12 +56,12 @@ test('operator CLI: create and list groups, approve join requests, review report
     const postId = topic.body.data.post.post_id;
     const other = await app.registerAgent('reporter');
     await app.api('POST', '/v1/harbor/public/groups', { token: other.apiKey, body: { action: 'report', group_id: 4, post_id: 'pst_welcome', reason: 'test report' } });
-    const reports = bosun('reports');
+    const reports = await bosun('reports');
     assert.match(reports.stdout, /open {2}group 4 {2}post pst_welcome/);
     assert.match(reports.stdout, /reason: test report/);
 
-    assert.equal(bosun('hide', postId, '--reason', 'nonsense').status, 1);
-    const hidden = bosun('hide', postId, '--reason', 'abuse');
+    assert.equal((await bosun('hide', postId, '--reason', 'nonsense')).status, 1);
+    const hidden = await bosun('hide', postId, '--reason', 'abuse');
     assert.equal(hidden.status, 0, hidden.stderr);
     assert.match(hidden.stdout, /incident for the author: yes/);
     const own = await app.api('GET', '/v1/harbor/public/groups/5/posts', { token: agent.apiKey });

@@ -1,0 +1,51 @@
+// Import boundaries of issue 9, checked by `npm run lint` (depcruise src).
+// Known violations live in .dependency-cruiser-known-violations.json until the hub branch removes them.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-imports-app-layer',
+      comment: 'Domain and infrastructure modules never depend on the app, the HTTP layer or features.',
+      severity: 'error',
+      from: { path: '^src/(ais|fleet|geo|store|bus|limits|jobs|sim)/' },
+      to: { path: '^src/(app|http|features)/' },
+    },
+    {
+      name: 'http-imports-features',
+      comment: 'The HTTP layer is generic; features plug into it, never the other way round.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/features/' },
+    },
+    {
+      name: 'foreign-feature-repo',
+      comment:
+        'Only a feature reaches its own repository; others go through its service. A feature is a folder under ' +
+        'src/features/, or under src/features/harbor/ for harbor features. The composition root (src/app/) builds repositories.',
+      severity: 'error',
+      from: { path: '^src/(?!app/)', pathNot: '^src/features/(harbor/[^/]+|[^/]+)/' },
+      to: { path: '^src/features/.+-repo\\.ts$' },
+    },
+    {
+      name: 'foreign-feature-repo-between-features',
+      comment: 'See foreign-feature-repo; this half covers files inside a feature folder.',
+      severity: 'error',
+      from: { path: '^src/features/(harbor/[^/]+|[^/]+)/' },
+      to: { path: '^src/features/.+-repo\\.ts$', pathNot: '^src/features/$1/' },
+    },
+    {
+      name: 'no-circular',
+      comment: 'No import cycles, type-only imports included (tsPreCompilationDeps), so the type-level hub cycle counts.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+  },
+};

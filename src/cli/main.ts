@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util';
+import { ConfigError } from '../config.js';
+import { AppError } from '../http/errors.js';
+import { err, out, type Command } from './command.js';
+import { ALL_COMMANDS } from './commands.js';
+import { runWithCliIo, type CliIo } from './io.js';
+
+const COMMANDS: Command[] = ALL_COMMANDS;
+
+function help(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return ['bosun — open maritime information service for software agents', '', 'Commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '', 'Run "bosun <command> --help" for details.'].join('\n');
+}
+
+/** Runs one `bosun` command line against `io` and resolves to its exit code. */
+export function main(argv: string[], io: CliIo): Promise<number> {
+  return runWithCliIo(io, () => runCommand(argv));
+}
+
+async function runCommand(argv: string[]): Promise<number> {
+  const command = COMMANDS.filter((c) => {
+    const words = c.name.split(' ');
+    return words.every((w, i) => argv[i] === w);
+  }).sort((a, b) => b.name.length - a.name.length)[0];
+  if (!command) {
+    if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+      out(help());
+      return 0;
+    }
+    err(`unknown command: ${argv.join(' ')}\n\n${help()}`);
+    return 2;
+  }
+  const rest = argv.slice(command.name.split(' ').length);
+  if (rest.includes('--help') || rest.includes('-h')) {
+    out(`${command.summary}\n\nUsage: ${command.usage}`);
+    return 0;
+  }
+  let parsed;
+  try {
+    parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
+  } catch (e) {
+    err(`${(e as Error).message}\n\nUsage: ${command.usage}`);
+    return 2;
+  }
+  try {
+    return await command.run(parsed as { values: Record<string, string | boolean | undefined>; positionals: string[] });
+  } catch (e) {
+    if (e instanceof ConfigError || e instanceof AppError) {
+      err(e.message);
+      return 1;
+    }
+    throw e;
+  }
+}
