@@ -87,7 +87,6 @@ export async function openStore(database: Config['database'], options: StoreOpti
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
   });
   guardPool(pool, options.onConnectionError ?? (() => {}));
-  if (schema !== 'public') await pool.query(`create schema if not exists "${schema}"`);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: unavailableOnConnectionLoss(pool) }) });
   const redacted = database.url.replace(/\/\/([^:@/]+)(:[^@/]*)?@/, '//$1:***@');
   return {
@@ -173,25 +172,43 @@ function unavailableOnConnectionLoss(pool: pg.Pool): PostgresPool {
   };
 }
 
-/** Applies every pending migration in name order, in the store's schema on PostgreSQL. */
+/**
+ * Applies every pending migration in name order, in the store's schema on PostgreSQL.
+ *
+ * Processes starting together on a fresh PostgreSQL database used to race: `create schema if not
+ * exists` and Kysely's own bookkeeping tables are created before Kysely takes its migration lock, and
+ * PostgreSQL's `if not exists` checks the catalog before inserting into it, so a concurrent creator
+ * fails on the catalog's unique index (pg_namespace_nspname_index, pg_type_typname_nsp_index). Every
+ * step therefore runs on one connection holding a session advisory lock for the schema; a second
+ * process waits there and then finds everything in place (docs/decisions/016).
+ */
 export async function migrateToLatest(store: Store): Promise<string[]> {
+  if (store.schema === null) return runMigrator(store.db, store);
+  const schema = store.schema;
+  const lockKey = `bosun:migrations:${schema}`;
+  return store.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtextextended(${lockKey}, 0))`.execute(connection);
+    try {
+      if (schema !== 'public') await sql`create schema if not exists ${sql.id(schema)}`.execute(connection);
+      return await runMigrator(connection, store);
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.execute(connection);
+    }
+  });
+}
+
+async function runMigrator(db: Db, store: Store): Promise<string[]> {
   const migrations: Record<string, Migration> = {};
   for (const [name, migration] of Object.entries(MIGRATIONS)) {
-    migrations[name] = { up: (db) => migration.up(db, store.dialect) };
+    migrations[name] = { up: (migrationDb) => migration.up(migrationDb, store.dialect) };
   }
   const migrator = new Migrator({
-    db: store.db,
+    db,
     provider: { getMigrations: async () => migrations },
     // Scopes Kysely's own existence checks to this schema; other schemas may hold migration tables too.
     ...(store.schema ? { migrationTableSchema: store.schema } : {}),
   });
-  // Processes starting together race on Kysely's bookkeeping tables; a failed attempt rolls back, so retry.
-  let outcome = await migrator.migrateToLatest();
-  for (let attempt = 1; outcome.error && attempt < 4; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    outcome = await migrator.migrateToLatest();
-  }
-  const { error, results } = outcome;
+  const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r: MigrationResult) => r.status === 'Error');
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${String((error as Error).message ?? error)}`);
