@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationResult, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { DependencyUnavailableError } from '../app/dependency.js';
 import type { Config } from '../config.js';
@@ -172,48 +172,61 @@ function unavailableOnConnectionLoss(pool: pg.Pool): PostgresPool {
   };
 }
 
+/** Kysely's bookkeeping table, kept under its name and shape so existing databases stay valid. */
+const MIGRATION_TABLE = 'kysely_migration';
+
 /**
- * Applies every pending migration in name order, in the store's schema on PostgreSQL.
+ * Applies every pending migration in name order, in one transaction, in the store's schema on
+ * PostgreSQL; returns the names applied now.
  *
- * Processes starting together on a fresh PostgreSQL database used to race: `create schema if not
- * exists` and Kysely's own bookkeeping tables are created before Kysely takes its migration lock, and
- * PostgreSQL's `if not exists` checks the catalog before inserting into it, so a concurrent creator
- * fails on the catalog's unique index (pg_namespace_nspname_index, pg_type_typname_nsp_index). Every
- * step therefore runs on one connection holding a session advisory lock for the schema; a second
- * process waits there and then finds everything in place (docs/decisions/016).
+ * Processes starting together on a fresh PostgreSQL database used to race (docs/decisions/016):
+ * `create schema if not exists` ran outside any lock, and PostgreSQL's `if not exists` checks the
+ * catalog before inserting into it, so a concurrent creator failed on the catalog's unique index
+ * (pg_namespace_nspname_index); Kysely's Migrator also created its bookkeeping tables before taking
+ * its lock, after asking whether they exist through an introspection of every table of every schema,
+ * which fails when another schema is dropped meanwhile. Here every step runs on one connection holding
+ * a session advisory lock for the schema, and the bookkeeping table is read directly: a second process
+ * waits for the lock, then finds nothing left to apply.
  */
 export async function migrateToLatest(store: Store): Promise<string[]> {
-  if (store.schema === null) return runMigrator(store.db, store);
+  if (store.schema === null) return applyPending(store.db, store.dialect);
   const schema = store.schema;
   const lockKey = `bosun:migrations:${schema}`;
   return store.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(hashtextextended(${lockKey}, 0))`.execute(connection);
     try {
       if (schema !== 'public') await sql`create schema if not exists ${sql.id(schema)}`.execute(connection);
-      return await runMigrator(connection, store);
+      return await applyPending(connection, store.dialect);
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.execute(connection);
     }
   });
 }
 
-async function runMigrator(db: Db, store: Store): Promise<string[]> {
-  const migrations: Record<string, Migration> = {};
-  for (const [name, migration] of Object.entries(MIGRATIONS)) {
-    migrations[name] = { up: (migrationDb) => migration.up(migrationDb, store.dialect) };
-  }
-  const migrator = new Migrator({
-    db,
-    provider: { getMigrations: async () => migrations },
-    // Scopes Kysely's own existence checks to this schema; other schemas may hold migration tables too.
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+async function applyPending(db: Db, dialect: DialectHelpers): Promise<string[]> {
+  const untyped = db as unknown as Kysely<any>;
+  await untyped.schema
+    .createTable(MIGRATION_TABLE)
+    .ifNotExists()
+    .addColumn('name', 'varchar(255)', (c) => c.notNull().primaryKey())
+    .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
+    .execute();
+  const applied = new Set((await untyped.selectFrom(MIGRATION_TABLE).select('name').execute()).map((r: { name: string }) => r.name));
+  const pending = Object.keys(MIGRATIONS)
+    .sort()
+    .filter((name) => !applied.has(name));
+  if (pending.length === 0) return [];
+  await untyped.transaction().execute(async (trx) => {
+    for (const name of pending) {
+      try {
+        await MIGRATIONS[name]!.up(trx, dialect);
+      } catch (err) {
+        throw new Error(`migration ${name} failed: ${String((err as Error).message ?? err)}`, { cause: err });
+      }
+      await trx.insertInto(MIGRATION_TABLE).values({ name, timestamp: new Date().toISOString() }).execute();
+    }
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
-    const failed = results?.find((r: MigrationResult) => r.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${String((error as Error).message ?? error)}`);
-  }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+  return pending;
 }
 
 export async function storeHealthy(store: Store): Promise<boolean> {
