@@ -35,8 +35,15 @@ const imported = spawnSync(process.execPath, [cli, 'import', 'ais-csv', houston]
 if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`);
 process.stdout.write(imported.stdout);
 
+const children: ChildProcess[] = [];
+// a failed run (an exception above the final stop) must not leave servers behind
+process.on('exit', () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+});
+
 function start(args: string[], extraEnv: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args, { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', 'inherit'] });
+  children.push(child);
   return new Promise((resolveStart, reject) => {
     let text = '';
     child.stdout!.on('data', (d) => {
@@ -129,5 +136,16 @@ for (const target of available) {
   console.log(`  Bosun         ${show(measured)}`);
   console.log(`  ratio         ${(measured.perSecond / baseline.perSecond).toFixed(2)} (best vs best; per round ${perRound})`);
 }
-bosun.child.kill('SIGINT');
-bare.child.kill('SIGINT');
+// Wait for both children to exit: a child still writing to its stdout pipe after this process has
+// gone got EPIPE and could hang there, holding its port (and the SQLite file).
+const stop = (child: ChildProcess) =>
+  new Promise<void>((resolveStop) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolveStop();
+    const force = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.once('exit', () => {
+      clearTimeout(force);
+      resolveStop();
+    });
+    child.kill('SIGINT');
+  });
+await Promise.all([stop(bosun.child), stop(bare.child)]);

@@ -224,9 +224,12 @@ async function enforceErrorBudget(ctx: AppContext, caller: Caller, ip: string) {
   if (caller.kind === 'operator') return;
   const policy = LIMIT_POLICIES.error_budget;
   const full = await ctx.limiter.exhausted(policy, limitSubject(policy, caller, ip, ''), ctx.clock.now());
-  if (!full) return;
+  if (full) throw errorBudgetRefusal(full);
+}
+
+function errorBudgetRefusal(full: { window: LimitPolicy['windows'][number]; resetInMs: number }): AppError {
   const resetSeconds = Math.max(1, Math.ceil(full.resetInMs / 1000));
-  throw new AppError('error_rate_limited', `${full.window.limit} failed calls per ${full.window.name} reached; fix the failing requests and retry in ${resetSeconds} s`, {
+  return new AppError('error_rate_limited', `${full.window.limit} failed calls per ${full.window.name} reached; fix the failing requests and retry in ${resetSeconds} s`, {
     headers: { 'retry-after': String(resetSeconds) },
   });
 }
@@ -238,18 +241,36 @@ async function countFailedCall(ctx: AppContext, caller: Caller, ip: string, stat
   await ctx.limiter.check(policy, limitSubject(policy, caller, ip, ''), ctx.clock.now());
 }
 
-async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply) {
-  const names = [
-    ...(caller.kind === 'anonymous' ? (['anonymous_default'] as const) : caller.kind === 'agent' ? (['agent_default'] as const) : []),
-    ...(entry.ratePolicies ?? []),
-    ...(ctx.ratePolicyOverrides[entry.operationId] ?? []),
-  ];
+/** The rate limits of one operation for one kind of caller, with their RateLimit-Policy header, fixed at start. */
+interface OperationLimits {
+  policies: LimitPolicy[];
+  policyHeader: string;
+}
+
+function operationLimits(ctx: AppContext, entry: CatalogEntry): Record<Caller['kind'], OperationLimits> {
+  const forKind = (kind: Caller['kind']): OperationLimits => {
+    const names = [
+      ...(kind === 'anonymous' ? (['anonymous_default'] as const) : kind === 'agent' ? (['agent_default'] as const) : []),
+      ...(entry.ratePolicies ?? []),
+      ...(ctx.ratePolicyOverrides[entry.operationId] ?? []),
+    ];
+    const policies = [...new Set(names)].map((name) => LIMIT_POLICIES[name]);
+    return { policies, policyHeader: rateLimitPolicyHeader(policies) };
+  };
+  return { anonymous: forKind('anonymous'), agent: forKind('agent'), operator: forKind('operator') };
+}
+
+/** The error budget and the operation's rate limits, counted in one limiter call (one Redis round trip). */
+async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply, { policies, policyHeader }: OperationLimits) {
+  const budget = LIMIT_POLICIES.error_budget;
+  const guard = caller.kind === 'operator' ? null : { policy: budget, subject: limitSubject(budget, caller, ip, '') };
   const now = ctx.clock.now();
+  const checks = policies.map((policy) => ({ policy, subject: limitSubject(policy, caller, ip, entry.operationId) }));
+  const { guardFull, decisions } = await ctx.limiter.admit(guard, checks, now);
+  if (guardFull) throw errorBudgetRefusal(guardFull);
   let tightest: LimitDecision | null = null;
-  const policyHeader = rateLimitPolicyHeader([...new Set(names)].map((name) => LIMIT_POLICIES[name]));
-  for (const name of new Set(names)) {
-    const policy = LIMIT_POLICIES[name];
-    const decision = await ctx.limiter.check(policy, limitSubject(policy, caller, ip, entry.operationId), now);
+  for (const [i, decision] of decisions.entries()) {
+    const policy = policies[i]!;
     const resetSeconds = Math.max(1, Math.ceil(decision.resetInMs / 1000));
     if (!decision.allowed) {
       throw new AppError(policy.code, `limit ${policy.name} reached: ${decision.window.limit} calls per ${decision.window.name}; retry in ${resetSeconds} s`, {
@@ -279,6 +300,7 @@ function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route
 }
 
 function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: ImplementedOperation, url: string) {
+  const limits = operationLimits(ctx, entry);
   app.route({
     method: entry.method,
     url,
@@ -298,10 +320,12 @@ function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: Im
         caller = ANONYMOUS;
       }
       req.bosun.caller = caller;
-      await enforceErrorBudget(ctx, caller, req.ip);
       const denied = authorize(entry, caller);
-      if (denied) throw denied;
-      await enforceLimits(ctx, entry, caller, req.ip, reply);
+      if (denied) {
+        await enforceErrorBudget(ctx, caller, req.ip);
+        throw denied;
+      }
+      await enforceLimits(ctx, entry, caller, req.ip, reply, limits[caller.kind]);
     },
     handler: async (req, reply) => {
       const call: CallContext = {

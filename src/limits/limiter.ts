@@ -12,13 +12,46 @@ export interface LimitDecision {
   local?: boolean;
 }
 
+/** The windows of one policy for one subject, counted together or not at all. */
+export interface ConsumeGroup {
+  keys: string[];
+  windows: readonly LimitWindow[];
+  expiresAt: number[];
+}
+
+export interface AdmitOutcome {
+  /** Counts of the guard keys; nothing was counted when one of them was at its limit. */
+  guardCounts: number[];
+  /** One result per group, in order, up to and including the first refused one. */
+  groups: Array<{ allowed: boolean; counts: number[] }>;
+  local?: boolean;
+}
+
 /** Fixed windows aligned to the epoch; a refused call is not counted. */
 export interface LimiterBackend {
   /** Counts one call in every window unless one of them is full; returns the counts before the call. */
   consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]): Promise<{ allowed: boolean; counts: number[]; local?: boolean }>;
   /** Current counts of the keys, without counting anything. */
   peek(keys: string[]): Promise<number[]>;
+  /**
+   * One request's admission in one call (one Redis round trip): stops when a guard key is at its limit,
+   * else consumes the groups in order as `consume` would, stopping after the first refused group.
+   */
+  admit(guard: { keys: string[]; limits: number[] }, groups: ConsumeGroup[]): Promise<AdmitOutcome>;
   close(): Promise<void>;
+}
+
+/** A policy checked for one subject. */
+export interface LimitCheck {
+  policy: LimitPolicy;
+  subject: string;
+}
+
+export interface Admission {
+  /** The guard policy's first full window: the request is refused and nothing was counted. */
+  guardFull: { window: LimitWindow; resetInMs: number } | null;
+  /** One decision per check, in order, up to and including the first refusal. */
+  decisions: LimitDecision[];
 }
 
 export class Limiter {
@@ -42,6 +75,29 @@ export class Limiter {
   async check(policy: LimitPolicy, subject: string, now: number): Promise<LimitDecision> {
     const { keys, ends } = this.windowsAt(policy, subject, now);
     const { allowed, counts, local } = await this.backend.consume(keys, policy.windows, ends);
+    return this.decide(policy, allowed, counts, ends, now, local);
+  }
+
+  /**
+   * `exhausted(guard)` and then `check` of every policy in order, stopping at the first refusal, in one
+   * backend call: a request's error budget and rate limits cost one Redis round trip.
+   */
+  async admit(guard: LimitCheck | null, checks: readonly LimitCheck[], now: number): Promise<Admission> {
+    const guardWindows = guard ? this.windowsAt(guard.policy, guard.subject, now) : { keys: [], ends: [] };
+    const windows = checks.map(({ policy, subject }) => this.windowsAt(policy, subject, now));
+    const outcome = await this.backend.admit(
+      { keys: guardWindows.keys, limits: guard ? guard.policy.windows.map((w) => w.limit) : [] },
+      checks.map(({ policy }, i) => ({ keys: windows[i]!.keys, windows: policy.windows, expiresAt: windows[i]!.ends })),
+    );
+    if (guard) {
+      const full = guard.policy.windows.findIndex((w, i) => outcome.guardCounts[i]! >= w.limit);
+      if (full >= 0) return { guardFull: { window: guard.policy.windows[full]!, resetInMs: guardWindows.ends[full]! - now }, decisions: [] };
+    }
+    const decisions = outcome.groups.map(({ allowed, counts }, i) => this.decide(checks[i]!.policy, allowed, counts, windows[i]!.ends, now, outcome.local));
+    return { guardFull: null, decisions };
+  }
+
+  private decide(policy: LimitPolicy, allowed: boolean, counts: number[], ends: number[], now: number, local: boolean | undefined): LimitDecision {
     const used = counts.map((c) => c + (allowed ? 1 : 0));
     let binding = 0;
     if (allowed) {
@@ -85,6 +141,18 @@ export class MemoryLimiterBackend implements LimiterBackend {
     return keys.map((k) => this.counts.get(k)?.count ?? 0);
   }
 
+  async admit(guard: { keys: string[]; limits: number[] }, groups: ConsumeGroup[]): Promise<AdmitOutcome> {
+    const guardCounts = guard.keys.map((k) => this.counts.get(k)?.count ?? 0);
+    const results: AdmitOutcome['groups'] = [];
+    if (guardCounts.some((c, i) => c >= guard.limits[i]!)) return { guardCounts, groups: results };
+    for (const group of groups) {
+      const result = await this.consume(group.keys, group.windows, group.expiresAt);
+      results.push(result);
+      if (!result.allowed) break;
+    }
+    return { guardCounts, groups: results };
+  }
+
   private sweep(now: number): void {
     for (const [key, entry] of this.counts) if (entry.expiresAt <= now) this.counts.delete(key);
   }
@@ -114,6 +182,45 @@ counts[n + 1] = allowed
 return counts
 `;
 
+// ARGV: guard key count, group count, the guard limits, then per group its key count, limits and expiries.
+// Returns the guard counts, then (unless a guard key is full) per group its counts and 1/0 for allowed.
+const ADMIT_SCRIPT = `
+local nGuard = tonumber(ARGV[1])
+local nGroups = tonumber(ARGV[2])
+local out = {}
+local full = false
+for i = 1, nGuard do
+  local c = tonumber(redis.call('GET', KEYS[i]) or '0')
+  out[#out + 1] = c
+  if c >= tonumber(ARGV[2 + i]) then full = true end
+end
+if full then return out end
+local a = 3 + nGuard
+local k = nGuard
+for g = 1, nGroups do
+  local n = tonumber(ARGV[a])
+  local counts = {}
+  local allowed = 1
+  for i = 1, n do
+    local c = tonumber(redis.call('GET', KEYS[k + i]) or '0')
+    counts[i] = c
+    if c >= tonumber(ARGV[a + i]) then allowed = 0 end
+  end
+  if allowed == 1 then
+    for i = 1, n do
+      redis.call('INCR', KEYS[k + i])
+      redis.call('PEXPIREAT', KEYS[k + i], ARGV[a + n + i])
+    end
+  end
+  for i = 1, n do out[#out + 1] = counts[i] end
+  out[#out + 1] = allowed
+  if allowed == 0 then return out end
+  a = a + 1 + 2 * n
+  k = k + n
+end
+return out
+`;
+
 export class RedisLimiterBackend implements LimiterBackend {
   constructor(
     private readonly redis: Redis,
@@ -139,6 +246,26 @@ export class RedisLimiterBackend implements LimiterBackend {
   async peek(keys: string[]) {
     const values = await this.redis.mget(...keys.map((k) => this.prefix + 'rl:' + k));
     return values.map((v) => Number(v ?? 0));
+  }
+
+  async admit(guard: { keys: string[]; limits: number[] }, groups: ConsumeGroup[]): Promise<AdmitOutcome> {
+    const realNow = Date.now();
+    const keys = [...guard.keys, ...groups.flatMap((g) => g.keys)].map((k) => this.prefix + 'rl:' + k);
+    const args = [String(guard.keys.length), String(groups.length), ...guard.limits.map(String)];
+    for (const group of groups) {
+      args.push(String(group.keys.length), ...group.windows.map((w) => String(w.limit)), ...group.expiresAt.map((e) => String(Math.max(e, realNow) + this.graceMs)));
+    }
+    const result = ((await this.redis.eval(ADMIT_SCRIPT, keys.length, ...keys, ...args)) as number[]).map(Number);
+    const guardCounts = result.slice(0, guard.keys.length);
+    const outcome: AdmitOutcome = { guardCounts, groups: [] };
+    let at = guard.keys.length;
+    for (const group of groups) {
+      if (at >= result.length) break;
+      const n = group.keys.length;
+      outcome.groups.push({ counts: result.slice(at, at + n), allowed: result[at + n] === 1 });
+      at += n + 1;
+    }
+    return outcome;
   }
 
   async close(): Promise<void> {}
@@ -171,6 +298,15 @@ export class FallbackLimiterBackend implements LimiterBackend {
     } catch (err) {
       this.onFallback(err);
       return this.local.peek(keys);
+    }
+  }
+
+  async admit(guard: { keys: string[]; limits: number[] }, groups: ConsumeGroup[]): Promise<AdmitOutcome> {
+    try {
+      return await this.shared.admit(guard, groups);
+    } catch (err) {
+      this.onFallback(err);
+      return { ...(await this.local.admit(guard, groups)), local: true };
     }
   }
 

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, sql, type Migration, type MigrationResult, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { DependencyUnavailableError } from '../app/dependency.js';
 import type { Config } from '../config.js';
@@ -87,7 +87,6 @@ export async function openStore(database: Config['database'], options: StoreOpti
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
   });
   guardPool(pool, options.onConnectionError ?? (() => {}));
-  if (schema !== 'public') await pool.query(`create schema if not exists "${schema}"`);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: unavailableOnConnectionLoss(pool) }) });
   const redacted = database.url.replace(/\/\/([^:@/]+)(:[^@/]*)?@/, '//$1:***@');
   return {
@@ -173,30 +172,61 @@ function unavailableOnConnectionLoss(pool: pg.Pool): PostgresPool {
   };
 }
 
-/** Applies every pending migration in name order, in the store's schema on PostgreSQL. */
+/** Kysely's bookkeeping table, kept under its name and shape so existing databases stay valid. */
+const MIGRATION_TABLE = 'kysely_migration';
+
+/**
+ * Applies every pending migration in name order, in one transaction, in the store's schema on
+ * PostgreSQL; returns the names applied now.
+ *
+ * Processes starting together on a fresh PostgreSQL database used to race (docs/decisions/016):
+ * `create schema if not exists` ran outside any lock, and PostgreSQL's `if not exists` checks the
+ * catalog before inserting into it, so a concurrent creator failed on the catalog's unique index
+ * (pg_namespace_nspname_index); Kysely's Migrator also created its bookkeeping tables before taking
+ * its lock, after asking whether they exist through an introspection of every table of every schema,
+ * which fails when another schema is dropped meanwhile. Here every step runs on one connection holding
+ * a session advisory lock for the schema, and the bookkeeping table is read directly: a second process
+ * waits for the lock, then finds nothing left to apply.
+ */
 export async function migrateToLatest(store: Store): Promise<string[]> {
-  const migrations: Record<string, Migration> = {};
-  for (const [name, migration] of Object.entries(MIGRATIONS)) {
-    migrations[name] = { up: (db) => migration.up(db, store.dialect) };
-  }
-  const migrator = new Migrator({
-    db: store.db,
-    provider: { getMigrations: async () => migrations },
-    // Scopes Kysely's own existence checks to this schema; other schemas may hold migration tables too.
-    ...(store.schema ? { migrationTableSchema: store.schema } : {}),
+  if (store.schema === null) return applyPending(store.db, store.dialect);
+  const schema = store.schema;
+  const lockKey = `bosun:migrations:${schema}`;
+  return store.db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(hashtextextended(${lockKey}, 0))`.execute(connection);
+    try {
+      if (schema !== 'public') await sql`create schema if not exists ${sql.id(schema)}`.execute(connection);
+      return await applyPending(connection, store.dialect);
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.execute(connection);
+    }
   });
-  // Processes starting together race on Kysely's bookkeeping tables; a failed attempt rolls back, so retry.
-  let outcome = await migrator.migrateToLatest();
-  for (let attempt = 1; outcome.error && attempt < 4; attempt++) {
-    await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
-    outcome = await migrator.migrateToLatest();
-  }
-  const { error, results } = outcome;
-  if (error) {
-    const failed = results?.find((r: MigrationResult) => r.status === 'Error');
-    throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${String((error as Error).message ?? error)}`);
-  }
-  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+async function applyPending(db: Db, dialect: DialectHelpers): Promise<string[]> {
+  const untyped = db as unknown as Kysely<any>;
+  await untyped.schema
+    .createTable(MIGRATION_TABLE)
+    .ifNotExists()
+    .addColumn('name', 'varchar(255)', (c) => c.notNull().primaryKey())
+    .addColumn('timestamp', 'varchar(255)', (c) => c.notNull())
+    .execute();
+  const applied = new Set((await untyped.selectFrom(MIGRATION_TABLE).select('name').execute()).map((r: { name: string }) => r.name));
+  const pending = Object.keys(MIGRATIONS)
+    .sort()
+    .filter((name) => !applied.has(name));
+  if (pending.length === 0) return [];
+  await untyped.transaction().execute(async (trx) => {
+    for (const name of pending) {
+      try {
+        await MIGRATIONS[name]!.up(trx, dialect);
+      } catch (err) {
+        throw new Error(`migration ${name} failed: ${String((err as Error).message ?? err)}`, { cause: err });
+      }
+      await trx.insertInto(MIGRATION_TABLE).values({ name, timestamp: new Date().toISOString() }).execute();
+    }
+  });
+  return pending;
 }
 
 export async function storeHealthy(store: Store): Promise<boolean> {

@@ -437,7 +437,14 @@ export interface ServiceSecretsTable {
   created_at: number;
 }
 
+/** One row (id 1): bumped by trigger on every change to agents or agent_scopes. */
+export interface AccessVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
+  access_version: AccessVersionTable;
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
   operator_account: OperatorAccountTable;

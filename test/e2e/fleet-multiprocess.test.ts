@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { createBosun } from '../../src/app/create.js';
 import { startTestApp, TEST_EPOCH, usingPostgres, usingRedis } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
+import { runScaleOutCheck } from '../../bench/scale-out/scale-out-check.js';
 
 const skip = usingPostgres() && usingRedis() ? false : 'needs DATABASE_URL (PostgreSQL) and REDIS_URL';
 
@@ -36,4 +37,21 @@ test('two instances on one PostgreSQL + Redis: a position ingested by one is lon
     await serveSide.close();
     await ingestSide.close();
   }
+});
+
+test('scale-out: two serve processes started at once on one fresh PostgreSQL schema and Redis, one ingesting, agree on keys, limits and long polls', { skip }, async () => {
+  const result = await runScaleOutCheck({ databaseUrl: process.env.DATABASE_URL!, redisUrl: process.env.REDIS_URL! });
+  const r = result.registration;
+  assert.deepEqual([r.registeredOnA, r.meOnB], [201, 200], 'a key registered on A works on B');
+  assert.deepEqual([r.liveBeforeGrantOnB, r.liveAfterGrantOnB], [403, 200], "a grant made by the CLI holds on B's next request");
+  assert.deepEqual(r.afterRevokeOnB, { status: 401, code: 'auth_invalid' }, "a revocation made by the CLI holds on B's next request");
+  assert.deepEqual(
+    result.limits.statuses.map((s) => [s.side, s.status, s.remaining]),
+    [['A', 200, '5'], ['B', 200, '4'], ['A', 200, '3'], ['B', 200, '2'], ['A', 200, '1'], ['B', 200, '0'], ['A', 429, '0']],
+    'one preview count (6 a minute) across both processes',
+  );
+  assert.equal(result.limits.refusedCode, 'ip_rate_limited');
+  assert.equal(result.longPoll.status, 200);
+  assert.ok(result.longPoll.items > 0, 'the poll waiting on B was answered with positions A ingested');
+  assert.deepEqual(result.longPoll.mmsis.filter((m) => !result.longPoll.sentMmsis.includes(m)), [], 'only vessels sent to A');
 });

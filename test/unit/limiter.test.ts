@@ -76,3 +76,41 @@ for (const [name, make, skip] of backends()) {
     }
   });
 }
+
+for (const [name, make, skip] of backends()) {
+  test(`${name}: admit checks the error budget and counts the policies in order in one call, counting nothing once refused`, { skip }, async () => {
+    const { backend, done } = await make();
+    try {
+      const limiter = new Limiter(backend);
+      const budget = LIMIT_POLICIES.error_budget;
+      const agentDefault = LIMIT_POLICIES.agent_default;
+      const guard = { policy: budget, subject: 'agt_1' };
+      const checks = [
+        { policy: agentDefault, subject: 'agt_1' },
+        { policy: preview, subject: 'op:agt_1|1.2.3.4' },
+      ];
+      const t = TEST_EPOCH + 10_000;
+      for (let i = 1; i <= 6; i++) {
+        const { guardFull, decisions } = await limiter.admit(guard, checks, t + i);
+        assert.equal(guardFull, null);
+        assert.deepEqual(decisions.map((d) => [d.allowed, d.remaining]), [[true, 1200 - i], [true, 6 - i]]);
+      }
+      const refused = await limiter.admit(guard, checks, t + 7);
+      assert.deepEqual(refused.decisions.map((d) => [d.allowed, d.window.name]), [[true, 'minute'], [false, 'minute']], 'the first policy counts, the second refuses');
+      assert.equal((await limiter.check(agentDefault, 'agt_1', t + 8)).remaining, 1200 - 8, 'seven admitted calls and this one counted');
+
+      // a full error budget refuses before anything is counted
+      for (let i = 0; i < 100; i++) await limiter.check(budget, 'agt_1', t + 9);
+      const blocked = await limiter.admit(guard, checks, t + 10);
+      assert.deepEqual(blocked.decisions, []);
+      assert.equal(blocked.guardFull?.window.name, 'minute');
+      assert.equal(blocked.guardFull?.resetInMs, MINUTE - 10_010);
+      assert.equal((await limiter.check(agentDefault, 'agt_1', t + 11)).remaining, 1200 - 9, 'the refused call was not counted');
+      const operator = await limiter.admit(null, [{ policy: agentDefault, subject: 'agt_1' }], t + 12);
+      assert.equal(operator.guardFull, null);
+      assert.equal(operator.decisions[0]!.remaining, 1200 - 10);
+    } finally {
+      await done();
+    }
+  });
+}

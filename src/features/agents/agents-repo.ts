@@ -10,6 +10,7 @@ export function createAgentsRepo(db: Db) {
   // Every keyed request runs these two; building a Kysely query costs as much as running it, so they are built once.
   const agentByKeyHash = db.selectFrom('agents').selectAll().where('key_hash', '=', '').compile();
   const scopeGrantsOfAgent = db.selectFrom('agent_scopes').select(['scope', 'expires_at', 'granted_by']).where('agent_id', '=', '').compile();
+  const currentAccessVersion = db.selectFrom('access_version').select('version').where('id', '=', 1).compile();
   return {
     transaction<T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
       return db.transaction().execute(fn);
@@ -21,6 +22,11 @@ export function createAgentsRepo(db: Db) {
     async findByKeyHash(keyHash: string): Promise<AgentRow | undefined> {
       const { rows } = await db.executeQuery<AgentRow>({ ...agentByKeyHash, parameters: [keyHash] });
       return rows[0];
+    },
+    /** The counter every change to agents or agent_scopes bumps (by trigger, in the changing transaction). */
+    async accessVersion(): Promise<number> {
+      const { rows } = await db.executeQuery<{ version: number }>(currentAccessVersion);
+      return Number(rows[0]!.version);
     },
     /** Scope names with their expiry and grantor, unordered. */
     async scopeGrantsOf(agentId: string): Promise<Array<Pick<ScopeRow, 'scope' | 'expires_at' | 'granted_by'>>> {

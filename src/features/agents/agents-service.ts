@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { redactIp } from '../audit/redact-ip.js';
 import type { AgentRow, AgentsRepo, ScopeRow } from './agents-repo.js';
+import { PrincipalCache } from './principal-cache.js';
 import { AGENT_KEY_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newId, newSecret, sameHash } from './credentials.js';
 import { DEFAULT_SCOPES, EVERY_AGENT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } from './scopes.js';
 
@@ -61,8 +62,18 @@ const activeScopes = <T extends Pick<ScopeRow, 'expires_at'>>(rows: T[], now: nu
 const grantsInForce = <T extends Pick<ScopeRow, 'expires_at' | 'granted_by'>>(row: AgentRow, rows: T[], now: number) =>
   activeScopes(rows, now).filter((r) => row.state === 'sandbox' || r.granted_by !== AUTO_SANDBOX_GRANTOR);
 
+/** The first instant after `now` at which the agent's state or grants change by time alone; Infinity when none. */
+function nextChangeByTime(row: AgentRow, grants: Array<Pick<ScopeRow, 'expires_at'>>, now: number): number {
+  let next = Infinity;
+  for (const at of [row.sandbox_expires_at, row.trial_expires_at, ...grants.map((g) => g.expires_at)]) {
+    if (at !== null && at > now && at < next) next = at;
+  }
+  return next;
+}
+
 export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audit: AuditService; autoSandbox: () => boolean }) {
   const { repo, clock, audit } = deps;
+  const principals = new PrincipalCache<AgentPrincipal>();
 
   async function requireAgent(agentId: string): Promise<AgentRow> {
     const row = await repo.findById(agentId);
@@ -111,11 +122,18 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
     async authenticate(apiKey: string): Promise<AgentPrincipal | undefined> {
       if (!isWellFormedSecret(apiKey, AGENT_KEY_PREFIX)) return undefined;
       const hash = hashSecret(apiKey);
+      // read first: whatever is read after it is at least as new as this version
+      const version = await repo.accessVersion();
+      const now = clock.now();
+      const cached = principals.get(hash, version, now);
+      if (cached) return cached;
       const row = await repo.findByKeyHash(hash);
       if (!row || !sameHash(row.key_hash, hash) || row.revoked_at !== null) return undefined;
-      const now = clock.now();
-      const scopes = [...new Set([...grantsInForce(row, await repo.scopeGrantsOf(row.agent_id), now).map((s) => s.scope), ...EVERY_AGENT_SCOPES])].sort();
-      return { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
+      const grants = await repo.scopeGrantsOf(row.agent_id);
+      const scopes = [...new Set([...grantsInForce(row, grants, now).map((s) => s.scope), ...EVERY_AGENT_SCOPES])].sort();
+      const principal: AgentPrincipal = { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
+      principals.set(hash, version, principal, nextChangeByTime(row, grants, now));
+      return principal;
     },
 
     async describe(agentId: string) {

@@ -12,6 +12,7 @@ import * as idempotency from './20261121T1320_idempotency.js';
 import * as harborHelp from './20261121T1330_harbor_help.js';
 import * as snapshotTrials from './20261121T1220_snapshot_trials.js';
 import * as serviceSecrets from './20261123T1900_service_secrets.js';
+import * as accessVersion from './20261123T2200_access_version.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -31,4 +32,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T1220_snapshot_trials': snapshotTrials,
   '20261121T1400_group_post_provenance': groupPostProvenance,
   '20261123T1900_service_secrets': serviceSecrets,
+  '20261123T2200_access_version': accessVersion,
 };
