@@ -10,6 +10,8 @@ import { createAgentsService } from '../features/agents/agents-service.js';
 import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
 import { createHarborServices } from '../features/harbor/harbor-services.js';
+import { createMetaService } from '../features/meta/meta-service.js';
+import type { Services } from '../features/services.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -32,8 +34,10 @@ import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js'
 import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import { migrateToLatest, openStore } from '../store/db.js';
-import type { AppContext, StatusReporter } from './context.js';
-import { createLogger, type Logger } from './logger.js';
+import { pingStore } from '../store/dialect.js';
+import type { AppContext } from './context.js';
+import type { StatusReporter } from '../observability/status.js';
+import { createLogger, type Logger } from '../observability/logger.js';
 import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
 
 export interface BosunOptions {
@@ -88,16 +92,20 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const harbor = createHarborServices({ store, clock, audit, agents, fleet });
   // The vessels entitlement reads the snapshot trial record (one vessel) of callers holding snapshot:read.
   const trialRecords = createTrialsRepo(store.db);
-  const services = {
+  const catalog = buildCatalogView(ALL_ROUTES);
+  const startedAt = clock.now();
+  const statusReporters: StatusReporter[] = [];
+  const telemetry = createTelemetryService({
+    repo: createTelemetryRepo(store.db),
+    clock,
+    enabled: () => config.telemetry,
+    onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
+  });
+  const services: Services = {
     audit,
     agents,
     operator: createOperatorService({ repo: createOperatorRepo(store.db), clock, audit }),
-    telemetry: createTelemetryService({
-      repo: createTelemetryRepo(store.db),
-      clock,
-      enabled: () => config.telemetry,
-      onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
-    }),
+    telemetry,
     payments: createPaymentsService({
       repo: createPaymentsRepo(store.db),
       clock,
@@ -117,6 +125,18 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       findTrial: trialRecords.find,
       onError: (err, context) => logger.error({ err }, context),
     }),
+    meta: createMetaService({
+      config,
+      catalog,
+      clock,
+      startedAt,
+      statusReporters,
+      ratePolicyOverrides: options.ratePolicyOverrides ?? {},
+      storeDialect: store.dialect.name,
+      pingStore: () => pingStore(store.db, () => performance.now()),
+      pingRedis: redis ? async () => (await redis.ping()) === 'PONG' : null,
+      pendingTelemetry: () => telemetry.pending(),
+    }),
     ...harbor.services,
   };
   await services.fleet.start();
@@ -130,7 +150,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     ...harbor.jobs,
   ];
   for (const job of jobs) scheduler.add(job);
-  const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }, services.fleet.statusReporter()];
+  statusReporters.push({ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }, services.fleet.statusReporter());
 
   const ctx: AppContext = {
     config,
@@ -140,9 +160,9 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     redis,
     bus,
     limiter,
-    catalog: buildCatalogView(ALL_ROUTES),
+    catalog,
     services,
-    startedAt: clock.now(),
+    startedAt,
     statusReporters,
     ratePolicyOverrides: options.ratePolicyOverrides ?? {},
   };
@@ -182,7 +202,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   };
   if (options.background) {
     try {
-      feeds = configuredFeeds(config.feeds, { ctx, sink: services.fleet, clock, logger });
+      feeds = configuredFeeds(config.feeds, { demo: config.demo, fleet: services.fleet, sink: services.fleet, clock, logger });
       statusReporters.push(feeds.statusReporter());
       await feeds.start();
     } catch (e) {

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from './errors.js';
-import type { Caller } from './route.js';
+import type { Caller } from '../access/principals.js';
 
 export const ATTRIBUTION_TEXT =
   'Data from Bosun, an open maritime information service. AIS positions come from the feeds each response names; simulated data is labelled as such. Cite "Bosun" and the named source when you reuse it.';

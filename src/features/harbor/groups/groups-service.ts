@@ -1,7 +1,7 @@
 import { DAY, type Clock } from '../../../clock.js';
 import { AppError, type ErrorCode } from '../../../http/errors.js';
-import type { AgentPrincipal } from '../../agents/agents-service.js';
-import { newId } from '../../agents/credentials.js';
+import type { AgentPrincipal } from '../../../access/principals.js';
+import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import { decodeCursor, pageOf } from '../cursor.js';
