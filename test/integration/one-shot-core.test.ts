@@ -9,7 +9,7 @@ import { TEST_EPOCH, testConfig, usingPostgres } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
 
 const MMSI = 538000007;
-const IMO = 9811007;
+const IMO = 9811000; // a valid check digit
 
 test('a one-shot core starts nothing: no fleet state in memory, vessels resolved from the store on demand', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-core-'));
