@@ -40,8 +40,7 @@ const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))] ?? NaN;
 const round = (n: number) => Math.round(n * 10) / 10;
 
-function start(cli: string, dbFile: string): Promise<{ child: ChildProcess; port: number }> {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(dbFile + suffix, { force: true });
+function serveEnv(dbFile: string): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     DATABASE_URL: `sqlite:${dbFile}`,
@@ -55,6 +54,12 @@ function start(cli: string, dbFile: string): Promise<{ child: ChildProcess; port
     PORT: '0',
   };
   delete env.REDIS_URL;
+  return env;
+}
+
+function start(cli: string, dbFile: string): Promise<{ child: ChildProcess; port: number }> {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(dbFile + suffix, { force: true });
+  const env = serveEnv(dbFile);
   const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stderr!.on('data', (d) => process.stderr.write(`[serve ${cli}] ${d}`));
   return new Promise((resolveStart, reject) => {
@@ -123,11 +128,13 @@ async function pingLatencies(port: number, durationMs: number): Promise<number[]
 }
 
 async function measure(label: string, cli: string, index: number): Promise<Measured> {
-  const { child, port } = await start(cli, join(out, `longpoll-storm-${index}.sqlite`));
+  const dbFile = join(out, `longpoll-storm-${index}.sqlite`);
+  const { child, port } = await start(cli, dbFile);
   process.stderr.write(`${label}: serving on ${port}\n`);
   try {
     const setup = new Agent({ keepAlive: true, maxSockets: 32 });
     const keys: string[] = [];
+    const agentIds: string[] = [];
     const agentsNeeded = Math.ceil(POLLS / 3);
     for (let i = 0; i < agentsNeeded; i += 32) {
       const batch = await Promise.all(
@@ -137,11 +144,17 @@ async function measure(label: string, cli: string, index: number): Promise<Measu
       );
       for (const res of batch) {
         if (res.status !== 201) throw new Error(`registration ${res.status} ${res.text.slice(0, 200)}`);
-        keys.push(JSON.parse(res.text).data.api_key);
+        const registered = JSON.parse(res.text).data;
+        keys.push(registered.api_key);
+        agentIds.push(registered.agent_id);
       }
     }
     setup.destroy();
-    process.stderr.write(`${label}: ${keys.length} agents registered\n`);
+    // Positions younger than the preview delay and /updates need the vessels:live scope (docs/decisions/007).
+    const grant = spawn(process.execPath, [cli, 'agents', 'grant', ...agentIds, 'vessels:live'], { env: serveEnv(dbFile), stdio: ['ignore', 'ignore', 'inherit'] });
+    const granted = await new Promise<number | null>((r) => grant.once('exit', r));
+    if (granted !== 0) throw new Error(`${label}: granting vessels:live failed (${granted})`);
+    process.stderr.write(`${label}: ${keys.length} agents registered and granted vessels:live\n`);
     await sleep(1000);
     const idleRss = rssMb(child.pid!);
     const idle = await pingLatencies(port, 3000);

@@ -17,7 +17,7 @@ import { bearerChallenge, ignoreInvalidCredential } from './credential-fallback.
 import { pathPattern, plannedOperations } from './planned.js';
 import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
-import { errorEnvelope, okEnvelope } from './envelope.js';
+import { envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
 import { DependencyUnavailableError } from '../dependency.js';
 import { boundNumbers, rejectInvalidText } from './edge-input.js';
 import { AppError, type ErrorDetail } from './errors.js';
@@ -360,18 +360,19 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       const bareType = route.document ? bareDocumentType(route.document, req.url.split('?')[0] ?? '/', req.headers.accept) : null;
       if (bareType) return reply.type(bareType).send(result.data);
       req.bosun.freshnessSeconds = result.freshnessSeconds ?? 0;
-      return reply.code(route.successStatus ?? 200).send(
-        okEnvelope({
-          requestId: req.id,
-          now: ctx.clock.now(),
-          caller: req.bosun.caller,
-          data: result.data,
-          costUnits,
-          freshnessSeconds: result.freshnessSeconds,
-          confidence: result.confidence,
-          qualityFlags: withRequestFlags(req, result.qualityFlags),
-        }),
-      );
+      const envelope = okEnvelope({
+        requestId: req.id,
+        now: ctx.clock.now(),
+        caller: req.bosun.caller,
+        data: result.data,
+        costUnits,
+        freshnessSeconds: result.freshnessSeconds,
+        confidence: result.confidence,
+        qualityFlags: withRequestFlags(req, result.qualityFlags),
+      });
+      reply.code(route.successStatus ?? 200);
+      if (result.dataJson !== undefined) return reply.type('application/json; charset=utf-8').send(envelopeJsonWithData(envelope, result.dataJson));
+      return reply.send(envelope);
     },
   });
 }

@@ -45,6 +45,13 @@ export function okEnvelope<D>(args: {
   };
 }
 
+/** The envelope as JSON text, with `data` given as already-serialised JSON (same text as JSON.stringify of the whole). */
+export function envelopeJsonWithData(envelope: Envelope<unknown>, dataJson: string): string {
+  const { data: _data, errors, ...head } = envelope;
+  const headJson = JSON.stringify(head);
+  return `${headJson.slice(0, -1)},"data":${dataJson},"errors":${JSON.stringify(errors)}}`;
+}
+
 /** Failed calls charge nothing and carry an empty data object (or, for a few codes, an object describing the refusal). */
 export function errorEnvelope(args: { requestId: string; now: number; caller: Caller; errors: ErrorDetail[]; data?: Record<string, unknown> }): Envelope<Record<string, unknown>> {
   return {

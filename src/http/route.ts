@@ -35,6 +35,11 @@ export interface EnvelopeResult<D = unknown> {
   freshnessSeconds?: number;
   confidence?: number | null;
   qualityFlags?: string[];
+  /**
+   * `data` already serialised as JSON, when one result is sent to many callers (long polls woken
+   * together): the envelope is then written around this text instead of serialising `data` again.
+   */
+  dataJson?: string;
 }
 
 /** A document served as-is (OpenAPI, discovery JSON, an HTML page). */

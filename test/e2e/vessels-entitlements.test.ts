@@ -301,10 +301,15 @@ test('bosun agents grant <id> vessels:live and agents revoke-scope switch a key 
       const { apiKey, agentId } = await app.registerAgent('cli-granted');
       const lat = async () => (await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: apiKey })).body.data.position.lat;
       assert.equal(await lat(), 1.25);
-      const granted = cli('grant', agentId, 'vessels:live');
+      const other = await app.registerAgent('cli-granted-too');
+      const missingScope = cli('grant', agentId);
+      assert.notEqual(missingScope.status, 0);
+      assert.match(missingScope.stderr, /give the agent id\(s\) and the scope/);
+      const granted = cli('grant', agentId, other.agentId, 'vessels:live');
       assert.equal(granted.status, 0, granted.stderr);
-      assert.match(granted.stdout, new RegExp(`granted vessels:live to ${agentId}`));
+      assert.match(granted.stdout, new RegExp(`granted vessels:live to ${agentId}\ngranted vessels:live to ${other.agentId}`));
       assert.equal(await lat(), Number(FRESH_LATS[2]), 'live on the next call');
+      assert.equal((await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: other.apiKey })).body.data.position.lat, Number(FRESH_LATS[2]), 'both agents granted');
       const revoked = cli('revoke-scope', agentId, 'vessels:live');
       assert.equal(revoked.status, 0, revoked.stderr);
       assert.equal(await lat(), 1.25, 'delayed on the next call');

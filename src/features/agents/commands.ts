@@ -42,15 +42,20 @@ export const agentCommands: Command[] = [
   },
   {
     name: 'agents grant',
-    summary: 'Grant a scope to an agent (optionally for N days), e.g. vessels:live for live vessel data.',
-    usage: 'bosun agents grant <agent_id> <scope> [--days N]',
+    summary: 'Grant a scope to one or more agents (optionally for N days), e.g. vessels:live for live vessel data.',
+    usage: 'bosun agents grant <agent_id> [<agent_id>…] <scope> [--days N]',
     options: { days: { type: 'string' } },
     async run({ positionals, values }) {
-      const [id, scope] = positionals;
-      if (!id || !scope) throw new AppError('invalid_request', 'give the agent id and the scope');
+      const scope = positionals.at(-1);
+      const ids = positionals.slice(0, -1);
+      if (!scope || ids.length === 0) throw new AppError('invalid_request', 'give the agent id(s) and the scope');
       const days = values.days === undefined ? undefined : Number(values.days);
-      const grant = await withBosun((b) => b.ctx.services.agents.grantScope(id, scope, { kind: 'cli' }, days));
-      out(`granted ${grant.scope} to ${id}${grant.expires_at ? ` until ${grant.expires_at}` : ''}`);
+      await withBosun(async (b) => {
+        for (const id of ids) {
+          const grant = await b.ctx.services.agents.grantScope(id, scope, { kind: 'cli' }, days);
+          out(`granted ${grant.scope} to ${id}${grant.expires_at ? ` until ${grant.expires_at}` : ''}`);
+        }
+      });
       return 0;
     },
   },

@@ -14,6 +14,7 @@ import { delayCutoff, DELAYED_POSITION_FLAG, entitlementRequired, liveFor, vesse
 import { LOOKUP_RETENTION_DAYS, MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX, PREVIEW_LABEL_RETENTION_DAYS, WATCHLIST_MAX_IDS } from './limits.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
 import { createPollHub } from './poll-hub.js';
+import { createRecentPositions } from './recent-positions.js';
 import type { PollSlots } from './poll-slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
 import type { LookupRecord, PreviewLabelRecord, VesselsRepo } from './vessels-repo.js';
@@ -347,9 +348,10 @@ export function createVesselsService(deps: VesselsServiceDeps) {
 
   // ---- updates ----
 
+  const recentPositions = createRecentPositions((after, head, filter, limit) => fleetRepo.positionsAfter(after, head, { ...filter, usableOnly: true }, limit));
+
   async function positionsSince(after: number, head: number, filter: { vslIds?: string[]; bbox?: BBox }, limit: number) {
-    const rows = await fleetRepo.positionsAfter(after, head, { ...filter, usableOnly: true }, limit + 1);
-    return rows;
+    return recentPositions.read(after, head, filter, limit + 1);
   }
 
   function eventMatches(event: PositionsEvent, after: number, filter: { vslIds?: Set<string>; bbox?: BBox }): boolean {
@@ -597,8 +599,11 @@ export function createVesselsService(deps: VesselsServiceDeps) {
               const p = storedFromRow(row, mmsiOf(row.vsl_id));
               return { vsl_id: p.vslId, mmsi: p.mmsi, ...trackPoint(p) };
             });
+            const data = { items, cursor: encode(`u:${cursor}`), more_available: more, timed_out: false };
             return {
-              data: { items, cursor: encode(`u:${cursor}`), more_available: more, timed_out: false },
+              data,
+              // every poll woken with this page sends the same items: serialise them once
+              dataJson: JSON.stringify(data),
               freshnessSeconds: oldestAge(page.map((row) => ageSeconds(clock.now(), Number(row.observed_at)))),
               confidence: lowestConfidence(items.map((i) => i.confidence)),
               qualityFlags: flagsFor(items.some((i) => i.simulated)),
