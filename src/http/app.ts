@@ -25,7 +25,7 @@ import { addQualityFlag, dependencyUnavailable, withRequestFlags } from './fault
 import { capConnectionsPerAddress, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
 import { OPERATOR_TOKEN_PREFIX } from '../access/credentials.js';
 import { IDEMPOTENCY_HEADER, type IdempotentWrites } from './idempotency.js';
-import { isBare, type CallContext, type EnvelopeResult, type RouteDefinition } from './route.js';
+import { isBare, type BareResult, type CallContext, type EnvelopeResult, type RouteDefinition } from './route.js';
 import type { AgentPrincipal, Caller, OperatorPrincipal } from '../access/principals.js';
 
 /** The services the HTTP layer itself calls: authentication, the audit of refused credentials, request telemetry, idempotent writes. */
@@ -219,7 +219,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
     return sendError(req, reply, 404, new AppError('route_not_found', `no operation at ${req.method} ${pathname}; see /v1/capabilities`).toDetail());
   });
 
-  for (const operation of catalog.implemented) registerOperation(app, ctx as unknown as AnyHttpContext, operation as ImplementedOperation<RouteDefinition<HttpServices>>);
+  for (const operation of catalog.implemented) registerOperation(app, ctx, operation);
   return app;
 }
 
@@ -388,10 +388,10 @@ async function runIdempotent(
   input: { query: unknown; params: unknown; body: unknown },
   call: CallContext<HttpServices>,
   req: FastifyRequest,
-): Promise<EnvelopeResult> {
+): Promise<EnvelopeResult | BareResult> {
   const key = idempotency.parseKey(req.headers[IDEMPOTENCY_HEADER]);
   // Anonymous callers share no identity a stored result could safely be replayed to.
-  if (call.caller.kind === 'anonymous') return (await route.handler(input, call)) as EnvelopeResult;
+  if (call.caller.kind === 'anonymous') return route.handler(input, call);
   const caller = call.caller.kind === 'agent' ? `agent:${call.caller.agent.agentId}` : 'operator';
   let firstAnswer: EnvelopeResult | null = null;
   const { result, replayed } = await idempotency.run(key, { caller, method: req.method, path: req.url.split('?')[0]!, body: input.body }, async () => {
