@@ -1,0 +1,206 @@
+import { distanceM } from '../geo/distance.js';
+import type { PortPointIndex } from './port-calls.js';
+
+/**
+ * Encounters (possible ship-to-ship transfers) from the whole fleet's positions, incrementally
+ * (docs/decisions/020-encounters.md). Global Fishing Watch's published parameters are the defaults:
+ * two vessels within 500 m of each other for at least 2 hours, both slower than 2 kn, at least 10 km
+ * from any port or anchorage point. Vessels are found near each other through a grid of cells about
+ * 1 km across holding each vessel's latest fix, so a fix costs a look at its neighbours only, never
+ * a pass over the fleet.
+ */
+export interface EncounterParameters {
+  maxDistanceM: number;
+  minDurationMs: number;
+  maxSpeedKn: number;
+  minPortDistanceM: number;
+  /** A pair not seen close for this long has parted (its encounter, if long enough, is complete). */
+  partedAfterMs: number;
+  /** A vessel's latest fix older than this is no longer compared with others. */
+  staleAfterMs: number;
+}
+
+export const GFW_ENCOUNTER_PARAMETERS: EncounterParameters = {
+  maxDistanceM: 500,
+  minDurationMs: 2 * 3_600_000,
+  maxSpeedKn: 2,
+  minPortDistanceM: 10_000,
+  partedAfterMs: 30 * 60_000,
+  staleAfterMs: 30 * 60_000,
+};
+
+export interface EncounterFix {
+  vesselId: string;
+  seq: number;
+  t: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+}
+
+export interface Encounter {
+  /** The two vessels, in id order. */
+  vessels: [string, string];
+  start: number;
+  end: number;
+  medianDistanceM: number;
+  lat: number;
+  lon: number;
+  observations: number;
+  firstSeq: number;
+  lastSeq: number;
+  confidence: number;
+}
+
+interface PairState {
+  start: number;
+  lastClose: number;
+  distances: number[];
+  latSum: number;
+  lonSum: number;
+  firstSeq: number;
+  lastSeq: number;
+}
+
+/** Plain data: stored and restored through JSON, detection carries on. */
+export interface EncounterState {
+  latest: Record<string, EncounterFix>;
+  pairs: Record<string, PairState>;
+  /** Time of the newest fix seen. */
+  now: number;
+}
+
+export const emptyEncounterState = (): EncounterState => ({ latest: {}, pairs: {}, now: 0 });
+
+const CELL_DEG = 0.01;
+const cellOf = (lat: number, lon: number) => `${Math.floor(lat / CELL_DEG)}:${Math.floor(lon / CELL_DEG)}`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+export interface EncounterDetector {
+  /** Feeds one fix (fleet-wide, roughly in time order); returns encounters completed by then. */
+  push(state: EncounterState, fix: EncounterFix): Encounter[];
+  /** Completes every pair that has parted by `now` (end of a replay: pass Infinity). */
+  flush(state: EncounterState, now: number): Encounter[];
+}
+
+export function createEncounterDetector(ports: PortPointIndex, params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS): EncounterDetector {
+  // The grid is derived from state.latest and rebuilt when a different state object comes in.
+  let gridFor: EncounterState | null = null;
+  const grid = new Map<string, Set<string>>();
+  const cellOfVessel = new Map<string, string>();
+
+  function place(vesselId: string, cell: string | null): void {
+    const old = cellOfVessel.get(vesselId);
+    if (old === cell) return;
+    if (old !== undefined) grid.get(old)?.delete(vesselId);
+    if (cell === null) {
+      cellOfVessel.delete(vesselId);
+      return;
+    }
+    cellOfVessel.set(vesselId, cell);
+    const set = grid.get(cell);
+    if (set) set.add(vesselId);
+    else grid.set(cell, new Set([vesselId]));
+  }
+
+  function attach(state: EncounterState): void {
+    if (gridFor === state) return;
+    grid.clear();
+    cellOfVessel.clear();
+    for (const fix of Object.values(state.latest)) place(fix.vesselId, cellOf(fix.lat, fix.lon));
+    gridFor = state;
+  }
+
+  function complete(key: string, pair: PairState): Encounter | null {
+    if (pair.lastClose - pair.start < params.minDurationMs) return null;
+    const [a, b] = key.split('|') as [string, string];
+    const n = pair.distances.length;
+    return {
+      vessels: [a, b],
+      start: pair.start,
+      end: pair.lastClose,
+      medianDistanceM: Math.round(median(pair.distances)),
+      lat: Math.round((pair.latSum / n) * 1e5) / 1e5,
+      lon: Math.round((pair.lonSum / n) * 1e5) / 1e5,
+      observations: n,
+      firstSeq: pair.firstSeq,
+      lastSeq: pair.lastSeq,
+      // more observations per hour together make it surer; one every 10 minutes or better is 1
+      confidence: Math.round(Math.min(1, 0.4 + (n / ((pair.lastClose - pair.start) / 600_000 + 1)) * 0.6) * 100) / 100,
+    };
+  }
+
+  function flushParted(state: EncounterState, now: number): Encounter[] {
+    const done: Encounter[] = [];
+    for (const [key, pair] of Object.entries(state.pairs)) {
+      if (now - pair.lastClose <= params.partedAfterMs) continue;
+      delete state.pairs[key];
+      const encounter = complete(key, pair);
+      if (encounter) done.push(encounter);
+    }
+    return done;
+  }
+
+  return {
+    push(state, fix) {
+      attach(state);
+      const done: Encounter[] = [];
+      const previousNow = state.now;
+      state.now = Math.max(state.now, fix.t);
+      state.latest[fix.vesselId] = fix;
+      place(fix.vesselId, cellOf(fix.lat, fix.lon));
+
+      const slow = fix.sog !== null && fix.sog < params.maxSpeedKn;
+      const awayFromPorts = slow && ports.portsWithin(fix.lat, fix.lon, params.minPortDistanceM).size === 0;
+      if (awayFromPorts) {
+        const row = Math.floor(fix.lat / CELL_DEG);
+        const col = Math.floor(fix.lon / CELL_DEG);
+        for (let r = row - 1; r <= row + 1; r++) {
+          for (let c = col - 1; c <= col + 1; c++) {
+            for (const otherId of grid.get(`${r}:${c}`) ?? []) {
+              if (otherId === fix.vesselId) continue;
+              const other = state.latest[otherId]!;
+              if (fix.t - other.t > params.staleAfterMs || other.sog === null || other.sog >= params.maxSpeedKn) continue;
+              const d = distanceM(fix.lat, fix.lon, other.lat, other.lon);
+              if (d > params.maxDistanceM) continue;
+              const key = fix.vesselId < otherId ? `${fix.vesselId}|${otherId}` : `${otherId}|${fix.vesselId}`;
+              const pair = state.pairs[key];
+              if (pair && fix.t - pair.lastClose <= params.partedAfterMs) {
+                pair.lastClose = Math.max(pair.lastClose, fix.t);
+                pair.distances.push(Math.round(d));
+                pair.latSum += fix.lat;
+                pair.lonSum += fix.lon;
+                pair.lastSeq = fix.seq;
+              } else {
+                if (pair) {
+                  const encounter = complete(key, pair);
+                  if (encounter) done.push(encounter);
+                }
+                state.pairs[key] = { start: fix.t, lastClose: fix.t, distances: [Math.round(d)], latSum: fix.lat, lonSum: fix.lon, firstSeq: fix.seq, lastSeq: fix.seq };
+              }
+            }
+          }
+        }
+      }
+      // sweep parted pairs and stale vessels once per ten minutes of fleet time
+      if (Math.floor(state.now / 600_000) === Math.floor(previousNow / 600_000)) return done;
+      for (const [id, latest] of Object.entries(state.latest)) {
+        if (state.now - latest.t > params.staleAfterMs) {
+          delete state.latest[id];
+          place(id, null);
+        }
+      }
+      return [...done, ...flushParted(state, state.now)];
+    },
+
+    flush(state, now) {
+      attach(state);
+      return flushParted(state, now);
+    },
+  };
+}
