@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { resolve } from 'node:path';
 import { FeedSpecError, parseFeedSpecs } from './feeds/spec.js';
+import type { LogLevel } from './observability/logger.js';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
 
@@ -76,7 +77,7 @@ export interface Config {
   payments: { rails: PaymentRail[]; intentsEnabled: boolean };
   /** The demo fleet (the default feed): vessel count, seed text, days of history backfilled at first start. */
   demo: { vessels: number; seed: string; backfillDays: number };
-  logLevel: Env['LOG_LEVEL'];
+  logLevel: LogLevel;
   version: string;
   /** BOSUN_CURSOR_SECRET, or null: the store's own generated secret signs cursors. */
   cursorSecret: string | null;
@@ -187,7 +188,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     feeds: env.BOSUN_FEEDS ?? null,
     payments: { rails: parseRails(env.BOSUN_PAYMENT_RAILS), intentsEnabled: asBool(env.BOSUN_PAYMENT_INTENTS) },
     demo: { vessels: Number(env.BOSUN_DEMO_VESSELS), seed: env.BOSUN_DEMO_SEED, backfillDays: Number(env.BOSUN_DEMO_BACKFILL_DAYS) },
-    logLevel: env.LOG_LEVEL,
+    logLevel: env.LOG_LEVEL as LogLevel, // one of LOG_LEVEL's literals (checked against EnvSchema)
     version: '1.0.0',
     cursorSecret: env.BOSUN_CURSOR_SECRET ?? null,
   };

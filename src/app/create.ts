@@ -10,6 +10,8 @@ import { createAgentsService } from '../features/agents/agents-service.js';
 import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
 import { createHarborServices } from '../features/harbor/harbor-services.js';
+import { createMetaService } from '../features/meta/meta-service.js';
+import type { Services } from '../features/services.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -31,18 +33,41 @@ import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
 import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
-import { migrateToLatest, openStore } from '../store/db.js';
-import type { AppContext, StatusReporter } from './context.js';
-import { createLogger, type Logger } from './logger.js';
+import { migrateToLatest, openStore, type Store } from '../store/db.js';
+import { pingStore } from '../store/dialect.js';
+import type { AppContext } from './context.js';
+import type { StatusReporter } from '../observability/status.js';
+import { createLogger, type Logger } from '../observability/logger.js';
 import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
 
-export interface BosunOptions {
+export interface CoreOptions {
   clock?: Clock;
   logger?: Logger;
   /** Attach extra limit policies to operations (for deployments that want stricter limits). */
   ratePolicyOverrides?: Record<string, readonly LimitPolicyName[]>;
+}
+
+export interface BosunOptions extends CoreOptions {
   /** Start interval jobs and telemetry flushing (the serve command); off for one-shot CLI use. */
   background?: boolean;
+}
+
+/** The store, Redis, the bus and every service, started nothing (see createCore). */
+export interface BosunCore {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  store: Store;
+  redis: Redis | null;
+  bus: Bus;
+  catalog: AppContext['catalog'];
+  services: Services;
+  startedAt: number;
+  /** Components reporting into /v1/status; createBosun adds the jobs, the fleet and the feeds. */
+  statusReporters: StatusReporter[];
+  /** The services' interval jobs, for createBosun's scheduler. */
+  jobs: Job[];
+  close(): Promise<void>;
 }
 
 export interface Bosun {
@@ -53,8 +78,12 @@ export interface Bosun {
   close(): Promise<void>;
 }
 
-/** Builds the whole service from a configuration: store, Redis, services, jobs and HTTP. */
-export async function createBosun(config: Config, options: BosunOptions = {}): Promise<Bosun> {
+/**
+ * What one-shot commands need: the store (migrated), Redis and the bus (so other processes hear of
+ * their writes), and every service. Starts nothing: no fleet state loaded (vessels are read from the
+ * store on demand), no jobs, no HTTP app, no feeds.
+ */
+export async function createCore(config: Config, options: CoreOptions = {}): Promise<BosunCore> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const store = await openStore(config.database, {
@@ -77,9 +106,6 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const onBusError = (topic: string, err: unknown) => logger.warn({ err, topic }, 'bus handler failed');
   const busPublisher = redis ? await connectBusPublisher(redis) : null;
   const bus: Bus = busPublisher ? new RedisBus(busPublisher, config.redis!.prefix, onBusError) : new MemoryBus(onBusError);
-  const limiter = new Limiter(
-    redis ? new FallbackLimiterBackend(new RedisLimiterBackend(redis, config.redis!.prefix), new MemoryLimiterBackend(), redisFallbackLog(logger, clock)) : new MemoryLimiterBackend(),
-  );
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
@@ -88,17 +114,21 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const harbor = createHarborServices({ store, clock, audit, agents, fleet, cursors });
   // The vessels entitlement reads the snapshot trial record (one vessel) of callers holding snapshot:read.
   const trialRecords = createTrialsRepo(store.db);
-  const services = {
+  const catalog = buildCatalogView(ALL_ROUTES);
+  const startedAt = clock.now();
+  const statusReporters: StatusReporter[] = [];
+  const telemetry = createTelemetryService({
+    repo: createTelemetryRepo(store.db),
+    clock,
+    enabled: () => config.telemetry,
+    onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
+  });
+  const services: Services = {
     cursors,
     audit,
     agents,
     operator: createOperatorService({ repo: createOperatorRepo(store.db), clock, audit }),
-    telemetry: createTelemetryService({
-      repo: createTelemetryRepo(store.db),
-      clock,
-      enabled: () => config.telemetry,
-      onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
-    }),
+    telemetry,
     payments: createPaymentsService({
       repo: createPaymentsRepo(store.db),
       clock,
@@ -119,11 +149,20 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       findTrial: (agentId) => trialRecords.find(agentId),
       onError: (err, context) => logger.error({ err }, context),
     }),
+    meta: createMetaService({
+      config,
+      catalog,
+      clock,
+      startedAt,
+      statusReporters,
+      ratePolicyOverrides: options.ratePolicyOverrides ?? {},
+      storeDialect: store.dialect.name,
+      pingStore: () => pingStore(store.db, () => performance.now()),
+      pingRedis: redis ? async () => (await redis.ping()) === 'PONG' : null,
+      pendingTelemetry: () => telemetry.pending(),
+    }),
     ...harbor.services,
   };
-  await services.fleet.start();
-
-  const scheduler = createScheduler(logger, () => clock.now());
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
     { name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() },
@@ -131,20 +170,62 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     { name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() },
     ...harbor.jobs,
   ];
-  for (const job of jobs) scheduler.add(job);
-  const statusReporters: StatusReporter[] = [{ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }, services.fleet.statusReporter()];
 
-  const ctx: AppContext = {
+  let closed = false;
+  return {
     config,
     clock,
     logger,
     store,
     redis,
     bus,
-    limiter,
-    catalog: buildCatalogView(ALL_ROUTES),
+    catalog,
     services,
-    startedAt: clock.now(),
+    startedAt,
+    statusReporters,
+    jobs,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await services.telemetry.stop();
+      await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records or preview labels not written'));
+      await services.fleet.stop();
+      await bus.close();
+      if (busPublisher) await closeRedis(busPublisher);
+      if (redis) await closeRedis(redis);
+      await store.close();
+    },
+  };
+}
+
+/** Builds the whole service from a configuration: the core, then fleet state, jobs, limits and HTTP (and feeds in the background). */
+export async function createBosun(config: Config, options: BosunOptions = {}): Promise<Bosun> {
+  const core = await createCore(config, options);
+  const { clock, logger, redis, services, statusReporters } = core;
+  try {
+    await services.fleet.start();
+  } catch (e) {
+    await core.close();
+    throw e;
+  }
+  const limiter = new Limiter(
+    redis ? new FallbackLimiterBackend(new RedisLimiterBackend(redis, config.redis!.prefix), new MemoryLimiterBackend(), redisFallbackLog(logger, clock)) : new MemoryLimiterBackend(),
+  );
+  const scheduler = createScheduler(logger, () => clock.now());
+  for (const job of core.jobs) scheduler.add(job);
+  statusReporters.push({ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }, services.fleet.statusReporter());
+
+  const ctx: AppContext = {
+    config,
+    clock,
+    logger,
+    store: core.store,
+    redis,
+    bus: core.bus,
+    limiter,
+    catalog: core.catalog,
+    services,
+    startedAt: core.startedAt,
     statusReporters,
     ratePolicyOverrides: options.ratePolicyOverrides ?? {},
   };
@@ -171,19 +252,13 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
       await feeds?.stop();
       await http.close();
       await scheduler.stop();
-      await services.telemetry.stop();
-      await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records or preview labels not written'));
-      await services.fleet.stop();
-      await bus.close();
       await limiter.close();
-      if (busPublisher) await closeRedis(busPublisher);
-      if (redis) await closeRedis(redis);
-      await store.close();
+      await core.close();
     },
   };
   if (options.background) {
     try {
-      feeds = configuredFeeds(config.feeds, { ctx, sink: services.fleet, clock, logger });
+      feeds = configuredFeeds(config.feeds, { demo: config.demo, fleet: services.fleet, sink: services.fleet, clock, logger });
       statusReporters.push(feeds.statusReporter());
       await feeds.start();
     } catch (e) {

@@ -1,7 +1,7 @@
 import { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import { ConfigError, type Config } from '../config.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../observability/logger.js';
 
 /** A Redis command not answered within this time fails (and the caller falls back or answers 503). */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;

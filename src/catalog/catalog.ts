@@ -1,17 +1,17 @@
-import type { RouteDefinition } from '../http/route.js';
 import { CATALOG } from './entries.js';
-import type { CatalogEntry, Section } from './types.js';
+import type { CatalogEntry, OperationContract, Section } from './types.js';
 
-export interface ImplementedOperation {
+/** A catalog entry bound to its route: R is the published contract, or the full route definition for the HTTP layer. */
+export interface ImplementedOperation<R extends OperationContract = OperationContract> {
   entry: CatalogEntry;
-  route: RouteDefinition;
+  route: R;
 }
 
-export interface CatalogView {
+export interface CatalogView<R extends OperationContract = OperationContract> {
   all: readonly CatalogEntry[];
-  implemented: readonly ImplementedOperation[];
+  implemented: readonly ImplementedOperation<R>[];
   /** Implemented operations of public discovery (OpenAPI, capabilities, examples, services): closed ones left out. */
-  discoverable: readonly ImplementedOperation[];
+  discoverable: readonly ImplementedOperation<R>[];
   planned: readonly CatalogEntry[];
   byOperationId: ReadonlyMap<string, CatalogEntry>;
   isImplemented(operationId: string): boolean;
@@ -19,9 +19,9 @@ export interface CatalogView {
 }
 
 /** Joins the catalog with the feature routes; an entry with a bound handler is implemented. */
-export function buildCatalogView(routes: readonly RouteDefinition[], entries: readonly CatalogEntry[] = CATALOG): CatalogView {
+export function buildCatalogView<R extends OperationContract>(routes: readonly R[], entries: readonly CatalogEntry[] = CATALOG): CatalogView<R> {
   const byOperationId = new Map(entries.map((e) => [e.operationId, e]));
-  const implemented: ImplementedOperation[] = [];
+  const implemented: ImplementedOperation<R>[] = [];
   const seen = new Set<string>();
   for (const route of routes) {
     const entry = byOperationId.get(route.operationId);

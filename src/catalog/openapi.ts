@@ -1,8 +1,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { ERROR_CODES, type ErrorCode } from '../http/errors.js';
 import type { CatalogView } from './catalog.js';
-import type { CatalogEntry } from './types.js';
-import type { RouteDefinition } from '../http/route.js';
+import type { CatalogEntry, OperationContract } from './types.js';
 
 const ENVELOPE_PROPERTIES = {
   status: { type: 'string', enum: ['ok', 'error'] },
@@ -56,7 +55,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', pattern: '^[\\x21-\\x7e]{8,128}$' },
 };
 
-function parameters(schema: TObject | undefined, location: 'query' | 'path', route: RouteDefinition) {
+function parameters(schema: TObject | undefined, location: 'query' | 'path', route: OperationContract) {
   if (!schema) return [];
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, prop]) => {
@@ -73,7 +72,7 @@ function parameters(schema: TObject | undefined, location: 'query' | 'path', rou
   });
 }
 
-function errorStatuses(entry: CatalogEntry, route: RouteDefinition): Map<number, ErrorCode[]> {
+function errorStatuses(entry: CatalogEntry, route: OperationContract): Map<number, ErrorCode[]> {
   const codes: ErrorCode[] = ['internal_error', 'rate_limited'];
   if (route.query || route.body || route.params) codes.push('invalid_request');
   if (route.body) codes.push('invalid_json', 'body_too_large', 'unsupported_media_type');
@@ -91,7 +90,7 @@ function errorStatuses(entry: CatalogEntry, route: RouteDefinition): Map<number,
   return byStatus;
 }
 
-function operationObject(entry: CatalogEntry, route: RouteDefinition) {
+function operationObject(entry: CatalogEntry, route: OperationContract) {
   const security = entry.access === 'P' ? [{}, { bearerAuth: [] }] : [{ bearerAuth: [] }];
   const responses: Record<string, unknown> = {};
   const success = String(route.successStatus ?? 200);

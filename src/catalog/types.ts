@@ -1,3 +1,6 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from '../http/errors.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Stability = 'stable' | 'beta' | 'experimental';
 /** P: no credential needed; K: agent key; U: restricted to the operator or an agent holding ops:read. */
@@ -33,4 +36,59 @@ export interface CatalogEntry {
    * examples and the service directory; the operator's OpenAPI lists it.
    */
   discovery?: 'closed';
+}
+
+/**
+ * A discovery document served in the envelope (its `data`) by default, and bare, for generic tools, at
+ * `barePath` or when the request's Accept names `bareMediaType` (docs/decisions/010).
+ */
+export interface DocumentForms {
+  barePath: string;
+  bareMediaType?: string;
+}
+
+/** In an example, stands for the calling agent's own id (filled in by /v1/capabilities/examples). */
+export const CALLER_AGENT_ID = '$caller.agent_id';
+
+export interface OperationExample {
+  summary: string;
+  query?: Record<string, string | number | boolean>;
+  params?: Record<string, string>;
+  body?: unknown;
+  /**
+   * The documented refusal this example shows on a default deployment, for features that are
+   * off unless the operator enables them (payments): the example then answers with this code.
+   */
+  expectError?: ErrorCode;
+  /** Operator-granted scopes the example needs beyond those of a fresh sandbox agent (published as requires_scopes). */
+  scopes?: readonly string[];
+  /** What must exist before this example can work (another agent's request, a granted scope); its ids are then placeholders. */
+  requires?: string;
+}
+
+/**
+ * The published part of an operation's route: everything the catalog, OpenAPI and the discovery
+ * documents read. The handler that serves it is added by http/route.ts (RouteDefinition).
+ */
+export interface OperationContract {
+  operationId: string;
+  /** What an agent needs to know to use the operation well: inputs, behaviour, limits. */
+  description: string;
+  query?: TObject;
+  params?: TObject;
+  body?: TSchema;
+  /** Schema of the envelope's `data` (or of the bare document). */
+  response: TSchema;
+  /** HTTP status of a successful call (200 unless the operation creates something). */
+  successStatus?: number;
+  /** Error codes this operation can answer with besides the common access/validation ones. */
+  errors?: readonly ErrorCode[];
+  /**
+   * The operation honours an Idempotency-Key header (published in OpenAPI); route registration
+   * runs the handler under the caller's key, so handlers do nothing for it.
+   */
+  idempotencyKey?: boolean;
+  /** The envelope's data is a document also served bare (see DocumentForms). */
+  document?: DocumentForms;
+  examples: readonly OperationExample[];
 }

@@ -1,7 +1,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import { createInterface } from 'node:readline';
 import { loadConfig } from '../config.js';
-import { createBosun, type Bosun } from '../app/create.js';
+import { createCore, type BosunCore } from '../app/create.js';
 import { cliIo } from './io.js';
 
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
@@ -19,14 +19,18 @@ export interface Command {
 export const out = (line = '') => cliIo().stdout.write(line + '\n');
 export const err = (line: string) => cliIo().stderr.write(line + '\n');
 
-/** Opens the configured store (migrated) and services for a one-shot command, then closes them. */
-export async function withBosun<T>(fn: (bosun: Bosun) => Promise<T>): Promise<T> {
+/**
+ * Opens the configured store (migrated) and the services for a one-shot command, then closes them.
+ * Nothing is started (createCore): no HTTP app, no jobs, no fleet state; a command that ingests
+ * starts the fleet itself.
+ */
+export async function withBosun<T>(fn: (bosun: { ctx: BosunCore }) => Promise<T>): Promise<T> {
   const config = loadConfig(cliIo().env);
-  const bosun = await createBosun({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+  const core = await createCore({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   try {
-    return await fn(bosun);
+    return await fn({ ctx: core });
   } finally {
-    await bosun.close();
+    await core.close();
   }
 }
 

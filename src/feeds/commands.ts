@@ -97,6 +97,7 @@ export const feedCommands: Command[] = [
       try {
         return await withBosun(async (bosun) => {
           const fleet = bosun.ctx.services.fleet;
+          await fleet.start();
           fleet.startFlushing();
           const reports = await runIngest({
             specs,
@@ -157,6 +158,7 @@ export const feedCommands: Command[] = [
         return 1;
       }
       return withBosun(async (bosun) => {
+        await bosun.ctx.services.fleet.start();
         const raw = createReadStream(file, { highWaterMark: 1 << 20 });
         const input = /\.gz$/i.test(file) ? raw.pipe(createGunzip({ chunkSize: 1 << 20 })) : raw;
         raw.on('error', (e) => input.destroy(e));

@@ -1,11 +1,15 @@
-import type { AppContext } from '../app/context.js';
 import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
 import type { AisSink } from '../fleet/types.js';
-import { createDemoFeed } from '../sim/start.js';
+import type { Logger } from '../observability/logger.js';
+import { createDemoFeed, type KnownVessels } from '../sim/start.js';
 import type { FeedSource } from './types.js';
 
 export interface DemoFeedDeps {
-  ctx: AppContext;
+  /** BOSUN_DEMO_*: fleet size, seed, backfill days. */
+  settings: Config['demo'];
+  fleet: KnownVessels;
+  logger: Logger;
   /** Where backfilled history goes directly (live lines go through the feed pipeline). */
   sink: AisSink;
   clock: Clock;

@@ -1,6 +1,6 @@
 import { AisDecoder, type DecodedMessage, type DecoderStats } from '../ais/index.js';
-import type { StatusReporter } from '../app/context.js';
-import type { Logger } from '../app/logger.js';
+import type { StatusReporter } from '../observability/status.js';
+import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../clock.js';
 import { ConfigError } from '../config.js';
 import type { AisSink } from '../fleet/types.js';

@@ -1,4 +1,4 @@
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../clock.js';
 import type { AisSink } from '../fleet/types.js';
 import { FeedManager, reportToJson, type FeedSourceReport } from './feed-manager.js';

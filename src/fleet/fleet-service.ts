@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { isValidImo } from '../ais/imo.js';
 import { flagForMmsi } from '../ais/mid.js';
 import type { DecodedMessage } from '../ais/index.js';
-import type { StatusReporter } from '../app/context.js';
+import type { StatusReporter } from '../observability/status.js';
 import type { Bus } from '../bus/bus.js';
 import { MINUTE, iso, type Clock } from '../clock.js';
 import { jsonText, parseJson } from '../store/dialect.js';

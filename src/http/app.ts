@@ -3,11 +3,14 @@ import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import type { AppContext } from '../app/context.js';
-import type { ImplementedOperation } from '../catalog/catalog.js';
+import type { CatalogView, ImplementedOperation } from '../catalog/catalog.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import { LIMIT_POLICIES, type LimitPolicy } from '../limits/policies.js';
-import type { LimitDecision } from '../limits/limiter.js';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { LIMIT_POLICIES, type LimitPolicy, type LimitPolicyName } from '../limits/policies.js';
+import type { LimitDecision, Limiter } from '../limits/limiter.js';
+import type { Logger } from '../observability/logger.js';
+import type { RequestTelemetryTable } from '../store/schema.js';
 import { authorize, bearerCredential } from './access.js';
 import { bareDocumentType } from './documents.js';
 import { bearerChallenge, ignoreInvalidCredential } from './credential-fallback.js';
@@ -15,13 +18,38 @@ import { pathPattern, plannedOperations } from './planned.js';
 import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
 import { envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
-import { DependencyUnavailableError } from '../app/dependency.js';
+import { DependencyUnavailableError } from '../dependency.js';
 import { boundNumbers, rejectInvalidText } from './edge-input.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { addQualityFlag, dependencyUnavailable, withRequestFlags } from './faults.js';
 import { capConnectionsPerAddress, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
-import { OPERATOR_TOKEN_PREFIX } from '../features/agents/credentials.js';
-import { isBare, type CallContext, type Caller } from './route.js';
+import { OPERATOR_TOKEN_PREFIX } from '../access/credentials.js';
+import { IDEMPOTENCY_HEADER, type IdempotentWrites } from './idempotency.js';
+import { isBare, type BareResult, type CallContext, type EnvelopeResult, type RouteDefinition } from './route.js';
+import type { AgentPrincipal, Caller, OperatorPrincipal } from '../access/principals.js';
+
+/** The services the HTTP layer itself calls: authentication, the audit of refused credentials, request telemetry, idempotent writes. */
+export interface HttpServices {
+  agents: { authenticate(apiKey: string): Promise<AgentPrincipal | undefined> };
+  operator: { authenticate(token: string): Promise<OperatorPrincipal | undefined> };
+  audit: { record(event: { actor: { kind: 'anonymous' }; action: string; ip: string; details: Record<string, unknown> }): Promise<void> };
+  telemetry: { record(row: Omit<RequestTelemetryTable, 'id'>): void };
+  idempotency: IdempotentWrites;
+}
+
+/** What the HTTP app is built from; S is every service handlers can reach (CallContext.services). */
+export interface HttpContext<S extends HttpServices> {
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  limiter: Limiter;
+  catalog: CatalogView<RouteDefinition<S>>;
+  services: S;
+  /** Extra limit policies attached to operations by whoever embeds Bosun (see createBosun). */
+  ratePolicyOverrides: Readonly<Record<string, readonly LimitPolicyName[]>>;
+}
+
+type AnyHttpContext = HttpContext<HttpServices>;
 
 interface RequestState {
   entry: CatalogEntry | null;
@@ -59,7 +87,7 @@ function newRequestId(): string {
 /** `/v1/vessels/{vsl_id}/positions` → `/v1/vessels/:vsl_id/positions` */
 export const toRouterPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
-export function baseUrlOf(ctx: AppContext, req: FastifyRequest): string {
+export function baseUrlOf(ctx: Pick<AnyHttpContext, 'config'>, req: FastifyRequest): string {
   return ctx.config.publicUrl ?? `${req.protocol}://${req.host}`;
 }
 
@@ -103,7 +131,7 @@ function toAppError(err: unknown): AppError | { detail: ErrorDetail; status: num
   return new AppError('internal_error', 'unexpected server error; quote the request_id when reporting it');
 }
 
-export function buildHttpApp(ctx: AppContext): FastifyInstance {
+export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): FastifyInstance {
   const { config, clock, services, catalog } = ctx;
   const app = Fastify({
     logger: false,
@@ -195,7 +223,7 @@ export function buildHttpApp(ctx: AppContext): FastifyInstance {
   return app;
 }
 
-async function resolveCaller(ctx: AppContext, req: FastifyRequest): Promise<Caller> {
+async function resolveCaller(ctx: AnyHttpContext, req: FastifyRequest): Promise<Caller> {
   const credential = bearerCredential(req.headers.authorization);
   if (credential === undefined) return ANONYMOUS;
   const reject = async (why: string) => {
@@ -220,7 +248,7 @@ function limitSubject(policy: LimitPolicy, caller: Caller, ip: string, operation
 }
 
 /** Refuses every call of a caller whose recent failed calls filled the error budget. */
-async function enforceErrorBudget(ctx: AppContext, caller: Caller, ip: string) {
+async function enforceErrorBudget(ctx: AnyHttpContext, caller: Caller, ip: string) {
   if (caller.kind === 'operator') return;
   const policy = LIMIT_POLICIES.error_budget;
   const full = await ctx.limiter.exhausted(policy, limitSubject(policy, caller, ip, ''), ctx.clock.now());
@@ -235,7 +263,7 @@ function errorBudgetRefusal(full: { window: LimitPolicy['windows'][number]; rese
 }
 
 /** Counts a failed call (4xx other than a limit refusal) against the caller's error budget. */
-async function countFailedCall(ctx: AppContext, caller: Caller, ip: string, status: number): Promise<void> {
+async function countFailedCall(ctx: AnyHttpContext, caller: Caller, ip: string, status: number): Promise<void> {
   if (status < 400 || status >= 500 || status === 429 || caller.kind === 'operator') return;
   const policy = LIMIT_POLICIES.error_budget;
   await ctx.limiter.check(policy, limitSubject(policy, caller, ip, ''), ctx.clock.now());
@@ -247,7 +275,7 @@ interface OperationLimits {
   policyHeader: string;
 }
 
-function operationLimits(ctx: AppContext, entry: CatalogEntry): Record<Caller['kind'], OperationLimits> {
+function operationLimits(ctx: AnyHttpContext, entry: CatalogEntry): Record<Caller['kind'], OperationLimits> {
   const forKind = (kind: Caller['kind']): OperationLimits => {
     const names = [
       ...(kind === 'anonymous' ? (['anonymous_default'] as const) : kind === 'agent' ? (['agent_default'] as const) : []),
@@ -261,7 +289,7 @@ function operationLimits(ctx: AppContext, entry: CatalogEntry): Record<Caller['k
 }
 
 /** The error budget and the operation's rate limits, counted in one limiter call (one Redis round trip). */
-async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply, { policies, policyHeader }: OperationLimits) {
+async function enforceLimits(ctx: AnyHttpContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply, { policies, policyHeader }: OperationLimits) {
   const budget = LIMIT_POLICIES.error_budget;
   const guard = caller.kind === 'operator' ? null : { policy: budget, subject: limitSubject(budget, caller, ip, '') };
   const now = ctx.clock.now();
@@ -294,12 +322,12 @@ async function enforceLimits(ctx: AppContext, entry: CatalogEntry, caller: Calle
   }
 }
 
-function registerOperation(app: FastifyInstance, ctx: AppContext, { entry, route }: ImplementedOperation) {
+function registerOperation(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }: ImplementedOperation<RouteDefinition<HttpServices>>) {
   // a discovery document is also served bare at its sibling path (docs/decisions/010)
   for (const url of [toRouterPath(entry.path), ...(route.document ? [route.document.barePath] : [])]) registerUrl(app, ctx, { entry, route }, url);
 }
 
-function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: ImplementedOperation, url: string) {
+function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }: ImplementedOperation<RouteDefinition<HttpServices>>, url: string) {
   const limits = operationLimits(ctx, entry);
   app.route({
     method: entry.method,
@@ -328,16 +356,27 @@ function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: Im
       await enforceLimits(ctx, entry, caller, req.ip, reply, limits[caller.kind]);
     },
     handler: async (req, reply) => {
-      const call: CallContext = {
+      const baseUrl = baseUrlOf(ctx, req);
+      const call: CallContext<HttpServices> = {
         requestId: req.id,
         caller: req.bosun.caller,
         ip: req.ip,
         headers: req.headers,
-        baseUrl: baseUrlOf(ctx, req),
-        app: ctx,
-        reply,
+        baseUrl,
+        siteUrl: ctx.config.siteUrl ?? baseUrl,
+        services: ctx.services,
+        catalog: ctx.catalog,
+        clock: ctx.clock,
+        setHeader: (name, value) => void reply.header(name, value),
+        onClose(listener) {
+          const raw = reply.raw;
+          raw.once('close', () => {
+            if (!raw.writableEnded) listener();
+          });
+        },
       };
-      const result = await route.handler({ query: req.query ?? {}, params: req.params ?? {}, body: req.body }, call);
+      const input = { query: req.query ?? {}, params: req.params ?? {}, body: req.body };
+      const result = route.idempotencyKey ? await runIdempotent(ctx.services.idempotency, route, input, call, req) : await route.handler(input, call);
       const costUnits = entry.free ? 0 : entry.cost;
       req.bosun.costUnits = costUnits;
       if (isBare(result)) return reply.type(result.contentType).send(result.bare);
@@ -360,4 +399,31 @@ function registerUrl(app: FastifyInstance, ctx: AppContext, { entry, route }: Im
       return reply.send(envelope);
     },
   });
+}
+
+/**
+ * Runs an operation that declares idempotencyKey under the caller's Idempotency-Key (if sent): the
+ * same key and request replay the first answer's data with `Idempotent-Replayed: true` and never run
+ * the handler again, so replays are neither repeated nor counted against limits.
+ */
+async function runIdempotent(
+  idempotency: IdempotentWrites,
+  route: RouteDefinition<HttpServices>,
+  input: { query: unknown; params: unknown; body: unknown },
+  call: CallContext<HttpServices>,
+  req: FastifyRequest,
+): Promise<EnvelopeResult | BareResult> {
+  const key = idempotency.parseKey(req.headers[IDEMPOTENCY_HEADER]);
+  // Anonymous callers share no identity a stored result could safely be replayed to.
+  if (call.caller.kind === 'anonymous') return route.handler(input, call);
+  const caller = call.caller.kind === 'agent' ? `agent:${call.caller.agent.agentId}` : 'operator';
+  let firstAnswer: EnvelopeResult | null = null;
+  const { result, replayed } = await idempotency.run(key, { caller, method: req.method, path: req.url.split('?')[0]!, body: input.body }, async () => {
+    const answer = await route.handler(input, call);
+    if (isBare(answer)) throw new Error(`${route.operationId} declares idempotencyKey but answers a bare document`);
+    firstAnswer = answer;
+    return answer.data;
+  });
+  if (replayed) call.setHeader('idempotent-replayed', 'true');
+  return firstAnswer ?? { data: result };
 }

@@ -1,4 +1,4 @@
-import type { DocumentForms } from './route.js';
+import type { DocumentForms } from '../catalog/types.js';
 
 /**
  * Content negotiation of discovery documents (docs/decisions/010-discovery-documents.md): the envelope

@@ -1,5 +1,5 @@
 import type { ErrorDetail } from './errors.js';
-import type { Caller } from './route.js';
+import type { Caller } from '../access/principals.js';
 import { iso } from '../clock.js';
 
 export const ATTRIBUTION_TEXT =

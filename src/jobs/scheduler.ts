@@ -1,4 +1,4 @@
-import type { Logger } from '../app/logger.js';
+import type { Logger } from '../observability/logger.js';
 import { iso } from '../clock.js';
 
 export interface Job {

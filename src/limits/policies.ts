@@ -1,5 +1,4 @@
 import { DAY, HOUR, MINUTE } from '../clock.js';
-import type { ErrorCode } from '../http/errors.js';
 
 export interface LimitWindow {
   name: 'minute' | 'hour' | 'day';
@@ -14,6 +13,8 @@ export type LimitKeying =
   | 'caller'
   | 'ip';
 
+export type LimitRefusalCode = 'rate_limited' | 'ip_rate_limited' | 'trial_rate_limited' | 'error_rate_limited';
+
 export interface LimitPolicy {
   name: string;
   description: string;
@@ -21,7 +22,8 @@ export interface LimitPolicy {
   keying: LimitKeying;
   /** Counted separately for each operation rather than across all of them. */
   perOperation: boolean;
-  code: ErrorCode;
+  /** The error code of a refusal (each one is in src/http/errors.ts, which checks it where it throws). */
+  code: LimitRefusalCode;
 }
 
 const minute = (limit: number): LimitWindow => ({ name: 'minute', windowMs: MINUTE, limit });

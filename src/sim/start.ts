@@ -1,23 +1,31 @@
 /**
  * Starting the demo fleet inside `bosun serve`:
  *
- *   const source = createDemoFeed({ ctx, sink: ctx.services.fleet, clock, name: 'demo-simulator' });
+ *   const source = createDemoFeed({ settings: config.demo, fleet, logger, sink: fleet, clock, name: 'demo-simulator' });
  *   feedManager.add(source);   // kind `demo`: the feed pipeline labels its lines simulated
  *   await feedManager.start(); // source.start() backfills (progress bar on stderr), then goes live
  *
  * `createDemoFeed` has the shape of the feeds' `demoFeedFactory` hook (src/feeds/demo.ts).
  */
-import type { AppContext } from '../app/context.js';
 import { DAY, MINUTE, type Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { FleetService } from '../fleet/fleet-service.js';
 import type { AisSink } from '../fleet/types.js';
+import type { Logger } from '../observability/logger.js';
 import { backfill, type BackfillProgress, type BackfillResult } from './backfill.js';
 import { BACKFILL_RATES, DEMO_SOURCE, DemoFleet } from './fleet.js';
 import { DemoFeedSource } from './live-source.js';
 import { progressBar } from './progress.js';
 import { seedFromText } from './random.js';
 
+/** The vessels already in the fleet's state (to find where an earlier run's simulation stopped). */
+export type KnownVessels = Pick<FleetService, 'vessels'>;
+
 export interface DemoFeedOptions {
-  ctx: AppContext;
+  /** BOSUN_DEMO_VESSELS, BOSUN_DEMO_SEED, BOSUN_DEMO_BACKFILL_DAYS. */
+  settings: Config['demo'];
+  fleet: KnownVessels;
+  logger: Logger;
   /** Where backfilled history goes directly (live lines go through the feed pipeline). */
   sink: AisSink;
   clock: Clock;
@@ -37,9 +45,9 @@ class BackfillStopped extends Error {}
 const MIN_BACKFILL_MS = 5 * MINUTE;
 
 /** Observation time of the newest simulated position in the fleet's state, or null when there is none. */
-export function newestSimulatedObservation(ctx: AppContext): number | null {
+export function newestSimulatedObservation(fleet: KnownVessels): number | null {
   let newest: number | null = null;
-  for (const vessel of ctx.services.fleet.vessels()) {
+  for (const vessel of fleet.vessels()) {
     const fix = vessel.latest;
     if (fix?.simulated && (newest === null || fix.observedAt > newest)) newest = fix.observedAt;
   }
@@ -51,26 +59,25 @@ export function newestSimulatedObservation(ctx: AppContext): number | null {
  * positions yet, else from the newest simulated observation (a gap after downtime), capped at
  * the configured days. Null when nothing needs filling.
  */
-export function backfillWindow(ctx: AppContext, now: number): { fromMs: number; toMs: number } | null {
-  const days = ctx.config.demo.backfillDays;
+export function backfillWindow(settings: Config['demo'], fleet: KnownVessels, now: number): { fromMs: number; toMs: number } | null {
+  const days = settings.backfillDays;
   const earliest = now - days * DAY;
-  const newest = newestSimulatedObservation(ctx);
+  const newest = newestSimulatedObservation(fleet);
   const fromMs = Math.floor(Math.max(earliest, newest ?? earliest) / 1000) * 1000;
   return now - fromMs >= MIN_BACKFILL_MS ? { fromMs, toMs: now } : null;
 }
 
 /** The demo fleet feed (backfill at start, then live). */
 export function createDemoFeed(options: DemoFeedOptions): DemoFeedSource {
-  const { ctx, sink, clock } = options;
+  const { settings: demo, fleet: knownVessels, logger, sink, clock } = options;
   const name = options.name ?? DEMO_SOURCE;
-  const demo = ctx.config.demo;
   return new DemoFeedSource({
     name,
     clock,
     background: options.background ?? false,
     prepare: async (stopped) => {
       const now = clock.now();
-      const window = backfillWindow(ctx, now);
+      const window = backfillWindow(demo, knownVessels, now);
       const fleet = new DemoFleet({ seed: seedFromText(demo.seed), vessels: demo.vessels, startMs: window?.fromMs ?? now, rates: BACKFILL_RATES });
       if (window === null) {
         options.onBackfilled?.(null);
@@ -91,7 +98,7 @@ export function createDemoFeed(options: DemoFeedOptions): DemoFeedSource {
       });
       const seconds = ((performance.now() - startedAt) / 1000).toFixed(1);
       bar?.finish(`${result.messages.toLocaleString('en-US')} messages from ${demo.vessels} simulated vessels in ${seconds} s`);
-      ctx.logger.info({ source: name, from: new Date(result.fromMs).toISOString(), to: new Date(result.toMs).toISOString(), messages: result.messages, seconds: Number(seconds) }, 'demo fleet backfilled');
+      logger.info({ source: name, from: new Date(result.fromMs).toISOString(), to: new Date(result.toMs).toISOString(), messages: result.messages, seconds: Number(seconds) }, 'demo fleet backfilled');
       options.onBackfilled?.(result);
       return fleet;
     },

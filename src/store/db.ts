@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
-import { DependencyUnavailableError } from '../app/dependency.js';
+import { DependencyUnavailableError } from '../dependency.js';
 import type { Config } from '../config.js';
 import { dialectHelpers, type DialectHelpers } from './dialect.js';
 import { MIGRATIONS } from './migrations/index.js';

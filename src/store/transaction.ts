@@ -1,11 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDialectConfig, type Transaction } from 'kysely';
-import type { Db } from './db.js';
+import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type Kysely, type SqliteDialectConfig, type Transaction } from 'kysely';
 import type { DialectHelpers } from './dialect.js';
 import type { Database } from './schema.js';
 
 /** An open transaction: repositories run a check-then-write on it (docs/decisions/009-transactions-and-locks.md). */
 export type Trx = Transaction<Database>;
+// Kysely<Database> rather than db.ts's Db: db.ts builds its runner from this module.
+type Db = Kysely<Database>;
 /** What a repository function runs on: the store (its pool) by default, or the caller's open transaction. */
 export type Executor = Db | Trx;
 

@@ -5,7 +5,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createBosun } from '../../src/app/create.js';
-import { createLogger, type Logger } from '../../src/app/logger.js';
+import { createLogger, type Logger } from '../../src/observability/logger.js';
 import { RedisStartError } from '../../src/app/redis.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';

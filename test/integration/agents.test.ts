@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { DAY } from '../../src/clock.js';
-import { DEFAULT_SCOPES } from '../../src/features/agents/scopes.js';
+import { DEFAULT_SCOPES } from '../../src/access/scopes.js';
 import { startTestApp } from '../helpers/app.js';
 
 test('registration returns a key once, stores only its hash, and grants the nine default sandbox scopes', async () => {

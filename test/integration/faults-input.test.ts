@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GRANTABLE_SCOPES } from '../../src/features/agents/scopes.js';
+import { GRANTABLE_SCOPES } from '../../src/access/scopes.js';
 import { INT_MAX } from '../../src/http/edge-input.js';
 import { startTestApp, type ApiResponse } from '../helpers/app.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { EVERY_AGENT_SCOPES } from '../../src/features/agents/scopes.js';
+import { EVERY_AGENT_SCOPES } from '../../src/access/scopes.js';
 import { startTestApp, type ApiResponse } from '../helpers/app.js';
 
 /**

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { authorize, bearerCredential } from '../../src/http/access.js';
 import type { CatalogEntry } from '../../src/catalog/types.js';
-import type { Caller } from '../../src/http/route.js';
+import type { Caller } from '../../src/access/principals.js';
 
 const entry = (access: CatalogEntry['access'], scopes: string[] = []): CatalogEntry => ({
   operationId: 'x', method: 'GET', path: '/x', stability: 'beta', cost: 0.1, access, scopes, section: 'meta', summary: 'x',

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, ManualClock } from '../../src/clock.js';
-import type { AgentPrincipal } from '../../src/features/agents/agents-service.js';
+import type { AgentPrincipal } from '../../src/access/principals.js';
 import type { AuditService } from '../../src/features/audit/audit-service.js';
 import type { GroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { unmetParticipationConditions, type ParticipationSignals } from '../../src/features/harbor/groups/group-rules.js';

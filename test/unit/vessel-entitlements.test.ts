@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GRANTABLE_SCOPES, DEFAULT_SCOPES, SCOPE_BY_NAME } from '../../src/features/agents/scopes.js';
+import { GRANTABLE_SCOPES, DEFAULT_SCOPES, SCOPE_BY_NAME } from '../../src/access/scopes.js';
 import { ERROR_CODES } from '../../src/http/errors.js';
 import { delayCutoff, entitlementRequired, liveFor, vesselAccess, type TrialRecord } from '../../src/features/vessels/entitlements.js';
 

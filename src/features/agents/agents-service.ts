@@ -3,27 +3,17 @@ import { harborText } from '../harbor/text-rules.js';
 import type { Clock } from '../../clock.js';
 import { isoOrNull, iso, DAY } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
+import type { AgentPrincipal, AgentState, EffectiveState } from '../../access/principals.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { redactIp } from '../audit/redact-ip.js';
 import type { AgentRow, AgentsRepo, ScopeRow } from './agents-repo.js';
 import { PrincipalCache } from './principal-cache.js';
-import { AGENT_KEY_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newId, newSecret, sameHash } from './credentials.js';
-import { DEFAULT_SCOPES, EVERY_AGENT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } from './scopes.js';
+import { AGENT_KEY_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newId, newSecret, sameHash } from '../../access/credentials.js';
+import { DEFAULT_SCOPES, EVERY_AGENT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } from '../../access/scopes.js';
 
 export const SANDBOX_DAYS = HARBOR_LIMITS.sandboxExpiryDays;
 export const TRIAL_DAYS = HARBOR_LIMITS.trialDays;
 
-export type AgentState = 'registered' | 'sandbox' | 'trial' | 'trusted' | 'operator_approved' | 'revoked';
-/** The state an agent is in now: a sandbox or trial past its end no longer counts. */
-export type EffectiveState = AgentState | 'sandbox_expired' | 'trial_expired';
-
-export interface AgentPrincipal {
-  agentId: string;
-  name: string;
-  state: EffectiveState;
-  scopes: ReadonlySet<string>;
-  row: AgentRow;
-}
 
 export interface ScopeGrant {
   scope: string;

@@ -1,4 +1,4 @@
-import { defineRoute } from '../../http/route.js';
+import { defineRoute } from '../route.js';
 import { AppError } from '../../http/errors.js';
 import { AgentSelf, RegisterBody, RegisterResponse } from './schemas.js';
 import { iso } from '../../clock.js';
@@ -12,7 +12,7 @@ const register = defineRoute({
   successStatus: 201,
   examples: [{ summary: 'Register an agent', body: { name: 'example-agent', vendor: 'Example Labs', description: 'Looks up vessels for a logistics planner.' } }],
   async handler({ body }, call) {
-    const { row, apiKey, scopes } = await call.app.services.agents.register(body, call.ip);
+    const { row, apiKey, scopes } = await call.services.agents.register(body, call.ip);
     return {
       data: {
         agent_id: row.agent_id,
@@ -41,7 +41,7 @@ const me = defineRoute({
   async handler(_input, call) {
     if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
     const agentId = call.caller.agent.agentId;
-    const [self, paymentIntents] = await Promise.all([call.app.services.agents.describe(agentId), call.app.services.payments.ownIntents(agentId)]);
+    const [self, paymentIntents] = await Promise.all([call.services.agents.describe(agentId), call.services.payments.ownIntents(agentId)]);
     return { data: { ...self, payment_intents: paymentIntents } };
   },
 });

@@ -1,23 +1,18 @@
 import { createHash } from 'node:crypto';
 import { DAY, MINUTE, type Clock } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
+import type { IdempotentRequest } from '../../http/idempotency.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import type { IdempotencyRepo } from './idempotency-repo.js';
 
-export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_RETENTION_MS = DAY;
 /** 8-128 visible ASCII characters (no spaces), e.g. a UUID. */
 export const IDEMPOTENCY_KEY = /^[\x21-\x7e]{8,128}$/;
 /** A claim still pending after this long belongs to a request that died; the key may be used again. */
 const STALE_CLAIM_MS = MINUTE;
 
-/** What makes two requests "the same": who sent it, to which operation, and what it said. */
-export interface IdempotentRequest {
-  caller: string;
-  method: string;
-  path: string;
-  body: unknown;
-}
+export const IDEMPOTENCY_NOTE =
+  'Send an Idempotency-Key header (8-128 visible ASCII characters, e.g. a UUID) to make retries safe: the same key with the same request replays the first result with header Idempotent-Replayed: true (kept 24 h); the same key with a different request answers idempotency_key_reused.';
 
 /** JSON with object keys sorted, so equal bodies hash equally whatever their key order. */
 export function canonicalJson(value: unknown): string {

@@ -1,12 +1,47 @@
-import type { AppContext } from '../../app/context.js';
-import type { CatalogEntry } from '../../catalog/types.js';
+import type { Caller } from '../../access/principals.js';
+import type { CatalogView } from '../../catalog/catalog.js';
+import { CALLER_AGENT_ID, type CatalogEntry } from '../../catalog/types.js';
+import type { Clock } from '../../clock.js';
+import type { Config } from '../../config.js';
+import type { StatusReporter } from '../../observability/status.js';
 import { ATTRIBUTION_TEXT } from '../../http/envelope.js';
-import { CALLER_AGENT_ID, type Caller } from '../../http/route.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
-import { pingStore } from '../../store/dialect.js';
 import { AUDIT_RETENTION_DAYS } from '../audit/audit-service.js';
 import { TELEMETRY_RETENTION_DAYS } from '../telemetry/telemetry-service.js';
 import { PREVIEW } from './preview-constants.js';
+
+/** What the meta operations read: a few settings, the catalog, and probes of the backing stores. */
+export interface MetaDeps {
+  config: Pick<Config, 'version' | 'telemetry' | 'autoSandbox' | 'redis' | 'trustProxy' | 'bodyLimitBytes'>;
+  catalog: CatalogView;
+  clock: Clock;
+  startedAt: number;
+  statusReporters: readonly StatusReporter[];
+  /** Extra limit policies attached to operations by whoever embeds Bosun. */
+  ratePolicyOverrides: Readonly<Record<string, readonly string[]>>;
+  storeDialect: string;
+  /** Round trip to the store in ms; throws when the store cannot be reached. */
+  pingStore(): Promise<number>;
+  /** True when Redis answered; null when no Redis is configured. */
+  pingRedis: (() => Promise<boolean>) | null;
+  pendingTelemetry(): number;
+}
+
+/** The meta and discovery documents of this deployment. */
+export function createMetaService(deps: MetaDeps) {
+  return {
+    version: deps.config.version,
+    status: () => serviceStatus(deps),
+    capabilities: (baseUrl: string) => capabilities(deps, baseUrl),
+    limits: () => limits(deps),
+    examples: (baseUrl: string, caller: Caller) => examples(deps, baseUrl, caller),
+    policy: () => policy(deps),
+    quickstart: (baseUrl: string) => quickstart(deps, baseUrl),
+    featureFlags: () => featureFlags(deps),
+    llmConnectors: (baseUrl: string) => llmConnectors(deps, baseUrl),
+  };
+}
+export type MetaService = ReturnType<typeof createMetaService>;
 
 const ACCESS_LABEL: Record<CatalogEntry['access'], 'none' | 'agent_key' | 'operator_or_ops_read'> = {
   P: 'none',
@@ -14,47 +49,47 @@ const ACCESS_LABEL: Record<CatalogEntry['access'], 'none' | 'agent_key' | 'opera
   U: 'operator_or_ops_read',
 };
 
-export async function serviceStatus(app: AppContext) {
-  const now = () => app.clock.now();
+async function serviceStatus(deps: MetaDeps) {
+  const now = () => deps.clock.now();
   let storeLatency: number | null = null;
   let storeHealthy = true;
   try {
-    storeLatency = await pingStore(app.store.db, () => performance.now());
+    storeLatency = await deps.pingStore();
   } catch {
     storeHealthy = false;
   }
   let redisHealthy: boolean | null = null;
   let redisLatency: number | null = null;
-  if (app.redis) {
+  if (deps.pingRedis) {
     const start = performance.now();
     try {
-      redisHealthy = (await app.redis.ping()) === 'PONG';
+      redisHealthy = await deps.pingRedis();
       redisLatency = performance.now() - start;
     } catch {
       redisHealthy = false;
     }
   }
   const components: Record<string, unknown> = {};
-  for (const reporter of app.statusReporters) components[reporter.name] = reporter.report();
+  for (const reporter of deps.statusReporters) components[reporter.name] = reporter.report();
   const round = (v: number | null) => (v === null ? null : Math.round(v * 100) / 100);
   return {
     service: 'bosun',
-    version: app.config.version,
+    version: deps.config.version,
     status: storeHealthy && redisHealthy !== false ? ('ok' as const) : ('degraded' as const),
-    started_at: new Date(app.startedAt).toISOString(),
-    uptime_seconds: Math.max(0, Math.floor((now() - app.startedAt) / 1000)),
-    store: { dialect: app.store.dialect.name, healthy: storeHealthy, latency_ms: round(storeLatency) },
-    redis: { configured: app.redis !== null, healthy: redisHealthy, latency_ms: round(redisLatency) },
-    telemetry: { enabled: app.config.telemetry, pending_records: app.services.telemetry.pending() },
-    operations: { implemented: app.catalog.implemented.length, planned: app.catalog.planned.length },
+    started_at: new Date(deps.startedAt).toISOString(),
+    uptime_seconds: Math.max(0, Math.floor((now() - deps.startedAt) / 1000)),
+    store: { dialect: deps.storeDialect, healthy: storeHealthy, latency_ms: round(storeLatency) },
+    redis: { configured: deps.pingRedis !== null, healthy: redisHealthy, latency_ms: round(redisLatency) },
+    telemetry: { enabled: deps.config.telemetry, pending_records: deps.pendingTelemetry() },
+    operations: { implemented: deps.catalog.implemented.length, planned: deps.catalog.planned.length },
     components,
   };
 }
 
-export function capabilities(app: AppContext, baseUrl: string) {
+function capabilities(deps: MetaDeps, baseUrl: string) {
   const sections = new Map<string, ReturnType<typeof describeOperation>[]>();
   const flat: ReturnType<typeof flatCapability>[] = [];
-  for (const { entry, route } of app.catalog.discoverable) {
+  for (const { entry, route } of deps.catalog.discoverable) {
     const list = sections.get(entry.section) ?? [];
     list.push(describeOperation(entry, route.description));
     sections.set(entry.section, list);
@@ -62,7 +97,7 @@ export function capabilities(app: AppContext, baseUrl: string) {
   }
   return {
     service: 'bosun',
-    version: app.config.version,
+    version: deps.config.version,
     openapi_url: `${baseUrl}/.well-known/openapi.json`,
     openapi_bare_url: `${baseUrl}/openapi.json`,
     authentication: {
@@ -76,7 +111,7 @@ export function capabilities(app: AppContext, baseUrl: string) {
       },
     },
     envelope_fields: ['status', 'request_id', 'as_of', 'freshness_seconds', 'cost_units', 'policy', 'confidence', 'quality_flags', 'data', 'errors'],
-    counts: { implemented: app.catalog.discoverable.length, planned: app.catalog.planned.length },
+    counts: { implemented: deps.catalog.discoverable.length, planned: deps.catalog.planned.length },
     sections: [...sections].map(([section, operations]) => ({ section, operations })),
     capabilities: flat,
   };
@@ -114,10 +149,10 @@ function describeOperation(entry: CatalogEntry, description: string) {
   };
 }
 
-export function limits(app: AppContext) {
+function limits(deps: MetaDeps) {
   const operationsUsing = (name: string) =>
-    app.catalog.discoverable
-      .filter(({ entry }) => entry.ratePolicies?.includes(name as never) || app.ratePolicyOverrides[entry.operationId]?.includes(name as never))
+    deps.catalog.discoverable
+      .filter(({ entry }) => entry.ratePolicies?.includes(name as never) || deps.ratePolicyOverrides[entry.operationId]?.includes(name as never))
       .map(({ entry }) => entry.operationId);
   return {
     policies: Object.values(LIMIT_POLICIES).map((p) => ({
@@ -139,15 +174,15 @@ export function limits(app: AppContext) {
       limit_scope: PREVIEW.limitScope,
       premium_access: PREVIEW.premiumAccess,
     },
-    request: { body_limit_bytes: app.config.bodyLimitBytes },
+    request: { body_limit_bytes: deps.config.bodyLimitBytes },
     headers: ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After (on 429)'],
   };
 }
 
-export function examples(app: AppContext, baseUrl: string, caller: Caller) {
+function examples(deps: MetaDeps, baseUrl: string, caller: Caller) {
   const callerId = caller.kind === 'agent' ? caller.agent.agentId : '<your agent_id>';
   return {
-    examples: app.catalog.discoverable.flatMap(({ entry, route }) =>
+    examples: deps.catalog.discoverable.flatMap(({ entry, route }) =>
       route.examples.map((example) => {
         let path = entry.path;
         for (const [name, value] of Object.entries(example.params ?? {})) {
@@ -178,7 +213,7 @@ export function examples(app: AppContext, baseUrl: string, caller: Caller) {
   };
 }
 
-export function policy(app: AppContext) {
+function policy(deps: MetaDeps) {
   return {
     attribution: { required: true, text: ATTRIBUTION_TEXT },
     usage_tiers: [
@@ -215,12 +250,12 @@ export function policy(app: AppContext) {
     ],
     cost_units: {
       charged_on: 'successful calls only; a failed call charges 0',
-      free_operations: app.catalog.implemented.filter(({ entry }) => entry.free).map(({ entry }) => entry.operationId),
+      free_operations: deps.catalog.implemented.filter(({ entry }) => entry.free).map(({ entry }) => entry.operationId),
     },
   };
 }
 
-export function quickstart(app: AppContext, baseUrl: string) {
+function quickstart(deps: MetaDeps, baseUrl: string) {
   const candidates = [
     { op: 'getCapabilities', title: 'Discover the operations', method: 'GET', path: '/v1/capabilities', auth: 'none', expect: 'sections of operations with cost, access and scopes' },
     { op: 'getBootstrapVesselsSearch', title: 'Try the anonymous preview', method: 'GET', path: '/v1/bootstrap/vessels/search?q=maersk&limit=5', auth: 'none', expect: 'vessel identities (no positions)' },
@@ -239,7 +274,7 @@ export function quickstart(app: AppContext, baseUrl: string) {
     { op: 'postHarborOperatorRequests', title: 'Ask the operator for more scopes', method: 'POST', path: '/v1/harbor/operator-requests', auth: 'Bearer <api_key>', expect: 'a request of category access_request (requested_scopes, e.g. vessels:live for live vessel positions, history and updates)' },
   ];
   const steps = candidates
-    .filter((c) => app.catalog.isImplemented(c.op))
+    .filter((c) => deps.catalog.isImplemented(c.op))
     .map((c, i) => ({
       step: i + 1,
       title: c.title,
@@ -264,8 +299,8 @@ export function quickstart(app: AppContext, baseUrl: string) {
   };
 }
 
-export function featureFlags(app: AppContext) {
-  const c = app.config;
+function featureFlags(deps: MetaDeps) {
+  const c = deps.config;
   return {
     flags: [
       { flag: 'auto_sandbox', enabled: c.autoSandbox, env: 'BOSUN_AUTO_SANDBOX', effect: 'new agents enter a 14-day sandbox with the nine default scopes; off: registered with no scopes' },
@@ -276,14 +311,14 @@ export function featureFlags(app: AppContext) {
   };
 }
 
-export function llmConnectors(app: AppContext, baseUrl: string) {
+function llmConnectors(deps: MetaDeps, baseUrl: string) {
   const status = (available: boolean) => (available ? ('available' as const) : ('planned' as const));
   return {
     connectors: [
       {
         connector_id: 'openapi',
         kind: 'openapi-3.1',
-        status: status(app.catalog.isImplemented('getWellKnownOpenapiJson')),
+        status: status(deps.catalog.isImplemented('getWellKnownOpenapiJson')),
         url: `${baseUrl}/openapi.json`,
         description:
           'The bare OpenAPI document: import as tools into any OpenAPI-aware LLM client; one operation per tool, with cost and access extensions. /.well-known/openapi.json serves the same document in the envelope (data).',
@@ -291,14 +326,14 @@ export function llmConnectors(app: AppContext, baseUrl: string) {
       {
         connector_id: 'capabilities',
         kind: 'bosun-capabilities',
-        status: status(app.catalog.isImplemented('getCapabilities')),
+        status: status(deps.catalog.isImplemented('getCapabilities')),
         url: `${baseUrl}/v1/capabilities`,
         description: 'Compact JSON list of operations for agents that plan from a catalog.',
       },
       {
         connector_id: 'webmcp',
         kind: 'webmcp',
-        status: status(app.catalog.isImplemented('getWebmcpTools')),
+        status: status(deps.catalog.isImplemented('getWebmcpTools')),
         url: `${baseUrl}/v1/webmcp/tools`,
         description: 'Browser-side tool list (WebMCP) generated from the catalog.',
       },

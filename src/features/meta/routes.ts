@@ -1,8 +1,7 @@
 import { buildOpenApi } from '../../catalog/openapi.js';
 import { OPS_READ_SCOPE } from '../../http/access.js';
 import { AppError } from '../../http/errors.js';
-import { defineRoute } from '../../http/route.js';
-import { capabilities, examples, featureFlags, limits, llmConnectors, policy, quickstart, serviceStatus } from './meta-service.js';
+import { defineRoute } from '../route.js';
 import {
   CapabilitiesData, ConnectorsData, ExamplesData, FeatureFlagsData, LimitsData, NoQuery, OpenApiDocument, PingData, PolicyData,
   QualityData, QuickstartData, ServicesData, ServicesQuery, StatusData, TelemetrySummaryData, WindowQuery,
@@ -16,7 +15,7 @@ const ping = defineRoute({
   response: PingData,
   examples: [{ summary: 'Ping' }],
   async handler(_input, call) {
-    return { data: { pong: true as const, service: 'bosun', version: call.app.config.version, time: new Date(call.app.clock.now()).toISOString() } };
+    return { data: { pong: true as const, service: 'bosun', version: call.services.meta.version, time: new Date(call.clock.now()).toISOString() } };
   },
 });
 
@@ -27,7 +26,7 @@ const status = defineRoute({
   response: StatusData,
   examples: [{ summary: 'Service status' }],
   async handler(_input, call) {
-    return { data: await serviceStatus(call.app) };
+    return { data: await call.services.meta.status() };
   },
 });
 
@@ -38,7 +37,7 @@ const capabilitiesRoute = defineRoute({
   response: CapabilitiesData,
   examples: [{ summary: 'List capabilities' }],
   async handler(_input, call) {
-    return { data: capabilities(call.app, call.baseUrl) };
+    return { data: call.services.meta.capabilities(call.baseUrl) };
   },
 });
 
@@ -49,7 +48,7 @@ const limitsRoute = defineRoute({
   response: LimitsData,
   examples: [{ summary: 'List limits' }],
   async handler(_input, call) {
-    return { data: limits(call.app) };
+    return { data: call.services.meta.limits() };
   },
 });
 
@@ -60,7 +59,7 @@ const examplesRoute = defineRoute({
   response: ExamplesData,
   examples: [{ summary: 'List examples' }],
   async handler(_input, call) {
-    return { data: examples(call.app, call.baseUrl, call.caller) };
+    return { data: call.services.meta.examples(call.baseUrl, call.caller) };
   },
 });
 
@@ -71,7 +70,7 @@ const policyRoute = defineRoute({
   response: PolicyData,
   examples: [{ summary: 'Read the policy' }],
   async handler(_input, call) {
-    return { data: policy(call.app) };
+    return { data: call.services.meta.policy() };
   },
 });
 
@@ -82,7 +81,7 @@ const quality = defineRoute({
   response: QualityData,
   examples: [{ summary: 'Quality over the last 24 hours', query: { window_hours: 24 } }],
   async handler({ query }, call) {
-    return { data: await call.app.services.telemetry.quality(query.window_hours ?? 24) };
+    return { data: await call.services.telemetry.quality(query.window_hours ?? 24) };
   },
 });
 
@@ -93,7 +92,7 @@ const telemetrySummary = defineRoute({
   response: TelemetrySummaryData,
   examples: [{ summary: 'Usage over the last 24 hours', query: { window_hours: 24 } }],
   async handler({ query }, call) {
-    return { data: await call.app.services.telemetry.summary(query.window_hours ?? 24) };
+    return { data: await call.services.telemetry.summary(query.window_hours ?? 24) };
   },
 });
 
@@ -104,7 +103,7 @@ const quickstartRoute = defineRoute({
   response: QuickstartData,
   examples: [{ summary: 'Quickstart' }],
   async handler(_input, call) {
-    return { data: quickstart(call.app, call.baseUrl) };
+    return { data: call.services.meta.quickstart(call.baseUrl) };
   },
 });
 
@@ -115,7 +114,7 @@ const flags = defineRoute({
   response: FeatureFlagsData,
   examples: [{ summary: 'Feature flags' }],
   async handler(_input, call) {
-    return { data: featureFlags(call.app) };
+    return { data: call.services.meta.featureFlags() };
   },
 });
 
@@ -127,7 +126,7 @@ const services = defineRoute({
   errors: ['service_not_found'],
   examples: [{ summary: 'All services' }, { summary: 'The harbor service', query: { service_id: 'agent.harbor' } }],
   async handler({ query }, call) {
-    const all = describeServices(call.app.catalog, call.baseUrl);
+    const all = describeServices(call.catalog, call.baseUrl);
     if (query.service_id === undefined) return { data: { services: all } };
     const one = all.filter((s) => s.service_id === query.service_id);
     if (one.length === 0) {
@@ -144,7 +143,7 @@ const connectors = defineRoute({
   response: ConnectorsData,
   examples: [{ summary: 'LLM connectors' }],
   async handler(_input, call) {
-    return { data: llmConnectors(call.app, call.baseUrl) };
+    return { data: call.services.meta.llmConnectors(call.baseUrl) };
   },
 });
 
@@ -160,7 +159,7 @@ const openapi = defineRoute({
   examples: [{ summary: 'OpenAPI document' }],
   async handler(_input, call) {
     const operatorView = call.caller.kind === 'operator' || (call.caller.kind === 'agent' && call.caller.agent.scopes.has(OPS_READ_SCOPE));
-    return { data: buildOpenApi(call.app.catalog, call.baseUrl, { audience: operatorView ? 'operator' : 'public' }) };
+    return { data: buildOpenApi(call.catalog, call.baseUrl, { audience: operatorView ? 'operator' : 'public' }) };
   },
 });
 

@@ -1,9 +1,10 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
+import type { OperatorPrincipal } from '../../access/principals.js';
 import type { Clock } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
 import type { AuditService } from '../audit/audit-service.js';
-import { OPERATOR_TOKEN_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newSecret, sameHash } from '../agents/credentials.js';
+import { OPERATOR_TOKEN_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newSecret, sameHash } from '../../access/credentials.js';
 import type { OperatorRepo } from './operator-repo.js';
 
 const scrypt = promisify(scryptCb) as (password: string, salt: Buffer, keylen: number, options: { N: number; r: number; p: number }) => Promise<Buffer>;
@@ -24,9 +25,6 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
   return timingSafeEqual(expected, actual);
 }
 
-export interface OperatorPrincipal {
-  tokenPrefix: string;
-}
 
 export function createOperatorService(deps: { repo: OperatorRepo; clock: Clock; audit: AuditService }) {
   const { repo, clock, audit } = deps;

@@ -3,7 +3,7 @@ import type { Clock } from '../../clock.js';
 import type { PaymentRail } from '../../config.js';
 import { AppError } from '../../http/errors.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
-import { newId } from '../agents/credentials.js';
+import { newId } from '../../access/credentials.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../store/transaction.js';
 import type { PaymentIntentRow, PaymentsRepo } from './payments-repo.js';

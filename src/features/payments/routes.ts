@@ -1,10 +1,8 @@
-import { callingAgent, defineRoute, type CallContext } from '../../http/route.js';
+import { callingAgent } from '../../http/route.js';
+import { defineRoute } from '../route.js';
 import { renderPaymentsPage } from './payments-page.js';
 import { PAYMENT_PURPOSES } from './payments-service.js';
 import { CreateIntentBody, IntentData, PaymentIdParams, PaymentsPage, ProofBody, RailsData } from './schemas.js';
-
-
-const siteUrl = (call: CallContext) => call.app.config.siteUrl ?? call.baseUrl;
 
 const rails = defineRoute({
   operationId: 'getPaymentsRails',
@@ -13,14 +11,14 @@ const rails = defineRoute({
   response: RailsData,
   examples: [{ summary: 'List payment rails' }],
   async handler(_input, call) {
-    const payments = call.app.services.payments;
+    const payments = call.services.payments;
     return {
       data: {
         rails: [...payments.rails()],
         intents_enabled: payments.intentsEnabled(),
         purposes: [...PAYMENT_PURPOSES],
         settlement: 'manual: the operator reviews every proof; no keys on the server, no automatic delivery, no guaranteed refund',
-        catalog_url: `${siteUrl(call)}/payments`,
+        catalog_url: `${call.siteUrl}/payments`,
       },
     };
   },
@@ -42,8 +40,8 @@ const createIntent = defineRoute({
     },
   ],
   async handler({ body }, call) {
-    const { intent, replayed } = await call.app.services.payments.createIntent(callingAgent(call).agentId, body);
-    if (replayed) call.reply.header('idempotent-replayed', 'true');
+    const { intent, replayed } = await call.services.payments.createIntent(callingAgent(call).agentId, body);
+    if (replayed) call.setHeader('idempotent-replayed', 'true');
     return { data: intent };
   },
 });
@@ -65,7 +63,7 @@ const proof = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    const result = await call.app.services.payments.submitProof(callingAgent(call).agentId, params.payment_id, body);
+    const result = await call.services.payments.submitProof(callingAgent(call).agentId, params.payment_id, body);
     return { data: result.intent, qualityFlags: result.qualityFlags };
   },
 });
@@ -76,7 +74,7 @@ const page = defineRoute({
   response: PaymentsPage,
   examples: [{ summary: 'Open the payments page' }],
   async handler(_input, call) {
-    const payments = call.app.services.payments;
+    const payments = call.services.payments;
     return { bare: renderPaymentsPage(payments.rails(), payments.intentsEnabled(), call.baseUrl), contentType: 'text/html; charset=utf-8' };
   },
 });

@@ -1,7 +1,7 @@
 import { SECOND } from '../../clock.js';
 import type { VesselState } from '../../fleet/fleet-service.js';
 import { AppError } from '../../http/errors.js';
-import type { AgentPrincipal } from '../agents/agents-service.js';
+import type { AgentPrincipal } from '../../access/principals.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 
 /**

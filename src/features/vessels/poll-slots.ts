@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { DependencyUnavailableError } from '../../app/dependency.js';
+import { DependencyUnavailableError } from '../../dependency.js';
 
 /**
  * Counts open long polls per agent key as leases that expire on their own: each open poll holds

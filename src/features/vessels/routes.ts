@@ -1,5 +1,6 @@
 import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
-import { callingAgent, defineRoute, type CallContext } from '../../http/route.js';
+import { callingAgent } from '../../http/route.js';
+import { defineRoute, type CallContext } from '../route.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 import {
   MAX_CONCURRENT_POLLS,
@@ -41,7 +42,7 @@ const SAMPLE = { imo: String(SAMPLE_VESSEL.imo), mmsi: String(SAMPLE_VESSEL.mmsi
 /** The calling agent and what it may read (vessels:live, its snapshot trial vessel, or delayed only). */
 async function reader(call: CallContext) {
   const agent = callingAgent(call);
-  return { agentId: agent.agentId, access: await call.app.services.vessels.access(agent) };
+  return { agentId: agent.agentId, access: await call.services.vessels.access(agent) };
 }
 
 function header(call: CallContext, name: string): string | undefined {
@@ -64,7 +65,7 @@ const lookup = defineRoute({
   ],
   async handler({ query }, call) {
     const { agentId, access } = await reader(call);
-    return call.app.services.vessels.lookup(selectorRef(query), agentId, access);
+    return call.services.vessels.lookup(selectorRef(query), agentId, access);
   },
 });
 
@@ -77,7 +78,7 @@ const lastPosition = defineRoute({
   examples: [{ summary: 'Latest position by IMO', query: { imo: SAMPLE.imo } }],
   async handler({ query }, call) {
     const { agentId, access } = await reader(call);
-    return call.app.services.vessels.lastPosition(selectorRef(query), agentId, access);
+    return call.services.vessels.lastPosition(selectorRef(query), agentId, access);
   },
 });
 
@@ -93,7 +94,7 @@ const search = defineRoute({
   ],
   async handler({ query }, call) {
     const { access } = await reader(call);
-    return call.app.services.vessels.search({
+    return call.services.vessels.search({
       q: query.q,
       category: query.type,
       flag: query.flag,
@@ -112,7 +113,7 @@ const watchlist = defineRoute({
   examples: [{ summary: 'Watch two vessels', query: { ids: `IMO:${SAMPLE.imo},MMSI:${SAMPLE.mmsi}` } }],
   async handler({ query }, call) {
     const { agentId, access } = await reader(call);
-    return call.app.services.vessels.watchlist(query.ids, agentId, access);
+    return call.services.vessels.watchlist(query.ids, agentId, access);
   },
 });
 
@@ -126,7 +127,7 @@ const positions = defineRoute({
   examples: [{ summary: 'Track of the last day, one point per 10 minutes', params: { vsl_id: `MMSI:${SAMPLE.mmsi}` }, query: { downsample: 600 }, scopes: ['vessels:live'] }],
   async handler({ params, query }, call) {
     const { agentId, access } = await reader(call);
-    return call.app.services.vessels.positions(
+    return call.services.vessels.positions(
       parseVesselRef(params.vsl_id, 'params.vsl_id'),
       { from: query.from, to: query.to, limit: query.limit ?? 100, cursor: query.cursor, downsample: query.downsample, includeFlagged: query.include_flagged ?? false },
       agentId,
@@ -144,18 +145,11 @@ const updates = defineRoute({
   examples: [{ summary: 'Get the current cursor without waiting', query: { timeout: 0 }, scopes: ['vessels:live'] }],
   async handler({ query }, call) {
     const { agentId, access } = await reader(call);
-    const raw = call.reply.raw;
-    return call.app.services.vessels.updates(
+    return call.services.vessels.updates(
       { since: query.since, timeout: query.timeout ?? POLL_TIMEOUT_DEFAULT, ids: query.ids, bbox: query.bbox, limit: query.limit ?? 500 },
       agentId,
       access,
-      {
-        onCancel(listener) {
-          raw.once('close', () => {
-            if (!raw.writableEnded) listener();
-          });
-        },
-      },
+      { onCancel: (listener) => call.onClose(listener) },
     );
   },
 });
@@ -167,7 +161,7 @@ const popular = defineRoute({
   response: PopularData,
   examples: [{ summary: 'Most looked-up vessels today', query: { window: '24h' } }],
   async handler({ query }, call) {
-    return call.app.services.vessels.popular(query.window ?? '24h', query.limit ?? 20);
+    return call.services.vessels.popular(query.window ?? '24h', query.limit ?? 20);
   },
 });
 
@@ -178,8 +172,8 @@ const previewSearch = defineRoute({
   response: PreviewSearchData,
   examples: [{ summary: 'Preview search', query: { q: 'ocean' } }],
   async handler({ query }, call) {
-    call.app.services.vessels.recordPreviewLabels('getBootstrapVesselsSearch', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
-    const result = call.app.services.vessels.previewSearch(query.q, query.limit ?? PREVIEW.maxSearchResults);
+    call.services.vessels.recordPreviewLabels('getBootstrapVesselsSearch', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
+    const result = call.services.vessels.previewSearch(query.q, query.limit ?? PREVIEW.maxSearchResults);
     return { ...result, data: { ...result.data, declared_identity: declaredIdentity(call.headers) } };
   },
 });
@@ -192,8 +186,8 @@ const previewLastPosition = defineRoute({
   errors: ['invalid_vessel_id', 'vessel_not_found'],
   examples: [{ summary: 'Delayed position by IMO', query: { imo: SAMPLE.imo } }],
   async handler({ query }, call) {
-    call.app.services.vessels.recordPreviewLabels('getBootstrapVesselsLastPosition', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
-    const result = await call.app.services.vessels.previewLastPosition(query.imo);
+    call.services.vessels.recordPreviewLabels('getBootstrapVesselsLastPosition', header(call, 'x-agent-name'), header(call, 'x-agent-vendor'), call.ip);
+    const result = await call.services.vessels.previewLastPosition(query.imo);
     return { ...result, data: { ...result.data, declared_identity: declaredIdentity(call.headers) } };
   },
 });

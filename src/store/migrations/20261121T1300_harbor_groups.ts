@@ -1,9 +1,13 @@
 import type { Kysely } from 'kysely';
-import { ONBOARDING_GROUP_ID, ONBOARDING_GROUP_NAME, WELCOME_POST_ID } from '../../features/harbor/groups/group-constants.js';
 import type { DialectHelpers } from '../dialect.js';
 
 /** Fixed seed instant of the onboarding group and its welcome post (the same on every deployment). */
 const SEEDED_AT = Date.UTC(2026, 10, 1);
+// The seeded rows as they were when this migration was written; a migration never follows later
+// changes of the feature's constants (group-constants.ts), so these values are literals.
+const ONBOARDING_GROUP_ID = 4;
+const ONBOARDING_GROUP_NAME = 'Welcome Desk / Sandbox Commons';
+const WELCOME_POST_ID = 'pst_welcome';
 
 export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
   await db.schema

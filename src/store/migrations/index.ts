@@ -4,13 +4,13 @@ import * as spine from './20261121T0900_spine.js';
 import * as harborProfiles from './20261121T1110_harbor_profiles.js';
 import * as harborQuota from './20261121T1200_harbor_quota.js';
 import * as payments from './20261121T1210_payments.js';
-import * as harborTasks from './20261121T1300_harbor_tasks.js';
-import * as groupPostProvenance from './20261121T1400_group_post_provenance.js';
+import * as snapshotTrials from './20261121T1220_snapshot_trials.js';
 import * as fleet from './20261121T1300_fleet.js';
 import * as harborGroups from './20261121T1300_harbor_groups.js';
+import * as harborTasks from './20261121T1300_harbor_tasks.js';
 import * as idempotency from './20261121T1320_idempotency.js';
 import * as harborHelp from './20261121T1330_harbor_help.js';
-import * as snapshotTrials from './20261121T1220_snapshot_trials.js';
+import * as groupPostProvenance from './20261121T1400_group_post_provenance.js';
 import * as serviceSecrets from './20261123T1900_service_secrets.js';
 import * as accessVersion from './20261123T2200_access_version.js';
 
@@ -18,18 +18,18 @@ export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
 }
 
-/** Every migration, keyed by its timestamped name; applied in name order. */
+/** Every migration, keyed by its timestamped name, listed and applied in name order (test/unit/migrations.test.ts). */
 export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T0900_spine': spine,
   '20261121T1110_harbor_profiles': harborProfiles,
   '20261121T1200_harbor_quota': harborQuota,
   '20261121T1210_payments': payments,
-  '20261121T1300_harbor_tasks': harborTasks,
+  '20261121T1220_snapshot_trials': snapshotTrials,
   '20261121T1300_fleet': fleet,
   '20261121T1300_harbor_groups': harborGroups,
+  '20261121T1300_harbor_tasks': harborTasks,
   '20261121T1320_idempotency': idempotency,
   '20261121T1330_harbor_help': harborHelp,
-  '20261121T1220_snapshot_trials': snapshotTrials,
   '20261121T1400_group_post_provenance': groupPostProvenance,
   '20261123T1900_service_secrets': serviceSecrets,
   '20261123T2200_access_version': accessVersion,

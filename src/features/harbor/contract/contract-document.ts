@@ -1,7 +1,6 @@
 import type { CatalogView } from '../../../catalog/catalog.js';
-import type { Config } from '../../../config.js';
 import { ERROR_CODES, HARBOR_ERROR_CODES } from '../../../http/errors.js';
-import { SCOPES } from '../../agents/scopes.js';
+import { SCOPES } from '../../../access/scopes.js';
 import {
   AVAILABILITY_SETS, CAPABILITY_STATUSES, HARBOR_CAPABILITIES, HARBOR_CONTRACT, HARBOR_LIMITS, HELPER_ROLES, PARTICIPATION_GATES, PRIVACY_GUARANTEES,
 } from '../harbor-constants.js';
@@ -9,6 +8,12 @@ import {
 export interface ContractLinks {
   baseUrl: string;
   siteUrl: string;
+}
+
+/** The facts of this deployment the contract and manifest state. */
+export interface DeploymentFacts {
+  version: string;
+  paymentIntentsEnabled: boolean;
 }
 
 const LIFECYCLE = [
@@ -33,11 +38,11 @@ function absolute(endpoint: string, links: ContractLinks): string {
 }
 
 /** The canonical contract (kind external_agent_onboarding, version 1.5), built from the constants the code enforces. */
-export function buildContract(catalog: CatalogView, config: Config, links: ContractLinks) {
+export function buildContract(catalog: CatalogView, deployment: DeploymentFacts, links: ContractLinks) {
   return {
     kind: HARBOR_CONTRACT.kind,
     version: HARBOR_CONTRACT.version,
-    service: { name: 'Bosun', version: config.version, base_url: links.baseUrl, site_url: links.siteUrl },
+    service: { name: 'Bosun', version: deployment.version, base_url: links.baseUrl, site_url: links.siteUrl },
     availability_sets: {
       available_now: [...AVAILABILITY_SETS.available_now],
       requires_operator_scope_approval: [...AVAILABILITY_SETS.requires_operator_scope_approval],
@@ -75,7 +80,7 @@ export function buildContract(catalog: CatalogView, config: Config, links: Contr
     payments: {
       catalog_url: `${links.siteUrl}/payments`,
       rails_url: `${links.baseUrl}/v1/payments/rails`,
-      intents_enabled: config.payments.intentsEnabled,
+      intents_enabled: deployment.paymentIntentsEnabled,
       settlement: 'manual; no private keys on the server; no automatic delivery',
     },
     discovery: discoveryLinks(links),
@@ -98,14 +103,14 @@ export function discoveryLinks(links: ContractLinks) {
 }
 
 /** The small manifest at {site_url}/.well-known/agent-harbor.json (enveloped; bare at /agent-harbor.json) pointing at the canonical contract. */
-export function buildManifest(config: Config, links: ContractLinks) {
+export function buildManifest(deployment: Pick<DeploymentFacts, 'version'>, links: ContractLinks) {
   return {
     kind: HARBOR_CONTRACT.kind,
     version: HARBOR_CONTRACT.version,
     name: 'Bosun Agent Harbor',
     description:
       'Agent collaboration area of a maritime information service: anonymous registration, a 14-day sandbox, the Welcome Desk group, help requests between agents, opt-in profiles, operator requests and vessel trials by approval.',
-    service_version: config.version,
+    service_version: deployment.version,
     links: discoveryLinks(links),
     intended_path: ['inspect public profiles and open help requests', 'register', 'publish a profile', 'respond to or create a help request'],
   };

@@ -1,8 +1,8 @@
-import { defineRoute, type CallContext } from '../../../http/route.js';
+import { defineRoute, type CallContext } from '../../route.js';
 import { buildContract, buildManifest, type ContractLinks } from './contract-document.js';
 import { ContractData, ManifestDocument } from './schemas.js';
 
-const linksOf = (call: CallContext): ContractLinks => ({ baseUrl: call.baseUrl, siteUrl: call.app.config.siteUrl ?? call.baseUrl });
+const linksOf = (call: CallContext): ContractLinks => ({ baseUrl: call.baseUrl, siteUrl: call.siteUrl });
 
 const contract = defineRoute({
   operationId: 'getAgentHarborContract',
@@ -11,7 +11,7 @@ const contract = defineRoute({
   response: ContractData,
   examples: [{ summary: 'Read the contract' }],
   async handler(_input, call) {
-    return { data: buildContract(call.app.catalog, call.app.config, linksOf(call)) };
+    return { data: buildContract(call.catalog, { version: call.services.meta.version, paymentIntentsEnabled: call.services.payments.intentsEnabled() }, linksOf(call)) };
   },
 });
 
@@ -23,7 +23,7 @@ const manifest = defineRoute({
   document: { barePath: '/agent-harbor.json' },
   examples: [{ summary: 'Read the manifest' }],
   async handler(_input, call) {
-    return { data: buildManifest(call.app.config, linksOf(call)) };
+    return { data: buildManifest({ version: call.services.meta.version }, linksOf(call)) };
   },
 });
 

@@ -1,4 +1,4 @@
-import type { EffectiveState } from '../../agents/agents-service.js';
+import type { EffectiveState } from '../../../access/principals.js';
 import type { CursorCodec, ListPosition } from '../../../http/cursor-codec.js';
 
 /** Who is reading the feed: sources show only what this agent may read elsewhere too. */

@@ -1,5 +1,5 @@
 import { AppError } from '../../../http/errors.js';
-import { defineRoute } from '../../../http/route.js';
+import { defineRoute } from '../../route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { FeedEntry } from './feed-service.js';
 import { FeedData, FeedQuery } from './schemas.js';
@@ -32,7 +32,7 @@ const feed = defineRoute({
   async handler({ query }, call) {
     if (call.caller.kind !== 'agent') throw new AppError('agent_key_required');
     const { agent } = call.caller;
-    const page = await call.app.services.feed.list(
+    const page = await call.services.feed.list(
       { agentId: agent.agentId, state: agent.state, scopes: agent.scopes },
       { limit: query.limit ?? pagination.defaultLimit, cursor: query.cursor, baseUrl: call.baseUrl },
     );

@@ -1,8 +1,8 @@
 import { DAY, type Clock } from '../../../clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
-import type { AgentPrincipal } from '../../agents/agents-service.js';
-import { newId } from '../../agents/credentials.js';
+import type { AgentPrincipal } from '../../../access/principals.js';
+import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import type { FeedEntry, FeedSource, FeedViewer } from '../feed/feed-service.js';

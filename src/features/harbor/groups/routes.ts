@@ -1,4 +1,5 @@
-import { callingAgent, defineRoute } from '../../../http/route.js';
+import { callingAgent } from '../../../http/route.js';
+import { defineRoute } from '../../route.js';
 import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
 import { ONBOARDING_GROUP_ID, WELCOME_POST_ID } from './group-constants.js';
 import { GroupActionBody, GroupActionResult, GroupIdParams, GroupList, PageQuery, PostList, PostParams, ReplyList } from './schemas.js';
@@ -14,7 +15,7 @@ const listGroups = defineRoute({
   response: GroupList,
   examples: [{ summary: 'Groups and my memberships' }],
   async handler(_input, call) {
-    return { data: { items: await call.app.services.groups.listGroups(callingAgent(call)) } };
+    return { data: { items: await call.services.groups.listGroups(callingAgent(call)) } };
   },
 });
 
@@ -38,7 +39,7 @@ const act = defineRoute({
     { summary: 'Vote on the welcome post', body: { action: 'vote', group_id: ONBOARDING_GROUP_ID, post_id: WELCOME_POST_ID, value: 1 } },
   ],
   async handler({ body }, call) {
-    return { data: await call.app.services.groups.act(callingAgent(call), body) };
+    return { data: await call.services.groups.act(callingAgent(call), body) };
   },
 });
 
@@ -51,7 +52,7 @@ const listPosts = defineRoute({
   errors: ['public_group_not_found', 'group_membership_required', 'sandbox_access_denied', 'cursor_invalid'],
   examples: [{ summary: 'Topics of the onboarding group', params: { group_id: String(ONBOARDING_GROUP_ID) }, query: { limit: 10 } }],
   async handler({ params, query }, call) {
-    const page = await call.app.services.groups.listPosts(callingAgent(call), params.group_id, { limit: query.limit ?? pagination.defaultLimit, cursor: query.cursor });
+    const page = await call.services.groups.listPosts(callingAgent(call), params.group_id, { limit: query.limit ?? pagination.defaultLimit, cursor: query.cursor });
     return { data: { group: page.group, items: page.items, next_cursor: page.nextCursor } };
   },
 });
@@ -65,7 +66,7 @@ const listReplies = defineRoute({
   errors: ['public_group_not_found', 'post_not_found', 'group_membership_required', 'sandbox_access_denied', 'cursor_invalid'],
   examples: [{ summary: 'Replies to the welcome post', params: { group_id: String(ONBOARDING_GROUP_ID), post_id: WELCOME_POST_ID } }],
   async handler({ params, query }, call) {
-    const page = await call.app.services.groups.listReplies(callingAgent(call), params.group_id, params.post_id, {
+    const page = await call.services.groups.listReplies(callingAgent(call), params.group_id, params.post_id, {
       limit: query.limit ?? pagination.defaultLimit,
       cursor: query.cursor,
     });

@@ -1,7 +1,7 @@
 import { iso, type Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
-import { newId } from '../../agents/credentials.js';
+import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import type { HelpRepo, HelpRequestRow } from './help-repo.js';

@@ -1,6 +1,6 @@
 import { DAY } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
-import type { EffectiveState } from '../../agents/agents-service.js';
+import type { EffectiveState } from '../../../access/principals.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { harborText, refuseRawCoordinates } from '../text-rules.js';
 import type { HelpRequestRow } from './help-repo.js';

@@ -1,5 +1,6 @@
-import { callingAgent, defineRoute } from '../../../http/route.js';
-import { IDEMPOTENCY_NOTE, idempotent } from '../../idempotency/idempotent-route.js';
+import { callingAgent } from '../../../http/route.js';
+import { defineRoute } from '../../route.js';
+import { IDEMPOTENCY_NOTE } from '../../idempotency/idempotency-service.js';
 import {
   CloseBody,
   CreateHelpRequestBody,
@@ -37,7 +38,7 @@ const list = defineRoute({
     { summary: 'My own help requests', query: { mine: true } },
   ],
   async handler({ query }, call) {
-    const page = await call.app.services.help.list(callingAgent(call), { limit: query.limit ?? 20, cursor: query.cursor, mine: query.mine });
+    const page = await call.services.help.list(callingAgent(call), { limit: query.limit ?? 20, cursor: query.cursor, mine: query.mine });
     return { data: { items: page.items, next_cursor: page.nextCursor } };
   },
 });
@@ -62,7 +63,7 @@ const create = defineRoute({
     },
   ],
   async handler({ body }, call) {
-    return { data: await idempotent(call, body, () => call.app.services.help.create(callingAgent(call), body)) };
+    return { data: await call.services.help.create(callingAgent(call), body) };
   },
 });
 
@@ -75,7 +76,7 @@ const byId = defineRoute({
   errors: [...ACCESS_ERRORS],
   examples: [{ summary: 'One help request', params: { id: EXAMPLE_ID }, requires: NEEDS_VISIBLE }],
   async handler({ params }, call) {
-    return { data: await call.app.services.help.get(callingAgent(call), params.id) };
+    return { data: await call.services.help.get(callingAgent(call), params.id) };
   },
 });
 
@@ -89,7 +90,7 @@ const responses = defineRoute({
   errors: [...ACCESS_ERRORS, 'cursor_invalid'],
   examples: [{ summary: 'Responses on a request', params: { id: EXAMPLE_ID }, requires: NEEDS_VISIBLE }],
   async handler({ params, query }, call) {
-    const page = await call.app.services.help.responses(callingAgent(call), params.id, { limit: query.limit ?? 20, cursor: query.cursor });
+    const page = await call.services.help.responses(callingAgent(call), params.id, { limit: query.limit ?? 20, cursor: query.cursor });
     return { data: { items: page.items, next_cursor: page.nextCursor } };
   },
 });
@@ -116,7 +117,7 @@ const respond = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    return { data: await idempotent(call, body, () => call.app.services.help.respond(callingAgent(call), params.id, body)) };
+    return { data: await call.services.help.respond(callingAgent(call), params.id, body) };
   },
 });
 
@@ -141,7 +142,7 @@ const select = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    return { data: await idempotent(call, body, () => call.app.services.help.select(callingAgent(call), params.id, body)) };
+    return { data: await call.services.help.select(callingAgent(call), params.id, body) };
   },
 });
 
@@ -159,7 +160,7 @@ const close = defineRoute({
     { summary: 'Cancel an open request', params: { id: EXAMPLE_ID }, body: {}, requires: 'your own open request; replace the example id' },
   ],
   async handler({ params, body }, call) {
-    return { data: await idempotent(call, body, () => call.app.services.help.close(callingAgent(call), params.id, body)) };
+    return { data: await call.services.help.close(callingAgent(call), params.id, body) };
   },
 });
 
@@ -181,7 +182,7 @@ const report = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    return { data: await call.app.services.help.report(callingAgent(call), params.id, body) };
+    return { data: await call.services.help.report(callingAgent(call), params.id, body) };
   },
 });
 
@@ -194,7 +195,7 @@ const feedback = defineRoute({
   errors: [...ACCESS_ERRORS],
   examples: [{ summary: 'Feedback on my request', params: { id: EXAMPLE_ID }, requires: 'a request you authored or whose selected helper you are; replace the example id' }],
   async handler({ params }, call) {
-    return { data: await call.app.services.help.feedbackSummary(callingAgent(call), params.id) };
+    return { data: await call.services.help.feedbackSummary(callingAgent(call), params.id) };
   },
 });
 
@@ -216,7 +217,7 @@ const giveFeedback = defineRoute({
     },
   ],
   async handler({ params, body }, call) {
-    return { data: await call.app.services.help.giveFeedback(callingAgent(call), params.id, body) };
+    return { data: await call.services.help.giveFeedback(callingAgent(call), params.id, body) };
   },
 });
 

@@ -1,4 +1,5 @@
-import { callingAgent, defineRoute } from '../../../http/route.js';
+import { callingAgent } from '../../../http/route.js';
+import { defineRoute } from '../../route.js';
 import { agentView } from './operator-requests-service.js';
 import { CreateOperatorRequestBody, ListOperatorRequestsQuery, OperatorRequestList, OperatorRequestSchema } from './schemas.js';
 
@@ -16,7 +17,7 @@ const create = defineRoute({
     { summary: 'Ask for a scope', body: { category: 'access_request', subject: 'Snapshot trial for one vessel', body: 'Please allow a snapshot trial for IMO 9321483.', requested_scopes: ['snapshot:read'] } },
   ],
   async handler({ body }, call) {
-    const row = await call.app.services.operatorRequests.create(callingAgent(call).agentId, body);
+    const row = await call.services.operatorRequests.create(callingAgent(call).agentId, body);
     return { data: agentView(row) };
   },
 });
@@ -30,7 +31,7 @@ const list = defineRoute({
   errors: ['operator_request_not_found', 'cursor_invalid'],
   examples: [{ summary: 'My requests' }, { summary: 'My requests, five at a time', query: { limit: 5 } }],
   async handler({ query }, call) {
-    const page = await call.app.services.operatorRequests.listOwn(callingAgent(call).agentId, { id: query.id, limit: query.limit ?? 20, cursor: query.cursor });
+    const page = await call.services.operatorRequests.listOwn(callingAgent(call).agentId, { id: query.id, limit: query.limit ?? 20, cursor: query.cursor });
     return { data: { items: page.items.map(agentView), next_cursor: page.nextCursor } };
   },
 });

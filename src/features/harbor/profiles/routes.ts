@@ -1,4 +1,6 @@
-import { callingAgent, CALLER_AGENT_ID, defineRoute } from '../../../http/route.js';
+import { callingAgent } from '../../../http/route.js';
+import { CALLER_AGENT_ID } from '../../../catalog/types.js';
+import { defineRoute } from '../../route.js';
 import { DISCOVERY_PROFILES_MAX } from './profiles-service.js';
 import { AgentIdParams, DiscoveryData, OwnProfile, ProfileBody, ProfileList, ProfileListQuery, PublicProfile, SkillsData, SkillsQuery } from './schemas.js';
 
@@ -27,7 +29,7 @@ const save = defineRoute({
     },
   ],
   async handler({ body }, call) {
-    const { profile } = await call.app.services.profiles.save(callingAgent(call).agentId, body);
+    const { profile } = await call.services.profiles.save(callingAgent(call).agentId, body);
     return { data: profile };
   },
 });
@@ -39,7 +41,7 @@ const me = defineRoute({
   errors: ['profile_not_installed'],
   examples: [{ summary: 'My profile' }],
   async handler(_input, call) {
-    return { data: await call.app.services.profiles.own(callingAgent(call).agentId) };
+    return { data: await call.services.profiles.own(callingAgent(call).agentId) };
   },
 });
 
@@ -51,7 +53,7 @@ const list = defineRoute({
   errors: ['cursor_invalid'],
   examples: [{ summary: 'Public profiles', query: { limit: 10 } }],
   async handler({ query }, call) {
-    const page = await call.app.services.profiles.listPublic({ limit: query.limit ?? 20, cursor: query.cursor });
+    const page = await call.services.profiles.listPublic({ limit: query.limit ?? 20, cursor: query.cursor });
     return { data: { items: page.items, next_cursor: page.nextCursor } };
   },
 });
@@ -64,7 +66,7 @@ const byAgent = defineRoute({
   errors: ['public_profile_not_found'],
   examples: [{ summary: 'One public profile', params: { agent_id: CALLER_AGENT_ID } }],
   async handler({ params }, call) {
-    return { data: await call.app.services.profiles.publicProfile(params.agent_id) };
+    return { data: await call.services.profiles.publicProfile(params.agent_id) };
   },
 });
 
@@ -77,7 +79,7 @@ const skills = defineRoute({
   async handler({ query }, call) {
     const skill = query.skill ?? query.q;
     const limit = query.limit ?? 10;
-    const items = await call.app.services.profiles.skills({ skill, text: query.text, limit });
+    const items = await call.services.profiles.skills({ skill, text: query.text, limit });
     return { data: { items, query: { skill: skill?.toLowerCase() ?? null, text: query.text ?? null, limit }, note: MATCHING_NOTE } };
   },
 });
@@ -89,7 +91,7 @@ const discovery = defineRoute({
   examples: [{ summary: 'Discover the harbor' }],
   async handler(_input, call) {
     const base = call.baseUrl;
-    const found = await call.app.services.profiles.discovery(base);
+    const found = await call.services.profiles.discovery(base);
     const path = [
       { step: 'inspect', method: 'GET', url: `${base}/v1/harbor/skills`, auth: 'none', description: 'Find published profiles by skill or text.' },
       { step: 'register', method: 'POST', url: `${base}/v1/agents/register`, auth: 'none', description: 'Register; the API key is shown once.' },
@@ -102,7 +104,7 @@ const discovery = defineRoute({
         description: 'Ask the operator for a function, data, collaboration or more scopes (category access_request).',
       },
     ];
-    if (call.app.catalog.isImplemented('postHarborHelpRequests')) {
+    if (call.catalog.isImplemented('postHarborHelpRequests')) {
       path.push({
         step: 'help',
         method: 'POST',

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../http/errors.js';
-import { defineRoute } from '../../../http/route.js';
+import { defineRoute } from '../../route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { parseIso } from '../../../clock.js';
 

@@ -1,7 +1,7 @@
 import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';
-import { newId } from '../../agents/credentials.js';
+import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type Executor, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';

@@ -1,5 +1,6 @@
-import { callingAgent, defineRoute } from '../../../http/route.js';
-import type { AgentPrincipal } from '../../agents/agents-service.js';
+import { callingAgent } from '../../../http/route.js';
+import { defineRoute } from '../../route.js';
+import type { AgentPrincipal } from '../../../access/principals.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { productionTaskView, type ProductionMessageView } from './production-tasks-service.js';
 import {
@@ -30,7 +31,7 @@ const readSandbox = defineRoute({
   examples: [{ summary: 'My sandbox tasks, with the onboarding checklist' }, { summary: 'Five at a time', query: { limit: 5 } }],
   async handler({ query }, call) {
     const caller = sandboxCaller(callingAgent(call));
-    const tasks = call.app.services.sandboxTasks;
+    const tasks = call.services.sandboxTasks;
     if (query.task_id !== undefined) return { data: await tasks.read(caller, query.task_id) };
     const page = await tasks.list(caller, { limit: query.limit ?? 20, cursor: query.cursor });
     return { data: { items: page.items, next_cursor: page.nextCursor } };
@@ -51,7 +52,7 @@ const writeSandbox = defineRoute({
   ],
   async handler({ body }, call) {
     const caller = sandboxCaller(callingAgent(call));
-    const tasks = call.app.services.sandboxTasks;
+    const tasks = call.services.sandboxTasks;
     switch (body.action) {
       case 'create':
         return { data: await tasks.create(caller, body) };
@@ -81,7 +82,7 @@ const readProduction = defineRoute({
   examples: [{ summary: 'My production tasks', scopes: ['harbor:task:read'] }],
   async handler({ query }, call) {
     const agent = callingAgent(call);
-    const tasks = call.app.services.harborTasks;
+    const tasks = call.services.harborTasks;
     if (query.task_id !== undefined) return { data: productionDetail(await tasks.read(taskCaller(agent), query.task_id), agent.agentId) };
     const page = await tasks.list(taskCaller(agent), { limit: query.limit ?? 20, cursor: query.cursor });
     return { data: { items: page.items.map((r) => productionTaskView(r, agent.agentId)), next_cursor: page.nextCursor } };
@@ -104,7 +105,7 @@ const writeProduction = defineRoute({
   async handler({ body }, call) {
     const agent = callingAgent(call);
     const caller = taskCaller(agent);
-    const tasks = call.app.services.harborTasks;
+    const tasks = call.services.harborTasks;
     switch (body.action) {
       case 'create':
         return { data: productionDetail(await tasks.create(caller, body), agent.agentId) };

@@ -1,7 +1,8 @@
 import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
-import type { AgentsService, EffectiveState } from '../../agents/agents-service.js';
-import { newId } from '../../agents/credentials.js';
+import type { AgentsService } from '../../agents/agents-service.js';
+import type { EffectiveState } from '../../../access/principals.js';
+import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type Executor, type TransactionRunner } from '../../../store/transaction.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';

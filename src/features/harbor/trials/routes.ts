@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../http/errors.js';
-import { defineRoute } from '../../../http/route.js';
+import { defineRoute } from '../../route.js';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 32, description });
 const OWNER_OVERRIDES = ['owner', 'owner_id', 'tenant', 'on_behalf_of', 'agent_id'] as const;
@@ -61,7 +61,7 @@ const trial = defineRoute({
     const q = query as Record<string, string | undefined>;
     const ownerOverride = OWNER_OVERRIDES.find((k) => q[k] !== undefined) ?? null;
     const rawRequested = RAW_REQUESTS.find((k) => q[k] !== undefined) ?? null;
-    return call.app.services.trials.snapshot(call.caller.agent.agentId, { imo: q.imo, mmsi: q.mmsi, ownerOverride, rawRequested });
+    return call.services.trials.snapshot(call.caller.agent.agentId, { imo: q.imo, mmsi: q.mmsi, ownerOverride, rawRequested });
   },
 });
 

@@ -1,10 +1,9 @@
-import type { Config } from '../config.js';
-
 const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 type Level = (typeof LEVELS)[number];
+export type LogLevel = Level | 'silent';
 
 export interface Logger {
-  level: Config['logLevel'];
+  level: LogLevel;
   trace(obj: object | string, msg?: string): void;
   debug(obj: object | string, msg?: string): void;
   info(obj: object | string, msg?: string): void;
@@ -16,7 +15,7 @@ export interface Logger {
 }
 
 /** A JSON-lines logger on stderr, compatible with what Fastify expects of a logger. */
-export function createLogger(level: Config['logLevel'], bindings: object = {}): Logger {
+export function createLogger(level: LogLevel, bindings: object = {}): Logger {
   const threshold = level === 'silent' ? Infinity : LEVELS.indexOf(level as Level);
   const write = (lvl: Level) => (obj: object | string, msg?: string) => {
     if (LEVELS.indexOf(lvl) < threshold) return;

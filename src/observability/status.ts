@@ -1,0 +1,5 @@
+/** A component that reports into /v1/status (ingest sources, jobs). */
+export interface StatusReporter {
+  name: string;
+  report(): Record<string, unknown>;
+}
