@@ -1,6 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
 import type { BulkColumnType, DialectHelpers } from '../store/dialect.js';
 import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
+import type { Trx } from '../store/transaction.js';
 
 export type VesselRow = Selectable<VesselsTable>;
 export type PositionRow = Selectable<PositionsTable>;
@@ -30,6 +31,13 @@ export interface PositionFilter {
   /** Leave out positions whose quality flags keep them from being a latest position. */
   usableOnly?: boolean;
 }
+
+/**
+ * Every transaction that inserts positions holds this lock from its start to its commit, so position
+ * sequence numbers are handed out in commit order and a reader that sees seq N also sees every
+ * committed seq below it (docs/decisions/017-ingest-write-path-and-sequence-visibility.md).
+ */
+export const POSITION_SEQUENCE_LOCK = 'positions:seq';
 
 const VESSEL_CHUNK = 400;
 const POSITION_CHUNK = 1000;
@@ -151,11 +159,19 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
     },
 
     /**
-     * One transaction: upsert the changed vessels (identity from this batch; the latest position
-     * only when it is newer than the stored one), append identity history, insert positions.
+     * One transaction (the caller's `trx`, or its own): upsert the changed vessels (identity from this
+     * batch; the latest position only when it is newer than the stored one), append identity history,
+     * insert positions. Holds POSITION_SEQUENCE_LOCK until that transaction ends.
      */
-    async writeBatch(vessels: VesselRow[], history: Array<HistoryInsert & { mmsi: number }>, positions: PositionWrite[]): Promise<BatchResult> {
-      return db.transaction().execute(async (trx) => {
+    async writeBatch(
+      vessels: VesselRow[],
+      history: Array<HistoryInsert & { mmsi: number }>,
+      positions: PositionWrite[],
+      openTrx?: Trx,
+    ): Promise<BatchResult> {
+      const write = async (trx: Trx): Promise<BatchResult> => {
+        // Taken first, before any row lock, so two writers cannot wait on each other.
+        if (positions.length > 0) await dialect.transactionLock(POSITION_SEQUENCE_LOCK)?.execute(trx);
         const vslIds = new Map<number, string>();
         for (const chunk of chunks(vessels, VESSEL_CHUNK)) {
           const { rows } = await trx.executeQuery<{ mmsi: number | string; vsl_id: string }>(upsertVessels(chunk));
@@ -190,7 +206,8 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
           for (const row of rows) inserted.push({ seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: Number(row.observed_at) });
         }
         return { vslIds, inserted };
-      });
+      };
+      return openTrx ? write(openTrx) : db.transaction().execute(write);
     },
 
     /** Positions with head ≥ seq > after, in seq order, matching the filter. */
