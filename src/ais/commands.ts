@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { err, type Command } from '../cli/command.js';
-import { runDecode } from './decode-cli.js';
+import { DECODE_CHUNK_BYTES, runDecode } from './decode-cli.js';
 
 export const aisCommands: Command[] = [
   {
@@ -11,7 +11,7 @@ export const aisCommands: Command[] = [
     options: { unscaled: { type: 'boolean', short: 'u' }, sentences: { type: 'boolean' }, stats: { type: 'boolean' } },
     async run({ values, positionals }) {
       const file = positionals[0] ?? '-';
-      const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+      const input = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: DECODE_CHUNK_BYTES });
       const opened = new Promise<void>((resolve, reject) => {
         if (file === '-') return resolve();
         input.once('open', () => resolve());
