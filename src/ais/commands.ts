@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { err, type Command } from '../cli/command.js';
-import { DECODE_CHUNK_BYTES, runDecode } from './decode-cli.js';
+import { DECODE_CHUNK_BYTES, keepYoungGenerationSmall, runDecode } from './decode-cli.js';
 
 export const aisCommands: Command[] = [
   {
@@ -23,6 +23,7 @@ export const aisCommands: Command[] = [
         err(`cannot read ${file}: ${(e as Error).message}`);
         return 1;
       }
+      keepYoungGenerationSmall();
       const stats = await runDecode(input, process.stdout, { unscaled: values.unscaled === true, sentences: values.sentences === true });
       if (values.stats) err(JSON.stringify(stats));
       return 0;
