@@ -1,4 +1,4 @@
-import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type OnConflictBuilder, type Selectable } from 'kysely';
 import type { BulkColumnType, DialectHelpers } from '../store/dialect.js';
 import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
 import type { Trx } from '../store/transaction.js';
@@ -62,6 +62,14 @@ const POSITION_COLUMN_TYPES: Record<(typeof POSITION_COLUMNS)[number], BulkColum
   source: 'text', simulated: 'integer', usable: 'integer', quality_flags: 'text',
 };
 const VESSEL_COLUMNS = ['vsl_id', 'mmsi', 'first_seen_at', 'last_seen_at', ...IDENTITY_COLUMNS, ...LATEST_COLUMNS] as const satisfies ReadonlyArray<keyof VesselRow>;
+const VESSEL_COLUMN_TYPES: Record<(typeof VESSEL_COLUMNS)[number], BulkColumnType> = {
+  vsl_id: 'text', mmsi: 'integer', first_seen_at: 'bigint', last_seen_at: 'bigint', imo: 'integer', name: 'text', callsign: 'text',
+  ship_type: 'integer', flag: 'text', length_m: 'double precision', beam_m: 'double precision', draught_m: 'double precision',
+  destination: 'text', eta: 'text', simulated: 'integer', sources: 'text', identity_observed_at: 'bigint', pos_observed_at: 'bigint',
+  pos_received_at: 'bigint', pos_lat: 'double precision', pos_lon: 'double precision', pos_sog: 'double precision',
+  pos_cog: 'double precision', pos_heading: 'double precision', pos_nav_status: 'integer', pos_msg_type: 'integer', pos_source: 'text',
+  pos_simulated: 'integer', pos_quality_flags: 'text',
+};
 
 /** Row counts whose statement text is kept: full chunks always, plus the last few partial sizes. */
 const REUSED_ROW_COUNTS = 8;
@@ -103,24 +111,20 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
+  // An MMSI already stored keeps its vsl_id; identity comes from this batch; the latest position only when newer.
+  const mergeVessel = (oc: OnConflictBuilder<Database, 'vessels'>) =>
+    oc.column('mmsi').doUpdateSet((eb) => {
+      const set: Record<string, unknown> = {
+        last_seen_at: sql`case when excluded.last_seen_at > vessels.last_seen_at then excluded.last_seen_at else vessels.last_seen_at end`,
+      };
+      for (const column of IDENTITY_COLUMNS) set[column] = eb.ref(`excluded.${column}`);
+      for (const column of LATEST_COLUMNS) {
+        set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
+      }
+      return set as never;
+    });
   const upsertVessels = reusableMultiRow<VesselRow>(VESSEL_COLUMNS, (rows) =>
-    db
-      .insertInto('vessels')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.column('mmsi').doUpdateSet((eb) => {
-          const set: Record<string, unknown> = {
-            last_seen_at: sql`case when excluded.last_seen_at > vessels.last_seen_at then excluded.last_seen_at else vessels.last_seen_at end`,
-          };
-          for (const column of IDENTITY_COLUMNS) set[column] = eb.ref(`excluded.${column}`);
-          for (const column of LATEST_COLUMNS) {
-            set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
-          }
-          return set as never;
-        }),
-      )
-      .returning(['mmsi', 'vsl_id'])
-      .compile(),
+    db.insertInto('vessels').values(rows).onConflict(mergeVessel).returning(['mmsi', 'vsl_id']).compile(),
   );
   const insertPositions = reusableMultiRow<PositionWrite>(POSITION_COLUMNS, (rows) =>
     db
@@ -174,7 +178,19 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
         if (positions.length > 0) await dialect.transactionLock(POSITION_SEQUENCE_LOCK)?.execute(trx);
         const vslIds = new Map<number, string>();
         for (const chunk of chunks(vessels, VESSEL_CHUNK)) {
-          const { rows } = await trx.executeQuery<{ mmsi: number | string; vsl_id: string }>(upsertVessels(chunk));
+          const arrays = dialect.columnArraysSource(
+            VESSEL_COLUMNS.map((column) => ({ type: VESSEL_COLUMN_TYPES[column], values: chunk.map((row) => row[column]) })),
+          );
+          const { rows } = arrays
+            ? await trx
+                .insertInto('vessels')
+                .columns([...VESSEL_COLUMNS])
+                .expression(arrays)
+                .onConflict(mergeVessel)
+                .returning(['mmsi', 'vsl_id'])
+                .execute()
+                .then((rows) => ({ rows }))
+            : await trx.executeQuery<{ mmsi: number | string; vsl_id: string }>(upsertVessels(chunk));
           for (const row of rows) vslIds.set(Number(row.mmsi), row.vsl_id);
         }
         const canonical = (mmsi: number, vslId: string) => vslIds.get(mmsi) ?? vslId;
