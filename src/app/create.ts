@@ -21,6 +21,7 @@ import { memoryPollSlots, redisPollSlots } from '../features/vessels/poll-slots.
 import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
 import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
 import { createVesselsService } from '../features/vessels/vessels-service.js';
+import { createFleetReads } from '../fleet/fleet-reads.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
@@ -109,7 +110,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     fleet,
     vessels: createVesselsService({
       fleet,
-      fleetRepo,
+      fleetReads: createFleetReads(store.db),
       repo: createVesselsRepo(store.db),
       bus,
       clock,

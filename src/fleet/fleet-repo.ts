@@ -25,12 +25,6 @@ export interface BatchResult {
   inserted: Array<{ seq: number; vsl_id: string; observed_at: number }>;
 }
 
-export interface PositionFilter {
-  vslIds?: readonly string[];
-  bbox?: { minLon: number; minLat: number; maxLon: number; maxLat: number };
-  /** Leave out positions whose quality flags keep them from being a latest position. */
-  usableOnly?: boolean;
-}
 
 /**
  * Every transaction that inserts positions holds this lock from its start to its commit, so position
@@ -148,11 +142,6 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       return { count: Number(row.count), headSeq: Number(row.head ?? 0) };
     },
 
-    async headSeq(): Promise<number> {
-      const row = await db.selectFrom('positions').select((eb) => eb.fn.max<number | null>('seq').as('head')).executeTakeFirstOrThrow();
-      return Number(row.head ?? 0);
-    },
-
     async findVessel(by: { vslId?: string; mmsi?: number; imo?: number }): Promise<VesselRow | undefined> {
       let query = db.selectFrom('vessels').selectAll();
       if (by.vslId !== undefined) query = query.where('vsl_id', '=', by.vslId);
@@ -224,35 +213,6 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
         return { vslIds, inserted };
       };
       return openTrx ? write(openTrx) : db.transaction().execute(write);
-    },
-
-    /** Positions with head ≥ seq > after, in seq order, matching the filter. */
-    async positionsAfter(after: number, head: number, filter: PositionFilter, limit: number): Promise<PositionRow[]> {
-      let query = db.selectFrom('positions').selectAll().where('seq', '>', after).where('seq', '<=', head);
-      if (filter.usableOnly) query = query.where('usable', '=', 1);
-      if (filter.vslIds) query = query.where('vsl_id', 'in', filter.vslIds.length > 0 ? [...filter.vslIds] : ['']);
-      if (filter.bbox) {
-        const box = filter.bbox;
-        query = query.where('lat', '>=', box.minLat).where('lat', '<=', box.maxLat);
-        query =
-          box.minLon <= box.maxLon
-            ? query.where('lon', '>=', box.minLon).where('lon', '<=', box.maxLon)
-            : query.where((eb) => eb.or([eb('lon', '>=', box.minLon), eb('lon', '<=', box.maxLon)]));
-      }
-      return query.orderBy('seq', 'asc').limit(limit).execute();
-    },
-
-    /** One vessel's positions with from ≤ observed_at ≤ to and observed_at > after, oldest first. */
-    async track(vslId: string, range: { from: number; to: number; after: number | null }, includeUnusable: boolean, limit: number): Promise<PositionRow[]> {
-      let query = db
-        .selectFrom('positions')
-        .selectAll()
-        .where('vsl_id', '=', vslId)
-        .where('observed_at', '>=', range.from)
-        .where('observed_at', '<=', range.to);
-      if (range.after !== null) query = query.where('observed_at', '>', range.after);
-      if (!includeUnusable) query = query.where('usable', '=', 1);
-      return query.orderBy('observed_at', 'asc').limit(limit).execute();
     },
   };
 }

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { createFleetReads, type FleetReads } from '../../src/fleet/fleet-reads.js';
 import { createFleetRepo, type FleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
 import type { Trx } from '../../src/store/transaction.js';
@@ -15,12 +16,12 @@ import { dropTestSchema, testConfig, usingPostgres } from '../helpers/app.js';
  */
 const skip = usingPostgres() ? false : 'PostgreSQL only (SQLite serialises writers on its one connection)';
 
-async function withStore(fn: (store: Store, repo: FleetRepo) => Promise<void>): Promise<void> {
+async function withStore(fn: (store: Store, repo: FleetRepo, reads: FleetReads) => Promise<void>): Promise<void> {
   const config = testConfig();
   const store = await openStore(config.database);
   try {
     await migrateToLatest(store);
-    await fn(store, createFleetRepo(store.db, store.dialect));
+    await fn(store, createFleetRepo(store.db, store.dialect), createFleetReads(store.db));
   } finally {
     await store.close();
     await dropTestSchema(config);
@@ -76,15 +77,15 @@ async function someoneWaitsForAdvisoryLock(store: Store, gaveUp: () => boolean):
 }
 
 /** The long poll's read: head first, then the rows above the cursor up to it; returns the new cursor. */
-async function poll(repo: FleetRepo, after: number, seen: number[]): Promise<number> {
-  const head = await repo.headSeq();
-  const rows = await repo.positionsAfter(after, head, { usableOnly: true }, 1000);
+async function poll(reads: FleetReads, after: number, seen: number[]): Promise<number> {
+  const head = await reads.headSeq();
+  const rows = await reads.positionsAfter(after, head, { usableOnly: true }, 1000);
   seen.push(...rows.map((row) => Number(row.seq)));
   return rows.length > 0 ? Math.max(head, ...rows.map((row) => Number(row.seq))) : Math.max(after, head);
 }
 
 test('control: without the sequence lock an interleaved commit makes the reader skip a row', { skip }, async () => {
-  await withStore(async (store, repo) => {
+  await withStore(async (store, repo, reads) => {
     const insertOne = async (trx: Trx, observedAt: number) => {
       const { mmsi: _mmsi, ...row } = positionRow('vsl_a', observedAt);
       await trx.insertInto('positions').values(row).execute();
@@ -95,17 +96,17 @@ test('control: without the sequence lock an interleaved commit makes the reader 
     await second.written;
     await second.commit();
     const seen: number[] = [];
-    let cursor = await poll(repo, 0, seen);
+    let cursor = await poll(reads, 0, seen);
     await first.commit();
-    cursor = await poll(repo, cursor, seen);
-    const stored = (await repo.positionsAfter(0, Number.MAX_SAFE_INTEGER, {}, 10)).map((row) => Number(row.seq));
+    cursor = await poll(reads, cursor, seen);
+    const stored = (await reads.positionsAfter(0, Number.MAX_SAFE_INTEGER, {}, 10)).map((row) => Number(row.seq));
     assert.equal(stored.length, 2);
     assert.deepEqual(seen, [stored[1]], 'the reader saw only the later-committed row: the bug the lock prevents');
   });
 });
 
 test('two writers with an interleaved commit: the reader sees every position exactly once', { skip }, async () => {
-  await withStore(async (store, repo) => {
+  await withStore(async (store, repo, reads) => {
     const first = heldTransaction(store, (trx) => repo.writeBatch([], [], [positionRow('vsl_a', 1000)], trx).then(() => undefined));
     await first.written;
     // The second writer starts while the first is open: it must wait for the first to end.
@@ -119,16 +120,16 @@ test('two writers with an interleaved commit: the reader sees every position exa
     assert.equal(secondWritten, false);
 
     const seen: number[] = [];
-    let cursor = await poll(repo, 0, seen);
+    let cursor = await poll(reads, 0, seen);
     assert.deepEqual(seen, [], 'nothing is committed yet');
 
     await first.commit();
     await second.written;
-    cursor = await poll(repo, cursor, seen);
+    cursor = await poll(reads, cursor, seen);
     await second.commit();
-    cursor = await poll(repo, cursor, seen);
+    cursor = await poll(reads, cursor, seen);
 
-    const stored = (await repo.positionsAfter(0, Number.MAX_SAFE_INTEGER, {}, 10)).map((row) => ({ seq: Number(row.seq), vslId: row.vsl_id }));
+    const stored = (await reads.positionsAfter(0, Number.MAX_SAFE_INTEGER, {}, 10)).map((row) => ({ seq: Number(row.seq), vslId: row.vsl_id }));
     assert.deepEqual(stored.map((row) => row.vslId), ['vsl_a', 'vsl_b'], 'sequence numbers follow commit order');
     assert.deepEqual(seen, stored.map((row) => row.seq));
     assert.equal(cursor, stored[1]!.seq);

@@ -2,7 +2,8 @@ import { NAVIGATION_STATUS, shipTypeText } from '../../ais/legends.js';
 import type { Bus } from '../../bus/bus.js';
 import { DAY, HOUR, iso, SECOND, type Clock } from '../../clock.js';
 import { storedFromRow, type FleetService, type LatestFix, type VesselState } from '../../fleet/fleet-service.js';
-import type { FleetRepo, PositionRow } from '../../fleet/fleet-repo.js';
+import type { PositionRow } from '../../fleet/fleet-repo.js';
+import type { FleetReads } from '../../fleet/fleet-reads.js';
 import { inBBox, type BBox } from '../../fleet/geo.js';
 import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
 import { POSITIONS_TOPIC, type PositionsEvent, type StoredPosition } from '../../fleet/types.js';
@@ -20,7 +21,7 @@ import type { LookupRecord, PreviewLabelRecord, VesselsRepo } from './vessels-re
 
 export interface VesselsServiceDeps {
   fleet: FleetService;
-  fleetRepo: FleetRepo;
+  fleetReads: FleetReads;
   repo: VesselsRepo;
   bus: Bus;
   clock: Clock;
@@ -103,7 +104,7 @@ function splitIds(text: string, field: string): string[] {
 }
 
 export function createVesselsService(deps: VesselsServiceDeps) {
-  const { fleet, fleetRepo, repo, clock } = deps;
+  const { fleet, fleetReads, repo, clock } = deps;
 
   async function resolve(ref: VesselRef): Promise<VesselState> {
     const state =
@@ -146,7 +147,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     if (v.latest === null) return { fix: null, delayed: true };
     const cutoff = delayCutoff(now);
     if (v.latest.observedAt <= cutoff) return { fix: v.latest, delayed: true };
-    const row = await repo.newestUsableAtOrBefore(v.vslId, cutoff);
+    const row = await fleetReads.newestUsableAtOrBefore(v.vslId, cutoff);
     return { fix: row ? storedFromRow(row, v.mmsi) : null, delayed: true };
   }
 
@@ -348,7 +349,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   // ---- updates ----
 
   async function positionsSince(after: number, head: number, filter: { vslIds?: string[]; bbox?: BBox }, limit: number) {
-    const rows = await fleetRepo.positionsAfter(after, head, { ...filter, usableOnly: true }, limit + 1);
+    const rows = await fleetReads.positionsAfter(after, head, { ...filter, usableOnly: true }, limit + 1);
     return rows;
   }
 
@@ -493,7 +494,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       let points: PositionRow[];
       let nextAfter: number | null = null;
       if (options.downsample === undefined) {
-        const rows = await fleetRepo.track(v.vslId, { from, to, after }, options.includeFlagged, limit + 1);
+        const rows = await fleetReads.track(v.vslId, { from, to, after }, options.includeFlagged, limit + 1);
         points = rows.slice(0, limit);
         if (rows.length > limit) nextAfter = Number(points[points.length - 1]!.observed_at);
       } else {
@@ -504,7 +505,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
         let lastBucket: number | null = null;
         const CHUNK = 1000;
         for (;;) {
-          const rows = await fleetRepo.track(v.vslId, { from, to, after: scanAfter }, options.includeFlagged, CHUNK);
+          const rows = await fleetReads.track(v.vslId, { from, to, after: scanAfter }, options.includeFlagged, CHUNK);
           for (const row of rows) {
             const bucket = bucketOf(Number(row.observed_at));
             if (bucket === lastBucket) continue;
@@ -584,7 +585,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
         for (;;) {
           signalled = false;
           // Polls woken together share these reads (same cursor, filters and limit: one query, one mapping).
-          const head = await pollHub.shared(`head:${pollHub.generation()}`, () => fleetRepo.headSeq());
+          const head = await pollHub.shared(`head:${pollHub.generation()}`, () => fleetReads.headSeq());
           if (after === null) after = head;
           const from = after;
           const answer = await pollHub.shared(`rows:${from}:${head}:${options.limit}:${vslIds?.join(',') ?? ''}:${options.bbox ?? ''}`, async () => {
@@ -673,7 +674,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const now = clock.now();
       const cutoff = now - PREVIEW.positionDelaySeconds * SECOND;
       const v = fleet.byImoNumber(ref.imo);
-      const row = await repo.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
+      const row = await fleetReads.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
       if (!v || !row) {
         throw new AppError('vessel_not_found', `no position at least ${PREVIEW.positionDelaySeconds} s old is available for this IMO`, { field: 'query.imo' });
       }
