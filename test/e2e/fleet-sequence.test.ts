@@ -16,6 +16,9 @@ import { dropTestSchema, testConfig, usingPostgres } from '../helpers/app.js';
  */
 const skip = usingPostgres() ? false : 'PostgreSQL only (SQLite serialises writers on its one connection)';
 
+/** Commits of the transactions a test still holds open: ended after a failed assertion, so the store can close. */
+const stillOpen: Array<() => Promise<void>> = [];
+
 async function withStore(fn: (store: Store, repo: FleetRepo, reads: FleetReads) => Promise<void>): Promise<void> {
   const config = testConfig();
   const store = await openStore(config.database);
@@ -23,6 +26,7 @@ async function withStore(fn: (store: Store, repo: FleetRepo, reads: FleetReads) 
     await migrateToLatest(store);
     await fn(store, createFleetRepo(store.db, store.dialect), createFleetReads(store.db));
   } finally {
+    await Promise.allSettled(stillOpen.splice(0).map((commit) => commit()));
     await store.close();
     await dropTestSchema(config);
   }
@@ -64,7 +68,9 @@ function heldTransaction(store: Store, write: (trx: Trx) => Promise<void>) {
     written.resolve();
     await commit.promise;
   });
-  return { written: written.promise, commit: () => (commit.resolve(), done) };
+  const end = () => (commit.resolve(), done);
+  stillOpen.push(end);
+  return { written: written.promise, commit: end };
 }
 
 /** Resolves once some connection of this test is waiting for an advisory lock, or `gaveUp()` (asked in a loop, no timer). */
