@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { err, type Command } from '../cli/command.js';
 import { cliIo } from '../cli/io.js';
-import { runDecode } from './decode-cli.js';
+import { DECODE_CHUNK_BYTES, keepYoungGenerationSmall, runDecode } from './decode-cli.js';
 
 export const aisCommands: Command[] = [
   {
@@ -12,7 +12,7 @@ export const aisCommands: Command[] = [
     options: { unscaled: { type: 'boolean', short: 'u' }, sentences: { type: 'boolean' }, stats: { type: 'boolean' } },
     async run({ values, positionals }) {
       const file = positionals[0] ?? '-';
-      const input: NodeJS.ReadableStream = file === '-' ? cliIo().stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+      const input: NodeJS.ReadableStream = file === '-' ? cliIo().stdin : createReadStream(file, { highWaterMark: DECODE_CHUNK_BYTES });
       const opened = new Promise<void>((resolve, reject) => {
         if (file === '-') return resolve();
         input.once('open', () => resolve());
@@ -24,6 +24,7 @@ export const aisCommands: Command[] = [
         err(`cannot read ${file}: ${(e as Error).message}`);
         return 1;
       }
+      keepYoungGenerationSmall();
       const stats = await runDecode(input, cliIo().stdout, { unscaled: values.unscaled === true, sentences: values.sentences === true });
       if (values.stats) err(JSON.stringify(stats));
       return 0;

@@ -67,15 +67,19 @@ export class JsonLineWriter {
   buffer: Buffer;
   used = 0;
 
-  constructor(initialBytes: number) {
-    this.buffer = Buffer.allocUnsafe(initialBytes);
+  /** `allocate` supplies every next buffer (a caller may hand back buffers it has finished writing). */
+  constructor(
+    initialBytes: number,
+    private readonly allocate: (bytes: number) => Buffer = (bytes) => Buffer.allocUnsafe(bytes),
+  ) {
+    this.buffer = allocate(initialBytes);
   }
 
   /** Make room for at least `bytes` more; returns the filled part when a new buffer was started. */
   reserve(bytes: number): Buffer | null {
     if (this.used + bytes <= this.buffer.length) return null;
     const filled = this.buffer.subarray(0, this.used);
-    this.buffer = Buffer.allocUnsafe(Math.max(this.buffer.length, bytes));
+    this.buffer = this.allocate(Math.max(this.buffer.length, bytes));
     this.used = 0;
     return filled;
   }

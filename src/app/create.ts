@@ -23,6 +23,7 @@ import { memoryPollSlots, redisPollSlots } from '../features/vessels/poll-slots.
 import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
 import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
 import { createVesselsService } from '../features/vessels/vessels-service.js';
+import { createFleetReads } from '../fleet/fleet-reads.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
@@ -140,7 +141,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     fleet,
     vessels: createVesselsService({
       fleet,
-      fleetRepo,
+      fleetReads: createFleetReads(store.db),
       repo: createVesselsRepo(store.db),
       bus,
       clock,

@@ -1,6 +1,7 @@
-import { CompiledQuery, sql, type Kysely, type Selectable } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type OnConflictBuilder, type Selectable } from 'kysely';
 import type { BulkColumnType, DialectHelpers } from '../store/dialect.js';
 import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
+import type { Trx } from '../store/transaction.js';
 
 export type VesselRow = Selectable<VesselsTable>;
 export type PositionRow = Selectable<PositionsTable>;
@@ -24,12 +25,13 @@ export interface BatchResult {
   inserted: Array<{ seq: number; vsl_id: string; observed_at: number }>;
 }
 
-export interface PositionFilter {
-  vslIds?: readonly string[];
-  bbox?: { minLon: number; minLat: number; maxLon: number; maxLat: number };
-  /** Leave out positions whose quality flags keep them from being a latest position. */
-  usableOnly?: boolean;
-}
+
+/**
+ * Every transaction that inserts positions holds this lock from its start to its commit, so position
+ * sequence numbers are handed out in commit order and a reader that sees seq N also sees every
+ * committed seq below it (docs/decisions/017-ingest-write-path-and-sequence-visibility.md).
+ */
+export const POSITION_SEQUENCE_LOCK = 'positions:seq';
 
 const VESSEL_CHUNK = 400;
 const POSITION_CHUNK = 1000;
@@ -54,6 +56,14 @@ const POSITION_COLUMN_TYPES: Record<(typeof POSITION_COLUMNS)[number], BulkColum
   source: 'text', simulated: 'integer', usable: 'integer', quality_flags: 'text',
 };
 const VESSEL_COLUMNS = ['vsl_id', 'mmsi', 'first_seen_at', 'last_seen_at', ...IDENTITY_COLUMNS, ...LATEST_COLUMNS] as const satisfies ReadonlyArray<keyof VesselRow>;
+const VESSEL_COLUMN_TYPES: Record<(typeof VESSEL_COLUMNS)[number], BulkColumnType> = {
+  vsl_id: 'text', mmsi: 'integer', first_seen_at: 'bigint', last_seen_at: 'bigint', imo: 'integer', name: 'text', callsign: 'text',
+  ship_type: 'integer', flag: 'text', length_m: 'double precision', beam_m: 'double precision', draught_m: 'double precision',
+  destination: 'text', eta: 'text', simulated: 'integer', sources: 'text', identity_observed_at: 'bigint', pos_observed_at: 'bigint',
+  pos_received_at: 'bigint', pos_lat: 'double precision', pos_lon: 'double precision', pos_sog: 'double precision',
+  pos_cog: 'double precision', pos_heading: 'double precision', pos_nav_status: 'integer', pos_msg_type: 'integer', pos_source: 'text',
+  pos_simulated: 'integer', pos_quality_flags: 'text',
+};
 
 /** Row counts whose statement text is kept: full chunks always, plus the last few partial sizes. */
 const REUSED_ROW_COUNTS = 8;
@@ -95,24 +105,20 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
 }
 
 export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
+  // An MMSI already stored keeps its vsl_id; identity comes from this batch; the latest position only when newer.
+  const mergeVessel = (oc: OnConflictBuilder<Database, 'vessels'>) =>
+    oc.column('mmsi').doUpdateSet((eb) => {
+      const set: Record<string, unknown> = {
+        last_seen_at: sql`case when excluded.last_seen_at > vessels.last_seen_at then excluded.last_seen_at else vessels.last_seen_at end`,
+      };
+      for (const column of IDENTITY_COLUMNS) set[column] = eb.ref(`excluded.${column}`);
+      for (const column of LATEST_COLUMNS) {
+        set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
+      }
+      return set as never;
+    });
   const upsertVessels = reusableMultiRow<VesselRow>(VESSEL_COLUMNS, (rows) =>
-    db
-      .insertInto('vessels')
-      .values(rows)
-      .onConflict((oc) =>
-        oc.column('mmsi').doUpdateSet((eb) => {
-          const set: Record<string, unknown> = {
-            last_seen_at: sql`case when excluded.last_seen_at > vessels.last_seen_at then excluded.last_seen_at else vessels.last_seen_at end`,
-          };
-          for (const column of IDENTITY_COLUMNS) set[column] = eb.ref(`excluded.${column}`);
-          for (const column of LATEST_COLUMNS) {
-            set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
-          }
-          return set as never;
-        }),
-      )
-      .returning(['mmsi', 'vsl_id'])
-      .compile(),
+    db.insertInto('vessels').values(rows).onConflict(mergeVessel).returning(['mmsi', 'vsl_id']).compile(),
   );
   const insertPositions = reusableMultiRow<PositionWrite>(POSITION_COLUMNS, (rows) =>
     db
@@ -136,11 +142,6 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       return { count: Number(row.count), headSeq: Number(row.head ?? 0) };
     },
 
-    async headSeq(): Promise<number> {
-      const row = await db.selectFrom('positions').select((eb) => eb.fn.max<number | null>('seq').as('head')).executeTakeFirstOrThrow();
-      return Number(row.head ?? 0);
-    },
-
     async findVessel(by: { vslId?: string; mmsi?: number; imo?: number }): Promise<VesselRow | undefined> {
       let query = db.selectFrom('vessels').selectAll();
       if (by.vslId !== undefined) query = query.where('vsl_id', '=', by.vslId);
@@ -151,14 +152,34 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
     },
 
     /**
-     * One transaction: upsert the changed vessels (identity from this batch; the latest position
-     * only when it is newer than the stored one), append identity history, insert positions.
+     * One transaction (the caller's `trx`, or its own): upsert the changed vessels (identity from this
+     * batch; the latest position only when it is newer than the stored one), append identity history,
+     * insert positions. Holds POSITION_SEQUENCE_LOCK until that transaction ends.
      */
-    async writeBatch(vessels: VesselRow[], history: Array<HistoryInsert & { mmsi: number }>, positions: PositionWrite[]): Promise<BatchResult> {
-      return db.transaction().execute(async (trx) => {
+    async writeBatch(
+      vessels: VesselRow[],
+      history: Array<HistoryInsert & { mmsi: number }>,
+      positions: PositionWrite[],
+      openTrx?: Trx,
+    ): Promise<BatchResult> {
+      const write = async (trx: Trx): Promise<BatchResult> => {
+        // Taken first, before any row lock, so two writers cannot wait on each other.
+        if (positions.length > 0) await dialect.transactionLock(POSITION_SEQUENCE_LOCK)?.execute(trx);
         const vslIds = new Map<number, string>();
         for (const chunk of chunks(vessels, VESSEL_CHUNK)) {
-          const { rows } = await trx.executeQuery<{ mmsi: number | string; vsl_id: string }>(upsertVessels(chunk));
+          const arrays = dialect.columnArraysSource(
+            VESSEL_COLUMNS.map((column) => ({ type: VESSEL_COLUMN_TYPES[column], values: chunk.map((row) => row[column]) })),
+          );
+          const { rows } = arrays
+            ? await trx
+                .insertInto('vessels')
+                .columns([...VESSEL_COLUMNS])
+                .expression(arrays)
+                .onConflict(mergeVessel)
+                .returning(['mmsi', 'vsl_id'])
+                .execute()
+                .then((rows) => ({ rows }))
+            : await trx.executeQuery<{ mmsi: number | string; vsl_id: string }>(upsertVessels(chunk));
           for (const row of rows) vslIds.set(Number(row.mmsi), row.vsl_id);
         }
         const canonical = (mmsi: number, vslId: string) => vslIds.get(mmsi) ?? vslId;
@@ -190,36 +211,8 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
           for (const row of rows) inserted.push({ seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: Number(row.observed_at) });
         }
         return { vslIds, inserted };
-      });
-    },
-
-    /** Positions with head ≥ seq > after, in seq order, matching the filter. */
-    async positionsAfter(after: number, head: number, filter: PositionFilter, limit: number): Promise<PositionRow[]> {
-      let query = db.selectFrom('positions').selectAll().where('seq', '>', after).where('seq', '<=', head);
-      if (filter.usableOnly) query = query.where('usable', '=', 1);
-      if (filter.vslIds) query = query.where('vsl_id', 'in', filter.vslIds.length > 0 ? [...filter.vslIds] : ['']);
-      if (filter.bbox) {
-        const box = filter.bbox;
-        query = query.where('lat', '>=', box.minLat).where('lat', '<=', box.maxLat);
-        query =
-          box.minLon <= box.maxLon
-            ? query.where('lon', '>=', box.minLon).where('lon', '<=', box.maxLon)
-            : query.where((eb) => eb.or([eb('lon', '>=', box.minLon), eb('lon', '<=', box.maxLon)]));
-      }
-      return query.orderBy('seq', 'asc').limit(limit).execute();
-    },
-
-    /** One vessel's positions with from ≤ observed_at ≤ to and observed_at > after, oldest first. */
-    async track(vslId: string, range: { from: number; to: number; after: number | null }, includeUnusable: boolean, limit: number): Promise<PositionRow[]> {
-      let query = db
-        .selectFrom('positions')
-        .selectAll()
-        .where('vsl_id', '=', vslId)
-        .where('observed_at', '>=', range.from)
-        .where('observed_at', '<=', range.to);
-      if (range.after !== null) query = query.where('observed_at', '>', range.after);
-      if (!includeUnusable) query = query.where('usable', '=', 1);
-      return query.orderBy('observed_at', 'asc').limit(limit).execute();
+      };
+      return openTrx ? write(openTrx) : db.transaction().execute(write);
     },
   };
 }

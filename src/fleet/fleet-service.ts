@@ -4,11 +4,13 @@ import { flagForMmsi } from '../ais/mid.js';
 import type { DecodedMessage } from '../ais/index.js';
 import type { StatusReporter } from '../observability/status.js';
 import type { Bus } from '../bus/bus.js';
-import { MINUTE, iso, type Clock } from '../clock.js';
-import { jsonText, parseJson } from '../store/dialect.js';
+import { iso, type Clock } from '../clock.js';
+import { jsonText } from '../store/dialect.js';
 import { convertMessage } from './convert.js';
-import type { FleetRepo, HistoryInsert, PositionRow, PositionWrite, VesselRow } from './fleet-repo.js';
-import { distanceNm } from '../geo/distance.js';
+import type { FleetRepo, HistoryInsert, PositionWrite } from './fleet-repo.js';
+import { identityOf, rowFromState, stateFromRow } from './fleet-rows.js';
+import { offerLatestFix, type VesselState } from './latest-fix.js';
+import { QUALITY_FLAGS, checkQuality, isUsable, type QualityFlag } from './quality.js';
 import {
   POSITIONS_TOPIC,
   VESSELS_TOPIC,
@@ -18,49 +20,19 @@ import {
   type PositionsEvent,
   type StaticReport,
   type StoredPosition,
-  type VesselIdentity,
   type VesselsEvent,
 } from './types.js';
 
-/** Implied speed above which a fix is an impossible jump from the previous one. */
-export const MAX_PLAUSIBLE_SPEED_KN = 80;
-/** Jumps shorter than this are receiver jitter, whatever the implied speed over a second or two. */
-const MIN_JUMP_NM = 0.1;
-/** Observation times further ahead of the clock than this are flagged future_timestamp. */
-const MAX_CLOCK_SKEW_MS = 5 * MINUTE;
+export { storedFromRow } from './fleet-rows.js';
+export type { LatestFix, VesselState } from './latest-fix.js';
+export { MAX_PLAUSIBLE_SPEED_KN, QUALITY_FLAGS, type QualityFlag } from './quality.js';
+
 /** Feed names remembered per vessel. */
 const MAX_SOURCES = 8;
 const PUBLISH_CHUNK = 500;
 
-export const QUALITY_FLAGS = ['invalid_coordinates', 'impossible_jump', 'future_timestamp', 'coarse_position', 'simulated_source'] as const;
-export type QualityFlag = (typeof QUALITY_FLAGS)[number];
-/** Flags that keep a position from becoming the vessel's latest (it is still stored). */
-const UNUSABLE: ReadonlySet<string> = new Set(['invalid_coordinates', 'impossible_jump', 'future_timestamp']);
-
 export const REJECT_REASONS = ['invalid_mmsi', 'no_position', 'invalid_time', 'store_error'] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
-
-/** The latest usable fix of a vessel. */
-export interface LatestFix {
-  observedAt: number;
-  receivedAt: number;
-  lat: number;
-  lon: number;
-  sog: number | null;
-  cog: number | null;
-  heading: number | null;
-  navStatus: number | null;
-  msgType: number | null;
-  source: string;
-  simulated: boolean;
-  qualityFlags: string[];
-}
-
-/** Live state of one vessel: identity, latest usable fix, and the fix an impossible jump led to. */
-export interface VesselState extends VesselIdentity {
-  latest: LatestFix | null;
-  jumpCandidate: { lat: number; lon: number; at: number } | null;
-}
 
 interface BufferedPosition {
   state: VesselState;
@@ -100,107 +72,6 @@ function zero<K extends string>(keys: readonly K[]): Record<K, number> {
 }
 
 const validMmsi = (mmsi: number) => Number.isInteger(mmsi) && mmsi >= 100_000_000 && mmsi <= 999_999_999;
-
-function stateFromRow(row: VesselRow): VesselState {
-  return {
-    vslId: row.vsl_id,
-    mmsi: Number(row.mmsi),
-    imo: row.imo,
-    name: row.name,
-    callsign: row.callsign,
-    shipType: row.ship_type,
-    flag: row.flag,
-    lengthM: row.length_m,
-    beamM: row.beam_m,
-    draughtM: row.draught_m,
-    destination: row.destination,
-    eta: row.eta,
-    simulated: row.simulated === 1,
-    sources: parseJson<string[]>(row.sources, []),
-    firstSeenAt: Number(row.first_seen_at),
-    lastSeenAt: Number(row.last_seen_at),
-    identityObservedAt: row.identity_observed_at === null ? null : Number(row.identity_observed_at),
-    latest:
-      row.pos_observed_at === null || row.pos_lat === null || row.pos_lon === null
-        ? null
-        : {
-            observedAt: Number(row.pos_observed_at),
-            receivedAt: Number(row.pos_received_at ?? row.pos_observed_at),
-            lat: row.pos_lat,
-            lon: row.pos_lon,
-            sog: row.pos_sog,
-            cog: row.pos_cog,
-            heading: row.pos_heading,
-            navStatus: row.pos_nav_status,
-            msgType: row.pos_msg_type,
-            source: row.pos_source ?? '',
-            simulated: row.pos_simulated === 1,
-            qualityFlags: parseJson<string[]>(row.pos_quality_flags, []),
-          },
-    jumpCandidate: null,
-  };
-}
-
-function rowFromState(s: VesselState): VesselRow {
-  const p = s.latest;
-  return {
-    vsl_id: s.vslId,
-    mmsi: s.mmsi,
-    imo: s.imo,
-    name: s.name,
-    callsign: s.callsign,
-    ship_type: s.shipType,
-    flag: s.flag,
-    length_m: s.lengthM,
-    beam_m: s.beamM,
-    draught_m: s.draughtM,
-    destination: s.destination,
-    eta: s.eta,
-    simulated: s.simulated ? 1 : 0,
-    sources: jsonText(s.sources),
-    first_seen_at: s.firstSeenAt,
-    last_seen_at: s.lastSeenAt,
-    identity_observed_at: s.identityObservedAt,
-    pos_observed_at: p?.observedAt ?? null,
-    pos_received_at: p?.receivedAt ?? null,
-    pos_lat: p?.lat ?? null,
-    pos_lon: p?.lon ?? null,
-    pos_sog: p?.sog ?? null,
-    pos_cog: p?.cog ?? null,
-    pos_heading: p?.heading ?? null,
-    pos_nav_status: p?.navStatus ?? null,
-    pos_msg_type: p?.msgType ?? null,
-    pos_source: p?.source ?? null,
-    pos_simulated: p === null ? null : p.simulated ? 1 : 0,
-    pos_quality_flags: p === null ? null : jsonText(p.qualityFlags),
-  };
-}
-
-export function storedFromRow(row: PositionRow, mmsi: number): StoredPosition {
-  return {
-    seq: Number(row.seq),
-    vslId: row.vsl_id,
-    mmsi,
-    observedAt: Number(row.observed_at),
-    receivedAt: Number(row.received_at),
-    lat: row.lat,
-    lon: row.lon,
-    sog: row.sog,
-    cog: row.cog,
-    heading: row.heading,
-    navStatus: row.nav_status,
-    msgType: row.msg_type,
-    source: row.source,
-    simulated: row.simulated === 1,
-    usable: row.usable === 1,
-    qualityFlags: parseJson<string[]>(row.quality_flags, []),
-  };
-}
-
-function identityOf(s: VesselState): VesselIdentity {
-  const { latest: _latest, jumpCandidate: _jump, ...identity } = s;
-  return { ...identity, sources: [...identity.sources] };
-}
 
 /**
  * The fleet's write side and live state. Accepts observations synchronously, keeps the merged
@@ -299,26 +170,11 @@ export class FleetService implements AisSink {
     if (!Number.isFinite(report.lat) || !Number.isFinite(report.lon)) return void this.rejected.no_position++;
     if (!Number.isFinite(report.observedAt)) return void this.rejected.invalid_time++;
     const state = this.stateFor(report.mmsi, report);
-    const flags = this.qualityFlags(state, report);
-    for (const flag of flags) this.flagged[flag as QualityFlag]++;
-    const usable = !flags.some((f) => UNUSABLE.has(f));
-    if (usable && (state.latest === null || report.observedAt > state.latest.observedAt)) {
-      state.latest = {
-        observedAt: report.observedAt,
-        receivedAt: report.receivedAt,
-        lat: report.lat,
-        lon: report.lon,
-        sog: report.sog,
-        cog: report.cog,
-        heading: report.heading,
-        navStatus: report.navStatus,
-        msgType: report.msgType,
-        source: report.source,
-        simulated: report.simulated,
-        qualityFlags: flags,
-      };
-      state.jumpCandidate = null;
-    }
+    const { flags, jumpCandidate } = checkQuality(state, report, this.deps.clock.now());
+    if (jumpCandidate !== null) state.jumpCandidate = jumpCandidate;
+    for (const flag of flags) this.flagged[flag]++;
+    const usable = isUsable(flags);
+    if (usable && offerLatestFix(state, report, flags)) state.jumpCandidate = null;
     this.positionBuffer.push({
       state,
       flags,
@@ -502,36 +358,6 @@ export class FleetService implements AisSink {
     return state;
   }
 
-  private qualityFlags(state: VesselState, report: PositionReport): string[] {
-    const flags: string[] = [];
-    const { lat, lon } = report;
-    const validCoordinates = Math.abs(lat) <= 90 && Math.abs(lon) <= 180 && !(lat === 0 && lon === 0);
-    if (!validCoordinates) flags.push('invalid_coordinates');
-    if (report.observedAt > this.deps.clock.now() + MAX_CLOCK_SKEW_MS) flags.push('future_timestamp');
-    if (validCoordinates && state.latest !== null && report.observedAt > state.latest.observedAt) {
-      if (this.impossibleJump(state.latest.lat, state.latest.lon, state.latest.observedAt, report)) {
-        // A vessel that really moved (the previous fix was the bad one) is accepted once a second
-        // fix confirms the new place.
-        const candidate = state.jumpCandidate;
-        const confirmed = candidate !== null && report.observedAt > candidate.at && !this.impossibleJump(candidate.lat, candidate.lon, candidate.at, report);
-        if (!confirmed) {
-          flags.push('impossible_jump');
-          state.jumpCandidate = { lat, lon, at: report.observedAt };
-        }
-      }
-    }
-    if (report.msgType === 27) flags.push('coarse_position');
-    if (report.simulated) flags.push('simulated_source');
-    return flags;
-  }
-
-  private impossibleJump(lat: number, lon: number, at: number, report: PositionReport): boolean {
-    const nm = distanceNm(lat, lon, report.lat, report.lon);
-    if (nm < MIN_JUMP_NM) return false;
-    const hours = (report.observedAt - at) / 3_600_000;
-    return nm / hours > MAX_PLAUSIBLE_SPEED_KN;
-  }
-
   private async writeBatch(): Promise<void> {
     const positions = this.positionBuffer;
     const history = this.historyBuffer;
@@ -639,22 +465,7 @@ export class FleetService implements AisSink {
       if (this.lastObservationAt === null || p.observedAt > this.lastObservationAt) this.lastObservationAt = p.observedAt;
       const state = this.byVslId.get(p.vslId) ?? this.byMmsi.get(p.mmsi);
       if (!state || !p.usable) continue;
-      if (state.latest === null || p.observedAt > state.latest.observedAt) {
-        state.latest = {
-          observedAt: p.observedAt,
-          receivedAt: p.receivedAt,
-          lat: p.lat,
-          lon: p.lon,
-          sog: p.sog,
-          cog: p.cog,
-          heading: p.heading,
-          navStatus: p.navStatus,
-          msgType: p.msgType,
-          source: p.source,
-          simulated: p.simulated,
-          qualityFlags: p.qualityFlags,
-        };
-      }
+      offerLatestFix(state, p, p.qualityFlags);
     }
   }
 }

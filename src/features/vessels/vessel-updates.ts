@@ -1,7 +1,7 @@
 import type { Bus } from '../../bus/bus.js';
 import { SECOND, type Clock } from '../../clock.js';
 import { storedFromRow, type FleetService } from '../../fleet/fleet-service.js';
-import type { FleetRepo } from '../../fleet/fleet-repo.js';
+import type { FleetReads } from '../../fleet/fleet-reads.js';
 import { inBBox, type BBox } from '../../fleet/geo.js';
 import { POSITIONS_TOPIC, type PositionsEvent } from '../../fleet/types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
@@ -26,7 +26,7 @@ export interface UpdatesOptions {
 
 export interface VesselUpdatesDeps {
   fleet: FleetService;
-  fleetRepo: FleetRepo;
+  fleetReads: FleetReads;
   bus: Bus;
   clock: Clock;
   cursors: CursorCodec;
@@ -45,9 +45,9 @@ function eventMatches(event: PositionsEvent, after: number, filter: { vslIds?: S
 
 /** The updates long poll (GET /v1/vessels/updates); waiting polls share one subscription (poll-hub.ts). */
 export function createVesselUpdates(deps: VesselUpdatesDeps) {
-  const { fleet, fleetRepo, clock, cursors } = deps;
+  const { fleet, fleetReads, clock, cursors } = deps;
   const pollHub = createPollHub(deps.bus, POSITIONS_TOPIC);
-  const recentPositions = createRecentPositions((after, head, filter, limit) => fleetRepo.positionsAfter(after, head, { ...filter, usableOnly: true }, limit));
+  const recentPositions = createRecentPositions((after, head, filter, limit) => fleetReads.positionsAfter(after, head, { ...filter, usableOnly: true }, limit));
   const mmsiOf = (vslId: string): number => fleet.byVesselId(vslId)?.mmsi ?? 0;
 
   /** Long poll: answers as soon as positions after the cursor exist, or after `timeout` seconds. */
@@ -92,7 +92,7 @@ export function createVesselUpdates(deps: VesselUpdatesDeps) {
       for (;;) {
         signalled = false;
         // Polls woken together share these reads (same cursor, filters and limit: one query, one mapping).
-        const head = await pollHub.shared(`head:${pollHub.generation()}`, () => fleetRepo.headSeq());
+        const head = await pollHub.shared(`head:${pollHub.generation()}`, () => fleetReads.headSeq());
         if (after === null) after = head;
         const from = after;
         const answer = await pollHub.shared(`rows:${from}:${head}:${options.limit}:${vslIds?.join(',') ?? ''}:${options.bbox ?? ''}`, async () => {

@@ -1,5 +1,4 @@
-import { sql, type Kysely } from 'kysely';
-import type { PositionRow } from '../../fleet/fleet-repo.js';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../store/schema.js';
 
 export interface LookupRecord {
@@ -18,24 +17,7 @@ export interface PreviewLabelRecord {
 }
 
 export function createVesselsRepo(db: Kysely<Database>) {
-  // The anonymous preview runs this on every call. Built once; the literal LIMIT 1 lets SQLite stop at the first
-  // index entry, where a bound limit made the same statement about four times slower.
-  const newestUsableAtOrBefore = db
-    .selectFrom('positions')
-    .selectAll()
-    .where('vsl_id', '=', '')
-    .where('observed_at', '<=', 0)
-    .where('usable', '=', sql.lit(1))
-    .orderBy('observed_at', 'desc')
-    .limit(sql.lit(1))
-    .compile();
   return {
-    /** A vessel's newest usable position observed at or before `cutoff`. */
-    async newestUsableAtOrBefore(vslId: string, cutoff: number): Promise<PositionRow | undefined> {
-      const { rows } = await db.executeQuery<PositionRow>({ ...newestUsableAtOrBefore, parameters: [vslId, cutoff] });
-      return rows[0];
-    },
-
     async recordLookups(rows: LookupRecord[]): Promise<void> {
       if (rows.length > 0) await db.insertInto('vessel_lookups').values(rows).execute();
     },

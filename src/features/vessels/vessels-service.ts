@@ -1,7 +1,8 @@
 import type { Bus } from '../../bus/bus.js';
 import { DAY, HOUR, iso, SECOND, type Clock } from '../../clock.js';
 import { storedFromRow, type FleetService, type LatestFix, type VesselState } from '../../fleet/fleet-service.js';
-import type { FleetRepo, PositionRow } from '../../fleet/fleet-repo.js';
+import type { PositionRow } from '../../fleet/fleet-repo.js';
+import type { FleetReads } from '../../fleet/fleet-reads.js';
 import type { BBox } from '../../fleet/geo.js';
 import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
@@ -23,7 +24,7 @@ export type { PositionView } from './vessel-views.js';
 
 export interface VesselsServiceDeps {
   fleet: FleetService;
-  fleetRepo: FleetRepo;
+  fleetReads: FleetReads;
   repo: VesselsRepo;
   bus: Bus;
   clock: Clock;
@@ -42,7 +43,7 @@ const TRACK_CURSOR = /^p:(\d{1,16})$/;
  * records (lookup-recorder).
  */
 export function createVesselsService(deps: VesselsServiceDeps) {
-  const { fleet, fleetRepo, repo, clock, cursors } = deps;
+  const { fleet, fleetReads, repo, clock, cursors } = deps;
   const recorder = createLookupRecorder({ repo, clock, onError: deps.onError });
 
   async function resolve(ref: VesselRef): Promise<VesselState> {
@@ -68,7 +69,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     if (v.latest === null) return { fix: null, delayed: true };
     const cutoff = delayCutoff(now);
     if (v.latest.observedAt <= cutoff) return { fix: v.latest, delayed: true };
-    const row = await repo.newestUsableAtOrBefore(v.vslId, cutoff);
+    const row = await fleetReads.newestUsableAtOrBefore(v.vslId, cutoff);
     return { fix: row ? (storedFromRow(row, v.mmsi)) : null, delayed: true };
   }
 
@@ -192,7 +193,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       let points: PositionRow[];
       let nextAfter: number | null = null;
       if (options.downsample === undefined) {
-        const rows = await fleetRepo.track(v.vslId, { from, to, after }, options.includeFlagged, limit + 1);
+        const rows = await fleetReads.track(v.vslId, { from, to, after }, options.includeFlagged, limit + 1);
         points = rows.slice(0, limit);
         if (rows.length > limit) nextAfter = Number(points[points.length - 1]!.observed_at);
       } else {
@@ -203,7 +204,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
         let lastBucket: number | null = null;
         const CHUNK = 1000;
         for (;;) {
-          const rows = await fleetRepo.track(v.vslId, { from, to, after: scanAfter }, options.includeFlagged, CHUNK);
+          const rows = await fleetReads.track(v.vslId, { from, to, after: scanAfter }, options.includeFlagged, CHUNK);
           for (const row of rows) {
             const bucket = bucketOf(Number(row.observed_at));
             if (bucket === lastBucket) continue;
@@ -286,7 +287,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const now = clock.now();
       const cutoff = now - PREVIEW.positionDelaySeconds * SECOND;
       const v = fleet.byImoNumber(ref.imo);
-      const row = await repo.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
+      const row = await fleetReads.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
       if (!v || !row) {
         throw new AppError('vessel_not_found', `no position at least ${PREVIEW.positionDelaySeconds} s old is available for this IMO`, { field: 'query.imo' });
       }

@@ -1,0 +1,76 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../store/schema.js';
+import type { PositionRow } from './fleet-repo.js';
+
+export interface PositionFilter {
+  vslIds?: readonly string[];
+  bbox?: { minLon: number; minLat: number; maxLon: number; maxLat: number };
+  /** Leave out positions whose quality flags keep them from being a latest position. */
+  usableOnly?: boolean;
+}
+
+/**
+ * The fleet's read API over stored positions: the only place outside the fleet's writer that queries
+ * the positions table. Other features read positions here and live vessel state from FleetService.
+ */
+export function createFleetReads(db: Kysely<Database>) {
+  // The anonymous preview runs this on every call. Built once; the literal LIMIT 1 lets SQLite stop at the first
+  // index entry, where a bound limit made the same statement about four times slower.
+  const newestUsableAtOrBefore = db
+    .selectFrom('positions')
+    .selectAll()
+    .where('vsl_id', '=', '')
+    .where('observed_at', '<=', 0)
+    .where('usable', '=', sql.lit(1))
+    .orderBy('observed_at', 'desc')
+    .limit(sql.lit(1))
+    .compile();
+
+  return {
+    /**
+     * The newest stored seq. Every seq at or below it that will ever be visible is visible now:
+     * position writers take their numbers in commit order (POSITION_SEQUENCE_LOCK in fleet-repo.ts).
+     */
+    async headSeq(): Promise<number> {
+      const row = await db.selectFrom('positions').select((eb) => eb.fn.max<number | null>('seq').as('head')).executeTakeFirstOrThrow();
+      return Number(row.head ?? 0);
+    },
+
+    /** Positions with head ≥ seq > after, in seq order, matching the filter. */
+    async positionsAfter(after: number, head: number, filter: PositionFilter, limit: number): Promise<PositionRow[]> {
+      let query = db.selectFrom('positions').selectAll().where('seq', '>', after).where('seq', '<=', head);
+      if (filter.usableOnly) query = query.where('usable', '=', 1);
+      if (filter.vslIds) query = query.where('vsl_id', 'in', filter.vslIds.length > 0 ? [...filter.vslIds] : ['']);
+      if (filter.bbox) {
+        const box = filter.bbox;
+        query = query.where('lat', '>=', box.minLat).where('lat', '<=', box.maxLat);
+        query =
+          box.minLon <= box.maxLon
+            ? query.where('lon', '>=', box.minLon).where('lon', '<=', box.maxLon)
+            : query.where((eb) => eb.or([eb('lon', '>=', box.minLon), eb('lon', '<=', box.maxLon)]));
+      }
+      return query.orderBy('seq', 'asc').limit(limit).execute();
+    },
+
+    /** One vessel's positions with from ≤ observed_at ≤ to and observed_at > after, oldest first. */
+    async track(vslId: string, range: { from: number; to: number; after: number | null }, includeUnusable: boolean, limit: number): Promise<PositionRow[]> {
+      let query = db
+        .selectFrom('positions')
+        .selectAll()
+        .where('vsl_id', '=', vslId)
+        .where('observed_at', '>=', range.from)
+        .where('observed_at', '<=', range.to);
+      if (range.after !== null) query = query.where('observed_at', '>', range.after);
+      if (!includeUnusable) query = query.where('usable', '=', 1);
+      return query.orderBy('observed_at', 'asc').limit(limit).execute();
+    },
+
+    /** A vessel's newest usable position observed at or before `cutoff`. */
+    async newestUsableAtOrBefore(vslId: string, cutoff: number): Promise<PositionRow | undefined> {
+      const { rows } = await db.executeQuery<PositionRow>({ ...newestUsableAtOrBefore, parameters: [vslId, cutoff] });
+      return rows[0];
+    },
+  };
+}
+
+export type FleetReads = ReturnType<typeof createFleetReads>;
