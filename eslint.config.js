@@ -18,7 +18,11 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
       '@typescript-eslint/await-thenable': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true }],
-      // 57 findings today across files other branches are editing; `eslint --fix` removes them mechanically after the merge.
+      // Services are factories returning object literals whose functions never use `this`; passing them on
+      // (`start: recorder.start`) is how the code composes them.
+      '@typescript-eslint/unbound-method': 'off',
+      // Its fixes removed assertions that narrow literal unions inside object literals (the code then
+      // stopped compiling); the safe removals were applied once (`eslint --fix`) after the issue-9 merge.
       '@typescript-eslint/no-unnecessary-type-assertion': 'off',
       '@typescript-eslint/require-await': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

@@ -46,7 +46,7 @@ function start(args: string[], extraEnv: Record<string, string> = {}): Promise<{
   children.push(child);
   return new Promise((resolveStart, reject) => {
     let text = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       text += d;
       const match = /(https?:\/\/[\d.]+:\d+)/.exec(text);
       if (match) resolveStart({ child, url: match[1]! });
@@ -82,7 +82,7 @@ const grant = (id: string) =>
   new Promise<void>((resolveGrant, reject) => {
     const child = spawn(process.execPath, [cli, 'agents', 'grant', id, 'vessels:live'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr!.on('data', (d) => (stderr += d));
+    child.stderr.on('data', (d) => (stderr += d));
     child.once('exit', (code) => (code === 0 ? resolveGrant() : reject(new Error(`grant failed: ${stderr}`))));
   });
 for (let i = 0; i < agentIds.length; i += 4) await Promise.all(agentIds.slice(i, i + 4).map(grant));

@@ -61,10 +61,10 @@ function start(cli: string, dbFile: string): Promise<{ child: ChildProcess; port
   for (const suffix of ['', '-wal', '-shm']) rmSync(dbFile + suffix, { force: true });
   const env = serveEnv(dbFile);
   const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child.stderr!.on('data', (d) => process.stderr.write(`[serve ${cli}] ${d}`));
+  child.stderr.on('data', (d) => process.stderr.write(`[serve ${cli}] ${d}`));
   return new Promise((resolveStart, reject) => {
     let text = '';
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       text += d;
       const match = /https?:\/\/[\d.]+:(\d+)/.exec(text);
       if (match) resolveStart({ child, port: Number(match[1]) });
@@ -121,7 +121,7 @@ const one = () => new Promise((resolve, reject) => {
 async function pingLatencies(port: number, durationMs: number): Promise<number[]> {
   const child = spawn(process.execPath, ['-e', PINGER, String(port), String(durationMs)], { stdio: ['ignore', 'pipe', 'inherit'] });
   let text = '';
-  child.stdout!.on('data', (d) => (text += d));
+  child.stdout.on('data', (d) => (text += d));
   await new Promise((r) => child.once('exit', r));
   if (!text) throw new Error('the pinger got no answers (server gone?)');
   return (JSON.parse(text) as number[]).sort((a, b) => a - b);

@@ -53,9 +53,9 @@ function serve(env: NodeJS.ProcessEnv): Promise<Served> {
   const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (d) => (err += d));
+  child.stderr.on('data', (d) => (err += d));
   return new Promise((resolveStart, reject) => {
-    child.stdout!.on('data', (d) => {
+    child.stdout.on('data', (d) => {
       out += d;
       const match = /listening on (https?:\/\/[\d.]+:\d+)/.exec(out);
       if (match) resolveStart({ child, url: match[1]!, stderr: () => err });

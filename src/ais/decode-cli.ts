@@ -95,7 +95,7 @@ export async function runDecode(
   let carry = '';
   for await (const chunk of input) {
     // latin1 maps bytes 1:1, so a multi-byte character split across chunks cannot corrupt a line.
-    const text = carry + (typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('latin1'));
+    const text = carry + (typeof chunk === 'string' ? chunk : (chunk).toString('latin1'));
     let lineStart = 0;
     for (;;) {
       const newline = text.indexOf('\n', lineStart);

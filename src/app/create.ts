@@ -24,6 +24,8 @@ import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
 import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
 import { createVesselsService } from '../features/vessels/vessels-service.js';
 import { createFleetReads } from '../fleet/fleet-reads.js';
+import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
+import { createIdempotencyService } from '../features/idempotency/idempotency-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
@@ -126,6 +128,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   });
   const services: Services = {
     cursors,
+    idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,
     operator: createOperatorService({ repo: createOperatorRepo(store.db), clock, audit }),
@@ -169,6 +172,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() },
     { name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() },
     { name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() },
+    { name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() },
     ...harbor.jobs,
   ];
 

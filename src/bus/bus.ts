@@ -43,8 +43,8 @@ export class Subscribers {
       remove: () => {
         if (removed) return { last: false };
         removed = true;
-        handlers!.delete(wrapped);
-        if (handlers!.size === 0 && this.byTopic.get(topic) === handlers) {
+        handlers.delete(wrapped);
+        if (handlers.size === 0 && this.byTopic.get(topic) === handlers) {
           this.byTopic.delete(topic);
           return { last: true };
         }

@@ -1,6 +1,7 @@
 import type { AgentsService } from './agents/agents-service.js';
 import type { AuditService } from './audit/audit-service.js';
 import type { HarborServices } from './harbor/harbor-services.js';
+import type { IdempotencyService } from './idempotency/idempotency-service.js';
 import type { MetaService } from './meta/meta-service.js';
 import type { OperatorService } from './operator/operator-service.js';
 import type { PaymentsService } from './payments/payments-service.js';
@@ -19,6 +20,8 @@ export interface Services extends HarborServices {
   fleet: FleetService;
   vessels: VesselsService;
   meta: MetaService;
+  /** Stored answers of idempotent writes (applied at route registration). */
+  idempotency: IdempotencyService;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
 }

@@ -115,7 +115,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       for (const column of LATEST_COLUMNS) {
         set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
       }
-      return set as never;
+      return set;
     });
   const upsertVessels = reusableMultiRow<VesselRow>(VESSEL_COLUMNS, (rows) =>
     db.insertInto('vessels').values(rows).onConflict(mergeVessel).returning(['mmsi', 'vsl_id']).compile(),

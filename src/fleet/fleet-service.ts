@@ -231,7 +231,7 @@ export class FleetService implements AisSink {
         if (old !== null && this.byImo.get(old as number) === state) this.byImo.delete(old as number);
         this.byImo.set(value as number, state);
       }
-      state[key] = value as VesselState[K];
+      state[key] = value;
     };
     set('imo', imo, 'imo');
     set('name', report.name, 'name');

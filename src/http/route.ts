@@ -81,7 +81,7 @@ export function routeDefiner<S>() {
     examples: readonly OperationExample[];
     handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext<S>): Promise<EnvelopeResult<Static<R>> | BareResult>;
   }): RouteDefinition<S> {
-    return def as unknown as RouteDefinition<S>;
+    return def;
   };
 }
 

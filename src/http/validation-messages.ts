@@ -20,9 +20,9 @@ export function allowedValues(errors: readonly SchemaError[] | undefined): unkno
   if (!first) return null;
   if (first.keyword === 'enum' && Array.isArray(first.params?.allowedValues)) return first.params.allowedValues as unknown[];
   if (first.keyword !== 'const') return null;
-  const union = errors!.find((e) => e.keyword === 'anyOf' && e.instancePath === first.instancePath && first.schemaPath?.startsWith(`${e.schemaPath}/`));
+  const union = errors.find((e) => e.keyword === 'anyOf' && e.instancePath === first.instancePath && first.schemaPath?.startsWith(`${e.schemaPath}/`));
   if (!union) return [first.params?.allowedValue];
-  const branches = errors!.filter((e) => e !== union && e.schemaPath?.startsWith(`${union.schemaPath}/`));
+  const branches = errors.filter((e) => e !== union && e.schemaPath?.startsWith(`${union.schemaPath}/`));
   const values: unknown[] = [];
   for (const branch of branches) {
     if (branch.keyword === 'const') values.push(branch.params?.allowedValue);

@@ -16,7 +16,7 @@ export interface Logger {
 
 /** A JSON-lines logger on stderr, compatible with what Fastify expects of a logger. */
 export function createLogger(level: LogLevel, bindings: object = {}): Logger {
-  const threshold = level === 'silent' ? Infinity : LEVELS.indexOf(level as Level);
+  const threshold = level === 'silent' ? Infinity : LEVELS.indexOf(level);
   const write = (lvl: Level) => (obj: object | string, msg?: string) => {
     if (LEVELS.indexOf(lvl) < threshold) return;
     const fields = typeof obj === 'string' ? { msg: obj } : { ...obj, ...(msg ? { msg } : {}) };

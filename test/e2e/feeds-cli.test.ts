@@ -24,8 +24,8 @@ test('bosun ingest tcp://… : reads a receiver until Ctrl-C, then flushes, prin
   const child = spawn(process.execPath, [cli, 'ingest', `tcp://127.0.0.1:${port}`, '--stats-every', '0.05'], { env: store.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
   try {
     await waitFor(() => /messages 1\b/.test(stderr), () => `no progress line: ${stderr}`);
     assert.match(stderr, new RegExp(`tcp:127.0.0.1:${port}  connected  lines 1  messages 1  errors 0  reconnects 0`));
@@ -54,8 +54,8 @@ test('serve runs BOSUN_FEEDS in-process: a receiver pushing to tcp-listen shows 
   const env = { ...store.env, HOST: '127.0.0.1', PORT: String(httpPort), BOSUN_FEEDS: `tcp-listen://127.0.0.1:${feedPort}` };
   const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
-  child.stdout!.on('data', (d) => (output += d));
-  child.stderr!.on('data', (d) => (output += d));
+  child.stdout.on('data', (d) => (output += d));
+  child.stderr.on('data', (d) => (output += d));
   try {
     await waitFor(() => output.includes('listening on'), () => `serve did not start: ${output}`);
     const sender = connect({ host: '127.0.0.1', port: feedPort });

@@ -23,11 +23,11 @@ async function freePort(): Promise<number> {
 function startServe(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, [cli, 'serve'], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
-  child.stdout!.on('data', (d) => (text += d));
-  child.stderr!.on('data', (d) => (text += d));
+  child.stdout.on('data', (d) => (text += d));
+  child.stderr.on('data', (d) => (text += d));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${text}`)), 20_000);
-    child.stdout!.on('data', () => {
+    child.stdout.on('data', () => {
       if (text.includes('listening on')) {
         clearTimeout(timer);
         resolve({ child, output: () => text });

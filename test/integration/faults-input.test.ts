@@ -112,9 +112,9 @@ test('hostile strings and integers on every implemented operation: 4xx envelopes
         named++;
       };
       const fields = [
-        ...fieldsOf(route.params as Json | undefined, 'params'),
-        ...fieldsOf(route.query as Json | undefined, 'query'),
-        ...(entry.method === 'GET' ? [] : fieldsOf(route.body as Json | undefined, 'body')),
+        ...fieldsOf(route.params, 'params'),
+        ...fieldsOf(route.query, 'query'),
+        ...(entry.method === 'GET' ? [] : fieldsOf(route.body, 'body')),
       ];
       for (const field of fields) {
         const name = field.path.join('.');

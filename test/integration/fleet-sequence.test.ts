@@ -102,9 +102,9 @@ test('control: without the sequence lock an interleaved commit makes the reader 
     await second.written;
     await second.commit();
     const seen: number[] = [];
-    let cursor = await poll(reads, 0, seen);
+    const cursor = await poll(reads, 0, seen);
     await first.commit();
-    cursor = await poll(reads, cursor, seen);
+    await poll(reads, cursor, seen);
     const stored = (await reads.positionsAfter(0, Number.MAX_SAFE_INTEGER, {}, 10)).map((row) => Number(row.seq));
     assert.equal(stored.length, 2);
     assert.deepEqual(seen, [stored[1]], 'the reader saw only the later-committed row: the bug the lock prevents');
@@ -126,14 +126,14 @@ test('two writers with an interleaved commit: the reader sees every position exa
     assert.equal(secondWritten, false);
 
     const seen: number[] = [];
-    let cursor = await poll(reads, 0, seen);
+    const cursor = await poll(reads, 0, seen);
     assert.deepEqual(seen, [], 'nothing is committed yet');
 
     await first.commit();
     await second.written;
-    cursor = await poll(reads, cursor, seen);
+    await poll(reads, cursor, seen);
     await second.commit();
-    cursor = await poll(reads, cursor, seen);
+    await poll(reads, cursor, seen);
 
     const stored = (await reads.positionsAfter(0, Number.MAX_SAFE_INTEGER, {}, 10)).map((row) => ({ seq: Number(row.seq), vslId: row.vsl_id }));
     assert.deepEqual(stored.map((row) => row.vslId), ['vsl_a', 'vsl_b'], 'sequence numbers follow commit order');

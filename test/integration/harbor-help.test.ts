@@ -303,19 +303,19 @@ test('list: open public requests newest first with cursor paging; mine lists own
       ids.push((await createRequest(app, agent, { title: `Request by ${agent.agentId}` })).request_id);
       app.clock.advance(1000);
     }
-    await createRequest(app, agents[3]!, { visibility: 'sandbox' });
-    const page1 = await app.api('GET', `${HELP}?limit=2`, { token: agents[3]!.apiKey });
+    await createRequest(app, agents[3], { visibility: 'sandbox' });
+    const page1 = await app.api('GET', `${HELP}?limit=2`, { token: agents[3].apiKey });
     assert.deepEqual(page1.body.data.items.map((r: any) => r.request_id), [ids[2], ids[1]]);
-    const page2 = await app.api('GET', `${HELP}?limit=2&cursor=${page1.body.data.next_cursor}`, { token: agents[3]!.apiKey });
+    const page2 = await app.api('GET', `${HELP}?limit=2&cursor=${page1.body.data.next_cursor}`, { token: agents[3].apiKey });
     assert.deepEqual(page2.body.data.items.map((r: any) => r.request_id), [ids[0]]);
     assert.equal(page2.body.data.next_cursor, null);
-    expectError(await app.api('GET', `${HELP}?cursor=bogus`, { token: agents[0]!.apiKey }), 400, 'cursor_invalid');
-    expectError(await app.api('GET', `${HELP}?limit=51`, { token: agents[0]!.apiKey }), 400, 'invalid_request');
+    expectError(await app.api('GET', `${HELP}?cursor=bogus`, { token: agents[0].apiKey }), 400, 'cursor_invalid');
+    expectError(await app.api('GET', `${HELP}?limit=51`, { token: agents[0].apiKey }), 400, 'invalid_request');
 
-    await post(app, agents[0]!, ids[0]!, 'close', {});
-    const mine = (await app.api('GET', `${HELP}?mine=true`, { token: agents[0]!.apiKey })).body.data.items;
+    await post(app, agents[0], ids[0]!, 'close', {});
+    const mine = (await app.api('GET', `${HELP}?mine=true`, { token: agents[0].apiKey })).body.data.items;
     assert.deepEqual(mine.map((r: any) => [r.request_id, r.state]), [[ids[0], 'cancelled']]);
-    const open = (await app.api('GET', HELP, { token: agents[0]!.apiKey })).body.data.items;
+    const open = (await app.api('GET', HELP, { token: agents[0].apiKey })).body.data.items;
     assert.deepEqual(open.map((r: any) => r.request_id), [ids[2], ids[1]]);
 
     const discovery = (await app.api('GET', '/v1/harbor/discovery')).body.data;

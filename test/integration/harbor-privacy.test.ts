@@ -27,7 +27,7 @@ async function leavePrivateTraces(app: TestApp, a: { agentId: string; apiKey: st
   await services.agents.grantScope(a.agentId, 'harbor:task:read', { kind: 'cli' });
   const production = await services.harborTasks.createByOperator({ title: secret('prod-title'), description: secret('prod-description'), vessel: 'IMO:9811000', assignee: a.agentId }, { kind: 'cli' });
   await services.trials.grant(a.agentId, 'IMO:9811000', { kind: 'cli' });
-  return { taskId: task.body.data.task_id as string, helpId: help.body.data.request_id as string, requestId: opr.body.data.request_id as string, productionId: production.task_id as string };
+  return { taskId: task.body.data.task_id as string, helpId: help.body.data.request_id as string, requestId: opr.body.data.request_id as string, productionId: production.task_id };
 }
 
 test('no list, feed, discovery, profile, item or error shows another agent\'s private data, key or entitlements', async () => {

@@ -33,20 +33,20 @@ test('the operator CLI creates, lists, shows, reassigns and cancels production t
     const list = await run('list', '--state', 'assigned');
     assert.equal(list.status, 0, list.stderr);
     assert.match(list.stdout, new RegExp(`${taskId}  assigned  assignee ${a.agentId}`));
-    const show = await run('show', taskId!);
+    const show = await run('show', taskId);
     assert.match(show.stdout, /description: Find gaps over 6 h\./);
     assert.match(show.stdout, new RegExp(`${a.agentId}: Question from alpha`));
-    const message = await run('message', taskId!, '--body', 'Use the last week.');
+    const message = await run('message', taskId, '--body', 'Use the last week.');
     assert.equal(message.status, 0, message.stderr);
     assert.match(message.stdout, /operator: Use the last week\./);
 
-    const assigned = await run('assign', taskId!, b.agentId);
+    const assigned = await run('assign', taskId, b.agentId);
     assert.equal(assigned.status, 0, assigned.stderr);
     assert.equal((await app.api('GET', `/experimental/agent-harbor-tasks.php?task_id=${taskId}`, { token: a.apiKey })).status, 404);
 
-    const cancelled = await run('cancel', taskId!);
+    const cancelled = await run('cancel', taskId);
     assert.match(cancelled.stdout, /cancelled/);
-    const again = await run('cancel', taskId!);
+    const again = await run('cancel', taskId);
     assert.notEqual(again.status, 0);
     assert.match(again.stderr, /cancelled/);
     const badVessel = await run('create', '--title', 'Bad vessel', '--description', 'x', '--vessel', 'IMO:1234568');

@@ -18,7 +18,7 @@ test('line endings: CRLF and CR become LF before the byte count', () => {
   assert.equal(harborText('ab\r\nab\r\nab', spec), 'ab\nab\nab');
   const over = refusal(() => harborText('ab\nab\nab\n', spec));
   assert.equal(over?.code, 'invalid_request');
-  assert.match(over!.message, /^body is 9 bytes \(UTF-8\); at most 8 bytes are accepted$/);
+  assert.match(over.message, /^body is 9 bytes \(UTF-8\); at most 8 bytes are accepted$/);
   assert.equal(over?.field, 'body.body');
 });
 
@@ -27,7 +27,7 @@ test('byte limits count UTF-8 bytes at the edge and say bytes', () => {
   assert.equal(harborText('é'.repeat(2000), spec).length, 2000);
   const over = refusal(() => harborText('é'.repeat(2000) + 'x', spec));
   assert.equal(over?.code, 'help_response_invalid');
-  assert.match(over!.message, /4001 bytes \(UTF-8\); at most 4000 bytes/);
+  assert.match(over.message, /4001 bytes \(UTF-8\); at most 4000 bytes/);
 });
 
 test('control characters: refused everywhere; line feeds and tabs only in multi-line text', () => {
@@ -46,7 +46,7 @@ test('names: bidi overrides and zero-width characters are refused; ordinary lett
   for (const spoof of ['evil\u202egnp.exe', 'ad\u200bmin', 'ad\u200dmin', '\ufeffoperator', 'a\u2066b\u2069', 'x\u200fy', 'x\u061cy']) {
     const r = refusal(() => harborText(spoof, spec));
     assert.equal(r?.code, 'invalid_request', JSON.stringify(spoof));
-    assert.match(r!.message, /invisible formatting/);
+    assert.match(r.message, /invisible formatting/);
     assert.equal(r?.field, 'body.name');
   }
   // bodies are not names: a zero-width joiner inside an emoji sequence stays

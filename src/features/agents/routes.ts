@@ -18,7 +18,7 @@ const register = defineRoute({
         agent_id: row.agent_id,
         api_key: apiKey,
         key_prefix: row.key_prefix,
-        state: row.state as 'sandbox' | 'registered',
+        state: row.state,
         scopes,
         sandbox_expires_at: row.sandbox_expires_at === null ? null : iso(row.sandbox_expires_at),
         created_at: iso(row.created_at),

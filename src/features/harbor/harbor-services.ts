@@ -5,8 +5,6 @@ import type { CursorCodec } from '../../http/cursor-codec.js';
 import type { Store } from '../../store/db.js';
 import type { AgentsService } from '../agents/agents-service.js';
 import type { AuditService } from '../audit/audit-service.js';
-import { createIdempotencyRepo } from '../idempotency/idempotency-repo.js';
-import { createIdempotencyService } from '../idempotency/idempotency-service.js';
 import { createFeedService } from './feed/feed-service.js';
 import { createGroupsRepo } from './groups/groups-repo.js';
 import { createGroupsService, publicNameFromProfiles } from './groups/groups-service.js';
@@ -98,7 +96,6 @@ export function createHarborServices(deps: HarborDeps) {
     harborTasks,
     groups,
     feed: createFeedService({ sources: [groups.feedSource, help.feedSource], cursors }),
-    idempotency: createIdempotencyService({ repo: createIdempotencyRepo(db), clock }),
     trials: createTrialsService({ repo: createTrialsRepo(db), clock, fleet: deps.fleet, agents, audit, transaction }),
   };
   const jobs: Job[] = [
@@ -107,7 +104,6 @@ export function createHarborServices(deps: HarborDeps) {
     { name: 'harbor_tasks_retention', everyMs: HOUR, run: () => services.harborTasks.enforceRetention() },
     { name: 'harbor_groups_retention', everyMs: HOUR, run: () => services.groups.enforceRetention() },
     { name: 'harbor_help_retention', everyMs: HOUR, run: () => services.help.enforceRetention() },
-    { name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() },
     { name: 'trial_failures_retention', everyMs: 10 * MINUTE, run: () => services.trials.enforceRetention() },
   ];
   return { services, jobs };

@@ -1,10 +1,9 @@
 import type { Bus } from '../../bus/bus.js';
 import { DAY, HOUR, iso, SECOND, type Clock } from '../../clock.js';
-import { storedFromRow, type FleetService, type LatestFix, type VesselState } from '../../fleet/fleet-service.js';
+import { storedFromRow, type FleetService, type VesselState } from '../../fleet/fleet-service.js';
 import type { PositionRow } from '../../fleet/fleet-repo.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
-import type { BBox } from '../../fleet/geo.js';
-import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
+import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import { PREVIEW } from '../meta/preview-constants.js';

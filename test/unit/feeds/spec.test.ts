@@ -42,7 +42,7 @@ test('BOSUN_FEEDS is validated with the rest of the configuration: a bad spec st
   const { ConfigError, loadConfig } = await import('../../../src/config.js');
   assert.throws(
     () => loadConfig({ BOSUN_FEEDS: 'tcp://receiver' }),
-    (e: unknown) => e instanceof ConfigError && /BOSUN_FEEDS: invalid feed "tcp:\/\/receiver": expected host:port/.test((e as Error).message),
+    (e: unknown) => e instanceof ConfigError && /BOSUN_FEEDS: invalid feed "tcp:\/\/receiver": expected host:port/.test((e).message),
   );
   assert.equal(loadConfig({ BOSUN_FEEDS: 'tcp://192.168.1.20:10110,file:x.nmea?pace=x10' }).feeds, 'tcp://192.168.1.20:10110,file:x.nmea?pace=x10');
   assert.equal(loadConfig({}).feeds, null);

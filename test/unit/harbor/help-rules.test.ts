@@ -35,7 +35,7 @@ const request = (fields: Partial<{ author_id: string; selected_helper_id: string
 test('requireEnabled: sandbox, trial, trusted and operator_approved; an ended sandbox is told so', () => {
   for (const state of ['sandbox', 'trial', 'trusted', 'operator_approved'] as const) assert.equal(code(() => requireEnabled({ state })), null, state);
   assert.equal(code(() => requireEnabled({ state: 'sandbox_expired' })), 'sandbox_access_denied');
-  assert.equal(code(() => requireEnabled({ state: 'registered' as HelpActor['state'] })), 'help_requests_not_enabled');
+  assert.equal(code(() => requireEnabled({ state: 'registered' })), 'help_requests_not_enabled');
 });
 
 test('roleOf and canRead: participants always read; hidden requests only they; visibility admits the rest', () => {

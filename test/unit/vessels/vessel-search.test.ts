@@ -26,7 +26,7 @@ const vessel = (n: number, fields: Partial<Candidate> = {}): Candidate =>
     flag: null,
     latest: null,
     ...fields,
-  }) as Candidate;
+  });
 
 test('normalizeQuery: upper case, trimmed, an IMO/MMSI prefix before digits dropped, blank is no query', () => {
   assert.equal(normalizeQuery(undefined), null);

@@ -2,7 +2,6 @@ import { DAY, type Clock } from '../../../clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';
-import type { EffectiveState } from '../../../access/principals.js';
 import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
