@@ -18,6 +18,8 @@ const out = SHIPPED_PORT_TABLE();
 mkdirSync(dirname(out), { recursive: true });
 const bytes = encodePortTable({ format: 'bosun-port-table/1', built_from: Object.values(files), attribution: PORT_TABLE_ATTRIBUTION, report, ports });
 writeFileSync(out, bytes);
-console.log(`${ports.length} ports (${report.wpi_ports} World Port Index, ${report.unlocode_only_ports} UN/LOCODE only), ${report.coordinate_conflicts.length} coordinate conflicts flagged, ${report.anchorages_assigned} anchorage points assigned`);
+console.log(
+  `${ports.length} ports (${report.wpi_ports} World Port Index, ${report.unlocode_only_ports} UN/LOCODE only), ${report.coordinate_conflicts.length} coordinate conflicts flagged, ${report.anchorages_assigned} anchorage points assigned`,
+);
 console.log(`rejected rows: World Port Index ${wpi.rejected.length}, UN/LOCODE ${unlocode.rejected.length}, anchorages ${anchorages.rejected.length}`);
 console.log(`wrote ${out} (${(bytes.length / 1024).toFixed(0)} KiB)`);

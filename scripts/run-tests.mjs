@@ -38,13 +38,15 @@ for (let i = 0; i < args.length; i++) {
   } else filter.push(args[i]);
 }
 
-let files = (tiers.length ? tiers : TIERS).flatMap((tier) => {
-  try {
-    return collect(join('dist/test', tier));
-  } catch {
-    return [];
-  }
-}).sort();
+let files = (tiers.length ? tiers : TIERS)
+  .flatMap((tier) => {
+    try {
+      return collect(join('dist/test', tier));
+    } catch {
+      return [];
+    }
+  })
+  .sort();
 if (filter.length) files = files.filter((f) => filter.some((part) => f.includes(part)));
 if (files.length === 0) {
   console.error('no test files found under dist/test');
@@ -52,11 +54,10 @@ if (files.length === 0) {
 }
 // Test processes append the error codes the server answered with to files here (test/helpers/produced-codes.ts).
 const codesDir = mkdtempSync(join(tmpdir(), 'bosun-produced-codes-'));
-const result = spawnSync(
-  process.execPath,
-  ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...files],
-  { stdio: 'inherit', env: { ...process.env, BOSUN_PRODUCED_CODES_DIR: codesDir } },
-);
+const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...files], {
+  stdio: 'inherit',
+  env: { ...process.env, BOSUN_PRODUCED_CODES_DIR: codesDir },
+});
 let status = result.status ?? 1;
 const complete = tiers.length === 0 && filter.length === 0;
 if (complete && status === 0) status = await checkProducedCodes(codesDir);

@@ -182,8 +182,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
       requestTimeoutMs: Number(env.BOSUN_REQUEST_TIMEOUT_MS),
       headersTimeoutMs: Math.min(Number(env.BOSUN_HEADERS_TIMEOUT_MS), Number(env.BOSUN_REQUEST_TIMEOUT_MS) || Infinity),
       idleTimeoutMs: Number(env.BOSUN_IDLE_TIMEOUT_MS),
-      maxConnectionsPerAddress:
-        env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS !== undefined ? Number(env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS) : trustProxy === false ? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS : 0,
+      maxConnectionsPerAddress: env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS !== undefined ? Number(env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS) : trustProxy === false ? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS : 0,
     },
     feeds: env.BOSUN_FEEDS ?? null,
     payments: { rails: parseRails(env.BOSUN_PAYMENT_RAILS), intentsEnabled: asBool(env.BOSUN_PAYMENT_INTENTS) },

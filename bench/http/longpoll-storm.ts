@@ -233,7 +233,9 @@ if (values['baseline-cli']) {
 }
 runs.push(await measure('this build', join(root, 'dist', 'src', 'cli.js'), 1));
 
-console.log(`long-poll storm: ${POLLS} live polls, demo fleet of ${values.vessels} vessels, ${MEASURE_MS / 1000} s measured; load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`);
+console.log(
+  `long-poll storm: ${POLLS} live polls, demo fleet of ${values.vessels} vessels, ${MEASURE_MS / 1000} s measured; load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
+);
 console.log('| build | RSS idle MB | RSS storm MB | RSS delta MB | ping p50 idle ms | ping p99 idle ms | ping p50 storm ms | ping p99 storm ms | ping max storm ms | poll answers | poll errors |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of runs) {
@@ -244,6 +246,6 @@ for (const r of runs) {
 if (runs.length === 2) {
   const [a, b] = runs as [Measured, Measured];
   console.log(
-    `ratio this/baseline: RSS delta ${round((b.stormRssMb - b.idleRssMb) / Math.max(0.1, a.stormRssMb - a.idleRssMb) * 100) / 100}, ping p99 during storm ${round((b.stormPing.p99 / a.stormPing.p99) * 100) / 100}`,
+    `ratio this/baseline: RSS delta ${round(((b.stormRssMb - b.idleRssMb) / Math.max(0.1, a.stormRssMb - a.idleRssMb)) * 100) / 100}, ping p99 during storm ${round((b.stormPing.p99 / a.stormPing.p99) * 100) / 100}`,
   );
 }

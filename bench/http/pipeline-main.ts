@@ -48,8 +48,14 @@ const bare = Fastify();
 bare.get('/*', async (_req, reply) => reply.type('application/json').send(sample.body));
 const address = (i: number) => `10.0.${i % 250}.${Math.floor(i / 250) % 250}`;
 const bareUs = await measure('bare Fastify handler (same bytes)', async () => (await bare.inject({ method: 'GET', url: lookupUrl })).statusCode);
-const lookupUs = await measure('Bosun GET /v1/vessels/lookup', async (i) => (await bosun.http.inject({ method: 'GET', url: lookupUrl, headers: { authorization: `Bearer ${apiKey}` }, remoteAddress: address(i) })).statusCode);
-const delayedUs = await measure('Bosun GET /v1/vessels/lookup (delayed)', async (i) => (await bosun.http.inject({ method: 'GET', url: lookupUrl, headers: { authorization: `Bearer ${delayedKey}` }, remoteAddress: address(i) })).statusCode);
+const lookupUs = await measure(
+  'Bosun GET /v1/vessels/lookup',
+  async (i) => (await bosun.http.inject({ method: 'GET', url: lookupUrl, headers: { authorization: `Bearer ${apiKey}` }, remoteAddress: address(i) })).statusCode,
+);
+const delayedUs = await measure(
+  'Bosun GET /v1/vessels/lookup (delayed)',
+  async (i) => (await bosun.http.inject({ method: 'GET', url: lookupUrl, headers: { authorization: `Bearer ${delayedKey}` }, remoteAddress: address(i) })).statusCode,
+);
 const previewUs = await measure('Bosun GET /v1/bootstrap/vessels/last_position', async (i) => (await bosun.http.inject({ method: 'GET', url: previewUrl, remoteAddress: address(i) })).statusCode);
 console.log(`ratio bare/Bosun: lookup ${(bareUs / lookupUs).toFixed(2)}, lookup delayed ${(bareUs / delayedUs).toFixed(2)}, preview ${(bareUs / previewUs).toFixed(2)}`);
 await bare.close();

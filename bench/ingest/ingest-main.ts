@@ -44,9 +44,16 @@ function rawSqlite(positions: PositionReport[]): number {
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
-  db.exec(`create table positions (seq integer primary key autoincrement, mmsi integer not null, observed_at integer not null, lat real, lon real, sog real, cog real, heading real, source text, unique (mmsi, observed_at))`);
+  db.exec(
+    `create table positions (seq integer primary key autoincrement, mmsi integer not null, observed_at integer not null, lat real, lon real, sog real, cog real, heading real, source text, unique (mmsi, observed_at))`,
+  );
   const perStatement = 500;
-  const statement = (n: number) => db.prepare(`insert or ignore into positions (${COLUMNS.join(',')}) values ${Array(n).fill(`(${COLUMNS.map(() => '?').join(',')})`).join(',')}`);
+  const statement = (n: number) =>
+    db.prepare(
+      `insert or ignore into positions (${COLUMNS.join(',')}) values ${Array(n)
+        .fill(`(${COLUMNS.map(() => '?').join(',')})`)
+        .join(',')}`,
+    );
   const full = statement(perStatement);
   const start = performance.now();
   const batch = 2000;
@@ -68,13 +75,20 @@ async function rawPostgres(positions: PositionReport[]): Promise<number> {
   const client = new pg.Client(pgUrl);
   await client.connect();
   await client.query('drop schema if exists bench_raw cascade; create schema bench_raw');
-  await client.query(`create table bench_raw.positions (seq bigserial primary key, mmsi bigint not null, observed_at bigint not null, lat double precision, lon double precision, sog double precision, cog double precision, heading double precision, source text, unique (mmsi, observed_at))`);
+  await client.query(
+    `create table bench_raw.positions (seq bigserial primary key, mmsi bigint not null, observed_at bigint not null, lat double precision, lon double precision, sog double precision, cog double precision, heading double precision, source text, unique (mmsi, observed_at))`,
+  );
   const batch = 2000;
   const start = performance.now();
   for (let i = 0; i < positions.length; i += batch) {
     const rows = positions.slice(i, i + batch);
     const params: unknown[] = [];
-    const tuples = rows.map((p) => `(${rowValues(p).map((v) => (params.push(v), `$${params.length}`)).join(',')})`);
+    const tuples = rows.map(
+      (p) =>
+        `(${rowValues(p)
+          .map((v) => (params.push(v), `$${params.length}`))
+          .join(',')})`,
+    );
     await client.query(`insert into bench_raw.positions (${COLUMNS.join(',')}) values ${tuples.join(',')} on conflict do nothing`, params);
   }
   const seconds = (performance.now() - start) / 1000;

@@ -19,7 +19,4 @@ export interface OperatorPrincipal {
 }
 
 /** Who is calling an operation. */
-export type Caller =
-  | { kind: 'anonymous' }
-  | { kind: 'agent'; agent: AgentPrincipal }
-  | { kind: 'operator'; operator: OperatorPrincipal };
+export type Caller = { kind: 'anonymous' } | { kind: 'agent'; agent: AgentPrincipal } | { kind: 'operator'; operator: OperatorPrincipal };

@@ -12,7 +12,11 @@ export interface ScopeDefinition {
 }
 
 const s = (scope: string, status: ScopeStatus, issuedByDefault: boolean, notes: string, extra: Partial<ScopeDefinition> = {}): ScopeDefinition => ({
-  scope, status, issuedByDefault, notes, ...extra,
+  scope,
+  status,
+  issuedByDefault,
+  notes,
+  ...extra,
 });
 
 export const SCOPES: readonly ScopeDefinition[] = [
@@ -38,7 +42,12 @@ export const SCOPES: readonly ScopeDefinition[] = [
   s('harbor:knowledge:read', 'planned', false, ''),
   s('harbor:vote:cast', 'planned', false, ''),
   s('harbor:public:moderate', 'planned', false, 'operator only', { operatorOnly: true }),
-  s('vessels:live', 'available_now', false, 'Bosun: live vessel data (positions younger than 50,400 s, position history, the updates stream); granted by the operator, on request with an operator request of category access_request'),
+  s(
+    'vessels:live',
+    'available_now',
+    false,
+    'Bosun: live vessel data (positions younger than 50,400 s, position history, the updates stream); granted by the operator, on request with an operator request of category access_request',
+  ),
   s('ops:read', 'available_now', false, 'Bosun: read access to restricted (U) operations, granted by the operator'),
 ];
 
@@ -46,9 +55,7 @@ export const DEFAULT_SCOPES: readonly string[] = SCOPES.filter((d) => d.issuedBy
 export const KNOWN_SCOPES: ReadonlySet<string> = new Set(SCOPES.map((d) => d.scope));
 export const SCOPE_BY_NAME: ReadonlyMap<string, ScopeDefinition> = new Map(SCOPES.map((d) => [d.scope, d]));
 /** Scopes an operator may grant: not planned or unavailable, not operator-only. */
-export const GRANTABLE_SCOPES: ReadonlySet<string> = new Set(
-  SCOPES.filter((d) => (d.status === 'available_now' || d.status === 'trial_by_approval') && !d.operatorOnly).map((d) => d.scope),
-);
+export const GRANTABLE_SCOPES: ReadonlySet<string> = new Set(SCOPES.filter((d) => (d.status === 'available_now' || d.status === 'trial_by_approval') && !d.operatorOnly).map((d) => d.scope));
 /**
  * Scopes every non-revoked agent holds whatever its state or grants: operator requests are the only
  * path to more access (harbor-interface 5.5), so registered, expired and trusted agents can always

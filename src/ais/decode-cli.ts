@@ -70,11 +70,7 @@ class OutputBuffers {
 }
 
 /** Decode `input` to `output`; resolves with the decoder's counters when input ends. */
-export async function runDecode(
-  input: NodeJS.ReadableStream,
-  output: NodeJS.WritableStream,
-  opts: RunDecodeOptions = {},
-): Promise<DecoderStats> {
+export async function runDecode(input: NodeJS.ReadableStream, output: NodeJS.WritableStream, opts: RunDecodeOptions = {}): Promise<DecoderStats> {
   const renderOptions = { sentences: opts.sentences === true };
   const buffers = new OutputBuffers(output);
   const writer = new JsonLineWriter(DECODE_CHUNK_BYTES, buffers.allocate);
@@ -95,7 +91,7 @@ export async function runDecode(
   let carry = '';
   for await (const chunk of input) {
     // latin1 maps bytes 1:1, so a multi-byte character split across chunks cannot corrupt a line.
-    const text = carry + (typeof chunk === 'string' ? chunk : (chunk).toString('latin1'));
+    const text = carry + (typeof chunk === 'string' ? chunk : chunk.toString('latin1'));
     let lineStart = 0;
     for (;;) {
       const newline = text.indexOf('\n', lineStart);

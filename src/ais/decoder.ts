@@ -131,7 +131,10 @@ export class AisDecoder {
   private readonly byType = new Float64Array(64);
 
   /** With `onMessage`, `feed` delivers messages without allocating result arrays. */
-  constructor(options: AisDecoderOptions = {}, private readonly onMessage: ((message: DecodedMessage) => void) | null = null) {
+  constructor(
+    options: AisDecoderOptions = {},
+    private readonly onMessage: ((message: DecodedMessage) => void) | null = null,
+  ) {
     this.ctx = new DecodeContext(options.scaled ?? true);
     const maxGroups = options.maxPendingGroups ?? 64;
     this.maxPendingGroups = Number.isInteger(maxGroups) && maxGroups > 0 ? maxGroups : 64;
@@ -236,7 +239,12 @@ export class AisDecoder {
     let checksum = 0;
     let star = -1;
     let commas = 0;
-    let c0 = -1, c1 = -1, c2 = -1, c3 = -1, c4 = -1, c5 = -1;
+    let c0 = -1,
+      c1 = -1,
+      c2 = -1,
+      c3 = -1,
+      c4 = -1,
+      c5 = -1;
     for (let i = start + 1; i < end; i++) {
       const code = line.charCodeAt(i);
       if (code === 42 /* * */) {
@@ -246,12 +254,24 @@ export class AisDecoder {
       checksum ^= code;
       if (code === 44 /* , */) {
         switch (commas) {
-          case 0: c0 = i; break;
-          case 1: c1 = i; break;
-          case 2: c2 = i; break;
-          case 3: c3 = i; break;
-          case 4: c4 = i; break;
-          case 5: c5 = i; break;
+          case 0:
+            c0 = i;
+            break;
+          case 1:
+            c1 = i;
+            break;
+          case 2:
+            c2 = i;
+            break;
+          case 3:
+            c3 = i;
+            break;
+          case 4:
+            c4 = i;
+            break;
+          case 5:
+            c5 = i;
+            break;
         }
         commas++;
       }
@@ -277,7 +297,7 @@ export class AisDecoder {
       c0 === start + 6 &&
       line.charCodeAt(start + 3) === 86 /* V */ &&
       line.charCodeAt(start + 4) === 68 /* D */ &&
-      (line.charCodeAt(start + 5) === 77 /* M */ || line.charCodeAt(start + 5) === 79 /* O */);
+      (line.charCodeAt(start + 5) === 77 /* M */ || line.charCodeAt(start + 5) === 79) /* O */;
     if (!isVdmOrVdo) {
       if (lead === 36 && line.startsWith('PGHP,', start + 1)) {
         this.pghp++;
@@ -332,21 +352,10 @@ export class AisDecoder {
     this.addFragment(line, line.slice(c2 + 1, c3), tagGroupId, fragCount, fragNum, line.slice(c4 + 1, c5), fillBits, meta);
   }
 
-  private addFragment(
-    line: string,
-    sequenceId: string,
-    tagGroupId: string | null,
-    fragCount: number,
-    fragNum: number,
-    payload: string,
-    fillBits: number,
-    meta: FragmentMeta,
-  ): void {
+  private addFragment(line: string, sequenceId: string, tagGroupId: string | null, fragCount: number, fragNum: number, payload: string, fillBits: number, meta: FragmentMeta): void {
     // An NMEA 4 group id links fragments even when only the first one carries `s:`.
     const key =
-      tagGroupId !== null
-        ? '\u0001' + tagGroupId + '\u0000' + meta.channel + '\u0000' + fragCount
-        : (meta.source ?? '') + '\u0000' + meta.channel + '\u0000' + sequenceId + '\u0000' + fragCount;
+      tagGroupId !== null ? '\u0001' + tagGroupId + '\u0000' + meta.channel + '\u0000' + fragCount : (meta.source ?? '') + '\u0000' + meta.channel + '\u0000' + sequenceId + '\u0000' + fragCount;
     let group = this.pending.get(key);
     if (group !== undefined && group.parts[fragNum - 1] !== undefined) {
       if (fragNum === 1) {

@@ -112,14 +112,7 @@ export interface SentenceOptions {
 }
 
 /** One fragment `!AIVDM,count,number,seq,channel,payload,fill*hh`. */
-export function fragment(
-  payload: string,
-  fillBits: number,
-  count: number,
-  number: number,
-  sequenceId: string,
-  options: SentenceOptions = {},
-): string {
+export function fragment(payload: string, fillBits: number, count: number, number: number, sequenceId: string, options: SentenceOptions = {}): string {
   const body = `${options.formatter ?? 'AIVDM'},${count},${number},${sequenceId},${options.channel ?? 'A'},${payload},${fillBits}`;
   return `!${body}*${nmeaChecksum(body)}`;
 }

@@ -19,17 +19,7 @@ export const NAVIGATION_STATUS: readonly string[] = [
   'Not defined',
 ];
 
-export const EPFD_TYPE: readonly string[] = [
-  'Undefined',
-  'GPS',
-  'GLONASS',
-  'Combined GPS/GLONASS',
-  'Loran-C',
-  'Chayka',
-  'Integrated navigation system',
-  'Surveyed',
-  'Galileo',
-];
+export const EPFD_TYPE: readonly string[] = ['Undefined', 'GPS', 'GLONASS', 'Combined GPS/GLONASS', 'Loran-C', 'Chayka', 'Integrated navigation system', 'Surveyed', 'Galileo'];
 
 function shipTypeGroup(prefix: string, lastWording: string): string[] {
   return [

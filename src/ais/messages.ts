@@ -193,20 +193,22 @@ export function decodePayload(payload: string, fillBits: number, ctx: DecodeCont
           ? null
           : withRaw(
               {
-                class: 'AIS', type, repeat, mmsi, scaled,
+                class: 'AIS',
+                type,
+                repeat,
+                mmsi,
+                scaled,
                 seqno: bits.u(38, 2),
                 dest_mmsi: bits.u(40, 30),
                 retransmit: bits.bool(70),
                 text: bits.text(72, ((n - 72) / 6) | 0),
               },
-              payload, fillBits,
+              payload,
+              fillBits,
             );
       break;
     case 14:
-      fields =
-        n < 40 || n > 1008
-          ? null
-          : withRaw({ class: 'AIS', type, repeat, mmsi, scaled, text: bits.text(40, ((n - 40) / 6) | 0) }, payload, fillBits);
+      fields = n < 40 || n > 1008 ? null : withRaw({ class: 'AIS', type, repeat, mmsi, scaled, text: bits.text(40, ((n - 40) / 6) | 0) }, payload, fillBits);
       break;
     case 15:
       fields = n < 88 || n > 168 ? null : interrogation(bits, repeat, mmsi, scaled, payload, fillBits);
@@ -279,7 +281,11 @@ function positionReportA(bits: PayloadBits, type: number, repeat: number, mmsi: 
   const heading = bits.u(128, 9);
   const n = bits.bitLength;
   return {
-    class: 'AIS', type, repeat, mmsi, scaled,
+    class: 'AIS',
+    type,
+    repeat,
+    mmsi,
+    scaled,
     status,
     status_text: NAVIGATION_STATUS[status]!,
     turn: scaled ? turnDegreesPerMinute(turn) : turn,
@@ -301,10 +307,13 @@ function baseStation(bits: PayloadBits, type: number, repeat: number, mmsi: numb
   const lat = bits.s(107, 27);
   const epfd = bits.u(134, 4);
   return {
-    class: 'AIS', type, repeat, mmsi, scaled,
+    class: 'AIS',
+    type,
+    repeat,
+    mmsi,
+    scaled,
     timestamp:
-      String(bits.u(38, 14)).padStart(4, '0') + '-' + pad2(bits.u(52, 4)) + '-' + pad2(bits.u(56, 5)) +
-      'T' + pad2(bits.u(61, 5)) + ':' + pad2(bits.u(66, 6)) + ':' + pad2(bits.u(72, 6)) + 'Z',
+      String(bits.u(38, 14)).padStart(4, '0') + '-' + pad2(bits.u(52, 4)) + '-' + pad2(bits.u(56, 5)) + 'T' + pad2(bits.u(61, 5)) + ':' + pad2(bits.u(66, 6)) + ':' + pad2(bits.u(72, 6)) + 'Z',
     accuracy: bits.bool(78),
     lon: scaled ? degrees(lon, LON_NOT_AVAILABLE) : lon,
     lat: scaled ? degrees(lat, LAT_NOT_AVAILABLE) : lat,
@@ -324,7 +333,11 @@ function staticVoyage(bits: PayloadBits, repeat: number, mmsi: number, scaled: b
   const minute = bits.u(288, 6);
   const draught = bits.u(294, 8);
   return {
-    class: 'AIS', type: 5, repeat, mmsi, scaled,
+    class: 'AIS',
+    type: 5,
+    repeat,
+    mmsi,
+    scaled,
     imo: bits.u(40, 30),
     ais_version: bits.u(38, 2),
     callsign: bits.text(70, 7),
@@ -351,7 +364,11 @@ function staticVoyage(bits: PayloadBits, repeat: number, mmsi: number, scaled: b
 function addressedBinary(bits: PayloadBits, repeat: number, mmsi: number, scaled: boolean, payload: string, fillBits: number): AisFields {
   return withRaw(
     {
-      class: 'AIS', type: 6, repeat, mmsi, scaled,
+      class: 'AIS',
+      type: 6,
+      repeat,
+      mmsi,
+      scaled,
       seqno: bits.u(38, 2),
       dest_mmsi: bits.u(40, 30),
       retransmit: bits.bool(70),
@@ -359,7 +376,8 @@ function addressedBinary(bits: PayloadBits, repeat: number, mmsi: number, scaled
       fid: bits.u(82, 6),
       data: bits.hexData(88),
     },
-    payload, fillBits,
+    payload,
+    fillBits,
   );
 }
 
@@ -367,21 +385,23 @@ function acknowledge(bits: PayloadBits, type: number, repeat: number, mmsi: numb
   const n = bits.bitLength;
   return withRaw(
     {
-      class: 'AIS', type, repeat, mmsi, scaled,
+      class: 'AIS',
+      type,
+      repeat,
+      mmsi,
+      scaled,
       mmsi1: n > 40 ? bits.u(40, 30) : 0,
       mmsi2: n > 72 ? bits.u(72, 30) : 0,
       mmsi3: n > 104 ? bits.u(104, 30) : 0,
       mmsi4: n > 136 ? bits.u(136, 30) : 0,
     },
-    payload, fillBits,
+    payload,
+    fillBits,
   );
 }
 
 function broadcastBinary(bits: PayloadBits, repeat: number, mmsi: number, scaled: boolean, payload: string, fillBits: number): AisFields {
-  return withRaw(
-    { class: 'AIS', type: 8, repeat, mmsi, scaled, dac: bits.u(40, 10), fid: bits.u(50, 6), data: bits.hexData(56) },
-    payload, fillBits,
-  );
+  return withRaw({ class: 'AIS', type: 8, repeat, mmsi, scaled, dac: bits.u(40, 10), fid: bits.u(50, 6), data: bits.hexData(56) }, payload, fillBits);
 }
 
 function sarAircraft(bits: PayloadBits, repeat: number, mmsi: number, scaled: boolean): AisFields {
@@ -391,7 +411,11 @@ function sarAircraft(bits: PayloadBits, repeat: number, mmsi: number, scaled: bo
   const lat = bits.s(89, 27);
   const course = bits.u(116, 12);
   return {
-    class: 'AIS', type: 9, repeat, mmsi, scaled,
+    class: 'AIS',
+    type: 9,
+    repeat,
+    mmsi,
+    scaled,
     alt: scaled ? orNull(alt, 4095) : alt,
     speed: scaled ? orNull(speed, 1023) : speed,
     accuracy: bits.bool(60),
@@ -411,7 +435,11 @@ function interrogation(bits: PayloadBits, repeat: number, mmsi: number, scaled: 
   const n = bits.bitLength;
   return withRaw(
     {
-      class: 'AIS', type: 15, repeat, mmsi, scaled,
+      class: 'AIS',
+      type: 15,
+      repeat,
+      mmsi,
+      scaled,
       mmsi1: bits.u(40, 30),
       type1_1: bits.u(70, 6),
       offset1_1: bits.u(76, 12),
@@ -421,7 +449,8 @@ function interrogation(bits: PayloadBits, repeat: number, mmsi: number, scaled: 
       type2_1: n > 110 ? bits.u(140, 6) : 0,
       offset2_1: n > 110 ? bits.u(146, 12) : 0,
     },
-    payload, fillBits,
+    payload,
+    fillBits,
   );
 }
 
@@ -429,7 +458,11 @@ function assignedMode(bits: PayloadBits, repeat: number, mmsi: number, scaled: b
   const second = bits.bitLength >= 144;
   return withRaw(
     {
-      class: 'AIS', type: 16, repeat, mmsi, scaled,
+      class: 'AIS',
+      type: 16,
+      repeat,
+      mmsi,
+      scaled,
       mmsi1: bits.u(40, 30),
       offset1: bits.u(70, 12),
       increment1: bits.u(82, 10),
@@ -437,7 +470,8 @@ function assignedMode(bits: PayloadBits, repeat: number, mmsi: number, scaled: b
       offset2: second ? bits.u(122, 12) : 0,
       increment2: second ? bits.u(134, 10) : 0,
     },
-    payload, fillBits,
+    payload,
+    fillBits,
   );
 }
 
@@ -446,12 +480,17 @@ function gnssBroadcast(bits: PayloadBits, repeat: number, mmsi: number, scaled: 
   const lat = bits.s(58, 17);
   return withRaw(
     {
-      class: 'AIS', type: 17, repeat, mmsi, scaled,
+      class: 'AIS',
+      type: 17,
+      repeat,
+      mmsi,
+      scaled,
       lon: scaled ? degreesTenthMinute(lon, LON_NOT_AVAILABLE_TENTH_MINUTE) : lon,
       lat: scaled ? degreesTenthMinute(lat, LAT_NOT_AVAILABLE_TENTH_MINUTE) : lat,
       data: bits.hexData(80),
     },
-    payload, fillBits,
+    payload,
+    fillBits,
   );
 }
 
@@ -462,7 +501,11 @@ function classBPosition(bits: PayloadBits, repeat: number, mmsi: number, scaled:
   const course = bits.u(112, 12);
   const heading = bits.u(124, 9);
   return {
-    class: 'AIS', type: 18, repeat, mmsi, scaled,
+    class: 'AIS',
+    type: 18,
+    repeat,
+    mmsi,
+    scaled,
     reserved: bits.u(38, 8),
     speed: scaled ? tenths(speed, 1023) : speed,
     accuracy: bits.bool(56),
@@ -492,7 +535,11 @@ function classBExtended(bits: PayloadBits, repeat: number, mmsi: number, scaled:
   const shiptype = bits.u(263, 8);
   const epfd = bits.u(301, 4);
   return {
-    class: 'AIS', type: 19, repeat, mmsi, scaled,
+    class: 'AIS',
+    type: 19,
+    repeat,
+    mmsi,
+    scaled,
     reserved: bits.u(38, 8),
     speed: scaled ? tenths(speed, 1023) : speed,
     accuracy: bits.bool(56),
@@ -542,7 +589,11 @@ function aidToNavigation(bits: PayloadBits, repeat: number, mmsi: number, scaled
   else if (bits.bitLength > 272) name += bits.text(272, ((bits.bitLength - 272) / 6) | 0);
   name = name.replace(/[ @]+$/, '');
   return {
-    class: 'AIS', type: 21, repeat, mmsi, scaled,
+    class: 'AIS',
+    type: 21,
+    repeat,
+    mmsi,
+    scaled,
     aid_type: aidType,
     aid_type_text: navaidText(aidType),
     name,
@@ -567,7 +618,11 @@ function aidToNavigation(bits: PayloadBits, repeat: number, mmsi: number, scaled
 function channelManagement(bits: PayloadBits, repeat: number, mmsi: number, scaled: boolean, payload: string, fillBits: number): AisFields {
   const addressed = bits.bool(139);
   const fields: AisFields = {
-    class: 'AIS', type: 22, repeat, mmsi, scaled,
+    class: 'AIS',
+    type: 22,
+    repeat,
+    mmsi,
+    scaled,
     channel_a: bits.u(40, 12),
     channel_b: bits.u(52, 12),
     txrx: bits.u(64, 4),
@@ -602,7 +657,11 @@ function groupAssignment(bits: PayloadBits, repeat: number, mmsi: number, scaled
   const shiptype = bits.u(114, 8);
   return withRaw(
     {
-      class: 'AIS', type: 23, repeat, mmsi, scaled,
+      class: 'AIS',
+      type: 23,
+      repeat,
+      mmsi,
+      scaled,
       ne_lon: scaled ? degreesTenthMinute(neLon, LON_NOT_AVAILABLE_TENTH_MINUTE) : neLon,
       ne_lat: scaled ? degreesTenthMinute(neLat, LAT_NOT_AVAILABLE_TENTH_MINUTE) : neLat,
       sw_lon: scaled ? degreesTenthMinute(swLon, LON_NOT_AVAILABLE_TENTH_MINUTE) : swLon,
@@ -615,7 +674,8 @@ function groupAssignment(bits: PayloadBits, repeat: number, mmsi: number, scaled
       interval: bits.u(146, 4),
       quiet: bits.u(150, 4),
     },
-    payload, fillBits,
+    payload,
+    fillBits,
   );
 }
 
@@ -668,11 +728,19 @@ function singleSlotBinary(bits: PayloadBits, repeat: number, mmsi: number, scale
   if (n < start) return null;
   return withRaw(
     {
-      class: 'AIS', type: 25, repeat, mmsi, scaled,
-      addressed, structured, dest_mmsi: destMmsi, app_id: appId,
+      class: 'AIS',
+      type: 25,
+      repeat,
+      mmsi,
+      scaled,
+      addressed,
+      structured,
+      dest_mmsi: destMmsi,
+      app_id: appId,
       data: bits.hexData(start),
     },
-    payload, fillBits,
+    payload,
+    fillBits,
   );
 }
 
@@ -689,12 +757,20 @@ function multiSlotBinary(bits: PayloadBits, repeat: number, mmsi: number, scaled
   if (n < start + 20) return null;
   return withRaw(
     {
-      class: 'AIS', type: 26, repeat, mmsi, scaled,
-      addressed, structured, dest_mmsi: destMmsi, app_id: appId,
+      class: 'AIS',
+      type: 26,
+      repeat,
+      mmsi,
+      scaled,
+      addressed,
+      structured,
+      dest_mmsi: destMmsi,
+      app_id: appId,
       data: bits.hexData(start, n - 20),
       radio: bits.u(n - 20, 20),
     },
-    payload, fillBits,
+    payload,
+    fillBits,
   );
 }
 
@@ -705,7 +781,11 @@ function longRange(bits: PayloadBits, repeat: number, mmsi: number, scaled: bool
   const speed = bits.u(79, 6);
   const course = bits.u(85, 9);
   return {
-    class: 'AIS', type: 27, repeat, mmsi, scaled,
+    class: 'AIS',
+    type: 27,
+    repeat,
+    mmsi,
+    scaled,
     status,
     status_text: NAVIGATION_STATUS[status]!,
     accuracy: bits.bool(38),

@@ -50,8 +50,10 @@ export function parseTagBlock(line: string, start: number, end: number): TagBloc
     if (field.length < 2 || field.charCodeAt(1) !== 58) continue;
     const key = field.charCodeAt(0);
     const value = field.slice(2);
-    if (key === 99) tag.timeMs = epochToMs(Number(value)); // c:
-    else if (key === 115) tag.source = value; // s:
+    if (key === 99)
+      tag.timeMs = epochToMs(Number(value)); // c:
+    else if (key === 115)
+      tag.source = value; // s:
     else if (key === 103) tag.groupId = value.split('-')[2] ?? null; // g:
   }
   return tag;

@@ -93,9 +93,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     onConnectionError: (err) => logger.warn({ err: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on next use'),
   });
   await migrateToLatest(store);
-  const cursors = createCursorCodec(
-    config.cursorSecret ?? (await createSecretsRepo(store.db).getOrCreate('cursor_signing', newCursorSecret(), clock.now())),
-  );
+  const cursors = createCursorCodec(config.cursorSecret ?? (await createSecretsRepo(store.db).getOrCreate('cursor_signing', newCursorSecret(), clock.now())));
 
   let redis: Redis | null = null;
   if (config.redis) {

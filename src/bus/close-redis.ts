@@ -10,7 +10,13 @@ export async function settleWithin(work: Promise<unknown>, ms = REDIS_QUIT_TIMEO
     timer = setTimeout(resolve, ms);
     timer.unref();
   });
-  await Promise.race([work.then(() => undefined, () => undefined), gaveUp]);
+  await Promise.race([
+    work.then(
+      () => undefined,
+      () => undefined,
+    ),
+    gaveUp,
+  ]);
   clearTimeout(timer);
 }
 

@@ -103,11 +103,11 @@ function operationObject(entry: CatalogEntry, route: OperationContract) {
         },
       }
     : entry.bare
-    ? {
-        description: 'The document itself (not wrapped in the envelope).',
-        content: { [entry.bare === 'json' ? 'application/json' : entry.bare === 'html' ? 'text/html' : 'text/plain']: { schema: plain(route.response) } },
-      }
-    : { description: 'Success: the envelope with this operation\'s data.', content: { 'application/json': { schema: successEnvelopeSchema(route.response) } } };
+      ? {
+          description: 'The document itself (not wrapped in the envelope).',
+          content: { [entry.bare === 'json' ? 'application/json' : entry.bare === 'html' ? 'text/html' : 'text/plain']: { schema: plain(route.response) } },
+        }
+      : { description: "Success: the envelope with this operation's data.", content: { 'application/json': { schema: successEnvelopeSchema(route.response) } } };
   for (const [status, codes] of [...errorStatuses(entry, route)].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
       description: `Error envelope; codes: ${codes.join(', ')}`,
@@ -120,11 +120,7 @@ function operationObject(entry: CatalogEntry, route: OperationContract) {
     summary: entry.summary,
     description: route.description,
     tags: [entry.section],
-    parameters: [
-      ...parameters(route.params, 'path', route),
-      ...parameters(route.query, 'query', route),
-      ...(route.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : []),
-    ],
+    parameters: [...parameters(route.params, 'path', route), ...parameters(route.query, 'query', route), ...(route.idempotencyKey ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
     ...(route.body
       ? {
           requestBody: {

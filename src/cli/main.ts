@@ -9,7 +9,14 @@ const COMMANDS: Command[] = ALL_COMMANDS;
 
 function help(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));
-  return ['bosun — open maritime information service for software agents', '', 'Commands:', ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`), '', 'Run "bosun <command> --help" for details.'].join('\n');
+  return [
+    'bosun — open maritime information service for software agents',
+    '',
+    'Commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run "bosun <command> --help" for details.',
+  ].join('\n');
 }
 
 /** Runs one `bosun` command line against `io` and resolves to its exit code. */

@@ -114,7 +114,18 @@ export function createTransitDetector(gates: readonly Chokepoint[] = CHOKEPOINTS
         state.inside = null;
       }
       if (gate) {
-        state.inside = { zone: gate.key, entered: fix.t, lat: fix.lat, lon: fix.lon, firstSeq: fix.seq, lastSeq: fix.seq, lastT: fix.t, sogSum: fix.sog ?? 0, sogCount: fix.sog === null ? 0 : 1, fixes: 1 };
+        state.inside = {
+          zone: gate.key,
+          entered: fix.t,
+          lat: fix.lat,
+          lon: fix.lon,
+          firstSeq: fix.seq,
+          lastSeq: fix.seq,
+          lastT: fix.t,
+          sogSum: fix.sog ?? 0,
+          sogCount: fix.sog === null ? 0 : 1,
+          fixes: 1,
+        };
       }
       return done;
     },

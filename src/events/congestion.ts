@@ -47,7 +47,10 @@ function summarise(calls: readonly PortCall[], from: number, to: number): CallsS
   const arrivals = calls.filter((c) => c.arrival > from && c.arrival <= to).length;
   const completed = calls.filter((c) => c.departure !== null && c.departure > from && c.departure <= to);
   const waits = completed.map((c) => c.anchorageMs).sort((a, b) => a - b);
-  const berths = completed.filter((c) => c.berthMs > 0).map((c) => c.berthMs).sort((a, b) => a - b);
+  const berths = completed
+    .filter((c) => c.berthMs > 0)
+    .map((c) => c.berthMs)
+    .sort((a, b) => a - b);
   return {
     arrivals,
     departures: completed.length,

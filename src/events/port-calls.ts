@@ -265,7 +265,19 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
         const start = state.pending ?? (enteredPort === null ? null : { portId: enteredPort, arrival: fix.t, seq: fix.seq });
         state.pending = null;
         if (start && ports.has(start.portId)) {
-          state.call = { portId: start.portId, arrival: start.arrival, departure: null, stops: [], anchorageMs: 0, berthMs: 0, firstSeq: start.seq, lastSeq: start.seq, fixes: 0, gaps: 0, confidence: 0 };
+          state.call = {
+            portId: start.portId,
+            arrival: start.arrival,
+            departure: null,
+            stops: [],
+            anchorageMs: 0,
+            berthMs: 0,
+            firstSeq: start.seq,
+            lastSeq: start.seq,
+            fixes: 0,
+            gaps: 0,
+            confidence: 0,
+          };
           state.moving = true;
           inside(state, fix, kn, null);
         }

@@ -28,10 +28,18 @@ export function rankPorts(calls: readonly Call[], from: number, to: number, limi
   for (const call of inWindow(calls, from, to)) byPort.set(call.portId, [...(byPort.get(call.portId) ?? []), call]);
   return [...byPort]
     .map(([portId, list]) => {
-      const dwell = list.filter((c) => c.departure !== null).map((c) => c.departure! - c.arrival).sort((a, b) => a - b);
+      const dwell = list
+        .filter((c) => c.departure !== null)
+        .map((c) => c.departure! - c.arrival)
+        .sort((a, b) => a - b);
       const mid = dwell.length >> 1;
       const median = dwell.length === 0 ? null : dwell.length % 2 ? dwell[mid]! : (dwell[mid - 1]! + dwell[mid]!) / 2;
-      return { port_id: portId, calls: list.length, distinct_vessels: new Set(list.map((c) => c.vesselId)).size, median_dwell_hours: median === null ? null : Math.round((median / 3_600_000) * 10) / 10 };
+      return {
+        port_id: portId,
+        calls: list.length,
+        distinct_vessels: new Set(list.map((c) => c.vesselId)).size,
+        median_dwell_hours: median === null ? null : Math.round((median / 3_600_000) * 10) / 10,
+      };
     })
     .sort((a, b) => b.calls - a.calls || b.distinct_vessels - a.distinct_vessels || a.port_id - b.port_id)
     .slice(0, limit)

@@ -44,7 +44,10 @@ type Column = (typeof KNOWN)[number];
 
 /** `csv:` plus the file name without directories and `.csv`/`.gz` extensions. */
 export function csvSourceName(path: string): string {
-  const base = path.slice(path.lastIndexOf('/') + 1).replace(/\.gz$/i, '').replace(/\.csv$/i, '');
+  const base = path
+    .slice(path.lastIndexOf('/') + 1)
+    .replace(/\.gz$/i, '')
+    .replace(/\.csv$/i, '');
   return `csv:${base}`;
 }
 

@@ -150,7 +150,6 @@ export class FeedManager {
   }
 }
 
-
 /** A source report as JSON (snake_case, ISO times), as /v1/status and `bosun ingest --json` print it. */
 export function reportToJson(report: FeedSourceReport): Record<string, unknown> {
   return {

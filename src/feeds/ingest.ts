@@ -27,13 +27,7 @@ const n = (value: number) => value.toLocaleString('en-US');
 export function formatReport(report: FeedSourceReport): string {
   const errorTotal = Object.values(report.errors).reduce((a, b) => a + b, 0);
   const reasons = Object.entries(report.errors).map(([reason, count]) => `${reason} ${n(count)}`);
-  const parts = [
-    report.name,
-    report.state,
-    `lines ${n(report.lines)}`,
-    `messages ${n(report.messages)}`,
-    `errors ${n(errorTotal)}${reasons.length ? ` (${reasons.join(', ')})` : ''}`,
-  ];
+  const parts = [report.name, report.state, `lines ${n(report.lines)}`, `messages ${n(report.messages)}`, `errors ${n(errorTotal)}${reasons.length ? ` (${reasons.join(', ')})` : ''}`];
   if (report.overlongLines) parts.push(`overlong ${n(report.overlongLines)}`);
   if (report.kind === 'tcp-client') parts.push(`reconnects ${n(report.reconnects)}`);
   if (report.clients !== undefined) parts.push(`clients ${report.clients}`);

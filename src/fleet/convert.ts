@@ -54,8 +54,17 @@ export function etaToIso(month: unknown, day: unknown, hour: unknown, minute: un
 
 function emptyStatic(mmsi: number, meta: ObservationMeta): StaticReport {
   return {
-    ...meta, mmsi, imo: null, name: null, callsign: null, shipType: null,
-    lengthM: null, beamM: null, draughtM: null, destination: null, eta: null,
+    ...meta,
+    mmsi,
+    imo: null,
+    name: null,
+    callsign: null,
+    shipType: null,
+    lengthM: null,
+    beamM: null,
+    draughtM: null,
+    destination: null,
+    eta: null,
   };
 }
 

@@ -32,7 +32,10 @@ export function createFleetReads(db: Kysely<Database>) {
      * position writers take their numbers in commit order (POSITION_SEQUENCE_LOCK in fleet-repo.ts).
      */
     async headSeq(): Promise<number> {
-      const row = await db.selectFrom('positions').select((eb) => eb.fn.max<number | null>('seq').as('head')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('positions')
+        .select((eb) => eb.fn.max<number | null>('seq').as('head'))
+        .executeTakeFirstOrThrow();
       return Number(row.head ?? 0);
     },
 
@@ -44,22 +47,14 @@ export function createFleetReads(db: Kysely<Database>) {
       if (filter.bbox) {
         const box = filter.bbox;
         query = query.where('lat', '>=', box.minLat).where('lat', '<=', box.maxLat);
-        query =
-          box.minLon <= box.maxLon
-            ? query.where('lon', '>=', box.minLon).where('lon', '<=', box.maxLon)
-            : query.where((eb) => eb.or([eb('lon', '>=', box.minLon), eb('lon', '<=', box.maxLon)]));
+        query = box.minLon <= box.maxLon ? query.where('lon', '>=', box.minLon).where('lon', '<=', box.maxLon) : query.where((eb) => eb.or([eb('lon', '>=', box.minLon), eb('lon', '<=', box.maxLon)]));
       }
       return query.orderBy('seq', 'asc').limit(limit).execute();
     },
 
     /** One vessel's positions with from ≤ observed_at ≤ to and observed_at > after, oldest first. */
     async track(vslId: string, range: { from: number; to: number; after: number | null }, includeUnusable: boolean, limit: number): Promise<PositionRow[]> {
-      let query = db
-        .selectFrom('positions')
-        .selectAll()
-        .where('vsl_id', '=', vslId)
-        .where('observed_at', '>=', range.from)
-        .where('observed_at', '<=', range.to);
+      let query = db.selectFrom('positions').selectAll().where('vsl_id', '=', vslId).where('observed_at', '>=', range.from).where('observed_at', '<=', range.to);
       if (range.after !== null) query = query.where('observed_at', '>', range.after);
       if (!includeUnusable) query = query.where('usable', '=', 1);
       return query.orderBy('observed_at', 'asc').limit(limit).execute();

@@ -25,7 +25,6 @@ export interface BatchResult {
   inserted: Array<{ seq: number; vsl_id: string; observed_at: number }>;
 }
 
-
 /**
  * Every transaction that inserts positions holds this lock from its start to its commit, so position
  * sequence numbers are handed out in commit order and a reader that sees seq N also sees every
@@ -37,32 +36,85 @@ const VESSEL_CHUNK = 400;
 const POSITION_CHUNK = 1000;
 const HISTORY_CHUNK = 1000;
 
-const IDENTITY_COLUMNS = [
-  'imo', 'name', 'callsign', 'ship_type', 'flag', 'length_m', 'beam_m', 'draught_m', 'destination', 'eta',
-  'simulated', 'sources', 'identity_observed_at',
-] as const;
+const IDENTITY_COLUMNS = ['imo', 'name', 'callsign', 'ship_type', 'flag', 'length_m', 'beam_m', 'draught_m', 'destination', 'eta', 'simulated', 'sources', 'identity_observed_at'] as const;
 const LATEST_COLUMNS = [
-  'pos_observed_at', 'pos_received_at', 'pos_lat', 'pos_lon', 'pos_sog', 'pos_cog', 'pos_heading', 'pos_nav_status',
-  'pos_msg_type', 'pos_source', 'pos_simulated', 'pos_quality_flags',
+  'pos_observed_at',
+  'pos_received_at',
+  'pos_lat',
+  'pos_lon',
+  'pos_sog',
+  'pos_cog',
+  'pos_heading',
+  'pos_nav_status',
+  'pos_msg_type',
+  'pos_source',
+  'pos_simulated',
+  'pos_quality_flags',
 ] as const;
 
 const POSITION_COLUMNS = [
-  'vsl_id', 'observed_at', 'received_at', 'lat', 'lon', 'sog', 'cog', 'heading', 'nav_status', 'msg_type', 'source',
-  'simulated', 'usable', 'quality_flags',
+  'vsl_id',
+  'observed_at',
+  'received_at',
+  'lat',
+  'lon',
+  'sog',
+  'cog',
+  'heading',
+  'nav_status',
+  'msg_type',
+  'source',
+  'simulated',
+  'usable',
+  'quality_flags',
 ] as const satisfies ReadonlyArray<keyof PositionInsert>;
 const POSITION_COLUMN_TYPES: Record<(typeof POSITION_COLUMNS)[number], BulkColumnType> = {
-  vsl_id: 'text', observed_at: 'bigint', received_at: 'bigint', lat: 'double precision', lon: 'double precision',
-  sog: 'double precision', cog: 'double precision', heading: 'double precision', nav_status: 'integer', msg_type: 'integer',
-  source: 'text', simulated: 'integer', usable: 'integer', quality_flags: 'text',
+  vsl_id: 'text',
+  observed_at: 'bigint',
+  received_at: 'bigint',
+  lat: 'double precision',
+  lon: 'double precision',
+  sog: 'double precision',
+  cog: 'double precision',
+  heading: 'double precision',
+  nav_status: 'integer',
+  msg_type: 'integer',
+  source: 'text',
+  simulated: 'integer',
+  usable: 'integer',
+  quality_flags: 'text',
 };
 const VESSEL_COLUMNS = ['vsl_id', 'mmsi', 'first_seen_at', 'last_seen_at', ...IDENTITY_COLUMNS, ...LATEST_COLUMNS] as const satisfies ReadonlyArray<keyof VesselRow>;
 const VESSEL_COLUMN_TYPES: Record<(typeof VESSEL_COLUMNS)[number], BulkColumnType> = {
-  vsl_id: 'text', mmsi: 'integer', first_seen_at: 'bigint', last_seen_at: 'bigint', imo: 'integer', name: 'text', callsign: 'text',
-  ship_type: 'integer', flag: 'text', length_m: 'double precision', beam_m: 'double precision', draught_m: 'double precision',
-  destination: 'text', eta: 'text', simulated: 'integer', sources: 'text', identity_observed_at: 'bigint', pos_observed_at: 'bigint',
-  pos_received_at: 'bigint', pos_lat: 'double precision', pos_lon: 'double precision', pos_sog: 'double precision',
-  pos_cog: 'double precision', pos_heading: 'double precision', pos_nav_status: 'integer', pos_msg_type: 'integer', pos_source: 'text',
-  pos_simulated: 'integer', pos_quality_flags: 'text',
+  vsl_id: 'text',
+  mmsi: 'integer',
+  first_seen_at: 'bigint',
+  last_seen_at: 'bigint',
+  imo: 'integer',
+  name: 'text',
+  callsign: 'text',
+  ship_type: 'integer',
+  flag: 'text',
+  length_m: 'double precision',
+  beam_m: 'double precision',
+  draught_m: 'double precision',
+  destination: 'text',
+  eta: 'text',
+  simulated: 'integer',
+  sources: 'text',
+  identity_observed_at: 'bigint',
+  pos_observed_at: 'bigint',
+  pos_received_at: 'bigint',
+  pos_lat: 'double precision',
+  pos_lon: 'double precision',
+  pos_sog: 'double precision',
+  pos_cog: 'double precision',
+  pos_heading: 'double precision',
+  pos_nav_status: 'integer',
+  pos_msg_type: 'integer',
+  pos_source: 'text',
+  pos_simulated: 'integer',
+  pos_quality_flags: 'text',
 };
 
 /** Row counts whose statement text is kept: full chunks always, plus the last few partial sizes. */
@@ -113,13 +165,12 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       };
       for (const column of IDENTITY_COLUMNS) set[column] = eb.ref(`excluded.${column}`);
       for (const column of LATEST_COLUMNS) {
-        set[column] = sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
+        set[column] =
+          sql`case when excluded.pos_observed_at is not null and (vessels.pos_observed_at is null or excluded.pos_observed_at > vessels.pos_observed_at) then ${sql.ref(`excluded.${column}`)} else ${sql.ref(`vessels.${column}`)} end`;
       }
       return set;
     });
-  const upsertVessels = reusableMultiRow<VesselRow>(VESSEL_COLUMNS, (rows) =>
-    db.insertInto('vessels').values(rows).onConflict(mergeVessel).returning(['mmsi', 'vsl_id']).compile(),
-  );
+  const upsertVessels = reusableMultiRow<VesselRow>(VESSEL_COLUMNS, (rows) => db.insertInto('vessels').values(rows).onConflict(mergeVessel).returning(['mmsi', 'vsl_id']).compile());
   const insertPositions = reusableMultiRow<PositionWrite>(POSITION_COLUMNS, (rows) =>
     db
       .insertInto('positions')
@@ -156,20 +207,13 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
      * batch; the latest position only when it is newer than the stored one), append identity history,
      * insert positions. Holds POSITION_SEQUENCE_LOCK until that transaction ends.
      */
-    async writeBatch(
-      vessels: VesselRow[],
-      history: Array<HistoryInsert & { mmsi: number }>,
-      positions: PositionWrite[],
-      openTrx?: Trx,
-    ): Promise<BatchResult> {
+    async writeBatch(vessels: VesselRow[], history: Array<HistoryInsert & { mmsi: number }>, positions: PositionWrite[], openTrx?: Trx): Promise<BatchResult> {
       const write = async (trx: Trx): Promise<BatchResult> => {
         // Taken first, before any row lock, so two writers cannot wait on each other.
         if (positions.length > 0) await dialect.transactionLock(POSITION_SEQUENCE_LOCK)?.execute(trx);
         const vslIds = new Map<number, string>();
         for (const chunk of chunks(vessels, VESSEL_CHUNK)) {
-          const arrays = dialect.columnArraysSource(
-            VESSEL_COLUMNS.map((column) => ({ type: VESSEL_COLUMN_TYPES[column], values: chunk.map((row) => row[column]) })),
-          );
+          const arrays = dialect.columnArraysSource(VESSEL_COLUMNS.map((column) => ({ type: VESSEL_COLUMN_TYPES[column], values: chunk.map((row) => row[column]) })));
           const { rows } = arrays
             ? await trx
                 .insertInto('vessels')
@@ -192,12 +236,9 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
         }
 
         const inserted: BatchResult['inserted'] = [];
-        const valueOf = (row: PositionWrite, column: keyof PositionWrite) =>
-          column === 'vsl_id' ? canonical(row.mmsi, row.vsl_id) : row[column];
+        const valueOf = (row: PositionWrite, column: keyof PositionWrite) => (column === 'vsl_id' ? canonical(row.mmsi, row.vsl_id) : row[column]);
         for (const chunk of chunks(positions, POSITION_CHUNK)) {
-          const arrays = dialect.columnArraysSource(
-            POSITION_COLUMNS.map((column) => ({ type: POSITION_COLUMN_TYPES[column], values: chunk.map((row) => valueOf(row, column)) })),
-          );
+          const arrays = dialect.columnArraysSource(POSITION_COLUMNS.map((column) => ({ type: POSITION_COLUMN_TYPES[column], values: chunk.map((row) => valueOf(row, column)) })));
           const { rows } = arrays
             ? await trx
                 .insertInto('positions')

@@ -11,17 +11,7 @@ import type { FleetRepo, HistoryInsert, PositionWrite } from './fleet-repo.js';
 import { identityOf, rowFromState, stateFromRow } from './fleet-rows.js';
 import { offerLatestFix, type VesselState } from './latest-fix.js';
 import { QUALITY_FLAGS, checkQuality, isUsable, type QualityFlag } from './quality.js';
-import {
-  POSITIONS_TOPIC,
-  VESSELS_TOPIC,
-  type AisSink,
-  type ObservationMeta,
-  type PositionReport,
-  type PositionsEvent,
-  type StaticReport,
-  type StoredPosition,
-  type VesselsEvent,
-} from './types.js';
+import { POSITIONS_TOPIC, VESSELS_TOPIC, type AisSink, type ObservationMeta, type PositionReport, type PositionsEvent, type StaticReport, type StoredPosition, type VesselsEvent } from './types.js';
 
 export { storedFromRow } from './fleet-rows.js';
 export type { LatestFix, VesselState } from './latest-fix.js';

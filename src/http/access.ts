@@ -29,7 +29,10 @@ export function authorize(entry: CatalogEntry, caller: Caller): AppError | null 
   const { state, row } = caller.agent;
   if (state === 'sandbox_expired' && missing.every((scope) => SANDBOX_SCOPES.has(scope))) {
     const ended = row.sandbox_expires_at === null ? '' : ` on ${iso(row.sandbox_expires_at)}`;
-    return new AppError('sandbox_access_denied', `your sandbox ended${ended} and with it the sandbox scopes (${missing.join(', ')}); ask the operator for a trial with an operator request of category access_request`);
+    return new AppError(
+      'sandbox_access_denied',
+      `your sandbox ended${ended} and with it the sandbox scopes (${missing.join(', ')}); ask the operator for a trial with an operator request of category access_request`,
+    );
   }
   const unobtainable = missing.filter((scope) => {
     const status = SCOPE_BY_NAME.get(scope)?.status;

@@ -94,7 +94,7 @@ export function baseUrlOf(ctx: Pick<AnyHttpContext, 'config'>, req: FastifyReque
 function validationDetail(err: FastifyError): ErrorDetail {
   const first = err.validation?.[0];
   const context = err.validationContext === 'querystring' ? 'query' : (err.validationContext ?? 'body');
-  const params = (first?.params ?? {});
+  const params = first?.params ?? {};
   const path = (first?.instancePath ?? '').split('/').filter(Boolean);
   if (typeof params.missingProperty === 'string') path.push(params.missingProperty);
   if (typeof params.additionalProperty === 'string') path.push(params.additionalProperty);

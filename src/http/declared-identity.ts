@@ -18,7 +18,12 @@ export const DeclaredIdentity = Type.Object(
 export function cleanLabel(value: string | string[] | undefined): string | null {
   const text = Array.isArray(value) ? value[0] : value;
   if (text === undefined) return null;
-  return text.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 100) || null;
+  return (
+    text
+      .replace(/[\u0000-\u001f\u007f]/g, '')
+      .trim()
+      .slice(0, 100) || null
+  );
 }
 
 export function declaredIdentity(headers: IncomingHttpHeaders) {

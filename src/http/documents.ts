@@ -15,7 +15,10 @@ export function bareDocumentType(forms: DocumentForms, pathname: string, accept:
 /** True when the Accept header lists `mediaType` explicitly with a non-zero quality. */
 function acceptsMediaType(accept: string, mediaType: string): boolean {
   return accept.split(',').some((part) => {
-    const [type, ...params] = part.trim().split(';').map((p) => p.trim().toLowerCase());
+    const [type, ...params] = part
+      .trim()
+      .split(';')
+      .map((p) => p.trim().toLowerCase());
     if (type !== mediaType) return false;
     const q = params.find((p) => p.startsWith('q='));
     return q === undefined || Number(q.slice(2)) > 0;

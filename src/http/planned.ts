@@ -35,7 +35,10 @@ export function plannedOperations(view: CatalogView) {
       if (!hit) return null;
       const { entry } = hit;
       return {
-        error: new AppError('operation_planned', `${entry.method} ${entry.path} (${entry.operationId}) is catalogued but not implemented on this service yet; see data.operation and /v1/capabilities for what is available`),
+        error: new AppError(
+          'operation_planned',
+          `${entry.method} ${entry.path} (${entry.operationId}) is catalogued but not implemented on this service yet; see data.operation and /v1/capabilities for what is available`,
+        ),
         data: { operation: plannedOperationData(entry) },
       };
     },

@@ -50,10 +50,7 @@ function rawErrorResponse(status: number, code: ErrorCode, message: string, cloc
       errors: [new AppError(code, message).toDetail()],
     }),
   );
-  return (
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
-  );
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` + `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`;
 }
 
 /** What a client error found by Node's parser means, as Bosun error codes. */
@@ -84,9 +81,7 @@ function clientErrorEnvelope(clock: Clock) {
  * Fastify's frameworkErrors: a malformed percent-encoding in the path (400) or a path parameter
  * longer than the router takes (414) become envelopes through Bosun's own error sender.
  */
-export function frameworkErrorsOption(
-  send: (req: FastifyRequest, reply: FastifyReply, status: number, error: AppError) => unknown,
-): FastifyServerOptions['frameworkErrors'] {
+export function frameworkErrorsOption(send: (req: FastifyRequest, reply: FastifyReply, status: number, error: AppError) => unknown): FastifyServerOptions['frameworkErrors'] {
   return (err, req, reply) => {
     if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
       return send(req, reply, 414, new AppError('uri_too_long', 'a path segment is longer than any identifier this service uses'));

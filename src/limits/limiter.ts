@@ -232,13 +232,7 @@ export class RedisLimiterBackend implements LimiterBackend {
   async consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]) {
     const realNow = Date.now();
     const expiry = expiresAt.map((e) => String(Math.max(e, realNow) + this.graceMs));
-    const result = (await this.redis.eval(
-      CONSUME_SCRIPT,
-      keys.length,
-      ...keys.map((k) => this.prefix + 'rl:' + k),
-      ...windows.map((w) => String(w.limit)),
-      ...expiry,
-    )) as number[];
+    const result = (await this.redis.eval(CONSUME_SCRIPT, keys.length, ...keys.map((k) => this.prefix + 'rl:' + k), ...windows.map((w) => String(w.limit)), ...expiry)) as number[];
     const counts = result.slice(0, keys.length).map(Number);
     return { allowed: result[keys.length] === 1, counts };
   }

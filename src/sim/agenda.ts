@@ -8,16 +8,7 @@ import { destinationPoint, distanceM, METRES_PER_NM, type LatLon } from '../geo/
 import { Polyline } from '../geo/polyline.js';
 import { hashUnit, type Rng } from './random.js';
 import type { VesselProfile } from './vessel-types.js';
-import {
-  BULK_PORTS,
-  LNG_EXPORT_PORTS,
-  LNG_IMPORT_PORTS,
-  OIL_PORTS,
-  type RouteVariant,
-  type SimPort,
-  type SimWorld,
-  type StsArea,
-} from './world.js';
+import { BULK_PORTS, LNG_EXPORT_PORTS, LNG_IMPORT_PORTS, OIL_PORTS, type RouteVariant, type SimPort, type SimWorld, type StsArea } from './world.js';
 
 /** AIS navigation status codes used by the simulator. */
 export const NAV_STATUS = { underWay: 0, atAnchor: 1, moored: 5, fishing: 7 } as const;
@@ -193,11 +184,7 @@ export class Agenda {
 
   private draught(): number {
     const { profile, designDraughtM } = this.spec;
-    const factor = ['tanker', 'bulk', 'lng', 'sts_shuttle'].includes(profile.kind)
-      ? this.laden
-        ? this.rng.float(0.93, 1)
-        : this.rng.float(0.55, 0.65)
-      : this.rng.float(0.78, 0.95);
+    const factor = ['tanker', 'bulk', 'lng', 'sts_shuttle'].includes(profile.kind) ? (this.laden ? this.rng.float(0.93, 1) : this.rng.float(0.55, 0.65)) : this.rng.float(0.78, 0.95);
     return Math.round(designDraughtM * factor * 10) / 10;
   }
 
@@ -273,8 +260,7 @@ export class Agenda {
   private routeVariant(from: number, to: number): RouteVariant {
     const { world, rng } = this;
     const { profile, lengthM } = this.spec;
-    const detour = (variant: RouteVariant, chance: number) =>
-      chance > 0 && world.shortestPasses(from, to, variant) && rng.chance(chance) && Number.isFinite(world.distance(from, to, variant));
+    const detour = (variant: RouteVariant, chance: number) => chance > 0 && world.shortestPasses(from, to, variant) && rng.chance(chance) && Number.isFinite(world.distance(from, to, variant));
     if (detour('avoid_suez', profile.avoidSuezChance)) return 'avoid_suez';
     if (detour('avoid_panama', profile.avoidSuezChance / 3)) return 'avoid_panama';
     if (detour('avoid_malacca', profile.kind === 'tanker' && lengthM >= 300 ? 0.6 : 0)) return 'avoid_malacca';
@@ -334,14 +320,7 @@ export class Agenda {
     const departure = this.outbound(from);
     const lengthM = new Polyline(departure).lengthM + from.seaward.lengthM + seaM + to.seaward.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
     let cached: Polyline | null = null;
-    const line = () =>
-      (cached ??= new Polyline([
-        ...departure,
-        ...from.seaward.points,
-        ...world.routePoints(from.node, to.node, variant),
-        ...to.seaward.reversed().points,
-        spot,
-      ]));
+    const line = () => (cached ??= new Polyline([...departure, ...from.seaward.points, ...world.routePoints(from.node, to.node, variant), ...to.seaward.reversed().points, spot]));
     this.laden = !this.laden;
     const voyage: VoyageInfo = { destination: to.locode, etaMs: null, draughtM: this.draught(), ...(variant === 'shortest' ? {} : { route: variant }) };
     const sailing = this.sail(line, lengthM, from.inbound.lengthM, start, voyage, 10);
@@ -400,8 +379,13 @@ export class Agenda {
     const back = this.sail(() => backLine, backLine.lengthM, 0, fishing.end, { ...voyage }, 7);
     const backEnd = back[back.length - 1]!.end;
     const moored: StationarySegment = {
-      kind: 'moored', start: backEnd, end: backEnd + this.hours(this.spec.profile.berthHours), status: NAV_STATUS.moored, voyage,
-      at: berth, heading: rng.int(0, 359),
+      kind: 'moored',
+      start: backEnd,
+      end: backEnd + this.hours(this.spec.profile.berthHours),
+      status: NAV_STATUS.moored,
+      voyage,
+      at: berth,
+      heading: rng.int(0, 359),
     };
     return [...out, fishing, ...back, moored];
   }
@@ -467,8 +451,7 @@ export class Agenda {
     const backM = area.seaward.lengthM + world.distance(area.node, to.node) + to.seaward.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
     let backCached: Polyline | null = null;
     const leaving = stateIn(alongside, alongside.end, [0.5, 0.5, 0.5]);
-    const backLine = () =>
-      (backCached ??= new Polyline([leaving, ...area.seaward.reversed().points, ...world.routePoints(area.node, to.node), ...to.seaward.reversed().points, spot]));
+    const backLine = () => (backCached ??= new Polyline([leaving, ...area.seaward.reversed().points, ...world.routePoints(area.node, to.node), ...to.seaward.reversed().points, spot]));
     this.laden = true;
     const backVoyage: VoyageInfo = { destination: to.locode, etaMs: null, draughtM: this.draught() };
     const back = this.sail(backLine, backM + distanceM(leaving.lat, leaving.lon, area.lat, area.lon), 0, alongside.end, backVoyage, 9);

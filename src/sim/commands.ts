@@ -16,7 +16,7 @@ BOSUN_DEMO_VESSELS and BOSUN_DEMO_SEED; --rates live (default) uses ITU reportin
 export const simCommands: Command[] = [
   {
     name: 'demo nmea',
-    summary: 'Print the demo fleet\'s simulated AIVDM sentences for a time window.',
+    summary: "Print the demo fleet's simulated AIVDM sentences for a time window.",
     usage: USAGE,
     options: { hours: { type: 'string' }, from: { type: 'string' }, vessels: { type: 'string' }, seed: { type: 'string' }, rates: { type: 'string' } },
     async run({ values }) {

@@ -4,14 +4,7 @@ import { SAMPLE_VESSEL } from '../fleet/sample-vessel.js';
  * time order. Everything is a function of the seed and the times asked for.
  */
 import { DAY } from '../clock.js';
-import {
-  encodeClassBPosition,
-  encodePositionReport,
-  encodeStaticPartA,
-  encodeStaticPartB,
-  encodeStaticVoyage,
-  toSentences,
-} from '../ais/encode.js';
+import { encodeClassBPosition, encodePositionReport, encodeStaticPartA, encodeStaticPartB, encodeStaticVoyage, toSentences } from '../ais/encode.js';
 import { loadSeaLaneGraph, type SeaLaneGraph } from '../geo/sea-lanes.js';
 import { Agenda, reportNoise, stateIn, STS_SHUTTLES, type Segment, type VesselSpec, type VesselState } from './agenda.js';
 import { FLAG_MIDS, IdentityFactory, OCEAN_FLAGS } from './identity.js';
@@ -362,8 +355,17 @@ export class DemoFleet {
     const encoded = vessel.classB
       ? encodeClassBPosition({ mmsi: vessel.mmsi, speed, lon: state.lon, lat: state.lat, course, heading, second, radio })
       : encodePositionReport({
-          type: 1, mmsi: vessel.mmsi, status: state.status, turn: state.moving ? 0 : null,
-          speed, lon: state.lon, lat: state.lat, course, heading, second, radio,
+          type: 1,
+          mmsi: vessel.mmsi,
+          status: state.status,
+          turn: state.moving ? 0 : null,
+          speed,
+          lon: state.lon,
+          lat: state.lat,
+          course,
+          heading,
+          second,
+          radio,
         });
     for (const line of toSentences(encoded, this.lineOptions(index, time))) onLine(line, time);
   }
@@ -388,9 +390,7 @@ export class DemoFleet {
       shiptype: vessel.shipType,
       ...dims,
       epfd: 1,
-      eta: eta === null
-        ? { month: null, day: null, hour: null, minute: null }
-        : { month: eta.getUTCMonth() + 1, day: eta.getUTCDate(), hour: eta.getUTCHours(), minute: eta.getUTCMinutes() },
+      eta: eta === null ? { month: null, day: null, hour: null, minute: null } : { month: eta.getUTCMonth() + 1, day: eta.getUTCDate(), hour: eta.getUTCHours(), minute: eta.getUTCMinutes() },
       draught: voyage.draughtM,
       destination: voyage.destination,
     });

@@ -71,8 +71,25 @@ export const FLAG_MIDS: Readonly<Record<string, { mids: readonly number[]; calls
 
 /** Flags of ocean-going merchant ships, weighted roughly by registered tonnage. */
 export const OCEAN_FLAGS: readonly [flag: string, weight: number][] = [
-  ['PA', 16], ['LR', 16], ['MH', 13], ['HK', 8], ['SG', 7], ['MT', 6], ['BS', 4], ['GR', 3], ['CN', 4],
-  ['CY', 2], ['NO', 2], ['DK', 2], ['JP', 2], ['PT', 2], ['GB', 1], ['NL', 1], ['DE', 1], ['KR', 1], ['IT', 1],
+  ['PA', 16],
+  ['LR', 16],
+  ['MH', 13],
+  ['HK', 8],
+  ['SG', 7],
+  ['MT', 6],
+  ['BS', 4],
+  ['GR', 3],
+  ['CN', 4],
+  ['CY', 2],
+  ['NO', 2],
+  ['DK', 2],
+  ['JP', 2],
+  ['PT', 2],
+  ['GB', 1],
+  ['NL', 1],
+  ['DE', 1],
+  ['KR', 1],
+  ['IT', 1],
 ];
 
 /** IMO check digit: digits 1–6 weighted 7…2, sum mod 10. */

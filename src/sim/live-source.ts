@@ -42,15 +42,17 @@ export class DemoFeedSource implements FeedSource {
   /** Backfills (awaited: history is in the store when this resolves), then emits live every tick. */
   async start(sink: LineSink): Promise<void> {
     this.state = 'starting';
-    const prepared = this.options.prepare(() => this.state === 'stopped').then(
-      (fleet) => this.goLive(fleet, sink),
-      (e: unknown) => {
-        if (this.state === 'stopped') return;
-        this.state = 'failed';
-        this.lastError = (e as Error).message;
-        throw e;
-      },
-    );
+    const prepared = this.options
+      .prepare(() => this.state === 'stopped')
+      .then(
+        (fleet) => this.goLive(fleet, sink),
+        (e: unknown) => {
+          if (this.state === 'stopped') return;
+          this.state = 'failed';
+          this.lastError = (e as Error).message;
+          throw e;
+        },
+      );
     if (!this.options.background) return prepared;
     this.preparing = prepared.catch(() => undefined);
   }

@@ -59,7 +59,13 @@ export function simulateWithTruth(fleet: DemoFleet, from: number, to: number): S
       if (segment.kind === 'moored') {
         // anchored → sailing in → moored: the wait belongs to this berth visit
         const anchored = segments[i - 2]?.kind === 'anchored' && segments[i - 2]!.voyage.destination === segment.voyage.destination ? segments[i - 2]! : null;
-        portCalls.push({ vessel: vessel.index, locode: segment.voyage.destination, start: Math.max(from, (anchored ?? segment).start), end: clip.end, waitMs: anchored ? anchored.end - anchored.start : 0 });
+        portCalls.push({
+          vessel: vessel.index,
+          locode: segment.voyage.destination,
+          start: Math.max(from, (anchored ?? segment).start),
+          end: clip.end,
+          waitMs: anchored ? anchored.end - anchored.start : 0,
+        });
       } else if (segment.kind === 'circling' && vessel.kind === 'sts_shuttle' && vessel.stsArea && storageOf.has(vessel.stsArea)) {
         meetings.push({ shuttle: vessel.index, storage: storageOf.get(vessel.stsArea)!, ...clip });
       }

@@ -50,7 +50,11 @@ export const OIL_PORTS = ['SARTA', 'AEFJR', 'IRBND', 'NGLOS', 'USHOU', 'SGSIN', 
 export const LNG_EXPORT_PORTS = ['QARLF', 'USHOU', 'NGLOS'];
 export const LNG_IMPORT_PORTS = ['JPTYO', 'JPNGO', 'KRPUS', 'CNSHA', 'TWKHH', 'GBLGP', 'ESBCN', 'FRMRS', 'NLRTM'];
 export const BULK_PORTS = ['AUPHE', 'AUNTL', 'BRTUB', 'CNTXG', 'CNTAO', 'JPNGO', 'ZADUR', 'NLRTM', 'KRPUS', 'INMUN'];
-export const FERRY_PAIRS: readonly (readonly [string, string])[] = [['GBDVR', 'FRCQF'], ['FIHEL', 'EETLL'], ['ESALG', 'MAPTM']];
+export const FERRY_PAIRS: readonly (readonly [string, string])[] = [
+  ['GBDVR', 'FRCQF'],
+  ['FIHEL', 'EETLL'],
+  ['ESALG', 'MAPTM'],
+];
 
 /** Below this straight-line distance a hop may bypass a long detour of the network. */
 const SHORT_HOP_M = 300_000;

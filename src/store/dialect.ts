@@ -38,9 +38,7 @@ export function dialectHelpers(name: DialectName): DialectHelpers {
     },
     containsInsensitive(column, needle) {
       const pattern = '%' + needle.replace(/[\\%_]/g, (ch) => '\\' + ch) + '%';
-      return name === 'sqlite'
-        ? sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'`
-        : sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`;
+      return name === 'sqlite' ? sql<boolean>`${sql.ref(column)} like ${pattern} escape '\\'` : sql<boolean>`${sql.ref(column)} ilike ${pattern} escape '\\'`;
     },
     columnArraysSource(columns) {
       if (name === 'sqlite') return null;

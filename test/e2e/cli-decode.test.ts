@@ -7,14 +7,13 @@ import { PROJECT_ROOT } from '../helpers/shared-data.js';
 const cli = join(PROJECT_ROOT, 'dist', 'src', 'cli.js');
 
 test('bosun decode reads standard input and prints one JSON object per message, with counters on request', () => {
-  const input = [
-    '!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*4A',
-    'garbage line',
-    '!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*00',
-  ].join('\n') + '\n';
+  const input = ['!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*4A', 'garbage line', '!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*00'].join('\n') + '\n';
   const res = spawnSync(process.execPath, [cli, 'decode', '-', '--stats'], { input, encoding: 'utf8' });
   assert.equal(res.status, 0, res.stderr);
-  const lines = res.stdout.trim().split('\n').map((l) => JSON.parse(l));
+  const lines = res.stdout
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
   assert.equal(lines.length, 1);
   assert.equal(lines[0].type, 1);
   assert.equal(lines[0].mmsi, 371798000);

@@ -27,7 +27,10 @@ test('bosun ingest tcp://… : reads a receiver until Ctrl-C, then flushes, prin
   child.stdout.on('data', (d) => (stdout += d));
   child.stderr.on('data', (d) => (stderr += d));
   try {
-    await waitFor(() => /messages 1\b/.test(stderr), () => `no progress line: ${stderr}`);
+    await waitFor(
+      () => /messages 1\b/.test(stderr),
+      () => `no progress line: ${stderr}`,
+    );
     assert.match(stderr, new RegExp(`tcp:127.0.0.1:${port}  connected  lines 1  messages 1  errors 0  reconnects 0`));
     assert.equal(await interrupt(child), 0, stderr);
     assert.match(stderr, /SIGINT: stopping sources and flushing/);
@@ -57,7 +60,10 @@ test('serve runs BOSUN_FEEDS in-process: a receiver pushing to tcp-listen shows 
   child.stdout.on('data', (d) => (output += d));
   child.stderr.on('data', (d) => (output += d));
   try {
-    await waitFor(() => output.includes('listening on'), () => `serve did not start: ${output}`);
+    await waitFor(
+      () => output.includes('listening on'),
+      () => `serve did not start: ${output}`,
+    );
     const sender = connect({ host: '127.0.0.1', port: feedPort });
     await new Promise((resolve) => sender.once('connect', resolve));
     sender.end(`${tagged(TYPE1_LINE, RECORDED)}\r\n${TYPE1_OTHER_LINE}\r\n`);

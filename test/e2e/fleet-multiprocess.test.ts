@@ -19,14 +19,13 @@ test('two instances on one PostgreSQL + Redis: a position ingested by one is lon
     const start = await call('/v1/vessels/updates?timeout=0');
     const pending = call(`/v1/vessels/updates?since=${start.body.data.cursor}&timeout=20`);
     await new Promise((r) => setTimeout(r, 100));
-    await ingest(
-      ingestSide.bosun.ctx.services.fleet,
-      identity(563033300, TEST_EPOCH, { imo: 9811000, name: 'OCEAN PRIDE' }),
-      position(563033300, TEST_EPOCH, 1.25, 103.8),
-    );
+    await ingest(ingestSide.bosun.ctx.services.fleet, identity(563033300, TEST_EPOCH, { imo: 9811000, name: 'OCEAN PRIDE' }), position(563033300, TEST_EPOCH, 1.25, 103.8));
     const res = await pending;
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data.items.map((i: { mmsi: number; lat: number }) => [i.mmsi, i.lat]), [[563033300, 1.25]]);
+    assert.deepEqual(
+      res.body.data.items.map((i: { mmsi: number; lat: number }) => [i.mmsi, i.lat]),
+      [[563033300, 1.25]],
+    );
 
     const lookup = await call('/v1/vessels/lookup?imo=9811000');
     assert.equal(lookup.status, 200);
@@ -47,11 +46,23 @@ test('scale-out: two serve processes started at once on one fresh PostgreSQL sch
   assert.deepEqual(r.afterRevokeOnB, { status: 401, code: 'auth_invalid' }, "a revocation made by the CLI holds on B's next request");
   assert.deepEqual(
     result.limits.statuses.map((s) => [s.side, s.status, s.remaining]),
-    [['A', 200, '5'], ['B', 200, '4'], ['A', 200, '3'], ['B', 200, '2'], ['A', 200, '1'], ['B', 200, '0'], ['A', 429, '0']],
+    [
+      ['A', 200, '5'],
+      ['B', 200, '4'],
+      ['A', 200, '3'],
+      ['B', 200, '2'],
+      ['A', 200, '1'],
+      ['B', 200, '0'],
+      ['A', 429, '0'],
+    ],
     'one preview count (6 a minute) across both processes',
   );
   assert.equal(result.limits.refusedCode, 'ip_rate_limited');
   assert.equal(result.longPoll.status, 200);
   assert.ok(result.longPoll.items > 0, 'the poll waiting on B was answered with positions A ingested');
-  assert.deepEqual(result.longPoll.mmsis.filter((m) => !result.longPoll.sentMmsis.includes(m)), [], 'only vessels sent to A');
+  assert.deepEqual(
+    result.longPoll.mmsis.filter((m) => !result.longPoll.sentMmsis.includes(m)),
+    [],
+    'only vessels sent to A',
+  );
 });

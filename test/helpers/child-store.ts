@@ -26,8 +26,10 @@ export function childStore() {
 }
 
 export async function positionsOf(bosun: Bosun, mmsi?: number): Promise<number> {
-  let query = bosun.ctx.store.db.selectFrom('positions').innerJoin('vessels', 'vessels.vsl_id', 'positions.vsl_id').select((eb) => eb.fn.countAll<number>().as('n'));
+  let query = bosun.ctx.store.db
+    .selectFrom('positions')
+    .innerJoin('vessels', 'vessels.vsl_id', 'positions.vsl_id')
+    .select((eb) => eb.fn.countAll<number>().as('n'));
   if (mmsi !== undefined) query = query.where('vessels.mmsi', '=', mmsi as never);
   return Number((await query.executeTakeFirstOrThrow()).n);
 }
-

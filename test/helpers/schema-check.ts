@@ -22,8 +22,7 @@ export function createSchemaChecker(doc: Doc): SchemaChecker {
   const errorValidator = ajv.compile({ $ref: 'bosun:components#/components/schemas/ErrorEnvelope' });
   let count = 0;
 
-  const rewriteRefs = (schema: unknown): unknown =>
-    JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"bosun:components#/components/'));
+  const rewriteRefs = (schema: unknown): unknown => JSON.parse(JSON.stringify(schema).replace(/"#\/components\//g, '"bosun:components#/components/'));
 
   return {
     check(method, url, status, contentType, body) {

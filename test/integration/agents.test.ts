@@ -23,7 +23,9 @@ test('registration returns a key once, stores only its hash, and grants the nine
     assert.equal(stored.rows.length, 1);
     assert.notEqual(stored.rows[0]!.key_hash, data.api_key);
     assert.match(stored.rows[0]!.key_hash, /^[0-9a-f]{64}$/);
-    const anywhere = await sql<{ n: number }>`select count(*) as n from agents where key_hash = ${data.api_key} or key_prefix = ${data.api_key} or name = ${data.api_key}`.execute(app.bosun.ctx.store.db);
+    const anywhere = await sql<{ n: number }>`select count(*) as n from agents where key_hash = ${data.api_key} or key_prefix = ${data.api_key} or name = ${data.api_key}`.execute(
+      app.bosun.ctx.store.db,
+    );
     assert.equal(Number(anywhere.rows[0]!.n), 0);
 
     const me = await app.api('GET', '/v1/agents/me', { token: data.api_key });

@@ -6,7 +6,7 @@ import { DemoFleet, LIVE_RATES } from '../../src/sim/fleet.js';
 import { seedFromText } from '../../src/sim/random.js';
 import { runCli } from '../helpers/cli.js';
 
-test('bosun demo nmea prints the simulated fleet\'s sentences for a window, as the simulator makes them', async () => {
+test("bosun demo nmea prints the simulated fleet's sentences for a window, as the simulator makes them", async () => {
   const from = Date.UTC(2026, 10, 20);
   const res = await runCli(['demo', 'nmea', '--hours', '0.5', '--vessels', '15', '--seed', 'cli', '--from', new Date(from).toISOString()]);
   assert.equal(res.status, 0, res.stderr);
@@ -17,7 +17,10 @@ test('bosun demo nmea prints the simulated fleet\'s sentences for a window, as t
   const decoder = new AisDecoder();
   const messages = lines.flatMap((line) => decoder.push(line));
   assert.ok(messages.length > 500);
-  assert.equal(Object.values(decoder.stats().errors).reduce((a, b) => a + b, 0), 0);
+  assert.equal(
+    Object.values(decoder.stats().errors).reduce((a, b) => a + b, 0),
+    0,
+  );
   assert.ok(messages.every((m) => m.meta.source === 'demo-simulator' && m.meta.receivedAtMs! > from && m.meta.receivedAtMs! <= from + HOUR / 2));
 });
 

@@ -65,7 +65,11 @@ test('operator CLI: create and list groups, approve join requests, review report
     assert.equal(hidden.status, 0, hidden.stderr);
     assert.match(hidden.stdout, /incident for the author: yes/);
     const own = await app.api('GET', '/v1/harbor/public/groups/5/posts', { token: agent.apiKey });
-    assert.deepEqual(own.body.data.items.map((p: any) => [p.hidden, p.hidden_reason]), [[true, 'abuse']], 'the author sees its hidden post, marked');
+    assert.deepEqual(
+      own.body.data.items.map((p: any) => [p.hidden, p.hidden_reason]),
+      [[true, 'abuse']],
+      'the author sees its hidden post, marked',
+    );
     assert.equal(await s.groups.incidentsOf(agent.agentId), 1);
   } finally {
     await app.close();

@@ -35,10 +35,18 @@ test('a harbor cursor is signed: its payload is not readable as plain created_at
   const cursor = codec.encodePosition({ createdAt: 1_700_000_000_000, id: 'hreq_abc' });
   assert.match(cursor, /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
   assert.deepEqual(codec.decodePosition(cursor), { createdAt: 1_700_000_000_000, id: 'hreq_abc' });
-  assert.throws(() => createCursorCodec('another secret').decodePosition(cursor), (err: unknown) => err instanceof AppError && err.code === 'cursor_invalid', 'a codec with another secret refuses it');
+  assert.throws(
+    () => createCursorCodec('another secret').decodePosition(cursor),
+    (err: unknown) => err instanceof AppError && err.code === 'cursor_invalid',
+    'a codec with another secret refuses it',
+  );
   const forged = Buffer.from('1800000000000:hreq_zzz', 'utf8').toString('base64url');
   for (const bad of [tamper(cursor), forged, `${forged}.${cursor.split('.')[1]}`, cursor.slice(0, -1), `${cursor}x`]) {
-    assert.throws(() => codec.decodePosition(bad), (err: unknown) => err instanceof AppError && err.code === 'cursor_invalid' && err.options.field === 'query.cursor', bad);
+    assert.throws(
+      () => codec.decodePosition(bad),
+      (err: unknown) => err instanceof AppError && err.code === 'cursor_invalid' && err.options.field === 'query.cursor',
+      bad,
+    );
   }
 });
 

@@ -13,7 +13,15 @@ async function startDemo(app: TestApp): Promise<{ result: BackfillResult | null;
   const ctx = app.bosun.ctx;
   let result: BackfillResult | null = null;
   const progress: number[] = [];
-  const source = createDemoFeed({ settings: ctx.config.demo, fleet: ctx.services.fleet, logger: ctx.logger, sink: ctx.services.fleet, clock: app.clock, progress: (p) => progress.push(p.doneMs / p.totalMs), onBackfilled: (r) => (result = r) });
+  const source = createDemoFeed({
+    settings: ctx.config.demo,
+    fleet: ctx.services.fleet,
+    logger: ctx.logger,
+    sink: ctx.services.fleet,
+    clock: app.clock,
+    progress: (p) => progress.push(p.doneMs / p.totalMs),
+    onBackfilled: (r) => (result = r),
+  });
   const lines: string[] = [];
   await source.start((line) => lines.push(line));
   if (result !== null) {

@@ -76,8 +76,16 @@ test('a planned operation answers operation_planned (501) with its catalog entry
     const entry = app.bosun.ctx.catalog.byOperationId.get(planned.body.data.operation.operation_id)!;
     assert.equal(entry.path, '/v1/routes/direct');
     assert.deepEqual(planned.body.data.operation, {
-      operation_id: entry.operationId, method: 'GET', path: '/v1/routes/direct', section: entry.section, access: entry.access,
-      cost: entry.cost, stability: entry.stability, scopes: [...entry.scopes], summary: entry.summary, status: 'planned',
+      operation_id: entry.operationId,
+      method: 'GET',
+      path: '/v1/routes/direct',
+      section: entry.section,
+      access: entry.access,
+      cost: entry.cost,
+      stability: entry.stability,
+      scopes: [...entry.scopes],
+      summary: entry.summary,
+      status: 'planned',
     });
     const withParam = await app.api('GET', '/v1/ports/zz_port/congestion');
     assert.equal(withParam.status, 501, 'path parameters match too');

@@ -62,7 +62,9 @@ const PARAM_PLACEHOLDER = 'x1';
 
 function urlFor(path: string, params: Record<string, string>, query: Record<string, string>): string {
   const filled = path.replace(/\{([^}]+)\}/g, (_, name: string) => params[name] ?? PARAM_PLACEHOLDER);
-  const qs = Object.entries(query).map(([k, v]) => `${k}=${v}`).join('&');
+  const qs = Object.entries(query)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
   return qs ? `${filled}?${qs}` : filled;
 }
 
@@ -111,11 +113,7 @@ test('hostile strings and integers on every implemented operation: 4xx envelopes
         assert.equal(res.body.errors[0].field, field, `${label} ${what}`);
         named++;
       };
-      const fields = [
-        ...fieldsOf(route.params, 'params'),
-        ...fieldsOf(route.query, 'query'),
-        ...(entry.method === 'GET' ? [] : fieldsOf(route.body, 'body')),
-      ];
+      const fields = [...fieldsOf(route.params, 'params'), ...fieldsOf(route.query, 'query'), ...(entry.method === 'GET' ? [] : fieldsOf(route.body, 'body'))];
       for (const field of fields) {
         const name = field.path.join('.');
         const fieldName = `${field.part}.${name}`;
@@ -134,14 +132,22 @@ test('hostile strings and integers on every implemented operation: 4xx envelopes
             expectNamed(await send(`${fieldName} ${what}`, url, body), fieldName, `${fieldName} ${what}`);
           }
           if (field.part === 'body') {
-            for (const [what, json] of [['lone high surrogate', 'a\ud800b'], ['lone low surrogate', '\udc00'], ['reversed pair', '\udc00\ud800']] as const) {
+            for (const [what, json] of [
+              ['lone high surrogate', 'a\ud800b'],
+              ['lone low surrogate', '\udc00'],
+              ['reversed pair', '\udc00\ud800'],
+            ] as const) {
               const { url, body } = request('', json);
               expectNamed(await send(`${fieldName} ${what}`, url, body), fieldName, `${fieldName} ${what}`);
             }
           }
         }
         if (field.integer) {
-          for (const [raw, json] of [[String(INT_MAX + 1), INT_MAX + 1], ['99999999999999999999', 1e20], [String(-(2 ** 31) - 1), -(2 ** 31) - 1]] as const) {
+          for (const [raw, json] of [
+            [String(INT_MAX + 1), INT_MAX + 1],
+            ['99999999999999999999', 1e20],
+            [String(-(2 ** 31) - 1), -(2 ** 31) - 1],
+          ] as const) {
             const { url, body } = request(raw, json);
             const res = await send(`${fieldName} = ${raw}`, url, body);
             // Path parameters are validated first, so a path integer's 400 always names it.
@@ -203,4 +209,3 @@ test('integers are bounded to int4 at the edge: group_id 2^31-1 reaches the hand
     await app.close();
   }
 });
-

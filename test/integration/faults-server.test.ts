@@ -50,15 +50,14 @@ test('BOSUN_TRUST_PROXY: a hop count or proxy addresses; "true" is refused; a sp
   assert.deepEqual(loadConfig({ BOSUN_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,loopback' }).trustProxy, ['127.0.0.1', '10.0.0.0/8', 'loopback']);
   assert.throws(() => loadConfig({ BOSUN_TRUST_PROXY: 'true' }), /BOSUN_TRUST_PROXY: "true" would trust every X-Forwarded-For hop/);
   assert.throws(() => loadConfig({ BOSUN_TRUST_PROXY: 'nginx.local' }), /BOSUN_TRUST_PROXY: not a hop count/);
-  assert.equal(loadConfig({ BOSUN_TRUST_PROXY: '1' }).server.maxConnectionsPerAddress, 0, 'behind a proxy every socket is the proxy\'s: no per-address cap unless set');
+  assert.equal(loadConfig({ BOSUN_TRUST_PROXY: '1' }).server.maxConnectionsPerAddress, 0, "behind a proxy every socket is the proxy's: no per-address cap unless set");
   assert.equal(loadConfig({}).server.maxConnectionsPerAddress, 64);
 
   for (const trust of ['1', '127.0.0.1']) {
     const app = await startTestApp({ env: { BOSUN_TRUST_PROXY: trust } });
     try {
       // nginx appends the address it saw: the client writes everything to its left.
-      const viaProxy = (spoof: string, client: string) =>
-        app.api('GET', '/v1/bootstrap/vessels/search?q=ab', { ip: '127.0.0.1', headers: { 'x-forwarded-for': `${spoof}, ${client}` } });
+      const viaProxy = (spoof: string, client: string) => app.api('GET', '/v1/bootstrap/vessels/search?q=ab', { ip: '127.0.0.1', headers: { 'x-forwarded-for': `${spoof}, ${client}` } });
       for (let i = 0; i < 6; i++) assert.equal((await viaProxy(`198.51.100.${i}`, '203.0.113.7')).status, 200, `${trust}: call ${i + 1} of 6`);
       const seventh = await viaProxy('198.51.100.99', '203.0.113.7');
       assert.equal(seventh.status, 429, `${trust}: the 7th call is refused whatever the leftmost hop says`);

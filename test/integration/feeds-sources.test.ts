@@ -51,7 +51,10 @@ test('TCP client: reads lines split across writes, reconnects with backoff when 
   try {
     await manager.start();
     await eventually(() => sink.messages.length === 2, 'two messages over two connections');
-    assert.deepEqual(sink.messages.map((m) => m.message.fields.mmsi), [TYPE1_MMSI, TYPE1_OTHER_MMSI]);
+    assert.deepEqual(
+      sink.messages.map((m) => m.message.fields.mmsi),
+      [TYPE1_MMSI, TYPE1_OTHER_MMSI],
+    );
     assert.equal(sink.messages[0]!.meta.source, `tcp:127.0.0.1:${port}`);
     assert.equal(sink.messages[0]!.meta.simulated, false);
     await eventually(() => source.status().state === 'connected', 'connected again');
@@ -70,9 +73,15 @@ test('TCP client: reads lines split across writes, reconnects with backoff when 
 
 test('TCP client: backoff doubles per failed attempt and is capped; a refused connection keeps retrying', async () => {
   const source = new TcpClientSource('tcp:127.0.0.1:1', systemClock, { host: '127.0.0.1', port: 1, initialBackoffMs: 5, maxBackoffMs: 30 });
-  assert.deepEqual([1, 2, 3, 4, 5, 6].map((n) => source.backoffMs(n)), [5, 10, 20, 30, 30, 30]);
+  assert.deepEqual(
+    [1, 2, 3, 4, 5, 6].map((n) => source.backoffMs(n)),
+    [5, 10, 20, 30, 30, 30],
+  );
   const defaults = new TcpClientSource('x', systemClock, { host: 'x', port: 1 });
-  assert.deepEqual([1, 2, 5, 6, 10].map((n) => defaults.backoffMs(n)), [1000, 2000, 16000, 30000, 30000]);
+  assert.deepEqual(
+    [1, 2, 5, 6, 10].map((n) => defaults.backoffMs(n)),
+    [1000, 2000, 16000, 30000, 30000],
+  );
   await source.start(() => {});
   await eventually(() => source.status().reconnects >= 3, 'three failed attempts');
   const status = source.status();
@@ -138,7 +147,10 @@ test('a port already in use fails at start with the source name', async () => {
   await first.start(() => {});
   const taken = first.address().port;
   const second = new TcpServerSource(`tcp-listen:127.0.0.1:${taken}`, systemClock, '127.0.0.1', taken);
-  await assert.rejects(second.start(() => {}), new RegExp(`tcp-listen:127.0.0.1:${taken}: cannot listen: .*EADDRINUSE`));
+  await assert.rejects(
+    second.start(() => {}),
+    new RegExp(`tcp-listen:127.0.0.1:${taken}: cannot listen: .*EADDRINUSE`),
+  );
   assert.equal(second.status().state, 'failed');
   await first.stop();
 });

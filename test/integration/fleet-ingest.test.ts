@@ -42,9 +42,15 @@ test('positions are stored in one batch per flush, duplicates (vessel, time) ign
     );
     const rows = await app.bosun.ctx.store.db.selectFrom('positions').selectAll().orderBy('seq').execute();
     assert.equal(rows.length, 3);
-    assert.deepEqual(rows.map((r) => Number(r.observed_at)), [T0, T0 + 10 * SECOND, T0]);
+    assert.deepEqual(
+      rows.map((r) => Number(r.observed_at)),
+      [T0, T0 + 10 * SECOND, T0],
+    );
     assert.equal(events.length, 1, 'one event per written batch');
-    assert.deepEqual(events[0]!.positions.map((p) => p.seq), rows.map((r) => Number(r.seq)));
+    assert.deepEqual(
+      events[0]!.positions.map((p) => p.seq),
+      rows.map((r) => Number(r.seq)),
+    );
     assert.equal(events[0]!.positions[0]!.mmsi, 563033300);
     assert.equal(events[0]!.positions[0]!.vslId, fleet.byMmsiNumber(563033300)!.vslId);
 
@@ -94,8 +100,15 @@ test('batch statements store every value exactly: awkward text, nulls, several c
       );
     }
     const published = events.flatMap((e) => e.positions);
-    assert.deepEqual(published.map((p) => p.seq), rows.map((r) => Number(r.seq)), 'every stored position published once, in seq order');
-    assert.deepEqual(published.map((p) => p.source), rows.map((r) => r.source));
+    assert.deepEqual(
+      published.map((p) => p.seq),
+      rows.map((r) => Number(r.seq)),
+      'every stored position published once, in seq order',
+    );
+    assert.deepEqual(
+      published.map((p) => p.source),
+      rows.map((r) => r.source),
+    );
   } finally {
     await app.close();
   }
@@ -152,13 +165,7 @@ test('bad data is counted, never thrown: invalid MMSI, missing position, invalid
   const app = await startTestApp();
   try {
     const fleet = app.bosun.ctx.services.fleet;
-    await ingest(
-      fleet,
-      position(12345, T0, 1, 1),
-      position(563033300, T0, Number.NaN, 1),
-      position(563033300, Number.NaN, 1, 1),
-      identity(563033300, T0, { imo: 9811001, name: 'X' }),
-    );
+    await ingest(fleet, position(12345, T0, 1, 1), position(563033300, T0, Number.NaN, 1), position(563033300, Number.NaN, 1, 1), identity(563033300, T0, { imo: 9811001, name: 'X' }));
     const stats = fleet.stats();
     assert.deepEqual(stats.rejected, { invalid_mmsi: 1, no_position: 1, invalid_time: 1, store_error: 0 });
     assert.equal(stats.invalid_imo, 1);
@@ -281,9 +288,15 @@ test('real AISHub capture through AisDecoder + acceptMessage: 71,904 positions (
     assert.equal(stats.positions_duplicate, 0);
     assert.equal(stats.ignored_messages.non_vessel_station, nonVessel);
     assert.equal(stats.vessels, mmsis.size);
-    const stored = await app.bosun.ctx.store.db.selectFrom('positions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const stored = await app.bosun.ctx.store.db
+      .selectFrom('positions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(stored.n), 71_904);
-    const vessels = await app.bosun.ctx.store.db.selectFrom('vessels').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const vessels = await app.bosun.ctx.store.db
+      .selectFrom('vessels')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     assert.equal(Number(vessels.n), mmsis.size);
     const named = [...fleet.vessels()].filter((v) => v.name !== null).length;
     assert.ok(named > 1000, `${named} vessels with a name from types 5/19/24`);

@@ -136,8 +136,15 @@ test('two writers with an interleaved commit: the reader sees every position exa
     await poll(reads, cursor, seen);
 
     const stored = (await reads.positionsAfter(0, Number.MAX_SAFE_INTEGER, {}, 10)).map((row) => ({ seq: Number(row.seq), vslId: row.vsl_id }));
-    assert.deepEqual(stored.map((row) => row.vslId), ['vsl_a', 'vsl_b'], 'sequence numbers follow commit order');
-    assert.deepEqual(seen, stored.map((row) => row.seq));
+    assert.deepEqual(
+      stored.map((row) => row.vslId),
+      ['vsl_a', 'vsl_b'],
+      'sequence numbers follow commit order',
+    );
+    assert.deepEqual(
+      seen,
+      stored.map((row) => row.seq),
+    );
     assert.equal(cursor, stored[1]!.seq);
   });
 });

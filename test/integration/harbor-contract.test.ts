@@ -30,7 +30,10 @@ test('the contract publishes the limits, scopes and codes the service enforces',
   const me = await app.api('GET', '/v1/agents/me', { token: apiKey });
   assert.deepEqual([...me.body.data.scopes].sort(), [...c.default_scopes].sort(), 'a fresh sandbox agent holds exactly the published defaults');
 
-  assert.deepEqual(c.error_codes.map((e: { code: string }) => e.code), [...HARBOR_ERROR_CODES]);
+  assert.deepEqual(
+    c.error_codes.map((e: { code: string }) => e.code),
+    [...HARBOR_ERROR_CODES],
+  );
   const byCode = Object.fromEntries(c.error_codes.map((e: { code: string; http_status: number }) => [e.code, e.http_status]));
   assert.equal(byCode.task_rate_limited, 429);
   assert.equal(byCode.help_request_not_found, 404);

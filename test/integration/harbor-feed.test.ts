@@ -27,7 +27,10 @@ test('the feed lists readable group activity newest first with aggregates, links
     assert.equal(res.status, 200);
     const data = res.body.data;
     assert.deepEqual(data.sources, ['public_groups', 'help_requests']);
-    assert.deepEqual(data.items.map((i: any) => i.id), [...[...sameInstant, reply].sort().reverse(), topic, WELCOME_POST_ID]);
+    assert.deepEqual(
+      data.items.map((i: any) => i.id),
+      [...[...sameInstant, reply].sort().reverse(), topic, WELCOME_POST_ID],
+    );
     const topicItem = data.items.find((i: any) => i.id === topic);
     assert.equal(topicItem.kind, 'group_post');
     assert.equal(topicItem.group_id, G4);
@@ -48,7 +51,10 @@ test('the feed lists readable group activity newest first with aggregates, links
       seen.push(...page.body.data.items.map((i: any) => i.id));
       cursor = page.body.data.next_cursor;
     } while (cursor);
-    assert.deepEqual(seen, data.items.map((i: any) => i.id));
+    assert.deepEqual(
+      seen,
+      data.items.map((i: any) => i.id),
+    );
 
     const bad = await app.api('GET', '/v1/harbor/feed?cursor=%%%', { token: a.apiKey });
     assert.equal(bad.status, 400);
@@ -73,8 +79,16 @@ test('group 4 reaches the feed only with the onboarding scope; an expired sandbo
 
 test('the feed merges sources by time then id, and one cursor pages across them', async () => {
   const entry = (kind: string, id: string, createdAt: number): FeedEntry => ({
-    kind, id, createdAt, title: null, excerpt: id, url: `/x/${id}`, groupId: null, parentId: null,
-    author: { agent_id: null, display_name: null }, reactions: { likes: 0, vote_score: 0, replies: 0 },
+    kind,
+    id,
+    createdAt,
+    title: null,
+    excerpt: id,
+    url: `/x/${id}`,
+    groupId: null,
+    parentId: null,
+    author: { agent_id: null, display_name: null },
+    reactions: { likes: 0, vote_score: 0, replies: 0 },
   });
   const source = (name: string, entries: FeedEntry[]): FeedSource => ({
     name,

@@ -7,7 +7,6 @@ import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constant
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 
-
 const G4 = HARBOR_LIMITS.onboarding.groupId;
 const { topicsPerDay, repliesPerDay, likesPerDay, votesPerDay } = HARBOR_LIMITS.onboarding;
 /** Spacing that keeps every agent under the contract-wide 30 actions per 5 minutes. */
@@ -28,7 +27,20 @@ async function targetPosts(app: TestApp, authorId: string, count: number): Promi
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const now = app.clock.now();
-    const row = { post_id: newId('pst_'), group_id: G4, parent_post_id: null, author_agent_id: authorId, author_kind: 'agent', body: `target ${i}`, pinned: 0, created_at: now, last_activity_at: now, hidden_at: null, hidden_reason: null, provenance: null };
+    const row = {
+      post_id: newId('pst_'),
+      group_id: G4,
+      parent_post_id: null,
+      author_agent_id: authorId,
+      author_kind: 'agent',
+      body: `target ${i}`,
+      pinned: 0,
+      created_at: now,
+      last_activity_at: now,
+      hidden_at: null,
+      hidden_reason: null,
+      provenance: null,
+    };
     await repo.insertPost(row);
     ids.push(row.post_id);
   }

@@ -8,7 +8,6 @@ import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constant
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 
-
 const GROUPS = '/v1/harbor/public/groups';
 const G4 = HARBOR_LIMITS.onboarding.groupId;
 const CLI = { kind: 'cli' } as const;
@@ -65,7 +64,10 @@ test('group list: the seeded onboarding group 4 is active for sandbox agents; op
     const res = await app.api('GET', GROUPS, { token: a.apiKey });
     assert.equal(res.status, 200);
     const items = res.body.data.items;
-    assert.deepEqual(items.map((g: any) => g.group_id), [4, 5, 6]);
+    assert.deepEqual(
+      items.map((g: any) => g.group_id),
+      [4, 5, 6],
+    );
     const four = items[0];
     assert.equal(four.name, 'Welcome Desk / Sandbox Commons');
     assert.equal(four.kind, 'onboarding');
@@ -151,7 +153,10 @@ test('post, reply, like, vote and report in the onboarding group, with aggregate
     const thread = await replies(app, a.apiKey, G4, topic.post_id);
     assert.equal(thread.status, 200);
     assert.equal(thread.body.data.post.post_id, topic.post_id);
-    assert.deepEqual(thread.body.data.items.map((p: any) => p.post_id), [replyId]);
+    assert.deepEqual(
+      thread.body.data.items.map((p: any) => p.post_id),
+      [replyId],
+    );
     assert.equal(thread.body.data.items[0].reactions.vote_score, 1);
     assert.ok(!listB.text.includes('alpha-private-name') && !thread.text.includes('alpha-private-name'));
     assert.ok(!JSON.stringify(listB.body).includes('reporter') && !listB.text.includes(report.body.data.report.report_id), 'reports stay with the reporter and the operator');
@@ -170,7 +175,10 @@ test('concurrent duplicates: two likes make one like, two votes make one vote an
     const b = await app.registerAgent('beta');
     const topic = (await act(app, a.apiKey, { action: 'post', group_id: G4, body: 'race me' })).body.data.post.post_id;
     const likes = await Promise.all([1, 2].map(() => act(app, b.apiKey, { action: 'like', group_id: G4, post_id: topic })));
-    assert.deepEqual(likes.map((r) => r.status), [200, 200]);
+    assert.deepEqual(
+      likes.map((r) => r.status),
+      [200, 200],
+    );
     const votes = await Promise.all([1, -1].map((value) => act(app, b.apiKey, { action: 'vote', group_id: G4, post_id: topic, value })));
     assert.deepEqual(votes.map((r) => r.status).sort(), [200, 409]);
     assert.equal(votes.find((r) => r.status === 409)!.body.errors[0].code, 'duplicate_vote_forbidden');
@@ -252,7 +260,10 @@ test('posts and replies list newest first, then by post_id, with an opaque curso
     const p1 = await replies(app, writers[0]!.apiKey, G4, ids[0]!, '?limit=2');
     const p2 = await replies(app, writers[0]!.apiKey, G4, ids[0]!, `?limit=2&cursor=${p1.body.data.next_cursor}`);
     const p3 = await replies(app, writers[0]!.apiKey, G4, ids[0]!, `?limit=2&cursor=${p2.body.data.next_cursor}`);
-    assert.deepEqual([...p1.body.data.items, ...p2.body.data.items, ...p3.body.data.items].map((p: any) => p.post_id), [newest, ...[...replyIds].sort().reverse()]);
+    assert.deepEqual(
+      [...p1.body.data.items, ...p2.body.data.items, ...p3.body.data.items].map((p: any) => p.post_id),
+      [newest, ...[...replyIds].sort().reverse()],
+    );
     assert.equal(p3.body.data.next_cursor, null);
     assert.equal(p1.body.data.post.reactions.replies, 5);
   });
@@ -271,7 +282,10 @@ test('an expired sandbox loses the onboarding group: sandbox_access_denied; a re
     refused(await posts(app, a.apiKey, G4), 403, 'sandbox_access_denied');
     const fresh = await app.registerAgent('fresh');
     const list = await posts(app, fresh.apiKey, G4);
-    assert.ok(list.body.data.items.some((p: any) => p.post_id === topic.post_id), 'content stays for the active sandbox agents');
+    assert.ok(
+      list.body.data.items.some((p: any) => p.post_id === topic.post_id),
+      'content stays for the active sandbox agents',
+    );
 
     const join = await act(app, fresh.apiKey, { action: 'join_request', group_id: G4 });
     assert.equal(join.status, 200);
@@ -318,7 +332,10 @@ test('join requests: the gate names unmet conditions; members are approved by th
     const pending = await posts(app, pendingAgent.apiKey, g5);
     refused(pending, 403, 'group_membership_required');
     assert.match(pending.body.errors[0].message, /waiting for the operator/);
-    assert.deepEqual((await groups.listJoinRequests({ state: 'pending', limit: 10 })).map((m) => m.agent_id), [pendingAgent.agentId]);
+    assert.deepEqual(
+      (await groups.listJoinRequests({ state: 'pending', limit: 10 })).map((m) => m.agent_id),
+      [pendingAgent.agentId],
+    );
     await groups.decideJoinRequest(g5, pendingAgent.agentId, 'rejected', CLI);
     await assert.rejects(groups.decideJoinRequest(g5, pendingAgent.agentId, 'active', CLI), (e: any) => e.code === 'conflict');
     const list = await app.api('GET', GROUPS, { token: pendingAgent.apiKey });
@@ -329,7 +346,10 @@ test('join requests: the gate names unmet conditions; members are approved by th
     const reply = await act(app, member.apiKey, { action: 'reply', group_id: g5, parent_post_id: secret.body.data.post.post_id, body: 'MEMBERS-ONLY-REPLY' });
     assert.equal(reply.status, 200);
     const memberView = await posts(app, member.apiKey, g5);
-    assert.deepEqual(memberView.body.data.items.map((p: any) => p.body), ['MEMBERS-ONLY-TEXT about berth 7']);
+    assert.deepEqual(
+      memberView.body.data.items.map((p: any) => p.body),
+      ['MEMBERS-ONLY-TEXT about berth 7'],
+    );
 
     for (const res of [
       await posts(app, outsider.apiKey, g5),
@@ -381,8 +401,11 @@ test('moderation: hidden posts vanish from lists, replies and the feed; abuse an
     assert.equal(upheld.incident, true, 'an upheld report is an incident even without abuse');
     await assert.rejects(groups.hidePost(abusive, 'abuse', CLI), (e: any) => e.code === 'conflict');
     assert.equal(await groups.incidentsOf(a.agentId), 2);
-    assert.equal(await groups.incidentsOf(c.agentId), 0, 'replies hidden with their topic are not their authors\' incidents');
-    assert.deepEqual((await groups.listReports({ state: 'upheld', limit: 10 })).map((r) => r.post_id), [offTopic]);
+    assert.equal(await groups.incidentsOf(c.agentId), 0, "replies hidden with their topic are not their authors' incidents");
+    assert.deepEqual(
+      (await groups.listReports({ state: 'upheld', limit: 10 })).map((r) => r.post_id),
+      [offTopic],
+    );
 
     const list = await posts(app, b.apiKey, G4);
     assert.ok(!list.text.includes('ABUSIVE-TOPIC'));
@@ -467,15 +490,24 @@ test('content retention: threads whose last post is older than 30 days are delet
     assert.equal(await groups.enforceRetention(), 2, 'the quiet thread and the old reply to the welcome post');
     const fresh = await app.registerAgent('fresh');
     let list = await posts(app, fresh.apiKey, G4);
-    assert.deepEqual(list.body.data.items.map((p: any) => p.post_id), [busy, WELCOME_POST_ID]);
+    assert.deepEqual(
+      list.body.data.items.map((p: any) => p.post_id),
+      [busy, WELCOME_POST_ID],
+    );
     refused(await replies(app, fresh.apiKey, G4, quiet), 404, 'post_not_found');
-    assert.deepEqual((await replies(app, fresh.apiKey, G4, WELCOME_POST_ID)).body.data.items.map((p: any) => p.post_id), []);
+    assert.deepEqual(
+      (await replies(app, fresh.apiKey, G4, WELCOME_POST_ID)).body.data.items.map((p: any) => p.post_id),
+      [],
+    );
     assert.notEqual(oldWelcomeReply, lateReply);
 
     app.clock.advance(10 * DAY);
     assert.equal(await groups.enforceRetention(), 2, 'the busy thread goes 30 days after its last reply');
     list = await posts(app, fresh.apiKey, G4);
-    assert.deepEqual(list.body.data.items.map((p: any) => p.post_id), [WELCOME_POST_ID]);
+    assert.deepEqual(
+      list.body.data.items.map((p: any) => p.post_id),
+      [WELCOME_POST_ID],
+    );
     assert.ok(app.bosun.scheduler.statuses().some((j: { name: string }) => j.name === 'harbor_groups_retention'));
   });
 });

@@ -190,13 +190,25 @@ test('retention: requests without activity for 30 days are deleted with their re
     assert.equal(await app.bosun.ctx.services.help.enforceRetention(), 2, 'the resolved and the quiet request');
     const db = app.bosun.ctx.store.db;
     const left = await db.selectFrom('harbor_help_requests').select('request_id').execute();
-    assert.deepEqual(left.map((r) => r.request_id), [active.request_id], 'the request answered 10 days later lives on');
+    assert.deepEqual(
+      left.map((r) => r.request_id),
+      [active.request_id],
+      'the request answered 10 days later lives on',
+    );
     const responses = await db.selectFrom('harbor_help_responses').select('request_id').execute();
-    assert.deepEqual(responses.map((r) => r.request_id), [active.request_id], 'responses go with their request');
+    assert.deepEqual(
+      responses.map((r) => r.request_id),
+      [active.request_id],
+      'responses go with their request',
+    );
     assert.deepEqual(await db.selectFrom('harbor_help_reports').selectAll().execute(), [], 'reports go with their request');
 
     const ratings = await app.bosun.ctx.store.db.selectFrom('harbor_help_feedback').selectAll().execute();
-    assert.deepEqual(ratings.map((r) => [r.rating, r.comment]), [[5, null]], 'the rating stays, its comment is erased');
+    assert.deepEqual(
+      ratings.map((r) => [r.rating, r.comment]),
+      [[5, null]],
+      'the rating stays, its comment is erased',
+    );
     assert.equal((await app.bosun.ctx.services.help.feedbackReceived(helper.agentId)).count, 1);
     const job = app.bosun.scheduler.statuses().find((j) => j.name === 'harbor_help_retention');
     assert.ok(job, 'the retention job is scheduled');

@@ -40,10 +40,13 @@ test('report: needs harbor:help:report; reason 3-500 characters; once per agent 
 
     const reports = await app.bosun.ctx.services.help.reportsForOperator({ limit: 10 });
     assert.equal(reports.length, 2);
-    assert.deepEqual(reports.map((r) => [r.reporter_id, r.request.reports, r.request.title]).sort(), [
-      [other.agentId, 2, 'Suspicious request'],
-      [reporter.agentId, 2, 'Suspicious request'],
-    ].sort());
+    assert.deepEqual(
+      reports.map((r) => [r.reporter_id, r.request.reports, r.request.title]).sort(),
+      [
+        [other.agentId, 2, 'Suspicious request'],
+        [reporter.agentId, 2, 'Suspicious request'],
+      ].sort(),
+    );
     const audit = await app.bosun.ctx.services.audit.list({ action: 'harbor.help.report', limit: 10 });
     assert.equal(audit.length, 2);
   });
@@ -71,7 +74,10 @@ test('hide: a hidden request leaves lists, discovery and strangers; participants
     assert.equal((await app.api('GET', `${HELP}/${open.request_id}`, { token: stranger.apiKey })).body.data.hidden, true, 'its author still sees it');
 
     await app.bosun.ctx.services.help.setHidden(open.request_id, false, CLI_ACTOR);
-    assert.deepEqual((await app.api('GET', HELP, { token: author.apiKey })).body.data.items.map((r: any) => r.request_id), [open.request_id]);
+    assert.deepEqual(
+      (await app.api('GET', HELP, { token: author.apiKey })).body.data.items.map((r: any) => r.request_id),
+      [open.request_id],
+    );
     const actions = (await app.bosun.ctx.services.audit.list({ limit: 50 })).map((e) => e.action);
     assert.ok(actions.includes('harbor.help.hide') && actions.includes('harbor.help.unhide'));
   });
@@ -162,8 +168,18 @@ test('privacy: strangers see nothing of sandbox requests, feedback, keys or scop
     const mineCursor = (await app.api('GET', `${HELP}?mine=true&limit=1`, { token: dave.apiKey })).body.data.next_cursor;
 
     const forbidden = [
-      'DAVE-SANDBOX-TITLE', 'DAVE-SANDBOX-BODY', 'DAVE-SECOND-TITLE', 'ALICE-PRIVATE-COMMENT', 'BOB-PRIVATE-COMMENT', 'ALICE-OPERATOR-SUBJECT',
-      alice.apiKey, bob.apiKey, dave.apiKey, '"scopes"', 'scope_grants', '/24',
+      'DAVE-SANDBOX-TITLE',
+      'DAVE-SANDBOX-BODY',
+      'DAVE-SECOND-TITLE',
+      'ALICE-PRIVATE-COMMENT',
+      'BOB-PRIVATE-COMMENT',
+      'ALICE-OPERATOR-SUBJECT',
+      alice.apiKey,
+      bob.apiKey,
+      dave.apiKey,
+      '"scopes"',
+      'scope_grants',
+      '/24',
     ];
     const strangerCalls: Array<[string, string, unknown?]> = [
       ['GET', HELP],
@@ -196,7 +212,10 @@ test('privacy: strangers see nothing of sandbox requests, feedback, keys or scop
     assert.equal(invisible.body.errors[0].message.replace(secret.request_id, 'ID'), missing.body.errors[0].message.replace('hlp_ffffffffffffffffffff', 'ID'));
     assert.equal(typeof mineCursor, 'string');
     const carolMine = (await app.api('GET', `${HELP}?mine=true&cursor=${mineCursor}`, { token: carol.apiKey })).body.data.items;
-    assert.ok(carolMine.every((r: any) => r.author_id === carol.agentId), 'a cursor from another agent only pages your own list');
+    assert.ok(
+      carolMine.every((r: any) => r.author_id === carol.agentId),
+      'a cursor from another agent only pages your own list',
+    );
     const daveOwn = await app.api('GET', `${HELP}/${secret.request_id}`, { token: dave.apiKey });
     assert.equal(daveOwn.body.data.title, 'DAVE-SANDBOX-TITLE', 'the author sees their sandbox request');
   });
@@ -245,17 +264,21 @@ test('every help example that names a prerequisite works as published once the p
   await withApp(async (app) => {
     const [author, helper, reporter, canceller] = await registerAll(app, 'author', 'helper', 'reporter', 'canceller');
     await grant(app, reporter, ['harbor:help:report']);
-    const examples = (await app.api('GET', '/v1/capabilities/examples', { token: author.apiKey })).body.data.examples.filter(
-      (e: any) => e.requires && e.operation_id.includes('HarborHelpRequests'),
-    );
+    const examples = (await app.api('GET', '/v1/capabilities/examples', { token: author.apiKey })).body.data.examples.filter((e: any) => e.requires && e.operation_id.includes('HarborHelpRequests'));
     assert.equal(examples.length, 9);
     const request = await createRequest(app, author);
     const toCancel = await createRequest(app, canceller);
     let responseId = '';
     const callerFor: Record<string, Agent> = { postHarborHelpRequestsByIdResponses: helper, postHarborHelpRequestsByIdReport: reporter };
     const order = [
-      'getHarborHelpRequestsById', 'getHarborHelpRequestsByIdResponses', 'postHarborHelpRequestsByIdResponses', 'postHarborHelpRequestsByIdReport',
-      'postHarborHelpRequestsByIdSelect', 'postHarborHelpRequestsByIdClose', 'postHarborHelpRequestsByIdFeedback', 'getHarborHelpRequestsByIdFeedback',
+      'getHarborHelpRequestsById',
+      'getHarborHelpRequestsByIdResponses',
+      'postHarborHelpRequestsByIdResponses',
+      'postHarborHelpRequestsByIdReport',
+      'postHarborHelpRequestsByIdSelect',
+      'postHarborHelpRequestsByIdClose',
+      'postHarborHelpRequestsByIdFeedback',
+      'getHarborHelpRequestsByIdFeedback',
     ];
     examples.sort((x: any, y: any) => order.indexOf(x.operation_id) - order.indexOf(y.operation_id));
     for (const ex of examples) {

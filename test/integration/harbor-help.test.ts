@@ -20,7 +20,10 @@ test('lifecycle: open → selected → in_progress → resolved → closed, with
     const id = created.request_id;
 
     const listed = await app.api('GET', HELP, { token: helper.apiKey });
-    assert.deepEqual(listed.body.data.items.map((r: any) => r.request_id), [id]);
+    assert.deepEqual(
+      listed.body.data.items.map((r: any) => r.request_id),
+      [id],
+    );
     assert.equal(listed.body.data.items[0].yours, false);
 
     const answer = await respond(app, helper, id, 'Use the 6-bit ASCII table and strip @.');
@@ -45,13 +48,16 @@ test('lifecycle: open → selected → in_progress → resolved → closed, with
     const update = await post(app, helper, id, 'responses', { body: 'Sent you a corrected table in my answer above.' });
     assert.equal(update.status, 201);
     assert.equal(update.body.data.kind, 'update');
-    assert.equal((await app.api('GET', `${HELP}/${id}`, { token: author.apiKey })).body.data.state, 'in_progress', 'the selected helper\'s update starts the work');
+    assert.equal((await app.api('GET', `${HELP}/${id}`, { token: author.apiKey })).body.data.state, 'in_progress', "the selected helper's update starts the work");
     const thread = (await app.api('GET', `${HELP}/${id}/responses`, { token: other.apiKey })).body.data;
-    assert.deepEqual(thread.items.map((r: any) => [r.response_id, r.kind, r.selected]), [
-      [answer.response_id, 'answer', true],
-      [second.response_id, 'answer', false],
-      [update.body.data.response_id, 'update', false],
-    ]);
+    assert.deepEqual(
+      thread.items.map((r: any) => [r.response_id, r.kind, r.selected]),
+      [
+        [answer.response_id, 'answer', true],
+        [second.response_id, 'answer', false],
+        [update.body.data.response_id, 'update', false],
+      ],
+    );
 
     expectError(await post(app, author, id, 'feedback', { rating: 5 }), 409, 'help_state_invalid', 'no feedback before resolution');
     const resolved = await post(app, author, id, 'close', { outcome: 'resolved' });
@@ -305,22 +311,37 @@ test('list: open public requests newest first with cursor paging; mine lists own
     }
     await createRequest(app, agents[3], { visibility: 'sandbox' });
     const page1 = await app.api('GET', `${HELP}?limit=2`, { token: agents[3].apiKey });
-    assert.deepEqual(page1.body.data.items.map((r: any) => r.request_id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      page1.body.data.items.map((r: any) => r.request_id),
+      [ids[2], ids[1]],
+    );
     const page2 = await app.api('GET', `${HELP}?limit=2&cursor=${page1.body.data.next_cursor}`, { token: agents[3].apiKey });
-    assert.deepEqual(page2.body.data.items.map((r: any) => r.request_id), [ids[0]]);
+    assert.deepEqual(
+      page2.body.data.items.map((r: any) => r.request_id),
+      [ids[0]],
+    );
     assert.equal(page2.body.data.next_cursor, null);
     expectError(await app.api('GET', `${HELP}?cursor=bogus`, { token: agents[0].apiKey }), 400, 'cursor_invalid');
     expectError(await app.api('GET', `${HELP}?limit=51`, { token: agents[0].apiKey }), 400, 'invalid_request');
 
     await post(app, agents[0], ids[0]!, 'close', {});
     const mine = (await app.api('GET', `${HELP}?mine=true`, { token: agents[0].apiKey })).body.data.items;
-    assert.deepEqual(mine.map((r: any) => [r.request_id, r.state]), [[ids[0], 'cancelled']]);
+    assert.deepEqual(
+      mine.map((r: any) => [r.request_id, r.state]),
+      [[ids[0], 'cancelled']],
+    );
     const open = (await app.api('GET', HELP, { token: agents[0].apiKey })).body.data.items;
-    assert.deepEqual(open.map((r: any) => r.request_id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      open.map((r: any) => r.request_id),
+      [ids[2], ids[1]],
+    );
 
     const discovery = (await app.api('GET', '/v1/harbor/discovery')).body.data;
     const listing = discovery.listings.find((l: any) => l.source === 'open_help_requests');
-    assert.deepEqual(listing.items.map((i: any) => i.id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      listing.items.map((i: any) => i.id),
+      [ids[2], ids[1]],
+    );
     assert.deepEqual(Object.keys(listing.items[0]).sort(), ['created_at', 'id', 'kind', 'title', 'url']);
     assert.match(listing.items[0].url, new RegExp(`/v1/harbor/help-requests/${ids[2]}$`));
     assert.ok(discovery.path.some((s: any) => s.step === 'help'));

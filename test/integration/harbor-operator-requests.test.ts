@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
 import { withApp } from '../helpers/app.js';
 
-
 const URL = '/v1/harbor/operator-requests';
 
 test('an agent creates operator requests and lists only its own, newest first, with cursor paging', async () => {
@@ -25,10 +24,16 @@ test('an agent creates operator requests and lists only its own, newest first, w
 
     const page1 = await app.api('GET', `${URL}?limit=2`, { token: a.apiKey });
     assert.equal(page1.status, 200);
-    assert.deepEqual(page1.body.data.items.map((r: any) => r.request_id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      page1.body.data.items.map((r: any) => r.request_id),
+      [ids[2], ids[1]],
+    );
     assert.equal(typeof page1.body.data.next_cursor, 'string');
     const page2 = await app.api('GET', `${URL}?limit=2&cursor=${page1.body.data.next_cursor}`, { token: a.apiKey });
-    assert.deepEqual(page2.body.data.items.map((r: any) => r.request_id), [ids[0]]);
+    assert.deepEqual(
+      page2.body.data.items.map((r: any) => r.request_id),
+      [ids[0]],
+    );
     assert.equal(page2.body.data.next_cursor, null);
     assert.ok(!page1.text.includes('B only') && !page2.text.includes('B only'));
 
@@ -93,7 +98,10 @@ test('approving an access request really grants the requested scopes with their 
     app.clock.advance(60_000);
     const approvedAt = app.clock.now();
     const { grants } = await service.approve(id, { days: 30 }, { kind: 'cli' });
-    assert.deepEqual(grants.map((g) => g.scope), ['snapshot:read', 'harbor:help:report']);
+    assert.deepEqual(
+      grants.map((g) => g.scope),
+      ['snapshot:read', 'harbor:help:report'],
+    );
 
     const me = await app.api('GET', '/v1/agents/me', { token: a.apiKey });
     assert.ok(me.body.data.scopes.includes('snapshot:read'));
@@ -125,7 +133,7 @@ test('approving an access request really grants the requested scopes with their 
   });
 });
 
-test('rejecting and closing record the public response; an agent never reaches another agent\'s request', async () => {
+test("rejecting and closing record the public response; an agent never reaches another agent's request", async () => {
   await withApp(async (app) => {
     const a = await app.registerAgent('alpha');
     const b = await app.registerAgent('beta');
@@ -156,7 +164,10 @@ test('rejecting and closing record the public response; an agent never reaches a
     assert.deepEqual(bList.body.data.items, []);
 
     const operatorList = await service.listForOperator({ state: 'rejected', limit: 10 });
-    assert.deepEqual(operatorList.map((r) => r.request_id), [r1.body.data.request_id]);
+    assert.deepEqual(
+      operatorList.map((r) => r.request_id),
+      [r1.body.data.request_id],
+    );
     assert.equal(operatorList[0]!.internal_note, 'SECRET-NOTE-1');
     await assert.rejects(service.approve('opr_missing', {}, { kind: 'cli' }), (e: any) => e.code === 'operator_request_not_found');
   });

@@ -30,7 +30,7 @@ async function leavePrivateTraces(app: TestApp, a: { agentId: string; apiKey: st
   return { taskId: task.body.data.task_id as string, helpId: help.body.data.request_id as string, requestId: opr.body.data.request_id as string, productionId: production.task_id };
 }
 
-test('no list, feed, discovery, profile, item or error shows another agent\'s private data, key or entitlements', async () => {
+test("no list, feed, discovery, profile, item or error shows another agent's private data, key or entitlements", async () => {
   const app = await startTestApp();
   try {
     const a = await app.registerAgent('agent-a');
@@ -84,15 +84,32 @@ test('no list, feed, discovery, profile, item or error shows another agent\'s pr
     const ownTranscript = ownSeen.map((s) => s.split(' → ')[1]).join('\n');
     for (const what of PRIVATE_TEXTS) assert.ok(ownTranscript.includes(secret(what)), `A's own reads show ${secret(what)}`);
     assert.ok(ownTranscript.includes('9811000'), "A's own reads show the vessel of its task and trial");
-    const ownMe = JSON.parse(ownSeen.find((s) => s.startsWith('GET /v1/agents/me'))!.split(' → ')[1]!.slice(4));
+    const ownMe = JSON.parse(
+      ownSeen
+        .find((s) => s.startsWith('GET /v1/agents/me'))!
+        .split(' → ')[1]!
+        .slice(4),
+    );
     assert.ok(ownMe.data.scopes.includes('harbor:task:read'), "A's granted scope is visible to A");
 
     // Only what the service answered counts (the request lines themselves name the ids and the vessel).
     const transcript = seen.map((s) => s.split(' → ')[1]).join('\n');
-    assert.equal(transcript.includes(MARK), false, `private text leaked:\n${seen.filter((s) => s.includes(MARK)).join('\n').slice(0, 2000)}`);
+    assert.equal(
+      transcript.includes(MARK),
+      false,
+      `private text leaked:\n${seen
+        .filter((s) => s.includes(MARK))
+        .join('\n')
+        .slice(0, 2000)}`,
+    );
     assert.equal(transcript.includes(a.apiKey), false, 'an API key leaked');
     assert.equal(transcript.includes('9811000'), false, 'the vessel of a task or trial leaked');
-    const me = JSON.parse(seen.find((s) => s.startsWith('GET /v1/agents/me') && s.includes(b.agentId))!.split(' → ')[1]!.slice(4));
+    const me = JSON.parse(
+      seen
+        .find((s) => s.startsWith('GET /v1/agents/me') && s.includes(b.agentId))!
+        .split(' → ')[1]!
+        .slice(4),
+    );
     assert.deepEqual(me.data.scopes.includes('snapshot:read') || me.data.scopes.includes('harbor:task:read'), false, "B's scopes are its own");
     for (const foreign of [ids.taskId, ids.helpId, ids.productionId, ids.requestId]) {
       const lines = seen.filter((s) => s.includes(`?task_id=${foreign}`) || s.includes(`/help-requests/${foreign}`) || s.includes(`?id=${foreign}`));
@@ -125,7 +142,10 @@ test('keys are stored only as hashes and audit addresses are redacted', async ()
     }
     const audit = await db.selectFrom('audit_log').select(['ip', 'action']).where('action', '=', 'agent.register').execute();
     assert.ok(audit.length >= 1);
-    assert.deepEqual([...new Set(audit.map((r) => r.ip))].filter((ip) => ip !== null && ip.startsWith('198.51.100')), ['198.51.100.0/24']);
+    assert.deepEqual(
+      [...new Set(audit.map((r) => r.ip))].filter((ip) => ip !== null && ip.startsWith('198.51.100')),
+      ['198.51.100.0/24'],
+    );
     const raw = await sql<{ n: number }>`select count(*) as n from audit_log where ip like ${'%198.51.100.23%'}`.execute(db);
     assert.equal(Number(raw.rows[0]!.n), 0, 'no full address anywhere in the audit log');
   } finally {

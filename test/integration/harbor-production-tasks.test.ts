@@ -4,7 +4,6 @@ import { DAY } from '../../src/clock.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { withApp, type TestApp } from '../helpers/app.js';
 
-
 const URL = '/experimental/agent-harbor-tasks.php';
 const CLI = { kind: 'cli' } as const;
 const ALL_TASK_SCOPES = ['harbor:task:read', 'harbor:task:create', 'harbor:task:message', 'harbor:task:complete'];
@@ -50,7 +49,13 @@ test('full flow: the operator creates and assigns; the agent, scoped step by ste
 
     await tasks.messageByOperator(row.task_id, 'Use the last 24 hours.', CLI);
     const msg = await app.api('POST', URL, { token: a.apiKey, body: { action: 'message', task_id: row.task_id, body: 'On it.' } });
-    assert.deepEqual(msg.body.data.messages.map((m: any) => [m.author, m.body]), [['operator', 'Use the last 24 hours.'], [a.agentId, 'On it.']]);
+    assert.deepEqual(
+      msg.body.data.messages.map((m: any) => [m.author, m.body]),
+      [
+        ['operator', 'Use the last 24 hours.'],
+        [a.agentId, 'On it.'],
+      ],
+    );
 
     const cannot = await app.api('POST', URL, { token: a.apiKey, body: { action: 'complete', task_id: row.task_id, result: 'ETA is 2 h late' } });
     assert.match(errorOf(cannot, 403, 'scope_required').message, /harbor:task:complete/);
@@ -103,7 +108,11 @@ test('privacy: a third agent with every task scope sees no foreign task, vessel 
       }
     }
     const bList = await app.api('GET', URL, { token: b.apiKey });
-    assert.deepEqual(bList.body.data.items.map((t: any) => t.task_id), [agentTask], "the creator sees its own task, not the operator's task for a");
+    assert.deepEqual(
+      bList.body.data.items.map((t: any) => t.task_id),
+      [agentTask],
+      "the creator sees its own task, not the operator's task for a",
+    );
     const aList = await app.api('GET', URL, { token: a.apiKey });
     assert.deepEqual(aList.body.data.items.map((t: any) => t.task_id).sort(), [opTask.task_id, agentTask].sort());
     const sandboxList = await app.api('GET', '/experimental/agent-harbor-sandbox-tasks.php', { token: c.apiKey });
@@ -128,7 +137,11 @@ test('roles: the creator may message but not accept or complete; reassignment re
     const note = await app.api('POST', URL, { token: a.apiKey, body: { action: 'message', task_id: id, body: 'Any agent with AIS skills' } });
     assert.equal(note.status, 200);
     errorOf(await app.api('POST', URL, { token: a.apiKey, body: { action: 'accept', task_id: id } }), 409, 'conflict');
-    assert.deepEqual((await tasks.listForOperator({ state: 'created', limit: 10 })).map((r) => r.task_id), [id], 'the operator sees it to dispatch');
+    assert.deepEqual(
+      (await tasks.listForOperator({ state: 'created', limit: 10 })).map((r) => r.task_id),
+      [id],
+      'the operator sees it to dispatch',
+    );
 
     await tasks.assign(id, b.agentId, CLI);
     errorOf(await app.api('POST', URL, { token: b.apiKey, body: { action: 'complete', task_id: id, result: 'r' } }), 409, 'conflict');
@@ -142,7 +155,10 @@ test('roles: the creator may message but not accept or complete; reassignment re
     const forC = await app.api('GET', `${URL}?task_id=${id}`, { token: c.apiKey });
     assert.equal(forC.body.data.state, 'assigned');
     assert.equal(forC.body.data.accepted_at, null);
-    assert.deepEqual(forC.body.data.messages.map((m: any) => m.body), ['Any agent with AIS skills']);
+    assert.deepEqual(
+      forC.body.data.messages.map((m: any) => m.body),
+      ['Any agent with AIS skills'],
+    );
 
     await tasks.cancel(id, CLI);
     const cancelled = await app.api('GET', `${URL}?task_id=${id}`, { token: a.apiKey });
@@ -175,10 +191,7 @@ test('create input: scope per action, vessel identifiers, assignee rules', async
     assert.deepEqual((await app.api('GET', URL, { token: a.apiKey })).body.data.items, [], 'nothing refused was stored');
     const ok = await app.api('POST', URL, { token: a.apiKey, body: { action: 'create', title: 'Task', description: 'é'.repeat(2000), vessel: 'MMSI:211234567' } });
     assert.equal(ok.body.data.vessel, 'MMSI:211234567');
-    await assert.rejects(
-      app.bosun.ctx.services.harborTasks.createByOperator({ title: 'Title', description: 'x', vessel: 'IMO:1234568' }, CLI),
-      (e: any) => e.code === 'invalid_vessel_id',
-    );
+    await assert.rejects(app.bosun.ctx.services.harborTasks.createByOperator({ title: 'Title', description: 'x', vessel: 'IMO:1234568' }, CLI), (e: any) => e.code === 'invalid_vessel_id');
     await assert.rejects(app.bosun.ctx.services.harborTasks.createByOperator({ title: 'T', description: 'x' }, CLI), (e: any) => e.code === 'invalid_request' && e.options.field === 'title');
   });
 });

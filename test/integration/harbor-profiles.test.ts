@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { REPUTATION_MIN_INTERACTIONS, reputationProjection } from '../../src/features/harbor/profiles/profiles-service.js';
 import { withApp } from '../helpers/app.js';
 
-
 const PROFILES = '/v1/harbor/profiles';
 
 const profile = (overrides: Record<string, unknown> = {}) => ({
@@ -128,9 +127,15 @@ test('public listing and lookup show published profiles only; unpublished ones a
 
     const page1 = await app.api('GET', `${PROFILES}?limit=1`, { token: b.apiKey });
     assert.equal(page1.status, 200);
-    assert.deepEqual(page1.body.data.items.map((p: any) => p.display_name), ['Gamma Public']);
+    assert.deepEqual(
+      page1.body.data.items.map((p: any) => p.display_name),
+      ['Gamma Public'],
+    );
     const page2 = await app.api('GET', `${PROFILES}?limit=1&cursor=${page1.body.data.next_cursor}`, { token: b.apiKey });
-    assert.deepEqual(page2.body.data.items.map((p: any) => p.display_name), ['Beta Public']);
+    assert.deepEqual(
+      page2.body.data.items.map((p: any) => p.display_name),
+      ['Beta Public'],
+    );
     assert.equal(page2.body.data.next_cursor, null);
     assert.equal(page2.body.data.items[0].verified, false);
     assert.equal(page2.body.data.items[0].public, undefined);
@@ -167,17 +172,31 @@ test('skills search matches tags (skill or q) and text, case-insensitively, over
 
     const bySkill = await app.api('GET', '/v1/harbor/skills?skill=AIS-Decoding');
     assert.equal(bySkill.status, 200);
-    assert.deepEqual(bySkill.body.data.items.map((p: any) => p.display_name), ['AIS Decoder'], 'exact tag: ais_decoding is a different tag; unpublished excluded');
+    assert.deepEqual(
+      bySkill.body.data.items.map((p: any) => p.display_name),
+      ['AIS Decoder'],
+      'exact tag: ais_decoding is a different tag; unpublished excluded',
+    );
     assert.equal(bySkill.body.data.items[0].verified, false);
     assert.deepEqual(Object.keys(bySkill.body.data.items[0]).sort(), ['agent_id', 'capabilities', 'display_name', 'needs', 'offers', 'verified']);
     assert.equal(bySkill.body.data.query.skill, 'ais-decoding');
 
     const byQ = await app.api('GET', '/v1/harbor/skills?q=berths');
-    assert.deepEqual(byQ.body.data.items.map((p: any) => p.display_name), ['Berth Finder']);
+    assert.deepEqual(
+      byQ.body.data.items.map((p: any) => p.display_name),
+      ['Berth Finder'],
+    );
     const byText = await app.api('GET', '/v1/harbor/skills?text=nmea');
-    assert.deepEqual(byText.body.data.items.map((p: any) => p.display_name), ['AIS Decoder']);
+    assert.deepEqual(
+      byText.body.data.items.map((p: any) => p.display_name),
+      ['AIS Decoder'],
+    );
     const wildcard = await app.api('GET', '/v1/harbor/skills?text=' + encodeURIComponent('0%'));
-    assert.deepEqual(wildcard.body.data.items.map((p: any) => p.display_name), ['Berth Finder'], '% is matched literally');
+    assert.deepEqual(
+      wildcard.body.data.items.map((p: any) => p.display_name),
+      ['Berth Finder'],
+      '% is matched literally',
+    );
     const both = await app.api('GET', '/v1/harbor/skills?skill=berths&text=decodes');
     assert.deepEqual(both.body.data.items, []);
     const limited = await app.api('GET', '/v1/harbor/skills?limit=1');
@@ -204,11 +223,17 @@ test('discovery lists public profiles (newest 50) and the intended path with rea
     const res = await app.api('GET', '/v1/harbor/discovery');
     assert.equal(res.status, 200);
     const data = res.body.data;
-    assert.deepEqual(data.profiles.map((p: any) => p.display_name), ['Visible One']);
+    assert.deepEqual(
+      data.profiles.map((p: any) => p.display_name),
+      ['Visible One'],
+    );
     assert.equal(data.profiles[0].verified, false);
     assert.deepEqual(data.sources, ['public_profiles', 'open_help_requests']);
     assert.deepEqual(data.listings, [{ source: 'open_help_requests', items: [] }]);
-    assert.deepEqual(data.path.map((s: any) => s.step), ['inspect', 'register', 'profile', 'operator_request', 'help']);
+    assert.deepEqual(
+      data.path.map((s: any) => s.step),
+      ['inspect', 'register', 'profile', 'operator_request', 'help'],
+    );
     const register = data.path.find((s: any) => s.step === 'register');
     assert.match(register.url, /^https?:\/\/[^/]+\/v1\/agents\/register$/);
     assert.match(data.contract_url, /\/v1\/agent-harbor\/contract$/);
@@ -232,7 +257,7 @@ test('the reputation projection is hidden below the threshold', () => {
   assert.deepEqual(reputationProjection({ count: 3, ratingSum: 13 }), { shown: true, count: 3, mean_rating: 4.33, interactions: 3 });
 });
 
-test('privacy: agent B never sees A\'s unpublished profile, operator requests, notes, keys or scopes', async () => {
+test("privacy: agent B never sees A's unpublished profile, operator requests, notes, keys or scopes", async () => {
   await withApp(async (app) => {
     const a = await app.registerAgent('alpha');
     const b = await app.registerAgent('beta');

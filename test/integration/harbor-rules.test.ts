@@ -3,47 +3,49 @@ import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
 import { withApp, type TestApp } from '../helpers/app.js';
 
-
 const OPR = '/v1/harbor/operator-requests';
 const CLI = { kind: 'cli' } as const;
 const ask = (app: TestApp, token: string, subject = 'Need more access') =>
   app.api('POST', OPR, { token, body: { category: 'access_request', subject, body: 'Please.', requested_scopes: ['harbor:help:report'] } });
 
 test('operator requests: every non-revoked agent, in every lifecycle state, creates and reads its own without default scopes', async () => {
-  await withApp(async (app) => {
-    const agents = app.bosun.ctx.services.agents;
-    // auto-sandbox off: state registered, no grants at all
-    const registered = await app.registerAgent('registered-only');
-    const me = (await app.api('GET', '/v1/agents/me', { token: registered.apiKey })).body.data;
-    assert.equal(me.state, 'registered');
-    assert.deepEqual(me.scope_grants, []);
-    const created = await ask(app, registered.apiKey);
-    assert.equal(created.status, 201, created.text);
-    const listed = await app.api('GET', OPR, { token: registered.apiKey });
-    assert.equal(listed.status, 200);
-    assert.equal(listed.body.data.items.length, 1);
+  await withApp(
+    async (app) => {
+      const agents = app.bosun.ctx.services.agents;
+      // auto-sandbox off: state registered, no grants at all
+      const registered = await app.registerAgent('registered-only');
+      const me = (await app.api('GET', '/v1/agents/me', { token: registered.apiKey })).body.data;
+      assert.equal(me.state, 'registered');
+      assert.deepEqual(me.scope_grants, []);
+      const created = await ask(app, registered.apiKey);
+      assert.equal(created.status, 201, created.text);
+      const listed = await app.api('GET', OPR, { token: registered.apiKey });
+      assert.equal(listed.status, 200);
+      assert.equal(listed.body.data.items.length, 1);
 
-    // a help call without the scope advises an operator request, which now works
-    const refused = await app.api('GET', '/v1/harbor/help-requests', { token: registered.apiKey });
-    assert.equal(refused.status, 403);
-    assert.match(refused.body.errors[0].message, /operator request/);
+      // a help call without the scope advises an operator request, which now works
+      const refused = await app.api('GET', '/v1/harbor/help-requests', { token: registered.apiKey });
+      assert.equal(refused.status, 403);
+      assert.match(refused.body.errors[0].message, /operator request/);
 
-    for (const target of ['trial', 'trusted', 'operator_approved'] as const) {
-      const agent = await app.registerAgent(`in-${target}`);
-      await agents.setLifecycle(agent.agentId, target, CLI);
-      assert.equal((await ask(app, agent.apiKey, `From ${target}`)).status, 201, target);
-      assert.equal((await app.api('GET', OPR, { token: agent.apiKey })).body.data.items[0].subject, `From ${target}`);
-    }
-    const trialEnded = await app.registerAgent('trial-ended');
-    await agents.setLifecycle(trialEnded.agentId, 'trial', CLI);
-    app.clock.advance(7 * DAY);
-    assert.equal((await app.api('GET', '/v1/agents/me', { token: trialEnded.apiKey })).body.data.state, 'trial_expired');
-    assert.equal((await ask(app, trialEnded.apiKey)).status, 201);
+      for (const target of ['trial', 'trusted', 'operator_approved'] as const) {
+        const agent = await app.registerAgent(`in-${target}`);
+        await agents.setLifecycle(agent.agentId, target, CLI);
+        assert.equal((await ask(app, agent.apiKey, `From ${target}`)).status, 201, target);
+        assert.equal((await app.api('GET', OPR, { token: agent.apiKey })).body.data.items[0].subject, `From ${target}`);
+      }
+      const trialEnded = await app.registerAgent('trial-ended');
+      await agents.setLifecycle(trialEnded.agentId, 'trial', CLI);
+      app.clock.advance(7 * DAY);
+      assert.equal((await app.api('GET', '/v1/agents/me', { token: trialEnded.apiKey })).body.data.state, 'trial_expired');
+      assert.equal((await ask(app, trialEnded.apiKey)).status, 201);
 
-    const revoked = await app.registerAgent('revoked');
-    await agents.revoke(revoked.agentId, CLI, 'test');
-    assert.equal((await ask(app, revoked.apiKey)).status, 401);
-  }, { BOSUN_AUTO_SANDBOX: 'false' });
+      const revoked = await app.registerAgent('revoked');
+      await agents.revoke(revoked.agentId, CLI, 'test');
+      assert.equal((await ask(app, revoked.apiKey)).status, 401);
+    },
+    { BOSUN_AUTO_SANDBOX: 'false' },
+  );
 });
 
 test('operator requests: an expired sandbox still asks; the sandbox refusal points at a request that works', async () => {
@@ -74,7 +76,11 @@ test('leaving the sandbox ends the automatic grants; trusted agents hold only ex
       const after = (await app.api('GET', '/v1/agents/me', { token: agent.apiKey })).body.data;
       assert.equal(after.state, target);
       assert.equal(after.sandbox_expires_at, null, target);
-      assert.deepEqual(after.scope_grants.map((g: any) => [g.scope, g.granted_by]), [['harbor:help:report', 'operator']], target);
+      assert.deepEqual(
+        after.scope_grants.map((g: any) => [g.scope, g.granted_by]),
+        [['harbor:help:report', 'operator']],
+        target,
+      );
       assert.deepEqual(after.scopes, ['harbor:help:report', 'harbor:operator_request:create', 'harbor:operator_request:read'], target);
       // the sandbox's onboarding group is gone with it
       const group = await app.api('GET', '/v1/harbor/public/groups/4/posts', { token: agent.apiKey });
@@ -176,7 +182,7 @@ test('group posts and replies with raw vessel coordinates are refused with raw_v
     assert.equal(topic.status, 200, topic.text);
     assert.equal(topic.body.data.post.body, 'Hello\nfrom agt_12345678901234567890 and hlp_00001234567890123456', 'CRLF stored as LF; ids are no phone numbers');
 
-    const reply = await app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'reply', group_id: 4, parent_post_id: topic.body.data.post.post_id, body: 'Now 51°55.35\'N 004°28.75\'E' } });
+    const reply = await app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'reply', group_id: 4, parent_post_id: topic.body.data.post.post_id, body: "Now 51°55.35'N 004°28.75'E" } });
     assert.equal(reply.body.errors[0].code, 'raw_vessel_data_forbidden');
 
     const tooBig = await app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'post', group_id: 4, body: 'é'.repeat(2001) } });
@@ -262,7 +268,10 @@ test('an author sees its own hidden post marked hidden with the reason; others s
     assert.equal(mine.hidden_reason, 'spam');
     assert.equal(own.find((p: any) => p.post_id === visible.post_id).hidden, false);
     const ownReplies = (await app.api('GET', `${GROUPS}/4/posts/${visible.post_id}/replies`, { token: author.apiKey })).body.data.items;
-    assert.deepEqual(ownReplies.map((p: any) => [p.post_id, p.hidden, p.hidden_reason]), [[reply.post_id, true, 'off_topic']]);
+    assert.deepEqual(
+      ownReplies.map((p: any) => [p.post_id, p.hidden, p.hidden_reason]),
+      [[reply.post_id, true, 'off_topic']],
+    );
     assert.equal((await app.api('GET', `${GROUPS}/4/posts/${topic.post_id}/replies`, { token: author.apiKey })).status, 200);
 
     const theirs = await app.api('GET', `${GROUPS}/4/posts`, { token: other.apiKey });

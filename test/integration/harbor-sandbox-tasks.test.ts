@@ -7,7 +7,6 @@ import { createSandboxTasksService } from '../../src/features/harbor/tasks/sandb
 import { createTaskCompletionsRepo } from '../../src/features/harbor/tasks/task-completions-repo.js';
 import { withApp, type TestApp } from '../helpers/app.js';
 
-
 const URL = '/experimental/agent-harbor-sandbox-tasks.php';
 
 function errorOf(res: { status: number; body: any }, status: number, code: string) {
@@ -108,7 +107,13 @@ test('agent tasks: creator and assignee collaborate; a third agent sees nothing,
     assert.equal(m1.status, 200);
     app.clock.advance(1000);
     const m2 = await app.api('POST', URL, { token: a.apiKey, body: { action: 'message', task_id: task.task_id, body: 'Thanks' } });
-    assert.deepEqual(m2.body.data.messages.map((m: any) => [m.author, m.body]), [[b.agentId, 'SECRET-MSG from B'], [a.agentId, 'Thanks']]);
+    assert.deepEqual(
+      m2.body.data.messages.map((m: any) => [m.author, m.body]),
+      [
+        [b.agentId, 'SECRET-MSG from B'],
+        [a.agentId, 'Thanks'],
+      ],
+    );
     assert.equal(m2.body.data.message_count, 2);
 
     // the third agent: list, read, message, complete, cancel — nothing reveals the task
@@ -225,10 +230,17 @@ test('lists page newest first with an opaque cursor', async () => {
       ids.push((await create(app, a.apiKey, { title: `Task ${i}` })).task_id);
     }
     const page1 = await app.api('GET', `${URL}?limit=2`, { token: a.apiKey });
-    assert.deepEqual(page1.body.data.items.map((t: any) => t.task_id), [ids[2], ids[1]]);
+    assert.deepEqual(
+      page1.body.data.items.map((t: any) => t.task_id),
+      [ids[2], ids[1]],
+    );
     const page2 = await app.api('GET', `${URL}?limit=2&cursor=${page1.body.data.next_cursor}`, { token: a.apiKey });
     assert.equal(page2.body.data.items[0].task_id, ids[0]);
-    assert.deepEqual(page2.body.data.items.slice(1).map((t: any) => t.kind), ['onboarding'], 'then the onboarding tasks handed out at the first call');
+    assert.deepEqual(
+      page2.body.data.items.slice(1).map((t: any) => t.kind),
+      ['onboarding'],
+      'then the onboarding tasks handed out at the first call',
+    );
     const page3 = await app.api('GET', `${URL}?limit=2&cursor=${page2.body.data.next_cursor}`, { token: a.apiKey });
     assert.equal(page3.body.data.items.length, 2);
     const page4 = await app.api('GET', `${URL}?limit=2&cursor=${page3.body.data.next_cursor}`, { token: a.apiKey });
@@ -300,7 +312,10 @@ test(`retention: tasks and their messages go ${HARBOR_LIMITS.contentRetentionDay
     app.clock.advance(1);
     assert.equal(await tasks.enforceRetention(), 5, 'the quiet task and the four onboarding tasks go');
     const left = await app.bosun.ctx.store.db.selectFrom('harbor_sandbox_tasks').select('task_id').execute();
-    assert.deepEqual(left.map((r) => r.task_id), [busy.task_id]);
+    assert.deepEqual(
+      left.map((r) => r.task_id),
+      [busy.task_id],
+    );
     const messages = await app.bosun.ctx.store.db.selectFrom('harbor_sandbox_task_messages').select('task_id').execute();
     assert.deepEqual([...new Set(messages.map((r) => r.task_id))], [busy.task_id], 'messages of deleted tasks are gone');
     assert.deepEqual(await onboardingDone(), ['publish_profile'], 'the completion record outlives the task, so the item is not handed out again');
@@ -320,7 +335,11 @@ test('sandbox_access_denied: after the 14-day sandbox, and for agents registered
     app.clock.advance(HARBOR_LIMITS.sandboxExpiryDays * DAY - HOUR - 1);
     assert.equal((await app.api('GET', URL, { token: a.apiKey })).status, 200, 'one millisecond before the end');
     app.clock.advance(1);
-    for (const [method, body] of [['GET', undefined], ['POST', { action: 'create', title: 'Too late', description: 'x' }], ['POST', { action: 'message', task_id: shared.task_id, body: 'hi' }]] as const) {
+    for (const [method, body] of [
+      ['GET', undefined],
+      ['POST', { action: 'create', title: 'Too late', description: 'x' }],
+      ['POST', { action: 'message', task_id: shared.task_id, body: 'hi' }],
+    ] as const) {
       const res = await app.api(method, URL, { token: a.apiKey, body });
       assert.match(errorOf(res, 403, 'sandbox_access_denied').message, /expired/);
     }

@@ -11,8 +11,7 @@ test('the operator CLI creates, lists, shows, reassigns and cancels production t
   const databaseUrl = `sqlite:${join(dir, 'bosun.db')}`;
   const app = await startTestApp({ env: { DATABASE_URL: databaseUrl } });
   const { REDIS_URL: _redis, ...inherited } = process.env;
-  const run = (...args: string[]) =>
-    runCli(['harbor', 'tasks', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+  const run = (...args: string[]) => runCli(['harbor', 'tasks', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
   try {
     const a = await app.registerAgent('alpha');
     const b = await app.registerAgent('beta');

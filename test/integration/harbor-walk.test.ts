@@ -49,9 +49,15 @@ test('an agent walks the harbor from discovery to a vessel snapshot trial, over 
 
     // 3. Both publish profiles; the helper is found by skill.
     ok(await call('POST', stepUrl('profile'), { token: asker.api_key, body: { display_name: 'Asker', capabilities: ['port-calls'], needs: 'ETA checks', public: true } }), 'asker profile');
-    ok(await call('POST', stepUrl('profile'), { token: helper.api_key, body: { display_name: 'Helper', capabilities: ['ais-decoding'], offers: 'AIS decoding help', public: true } }), 'helper profile');
+    ok(
+      await call('POST', stepUrl('profile'), { token: helper.api_key, body: { display_name: 'Helper', capabilities: ['ais-decoding'], offers: 'AIS decoding help', public: true } }),
+      'helper profile',
+    );
     const skills = ok(await call('GET', '/v1/harbor/skills?skill=ais-decoding'), 'skills');
-    assert.deepEqual(skills.items.map((p: { agent_id: string }) => p.agent_id), [helper.agent_id]);
+    assert.deepEqual(
+      skills.items.map((p: { agent_id: string }) => p.agent_id),
+      [helper.agent_id],
+    );
 
     // 4. A public help request (idempotent create), answered by the helper.
     const helpBody = { title: 'Decoding type 24 part B', body: 'How do I merge 24A and 24B into one identity?', visibility: 'public' };
@@ -61,7 +67,10 @@ test('an agent walks the harbor from discovery to a vessel snapshot trial, over 
     const open = ok(await call('GET', '/v1/harbor/help-requests', { token: helper.api_key }), 'open requests');
     assert.ok(open.items.some((r: { request_id: string }) => r.request_id === created.request_id));
     const response = ok(
-      await call('POST', `/v1/harbor/help-requests/${created.request_id}/responses`, { token: helper.api_key, body: { body: 'Key both parts by MMSI; part A carries the name, part B the call sign and dimensions.' } }),
+      await call('POST', `/v1/harbor/help-requests/${created.request_id}/responses`, {
+        token: helper.api_key,
+        body: { body: 'Key both parts by MMSI; part A carries the name, part B the call sign and dimensions.' },
+      }),
       'respond',
     );
 
@@ -95,14 +104,42 @@ test('an agent walks the harbor from discovery to a vessel snapshot trial, over 
     // 7. The trial serves the vessel from the fleet state.
     const fleet = bosun.ctx.services.fleet;
     const seen = clock.now() - 2 * MINUTE;
-    fleet.acceptStatic({ mmsi: 563033300, imo: 9811000, name: 'WALK EXAMPLE', callsign: '9V9999', shipType: 70, lengthM: 200, beamM: 32, draughtM: 11, destination: 'SGSIN', eta: null, observedAt: seen, receivedAt: seen, source: 'tcp:walk', simulated: false });
-    fleet.acceptPosition({ mmsi: 563033300, lat: 1.26, lon: 103.82, sog: 0.1, cog: 12, heading: 90, navStatus: 1, msgType: 1, observedAt: seen, receivedAt: seen, source: 'tcp:walk', simulated: false });
+    fleet.acceptStatic({
+      mmsi: 563033300,
+      imo: 9811000,
+      name: 'WALK EXAMPLE',
+      callsign: '9V9999',
+      shipType: 70,
+      lengthM: 200,
+      beamM: 32,
+      draughtM: 11,
+      destination: 'SGSIN',
+      eta: null,
+      observedAt: seen,
+      receivedAt: seen,
+      source: 'tcp:walk',
+      simulated: false,
+    });
+    fleet.acceptPosition({
+      mmsi: 563033300,
+      lat: 1.26,
+      lon: 103.82,
+      sog: 0.1,
+      cog: 12,
+      heading: 90,
+      navStatus: 1,
+      msgType: 1,
+      observedAt: seen,
+      receivedAt: seen,
+      source: 'tcp:walk',
+      simulated: false,
+    });
     await fleet.flush();
     const snapshot = ok(await call('GET', '/v1/services/vessel-snapshot/trial?imo=9811000', { token: asker.api_key }), 'trial');
     assert.equal(snapshot.vessel.name, 'WALK EXAMPLE');
     assert.equal(snapshot.age_seconds, 120);
     assert.equal(snapshot.data_state, 'live');
-    assert.equal((await call('GET', '/v1/services/vessel-snapshot/trial?imo=9811000', { token: helper.api_key })).json.errors[0].code, 'scope_required', 'the trial is the asker\'s alone');
+    assert.equal((await call('GET', '/v1/services/vessel-snapshot/trial?imo=9811000', { token: helper.api_key })).json.errors[0].code, 'scope_required', "the trial is the asker's alone");
   } finally {
     await bosun.close();
     await dropTestSchema(config);

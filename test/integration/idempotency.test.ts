@@ -23,7 +23,10 @@ test('idempotency service: a pending claim refuses a concurrent twin; a stale cl
       return { id: 'first' };
     });
     while (runs === 0) await new Promise((resolve) => setTimeout(resolve, 2));
-    await assert.rejects(service.run('key-00000001', request, async () => ({ id: 'twin' })), (err: AppError) => err.code === 'conflict');
+    await assert.rejects(
+      service.run('key-00000001', request, async () => ({ id: 'twin' })),
+      (err: AppError) => err.code === 'conflict',
+    );
     release();
     assert.deepEqual(await slow, { result: { id: 'first' }, replayed: false });
     assert.deepEqual(await service.run('key-00000001', request, async () => ({ id: 'again' })), { result: { id: 'first' }, replayed: true });
@@ -36,7 +39,10 @@ test('idempotency service: a pending claim refuses a concurrent twin; a stale cl
     });
     while (!hung) await new Promise((resolve) => setTimeout(resolve, 2));
     app.clock.advance(MINUTE - SECOND);
-    await assert.rejects(service.run('key-00000002', request, async () => ({ id: 'x' })), (err: AppError) => err.code === 'conflict');
+    await assert.rejects(
+      service.run('key-00000002', request, async () => ({ id: 'x' })),
+      (err: AppError) => err.code === 'conflict',
+    );
     app.clock.advance(SECOND);
     assert.deepEqual(await service.run('key-00000002', request, async () => ({ id: 'recovered' })), { result: { id: 'recovered' }, replayed: false });
 

@@ -14,7 +14,15 @@ import type { AgentsTable } from '../../src/store/schema.js';
 import { TEST_EPOCH, testConfig } from '../helpers/app.js';
 
 const ENTRY: CatalogEntry = {
-  operationId: 'postTestNotes', method: 'POST', path: '/v1/test/notes', stability: 'stable', cost: 1, access: 'K', scopes: [], section: 'harbor', summary: 'test',
+  operationId: 'postTestNotes',
+  method: 'POST',
+  path: '/v1/test/notes',
+  stability: 'stable',
+  cost: 1,
+  access: 'K',
+  scopes: [],
+  section: 'harbor',
+  summary: 'test',
 };
 const AGENT: AgentPrincipal = { agentId: 'agt_registration', name: 'registration', state: 'sandbox', scopes: new Set(), row: {} as AgentsTable };
 
@@ -75,7 +83,7 @@ function appWith(idempotencyKey: boolean) {
   return { http, post, handled, writes };
 }
 
-test('a route declaring idempotencyKey is run under the caller\'s key by registration: a retry replays, the handler runs once', async () => {
+test("a route declaring idempotencyKey is run under the caller's key by registration: a retry replays, the handler runs once", async () => {
   const { http, post, handled, writes } = appWith(true);
   try {
     const first = await post('hello', 'key-00000001');

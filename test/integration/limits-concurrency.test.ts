@@ -53,8 +53,18 @@ async function openSandboxTasks(app: TestApp, agentId: string, count: number): P
   for (let i = 0; i < count; i++) {
     const now = app.clock.now();
     await repo.insert({
-      task_id: newId('sbt_'), creator_id: agentId, assignee_id: null, onboarding_key: null, title: `filler ${i}`, description: 'filler',
-      state: 'open', closed_by: null, created_at: now, updated_at: now, closed_at: null, last_activity_at: now,
+      task_id: newId('sbt_'),
+      creator_id: agentId,
+      assignee_id: null,
+      onboarding_key: null,
+      title: `filler ${i}`,
+      description: 'filler',
+      state: 'open',
+      closed_by: null,
+      created_at: now,
+      updated_at: now,
+      closed_at: null,
+      last_activity_at: now,
     });
   }
 }
@@ -149,8 +159,18 @@ test(`onboarding group: concurrent replies at the edge of ${HARBOR_LIMITS.onboar
     const earlier = app.clock.now();
     for (let i = 0; i < HARBOR_LIMITS.onboarding.repliesPerDay - 2; i++) {
       await repo.insertPost({
-        post_id: newId('pst_'), group_id: G4, parent_post_id: WELCOME_POST_ID, author_agent_id: a.agentId, author_kind: 'agent', body: `reply ${i}`,
-        pinned: 0, created_at: earlier, last_activity_at: earlier, hidden_at: null, hidden_reason: null, provenance: null,
+        post_id: newId('pst_'),
+        group_id: G4,
+        parent_post_id: WELCOME_POST_ID,
+        author_agent_id: a.agentId,
+        author_kind: 'agent',
+        body: `reply ${i}`,
+        pinned: 0,
+        created_at: earlier,
+        last_activity_at: earlier,
+        hidden_at: null,
+        hidden_reason: null,
+        provenance: null,
       });
     }
     app.clock.advance(10 * MINUTE);
@@ -171,15 +191,27 @@ for (const kind of ['like', 'vote'] as const) {
       for (let i = 0; i < limit + 4; i++) {
         const post_id = newId('pst_');
         await repo.insertPost({
-          post_id, group_id: G4, parent_post_id: null, author_agent_id: author.agentId, author_kind: 'agent', body: `target ${i}`,
-          pinned: 0, created_at: earlier, last_activity_at: earlier, hidden_at: null, hidden_reason: null, provenance: null,
+          post_id,
+          group_id: G4,
+          parent_post_id: null,
+          author_agent_id: author.agentId,
+          author_kind: 'agent',
+          body: `target ${i}`,
+          pinned: 0,
+          created_at: earlier,
+          last_activity_at: earlier,
+          hidden_at: null,
+          hidden_reason: null,
+          provenance: null,
         });
         posts.push(post_id);
       }
       for (const post_id of posts.slice(0, limit - 2)) await repo.insertReaction({ post_id, agent_id: a.agentId, kind, value: 1, group_id: G4, created_at: earlier });
       app.clock.advance(10 * MINUTE);
       const targets = posts.slice(limit - 2);
-      const responses = await race(targets.length, (i) => app.api('POST', GROUPS, { token: a.apiKey, body: { action: kind, group_id: G4, post_id: targets[i], ...(kind === 'vote' ? { value: 1 } : {}) } }));
+      const responses = await race(targets.length, (i) =>
+        app.api('POST', GROUPS, { token: a.apiKey, body: { action: kind, group_id: G4, post_id: targets[i], ...(kind === 'vote' ? { value: 1 } : {}) } }),
+      );
       expectExactly(responses, 2, 200, kind === 'like' ? 'onboarding_like_daily_limit' : 'onboarding_vote_daily_limit', `${kind}s`);
     });
   });
@@ -204,7 +236,10 @@ test('operator requests: concurrent creates at the edge of 30 actions per 5 minu
     const before = await Promise.all(
       Array.from({ length: HARBOR_LIMITS.actionsPer5Minutes - 3 }, (_, i) => app.api('POST', '/v1/harbor/profiles', { token: a.apiKey, body: { display_name: `Warmup ${i}` } }).then((r) => r.status)),
     );
-    assert.ok(before.every((s) => s === 201), JSON.stringify(before));
+    assert.ok(
+      before.every((s) => s === 201),
+      JSON.stringify(before),
+    );
     const responses = await race(8, (i) => app.api('POST', '/v1/harbor/operator-requests', { token: a.apiKey, body: { category: 'missing_function', subject: `Request ${i}`, body: 'please' } }));
     expectExactly(responses, 3, 201, 'task_rate_limited', 'operator requests');
     assert.equal((await usage(app, a.agentId)).actions_last_5_minutes, HARBOR_LIMITS.actionsPer5Minutes);
@@ -244,7 +279,10 @@ for (const write of WRITES) {
       const u = await usage(app, a.agentId);
       assert.deepEqual([u.actions_last_5_minutes, u.creates_last_24_hours], [0, 0], 'the charge was rolled back with the write');
       const audited = await app.bosun.ctx.store.db.selectFrom('audit_log').select('action').where('actor_id', '=', a.agentId).execute();
-      assert.deepEqual(audited.map((r) => r.action).filter((action) => action.startsWith('harbor.')), []);
+      assert.deepEqual(
+        audited.map((r) => r.action).filter((action) => action.startsWith('harbor.')),
+        [],
+      );
       assert.equal((await app.api('POST', write.path, { token: a.apiKey, body: write.body })).status, write.ok, 'the same write succeeds once the store does');
     });
   });
@@ -261,7 +299,11 @@ test('payments: one idempotency_key sent five times at once creates one intent; 
     const a = await app.registerAgent('payer');
     const intent = (key: string) => ({ purpose: 'contribution', rail_id: 'usdc-base', amount_or_pay_what_you_want: '5.00', expiry: 900, idempotency_key: key });
     const created = await race(5, () => app.api('POST', '/v1/payments/intents', { token: a.apiKey, body: intent('race-key-0001') }));
-    assert.deepEqual(created.map((r) => r.status), [201, 201, 201, 201, 201], JSON.stringify(created.map((r) => r.body?.errors?.[0]?.code)));
+    assert.deepEqual(
+      created.map((r) => r.status),
+      [201, 201, 201, 201, 201],
+      JSON.stringify(created.map((r) => r.body?.errors?.[0]?.code)),
+    );
     assert.equal(new Set(created.map((r) => r.body.data.payment_id)).size, 1, 'every answer names the one intent');
     assert.equal(created.filter((r) => r.headers['idempotent-replayed'] === 'true').length, 4);
 

@@ -48,7 +48,10 @@ test('the anonymous preview policy on a P endpoint: 6/min and 60/day per identit
 
     const limits = await app.api('GET', '/v1/capabilities/limits');
     const policy = limits.body.data.policies.find((p: { name: string }) => p.name === 'anonymous_preview');
-    assert.deepEqual(policy.windows, [{ window: 'minute', seconds: 60, limit: 6 }, { window: 'day', seconds: 86400, limit: 60 }]);
+    assert.deepEqual(policy.windows, [
+      { window: 'minute', seconds: 60, limit: 6 },
+      { window: 'day', seconds: 86400, limit: 60 },
+    ]);
     assert.deepEqual(policy.operations, ['getPing', 'getBootstrapVesselsSearch', 'getBootstrapVesselsLastPosition']);
     assert.equal(limits.body.data.preview.position_delay_seconds, 50400);
     assert.equal(limits.body.data.preview.max_search_results, 5);

@@ -29,7 +29,10 @@ test('ping, status and capabilities describe this deployment from live state and
     assert.equal(ops.length, app.bosun.ctx.catalog.discoverable.length);
     assert.equal(caps.counts.planned, app.bosun.ctx.catalog.planned.length);
     const register = ops.find((o: { operation_id: string }) => o.operation_id === 'postAgentsRegister');
-    assert.deepEqual({ method: register.method, path: register.path, cost: register.cost_units_hint, access: register.access }, { method: 'POST', path: '/v1/agents/register', cost: 0.3, access: 'P' });
+    assert.deepEqual(
+      { method: register.method, path: register.path, cost: register.cost_units_hint, access: register.access },
+      { method: 'POST', path: '/v1/agents/register', cost: 0.3, access: 'P' },
+    );
     assert.ok(!ops.some((o: { path: string }) => o.path === '/v1/routes/direct'), 'planned operations are absent');
     assert.equal((await app.api('GET', '/v1/routes/direct')).status, 501, 'planned operations are not routed: operation_planned');
     assert.equal(caps.openapi_url, 'http://localhost:80/.well-known/openapi.json', 'links follow the Host the caller used');
@@ -38,7 +41,7 @@ test('ping, status and capabilities describe this deployment from live state and
   }
 });
 
-test('limits are the limiter\'s own table', async () => {
+test("limits are the limiter's own table", async () => {
   const app = await startTestApp();
   try {
     const data = (await app.api('GET', '/v1/capabilities/limits')).body.data;
@@ -117,7 +120,11 @@ test('quality and telemetry summary are views over recorded requests', async () 
 
     app.clock.advance(2 * HOUR);
     const later = (await app.api('GET', '/v1/quality?window_hours=1')).body.data;
-    assert.equal(later.operations.find((o: { operation_id: string }) => o.operation_id === 'getPing'), undefined, 'outside the window');
+    assert.equal(
+      later.operations.find((o: { operation_id: string }) => o.operation_id === 'getPing'),
+      undefined,
+      'outside the window',
+    );
   } finally {
     await app.close();
   }
@@ -137,7 +144,11 @@ test('policy, quickstart, services, feature flags and connectors', async () => {
     assert.equal(quick.base_url, 'https://bosun.example.org');
     const register = quick.steps.find((s: { url: string }) => s.url.endsWith('/v1/agents/register'));
     assert.equal(register.url, 'https://bosun.example.org/v1/agents/register');
-    for (const step of quick.steps) assert.ok(app.bosun.ctx.catalog.implemented.some(({ entry }) => step.url.split('?')[0].endsWith(entry.path)), step.url);
+    for (const step of quick.steps)
+      assert.ok(
+        app.bosun.ctx.catalog.implemented.some(({ entry }) => step.url.split('?')[0].endsWith(entry.path)),
+        step.url,
+      );
 
     const all = (await app.api('GET', '/v1/services')).body.data.services;
     assert.ok(all.some((s: { service_id: string }) => s.service_id === 'agent.harbor'));

@@ -8,10 +8,20 @@ const RAILS = JSON.stringify([
   { rail_id: 'eth-mainnet', label: 'ETH', network: 'ethereum', token: 'ETH', address: '0x' + 'cd'.repeat(20), decimals: 18 },
 ]);
 const intent = (over: Record<string, unknown> = {}) => ({
-  purpose: 'contribution', rail_id: 'usdc-base', amount_or_pay_what_you_want: '5.00', expiry: 900, idempotency_key: 'key-00000001', ...over,
+  purpose: 'contribution',
+  rail_id: 'usdc-base',
+  amount_or_pay_what_you_want: '5.00',
+  expiry: 900,
+  idempotency_key: 'key-00000001',
+  ...over,
 });
 const proofBody = (over: Record<string, unknown> = {}) => ({
-  network: 'base', token: 'USDC', tx_hash: '0x' + 'ef'.repeat(32), sender_address: '0x' + '12'.repeat(20), amount: '5.00', ...over,
+  network: 'base',
+  token: 'USDC',
+  tx_hash: '0x' + 'ef'.repeat(32),
+  sender_address: '0x' + '12'.repeat(20),
+  amount: '5.00',
+  ...over,
 });
 
 describe('payments, default deployment', () => {
@@ -24,7 +34,10 @@ describe('payments, default deployment', () => {
   test('rails are listed for display while intents and proofs answer payments_disabled', async () => {
     const rails = await app.api('GET', '/v1/payments/rails');
     assert.equal(rails.body.data.intents_enabled, false);
-    assert.deepEqual(rails.body.data.rails.map((r: { rail_id: string }) => r.rail_id), ['usdc-base', 'eth-mainnet']);
+    assert.deepEqual(
+      rails.body.data.rails.map((r: { rail_id: string }) => r.rail_id),
+      ['usdc-base', 'eth-mainnet'],
+    );
     const { apiKey } = await app.registerAgent('payer');
     const create = await app.api('POST', '/v1/payments/intents', { token: apiKey, body: intent() });
     assert.equal(create.status, 403);
@@ -80,7 +93,10 @@ describe('payments enabled by the operator', () => {
     }
     const ok60 = await app.api('POST', '/v1/payments/intents', { token: apiKey, body: intent({ expiry: 60, idempotency_key: 'ttl-edge-060' }) });
     assert.equal(ok60.status, 201);
-    const eth = await app.api('POST', '/v1/payments/intents', { token: apiKey, body: intent({ rail_id: 'eth-mainnet', amount_or_pay_what_you_want: '0.000000000000000001', idempotency_key: 'eth-wei-0001' }) });
+    const eth = await app.api('POST', '/v1/payments/intents', {
+      token: apiKey,
+      body: intent({ rail_id: 'eth-mainnet', amount_or_pay_what_you_want: '0.000000000000000001', idempotency_key: 'eth-wei-0001' }),
+    });
     assert.equal(eth.status, 201);
   });
 
@@ -116,7 +132,10 @@ describe('payments enabled by the operator', () => {
     assert.deepEqual((await app.api('GET', '/v1/agents/me', { token: stranger })).body.data.payment_intents, [], 'nobody else sees them');
 
     const payments = app.bosun.ctx.services.payments;
-    await assert.rejects(payments.review(created.payment_id, 'confirm', 'seen on chain'), (e: any) => e.code === 'conflict' && /amount_mismatch/.test(e.message) && /--accept-mismatch/.test(e.message));
+    await assert.rejects(
+      payments.review(created.payment_id, 'confirm', 'seen on chain'),
+      (e: any) => e.code === 'conflict' && /amount_mismatch/.test(e.message) && /--accept-mismatch/.test(e.message),
+    );
     const reviewed = await payments.review(created.payment_id, 'confirm', 'seen on chain', { acceptMismatch: true });
     assert.equal(reviewed.state, 'contribution_recorded');
     assert.deepEqual(reviewed.flags, ['amount_mismatch']);

@@ -18,7 +18,7 @@ test('concurrent starts on a fresh PostgreSQL schema migrate it exactly once, wi
     const stores = await Promise.all(Array.from({ length: starters }, () => openStore(config.database)));
     try {
       const outcomes = await Promise.allSettled(stores.map((store) => migrateToLatest(store)));
-      const failures = outcomes.filter((o) => o.status === 'rejected').map((o) => String((o).reason));
+      const failures = outcomes.filter((o) => o.status === 'rejected').map((o) => String(o.reason));
       assert.deepEqual(failures, []);
       const applied = outcomes.map((o) => (o as PromiseFulfilledResult<string[]>).value.length).sort((a, b) => b - a);
       assert.deepEqual(applied, [Object.keys(MIGRATIONS).length, ...Array(starters - 1).fill(0)]);

@@ -29,7 +29,11 @@ const yieldToOthers = () => new Promise<void>((resolve) => setImmediate(resolve)
 
 /** Rows written for `key` (audit rows: a table without foreign keys). */
 async function ledgerCount(db: Store['db'] | Trx, key: string): Promise<number> {
-  const row = await db.selectFrom('audit_log').select((eb) => eb.fn.countAll<number | string>().as('n')).where('target', '=', key).executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('audit_log')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('target', '=', key)
+    .executeTakeFirstOrThrow();
   return Number(row.n);
 }
 

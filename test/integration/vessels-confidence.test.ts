@@ -70,11 +70,14 @@ test('vessel reads carry confidence in [0, 1] per record and in the envelope; fr
     const watch = await app.api('GET', `/v1/vessels/watchlist?ids=IMO:${FULL.imo},MMSI:${BARE_MMSI},MMSI:999999999`, { token: key });
     assert.equal(watch.status, 200, watch.text);
     assert.equal(watch.body.confidence, 0.6, 'the lowest position returned');
-    assert.equal(watch.body.freshness_seconds, ageOf(t0 + 2 * MINUTE), 'the oldest position returned (OCEAN PRIDE\'s), not 0');
+    assert.equal(watch.body.freshness_seconds, ageOf(t0 + 2 * MINUTE), "the oldest position returned (OCEAN PRIDE's), not 0");
 
     const track = await app.api('GET', `/v1/vessels/MMSI:${BARE_MMSI}/positions?from=${t0 - HOUR}&include_flagged=true`, { token: key });
     assert.equal(track.status, 200, track.text);
-    assert.deepEqual(track.body.data.items.map((i: { confidence: number }) => i.confidence), [0.95, 0.6, 0.2]);
+    assert.deepEqual(
+      track.body.data.items.map((i: { confidence: number }) => i.confidence),
+      [0.95, 0.6, 0.2],
+    );
     assert.equal(track.body.confidence, 0.2);
     assert.equal(track.body.freshness_seconds, ageOf(t0), 'a track is as old as its first point');
 

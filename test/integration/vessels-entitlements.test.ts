@@ -18,7 +18,6 @@ const FRESH_ONLY = { mmsi: 563055500, imo: imo(941333) };
 /** Distinctive coordinates of positions younger than the delay: they must never appear without the entitlement. */
 const FRESH_LATS = ['1.25003', '1.32222', '1.33333', '1.34444', '1.35555', '1.36666', '1.33341'];
 
-
 /**
  * PRIDE: positions 20 h old, exactly DELAY s old (the newest one a delayed key may see), DELAY - 1 s
  * old, 1 h old and 5 s old. OTHER: one position 15 h old and a fresh one. FRESH_ONLY: fresh positions only.
@@ -75,21 +74,25 @@ test('a fresh sandbox key reads identity and delayed positions only: no fix youn
     const lookup = await app.api('GET', `/v1/vessels/lookup?imo=${PRIDE.imo}`, { token });
     assertNoFreshPosition(lookup, 'lookup');
     assert.equal(lookup.body.data.vessel.name, 'OCEAN PRIDE', 'identity is served');
-    assert.deepEqual(lookup.body.data.latest_position, {
-      lat: 1.25,
-      lon: 103.75,
-      sog_kn: 12,
-      cog_deg: 90,
-      heading_deg: 91,
-      nav_status: 0,
-      nav_status_text: 'Under way using engine',
-      observed_at: new Date(NOW - DELAY * SECOND).toISOString(),
-      age_seconds: DELAY,
-      source: 'file:test.nmea',
-      simulated: false,
-      quality_flags: ['delayed_position'],
-      confidence: 0.95,
-    }, 'the newest position exactly 50,400 s old is served; the one 50,399 s old is not');
+    assert.deepEqual(
+      lookup.body.data.latest_position,
+      {
+        lat: 1.25,
+        lon: 103.75,
+        sog_kn: 12,
+        cog_deg: 90,
+        heading_deg: 91,
+        nav_status: 0,
+        nav_status_text: 'Under way using engine',
+        observed_at: new Date(NOW - DELAY * SECOND).toISOString(),
+        age_seconds: DELAY,
+        source: 'file:test.nmea',
+        simulated: false,
+        quality_flags: ['delayed_position'],
+        confidence: 0.95,
+      },
+      'the newest position exactly 50,400 s old is served; the one 50,399 s old is not',
+    );
     assert.equal(lookup.body.freshness_seconds, DELAY, 'freshness_seconds is the age of the oldest data served');
     assert.deepEqual(lookup.body.quality_flags, ['delayed_position']);
 
@@ -110,7 +113,13 @@ test('a fresh sandbox key reads identity and delayed positions only: no fix youn
     assertNoFreshPosition(search, 'search');
     const byName = Object.fromEntries(search.body.data.items.map((i: any) => [i.name, i]));
     assert.deepEqual(Object.keys(byName).sort(), ['OCEAN FRESH', 'OCEAN OTHER', 'OCEAN PRIDE']);
-    assert.deepEqual(byName['OCEAN PRIDE'].latest_position, { lat: 1.25, lon: 103.75, observed_at: new Date(NOW - DELAY * SECOND).toISOString(), age_seconds: DELAY, quality_flags: ['delayed_position'] });
+    assert.deepEqual(byName['OCEAN PRIDE'].latest_position, {
+      lat: 1.25,
+      lon: 103.75,
+      observed_at: new Date(NOW - DELAY * SECOND).toISOString(),
+      age_seconds: DELAY,
+      quality_flags: ['delayed_position'],
+    });
     assertDelayed(byName['OCEAN OTHER'].latest_position, NOW, 'search OTHER');
     assert.equal(byName['OCEAN FRESH'].latest_position, null);
     assert.equal(search.body.freshness_seconds, 15 * 3600, 'the oldest position served (OTHER, 15 h)');
@@ -122,10 +131,16 @@ test('a fresh sandbox key reads identity and delayed positions only: no fix youn
     assert.deepEqual(liveBox.body.data.items, []);
     const delayedBox = await app.api('GET', '/v1/vessels/search?bbox=103.5,1.0,103.76,1.26&limit=1', { token });
     assertNoFreshPosition(delayedBox, 'search by bbox around delayed positions');
-    assert.deepEqual(delayedBox.body.data.items.map((i: any) => i.name), ['OCEAN OTHER']);
+    assert.deepEqual(
+      delayedBox.body.data.items.map((i: any) => i.name),
+      ['OCEAN OTHER'],
+    );
     assert.notEqual(delayedBox.body.data.next_cursor, null, 'a second vessel in the box: next page');
     const page2 = await app.api('GET', `/v1/vessels/search?bbox=103.5,1.0,103.76,1.26&limit=1&cursor=${delayedBox.body.data.next_cursor}`, { token });
-    assert.deepEqual(page2.body.data.items.map((i: any) => i.name), ['OCEAN PRIDE']);
+    assert.deepEqual(
+      page2.body.data.items.map((i: any) => i.name),
+      ['OCEAN PRIDE'],
+    );
     assert.equal(page2.body.data.next_cursor, null);
 
     const watch = await app.api('GET', `/v1/vessels/watchlist?ids=IMO:${PRIDE.imo},MMSI:${OTHER.mmsi},${ids.fresh},MMSI:563099900`, { token });
@@ -261,13 +276,20 @@ test('vessels:live granted through an approved access_request serves live data, 
     assert.equal(lookup.body.data.latest_position.age_seconds, 5);
     assert.deepEqual(lookup.body.quality_flags, []);
     const search = await app.api('GET', '/v1/vessels/search?bbox=103.79,1.30,103.95,1.40', { token: apiKey });
-    assert.deepEqual(search.body.data.items.map((i: any) => i.name), ['OCEAN FRESH', 'OCEAN PRIDE'], 'bbox on live positions');
+    assert.deepEqual(
+      search.body.data.items.map((i: any) => i.name),
+      ['OCEAN FRESH', 'OCEAN PRIDE'],
+      'bbox on live positions',
+    );
     const watch = await app.api('GET', `/v1/vessels/watchlist?ids=IMO:${OTHER.imo}`, { token: apiKey });
     assert.equal(watch.body.data.items[0].result.position.age_seconds, 10);
 
     const history = await app.api('GET', `/v1/vessels/${ids.pride}/positions?from=${NOW - 2 * HOUR}`, { token: apiKey });
     assert.equal(history.status, 200, history.text);
-    assert.deepEqual(history.body.data.items.map((i: any) => i.lat), [Number(FRESH_LATS[1]), Number(FRESH_LATS[2])]);
+    assert.deepEqual(
+      history.body.data.items.map((i: any) => i.lat),
+      [Number(FRESH_LATS[1]), Number(FRESH_LATS[2])],
+    );
     const updates = await app.api('GET', '/v1/vessels/updates?timeout=0', { token: apiKey });
     assert.equal(updates.status, 200, updates.text);
     assert.equal(updates.body.data.timed_out, true);
@@ -287,24 +309,27 @@ test('bosun agents grant <id> vessels:live and agents revoke-scope switch a key 
   const { REDIS_URL: _redis, DATABASE_URL: _db, ...inherited } = process.env;
   const cli = (...args: string[]) => runCli(['agents', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
   try {
-    await withApp(async (app) => {
-      await seed(app);
-      const { apiKey, agentId } = await app.registerAgent('cli-granted');
-      const lat = async () => (await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: apiKey })).body.data.position.lat;
-      assert.equal(await lat(), 1.25);
-      const other = await app.registerAgent('cli-granted-too');
-      const missingScope = await cli('grant', agentId);
-      assert.notEqual(missingScope.status, 0);
-      assert.match(missingScope.stderr, /give the agent id\(s\) and the scope/);
-      const granted = await cli('grant', agentId, other.agentId, 'vessels:live');
-      assert.equal(granted.status, 0, granted.stderr);
-      assert.match(granted.stdout, new RegExp(`granted vessels:live to ${agentId}\ngranted vessels:live to ${other.agentId}`));
-      assert.equal(await lat(), Number(FRESH_LATS[2]), 'live on the next call');
-      assert.equal((await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: other.apiKey })).body.data.position.lat, Number(FRESH_LATS[2]), 'both agents granted');
-      const revoked = await cli('revoke-scope', agentId, 'vessels:live');
-      assert.equal(revoked.status, 0, revoked.stderr);
-      assert.equal(await lat(), 1.25, 'delayed on the next call');
-    }, { DATABASE_URL: databaseUrl });
+    await withApp(
+      async (app) => {
+        await seed(app);
+        const { apiKey, agentId } = await app.registerAgent('cli-granted');
+        const lat = async () => (await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: apiKey })).body.data.position.lat;
+        assert.equal(await lat(), 1.25);
+        const other = await app.registerAgent('cli-granted-too');
+        const missingScope = await cli('grant', agentId);
+        assert.notEqual(missingScope.status, 0);
+        assert.match(missingScope.stderr, /give the agent id\(s\) and the scope/);
+        const granted = await cli('grant', agentId, other.agentId, 'vessels:live');
+        assert.equal(granted.status, 0, granted.stderr);
+        assert.match(granted.stdout, new RegExp(`granted vessels:live to ${agentId}\ngranted vessels:live to ${other.agentId}`));
+        assert.equal(await lat(), Number(FRESH_LATS[2]), 'live on the next call');
+        assert.equal((await app.api('GET', `/v1/vessels/last_position?imo=${PRIDE.imo}`, { token: other.apiKey })).body.data.position.lat, Number(FRESH_LATS[2]), 'both agents granted');
+        const revoked = await cli('revoke-scope', agentId, 'vessels:live');
+        assert.equal(revoked.status, 0, revoked.stderr);
+        assert.equal(await lat(), 1.25, 'delayed on the next call');
+      },
+      { DATABASE_URL: databaseUrl },
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -317,7 +342,10 @@ test('discovery says so: the scope is grantable but not default, the errors list
     assert.ok(scope, 'vessels:live is in the scope table');
     assert.equal(scope.issued_by_default, false);
     assert.ok(!contract.default_scopes.includes('vessels:live'));
-    assert.ok(contract.privacy_guarantees.some((g: string) => g.includes('vessels:live') && g.includes('50,400 s')), 'the privacy statement matches the behaviour');
+    assert.ok(
+      contract.privacy_guarantees.some((g: string) => g.includes('vessels:live') && g.includes('50,400 s')),
+      'the privacy statement matches the behaviour',
+    );
 
     const doc = buildOpenApi(app.bosun.ctx.catalog, 'http://localhost') as any;
     for (const path of ['/v1/vessels/{vsl_id}/positions', '/v1/vessels/updates']) {

@@ -8,7 +8,6 @@ import { identity, imo, ingest, position } from '../helpers/fleet.js';
 const NOW = TEST_EPOCH;
 const DELAY = PREVIEW.positionDelaySeconds * SECOND;
 
-
 /** Each call from its own address: the preview allows 6 a minute per identity and IP. */
 let ipCounter = 0;
 const preview = (app: TestApp, url: string, headers: Record<string, string> = {}) => app.api('GET', url, { ip: `10.77.${Math.floor(ipCounter / 250)}.${ipCounter++ % 250}`, headers });
@@ -102,7 +101,10 @@ test('no position fresher than 50,400 s leaks through the preview: not in answer
       for (const age of freshAges) assert.ok(!numbersIn(res.body.data ?? {}).includes(age), `fresh age ${age} in ${text}`);
       assert.ok(!/observed_at|age_seconds|"lat"|"lon"|last_seen|sog|cog|destination/.test(JSON.stringify(res.body.data?.items ?? [])), 'search items carry no position-derived field');
     }
-    assert.deepEqual(searches[0]!.body.data.items.map((i: { name: string }) => i.name), ['RECENT ONLY']);
+    assert.deepEqual(
+      searches[0]!.body.data.items.map((i: { name: string }) => i.name),
+      ['RECENT ONLY'],
+    );
     assert.deepEqual(Object.keys(searches[0]!.body.data.items[0]).sort(), ['callsign', 'category', 'flag', 'imo', 'mmsi', 'name', 'simulated', 'vsl_id']);
     assert.equal(searches[0]!.body.freshness_seconds, 0);
   });
@@ -114,7 +116,10 @@ test('preview search: identity matches, at most 5 results, q of at least 2 chara
     await ingest(fleet, ...Array.from({ length: 7 }, (_, i) => identity(244100000 + i, NOW, { name: `OCEAN ${String.fromCharCode(65 + i)}` })));
     const res = await preview(app, '/v1/bootstrap/vessels/search?q=ocean');
     assert.equal(res.status, 200);
-    assert.deepEqual(res.body.data.items.map((i: { name: string }) => i.name), ['OCEAN A', 'OCEAN B', 'OCEAN C', 'OCEAN D', 'OCEAN E']);
+    assert.deepEqual(
+      res.body.data.items.map((i: { name: string }) => i.name),
+      ['OCEAN A', 'OCEAN B', 'OCEAN C', 'OCEAN D', 'OCEAN E'],
+    );
     assert.equal((await preview(app, '/v1/bootstrap/vessels/search?q=ocean&limit=5')).status, 200);
     const six = await preview(app, '/v1/bootstrap/vessels/search?q=ocean&limit=6');
     assert.equal(six.status, 400);

@@ -43,7 +43,7 @@ test('updates: a pending poll returns the position stored while it waits; the ne
     const pending = poll(app, key, `since=${start.body.data.cursor}&timeout=30`);
     assert.equal(await settled(pending), 'pending', 'no positions yet: the poll waits');
     await ingest(fleet, position(563033300, NOW, 1.25, 103.8));
-    const res = (await pending);
+    const res = await pending;
     assert.equal(res.status, 200);
     assert.equal(res.body.data.timed_out, false);
     assert.equal(res.body.data.items.length, 1);
@@ -59,10 +59,10 @@ test('updates: a pending poll returns the position stored while it waits; the ne
     // Positions stored between two polls are not missed either.
     await ingest(fleet, position(563033300, NOW + 10 * SECOND, 1.2503, 103.8003), position(563033300, NOW + 20 * SECOND, 1.2506, 103.8006));
     const caughtUp = await poll(app, key, `since=${next.body.data.cursor}&timeout=5`);
-    assert.deepEqual(caughtUp.body.data.items.map((i: { observed_at: string }) => i.observed_at), [
-      new Date(NOW + 10 * SECOND).toISOString(),
-      new Date(NOW + 20 * SECOND).toISOString(),
-    ]);
+    assert.deepEqual(
+      caughtUp.body.data.items.map((i: { observed_at: string }) => i.observed_at),
+      [new Date(NOW + 10 * SECOND).toISOString(), new Date(NOW + 20 * SECOND).toISOString()],
+    );
   });
 });
 
@@ -90,11 +90,17 @@ test('updates: ids and bbox filters; positions of other vessels neither answer n
     const byBox = poll(app, key, `since=${start.body.data.cursor}&bbox=3,51,5,53&timeout=30`);
     await ingest(fleet, position(244123456, NOW, 51.91, 4.11));
     assert.equal(await settled(byId), 'pending', 'another vessel moved: the filtered poll keeps waiting');
-    const boxed = (await byBox);
-    assert.deepEqual(boxed.body.data.items.map((i: { mmsi: number }) => i.mmsi), [244123456]);
+    const boxed = await byBox;
+    assert.deepEqual(
+      boxed.body.data.items.map((i: { mmsi: number }) => i.mmsi),
+      [244123456],
+    );
     await ingest(fleet, position(563033300, NOW, 1.2501, 103.8001));
-    const res = (await byId);
-    assert.deepEqual(res.body.data.items.map((i: { mmsi: number }) => i.mmsi), [563033300]);
+    const res = await byId;
+    assert.deepEqual(
+      res.body.data.items.map((i: { mmsi: number }) => i.mmsi),
+      [563033300],
+    );
     const unknown = await poll(app, key, 'ids=MMSI:999999999&timeout=0');
     assert.equal(unknown.body.errors[0].code, 'vessel_not_found');
     const malformed = await poll(app, key, 'ids=IMO:1&timeout=0');
@@ -120,7 +126,7 @@ test('updates: three polls per agent key at once; the fourth is rate_limited; a 
     assert.equal((await poll(app, otherAgent, 'timeout=0')).status, 200, 'the cap is per key');
 
     await ingest(fleet, position(563033300, NOW, 1.25, 103.8));
-    for (const p of open) assert.equal(((await p)).body.data.items.length, 1);
+    for (const p of open) assert.equal((await p).body.data.items.length, 1);
     assert.equal((await poll(app, key, `since=${since}&timeout=0`)).status, 200);
   });
 });

@@ -19,7 +19,17 @@ async function seedPride(app: TestApp): Promise<string> {
   const fleet = app.bosun.ctx.services.fleet;
   await ingest(
     fleet,
-    identity(PRIDE.mmsi, NOW - HOUR, { imo: PRIDE.imo, name: 'OCEAN PRIDE', callsign: '9V1234', shipType: 80, lengthM: 183, beamM: 32, draughtM: 11.2, destination: 'SGSIN', eta: '2026-11-22T06:00:00Z' }),
+    identity(PRIDE.mmsi, NOW - HOUR, {
+      imo: PRIDE.imo,
+      name: 'OCEAN PRIDE',
+      callsign: '9V1234',
+      shipType: 80,
+      lengthM: 183,
+      beamM: 32,
+      draughtM: 11.2,
+      destination: 'SGSIN',
+      eta: '2026-11-22T06:00:00Z',
+    }),
     position(PRIDE.mmsi, NOW - 30 * MINUTE, 1.2, 103.7, { sog: 11.5, cog: 45, heading: 44, navStatus: 0 }),
     position(PRIDE.mmsi, NOW - 5 * MINUTE, 1.25, 103.76, { sog: 11.4, cog: 46, heading: 45, navStatus: 0, source: 'tcp:10.0.0.5:10110' }),
   );
@@ -159,7 +169,9 @@ test('search: q over name, callsign, IMO and MMSI prefixes; type, flag and bbox 
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const res: { body: { data: { items: Array<{ name: string }>; next_cursor: string | null } } } = await app.api('GET', `/v1/vessels/search?q=ocean&limit=2${cursor ? `&cursor=${cursor}` : ''}`, { token: key });
+      const res: { body: { data: { items: Array<{ name: string }>; next_cursor: string | null } } } = await app.api('GET', `/v1/vessels/search?q=ocean&limit=2${cursor ? `&cursor=${cursor}` : ''}`, {
+        token: key,
+      });
       seen.push(...res.body.data.items.map((i) => i.name));
       cursor = res.body.data.next_cursor;
       pages++;
@@ -187,12 +199,15 @@ test('watchlist: partial results with a per-id error code; 50 ids allowed, 51 re
     const res = await app.api('GET', `/v1/vessels/watchlist?ids=IMO:${PRIDE.imo},MMSI:244999999,IMO:1234568,${vslId}`, { token: key });
     assert.equal(res.status, 200);
     const items = res.body.data.items;
-    assert.deepEqual(items.map((i: { id: string; status: string }) => [i.id, i.status]), [
-      [`IMO:${PRIDE.imo}`, 'ok'],
-      ['MMSI:244999999', 'error'],
-      ['IMO:1234568', 'error'],
-      [vslId, 'ok'],
-    ]);
+    assert.deepEqual(
+      items.map((i: { id: string; status: string }) => [i.id, i.status]),
+      [
+        [`IMO:${PRIDE.imo}`, 'ok'],
+        ['MMSI:244999999', 'error'],
+        ['IMO:1234568', 'error'],
+        [vslId, 'ok'],
+      ],
+    );
     assert.equal(items[0].result.position.lat, 1.25);
     assert.equal(items[1].error.code, 'vessel_not_found');
     assert.equal(items[2].error.code, 'invalid_vessel_id');
@@ -237,7 +252,11 @@ test('positions: time range (ISO or epoch), paging at the limit edge, downsampli
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const res: { body: { data: { items: Array<{ observed_at: string }>; next_cursor: string | null } } } = await app.api('GET', `/v1/vessels/${vslId}/positions?limit=50${cursor ? `&cursor=${cursor}` : ''}`, { token: key });
+      const res: { body: { data: { items: Array<{ observed_at: string }>; next_cursor: string | null } } } = await app.api(
+        'GET',
+        `/v1/vessels/${vslId}/positions?limit=50${cursor ? `&cursor=${cursor}` : ''}`,
+        { token: key },
+      );
       seen.push(...res.body.data.items.map((i) => i.observed_at));
       cursor = res.body.data.next_cursor;
     } while (cursor);
@@ -293,12 +312,18 @@ test('popular: keyed reads counted per vessel in the window, ranked by distinct 
     app.clock.advance(2 * DAY);
     await app.api('GET', '/v1/vessels/lookup?mmsi=244123456', { token: other });
     const dayLater = await app.api('GET', '/v1/vessels/popular?window=24h');
-    assert.deepEqual(dayLater.body.data.items.map((i: { name: string; lookups: number }) => [i.name, i.lookups]), [['OCEAN GLORY', 1]]);
+    assert.deepEqual(
+      dayLater.body.data.items.map((i: { name: string; lookups: number }) => [i.name, i.lookups]),
+      [['OCEAN GLORY', 1]],
+    );
     const week = await app.api('GET', '/v1/vessels/popular?window=7d');
-    assert.deepEqual(week.body.data.items.map((i: { name: string; lookups: number; agents: number }) => [i.name, i.lookups, i.agents]), [
-      ['OCEAN GLORY', 4, 2],
-      ['OCEAN PRIDE', 2, 2],
-    ]);
+    assert.deepEqual(
+      week.body.data.items.map((i: { name: string; lookups: number; agents: number }) => [i.name, i.lookups, i.agents]),
+      [
+        ['OCEAN GLORY', 4, 2],
+        ['OCEAN PRIDE', 2, 2],
+      ],
+    );
     assert.equal((await app.api('GET', '/v1/vessels/popular?window=30d')).status, 400);
 
     // Lookups are kept 8 days (a day beyond the longest window), then removed by the hourly job.
@@ -312,7 +337,13 @@ test('simulated data says so: simulated on the vessel and position, simulated_so
   await withLiveKey(async (app, key) => {
     const sim = { source: 'demo-simulator', simulated: true };
     await ingest(app.bosun.ctx.services.fleet, identity(538000001, NOW, { name: 'DEMO CARRIER', imo: imo(100000), ...sim }), position(538000001, NOW - MINUTE, 25.0, 55.0, sim));
-    for (const url of ['/v1/vessels/lookup?mmsi=538000001', '/v1/vessels/last_position?mmsi=538000001', '/v1/vessels/search?q=demo', '/v1/vessels/watchlist?ids=MMSI:538000001', '/v1/vessels/MMSI:538000001/positions']) {
+    for (const url of [
+      '/v1/vessels/lookup?mmsi=538000001',
+      '/v1/vessels/last_position?mmsi=538000001',
+      '/v1/vessels/search?q=demo',
+      '/v1/vessels/watchlist?ids=MMSI:538000001',
+      '/v1/vessels/MMSI:538000001/positions',
+    ]) {
       const res = await app.api('GET', url, { token: key });
       assert.equal(res.status, 200, url);
       assert.ok(res.body.quality_flags.includes('simulated_source'), url);

@@ -5,7 +5,15 @@ import type { CatalogEntry } from '../../src/catalog/types.js';
 import type { Caller } from '../../src/access/principals.js';
 
 const entry = (access: CatalogEntry['access'], scopes: string[] = []): CatalogEntry => ({
-  operationId: 'x', method: 'GET', path: '/x', stability: 'beta', cost: 0.1, access, scopes, section: 'meta', summary: 'x',
+  operationId: 'x',
+  method: 'GET',
+  path: '/x',
+  stability: 'beta',
+  cost: 0.1,
+  access,
+  scopes,
+  section: 'meta',
+  summary: 'x',
 });
 const agent = (scopes: string[]): Caller => ({ kind: 'agent', agent: { agentId: 'agt_1', name: 'a', state: 'sandbox', scopes: new Set(scopes), row: {} as never } });
 const anonymous: Caller = { kind: 'anonymous' };

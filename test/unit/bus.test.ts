@@ -106,7 +106,11 @@ for (const [name, make, skip] of backends()) {
     try {
       const filtered: unknown[] = [];
       const all: unknown[] = [];
-      const stopFiltered = b.subscribe('t', (p) => filtered.push(p), (p) => (p as { origin: string }).origin !== 'me');
+      const stopFiltered = b.subscribe(
+        't',
+        (p) => filtered.push(p),
+        (p) => (p as { origin: string }).origin !== 'me',
+      );
       const next = nextMessage(b, 't');
       await b.ready();
       await a.publish('t', { origin: 'me', n: 1 });
@@ -133,8 +137,16 @@ test('memory bus: no JSON copy is made when every subscriber declines the messag
   let serialised = 0;
   const payload = (origin: string) => ({ origin, toJSON: () => (serialised++, { origin }) });
   const received: unknown[] = [];
-  bus.subscribe('t', (p) => received.push(p), (p) => (p as { origin: string }).origin !== 'me');
-  bus.subscribe('t', (p) => received.push(p), (p) => (p as { origin: string }).origin !== 'me');
+  bus.subscribe(
+    't',
+    (p) => received.push(p),
+    (p) => (p as { origin: string }).origin !== 'me',
+  );
+  bus.subscribe(
+    't',
+    (p) => received.push(p),
+    (p) => (p as { origin: string }).origin !== 'me',
+  );
   await bus.publish('t', payload('me'));
   assert.equal(serialised, 0);
   await bus.publish('t', payload('other'));

@@ -20,7 +20,11 @@ function expectedAccess(access: string): { access: string; scope?: string } {
 }
 
 test('the catalog matches spec/endpoints.tsv in method, path, stability, cost and access', { skip: tsv.skip }, () => {
-  const rows = readFileSync(tsv.path, 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  const rows = readFileSync(tsv.path, 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1)
+    .map((l) => l.split('\t'));
   assert.equal(rows.length, 253);
   assert.equal(CATALOG.length, 253);
   const byKey = new Map(CATALOG.map((e) => [`${e.method} ${e.path}`, e]));
@@ -64,7 +68,11 @@ test('the OpenAPI document is valid OpenAPI 3.1 and lists exactly the implemente
   assert.equal(doc.info.version, '1.0.0');
   const operations = Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([m, op]) => ({ path, method: m.toUpperCase(), op: op as Record<string, unknown> })));
   const closed = view.implemented.filter((o) => o.entry.discovery === 'closed');
-  assert.deepEqual(closed.map((o) => o.entry.path), ['/experimental/agent-harbor-tasks.php', '/experimental/agent-harbor-tasks.php'], 'harbor 4.3');
+  assert.deepEqual(
+    closed.map((o) => o.entry.path),
+    ['/experimental/agent-harbor-tasks.php', '/experimental/agent-harbor-tasks.php'],
+    'harbor 4.3',
+  );
   assert.equal(operations.length, view.implemented.length - closed.length);
   for (const { entry } of closed) {
     assert.equal(doc.paths[entry.path]?.[entry.method.toLowerCase()], undefined, `${entry.operationId} is not public`);

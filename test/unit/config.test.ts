@@ -24,7 +24,10 @@ test('DATABASE_URL postgres:// switches the store; REDIS_URL enables Redis; over
 });
 
 test('invalid values fail fast with every problem named', () => {
-  assert.throws(() => loadConfig({ PORT: 'eighty' }), (e: unknown) => e instanceof ConfigError && /PORT/.test((e).message));
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty' }),
+    (e: unknown) => e instanceof ConfigError && /PORT/.test(e.message),
+  );
   assert.throws(() => loadConfig({ PORT: '70000' }), /PORT: out of range/);
   assert.throws(() => loadConfig({ DATABASE_URL: 'mysql://x' }), /DATABASE_URL/);
   assert.throws(() => loadConfig({ BOSUN_AUTO_SANDBOX: 'maybe' }), /BOSUN_AUTO_SANDBOX/);

@@ -61,7 +61,7 @@ test('raw vessel coordinates are found in their usual written forms', () => {
     '51.9225° N, 4.4792° E',
     '51.92N 4.48E',
     '33.86S 151.20E',
-    '51°55.35\'N 004°28.75\'E',
+    "51°55.35'N 004°28.75'E",
     '51° 55\' 21" N, 4° 28\' 45" E',
     '51 55.35 N 004 28.75 E',
     'lat 51.92 lon 4.48',

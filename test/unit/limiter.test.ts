@@ -93,10 +93,23 @@ for (const [name, make, skip] of backends()) {
       for (let i = 1; i <= 6; i++) {
         const { guardFull, decisions } = await limiter.admit(guard, checks, t + i);
         assert.equal(guardFull, null);
-        assert.deepEqual(decisions.map((d) => [d.allowed, d.remaining]), [[true, 1200 - i], [true, 6 - i]]);
+        assert.deepEqual(
+          decisions.map((d) => [d.allowed, d.remaining]),
+          [
+            [true, 1200 - i],
+            [true, 6 - i],
+          ],
+        );
       }
       const refused = await limiter.admit(guard, checks, t + 7);
-      assert.deepEqual(refused.decisions.map((d) => [d.allowed, d.window.name]), [[true, 'minute'], [false, 'minute']], 'the first policy counts, the second refuses');
+      assert.deepEqual(
+        refused.decisions.map((d) => [d.allowed, d.window.name]),
+        [
+          [true, 'minute'],
+          [false, 'minute'],
+        ],
+        'the first policy counts, the second refuses',
+      );
       assert.equal((await limiter.check(agentDefault, 'agt_1', t + 8)).remaining, 1200 - 8, 'seven admitted calls and this one counted');
 
       // a full error budget refuses before anything is counted

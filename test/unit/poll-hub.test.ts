@@ -48,7 +48,10 @@ test('poll hub: identical reads under way are made once and shared; a later read
   const results = await answers;
   await other;
   assert.equal(reads, 2, 'one read per distinct key');
-  assert.ok(results.every((r) => r === results[0]), 'every poll got the same answer object');
+  assert.ok(
+    results.every((r) => r === results[0]),
+    'every poll got the same answer object',
+  );
   await hub.shared('rows:0:10', read);
   assert.equal(reads, 3, 'once settled, the next read is made again');
 });

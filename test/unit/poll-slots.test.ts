@@ -31,7 +31,9 @@ test('memory poll slots: max leases at once, release frees one, lapsed leases st
   assert.equal(await slots.acquire('agt_a', 3, 60_000), null);
 });
 
-test('Redis poll slots: a dead process\'s lapsed leases are pruned; a refused poll changes neither deadlines nor expiry', { skip: usingRedis() ? false : 'Redis pass only (set REDIS_URL=redis://…)' }, async () => {
+test("Redis poll slots: a dead process's lapsed leases are pruned; a refused poll changes neither deadlines nor expiry", {
+  skip: usingRedis() ? false : 'Redis pass only (set REDIS_URL=redis://…)',
+}, async () => {
   const redis = new Redis(process.env.REDIS_URL!, { lazyConnect: true });
   await redis.connect();
   const prefix = `bosun-test-${randomBytes(6).toString('hex')}:`;
@@ -43,7 +45,10 @@ test('Redis poll slots: a dead process\'s lapsed leases are pruned; a refused po
     // Three leases a crashed process left behind, already past their deadlines.
     await redis.zadd(key, serverNow - 5000, 'dead1', serverNow - 4000, 'dead2', serverNow - 3000, 'dead3');
     const live = [await slots.acquire('agt_x', 3, 60_000), await slots.acquire('agt_x', 3, 60_000), await slots.acquire('agt_x', 3, 60_000)];
-    assert.ok(live.every((l) => typeof l === 'string'), 'the lapsed leases did not count');
+    assert.ok(
+      live.every((l) => typeof l === 'string'),
+      'the lapsed leases did not count',
+    );
     assert.deepEqual((await redis.zrange(key, 0, -1)).sort(), [...live].sort(), 'and are gone');
     const scores = await redis.zrange(key, 0, -1, 'WITHSCORES');
     const ttl = await redis.pttl(key);

@@ -22,7 +22,9 @@ const row = (seq: number, vessel: number, lat = 10, lon = 20): WindowRow => ({ s
 test('recent positions answer exactly what the store would, whatever the cursors, filters, limits and window size', async () => {
   const step = fc.record({
     // rows stored before this poll (sequence numbers with gaps, as flagged rows leave)
-    stored: fc.array(fc.record({ gap: fc.integer({ min: 1, max: 3 }), vessel: fc.integer({ min: 0, max: 4 }), lat: fc.integer({ min: -5, max: 5 }), lon: fc.integer({ min: 175, max: 185 }) }), { maxLength: 12 }),
+    stored: fc.array(fc.record({ gap: fc.integer({ min: 1, max: 3 }), vessel: fc.integer({ min: 0, max: 4 }), lat: fc.integer({ min: -5, max: 5 }), lon: fc.integer({ min: 175, max: 185 }) }), {
+      maxLength: 12,
+    }),
     back: fc.integer({ min: 0, max: 40 }),
     headBack: fc.integer({ min: 0, max: 3 }),
     ids: fc.option(fc.uniqueArray(fc.integer({ min: 0, max: 4 }), { maxLength: 3 }), { nil: undefined }),
@@ -56,9 +58,19 @@ test('a storm of polls with different cursors inside the window costs one store 
   const before = store.reads();
   const pages = await Promise.all(Array.from({ length: 100 }, (_, cursor) => recent.read(cursor, 100, { vslIds: ['V3'] }, 5)));
   assert.equal(store.reads() - before, 1, 'one read extends the window; the polls are answered from memory');
-  assert.deepEqual(pages[0]!.map((r) => r.seq), [3, 10, 17, 24, 31]);
-  assert.deepEqual(pages[95]!.map((r) => r.seq), [], 'nothing for V3 after 95 up to 100');
-  assert.deepEqual(pages[50]!.map((r) => r.seq), [52, 59, 66, 73, 80]);
+  assert.deepEqual(
+    pages[0]!.map((r) => r.seq),
+    [3, 10, 17, 24, 31],
+  );
+  assert.deepEqual(
+    pages[95]!.map((r) => r.seq),
+    [],
+    'nothing for V3 after 95 up to 100',
+  );
+  assert.deepEqual(
+    pages[50]!.map((r) => r.seq),
+    [52, 59, 66, 73, 80],
+  );
   // a cursor older than the window reads the store
   const older = await createRecentPositions(store.read, 1000).read(0, 0, {}, 1);
   assert.deepEqual(older, []);

@@ -43,9 +43,7 @@ export function createAgentsRepo(db: Db) {
       await trx
         .insertInto('agent_scopes')
         .values(row)
-        .onConflict((oc) =>
-          oc.columns(['agent_id', 'scope']).doUpdateSet({ granted_by: row.granted_by, granted_at: row.granted_at, expires_at: row.expires_at }),
-        )
+        .onConflict((oc) => oc.columns(['agent_id', 'scope']).doUpdateSet({ granted_by: row.granted_by, granted_at: row.granted_at, expires_at: row.expires_at }))
         .execute();
     },
     async deleteScope(agentId: string, scope: string, trx: Executor = db): Promise<number> {
@@ -66,7 +64,10 @@ export function createAgentsRepo(db: Db) {
       return q.execute();
     },
     async count(): Promise<number> {
-      const r = await db.selectFrom('agents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const r = await db
+        .selectFrom('agents')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(r.n);
     },
   };

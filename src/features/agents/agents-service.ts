@@ -14,14 +14,12 @@ import { DEFAULT_SCOPES, EVERY_AGENT_SCOPES, GRANTABLE_SCOPES, SCOPE_BY_NAME } f
 export const SANDBOX_DAYS = HARBOR_LIMITS.sandboxExpiryDays;
 export const TRIAL_DAYS = HARBOR_LIMITS.trialDays;
 
-
 export interface ScopeGrant {
   scope: string;
   granted_by: string;
   granted_at: string;
   expires_at: string | null;
 }
-
 
 export function effectiveState(row: AgentRow, now: number): EffectiveState {
   if (row.revoked_at !== null) return 'revoked';
@@ -99,9 +97,7 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         key_rotated_at: null,
         registration_ip: registrationNetwork(ip),
       };
-      const scopes: ScopeRow[] = sandbox
-        ? DEFAULT_SCOPES.map((scope) => ({ agent_id: row.agent_id, scope, granted_by: AUTO_SANDBOX_GRANTOR, granted_at: now, expires_at: sandboxEnds }))
-        : [];
+      const scopes: ScopeRow[] = sandbox ? DEFAULT_SCOPES.map((scope) => ({ agent_id: row.agent_id, scope, granted_by: AUTO_SANDBOX_GRANTOR, granted_at: now, expires_at: sandboxEnds })) : [];
       await repo.insert(row, scopes);
       await audit.record({ actor: { kind: 'anonymous' }, action: 'agent.register', target: row.agent_id, ip, details: { sandbox } });
       // What the key can use: the grants plus the operator-request scopes every agent holds (as GET /v1/agents/me shows).
@@ -142,12 +138,14 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         key_prefix: row.key_prefix,
         key_rotated_at: isoOrNull(row.key_rotated_at),
         scopes: [...new Set([...grants.map((g) => g.scope), ...EVERY_AGENT_SCOPES])].sort(),
-        scope_grants: grants.map((g): ScopeGrant => ({
-          scope: g.scope,
-          granted_by: g.granted_by,
-          granted_at: iso(g.granted_at),
-          expires_at: isoOrNull(g.expires_at),
-        })),
+        scope_grants: grants.map(
+          (g): ScopeGrant => ({
+            scope: g.scope,
+            granted_by: g.granted_by,
+            granted_at: iso(g.granted_at),
+            expires_at: isoOrNull(g.expires_at),
+          }),
+        ),
       };
     },
 
@@ -199,8 +197,7 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       const from = effectiveState(row, now);
       if (from === 'revoked') throw new AppError('conflict', `agent ${agentId} is revoked`);
       if (target === 'trial' && !TRIAL_ENTRY.has(from)) throw new AppError('conflict', `an agent in state ${from} cannot enter a trial`);
-      const patch: Partial<AgentRow> =
-        target === 'trial' ? { state: 'trial', trial_expires_at: now + TRIAL_DAYS * DAY, sandbox_expires_at: null } : { state: target, sandbox_expires_at: null };
+      const patch: Partial<AgentRow> = target === 'trial' ? { state: 'trial', trial_expires_at: now + TRIAL_DAYS * DAY, sandbox_expires_at: null } : { state: target, sandbox_expires_at: null };
       const removed = await repo.transaction(async (trx) => {
         await repo.update(agentId, patch, trx);
         return repo.deleteScopesGrantedBy(agentId, AUTO_SANDBOX_GRANTOR, trx);

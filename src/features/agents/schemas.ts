@@ -2,8 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { IntentData } from '../payments/schemas.js';
 import { NO_CONTROL_CHARACTERS_PATTERN } from '../harbor/text-rules.js';
 
-const Text = (min: number, max: number, description: string) =>
-  Type.String({ minLength: min, maxLength: max, pattern: NO_CONTROL_CHARACTERS_PATTERN, description });
+const Text = (min: number, max: number, description: string) => Type.String({ minLength: min, maxLength: max, pattern: NO_CONTROL_CHARACTERS_PATTERN, description });
 
 export const RegisterBody = Type.Object(
   {
@@ -23,9 +22,7 @@ export const ScopeGrantSchema = Type.Object({
   expires_at: IsoOrNull,
 });
 
-export const AgentStateSchema = Type.Union(
-  ['registered', 'sandbox', 'trial', 'trusted', 'operator_approved', 'revoked', 'sandbox_expired', 'trial_expired'].map((s) => Type.Literal(s)),
-);
+export const AgentStateSchema = Type.Union(['registered', 'sandbox', 'trial', 'trusted', 'operator_approved', 'revoked', 'sandbox_expired', 'trial_expired'].map((s) => Type.Literal(s)));
 
 export const RegisterResponse = Type.Object({
   agent_id: Type.String(),

@@ -19,15 +19,18 @@ export function createAuditService(deps: { repo: AuditRepo; clock: Clock }) {
   return {
     /** With `trx`, the entry is part of that transaction: it exists only if the audited write commits. */
     async record(event: AuditEvent, trx?: Trx): Promise<void> {
-      await deps.repo.insert({
-        ts: deps.clock.now(),
-        actor_kind: event.actor.kind,
-        actor_id: event.actor.id ?? null,
-        action: event.action,
-        target: event.target ?? null,
-        ip: redactIp(event.ip),
-        details: jsonText(event.details ?? {}),
-      }, trx);
+      await deps.repo.insert(
+        {
+          ts: deps.clock.now(),
+          actor_kind: event.actor.kind,
+          actor_id: event.actor.id ?? null,
+          action: event.action,
+          target: event.target ?? null,
+          ip: redactIp(event.ip),
+          details: jsonText(event.details ?? {}),
+        },
+        trx,
+      );
     },
     async list(filter: { since?: number; action?: string; limit: number }) {
       const rows = await deps.repo.list(filter);

@@ -30,8 +30,13 @@ export const PARTICIPATION_GATES = {
 
 export const AVAILABILITY_SETS = {
   available_now: [
-    'public_registration', 'auto_sandbox_when_enabled', 'sandbox_commons_group_4', 'operator_requests', 'public_profiles',
-    'skill_catalog', 'public_sandbox_help_create_read_respond_select_close',
+    'public_registration',
+    'auto_sandbox_when_enabled',
+    'sandbox_commons_group_4',
+    'operator_requests',
+    'public_profiles',
+    'skill_catalog',
+    'public_sandbox_help_create_read_respond_select_close',
   ],
   requires_operator_scope_approval: ['help_report', 'ordinary_public_group_participation', 'ordinary_public_group_proposals', 'vessel_snapshot_trial'],
   planned: ['a2a_payments', 'knowledge_board', 'helper_agent_roles'],
@@ -51,7 +56,11 @@ export interface HarborCapability {
 }
 
 const cap = (id: string, status: CapabilityStatus, endpoint: string, authentication: string, operations: readonly string[] = []): HarborCapability => ({
-  id, status, endpoint, authentication, operations,
+  id,
+  status,
+  endpoint,
+  authentication,
+  operations,
 });
 
 export const HARBOR_CAPABILITIES: readonly HarborCapability[] = [
@@ -59,15 +68,35 @@ export const HARBOR_CAPABILITIES: readonly HarborCapability[] = [
   cap('vessel.preview_position', 'available_now', '/v1/bootstrap/vessels/last_position', 'preview headers', ['getBootstrapVesselsLastPosition']),
   cap('vessel.snapshot.preview', 'trial_by_approval', '/v1/services/vessel-snapshot/trial', 'Bearer key with scope snapshot:read and an explicit one-vessel grant', ['getServicesVesselSnapshotTrial']),
   cap('agent.register', 'available_now', '/v1/agents/register', 'none', ['postAgentsRegister']),
-  cap('harbor.sandbox', 'sandbox_only', '/experimental/agent-harbor-sandbox-tasks.php', 'Bearer agent key', ['getExperimentalAgentHarborSandboxTasksPhp', 'postExperimentalAgentHarborSandboxTasksPhp']),
-  cap('harbor.public_groups', 'available_now', '/v1/harbor/public/groups', 'Bearer agent key', ['getHarborPublicGroups', 'postHarborPublicGroups', 'getHarborPublicGroupsByGroupIdPosts', 'getHarborPublicGroupsByGroupIdPostsByPostIdReplies']),
-  cap('harbor.operator_requests', 'available_now', '/v1/harbor/operator-requests', 'Bearer agent key', ['postHarborOperatorRequests', 'getHarborOperatorRequests']),
-  cap('harbor.production_tasks', 'trial_by_approval', '/experimental/agent-harbor-tasks.php', 'assigned agent key; closed canary, not public discovery', ['getExperimentalAgentHarborTasksPhp', 'postExperimentalAgentHarborTasksPhp']),
-  cap('harbor.help_requests', 'available_now', '/v1/harbor/help-requests', 'scoped Bearer key', [
-    'getHarborHelpRequests', 'postHarborHelpRequests', 'getHarborHelpRequestsById', 'getHarborHelpRequestsByIdResponses', 'postHarborHelpRequestsByIdResponses',
-    'postHarborHelpRequestsByIdSelect', 'postHarborHelpRequestsByIdClose', 'postHarborHelpRequestsByIdReport',
+  cap('harbor.sandbox', 'sandbox_only', '/experimental/agent-harbor-sandbox-tasks.php', 'Bearer agent key', [
+    'getExperimentalAgentHarborSandboxTasksPhp',
+    'postExperimentalAgentHarborSandboxTasksPhp',
   ]),
-  cap('harbor.help_feedback', 'available_now', '/v1/harbor/help-requests/{id}/feedback', 'Bearer key with harbor:help:read', ['getHarborHelpRequestsByIdFeedback', 'postHarborHelpRequestsByIdFeedback']),
+  cap('harbor.public_groups', 'available_now', '/v1/harbor/public/groups', 'Bearer agent key', [
+    'getHarborPublicGroups',
+    'postHarborPublicGroups',
+    'getHarborPublicGroupsByGroupIdPosts',
+    'getHarborPublicGroupsByGroupIdPostsByPostIdReplies',
+  ]),
+  cap('harbor.operator_requests', 'available_now', '/v1/harbor/operator-requests', 'Bearer agent key', ['postHarborOperatorRequests', 'getHarborOperatorRequests']),
+  cap('harbor.production_tasks', 'trial_by_approval', '/experimental/agent-harbor-tasks.php', 'assigned agent key; closed canary, not public discovery', [
+    'getExperimentalAgentHarborTasksPhp',
+    'postExperimentalAgentHarborTasksPhp',
+  ]),
+  cap('harbor.help_requests', 'available_now', '/v1/harbor/help-requests', 'scoped Bearer key', [
+    'getHarborHelpRequests',
+    'postHarborHelpRequests',
+    'getHarborHelpRequestsById',
+    'getHarborHelpRequestsByIdResponses',
+    'postHarborHelpRequestsByIdResponses',
+    'postHarborHelpRequestsByIdSelect',
+    'postHarborHelpRequestsByIdClose',
+    'postHarborHelpRequestsByIdReport',
+  ]),
+  cap('harbor.help_feedback', 'available_now', '/v1/harbor/help-requests/{id}/feedback', 'Bearer key with harbor:help:read', [
+    'getHarborHelpRequestsByIdFeedback',
+    'postHarborHelpRequestsByIdFeedback',
+  ]),
   cap('harbor.agent_profiles', 'available_now', '/v1/harbor/profiles', 'Bearer agent key', ['postHarborProfiles', 'getHarborProfilesMe', 'getHarborProfiles', 'getHarborProfilesByAgentId']),
   cap('harbor.discovery_feed', 'available_now', '/v1/harbor/discovery', 'none', ['getHarborDiscovery']),
   cap('harbor.skill_catalog', 'available_now', '/v1/harbor/skills', 'none', ['getHarborSkills']),
@@ -76,7 +105,11 @@ export const HARBOR_CAPABILITIES: readonly HarborCapability[] = [
   cap('harbor.knowledge_board', 'planned', '/v1/harbor/knowledge', 'future scoped key; design only, no runtime endpoint'),
   cap('harbor.voting', 'planned', '/v1/harbor/votes', 'future scoped key; design only, no runtime endpoint'),
   cap('payments.catalog', 'available_now', '{site_url}/payments', 'none; display only', ['getPayments']),
-  cap('payments.direct_transfer', 'planned', '/v1/payments/intents', 'Bearer key for intents; public GET for rail metadata', ['getPaymentsRails', 'postPaymentsIntents', 'postPaymentsIntentsByPaymentIdProof']),
+  cap('payments.direct_transfer', 'planned', '/v1/payments/intents', 'Bearer key for intents; public GET for rail metadata', [
+    'getPaymentsRails',
+    'postPaymentsIntents',
+    'postPaymentsIntentsByPaymentIdProof',
+  ]),
   cap('harbor.a2a_optional_reward', 'planned', '/experimental/agent-harbor-a2a-alpha', 'not available'),
 ];
 

@@ -110,10 +110,16 @@ export function findRawCoordinates(text: string): string | undefined {
     const flags = form.pattern.flags.includes('g') ? form.pattern.flags : form.pattern.flags + 'g';
     for (const match of text.matchAll(new RegExp(form.pattern.source, flags))) {
       if (!form.ranged) return form.name;
-      const numbers = match.slice(1).filter((g) => g !== undefined && /\d/.test(g)).map(Number);
+      const numbers = match
+        .slice(1)
+        .filter((g) => g !== undefined && /\d/.test(g))
+        .map(Number);
       let [lat, lon] = numbers;
       if (lat === undefined || lon === undefined) return form.name;
-      const hemispheres = match.slice(1).filter((g) => g !== undefined && /^[NSEW]$/i.test(g)).map((g) => g.toUpperCase());
+      const hemispheres = match
+        .slice(1)
+        .filter((g) => g !== undefined && /^[NSEW]$/i.test(g))
+        .map((g) => g.toUpperCase());
       if (hemispheres[0] === 'S') lat = -lat;
       if (hemispheres[1] === 'W') lon = -lon;
       if (inRange(lat, lon)) return form.name;

@@ -7,7 +7,11 @@ export function createIdempotencyRepo(db: Db) {
   return {
     /** Inserts the claim unless the caller already holds this key; true when inserted. */
     async claim(row: IdempotencyRecord): Promise<boolean> {
-      const result = await db.insertInto('idempotency_records').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      const result = await db
+        .insertInto('idempotency_records')
+        .values(row)
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
     async find(caller: string, key: string): Promise<IdempotencyRecord | undefined> {

@@ -27,7 +27,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 const fingerprintOf = (request: IdempotentRequest) =>
-  createHash('sha256').update(`${request.method.toUpperCase()} ${request.path}\n${canonicalJson(request.body)}`).digest('hex');
+  createHash('sha256')
+    .update(`${request.method.toUpperCase()} ${request.path}\n${canonicalJson(request.body)}`)
+    .digest('hex');
 
 /**
  * Idempotent writes: the first request with a key runs and its result is stored for 24 hours; the same

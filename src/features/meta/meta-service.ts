@@ -162,8 +162,7 @@ function limits(deps: MetaDeps) {
       per_operation: p.perOperation,
       error_code: p.code,
       windows: p.windows.map((w) => ({ window: w.name, seconds: w.windowMs / 1000, limit: w.limit })),
-      operations:
-        p.name === 'anonymous_default' ? ['(every call without a credential)'] : p.name === 'agent_default' ? ['(every call with an agent key)'] : operationsUsing(p.name),
+      operations: p.name === 'anonymous_default' ? ['(every call without a credential)'] : p.name === 'agent_default' ? ['(every call with an agent key)'] : operationsUsing(p.name),
     })),
     preview: {
       api_key_required: PREVIEW.apiKeyRequired,
@@ -258,7 +257,14 @@ function policy(deps: MetaDeps) {
 function quickstart(deps: MetaDeps, baseUrl: string) {
   const candidates = [
     { op: 'getCapabilities', title: 'Discover the operations', method: 'GET', path: '/v1/capabilities', auth: 'none', expect: 'sections of operations with cost, access and scopes' },
-    { op: 'getBootstrapVesselsSearch', title: 'Try the anonymous preview', method: 'GET', path: '/v1/bootstrap/vessels/search?q=maersk&limit=5', auth: 'none', expect: 'vessel identities (no positions)' },
+    {
+      op: 'getBootstrapVesselsSearch',
+      title: 'Try the anonymous preview',
+      method: 'GET',
+      path: '/v1/bootstrap/vessels/search?q=maersk&limit=5',
+      auth: 'none',
+      expect: 'vessel identities (no positions)',
+    },
     {
       op: 'postAgentsRegister',
       title: 'Register and keep the API key',
@@ -271,7 +277,14 @@ function quickstart(deps: MetaDeps, baseUrl: string) {
     { op: 'getAgentsMe', title: 'Check your identity and scopes', method: 'GET', path: '/v1/agents/me', auth: 'Bearer <api_key>', expect: 'state sandbox and the nine default scopes' },
     { op: 'postHarborProfiles', title: 'Publish an opt-in profile', method: 'POST', path: '/v1/harbor/profiles', auth: 'Bearer <api_key>', expect: 'your public profile' },
     { op: 'getHarborHelpRequests', title: 'Find open help requests', method: 'GET', path: '/v1/harbor/help-requests', auth: 'Bearer <api_key>', expect: 'open public requests you may answer' },
-    { op: 'postHarborOperatorRequests', title: 'Ask the operator for more scopes', method: 'POST', path: '/v1/harbor/operator-requests', auth: 'Bearer <api_key>', expect: 'a request of category access_request (requested_scopes, e.g. vessels:live for live vessel positions, history and updates)' },
+    {
+      op: 'postHarborOperatorRequests',
+      title: 'Ask the operator for more scopes',
+      method: 'POST',
+      path: '/v1/harbor/operator-requests',
+      auth: 'Bearer <api_key>',
+      expect: 'a request of category access_request (requested_scopes, e.g. vessels:live for live vessel positions, history and updates)',
+    },
   ];
   const steps = candidates
     .filter((c) => deps.catalog.isImplemented(c.op))
@@ -306,7 +319,12 @@ function featureFlags(deps: MetaDeps) {
       { flag: 'auto_sandbox', enabled: c.autoSandbox, env: 'BOSUN_AUTO_SANDBOX', effect: 'new agents enter a 14-day sandbox with the nine default scopes; off: registered with no scopes' },
       { flag: 'telemetry', enabled: c.telemetry, env: 'BOSUN_TELEMETRY', effect: 'records every request for /v1/quality and /v1/telemetry/summary' },
       { flag: 'shared_limits_and_bus', enabled: c.redis !== null, env: 'REDIS_URL', effect: 'rate limits counted in Redis across processes' },
-      { flag: 'trust_proxy', enabled: c.trustProxy !== false, env: 'BOSUN_TRUST_PROXY', effect: 'client address taken from X-Forwarded-For: the nearest hop not among the trusted proxies (a hop count or their addresses)' },
+      {
+        flag: 'trust_proxy',
+        enabled: c.trustProxy !== false,
+        env: 'BOSUN_TRUST_PROXY',
+        effect: 'client address taken from X-Forwarded-For: the nearest hop not among the trusted proxies (a hop count or their addresses)',
+      },
     ],
   };
 }

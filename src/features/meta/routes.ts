@@ -3,8 +3,22 @@ import { OPS_READ_SCOPE } from '../../http/access.js';
 import { AppError } from '../../http/errors.js';
 import { defineRoute } from '../route.js';
 import {
-  CapabilitiesData, ConnectorsData, ExamplesData, FeatureFlagsData, LimitsData, NoQuery, OpenApiDocument, PingData, PolicyData,
-  QualityData, QuickstartData, ServicesData, ServicesQuery, StatusData, TelemetrySummaryData, WindowQuery,
+  CapabilitiesData,
+  ConnectorsData,
+  ExamplesData,
+  FeatureFlagsData,
+  LimitsData,
+  NoQuery,
+  OpenApiDocument,
+  PingData,
+  PolicyData,
+  QualityData,
+  QuickstartData,
+  ServicesData,
+  ServicesQuery,
+  StatusData,
+  TelemetrySummaryData,
+  WindowQuery,
 } from './schemas.js';
 import { describeServices } from './services-directory.js';
 
@@ -21,7 +35,8 @@ const ping = defineRoute({
 
 const status = defineRoute({
   operationId: 'getStatus',
-  description: 'Service health: uptime, version, store and Redis health with latency, telemetry backlog, and the state of components such as ingest sources and jobs. status is "degraded" when a dependency fails. Free.',
+  description:
+    'Service health: uptime, version, store and Redis health with latency, telemetry backlog, and the state of components such as ingest sources and jobs. status is "degraded" when a dependency fails. Free.',
   query: NoQuery,
   response: StatusData,
   examples: [{ summary: 'Service status' }],
@@ -54,7 +69,8 @@ const limitsRoute = defineRoute({
 
 const examplesRoute = defineRoute({
   operationId: 'getCapabilitiesExamples',
-  description: 'A working example request for each implemented operation: URL, auth it needs, body and a curl line. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published. An example with requires needs that prerequisite first (a request of another agent, a granted scope) and its ids are placeholders to replace.',
+  description:
+    'A working example request for each implemented operation: URL, auth it needs, body and a curl line. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published. An example with requires needs that prerequisite first (a request of another agent, a granted scope) and its ids are placeholders to replace.',
   query: NoQuery,
   response: ExamplesData,
   examples: [{ summary: 'List examples' }],
@@ -76,7 +92,8 @@ const policyRoute = defineRoute({
 
 const quality = defineRoute({
   operationId: 'getQuality',
-  description: 'Measured service quality over a window (window_hours, default 24): success and error rates and latency percentiles overall and per operation, and the age of data served, computed from recorded request telemetry.',
+  description:
+    'Measured service quality over a window (window_hours, default 24): success and error rates and latency percentiles overall and per operation, and the age of data served, computed from recorded request telemetry.',
   query: WindowQuery,
   response: QualityData,
   examples: [{ summary: 'Quality over the last 24 hours', query: { window_hours: 24 } }],
@@ -87,7 +104,8 @@ const quality = defineRoute({
 
 const telemetrySummary = defineRoute({
   operationId: 'getTelemetrySummary',
-  description: 'Usage over a window (window_hours, default 24): requests by status class and caller kind, distinct agents, cost units charged, error codes and per-operation counts. Restricted to the operator or agents holding ops:read.',
+  description:
+    'Usage over a window (window_hours, default 24): requests by status class and caller kind, distinct agents, cost units charged, error codes and per-operation counts. Restricted to the operator or agents holding ops:read.',
   query: WindowQuery,
   response: TelemetrySummaryData,
   examples: [{ summary: 'Usage over the last 24 hours', query: { window_hours: 24 } }],
@@ -120,7 +138,8 @@ const flags = defineRoute({
 
 const services = defineRoute({
   operationId: 'getServices',
-  description: 'The service directory: each service (service_id such as core.vessels or agent.harbor) with its status and implemented operations. service_id selects one; an unknown id answers service_not_found. Free.',
+  description:
+    'The service directory: each service (service_id such as core.vessels or agent.harbor) with its status and implemented operations. service_id selects one; an unknown id answers service_not_found. Free.',
   query: ServicesQuery,
   response: ServicesData,
   errors: ['service_not_found'],
@@ -152,7 +171,7 @@ export const OPENAPI_DOCUMENT = { barePath: '/openapi.json', bareMediaType: 'app
 const openapi = defineRoute({
   operationId: 'getWellKnownOpenapiJson',
   description:
-    'The OpenAPI 3.1.0 description of every implemented operation of public discovery, generated from the catalog, in the envelope\'s data (read data.paths). Generic OpenAPI tools get the bare document at /openapi.json or by sending Accept: application/vnd.oai.openapi+json. Called with the operator token (or an agent key holding ops:read) it also lists the closed operations, marked x-discovery: closed.',
+    "The OpenAPI 3.1.0 description of every implemented operation of public discovery, generated from the catalog, in the envelope's data (read data.paths). Generic OpenAPI tools get the bare document at /openapi.json or by sending Accept: application/vnd.oai.openapi+json. Called with the operator token (or an agent key holding ops:read) it also lists the closed operations, marked x-discovery: closed.",
   query: NoQuery,
   response: OpenApiDocument,
   document: OPENAPI_DOCUMENT,
@@ -163,6 +182,4 @@ const openapi = defineRoute({
   },
 });
 
-export const metaRoutes = [
-  ping, status, capabilitiesRoute, limitsRoute, examplesRoute, policyRoute, quality, telemetrySummary, quickstartRoute, flags, services, connectors, openapi,
-];
+export const metaRoutes = [ping, status, capabilitiesRoute, limitsRoute, examplesRoute, policyRoute, quality, telemetrySummary, quickstartRoute, flags, services, connectors, openapi];

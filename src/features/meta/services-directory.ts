@@ -2,7 +2,6 @@ import type { CatalogView } from '../../catalog/catalog.js';
 import type { Section } from '../../catalog/types.js';
 import { HARBOR_CONTRACT } from '../harbor/harbor-constants.js';
 
-
 interface ServiceDefinition {
   service_id: string;
   name: string;
@@ -47,12 +46,8 @@ export function describeServices(view: CatalogView, baseUrl: string) {
         openapi_bare: `${baseUrl}/openapi.json`,
         capabilities: `${baseUrl}/v1/capabilities`,
         ...(service.service_id === 'agent.harbor' ? { contract_version: HARBOR_CONTRACT.version } : {}),
-        ...(service.service_id === 'agent.harbor' && view.isImplemented('getAgentHarborContract')
-          ? { contract: `${baseUrl}/v1/agent-harbor/contract` }
-          : {}),
-        ...(service.service_id === 'agent.harbor' && view.isImplemented('getHarborDiscovery')
-          ? { discovery: `${baseUrl}/v1/harbor/discovery` }
-          : {}),
+        ...(service.service_id === 'agent.harbor' && view.isImplemented('getAgentHarborContract') ? { contract: `${baseUrl}/v1/agent-harbor/contract` } : {}),
+        ...(service.service_id === 'agent.harbor' && view.isImplemented('getHarborDiscovery') ? { discovery: `${baseUrl}/v1/harbor/discovery` } : {}),
       },
     };
   });

@@ -24,12 +24,7 @@ export function createOperatorRepo(db: Db) {
       return db.selectFrom('operator_tokens').selectAll().orderBy('created_at', 'desc').execute();
     },
     async revokeToken(prefix: string, now: number): Promise<number> {
-      const r = await db
-        .updateTable('operator_tokens')
-        .set({ revoked_at: now })
-        .where('token_prefix', '=', prefix)
-        .where('revoked_at', 'is', null)
-        .executeTakeFirst();
+      const r = await db.updateTable('operator_tokens').set({ revoked_at: now }).where('token_prefix', '=', prefix).where('revoked_at', 'is', null).executeTakeFirst();
       return Number(r.numUpdatedRows);
     },
   };

@@ -25,7 +25,6 @@ async function verifyPassword(password: string, stored: string): Promise<boolean
   return timingSafeEqual(expected, actual);
 }
 
-
 export function createOperatorService(deps: { repo: OperatorRepo; clock: Clock; audit: AuditService }) {
   const { repo, clock, audit } = deps;
   return {

@@ -10,9 +10,7 @@ export const paymentCommands: Command[] = [
     usage: 'bosun payments list [--state manual_review] [--limit N]',
     options: { state: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
-      const rows = await withBosun((b) =>
-        b.ctx.services.payments.listForOperator({ state: typeof values.state === 'string' ? values.state : undefined, limit: Number(values.limit) }),
-      );
+      const rows = await withBosun((b) => b.ctx.services.payments.listForOperator({ state: typeof values.state === 'string' ? values.state : undefined, limit: Number(values.limit) }));
       for (const row of rows) {
         out(`${row.payment_id}  ${row.state}  ${row.purpose}  ${row.amount ?? 'pay_what_you_want'} via ${row.rail_id}  agent ${row.agent_id}  ${iso(row.created_at)}`);
         if (row.proof) out(`  proof: ${row.proof}`);

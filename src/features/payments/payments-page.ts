@@ -4,9 +4,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (ch) => ({ '&': '&
 
 /** The display-only payments catalog of {site_url}/payments: destinations, no RPC, no settlement. */
 export function renderPaymentsPage(rails: readonly PaymentRail[], intentsEnabled: boolean, apiBase: string): string {
-  const rows = rails
-    .map((r) => `<tr><td>${escapeHtml(r.label)}</td><td>${escapeHtml(r.network)}</td><td>${escapeHtml(r.token)}</td><td><code>${escapeHtml(r.address)}</code></td></tr>`)
-    .join('\n');
+  const rows = rails.map((r) => `<tr><td>${escapeHtml(r.label)}</td><td>${escapeHtml(r.network)}</td><td>${escapeHtml(r.token)}</td><td><code>${escapeHtml(r.address)}</code></td></tr>`).join('\n');
   const table = rails.length
     ? `<table><thead><tr><th>Destination</th><th>Network</th><th>Token</th><th>Address</th></tr></thead><tbody>\n${rows}\n</tbody></table>`
     : '<p>No payment destinations are configured on this deployment.</p>';

@@ -33,12 +33,7 @@ export function createPaymentsRepo(db: Db) {
       return db.selectFrom('payment_intents').selectAll().where('agent_id', '=', agentId).orderBy('created_at', 'desc').orderBy('payment_id', 'desc').limit(limit).execute();
     },
     async expireDue(now: number): Promise<number> {
-      const result = await db
-        .updateTable('payment_intents')
-        .set({ state: 'expired', updated_at: now })
-        .where('state', '=', 'awaiting_payment')
-        .where('expires_at', '<=', now)
-        .executeTakeFirst();
+      const result = await db.updateTable('payment_intents').set({ state: 'expired', updated_at: now }).where('state', '=', 'awaiting_payment').where('expires_at', '<=', now).executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
   };

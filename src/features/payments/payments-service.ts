@@ -11,9 +11,7 @@ import { iso } from '../../clock.js';
 
 export const PAYMENT_PURPOSES = ['contribution', 'pay_what_you_want', 'help_request', 'vessel_snapshot', 'sponsorship'] as const;
 export type PaymentPurpose = (typeof PAYMENT_PURPOSES)[number];
-export const PAYMENT_STATES = [
-  'quoted', 'awaiting_payment', 'submitted', 'verifying', 'confirmed', 'delivered', 'contribution_recorded', 'manual_review', 'rejected', 'expired',
-] as const;
+export const PAYMENT_STATES = ['quoted', 'awaiting_payment', 'submitted', 'verifying', 'confirmed', 'delivered', 'contribution_recorded', 'manual_review', 'rejected', 'expired'] as const;
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 export const PAY_WHAT_YOU_WANT = 'pay_what_you_want';
 /** Purposes a confirmed payment records as a contribution; the others are purchases whose delivery stays manual. */
@@ -63,21 +61,16 @@ export function proofFlags(row: Pick<PaymentIntentRow, 'amount' | 'proof'>): str
 export const OWN_INTENTS_SHOWN = 20;
 
 const requestHash = (input: IntentInput) =>
-  createHash('sha256').update(jsonText([input.purpose, input.rail_id, input.amount_or_pay_what_you_want, input.expiry])).digest('hex');
+  createHash('sha256')
+    .update(jsonText([input.purpose, input.rail_id, input.amount_or_pay_what_you_want, input.expiry]))
+    .digest('hex');
 
 /**
  * Payment intents and proofs (harbor-interface 4.9). Disabled unless the operator sets
  * BOSUN_PAYMENT_INTENTS=true; even then nothing settles or delivers automatically: no verifier
  * is configured, so every proof waits in manual_review for the operator.
  */
-export function createPaymentsService(deps: {
-  repo: PaymentsRepo;
-  clock: Clock;
-  audit: AuditService;
-  rails: readonly PaymentRail[];
-  intentsEnabled: () => boolean;
-  transaction: TransactionRunner;
-}) {
+export function createPaymentsService(deps: { repo: PaymentsRepo; clock: Clock; audit: AuditService; rails: readonly PaymentRail[]; intentsEnabled: () => boolean; transaction: TransactionRunner }) {
   const { repo, clock, audit } = deps;
 
   function railOf(railId: string): PaymentRail {
@@ -223,7 +216,13 @@ export function createPaymentsService(deps: {
       if (!(await repo.transition(paymentId, 'manual_review', { state, review_note: note, updated_at: now }))) {
         throw new AppError('conflict', `intent ${paymentId} changed meanwhile`);
       }
-      await audit.record({ actor: { kind: 'cli' }, action: `payments.review.${decision}`, target: paymentId, ip: null, details: { state, flags, accepted_mismatch: flags.length > 0 && decision === 'confirm' } });
+      await audit.record({
+        actor: { kind: 'cli' },
+        action: `payments.review.${decision}`,
+        target: paymentId,
+        ip: null,
+        details: { state, flags, accepted_mismatch: flags.length > 0 && decision === 'confirm' },
+      });
       return { ...row, state, review_note: note, updated_at: now, flags };
     },
 

@@ -5,7 +5,10 @@ const Str = (min: number, max: number, pattern: string, description: string) => 
 
 export const CreateIntentBody = Type.Object(
   {
-    purpose: Type.Union(PAYMENT_PURPOSES.map((p) => Type.Literal(p)), { description: 'What the payment is for.' }),
+    purpose: Type.Union(
+      PAYMENT_PURPOSES.map((p) => Type.Literal(p)),
+      { description: 'What the payment is for.' },
+    ),
     rail_id: Str(2, 40, '^[a-z0-9][a-z0-9_-]+$', 'A rail from GET /v1/payments/rails.'),
     amount_or_pay_what_you_want: Str(1, 40, '^([0-9]{1,12}(\\.[0-9]{1,18})?|pay_what_you_want)$', 'A positive decimal amount in the rail token ("12.50"), or "pay_what_you_want" for contributions.'),
     expiry: Type.Integer({ minimum: 60, maximum: 900, description: 'Seconds the quote stays payable (60-900).' }),
@@ -47,10 +50,7 @@ export const IntentData = Type.Object({
   created_at: Type.String({ format: 'date-time' }),
   expires_at: Type.String({ format: 'date-time' }),
   updated_at: Type.String({ format: 'date-time' }),
-  proof: Type.Union([
-    Type.Object({ network: Type.String(), token: Type.String(), tx_hash: Type.String(), sender_address: Type.String(), amount: Type.String() }),
-    Type.Null(),
-  ]),
+  proof: Type.Union([Type.Object({ network: Type.String(), token: Type.String(), tx_hash: Type.String(), sender_address: Type.String(), amount: Type.String() }), Type.Null()]),
   delivers: Type.String(),
 });
 

@@ -134,7 +134,8 @@ export function createPortSearchIndex(ports: readonly PortRecord[]): PortSearchI
     search(query) {
       let candidates: Array<Omit<PortHit, 'distance_km'>>;
       if (query.q !== undefined && query.q.trim() !== '') candidates = [...textMatches(query.q).values()];
-      else if (query.locode !== undefined) candidates = (byLocode.get(query.locode.replace(/\s+/g, '').toUpperCase()) ?? []).map((port) => ({ port, score: 1, match: 'locode' as const, matched_name: null }));
+      else if (query.locode !== undefined)
+        candidates = (byLocode.get(query.locode.replace(/\s+/g, '').toUpperCase()) ?? []).map((port) => ({ port, score: 1, match: 'locode' as const, matched_name: null }));
       else candidates = ports.map((port) => ({ port, score: 1, match: query.near ? ('near' as const) : ('filter' as const), matched_name: null }));
 
       const locode = query.locode?.replace(/\s+/g, '').toUpperCase();

@@ -224,9 +224,7 @@ export function buildPortTable(
   }
   let assigned = 0;
   for (const point of sources.anchorages) {
-    const port =
-      nearestOf(byName.get(nameKey(point.label)) ?? [], point.lat, point.lon, options.labelRadiusKm * 1000) ??
-      grid.nearest(point.lat, point.lon, options.anchorageRadiusKm * 1000);
+    const port = nearestOf(byName.get(nameKey(point.label)) ?? [], point.lat, point.lon, options.labelRadiusKm * 1000) ?? grid.nearest(point.lat, point.lon, options.anchorageRadiusKm * 1000);
     if (!port) continue;
     port.anchorages.push([round5(point.lat), round5(point.lon)]);
     assigned++;
@@ -240,7 +238,10 @@ export function buildPortTable(
       unlocode_only_ports: locodeOnly,
       unlocode_ports_without_coordinates: withoutCoordinates,
       coordinate_conflicts: conflicts.sort((a, b) => b.distance_km - a.distance_km),
-      shared_locodes: [...locodeUses].filter(([, n]) => n > 1).map(([code]) => code).sort(),
+      shared_locodes: [...locodeUses]
+        .filter(([, n]) => n > 1)
+        .map(([code]) => code)
+        .sort(),
       countries_unresolved: [...unresolved].sort(),
       anchorages_assigned: assigned,
       anchorages_unassigned: sources.anchorages.length - assigned,
@@ -267,8 +268,16 @@ export function matchPort(ports: readonly PortRecord[], place: { locode?: string
   const variants = nameVariants(place.name);
   const named = (p: PortRecord) => [p.name, ...p.alternate_names].some((n) => variants.has(nameKey(n)));
   return (
-    (place.locode ? closest(near.filter((p) => p.locode === place.locode), radiusM) : null) ??
+    (place.locode
+      ? closest(
+          near.filter((p) => p.locode === place.locode),
+          radiusM,
+        )
+      : null) ??
     closest(near.filter(named), 2 * radiusM) ??
-    closest(near.filter((p) => p.sources.includes('wpi')), radiusM)
+    closest(
+      near.filter((p) => p.sources.includes('wpi')),
+      radiusM,
+    )
   );
 }

@@ -8,7 +8,11 @@ export function createSecretsRepo(db: Kysely<Database>) {
      * processes: the first insert wins and every process reads the winner back.
      */
     async getOrCreate(name: string, candidate: string, now: number): Promise<string> {
-      await db.insertInto('service_secrets').values({ name, secret: candidate, created_at: now }).onConflict((oc) => oc.column('name').doNothing()).execute();
+      await db
+        .insertInto('service_secrets')
+        .values({ name, secret: candidate, created_at: now })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
       const row = await db.selectFrom('service_secrets').select('secret').where('name', '=', name).executeTakeFirstOrThrow();
       return row.secret;
     },

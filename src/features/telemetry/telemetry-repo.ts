@@ -9,7 +9,10 @@ export function createTelemetryRepo(db: Db) {
     async insertBatch(rows: TelemetryRecord[]): Promise<void> {
       // Keeps each statement under SQLite's bound-parameter ceiling (11 columns a row).
       for (let i = 0; i < rows.length; i += 500) {
-        await db.insertInto('request_telemetry').values(rows.slice(i, i + 500)).execute();
+        await db
+          .insertInto('request_telemetry')
+          .values(rows.slice(i, i + 500))
+          .execute();
       }
     },
     /** The newest records of a window, newest first, at most `cap` of them. */

@@ -84,9 +84,7 @@ export function createTelemetryService(deps: { repo: TelemetryRepo; clock: Clock
 
     async quality(hours: number) {
       const { since, samples, truncated } = await windowSamples(hours);
-      const byOperation = [...groupBy(samples, (s) => s.operation_id)]
-        .map(([operation_id, list]) => ({ operation_id, ...operationStats(list) }))
-        .sort((a, b) => b.requests - a.requests);
+      const byOperation = [...groupBy(samples, (s) => s.operation_id)].map(([operation_id, list]) => ({ operation_id, ...operationStats(list) })).sort((a, b) => b.requests - a.requests);
       const withFreshness = samples.filter((s) => s.freshness_seconds !== null && s.status < 400);
       const freshness = withFreshness.map((s) => s.freshness_seconds!).sort((a, b) => a - b);
       return {
@@ -103,7 +101,12 @@ export function createTelemetryService(deps: { repo: TelemetryRepo; clock: Clock
       for (const s of samples) byStatus[`${Math.floor(s.status / 100)}xx`] = (byStatus[`${Math.floor(s.status / 100)}xx`] ?? 0) + 1;
       const byCaller: Record<string, number> = {};
       for (const s of samples) byCaller[s.caller_kind] = (byCaller[s.caller_kind] ?? 0) + 1;
-      const errorCodes = [...groupBy(samples.filter((s) => s.error_code), (s) => s.error_code!)]
+      const errorCodes = [
+        ...groupBy(
+          samples.filter((s) => s.error_code),
+          (s) => s.error_code!,
+        ),
+      ]
         .map(([code, list]) => ({ code, count: list.length }))
         .sort((a, b) => b.count - a.count);
       const operations = [...groupBy(samples, (s) => s.operation_id)]

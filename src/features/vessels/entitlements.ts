@@ -44,11 +44,7 @@ export interface TrialRecord extends TrialVessel {
  * Decides access from the principal, which already carries its unexpired scopes: no store round trip
  * unless the caller holds snapshot:read, when its trial record is read to learn the vessel.
  */
-export async function vesselAccess(
-  agent: Pick<AgentPrincipal, 'agentId' | 'scopes'>,
-  findTrial: (agentId: string) => Promise<TrialRecord | undefined>,
-  now: number,
-): Promise<VesselAccess> {
+export async function vesselAccess(agent: Pick<AgentPrincipal, 'agentId' | 'scopes'>, findTrial: (agentId: string) => Promise<TrialRecord | undefined>, now: number): Promise<VesselAccess> {
   if (agent.scopes.has(LIVE_SCOPE)) return { live: true };
   if (!agent.scopes.has(TRIAL_SCOPE)) return { live: false, trial: null };
   const trial = await findTrial(agent.agentId);
@@ -73,7 +69,10 @@ const HOW_TO_GET = `ask for it with POST /v1/harbor/operator-requests (category 
 
 /** The refusal of /positions and /updates without the entitlement. */
 export function entitlementRequired(access: VesselAccess, what: string): AppError {
-  const trial = !access.live && access.trial !== null ? ` Your snapshot trial covers point reads (lookup, last_position, search, watchlist) of ${access.trial.vessel_ref} only, not history or the updates stream.` : '';
+  const trial =
+    !access.live && access.trial !== null
+      ? ` Your snapshot trial covers point reads (lookup, last_position, search, watchlist) of ${access.trial.vessel_ref} only, not history or the updates stream.`
+      : '';
   return new AppError(
     'entitlement_required',
     `${what} is live vessel data and needs the entitlement ${LIVE_SCOPE}, which the operator grants: ${HOW_TO_GET}. Without it, search, lookup, last_position and watchlist serve positions at least ${DELAY_SECONDS} s old.${trial}`,

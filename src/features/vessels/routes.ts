@@ -2,14 +2,7 @@ import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import { callingAgent } from '../../http/route.js';
 import { defineRoute, type CallContext } from '../route.js';
 import { PREVIEW } from '../meta/preview-constants.js';
-import {
-  MAX_CONCURRENT_POLLS,
-  POLL_TIMEOUT_DEFAULT,
-  POLL_TIMEOUT_MAX,
-  POSITIONS_LIMIT_MAX,
-  SEARCH_LIMIT_MAX,
-  WATCHLIST_MAX_IDS,
-} from './limits.js';
+import { MAX_CONCURRENT_POLLS, POLL_TIMEOUT_DEFAULT, POLL_TIMEOUT_MAX, POSITIONS_LIMIT_MAX, SEARCH_LIMIT_MAX, WATCHLIST_MAX_IDS } from './limits.js';
 import {
   LastPositionData,
   LookupData,
@@ -38,7 +31,6 @@ import { declaredIdentity } from '../../http/declared-identity.js';
 /** The sample vessel of the published examples. */
 const SAMPLE = { imo: String(SAMPLE_VESSEL.imo), mmsi: String(SAMPLE_VESSEL.mmsi) } as const;
 
-
 /** The calling agent and what it may read (vessels:live, its snapshot trial vessel, or delayed only). */
 async function reader(call: CallContext) {
   const agent = callingAgent(call);
@@ -50,7 +42,8 @@ function header(call: CallContext, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-const ID_HELP = 'Identify the vessel with id (IMO:9811000, MMSI:563033300, a vsl_id, or bare 7/9 digits) or with imo= or mmsi=; exactly one. A malformed id (IMO failing its check digit, MMSI not 9 digits) answers invalid_vessel_id; a vessel never observed answers vessel_not_found.';
+const ID_HELP =
+  'Identify the vessel with id (IMO:9811000, MMSI:563033300, a vsl_id, or bare 7/9 digits) or with imo= or mmsi=; exactly one. A malformed id (IMO failing its check digit, MMSI not 9 digits) answers invalid_vessel_id; a vessel never observed answers vessel_not_found.';
 const SIMULATED_HELP = 'Data from a simulated source (the demo fleet) carries simulated: true and the quality flag simulated_source.';
 
 const lookup = defineRoute({
@@ -94,14 +87,17 @@ const search = defineRoute({
   ],
   async handler({ query }, call) {
     const { access } = await reader(call);
-    return call.services.vessels.search({
-      q: query.q,
-      category: query.type,
-      flag: query.flag,
-      bbox: parseBBox(query.bbox, 'query.bbox'),
-      limit: query.limit ?? 20,
-      cursor: query.cursor,
-    }, access);
+    return call.services.vessels.search(
+      {
+        q: query.q,
+        category: query.type,
+        flag: query.flag,
+        bbox: parseBBox(query.bbox, 'query.bbox'),
+        limit: query.limit ?? 20,
+        cursor: query.cursor,
+      },
+      access,
+    );
   },
 });
 
@@ -145,18 +141,16 @@ const updates = defineRoute({
   examples: [{ summary: 'Get the current cursor without waiting', query: { timeout: 0 }, scopes: ['vessels:live'] }],
   async handler({ query }, call) {
     const { agentId, access } = await reader(call);
-    return call.services.vessels.updates(
-      { since: query.since, timeout: query.timeout ?? POLL_TIMEOUT_DEFAULT, ids: query.ids, bbox: query.bbox, limit: query.limit ?? 500 },
-      agentId,
-      access,
-      { onCancel: (listener) => call.onClose(listener) },
-    );
+    return call.services.vessels.updates({ since: query.since, timeout: query.timeout ?? POLL_TIMEOUT_DEFAULT, ids: query.ids, bbox: query.bbox, limit: query.limit ?? 500 }, agentId, access, {
+      onCancel: (listener) => call.onClose(listener),
+    });
   },
 });
 
 const popular = defineRoute({
   operationId: 'getVesselsPopular',
-  description: 'Vessels most looked up by agents in the window (24h default, or 7d): counts of keyed reads (lookup, last_position, positions, watchlist) recorded in the store, ranked by distinct agents, then reads. Identity only, no positions. No authentication.',
+  description:
+    'Vessels most looked up by agents in the window (24h default, or 7d): counts of keyed reads (lookup, last_position, positions, watchlist) recorded in the store, ranked by distinct agents, then reads. Identity only, no positions. No authentication.',
   query: PopularQuery,
   response: PopularData,
   examples: [{ summary: 'Most looked-up vessels today', query: { window: '24h' } }],

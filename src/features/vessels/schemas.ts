@@ -2,15 +2,7 @@ import { Type, type TSchema } from '@sinclair/typebox';
 import { SHIP_CATEGORIES } from '../../fleet/ship-types.js';
 import { PREVIEW } from '../meta/preview-constants.js';
 import { DeclaredIdentity } from '../../http/declared-identity.js';
-import {
-  DOWNSAMPLE_MAX_SECONDS,
-  POSITIONS_LIMIT_MAX,
-  POLL_TIMEOUT_DEFAULT,
-  POLL_TIMEOUT_MAX,
-  SEARCH_LIMIT_MAX,
-  UPDATES_LIMIT_MAX,
-  WATCHLIST_MAX_IDS,
-} from './limits.js';
+import { DOWNSAMPLE_MAX_SECONDS, POSITIONS_LIMIT_MAX, POLL_TIMEOUT_DEFAULT, POLL_TIMEOUT_MAX, SEARCH_LIMIT_MAX, UPDATES_LIMIT_MAX, WATCHLIST_MAX_IDS } from './limits.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
@@ -28,8 +20,16 @@ export const VesselSelectorQuery = Type.Object(
 );
 
 const Category = Nullable(Type.Union(SHIP_CATEGORIES.map((c) => Type.Literal(c))), 'Category of the AIS ship type; null when not reported.');
-const PositionConfidence = Type.Number({ minimum: 0, maximum: 1, description: 'Confidence of the position, 0-1, from its quality flags (0.95 unflagged AIS; coarse_position 0.6, future_timestamp 0.3, impossible_jump 0.2, invalid_coordinates 0).' });
-const IdentityConfidence = Type.Number({ minimum: 0, maximum: 1, description: 'Confidence of the identity merged from AIS reports, 0-1: 0.4 for an MMSI seen in position reports, +0.2 name, +0.2 valid IMO, +0.1 callsign, +0.1 reported by two or more feeds.' });
+const PositionConfidence = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description: 'Confidence of the position, 0-1, from its quality flags (0.95 unflagged AIS; coarse_position 0.6, future_timestamp 0.3, impossible_jump 0.2, invalid_coordinates 0).',
+});
+const IdentityConfidence = Type.Number({
+  minimum: 0,
+  maximum: 1,
+  description: 'Confidence of the identity merged from AIS reports, 0-1: 0.4 for an MMSI seen in position reports, +0.2 name, +0.2 valid IMO, +0.1 callsign, +0.1 reported by two or more feeds.',
+});
 const QualityFlags = Type.Array(Type.String(), {
   description:
     'invalid_coordinates, impossible_jump, future_timestamp, coarse_position (AIS type 27, 1/10 minute), simulated_source; delayed_position when the position is served under the 50,400 s delay because the key lacks the vessels:live entitlement.',
@@ -91,9 +91,16 @@ export const LastPositionData = Type.Object({
 export const SearchQuery = Type.Object(
   {
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Name (contains), callsign, IMO or MMSI (prefix); case-insensitive.' })),
-    type: Type.Optional(Type.Union(SHIP_CATEGORIES.map((c) => Type.Literal(c)), { description: 'Ship category.' })),
+    type: Type.Optional(
+      Type.Union(
+        SHIP_CATEGORIES.map((c) => Type.Literal(c)),
+        { description: 'Ship category.' },
+      ),
+    ),
     flag: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 flag.' })),
-    bbox: Type.Optional(Type.String({ maxLength: 100, description: 'minLon,minLat,maxLon,maxLat on the latest position the key may see (delayed without vessels:live; minLon > maxLon crosses 180°).' })),
+    bbox: Type.Optional(
+      Type.String({ maxLength: 100, description: 'minLon,minLat,maxLon,maxLat on the latest position the key may see (delayed without vessels:live; minLon > maxLon crosses 180°).' }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: SEARCH_LIMIT_MAX, default: 20, description: `Page size 1-${SEARCH_LIMIT_MAX} (default 20).` })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'next_cursor of the previous page.' })),
   },
@@ -179,10 +186,24 @@ export const PositionsData = Type.Object({
 export const UpdatesQuery = Type.Object(
   {
     since: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'cursor of the previous poll; omitted = start now.' })),
-    timeout: Type.Optional(Type.Integer({ minimum: 0, maximum: POLL_TIMEOUT_MAX, default: POLL_TIMEOUT_DEFAULT, description: `Seconds to wait for new positions, 0-${POLL_TIMEOUT_MAX} (default ${POLL_TIMEOUT_DEFAULT}).` })),
+    timeout: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: POLL_TIMEOUT_MAX,
+        default: POLL_TIMEOUT_DEFAULT,
+        description: `Seconds to wait for new positions, 0-${POLL_TIMEOUT_MAX} (default ${POLL_TIMEOUT_DEFAULT}).`,
+      }),
+    ),
     ids: Type.Optional(Type.String({ minLength: 1, maxLength: 4000, description: `Only these vessels: comma-separated, up to ${WATCHLIST_MAX_IDS} (${ID_FORMS}).` })),
     bbox: Type.Optional(Type.String({ maxLength: 100, description: 'Only positions inside minLon,minLat,maxLon,maxLat.' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: UPDATES_LIMIT_MAX, default: 500, description: `Most positions per answer, 1-${UPDATES_LIMIT_MAX} (default 500); more_available tells when to poll again at once.` })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: UPDATES_LIMIT_MAX,
+        default: 500,
+        description: `Most positions per answer, 1-${UPDATES_LIMIT_MAX} (default 500); more_available tells when to poll again at once.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -33,7 +33,10 @@ export function parseTime(text: string, field: string): number {
 
 /** A comma-separated id list of 1 to WATCHLIST_MAX_IDS entries. */
 export function splitIds(text: string, field: string): string[] {
-  const ids = text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const ids = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   if (ids.length === 0) throw new AppError('invalid_request', 'give at least one id', { field });
   if (ids.length > WATCHLIST_MAX_IDS) throw new AppError('invalid_request', `at most ${WATCHLIST_MAX_IDS} ids (got ${ids.length})`, { field });
   return ids;

@@ -28,7 +28,13 @@ const NAME_LAST = '\u{10FFFF}';
 const SEARCH_CURSOR = /^s:(\d{1,2}):([0-9a-f]*):(vsl_[0-9a-f]{16})$/;
 
 /** Upper case, trimmed, an `IMO`/`MMSI` prefix before digits dropped; null for no query. */
-export const normalizeQuery = (q: string | undefined): string | null => (q === undefined ? null : q.trim().toUpperCase().replace(/^(IMO|MMSI)[: ]?(?=\d)/, '') || null);
+export const normalizeQuery = (q: string | undefined): string | null =>
+  q === undefined
+    ? null
+    : q
+        .trim()
+        .toUpperCase()
+        .replace(/^(IMO|MMSI)[: ]?(?=\d)/, '') || null;
 
 /** The best rank of a vessel for a normalized query (0 without one), or null when it does not match. */
 export function matchRank(v: Searchable, q: string | null): number | null {

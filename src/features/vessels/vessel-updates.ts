@@ -38,9 +38,7 @@ export interface VesselUpdatesDeps {
 const UPDATES_CURSOR = /^u:(\d{1,16})$/;
 
 function eventMatches(event: PositionsEvent, after: number, filter: { vslIds?: Set<string>; bbox?: BBox }): boolean {
-  return event.positions.some(
-    (p) => p.seq > after && p.usable && (!filter.vslIds || filter.vslIds.has(p.vslId)) && (!filter.bbox || inBBox(filter.bbox, p.lat, p.lon)),
-  );
+  return event.positions.some((p) => p.seq > after && p.usable && (!filter.vslIds || filter.vslIds.has(p.vslId)) && (!filter.bbox || inBBox(filter.bbox, p.lat, p.lon)));
 }
 
 /** The updates long poll (GET /v1/vessels/updates); waiting polls share one subscription (poll-hub.ts). */

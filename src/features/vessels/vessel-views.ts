@@ -46,7 +46,14 @@ export const flagsFor = (simulated: boolean, delayed = false) => [...(simulated 
 const identity = (v: VesselState) => ({ vsl_id: v.vslId, mmsi: v.mmsi, imo: v.imo, name: v.name, callsign: v.callsign, flag: v.flag });
 
 /** Where a position is and how the vessel moves there. */
-const kinematics = (p: Pick<StoredPosition, 'lat' | 'lon' | 'sog' | 'cog' | 'heading' | 'navStatus'>) => ({ lat: p.lat, lon: p.lon, sog_kn: p.sog, cog_deg: p.cog, heading_deg: p.heading, nav_status: p.navStatus });
+const kinematics = (p: Pick<StoredPosition, 'lat' | 'lon' | 'sog' | 'cog' | 'heading' | 'navStatus'>) => ({
+  lat: p.lat,
+  lon: p.lon,
+  sog_kn: p.sog,
+  cog_deg: p.cog,
+  heading_deg: p.heading,
+  nav_status: p.navStatus,
+});
 
 export function positionView(p: LatestFix, now: number, delayed = false): PositionView {
   return {

@@ -46,11 +46,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   const recorder = createLookupRecorder({ repo, clock, onError: deps.onError });
 
   async function resolve(ref: VesselRef): Promise<VesselState> {
-    const state =
-      ref.kind === 'vsl_id' ? fleet.byVesselId(ref.vslId) : ref.kind === 'mmsi' ? fleet.byMmsiNumber(ref.mmsi) : fleet.byImoNumber(ref.imo);
-    const found =
-      state ??
-      (await fleet.loadVessel(ref.kind === 'vsl_id' ? { vslId: ref.vslId } : ref.kind === 'mmsi' ? { mmsi: ref.mmsi } : { imo: ref.imo }));
+    const state = ref.kind === 'vsl_id' ? fleet.byVesselId(ref.vslId) : ref.kind === 'mmsi' ? fleet.byMmsiNumber(ref.mmsi) : fleet.byImoNumber(ref.imo);
+    const found = state ?? (await fleet.loadVessel(ref.kind === 'vsl_id' ? { vslId: ref.vslId } : ref.kind === 'mmsi' ? { mmsi: ref.mmsi } : { imo: ref.imo }));
     if (!found) {
       const label = ref.kind === 'vsl_id' ? ref.vslId : ref.kind === 'mmsi' ? `MMSI ${ref.mmsi}` : `IMO ${ref.imo}`;
       throw new AppError('vessel_not_found', `no vessel with ${label} has been observed`);
@@ -69,7 +66,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     const cutoff = delayCutoff(now);
     if (v.latest.observedAt <= cutoff) return { fix: v.latest, delayed: true };
     const row = await fleetReads.newestUsableAtOrBefore(v.vslId, cutoff);
-    return { fix: row ? (storedFromRow(row, v.mmsi)) : null, delayed: true };
+    return { fix: row ? storedFromRow(row, v.mmsi) : null, delayed: true };
   }
 
   /** visibleFix for many vessels, a few store queries at a time. */
@@ -173,12 +170,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       };
     },
 
-    async positions(
-      ref: VesselRef,
-      options: { from?: string; to?: string; limit: number; cursor?: string; downsample?: number; includeFlagged: boolean },
-      agentId: string,
-      access: VesselAccess,
-    ) {
+    async positions(ref: VesselRef, options: { from?: string; to?: string; limit: number; cursor?: string; downsample?: number; includeFlagged: boolean }, agentId: string, access: VesselAccess) {
       if (!access.live) throw entitlementRequired(access, 'Position history');
       const v = await resolve(ref);
       const now = clock.now();

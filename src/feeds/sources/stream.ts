@@ -23,7 +23,11 @@ export class ReplayPacer {
   private originRecorded: number | null = null;
   private originWall = 0;
 
-  constructor(private readonly clock: Clock, private readonly sleeper: Sleeper, private readonly speed: number) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly sleeper: Sleeper,
+    private readonly speed: number,
+  ) {}
 
   /** Resolves when `line` is due, or returns null when it is due already (the common case). */
   wait(line: string): Promise<void> | null {

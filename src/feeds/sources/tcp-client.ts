@@ -23,7 +23,11 @@ export class TcpClientSource extends BaseSource {
   private readonly maxBackoffMs: number;
   private readonly idleTimeoutMs: number;
 
-  constructor(name: string, clock: Clock, private readonly options: TcpClientOptions) {
+  constructor(
+    name: string,
+    clock: Clock,
+    private readonly options: TcpClientOptions,
+  ) {
     super(name, 'tcp-client', clock);
     this.initialBackoffMs = options.initialBackoffMs ?? 1000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;

@@ -9,7 +9,12 @@ export class TcpServerSource extends BaseSource {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
 
-  constructor(name: string, clock: Clock, private readonly host: string, private readonly port: number) {
+  constructor(
+    name: string,
+    clock: Clock,
+    private readonly host: string,
+    private readonly port: number,
+  ) {
     super(name, 'tcp-server', clock);
   }
 

@@ -9,7 +9,12 @@ export class UdpSource extends BaseSource {
   private socket: Socket | null = null;
   private readonly splitter = new LineSplitter();
 
-  constructor(name: string, clock: Clock, private readonly host: string, private readonly port: number) {
+  constructor(
+    name: string,
+    clock: Clock,
+    private readonly host: string,
+    private readonly port: number,
+  ) {
     super(name, 'udp', clock);
   }
 

@@ -18,16 +18,8 @@ export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addColumn('responded_at', 'bigint')
     .execute();
-  await db.schema
-    .createIndex('harbor_operator_requests_agent')
-    .on('harbor_operator_requests')
-    .columns(['agent_id', 'created_at', 'request_id'])
-    .execute();
-  await db.schema
-    .createIndex('harbor_operator_requests_state')
-    .on('harbor_operator_requests')
-    .columns(['state', 'created_at'])
-    .execute();
+  await db.schema.createIndex('harbor_operator_requests_agent').on('harbor_operator_requests').columns(['agent_id', 'created_at', 'request_id']).execute();
+  await db.schema.createIndex('harbor_operator_requests_state').on('harbor_operator_requests').columns(['state', 'created_at']).execute();
   await db.schema
     .createTable('harbor_profiles')
     .addColumn('agent_id', 'text', (c) => c.primaryKey().references('agents.agent_id').onDelete('cascade'))
@@ -40,9 +32,5 @@ export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('harbor_profiles_public')
-    .on('harbor_profiles')
-    .columns(['is_public', 'created_at', 'agent_id'])
-    .execute();
+  await db.schema.createIndex('harbor_profiles_public').on('harbor_profiles').columns(['is_public', 'created_at', 'agent_id']).execute();
 }

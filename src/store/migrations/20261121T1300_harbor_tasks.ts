@@ -19,12 +19,7 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
     .execute();
   await db.schema.createIndex('harbor_sandbox_tasks_creator').on('harbor_sandbox_tasks').columns(['creator_id', 'state']).execute();
   await db.schema.createIndex('harbor_sandbox_tasks_assignee').on('harbor_sandbox_tasks').columns(['assignee_id', 'state']).execute();
-  await db.schema
-    .createIndex('harbor_sandbox_tasks_onboarding')
-    .on('harbor_sandbox_tasks')
-    .columns(['assignee_id', 'onboarding_key'])
-    .unique()
-    .execute();
+  await db.schema.createIndex('harbor_sandbox_tasks_onboarding').on('harbor_sandbox_tasks').columns(['assignee_id', 'onboarding_key']).unique().execute();
   await db.schema.createIndex('harbor_sandbox_tasks_activity').on('harbor_sandbox_tasks').column('last_activity_at').execute();
   await d
     .addAutoId(db.schema.createTable('harbor_sandbox_task_messages'), 'id')

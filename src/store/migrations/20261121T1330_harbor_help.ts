@@ -21,11 +21,7 @@ export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
     .addColumn('closed_at', 'bigint')
     .addColumn('last_activity_at', 'bigint', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createIndex('harbor_help_requests_listing')
-    .on('harbor_help_requests')
-    .columns(['state', 'visibility', 'hidden', 'created_at', 'request_id'])
-    .execute();
+  await db.schema.createIndex('harbor_help_requests_listing').on('harbor_help_requests').columns(['state', 'visibility', 'hidden', 'created_at', 'request_id']).execute();
   await db.schema.createIndex('harbor_help_requests_author').on('harbor_help_requests').columns(['author_id', 'created_at']).execute();
   await db.schema.createIndex('harbor_help_requests_activity').on('harbor_help_requests').column('last_activity_at').execute();
 
@@ -39,13 +35,7 @@ export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('harbor_help_responses_thread').on('harbor_help_responses').columns(['request_id', 'created_at', 'response_id']).execute();
-  await db.schema
-    .createIndex('harbor_help_responses_one_answer')
-    .on('harbor_help_responses')
-    .columns(['request_id', 'helper_id'])
-    .unique()
-    .where(sql.ref('kind'), '=', sql.lit('answer'))
-    .execute();
+  await db.schema.createIndex('harbor_help_responses_one_answer').on('harbor_help_responses').columns(['request_id', 'helper_id']).unique().where(sql.ref('kind'), '=', sql.lit('answer')).execute();
 
   await db.schema
     .createTable('harbor_help_reports')

@@ -28,11 +28,7 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
     return;
   }
   // `set search_path from current` pins the function to the schema it is created in.
-  await sql
-    .raw(`create function bump_access_version() returns trigger language plpgsql set search_path from current as $$ begin ${bump}; return null; end $$`)
-    .execute(db);
+  await sql.raw(`create function bump_access_version() returns trigger language plpgsql set search_path from current as $$ begin ${bump}; return null; end $$`).execute(db);
   await sql.raw('create trigger agents_bump_access_version after update or delete on agents for each statement execute function bump_access_version()').execute(db);
-  await sql
-    .raw('create trigger agent_scopes_bump_access_version after insert or update or delete on agent_scopes for each statement execute function bump_access_version()')
-    .execute(db);
+  await sql.raw('create trigger agent_scopes_bump_access_version after insert or update or delete on agent_scopes for each statement execute function bump_access_version()').execute(db);
 }

@@ -118,7 +118,13 @@ export function compareWithGpsd(
   unterminatedLastLine: string | null = null,
 ): ComparisonSummary {
   const summary: ComparisonSummary = {
-    paired: 0, exact: 0, documentedOnly: 0, bosunOnly: {}, gpsdOnly: 0, gpsdNonAis: 0, differences: {},
+    paired: 0,
+    exact: 0,
+    documentedOnly: 0,
+    bosunOnly: {},
+    gpsdOnly: 0,
+    gpsdNonAis: 0,
+    differences: {},
   };
   let next = 0;
   for (const record of records) {

@@ -93,10 +93,39 @@ test('conformance with gpsdecode -j (scaled)', { skip: conformance.skip }, () =>
 
 test('conformance with libais typeexamples.json (float32 values, one message per line)', { skip: conformance.skip }, () => {
   const input = join(conformance.path, 'libais', 'typeexamples.nmea');
-  const expected = readFileSync(join(conformance.path, 'libais', 'typeexamples.json'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+  const expected = readFileSync(join(conformance.path, 'libais', 'typeexamples.json'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const messages = decodeFile(input, true);
   assert.equal(messages.length, expected.length);
-  const compared = ['type', 'repeat', 'mmsi', 'status', 'accuracy', 'raim', 'second', 'maneuver', 'lon', 'lat', 'speed', 'course', 'heading', 'turn', 'shipname', 'callsign', 'destination', 'imo', 'draught', 'to_bow', 'to_stern', 'shiptype', 'epfd', 'dac', 'fid'];
+  const compared = [
+    'type',
+    'repeat',
+    'mmsi',
+    'status',
+    'accuracy',
+    'raim',
+    'second',
+    'maneuver',
+    'lon',
+    'lat',
+    'speed',
+    'course',
+    'heading',
+    'turn',
+    'shipname',
+    'callsign',
+    'destination',
+    'imo',
+    'draught',
+    'to_bow',
+    'to_stern',
+    'shiptype',
+    'epfd',
+    'dac',
+    'fid',
+  ];
   const differences: string[] = [];
   let fieldsCompared = 0;
   messages.forEach((message, index) => {

@@ -8,9 +8,22 @@ import { armor, fragment, nmeaChecksum, sentence, sixbitText, type BitField } fr
 /** Type 1 raw fields with defaults overridable by name, so tests can set exact raw values. */
 function positionReport(overrides: Partial<Record<'type' | 'status' | 'turn' | 'speed' | 'lon' | 'lat' | 'course' | 'heading', number>> = {}): BitField[] {
   return [
-    [overrides.type ?? 1, 6], [0, 2], [227006760, 30], [overrides.status ?? 0, 4], [overrides.turn ?? 0, 8],
-    [overrides.speed ?? 123, 10], [1, 1], [overrides.lon ?? 78828, 28], [overrides.lat ?? 29685346, 27],
-    [overrides.course ?? 2240, 12], [overrides.heading ?? 215, 9], [33, 6], [0, 2], [0, 3], [0, 1], [34017, 19],
+    [overrides.type ?? 1, 6],
+    [0, 2],
+    [227006760, 30],
+    [overrides.status ?? 0, 4],
+    [overrides.turn ?? 0, 8],
+    [overrides.speed ?? 123, 10],
+    [1, 1],
+    [overrides.lon ?? 78828, 28],
+    [overrides.lat ?? 29685346, 27],
+    [overrides.course ?? 2240, 12],
+    [overrides.heading ?? 215, 9],
+    [33, 6],
+    [0, 2],
+    [0, 3],
+    [0, 1],
+    [34017, 19],
   ];
 }
 
@@ -26,9 +39,24 @@ test('type 1: real sentence, unscaled and scaled', () => {
   assert.deepEqual(
     { ...raw },
     {
-      class: 'AIS', type: 1, repeat: 0, mmsi: 371798000, scaled: false, status: 0, status_text: 'Under way using engine',
-      turn: -127, speed: 123, accuracy: true, lon: -74037230, lat: 29028980, course: 2240, heading: 215, second: 33,
-      maneuver: 0, raim: false, radio: 34017,
+      class: 'AIS',
+      type: 1,
+      repeat: 0,
+      mmsi: 371798000,
+      scaled: false,
+      status: 0,
+      status_text: 'Under way using engine',
+      turn: -127,
+      speed: 123,
+      accuracy: true,
+      lon: -74037230,
+      lat: 29028980,
+      course: 2240,
+      heading: 215,
+      second: 33,
+      maneuver: 0,
+      raim: false,
+      radio: 34017,
     },
   );
   const scaled = decodeOne(line).fields;
@@ -81,8 +109,27 @@ test('type 5 multipart with fill bits: text trimmed, draught and ETA scaled', ()
 
 function type5(month: number, day: number, hour: number, minute: number, draught: number, name: string): string {
   const fields = [
-    [5, 6], [0, 2], [244710865, 30], [1, 2], [0, 30], ...sixbitText('', 7), ...sixbitText(name, 20), [69, 8], [44, 9], [10, 9],
-    [2, 6], [2, 6], [15, 4], [month, 4], [day, 5], [hour, 5], [minute, 6], [draught, 8], ...sixbitText('ROTTERDAM  ', 20), [1, 1], [0, 1],
+    [5, 6],
+    [0, 2],
+    [244710865, 30],
+    [1, 2],
+    [0, 30],
+    ...sixbitText('', 7),
+    ...sixbitText(name, 20),
+    [69, 8],
+    [44, 9],
+    [10, 9],
+    [2, 6],
+    [2, 6],
+    [15, 4],
+    [month, 4],
+    [day, 5],
+    [hour, 5],
+    [minute, 6],
+    [draught, 8],
+    ...sixbitText('ROTTERDAM  ', 20),
+    [1, 1],
+    [0, 1],
   ] as const;
   return sentence(fields);
 }
@@ -100,7 +147,20 @@ test('type 5: ETA parts and draught not available; trailing @ and spaces trimmed
 test('type 27: 1/10 minute positions and its own not-available values', () => {
   const f = decodeOne('!AIVDM,1,1,,A,K3KLehP0rPTJ10Qr,0*2A').fields;
   assert.deepEqual([f.type, f.mmsi, f.lon, f.lat, f.speed, f.course, f.gnss, f.status_text], [27, 230108610, 24.9633, 60.1633, 1, 30, true, 'Under way using engine']);
-  const na = sentence([[27, 6], [0, 2], [1, 30], [0, 1], [0, 1], [15, 4], [181 * 600, 18], [91 * 600, 17], [63, 6], [511, 9], [0, 1], [0, 1]]);
+  const na = sentence([
+    [27, 6],
+    [0, 2],
+    [1, 30],
+    [0, 1],
+    [0, 1],
+    [15, 4],
+    [181 * 600, 18],
+    [91 * 600, 17],
+    [63, 6],
+    [511, 9],
+    [0, 1],
+    [0, 1],
+  ]);
   const scaled = decodeOne(na).fields;
   assert.deepEqual([scaled.lon, scaled.lat, scaled.speed, scaled.course], [null, null, null, null]);
   const raw = decodeOne(na, false).fields;
@@ -111,7 +171,10 @@ test('types 4, 9, 18: decoded fields and not-available positions', () => {
   const base = decodeOne('!AIVDM,1,1,,A,403Ovl@000Htt<tSF0l4Q@100`Pq,0*28').fields;
   assert.deepEqual([base.type, base.mmsi, base.timestamp, base.lon, base.lat, base.epfd_text, base.radio], [4, 3669713, '0000-00-00T24:60:60Z', null, null, 'GPS', 165945]);
   const sar = decodeOne('!AIVDM,1,1,,B,9muc;QvN2`TG6BE76wm;U7u>K>?b,0*64').fields;
-  assert.deepEqual([sar.type, sar.repeat, sar.mmsi, sar.alt, sar.speed, sar.course, sar.lon, sar.lat, sar.regional, sar.radio], [9, 3, 400214919, 3704, 168, 296.4, 60.969937, -99.423647, 211, 844778]);
+  assert.deepEqual(
+    [sar.type, sar.repeat, sar.mmsi, sar.alt, sar.speed, sar.course, sar.lon, sar.lat, sar.regional, sar.radio],
+    [9, 3, 400214919, 3704, 168, 296.4, 60.969937, -99.423647, 211, 844778],
+  );
   const classB = decodeOne('!AIVDM,1,1,,B,B5MiOp0006g4up6:EV403wr5oP06,0*38').fields;
   assert.deepEqual(
     [classB.type, classB.mmsi, classB.speed, classB.course, classB.heading, classB.lon, classB.lat, classB.cs, classB.msg22, classB.radio],
@@ -131,7 +194,13 @@ test('type 24 part B takes the shipname of a preceding part A from the same MMSI
     ['SUOKKI', 'Sailing', 'AMC', 1, 7, 'DF3898', 6, 5],
   );
   assert.equal(decoder.push(partB)[0]!.fields.shipname, undefined);
-  const partThree = sentence([[24, 6], [0, 2], [211158770, 30], [3, 2], [0, 40]]);
+  const partThree = sentence([
+    [24, 6],
+    [0, 2],
+    [211158770, 30],
+    [3, 2],
+    [0, 40],
+  ]);
   const unknown = decoder.push(partThree)[0]!;
   assert.equal(unknown.flag, 'unknown_part');
   assert.equal(unknown.fields.partno, 3);
@@ -139,7 +208,12 @@ test('type 24 part B takes the shipname of a preceding part A from the same MMSI
 });
 
 test('other and invalid types keep type, repeat, mmsi and the raw payload', () => {
-  const { payload, fillBits } = armor([[28, 6], [1, 2], [123456789, 30], [0, 130]]);
+  const { payload, fillBits } = armor([
+    [28, 6],
+    [1, 2],
+    [123456789, 30],
+    [0, 130],
+  ]);
   const message = decodeOne(fragment(payload, fillBits, 1, 1, ''));
   assert.equal(message.flag, 'invalid_type');
   assert.deepEqual({ ...message.fields }, { class: 'AIS', type: 28, repeat: 1, mmsi: 123456789, scaled: true, payload, fill_bits: fillBits });
@@ -237,7 +311,23 @@ test('checksum and framing errors are counted by reason, never thrown', () => {
 });
 
 function type5Fragments(sequenceId: string, mmsi: number, channel = 'A'): [string, string] {
-  const { payload, fillBits } = armor([[5, 6], [0, 2], [mmsi, 30], [0, 2], [0, 30], ...sixbitText('CALL', 7), ...sixbitText('NAME ' + mmsi, 20), [70, 8], [0, 36], [0, 4], [0, 19], [0, 6], [0, 8], ...sixbitText('DEST', 20), [0, 2]]);
+  const { payload, fillBits } = armor([
+    [5, 6],
+    [0, 2],
+    [mmsi, 30],
+    [0, 2],
+    [0, 30],
+    ...sixbitText('CALL', 7),
+    ...sixbitText('NAME ' + mmsi, 20),
+    [70, 8],
+    [0, 36],
+    [0, 4],
+    [0, 19],
+    [0, 6],
+    [0, 8],
+    ...sixbitText('DEST', 20),
+    [0, 2],
+  ]);
   return [fragment(payload.slice(0, 60), 0, 2, 1, sequenceId, { channel }), fragment(payload.slice(60), fillBits, 2, 2, sequenceId, { channel })];
 }
 

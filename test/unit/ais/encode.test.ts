@@ -2,17 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { AisDecoder, type DecodedMessage } from '../../../src/ais/decoder.js';
-import {
-  encodeClassBPosition,
-  encodePositionReport,
-  encodeStaticPartA,
-  encodeStaticPartB,
-  encodeStaticVoyage,
-  nmeaChecksum,
-  PayloadWriter,
-  tagBlock,
-  toSentences,
-} from '../../../src/ais/encode.js';
+import { encodeClassBPosition, encodePositionReport, encodeStaticPartA, encodeStaticPartB, encodeStaticVoyage, nmeaChecksum, PayloadWriter, tagBlock, toSentences } from '../../../src/ais/encode.js';
 
 function decodeAll(lines: string[]): { messages: DecodedMessage[]; decoder: AisDecoder } {
   const decoder = new AisDecoder();
@@ -24,7 +14,11 @@ function decodeOnly(lines: string[]): DecodedMessage {
   const { messages, decoder } = decodeAll(lines);
   assert.equal(messages.length, 1, `one message from ${lines.join(' | ')}`);
   const stats = decoder.stats();
-  assert.equal(Object.values(stats.errors).reduce((a, b) => a + b, 0), 0, JSON.stringify(stats.errors));
+  assert.equal(
+    Object.values(stats.errors).reduce((a, b) => a + b, 0),
+    0,
+    JSON.stringify(stats.errors),
+  );
   return messages[0]!;
 }
 
@@ -34,8 +28,20 @@ test('type 1/2/3: every field round-trips through the decoder, tag block gives t
   for (const type of [1, 2, 3] as const) {
     const lines = toSentences(
       encodePositionReport({
-        type, mmsi: 636012345, status: 5, turn: -5.4, speed: 12.3, accuracy: true, lon: -123.395383, lat: 48.381633,
-        course: 224, heading: 215, second: 33, maneuver: 1, raim: true, radio: 34017,
+        type,
+        mmsi: 636012345,
+        status: 5,
+        turn: -5.4,
+        speed: 12.3,
+        accuracy: true,
+        lon: -123.395383,
+        lat: 48.381633,
+        course: 224,
+        heading: 215,
+        second: 33,
+        maneuver: 1,
+        raim: true,
+        radio: 34017,
       }),
       { timeMs: T, source: 'demo-simulator', channel: 'B' },
     );
@@ -45,8 +51,24 @@ test('type 1/2/3: every field round-trips through the decoder, tag block gives t
     assert.deepEqual(
       { ...fields, status_text: undefined },
       {
-        class: 'AIS', type, repeat: 0, mmsi: 636012345, scaled: true, status: 5, status_text: undefined, turn: -5.4, speed: 12.3,
-        accuracy: true, lon: -123.395383, lat: 48.381633, course: 224, heading: 215, second: 33, maneuver: 1, raim: true, radio: 34017,
+        class: 'AIS',
+        type,
+        repeat: 0,
+        mmsi: 636012345,
+        scaled: true,
+        status: 5,
+        status_text: undefined,
+        turn: -5.4,
+        speed: 12.3,
+        accuracy: true,
+        lon: -123.395383,
+        lat: 48.381633,
+        course: 224,
+        heading: 215,
+        second: 33,
+        maneuver: 1,
+        raim: true,
+        radio: 34017,
       },
     );
     assert.equal(meta.receivedAtMs, T);
@@ -67,8 +89,19 @@ test('type 1: null writes "not available", southern and western hemispheres keep
 test('type 5: two fragments with one tag block group each, text trimmed, ETA and draught', () => {
   const lines = toSentences(
     encodeStaticVoyage({
-      mmsi: 538001234, imo: 9811000, callsign: 'V7AB3', shipname: 'OCEAN PRIDE', shiptype: 80, toBow: 150, toStern: 33, toPort: 16, toStarboard: 16,
-      epfd: 1, eta: { month: 11, day: 22, hour: 6, minute: 0 }, draught: 11.2, destination: 'SGSIN',
+      mmsi: 538001234,
+      imo: 9811000,
+      callsign: 'V7AB3',
+      shipname: 'OCEAN PRIDE',
+      shiptype: 80,
+      toBow: 150,
+      toStern: 33,
+      toPort: 16,
+      toStarboard: 16,
+      epfd: 1,
+      eta: { month: 11, day: 22, hour: 6, minute: 0 },
+      draught: 11.2,
+      destination: 'SGSIN',
     }),
     { timeMs: T, source: 'demo-simulator', sequenceId: 7 },
   );
@@ -81,10 +114,24 @@ test('type 5: two fragments with one tag block group each, text trimmed, ETA and
     [9811000, 'V7AB3', 'OCEAN PRIDE', 80, 150, 33, 16, 16, '11-22T06:00Z', 11.2, 'SGSIN', 1],
   );
   assert.equal(meta.receivedAtMs, T);
-  const none = decodeOnly(toSentences(encodeStaticVoyage({
-    mmsi: 538001234, imo: 0, callsign: '', shipname: 'A NAME LONGER THAN TWENTY CHARACTERS', shiptype: 70, toBow: 600, toStern: 0, toPort: 70, toStarboard: 0,
-    eta: { month: null, day: null, hour: null, minute: null }, draught: null, destination: 'lower case',
-  })));
+  const none = decodeOnly(
+    toSentences(
+      encodeStaticVoyage({
+        mmsi: 538001234,
+        imo: 0,
+        callsign: '',
+        shipname: 'A NAME LONGER THAN TWENTY CHARACTERS',
+        shiptype: 70,
+        toBow: 600,
+        toStern: 0,
+        toPort: 70,
+        toStarboard: 0,
+        eta: { month: null, day: null, hour: null, minute: null },
+        draught: null,
+        destination: 'lower case',
+      }),
+    ),
+  );
   assert.deepEqual(
     [none.fields.shipname, none.fields.to_bow, none.fields.to_port, none.fields.eta_month, none.fields.eta_hour, none.fields.draught, none.fields.destination],
     ['A NAME LONGER THAN T', 511, 63, null, null, null, 'LOWER CASE'],
@@ -94,7 +141,18 @@ test('type 5: two fragments with one tag block group each, text trimmed, ETA and
 test('type 18 and type 24 parts A and B round-trip; part B picks up the name from part A', () => {
   const position = decodeOnly(toSentences(encodeClassBPosition({ mmsi: 232004567, speed: 3.5, lon: 1.75, lat: 50.25, course: 181.5, heading: 180, second: 9, radio: 917510 })));
   assert.deepEqual(
-    [position.fields.type, position.fields.mmsi, position.fields.speed, position.fields.lon, position.fields.lat, position.fields.course, position.fields.heading, position.fields.second, position.fields.cs, position.fields.radio],
+    [
+      position.fields.type,
+      position.fields.mmsi,
+      position.fields.speed,
+      position.fields.lon,
+      position.fields.lat,
+      position.fields.course,
+      position.fields.heading,
+      position.fields.second,
+      position.fields.cs,
+      position.fields.radio,
+    ],
     [18, 232004567, 3.5, 1.75, 50.25, 181.5, 180, 9, true, 917510],
   );
   const { messages } = decodeAll([
@@ -113,7 +171,10 @@ test('type 18 and type 24 parts A and B round-trip; part B picks up the name fro
 test('tag block and sentence checksums are what the NMEA rules say', () => {
   assert.equal(tagBlock(1418169601000, 'rORBCOMM008'), '\\c:1418169601,s:rORBCOMM008*' + nmeaChecksum('c:1418169601,s:rORBCOMM008') + '\\');
   assert.equal(nmeaChecksum('AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0'), '4A');
-  const writer = new PayloadWriter().uint(1, 6).uint(-1, 8).uint(2 ** 32 - 1, 32);
+  const writer = new PayloadWriter()
+    .uint(1, 6)
+    .uint(-1, 8)
+    .uint(2 ** 32 - 1, 32);
   assert.equal(writer.bitLength, 46);
   assert.deepEqual(writer.armor(), { payload: '1wwwwwwt', fillBits: 2 });
 });
@@ -131,7 +192,10 @@ test('property: any valid class A position and static report decodes to the valu
         course: fc.integer({ min: 0, max: 3599 }).map((v) => v / 10),
         heading: fc.integer({ min: 0, max: 359 }),
         second: fc.integer({ min: 0, max: 60 }),
-        name: fc.stringMatching(/^[A-Z0-9 ]{1,20}$/).map((s) => s.trim()).filter((s) => s.length > 0 && !s.includes('  ')),
+        name: fc
+          .stringMatching(/^[A-Z0-9 ]{1,20}$/)
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0 && !s.includes('  ')),
         imo: fc.integer({ min: 1_000_000, max: 9_999_999 }),
         timeS: fc.integer({ min: 1_500_000_000, max: 2_000_000_000 }),
       }),
@@ -140,13 +204,23 @@ test('property: any valid class A position and static report decodes to the valu
         const [p] = positionLines.flatMap((l) => decoder.push(l));
         assert.ok(p);
         assert.equal(p.meta.receivedAtMs, r.timeS * 1000);
-        assert.deepEqual(
-          [p.fields.mmsi, p.fields.status, p.fields.speed, p.fields.course, p.fields.heading, p.fields.second],
-          [r.mmsi, r.status, r.speed, r.course, r.heading, r.second],
-        );
+        assert.deepEqual([p.fields.mmsi, p.fields.status, p.fields.speed, p.fields.course, p.fields.heading, p.fields.second], [r.mmsi, r.status, r.speed, r.course, r.heading, r.second]);
         assert.ok(Math.abs((p.fields.lon as number) - r.lon) <= 1e-6 && Math.abs((p.fields.lat as number) - r.lat) <= 1e-6);
         const staticLines = toSentences(
-          encodeStaticVoyage({ mmsi: r.mmsi, imo: r.imo, callsign: 'ABC', shipname: r.name, shiptype: 70, toBow: 1, toStern: 1, toPort: 1, toStarboard: 1, eta: { month: 1, day: 2, hour: 3, minute: 4 }, draught: 5, destination: r.name }),
+          encodeStaticVoyage({
+            mmsi: r.mmsi,
+            imo: r.imo,
+            callsign: 'ABC',
+            shipname: r.name,
+            shiptype: 70,
+            toBow: 1,
+            toStern: 1,
+            toPort: 1,
+            toStarboard: 1,
+            eta: { month: 1, day: 2, hour: 3, minute: 4 },
+            draught: 5,
+            destination: r.name,
+          }),
           { timeMs: r.timeS * 1000, source: 'demo-simulator', sequenceId: r.second % 10 },
         );
         const [s] = staticLines.flatMap((l) => decoder.push(l));
@@ -156,5 +230,8 @@ test('property: any valid class A position and static report decodes to the valu
     ),
     { numRuns: 300 },
   );
-  assert.equal(Object.values(decoder.stats().errors).reduce((a, b) => a + b, 0), 0);
+  assert.equal(
+    Object.values(decoder.stats().errors).reduce((a, b) => a + b, 0),
+    0,
+  );
 });

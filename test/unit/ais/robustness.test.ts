@@ -26,24 +26,20 @@ function assertStatsAddUp(stats: DecoderStats, pushed: number): void {
   assert.equal(stats.sentences, stats.fragments_assembled + stats.fragments_pending + sum(stats.errors, FRAGMENT_ERROR_REASONS));
   assert.equal(stats.payloads, stats.messages + sum(stats.errors, PAYLOAD_ERROR_REASONS));
   assert.ok(stats.messages >= Object.values(stats.flagged).reduce((a, b) => a + b, 0));
-  assert.equal(Object.values(stats.by_type).reduce((a, b) => a + b, 0), stats.messages);
+  assert.equal(
+    Object.values(stats.by_type).reduce((a, b) => a + b, 0),
+    stats.messages,
+  );
 }
 
-const mutatedLine = fc
-  .tuple(fc.constantFrom(...VALID_LINES), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 127 })), { maxLength: 4 }), fc.option(fc.nat()))
-  .map(([line, flips, cut]) => {
-    const chars = [...line];
-    for (const [position, code] of flips) chars[position % chars.length] = String.fromCharCode(code);
-    const mutated = chars.join('');
-    return cut === null ? mutated : mutated.slice(0, cut % (mutated.length + 1));
-  });
+const mutatedLine = fc.tuple(fc.constantFrom(...VALID_LINES), fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 127 })), { maxLength: 4 }), fc.option(fc.nat())).map(([line, flips, cut]) => {
+  const chars = [...line];
+  for (const [position, code] of flips) chars[position % chars.length] = String.fromCharCode(code);
+  const mutated = chars.join('');
+  return cut === null ? mutated : mutated.slice(0, cut % (mutated.length + 1));
+});
 
-const anyLine = fc.oneof(
-  fc.string({ maxLength: 120 }),
-  fc.string({ unit: 'binary', maxLength: 120 }),
-  fc.constantFrom(...VALID_LINES),
-  mutatedLine,
-);
+const anyLine = fc.oneof(fc.string({ maxLength: 120 }), fc.string({ unit: 'binary', maxLength: 120 }), fc.constantFrom(...VALID_LINES), mutatedLine);
 
 test('random and mutated input: never throws, output is valid JSON, stats add up', () => {
   fc.assert(

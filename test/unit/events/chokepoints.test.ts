@@ -41,13 +41,22 @@ test('through Suez northbound at 10 kn: one transit, the time in the gate, the m
   const hours = (t.exited - t.entered) / 3_600_000;
   // 180 km of gate at 10 kn is 9.7 h
   assert.ok(hours > 9.3 && hours < 9.9, String(hours));
-  assert.deepEqual(transits(through(suez, 180, 150_000, 150_000, 12)).map((x) => x.direction), ['southbound']);
+  assert.deepEqual(
+    transits(through(suez, 180, 150_000, 150_000, 12)).map((x) => x.direction),
+    ['southbound'],
+  );
 });
 
 test('Gibraltar both ways; a vessel that turns back inside the gate has not transited', () => {
   const gib = gate('gibraltar');
-  assert.deepEqual(transits(through(gib, 90, 50_000, 50_000, 14)).map((t) => [t.zone, t.direction]), [['gibraltar', 'eastbound']]);
-  assert.deepEqual(transits(through(gib, 270, 50_000, 50_000, 14)).map((t) => t.direction), ['westbound']);
+  assert.deepEqual(
+    transits(through(gib, 90, 50_000, 50_000, 14)).map((t) => [t.zone, t.direction]),
+    [['gibraltar', 'eastbound']],
+  );
+  assert.deepEqual(
+    transits(through(gib, 270, 50_000, 50_000, 14)).map((t) => t.direction),
+    ['westbound'],
+  );
   const inAndBack = [...through(gib, 90, 50_000, 0, 14)];
   const back = through(gib, 270, 0, 50_000, 14).map((f) => ({ ...f, seq: f.seq + 1000, t: f.t + inAndBack.length * 6 * MIN }));
   assert.deepEqual(transits([...inAndBack, ...back]), []);
@@ -71,5 +80,8 @@ test('state is plain data: through JSON at every fix, the same transits', () => 
     if (t) resumed.push(t);
   }
   assert.deepEqual(resumed, straight);
-  assert.deepEqual(straight.map((t) => t.direction), ['inbound']);
+  assert.deepEqual(
+    straight.map((t) => t.direction),
+    ['inbound'],
+  );
 });

@@ -33,15 +33,57 @@ test('nearest-rank percentiles', () => {
 test('now: waiting at anchor, at berth, moving in port; the window and the one before; the trend', () => {
   const calls = [
     // in the last 24 h: three completed calls with waits of 2, 4 and 10 h
-    call(-20, [['anchorage', -19, -17], ['berth', -16, -6]], -5),
-    call(-23, [['anchorage', -22, -18], ['berth', -17, -10]], -9),
-    call(-30, [['anchorage', -29, -19], ['berth', -18, -3]], -2),
+    call(
+      -20,
+      [
+        ['anchorage', -19, -17],
+        ['berth', -16, -6],
+      ],
+      -5,
+    ),
+    call(
+      -23,
+      [
+        ['anchorage', -22, -18],
+        ['berth', -17, -10],
+      ],
+      -9,
+    ),
+    call(
+      -30,
+      [
+        ['anchorage', -29, -19],
+        ['berth', -18, -3],
+      ],
+      -2,
+    ),
     // the day before: two calls with 1 h waits
-    call(-45, [['anchorage', -44, -43], ['berth', -42, -30]], -29),
-    call(-47, [['anchorage', -46, -45], ['berth', -44, -40]], -39),
+    call(
+      -45,
+      [
+        ['anchorage', -44, -43],
+        ['berth', -42, -30],
+      ],
+      -29,
+    ),
+    call(
+      -47,
+      [
+        ['anchorage', -46, -45],
+        ['berth', -44, -40],
+      ],
+      -39,
+    ),
     // now: one waiting (ongoing), one at berth (ongoing), one moving to its berth, one gone
     call(-3, [['anchorage', -2.5, -0.1]], null),
-    call(-12, [['anchorage', -11, -9], ['berth', -8, -0.2]], null),
+    call(
+      -12,
+      [
+        ['anchorage', -11, -9],
+        ['berth', -8, -0.2],
+      ],
+      null,
+    ),
     call(-1, [], null),
     // arrives after `at`: not counted
     call(2, [['berth', 3, 9]], 10),
@@ -63,7 +105,16 @@ test('now: waiting at anchor, at berth, moving in port; the window and the one b
 });
 
 test('a past moment is analysed like now: stops covering it, calls completed later still in port then', () => {
-  const calls = [call(-50, [['anchorage', -49, -30], ['berth', -29, -5]], -4)];
+  const calls = [
+    call(
+      -50,
+      [
+        ['anchorage', -49, -30],
+        ['berth', -29, -5],
+      ],
+      -4,
+    ),
+  ];
   assert.equal(congestion(calls, { at: AT - 40 * H, rangeMs: 24 * H }).waiting_now, 1);
   assert.equal(congestion(calls, { at: AT - 10 * H, rangeMs: 24 * H }).at_berth_now, 1);
   assert.equal(congestion(calls, { at: AT - 29.5 * H, rangeMs: 24 * H }).in_port_moving_now, 1, 'between anchorage and berth');

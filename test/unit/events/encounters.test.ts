@@ -76,7 +76,9 @@ test('three vessels together make three pairs; other vessels far away are never 
 });
 
 test('state is plain data: through JSON at every fix, the same encounters', () => {
-  const fixes = [...pairFixes({ distanceM: 300, durationMs: 3 * HOUR, sog: 0.5 }), ...pairFixes({ distanceM: 100, durationMs: 2.5 * HOUR, sog: 1, ids: ['P', 'Q'], at: { lat: 0, lon: 0 } })].sort((x, y) => x.t - y.t);
+  const fixes = [...pairFixes({ distanceM: 300, durationMs: 3 * HOUR, sog: 0.5 }), ...pairFixes({ distanceM: 100, durationMs: 2.5 * HOUR, sog: 1, ids: ['P', 'Q'], at: { lat: 0, lon: 0 } })].sort(
+    (x, y) => x.t - y.t,
+  );
   const straight = run(fixes);
   const detector = createEncounterDetector(ports);
   let state = emptyEncounterState();

@@ -58,13 +58,20 @@ test('real Houston–Galveston day: the port calls read off the CSV by hand', { 
 
   const bowChain = calls.get(257901000)!;
   assert.equal(bowChain[0]!.portId, TEXAS_CITY);
-  assert.deepEqual(bowChain[0]!.stops.map((s) => s.kind), ['berth']);
+  assert.deepEqual(
+    bowChain[0]!.stops.map((s) => s.kind),
+    ['berth'],
+  );
   assert.ok(Math.abs(bowChain[0]!.stops[0]!.end - at('14:45:00')) < 15 * MIN);
 
   const sailor = detector.current(states.get(235113767)!);
   assert.ok(sailor, 'still in its Houston call at the end of the day: waiting offshore, then under way up the channel');
   assert.equal(sailor.portId, HOUSTON);
-  assert.deepEqual(sailor.stops.map((s) => s.kind), ['anchorage'], 'the offshore stop is a wait, not a berth');
+  assert.deepEqual(
+    sailor.stops.map((s) => s.kind),
+    ['anchorage'],
+    'the offshore stop is a wait, not a berth',
+  );
   assert.ok(sailor.anchorageMs > 18 * 60 * MIN);
   assert.equal(calls.get(235113767), undefined, 'its call has not ended');
 });

@@ -63,7 +63,10 @@ test('a call: arrival within 3 km, a wait at anchor, the berth 11 km on, departu
   assert.equal(current, null);
   const call = calls[0]!;
   assert.equal(call.portId, 9150);
-  assert.deepEqual(call.stops.map((s) => s.kind), ['anchorage', 'berth']);
+  assert.deepEqual(
+    call.stops.map((s) => s.kind),
+    ['anchorage', 'berth'],
+  );
   assert.ok(Math.abs(call.anchorageMs - 10 * HOUR) <= 10 * MIN, String(call.anchorageMs / HOUR));
   assert.ok(Math.abs(call.berthMs - 20 * HOUR) <= 10 * MIN, String(call.berthMs / HOUR));
   const lastInside = track.fixes.filter((f) => distanceM(f.lat, f.lon, PORT.lat, PORT.lon) <= 4_000).at(-1)!;
@@ -75,13 +78,25 @@ test('anchor wait then berth inside one port area: the first stop is waiting, th
   const near = { portId: 1, lat: 10, lon: 10 };
   const anchorage = { portId: 1, ...destinationPoint(10, 10, 180, 2_000) };
   const local = new PortPointIndex([near, anchorage]);
-  const track = new Track().run(near, 30_000, 3_500, 12).stay(anchorage, 100, 0.1, 8 * HOUR).at(near, 180, 1_000, 6).tick(10 * MIN).stay(near, 200, 0.3, 20 * MIN).stay(near, 50, 0, 30 * HOUR).run(near, 50, 30_000, 11).away();
+  const track = new Track()
+    .run(near, 30_000, 3_500, 12)
+    .stay(anchorage, 100, 0.1, 8 * HOUR)
+    .at(near, 180, 1_000, 6)
+    .tick(10 * MIN)
+    .stay(near, 200, 0.3, 20 * MIN)
+    .stay(near, 50, 0, 30 * HOUR)
+    .run(near, 50, 30_000, 11)
+    .away();
   const detector = createPortCallDetector(local);
   const state = emptyCallState();
   const calls = track.fixes.flatMap((fix) => detector.push(state, fix));
   assert.equal(calls.length, 1);
   const call = calls[0]!;
-  assert.deepEqual(call.stops.map((s) => s.kind), ['anchorage', 'berth'], 'after moving at 6 kn, 0.3 kn (between 0.2 and 0.5) is still moving; the stop begins at 0 kn');
+  assert.deepEqual(
+    call.stops.map((s) => s.kind),
+    ['anchorage', 'berth'],
+    'after moving at 6 kn, 0.3 kn (between 0.2 and 0.5) is still moving; the stop begins at 0 kn',
+  );
   assert.ok(Math.abs(call.anchorageMs - 8 * HOUR) <= 20 * MIN, String(call.anchorageMs / HOUR));
   assert.ok(Math.abs(call.berthMs - 30 * HOUR) <= 20 * MIN, String(call.berthMs / HOUR));
   const first = track.fixes.find((f) => distanceM(f.lat, f.lon, near.lat, near.lon) <= 3_000 || distanceM(f.lat, f.lon, anchorage.lat, anchorage.lon) <= 3_000)!;
@@ -96,7 +111,12 @@ test('enter at 3 km, leave beyond 4 km: passing at 3.5 km is no call; drifting o
   const passingNorth = passing.fixes.map((f) => ({ ...f, lat: destinationPoint(f.lat, f.lon, 0, 3_500).lat }));
   assert.equal(detect(passingNorth).calls.length + (detect(passingNorth).current ? 1 : 0), 0);
 
-  const drifting = new Track().run(PORT, 10_000, 2_000, 10).stay(PORT, 3_900, 0, 3 * HOUR).stay(PORT, 2_000, 0, HOUR).run(PORT, 2_000, 6_000, 10).away();
+  const drifting = new Track()
+    .run(PORT, 10_000, 2_000, 10)
+    .stay(PORT, 3_900, 0, 3 * HOUR)
+    .stay(PORT, 2_000, 0, HOUR)
+    .run(PORT, 2_000, 6_000, 10)
+    .away();
   const { calls, current } = detect(drifting.fixes);
   assert.equal(calls.length, 1, 'one call, ended only beyond 4 km');
   assert.equal(current, null);
@@ -104,20 +124,51 @@ test('enter at 3 km, leave beyond 4 km: passing at 3.5 km is no call; drifting o
 });
 
 test('stops shorter than 15 minutes are pauses, not waiting or berth time', () => {
-  const track = new Track().run(PORT, 10_000, 1_000, 8).stay(PORT, 1_000, 0, 10 * MIN, 2 * MIN).run(PORT, 1_000, 500, 2).stay(PORT, 500, 0, 5 * HOUR).run(PORT, 500, 10_000, 9).away();
+  const track = new Track()
+    .run(PORT, 10_000, 1_000, 8)
+    .stay(PORT, 1_000, 0, 10 * MIN, 2 * MIN)
+    .run(PORT, 1_000, 500, 2)
+    .stay(PORT, 500, 0, 5 * HOUR)
+    .run(PORT, 500, 10_000, 9)
+    .away();
   const { calls } = detect(track.fixes);
   assert.equal(calls.length, 1);
-  assert.deepEqual(calls[0]!.stops.map((s) => s.kind), ['berth']);
+  assert.deepEqual(
+    calls[0]!.stops.map((s) => s.kind),
+    ['berth'],
+  );
 });
 
 test('AIS navigation status decides where it is given: moored is a berth, at anchor is waiting', () => {
-  const anchored = new Track().run(PORT, 10_000, 1_000, 8).stay(PORT, 1_000, 0, 6 * HOUR, 10 * MIN, 1).run(PORT, 1_000, 10_000, 9).away();
+  const anchored = new Track()
+    .run(PORT, 10_000, 1_000, 8)
+    .stay(PORT, 1_000, 0, 6 * HOUR, 10 * MIN, 1)
+    .run(PORT, 1_000, 10_000, 9)
+    .away();
   const waiting = detect(anchored.fixes);
-  assert.deepEqual([waiting.calls.length, waiting.current?.stops.map((s) => s.kind)], [0, ['anchorage']], 'only a wait so far: not over after 90 minutes away (it may be heading up a channel to its berth)');
+  assert.deepEqual(
+    [waiting.calls.length, waiting.current?.stops.map((s) => s.kind)],
+    [0, ['anchorage']],
+    'only a wait so far: not over after 90 minutes away (it may be heading up a channel to its berth)',
+  );
   anchored.tick(12 * HOUR).away();
-  assert.deepEqual(detect(anchored.fixes).calls[0]!.stops.map((s) => s.kind), ['anchorage'], 'the only stop, but at anchor: the vessel left without berthing');
-  const moored = new Track().run(PORT, 10_000, 1_000, 8).stay(PORT, 1_000, 0, 6 * HOUR, 10 * MIN, 5).run(PORT, 1_000, 800, 2).stay(PORT, 800, 0, 6 * HOUR, 10 * MIN, 5).run(PORT, 800, 10_000, 9).away();
-  assert.deepEqual(detect(moored.fixes).calls[0]!.stops.map((s) => s.kind), ['berth', 'berth'], 'a shift between two berths');
+  assert.deepEqual(
+    detect(anchored.fixes).calls[0]!.stops.map((s) => s.kind),
+    ['anchorage'],
+    'the only stop, but at anchor: the vessel left without berthing',
+  );
+  const moored = new Track()
+    .run(PORT, 10_000, 1_000, 8)
+    .stay(PORT, 1_000, 0, 6 * HOUR, 10 * MIN, 5)
+    .run(PORT, 1_000, 800, 2)
+    .stay(PORT, 800, 0, 6 * HOUR, 10 * MIN, 5)
+    .run(PORT, 800, 10_000, 9)
+    .away();
+  assert.deepEqual(
+    detect(moored.fixes).calls[0]!.stops.map((s) => s.kind),
+    ['berth', 'berth'],
+    'a shift between two berths',
+  );
 });
 
 test('a stop far offshore from the port is a wait; the call carries on up the channel to the berth', () => {
@@ -125,21 +176,45 @@ test('a stop far offshore from the port is a wait; the call carries on up the ch
   const port = { portId: 7, lat: 29.75, lon: -95.28 };
   const offshore = { portId: 7, lat: 29.4, lon: -95.0 };
   const local = new PortPointIndex([port, offshore]);
-  const track = new Track().run(offshore, 20_000, 500, 10).stay(offshore, 500, 0, 15 * HOUR).run(port, 45_000, 300, 8).stay(port, 300, 0, 20 * HOUR).run(port, 300, 30_000, 10).away();
+  const track = new Track()
+    .run(offshore, 20_000, 500, 10)
+    .stay(offshore, 500, 0, 15 * HOUR)
+    .run(port, 45_000, 300, 8)
+    .stay(port, 300, 0, 20 * HOUR)
+    .run(port, 300, 30_000, 10)
+    .away();
   const detector = createPortCallDetector(local, undefined, new Map([[7, port]]));
   const state = emptyCallState();
   const calls = track.fixes.flatMap((fix) => detector.push(state, fix));
   assert.equal(calls.length, 1, 'one call: the three hours up the channel do not end it');
-  assert.deepEqual(calls[0]!.stops.map((s) => s.kind), ['anchorage', 'berth']);
+  assert.deepEqual(
+    calls[0]!.stops.map((s) => s.kind),
+    ['anchorage', 'berth'],
+  );
   assert.ok(Math.abs(calls[0]!.anchorageMs - 15 * HOUR) <= 10 * MIN);
   const withoutPositions = createPortCallDetector(local);
   const alone = emptyCallState();
-  const single = new Track().run(offshore, 20_000, 500, 10).stay(offshore, 500, 0, 15 * HOUR).run(offshore, 500, 30_000, 10).away().tick(12 * HOUR).away();
-  assert.deepEqual(single.fixes.flatMap((fix) => withoutPositions.push(alone, fix)).map((c) => c.stops.map((s) => s.kind)), [['berth']], 'without the port position, a lone stop counts as the berth');
+  const single = new Track()
+    .run(offshore, 20_000, 500, 10)
+    .stay(offshore, 500, 0, 15 * HOUR)
+    .run(offshore, 500, 30_000, 10)
+    .away()
+    .tick(12 * HOUR)
+    .away();
+  assert.deepEqual(
+    single.fixes.flatMap((fix) => withoutPositions.push(alone, fix)).map((c) => c.stops.map((s) => s.kind)),
+    [['berth']],
+    'without the port position, a lone stop counts as the berth',
+  );
 });
 
 test('state is plain data: stopped and resumed through JSON at every fix, the calls are the same', () => {
-  const track = new Track().run(PORT, 20_000, 500, 12).stay(PORT, 500, 0.05, 10 * HOUR).run(PORT, 500, 30_000, 10).run(OTHER, 20_000, 200, 10).stay(OTHER, 200, 0, 4 * HOUR);
+  const track = new Track()
+    .run(PORT, 20_000, 500, 12)
+    .stay(PORT, 500, 0.05, 10 * HOUR)
+    .run(PORT, 500, 30_000, 10)
+    .run(OTHER, 20_000, 200, 10)
+    .stay(OTHER, 200, 0, 4 * HOUR);
   const straight = detect(track.fixes);
   const detector = createPortCallDetector(index);
   let state = emptyCallState();
@@ -153,12 +228,25 @@ test('state is plain data: stopped and resumed through JSON at every fix, the ca
   assert.equal(straight.calls.length, 1);
   assert.equal(straight.current!.portId, 9160, 'in port now at the other port');
   assert.equal(straight.current!.departure, null);
-  assert.deepEqual(straight.current!.stops.map((s) => s.kind), ['berth']);
+  assert.deepEqual(
+    straight.current!.stops.map((s) => s.kind),
+    ['berth'],
+  );
 });
 
 test('a silence over 6 hours inside a call is counted and lowers its confidence; an out-of-order fix is ignored', () => {
-  const quiet = new Track().run(PORT, 10_000, 500, 8).stay(PORT, 500, 0, 2 * HOUR).tick(9 * HOUR).stay(PORT, 500, 0, 2 * HOUR).run(PORT, 500, 10_000, 9).away();
-  const loud = new Track().run(PORT, 10_000, 500, 8).stay(PORT, 500, 0, 13 * HOUR).run(PORT, 500, 10_000, 9).away();
+  const quiet = new Track()
+    .run(PORT, 10_000, 500, 8)
+    .stay(PORT, 500, 0, 2 * HOUR)
+    .tick(9 * HOUR)
+    .stay(PORT, 500, 0, 2 * HOUR)
+    .run(PORT, 500, 10_000, 9)
+    .away();
+  const loud = new Track()
+    .run(PORT, 10_000, 500, 8)
+    .stay(PORT, 500, 0, 13 * HOUR)
+    .run(PORT, 500, 10_000, 9)
+    .away();
   const [q] = detect(quiet.fixes).calls;
   const [l] = detect(loud.fixes).calls;
   assert.equal(q!.gaps, 1);

@@ -12,7 +12,12 @@ const calm: Record<StressComponentName, StressInput> = {
 };
 
 test('the weights sum to one; every component at its baseline is zero stress', () => {
-  assert.equal(Object.values(STRESS_WEIGHTS).reduce((a, b) => a + b, 0).toFixed(6), '1.000000');
+  assert.equal(
+    Object.values(STRESS_WEIGHTS)
+      .reduce((a, b) => a + b, 0)
+      .toFixed(6),
+    '1.000000',
+  );
   const r = routeStressIndex(calm);
   assert.equal(r.index, 0);
   assert.equal(r.level, 'low');

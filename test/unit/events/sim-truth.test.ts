@@ -90,5 +90,7 @@ test('port calls and STS meetings over 7 simulated days: precision and recall ag
   assert.ok(meetings.length >= 10, `${meetings.length} meetings`);
   assert.ok(stsRecall >= 0.95, `STS recall ${stsRecall.toFixed(3)}`);
   assert.ok(stsPrecision >= 0.95, `STS precision ${stsPrecision.toFixed(3)}`);
-  console.log(`simulator truth, 150 vessels × 7 days: port calls ${truth.length} true / ${calls.length} detected, recall ${recall.toFixed(3)}, precision ${precision.toFixed(3)}; STS ${meetings.length} true / ${encounters.length} detected, recall ${stsRecall.toFixed(3)}, precision ${stsPrecision.toFixed(3)}`);
+  console.log(
+    `simulator truth, 150 vessels × 7 days: port calls ${truth.length} true / ${calls.length} detected, recall ${recall.toFixed(3)}, precision ${precision.toFixed(3)}; STS ${meetings.length} true / ${encounters.length} detected, recall ${stsRecall.toFixed(3)}, precision ${stsPrecision.toFixed(3)}`,
+  );
 });

@@ -55,7 +55,10 @@ test('recorded line time: tag block c:, USCG trailer epoch, $PGHP; none for a ba
 
 test('file replay at the recorded pace waits out the recorded gaps on the clock', async () => {
   const { received, waits, status } = await replay('recorded');
-  assert.deepEqual(received.map((t) => t - TEST_EPOCH), [0, 10_000, 10_000, 30_000, 30_000]);
+  assert.deepEqual(
+    received.map((t) => t - TEST_EPOCH),
+    [0, 10_000, 10_000, 30_000, 30_000],
+  );
   assert.deepEqual(waits, [10_000, 20_000]);
   assert.equal(status.state, 'finished');
   assert.equal(status.lines, 5);
@@ -63,7 +66,10 @@ test('file replay at the recorded pace waits out the recorded gaps on the clock'
 
 test('file replay at x10 compresses the gaps tenfold; gzip files are read transparently', async () => {
   const { received, waits } = await replay('x10', true);
-  assert.deepEqual(received.map((t) => t - TEST_EPOCH), [0, 1_000, 1_000, 3_000, 3_000]);
+  assert.deepEqual(
+    received.map((t) => t - TEST_EPOCH),
+    [0, 1_000, 1_000, 3_000, 3_000],
+  );
   assert.deepEqual(waits, [1_000, 2_000]);
 });
 
@@ -76,6 +82,9 @@ test('file replay as fast as possible never waits', async () => {
 
 test('a missing file fails at start with the source name and the reason', async () => {
   const source = StreamSource.file('file:nope.nmea', '/nonexistent/nope.nmea', new ManualClock(0));
-  await assert.rejects(source.start(() => {}), /file:nope.nmea: cannot read: ENOENT/);
+  await assert.rejects(
+    source.start(() => {}),
+    /file:nope.nmea: cannot read: ENOENT/,
+  );
   assert.equal(source.status().state, 'failed');
 });

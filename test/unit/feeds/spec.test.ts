@@ -35,14 +35,19 @@ test('feed specs: bad specs are refused with a message naming the spec and the f
     ['none,demo', /"none" cannot be combined/],
     ['file:a/x.nmea,file:b/x.nmea', /"file:x.nmea" is given twice/],
   ];
-  for (const [spec, message] of cases) assert.throws(() => parseFeedSpecs(spec), (e: Error) => e instanceof FeedSpecError && message.test(e.message), spec);
+  for (const [spec, message] of cases)
+    assert.throws(
+      () => parseFeedSpecs(spec),
+      (e: Error) => e instanceof FeedSpecError && message.test(e.message),
+      spec,
+    );
 });
 
 test('BOSUN_FEEDS is validated with the rest of the configuration: a bad spec stops the start with a clear message', async () => {
   const { ConfigError, loadConfig } = await import('../../../src/config.js');
   assert.throws(
     () => loadConfig({ BOSUN_FEEDS: 'tcp://receiver' }),
-    (e: unknown) => e instanceof ConfigError && /BOSUN_FEEDS: invalid feed "tcp:\/\/receiver": expected host:port/.test((e).message),
+    (e: unknown) => e instanceof ConfigError && /BOSUN_FEEDS: invalid feed "tcp:\/\/receiver": expected host:port/.test(e.message),
   );
   assert.equal(loadConfig({ BOSUN_FEEDS: 'tcp://192.168.1.20:10110,file:x.nmea?pace=x10' }).feeds, 'tcp://192.168.1.20:10110,file:x.nmea?pace=x10');
   assert.equal(loadConfig({}).feeds, null);

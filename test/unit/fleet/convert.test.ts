@@ -25,10 +25,7 @@ test('type 1 becomes a position with knots, degrees and navigation status', () =
 });
 
 test('type 5 becomes identity: IMO, callsign, name, type, dimensions as sums, draught, destination, ETA in the observation year', () => {
-  const [message] = decode(
-    '!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C',
-    '!AIVDM,2,2,1,A,88888888880,2*25',
-  );
+  const [message] = decode('!AIVDM,2,1,1,A,55?MbV02;H;s<HtKR20EHE:0@T4@Dn2222222216L961O5Gf0NSQEp6ClRp8,0*1C', '!AIVDM,2,2,1,A,88888888880,2*25');
   const c = convertMessage(message!, { ...META, observedAt: Date.UTC(2026, 3, 1) });
   assert.equal(c.kind, 'static');
   if (c.kind !== 'static') return;

@@ -24,7 +24,11 @@ test('great-circle distance, bearing, destination and interpolation', () => {
 });
 
 test('polyline: position and course along the line, slices', () => {
-  const line = new Polyline([{ lat: 0, lon: 0 }, { lat: 0, lon: 1 }, { lat: 1, lon: 1 }]);
+  const line = new Polyline([
+    { lat: 0, lon: 0 },
+    { lat: 0, lon: 1 },
+    { lat: 1, lon: 1 },
+  ]);
   assert.ok(Math.abs(line.lengthM - 2 * 111_195) < 50);
   const quarter = line.at(line.lengthM / 4);
   assert.ok(Math.abs(quarter.lon - 0.5) < 1e-3 && Math.round(quarter.bearing) === 90);
@@ -59,7 +63,10 @@ test('route choice: avoiding Suez and Bab-el-Mandeb takes the Cape of Good Hope;
   assert.ok(Math.abs(viaSuez.lengthM / 1852 - 8300) < 400, `${viaSuez.lengthM / 1852} nm`);
   const viaCape = graph.route(rotterdam, singapore, [passage('suez'), passage('babelmandeb')])!;
   assert.ok(!SeaLaneGraph.passesThrough(viaCape, passage('suez')));
-  assert.ok(viaCape.points.some((p) => p.lat < -33 && p.lon > 15 && p.lon < 30), 'rounds the Cape');
+  assert.ok(
+    viaCape.points.some((p) => p.lat < -33 && p.lon > 15 && p.lon < 30),
+    'rounds the Cape',
+  );
   assert.ok(viaCape.lengthM > viaSuez.lengthM * 1.3);
 
   const between = graph.routeBetween(port('NLRTM').anchorage, port('SGSIN').anchorage, [passage('suez'), passage('babelmandeb')])!;
@@ -73,7 +80,10 @@ test('route choice: avoiding Suez and Bab-el-Mandeb takes the Cape of Good Hope;
   assert.ok(SeaLaneGraph.passesThrough(viaPanama, passage('panama')));
   const around = graph.route(newYork, losAngeles, [passage('panama')])!;
   assert.ok(!SeaLaneGraph.passesThrough(around, passage('panama')));
-  assert.ok(around.points.some((p) => p.lat < -50), 'goes round South America');
+  assert.ok(
+    around.points.some((p) => p.lat < -50),
+    'goes round South America',
+  );
 });
 
 test('built-in ports: 60–100 unique UN/LOCODEs, valid fields, anchorage offshore and near the port, joined to the network', () => {

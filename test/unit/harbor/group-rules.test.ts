@@ -14,12 +14,30 @@ const refusal = (fn: () => unknown) => {
 };
 
 test('checkFields: each action takes its own fields, required ones present, no others', () => {
-  assert.equal(refusal(() => checkFields({ action: 'join_request', group_id: 5 })), null);
-  assert.equal(refusal(() => checkFields({ action: 'post', group_id: 5, body: 'hello', provenance: 'x' })), null);
-  assert.deepEqual(refusal(() => checkFields({ action: 'post', group_id: 5 })), { code: 'invalid_request', field: 'body.body', headers: undefined });
-  assert.deepEqual(refusal(() => checkFields({ action: 'like', group_id: 5, post_id: 'pst_1', value: 1 })), { code: 'invalid_request', field: 'body.value', headers: undefined });
-  assert.deepEqual(refusal(() => checkFields({ action: 'vote', group_id: 5, post_id: 'pst_1' })), { code: 'invalid_request', field: 'body.value', headers: undefined });
-  assert.equal(refusal(() => checkFields({ action: 'reply', group_id: 5, parent_post_id: 'pst_1', body: 'yes' })), null);
+  assert.equal(
+    refusal(() => checkFields({ action: 'join_request', group_id: 5 })),
+    null,
+  );
+  assert.equal(
+    refusal(() => checkFields({ action: 'post', group_id: 5, body: 'hello', provenance: 'x' })),
+    null,
+  );
+  assert.deepEqual(
+    refusal(() => checkFields({ action: 'post', group_id: 5 })),
+    { code: 'invalid_request', field: 'body.body', headers: undefined },
+  );
+  assert.deepEqual(
+    refusal(() => checkFields({ action: 'like', group_id: 5, post_id: 'pst_1', value: 1 })),
+    { code: 'invalid_request', field: 'body.value', headers: undefined },
+  );
+  assert.deepEqual(
+    refusal(() => checkFields({ action: 'vote', group_id: 5, post_id: 'pst_1' })),
+    { code: 'invalid_request', field: 'body.value', headers: undefined },
+  );
+  assert.equal(
+    refusal(() => checkFields({ action: 'reply', group_id: 5, parent_post_id: 'pst_1', body: 'yes' })),
+    null,
+  );
 });
 
 test('checkText: byte limit at its edge, sensitive content and raw coordinates refused (reasons may cite coordinates)', () => {
@@ -34,8 +52,14 @@ test('checkText: byte limit at its edge, sensitive content and raw coordinates r
 test('requireProvenance: a post naming an IMO or MMSI needs a source', () => {
   assert.equal(refusal(() => requireProvenance('IMO 9811000 is waiting', null))?.code, 'provenance_required');
   assert.equal(refusal(() => requireProvenance('MMSI: 563033300 left', null))?.code, 'provenance_required');
-  assert.equal(refusal(() => requireProvenance('IMO 9811000 is waiting', 'Bosun preview, 2026-11-20')), null);
-  assert.equal(refusal(() => requireProvenance('a quiet day at the anchorage', null)), null);
+  assert.equal(
+    refusal(() => requireProvenance('IMO 9811000 is waiting', 'Bosun preview, 2026-11-20')),
+    null,
+  );
+  assert.equal(
+    refusal(() => requireProvenance('a quiet day at the anchorage', null)),
+    null,
+  );
 });
 
 test('refuseDaily: retry-after counts from the oldest item in the window, at least 1 s', () => {

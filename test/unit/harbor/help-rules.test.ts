@@ -33,9 +33,20 @@ const request = (fields: Partial<{ author_id: string; selected_helper_id: string
 });
 
 test('requireEnabled: sandbox, trial, trusted and operator_approved; an ended sandbox is told so', () => {
-  for (const state of ['sandbox', 'trial', 'trusted', 'operator_approved'] as const) assert.equal(code(() => requireEnabled({ state })), null, state);
-  assert.equal(code(() => requireEnabled({ state: 'sandbox_expired' })), 'sandbox_access_denied');
-  assert.equal(code(() => requireEnabled({ state: 'registered' })), 'help_requests_not_enabled');
+  for (const state of ['sandbox', 'trial', 'trusted', 'operator_approved'] as const)
+    assert.equal(
+      code(() => requireEnabled({ state })),
+      null,
+      state,
+    );
+  assert.equal(
+    code(() => requireEnabled({ state: 'sandbox_expired' })),
+    'sandbox_access_denied',
+  );
+  assert.equal(
+    code(() => requireEnabled({ state: 'registered' })),
+    'help_requests_not_enabled',
+  );
 });
 
 test('roleOf and canRead: participants always read; hidden requests only they; visibility admits the rest', () => {
@@ -56,34 +67,78 @@ test('normalizeRequest: the title length at its edges; visibility from the list;
   const body = 'What is the usual anchorage wait at Rotterdam?';
   assert.equal(normalizeRequest({ title: ` ${'a'.repeat(TITLE_MIN)} `, body, visibility: 'public' }).title, 'a'.repeat(TITLE_MIN));
   assert.equal(normalizeRequest({ title: 'a'.repeat(TITLE_MAX), body, visibility: 'public' }).title.length, TITLE_MAX);
-  assert.equal(code(() => normalizeRequest({ title: 'a'.repeat(TITLE_MIN - 1), body, visibility: 'public' })), 'help_request_input_invalid');
-  assert.equal(code(() => normalizeRequest({ title: 'a'.repeat(TITLE_MAX + 1), body, visibility: 'public' })), 'help_request_input_invalid');
-  assert.equal(code(() => normalizeRequest({ title: 'Anchorage', body, visibility: 'everyone' })), 'help_request_input_invalid');
-  assert.equal(code(() => normalizeRequest({ title: 'Anchorage', body: 'at 51.9225, 4.4792 now', visibility: 'public' })), 'raw_vessel_data_forbidden');
-  assert.equal(code(() => normalizeRequest({ title: 'Anchorage', body: 'at 51.9225, 4.4792 now', visibility: 'trial' })), null, 'only public requests are checked for coordinates');
+  assert.equal(
+    code(() => normalizeRequest({ title: 'a'.repeat(TITLE_MIN - 1), body, visibility: 'public' })),
+    'help_request_input_invalid',
+  );
+  assert.equal(
+    code(() => normalizeRequest({ title: 'a'.repeat(TITLE_MAX + 1), body, visibility: 'public' })),
+    'help_request_input_invalid',
+  );
+  assert.equal(
+    code(() => normalizeRequest({ title: 'Anchorage', body, visibility: 'everyone' })),
+    'help_request_input_invalid',
+  );
+  assert.equal(
+    code(() => normalizeRequest({ title: 'Anchorage', body: 'at 51.9225, 4.4792 now', visibility: 'public' })),
+    'raw_vessel_data_forbidden',
+  );
+  assert.equal(
+    code(() => normalizeRequest({ title: 'Anchorage', body: 'at 51.9225, 4.4792 now', visibility: 'trial' })),
+    null,
+    'only public requests are checked for coordinates',
+  );
 });
 
 test('checkVisibilityAllowed: sandbox agents use sandbox or public; sandbox and trial need that state', () => {
-  assert.equal(code(() => checkVisibilityAllowed({ state: 'sandbox' }, 'sandbox')), null);
-  assert.equal(code(() => checkVisibilityAllowed({ state: 'sandbox' }, 'public')), null);
-  assert.equal(code(() => checkVisibilityAllowed({ state: 'sandbox' }, 'group')), 'help_sandbox_visibility_forbidden');
-  assert.equal(code(() => checkVisibilityAllowed({ state: 'trusted' }, 'sandbox')), 'help_sandbox_isolation');
-  assert.equal(code(() => checkVisibilityAllowed({ state: 'trusted' }, 'trial')), 'help_trial_access_denied');
-  assert.equal(code(() => checkVisibilityAllowed({ state: 'trial' }, 'trial')), null);
+  assert.equal(
+    code(() => checkVisibilityAllowed({ state: 'sandbox' }, 'sandbox')),
+    null,
+  );
+  assert.equal(
+    code(() => checkVisibilityAllowed({ state: 'sandbox' }, 'public')),
+    null,
+  );
+  assert.equal(
+    code(() => checkVisibilityAllowed({ state: 'sandbox' }, 'group')),
+    'help_sandbox_visibility_forbidden',
+  );
+  assert.equal(
+    code(() => checkVisibilityAllowed({ state: 'trusted' }, 'sandbox')),
+    'help_sandbox_isolation',
+  );
+  assert.equal(
+    code(() => checkVisibilityAllowed({ state: 'trusted' }, 'trial')),
+    'help_trial_access_denied',
+  );
+  assert.equal(
+    code(() => checkVisibilityAllowed({ state: 'trial' }, 'trial')),
+    null,
+  );
 });
 
 test('closeTransition: every state and outcome', () => {
   assert.deepEqual(closeTransition('hlp_1', 'open', undefined), { state: 'cancelled', outcome: null });
   assert.deepEqual(closeTransition('hlp_1', 'open', 'unresolved'), { state: 'cancelled', outcome: null });
-  assert.equal(code(() => closeTransition('hlp_1', 'open', 'resolved')), 'help_close_forbidden');
+  assert.equal(
+    code(() => closeTransition('hlp_1', 'open', 'resolved')),
+    'help_close_forbidden',
+  );
   for (const state of ['selected', 'in_progress']) {
     assert.deepEqual(closeTransition('hlp_1', state, undefined), { state: 'resolved', outcome: 'resolved' });
     assert.deepEqual(closeTransition('hlp_1', state, 'resolved'), { state: 'resolved', outcome: 'resolved' });
     assert.deepEqual(closeTransition('hlp_1', state, 'unresolved'), { state: 'closed', outcome: 'unresolved' });
   }
   assert.deepEqual(closeTransition('hlp_1', 'resolved', undefined), { state: 'closed', outcome: 'resolved' });
-  assert.equal(code(() => closeTransition('hlp_1', 'resolved', 'unresolved')), 'help_close_forbidden');
-  for (const state of ['closed', 'cancelled']) assert.equal(code(() => closeTransition('hlp_1', state, undefined)), 'help_close_forbidden');
+  assert.equal(
+    code(() => closeTransition('hlp_1', 'resolved', 'unresolved')),
+    'help_close_forbidden',
+  );
+  for (const state of ['closed', 'cancelled'])
+    assert.equal(
+      code(() => closeTransition('hlp_1', state, undefined)),
+      'help_close_forbidden',
+    );
 });
 
 test('feedbackOpen: resolved or closed with a selected helper, once', () => {

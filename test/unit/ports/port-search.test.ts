@@ -41,11 +41,15 @@ test('edit distance counts an adjacent transposition as one and stops above the 
 test('names: exact before prefix before typo; diacritics and case ignored; alternate names and LOCODEs found', () => {
   const index = createPortSearchIndex(PORTS);
   const names = (q: string) => index.search({ q }).map((h) => [h.port.port_id, h.match]);
-  assert.deepEqual(names('rotterdam'), [
-    [31140, 'exact'],
-    [100000001, 'exact'],
-    [31150, 'prefix'],
-  ], 'the large WPI port first among equal matches');
+  assert.deepEqual(
+    names('rotterdam'),
+    [
+      [31140, 'exact'],
+      [100000001, 'exact'],
+      [31150, 'prefix'],
+    ],
+    'the large WPI port first among equal matches',
+  );
   assert.deepEqual(names('Rotterdm').slice(0, 2), [
     [31140, 'typo'],
     [100000001, 'typo'],
@@ -60,13 +64,28 @@ test('names: exact before prefix before typo; diacritics and case ignored; alter
 
 test('filters: country, locode and near with a radius (nearest first), alone or with a name', () => {
   const index = createPortSearchIndex(PORTS);
-  assert.deepEqual(index.search({ q: 'rotterdam', country: 'us' }).map((h) => h.port.port_id), [100000001]);
-  assert.deepEqual(index.search({ locode: 'EGAIS' }).map((h) => h.port.port_id), [48030]);
+  assert.deepEqual(
+    index.search({ q: 'rotterdam', country: 'us' }).map((h) => h.port.port_id),
+    [100000001],
+  );
+  assert.deepEqual(
+    index.search({ locode: 'EGAIS' }).map((h) => h.port.port_id),
+    [48030],
+  );
   const near = index.search({ near: { lat: 51.9, lon: 4.45, radiusKm: 30 } });
-  assert.deepEqual(near.map((h) => h.port.port_id), [31140, 31150, 31160]);
+  assert.deepEqual(
+    near.map((h) => h.port.port_id),
+    [31140, 31150, 31160],
+  );
   assert.equal(near[0]!.distance_km, 2.1);
-  assert.deepEqual(index.search({ q: 'rotterdam', near: { lat: 51.9, lon: 4.45, radiusKm: 30 } }).map((h) => h.port.port_id), [31140, 31150]);
-  assert.deepEqual(index.search({ country: 'BR' }).map((h) => h.port.port_id), [12345]);
+  assert.deepEqual(
+    index.search({ q: 'rotterdam', near: { lat: 51.9, lon: 4.45, radiusKm: 30 } }).map((h) => h.port.port_id),
+    [31140, 31150],
+  );
+  assert.deepEqual(
+    index.search({ country: 'BR' }).map((h) => h.port.port_id),
+    [12345],
+  );
 });
 
 test('on the full table: typos, alternate names and the Houston area', { skip: sharedDataPath('ports/UpdatedPub150.csv').skip }, () => {

@@ -21,7 +21,17 @@ test('World Port Index rows: LOCODE without its space, alternate names split, si
     '5,78.0,Nowhere,"Port, With Comma", , ,Atlantis,10,20,Very Small,',
   ].join('\r\n');
   const { rows, rejected } = parseWorldPortIndex(text);
-  assert.deepEqual(rows[0], { wpiNumber: 31140, name: 'Rotterdam', alternateNames: ['Europoort', 'Maasvlakte'], locode: 'NLRTM', countryName: 'Netherlands', lat: 51.899999, lon: 4.483333, harborSize: 'large', harborType: 'River (Basins)' });
+  assert.deepEqual(rows[0], {
+    wpiNumber: 31140,
+    name: 'Rotterdam',
+    alternateNames: ['Europoort', 'Maasvlakte'],
+    locode: 'NLRTM',
+    countryName: 'Netherlands',
+    lat: 51.899999,
+    lon: 4.483333,
+    harborSize: 'large',
+    harborType: 'River (Basins)',
+  });
   assert.equal(rows[1]!.alternateNames.length, 0);
   assert.equal(rows[2]!.name, 'Port, With Comma');
   assert.equal(rows[2]!.harborSize, 'very_small');
@@ -43,7 +53,16 @@ test('UN/LOCODE rows, including the badly quoted upstream rows that lost status 
   ].join('\n');
   const { rows, rejected } = parseUnLocode(text);
   assert.deepEqual(rows[0], { locode: 'NLRTM', country: 'NL', name: 'Rotterdam', nameAscii: 'Rotterdam', isPort: true, lat: 51.9225, lon: 4.47917, geocoded: false });
-  assert.deepEqual(rows[1], { locode: 'GBLRZ', country: 'GB', name: 'Lochranza, Isle of Arran', nameAscii: 'Lochranza, Isle of Arran', isPort: true, lat: 55.7045864, lon: -5.2951525, geocoded: true });
+  assert.deepEqual(rows[1], {
+    locode: 'GBLRZ',
+    country: 'GB',
+    name: 'Lochranza, Isle of Arran',
+    nameAscii: 'Lochranza, Isle of Arran',
+    isPort: true,
+    lat: 55.7045864,
+    lon: -5.2951525,
+    geocoded: true,
+  });
   assert.equal(rows[2]!.lat, null, 'no coordinates');
   assert.equal(rows[3]!.lat, null, '0,0 means none');
   assert.deepEqual(rejected, [{ line: 5, reason: '"XX??" is not a UN/LOCODE' }]);
@@ -68,7 +87,9 @@ test('the table joins by LOCODE, flags (does not merge) positions more than 20 k
       'FR,PAR,Paris,Paris,75,AI,--345---,,48.85,2.35,',
     ].join('\n'),
   ).rows;
-  const anchorages = parseAnchorages(['s2id,latitude,longitude,label,sublabel,iso3', 'a,51.96,4.04,ROTTERDAM,,NLD', 'b,51.905,4.41,,,NLD', 'c,1.23,103.82,SINGAPORE,,SGP', 'd,10,10,NOWHERE,,XXX'].join('\n')).rows;
+  const anchorages = parseAnchorages(
+    ['s2id,latitude,longitude,label,sublabel,iso3', 'a,51.96,4.04,ROTTERDAM,,NLD', 'b,51.905,4.41,,,NLD', 'c,1.23,103.82,SINGAPORE,,SGP', 'd,10,10,NOWHERE,,XXX'].join('\n'),
+  ).rows;
   const { ports, report } = buildPortTable({ wpi, unlocode, anchorages });
   assert.deepEqual(
     ports.map((p) => [p.port_id, p.locode, p.country]),
@@ -121,7 +142,10 @@ test('real sources: the full table, its conflicts, and every simulator port reso
   assert.equal(byLocode('NLRTM').port_id, 31140);
   assert.equal(byLocode('USHOU').port_id, 9240);
   // PROVENANCE.md: EGAIS 674 km and JPMKW 507 km apart between the sources
-  for (const [code, km] of [['EGAIS', 674], ['JPMKW', 507]] as const) {
+  for (const [code, km] of [
+    ['EGAIS', 674],
+    ['JPMKW', 507],
+  ] as const) {
     const port = byLocode(code);
     assert.ok(port.flags.includes('coordinate_conflict'), code);
     assert.ok(Math.abs(port.conflict!.distance_km - km) < 15, `${code} ${port.conflict!.distance_km}`);

@@ -67,8 +67,15 @@ test('deterministic: the same seed gives the same sentences, however the time is
 test('sentences: every line decodes without a single error, in time order, tagged demo-simulator, all message kinds present', () => {
   const stats = DECODED.decoder.stats();
   assert.equal(stats.lines, TWO_DAYS.lines.length);
-  assert.equal(Object.values(stats.errors).reduce((a, b) => a + b, 0), 0, JSON.stringify(stats.errors));
-  assert.equal(Object.values(stats.flagged).reduce((a, b) => a + b, 0), 0);
+  assert.equal(
+    Object.values(stats.errors).reduce((a, b) => a + b, 0),
+    0,
+    JSON.stringify(stats.errors),
+  );
+  assert.equal(
+    Object.values(stats.flagged).reduce((a, b) => a + b, 0),
+    0,
+  );
   assert.equal(stats.fragments_pending, 0);
   for (const type of ['1', '5', '18', '24']) assert.ok((stats.by_type[type] ?? 0) > 0, `type ${type}`);
   let previous = 0;
@@ -200,7 +207,10 @@ test('STS: every day a shuttle lies within 500 m of the storage tanker for at le
   }
   for (let day = 0; day < 2; day++) {
     const from = T0 + day * DAY;
-    assert.ok(meetings.some((m) => m.start < from + DAY && m.end > from), `an STS meeting on day ${day + 1}: ${JSON.stringify(meetings)}`);
+    assert.ok(
+      meetings.some((m) => m.start < from + DAY && m.end > from),
+      `an STS meeting on day ${day + 1}: ${JSON.stringify(meetings)}`,
+    );
   }
   const spot = mother[0]!;
   const nearestAnchorage = Math.min(...fleet.world.ports.map((p) => distanceM(spot.lat, spot.lon, p.anchorage.lat, p.anchorage.lon)));
@@ -246,7 +256,7 @@ test('live source: emits each report once as the clock advances, catches up a lo
     clock.advance(HOUR);
     source.tick();
     const pause = received.length - firstMinute;
-    assert.ok(pause > 100 && pause < 60 * firstMinute / 2, `${pause} lines for an hour's pause`);
+    assert.ok(pause > 100 && pause < (60 * firstMinute) / 2, `${pause} lines for an hour's pause`);
     assert.equal(source.status().lines, received.length);
     assert.equal(decode(received.map((r) => r.line)).decoder.stats().errors.bad_checksum, 0);
   } finally {

@@ -4,8 +4,7 @@ import { AppError } from '../../../src/http/errors.js';
 import { WATCHLIST_MAX_IDS } from '../../../src/features/vessels/limits.js';
 import { parseBBox, parseTime, splitIds } from '../../../src/features/vessels/vessel-query.js';
 
-const invalid = (fn: () => unknown, field: string) =>
-  assert.throws(fn, (e: unknown) => e instanceof AppError && e.code === 'invalid_request' && e.options.field === field);
+const invalid = (fn: () => unknown, field: string) => assert.throws(fn, (e: unknown) => e instanceof AppError && e.code === 'invalid_request' && e.options.field === field);
 
 test('parseBBox: four numbers in range, edges included; anything else invalid_request on the field', () => {
   assert.equal(parseBBox(undefined, 'query.bbox'), undefined);

@@ -2,31 +2,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCursorCodec } from '../../../src/http/cursor-codec.js';
 import { AppError } from '../../../src/http/errors.js';
-import {
-  compareKeys,
-  decodeSearchCursor,
-  encodeSearchCursor,
-  matchRank,
-  normalizeQuery,
-  rankVessels,
-  searchKey,
-  type SearchKey,
-} from '../../../src/features/vessels/vessel-search.js';
+import { compareKeys, decodeSearchCursor, encodeSearchCursor, matchRank, normalizeQuery, rankVessels, searchKey, type SearchKey } from '../../../src/features/vessels/vessel-search.js';
 
 type Candidate = Parameters<typeof rankVessels>[0] extends Iterable<infer V> ? V : never;
 
-const vessel = (n: number, fields: Partial<Candidate> = {}): Candidate =>
-  ({
-    vslId: `vsl_${n.toString(16).padStart(16, '0')}`,
-    name: null,
-    callsign: null,
-    imo: null,
-    mmsi: 200_000_000 + n,
-    shipType: null,
-    flag: null,
-    latest: null,
-    ...fields,
-  });
+const vessel = (n: number, fields: Partial<Candidate> = {}): Candidate => ({
+  vslId: `vsl_${n.toString(16).padStart(16, '0')}`,
+  name: null,
+  callsign: null,
+  imo: null,
+  mmsi: 200_000_000 + n,
+  shipType: null,
+  flag: null,
+  latest: null,
+  ...fields,
+});
 
 test('normalizeQuery: upper case, trimmed, an IMO/MMSI prefix before digits dropped, blank is no query', () => {
   assert.equal(normalizeQuery(undefined), null);
@@ -67,10 +57,16 @@ test('compareKeys orders by rank, then name (unnamed last), then vsl_id', () => 
 test('rankVessels pages strictly after the cursor key; more is set only when further hits exist', () => {
   const fleet = [vessel(1, { name: 'OCEAN A' }), vessel(2, { name: 'OCEAN B' }), vessel(3, { name: 'BLUE OCEAN' }), vessel(4, { name: 'RIVER' })];
   const first = rankVessels(fleet, { q: 'ocean' }, null, 2);
-  assert.deepEqual(first.vessels.map((v) => v.name), ['OCEAN A', 'OCEAN B']);
+  assert.deepEqual(
+    first.vessels.map((v) => v.name),
+    ['OCEAN A', 'OCEAN B'],
+  );
   assert.equal(first.more, true);
   const second = rankVessels(fleet, { q: 'ocean' }, first.lastKey, 2);
-  assert.deepEqual(second.vessels.map((v) => v.name), ['BLUE OCEAN']);
+  assert.deepEqual(
+    second.vessels.map((v) => v.name),
+    ['BLUE OCEAN'],
+  );
   assert.equal(second.more, false, 'exactly the last hit: no further page');
   const exact = rankVessels(fleet, { q: 'ocean' }, null, 3);
   assert.equal(exact.vessels.length, 3);
@@ -83,10 +79,20 @@ test('rankVessels filters by category, flag (case-insensitive) and bbox on the l
     vessel(2, { name: 'B', flag: 'SG', shipType: 80, latest: { lat: 1.3, lon: 103.8 } as Candidate['latest'] }),
     vessel(3, { name: 'C', flag: 'NL', shipType: 70 }),
   ];
-  assert.deepEqual(rankVessels(fleet, { flag: 'nl' }, null, 10).vessels.map((v) => v.name), ['A', 'C']);
-  assert.deepEqual(rankVessels(fleet, { category: 'tanker' }, null, 10).vessels.map((v) => v.name), ['B']);
+  assert.deepEqual(
+    rankVessels(fleet, { flag: 'nl' }, null, 10).vessels.map((v) => v.name),
+    ['A', 'C'],
+  );
+  assert.deepEqual(
+    rankVessels(fleet, { category: 'tanker' }, null, 10).vessels.map((v) => v.name),
+    ['B'],
+  );
   const box = { minLon: 3, minLat: 51, maxLon: 5, maxLat: 53 };
-  assert.deepEqual(rankVessels(fleet, { bbox: box }, null, 10).vessels.map((v) => v.name), ['A'], 'no position, not in any box');
+  assert.deepEqual(
+    rankVessels(fleet, { bbox: box }, null, 10).vessels.map((v) => v.name),
+    ['A'],
+    'no position, not in any box',
+  );
 });
 
 test('search cursors round-trip names with any characters; another codec or a track cursor is cursor_invalid', () => {

@@ -1,9 +1,7 @@
 import type { CatalogView } from '../../../catalog/catalog.js';
 import { ERROR_CODES, HARBOR_ERROR_CODES } from '../../../http/errors.js';
 import { SCOPES } from '../../../access/scopes.js';
-import {
-  AVAILABILITY_SETS, CAPABILITY_STATUSES, HARBOR_CAPABILITIES, HARBOR_CONTRACT, HARBOR_LIMITS, HELPER_ROLES, PARTICIPATION_GATES, PRIVACY_GUARANTEES,
-} from '../harbor-constants.js';
+import { AVAILABILITY_SETS, CAPABILITY_STATUSES, HARBOR_CAPABILITIES, HARBOR_CONTRACT, HARBOR_LIMITS, HELPER_ROLES, PARTICIPATION_GATES, PRIVACY_GUARANTEES } from '../harbor-constants.js';
 
 export interface ContractLinks {
   baseUrl: string;
@@ -17,9 +15,27 @@ export interface DeploymentFacts {
 }
 
 const LIFECYCLE = [
-  { state: 'registered', entered_by: 'POST /v1/agents/register', duration_days: null, access: 'key issued once; no production access; operator requests (every non-revoked agent may send them)', next: ['sandbox'] },
-  { state: 'sandbox', entered_by: 'registration when auto-sandbox is enabled', duration_days: HARBOR_LIMITS.sandboxExpiryDays, access: 'synthetic tasks only; the nine default scopes, which expire with the sandbox or end when the agent leaves it', next: ['trial'] },
-  { state: 'trial', entered_by: 'explicit operator approval', duration_days: HARBOR_LIMITS.trialDays, access: 'limited synthetic or trial tasks (the sandbox task endpoint, within the harbor limits); only explicitly assigned scopes', next: ['trusted', 'operator_approved'] },
+  {
+    state: 'registered',
+    entered_by: 'POST /v1/agents/register',
+    duration_days: null,
+    access: 'key issued once; no production access; operator requests (every non-revoked agent may send them)',
+    next: ['sandbox'],
+  },
+  {
+    state: 'sandbox',
+    entered_by: 'registration when auto-sandbox is enabled',
+    duration_days: HARBOR_LIMITS.sandboxExpiryDays,
+    access: 'synthetic tasks only; the nine default scopes, which expire with the sandbox or end when the agent leaves it',
+    next: ['trial'],
+  },
+  {
+    state: 'trial',
+    entered_by: 'explicit operator approval',
+    duration_days: HARBOR_LIMITS.trialDays,
+    access: 'limited synthetic or trial tasks (the sandbox task endpoint, within the harbor limits); only explicitly assigned scopes',
+    next: ['trusted', 'operator_approved'],
+  },
   { state: 'trusted', entered_by: 'operator or approved trust workflow', duration_days: null, access: 'only explicitly assigned scopes', next: [] },
   { state: 'operator_approved', entered_by: 'operator allowlist', duration_days: null, access: 'only explicitly assigned production scopes', next: [] },
 ];

@@ -18,7 +18,7 @@ const contract = defineRoute({
 const manifest = defineRoute({
   operationId: 'getWellKnownAgentHarborJson',
   description:
-    'The harbor manifest in the envelope\'s data: contract kind and version and links to the contract, discovery, OpenAPI, quickstart, services and registration. The bare manifest (no envelope) is served at /agent-harbor.json.',
+    "The harbor manifest in the envelope's data: contract kind and version and links to the contract, discovery, OpenAPI, quickstart, services and registration. The bare manifest (no envelope) is served at /agent-harbor.json.",
   response: ManifestDocument,
   document: { barePath: '/agent-harbor.json' },
   examples: [{ summary: 'Read the manifest' }],

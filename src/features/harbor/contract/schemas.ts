@@ -34,12 +34,8 @@ export const ContractData = Type.Object({
       implemented: Type.Boolean({ description: 'Whether every operation of the capability answers on this deployment.' }),
     }),
   ),
-  lifecycle: Type.Array(
-    Type.Object({ state: Type.String(), entered_by: Type.String(), duration_days: Nullable(Type.Integer()), access: Type.String(), next: Type.Array(Type.String()) }),
-  ),
-  scopes: Type.Array(
-    Type.Object({ scope: Type.String(), status: Type.String(), issued_by_default: Type.Boolean(), notes: Type.String(), grant_days: Nullable(Type.Integer()) }),
-  ),
+  lifecycle: Type.Array(Type.Object({ state: Type.String(), entered_by: Type.String(), duration_days: Nullable(Type.Integer()), access: Type.String(), next: Type.Array(Type.String()) })),
+  scopes: Type.Array(Type.Object({ scope: Type.String(), status: Type.String(), issued_by_default: Type.Boolean(), notes: Type.String(), grant_days: Nullable(Type.Integer()) })),
   default_scopes: Type.Array(Type.String()),
   participation_gates: Type.Array(Type.Record(Type.String(), Type.Unknown())),
   limits: Limits,
@@ -52,9 +48,7 @@ export const ContractData = Type.Object({
   }),
   error_codes: Type.Array(Type.Object({ code: Type.String(), http_status: Type.Integer(), retryable: Type.Boolean(), meaning: Type.String() })),
   privacy_guarantees: Type.Array(Type.String()),
-  helper_roles: Type.Array(
-    Type.Object({ role: Type.String(), scopes: Type.Array(Type.String()), purpose: Type.String(), status: Type.Literal('planned'), forbidden: Type.Array(Type.String()) }),
-  ),
+  helper_roles: Type.Array(Type.Object({ role: Type.String(), scopes: Type.Array(Type.String()), purpose: Type.String(), status: Type.Literal('planned'), forbidden: Type.Array(Type.String()) })),
   payments: Type.Object({ catalog_url: Type.String(), rails_url: Type.String(), intents_enabled: Type.Boolean(), settlement: Type.String() }),
   discovery: Links,
 });

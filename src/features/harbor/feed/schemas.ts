@@ -30,10 +30,7 @@ export const FeedItemSchema = Type.Object({
     },
     { description: 'Public provenance only.' },
   ),
-  reactions: Type.Object(
-    { likes: Type.Integer({ minimum: 0 }), vote_score: Type.Integer(), replies: Type.Integer({ minimum: 0 }) },
-    { description: 'Aggregates only.' },
-  ),
+  reactions: Type.Object({ likes: Type.Integer({ minimum: 0 }), vote_score: Type.Integer(), replies: Type.Integer({ minimum: 0 }) }, { description: 'Aggregates only.' }),
 });
 
 export const FeedData = Type.Object({

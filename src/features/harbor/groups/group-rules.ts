@@ -75,9 +75,11 @@ export interface ParticipationFacts {
 export function unmetParticipationConditions(facts: ParticipationFacts): string[] {
   const unmet: string[] = [];
   if (facts.reputation === null) {
-    if (!facts.reputationAssessedByOperator) unmet.push(`reputation: none yet (needs at least ${PARTICIPATE_GATE.reputation}); feedback moves no reputation, the operator assesses it when granting ${PARTICIPATE_SCOPE} on an access_request`);
-  }
-  else if (facts.reputation < PARTICIPATE_GATE.reputation) unmet.push(`reputation ${facts.reputation} (needs at least ${PARTICIPATE_GATE.reputation})`);
+    if (!facts.reputationAssessedByOperator)
+      unmet.push(
+        `reputation: none yet (needs at least ${PARTICIPATE_GATE.reputation}); feedback moves no reputation, the operator assesses it when granting ${PARTICIPATE_SCOPE} on an access_request`,
+      );
+  } else if (facts.reputation < PARTICIPATE_GATE.reputation) unmet.push(`reputation ${facts.reputation} (needs at least ${PARTICIPATE_GATE.reputation})`);
   if (facts.completedTasks < PARTICIPATE_GATE.completedTasks) {
     unmet.push(`completed tasks ${facts.completedTasks} (needs at least ${PARTICIPATE_GATE.completedTasks})`);
   }
@@ -115,7 +117,9 @@ export function checkText(field: 'body' | 'reason' | 'provenance', text: string,
 /** A post naming a vessel must say where its claim comes from. */
 export function requireProvenance(body: string, provenance: string | null): void {
   if (provenance === null && VESSEL_REFERENCE.test(body)) {
-    throw new AppError('provenance_required', 'a post that names a vessel (IMO or MMSI) must state its source in provenance, e.g. "Bosun preview /v1/bootstrap/vessels/last_position, 2026-11-20"', { field: 'body.provenance' });
+    throw new AppError('provenance_required', 'a post that names a vessel (IMO or MMSI) must state its source in provenance, e.g. "Bosun preview /v1/bootstrap/vessels/last_position, 2026-11-20"', {
+      field: 'body.provenance',
+    });
   }
 }
 

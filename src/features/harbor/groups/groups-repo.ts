@@ -1,14 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../store/db.js';
 import type { Executor } from '../../../store/transaction.js';
-import type {
-  HarborGroupMembersTable,
-  HarborGroupModerationTable,
-  HarborGroupPostsTable,
-  HarborGroupReactionsTable,
-  HarborGroupReportsTable,
-  HarborGroupsTable,
-} from '../../../store/schema.js';
+import type { HarborGroupMembersTable, HarborGroupModerationTable, HarborGroupPostsTable, HarborGroupReactionsTable, HarborGroupReportsTable, HarborGroupsTable } from '../../../store/schema.js';
 import type { ListPosition } from '../../../http/cursor-codec.js';
 
 export type GroupRow = HarborGroupsTable;
@@ -42,16 +35,12 @@ export function createGroupsRepo(db: Db) {
   /** Posts that are not hidden, plus (when given) the viewer's own hidden posts, which only their author sees. */
   function visiblePosts(viewerId?: string) {
     const q = db.selectFrom('harbor_group_posts').selectAll().orderBy('created_at', 'desc').orderBy('post_id', 'desc');
-    return viewerId === undefined
-      ? q.where('hidden_at', 'is', null)
-      : q.where((eb) => eb.or([eb('hidden_at', 'is', null), eb('author_agent_id', '=', viewerId)]));
+    return viewerId === undefined ? q.where('hidden_at', 'is', null) : q.where((eb) => eb.or([eb('hidden_at', 'is', null), eb('author_agent_id', '=', viewerId)]));
   }
 
   function after<Q extends ReturnType<typeof visiblePosts>>(q: Q, position: ListPosition | undefined): Q {
     if (!position) return q;
-    return q.where((eb) =>
-      eb.or([eb('created_at', '<', position.createdAt), eb.and([eb('created_at', '=', position.createdAt), eb('post_id', '<', position.id)])]),
-    ) as Q;
+    return q.where((eb) => eb.or([eb('created_at', '<', position.createdAt), eb.and([eb('created_at', '=', position.createdAt), eb('post_id', '<', position.id)])])) as Q;
   }
 
   return {
@@ -65,7 +54,10 @@ export function createGroupsRepo(db: Db) {
       return db.selectFrom('harbor_groups').selectAll().where('name', '=', name).executeTakeFirst();
     },
     async maxGroupId(): Promise<number> {
-      const row = await db.selectFrom('harbor_groups').select((eb) => eb.fn.max<number | string | null>('group_id').as('max')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('harbor_groups')
+        .select((eb) => eb.fn.max<number | string | null>('group_id').as('max'))
+        .executeTakeFirstOrThrow();
       return row.max === null ? 0 : Number(row.max);
     },
     async insertGroup(row: GroupRow): Promise<void> {
@@ -107,15 +99,21 @@ export function createGroupsRepo(db: Db) {
     },
     /** Visible topics of a group (and the viewer's own hidden ones), newest first (created_at, then post_id, descending). */
     listTopics(groupId: number, limit: number, position?: ListPosition, viewerId?: string): Promise<PostRow[]> {
-      return after(visiblePosts(viewerId).where('group_id', '=', groupId).where('parent_post_id', 'is', null), position).limit(limit).execute();
+      return after(visiblePosts(viewerId).where('group_id', '=', groupId).where('parent_post_id', 'is', null), position)
+        .limit(limit)
+        .execute();
     },
     listReplies(topicId: string, limit: number, position?: ListPosition, viewerId?: string): Promise<PostRow[]> {
-      return after(visiblePosts(viewerId).where('parent_post_id', '=', topicId), position).limit(limit).execute();
+      return after(visiblePosts(viewerId).where('parent_post_id', '=', topicId), position)
+        .limit(limit)
+        .execute();
     },
     /** Visible topics and replies of the given groups, newest first. */
     listInGroups(groupIds: number[], limit: number, position?: ListPosition): Promise<PostRow[]> {
       if (groupIds.length === 0) return Promise.resolve([]);
-      return after(visiblePosts().where('group_id', 'in', groupIds), position).limit(limit).execute();
+      return after(visiblePosts().where('group_id', 'in', groupIds), position)
+        .limit(limit)
+        .execute();
     },
     /** An agent's topics (or replies) in a group since `since`, hidden ones included. */
     async countAuthored(agentId: string, groupId: number, topics: boolean, since: number, trx: Executor = db): Promise<WindowCount> {
@@ -132,24 +130,14 @@ export function createGroupsRepo(db: Db) {
     /** Hides a post and, when it is a topic, its visible replies. */
     async hideThread(postId: string, at: number, reason: string): Promise<void> {
       await db.updateTable('harbor_group_posts').set({ hidden_at: at, hidden_reason: reason }).where('post_id', '=', postId).execute();
-      await db
-        .updateTable('harbor_group_posts')
-        .set({ hidden_at: at, hidden_reason: 'parent_hidden' })
-        .where('parent_post_id', '=', postId)
-        .where('hidden_at', 'is', null)
-        .execute();
+      await db.updateTable('harbor_group_posts').set({ hidden_at: at, hidden_reason: 'parent_hidden' }).where('parent_post_id', '=', postId).where('hidden_at', 'is', null).execute();
     },
     async aggregates(postIds: string[]): Promise<Map<string, PostAggregates>> {
       const result = new Map<string, PostAggregates>(postIds.map((id) => [id, { likes: 0, votesUp: 0, votesDown: 0, replies: 0 }]));
       if (postIds.length === 0) return result;
       const reactions = await db
         .selectFrom('harbor_group_reactions')
-        .select((eb) => [
-          'post_id',
-          'kind',
-          eb.fn.countAll<number | string>().as('count'),
-          sql<number | string>`sum(case when value > 0 then 1 else 0 end)`.as('positive'),
-        ])
+        .select((eb) => ['post_id', 'kind', eb.fn.countAll<number | string>().as('count'), sql<number | string>`sum(case when value > 0 then 1 else 0 end)`.as('positive')])
         .where('post_id', 'in', postIds)
         .groupBy(['post_id', 'kind'])
         .execute();
@@ -222,12 +210,7 @@ export function createGroupsRepo(db: Db) {
     },
     /** Decides the open reports of a post; returns how many were open. */
     async decideOpenReports(postId: string, state: string, at: number): Promise<number> {
-      const result = await db
-        .updateTable('harbor_group_reports')
-        .set({ state, decided_at: at })
-        .where('post_id', '=', postId)
-        .where('state', '=', 'open')
-        .executeTakeFirst();
+      const result = await db.updateTable('harbor_group_reports').set({ state, decided_at: at }).where('post_id', '=', postId).where('state', '=', 'open').executeTakeFirst();
       return Number(result.numUpdatedRows);
     },
     async updateReport(reportId: string, patch: Partial<ReportRow>): Promise<void> {
@@ -252,19 +235,9 @@ export function createGroupsRepo(db: Db) {
      * `cutoff`; pinned topics stay and lose only their old replies. Returns the number of posts deleted.
      */
     async deleteStaleContent(cutoff: number): Promise<number> {
-      const staleTopics = db
-        .selectFrom('harbor_group_posts')
-        .select('post_id')
-        .where('parent_post_id', 'is', null)
-        .where('pinned', '=', 0)
-        .where('last_activity_at', '<=', cutoff);
+      const staleTopics = db.selectFrom('harbor_group_posts').select('post_id').where('parent_post_id', 'is', null).where('pinned', '=', 0).where('last_activity_at', '<=', cutoff);
       const replies = await db.deleteFrom('harbor_group_posts').where('parent_post_id', 'in', staleTopics).executeTakeFirst();
-      const topics = await db
-        .deleteFrom('harbor_group_posts')
-        .where('parent_post_id', 'is', null)
-        .where('pinned', '=', 0)
-        .where('last_activity_at', '<=', cutoff)
-        .executeTakeFirst();
+      const topics = await db.deleteFrom('harbor_group_posts').where('parent_post_id', 'is', null).where('pinned', '=', 0).where('last_activity_at', '<=', cutoff).executeTakeFirst();
       const pinnedReplies = await db
         .deleteFrom('harbor_group_posts')
         .where('parent_post_id', 'is not', null)

@@ -66,10 +66,7 @@ export function createGroupsService(deps: {
   async function requireAccess(agent: AgentPrincipal, group: GroupRow, acting: boolean): Promise<void> {
     if (group.group_id === ONBOARDING_GROUP_ID) {
       if (!isActiveSandbox(agent)) {
-        throw new AppError(
-          'sandbox_access_denied',
-          `group ${ONBOARDING_GROUP_ID} (${group.name}) is open to agents with an active sandbox only; this agent's state is ${agent.state}`,
-        );
+        throw new AppError('sandbox_access_denied', `group ${ONBOARDING_GROUP_ID} (${group.name}) is open to agents with an active sandbox only; this agent's state is ${agent.state}`);
       }
       if (!agent.scopes.has(ONBOARDING_SCOPE)) throw new AppError('scope_required', `missing scope ${ONBOARDING_SCOPE} for group ${ONBOARDING_GROUP_ID}`);
       return;

@@ -3,7 +3,11 @@ import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { ONBOARDING_GROUP_ID, REPORT_REASON_MAX } from './group-constants.js';
 import { GROUP_ACTIONS, MEMBERSHIP_STATES, ONBOARDING_SCOPE, PARTICIPATE_SCOPE, REPORT_STATES } from './group-rules.js';
 
-const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+const literals = <T extends string>(values: readonly T[], description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 const postId = (description?: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$', ...(description ? { description } : {}) });
 const Timestamp = Type.String({ format: 'date-time' });
 const { pagination } = HARBOR_LIMITS;
@@ -16,10 +20,18 @@ export const GroupActionBody = Type.Object(
     ),
     group_id: Type.Integer({ minimum: 1, description: `The group; ${ONBOARDING_GROUP_ID} is the onboarding group (Welcome Desk / Sandbox Commons).` }),
     body: Type.Optional(
-      Type.String({ minLength: 1, maxLength: HARBOR_LIMITS.onboarding.messageBytes, description: `post, reply: the text, 1-${HARBOR_LIMITS.onboarding.messageBytes} bytes (UTF-8), public-safe (no keys, e-mail addresses, phone numbers).` }),
+      Type.String({
+        minLength: 1,
+        maxLength: HARBOR_LIMITS.onboarding.messageBytes,
+        description: `post, reply: the text, 1-${HARBOR_LIMITS.onboarding.messageBytes} bytes (UTF-8), public-safe (no keys, e-mail addresses, phone numbers).`,
+      }),
     ),
     provenance: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 300, description: 'post, reply: the public source of factual claims (required when the body names a vessel by IMO or MMSI): a service URL, dataset or report, with its date.' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 300,
+        description: 'post, reply: the public source of factual claims (required when the body names a vessel by IMO or MMSI): a service URL, dataset or report, with its date.',
+      }),
     ),
     post_kind: Type.Optional(Type.Literal('post', { description: 'post: the only kind is "post" (default).' })),
     parent_post_id: Type.Optional(postId('reply: the topic replied to (threads are one level deep).')),
@@ -71,7 +83,7 @@ export const PostSchema = Type.Object({
   post_kind: literals(['post', 'reply'], 'post: a topic; reply: an answer to the topic parent_post_id.'),
   parent_post_id: Type.Union([Type.String(), Type.Null()]),
   body: Type.String(),
-  provenance: Type.Union([Type.String(), Type.Null()], { description: 'Public source of the post\'s claims, as its author gave it.' }),
+  provenance: Type.Union([Type.String(), Type.Null()], { description: "Public source of the post's claims, as its author gave it." }),
   pinned: Type.Boolean(),
   author: Type.Object(
     {

@@ -18,8 +18,7 @@ function printReport(report: ReturnType<typeof operatorReportView>) {
   out(`  reason: ${report.reason}`);
 }
 
-const printRequest = (view: HelpRequestView) =>
-  out(`${view.id}  ${view.state}  ${view.visibility}  ${view.hidden ? 'hidden' : 'visible'}  ${view.author_id}  ${view.title}`);
+const printRequest = (view: HelpRequestView) => out(`${view.id}  ${view.state}  ${view.visibility}  ${view.hidden ? 'hidden' : 'visible'}  ${view.author_id}  ${view.title}`);
 
 export const helpCommands: Command[] = [
   {

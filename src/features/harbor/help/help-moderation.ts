@@ -38,10 +38,21 @@ export function createHelpModeration(deps: HelpModerationDeps) {
         await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdReport.report', {}, trx);
         const report = { report_id: newId('hrp_'), request_id: requestId, reporter_id: actor.agentId, response_id: input.response_id ?? null, reason, created_at: clock.now() };
         if (!(await repo.insertReport(report, trx))) throw duplicate();
-        await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.report', target: requestId, details: { report_id: report.report_id, response_id: report.response_id } }, trx);
+        await audit.record(
+          { actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.report', target: requestId, details: { report_id: report.report_id, response_id: report.response_id } },
+          trx,
+        );
         return report;
       });
-      return { report_id: report.report_id, help_request_id: row.request_id, request_id: row.request_id, response_id: report.response_id, reason, state: 'received' as const, created_at: iso(report.created_at) };
+      return {
+        report_id: report.report_id,
+        help_request_id: row.request_id,
+        request_id: row.request_id,
+        response_id: report.response_id,
+        reason,
+        state: 'received' as const,
+        created_at: iso(report.created_at),
+      };
     },
 
     async reportsForOperator(filter: { limit: number }) {

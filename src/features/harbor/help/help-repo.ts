@@ -23,12 +23,7 @@ export function createHelpRepo(db: Db) {
     },
     /** Updates a request only while it is still in `expectedState`; returns whether it did. */
     async updateRequest(requestId: string, expectedState: string, patch: Partial<HelpRequestRow>, trx: Executor = db): Promise<boolean> {
-      const result = await trx
-        .updateTable('harbor_help_requests')
-        .set(patch)
-        .where('request_id', '=', requestId)
-        .where('state', '=', expectedState)
-        .executeTakeFirst();
+      const result = await trx.updateTable('harbor_help_requests').set(patch).where('request_id', '=', requestId).where('state', '=', expectedState).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     async touch(requestId: string, at: number, trx: Executor = db): Promise<void> {
@@ -41,7 +36,11 @@ export function createHelpRepo(db: Db) {
           .set({ hidden: hidden ? 1 : 0, hidden_at: hidden ? at : null })
           .where('request_id', '=', requestId)
           .execute();
-        await trx.updateTable('harbor_help_feedback').set({ hidden: hidden ? 1 : 0 }).where('request_id', '=', requestId).execute();
+        await trx
+          .updateTable('harbor_help_feedback')
+          .set({ hidden: hidden ? 1 : 0 })
+          .where('request_id', '=', requestId)
+          .execute();
       });
     },
     /** Open, public, not hidden; newest first, after `after` when given. */
@@ -62,13 +61,7 @@ export function createHelpRepo(db: Db) {
     },
     /** The author's requests in every state, newest first. */
     async listByAuthor(authorId: string, limit: number, after?: ListPosition): Promise<HelpRequestRow[]> {
-      let q = db
-        .selectFrom('harbor_help_requests')
-        .selectAll()
-        .where('author_id', '=', authorId)
-        .orderBy('created_at', 'desc')
-        .orderBy('request_id', 'desc')
-        .limit(limit);
+      let q = db.selectFrom('harbor_help_requests').selectAll().where('author_id', '=', authorId).orderBy('created_at', 'desc').orderBy('request_id', 'desc').limit(limit);
       if (after) {
         q = q.where(olderThan('request_id', after));
       }
@@ -114,33 +107,25 @@ export function createHelpRepo(db: Db) {
 
     /** False when the helper already answered this request (one answer per helper and request). */
     async insertResponse(row: HelpResponseRow, trx: Executor = db): Promise<boolean> {
-      return inserted(await trx.insertInto('harbor_help_responses').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
+      return inserted(
+        await trx
+          .insertInto('harbor_help_responses')
+          .values(row)
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst(),
+      );
     },
     async findResponse(responseId: string): Promise<HelpResponseRow | undefined> {
       return db.selectFrom('harbor_help_responses').selectAll().where('response_id', '=', responseId).executeTakeFirst();
     },
     async findAnswer(requestId: string, helperId: string, trx: Executor = db): Promise<HelpResponseRow | undefined> {
-      return trx
-        .selectFrom('harbor_help_responses')
-        .selectAll()
-        .where('request_id', '=', requestId)
-        .where('helper_id', '=', helperId)
-        .where('kind', '=', 'answer')
-        .executeTakeFirst();
+      return trx.selectFrom('harbor_help_responses').selectAll().where('request_id', '=', requestId).where('helper_id', '=', helperId).where('kind', '=', 'answer').executeTakeFirst();
     },
     /** A request's responses, oldest first, after `after` when given. */
     async listResponses(requestId: string, limit: number, after?: ListPosition): Promise<HelpResponseRow[]> {
-      let q = db
-        .selectFrom('harbor_help_responses')
-        .selectAll()
-        .where('request_id', '=', requestId)
-        .orderBy('created_at', 'asc')
-        .orderBy('response_id', 'asc')
-        .limit(limit);
+      let q = db.selectFrom('harbor_help_responses').selectAll().where('request_id', '=', requestId).orderBy('created_at', 'asc').orderBy('response_id', 'asc').limit(limit);
       if (after) {
-        q = q.where((eb) =>
-          eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('response_id', '>', after.id)])]),
-        );
+        q = q.where((eb) => eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('response_id', '>', after.id)])]));
       }
       return q.execute();
     },
@@ -161,16 +146,20 @@ export function createHelpRepo(db: Db) {
         .orderBy('r.response_id', 'desc')
         .limit(limit);
       if (before) {
-        q = q.where((eb) =>
-          eb.or([eb('r.created_at', '<', before.createdAt), eb.and([eb('r.created_at', '=', before.createdAt), eb('r.response_id', '<', before.id)])]),
-        );
+        q = q.where((eb) => eb.or([eb('r.created_at', '<', before.createdAt), eb.and([eb('r.created_at', '=', before.createdAt), eb('r.response_id', '<', before.id)])]));
       }
       return q.execute();
     },
 
     /** False when the reporter already reported this request. */
     async insertReport(row: HelpReportRow, trx: Executor = db): Promise<boolean> {
-      return inserted(await trx.insertInto('harbor_help_reports').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
+      return inserted(
+        await trx
+          .insertInto('harbor_help_reports')
+          .values(row)
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst(),
+      );
     },
     async findReport(requestId: string, reporterId: string, trx: Executor = db): Promise<HelpReportRow | undefined> {
       return trx.selectFrom('harbor_help_reports').selectAll().where('request_id', '=', requestId).where('reporter_id', '=', reporterId).executeTakeFirst();
@@ -201,7 +190,13 @@ export function createHelpRepo(db: Db) {
 
     /** False when this participant already gave feedback on the request. */
     async insertFeedback(row: HelpFeedbackRow, trx: Executor = db): Promise<boolean> {
-      return inserted(await trx.insertInto('harbor_help_feedback').values(row).onConflict((oc) => oc.doNothing()).executeTakeFirst());
+      return inserted(
+        await trx
+          .insertInto('harbor_help_feedback')
+          .values(row)
+          .onConflict((oc) => oc.doNothing())
+          .executeTakeFirst(),
+      );
     },
     async feedbackFor(requestId: string, trx: Executor = db): Promise<HelpFeedbackRow[]> {
       return trx.selectFrom('harbor_help_feedback').selectAll().where('request_id', '=', requestId).orderBy('created_at').execute();

@@ -124,7 +124,8 @@ export function checkFeedbackComment(comment: string | undefined): string | null
  */
 export function closeTransition(requestId: string, state: string, outcome: CloseOutcome | undefined): { state: HelpState; outcome: CloseOutcome | null } {
   if (state === 'open') {
-    if (outcome === 'resolved') throw new AppError('help_close_forbidden', 'no response is selected, so the request cannot close as resolved; close it without outcome to cancel it', { field: 'body.outcome' });
+    if (outcome === 'resolved')
+      throw new AppError('help_close_forbidden', 'no response is selected, so the request cannot close as resolved; close it without outcome to cancel it', { field: 'body.outcome' });
     return { state: 'cancelled', outcome: null };
   }
   if (state === 'selected' || state === 'in_progress') {

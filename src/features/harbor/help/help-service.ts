@@ -77,10 +77,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors:
       });
     }
     if ((await repo.countByAuthorInStates(agentId, ACTIVE_STATES, trx)) >= HARBOR_LIMITS.help.activeRequests) {
-      throw new AppError(
-        'help_auto_sandbox_active_limit',
-        `auto-sandbox agents may have ${HARBOR_LIMITS.help.activeRequests} active help request (open, selected or in_progress); close it first`,
-      );
+      throw new AppError('help_auto_sandbox_active_limit', `auto-sandbox agents may have ${HARBOR_LIMITS.help.activeRequests} active help request (open, selected or in_progress); close it first`);
     }
   }
 
@@ -166,10 +163,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors:
       if (row.state !== 'open') throw new AppError('help_state_invalid', `help request ${requestId} is ${row.state}; responses are accepted while it is open`);
       const author = await agents.standing(row.author_id);
       if (row.visibility !== 'public' || actor.state !== 'sandbox' || author?.state !== 'sandbox') {
-        throw new AppError(
-          'help_public_sandbox_response_required',
-          'responses are open to active sandbox agents, on public requests whose author is another active sandbox agent',
-        );
+        throw new AppError('help_public_sandbox_response_required', 'responses are open to active sandbox agents, on public requests whose author is another active sandbox agent');
       }
       if (await linked(actor.agentId, row.author_id)) {
         throw new AppError('help_linked_agent_forbidden', 'you and the author registered from the same network within 24 hours; linked agents cannot answer each other');
@@ -205,20 +199,27 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors:
       const updated = await transaction(agentLock(actor.agentId), async (trx) => {
         await quota.charge(actor.agentId, 'postHarborHelpRequestsByIdSelect.select', {}, trx);
         const now = clock.now();
-        const selected = await transition(row, {
-          state: 'selected',
-          selected_response_id: response.response_id,
-          selected_helper_id: response.helper_id,
-          selected_at: now,
-          updated_at: now,
-          last_activity_at: now,
-        }, trx);
-        await audit.record({
-          actor: { kind: 'agent', id: actor.agentId },
-          action: 'harbor.help.select',
-          target: requestId,
-          details: { response_id: response.response_id, helper_id: response.helper_id },
-        }, trx);
+        const selected = await transition(
+          row,
+          {
+            state: 'selected',
+            selected_response_id: response.response_id,
+            selected_helper_id: response.helper_id,
+            selected_at: now,
+            updated_at: now,
+            last_activity_at: now,
+          },
+          trx,
+        );
+        await audit.record(
+          {
+            actor: { kind: 'agent', id: actor.agentId },
+            action: 'harbor.help.select',
+            target: requestId,
+            details: { response_id: response.response_id, helper_id: response.helper_id },
+          },
+          trx,
+        );
         return selected;
       });
       return view(updated, actor.agentId);

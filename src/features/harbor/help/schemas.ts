@@ -1,18 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
-import {
-  BODY_MAX_BYTES,
-  CLOSE_OUTCOMES,
-  FEEDBACK_COMMENT_MAX,
-  HELP_STATES,
-  HELP_VISIBILITIES,
-  REPORT_REASON_MAX,
-  REPORT_REASON_MIN,
-  TITLE_MAX,
-  TITLE_MIN,
-} from './help-rules.js';
+import { BODY_MAX_BYTES, CLOSE_OUTCOMES, FEEDBACK_COMMENT_MAX, HELP_STATES, HELP_VISIBILITIES, REPORT_REASON_MAX, REPORT_REASON_MIN, TITLE_MAX, TITLE_MIN } from './help-rules.js';
 
-const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+const literals = <T extends string>(values: readonly T[], description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
 /** The help request a record belongs to, and its deprecated alias (kept for one release). */
@@ -54,7 +48,10 @@ export const SelectBody = Type.Object(
 export const CloseBody = Type.Object(
   {
     outcome: Type.Optional(
-      literals(CLOSE_OUTCOMES, 'Only after a selection: resolved (default) makes the request resolved; unresolved closes it as not helped. Omit it to cancel an open request or to close a resolved one.'),
+      literals(
+        CLOSE_OUTCOMES,
+        'Only after a selection: resolved (default) makes the request resolved; unresolved closes it as not helped. Omit it to cancel an open request or to close a resolved one.',
+      ),
     ),
   },
   { additionalProperties: false },

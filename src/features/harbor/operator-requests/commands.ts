@@ -35,9 +35,7 @@ export const operatorRequestCommands: Command[] = [
     usage: 'bosun harbor requests list [--state open|answered|approved|rejected|closed] [--limit N]',
     options: { state: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
-      const rows = await withBosun((b) =>
-        b.ctx.services.operatorRequests.listForOperator({ state: optionalText(values.state), limit: Number(values.limit) }),
-      );
+      const rows = await withBosun((b) => b.ctx.services.operatorRequests.listForOperator({ state: optionalText(values.state), limit: Number(values.limit) }));
       for (const row of rows) printRequest(row);
       if (rows.length === 0) out('no operator requests');
       return 0;

@@ -16,13 +16,7 @@ export function createOperatorRequestsRepo(db: Db) {
     },
     /** Newest first; `limit` rows at most, after `after` when given. */
     async listByAgent(agentId: string, limit: number, after?: ListPosition): Promise<OperatorRequestRow[]> {
-      let q = db
-        .selectFrom('harbor_operator_requests')
-        .selectAll()
-        .where('agent_id', '=', agentId)
-        .orderBy('created_at', 'desc')
-        .orderBy('request_id', 'desc')
-        .limit(limit);
+      let q = db.selectFrom('harbor_operator_requests').selectAll().where('agent_id', '=', agentId).orderBy('created_at', 'desc').orderBy('request_id', 'desc').limit(limit);
       if (after) {
         q = q.where(olderThan('request_id', after));
       }

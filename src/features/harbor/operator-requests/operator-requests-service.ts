@@ -27,7 +27,6 @@ export const OPERATOR_REQUEST_BODY_MAX_BYTES = 4000;
 
 export type OperatorActor = { kind: 'operator' | 'cli'; id?: string };
 
-
 /** What an agent may see of its own request: never the internal note. */
 export function agentView(row: OperatorRequestRow) {
   return {

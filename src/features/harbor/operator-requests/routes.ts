@@ -3,7 +3,6 @@ import { defineRoute } from '../../route.js';
 import { agentView } from './operator-requests-service.js';
 import { CreateOperatorRequestBody, ListOperatorRequestsQuery, OperatorRequestList, OperatorRequestSchema } from './schemas.js';
 
-
 const create = defineRoute({
   operationId: 'postHarborOperatorRequests',
   description:
@@ -13,8 +12,14 @@ const create = defineRoute({
   successStatus: 201,
   errors: ['invalid_request', 'task_rate_limited'],
   examples: [
-    { summary: 'Report an API problem', body: { category: 'api_problem', subject: 'Skills search ignores text', body: 'GET /v1/harbor/skills?text=ais returns nothing although profiles mention AIS.' } },
-    { summary: 'Ask for a scope', body: { category: 'access_request', subject: 'Snapshot trial for one vessel', body: 'Please allow a snapshot trial for IMO 9321483.', requested_scopes: ['snapshot:read'] } },
+    {
+      summary: 'Report an API problem',
+      body: { category: 'api_problem', subject: 'Skills search ignores text', body: 'GET /v1/harbor/skills?text=ais returns nothing although profiles mention AIS.' },
+    },
+    {
+      summary: 'Ask for a scope',
+      body: { category: 'access_request', subject: 'Snapshot trial for one vessel', body: 'Please allow a snapshot trial for IMO 9321483.', requested_scopes: ['snapshot:read'] },
+    },
   ],
   async handler({ body }, call) {
     const row = await call.services.operatorRequests.create(callingAgent(call).agentId, body);

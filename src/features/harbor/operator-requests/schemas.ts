@@ -2,9 +2,16 @@ import { Type } from '@sinclair/typebox';
 import { OPERATOR_REQUEST_BODY_MAX_BYTES, OPERATOR_REQUEST_CATEGORIES, OPERATOR_REQUEST_STATES } from './operator-requests-service.js';
 import { NO_CONTROL_CHARACTERS_PATTERN } from '../text-rules.js';
 
-const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+const literals = <T extends string>(values: readonly T[], description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 
-const Category = literals(OPERATOR_REQUEST_CATEGORIES, 'access_request asks for additional scopes (list them in requested_scopes); the other categories report problems or ask for functions, data, services or collaboration.');
+const Category = literals(
+  OPERATOR_REQUEST_CATEGORIES,
+  'access_request asks for additional scopes (list them in requested_scopes); the other categories report problems or ask for functions, data, services or collaboration.',
+);
 const State = literals(
   OPERATOR_REQUEST_STATES,
   'open: waiting for the operator; answered: the operator replied (public_response) and may still decide; approved: accepted (for access_request the scopes in granted_scopes are active); rejected: declined, see public_response; closed: finished without a decision.',

@@ -44,9 +44,7 @@ export function createProfilesRepo(db: Db, dialect: DialectHelpers) {
       if (filter.tag !== undefined) q = q.where(dialect.containsInsensitive('capabilities', JSON.stringify(filter.tag)));
       const text = filter.text;
       if (text !== undefined) {
-        q = q.where((eb) =>
-          eb.or([dialect.containsInsensitive('summary', text), dialect.containsInsensitive('offers', text), dialect.containsInsensitive('needs', text)]),
-        );
+        q = q.where((eb) => eb.or([dialect.containsInsensitive('summary', text), dialect.containsInsensitive('offers', text), dialect.containsInsensitive('needs', text)]));
       }
       return q.execute();
     },

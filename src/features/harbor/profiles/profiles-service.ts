@@ -28,9 +28,7 @@ export interface ProfileInput {
   public?: boolean;
 }
 
-export type ReputationProjection =
-  | { shown: false; reason: string }
-  | { shown: true; count: number; mean_rating: number; interactions: number };
+export type ReputationProjection = { shown: false; reason: string } | { shown: true; count: number; mean_rating: number; interactions: number };
 
 /**
  * The aggregate shown on a profile (harbor-interface part 2): the number of non-hidden ratings received
@@ -59,7 +57,6 @@ export interface DiscoverySource {
   name: string;
   list(baseUrl: string, limit: number): Promise<DiscoveryItem[]>;
 }
-
 
 function invalid(field: string, message: string): never {
   throw new AppError('profile_input_invalid', message, { field: `body.${field}` });
@@ -181,12 +178,15 @@ export function createProfilesService(deps: {
         };
         await deps.quota.charge(agentId, 'postHarborProfiles', {}, trx);
         await repo.upsert(row, trx);
-        await audit.record({
-          actor: { kind: 'agent', id: agentId },
-          action: existing ? 'harbor.profile.update' : 'harbor.profile.create',
-          target: agentId,
-          details: { public: profile.public },
-        }, trx);
+        await audit.record(
+          {
+            actor: { kind: 'agent', id: agentId },
+            action: existing ? 'harbor.profile.update' : 'harbor.profile.create',
+            target: agentId,
+            details: { public: profile.public },
+          },
+          trx,
+        );
         return { row, existing };
       });
       return { profile: await ownView(row), created: !existing };

@@ -4,7 +4,6 @@ import { defineRoute } from '../../route.js';
 import { DISCOVERY_PROFILES_MAX } from './profiles-service.js';
 import { AgentIdParams, DiscoveryData, OwnProfile, ProfileBody, ProfileList, ProfileListQuery, PublicProfile, SkillsData, SkillsQuery } from './schemas.js';
 
-
 const MATCHING_NOTE = 'Matching only routes discovery: it grants no access, selects no helper, and capabilities are self-declared (verified: false).';
 
 const save = defineRoute({
@@ -47,7 +46,8 @@ const me = defineRoute({
 
 const list = defineRoute({
   operationId: 'getHarborProfiles',
-  description: 'Lists published profiles, newest first (limit 1-50, default 20; pass next_cursor as cursor for the next page). Capabilities are self-declared (verified: false); reputation is shown only from 3 interactions.',
+  description:
+    'Lists published profiles, newest first (limit 1-50, default 20; pass next_cursor as cursor for the next page). Capabilities are self-declared (verified: false); reputation is shown only from 3 interactions.',
   query: ProfileListQuery,
   response: ProfileList,
   errors: ['cursor_invalid'],
@@ -75,7 +75,10 @@ const skills = defineRoute({
   description: `Finds published profiles by capability tag (skill, or its alias q; exact tag, case-insensitive) and/or text (case-insensitive, across summary, offers and needs); limit 1-20, default 10, newest first. No authentication. ${MATCHING_NOTE}`,
   query: SkillsQuery,
   response: SkillsData,
-  examples: [{ summary: 'Agents declaring a skill', query: { skill: 'ais-decoding' } }, { summary: 'Search offers and needs', query: { text: 'berth', limit: 5 } }],
+  examples: [
+    { summary: 'Agents declaring a skill', query: { skill: 'ais-decoding' } },
+    { summary: 'Search offers and needs', query: { text: 'berth', limit: 5 } },
+  ],
   async handler({ query }, call) {
     const skill = query.skill ?? query.q;
     const limit = query.limit ?? 10;

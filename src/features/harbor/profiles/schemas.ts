@@ -8,9 +8,7 @@ export const ProfileBody = Type.Object(
   {
     display_name: Type.String({ description: `Public name, ${DISPLAY_NAME_MIN}-${DISPLAY_NAME_MAX} characters, one line.` }),
     summary: Type.Optional(Type.String({ description: `What the agent does, up to ${PROFILE_TEXT_MAX} characters. ${SENSITIVE_NOTE}` })),
-    capabilities: Type.Optional(
-      Type.Array(Type.String(), { description: `Self-declared capability tags (unverified), 0-${CAPABILITIES_MAX}, unique, each matching ^[a-z0-9][a-z0-9_.-]{1,39}$.` }),
-    ),
+    capabilities: Type.Optional(Type.Array(Type.String(), { description: `Self-declared capability tags (unverified), 0-${CAPABILITIES_MAX}, unique, each matching ^[a-z0-9][a-z0-9_.-]{1,39}$.` })),
     offers: Type.Optional(Type.String({ description: `What the agent can help others with, up to ${PROFILE_TEXT_MAX} characters.` })),
     needs: Type.Optional(Type.String({ description: `What the agent is looking for, up to ${PROFILE_TEXT_MAX} characters.` })),
     public: Type.Optional(Type.Boolean({ description: 'true publishes the profile (listed, searchable, in discovery); false (default) keeps it private to you.' })),
@@ -47,10 +45,7 @@ export const PublicProfile = Type.Object({
   updated_at: Type.String({ format: 'date-time' }),
 });
 
-export const OwnProfile = Type.Composite([
-  PublicProfile,
-  Type.Object({ public: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) }),
-]);
+export const OwnProfile = Type.Composite([PublicProfile, Type.Object({ public: Type.Boolean(), created_at: Type.String({ format: 'date-time' }) })]);
 
 export const ProfileList = Type.Object({ items: Type.Array(PublicProfile), next_cursor: Type.Union([Type.String(), Type.Null()]) });
 

@@ -88,11 +88,7 @@ export function createQuotaService(deps: { repo: QuotaRepo; clock: Clock; active
 
     async usage(agentId: string): Promise<HarborUsage> {
       const now = clock.now();
-      const [actions, creates, active] = await Promise.all([
-        repo.window(agentId, now - ACTION_WINDOW_MS, false),
-        repo.window(agentId, now - CREATE_WINDOW_MS, true),
-        activeCount(agentId),
-      ]);
+      const [actions, creates, active] = await Promise.all([repo.window(agentId, now - ACTION_WINDOW_MS, false), repo.window(agentId, now - CREATE_WINDOW_MS, true), activeCount(agentId)]);
       return {
         actions_last_5_minutes: actions.count,
         actions_limit: HARBOR_LIMITS.actionsPer5Minutes,

@@ -36,10 +36,7 @@ const research = defineRoute({
       if (span <= 0) throw new AppError('invalid_request', 'to must be after from', { field: 'query.to' });
       if (span > historyDays * 86_400_000) throw new AppError('invalid_request', `a history window spans at most ${historyDays} days`, { field: 'query.to' });
     }
-    throw new AppError(
-      'feature_unavailable',
-      'vessel research is unavailable on this service; for one vessel, ask for a snapshot trial with an operator request of category access_request',
-    );
+    throw new AppError('feature_unavailable', 'vessel research is unavailable on this service; for one vessel, ask for a snapshot trial with an operator request of category access_request');
   },
 });
 

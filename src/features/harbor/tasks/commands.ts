@@ -47,7 +47,12 @@ export const taskCommands: Command[] = [
     usage: 'bosun harbor tasks create --title TEXT --description TEXT [--vessel IMO:n|MMSI:n] [--assign <agent_id>]',
     options: { title: { type: 'string' }, description: { type: 'string' }, vessel: { type: 'string' }, assign: { type: 'string' } },
     async run({ values }) {
-      const input = { title: requiredText(values.title, 'title'), description: requiredText(values.description, 'description'), vessel: optionalText(values.vessel), assignee: optionalText(values.assign) };
+      const input = {
+        title: requiredText(values.title, 'title'),
+        description: requiredText(values.description, 'description'),
+        vessel: optionalText(values.vessel),
+        assignee: optionalText(values.assign),
+      };
       await withBosun(async (b) => {
         const row = await b.ctx.services.harborTasks.createByOperator(input, CLI_ACTOR);
         printTask(row);

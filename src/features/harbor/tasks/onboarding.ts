@@ -14,7 +14,8 @@ export const ONBOARDING_TASKS = [
   {
     key: 'send_operator_request',
     title: 'Send an operator request',
-    description: 'Send a private request to the operator with POST /v1/harbor/operator-requests (for example an access_request for a scope you need). Done when the operator has received one request from you.',
+    description:
+      'Send a private request to the operator with POST /v1/harbor/operator-requests (for example an access_request for a scope you need). Done when the operator has received one request from you.',
   },
   {
     key: 'welcome_desk_intro',

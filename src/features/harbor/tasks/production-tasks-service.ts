@@ -39,7 +39,6 @@ export interface TaskCaller {
 }
 export type TaskOperatorActor = { kind: 'operator' | 'cli'; id?: string };
 
-
 /** IMO numbers carry a check digit: the first six digits weighted 7..2, summed, modulo 10. */
 function validImo(digits: string): boolean {
   let sum = 0;
@@ -248,7 +247,9 @@ export function createProductionTasksService(deps: {
       const row = await visibleTask(taskId, caller.agentId, 'body.task_id');
       if (row.assignee_id !== caller.agentId) throw new AppError('conflict', `only the assignee completes task ${taskId}; you are its creator`, { field: 'body.task_id' });
       if (row.state !== 'accepted') {
-        throw new AppError('conflict', row.state === 'assigned' ? `accept task ${taskId} before completing it` : `task ${taskId} is ${row.state}; it can no longer be completed`, { field: 'body.task_id' });
+        throw new AppError('conflict', row.state === 'assigned' ? `accept task ${taskId} before completing it` : `task ${taskId} is ${row.state}; it can no longer be completed`, {
+          field: 'body.task_id',
+        });
       }
       const patch = await transaction(agentLock(caller.agentId), async (trx) => {
         await quota.charge(caller.agentId, `${OPERATION}.complete`, {}, trx);

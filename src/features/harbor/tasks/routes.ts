@@ -3,18 +3,8 @@ import { defineRoute } from '../../route.js';
 import type { AgentPrincipal } from '../../../access/principals.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { productionTaskView, type ProductionMessageView } from './production-tasks-service.js';
-import {
-  ProductionTaskBody,
-  ProductionTaskDetail,
-  ProductionTaskQuery,
-  ProductionTaskReadResult,
-  SandboxTaskBody,
-  SandboxTaskDetail,
-  SandboxTaskQuery,
-  SandboxTaskReadResult,
-} from './schemas.js';
+import { ProductionTaskBody, ProductionTaskDetail, ProductionTaskQuery, ProductionTaskReadResult, SandboxTaskBody, SandboxTaskDetail, SandboxTaskQuery, SandboxTaskReadResult } from './schemas.js';
 import type { ProductionTaskRow } from './production-tasks-repo.js';
-
 
 const sandboxCaller = (agent: AgentPrincipal) => ({ agentId: agent.agentId, state: agent.state });
 const taskCaller = (agent: AgentPrincipal) => ({ agentId: agent.agentId, scopes: agent.scopes });

@@ -26,12 +26,7 @@ export function createSandboxTasksRepo(db: Db) {
       return db.selectFrom('harbor_sandbox_tasks').selectAll().where('task_id', '=', taskId).executeTakeFirst();
     },
     async onboardingOf(agentId: string): Promise<SandboxTaskRow[]> {
-      return db
-        .selectFrom('harbor_sandbox_tasks')
-        .selectAll()
-        .where('assignee_id', '=', agentId)
-        .where('onboarding_key', 'is not', null)
-        .execute();
+      return db.selectFrom('harbor_sandbox_tasks').selectAll().where('assignee_id', '=', agentId).where('onboarding_key', 'is not', null).execute();
     },
     /** Tasks the agent created or is assigned, newest first, after `after` when given. */
     async listForParticipant(agentId: string, limit: number, after?: ListPosition): Promise<SandboxTaskRow[]> {
@@ -61,12 +56,7 @@ export function createSandboxTasksRepo(db: Db) {
     },
     /** Moves a task out of `fromState`; false when another call changed it first. */
     async transition(taskId: string, fromState: string, patch: Partial<SandboxTaskRow>, trx: Executor = db): Promise<boolean> {
-      const result = await trx
-        .updateTable('harbor_sandbox_tasks')
-        .set(patch)
-        .where('task_id', '=', taskId)
-        .where('state', '=', fromState)
-        .executeTakeFirst();
+      const result = await trx.updateTable('harbor_sandbox_tasks').set(patch).where('task_id', '=', taskId).where('state', '=', fromState).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
     async touch(taskId: string, at: number, trx: Executor = db): Promise<void> {
@@ -77,13 +67,7 @@ export function createSandboxTasksRepo(db: Db) {
     },
     /** The newest `limit` messages of a task, returned oldest first. */
     async recentMessages(taskId: string, limit: number): Promise<SandboxMessageRow[]> {
-      const rows = await db
-        .selectFrom('harbor_sandbox_task_messages')
-        .selectAll()
-        .where('task_id', '=', taskId)
-        .orderBy('id', 'desc')
-        .limit(limit)
-        .execute();
+      const rows = await db.selectFrom('harbor_sandbox_task_messages').selectAll().where('task_id', '=', taskId).orderBy('id', 'desc').limit(limit).execute();
       return rows.reverse();
     },
     async countMessages(taskId: string): Promise<number> {

@@ -80,12 +80,8 @@ export function createSandboxTasksService(deps: {
   /** Synthetic tasks are open to an active sandbox and, as harbor-interface part 3 says, to an active trial. */
   function requireSandbox(caller: SandboxCaller): void {
     if (TASK_STATES.has(caller.state)) return;
-    const why =
-      caller.state === 'sandbox_expired' ? 'your sandbox has expired' : caller.state === 'trial_expired' ? 'your trial has ended' : `your agent is in state ${caller.state}`;
-    throw new AppError(
-      'sandbox_access_denied',
-      `${why}; synthetic tasks need an active sandbox or trial (ask the operator for a trial with an operator request of category access_request)`,
-    );
+    const why = caller.state === 'sandbox_expired' ? 'your sandbox has expired' : caller.state === 'trial_expired' ? 'your trial has ended' : `your agent is in state ${caller.state}`;
+    throw new AppError('sandbox_access_denied', `${why}; synthetic tasks need an active sandbox or trial (ask the operator for a trial with an operator request of category access_request)`);
   }
 
   function checkFor(key: string): OnboardingCheck | undefined {
@@ -227,8 +223,7 @@ export function createSandboxTasksService(deps: {
       const input = { ...raw, title: checkTitle(raw.title, 'body.title'), description: checkTextBytes('description', raw.description) };
       const assignee = input.assignee_agent_id;
       if (assignee !== undefined) {
-        const invalid = () =>
-          new AppError('invalid_request', 'assignee_agent_id must name another agent whose sandbox or trial is active', { field: 'body.assignee_agent_id' });
+        const invalid = () => new AppError('invalid_request', 'assignee_agent_id must name another agent whose sandbox or trial is active', { field: 'body.assignee_agent_id' });
         if (assignee === caller.agentId) throw invalid();
         const other = await agents.describe(assignee).catch(() => undefined);
         if (!other || !TASK_STATES.has(other.state)) throw invalid();

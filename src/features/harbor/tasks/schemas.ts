@@ -6,7 +6,11 @@ import { HARBOR_SERVICE_AUTHOR, SANDBOX_TASK_STATES } from './sandbox-tasks-serv
 import { NO_CONTROL_CHARACTERS_PATTERN } from '../text-rules.js';
 
 const BYTES = HARBOR_LIMITS.messageBytesMax;
-const literals = <T extends string>(values: readonly T[], description: string) => Type.Union(values.map((v) => Type.Literal(v)), { description });
+const literals = <T extends string>(values: readonly T[], description: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    { description },
+  );
 
 /**
  * A body whose `action` selects one of several object shapes. Written as if/then per action rather than
@@ -66,7 +70,13 @@ export const SandboxTaskQuery = Type.Object(
 const SandboxTaskSchema = Type.Object({
   task_id: Type.String(),
   kind: literals(['onboarding', 'agent'] as const, `onboarding: assigned to you by ${HARBOR_SERVICE_AUTHOR} and completed by it when it verifies the condition; agent: created by an agent.`),
-  onboarding_key: Type.Union([literals(ONBOARDING_TASKS.map((t) => t.key), 'The checklist item.'), Type.Null()]),
+  onboarding_key: Type.Union([
+    literals(
+      ONBOARDING_TASKS.map((t) => t.key),
+      'The checklist item.',
+    ),
+    Type.Null(),
+  ]),
   title: Type.String(),
   description: Type.String(),
   state: literals(SANDBOX_TASK_STATES, 'open, then completed or cancelled (final).'),
@@ -81,8 +91,7 @@ const SandboxTaskSchema = Type.Object({
   retained_until: Type.String({ format: 'date-time', description: `Deleted with its messages after ${HARBOR_LIMITS.contentRetentionDays} days without activity.` }),
 });
 
-const MessageSchema = (authors: string) =>
-  Type.Object({ message_id: Type.String(), author: Type.String({ description: authors }), body: Type.String(), created_at: DateTime });
+const MessageSchema = (authors: string) => Type.Object({ message_id: Type.String(), author: Type.String({ description: authors }), body: Type.String(), created_at: DateTime });
 
 const messagesPart = (authors: string) =>
   Type.Object({
@@ -112,10 +121,7 @@ export const ProductionTaskBody = actionBody(
     ),
     Type.Object({ action: Type.Literal('accept'), task_id: TaskId }, { additionalProperties: false }),
     Type.Object({ action: Type.Literal('message'), task_id: TaskId, body: MessageText }, { additionalProperties: false }),
-    Type.Object(
-      { action: Type.Literal('complete'), task_id: TaskId, result: Type.String({ minLength: 1, description: `The result, 1-${BYTES} bytes (UTF-8).` }) },
-      { additionalProperties: false },
-    ),
+    Type.Object({ action: Type.Literal('complete'), task_id: TaskId, result: Type.String({ minLength: 1, description: `The result, 1-${BYTES} bytes (UTF-8).` }) }, { additionalProperties: false }),
   ],
   'action create (harbor:task:create), accept or message (harbor:task:message), complete (harbor:task:complete).',
 );

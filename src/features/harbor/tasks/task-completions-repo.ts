@@ -7,7 +7,11 @@ export type TaskCompletionKind = 'onboarding' | 'production';
 export function createTaskCompletionsRepo(db: Db) {
   return {
     async record(row: HarborTaskCompletionsTable, trx: Executor = db): Promise<void> {
-      await trx.insertInto('harbor_task_completions').values(row).onConflict((oc) => oc.column('task_id').doNothing()).execute();
+      await trx
+        .insertInto('harbor_task_completions')
+        .values(row)
+        .onConflict((oc) => oc.column('task_id').doNothing())
+        .execute();
     },
     async count(agentId: string, kind: TaskCompletionKind): Promise<number> {
       const row = await db
@@ -19,12 +23,7 @@ export function createTaskCompletionsRepo(db: Db) {
       return Number(row.count);
     },
     async completedOnboardingKeys(agentId: string): Promise<Set<string>> {
-      const rows = await db
-        .selectFrom('harbor_task_completions')
-        .select('onboarding_key')
-        .where('agent_id', '=', agentId)
-        .where('kind', '=', 'onboarding')
-        .execute();
+      const rows = await db.selectFrom('harbor_task_completions').select('onboarding_key').where('agent_id', '=', agentId).where('kind', '=', 'onboarding').execute();
       return new Set(rows.map((r) => r.onboarding_key).filter((k): k is string => k !== null));
     },
   };

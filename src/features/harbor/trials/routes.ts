@@ -52,8 +52,15 @@ const trial = defineRoute({
   query: TrialQuery,
   response: TrialSnapshot,
   errors: [
-    'trial_not_enabled', 'trial_vessel_not_allowed', 'trial_rate_limited', 'trial_error_rate_limited', 'trial_snapshot_unavailable',
-    'owner_override_forbidden', 'vessel_not_found', 'invalid_vessel_id', 'raw_vessel_data_forbidden',
+    'trial_not_enabled',
+    'trial_vessel_not_allowed',
+    'trial_rate_limited',
+    'trial_error_rate_limited',
+    'trial_snapshot_unavailable',
+    'owner_override_forbidden',
+    'vessel_not_found',
+    'invalid_vessel_id',
+    'raw_vessel_data_forbidden',
   ],
   examples: [{ summary: 'Snapshot of the trial vessel (answers scope_required until the operator grants a trial)', query: { imo: '9811000' }, expectError: 'scope_required' }],
   async handler({ query }, call) {

@@ -5,7 +5,14 @@ import type { HarborSnapshotTrialsTable } from '../../../store/schema.js';
 export type TrialRow = HarborSnapshotTrialsTable;
 
 const toNumberOrNull = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-const normalize = (row: TrialRow): TrialRow => ({ ...row, imo: toNumberOrNull(row.imo), mmsi: toNumberOrNull(row.mmsi), granted_at: Number(row.granted_at), expires_at: Number(row.expires_at), revoked_at: toNumberOrNull(row.revoked_at) });
+const normalize = (row: TrialRow): TrialRow => ({
+  ...row,
+  imo: toNumberOrNull(row.imo),
+  mmsi: toNumberOrNull(row.mmsi),
+  granted_at: Number(row.granted_at),
+  expires_at: Number(row.expires_at),
+  revoked_at: toNumberOrNull(row.revoked_at),
+});
 
 export function createTrialsRepo(db: Db) {
   return {
@@ -13,7 +20,9 @@ export function createTrialsRepo(db: Db) {
       await db
         .insertInto('harbor_snapshot_trials')
         .values(row)
-        .onConflict((oc) => oc.column('agent_id').doUpdateSet({ vessel_ref: row.vessel_ref, imo: row.imo, mmsi: row.mmsi, vsl_id: row.vsl_id, granted_at: row.granted_at, expires_at: row.expires_at, revoked_at: null }))
+        .onConflict((oc) =>
+          oc.column('agent_id').doUpdateSet({ vessel_ref: row.vessel_ref, imo: row.imo, mmsi: row.mmsi, vsl_id: row.vsl_id, granted_at: row.granted_at, expires_at: row.expires_at, revoked_at: null }),
+        )
         .execute();
     },
     async find(agentId: string): Promise<TrialRow | undefined> {

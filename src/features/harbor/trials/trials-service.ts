@@ -25,7 +25,6 @@ export interface TrialQuery {
   rawRequested: string | null;
 }
 
-
 function refLabel(ref: VesselRef): string {
   return ref.kind === 'imo' ? `IMO:${ref.imo}` : ref.kind === 'mmsi' ? `MMSI:${ref.mmsi}` : ref.vslId;
 }
@@ -124,7 +123,13 @@ export function createTrialsService(deps: { repo: TrialsRepo; clock: Clock; flee
       }
       const trial = await repo.find(agentId);
       if (!trial || trial.revoked_at !== null || trial.expires_at <= now) {
-        return fail(agentId, 'trial_not_enabled', trial && trial.expires_at <= now ? `your snapshot trial ended at ${iso(trial.expires_at)}` : 'no snapshot trial vessel is granted to you; ask with an operator request of category access_request');
+        return fail(
+          agentId,
+          'trial_not_enabled',
+          trial && trial.expires_at <= now
+            ? `your snapshot trial ended at ${iso(trial.expires_at)}`
+            : 'no snapshot trial vessel is granted to you; ask with an operator request of category access_request',
+        );
       }
       const vessel = await lookup(ref);
       if (!sameVessel(trial, ref, vessel)) {
