@@ -1,4 +1,4 @@
-// Type-aware lint for src, test, bench and scripts. Formatting is Biome's job (biome.json), so no
+// Type-aware lint for src, test, bench and scripts. Formatting is Prettier's job (.prettierrc.json), so no
 // style rules here; see docs/decisions/015-tools-tiers-lint-coverage.md for why each rule is on or off.
 import tseslint from 'typescript-eslint';
 

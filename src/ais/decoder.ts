@@ -297,7 +297,7 @@ export class AisDecoder {
       c0 === start + 6 &&
       line.charCodeAt(start + 3) === 86 /* V */ &&
       line.charCodeAt(start + 4) === 68 /* D */ &&
-      (line.charCodeAt(start + 5) === 77 /* M */ || line.charCodeAt(start + 5) === 79) /* O */;
+      (line.charCodeAt(start + 5) === 77 /* M */ || line.charCodeAt(start + 5) === 79); /* O */
     if (!isVdmOrVdo) {
       if (lead === 36 && line.startsWith('PGHP,', start + 1)) {
         this.pghp++;

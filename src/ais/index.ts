@@ -13,13 +13,6 @@ export {
 } from './decoder.js';
 export { runDecode, type RunDecodeOptions } from './decode-cli.js';
 export { messageToJson, type RenderOptions } from './render.js';
-export {
-  turnDegreesPerMinute,
-  type AisFields,
-  type FieldValue,
-  type FlagReason,
-  type PositionReportFields,
-  type StaticVoyageFields,
-} from './messages.js';
+export { turnDegreesPerMinute, type AisFields, type FieldValue, type FlagReason, type PositionReportFields, type StaticVoyageFields } from './messages.js';
 export { flagForMid, flagForMmsi, midOfMmsi } from './mid.js';
 export { isValidImo } from './imo.js';

@@ -4,11 +4,7 @@ import { iso } from '../clock.js';
 
 /** What one decoded AIS message means to the fleet. */
 export type Conversion =
-  | { kind: 'position'; position: PositionReport; identity: StaticReport | null }
-  | { kind: 'static'; identity: StaticReport }
-  | { kind: 'non_vessel' }
-  | { kind: 'undecodable' }
-  | { kind: 'other' };
+  { kind: 'position'; position: PositionReport; identity: StaticReport | null } | { kind: 'static'; identity: StaticReport } | { kind: 'non_vessel' } | { kind: 'undecodable' } | { kind: 'other' };
 
 const POSITION_TYPES = new Set([1, 2, 3, 18, 19, 27]);
 /** Base stations (4, 11), SAR aircraft (9) and aids to navigation (21) are not vessels. */

@@ -60,7 +60,7 @@ export async function backfill(options: BackfillOptions): Promise<BackfillResult
     decoder.feed(line);
   };
   const totalMs = Math.max(0, toMs - fromMs);
-  for (let t = fromMs; t < toMs; ) {
+  for (let t = fromMs; t < toMs;) {
     t = Math.min(toMs, t + CHUNK_MS);
     fleet.advanceTo(t, onLine);
     if (sinceFlush >= flushEvery) {

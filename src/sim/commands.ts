@@ -37,7 +37,7 @@ export const simCommands: Command[] = [
         rates: rates === 'live' ? LIVE_RATES : BACKFILL_RATES,
       });
       const to = from + hours * HOUR;
-      for (let t = from; t < to; ) {
+      for (let t = from; t < to;) {
         t = Math.min(to, t + 10 * MINUTE);
         let chunk = '';
         fleet.advanceTo(t, (line) => (chunk += line + '\n'));

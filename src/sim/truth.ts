@@ -47,7 +47,7 @@ export function simulateWithTruth(fleet: DemoFleet, from: number, to: number): S
   for (const v of fleet.vessels) if (v.kind === 'sts_storage' && v.stsArea) storageOf.set(v.stsArea, v.index);
   for (const vessel of fleet.vessels) {
     const segments: Segment[] = [];
-    for (let t = from; t < to; ) {
+    for (let t = from; t < to;) {
       const segment = fleet.segmentOf(vessel.index, t);
       const state = fleet.stateOf(vessel.index, t);
       samples.push({ vessel: vessel.index, t, lat: state.lat, lon: state.lon, sog: state.sog, status: state.status });

@@ -31,37 +31,41 @@ test('memory poll slots: max leases at once, release frees one, lapsed leases st
   assert.equal(await slots.acquire('agt_a', 3, 60_000), null);
 });
 
-test("Redis poll slots: a dead process's lapsed leases are pruned; a refused poll changes neither deadlines nor expiry", {
-  skip: usingRedis() ? false : 'Redis pass only (set REDIS_URL=redis://…)',
-}, async () => {
-  const redis = new Redis(process.env.REDIS_URL!, { lazyConnect: true });
-  await redis.connect();
-  const prefix = `bosun-test-${randomBytes(6).toString('hex')}:`;
-  const key = `${prefix}polls:agt_x`;
-  try {
-    const slots = redisPollSlots(redis, prefix);
-    const [seconds] = await redis.time();
-    const serverNow = Number(seconds) * 1000;
-    // Three leases a crashed process left behind, already past their deadlines.
-    await redis.zadd(key, serverNow - 5000, 'dead1', serverNow - 4000, 'dead2', serverNow - 3000, 'dead3');
-    const live = [await slots.acquire('agt_x', 3, 60_000), await slots.acquire('agt_x', 3, 60_000), await slots.acquire('agt_x', 3, 60_000)];
-    assert.ok(
-      live.every((l) => typeof l === 'string'),
-      'the lapsed leases did not count',
-    );
-    assert.deepEqual((await redis.zrange(key, 0, -1)).sort(), [...live].sort(), 'and are gone');
-    const scores = await redis.zrange(key, 0, -1, 'WITHSCORES');
-    const ttl = await redis.pttl(key);
-    assert.ok(ttl > 50_000 && ttl <= 60_000, `the key lives until the last deadline (${ttl} ms)`);
-    for (let i = 0; i < 5; i++) assert.equal(await slots.acquire('agt_x', 3, 60_000), null, 'refused');
-    assert.deepEqual(await redis.zrange(key, 0, -1, 'WITHSCORES'), scores, 'refusals leave the deadlines as they were');
-    assert.ok((await redis.pttl(key)) <= ttl, 'and do not extend the key');
-    await slots.release('agt_x', live[1]!);
-    assert.ok(await slots.acquire('agt_x', 3, 1_000), 'a released lease frees its slot');
-    assert.ok((await redis.pttl(key)) <= ttl, 'a shorter new lease keeps the key alive for the longest one');
-    assert.ok((await redis.pttl(key)) > 50_000);
-  } finally {
-    await redis.del(key);
-    await redis.quit();
-  }
-});
+test(
+  "Redis poll slots: a dead process's lapsed leases are pruned; a refused poll changes neither deadlines nor expiry",
+  {
+    skip: usingRedis() ? false : 'Redis pass only (set REDIS_URL=redis://…)',
+  },
+  async () => {
+    const redis = new Redis(process.env.REDIS_URL!, { lazyConnect: true });
+    await redis.connect();
+    const prefix = `bosun-test-${randomBytes(6).toString('hex')}:`;
+    const key = `${prefix}polls:agt_x`;
+    try {
+      const slots = redisPollSlots(redis, prefix);
+      const [seconds] = await redis.time();
+      const serverNow = Number(seconds) * 1000;
+      // Three leases a crashed process left behind, already past their deadlines.
+      await redis.zadd(key, serverNow - 5000, 'dead1', serverNow - 4000, 'dead2', serverNow - 3000, 'dead3');
+      const live = [await slots.acquire('agt_x', 3, 60_000), await slots.acquire('agt_x', 3, 60_000), await slots.acquire('agt_x', 3, 60_000)];
+      assert.ok(
+        live.every((l) => typeof l === 'string'),
+        'the lapsed leases did not count',
+      );
+      assert.deepEqual((await redis.zrange(key, 0, -1)).sort(), [...live].sort(), 'and are gone');
+      const scores = await redis.zrange(key, 0, -1, 'WITHSCORES');
+      const ttl = await redis.pttl(key);
+      assert.ok(ttl > 50_000 && ttl <= 60_000, `the key lives until the last deadline (${ttl} ms)`);
+      for (let i = 0; i < 5; i++) assert.equal(await slots.acquire('agt_x', 3, 60_000), null, 'refused');
+      assert.deepEqual(await redis.zrange(key, 0, -1, 'WITHSCORES'), scores, 'refusals leave the deadlines as they were');
+      assert.ok((await redis.pttl(key)) <= ttl, 'and do not extend the key');
+      await slots.release('agt_x', live[1]!);
+      assert.ok(await slots.acquire('agt_x', 3, 1_000), 'a released lease frees its slot');
+      assert.ok((await redis.pttl(key)) <= ttl, 'a shorter new lease keeps the key alive for the longest one');
+      assert.ok((await redis.pttl(key)) > 50_000);
+    } finally {
+      await redis.del(key);
+      await redis.quit();
+    }
+  },
+);

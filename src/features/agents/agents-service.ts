@@ -138,14 +138,12 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
         key_prefix: row.key_prefix,
         key_rotated_at: isoOrNull(row.key_rotated_at),
         scopes: [...new Set([...grants.map((g) => g.scope), ...EVERY_AGENT_SCOPES])].sort(),
-        scope_grants: grants.map(
-          (g): ScopeGrant => ({
-            scope: g.scope,
-            granted_by: g.granted_by,
-            granted_at: iso(g.granted_at),
-            expires_at: isoOrNull(g.expires_at),
-          }),
-        ),
+        scope_grants: grants.map((g): ScopeGrant => ({
+          scope: g.scope,
+          granted_by: g.granted_by,
+          granted_at: iso(g.granted_at),
+          expires_at: isoOrNull(g.expires_at),
+        })),
       };
     },
 
