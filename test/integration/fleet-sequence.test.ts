@@ -126,14 +126,14 @@ test('two writers with an interleaved commit: the reader sees every position exa
     assert.equal(secondWritten, false);
 
     const seen: number[] = [];
-    const cursor = await poll(reads, 0, seen);
+    let cursor = await poll(reads, 0, seen);
     assert.deepEqual(seen, [], 'nothing is committed yet');
 
     await first.commit();
     await second.written;
-    await poll(reads, cursor, seen);
+    cursor = await poll(reads, cursor, seen);
     await second.commit();
-    await poll(reads, cursor, seen);
+    cursor = await poll(reads, cursor, seen);
 
     const stored = (await reads.positionsAfter(0, Number.MAX_SAFE_INTEGER, {}, 10)).map((row) => ({ seq: Number(row.seq), vslId: row.vsl_id }));
     assert.deepEqual(
