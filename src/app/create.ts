@@ -24,6 +24,7 @@ import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
 import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
 import { createVesselsService } from '../features/vessels/vessels-service.js';
 import { createFleetReads } from '../fleet/fleet-reads.js';
+import { createPortsService } from '../features/ports/ports-service.js';
 import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
 import { createIdempotencyService } from '../features/idempotency/idempotency-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
@@ -126,6 +127,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   });
   const services: Services = {
     cursors,
+    ports: createPortsService({ cursors }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,

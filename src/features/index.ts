@@ -11,6 +11,8 @@ import { profileRoutes } from './harbor/profiles/routes.js';
 import { taskRoutes } from './harbor/tasks/routes.js';
 import { metaRoutes } from './meta/routes.js';
 import { paymentRoutes } from './payments/routes.js';
+import { portRoutes } from './ports/routes.js';
+import { vesselRoutes } from './vessels/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -27,9 +29,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...feedRoutes,
   ...helpRoutes,
   ...trialRoutes,
+  ...portRoutes,
 ];
-import { vesselRoutes } from './vessels/routes.js';
-
-/** Every feature's routes; an operation is implemented when one of these binds it. */
-
-/** Every feature's routes; an operation is implemented when one of these binds it. */

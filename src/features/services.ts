@@ -3,6 +3,7 @@ import type { AuditService } from './audit/audit-service.js';
 import type { HarborServices } from './harbor/harbor-services.js';
 import type { IdempotencyService } from './idempotency/idempotency-service.js';
 import type { MetaService } from './meta/meta-service.js';
+import type { PortsService } from './ports/ports-service.js';
 import type { OperatorService } from './operator/operator-service.js';
 import type { PaymentsService } from './payments/payments-service.js';
 import type { TelemetryService } from './telemetry/telemetry-service.js';
@@ -20,6 +21,7 @@ export interface Services extends HarborServices {
   fleet: FleetService;
   vessels: VesselsService;
   meta: MetaService;
+  ports: PortsService;
   /** Stored answers of idempotent writes (applied at route registration). */
   idempotency: IdempotencyService;
   /** Signs and opens the pagination cursors of this app (its secret). */

@@ -1,0 +1,21 @@
+import { defineRoute } from '../route.js';
+import { PORTS_SEARCH_LIMIT_MAX, PortsSearchData, PortsSearchQuery } from './schemas.js';
+
+const search = defineRoute({
+  operationId: 'getPortsSearch',
+  description: `Search the port table: about 17,900 ports from the World Port Index joined to UN/LOCODE, with Global Fishing Watch anchorage points. q (or name): a port name, an alternate name or a UN/LOCODE, diacritics and case ignored, one typo forgiven from 4 characters and two from 8 ("Rotterdm" finds Rotterdam). Filters: locode, country (ISO alpha-2), near=lat,lon with radius_km (default 50). Give at least one of q/name, locode, country, near. Ranked: exact, prefix, contains, then typo matches; among equals the nearer (with near), then the larger harbour. port_id is the World Port Index number where the port has one. Ports whose sources disagree by more than 20 km carry the flag coordinate_conflict with both positions. limit 1-${PORTS_SEARCH_LIMIT_MAX}; page with next_cursor (same query).`,
+  query: PortsSearchQuery,
+  response: PortsSearchData,
+  errors: ['invalid_request', 'cursor_invalid'],
+  examples: [
+    { summary: 'By name', query: { name: 'Rotterdam', limit: 3 } },
+    { summary: 'A typo', query: { q: 'Rotterdm', limit: 3 } },
+    { summary: 'Ports near Galveston Bay', query: { near: '29.5,-94.9', radius_km: 50, limit: 10 } },
+    { summary: 'By UN/LOCODE', query: { locode: 'SGSIN' } },
+  ],
+  async handler({ query }, call) {
+    return call.services.ports.search({ ...query, limit: query.limit ?? 20 });
+  },
+});
+
+export const portRoutes = [search];

@@ -1,0 +1,50 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+
+const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+
+export const PORTS_SEARCH_LIMIT_MAX = 100;
+export const NEAR_RADIUS_DEFAULT_KM = 50;
+export const NEAR_RADIUS_MAX_KM = 2000;
+
+export const PortsSearchQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Port name, alternate name or UN/LOCODE; diacritics and case ignored, one or two typos forgiven.' })),
+    name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'Same as q (the name existing clients send); q wins when both are given.' })),
+    locode: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2} ?[A-Za-z2-9]{3}$', description: 'UN/LOCODE, e.g. NLRTM or NL RTM.' })),
+    country: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country.' })),
+    near: Type.Optional(Type.String({ maxLength: 40, description: 'lat,lon in decimal degrees: only ports within radius_km, nearest first among equal matches.' })),
+    radius_km: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: NEAR_RADIUS_MAX_KM, description: `Radius for near, km (default ${NEAR_RADIUS_DEFAULT_KM}).` })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: PORTS_SEARCH_LIMIT_MAX, default: 20, description: `Page size 1-${PORTS_SEARCH_LIMIT_MAX} (default 20).` })),
+    cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'next_cursor of the previous page (same query).' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PortItem = Type.Object({
+  port_id: Type.Integer({ description: 'World Port Index number, or 100,000,000 + the UN/LOCODE in base 36 for a port only UN/LOCODE lists.' }),
+  name: Type.String(),
+  alternate_names: Type.Array(Type.String()),
+  country: Nullable(Type.String(), 'ISO 3166-1 alpha-2.'),
+  locode: Nullable(Type.String()),
+  lat: Type.Number(),
+  lon: Type.Number(),
+  harbor_size: Nullable(Type.Union([Type.Literal('large'), Type.Literal('medium'), Type.Literal('small'), Type.Literal('very_small')])),
+  harbor_type: Nullable(Type.String()),
+  sources: Type.Array(Type.Union([Type.Literal('wpi'), Type.Literal('unlocode')])),
+  anchorage_points: Type.Integer({ description: 'Anchorage points (Global Fishing Watch) assigned to the port.' }),
+  flags: Type.Array(Type.String(), { description: 'coordinate_conflict: the sources place the port more than 20 km apart (the World Port Index position is kept).' }),
+  conflict: Nullable(Type.Object({ unlocode_lat: Type.Number(), unlocode_lon: Type.Number(), distance_km: Type.Number() })),
+  match: Type.Object({
+    kind: Type.Union(['locode', 'exact', 'prefix', 'contains', 'typo', 'near', 'filter'].map((k) => Type.Literal(k))),
+    score: Type.Number({ description: '0-1: how well the text matched.' }),
+    matched_name: Nullable(Type.String()),
+  }),
+  distance_km: Nullable(Type.Number({ description: 'From near, when given.' })),
+});
+
+export const PortsSearchData = Type.Object({
+  items: Type.Array(PortItem),
+  total: Type.Integer({ description: 'Ports matching the query.' }),
+  next_cursor: Nullable(Type.String()),
+  attribution: Type.Array(Type.String(), { description: 'Sources of the port table, to cite when reusing it.' }),
+});
