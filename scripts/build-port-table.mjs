@@ -13,10 +13,10 @@ const read = (relative) => readFileSync(join(dataDir, relative), 'utf8');
 const wpi = parseWorldPortIndex(read(files.wpi));
 const unlocode = parseUnLocode(read(files.unlocode));
 const anchorages = parseAnchorages(read(files.anchorages));
-const { ports, report } = buildPortTable({ wpi: wpi.rows, unlocode: unlocode.rows, anchorages: anchorages.rows });
+const { ports, report, sources } = buildPortTable({ wpi: wpi.rows, unlocode: unlocode.rows, anchorages: anchorages.rows });
 const out = SHIPPED_PORT_TABLE();
 mkdirSync(dirname(out), { recursive: true });
-const bytes = encodePortTable({ format: 'bosun-port-table/1', built_from: Object.values(files), attribution: PORT_TABLE_ATTRIBUTION, report, ports });
+const bytes = encodePortTable({ format: 'bosun-port-table/1', built_from: Object.values(files), attribution: PORT_TABLE_ATTRIBUTION, report, ports, sources });
 writeFileSync(out, bytes);
 console.log(
   `${ports.length} ports (${report.wpi_ports} World Port Index, ${report.unlocode_only_ports} UN/LOCODE only), ${report.coordinate_conflicts.length} coordinate conflicts flagged, ${report.anchorages_assigned} anchorage points assigned`,

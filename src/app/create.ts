@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { MemoryBus, RedisBus, type Bus } from '../bus/index.js';
 import { closeRedis } from '../bus/close-redis.js';
 import { buildCatalogView } from '../catalog/catalog.js';
-import { systemClock, HOUR, MINUTE, type Clock } from '../clock.js';
+import { systemClock, HOUR, MINUTE, SECOND, type Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { createAgentsRepo } from '../features/agents/agents-repo.js';
 import { createAgentsService } from '../features/agents/agents-service.js';
@@ -25,6 +25,17 @@ import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
 import { createVesselsService } from '../features/vessels/vessels-service.js';
 import { createFleetReads } from '../fleet/fleet-reads.js';
 import { createPortsService } from '../features/ports/ports-service.js';
+import { createEventsRepo } from '../features/events/events-repo.js';
+import { createEventRunner } from '../features/events/event-runner.js';
+import { createEventsService } from '../features/events/events-service.js';
+import { createStsService } from '../features/sts/sts-service.js';
+import { createRouteStressService } from '../features/metrics/route-stress-service.js';
+import { createRoutesService } from '../features/routes/routes-service.js';
+import { createPlanningService } from '../features/routes/planning-service.js';
+import { createRouteConditionsService } from '../features/routes/conditions-service.js';
+import { createPortsRepo } from '../features/ports/ports-repo.js';
+import { createCongestionService } from '../features/congestion/congestion-service.js';
+import { createVisitRankRepo } from '../features/congestion/visit-rank-repo.js';
 import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
 import { createIdempotencyService } from '../features/idempotency/idempotency-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
@@ -125,9 +136,32 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     enabled: () => config.telemetry,
     onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
   });
+  const fleetReads = createFleetReads(store.db);
+  const eventsRepo = createEventsRepo(store.db);
+  const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock });
+  const events = createEventsService({
+    repo: eventsRepo,
+    runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
+    clock,
+  });
   const services: Services = {
     cursors,
-    ports: createPortsService({ cursors }),
+    ports,
+    routes: createRoutesService({ ports: () => ports.table() }),
+    planning: createPlanningService({ routes: () => services.routes, events: () => events, clock }),
+    events,
+    sts: createStsService({ events: () => events, fleet, cursors, clock }),
+    routeStress: createRouteStressService({ events: () => events, fleetReads, clock, ports: () => ports.table() }),
+    congestion: createCongestionService({ events, fleet, repo: createVisitRankRepo(store.db), clock, ports }),
+    routeConditions: createRouteConditionsService({
+      routes: () => services.routes,
+      routeStress: () => services.routeStress,
+      events: () => events,
+      ports: () => ports,
+      vessels: () => services.vessels,
+      fleetReads,
+      clock,
+    }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,
@@ -144,7 +178,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     fleet,
     vessels: createVesselsService({
       fleet,
-      fleetReads: createFleetReads(store.db),
+      fleetReads,
       repo: createVesselsRepo(store.db),
       bus,
       clock,
@@ -173,6 +207,8 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() },
     { name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() },
     { name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() },
+    { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
+    { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     ...harbor.jobs,
   ];
 
@@ -193,6 +229,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       if (closed) return;
       closed = true;
       await services.telemetry.stop();
+      await services.events.runner.stop().catch((err) => logger.error({ err }, 'event detector state not saved'));
       await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records or preview labels not written'));
       await services.fleet.stop();
       await bus.close();
@@ -209,6 +246,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const { clock, logger, redis, services, statusReporters } = core;
   try {
     await services.fleet.start();
+    await services.vessels.followPositions();
   } catch (e) {
     await core.close();
     throw e;
@@ -218,7 +256,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   );
   const scheduler = createScheduler(logger, () => clock.now());
   for (const job of core.jobs) scheduler.add(job);
-  statusReporters.push({ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }, services.fleet.statusReporter());
+  statusReporters.push({ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }, services.fleet.statusReporter(), services.events.runner.statusReporter());
 
   const ctx: AppContext = {
     config,

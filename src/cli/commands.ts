@@ -4,11 +4,13 @@ import { groupCommands } from '../features/harbor/groups/commands.js';
 import { helpCommands } from '../features/harbor/help/commands.js';
 import { operatorRequestCommands } from '../features/harbor/operator-requests/commands.js';
 import { paymentCommands } from '../features/payments/commands.js';
+import { portCommands } from '../features/ports/commands.js';
 import { taskCommands } from '../features/harbor/tasks/commands.js';
 import { trialCommands } from '../features/harbor/trials/commands.js';
 import { operatorCommands } from '../features/operator/commands.js';
 import { feedCommands } from '../feeds/commands.js';
 import { simCommands } from '../sim/commands.js';
+import { eventCommands } from '../features/events/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -25,5 +27,7 @@ export const ALL_COMMANDS: Command[] = [
   ...helpCommands,
   ...trialCommands,
   ...feedCommands,
+  ...portCommands,
   ...simCommands,
+  ...eventCommands,
 ];

@@ -48,6 +48,8 @@ export interface Transit {
   exited: number;
   /** Mean speed over ground in the gate, knots (null without any). */
   meanSpeedKn: number | null;
+  /** Time between consecutive fixes both slower than 0.5 kn: waiting in the gate. */
+  stoppedMs: number;
   firstSeq: number;
   lastSeq: number;
   fixes: number;
@@ -55,8 +57,23 @@ export interface Transit {
 
 /** Per vessel, plain data (restart-safe). */
 export interface GateState {
-  inside: { zone: string; entered: number; lat: number; lon: number; firstSeq: number; lastSeq: number; lastT: number; sogSum: number; sogCount: number; fixes: number } | null;
+  inside: {
+    zone: string;
+    entered: number;
+    lat: number;
+    lon: number;
+    firstSeq: number;
+    lastSeq: number;
+    lastT: number;
+    sogSum: number;
+    sogCount: number;
+    fixes: number;
+    stoppedMs: number;
+    lastSog: number | null;
+  } | null;
 }
+
+const STOPPED_KN = 0.5;
 
 export const emptyGateState = (): GateState => ({ inside: null });
 
@@ -85,6 +102,8 @@ export function createTransitDetector(gates: readonly Chokepoint[] = CHOKEPOINTS
       const inside = state.inside;
       if (inside && inside.zone === gate?.key) {
         if (fix.t < inside.lastT) return null;
+        if (fix.sog !== null && fix.sog < STOPPED_KN && inside.lastSog !== null && inside.lastSog < STOPPED_KN) inside.stoppedMs += fix.t - inside.lastT;
+        inside.lastSog = fix.sog;
         inside.lastSeq = fix.seq;
         inside.lastT = fix.t;
         inside.fixes++;
@@ -106,6 +125,7 @@ export function createTransitDetector(gates: readonly Chokepoint[] = CHOKEPOINTS
             entered: inside.entered,
             exited: inside.lastT,
             meanSpeedKn: inside.sogCount ? Math.round((inside.sogSum / inside.sogCount) * 10) / 10 : null,
+            stoppedMs: inside.stoppedMs,
             firstSeq: inside.firstSeq,
             lastSeq: inside.lastSeq,
             fixes: inside.fixes,
@@ -125,6 +145,8 @@ export function createTransitDetector(gates: readonly Chokepoint[] = CHOKEPOINTS
           sogSum: fix.sog ?? 0,
           sogCount: fix.sog === null ? 0 : 1,
           fixes: 1,
+          stoppedMs: 0,
+          lastSog: fix.sog,
         };
       }
       return done;

@@ -65,10 +65,16 @@ function summarise(calls: readonly PortCall[], from: number, to: number): CallsS
 const change = (now: number | null, before: number | null) => (now === null || before === null || before === 0 ? null : Math.round(((now - before) / before) * 1000) / 10);
 
 /**
+ * A call as congestion reads it; `lastFixAt` (an open call's newest fix) tells whether its last stop
+ * was still under way then (its end reaches the fix) or the vessel has moved on since.
+ */
+export type CongestionCall = PortCall & { lastFixAt?: number };
+
+/**
  * `calls`: the port's calls overlapping the two windows, completed ones with their departure and
  * ongoing ones as they stood at `at` (departure null, stops up to then).
  */
-export function congestion(calls: readonly PortCall[], window: CongestionWindow): Congestion {
+export function congestion(calls: readonly CongestionCall[], window: CongestionWindow): Congestion {
   const { at, rangeMs } = window;
   const asOf = calls.filter((c) => c.arrival <= at);
   let waiting = 0;
@@ -76,8 +82,10 @@ export function congestion(calls: readonly PortCall[], window: CongestionWindow)
   let moving = 0;
   for (const call of asOf) {
     if (call.departure !== null && call.departure <= at) continue;
-    // the stop under way at `at`, if any: a stop covering `at` (an ongoing call's last stop ends at its last fix)
-    const stop = call.stops.find((s) => s.start <= at && (s.end >= at || (call.departure === null && s === call.stops[call.stops.length - 1])));
+    // the stop under way at `at`, if any: a stop covering `at`, or an open call's last stop if it lasted to the call's last fix
+    const last = call.stops[call.stops.length - 1];
+    const open = call.departure === null && (call.lastFixAt === undefined || (last !== undefined && last.end >= call.lastFixAt));
+    const stop = call.stops.find((s) => s.start <= at && (s.end >= at || (open && s === last)));
     if (!stop) moving++;
     else if (stop.kind === 'anchorage') waiting++;
     else atBerth++;

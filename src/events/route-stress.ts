@@ -36,6 +36,9 @@ const UNITS: Record<StressComponentName, string> = {
   sts_activity: 'encounters near the gate',
 };
 
+/** Components whose stress is a ratio to the baseline: a zero baseline gives them nothing to compare with. The others measure excess over a floor, so "usually none" is a baseline. */
+const RATIO_OF_BASELINE: ReadonlySet<StressComponentName> = new Set(['transit_volume', 'gate_speed']);
+
 const clamp01 = (x: number) => Math.max(0, Math.min(1, x));
 
 /** How each measure against its baseline becomes a stress in [0, 1]. */
@@ -76,7 +79,7 @@ export interface RouteStress {
 export function routeStressIndex(inputs: Readonly<Record<StressComponentName, StressInput>>): RouteStress {
   const components: StressComponent[] = (Object.keys(STRESS_WEIGHTS) as StressComponentName[]).map((name) => {
     const input = inputs[name];
-    const available = input.value !== null && input.baseline !== null && input.baseline > 0;
+    const available = input.value !== null && input.baseline !== null && (input.baseline > 0 || !RATIO_OF_BASELINE.has(name));
     const stress = available ? Math.round(STRESS[name](input.value!, input.baseline!) * 1000) / 1000 : null;
     return {
       name,

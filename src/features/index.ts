@@ -12,6 +12,12 @@ import { taskRoutes } from './harbor/tasks/routes.js';
 import { metaRoutes } from './meta/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { portRoutes } from './ports/routes.js';
+import { stsRoutes } from './sts/routes.js';
+import { metricsRoutes } from './metrics/routes.js';
+import { routeRoutes } from './routes/routes.js';
+import { planningRoutes } from './routes/planning-routes.js';
+import { congestionRoutes } from './congestion/routes.js';
+import { conditionsRoutes } from './routes/conditions-routes.js';
 import { vesselRoutes } from './vessels/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
@@ -30,4 +36,10 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...helpRoutes,
   ...trialRoutes,
   ...portRoutes,
+  ...stsRoutes,
+  ...metricsRoutes,
+  ...routeRoutes,
+  ...planningRoutes,
+  ...congestionRoutes,
+  ...conditionsRoutes,
 ];

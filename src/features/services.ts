@@ -4,6 +4,13 @@ import type { HarborServices } from './harbor/harbor-services.js';
 import type { IdempotencyService } from './idempotency/idempotency-service.js';
 import type { MetaService } from './meta/meta-service.js';
 import type { PortsService } from './ports/ports-service.js';
+import type { RoutesService } from './routes/routes-service.js';
+import type { PlanningService } from './routes/planning-service.js';
+import type { RouteConditionsService } from './routes/conditions-service.js';
+import type { EventsService } from './events/events-service.js';
+import type { StsService } from './sts/sts-service.js';
+import type { RouteStressService } from './metrics/route-stress-service.js';
+import type { CongestionService } from './congestion/congestion-service.js';
 import type { OperatorService } from './operator/operator-service.js';
 import type { PaymentsService } from './payments/payments-service.js';
 import type { TelemetryService } from './telemetry/telemetry-service.js';
@@ -22,6 +29,20 @@ export interface Services extends HarborServices {
   vessels: VesselsService;
   meta: MetaService;
   ports: PortsService;
+  /** Sea route planning over the routing engine (src/routing). */
+  routes: RoutesService;
+  /** What-if, explain, summary, portfolio and scenario over the routing engine. */
+  planning: PlanningService;
+  /** Conditions along a route from the event layer (advisory, risk-flags) and a vessel's ETA (forecast-lite). */
+  routeConditions: RouteConditionsService;
+  /** The event store and its detector runner (port calls, encounters, chokepoint transits). */
+  events: EventsService;
+  /** Ship-to-ship encounters (GET /v1/sts/events). */
+  sts: StsService;
+  /** Route stress index of a chokepoint (GET /v1/metrics/route_stress_index). */
+  routeStress: RouteStressService;
+  /** Port congestion and the visit leaderboard, read from the event store. */
+  congestion: CongestionService;
   /** Stored answers of idempotent writes (applied at route registration). */
   idempotency: IdempotencyService;
   /** Signs and opens the pagination cursors of this app (its secret). */

@@ -25,6 +25,15 @@ export function createFleetReads(db: Kysely<Database>) {
     .orderBy('observed_at', 'desc')
     .limit(sql.lit(1))
     .compile();
+  const oldestUsableAfter = db
+    .selectFrom('positions')
+    .select('observed_at')
+    .where('vsl_id', '=', '')
+    .where('observed_at', '>', 0)
+    .where('usable', '=', sql.lit(1))
+    .orderBy('observed_at', 'asc')
+    .limit(sql.lit(1))
+    .compile();
 
   return {
     /**
@@ -60,10 +69,37 @@ export function createFleetReads(db: Kysely<Database>) {
       return query.orderBy('observed_at', 'asc').limit(limit).execute();
     },
 
+    /** Usable positions with from ≤ observed_at ≤ to, in (observed_at, seq) order, after the keyset `after`. */
+    async usableByTime(from: number, to: number, after: { observedAt: number; seq: number } | null, limit: number): Promise<PositionRow[]> {
+      let query = db.selectFrom('positions').selectAll().where('observed_at', '>=', from).where('observed_at', '<=', to).where('usable', '=', 1);
+      if (after) query = query.where((eb) => eb.or([eb('observed_at', '>', after.observedAt), eb.and([eb('observed_at', '=', after.observedAt), eb('seq', '>', after.seq)])]));
+      return query.orderBy('observed_at', 'asc').orderBy('seq', 'asc').limit(limit).execute();
+    },
+
+    /** The AIS ship type of each given vessel (null where unknown). */
+    async shipTypes(vslIds: readonly string[]): Promise<Map<string, number | null>> {
+      const out = new Map<string, number | null>();
+      for (let i = 0; i < vslIds.length; i += 500) {
+        const rows = await db
+          .selectFrom('vessels')
+          .select(['vsl_id', 'ship_type'])
+          .where('vsl_id', 'in', vslIds.slice(i, i + 500))
+          .execute();
+        for (const row of rows) out.set(row.vsl_id, row.ship_type);
+      }
+      return out;
+    },
+
     /** A vessel's newest usable position observed at or before `cutoff`. */
     async newestUsableAtOrBefore(vslId: string, cutoff: number): Promise<PositionRow | undefined> {
       const { rows } = await db.executeQuery<PositionRow>({ ...newestUsableAtOrBefore, parameters: [vslId, cutoff] });
       return rows[0];
+    },
+
+    /** The observation time of a vessel's oldest usable position observed after `after`, or null. */
+    async oldestUsableAfter(vslId: string, after: number): Promise<number | null> {
+      const { rows } = await db.executeQuery<{ observed_at: number | string }>({ ...oldestUsableAfter, parameters: [vslId, after] });
+      return rows[0] ? Number(rows[0].observed_at) : null;
     },
   };
 }

@@ -33,8 +33,10 @@ export interface BatchResult {
 export const POSITION_SEQUENCE_LOCK = 'positions:seq';
 
 const VESSEL_CHUNK = 400;
-const POSITION_CHUNK = 1000;
+/** The temporary table positions are copied into on PostgreSQL (one per connection, emptied at commit). */
+const POSITION_STAGING = 'bosun_positions_in';
 const HISTORY_CHUNK = 1000;
+const LOAD_CHUNK = 500;
 
 const IDENTITY_COLUMNS = ['imo', 'name', 'callsign', 'ship_type', 'flag', 'length_m', 'beam_m', 'draught_m', 'destination', 'eta', 'simulated', 'sources', 'identity_observed_at'] as const;
 const LATEST_COLUMNS = [
@@ -68,6 +70,8 @@ const POSITION_COLUMNS = [
   'usable',
   'quality_flags',
 ] as const satisfies ReadonlyArray<keyof PositionInsert>;
+const VSL_ID_AT = POSITION_COLUMNS.indexOf('vsl_id');
+const OBSERVED_AT_AT = POSITION_COLUMNS.indexOf('observed_at');
 const POSITION_COLUMN_TYPES: Record<(typeof POSITION_COLUMNS)[number], BulkColumnType> = {
   vsl_id: 'text',
   observed_at: 'bigint',
@@ -150,6 +154,19 @@ function reusableMultiRow<Row>(columns: ReadonlyArray<keyof Row & string>, build
   };
 }
 
+/**
+ * A single-row statement compiled once; `build` receives one row whose values are their own parameter
+ * positions, so the compiled parameters are checked to follow `columns` before the text is used.
+ */
+function singleRowStatement<Row>(columns: ReadonlyArray<keyof Row & string>, build: (rows: Row[]) => CompiledQuery): CompiledQuery {
+  const probe = Object.fromEntries(columns.map((column, i) => [column, i])) as Row;
+  const compiled = build([probe]);
+  if (compiled.parameters.length !== columns.length || compiled.parameters.some((value, i) => value !== i)) {
+    throw new Error('single-row statement parameters do not follow the columns');
+  }
+  return compiled;
+}
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
@@ -171,18 +188,102 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       return set;
     });
   const upsertVessels = reusableMultiRow<VesselRow>(VESSEL_COLUMNS, (rows) => db.insertInto('vessels').values(rows).onConflict(mergeVessel).returning(['mmsi', 'vsl_id']).compile());
-  const insertPositions = reusableMultiRow<PositionWrite>(POSITION_COLUMNS, (rows) =>
+  const insertOnePosition = singleRowStatement<PositionWrite>(POSITION_COLUMNS, ([row]) =>
     db
       .insertInto('positions')
-      .values(rows.map(({ mmsi: _mmsi, ...row }) => row))
+      .values(row! as PositionInsert)
       .onConflict((oc) => oc.columns(['vsl_id', 'observed_at']).doNothing())
-      .returning(['seq', 'vsl_id', 'observed_at'])
       .compile(),
   );
 
+  /**
+   * Inserts the batch's positions, skipping those already stored (same vsl_id and observed_at, in the
+   * store or earlier in the batch); answers the inserted ones with their seq. PostgreSQL: COPY into a
+   * session-local staging table, then one insert … select. SQLite: one prepared single-row statement
+   * run per position (a single writer, so seq is the row's rowid and a skipped row changes nothing).
+   */
+  async function insertPositions(trx: Trx, positions: readonly PositionWrite[], valueOf: (row: PositionWrite, column: keyof PositionWrite) => unknown): Promise<BatchResult['inserted']> {
+    const values = positions.map((row) => POSITION_COLUMNS.map((column) => valueOf(row, column)));
+    const copy = dialect.copyIn(POSITION_STAGING, POSITION_COLUMNS, values);
+    if (copy) {
+      await sql`create temporary table if not exists ${sql.id(POSITION_STAGING)} (${sql.join(POSITION_COLUMNS.map((column) => sql`${sql.id(column)} ${sql.raw(POSITION_COLUMN_TYPES[column])}`))}) on commit delete rows`.execute(
+        trx,
+      );
+      await trx.executeQuery(copy);
+      const columns = sql.join(POSITION_COLUMNS.map((column) => sql.id(column)));
+      const { rows } = await sql<{
+        seq: number;
+        vsl_id: string;
+        observed_at: number;
+      }>`insert into positions (${columns}) select ${columns} from ${sql.id(POSITION_STAGING)} on conflict (vsl_id, observed_at) do nothing returning seq, vsl_id, observed_at`.execute(trx);
+      return rows.map((row) => ({ seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: Number(row.observed_at) }));
+    }
+    const { rows } = await trx.executeQuery(dialect.eachRow(insertOnePosition, values)!);
+    const inserted: BatchResult['inserted'] = [];
+    for (let i = 0; i < rows.length; i++) {
+      if (rows[i]!.changes === 0) continue;
+      const value = values[i]!;
+      inserted.push({ seq: rows[i]!.lastInsertRowid, vsl_id: value[VSL_ID_AT] as string, observed_at: value[OBSERVED_AT_AT] as number });
+    }
+    return inserted;
+  }
+
+  /**
+   * Vessel rows are written when a vessel's identity, sources or first sighting change, not with every
+   * position, so their latest fix (pos_*) and last_seen_at may be older than the positions stored since.
+   * Brings them up to date: the newest usable position of each vessel (when newer than pos_observed_at)
+   * and its newest observed_at, both read through the (vsl_id, observed_at) index, one vessel at a time.
+   */
+  async function withStoredPositions(rows: VesselRow[]): Promise<VesselRow[]> {
+    const byVslId = new Map(rows.map((row) => [row.vsl_id, row]));
+    const newestSeqs: number[] = [];
+    for (const chunk of chunks([...byVslId.keys()], LOAD_CHUNK)) {
+      const newest = await db
+        .selectFrom('vessels as v')
+        .where('v.vsl_id', 'in', chunk)
+        .select((eb) => [
+          'v.vsl_id',
+          eb
+            .selectFrom('positions as p')
+            .whereRef('p.vsl_id', '=', 'v.vsl_id')
+            .select((e) => e.fn.max('p.observed_at').as('m'))
+            .as('observed_at'),
+          eb.selectFrom('positions as p').whereRef('p.vsl_id', '=', 'v.vsl_id').where('p.usable', '=', 1).orderBy('p.observed_at', 'desc').limit(1).select('p.seq').as('usable_seq'),
+        ])
+        .execute();
+      for (const { vsl_id: vslId, observed_at: observedAt, usable_seq: seq } of newest) {
+        const row = byVslId.get(vslId)!;
+        if (observedAt !== null && Number(observedAt) > Number(row.last_seen_at)) row.last_seen_at = Number(observedAt);
+        if (seq !== null) newestSeqs.push(Number(seq));
+      }
+    }
+    for (const chunk of chunks(newestSeqs, LOAD_CHUNK)) {
+      for (const p of await db.selectFrom('positions').selectAll().where('seq', 'in', chunk).execute()) {
+        const row = byVslId.get(p.vsl_id)!;
+        if (row.pos_observed_at !== null && Number(row.pos_observed_at) >= Number(p.observed_at)) continue;
+        Object.assign(row, {
+          pos_observed_at: p.observed_at,
+          pos_received_at: p.received_at,
+          pos_lat: p.lat,
+          pos_lon: p.lon,
+          pos_sog: p.sog,
+          pos_cog: p.cog,
+          pos_heading: p.heading,
+          pos_nav_status: p.nav_status,
+          pos_msg_type: p.msg_type,
+          pos_source: p.source,
+          pos_simulated: p.simulated,
+          pos_quality_flags: p.quality_flags,
+        } satisfies Pick<VesselRow, (typeof LATEST_COLUMNS)[number]>);
+      }
+    }
+    return rows;
+  }
+
   return {
+    /** Every vessel row, its latest fix and last_seen_at brought up to date from the stored positions. */
     async loadVessels(): Promise<VesselRow[]> {
-      return db.selectFrom('vessels').selectAll().execute();
+      return withStoredPositions(await db.selectFrom('vessels').selectAll().execute());
     },
 
     async positionTotals(): Promise<{ count: number; headSeq: number }> {
@@ -199,7 +300,8 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       else if (by.mmsi !== undefined) query = query.where('mmsi', '=', by.mmsi);
       else if (by.imo !== undefined) query = query.where('imo', '=', by.imo).orderBy('last_seen_at', 'desc');
       else return undefined;
-      return query.limit(1).executeTakeFirst();
+      const row = await query.limit(1).executeTakeFirst();
+      return row && (await withStoredPositions([row]))[0];
     },
 
     /**
@@ -235,22 +337,8 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
             .execute();
         }
 
-        const inserted: BatchResult['inserted'] = [];
         const valueOf = (row: PositionWrite, column: keyof PositionWrite) => (column === 'vsl_id' ? canonical(row.mmsi, row.vsl_id) : row[column]);
-        for (const chunk of chunks(positions, POSITION_CHUNK)) {
-          const arrays = dialect.columnArraysSource(POSITION_COLUMNS.map((column) => ({ type: POSITION_COLUMN_TYPES[column], values: chunk.map((row) => valueOf(row, column)) })));
-          const { rows } = arrays
-            ? await trx
-                .insertInto('positions')
-                .columns([...POSITION_COLUMNS])
-                .expression(arrays)
-                .onConflict((oc) => oc.columns(['vsl_id', 'observed_at']).doNothing())
-                .returning(['seq', 'vsl_id', 'observed_at'])
-                .execute()
-                .then((rows) => ({ rows }))
-            : await trx.executeQuery<{ seq: number | string; vsl_id: string; observed_at: number | string }>(insertPositions(chunk, valueOf));
-          for (const row of rows) inserted.push({ seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: Number(row.observed_at) });
-        }
+        const inserted = positions.length === 0 ? [] : await insertPositions(trx, positions, valueOf);
         return { vslIds, inserted };
       };
       return openTrx ? write(openTrx) : db.transaction().execute(write);

@@ -186,7 +186,6 @@ export class FleetService implements AisSink {
         quality_flags: flags.length === 0 ? '[]' : jsonText(flags),
       },
     });
-    this.dirty.add(state);
     if (this.positionBuffer.length >= this.batchSize) this.flush().catch(() => {});
   }
 
@@ -334,15 +333,25 @@ export class FleetService implements AisSink {
         jumpCandidate: null,
       };
       this.index(state);
+      this.dirty.add(state);
     }
-    if (meta.simulated) state.simulated = true;
+    // The vessels row is rewritten only when what it holds beyond positions changes: last_seen_at and
+    // the latest fix are rebuilt from the stored positions at start (FleetRepo.loadVessels).
+    if (meta.simulated && !state.simulated) {
+      state.simulated = true;
+      this.dirty.add(state);
+    }
     if (meta.observedAt > state.lastSeenAt) state.lastSeenAt = meta.observedAt;
-    if (meta.observedAt < state.firstSeenAt) state.firstSeenAt = meta.observedAt;
+    if (meta.observedAt < state.firstSeenAt) {
+      state.firstSeenAt = meta.observedAt;
+      this.dirty.add(state);
+    }
     if (state.sources[state.sources.length - 1] !== meta.source) {
       const at = state.sources.indexOf(meta.source);
       if (at >= 0) state.sources.splice(at, 1);
       state.sources.push(meta.source);
       if (state.sources.length > MAX_SOURCES) state.sources.shift();
+      this.dirty.add(state);
     }
     if (this.lastObservationAt === null || meta.observedAt > this.lastObservationAt) this.lastObservationAt = meta.observedAt;
     return state;
@@ -441,8 +450,9 @@ export class FleetService implements AisSink {
         this.byVslId.set(known.vslId, known);
       }
       if (known.imo !== null && known.imo !== identity.imo && this.byImo.get(known.imo) === known) this.byImo.delete(known.imo);
+      // Identity events come only with identity changes; positions events may have told of a later sighting.
       const { latest, jumpCandidate } = known;
-      Object.assign(known, identity, { latest, jumpCandidate });
+      Object.assign(known, identity, { latest, jumpCandidate, lastSeenAt: Math.max(known.lastSeenAt, identity.lastSeenAt) });
       if (known.imo !== null) this.byImo.set(known.imo, known);
     }
   }
@@ -454,7 +464,9 @@ export class FleetService implements AisSink {
       if (p.seq > this.headSeq) this.headSeq = p.seq;
       if (this.lastObservationAt === null || p.observedAt > this.lastObservationAt) this.lastObservationAt = p.observedAt;
       const state = this.byVslId.get(p.vslId) ?? this.byMmsi.get(p.mmsi);
-      if (!state || !p.usable) continue;
+      if (!state) continue;
+      if (p.observedAt > state.lastSeenAt) state.lastSeenAt = p.observedAt;
+      if (!p.usable) continue;
       offerLatestFix(state, p, p.qualityFlags);
     }
   }

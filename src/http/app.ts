@@ -17,7 +17,7 @@ import { bearerChallenge, ignoreInvalidCredential } from './credential-fallback.
 import { pathPattern, plannedOperations } from './planned.js';
 import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
-import { envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
+import { envelopeJson, envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
 import { DependencyUnavailableError } from '../dependency.js';
 import { boundNumbers, rejectInvalidText } from './edge-input.js';
 import { AppError, type ErrorDetail } from './errors.js';
@@ -395,8 +395,7 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
         qualityFlags: withRequestFlags(req, result.qualityFlags),
       });
       reply.code(route.successStatus ?? 200);
-      if (result.dataJson !== undefined) return reply.type('application/json; charset=utf-8').send(envelopeJsonWithData(envelope, result.dataJson));
-      return reply.send(envelope);
+      return reply.type('application/json; charset=utf-8').send(result.dataJson !== undefined ? envelopeJsonWithData(envelope, result.dataJson) : envelopeJson(envelope));
     },
   });
 }

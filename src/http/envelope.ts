@@ -46,12 +46,31 @@ export function okEnvelope<D>(args: {
   };
 }
 
-/** The envelope as JSON text, with `data` given as already-serialised JSON (same text as JSON.stringify of the whole). */
-export function envelopeJsonWithData(envelope: Envelope<unknown>, dataJson: string): string {
-  const { data: _data, errors, ...head } = envelope;
-  const headJson = JSON.stringify(head);
-  return `${headJson.slice(0, -1)},"data":${dataJson},"errors":${JSON.stringify(errors)}}`;
+const numberJson = (value: number | null): string => (typeof value === 'number' && Number.isFinite(value) ? String(value) : 'null');
+/** The policy object as JSON per usage tier: the same few hundred characters on every answer. */
+const POLICY_JSON = new Map<UsageTier, string>(
+  (['anonymous', 'free'] as const).map((tier) => [tier, JSON.stringify({ attribution_required: true, attribution_text: ATTRIBUTION_TEXT, usage_tier: tier })]),
+);
+const policyJson = (policy: Envelope['policy']): string =>
+  (policy.attribution_required === true && policy.attribution_text === ATTRIBUTION_TEXT ? POLICY_JSON.get(policy.usage_tier) : undefined) ?? JSON.stringify(policy);
+
+/**
+ * The envelope as JSON text, with `data` given as already-serialised JSON: the same text as
+ * JSON.stringify of the whole envelope, written field by field (issue 9: hot reads).
+ */
+export function envelopeJsonWithData(envelope: Envelope<unknown>, dataJson: string | undefined): string {
+  const e = envelope;
+  return (
+    `{"status":${JSON.stringify(e.status)},"request_id":${JSON.stringify(e.request_id)},"as_of":${JSON.stringify(e.as_of)},` +
+    `"freshness_seconds":${numberJson(e.freshness_seconds)},"cost_units":${numberJson(e.cost_units)},"policy":${policyJson(e.policy)},` +
+    `"confidence":${numberJson(e.confidence)},"quality_flags":${JSON.stringify(e.quality_flags)},` +
+    (dataJson === undefined ? '' : `"data":${dataJson},`) +
+    `"errors":${JSON.stringify(e.errors)}}`
+  );
 }
+
+/** The envelope as JSON text (the same text as JSON.stringify of it). */
+export const envelopeJson = (envelope: Envelope<unknown>): string => envelopeJsonWithData(envelope, JSON.stringify(envelope.data) as string | undefined);
 
 /** Failed calls charge nothing and carry an empty data object (or, for a few codes, an object describing the refusal). */
 export function errorEnvelope(args: { requestId: string; now: number; caller: Caller; errors: ErrorDetail[]; data?: Record<string, unknown> }): Envelope<Record<string, unknown>> {

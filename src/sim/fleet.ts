@@ -5,12 +5,12 @@ import { SAMPLE_VESSEL } from '../fleet/sample-vessel.js';
  */
 import { DAY } from '../clock.js';
 import { encodeClassBPosition, encodePositionReport, encodeStaticPartA, encodeStaticPartB, encodeStaticVoyage, toSentences } from '../ais/encode.js';
-import { loadSeaLaneGraph, type SeaLaneGraph } from '../geo/sea-lanes.js';
 import { Agenda, reportNoise, stateIn, STS_SHUTTLES, type Segment, type VesselSpec, type VesselState } from './agenda.js';
 import { FLAG_MIDS, IdentityFactory, OCEAN_FLAGS } from './identity.js';
 import { hashInts, hashUnit, Rng } from './random.js';
 import { FLEET_KINDS, PROFILES, type VesselKind, type VesselProfile } from './vessel-types.js';
 import { FERRY_PAIRS, SimWorld, type SimPort, type StsArea } from './world.js';
+import { shippedSeaLanes, type SeaLanes } from './lanes.js';
 
 /** The `s:` source written in every tag block, and the feed name. */
 export const DEMO_SOURCE = 'demo-simulator';
@@ -65,7 +65,7 @@ export interface DemoFleetOptions {
   /** Reports are produced for times after this instant. */
   startMs: number;
   rates?: EmissionRates;
-  graph?: SeaLaneGraph;
+  graph?: SeaLanes;
 }
 
 /** One line and the observation time it carries. */
@@ -167,7 +167,7 @@ export class DemoFleet {
   constructor(options: DemoFleetOptions) {
     this.seed = options.seed >>> 0;
     this.rates = options.rates ?? LIVE_RATES;
-    this.world = new SimWorld(options.graph ?? loadSeaLaneGraph());
+    this.world = new SimWorld(options.graph ?? shippedSeaLanes());
     this.genesisMs = DemoFleet.genesisFor(options.startMs);
     const rng = new Rng(hashInts(this.seed, 0x5eed));
     const ids = new IdentityFactory(new Rng(hashInts(this.seed, 0x1d)));

@@ -1,16 +1,16 @@
-/** The simulator's geography: ports joined to the sea-lane graph, STS areas, and cached routes. */
+/** The simulator's geography: ports joined to the sea routing engine's network, STS areas, and cached routes. */
 import { distanceM, METRES_PER_NM, type LatLon } from '../geo/distance.js';
 import { Polyline } from '../geo/polyline.js';
 import { BUILTIN_PORTS, type BuiltinPort } from '../geo/ports-builtin.js';
-import { AVOIDABLE_PASSAGES, type SeaLaneGraph } from '../geo/sea-lanes.js';
+import type { LaneTree, SeaLanes } from './lanes.js';
 
 export interface SimPort extends BuiltinPort {
   index: number;
-  /** Graph node where the port's approach meets the sea lanes. */
+  /** Network node where the port's approach meets the sea lanes. */
   node: number;
   /** Anchorage → (channel) → berth. */
   inbound: Polyline;
-  /** Anchorage → (approach) → the graph node. */
+  /** Anchorage → (approach) → the nearest point of the network → the node. */
   seaward: Polyline;
 }
 
@@ -24,13 +24,14 @@ export interface StsArea {
   /** Ports the shuttles load or discharge at. */
   ports: readonly string[];
   node: number;
-  /** The graph node → the area. */
+  /** The node → the area (along its edge, then straight). */
   seaward: Polyline;
 }
 
-/** Route variants: which passages to avoid. */
+/** Route variants: which passages to avoid (besides those the engine closes by default). */
 export type RouteVariant = 'shortest' | 'avoid_suez' | 'avoid_panama' | 'avoid_malacca';
 
+/** Engine passage ids per variant (src/routing/graph.ts PASSAGES). */
 const VARIANT_PASSAGES: Record<RouteVariant, readonly string[]> = {
   shortest: [],
   avoid_suez: ['suez', 'babelmandeb'],
@@ -59,41 +60,34 @@ export const FERRY_PAIRS: readonly (readonly [string, string])[] = [
 /** Below this straight-line distance a hop may bypass a long detour of the network. */
 const SHORT_HOP_M = 300_000;
 
-interface Tree {
-  distance: Float64Array;
-  previous: Int32Array;
-}
-
 export class SimWorld {
   readonly ports: SimPort[];
   readonly stsAreas: StsArea[];
   private readonly byLocode = new Map<string, SimPort>();
-  private readonly trees = new Map<string, Tree>();
-  private readonly blocked: Record<RouteVariant, Set<number>>;
+  private readonly trees = new Map<string, LaneTree>();
+  private readonly masks: Record<RouteVariant, number>;
   private readonly fishingGrounds = new Map<number, number[]>();
 
-  constructor(readonly graph: SeaLaneGraph) {
+  constructor(readonly graph: SeaLanes) {
     this.ports = BUILTIN_PORTS.map((port, index) => {
       const seawardPoints = [port.anchorage, ...(port.approach ?? [])];
-      const node = graph.nearestNode(seawardPoints[seawardPoints.length - 1]!);
+      const join = graph.join(seawardPoints[seawardPoints.length - 1]!);
       return {
         ...port,
         index,
-        node,
+        node: join.node,
         inbound: new Polyline([port.anchorage, ...(port.channel ?? []), { lat: port.lat, lon: port.lon }]),
-        seaward: new Polyline([...seawardPoints, graph.point(node)]),
+        seaward: new Polyline([...seawardPoints, join.snapped, graph.point(join.node)]),
       };
     });
     for (const port of this.ports) this.byLocode.set(port.locode, port);
     this.stsAreas = STS_AREAS.map((area) => {
-      const node = graph.nearestNode(area);
-      return { ...area, node, seaward: new Polyline([graph.point(node), { lat: area.lat, lon: area.lon }]) };
+      const join = graph.join(area);
+      return { ...area, node: join.node, seaward: new Polyline([graph.point(join.node), join.snapped, { lat: area.lat, lon: area.lon }]) };
     });
-    const blocked = {} as Record<RouteVariant, Set<number>>;
-    for (const [variant, ids] of Object.entries(VARIANT_PASSAGES) as [RouteVariant, readonly string[]][]) {
-      blocked[variant] = graph.nodesWithin(AVOIDABLE_PASSAGES.filter((p) => ids.includes(p.id)));
-    }
-    this.blocked = blocked;
+    const masks = {} as Record<RouteVariant, number>;
+    for (const [variant, ids] of Object.entries(VARIANT_PASSAGES) as [RouteVariant, readonly string[]][]) masks[variant] = graph.mask(ids);
+    this.masks = masks;
   }
 
   port(locode: string): SimPort {
@@ -102,13 +96,11 @@ export class SimWorld {
     return port;
   }
 
-  private tree(from: number, variant: RouteVariant): Tree {
+  private tree(from: number, variant: RouteVariant): LaneTree {
     const key = `${from}:${variant}`;
     let tree = this.trees.get(key);
     if (tree === undefined) {
-      const blocked = new Set(this.blocked[variant]);
-      blocked.delete(from);
-      tree = this.graph.shortestTree(from, blocked);
+      tree = this.graph.tree(from, this.masks[variant]);
       this.trees.set(key, tree);
     }
     return tree;
@@ -137,18 +129,13 @@ export class SimWorld {
 
   /** True when the shortest route between the nodes enters a passage that `variant` avoids. */
   shortestPasses(from: number, to: number, variant: RouteVariant): boolean {
-    const { previous } = this.tree(from, 'shortest');
-    const blocked = this.blocked[variant];
-    for (let v = previous[to]!; v >= 0 && v !== from; v = previous[v]!) if (blocked.has(v)) return true;
-    return false;
+    return this.graph.pathUses(this.tree(from, 'shortest'), to, this.masks[variant] & ~this.masks.shortest);
   }
 
   /** The graph nodes' points from `from` to `to` (inclusive). */
   routePoints(from: number, to: number, variant: RouteVariant = 'shortest'): LatLon[] {
     if (this.isShortHop(from, to)) return [this.graph.point(from), this.graph.point(to)];
-    const tree = this.tree(from, variant);
-    const route = this.graph.routeFromTree(tree, to);
-    return route === null ? [this.graph.point(from), this.graph.point(to)] : route.points;
+    return this.graph.pathPoints(this.tree(from, variant), to) ?? [this.graph.point(from), this.graph.point(to)];
   }
 
   /** Graph nodes 40–120 nm by sea from a port: where its fishing boats fish. */

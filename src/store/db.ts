@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClien
 import pg from 'pg';
 import { DependencyUnavailableError } from '../dependency.js';
 import type { Config } from '../config.js';
+import { copyDataOf, EACH_ROW_MARKER, eachRowStatement, runCopy } from './bulk.js';
 import { dialectHelpers, type DialectHelpers } from './dialect.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -32,6 +33,7 @@ const STATEMENT_CACHE_SIZE = 500;
 /**
  * Kysely prepares every query afresh; preparing is a large share of a point query's cost on SQLite.
  * Statements are reusable (better-sqlite3 runs them synchronously), so keep the most recent by SQL text.
+ * A statement marked EACH_ROW_MARKER runs once per row of its one parameter (src/store/bulk.ts).
  */
 function withStatementCache(sqlite: SQLiteDatabase.Database): SQLiteDatabase.Database {
   const cache = new Map<string, SQLiteDatabase.Statement>();
@@ -40,7 +42,7 @@ function withStatementCache(sqlite: SQLiteDatabase.Database): SQLiteDatabase.Dat
     if (statement) {
       cache.delete(source);
     } else {
-      statement = sqlite.prepare(source);
+      statement = source.startsWith(EACH_ROW_MARKER) ? (eachRowStatement(sqlite.prepare(source.slice(EACH_ROW_MARKER.length))) as SQLiteDatabase.Statement) : sqlite.prepare(source);
       if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
     }
     cache.set(source, statement);
@@ -154,7 +156,8 @@ function unavailableOnConnectionLoss(pool: pg.Pool): PostgresPool {
       client.on('end', markLost);
       const wrapped = {
         query(...args: unknown[]) {
-          const result = (client.query as (...a: unknown[]) => unknown)(...args);
+          const copy = copyDataOf(args[1]);
+          const result = copy ? runCopy(client, args[0] as string, copy) : (client.query as (...a: unknown[]) => unknown)(...args);
           if (!(result instanceof Promise)) return result;
           return result.catch((err: unknown) => {
             throw lost || isConnectionFailure(err) ? new DependencyUnavailableError('store', { cause: err }) : err;

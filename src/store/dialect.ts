@@ -1,4 +1,6 @@
-import { sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
+import { CompiledQuery, sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
+
+import { CopyData, copyText, EACH_ROW_MARKER, EachRowParameters, type EachRowResult } from './bulk.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 export type BulkColumnType = 'text' | 'bigint' | 'integer' | 'double precision';
@@ -26,6 +28,16 @@ export interface DialectHelpers {
    * is a transaction-scoped advisory lock on a 64-bit hash of the key.
    */
   transactionLock(key: string): RawBuilder<unknown> | null;
+  /**
+   * `copy table (columns) from stdin` with `rows` as its data, or null where the dialect has no COPY
+   * (SQLite). Runs on whatever connection or transaction executes it (src/store/bulk.ts).
+   */
+  copyIn(table: string, columns: readonly string[], rows: Iterable<readonly unknown[]>): CompiledQuery | null;
+  /**
+   * `statement` (one row's worth of parameters) run once per row of `rows` on SQLite, answering one
+   * EachRowResult (`changes`, `lastInsertRowid`) per row, or null on PostgreSQL (use COPY or arrays).
+   */
+  eachRow(statement: CompiledQuery, rows: ReadonlyArray<readonly unknown[]>): CompiledQuery<EachRowResult> | null;
 }
 
 export function dialectHelpers(name: DialectName): DialectHelpers {
@@ -46,6 +58,15 @@ export function dialectHelpers(name: DialectName): DialectHelpers {
     },
     transactionLock(key) {
       return name === 'sqlite' ? null : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+    },
+    copyIn(table, columns, rows) {
+      if (name === 'sqlite') return null;
+      const quote = (id: string) => '"' + id.replace(/"/g, '""') + '"';
+      return CompiledQuery.raw(`copy ${quote(table)} (${columns.map(quote).join(', ')}) from stdin`, [new CopyData(copyText(rows))]);
+    },
+    eachRow(statement, rows) {
+      if (name === 'postgres') return null;
+      return CompiledQuery.raw(EACH_ROW_MARKER + statement.sql, [new EachRowParameters(rows)]) as CompiledQuery<EachRowResult>;
     },
   };
 }

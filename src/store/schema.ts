@@ -443,8 +443,93 @@ export interface AccessVersionTable {
   version: number;
 }
 
+/** Detected events (src/features/events/). `stops` is JSON; `departure` is null while the call is under way. */
+export interface PortCallsTable {
+  id: Generated<number>;
+  vsl_id: string;
+  port_id: number;
+  ship_type: number | null;
+  arrival: number;
+  departure: number | null;
+  last_fix_at: number;
+  anchorage_ms: number;
+  berth_ms: number;
+  stops: string;
+  first_seq: number;
+  last_seq: number;
+  fixes: number;
+  gaps: number;
+  confidence: number;
+  simulated: number;
+  updated_at: number;
+}
+
+/** Encounters (possible STS transfers); vsl_a < vsl_b. */
+export interface EncountersTable {
+  id: Generated<number>;
+  vsl_a: string;
+  vsl_b: string;
+  start_at: number;
+  end_at: number;
+  median_distance_m: number;
+  lat: number;
+  lon: number;
+  zone: string | null;
+  observations: number;
+  first_seq: number;
+  last_seq: number;
+  confidence: number;
+  simulated: number;
+  updated_at: number;
+}
+
+export interface TransitsTable {
+  id: Generated<number>;
+  vsl_id: string;
+  zone: string;
+  direction: string;
+  entered_at: number;
+  exited_at: number;
+  mean_speed_kn: number | null;
+  stopped_ms: number;
+  first_seq: number;
+  last_seq: number;
+  fixes: number;
+  simulated: number;
+  updated_at: number;
+}
+
+/** The detector runner's checkpoint (cursor and detector state as JSON) and its lease. */
+export interface EventDetectorStateTable {
+  name: string;
+  cursor_seq: number;
+  state: string;
+  data_time: number | null;
+  owner: string | null;
+  lease_until: number;
+  updated_at: number;
+}
+
+/** Rows of `bosun import ports`, one per source and key (World Port Index number or LOCODE); `row` is the parsed row as JSON. */
+export interface PortImportRowsTable {
+  kind: 'wpi' | 'unlocode';
+  key: string;
+  row: string;
+  source_file: string;
+  line: number;
+  imported_at: number;
+}
+
+/** One row (id 1): bumped by every import that records rows. */
+export interface PortImportVersionTable {
+  id: number;
+  version: number;
+}
+
 export interface Database {
   access_version: AccessVersionTable;
+  port_import_rows: PortImportRowsTable;
+  port_import_version: PortImportVersionTable;
   agents: AgentsTable;
   agent_scopes: AgentScopesTable;
   operator_account: OperatorAccountTable;
@@ -479,4 +564,8 @@ export interface Database {
   harbor_help_reports: HarborHelpReportsTable;
   harbor_help_feedback: HarborHelpFeedbackTable;
   service_secrets: ServiceSecretsTable;
+  port_calls: PortCallsTable;
+  encounters: EncountersTable;
+  transits: TransitsTable;
+  event_detector_state: EventDetectorStateTable;
 }

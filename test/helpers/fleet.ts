@@ -57,7 +57,7 @@ export async function seedSampleVessel(fleet: FleetService, now: number): Promis
   const mmsi = 563033300;
   await ingest(
     fleet,
-    identity(mmsi, now - 20 * 3_600_000, { imo: 9811000, name: 'OCEAN PRIDE', callsign: '9V1234', shipType: 80, lengthM: 183, beamM: 32 }),
+    identity(mmsi, now - 20 * 3_600_000, { imo: 9811000, name: 'OCEAN PRIDE', callsign: '9V1234', shipType: 80, lengthM: 183, beamM: 32, destination: 'CNSGH' }),
     position(mmsi, now - 20 * 3_600_000, 1.2, 103.7),
     position(mmsi, now - 10 * 60_000, 1.25, 103.8),
   );

@@ -68,17 +68,17 @@ test('/v1/capabilities lists a flat data.capabilities[], one entry per implement
 test('a planned operation answers operation_planned (501) with its catalog entry; a typo answers route_not_found', async () => {
   const app = await startTestApp();
   try {
-    const planned = await app.api('GET', '/v1/routes/direct');
+    const planned = await app.api('GET', '/v1/routes/cache-hit-trend');
     assert.equal(planned.status, 501);
     assert.equal(planned.body.status, 'error');
     assert.equal(planned.body.errors[0].code, 'operation_planned');
     assert.equal(planned.body.errors[0].retryable, false);
     const entry = app.bosun.ctx.catalog.byOperationId.get(planned.body.data.operation.operation_id)!;
-    assert.equal(entry.path, '/v1/routes/direct');
+    assert.equal(entry.path, '/v1/routes/cache-hit-trend');
     assert.deepEqual(planned.body.data.operation, {
       operation_id: entry.operationId,
       method: 'GET',
-      path: '/v1/routes/direct',
+      path: '/v1/routes/cache-hit-trend',
       section: entry.section,
       access: entry.access,
       cost: entry.cost,
@@ -87,14 +87,14 @@ test('a planned operation answers operation_planned (501) with its catalog entry
       summary: entry.summary,
       status: 'planned',
     });
-    const withParam = await app.api('GET', '/v1/ports/zz_port/congestion');
+    const withParam = await app.api('GET', '/v1/exchange/claims/zz_claim');
     assert.equal(withParam.status, 501, 'path parameters match too');
-    assert.equal(withParam.body.data.operation.operation_id, 'getPortsByPortIdCongestion');
+    assert.equal(withParam.body.data.operation.operation_id, 'getExchangeClaimsByClaimId');
 
-    const typo = await app.api('GET', '/v1/routes/direkt');
+    const typo = await app.api('GET', '/v1/routes/cache-hit-trnd');
     assert.equal(typo.status, 404);
     assert.equal(typo.body.errors[0].code, 'route_not_found');
-    const wrongMethod = await app.api('DELETE', '/v1/routes/direct');
+    const wrongMethod = await app.api('DELETE', '/v1/routes/cache-hit-trend');
     assert.equal(wrongMethod.status, 404, 'only the catalogued method is planned');
   } finally {
     await app.close();

@@ -2,7 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOUR, MINUTE, SECOND } from '../../src/clock.js';
 import { PREVIEW } from '../../src/features/meta/preview-constants.js';
-import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { POSITIONS_TOPIC } from '../../src/fleet/types.js';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startTestApp, usingPostgres, usingRedis, withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 
 const NOW = TEST_EPOCH;
@@ -158,3 +163,62 @@ test('preview: the anonymous_preview limit applies to both endpoints (6 a minute
     assert.equal((await app.api('GET', '/v1/bootstrap/vessels/search?q=ocean', { ip: '198.51.100.9' })).status, 200);
   });
 });
+
+test('preview last_position follows positions stored after an answer: an older one stored later, and a newer one reaching the delay', async () => {
+  await withApp(async (app) => {
+    const fleet = app.bosun.ctx.services.fleet;
+    const mmsi = 563033301;
+    const url = `/v1/bootstrap/vessels/last_position?imo=${imo(555001)}`;
+    await ingest(fleet, identity(mmsi, NOW - 2 * DELAY, { imo: imo(555001), name: 'LATE REPORTER' }), position(mmsi, NOW - HOUR, 1.5, 103.5));
+    assert.equal((await preview(app, url)).body.errors[0]?.code, 'vessel_not_found');
+    assert.equal((await preview(app, url)).body.errors[0]?.code, 'vessel_not_found', 'asked again, still nothing old enough');
+
+    // a receiver's backlog arrives: positions older than the delay, stored after the answer above
+    await ingest(fleet, position(mmsi, NOW - DELAY - 3 * HOUR, 1.1, 103.1), position(mmsi, NOW - DELAY - HOUR, 1.2, 103.2));
+    const backlog = await preview(app, url);
+    assert.equal(backlog.status, 200);
+    assert.deepEqual([backlog.body.data.position.lat, backlog.body.data.position.age_seconds], [1.2, (DELAY + HOUR) / SECOND]);
+
+    // the position observed an hour before NOW becomes the answer the moment it is DELAY old, not a moment before
+    app.clock.advance(DELAY - HOUR - SECOND);
+    assert.equal((await preview(app, url)).body.data.position.lat, 1.2);
+    app.clock.advance(SECOND);
+    const reached = await preview(app, url);
+    assert.deepEqual([reached.body.data.position.lat, reached.body.data.position.age_seconds], [1.5, DELAY / SECOND]);
+  });
+});
+
+test(
+  'preview last_position in one process follows positions another process stores (Redis bus)',
+  { skip: usingRedis() ? false : 'needs Redis: without a shared bus another process is seen when the entry is read again (docs/decisions/027)' },
+  async () => {
+    const suffix = randomBytes(6).toString('hex');
+    const sqliteFile = join(tmpdir(), `bosun-delayed-fix-${suffix}.sqlite`);
+    const env: Record<string, string> = usingPostgres() ? { BOSUN_PG_SCHEMA: `t_${suffix}` } : { DATABASE_URL: `sqlite:${sqliteFile}` };
+    env.BOSUN_REDIS_PREFIX = `bosun-test-${suffix}:`;
+    const writer = await startTestApp({ env });
+    const reader = await startTestApp({ env });
+    try {
+      const mmsi = 563033302;
+      const url = `/v1/bootstrap/vessels/last_position?imo=${imo(555002)}`;
+      // resolves once the reader has received the writer's next stored positions (after its own subscribers)
+      const positionsReachReader = () =>
+        new Promise<void>((resolve) => {
+          const stop = reader.bosun.ctx.bus.subscribe(POSITIONS_TOPIC, () => (stop(), resolve()));
+        });
+      let delivered = positionsReachReader();
+      await ingest(writer.bosun.ctx.services.fleet, identity(mmsi, NOW - 2 * DELAY, { imo: imo(555002), name: 'ELSEWHERE' }), position(mmsi, NOW - DELAY - 2 * HOUR, 1.1, 103.1));
+      await delivered;
+      assert.equal((await preview(reader, url)).body.data.position.lat, 1.1);
+      assert.equal((await preview(reader, url)).body.data.position.lat, 1.1);
+      delivered = positionsReachReader();
+      await ingest(writer.bosun.ctx.services.fleet, position(mmsi, NOW - DELAY - HOUR, 1.2, 103.2));
+      await delivered;
+      assert.equal((await preview(reader, url)).body.data.position.lat, 1.2, 'the position stored by the other process is served without the clock moving');
+    } finally {
+      await reader.bosun.close();
+      await writer.close();
+      for (const ext of ['', '-wal', '-shm']) rmSync(sqliteFile + ext, { force: true });
+    }
+  },
+);

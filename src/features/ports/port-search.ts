@@ -1,4 +1,4 @@
-import { distanceM } from '../../geo/distance.js';
+import { distanceM, EARTH_RADIUS_M } from '../../geo/distance.js';
 import { nameKey, type PortRecord } from './port-table.js';
 
 /**
@@ -75,8 +75,69 @@ export interface PortSearchIndex {
   size(): number;
 }
 
+const RAD = Math.PI / 180;
+
+/**
+ * Ports in 1° cells, for searches near a point without text: the cells a circle can reach are
+ * bounded exactly (no port further than the radius lies outside them), so the ports in them,
+ * filtered by distance, are the brute-force answer.
+ */
+class CellGrid {
+  private readonly cells = new Map<number, PortRecord[]>();
+  constructor(ports: readonly PortRecord[]) {
+    for (const port of ports) {
+      const key = CellGrid.key(Math.floor(port.lat), Math.floor(port.lon));
+      const cell = this.cells.get(key);
+      if (cell) cell.push(port);
+      else this.cells.set(key, [port]);
+    }
+  }
+
+  /** Cell rows -90..90 (a port at 90° sits in row 90), columns -180..180. */
+  private static key(row: number, column: number): number {
+    return (row + 90) * 361 + (column + 180);
+  }
+
+  /** Every port within `radiusKm` of the point, and possibly some further ones. */
+  around(lat: number, lon: number, radiusKm: number): PortRecord[] {
+    const angle = (radiusKm * 1000) / EARTH_RADIUS_M;
+    // a point within the radius differs from the centre by at most the angle in latitude; in
+    // longitude by asin(sin(angle)/cos(lat)) unless the circle reaches over a pole (then any)
+    const dLat = angle / RAD + 1e-6;
+    const south = lat - dLat;
+    const north = lat + dLat;
+    const sinRatio = Math.sin(Math.min(angle, Math.PI / 2)) / Math.cos(lat * RAD);
+    const allLongitudes = angle >= Math.PI / 2 || north >= 90 || south <= -90 || sinRatio >= 1;
+    const dLon = allLongitudes ? 180 : Math.asin(sinRatio) / RAD + 1e-6;
+    const rows = [Math.max(-90, Math.floor(south)), Math.min(90, Math.floor(north))] as const;
+    const out: PortRecord[] = [];
+    const columns = new Set<number>();
+    if (allLongitudes || dLon >= 180) for (let c = -180; c <= 180; c++) columns.add(c);
+    else {
+      const west = Math.floor(lon - dLon);
+      const east = Math.floor(lon + dLon);
+      for (let c = west; c <= east; c++) {
+        const wrapped = ((((c + 180) % 360) + 360) % 360) - 180;
+        columns.add(wrapped);
+        // a port at exactly 180° sits in column 180, the twin of column -180
+        if (wrapped === -180) columns.add(180);
+      }
+    }
+    for (let row = rows[0]; row <= rows[1]; row++) for (const column of columns) for (const port of this.cells.get(CellGrid.key(row, column)) ?? []) out.push(port);
+    return out;
+  }
+}
+
 export function createPortSearchIndex(ports: readonly PortRecord[]): PortSearchIndex {
   const entries: NameEntry[] = [];
+  const grid = new CellGrid(ports);
+  const byCountry = new Map<string, PortRecord[]>();
+  for (const port of ports) {
+    if (port.country === null) continue;
+    const list = byCountry.get(port.country);
+    if (list) list.push(port);
+    else byCountry.set(port.country, [port]);
+  }
   const byTrigram = new Map<string, number[]>();
   const byLocode = new Map<string, PortRecord[]>();
   const byId = new Map<number, PortRecord>();
@@ -136,7 +197,11 @@ export function createPortSearchIndex(ports: readonly PortRecord[]): PortSearchI
       if (query.q !== undefined && query.q.trim() !== '') candidates = [...textMatches(query.q).values()];
       else if (query.locode !== undefined)
         candidates = (byLocode.get(query.locode.replace(/\s+/g, '').toUpperCase()) ?? []).map((port) => ({ port, score: 1, match: 'locode' as const, matched_name: null }));
-      else candidates = ports.map((port) => ({ port, score: 1, match: query.near ? ('near' as const) : ('filter' as const), matched_name: null }));
+      else {
+        // no text: only the ports a filter can keep (the grid's cells near the point, or the country's ports)
+        const pool = query.near ? grid.around(query.near.lat, query.near.lon, query.near.radiusKm) : query.country !== undefined ? (byCountry.get(query.country.toUpperCase()) ?? []) : ports;
+        candidates = pool.map((port) => ({ port, score: 1, match: query.near ? ('near' as const) : ('filter' as const), matched_name: null }));
+      }
 
       const locode = query.locode?.replace(/\s+/g, '').toUpperCase();
       const country = query.country?.toUpperCase();

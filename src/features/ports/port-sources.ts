@@ -66,10 +66,19 @@ function coordinate(text: string | undefined, limit: number): number | null {
 
 const HARBOR_SIZES: Record<string, WpiPort['harborSize']> = { Large: 'large', Medium: 'medium', Small: 'small', 'Very Small': 'very_small' };
 
-/** UpdatedPub150.csv: one row per port; `UN/LOCODE` written `NL RTM`; decimal Latitude/Longitude. */
-export function parseWorldPortIndex(text: string): Parsed<WpiPort> {
-  const all = lines(text);
-  const header = splitCsvLine(all[0] ?? '');
+/** Which source a file is, from its header line: the World Port Index or geoapify's UN/LOCODE, else null. */
+export function portFileKind(headerLine: string): 'wpi' | 'unlocode' | null {
+  const header = splitCsvLine(headerLine.replace(/^\uFEFF/, '')).map((h) => h.trim());
+  if (header.includes('World Port Index Number') && header.includes('Main Port Name')) return 'wpi';
+  if (['country', 'location', 'name', 'nameWoDiacritics'].every((h, i) => header[i] === h) && header.includes('function')) return 'unlocode';
+  return null;
+}
+
+export type RowReader<T> = (line: string, lineNo: number) => T | Rejected | null;
+
+/** UpdatedPub150.csv: one row per port; `UN/LOCODE` written `NL RTM`; decimal Latitude/Longitude. Null for a blank line. */
+export function worldPortIndexReader(headerLine: string): RowReader<WpiPort> {
+  const header = splitCsvLine(headerLine.replace(/^\uFEFF/, ''));
   const column = (name: string) => {
     const index = header.indexOf(name);
     if (index < 0) throw new Error(`World Port Index file has no "${name}" column`);
@@ -86,38 +95,52 @@ export function parseWorldPortIndex(text: string): Parsed<WpiPort> {
     size: column('Harbor Size'),
     type: column('Harbor Type'),
   };
-  const rows: WpiPort[] = [];
-  const rejected: Rejected[] = [];
-  for (let i = 1; i < all.length; i++) {
-    const line = all[i]!;
-    if (line.trim() === '') continue;
+  return (line, lineNo) => {
+    if (line.trim() === '') return null;
     const f = splitCsvLine(line);
     const wpiNumber = Number(f[at.number]?.trim());
     const name = f[at.name]?.trim() ?? '';
     const lat = coordinate(f[at.lat], 90);
     const lon = coordinate(f[at.lon], 180);
-    if (!Number.isInteger(wpiNumber) || wpiNumber <= 0) rejected.push({ line: i + 1, reason: 'World Port Index Number is not a positive integer' });
-    else if (name === '') rejected.push({ line: i + 1, reason: 'no port name' });
-    else if (lat === null || lon === null) rejected.push({ line: i + 1, reason: 'latitude/longitude missing or out of range' });
-    else {
-      const locode = (f[at.locode] ?? '').replace(/\s+/g, '').toUpperCase();
-      rows.push({
-        wpiNumber,
-        name,
-        alternateNames: (f[at.alternate] ?? '')
-          .split(';')
-          .map((n) => n.trim())
-          .filter((n) => n !== ''),
-        locode: LOCODE.test(locode) ? locode : null,
-        countryName: f[at.country]?.trim() ?? '',
-        lat,
-        lon,
-        harborSize: HARBOR_SIZES[f[at.size]?.trim() ?? ''] ?? null,
-        harborType: f[at.type]?.trim() || null,
-      });
-    }
+    if (!Number.isInteger(wpiNumber) || wpiNumber <= 0) return { line: lineNo, reason: 'World Port Index Number is not a positive integer' };
+    if (name === '') return { line: lineNo, reason: 'no port name' };
+    if (lat === null || lon === null) return { line: lineNo, reason: 'latitude/longitude missing or out of range' };
+    const locode = (f[at.locode] ?? '').replace(/\s+/g, '').toUpperCase();
+    return {
+      wpiNumber,
+      name,
+      alternateNames: (f[at.alternate] ?? '')
+        .split(';')
+        .map((n) => n.trim())
+        .filter((n) => n !== ''),
+      locode: LOCODE.test(locode) ? locode : null,
+      countryName: f[at.country]?.trim() ?? '',
+      lat,
+      lon,
+      harborSize: HARBOR_SIZES[f[at.size]?.trim() ?? ''] ?? null,
+      harborType: f[at.type]?.trim() || null,
+    };
+  };
+}
+
+export const isRejected = (row: object): row is Rejected => 'reason' in row;
+
+function parseAll<T extends object>(text: string, reader: (header: string) => RowReader<T>): Parsed<T> {
+  const all = lines(text);
+  const read = reader(all[0] ?? '');
+  const rows: T[] = [];
+  const rejected: Rejected[] = [];
+  for (let i = 1; i < all.length; i++) {
+    const row = read(all[i]!, i + 1);
+    if (row === null) continue;
+    if (isRejected(row)) rejected.push(row);
+    else rows.push(row);
   }
   return { rows, rejected };
+}
+
+export function parseWorldPortIndex(text: string): Parsed<WpiPort> {
+  return parseAll(text, worldPortIndexReader);
 }
 
 /**
@@ -125,41 +148,31 @@ export function parseWorldPortIndex(text: string): Parsed<WpiPort> {
  * About a thousand names containing commas are badly quoted upstream (they split into extra fields):
  * the seven trailing fields are read from the end and the fields between are the two names.
  */
-export function parseUnLocode(text: string): Parsed<LocodePlace> {
-  const all = lines(text);
-  const rows: LocodePlace[] = [];
-  const rejected: Rejected[] = [];
-  for (let i = 1; i < all.length; i++) {
-    const line = all[i]!;
-    if (line.trim() === '') continue;
+export function unLocodeReader(): RowReader<LocodePlace> {
+  return (line, lineNo) => {
+    if (line.trim() === '') return null;
     const f = splitCsvLine(line);
     // Well-formed: …,name,nameWoDiacritics,subdivision,status,function,iata,lat,lon,geocoded. The badly
     // quoted rows lost status and iata: …,name (2 fields),nameWoDiacritics (2 fields),subdivision,function,lat,lon,geocoded.
     const functionAt = FUNCTION.test(f[f.length - 5] ?? '') ? f.length - 5 : FUNCTION.test(f[f.length - 4] ?? '') ? f.length - 4 : -1;
-    if (f.length < 9 || functionAt < 0) {
-      rejected.push({ line: i + 1, reason: 'no function classifier where one is expected' });
-      continue;
-    }
+    if (f.length < 9 || functionAt < 0) return { line: lineNo, reason: 'no function classifier where one is expected' };
     const names = f.slice(2, functionAt - (functionAt === f.length - 5 ? 2 : 1)).map((n) => n.replace(/"/g, '').trim());
     const half = Math.ceil(names.length / 2);
     const name = names.slice(0, half).join(', ');
     const nameAscii = names.length > 1 ? names.slice(half).join(', ') : name;
     const tail = { function: f[functionAt]!, lat: f[f.length - 3], lon: f[f.length - 2], geocoded: f[f.length - 1] };
     const locode = `${f[0]!.trim()}${f[1]!.trim()}`.toUpperCase();
-    if (!LOCODE.test(locode)) {
-      rejected.push({ line: i + 1, reason: `"${locode}" is not a UN/LOCODE` });
-      continue;
-    }
-    if (name === '') {
-      rejected.push({ line: i + 1, reason: 'no name' });
-      continue;
-    }
+    if (!LOCODE.test(locode)) return { line: lineNo, reason: `"${locode}" is not a UN/LOCODE` };
+    if (name === '') return { line: lineNo, reason: 'no name' };
     let lat = coordinate(tail.lat, 90);
     let lon = coordinate(tail.lon, 180);
     if (lat === null || lon === null || (lat === 0 && lon === 0)) lat = lon = null;
-    rows.push({ locode, country: locode.slice(0, 2), name, nameAscii: nameAscii || name, isPort: tail.function.startsWith('1'), lat, lon, geocoded: tail.geocoded?.trim() === 'true' });
-  }
-  return { rows, rejected };
+    return { locode, country: locode.slice(0, 2), name, nameAscii: nameAscii || name, isPort: tail.function.startsWith('1'), lat, lon, geocoded: tail.geocoded?.trim() === 'true' };
+  };
+}
+
+export function parseUnLocode(text: string): Parsed<LocodePlace> {
+  return parseAll(text, unLocodeReader);
 }
 
 /** anchorage_overrides.csv: s2id,latitude,longitude,label,sublabel,iso3. */

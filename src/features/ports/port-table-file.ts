@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { PortRecord, PortTableReport } from './port-table.js';
+import type { PortRecord, PortTableReport, PortTableSources } from './port-table.js';
 
 /**
  * The port table as it ships with Bosun: `resources/ports/port-table.json.gz`, built from the public
@@ -15,6 +15,8 @@ export interface PortTableFile {
   attribution: string[];
   report: PortTableReport;
   ports: PortRecord[];
+  /** What `bosun import ports` rebuilds the table from (docs/decisions/026). */
+  sources: PortTableSources;
 }
 
 export const PORT_TABLE_ATTRIBUTION = [
@@ -38,6 +40,6 @@ export function encodePortTable(file: PortTableFile): Buffer {
 
 export function readPortTableFile(path: string = SHIPPED_PORT_TABLE()): PortTableFile {
   const file = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as PortTableFile;
-  if (file.format !== 'bosun-port-table/1' || !Array.isArray(file.ports)) throw new Error(`${path} is not a Bosun port table`);
+  if (file.format !== 'bosun-port-table/1' || !Array.isArray(file.ports) || !Array.isArray(file.sources?.wpi)) throw new Error(`${path} is not a Bosun port table`);
   return file;
 }

@@ -140,10 +140,41 @@ function countryCodesByName(wpi: WpiPort[]): Map<string, string> {
   return out;
 }
 
+/**
+ * The source rows a table was built from, beyond what its records say: the index rows and the UN/LOCODE
+ * listings joined to them. Shipped with the table so that an import can rebuild it without the source
+ * files; a UN/LOCODE-only port's listing is read back from its record (placeOfRecord).
+ */
+export interface PortTableSources {
+  wpi: WpiPort[];
+  joined_places: LocodePlace[];
+}
+
+/** The UN/LOCODE listing a UN/LOCODE-only port was built from (its record holds all the table uses). */
+export function placeOfRecord(port: PortRecord): LocodePlace {
+  return { locode: port.locode!, country: port.country!, name: port.name, nameAscii: port.alternate_names[0] ?? port.name, isPort: true, lat: port.lat, lon: port.lon, geocoded: false };
+}
+
+/** The sources of a table: its shipped index rows and joined listings, plus its UN/LOCODE-only ports read back. */
+export function sourcesOfTable(ports: readonly PortRecord[], sources: PortTableSources): { wpi: WpiPort[]; places: LocodePlace[] } {
+  return { wpi: [...sources.wpi], places: [...sources.joined_places, ...ports.filter((p) => p.port_id >= LOCODE_PORT_ID_BASE).map(placeOfRecord)] };
+}
+
+/**
+ * The table again from (possibly updated) sources, one listing per LOCODE; anchorage points are not
+ * reassigned: each port keeps those it had under its id.
+ */
+export function rebuildPortTable(sources: { wpi: WpiPort[]; places: LocodePlace[] }, previous: readonly PortRecord[], options: PortTableOptions = DEFAULT_PORT_TABLE_OPTIONS): PortRecord[] {
+  const anchorages = new Map(previous.map((p) => [p.port_id, p.anchorages]));
+  const { ports } = buildPortTable({ wpi: sources.wpi, unlocode: sources.places, anchorages: [] }, options);
+  for (const port of ports) port.anchorages = anchorages.get(port.port_id) ?? [];
+  return ports;
+}
+
 export function buildPortTable(
   sources: { wpi: WpiPort[]; unlocode: LocodePlace[]; anchorages: AnchoragePoint[] },
   options: PortTableOptions = DEFAULT_PORT_TABLE_OPTIONS,
-): { ports: PortRecord[]; report: PortTableReport } {
+): { ports: PortRecord[]; report: PortTableReport; sources: PortTableSources } {
   const places = new Map<string, LocodePlace>();
   for (const place of sources.unlocode) places.set(place.locode, place);
   const countryOf = countryCodesByName(sources.wpi);
@@ -154,9 +185,11 @@ export function buildPortTable(
   const conflicts: PortTableReport['coordinate_conflicts'] = [];
   const unresolved = new Set<string>();
   const seenIds = new Set<number>();
+  const usedWpi: WpiPort[] = [];
   for (const wpi of sources.wpi) {
     if (seenIds.has(wpi.wpiNumber)) continue;
     seenIds.add(wpi.wpiNumber);
+    usedWpi.push(wpi);
     const place = wpi.locode ? places.get(wpi.locode) : undefined;
     const country = wpi.locode?.slice(0, 2) ?? countryOf.get(wpi.countryName) ?? null;
     if (country === null) unresolved.add(wpi.countryName);
@@ -233,6 +266,13 @@ export function buildPortTable(
   ports.sort((a, b) => a.port_id - b.port_id);
   return {
     ports,
+    sources: {
+      wpi: usedWpi,
+      joined_places: [...locodeUses.keys()]
+        .map((code) => places.get(code))
+        .filter((p) => p !== undefined)
+        .sort((a, b) => a.locode.localeCompare(b.locode)),
+    },
     report: {
       wpi_ports: seenIds.size,
       unlocode_only_ports: locodeOnly,

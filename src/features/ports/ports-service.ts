@@ -1,8 +1,13 @@
 import { createHash } from 'node:crypto';
+import type { Clock } from '../../clock.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
+import { planPortImport, readPortRows, type PortImportReport, type TableSources } from './port-import.js';
 import { createPortSearchIndex, type PortHit, type PortQuery, type PortSearchIndex } from './port-search.js';
-import { readPortTableFile } from './port-table-file.js';
+import type { LocodePlace, WpiPort } from './port-sources.js';
+import { readPortTableFile, type PortTableFile } from './port-table-file.js';
+import { rebuildPortTable, sourcesOfTable, type PortRecord } from './port-table.js';
+import type { PortImportRow, PortsRepo } from './ports-repo.js';
 import { NEAR_RADIUS_DEFAULT_KM } from './schemas.js';
 
 export interface PortsSearchOptions {
@@ -48,21 +53,107 @@ function view(hit: PortHit) {
   };
 }
 
-/** The port table and its search (docs/decisions/018); the table is read from the shipped file on first use. */
-export function createPortsService(deps: { cursors: CursorCodec; load?: () => ReturnType<typeof readPortTableFile> }) {
-  let index: PortSearchIndex | null = null;
-  let attribution: string[] = [];
-  const table = () => {
-    if (!index) {
-      const file = (deps.load ?? readPortTableFile)();
-      index = createPortSearchIndex(file.ports);
-      attribution = file.attribution;
-    }
-    return index;
+interface TableState {
+  /** The store's import version this table was built at. */
+  version: number;
+  ports: readonly PortRecord[];
+  sources: TableSources;
+  byId: Map<number, PortRecord>;
+  index: PortSearchIndex | null;
+}
+
+/** The shipped sources with the imported rows laid over them (one row per kind and key). */
+function withImports(file: PortTableFile, rows: PortImportRow[]): { ports: readonly PortRecord[]; sources: TableSources } {
+  const base = sourcesOfTable(file.ports, file.sources);
+  if (rows.length === 0) return { ports: file.ports, sources: base };
+  const wpi = new Map(base.wpi.map((w) => [String(w.wpiNumber), w]));
+  const places = new Map(base.places.map((p) => [p.locode, p]));
+  for (const row of rows) {
+    if (row.kind === 'wpi') wpi.set(row.key, JSON.parse(row.row) as WpiPort);
+    else places.set(row.key, JSON.parse(row.row) as LocodePlace);
+  }
+  const sources = { wpi: [...wpi.values()], places: [...places.values()] };
+  return { ports: rebuildPortTable(sources, file.ports), sources };
+}
+
+/**
+ * The port table (the shipped file with `bosun import ports` rows laid over it) and its search
+ * (docs/decisions/018, 026). The shipped file is read on first use, not at start, so one-shot commands
+ * never pay for it; a search first checks the store's import version and rebuilds the table when
+ * another process imported since.
+ */
+export function createPortsService(deps: { cursors: CursorCodec; repo: PortsRepo; clock: Clock; load?: () => PortTableFile }) {
+  let file: PortTableFile | null = null;
+  let state: TableState | null = null;
+  let refreshing: Promise<void> | null = null;
+  const shipped = () => (file ??= (deps.load ?? readPortTableFile)());
+  const adopt = (version: number, table: { ports: readonly PortRecord[]; sources: TableSources }) => {
+    state = { version, ...table, byId: new Map(table.ports.map((p) => [p.port_id, p])), index: null };
   };
+  /** The table as last read: the shipped one until a refresh found imported rows. */
+  const current = (): TableState => {
+    if (!state) adopt(0, withImports(shipped(), []));
+    return state!;
+  };
+  const index = () => {
+    const table = current();
+    return (table.index ??= createPortSearchIndex(table.ports));
+  };
+  const attribution = () => shipped().attribution;
+
+  async function reload(): Promise<void> {
+    const version = await deps.repo.version();
+    if (state && version === state.version) return;
+    if (!state && version === 0) {
+      current();
+      return;
+    }
+    const snapshot = await deps.repo.snapshot();
+    if (state && snapshot.version === state.version) return;
+    adopt(snapshot.version, withImports(shipped(), snapshot.rows));
+  }
+
+  /** Brings the table up to the store's import version (one point read when nothing changed). */
+  function refresh(): Promise<void> {
+    refreshing ??= reload().finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
 
   return {
-    search(options: PortsSearchOptions) {
+    refresh,
+    /** For the minute job: keeps a loaded table current for table()/byId() users; loads nothing. */
+    async refreshIfLoaded(): Promise<void> {
+      if (state) await refresh();
+    },
+    /** The merged table (shipped and imported), as of the last refresh; ordered by port_id. */
+    table(): readonly PortRecord[] {
+      return current().ports;
+    },
+    byId(portId: number): PortRecord | undefined {
+      return current().byId.get(portId);
+    },
+
+    /**
+     * Imports a World Port Index or UN/LOCODE file given as lines (header first), recording the rows
+     * that differ from the table's sources; importing the same file again records nothing.
+     */
+    async import(lines: AsyncIterable<string>, options: { sourceFile: string; onProgress?: (rows: number) => void }): Promise<PortImportReport & { version: number; recorded: number }> {
+      await refresh();
+      const table = current();
+      const read = await readPortRows(lines, table.sources, options.onProgress);
+      const plan = planPortImport(read, { ...table.sources, ports: table.ports });
+      if (plan.rows.length === 0) return { ...plan.report, version: table.version, recorded: 0 };
+      const now = deps.clock.now();
+      const version = await deps.repo.record(plan.rows.map((r) => ({ kind: r.kind, key: r.key, row: JSON.stringify(r.row), source_file: options.sourceFile, line: r.line, imported_at: now })));
+      // a refresh begun before the rows were recorded may have read the old version: wait, then read again
+      await refreshing;
+      await refresh();
+      return { ...plan.report, version, recorded: plan.rows.length };
+    },
+
+    async search(options: PortsSearchOptions) {
       const text = options.q ?? options.name;
       if (text === undefined && options.locode === undefined && options.country === undefined && options.near === undefined) {
         throw new AppError('invalid_request', 'give q (or name), locode, country or near', { field: 'query.q' });
@@ -82,10 +173,11 @@ export function createPortsService(deps: { cursors: CursorCodec; load?: () => Re
         if (hash !== queryHash) throw new AppError('cursor_invalid', 'this cursor belongs to another query; start again without cursor', { field: 'query.cursor' });
         offset = Number(at);
       }
-      const hits = table().search(query);
+      await refresh();
+      const hits = index().search(query);
       const page = hits.slice(offset, offset + options.limit);
       const next = offset + page.length < hits.length ? deps.cursors.seal(`ps:${offset + page.length}:${queryHash}`) : null;
-      return { data: { items: page.map(view), total: hits.length, next_cursor: next, attribution }, freshnessSeconds: 0, qualityFlags: [] as string[] };
+      return { data: { items: page.map(view), total: hits.length, next_cursor: next, attribution: attribution() }, freshnessSeconds: 0, qualityFlags: [] as string[] };
     },
   };
 }

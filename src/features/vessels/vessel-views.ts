@@ -56,8 +56,14 @@ const kinematics = (p: Pick<StoredPosition, 'lat' | 'lon' | 'sog' | 'cog' | 'hea
 });
 
 export function positionView(p: LatestFix, now: number, delayed = false): PositionView {
+  // written out rather than spread from kinematics(): this object is built on every hot read
   return {
-    ...kinematics(p),
+    lat: p.lat,
+    lon: p.lon,
+    sog_kn: p.sog,
+    cog_deg: p.cog,
+    heading_deg: p.heading,
+    nav_status: p.navStatus,
     nav_status_text: navText(p.navStatus),
     observed_at: iso(p.observedAt),
     age_seconds: ageSeconds(now, p.observedAt),
@@ -70,7 +76,12 @@ export function positionView(p: LatestFix, now: number, delayed = false): Positi
 
 export function vesselRecord(v: VesselState) {
   return {
-    ...identity(v),
+    vsl_id: v.vslId,
+    mmsi: v.mmsi,
+    imo: v.imo,
+    name: v.name,
+    callsign: v.callsign,
+    flag: v.flag,
     ship_type: v.shipType,
     ship_type_text: v.shipType === null ? null : shipTypeText(v.shipType),
     category: shipCategory(v.shipType),

@@ -3,6 +3,7 @@ import { DAY, HOUR, iso, SECOND, type Clock } from '../../clock.js';
 import { storedFromRow, type FleetService, type VesselState } from '../../fleet/fleet-service.js';
 import type { PositionRow } from '../../fleet/fleet-repo.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
+import { createDelayedFixes } from '../../fleet/delayed-fixes.js';
 import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
@@ -44,6 +45,7 @@ const TRACK_CURSOR = /^p:(\d{1,16})$/;
 export function createVesselsService(deps: VesselsServiceDeps) {
   const { fleet, fleetReads, repo, clock, cursors } = deps;
   const recorder = createLookupRecorder({ repo, clock, onError: deps.onError });
+  const delayedFixes = createDelayedFixes(fleetReads, deps.bus);
 
   async function resolve(ref: VesselRef): Promise<VesselState> {
     const state = ref.kind === 'vsl_id' ? fleet.byVesselId(ref.vslId) : ref.kind === 'mmsi' ? fleet.byMmsiNumber(ref.mmsi) : fleet.byImoNumber(ref.imo);
@@ -58,14 +60,14 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   /**
    * The position a caller may see: the live latest with the entitlement; otherwise the newest usable
    * position at least the preview delay old (the in-memory latest when it is that old already, else
-   * one indexed store query), or null.
+   * the delayed-fix cache), or null.
    */
   async function visibleFix(v: VesselState, access: VesselAccess, now: number): Promise<SeenFix> {
     if (liveFor(access, v)) return { fix: v.latest, delayed: false };
     if (v.latest === null) return { fix: null, delayed: true };
     const cutoff = delayCutoff(now);
     if (v.latest.observedAt <= cutoff) return { fix: v.latest, delayed: true };
-    const row = await fleetReads.newestUsableAtOrBefore(v.vslId, cutoff);
+    const row = await delayedFixes.atOrBefore(v.vslId, cutoff);
     return { fix: row ? storedFromRow(row, v.mmsi) : null, delayed: true };
   }
 
@@ -85,12 +87,23 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   return {
     /** Writes buffered lookup records and preview labels every few seconds (serve). */
     start: recorder.start,
-    stop: recorder.stop,
+    async stop() {
+      delayedFixes.stop();
+      await recorder.stop();
+    },
+    /** Follows stored positions on the bus so that delayed positions are answered from memory (createBosun). */
+    followPositions: delayedFixes.start,
     flushRecords: recorder.flush,
 
     /** What this agent may read (vessels:live, a snapshot trial, or delayed positions only). */
     access(agent: Parameters<typeof vesselAccess>[0]): Promise<VesselAccess> {
       return vesselAccess(agent, deps.findTrial, clock.now());
+    },
+
+    /** A vessel and the position this caller may see (live, or delayed per decision 007), for operations built on a vessel's position; records no lookup. */
+    async visible(ref: VesselRef, access: VesselAccess): Promise<{ vessel: VesselState } & SeenFix> {
+      const v = await resolve(ref);
+      return { vessel: v, ...(await visibleFix(v, access, clock.now())) };
     },
 
     async lookup(ref: VesselRef, agentId: string, access: VesselAccess) {
@@ -271,14 +284,14 @@ export function createVesselsService(deps: VesselsServiceDeps) {
 
     /**
      * The newest usable position at least PREVIEW.positionDelaySeconds old. A vessel without one
-     * answers exactly like an unknown IMO, after the same one store query.
+     * answers exactly like an unknown IMO, through the same delayed-fix cache.
      */
     async previewLastPosition(imoText: string) {
       const ref = parseVesselRef(imoText, 'query.imo', 'imo') as { kind: 'imo'; imo: number };
       const now = clock.now();
       const cutoff = now - PREVIEW.positionDelaySeconds * SECOND;
       const v = fleet.byImoNumber(ref.imo);
-      const row = await fleetReads.newestUsableAtOrBefore(v?.vslId ?? '', cutoff);
+      const row = await delayedFixes.atOrBefore(v?.vslId ?? '', cutoff);
       if (!v || !row) {
         throw new AppError('vessel_not_found', `no position at least ${PREVIEW.positionDelaySeconds} s old is available for this IMO`, { field: 'query.imo' });
       }

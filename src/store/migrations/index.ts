@@ -13,6 +13,8 @@ import * as harborHelp from './20261121T1330_harbor_help.js';
 import * as groupPostProvenance from './20261121T1400_group_post_provenance.js';
 import * as serviceSecrets from './20261123T1900_service_secrets.js';
 import * as accessVersion from './20261123T2200_access_version.js';
+import * as events from './20261124T0100_events.js';
+import * as portImports from './20261124T0200_port_imports.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -33,4 +35,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261121T1400_group_post_provenance': groupPostProvenance,
   '20261123T1900_service_secrets': serviceSecrets,
   '20261123T2200_access_version': accessVersion,
+  '20261124T0100_events': events,
+  '20261124T0200_port_imports': portImports,
 };

@@ -121,3 +121,11 @@ test('a past moment is analysed like now: stops covering it, calls completed lat
   const empty = congestion([], { at: AT, rangeMs: 7 * 24 * H });
   assert.deepEqual([empty.waiting_now, empty.window.median_wait_hours, empty.trend.direction], [0, null, 'unknown']);
 });
+
+test('an open call whose last stop ended before its last fix is moving in port, not still at that stop', () => {
+  const waited = { ...call(-20, [['anchorage', -19, -5]], null), lastFixAt: AT - 0.1 * H };
+  const stillThere = { ...call(-20, [['anchorage', -19, -0.1]], null), lastFixAt: AT - 0.1 * H };
+  const result = congestion([waited, stillThere], { at: AT, rangeMs: 24 * H });
+  assert.deepEqual([result.waiting_now, result.in_port_moving_now], [1, 1]);
+  assert.equal(congestion([{ ...waited, lastFixAt: undefined }], { at: AT, rangeMs: 24 * H }).waiting_now, 1, 'without the last fix the last stop is taken as under way');
+});

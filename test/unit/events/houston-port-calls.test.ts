@@ -10,6 +10,7 @@ import { sharedDataPath } from '../../helpers/shared-data.js';
 const HOUSTON = 9240;
 const BAYTOWN = 9170;
 const TEXAS_CITY = 9160;
+const GALVESTON = 9150;
 const MIN = 60_000;
 
 const data = sharedDataPath('ais/tracks/AIS_2020_01_01_houston_galveston.csv.gz');
@@ -21,6 +22,8 @@ const data = sharedDataPath('ais/tracks/AIS_2020_01_01_houston_galveston.csv.gz'
  * - BOW CHAIN (257901000): stopped at 29.3615, −94.9167 (Texas City) from the start to 14:34, under way 14:58.
  * - BRITISH SAILOR (235113767): stopped at 29.176, −94.614 — the offshore anchorage Global Fishing
  *   Watch labels HOUSTON, 75 km from the port — until 19:2x, then up the channel towards Houston.
+ * - THORCO ISADORA (538005564): 474 reports at 29.3083, −94.8078 (a Galveston berth), 00:00:11 to
+ *   23:57:13, never faster than 0.0 kn.
  */
 test('real Houston–Galveston day: the port calls read off the CSV by hand', { skip: data.skip }, () => {
   const { ports } = readPortTableFile();
@@ -74,4 +77,15 @@ test('real Houston–Galveston day: the port calls read off the CSV by hand', { 
   );
   assert.ok(sailor.anchorageMs > 18 * 60 * MIN);
   assert.equal(calls.get(235113767), undefined, 'its call has not ended');
+
+  const isadora = detector.current(states.get(538005564)!);
+  assert.ok(isadora, 'alongside at Galveston all day');
+  assert.equal(isadora.portId, GALVESTON);
+  assert.deepEqual(
+    isadora.stops.map((s) => s.kind),
+    ['berth'],
+  );
+  assert.equal(isadora.stops[0]!.start, at('00:00:11'));
+  assert.equal(isadora.stops[0]!.end, at('23:57:13'));
+  assert.equal(calls.get(538005564), undefined);
 });

@@ -57,3 +57,17 @@ test('unmeasured components are listed with why, and their weight goes to the ot
   const none = routeStressIndex(Object.fromEntries(Object.keys(calm).map((k) => [k, { value: null, baseline: null, dataAgeSeconds: null }])) as Record<StressComponentName, StressInput>);
   assert.deepEqual([none.index, none.level, none.weight_measured], [null, null, 0]);
 });
+
+test('a zero baseline counts where the stress is an excess over a floor (waits, STS), not where it is a ratio (traffic, speed)', () => {
+  const r = routeStressIndex({
+    ...calm,
+    transit_volume: { value: 10, baseline: 0, dataAgeSeconds: 60 },
+    gate_waiting: { value: 2, baseline: 0, dataAgeSeconds: 60 }, // two hours against a floor of one: 1
+    sts_activity: { value: 0, baseline: 0, dataAgeSeconds: 60 }, // none as usual: 0
+  });
+  const byName = Object.fromEntries(r.components.map((c) => [c.name, c]));
+  assert.deepEqual([byName.transit_volume!.available, byName.transit_volume!.note], [false, 'no baseline to compare with']);
+  assert.deepEqual([byName.gate_waiting!.available, byName.gate_waiting!.stress], [true, 1]);
+  assert.deepEqual([byName.sts_activity!.available, byName.sts_activity!.stress], [true, 0]);
+  assert.equal(r.weight_measured, 0.7);
+});

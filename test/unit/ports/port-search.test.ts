@@ -4,6 +4,7 @@ import test from 'node:test';
 import { parseAnchorages, parseUnLocode, parseWorldPortIndex } from '../../../src/features/ports/port-sources.js';
 import { createPortSearchIndex, editDistance } from '../../../src/features/ports/port-search.js';
 import { buildPortTable, type PortRecord } from '../../../src/features/ports/port-table.js';
+import { distanceM } from '../../../src/geo/distance.js';
 import { sharedDataPath } from '../../helpers/shared-data.js';
 
 const port = (port_id: number, name: string, extra: Partial<PortRecord> = {}): PortRecord => ({
@@ -106,4 +107,56 @@ test('on the full table: typos, alternate names and the Houston area', { skip: s
   assert.equal(first('USHOU')?.name, 'Houston');
   const houston = index.search({ near: { lat: 29.5, lon: -94.9, radiusKm: 50 } }).map((h) => h.port.locode);
   for (const code of ['USHOU', 'USGLS', 'USTXT']) assert.ok(houston.includes(code), `${code} within 50 km of Galveston Bay`);
+});
+
+/** Deterministic pseudo-random numbers (mulberry32), so a failing case can be replayed. */
+function random(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+test('near without text (the spatial grid) answers exactly what a walk over every port answers, at the poles and across the antimeridian', () => {
+  const rnd = random(20261124);
+  const sizes = ['large', 'medium', 'small', 'very_small', null] as const;
+  const ports: PortRecord[] = [];
+  for (let i = 0; i < 4000; i++) {
+    // a third of the ports crowd the antimeridian and the poles, and some sit exactly on ±180 and ±90
+    const kind = i % 6;
+    const lat = kind === 0 ? 85 + rnd() * 5 : kind === 1 ? -90 + rnd() * 5 : i % 97 === 0 ? (i % 2 ? 90 : -90) : Math.asin(2 * rnd() - 1) / (Math.PI / 180);
+    const lon = kind === 2 ? 178 + rnd() * 2 : kind === 3 ? -180 + rnd() * 2 : i % 89 === 0 ? (i % 2 ? 180 : -180) : -180 + rnd() * 360;
+    ports.push(port(i + 1, `P${i}`, { lat: Math.round(lat * 1e5) / 1e5, lon: Math.round(lon * 1e5) / 1e5, harbor_size: sizes[i % 5]!, sources: i % 3 ? ['wpi'] : ['wpi', 'unlocode'] }));
+  }
+  const index = createPortSearchIndex(ports);
+  const brute = (lat: number, lon: number, radiusKm: number) =>
+    ports
+      .map((p) => ({ p, km: distanceM(lat, lon, p.lat, p.lon) / 1000 }))
+      .filter(({ km }) => km <= radiusKm)
+      .map(({ p, km }) => ({ id: p.port_id, d: Math.round(km * 10) / 10, size: p.harbor_size, n: p.sources.length }))
+      .sort((a, b) => a.d - b.d || (SIZE[b.size ?? ''] ?? 0) - (SIZE[a.size ?? ''] ?? 0) || b.n - a.n || a.id - b.id)
+      .map((h) => h.id);
+  const SIZE: Record<string, number> = { large: 4, medium: 3, small: 2, very_small: 1 };
+  let compared = 0;
+  let nonEmpty = 0;
+  for (let i = 0; i < 600; i++) {
+    const kind = i % 5;
+    const lat = kind === 0 ? 80 + rnd() * 10 : kind === 1 ? -90 + rnd() * 10 : kind === 4 && i % 2 ? (i % 4 === 1 ? 90 : -90) : -90 + rnd() * 180;
+    const lon = kind === 2 ? 175 + rnd() * 5 : kind === 3 ? -180 + rnd() * 5 : kind === 4 && i % 3 === 0 ? 180 : -180 + rnd() * 360;
+    const radiusKm = [0.5, 20, 50, 300, 1000, 2000][i % 6]!;
+    const got = index.search({ near: { lat, lon, radiusKm } }).map((h) => h.port.port_id);
+    assert.deepEqual(got, brute(lat, lon, radiusKm), `near ${lat},${lon} within ${radiusKm} km`);
+    compared++;
+    if (got.length) nonEmpty++;
+  }
+  assert.equal(compared, 600);
+  assert.ok(nonEmpty > 300, `most queries find ports (${nonEmpty})`);
+  // with a country as well, the grid's answer is still filtered by it
+  assert.deepEqual(
+    index.search({ near: { lat: 89, lon: 179, radiusKm: 500 }, country: 'NL' }).map((h) => h.port.port_id),
+    brute(89, 179, 500),
+  );
 });

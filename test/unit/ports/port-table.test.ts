@@ -4,7 +4,7 @@ import test from 'node:test';
 import { BUILTIN_PORTS } from '../../../src/geo/ports-builtin.js';
 import { distanceM } from '../../../src/geo/distance.js';
 import { parseAnchorages, parseUnLocode, parseWorldPortIndex } from '../../../src/features/ports/port-sources.js';
-import { buildPortTable, LOCODE_PORT_ID_BASE, locodePortId, matchPort, nameKey } from '../../../src/features/ports/port-table.js';
+import { buildPortTable, LOCODE_PORT_ID_BASE, locodePortId, matchPort, nameKey, rebuildPortTable, sourcesOfTable } from '../../../src/features/ports/port-table.js';
 import { readPortTableFile } from '../../../src/features/ports/port-table-file.js';
 import { sharedDataPath } from '../../helpers/shared-data.js';
 
@@ -166,5 +166,12 @@ test('the shipped table is what the sources build today (run npm run build:ports
   assert.equal(shipped.ports.length, built.ports.length);
   assert.deepEqual(shipped.ports, built.ports);
   assert.deepEqual(shipped.report, built.report);
+  assert.deepEqual(shipped.sources, built.sources);
   assert.equal(shipped.attribution.length, 3);
+});
+
+test('the shipped sources rebuild the shipped table exactly (what bosun import ports starts from)', () => {
+  const shipped = readPortTableFile();
+  assert.equal(shipped.sources.wpi.length, shipped.ports.filter((p) => p.sources.includes('wpi')).length);
+  assert.deepEqual(rebuildPortTable(sourcesOfTable(shipped.ports, shipped.sources), shipped.ports), shipped.ports);
 });

@@ -1,0 +1,141 @@
+import type { Caller } from '../../access/principals.js';
+import type { Clock } from '../../clock.js';
+import { DAY, HOUR, iso, isoOrNull } from '../../clock.js';
+import { congestion, type CallsSummary } from '../../events/congestion.js';
+import { medianHours } from '../../events/visit-rank.js';
+import type { FleetService } from '../../fleet/fleet-service.js';
+import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
+import { AppError } from '../../http/errors.js';
+import { portCallFromRow } from '../events/event-rows.js';
+import type { EventsService } from '../events/events-service.js';
+import { parseRange, parseTime, resolveWindow } from '../events/window.js';
+import type { PortRecord } from '../ports/port-table.js';
+import type { PortsService } from '../ports/ports-service.js';
+import { flagsFor } from '../vessels/vessel-views.js';
+import type { CallWindow, VisitRankRepo } from './visit-rank-repo.js';
+
+/** Longest congestion and visit-rank window (the trend also reads the window before it). */
+export const MAX_RANGE_MS = 30 * DAY;
+/** An open call whose last fix is older than this at the moment analysed is not counted as in port now. */
+export const SILENT_AFTER_MS = 6 * HOUR;
+const DEFAULT_CONGESTION_RANGE = '24H';
+const DEFAULT_VISIT_RANK_RANGE_MS = 7 * DAY;
+
+export const CONGESTION_METHOD =
+  'Port calls detected from AIS positions (GFW parameters: within 3 km of a port or anchorage point, stopped below 0.2 kn). Now: open calls at `at` by the stop under way (anchorage: waiting; berth; none: moving), calls silent over 6 h left out. Window: arrivals and departures in (at - range, at]; waits and berth times of the calls that ended in it, median and p90 by nearest rank; trend against the window before.';
+export const METHOD_REFERENCE = 'docs/events.md#get-v1portsport_idcongestion';
+
+type PortView = { port_id: number; name: string | null; locode: string | null; country: string | null };
+
+const portView = (p: PortRecord): PortView => ({ port_id: p.port_id, name: p.name, locode: p.locode, country: p.country });
+
+/** The AIS ship type codes (1-99) of a category, for the store's ship_type filter. */
+const codesOf = (category: ShipCategory) => Array.from({ length: 99 }, (_, i) => i + 1).filter((code) => shipCategory(code) === category);
+
+const windowView = (summary: CallsSummary, from: number, to: number) => ({ from: iso(from), to: iso(to), ...summary });
+
+/** Port congestion and visit rank, from the event store (docs/decisions/022, 024, 030). */
+export function createCongestionService(deps: { events: EventsService; fleet: FleetService; repo: VisitRankRepo; clock: Clock; ports: Pick<PortsService, 'byId'> }) {
+  const { events } = deps;
+  const portById = (portId: number) => deps.ports.byId(portId);
+  /** A call's port, also when a table update has since removed it (then only its id is known). */
+  const portRef = (portId: number): PortView => {
+    const port = portById(portId);
+    return port ? portView(port) : { port_id: portId, name: null, locode: null, country: null };
+  };
+
+  function requirePort(portId: number): PortRecord {
+    const port = portById(portId);
+    if (!port) throw new AppError('port_not_found', `no port with port_id ${portId} in the port table (find one with /v1/ports/search)`, { field: 'params.port_id' });
+    return port;
+  }
+
+  /** Calls count in the window they began in; a dwell only if the call had ended by the window's end (a later departure is not known there, decision 029). */
+  async function rankedPorts(w: CallWindow, limit: number) {
+    const top = await deps.repo.topPorts(w, limit);
+    const dwells = new Map<number, number[]>();
+    for (const d of await deps.repo.dwells(
+      w,
+      top.map((p) => p.portId),
+    )) {
+      const list = dwells.get(d.portId);
+      if (list) list.push(d.dwellMs);
+      else dwells.set(d.portId, [d.dwellMs]);
+    }
+    return top.map((p, i) => ({
+      rank: i + 1,
+      port: portRef(p.portId),
+      calls: p.calls,
+      distinct_vessels: p.vessels,
+      median_dwell_hours: medianHours(dwells.get(p.portId) ?? []),
+    }));
+  }
+
+  async function rankedVessels(w: CallWindow, limit: number) {
+    return (await deps.repo.topVessels(w, limit)).map((v, i) => {
+      const state = deps.fleet.byVesselId(v.vslId);
+      const vessel = { vsl_id: v.vslId, name: state?.name ?? null, imo: state?.imo ?? null, mmsi: state?.mmsi ?? null, ship_category: shipCategory(state?.shipType ?? v.shipType) };
+      return { rank: i + 1, vessel, calls: v.calls, distinct_ports: v.ports };
+    });
+  }
+
+  return {
+    async congestion(portId: number, query: { range?: string; vessel_type?: ShipCategory; at?: string }, caller: Caller) {
+      const port = requirePort(portId);
+      const rangeText = query.range ?? DEFAULT_CONGESTION_RANGE;
+      const rangeMs = parseRange(rangeText, 'range', MAX_RANGE_MS);
+      const horizon = events.horizon(caller);
+      const requested = query.at !== undefined ? parseTime(query.at, 'at') : horizon;
+      const at = Math.min(requested, horizon);
+
+      const rows = await events.repo.callsAtPort(portId, at - 2 * rangeMs, at, query.vessel_type ? codesOf(query.vessel_type) : null);
+      // a call that ended after `at` is open at `at`: its departure (> at) keeps it out of the windows' completed calls
+      const calls = rows.map(portCallFromRow);
+      const silent = new Set(rows.filter((r) => r.departure === null && r.last_fix_at < at - SILENT_AFTER_MS));
+      const result = congestion(calls, { at, rangeMs });
+      // silent vessels still count in the windows (they arrived), not in the "now" figures
+      const heard = silent.size === 0 ? result : congestion(rows.filter((r) => !silent.has(r)).map(portCallFromRow), { at, rangeMs });
+
+      const analysed = await events.analysedUpTo();
+      const used = rows.filter((r) => r.arrival <= at);
+      const confidence = used.length === 0 ? null : Math.round((used.reduce((sum, r) => sum + r.confidence, 0) / used.length) * 100) / 100;
+      return {
+        data: {
+          port: portView(port),
+          at: iso(at),
+          at_clamped: requested > horizon,
+          range: rangeText.toUpperCase(),
+          vessel_type: query.vessel_type ?? null,
+          now: { waiting_at_anchor: heard.waiting_now, at_berth: heard.at_berth_now, moving_in_port: heard.in_port_moving_now, silent_not_counted: silent.size },
+          window: windowView(result.window, at - rangeMs, at),
+          previous_window: windowView(result.previous_window, at - 2 * rangeMs, at - rangeMs),
+          trend: result.trend,
+          analysed_up_to: isoOrNull(analysed),
+          data_age_seconds: analysed === null ? null : Math.max(0, Math.round((at - analysed) / 1000)),
+          calls_analysed: used.length,
+          method: { summary: CONGESTION_METHOD, reference: METHOD_REFERENCE },
+        },
+        // the age of the newest observation the answer stands on
+        freshnessSeconds: analysed === null ? 0 : (deps.clock.now() - Math.min(at, analysed)) / 1000,
+        confidence,
+        qualityFlags: flagsFor(used.some((r) => r.simulated === 1)),
+      };
+    },
+
+    async visitRank(query: { by?: 'port' | 'vessel'; range?: string; from?: string; to?: string; port_id?: number; limit: number }, caller: Caller) {
+      const by = query.by ?? 'port';
+      if (query.port_id !== undefined && by === 'port') throw new AppError('invalid_request', 'port_id ranks the vessels calling at one port: use it with by=vessel', { field: 'query.port_id' });
+      const port = query.port_id !== undefined ? requirePort(query.port_id) : null;
+      const { from, to } = resolveWindow(query, { horizon: events.horizon(caller), defaultRangeMs: DEFAULT_VISIT_RANK_RANGE_MS, maxRangeMs: MAX_RANGE_MS });
+      const w = { from, to, portId: port?.port_id ?? null };
+      const [items, total] = await Promise.all([by === 'port' ? rankedPorts(w, query.limit) : rankedVessels(w, query.limit), deps.repo.totals(w)]);
+      const analysed = await events.analysedUpTo();
+      return {
+        data: { by, from: iso(from), to: iso(to), port: port ? portView(port) : null, items, total_calls: total.calls, analysed_up_to: isoOrNull(analysed) },
+        freshnessSeconds: analysed === null ? 0 : (deps.clock.now() - Math.min(to, analysed)) / 1000,
+        qualityFlags: flagsFor(total.simulated),
+      };
+    },
+  };
+}
+export type CongestionService = ReturnType<typeof createCongestionService>;

@@ -1,0 +1,105 @@
+import { createTransitDetector, emptyGateState, type GateState, type Transit } from '../../events/chokepoints.js';
+import { createEncounterDetector, emptyEncounterState, GFW_ENCOUNTER_PARAMETERS, type Encounter, type EncounterState } from '../../events/encounters.js';
+import { createPortCallDetector, emptyCallState, GFW_PORT_CALL_PARAMETERS, PortPointIndex, type PortCall, type PortPoint, type VesselCallState } from '../../events/port-calls.js';
+import { BUILTIN_PORTS } from '../../geo/ports-builtin.js';
+import { matchPort, type PortRecord } from '../ports/port-table.js';
+
+/** One stored position as the detectors see it. */
+export interface DetectionFix {
+  seq: number;
+  vslId: string;
+  t: number;
+  lat: number;
+  lon: number;
+  sog: number | null;
+  navStatus: number | null;
+  simulated: boolean;
+}
+
+/** Plain data: saved as JSON in the checkpoint and restored, detection carries on where it stopped. */
+export interface DetectionState {
+  calls: Record<string, VesselCallState>;
+  gates: Record<string, GateState>;
+  encounters: EncounterState;
+  /** Last seen simulated flag per vessel (events from simulated positions are labelled simulated). */
+  simulated: Record<string, boolean>;
+  /** Ongoing calls written to the store (by vessel: arrival), to be removed if they end without a stop. */
+  written: Record<string, number>;
+  /** Newest observation time seen. */
+  dataTime: number | null;
+}
+
+export const emptyDetectionState = (): DetectionState => ({ calls: {}, gates: {}, encounters: emptyEncounterState(), simulated: {}, written: {}, dataTime: null });
+
+export interface DetectedEvents {
+  calls: Array<PortCall & { vslId: string; simulated: boolean }>;
+  encounters: Array<Encounter & { simulated: boolean; zone: string | null }>;
+  transits: Array<Transit & { vslId: string; simulated: boolean }>;
+}
+
+/** Vessels whose call is under way (read from the state alone: no detector is needed). */
+export function vesselsInPort(state: DetectionState): string[] {
+  return Object.entries(state.calls)
+    .filter(([, s]) => s.call !== null)
+    .map(([id]) => id);
+}
+
+export const noEvents = (): DetectedEvents => ({ calls: [], encounters: [], transits: [] });
+
+/**
+ * The points a port call is detected against: every table port's position and anchorage points, plus
+ * the berth and anchorage spots of the simulator's 99 ports as points of the table port each matches
+ * (the demo fleet anchors and berths there; docs/decisions/028-event-store-and-detector-runner.md).
+ */
+export function portPoints(ports: readonly PortRecord[]): PortPoint[] {
+  const points: PortPoint[] = ports.flatMap((p) => [{ portId: p.port_id, lat: p.lat, lon: p.lon }, ...p.anchorages.map(([lat, lon]) => ({ portId: p.port_id, lat, lon }))]);
+  for (const sim of BUILTIN_PORTS) {
+    const table = matchPort(ports, sim);
+    if (table) points.push({ portId: table.port_id, lat: sim.lat, lon: sim.lon }, { portId: table.port_id, lat: sim.anchorage.lat, lon: sim.anchorage.lon });
+  }
+  return points;
+}
+
+/** Port calls, encounters and chokepoint transits from positions, with the detectors' published defaults. */
+export function createEventDetection(ports: readonly PortRecord[]) {
+  const index = new PortPointIndex(portPoints(ports));
+  const callDetector = createPortCallDetector(index, GFW_PORT_CALL_PARAMETERS, new Map(ports.map((p) => [p.port_id, p])));
+  const encounterDetector = createEncounterDetector(index, GFW_ENCOUNTER_PARAMETERS);
+  const transitDetector = createTransitDetector();
+
+  const encounterOut = (state: DetectionState, encounter: Encounter) => ({
+    ...encounter,
+    simulated: (state.simulated[encounter.vessels[0]] ?? false) || (state.simulated[encounter.vessels[1]] ?? false),
+    zone: transitDetector.gateAt(encounter.lat, encounter.lon)?.key ?? null,
+  });
+
+  return {
+    /** Feeds one fix; what it completed is added to `out`. */
+    push(state: DetectionState, fix: DetectionFix, out: DetectedEvents): void {
+      state.simulated[fix.vslId] = fix.simulated;
+      if (state.dataTime === null || fix.t > state.dataTime) state.dataTime = fix.t;
+      const calls = (state.calls[fix.vslId] ??= emptyCallState());
+      const detectorFix = { seq: fix.seq, t: fix.t, lat: fix.lat, lon: fix.lon, sog: fix.sog, navStatus: fix.navStatus };
+      for (const call of callDetector.push(calls, detectorFix)) out.calls.push({ ...call, vslId: fix.vslId, simulated: fix.simulated });
+      const gate = (state.gates[fix.vslId] ??= emptyGateState());
+      const transit = transitDetector.push(gate, detectorFix);
+      if (transit) out.transits.push({ ...transit, vslId: fix.vslId, simulated: fix.simulated });
+      for (const encounter of encounterDetector.push(state.encounters, { vesselId: fix.vslId, seq: fix.seq, t: fix.t, lat: fix.lat, lon: fix.lon, sog: fix.sog })) {
+        out.encounters.push(encounterOut(state, encounter));
+      }
+    },
+
+    /** Completes the encounters parted by `now` (Infinity at the end of a replay). */
+    flushEncounters(state: DetectionState, now: number, out: DetectedEvents): void {
+      for (const encounter of encounterDetector.flush(state.encounters, now)) out.encounters.push(encounterOut(state, encounter));
+    },
+
+    /** The call under way for a vessel, as it stands; null when none or it has no stop long enough to be a call yet. */
+    ongoing(state: DetectionState, vslId: string): PortCall | null {
+      const calls = state.calls[vslId];
+      const call = calls ? callDetector.current(calls) : null;
+      return call && call.stops.some((s) => s.end - s.start >= GFW_PORT_CALL_PARAMETERS.minStopMs) ? call : null;
+    },
+  };
+}
+export type EventDetection = ReturnType<typeof createEventDetection>;

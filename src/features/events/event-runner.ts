@@ -1,0 +1,326 @@
+import { isoOrNull, type Clock } from '../../clock.js';
+import type { PortCall } from '../../events/port-calls.js';
+import type { FleetReads } from '../../fleet/fleet-reads.js';
+import type { PositionRow } from '../../fleet/fleet-repo.js';
+import { jsonText, parseJson } from '../../store/dialect.js';
+import type { PortRecord } from '../ports/port-table.js';
+import { createEventDetection, emptyDetectionState, noEvents, vesselsInPort, type DetectedEvents, type DetectionFix, type DetectionState, type EventDetection } from './event-detection.js';
+import type { EncounterWrite, EventsRepo, PortCallWrite, TransitWrite } from './events-repo.js';
+
+/** The checkpoint row of the live detector. */
+export const LIVE_DETECTOR = 'events';
+
+export interface EventRunnerDeps {
+  repo: EventsRepo;
+  fleetReads: Pick<FleetReads, 'headSeq' | 'positionsAfter' | 'usableByTime' | 'shipTypes'>;
+  /** The current port table (read on first use). */
+  ports: () => readonly PortRecord[];
+  clock: Clock;
+  /** This process, as the holder of the detector lease. */
+  owner: string;
+  /** Positions read per step. */
+  batchSize?: number;
+  /** How often the state is saved while following the stream (wall clock). */
+  checkpointEveryMs?: number;
+  leaseMs?: number;
+}
+
+export interface EventRunnerStatus {
+  holdsLease: boolean;
+  cursorSeq: number;
+  dataTime: number | null;
+  vesselsInPort: number;
+  lastStepAt: number | null;
+}
+
+export interface RebuildReport {
+  from: number;
+  to: number;
+  positions: number;
+  deleted: { calls: number; encounters: number; transits: number };
+  written: { calls: number; ongoingCalls: number; encounters: number; transits: number };
+}
+
+const fixOf = (row: PositionRow): DetectionFix => ({
+  seq: row.seq,
+  vslId: row.vsl_id,
+  t: row.observed_at,
+  lat: row.lat,
+  lon: row.lon,
+  sog: row.sog,
+  navStatus: row.nav_status,
+  simulated: row.simulated === 1,
+});
+
+function callRow(vslId: string, call: PortCall, shipType: number | null, simulated: boolean, lastFixAt: number, now: number): PortCallWrite {
+  return {
+    vsl_id: vslId,
+    port_id: call.portId,
+    ship_type: shipType,
+    arrival: call.arrival,
+    departure: call.departure,
+    last_fix_at: lastFixAt,
+    anchorage_ms: call.anchorageMs,
+    berth_ms: call.berthMs,
+    stops: jsonText(call.stops),
+    first_seq: call.firstSeq,
+    last_seq: call.lastSeq,
+    fixes: call.fixes,
+    gaps: call.gaps,
+    confidence: call.confidence,
+    simulated: simulated ? 1 : 0,
+    updated_at: now,
+  };
+}
+
+/** Stable order for replaying a batch: by observation time, then store order. */
+const byTime = (a: PositionRow, b: PositionRow) => a.observed_at - b.observed_at || a.seq - b.seq;
+
+/**
+ * Runs the event detectors over the stored position stream (docs/decisions/028): the live runner
+ * follows positions by sequence number from its checkpoint, under a store lease so that one process
+ * detects at a time; `rebuild` replays a time range of stored history from a fresh state.
+ */
+export function createEventRunner(deps: EventRunnerDeps) {
+  const batchSize = deps.batchSize ?? 2000;
+  const checkpointEveryMs = deps.checkpointEveryMs ?? 30_000;
+  const leaseMs = deps.leaseMs ?? 60_000;
+  let detection: { table: readonly PortRecord[]; detectors: EventDetection } | null = null;
+  /** The detectors over the current port table: rebuilt when the table changes (a port import), the state carries on. */
+  const detectors = (): EventDetection => {
+    const table = deps.ports();
+    if (detection?.table !== table) detection = { table, detectors: createEventDetection(table) };
+    return detection.detectors;
+  };
+
+  let state: DetectionState | null = null;
+  let cursorSeq = 0;
+  let holdsLease = false;
+  let leaseUntil = 0;
+  let lastCheckpointAt = 0;
+  let lastStepAt: number | null = null;
+  /** Vessels whose ongoing call changed since it was last written. */
+  const changedInPort = new Set<string>();
+  /** Calls completed since the last checkpoint ("vessel|arrival"): rewritten with their departure, not to be removed. */
+  const endedAsCall = new Set<string>();
+  let running: Promise<unknown> = Promise.resolve();
+
+  async function writeEvents(found: DetectedEvents, now: number, keep: (start: number) => boolean = () => true): Promise<{ calls: number; encounters: number; transits: number }> {
+    const calls = found.calls.filter((c) => keep(c.arrival));
+    const encounters = found.encounters.filter((e) => keep(e.start));
+    const transits = found.transits.filter((t) => keep(t.entered));
+    const types = calls.length > 0 ? await deps.fleetReads.shipTypes([...new Set(calls.map((c) => c.vslId))]) : new Map<string, number | null>();
+    await deps.repo.upsertCalls(calls.map((c) => callRow(c.vslId, c, types.get(c.vslId) ?? null, c.simulated, c.departure ?? c.arrival, now)));
+    await deps.repo.upsertEncounters(
+      encounters.map((e): EncounterWrite => ({
+        vsl_a: e.vessels[0],
+        vsl_b: e.vessels[1],
+        start_at: e.start,
+        end_at: e.end,
+        median_distance_m: e.medianDistanceM,
+        lat: e.lat,
+        lon: e.lon,
+        zone: e.zone,
+        observations: e.observations,
+        first_seq: e.firstSeq,
+        last_seq: e.lastSeq,
+        confidence: e.confidence,
+        simulated: e.simulated ? 1 : 0,
+        updated_at: now,
+      })),
+    );
+    await deps.repo.upsertTransits(
+      transits.map((t): TransitWrite => ({
+        vsl_id: t.vslId,
+        zone: t.zone,
+        direction: t.direction,
+        entered_at: t.entered,
+        exited_at: t.exited,
+        mean_speed_kn: t.meanSpeedKn,
+        stopped_ms: t.stoppedMs,
+        first_seq: t.firstSeq,
+        last_seq: t.lastSeq,
+        fixes: t.fixes,
+        simulated: t.simulated ? 1 : 0,
+        updated_at: now,
+      })),
+    );
+    return { calls: calls.length, encounters: encounters.length, transits: transits.length };
+  }
+
+  /** Writes (or rewrites) the calls under way of the given vessels; removes written ones that ended as no call. */
+  async function writeOngoing(current: DetectionState, vessels: Iterable<string>, endedAsCall: ReadonlySet<string>, now: number, keep: (start: number) => boolean = () => true): Promise<number> {
+    const rows: Array<{ vslId: string; call: PortCall }> = [];
+    const gone: Array<{ vslId: string; arrival: number }> = [];
+    for (const vslId of vessels) {
+      const call = detectors().ongoing(current, vslId);
+      const written = current.written[vslId];
+      if (written !== undefined && written !== call?.arrival) {
+        // the written call ended: as a call (already rewritten with its departure) or as none (removed)
+        if (!endedAsCall.has(`${vslId}|${written}`)) gone.push({ vslId, arrival: written });
+        delete current.written[vslId];
+      }
+      if (call && keep(call.arrival)) {
+        rows.push({ vslId, call });
+        current.written[vslId] = call.arrival;
+      }
+    }
+    if (gone.length > 0) await deps.repo.deleteCalls(gone);
+    if (rows.length === 0) return 0;
+    const types = await deps.fleetReads.shipTypes([...new Set(rows.map((r) => r.vslId))]);
+    await deps.repo.upsertCalls(rows.map(({ vslId, call }) => callRow(vslId, call, types.get(vslId) ?? null, current.simulated[vslId] ?? false, current.calls[vslId]?.last?.t ?? call.arrival, now)));
+    return rows.length;
+  }
+
+  async function restore(): Promise<void> {
+    const saved = await deps.repo.checkpoint(LIVE_DETECTOR);
+    cursorSeq = saved?.cursor_seq ?? 0;
+    const restored = parseJson<Partial<DetectionState> | null>(saved?.state, null);
+    state = restored && restored.calls ? { ...emptyDetectionState(), ...restored } : emptyDetectionState();
+  }
+
+  async function ensureLease(now: number): Promise<boolean> {
+    if (holdsLease && now < leaseUntil - leaseMs / 2) return true;
+    const held = await deps.repo.claimLease(LIVE_DETECTOR, deps.owner, now, leaseMs);
+    if (held && !holdsLease) await restore(); // another process may have moved the checkpoint on
+    holdsLease = held;
+    leaseUntil = held ? now + leaseMs : 0;
+    return held;
+  }
+
+  async function checkpoint(now: number): Promise<void> {
+    if (!state || !holdsLease) return;
+    await writeOngoing(state, changedInPort, endedAsCall, now);
+    changedInPort.clear();
+    endedAsCall.clear();
+    const saved = await deps.repo.saveCheckpoint(LIVE_DETECTOR, deps.owner, { cursorSeq, state: jsonText(state), dataTime: state.dataTime }, now);
+    if (!saved) holdsLease = false;
+    lastCheckpointAt = now;
+  }
+
+  /** One batch of the stream; the number of positions read (0: caught up, or another process holds the lease). */
+  async function step(): Promise<number> {
+    const now = deps.clock.now();
+    lastStepAt = now;
+    if (!(await ensureLease(now))) return 0;
+    const current = state!;
+    const head = await deps.fleetReads.headSeq();
+    if (head <= cursorSeq) return 0;
+    const rows = await deps.fleetReads.positionsAfter(cursorSeq, head, { usableOnly: true }, batchSize);
+    const found = noEvents();
+    const detect = detectors();
+    for (const row of [...rows].sort(byTime)) {
+      const fix = fixOf(row);
+      detect.push(current, fix, found);
+      if (current.calls[fix.vslId]?.call) changedInPort.add(fix.vslId);
+    }
+    for (const call of found.calls) {
+      endedAsCall.add(`${call.vslId}|${call.arrival}`);
+      changedInPort.add(call.vslId);
+    }
+    await writeEvents(found, now);
+    cursorSeq = rows.length === batchSize ? rows[rows.length - 1]!.seq : head;
+    if (now - lastCheckpointAt >= checkpointEveryMs) await checkpoint(now);
+    return rows.length;
+  }
+
+  function status(): EventRunnerStatus {
+    return { holdsLease, cursorSeq, dataTime: state?.dataTime ?? null, vesselsInPort: state ? vesselsInPort(state).length : 0, lastStepAt };
+  }
+
+  const serial = <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = running.then(fn, fn);
+    running = next.catch(() => {});
+    return next;
+  };
+
+  return {
+    /** One step of the live detector. */
+    step: () => serial(step),
+
+    /** Steps until caught up or `budgetMs` has passed (the scheduler's job, every two seconds). */
+    follow: (budgetMs: number) =>
+      serial(async () => {
+        const start = deps.clock.now();
+        let total = 0;
+        for (;;) {
+          const read = await step();
+          total += read;
+          if (read < batchSize || deps.clock.now() - start >= budgetMs) return total;
+        }
+      }),
+
+    /** Reads the stream up to its head and saves the state: what the store holds is analysed. */
+    catchUp: () =>
+      serial(async () => {
+        let total = 0;
+        for (;;) {
+          const read = await step();
+          total += read;
+          if (read < batchSize) break;
+        }
+        await checkpoint(deps.clock.now());
+        return total;
+      }),
+
+    /** Saves the state and gives the lease up (process stop). */
+    stop: () =>
+      serial(async () => {
+        if (!holdsLease) return;
+        await checkpoint(deps.clock.now());
+        await deps.repo.releaseLease(LIVE_DETECTOR, deps.owner);
+        holdsLease = false;
+      }),
+
+    /** For /v1/status (component `events`). */
+    statusReporter: () => ({
+      name: 'events',
+      report: () => {
+        const s = status();
+        return { holds_lease: s.holdsLease, cursor_seq: s.cursorSeq, analysed_to: isoOrNull(s.dataTime), vessels_in_port: s.vesselsInPort, last_step_at: isoOrNull(s.lastStepAt) };
+      },
+    }),
+
+    status,
+
+    /**
+     * Replays stored positions observed in [from − warm-up, to] from a fresh state, after deleting the
+     * events that began in [from, to]; writes the events that began in the range (calls still under way
+     * at `to` as ongoing). The live detector's checkpoint is not touched.
+     */
+    rebuild: (range: { from: number; to: number; warmupMs?: number; onProgress?: (positions: number, t: number) => void }) =>
+      serial(async (): Promise<RebuildReport> => {
+        const now = deps.clock.now();
+        const warmup = range.warmupMs ?? 12 * 3_600_000;
+        const keep = (start: number) => start >= range.from && start <= range.to;
+        const deleted = await deps.repo.deleteStartedBetween(range.from, range.to);
+        const replay = emptyDetectionState();
+        const written = { calls: 0, ongoingCalls: 0, encounters: 0, transits: 0 };
+        let after: { observedAt: number; seq: number } | null = null;
+        let positions = 0;
+        for (;;) {
+          const rows = await deps.fleetReads.usableByTime(range.from - warmup, range.to, after, batchSize);
+          if (rows.length === 0) break;
+          const found = noEvents();
+          const detect = detectors();
+          for (const row of rows) detect.push(replay, fixOf(row), found);
+          const n = await writeEvents(found, now, keep);
+          written.calls += n.calls;
+          written.encounters += n.encounters;
+          written.transits += n.transits;
+          positions += rows.length;
+          const last = rows[rows.length - 1]!;
+          after = { observedAt: last.observed_at, seq: last.seq };
+          range.onProgress?.(positions, last.observed_at);
+          if (rows.length < batchSize) break;
+        }
+        const found = noEvents();
+        detectors().flushEncounters(replay, Infinity, found);
+        const n = await writeEvents(found, now, keep);
+        written.encounters += n.encounters;
+        written.ongoingCalls = await writeOngoing(replay, vesselsInPort(replay), new Set(), now, keep);
+        return { from: range.from, to: range.to, positions, deleted, written };
+      }),
+  };
+}
+export type EventRunner = ReturnType<typeof createEventRunner>;

@@ -1,0 +1,248 @@
+import type { Db } from '../../store/db.js';
+import type { EncountersTable, EventDetectorStateTable, PortCallsTable, TransitsTable } from '../../store/schema.js';
+import type { Executor } from '../../store/transaction.js';
+import type { Insertable, Selectable } from 'kysely';
+
+export type PortCallRow = Selectable<PortCallsTable>;
+export type PortCallWrite = Insertable<PortCallsTable>;
+export type EncounterRow = Selectable<EncountersTable>;
+export type EncounterWrite = Insertable<EncountersTable>;
+export type TransitRow = Selectable<TransitsTable>;
+export type TransitWrite = Insertable<TransitsTable>;
+export type DetectorCheckpoint = EventDetectorStateTable;
+
+/** Rows per statement: far below SQLite's bound-parameter limit at 17 columns. */
+const CHUNK = 400;
+
+function chunks<T>(rows: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < rows.length; i += CHUNK) out.push(rows.slice(i, i + CHUNK));
+  return out;
+}
+
+export interface EncounterFilter {
+  /** Encounters that ended in [from, to]. */
+  from: number;
+  to: number;
+  vslId?: string;
+  bbox?: { minLon: number; minLat: number; maxLon: number; maxLat: number };
+  zone?: string;
+  minDurationMs?: number;
+  /** Keyset of the page before (newest first: end_at desc, id desc). */
+  before?: { endAt: number; id: number };
+  limit: number;
+}
+
+/** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
+export function createEventsRepo(db: Db) {
+  return {
+    /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. */
+    async upsertCalls(rows: readonly PortCallWrite[], ex: Executor = db): Promise<void> {
+      for (const chunk of chunks(rows)) {
+        await ex
+          .insertInto('port_calls')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc.columns(['vsl_id', 'arrival']).doUpdateSet((eb) => ({
+              port_id: eb.ref('excluded.port_id'),
+              ship_type: eb.ref('excluded.ship_type'),
+              departure: eb.ref('excluded.departure'),
+              last_fix_at: eb.ref('excluded.last_fix_at'),
+              anchorage_ms: eb.ref('excluded.anchorage_ms'),
+              berth_ms: eb.ref('excluded.berth_ms'),
+              stops: eb.ref('excluded.stops'),
+              first_seq: eb.ref('excluded.first_seq'),
+              last_seq: eb.ref('excluded.last_seq'),
+              fixes: eb.ref('excluded.fixes'),
+              gaps: eb.ref('excluded.gaps'),
+              confidence: eb.ref('excluded.confidence'),
+              simulated: eb.ref('excluded.simulated'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+    },
+
+    /** Removes calls written while under way that ended as no call (a pass through the port area without a stop). */
+    async deleteCalls(keys: ReadonlyArray<{ vslId: string; arrival: number }>, ex: Executor = db): Promise<void> {
+      for (const key of keys) await ex.deleteFrom('port_calls').where('vsl_id', '=', key.vslId).where('arrival', '=', key.arrival).execute();
+    },
+
+    async upsertEncounters(rows: readonly EncounterWrite[], ex: Executor = db): Promise<void> {
+      for (const chunk of chunks(rows)) {
+        await ex
+          .insertInto('encounters')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc.columns(['vsl_a', 'vsl_b', 'start_at']).doUpdateSet((eb) => ({
+              end_at: eb.ref('excluded.end_at'),
+              median_distance_m: eb.ref('excluded.median_distance_m'),
+              lat: eb.ref('excluded.lat'),
+              lon: eb.ref('excluded.lon'),
+              zone: eb.ref('excluded.zone'),
+              observations: eb.ref('excluded.observations'),
+              first_seq: eb.ref('excluded.first_seq'),
+              last_seq: eb.ref('excluded.last_seq'),
+              confidence: eb.ref('excluded.confidence'),
+              simulated: eb.ref('excluded.simulated'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+    },
+
+    async upsertTransits(rows: readonly TransitWrite[], ex: Executor = db): Promise<void> {
+      for (const chunk of chunks(rows)) {
+        await ex
+          .insertInto('transits')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc.columns(['vsl_id', 'zone', 'entered_at']).doUpdateSet((eb) => ({
+              direction: eb.ref('excluded.direction'),
+              exited_at: eb.ref('excluded.exited_at'),
+              mean_speed_kn: eb.ref('excluded.mean_speed_kn'),
+              stopped_ms: eb.ref('excluded.stopped_ms'),
+              first_seq: eb.ref('excluded.first_seq'),
+              last_seq: eb.ref('excluded.last_seq'),
+              fixes: eb.ref('excluded.fixes'),
+              simulated: eb.ref('excluded.simulated'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+    },
+
+    /** Deletes the events that began in [from, to] (before a rebuild of that range). */
+    async deleteStartedBetween(from: number, to: number, ex: Executor = db): Promise<{ calls: number; encounters: number; transits: number }> {
+      const calls = await ex.deleteFrom('port_calls').where('arrival', '>=', from).where('arrival', '<=', to).executeTakeFirst();
+      const encounters = await ex.deleteFrom('encounters').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
+      const transits = await ex.deleteFrom('transits').where('entered_at', '>=', from).where('entered_at', '<=', to).executeTakeFirst();
+      return { calls: Number(calls.numDeletedRows), encounters: Number(encounters.numDeletedRows), transits: Number(transits.numDeletedRows) };
+    },
+
+    // ---- reads ----
+
+    /** A port's calls under way at some moment of [from, to]: arrived by `to`, not departed before `from`. */
+    async callsAtPort(portId: number, from: number, to: number, shipTypes: readonly number[] | null = null): Promise<PortCallRow[]> {
+      let query = db
+        .selectFrom('port_calls')
+        .selectAll()
+        .where('port_id', '=', portId)
+        .where('arrival', '<=', to)
+        .where((eb) => eb.or([eb('departure', 'is', null), eb('departure', '>', from)]));
+      if (shipTypes) query = query.where('ship_type', 'in', shipTypes.length > 0 ? [...shipTypes] : [-1]);
+      return query.orderBy('arrival', 'asc').execute();
+    },
+
+    /** Calls that ended in [from, to] at any of the ports, oldest departure first. */
+    async callsDepartedAt(portIds: readonly number[], from: number, to: number): Promise<PortCallRow[]> {
+      if (portIds.length === 0) return [];
+      return db
+        .selectFrom('port_calls')
+        .selectAll()
+        .where('port_id', 'in', [...portIds])
+        .where('departure', '>=', from)
+        .where('departure', '<=', to)
+        .orderBy('departure', 'asc')
+        .execute();
+    },
+
+    /** Calls that began in [from, to), oldest first. */
+    async callsArrivedBetween(from: number, to: number): Promise<PortCallRow[]> {
+      return db.selectFrom('port_calls').selectAll().where('arrival', '>=', from).where('arrival', '<', to).orderBy('arrival', 'asc').execute();
+    },
+
+    /** Encounters ended in the window, newest first (end_at desc, id desc). */
+    async encounters(filter: EncounterFilter): Promise<EncounterRow[]> {
+      let query = db.selectFrom('encounters').selectAll().where('end_at', '>=', filter.from).where('end_at', '<=', filter.to);
+      if (filter.vslId !== undefined) {
+        const id = filter.vslId;
+        query = query.where((eb) => eb.or([eb('vsl_a', '=', id), eb('vsl_b', '=', id)]));
+      }
+      if (filter.zone !== undefined) query = query.where('zone', '=', filter.zone);
+      if (filter.bbox) {
+        const box = filter.bbox;
+        query = query.where('lat', '>=', box.minLat).where('lat', '<=', box.maxLat);
+        query = box.minLon <= box.maxLon ? query.where('lon', '>=', box.minLon).where('lon', '<=', box.maxLon) : query.where((eb) => eb.or([eb('lon', '>=', box.minLon), eb('lon', '<=', box.maxLon)]));
+      }
+      if (filter.minDurationMs !== undefined) {
+        const min = filter.minDurationMs;
+        query = query.where((eb) => eb(eb('end_at', '-', eb.ref('start_at')), '>=', min));
+      }
+      if (filter.before) {
+        const b = filter.before;
+        query = query.where((eb) => eb.or([eb('end_at', '<', b.endAt), eb.and([eb('end_at', '=', b.endAt), eb('id', '<', b.id)])]));
+      }
+      return query.orderBy('end_at', 'desc').orderBy('id', 'desc').limit(filter.limit).execute();
+    },
+
+    /** Encounters ended in [from, to] within `radiusDeg`-ish box around a point (for a zone's surroundings). */
+    async encountersInBox(box: { minLon: number; minLat: number; maxLon: number; maxLat: number }, from: number, to: number): Promise<EncounterRow[]> {
+      return db
+        .selectFrom('encounters')
+        .selectAll()
+        .where('end_at', '>=', from)
+        .where('end_at', '<=', to)
+        .where('lat', '>=', box.minLat)
+        .where('lat', '<=', box.maxLat)
+        .where('lon', '>=', box.minLon)
+        .where('lon', '<=', box.maxLon)
+        .execute();
+    },
+
+    /** Transits of a chokepoint that ended in [from, to], oldest first. */
+    async transits(zone: string, from: number, to: number): Promise<TransitRow[]> {
+      return db.selectFrom('transits').selectAll().where('zone', '=', zone).where('exited_at', '>=', from).where('exited_at', '<=', to).orderBy('exited_at', 'asc').execute();
+    },
+
+    // ---- the detector runner's checkpoint and lease ----
+
+    /** The observation time a detector's checkpoint reached, without reading its state. */
+    async checkpointDataTime(name: string): Promise<number | null> {
+      const row = await db.selectFrom('event_detector_state').select('data_time').where('name', '=', name).executeTakeFirst();
+      return row?.data_time ?? null;
+    },
+
+    async checkpoint(name: string): Promise<DetectorCheckpoint | undefined> {
+      return db.selectFrom('event_detector_state').selectAll().where('name', '=', name).executeTakeFirst();
+    },
+
+    /**
+     * Takes or renews the lease of `name` for `owner` unless another owner holds one that has not lapsed.
+     * True when `owner` holds it afterwards.
+     */
+    async claimLease(name: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+      await db
+        .insertInto('event_detector_state')
+        .values({ name, cursor_seq: 0, state: '{}', data_time: null, owner: null, lease_until: 0, updated_at: now })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const result = await db
+        .updateTable('event_detector_state')
+        .set({ owner, lease_until: now + leaseMs })
+        .where('name', '=', name)
+        .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '=', owner), eb('lease_until', '<', now)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async releaseLease(name: string, owner: string): Promise<void> {
+      await db.updateTable('event_detector_state').set({ owner: null, lease_until: 0 }).where('name', '=', name).where('owner', '=', owner).execute();
+    },
+
+    /** Saves the cursor and state while `owner` still holds the lease; false when it has lost it. */
+    async saveCheckpoint(name: string, owner: string, checkpoint: { cursorSeq: number; state: string; dataTime: number | null }, now: number): Promise<boolean> {
+      const result = await db
+        .updateTable('event_detector_state')
+        .set({ cursor_seq: checkpoint.cursorSeq, state: checkpoint.state, data_time: checkpoint.dataTime, updated_at: now })
+        .where('name', '=', name)
+        .where('owner', '=', owner)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+  };
+}
+export type EventsRepo = ReturnType<typeof createEventsRepo>;

@@ -1,0 +1,33 @@
+import type { Caller } from '../../access/principals.js';
+import type { Clock } from '../../clock.js';
+import { DELAY_SECONDS, LIVE_SCOPE } from '../vessels/entitlements.js';
+import type { EventRunner } from './event-runner.js';
+import { LIVE_DETECTOR } from './event-runner.js';
+import type { EventsRepo } from './events-repo.js';
+
+/** What every events operation needs: the runner, the store, and what a caller may see. */
+export function createEventsService(deps: { repo: EventsRepo; runner: EventRunner; clock: Clock }) {
+  return {
+    runner: deps.runner,
+    repo: deps.repo,
+
+    /**
+     * The latest moment a caller's analysis may use (docs/decisions/029-event-visibility.md): now for
+     * holders of vessels:live and the operator, now − the preview delay for everyone else, so no
+     * position fresher than the delay shows through an event, a count or a time.
+     */
+    horizon(caller: Caller): number {
+      const now = deps.clock.now();
+      const live = caller.kind === 'operator' || (caller.kind === 'agent' && caller.agent.scopes.has(LIVE_SCOPE));
+      return live ? now : now - DELAY_SECONDS * 1000;
+    },
+
+    /** Observation time of the newest position the detectors have analysed (any process), or null before any. */
+    async analysedUpTo(): Promise<number | null> {
+      const own = deps.runner.status();
+      if (own.holdsLease) return own.dataTime;
+      return deps.repo.checkpointDataTime(LIVE_DETECTOR);
+    },
+  };
+}
+export type EventsService = ReturnType<typeof createEventsService>;

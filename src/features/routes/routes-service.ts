@@ -1,0 +1,220 @@
+import type { Static } from '@sinclair/typebox';
+import { AppError } from '../../http/errors.js';
+import { RoutingError, type Route } from '../../routing/engine.js';
+import { toGeoJsonGeometry } from '../../routing/geometry.js';
+import { passageByName, PASSAGES } from '../../routing/graph.js';
+import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../routing/network-file.js';
+import type { PortRecord } from '../ports/port-table.js';
+import { DEFAULT_SPEED_KN, MAX_VIAS, type RouteData, type RouteFeature as RouteFeatureSchema, type ShipType } from './schemas.js';
+
+export interface RouteRequest {
+  from: string;
+  to: string;
+  via?: string;
+  avoid?: string;
+  allow?: string;
+  speed_kn?: number;
+  ship_type?: ShipType;
+  format?: 'json' | 'geojson';
+}
+
+/** A place of a route request, resolved: a port of the port table or a position. */
+export interface Place {
+  input: string;
+  field: string;
+  kind: 'port' | 'position';
+  port: { port_id: number; name: string; locode: string | null; country: string | null } | null;
+  lat: number;
+  lon: number;
+}
+
+const POSITION = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
+const PORT_ID = /^\d{1,9}$/;
+const LOCODE = /^([A-Za-z]{2}) ?([A-Za-z2-9]{3})$/;
+const SIZE_RANK: Record<string, number> = { large: 4, medium: 3, small: 2, very_small: 1 };
+
+type RouteView = Static<typeof RouteData>;
+type RouteFeature = Static<typeof RouteFeatureSchema>;
+
+const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
+
+/**
+ * Route planning over the sea routing engine (src/routing, decision 032). The port table and the
+ * network are read on first use.
+ */
+/** Answers kept per process (decision 037): a route depends only on the network, the resolved places and the options. */
+const ANSWER_CACHE_ENTRIES = 2_000;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+export function createRoutesService(deps: { ports: () => readonly PortRecord[]; network?: () => LoadedSeaNetwork; answerCacheEntries?: number }) {
+  const answerCacheEntries = deps.answerCacheEntries ?? ANSWER_CACHE_ENTRIES;
+  /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
+  const answers = new Map<string, { data: RouteView | RouteFeature; dataJson: string }>();
+  let byId: Map<number, PortRecord> | null = null;
+  let byLocode: Map<string, PortRecord> | null = null;
+  let indexedTable: readonly PortRecord[] | null = null;
+  const network = deps.network ?? shippedSeaNetwork;
+
+  /** The one place a port reference (port_id or UN/LOCODE) is looked up. */
+  const findPort = (ref: { portId: number } | { locode: string }): PortRecord | undefined => {
+    const table = deps.ports();
+    // rebuilt when the table changes (a port import)
+    if (byId === null || byLocode === null || indexedTable !== table) {
+      indexedTable = table;
+      byId = new Map();
+      byLocode = new Map();
+      for (const port of table) {
+        byId.set(port.port_id, port);
+        if (port.locode === null) continue;
+        // a LOCODE on two ports designates the larger harbour (then the World Port Index one)
+        const held = byLocode.get(port.locode);
+        const rank = (p: PortRecord) => (SIZE_RANK[p.harbor_size ?? ''] ?? 0) * 2 + (p.sources.includes('wpi') ? 1 : 0);
+        if (held === undefined || rank(port) > rank(held)) byLocode.set(port.locode, port);
+      }
+    }
+    return 'portId' in ref ? byId.get(ref.portId) : byLocode.get(ref.locode);
+  };
+
+  const resolvePlace = (input: string, field: string): Place => {
+    const position = POSITION.exec(input);
+    if (position) {
+      const lat = Number(position[1]);
+      const lon = Number(position[2]);
+      if (Math.abs(lat) > 90 || Math.abs(lon) > 180) throw new AppError('invalid_request', `${field}: latitude must be within -90..90 and longitude within -180..180`, { field });
+      return { input, field, kind: 'position', port: null, lat, lon };
+    }
+    const text = input.trim();
+    const locode = LOCODE.exec(text);
+    let port: PortRecord | undefined;
+    if (PORT_ID.test(text)) port = findPort({ portId: Number(text) });
+    else if (locode) port = findPort({ locode: `${locode[1]}${locode[2]}`.toUpperCase() });
+    else throw new AppError('invalid_request', `${field} must be a port_id, a UN/LOCODE (e.g. NLRTM) or lat,lon`, { field });
+    if (port === undefined) throw new AppError('port_not_found', `${field}: no port ${text} in the port table (find one with /v1/ports/search)`, { field });
+    return { input, field, kind: 'port', port: { port_id: port.port_id, name: port.name, locode: port.locode, country: port.country }, lat: port.lat, lon: port.lon };
+  };
+
+  const names = (text: string | undefined) =>
+    (text ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
+
+  const plan = (request: RouteRequest, viaTexts: string[]) => {
+    if (viaTexts.length > MAX_VIAS) throw new AppError('too_many_vias', `at most ${MAX_VIAS} vias (got ${viaTexts.length})`, { field: 'query.via' });
+    const places = [resolvePlace(request.from, 'query.from'), ...viaTexts.map((v, i) => resolvePlace(v, `query.via[${i}]`)), resolvePlace(request.to, 'query.to')];
+    for (let i = 1; i < places.length; i++) {
+      const a = places[i - 1]!;
+      const b = places[i]!;
+      if ((a.port !== null && a.port.port_id === b.port?.port_id) || (a.lat === b.lat && a.lon === b.lon)) {
+        throw new AppError('same_origin_destination', `${a.field} and ${b.field} are the same place (${b.input}): there is no route to plan`, { field: b.field });
+      }
+    }
+    const avoid = names(request.avoid);
+    const allow = names(request.allow);
+    for (const [field, list] of [
+      ['query.avoid', avoid],
+      ['query.allow', allow],
+    ] as const) {
+      const unknown = list.find((name) => passageByName(name) === undefined);
+      if (unknown !== undefined) throw new AppError('unknown_passage', `${field}: unknown passage "${unknown}"; known: ${PASSAGES.map((p) => p.id).join(', ')}`, { field });
+    }
+    const { engine, resolutionKm, attribution } = network();
+    const mask = engine.passageMask(avoid, allow);
+    const key = JSON.stringify([places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]), mask, request.ship_type ?? null, request.speed_kn ?? null, request.format ?? 'json']);
+    const cached = answers.get(key);
+    if (cached) {
+      answers.delete(key);
+      answers.set(key, cached);
+      return { key, cached, view: null };
+    }
+    let route: Route;
+    try {
+      route = engine.route(places, { excludedMask: mask });
+    } catch (error) {
+      if (!(error instanceof RoutingError)) throw error;
+      const place = error.pointIndex === undefined ? undefined : places[error.pointIndex];
+      throw new AppError(error.code, place ? `${place.field}: ${error.message}` : error.message, place ? { field: place.field } : {});
+    }
+    const shipType: ShipType = request.ship_type ?? 'other';
+    const speed = request.speed_kn ?? DEFAULT_SPEED_KN[shipType];
+    const endpoint = (place: Place, snapIndex: number) => {
+      const leg = route.legs[Math.min(snapIndex, route.legs.length - 1)]!;
+      const snap = snapIndex < route.legs.length ? leg.from : leg.to;
+      return {
+        input: place.input,
+        kind: place.kind,
+        port: place.port,
+        lat: place.lat,
+        lon: place.lon,
+        network: { lat: round(snap.snappedLat, 5), lon: round(snap.snappedLon, 5), connector_nm: round(snap.connectorNm, 1) },
+      };
+    };
+    const view: RouteView = {
+      from: endpoint(places[0]!, 0),
+      to: endpoint(places[places.length - 1]!, places.length - 1),
+      via: places.slice(1, -1).map((p, i) => endpoint(p, i + 1)),
+      distance_nm: round(route.distanceNm, 1),
+      connector_nm: round(route.connectorNm, 1),
+      speed_kn: speed,
+      speed_source: request.speed_kn === undefined ? 'ship_type_default' : 'speed_kn',
+      ship_type: shipType,
+      duration_hours: round(route.distanceNm / speed, 1),
+      duration_days: round(route.distanceNm / speed / 24, 2),
+      passages: route.passages.map((p) => ({ ...p, lat: round(p.lat, 4), lon: round(p.lon, 4) })),
+      avoided: engine.maskNames(mask),
+      legs: route.legs.map((leg, i) => ({
+        from: places[i]!.input,
+        to: places[i + 1]!.input,
+        distance_nm: round(leg.distanceNm, 1),
+        duration_hours: round(leg.distanceNm / speed, 1),
+        passages: leg.passages.map((p) => p.id),
+      })),
+      network: { name: 'Eurostat marnet', resolution_km: resolutionKm },
+      attribution,
+      geometry: toGeoJsonGeometry(route.coordinates.map(([lon, lat]) => [round(lon, 5), round(lat, 5)])),
+    };
+    return { key, cached: null, view };
+  };
+
+  const shape = (view: RouteView, format: RouteRequest['format']): RouteView | RouteFeature => {
+    if (format !== 'geojson') return view;
+    const { geometry, ...properties } = view;
+    return { type: 'Feature' as const, geometry, properties };
+  };
+
+  /** The answer, from the cache or computed, serialised once and kept frozen (callers read it, never change it). */
+  const answer = (planned: ReturnType<typeof plan>, format: RouteRequest['format']) => {
+    let entry = planned.cached;
+    if (!entry) {
+      const data = deepFreeze(shape(planned.view!, format));
+      entry = { data, dataJson: JSON.stringify(data) };
+      answers.set(planned.key, entry);
+      if (answers.size > answerCacheEntries) answers.delete(answers.keys().next().value!);
+    }
+    return { data: entry.data, dataJson: entry.dataJson, freshnessSeconds: 0, qualityFlags: [] as string[] };
+  };
+
+  return {
+    resolvePlace,
+    direct(request: RouteRequest) {
+      return answer(plan(request, []), request.format);
+    },
+    withVia(request: RouteRequest & { via: string }) {
+      const vias = request.via
+        .split(';')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
+      if (vias.length === 0) throw new AppError('invalid_request', 'via must list at least one place (separated by ;)', { field: 'query.via' });
+      return answer(plan(request, vias), request.format);
+    },
+  };
+}
+
+export type RoutesService = ReturnType<typeof createRoutesService>;

@@ -1,0 +1,129 @@
+import { Type, type TSchema } from '@sinclair/typebox';
+import { PASSAGES } from '../../routing/graph.js';
+
+const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+
+/** Vias one with-via route may pass through (each is a search of its own). */
+export const MAX_VIAS = 10;
+
+export const SHIP_TYPES = ['container', 'tanker', 'bulk', 'general_cargo', 'lng', 'ro_ro', 'passenger', 'other'] as const;
+export type ShipType = (typeof SHIP_TYPES)[number];
+
+/** Typical service speeds (knots) assumed when speed_kn is not given; the `other` row applies without ship_type. */
+export const DEFAULT_SPEED_KN: Readonly<Record<ShipType, number>> = {
+  container: 18,
+  tanker: 13,
+  bulk: 12.5,
+  general_cargo: 12,
+  lng: 17,
+  ro_ro: 16,
+  passenger: 20,
+  other: 14,
+};
+
+const PASSAGE_LIST = PASSAGES.map((p) => p.id).join(', ');
+const PLACE = 'A port_id (e.g. 31140), a UN/LOCODE (NLRTM or NL RTM) or a position lat,lon in decimal degrees.';
+
+const routeParams = {
+  from: Type.String({ minLength: 1, maxLength: 40, description: `Origin. ${PLACE}` }),
+  to: Type.String({ minLength: 1, maxLength: 40, description: `Destination. ${PLACE}` }),
+  avoid: Type.Optional(Type.String({ maxLength: 300, description: `Passages not to use, comma-separated: ${PASSAGE_LIST} (bab_el_mandeb is accepted for babelmandeb).` })),
+  allow: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'Passages avoided unless listed here, comma-separated: northeast (Northern Sea Route) and northwest (seasonal, ice), corinth (small ships only).',
+    }),
+  ),
+  speed_kn: Type.Optional(
+    Type.Number({
+      minimum: 1,
+      maximum: 40,
+      description: `Speed for the duration, knots. Default by ship_type: ${Object.entries(DEFAULT_SPEED_KN)
+        .map(([t, s]) => `${t} ${s}`)
+        .join(', ')} (other when no ship_type).`,
+    }),
+  ),
+  ship_type: Type.Optional(
+    Type.Union(
+      SHIP_TYPES.map((t) => Type.Literal(t)),
+      { description: 'Ship type: sets the default speed.' },
+    ),
+  ),
+  format: Type.Optional(
+    Type.Union([Type.Literal('json'), Type.Literal('geojson')], {
+      default: 'json',
+      description: 'json (default): the route object with its geometry; geojson: a GeoJSON Feature whose properties are the route object.',
+    }),
+  ),
+};
+
+export const RoutesDirectQuery = Type.Object(routeParams, { additionalProperties: false });
+
+export const RoutesWithViaQuery = Type.Object(
+  {
+    ...routeParams,
+    via: Type.String({ minLength: 1, maxLength: 600, description: `Places to pass through in order, separated by ; (each ${PLACE.slice(2)}). At most ${MAX_VIAS}.` }),
+  },
+  { additionalProperties: false },
+);
+
+const Endpoint = Type.Object({
+  input: Type.String({ description: 'The place as given.' }),
+  kind: Type.Union([Type.Literal('port'), Type.Literal('position')]),
+  port: Nullable(Type.Object({ port_id: Type.Integer(), name: Type.String(), locode: Nullable(Type.String()), country: Nullable(Type.String()) })),
+  lat: Type.Number(),
+  lon: Type.Number(),
+  network: Type.Object(
+    {
+      lat: Type.Number(),
+      lon: Type.Number(),
+      connector_nm: Type.Number({ description: 'Straight great-circle connector from the place to this point of the network; included in the distance and the geometry.' }),
+    },
+    { description: 'Where the place joins the sea network (nearest point of the nearest edge).' },
+  ),
+});
+
+const Passage = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  kind: Type.Union(['canal', 'strait', 'cape', 'arctic'].map((k) => Type.Literal(k))),
+  lat: Type.Number({ description: 'Where the route enters the passage.' }),
+  lon: Type.Number(),
+  at_nm: Type.Number({ description: 'Distance from the origin where the route enters the passage.' }),
+});
+
+const Position = Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[lon, lat]' });
+export const RouteGeometrySchema = Type.Union(
+  [Type.Object({ type: Type.Literal('LineString'), coordinates: Type.Array(Position) }), Type.Object({ type: Type.Literal('MultiLineString'), coordinates: Type.Array(Type.Array(Position)) })],
+  { description: '[lon, lat] positions; a MultiLineString cut at ±180° when the route crosses the antimeridian (RFC 7946 §3.1.9).' },
+);
+
+const RouteProperties = {
+  from: Endpoint,
+  to: Endpoint,
+  via: Type.Array(Endpoint, { description: 'Vias in order (empty for direct).' }),
+  distance_nm: Type.Number({ description: 'Nautical miles (1,852 m), great-circle lengths of the network segments plus the connectors.' }),
+  connector_nm: Type.Number({ description: 'Of which off-network connectors.' }),
+  speed_kn: Type.Number(),
+  speed_source: Type.Union([Type.Literal('speed_kn'), Type.Literal('ship_type_default')]),
+  ship_type: Type.Union(SHIP_TYPES.map((t) => Type.Literal(t))),
+  duration_hours: Type.Number({ description: 'distance_nm / speed_kn, at sea only (no port, canal or weather time).' }),
+  duration_days: Type.Number(),
+  passages: Type.Array(Passage, { description: 'Passages crossed, in order.' }),
+  avoided: Type.Array(Type.String(), { description: 'Passages the route was not allowed to use (avoid, plus northeast, northwest and corinth unless allowed).' }),
+  legs: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), distance_nm: Type.Number(), duration_hours: Type.Number(), passages: Type.Array(Type.String()) }), {
+    description: 'One per stretch between consecutive places.',
+  }),
+  network: Type.Object({ name: Type.String(), resolution_km: Type.Number() }),
+  attribution: Type.Array(Type.String()),
+};
+
+export const RouteData = Type.Object({ ...RouteProperties, geometry: RouteGeometrySchema });
+
+export const RouteFeature = Type.Object({
+  type: Type.Literal('Feature'),
+  geometry: RouteGeometrySchema,
+  properties: Type.Object(RouteProperties),
+});
+
+export const RouteResponse = Type.Union([RouteData, RouteFeature], { description: 'The route (format=json) or the route as a GeoJSON Feature (format=geojson).' });

@@ -1,0 +1,354 @@
+/**
+ * The sea routing engine: A* over the sea graph with a great-circle heuristic, passage exclusions
+ * as a bitmask read during relaxation (the graph is never rebuilt), vias as consecutive legs.
+ * Pure: no HTTP, no store; callers map RoutingError codes to their own errors.
+ */
+import { graphBytes, PASSAGES, passageAt, passageByName, type PassageInfo, type SeaGraph } from './graph.js';
+import { createSnapIndex, SNAP_MAX_NM, type Snap } from './snap.js';
+
+export type RoutingErrorCode = 'point_off_network' | 'route_unreachable' | 'unknown_passage' | 'same_origin_destination';
+
+export class RoutingError extends Error {
+  constructor(
+    readonly code: RoutingErrorCode,
+    message: string,
+    /** Which input point (0 = origin, then vias, last = destination), when one is at fault. */
+    readonly pointIndex?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface LatLon {
+  lat: number;
+  lon: number;
+}
+
+export interface PassageCrossing {
+  id: string;
+  name: string;
+  kind: PassageInfo['kind'];
+  /** Where the route enters it and how far from the start of the route (nm). */
+  lat: number;
+  lon: number;
+  at_nm: number;
+}
+
+export interface RouteLeg {
+  from: Snap;
+  to: Snap;
+  distanceNm: number;
+  /** Of which the connectors from the points to the network (included in distanceNm). */
+  connectorNm: number;
+  passages: PassageCrossing[];
+  /** [lon, lat] pairs, longitudes unwrapped (continuous across the antimeridian; may leave -180..180). */
+  coordinates: [number, number][];
+}
+
+export interface Route {
+  distanceNm: number;
+  connectorNm: number;
+  legs: RouteLeg[];
+  /** Passages of all legs in order (at_nm from the start of the route). */
+  passages: PassageCrossing[];
+  /** Unwrapped [lon, lat] of the whole route (see toGeoJsonGeometry for RFC 7946 output). */
+  coordinates: [number, number][];
+  excludedMask: number;
+}
+
+export interface RouteOptions {
+  /** Bit i set: edges of passage index i are not used (see passageMask). */
+  excludedMask?: number;
+}
+
+/**
+ * Passages a route uses only when the caller allows them (passageMask's `allow`): the Arctic ones are
+ * seasonal and ice-bound, the Corinth Canal takes only small ships (beam under 18 m).
+ */
+export const DEFAULT_EXCLUDED = ['northeast', 'northwest', 'corinth'] as const;
+
+const RAD = Math.PI / 180;
+const EARTH_NM = 6_371_008.8 / 1852;
+/** The heuristic is the great-circle distance; the factor absorbs the snapped point's planar interpolation. */
+const HEURISTIC_FACTOR = 0.999;
+
+export interface RoutingEngine {
+  graph: SeaGraph;
+  /** Bytes of the graph, the snapping grid and the search arrays. */
+  bytes: number;
+  /** Exclusion mask from passage names (ids or aliases); throws unknown_passage. DEFAULT_EXCLUDED passages are excluded unless in `allow`. */
+  passageMask(avoid: readonly string[], allow?: readonly string[]): number;
+  /** Names of the passages in a mask. */
+  maskNames(mask: number): string[];
+  /** The passages known to the engine with the number of network edges in each (0: absent from this network). */
+  passages(): (PassageInfo & { edges: number })[];
+  snap(point: LatLon, excludedMask?: number, pointIndex?: number): Snap;
+  /** Shortest route through the points in order (origin, vias…, destination). */
+  route(points: readonly LatLon[], options?: RouteOptions): Route;
+  /**
+   * The best route and, for each passage it crosses, the best route avoiding that passage too (what
+   * `explain` and `what-if` show); routes that do not exist under a closure are left out.
+   */
+  alternatives(points: readonly LatLon[], options?: RouteOptions): { best: Route; without: { passage: string; route: Route }[] };
+}
+
+export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
+  const n = graph.nodeCount;
+  const cosLat = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    cosLat[i] = Math.cos(graph.lat[i]! * RAD);
+  }
+  const index = createSnapIndex(graph);
+  const g = new Float64Array(n);
+  const parentEdge = new Int32Array(n);
+  const stamp = new Int32Array(n);
+  const closed = new Int32Array(n);
+  let generation = 0;
+  let heapKey = new Float64Array(1024);
+  let heapNode = new Int32Array(1024);
+  let heapSize = 0;
+
+  const push = (key: number, node: number) => {
+    if (heapSize === heapKey.length) {
+      const k = new Float64Array(heapSize * 2);
+      k.set(heapKey);
+      heapKey = k;
+      const v = new Int32Array(heapSize * 2);
+      v.set(heapNode);
+      heapNode = v;
+    }
+    let i = heapSize++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (heapKey[p]! <= key) break;
+      heapKey[i] = heapKey[p]!;
+      heapNode[i] = heapNode[p]!;
+      i = p;
+    }
+    heapKey[i] = key;
+    heapNode[i] = node;
+  };
+  const pop = (): number => {
+    const top = heapNode[0]!;
+    const lastKey = heapKey[--heapSize]!;
+    const lastNode = heapNode[heapSize]!;
+    let i = 0;
+    for (;;) {
+      let c = 2 * i + 1;
+      if (c >= heapSize) break;
+      if (c + 1 < heapSize && heapKey[c + 1]! < heapKey[c]!) c++;
+      if (heapKey[c]! >= lastKey) break;
+      heapKey[i] = heapKey[c]!;
+      heapNode[i] = heapNode[c]!;
+      i = c;
+    }
+    heapKey[i] = lastKey;
+    heapNode[i] = lastNode;
+    return top;
+  };
+
+  const edgeCount = new Map<number, number>();
+  for (let e = 0; e < graph.edgeCount; e++) {
+    const p = graph.edgePassage[e]!;
+    if (p !== 0) edgeCount.set(p, (edgeCount.get(p) ?? 0) + 1);
+  }
+
+  const snap = (point: LatLon, excludedMask = 0, pointIndex?: number): Snap => {
+    const found = index.nearest(point.lat, point.lon, excludedMask);
+    if (found === null) {
+      throw new RoutingError(
+        'point_off_network',
+        `${point.lat},${point.lon} is more than ${Math.round(SNAP_MAX_NM * 1.852)} km from the sea network (inland, or on a coast the network does not serve)`,
+        pointIndex,
+      );
+    }
+    return found;
+  };
+
+  /** Network part of a leg: the edges from the source snap to the target snap (snap edges included when partly used). */
+  const searchLeg = (s: Snap, t: Snap, mask: number): { edges: number[]; startNode: number; endNode: number; lengthNm: number } => {
+    const sLen = graph.edgeNm[s.edge]!;
+    const tLen = graph.edgeNm[t.edge]!;
+    let best = Infinity;
+    let bestEnd = -1;
+    if (s.edge === t.edge) {
+      best = Math.abs(s.t - t.t) * sLen;
+      bestEnd = -2;
+    }
+    generation++;
+    heapSize = 0;
+    const cosT = Math.cos(t.snappedLat * RAD);
+    const lonT = t.snappedLon * RAD;
+    const h = (node: number) => {
+      const sdLat = Math.sin((graph.lat[node]! * RAD - t.snappedLat * RAD) / 2);
+      const sdLon = Math.sin((graph.lon[node]! * RAD - lonT) / 2);
+      const a = sdLat * sdLat + cosLat[node]! * cosT * sdLon * sdLon;
+      return 2 * EARTH_NM * Math.asin(Math.min(1, Math.sqrt(a))) * HEURISTIC_FACTOR;
+    };
+    const seed = (node: number, cost: number) => {
+      if (stamp[node] === generation && g[node]! <= cost) return;
+      stamp[node] = generation;
+      g[node] = cost;
+      parentEdge[node] = -1;
+      push(cost + h(node), node);
+    };
+    seed(graph.edgeA[s.edge]!, s.t * sLen);
+    seed(graph.edgeB[s.edge]!, (1 - s.t) * sLen);
+    const tA = graph.edgeA[t.edge]!;
+    const tB = graph.edgeB[t.edge]!;
+    const tACost = t.t * tLen;
+    const tBCost = (1 - t.t) * tLen;
+    while (heapSize > 0) {
+      const f = heapKey[0]!;
+      if (f >= best) break;
+      const u = pop();
+      if (closed[u] === generation) continue;
+      closed[u] = generation;
+      const gu = g[u]!;
+      if (u === tA && gu + tACost < best) {
+        best = gu + tACost;
+        bestEnd = u;
+      }
+      if (u === tB && gu + tBCost < best) {
+        best = gu + tBCost;
+        bestEnd = u;
+      }
+      for (let i = graph.offsets[u]!, end = graph.offsets[u + 1]!; i < end; i++) {
+        const e = graph.arcEdge[i]!;
+        if (mask & (1 << graph.edgePassage[e]!)) continue;
+        const v = graph.target[i]!;
+        if (closed[v] === generation) continue;
+        const gv = gu + graph.edgeNm[e]!;
+        if (stamp[v] !== generation || gv < g[v]!) {
+          stamp[v] = generation;
+          g[v] = gv;
+          parentEdge[v] = e;
+          push(gv + h(v), v);
+        }
+      }
+    }
+    if (bestEnd === -1) throw new RoutingError('route_unreachable', 'no sea route joins these points with the given closures');
+    if (bestEnd === -2) return { edges: [], startNode: -1, endNode: -1, lengthNm: best };
+    const path: number[] = [];
+    let node = bestEnd;
+    while (parentEdge[node] !== -1) {
+      const e = parentEdge[node]!;
+      path.push(e);
+      node = graph.edgeA[e] === node ? graph.edgeB[e]! : graph.edgeA[e]!;
+    }
+    path.reverse();
+    return { edges: path, startNode: node, endNode: bestEnd, lengthNm: best };
+  };
+
+  const unwrapPush = (coords: [number, number][], lon: number, lat: number) => {
+    const last = coords[coords.length - 1];
+    let l = lon;
+    if (last !== undefined) {
+      while (l - last[0] > 180) l -= 360;
+      while (last[0] - l > 180) l += 360;
+      if (Math.abs(last[0] - l) < 1e-9 && Math.abs(last[1] - lat) < 1e-9) return;
+    }
+    coords.push([l, lat]);
+  };
+
+  const leg = (s: Snap, t: Snap, mask: number, startNm: number): RouteLeg => {
+    const found = searchLeg(s, t, mask);
+    const coordinates: [number, number][] = [];
+    const passages: PassageCrossing[] = [];
+    let along = startNm;
+    let previous = 0;
+    const step = (edge: number, lengthNm: number, lon: number, lat: number) => {
+      const p = edge < 0 ? 0 : graph.edgePassage[edge]!;
+      if (p !== 0 && p !== previous) {
+        const info = passageAt(p);
+        const [atLon, atLat] = coordinates[coordinates.length - 1]!;
+        passages.push({ id: info.id, name: info.name, kind: info.kind, lat: atLat, lon: atLon > 180 ? atLon - 360 : atLon < -180 ? atLon + 360 : atLon, at_nm: Math.round(along * 10) / 10 });
+      }
+      if (edge >= 0) previous = p;
+      along += lengthNm;
+      unwrapPush(coordinates, lon, lat);
+    };
+    unwrapPush(coordinates, s.lon, s.lat);
+    step(-1, s.connectorNm, s.snappedLon, s.snappedLat);
+    const sLen = graph.edgeNm[s.edge]!;
+    const tLen = graph.edgeNm[t.edge]!;
+    if (found.startNode === -1) {
+      step(s.edge, found.lengthNm, t.snappedLon, t.snappedLat);
+    } else {
+      const toStart = found.startNode === graph.edgeA[s.edge] ? s.t * sLen : (1 - s.t) * sLen;
+      if (toStart > 0) step(s.edge, toStart, graph.lon[found.startNode]!, graph.lat[found.startNode]!);
+      let node = found.startNode;
+      for (const e of found.edges) {
+        node = graph.edgeA[e] === node ? graph.edgeB[e]! : graph.edgeA[e]!;
+        step(e, graph.edgeNm[e]!, graph.lon[node]!, graph.lat[node]!);
+      }
+      const fromEnd = found.endNode === graph.edgeA[t.edge] ? t.t * tLen : (1 - t.t) * tLen;
+      if (fromEnd > 0) step(t.edge, fromEnd, t.snappedLon, t.snappedLat);
+    }
+    step(-1, t.connectorNm, t.lon, t.lat);
+    const connectorNm = s.connectorNm + t.connectorNm;
+    return { from: s, to: t, distanceNm: found.lengthNm + connectorNm, connectorNm, passages, coordinates };
+  };
+
+  const route = (points: readonly LatLon[], options: RouteOptions = {}): Route => {
+    const mask = options.excludedMask ?? 0;
+    if (points.length < 2) throw new Error('a route needs at least two points');
+    const snaps = points.map((p, i) => snap(p, mask, i));
+    const legs: RouteLeg[] = [];
+    let total = 0;
+    for (let i = 1; i < snaps.length; i++) {
+      const l = leg(snaps[i - 1]!, snaps[i]!, mask, total);
+      legs.push(l);
+      total += l.distanceNm;
+    }
+    const coordinates: [number, number][] = [];
+    for (const l of legs) for (const c of l.coordinates) unwrapPush(coordinates, c[0], c[1]);
+    return {
+      distanceNm: total,
+      connectorNm: legs.reduce((s, l) => s + l.connectorNm, 0),
+      legs,
+      passages: legs.flatMap((l) => l.passages),
+      coordinates,
+      excludedMask: mask,
+    };
+  };
+
+  const passageMask = (avoid: readonly string[], allow: readonly string[] = []): number => {
+    let mask = 0;
+    const resolve = (name: string) => {
+      const p = passageByName(name);
+      if (p === undefined) throw new RoutingError('unknown_passage', `unknown passage "${name}"; known: ${PASSAGES.map((x) => x.id).join(', ')}`);
+      return p.index;
+    };
+    const allowed = new Set(allow.map(resolve));
+    for (const id of DEFAULT_EXCLUDED) {
+      const i = passageByName(id)!.index;
+      if (!allowed.has(i)) mask |= 1 << i;
+    }
+    for (const name of avoid) mask |= 1 << resolve(name);
+    return mask;
+  };
+
+  return {
+    graph,
+    bytes: graphBytes(graph) + index.bytes + n * 24 + heapKey.byteLength + heapNode.byteLength,
+    passageMask,
+    maskNames: (mask) => PASSAGES.filter((p) => mask & (1 << p.index)).map((p) => p.id),
+    passages: () => PASSAGES.map((p) => ({ ...p, edges: edgeCount.get(p.index) ?? 0 })),
+    snap,
+    route,
+    alternatives(points, options = {}) {
+      const best = route(points, options);
+      const without: { passage: string; route: Route }[] = [];
+      for (const crossing of new Set(best.passages.map((p) => p.id))) {
+        const mask = best.excludedMask | (1 << passageByName(crossing)!.index);
+        try {
+          without.push({ passage: crossing, route: route(points, { excludedMask: mask }) });
+        } catch (error) {
+          if (!(error instanceof RoutingError)) throw error;
+        }
+      }
+      return { best, without };
+    },
+  };
+}

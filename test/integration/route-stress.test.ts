@@ -1,0 +1,231 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { HOUR, MINUTE } from '../../src/clock.js';
+import { CHOKEPOINTS } from '../../src/events/chokepoints.js';
+import { metricsRoutes } from '../../src/features/metrics/routes.js';
+import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
+import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
+import type { PositionReport } from '../../src/fleet/types.js';
+import { destinationPoint } from '../../src/geo/distance.js';
+import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { position } from '../helpers/fleet.js';
+
+const NOW = TEST_EPOCH;
+const DAY = 24 * HOUR;
+const GIBRALTAR = CHOKEPOINTS.find((c) => c.key === 'gibraltar')!;
+const GIB_PORT = readPortTableFile().ports.find((p) => p.locode === 'GIGIB')!;
+
+let app: TestApp;
+let liveKey: string;
+let seq = 1;
+
+/** A transit of Gibraltar that left the gate at `exited`. */
+function transit(vslId: string, exited: number, meanSpeedKn: number, stoppedMs: number) {
+  return {
+    vsl_id: vslId,
+    zone: 'gibraltar',
+    direction: 'eastbound',
+    entered_at: exited - 4 * HOUR,
+    exited_at: exited,
+    mean_speed_kn: meanSpeedKn,
+    stopped_ms: stoppedMs,
+    first_seq: seq++,
+    last_seq: seq++,
+    fixes: 40,
+    simulated: 0,
+    updated_at: NOW,
+  };
+}
+function call(vslId: string, departure: number, anchorageMs: number) {
+  return {
+    vsl_id: vslId,
+    port_id: GIB_PORT.port_id,
+    ship_type: 70,
+    arrival: departure - anchorageMs - 6 * HOUR,
+    departure,
+    last_fix_at: departure,
+    anchorage_ms: anchorageMs,
+    berth_ms: 6 * HOUR,
+    stops: '[]',
+    first_seq: seq++,
+    last_seq: seq++,
+    fixes: 100,
+    gaps: 0,
+    confidence: 0.9,
+    simulated: 0,
+    updated_at: NOW,
+  };
+}
+/** An encounter 40 km east of the gate centre (inside 100 km) that ended at `end`. */
+function encounter(a: string, b: string, end: number) {
+  const at = destinationPoint(GIBRALTAR.lat, GIBRALTAR.lon, 90, 40_000);
+  return {
+    vsl_a: a,
+    vsl_b: b,
+    start_at: end - 3 * HOUR,
+    end_at: end,
+    median_distance_m: 200,
+    lat: at.lat,
+    lon: at.lon,
+    zone: null,
+    observations: 36,
+    first_seq: seq++,
+    last_seq: seq++,
+    confidence: 1,
+    simulated: 0,
+    updated_at: NOW,
+  };
+}
+
+before(async () => {
+  app = await startTestApp({ now: NOW });
+  const fleet = app.bosun.ctx.services.fleet;
+  // stored positions from six days back: the four 24 h baseline windows are covered
+  for (const r of [position(244000901, NOW - 6 * DAY, 10, -30, { sog: 0.1 }), position(244000901, NOW - 10 * MINUTE, 10.001, -30, { sog: 0.1 })]) fleet.acceptPosition(r);
+  await fleet.flush();
+  await app.bosun.ctx.services.events.runner.catchUp();
+  const repo = app.bosun.ctx.services.events.repo;
+  const transits = [];
+  const calls = [];
+  const encounters = [];
+  // baseline windows (k = 1..4 days back): 4 transits at 12 kn, 30 min stopped each; one call with 2 h at anchor; one encounter
+  for (let k = 1; k <= 4; k++) {
+    const end = NOW - k * DAY;
+    for (let i = 0; i < 4; i++) transits.push(transit(`vsl_b${k}${i}`, end - (i + 1) * HOUR, 12, 30 * MINUTE));
+    calls.push(call(`vsl_c${k}`, end - 2 * HOUR, 2 * HOUR));
+    encounters.push(encounter(`vsl_e${k}a`, `vsl_e${k}b`, end - 3 * HOUR));
+  }
+  // the range (the last 24 h): 2 transits at 9 kn, stopped 2 h each; one call waiting 3 h; two encounters
+  transits.push(transit('vsl_now1', NOW - 3 * HOUR, 9, 2 * HOUR), transit('vsl_now2', NOW - 20 * HOUR, 9, 2 * HOUR));
+  calls.push(call('vsl_cnow', NOW - 5 * HOUR, 3 * HOUR));
+  encounters.push(encounter('vsl_ea', 'vsl_eb', NOW - 4 * HOUR), encounter('vsl_ec', 'vsl_ed', NOW - 16 * HOUR));
+  // elsewhere: a transit of another gate, a call far away, an encounter 150 km from the gate
+  transits.push({ ...transit('vsl_x', NOW - 2 * HOUR, 1, 10 * HOUR), zone: 'suez' });
+  const far = destinationPoint(GIBRALTAR.lat, GIBRALTAR.lon, 270, 150_000);
+  encounters.push({ ...encounter('vsl_fa', 'vsl_fb', NOW - 2 * HOUR), lat: far.lat, lon: far.lon });
+  await repo.upsertTransits(transits);
+  await repo.upsertCalls(calls);
+  await repo.upsertEncounters(encounters);
+  liveKey = (await app.registerAgent('stress-live', ['vessels:live'])).apiKey;
+});
+
+after(async () => {
+  await app?.close();
+});
+
+type Component = { name: string; value: number | null; baseline: number | null; stress: number | null; weight: number; data_age_seconds: number | null; available: boolean; note: string | null };
+const byName = (components: Component[]) => Object.fromEntries(components.map((c) => [c.name, c]));
+
+test('route_stress_index at Gibraltar: each component against the mean of the four windows before, and the weighted index', async () => {
+  const res = await app.api('GET', '/v1/metrics/route_stress_index?zone_key=gibraltar&range=24H', { token: liveKey });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.cost_units, 1.3);
+  const data = res.body.data;
+  assert.deepEqual(data.window, { from: new Date(NOW - DAY).toISOString(), to: new Date(NOW).toISOString() });
+  assert.deepEqual(data.baseline, { from: new Date(NOW - 5 * DAY).toISOString(), to: new Date(NOW - DAY).toISOString(), windows: 4 });
+  const c = byName(data.components);
+  const summary = (x: Component) => [x.value, x.baseline, x.stress, x.weight, x.available];
+  // 2 transits against 4: |2/4 − 1|
+  assert.deepEqual(summary(c.transit_volume!), [2, 4, 0.5, 0.3, true]);
+  // 9 kn against 12: (12 − 9)/12 × 2
+  assert.deepEqual(summary(c.gate_speed!), [9, 12, 0.5, 0.15, true]);
+  // 2 h stopped per transit against 0.5 h: (2 − 0.5)/max(0.5, 1), clamped to 1
+  assert.deepEqual(summary(c.gate_waiting!), [2, 0.5, 1, 0.2, true]);
+  // a 3 h median wait against 2 h: (3 − 2)/2
+  assert.deepEqual(summary(c.port_congestion!), [3, 2, 0.5, 0.15, true]);
+  // 2 encounters within 100 km against 1 (the one 150 km away does not count)
+  assert.deepEqual(summary(c.sts_activity!), [2, 1, 1, 0.1, true]);
+  assert.deepEqual(summary(c.detours!), [null, null, null, 0.1, false]);
+  assert.match(c.detours!.note!, /routing engine/);
+  // (0.3·0.5 + 0.15·0.5 + 0.2·1 + 0.15·0.5 + 0.1·1) / 0.9
+  assert.equal(data.index, 66.7);
+  assert.equal(data.level, 'high');
+  assert.equal(data.weight_measured, 0.9);
+  // data age: the newest transit left 3 h ago, the newest call 5 h ago, the newest encounter ended 4 h ago
+  assert.deepEqual(
+    [c.transit_volume!.data_age_seconds, c.gate_speed!.data_age_seconds, c.port_congestion!.data_age_seconds, c.sts_activity!.data_age_seconds, c.detours!.data_age_seconds],
+    [3 * 3600, 3 * 3600, 5 * 3600, 4 * 3600, null],
+  );
+  assert.ok(data.nearby_ports.some((p: { port_id: number }) => p.port_id === GIB_PORT.port_id));
+  assert.ok(data.nearby_ports.every((p: { distance_km: number }) => p.distance_km <= 100));
+  assert.equal(data.analysed_up_to, new Date(NOW - 10 * MINUTE).toISOString());
+  assert.equal(data.data_from, new Date(NOW - 6 * DAY).toISOString());
+  assert.equal(res.body.freshness_seconds, 600);
+  assert.deepEqual(res.body.quality_flags, [], 'no event behind the answer is simulated');
+});
+
+test('route_stress_index for an anonymous caller ends at the preview horizon', async () => {
+  const res = await app.api('GET', '/v1/metrics/route_stress_index?zone_key=gibraltar&range=24H');
+  assert.equal(res.status, 200);
+  const to = NOW - DELAY_SECONDS * 1000;
+  assert.deepEqual(res.body.data.window, { from: new Date(to - DAY).toISOString(), to: new Date(to).toISOString() });
+  const c = byName(res.body.data.components);
+  // the window 38 h to 14 h ago: the transit that left 20 h ago and the four of the day before; nothing newer
+  assert.equal(c.transit_volume!.value, 5);
+  assert.equal(c.sts_activity!.value, 2);
+  assert.equal(c.port_congestion!.value, 2);
+  assert.equal(c.transit_volume!.data_age_seconds, 20 * 3600);
+});
+
+test('route_stress_index without enough stored history: no baseline, said so; the default range is 7 days', async () => {
+  const res = await app.api('GET', '/v1/metrics/route_stress_index?zone_key=GIBRALTAR', { token: liveKey });
+  assert.equal(res.status, 200);
+  assert.deepEqual(res.body.data.window, { from: new Date(NOW - 7 * DAY).toISOString(), to: new Date(NOW).toISOString() });
+  assert.equal(res.body.data.baseline.windows, 0);
+  const c = byName(res.body.data.components);
+  assert.equal(c.transit_volume!.value, 2 + 16);
+  assert.equal(c.transit_volume!.available, false);
+  assert.match(c.transit_volume!.note!, /stored positions begin/);
+  assert.equal(res.body.data.index, null);
+  assert.equal(res.body.data.level, null);
+});
+
+test('route_stress_index errors: unknown zone_key lists the keys, bad range', async () => {
+  const unknown = await app.api('GET', '/v1/metrics/route_stress_index?zone_key=atlantis');
+  assert.equal(unknown.status, 400);
+  assert.equal(unknown.body.errors[0].code, 'unknown_zone');
+  assert.equal(unknown.body.errors[0].field, 'query.zone_key');
+  for (const key of ['suez', 'panama', 'hormuz', 'malacca', 'bab_el_mandeb', 'gibraltar', 'bosporus']) assert.ok(unknown.body.errors[0].message.includes(key), key);
+  const missing = await app.api('GET', '/v1/metrics/route_stress_index');
+  assert.equal(missing.body.errors[0].code, 'invalid_request');
+  for (const range of ['31D', '0H']) {
+    const bad = await app.api('GET', `/v1/metrics/route_stress_index?zone_key=suez&range=${range}`);
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errors[0].code, 'invalid_range', range);
+  }
+  assert.equal((await app.api('GET', '/v1/metrics/route_stress_index?zone_key=suez&range=1W')).body.errors[0].code, 'invalid_request');
+});
+
+test('route_stress_index: the published examples answer 200', async () => {
+  for (const example of metricsRoutes[0]!.examples) {
+    const qs = new URLSearchParams(Object.entries(example.query ?? {}).map(([k, v]) => [k, String(v)])).toString();
+    assert.equal((await app.api('GET', `/v1/metrics/route_stress_index?${qs}`)).status, 200, example.summary);
+  }
+});
+
+test('route_stress_index counts a transit the detector found in positions through the fleet; simulated positions make a simulated answer', async () => {
+  const fresh = await startTestApp({ now: NOW });
+  try {
+    const fleet = fresh.bosun.ctx.services.fleet;
+    // west to east along the strait at 12 kn, a fix every 3 minutes, 80 km
+    const reports: PositionReport[] = [];
+    const start = destinationPoint(GIBRALTAR.lat, GIBRALTAR.lon, 270, 40_000);
+    for (let d = 0, t = NOW - 10 * HOUR; d <= 80_000; d += 1_111, t += 3 * MINUTE) {
+      const p = destinationPoint(start.lat, start.lon, 90, d);
+      reports.push(position(244000950, t, p.lat, p.lon, { sog: 12, cog: 90, simulated: true }));
+    }
+    for (const r of reports) fleet.acceptPosition(r);
+    await fleet.flush();
+    await fresh.bosun.ctx.services.events.runner.catchUp();
+    const operator = await fresh.operatorToken();
+    const res = await fresh.api('GET', '/v1/metrics/route_stress_index?zone_key=gibraltar&range=24H', { token: operator });
+    const c = byName(res.body.data.components);
+    assert.equal(c.transit_volume!.value, 1);
+    assert.equal(c.gate_speed!.value, 12);
+    assert.equal(c.gate_waiting!.value, 0);
+    assert.equal(res.body.data.baseline.windows, 0, 'the positions begin inside the range');
+    assert.deepEqual(res.body.quality_flags, ['simulated_source']);
+  } finally {
+    await fresh.close();
+  }
+});
