@@ -14,6 +14,8 @@ import { createMetaService } from '../features/meta/meta-service.js';
 import type { Services } from '../features/services.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
+import { createExchangeGate } from '../features/exchange/exchange-gate.js';
+import { createExchangeGateRepo } from '../features/exchange/exchange-gate-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
 import { createPaymentsRepo } from '../features/payments/payments-repo.js';
 import { createPaymentsService } from '../features/payments/payments-service.js';
@@ -162,6 +164,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       fleetReads,
       clock,
     }),
+    exchangeGate: createExchangeGate({ repo: createExchangeGateRepo(store.db), agents, audit, clock }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,

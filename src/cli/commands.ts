@@ -11,6 +11,7 @@ import { operatorCommands } from '../features/operator/commands.js';
 import { feedCommands } from '../feeds/commands.js';
 import { simCommands } from '../sim/commands.js';
 import { eventCommands } from '../features/events/commands.js';
+import { exchangeCommands } from '../features/exchange/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -30,4 +31,5 @@ export const ALL_COMMANDS: Command[] = [
   ...portCommands,
   ...simCommands,
   ...eventCommands,
+  ...exchangeCommands,
 ];

@@ -16,6 +16,7 @@ import type { PaymentsService } from './payments/payments-service.js';
 import type { TelemetryService } from './telemetry/telemetry-service.js';
 import type { VesselsService } from './vessels/vessels-service.js';
 import type { FleetService } from '../fleet/fleet-service.js';
+import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
@@ -45,6 +46,8 @@ export interface Services extends HarborServices {
   congestion: CongestionService;
   /** Stored answers of idempotent writes (applied at route registration). */
   idempotency: IdempotencyService;
+  /** Exchange membership, linked agents, bans and moderation of exchange records (docs/exchange.md). */
+  exchangeGate: ExchangeGate;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
 }

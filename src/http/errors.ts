@@ -52,6 +52,9 @@ const definitions = {
   feature_unavailable: { status: 503, retryable: false, summary: 'The feature is disabled on this deployment.' },
   payments_disabled: { status: 403, retryable: false, summary: 'Payment intents are disabled on this deployment; the rails are display-only.' },
   payment_required: { status: 402, retryable: false, summary: 'Payment is required for this operation.' },
+  // exchange (docs/exchange.md)
+  exchange_banned: { status: 403, retryable: false, summary: 'The operator has banned this agent from the exchange; reading and writing exchange records is refused.' },
+  exchange_linked_agent_forbidden: { status: 403, retryable: false, summary: "Linked agents (registered from the same network within 24 hours) cannot act on each other's exchange records." },
 
   // harbor (harbor-interface part 7; exact identifiers)
   trial_not_enabled: { status: 403, retryable: false, summary: 'No active vessel snapshot trial for this agent.' },

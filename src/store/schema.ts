@@ -526,7 +526,14 @@ export interface PortImportVersionTable {
   version: number;
 }
 
+export interface ExchangeBansTable {
+  agent_id: string;
+  reason: string;
+  banned_at: number;
+}
+
 export interface Database {
+  exchange_bans: ExchangeBansTable;
   access_version: AccessVersionTable;
   port_import_rows: PortImportRowsTable;
   port_import_version: PortImportVersionTable;

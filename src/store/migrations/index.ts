@@ -15,6 +15,7 @@ import * as serviceSecrets from './20261123T1900_service_secrets.js';
 import * as accessVersion from './20261123T2200_access_version.js';
 import * as events from './20261124T0100_events.js';
 import * as portImports from './20261124T0200_port_imports.js';
+import * as exchangeBase from './20261124T0300_exchange_base.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -37,4 +38,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261123T2200_access_version': accessVersion,
   '20261124T0100_events': events,
   '20261124T0200_port_imports': portImports,
+  '20261124T0300_exchange_base': exchangeBase,
 };
