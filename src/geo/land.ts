@@ -1,0 +1,122 @@
+import { createRequire } from 'node:module';
+import Flatbush from 'flatbush';
+import { feature } from 'topojson-client';
+import type { Topology, GeometryObject } from 'topojson-specification';
+import { distanceM } from './distance.js';
+
+/**
+ * Natural Earth 1:10m land (the `world-atlas` package, public domain) as a spatial index of its
+ * coastline segments: a point is on land when a ray from it eastwards crosses the coast an odd
+ * number of times (lakes are holes), found with an index query on the ray instead of a walk over
+ * the 409,000 vertices; the distance to the coast is the nearest segment's.
+ */
+export interface LandIndex {
+  /** True when the point lies on Natural Earth 1:10m land (most lakes are land there; the Caspian Sea is water). */
+  isLand(lon: number, lat: number): boolean;
+  /** Great-circle distance in km from the point to the nearest coastline segment, or Infinity beyond `maxKm`. */
+  coastDistanceKm(lon: number, lat: number, maxKm: number): number;
+  /** Positive km inland, negative km offshore (0 on the coast); Infinity-limited by `maxKm` like coastDistanceKm. */
+  signedCoastDistanceKm(lon: number, lat: number, maxKm: number): number;
+  readonly segments: number;
+}
+
+export const LAND_ATTRIBUTION = 'Natural Earth 1:10m land (public domain), via the world-atlas package';
+
+let shared: LandIndex | null = null;
+
+/** One index per process, built on first use (about a second). */
+export function landIndex(): LandIndex {
+  shared ??= buildLandIndex(loadLandRings());
+  return shared;
+}
+
+type Ring = Array<[number, number]>;
+
+function loadLandRings(): Ring[] {
+  const require = createRequire(import.meta.url);
+  const topology = require('world-atlas/land-10m.json') as Topology;
+  const land = feature(topology, topology.objects.land as GeometryObject) as unknown as GeoJSON.FeatureCollection<GeoJSON.MultiPolygon | GeoJSON.Polygon>;
+  const rings: Ring[] = [];
+  for (const f of land.features) {
+    const polygons = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates;
+    for (const polygon of polygons) for (const ring of polygon) rings.push(ring as Ring);
+  }
+  return rings;
+}
+
+/** Builds the index from closed rings (exported for tests with small shapes). */
+export function buildLandIndex(rings: Ring[]): LandIndex {
+  let count = 0;
+  for (const ring of rings) count += ring.length - 1;
+  const x1 = new Float64Array(count);
+  const y1 = new Float64Array(count);
+  const x2 = new Float64Array(count);
+  const y2 = new Float64Array(count);
+  const index = new Flatbush(Math.max(1, count));
+  let i = 0;
+  for (const ring of rings) {
+    for (let k = 0; k + 1 < ring.length; k++) {
+      const [ax, ay] = ring[k]!;
+      const [bx, by] = ring[k + 1]!;
+      x1[i] = ax;
+      y1[i] = ay;
+      x2[i] = bx;
+      y2[i] = by;
+      index.add(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+      i++;
+    }
+  }
+  if (count === 0) index.add(0, 0, 0, 0);
+  index.finish();
+
+  function isLand(lon: number, lat: number): boolean {
+    let inside = false;
+    for (const s of index.search(lon, lat, 180, lat)) {
+      if (s >= count) continue;
+      const ay = y1[s]!;
+      const by = y2[s]!;
+      // Half-open rule: a vertex exactly on the ray counts for one of its two segments only.
+      if (ay > lat === by > lat) continue;
+      const ax = x1[s]!;
+      const bx = x2[s]!;
+      const xCross = ax + ((lat - ay) / (by - ay)) * (bx - ax);
+      if (xCross > lon) inside = !inside;
+    }
+    return inside;
+  }
+
+  function coastDistanceKm(lon: number, lat: number, maxKm: number): number {
+    // Candidate segments within the box of maxKm around the point (degrees of longitude shrink with latitude).
+    const dLat = maxKm / 111.2;
+    const dLon = Math.min(180, maxKm / (111.2 * Math.max(0.01, Math.cos((lat * Math.PI) / 180))));
+    let best = Infinity;
+    for (const s of index.search(lon - dLon, lat - dLat, lon + dLon, lat + dLat)) {
+      if (s >= count) continue;
+      const km = pointSegmentKm(lon, lat, x1[s]!, y1[s]!, x2[s]!, y2[s]!);
+      if (km < best) best = km;
+    }
+    return best <= maxKm ? best : Infinity;
+  }
+
+  return {
+    isLand,
+    coastDistanceKm,
+    signedCoastDistanceKm(lon, lat, maxKm) {
+      const d = coastDistanceKm(lon, lat, maxKm);
+      return isLand(lon, lat) ? d : -d;
+    },
+    segments: count,
+  };
+}
+
+/** Distance from a point to a short segment: the closest point found in a local equirectangular projection, measured on the sphere. */
+function pointSegmentKm(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
+  const k = Math.cos((py * Math.PI) / 180);
+  const ux = (bx - ax) * k;
+  const uy = by - ay;
+  const wx = (px - ax) * k;
+  const wy = py - ay;
+  const len2 = ux * ux + uy * uy;
+  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, (wx * ux + wy * uy) / len2));
+  return distanceM(py, px, ay + t * (by - ay), ax + t * (bx - ax)) / 1000;
+}

@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildLandIndex, landIndex } from '../../../src/geo/land.js';
+
+test('land index on a small shape: inside, outside, a hole, the edge rule and coast distances', () => {
+  const square: Array<[number, number]> = [
+    [0, 0],
+    [10, 0],
+    [10, 10],
+    [0, 10],
+    [0, 0],
+  ];
+  const hole: Array<[number, number]> = [
+    [4, 4],
+    [6, 4],
+    [6, 6],
+    [4, 6],
+    [4, 4],
+  ];
+  const land = buildLandIndex([square, hole]);
+  assert.equal(land.segments, 8);
+  assert.equal(land.isLand(2, 2), true);
+  assert.equal(land.isLand(5, 5), false, 'a hole is water');
+  assert.equal(land.isLand(-1, 5), false);
+  assert.equal(land.isLand(11, 5), false);
+  assert.equal(land.isLand(2, 4), true, 'a ray through a vertex of the hole crosses it once: still land');
+  // 1° of latitude on the IUGG sphere is 111.195 km; the nearest edge of (2, 2) is 2° away.
+  assert.ok(Math.abs(land.coastDistanceKm(2, 2, 1000) - 2 * 111.195) < 0.5);
+  assert.equal(land.coastDistanceKm(2, 2, 100), Infinity, 'beyond maxKm');
+  assert.ok(land.signedCoastDistanceKm(5, 5, 500) < 0, 'in the hole: offshore');
+  assert.ok(land.signedCoastDistanceKm(1, 5, 500) > 0);
+});
+
+test('Natural Earth 1:10m: known places on land and at sea, with coast distances', () => {
+  const land = landIndex();
+  assert.ok(land.segments > 400_000);
+  const cases: Array<[string, number, number, boolean]> = [
+    ['Paris', 2.35, 48.85, true],
+    ['Madrid', -3.7, 40.4, true],
+    ['central Australia', 134, -25, true],
+    ['North Sea', 3, 55, false],
+    ['mid-Atlantic', -30, 30, false],
+    ['Caspian Sea', 50.5, 42, false],
+    ['off Honolulu', -157.9, 21.2, false],
+    ['Viti Levu (across the antimeridian lies Fiji)', 178.0, -17.8, true],
+  ];
+  for (const [name, lon, lat, expected] of cases) assert.equal(land.isLand(lon, lat), expected, name);
+  const honolulu = land.coastDistanceKm(-157.9, 21.2, 100);
+  assert.ok(honolulu > 3 && honolulu < 20, `off Honolulu ${honolulu} km from the coast`);
+  assert.ok(land.signedCoastDistanceKm(2.35, 48.85, 500) > 100, 'Paris is well inland');
+});
