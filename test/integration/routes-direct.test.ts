@@ -33,6 +33,16 @@ test('routes/direct: Rotterdam–Singapore through Suez, then avoiding Suez roun
     );
     assert.ok(c.distance_nm > 11700 * 0.98 && c.distance_nm < 11900 * 1.02, String(c.distance_nm));
     assert.deepEqual([c.speed_kn, c.speed_source], [18, 'ship_type_default']);
+    // Estimates for the reference container ship (60,000 kW, design 24 kn, SFOC 175 g/kWh, HFO Cf 3.114).
+    const e = c.estimates;
+    assert.deepEqual([e.fuel, e.engine_load, e.speed_above_design, e.reference_ship.main_engine_kw], ['HFO', 0.422, false, 60_000]);
+    assert.equal(e.fuel_t_per_day, 106.3);
+    assert.ok(Math.abs(e.fuel_t - (c.distance_nm / 18 / 24) * 106.3125) < 0.2, String(e.fuel_t));
+    assert.ok(Math.abs(e.co2_t - e.fuel_t * 3.114) < 0.2);
+    assert.match(e.method, /MEPC\.308\(73\)/);
+    const fast = (await get(app, apiKey, '/v1/routes/direct?from=NLRTM&to=SGSIN&ship_type=lng&speed_kn=21')).body.data.estimates;
+    assert.deepEqual([fast.fuel, fast.engine_load, fast.speed_above_design], ['LNG', 1, true]);
+    assert.ok(Math.abs(fast.co2_t - fast.fuel_t * 2.75) < 0.2);
     assert.ok(c.avoided.includes('suez'));
 
     const babAlias = await get(app, apiKey, '/v1/routes/direct?from=31140&to=SGSIN&avoid=bab_el_mandeb');

@@ -56,9 +56,15 @@ test('what-if: Rotterdam–Singapore with Suez closed goes round the Cape, +3,47
   assert.equal(both.with_closures.distance_nm, d.with_closures.distance_nm);
   assert.equal(both.speed_kn, 18);
   near(both.added.hours, both.added.distance_nm / 18, 0.1);
+  // Fuel for the reference container ship (60,000 kW, 24 kn, 175 g/kWh): (18/24)^3 load, 106.3 t a day at sea.
+  const perHour = (60_000 * (18 / 24) ** 3 * 175) / 1e6;
+  near(both.baseline.fuel_t, (both.baseline.distance_nm / 18) * perHour, 0.2);
+  near(both.added.fuel_t, (both.added.distance_nm / 18) * perHour, 0.2);
+  near(both.added.co2_t, both.added.fuel_t * 3.114, 0.3);
+  assert.match(both.note, /t more fuel for a reference container ship/);
 
   const pacific = (await get('/v1/routes/what-if?from=CNSGH&to=USLAX&closed=panama&speed_kn=20')).body.data;
-  assert.deepEqual(pacific.added, { distance_nm: 0, distance_pct: 0, hours: 0, days: 0 });
+  assert.deepEqual(pacific.added, { distance_nm: 0, distance_pct: 0, hours: 0, days: 0, fuel_t: 0, co2_t: 0 });
   assert.deepEqual(pacific.closures, [{ passage: 'panama', name: 'Panama Canal', mattered: false }]);
   assert.deepEqual(pacific.now_uses, []);
 
@@ -202,6 +208,12 @@ test('scenario: Suez closed and slow steaming on given pairs, per pair and total
   near(rs.delta.hours, rs.scenario.distance_nm / 14.4 - rs.baseline.distance_nm / 18, 0.1);
   assert.equal(sl.delta.distance_nm, 0);
   near(sl.delta.hours, sl.baseline.distance_nm / 14.4 - sl.baseline.distance_nm / 18, 0.1);
+  // Same distance at 0.8 of the speed: power ~ speed^3, time ~ 1/speed, so fuel ~ speed^2 = 0.64 of the baseline.
+  near(sl.scenario.fuel_t / sl.baseline.fuel_t, 0.64, 0.002);
+  near(sl.delta.fuel_t, sl.scenario.fuel_t - sl.baseline.fuel_t, 0.1);
+  assert.ok(sl.delta.co2_t < 0, 'slow steaming saves CO2');
+  near(d.totals.baseline_fuel_t, rs.baseline.fuel_t + sl.baseline.fuel_t, 0.2);
+  near(d.totals.delta.fuel_t, d.totals.scenario_fuel_t - d.totals.baseline_fuel_t, 0.2);
   assert.equal(bad.error.code, 'port_not_found');
   assert.deepEqual([d.totals.routed, d.totals.failed], [2, 1]);
   near(d.totals.baseline_nm, rs.baseline.distance_nm + sl.baseline.distance_nm, 0.1);

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { FUEL_METHOD } from './fuel.js';
 import { PASSAGES } from '../../routing/graph.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, SHIP_TYPES } from './schemas.js';
 
@@ -91,6 +92,8 @@ const RouteFigures = {
   distance_nm: Type.Number({ description: 'Nautical miles (1,852 m) over the sea network plus the connectors.' }),
   duration_hours: Type.Number({ description: 'Time at sea at speed_kn (no port, canal or weather time).' }),
   duration_days: Type.Number(),
+  fuel_t: Type.Number({ description: `Estimated main-engine fuel, tonnes, for the reference ship of ship_type at speed_kn. ${FUEL_METHOD}` }),
+  co2_t: Type.Number({ description: 'Estimated CO2 from that fuel, tonnes (fuel_t x Cf).' }),
   passages: Type.Array(Type.String(), { description: 'Passages crossed, in order.' }),
 };
 const RouteFiguresSchema = Type.Object(RouteFigures);
@@ -106,6 +109,8 @@ const Delta = Type.Object({
   distance_pct: Type.Number({ description: 'Of the baseline distance.' }),
   hours: Type.Number(),
   days: Type.Number(),
+  fuel_t: Type.Number({ description: 'Estimated fuel difference, tonnes (negative: saved).' }),
+  co2_t: Type.Number({ description: 'Estimated CO2 difference, tonnes.' }),
 });
 
 export const WhatIfData = Type.Object({
@@ -197,6 +202,8 @@ export const PortfolioData = Type.Object({
     distance_nm: Type.Number({ description: 'Over the routed pairs.' }),
     duration_hours: Type.Number(),
     duration_days: Type.Number(),
+    fuel_t: Type.Number({ description: 'Estimated, over the routed pairs.' }),
+    co2_t: Type.Number(),
     passages: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), pairs: Type.Integer({ description: 'Routed pairs crossing it.' }) }), { description: 'Most used first.' }),
   }),
   max_pairs: Type.Integer(),
@@ -232,6 +239,8 @@ export const ScenarioData = Type.Object({
     scenario_nm: Type.Number(),
     baseline_hours: Type.Number(),
     scenario_hours: Type.Number(),
+    baseline_fuel_t: Type.Number({ description: 'Estimated, at the baseline speed.' }),
+    scenario_fuel_t: Type.Number({ description: 'Estimated, at the scenario speed: slower steaming burns less fuel per mile (power ~ speed^3).' }),
     delta: Delta,
   }),
 });

@@ -21,6 +21,7 @@ import {
 } from './planning-schemas.js';
 import type { Place, RoutesService } from './routes-service.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type ShipType } from './schemas.js';
+import { estimateFuel } from './fuel.js';
 
 /** How far back scenario looks for the busiest port pairs when the caller gives none. */
 export const BUSIEST_WINDOW_MS = 30 * DAY;
@@ -53,18 +54,46 @@ const speedOf = (request: { speed_kn?: number; ship_type?: ShipType }): Speed =>
   return { speed_kn: request.speed_kn ?? DEFAULT_SPEED_KN[shipType], speed_source: request.speed_kn === undefined ? 'ship_type_default' : 'speed_kn', ship_type: shipType };
 };
 
-const figures = (route: Route, speedKn: number) => ({
-  distance_nm: round(route.distanceNm, 1),
-  duration_hours: round(route.distanceNm / speedKn, 1),
-  duration_days: round(route.distanceNm / speedKn / 24, 2),
-  passages: route.passages.map((p) => p.id),
-});
+/** A passage's distance, time and estimated fuel (src/features/routes/fuel.ts), unrounded for sums. */
+interface Passage {
+  distanceNm: number;
+  hours: number;
+  fuelT: number;
+  co2T: number;
+}
 
-const delta = (base: { distanceNm: number; hours: number }, other: { distanceNm: number; hours: number }) => ({
+const passage = (distanceNm: number, speedKn: number, shipType: ShipType): Passage => {
+  const hours = distanceNm / speedKn;
+  const fuel = estimateFuel(shipType, speedKn, hours);
+  return { distanceNm, hours, fuelT: fuel.fuel_t, co2T: fuel.co2_t };
+};
+
+const figures = (route: Route, speedKn: number, shipType: ShipType) => {
+  const p = passage(route.distanceNm, speedKn, shipType);
+  return {
+    distance_nm: round(route.distanceNm, 1),
+    duration_hours: round(p.hours, 1),
+    duration_days: round(p.hours / 24, 2),
+    fuel_t: p.fuelT,
+    co2_t: p.co2T,
+    passages: route.passages.map((x) => x.id),
+  };
+};
+
+const delta = (base: Passage, other: Passage) => ({
   distance_nm: round(other.distanceNm - base.distanceNm, 1),
   distance_pct: base.distanceNm === 0 ? 0 : round(((other.distanceNm - base.distanceNm) / base.distanceNm) * 100, 1),
   hours: round(other.hours - base.hours, 1),
   days: round((other.hours - base.hours) / 24, 2),
+  fuel_t: round(other.fuelT - base.fuelT, 1),
+  co2_t: round(other.co2T - base.co2T, 1),
+});
+
+const sumPassages = (items: readonly Passage[]): Passage => ({
+  distanceNm: items.reduce((s, x) => s + x.distanceNm, 0),
+  hours: items.reduce((s, x) => s + x.hours, 0),
+  fuelT: items.reduce((s, x) => s + x.fuelT, 0),
+  co2T: items.reduce((s, x) => s + x.co2T, 0),
 });
 
 const portRef = (place: Place) => (place.port === null ? null : { port_id: place.port.port_id, name: place.port.name, locode: place.port.locode });
@@ -190,22 +219,22 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
       const baseline = route(places, []);
       const closedRoute = route(places, closed);
       const basePassages = new Set(baseline.passages.map((p) => p.id));
-      const added = delta({ distanceNm: baseline.distanceNm, hours: baseline.distanceNm / speed.speed_kn }, { distanceNm: closedRoute.distanceNm, hours: closedRoute.distanceNm / speed.speed_kn });
+      const added = delta(passage(baseline.distanceNm, speed.speed_kn, speed.ship_type), passage(closedRoute.distanceNm, speed.speed_kn, speed.ship_type));
       const nowUses = [...new Set(closedRoute.passages.map((p) => p.id))].filter((id) => !basePassages.has(id));
       const closures = closed.map((id) => ({ passage: id, name: passageName(id), mattered: basePassages.has(id) }));
       const mattering = closures.filter((c) => c.mattered).map((c) => c.passage);
       const note =
         mattering.length === 0
           ? `The baseline route crosses none of the closed passages: the route is unchanged.`
-          : `Closing ${mattering.join(', ')} adds ${added.distance_nm} nm (${added.distance_pct} %, ${added.days} days at ${speed.speed_kn} kn)${nowUses.length > 0 ? `; the route now uses ${nowUses.join(', ')}` : ''}.`;
+          : `Closing ${mattering.join(', ')} adds ${added.distance_nm} nm (${added.distance_pct} %, ${added.days} days at ${speed.speed_kn} kn, about ${added.fuel_t} t more fuel for a reference ${speed.ship_type} ship)${nowUses.length > 0 ? `; the route now uses ${nowUses.join(', ')}` : ''}.`;
       const data: Static<typeof WhatIfData> = {
         from: request.from,
         to: request.to,
         via: vias,
         ...speed,
         closed,
-        baseline: figures(baseline, speed.speed_kn),
-        with_closures: figures(closedRoute, speed.speed_kn),
+        baseline: figures(baseline, speed.speed_kn, speed.ship_type),
+        with_closures: figures(closedRoute, speed.speed_kn, speed.ship_type),
         added,
         now_uses: nowUses,
         closures,
@@ -257,7 +286,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
         from: request.from,
         to: request.to,
         ...speed,
-        ...figures(best, speed.speed_kn),
+        ...figures(best, speed.speed_kn, speed.ship_type),
         passages_detail: best.passages.map((p) => ({ id: p.id, name: p.name, kind: p.kind, at_nm: p.at_nm, lat: round(p.lat, 4), lon: round(p.lon, 4) })),
         segments,
         alternatives,
@@ -274,7 +303,15 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
       const now = deps.clock.now();
       const summaries = pairs.map((pair) => {
         const places = pairPlaces(pair);
-        return { from: pair.from, to: pair.to, from_port: portRef(places[0]!), to_port: portRef(places[1]!), ...speed, ...figures(route(places, []), speed.speed_kn), computed_at: iso(now) };
+        return {
+          from: pair.from,
+          to: pair.to,
+          from_port: portRef(places[0]!),
+          to_port: portRef(places[1]!),
+          ...speed,
+          ...figures(route(places, []), speed.speed_kn, speed.ship_type),
+          computed_at: iso(now),
+        };
       });
       for (const item of summaries) remember(agentId, item, now);
       const data: Static<typeof SummaryData> = { summaries, max_pairs: SUMMARY_MAX_PAIRS };
@@ -298,7 +335,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
       const results = pairs.map((pair) => {
         try {
           const places = pairPlaces(pair);
-          const result = { from_port: portRef(places[0]!), to_port: portRef(places[1]!), ...figures(route(places, []), speed.speed_kn) };
+          const result = { from_port: portRef(places[0]!), to_port: portRef(places[1]!), ...figures(route(places, []), speed.speed_kn, speed.ship_type) };
           return { index: pair.index, from: pair.from, to: pair.to, result, error: null };
         } catch (error) {
           return { index: pair.index, from: pair.from, to: pair.to, result: null, error: inlineError(error) };
@@ -308,6 +345,8 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
       const passageCounts = new Map<string, number>();
       for (const r of routed) for (const id of new Set(r.passages)) passageCounts.set(id, (passageCounts.get(id) ?? 0) + 1);
       const distance = routed.reduce((s, r) => s + r.distance_nm, 0);
+      const fuelT = routed.reduce((s, r) => s + r.fuel_t, 0);
+      const co2T = routed.reduce((s, r) => s + r.co2_t, 0);
       const data: Static<typeof PortfolioData> = {
         pairs: results,
         ...speed,
@@ -318,6 +357,8 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
           distance_nm: round(distance, 1),
           duration_hours: round(distance / speed.speed_kn, 1),
           duration_days: round(distance / speed.speed_kn / 24, 2),
+          fuel_t: round(fuelT, 1),
+          co2_t: round(co2T, 1),
           passages: [...passageCounts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id, count]) => ({ id, name: passageName(id), pairs: count })),
         },
         max_pairs: PORTFOLIO_MAX_PAIRS,
@@ -352,24 +393,23 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
           const places = pairPlaces(pair);
           const base = route(places, []);
           const changed = route(places, closed);
-          const baseHours = base.distanceNm / baseSpeed;
-          const changedHours = changed.distanceNm / scenarioSpeed;
+          const basePassage = passage(base.distanceNm, baseSpeed, shipType);
+          const changedPassage = passage(changed.distanceNm, scenarioSpeed, shipType);
           return {
             ...row,
-            baseline: { ...figures(base, baseSpeed), speed_kn: baseSpeed },
-            scenario: { ...figures(changed, scenarioSpeed), speed_kn: scenarioSpeed },
-            delta: delta({ distanceNm: base.distanceNm, hours: baseHours }, { distanceNm: changed.distanceNm, hours: changedHours }),
+            baseline: { ...figures(base, baseSpeed, shipType), speed_kn: baseSpeed },
+            scenario: { ...figures(changed, scenarioSpeed, shipType), speed_kn: scenarioSpeed },
+            delta: delta(basePassage, changedPassage),
             error: null,
-            raw: { baseNm: base.distanceNm, changedNm: changed.distanceNm, baseHours, changedHours },
+            raw: { base: basePassage, changed: changedPassage },
           };
         } catch (error) {
           return { ...row, baseline: null, scenario: null, delta: null, error: inlineError(error), raw: null };
         }
       });
       const ok = results.flatMap((r) => (r.raw === null ? [] : [r.raw]));
-      const sum = (pick: (r: (typeof ok)[number]) => number) => ok.reduce((s, r) => s + pick(r), 0);
-      const base = { distanceNm: sum((r) => r.baseNm), hours: sum((r) => r.baseHours) };
-      const changed = { distanceNm: sum((r) => r.changedNm), hours: sum((r) => r.changedHours) };
+      const base = sumPassages(ok.map((r) => r.base));
+      const changed = sumPassages(ok.map((r) => r.changed));
       if (ok.length < results.length) qualityFlags.push('some_pairs_failed');
       const data: Static<typeof ScenarioData> = {
         pairs_source: request.pairs === undefined ? 'busiest_port_pairs' : 'query',
@@ -386,6 +426,8 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
           scenario_nm: round(changed.distanceNm, 1),
           baseline_hours: round(base.hours, 1),
           scenario_hours: round(changed.hours, 1),
+          baseline_fuel_t: round(base.fuelT, 1),
+          scenario_fuel_t: round(changed.fuelT, 1),
           delta: delta(base, changed),
         },
       };

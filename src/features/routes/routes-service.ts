@@ -5,6 +5,7 @@ import { toGeoJsonGeometry } from '../../routing/geometry.js';
 import { passageByName, PASSAGES } from '../../routing/graph.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../routing/network-file.js';
 import type { PortRecord } from '../ports/port-table.js';
+import { estimateFuel, FUEL_METHOD, REFERENCE_SHIPS } from './fuel.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type RouteData, type RouteFeature as RouteFeatureSchema, type ShipType } from './schemas.js';
 
 export interface RouteRequest {
@@ -176,11 +177,17 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
         duration_hours: round(leg.distanceNm / speed, 1),
         passages: leg.passages.map((p) => p.id),
       })),
+      estimates: routeEstimates(shipType, speed, route.distanceNm / speed),
       network: { name: 'Eurostat marnet', resolution_km: resolutionKm },
       attribution,
       geometry: toGeoJsonGeometry(route.coordinates.map(([lon, lat]) => [round(lon, 5), round(lat, 5)])),
     };
     return { key, cached: null, view };
+  };
+
+  const routeEstimates = (shipType: ShipType, speedKn: number, hours: number) => {
+    const { label, main_engine_kw, design_speed_kn, sfoc_g_per_kwh } = REFERENCE_SHIPS[shipType];
+    return { ...estimateFuel(shipType, speedKn, hours), reference_ship: { label, main_engine_kw, design_speed_kn, sfoc_g_per_kwh }, method: FUEL_METHOD };
   };
 
   const shape = (view: RouteView, format: RouteRequest['format']): RouteView | RouteFeature => {

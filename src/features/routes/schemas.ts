@@ -1,25 +1,14 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { PASSAGES } from '../../routing/graph.js';
+import { FUEL_METHOD } from './fuel.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
 /** Vias one with-via route may pass through (each is a search of its own). */
 export const MAX_VIAS = 10;
 
-export const SHIP_TYPES = ['container', 'tanker', 'bulk', 'general_cargo', 'lng', 'ro_ro', 'passenger', 'other'] as const;
-export type ShipType = (typeof SHIP_TYPES)[number];
-
-/** Typical service speeds (knots) assumed when speed_kn is not given; the `other` row applies without ship_type. */
-export const DEFAULT_SPEED_KN: Readonly<Record<ShipType, number>> = {
-  container: 18,
-  tanker: 13,
-  bulk: 12.5,
-  general_cargo: 12,
-  lng: 17,
-  ro_ro: 16,
-  passenger: 20,
-  other: 14,
-};
+export { DEFAULT_SPEED_KN, SHIP_TYPES, type ShipType } from './ship-types.js';
+import { DEFAULT_SPEED_KN, SHIP_TYPES } from './ship-types.js';
 
 const PASSAGE_LIST = PASSAGES.map((p) => p.id).join(', ');
 const PLACE = 'A port_id (e.g. 31140), a UN/LOCODE (NLRTM or NL RTM) or a position lat,lon in decimal degrees.';
@@ -46,7 +35,7 @@ const routeParams = {
   ship_type: Type.Optional(
     Type.Union(
       SHIP_TYPES.map((t) => Type.Literal(t)),
-      { description: 'Ship type: sets the default speed.' },
+      { description: 'Ship type: sets the default speed and the reference ship of the fuel and CO2 estimates.' },
     ),
   ),
   format: Type.Optional(
@@ -114,6 +103,19 @@ const RouteProperties = {
   legs: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), distance_nm: Type.Number(), duration_hours: Type.Number(), passages: Type.Array(Type.String()) }), {
     description: 'One per stretch between consecutive places.',
   }),
+  estimates: Type.Object(
+    {
+      fuel_t: Type.Number({ description: 'Main-engine fuel for the whole route, tonnes.' }),
+      co2_t: Type.Number({ description: 'CO2 from that fuel, tonnes (fuel_t x Cf).' }),
+      fuel_t_per_day: Type.Number(),
+      fuel: Type.Union([Type.Literal('HFO'), Type.Literal('LNG')]),
+      engine_load: Type.Number({ description: '(speed_kn / design speed)^3, capped at 1.' }),
+      speed_above_design: Type.Boolean({ description: 'speed_kn is above the reference ship design speed: the estimate is capped at full load.' }),
+      reference_ship: Type.Object({ label: Type.String(), main_engine_kw: Type.Number(), design_speed_kn: Type.Number(), sfoc_g_per_kwh: Type.Number() }),
+      method: Type.String(),
+    },
+    { description: `Estimates, not measurements: fuel and CO2 of the reference ship of ship_type at speed_kn. ${FUEL_METHOD}` },
+  ),
   network: Type.Object({ name: Type.String(), resolution_km: Type.Number() }),
   attribution: Type.Array(Type.String()),
 };
