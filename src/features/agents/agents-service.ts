@@ -211,8 +211,21 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       return { state: effectiveState(row, clock.now()), registrationNetwork: row.registration_ip, registeredAt: row.created_at };
     },
 
+    /**
+     * Linked agents: registered from the same redacted network within 24 hours of each other. The
+     * harbor's help requests and the exchange refuse interactions between them (docs/harbor-help.md).
+     */
+    async linked(a: string, b: string): Promise<boolean> {
+      const [x, y] = await Promise.all([this.standing(a), this.standing(b)]);
+      if (!x || !y || x.registrationNetwork === null || x.registrationNetwork !== y.registrationNetwork) return false;
+      return Math.abs(x.registeredAt - y.registeredAt) < LINKED_AGENTS_WINDOW_MS;
+    },
+
     list: (filter: { limit: number; state?: string }) => repo.list(filter),
     count: () => repo.count(),
   };
 }
+/** Agents registered from one network within this window are linked. */
+export const LINKED_AGENTS_WINDOW_MS = DAY;
+
 export type AgentsService = ReturnType<typeof createAgentsService>;

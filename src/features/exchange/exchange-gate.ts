@@ -5,9 +5,6 @@ import type { AgentsService } from '../agents/agents-service.js';
 import type { AuditService } from '../audit/audit-service.js';
 import type { ExchangeBan, ExchangeGateRepo } from './exchange-gate-repo.js';
 
-/** Agents registered from the same redacted network within this window are linked (as in the harbor, docs/harbor-help.md). */
-export const EXCHANGE_LINK_WINDOW_MS = 24 * 3_600_000;
-
 export interface ExchangeMember {
   agentId: string;
   state: EffectiveState;
@@ -51,12 +48,9 @@ export function createExchangeGate(deps: { repo: ExchangeGateRepo; agents: Agent
       return (await repo.findBan(agentId)) !== undefined;
     },
 
-    /** Registered from the same redacted network within 24 hours of each other. */
+    /** Registered from the same redacted network within 24 hours of each other (the harbor's rule, agents.linked). */
     async linked(a: string, b: string): Promise<boolean> {
-      if (a === b) return true;
-      const [x, y] = await Promise.all([agents.standing(a), agents.standing(b)]);
-      if (!x || !y || x.registrationNetwork === null || x.registrationNetwork !== y.registrationNetwork) return false;
-      return Math.abs(x.registeredAt - y.registeredAt) < EXCHANGE_LINK_WINDOW_MS;
+      return a === b || agents.linked(a, b);
     },
 
     /** Refuses with exchange_linked_agent_forbidden when the two agents are linked. */

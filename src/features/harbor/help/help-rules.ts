@@ -1,4 +1,3 @@
-import { DAY } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { EffectiveState } from '../../../access/principals.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
@@ -27,8 +26,6 @@ export const BODY_MAX_BYTES = HARBOR_LIMITS.messageBytesMax;
 export const REPORT_REASON_MIN = 3;
 export const REPORT_REASON_MAX = 500;
 export const FEEDBACK_COMMENT_MAX = 1000;
-/** Agents registered from the same redacted network within this window are linked. */
-export const LINK_WINDOW_MS = DAY;
 export const DISCOVERY_REQUESTS_MAX = 50;
 
 /** States that may use help requests at all; a sandbox past its end answers sandbox_access_denied instead. */

@@ -21,7 +21,6 @@ import {
   DISCOVERY_REQUESTS_MAX,
   feedbackOpen,
   FEEDBACK_STATES,
-  LINK_WINDOW_MS,
   normalizeRequest,
   notFound,
   requireEnabled,
@@ -60,12 +59,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors:
 
   const moderation = createHelpModeration({ repo, clock, audit, quota, transaction, visibleRequest, view });
 
-  /** Registered from the same redacted network within LINK_WINDOW_MS of each other (docs/harbor-help.md). */
-  async function linked(a: string, b: string): Promise<boolean> {
-    const [x, y] = await Promise.all([agents.standing(a), agents.standing(b)]);
-    if (!x || !y || x.registrationNetwork === null || x.registrationNetwork !== y.registrationNetwork) return false;
-    return Math.abs(x.registeredAt - y.registeredAt) < LINK_WINDOW_MS;
-  }
+  const linked = (a: string, b: string) => agents.linked(a, b);
 
   async function checkAutoSandboxLimits(agentId: string, trx: Trx): Promise<void> {
     const now = clock.now();
