@@ -14,6 +14,10 @@ import { createMetaService } from '../features/meta/meta-service.js';
 import type { Services } from '../features/services.js';
 import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
+import { createConsoleSessions } from '../features/console/console-sessions.js';
+import { createConsoleSessionsRepo } from '../features/console/console-sessions-repo.js';
+import { consolePages } from '../features/console/console-pages.js';
+import { sitePages } from '../features/site/site-pages.js';
 import { createExchangeGate } from '../features/exchange/exchange-gate.js';
 import { createExchangeGateRepo } from '../features/exchange/exchange-gate-repo.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
@@ -84,6 +88,8 @@ export interface BosunCore {
   statusReporters: StatusReporter[];
   /** The services' interval jobs, for createBosun's scheduler. */
   jobs: Job[];
+  /** The fleet's read API over stored positions (the site's figures). */
+  fleetReads: ReturnType<typeof createFleetReads>;
   close(): Promise<void>;
 }
 
@@ -146,6 +152,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
     clock,
   });
+  const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });
   const services: Services = {
     cursors,
     ports,
@@ -164,11 +171,12 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       fleetReads,
       clock,
     }),
+    consoleSessions: createConsoleSessions({ repo: createConsoleSessionsRepo(store.db), operator: operatorService, audit, clock }),
     exchangeGate: createExchangeGate({ repo: createExchangeGateRepo(store.db), agents, audit, clock }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,
-    operator: createOperatorService({ repo: createOperatorRepo(store.db), clock, audit }),
+    operator: operatorService,
     telemetry,
     payments: createPaymentsService({
       repo: createPaymentsRepo(store.db),
@@ -206,6 +214,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   };
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
+    { name: 'console_sessions_expiry', everyMs: HOUR, run: () => services.consoleSessions.deleteExpired() },
     { name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() },
     { name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() },
     { name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() },
@@ -228,6 +237,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     startedAt,
     statusReporters,
     jobs,
+    fleetReads,
     async close() {
       if (closed) return;
       closed = true;
@@ -275,7 +285,11 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     statusReporters,
     ratePolicyOverrides: options.ratePolicyOverrides ?? {},
   };
-  const http = buildHttpApp(ctx);
+  const pages = [
+    ...sitePages({ services, catalog: core.catalog, clock, countPositionsSince: (since) => core.fleetReads.countObservedSince(since), siteUrl: config.siteUrl }),
+    ...consolePages({ sessions: services.consoleSessions, services }),
+  ];
+  const http = buildHttpApp({ ...ctx, pages });
   if (options.background) {
     services.telemetry.start();
     scheduler.start();

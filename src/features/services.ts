@@ -17,6 +17,7 @@ import type { TelemetryService } from './telemetry/telemetry-service.js';
 import type { VesselsService } from './vessels/vessels-service.js';
 import type { FleetService } from '../fleet/fleet-service.js';
 import type { ExchangeGate } from './exchange/exchange-gate.js';
+import type { ConsoleSessions } from './console/console-sessions.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
@@ -46,6 +47,8 @@ export interface Services extends HarborServices {
   congestion: CongestionService;
   /** Stored answers of idempotent writes (applied at route registration). */
   idempotency: IdempotencyService;
+  /** Operator console sign-in and sessions (site /console). */
+  consoleSessions: ConsoleSessions;
   /** Exchange membership, linked agents, bans and moderation of exchange records (docs/exchange.md). */
   exchangeGate: ExchangeGate;
   /** Signs and opens the pagination cursors of this app (its secret). */

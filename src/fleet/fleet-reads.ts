@@ -36,6 +36,15 @@ export function createFleetReads(db: Kysely<Database>) {
     .compile();
 
   return {
+    /** Positions observed at or after `since` (the site's "positions in the last hour"); uses the (observed_at, seq) index. */
+    async countObservedSince(since: number): Promise<number> {
+      const row = await db
+        .selectFrom('positions')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('observed_at', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
     /**
      * The newest stored seq. Every seq at or below it that will ever be visible is visible now:
      * position writers take their numbers in commit order (POSITION_SEQUENCE_LOCK in fleet-repo.ts).

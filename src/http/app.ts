@@ -24,6 +24,7 @@ import { AppError, type ErrorDetail } from './errors.js';
 import { addQualityFlag, dependencyUnavailable, withRequestFlags } from './faults.js';
 import { capConnectionsPerAddress, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
 import { OPERATOR_TOKEN_PREFIX } from '../access/credentials.js';
+import { registerPages, type PageDefinition } from './pages.js';
 import { IDEMPOTENCY_HEADER, type IdempotentWrites } from './idempotency.js';
 import { isBare, type BareResult, type CallContext, type EnvelopeResult, type RouteDefinition } from './route.js';
 import type { AgentPrincipal, Caller, OperatorPrincipal } from '../access/principals.js';
@@ -47,6 +48,8 @@ export interface HttpContext<S extends HttpServices> {
   services: S;
   /** Extra limit policies attached to operations by whoever embeds Bosun (see createBosun). */
   ratePolicyOverrides: Readonly<Record<string, readonly LimitPolicyName[]>>;
+  /** The site's HTML pages (src/http/pages.ts); none for an API-only app. */
+  pages?: readonly PageDefinition[];
 }
 
 type AnyHttpContext = HttpContext<HttpServices>;
@@ -57,6 +60,8 @@ interface RequestState {
   costUnits: number;
   errorCode: string | null;
   freshnessSeconds: number | null;
+  /** Set by a site page (src/http/pages.ts): its path pattern, recorded as the telemetry operation. */
+  page?: string;
 }
 
 declare module 'fastify' {
@@ -167,7 +172,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
     await countFailedCall(ctx, state.caller, req.ip, reply.statusCode).catch((err) => ctx.logger.warn({ err }, 'error budget not counted'));
     services.telemetry.record({
       ts: clock.now(),
-      operation_id: state.entry?.operationId ?? 'unmatched',
+      operation_id: state.entry?.operationId ?? (state.page ? `page ${state.page}` : 'unmatched'),
       method: req.method,
       status: reply.statusCode,
       latency_ms: Math.round(reply.elapsedTime * 100) / 100,
@@ -220,6 +225,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   });
 
   for (const operation of catalog.implemented) registerOperation(app, ctx, operation);
+  registerPages(app, ctx.pages ?? [], (err, path) => ctx.logger.error({ err, path }, 'page failed'));
   return app;
 }
 

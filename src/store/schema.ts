@@ -532,7 +532,16 @@ export interface ExchangeBansTable {
   banned_at: number;
 }
 
+export interface ConsoleSessionsTable {
+  token_hash: string;
+  csrf: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
 export interface Database {
+  console_sessions: ConsoleSessionsTable;
   exchange_bans: ExchangeBansTable;
   access_version: AccessVersionTable;
   port_import_rows: PortImportRowsTable;

@@ -1,3 +1,4 @@
+import type { ListPosition } from '../../../http/cursor-codec.js';
 import { DAY, type Clock } from '../../../clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
@@ -250,6 +251,19 @@ export function createGroupsService(deps: {
 
   return {
     feedSource,
+
+    /**
+     * The public forum page (site /agents-forum): every group, and the visible topics and replies of
+     * the ordinary public groups (never the onboarding group, never hidden posts), newest first, in
+     * the feed's public shape (excerpts, public names only).
+     */
+    async forum(query: { limit: number; before?: ListPosition; baseUrl: string }) {
+      const groups = await repo.listGroups();
+      const publicIds = groups.filter((g) => g.group_id !== HARBOR_LIMITS.onboarding.groupId).map((g) => g.group_id);
+      const rows = await repo.listInGroups(publicIds, query.limit, query.before);
+      const [aggregates, names] = await Promise.all([repo.aggregates(rows.map((r) => r.post_id)), namesOf(rows)]);
+      return { groups: groups.map(groupView), entries: rows.map((row) => postFeedEntry(row, aggregates.get(row.post_id)!, names, query.baseUrl)) };
+    },
 
     /** For the onboarding checklist: the agent posted a topic in the onboarding group. */
     async hasIntroduced(agentId: string): Promise<boolean> {

@@ -1,0 +1,242 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { iso } from '../../clock.js';
+import { GRANTABLE_SCOPES } from '../../access/scopes.js';
+import { AppError } from '../../http/errors.js';
+import type { PageDefinition, PageRequest, PageResponse } from '../../http/pages.js';
+import type { Services } from '../services.js';
+import { html, type Html } from '../site/html.js';
+import { layout } from '../site/layout.js';
+import { CONSOLE_SESSION, type ConsoleSession, type ConsoleSessions } from './console-sessions.js';
+
+export interface ConsoleDeps {
+  sessions: ConsoleSessions;
+  services: Pick<Services, 'meta' | 'agents' | 'operatorRequests'>;
+}
+
+/** Double-submit token of the sign-in form (there is no session yet to hold one). */
+const LOGIN_COOKIE = 'bosun_console_login';
+const OPERATOR = { kind: 'operator' } as const;
+const REQUEST_STATES = ['open', 'answered', 'approved', 'rejected', 'closed'] as const;
+
+function cookie(name: string, value: string, req: PageRequest, maxAgeSeconds: number, path = '/console'): string {
+  return `${name}=${encodeURIComponent(value)}; Path=${path}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${req.secure ? '; Secure' : ''}`;
+}
+
+const sameToken = (a: string, b: string | null) => b !== null && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+/** A form POST from another origin is refused whatever its token (browsers send Origin on POST). */
+function foreignOrigin(req: PageRequest): boolean {
+  const origin = req.headers.origin;
+  if (typeof origin !== 'string' || origin === 'null') return typeof origin === 'string';
+  try {
+    return new URL(origin).host !== req.headers.host;
+  } catch {
+    return true;
+  }
+}
+
+function signInPage(req: PageRequest, message: Html | null, status = 200): PageResponse {
+  const token = randomBytes(24).toString('base64url');
+  const main = html`<h1>Operator console</h1>
+    ${message}
+    <form method="post" action="/console/login">
+      <input type="hidden" name="csrf" value="${token}" />
+      <label for="password">Operator password</label>
+      <input id="password" name="password" type="password" autocomplete="current-password" required />
+      <p><button type="submit">Sign in</button></p>
+    </form>
+    <p class="muted">Set the password on the server with <code>bosun operator set-password</code>. Agent API keys do not sign in here.</p>`;
+  return { status, html: layout({ title: 'Sign in', main }), cookies: [cookie(LOGIN_COOKIE, token, req, 3600)] };
+}
+
+const forbidden = (why: string): PageResponse => ({ status: 403, html: layout({ title: 'Refused', main: html`<h1>Refused</h1><p class="error">${why}</p><p><a href="/console">Back to the console</a></p>` }) });
+
+/**
+ * The operator console (docs/decisions/054): sign-in with the operator password, a session cookie
+ * (HttpOnly, SameSite=Strict, Secure over TLS), a CSRF token on every form, lockout after repeated
+ * failures; each action calls the same service as the CLI, which audits it.
+ */
+export function consolePages(deps: ConsoleDeps): PageDefinition[] {
+  const { sessions, services } = deps;
+
+  /** A page for a signed-in operator; without a live session, the sign-in form. */
+  const signedIn = (render: (req: PageRequest, session: ConsoleSession) => Promise<PageResponse>) => async (req: PageRequest) => {
+    const session = await sessions.resume(req.cookies.get(CONSOLE_SESSION.cookie));
+    if (!session) return signInPage(req, null, req.path === '/console' ? 200 : 401);
+    return render(req, session);
+  };
+
+  /** A form action: a live session, this origin and the session's CSRF token, then the action; errors shown, never a crash. */
+  const action = (run: (form: URLSearchParams) => Promise<string>) =>
+    signedIn(async (req, session) => {
+      if (foreignOrigin(req) || !sessions.csrfValid(session, req.form.get('csrf'))) return forbidden('The form is stale or came from another site (CSRF check failed). Reload the page and try again.');
+      try {
+        return { redirect: await run(req.form) };
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        return { status: err.status, html: layout({ title: 'Not done', console: session, main: html`<h1>Not done</h1><p class="error">${err.code}: ${err.message}</p><p><a href="/console">Back</a></p>` }) };
+      }
+    });
+
+  const required = (form: URLSearchParams, name: string): string => {
+    const value = form.get(name)?.trim() ?? '';
+    if (value === '') throw new AppError('invalid_request', `${name} is required`, { field: name });
+    return value;
+  };
+
+  return [
+    {
+      method: 'POST',
+      path: '/console/login',
+      async handler(req) {
+        if (foreignOrigin(req) || !sameToken(req.cookies.get(LOGIN_COOKIE) ?? '', req.form.get('csrf'))) return forbidden('The sign-in form is stale or came from another site. Reload the page and try again.');
+        const result = await sessions.signIn(req.form.get('password') ?? '', req.ip);
+        if (result.ok) {
+          return { redirect: '/console', cookies: [cookie(CONSOLE_SESSION.cookie, result.token, req, CONSOLE_SESSION.maxAgeMs / 1000), cookie(LOGIN_COOKIE, '', req, 0)] };
+        }
+        if (result.reason === 'locked') {
+          const page = signInPage(req, html`<p class="error" role="alert">Too many failed sign-ins from your network. Try again in ${Math.ceil(result.retryAfterSeconds! / 60)} minutes.</p>`, 429);
+          return { ...page, headers: { 'retry-after': String(result.retryAfterSeconds) } };
+        }
+        if (result.reason === 'no_password') return signInPage(req, html`<p class="error" role="alert">No operator password is set on this deployment: run <code>bosun operator set-password</code>.</p>`, 401);
+        return signInPage(req, html`<p class="error" role="alert">Wrong password.</p>`, 401);
+      },
+    },
+    {
+      method: 'POST',
+      path: '/console/logout',
+      async handler(req) {
+        const secret = req.cookies.get(CONSOLE_SESSION.cookie);
+        const session = await sessions.resume(secret);
+        if (!session || !secret) return { redirect: '/console' };
+        if (foreignOrigin(req) || !sessions.csrfValid(session, req.form.get('csrf'))) return forbidden('The form is stale or came from another site (CSRF check failed).');
+        await sessions.signOut(secret);
+        return { redirect: '/console', cookies: [cookie(CONSOLE_SESSION.cookie, '', req, 0)] };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/console',
+      handler: signedIn(async (_req, session) => {
+        const status = await services.meta.status();
+        const components = Object.entries(status.components);
+        const main = html`<h1>Service status: ${status.status}</h1>
+          <ul class="figures">
+            <li><strong>${status.store.dialect}</strong>store ${status.store.healthy ? 'healthy' : 'UNHEALTHY'} (${status.store.latency_ms ?? '—'} ms)</li>
+            <li><strong>${status.redis.configured ? (status.redis.healthy ? 'healthy' : 'UNHEALTHY') : 'none'}</strong>Redis</li>
+            <li><strong>${status.operations.implemented}</strong>operations implemented</li>
+            <li><strong>${Math.floor(status.uptime_seconds / 60)}</strong>minutes up (version ${status.version})</li>
+            <li><strong>${status.telemetry.pending_records}</strong>telemetry records pending</li>
+          </ul>
+          <h2>Components</h2>
+          ${components.map(([name, report]) => html`<h3>${name}</h3><pre>${JSON.stringify(report, null, 2)}</pre>`)}`;
+        return { html: layout({ title: 'Console', console: session, main }) };
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/console/agents',
+      handler: signedIn(async (_req, session) => {
+        const agents = await services.agents.list({ limit: 200 });
+        const scopes = [...GRANTABLE_SCOPES].sort();
+        const main = html`<h1>Agents</h1>
+          <p>The newest 200 agents. Actions are the CLI's (<code>bosun agents …</code>) and are audited.</p>
+          <table>
+            <thead><tr><th scope="col">Agent</th><th scope="col">State</th><th scope="col">Registered</th><th scope="col">Grant a scope</th><th scope="col">Revoke</th></tr></thead>
+            <tbody>
+              ${agents.map(
+                (a) => html`<tr>
+                  <td><code>${a.agent_id}</code><br />${a.name}${a.vendor ? html` <span class="muted">(${a.vendor})</span>` : null}</td>
+                  <td>${a.state}</td>
+                  <td>${iso(Number(a.created_at))}</td>
+                  <td>${a.state === 'revoked'
+                    ? '—'
+                    : html`<form method="post" action="/console/agents/grant" class="inline">
+                        <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
+                        <label for="scope-${a.agent_id}" class="muted">Scope</label>
+                        <select id="scope-${a.agent_id}" name="scope">${scopes.map((s) => html`<option>${s}</option>`)}</select>
+                        <button type="submit">Grant</button>
+                      </form>`}</td>
+                  <td>${a.state === 'revoked'
+                    ? 'revoked'
+                    : html`<form method="post" action="/console/agents/revoke" class="inline">
+                        <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
+                        <label for="reason-${a.agent_id}" class="muted">Reason</label>
+                        <input id="reason-${a.agent_id}" name="reason" required />
+                        <button type="submit">Revoke</button>
+                      </form>`}</td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>`;
+        return { html: layout({ title: 'Agents', console: session, main }) };
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/console/agents/grant',
+      handler: action(async (form) => {
+        await services.agents.grantScope(required(form, 'agent_id'), required(form, 'scope'), OPERATOR);
+        return '/console/agents';
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/console/agents/revoke',
+      handler: action(async (form) => {
+        await services.agents.revoke(required(form, 'agent_id'), OPERATOR, required(form, 'reason'));
+        return '/console/agents';
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/console/operator-requests',
+      handler: signedIn(async (req, session) => {
+        const state = req.query.get('state') ?? 'open';
+        const rows = await services.operatorRequests.listForOperator({ state: (REQUEST_STATES as readonly string[]).includes(state) ? state : 'open', limit: 100 });
+        const main = html`<h1>Operator requests</h1>
+          <p>${REQUEST_STATES.map((s) => html`<a href="/console/operator-requests?state=${s}"${s === state ? html` aria-current="page"` : null}>${s}</a> `)}</p>
+          ${rows.length === 0
+            ? html`<p>No ${state} requests.</p>`
+            : rows.map(
+                (r) => html`<section aria-labelledby="req-${r.request_id}">
+                  <h2 id="req-${r.request_id}">${r.subject}</h2>
+                  <p class="muted"><code>${r.request_id}</code> · ${r.category} · from <code>${r.agent_id}</code> · ${iso(Number(r.created_at))} · ${r.state}</p>
+                  <pre>${r.body}</pre>
+                  ${r.requested_scopes !== '[]' ? html`<p>Requested scopes: <code>${r.requested_scopes}</code></p>` : null}
+                  ${r.public_response ? html`<p>Answer: ${r.public_response}</p>` : null}
+                  ${r.state === 'open' || r.state === 'answered'
+                    ? html`<form method="post" action="/console/operator-requests/decide">
+                        <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="request_id" value="${r.request_id}" />
+                        <label for="answer-${r.request_id}">Public answer</label>
+                        <textarea id="answer-${r.request_id}" name="public_response" rows="2" cols="60"></textarea>
+                        <p>
+                          <button type="submit" name="decision" value="respond">Respond</button>
+                          <button type="submit" name="decision" value="approve">Approve${r.requested_scopes !== '[]' ? ' with the requested scopes' : ''}</button>
+                          <button type="submit" name="decision" value="reject">Reject</button>
+                          <button type="submit" name="decision" value="close">Close</button>
+                        </p>
+                      </form>`
+                    : null}
+                </section>`,
+              )}`;
+        return { html: layout({ title: 'Operator requests', console: session, main }) };
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/console/operator-requests/decide',
+      handler: action(async (form) => {
+        const id = required(form, 'request_id');
+        const answer = form.get('public_response')?.trim() || undefined;
+        const decision = required(form, 'decision');
+        if (decision === 'respond') await services.operatorRequests.respond(id, { publicResponse: required(form, 'public_response') }, OPERATOR);
+        else if (decision === 'approve') await services.operatorRequests.approve(id, { publicResponse: answer }, OPERATOR);
+        else if (decision === 'reject') await services.operatorRequests.reject(id, { publicResponse: required(form, 'public_response') }, OPERATOR);
+        else if (decision === 'close') await services.operatorRequests.close(id, { publicResponse: answer }, OPERATOR);
+        else throw new AppError('invalid_request', 'decision must be respond, approve, reject or close', { field: 'decision' });
+        return '/console/operator-requests';
+      }),
+    },
+  ];
+}

@@ -1,0 +1,146 @@
+import { HOUR, iso, type Clock } from '../../clock.js';
+import type { CatalogView } from '../../catalog/catalog.js';
+import type { PageDefinition, PageRequest } from '../../http/pages.js';
+import type { Services } from '../services.js';
+import { html, type Html } from './html.js';
+import { layout, SITE_CSS } from './layout.js';
+
+export interface SiteDeps {
+  services: Pick<Services, 'meta' | 'agents' | 'fleet' | 'groups'>;
+  catalog: CatalogView;
+  clock: Clock;
+  /** Positions observed since a time (the fleet's read API). */
+  countPositionsSince(since: number): Promise<number>;
+  siteUrl: string | null;
+}
+
+const FORUM_PAGE_SIZE = 25;
+
+const baseOf = (deps: SiteDeps, req: PageRequest) => deps.siteUrl ?? `${req.secure ? 'https' : 'http'}://${String(req.headers.host ?? 'localhost')}`;
+
+interface FeedSourceJson {
+  name: string;
+  kind: string;
+  state: string;
+  simulated: boolean;
+  messages: number;
+  last_message_at: string | null;
+}
+
+/** The public pages: home with live figures, the API docs from the catalog, the agents forum. */
+export function sitePages(deps: SiteDeps): PageDefinition[] {
+  const { services, catalog, clock } = deps;
+  return [
+    {
+      method: 'GET',
+      path: '/assets/site.css',
+      handler: async () => ({ body: SITE_CSS, contentType: 'text/css; charset=utf-8', headers: { 'cache-control': 'public, max-age=3600' } }),
+    },
+    {
+      method: 'GET',
+      path: '/',
+      async handler() {
+        const now = clock.now();
+        const [status, agents, lastHour] = await Promise.all([services.meta.status(), services.agents.count(), deps.countPositionsSince(now - HOUR)]);
+        const feeds = ((status.components.feeds as { sources?: FeedSourceJson[] } | undefined)?.sources ?? []) as FeedSourceJson[];
+        const main = html`<h1>Bosun</h1>
+          <p>An open maritime information service for software agents: vessel identities and positions from AIS, ports and port calls, congestion, ship-to-ship encounters, chokepoint transits, sea routes, and a harbor where agents register, ask for help and work with the operator.</p>
+          <h2>Now</h2>
+          <ul class="figures">
+            <li><strong data-figure="vessels">${services.fleet.vesselCount.toLocaleString('en')}</strong>vessels tracked</li>
+            <li><strong data-figure="positions-last-hour">${lastHour.toLocaleString('en')}</strong>positions observed in the last hour</li>
+            <li><strong data-figure="agents">${agents.toLocaleString('en')}</strong>agents registered</li>
+            <li><strong data-figure="operations">${status.operations.implemented}</strong>operations implemented (of ${status.operations.implemented + status.operations.planned} catalogued)</li>
+            <li><strong data-figure="status">${status.status}</strong>service status</li>
+          </ul>
+          <h2>Feeds</h2>
+          ${feeds.length === 0
+            ? html`<p>No AIS feed is configured on this deployment.</p>`
+            : html`<table>
+                <thead><tr><th scope="col">Feed</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Messages</th><th scope="col">Last message</th></tr></thead>
+                <tbody>
+                  ${feeds.map((f) => html`<tr><td>${f.name}${f.simulated ? html` <em>(simulated)</em>` : null}</td><td>${f.kind}</td><td>${f.state}</td><td>${f.messages.toLocaleString('en')}</td><td>${f.last_message_at ?? '—'}</td></tr>`)}
+                </tbody>
+              </table>`}
+          <h2>For agents</h2>
+          <ul>
+            <li><a href="/docs">API documentation</a> (the <a href="/openapi.json">OpenAPI document</a>)</li>
+            <li><a href="/v1/agents/quickstart">Quickstart</a> and <a href="/v1/capabilities">capabilities</a></li>
+            <li><a href="/agents-forum">Agents forum</a></li>
+          </ul>
+          <p class="muted">Figures as of ${iso(now)}.</p>`;
+        return { html: layout({ title: 'Maritime information for agents', main }) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/docs',
+      async handler() {
+        const sections = new Map<string, Html[]>();
+        for (const { entry, route } of catalog.discoverable) {
+          const rows = sections.get(entry.section) ?? [];
+          rows.push(
+            html`<tr id="${entry.operationId}">
+              <td><code>${entry.method}</code></td>
+              <td><code>${entry.path}</code></td>
+              <td>${entry.access === 'P' ? 'public' : entry.access === 'K' ? 'agent key' : 'operator'}</td>
+              <td>${entry.cost}</td>
+              <td>${route.description}</td>
+            </tr>`,
+          );
+          sections.set(entry.section, rows);
+        }
+        const main = html`<h1>API documentation</h1>
+          <p>Every operation this deployment implements, from its catalog. Machine-readable: <a href="/openapi.json">OpenAPI 3.1 document</a>; every response is an envelope (status, request_id, cost_units, data, errors…).</p>
+          ${[...sections.entries()].map(
+            ([section, rows]) => html`<h2 id="section-${section}">${section}</h2>
+              <table>
+                <thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Access</th><th scope="col">Cost units</th><th scope="col">Description</th></tr></thead>
+                <tbody>${rows}</tbody>
+              </table>`,
+          )}`;
+        return { html: layout({ title: 'API documentation', main }) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/agents-forum',
+      async handler(req) {
+        const before = parseBefore(req.query.get('before'));
+        const { groups, entries } = await services.groups.forum({ limit: FORUM_PAGE_SIZE + 1, before, baseUrl: baseOf(deps, req) });
+        const page = entries.slice(0, FORUM_PAGE_SIZE);
+        const last = page[page.length - 1];
+        const next = entries.length > FORUM_PAGE_SIZE && last ? `/agents-forum?before=${last.createdAt}.${encodeURIComponent(last.id)}` : null;
+        const main = html`<h1>Agents forum</h1>
+          <p>The public activity of the harbor's groups: topics and replies agents posted, as excerpts. Hidden posts and the onboarding group are never shown. Agents take part through the API with their keys.</p>
+          <h2>Groups</h2>
+          <ul>
+            ${groups.map((g) => html`<li><strong>${g.name}</strong> (${g.kind}) — ${g.description}</li>`)}
+          </ul>
+          <h2>Recent posts</h2>
+          ${page.length === 0
+            ? html`<p>No public posts yet.</p>`
+            : html`<ol class="forum" reversed>
+                ${page.map(
+                  (e) => html`<li>
+                    <p><strong>${e.title ?? (e.parentId ? 'Reply' : 'Topic')}</strong> · ${e.author.display_name ?? 'an agent'} · <time datetime="${iso(e.createdAt)}">${iso(e.createdAt)}</time></p>
+                    <p>${e.excerpt}</p>
+                    <p class="muted">${e.reactions.likes} likes · score ${e.reactions.vote_score} · ${e.reactions.replies} replies</p>
+                  </li>`,
+                )}
+              </ol>`}
+          ${next ? html`<p><a href="${next}" rel="next">Older posts</a></p>` : null}`;
+        return { html: layout({ title: 'Agents forum', main }) };
+      },
+    },
+  ];
+}
+
+/** `before=<createdAt>.<id>` of the last entry of the previous page; anything else starts at the newest. */
+function parseBefore(text: string | null): { createdAt: number; id: string } | undefined {
+  if (!text) return undefined;
+  const dot = text.indexOf('.');
+  const createdAt = Number(text.slice(0, dot));
+  const id = text.slice(dot + 1);
+  return dot > 0 && Number.isSafeInteger(createdAt) && id !== '' ? { createdAt, id } : undefined;
+}

@@ -1,0 +1,103 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DAY, HOUR } from '../../src/clock.js';
+import { startTestApp } from '../helpers/app.js';
+import { ingest, position } from '../helpers/fleet.js';
+import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
+import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';
+import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+
+const CLI = { kind: 'cli' } as const;
+
+test('home page: live figures from the store (vessels, positions in the last hour, agents, operations), security headers', async () => {
+  const app = await startTestApp();
+  try {
+    await app.registerAgent('site-a');
+    await app.registerAgent('site-b');
+    const now = app.clock.now();
+    await ingest(app.bosun.ctx.services.fleet, position(244010001, now - 2 * HOUR, 52, 4), position(244010001, now - 10 * 60_000, 52.01, 4.01), position(244010002, now - 5 * 60_000, 51, 3));
+    const res = await app.api('GET', '/');
+    assert.equal(res.status, 200);
+    assert.match(String(res.headers['content-type']), /^text\/html/);
+    const figure = (name: string) => new RegExp(`data-figure="${name}">([^<]*)<`).exec(res.text)?.[1];
+    assert.equal(figure('vessels'), '2');
+    assert.equal(figure('positions-last-hour'), '2', 'the position two hours old is not counted');
+    assert.equal(figure('agents'), '2');
+    const status = (await app.api('GET', '/v1/status')).body.data;
+    assert.equal(figure('operations'), String(status.operations.implemented));
+    assert.match(String(res.headers['content-security-policy']), /default-src 'self'.*frame-ancestors 'none'/);
+    assert.equal(res.headers['x-frame-options'], 'DENY');
+    assert.match(res.text, /<a class="skip" href="#main">/);
+  } finally {
+    await app.close();
+  }
+});
+
+test('docs page: every discoverable operation of the catalog, escaped; the API still refuses form bodies', async () => {
+  const app = await startTestApp();
+  try {
+    const res = await app.api('GET', '/docs');
+    assert.equal(res.status, 200);
+    const ids = [...res.text.matchAll(/<tr id="([A-Za-z0-9]+)">/g)].map((m) => m[1]);
+    const capabilities = (await app.api('GET', '/v1/capabilities')).body.data.capabilities as Array<{ operation_id?: string; operationId?: string }>;
+    assert.equal(ids.length, capabilities.length);
+    assert.ok(ids.includes('getPing') || ids.includes('getV1Ping') || ids.length > 50);
+    assert.doesNotMatch(res.text, /<script>(?!.*src)/);
+    const form = await app.api('POST', '/v1/agents/register', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(form.status, 415, 'form bodies are parsed for site pages only');
+    assert.equal(form.body.errors[0].code, 'unsupported_media_type');
+  } finally {
+    await app.close();
+  }
+});
+
+test('agents forum: public topics of ordinary groups as excerpts, paged; hidden posts and the onboarding group never shown', async () => {
+  const app = await startTestApp();
+  try {
+    const s = app.bosun.ctx.services;
+    const group = await s.groups.createGroup({ name: 'Port data', description: 'Talk about <ports>' }, CLI);
+    const poster = await app.registerAgent('forum-poster');
+    await s.agents.grantScope(poster.agentId, 'harbor:public:participate', CLI);
+    app.clock.advance(8 * DAY);
+    const agent = await s.agents.authenticate(poster.apiKey);
+    assert.ok(agent);
+    const gated = createGroupsService({
+      repo: createGroupsRepo(app.bosun.ctx.store.db),
+      clock: app.clock,
+      cursors: s.cursors,
+      audit: s.audit,
+      quota: s.harborQuota,
+      transaction: app.bosun.ctx.store.transaction,
+      signals: { reputationScore: async () => 80, completedTasks: async () => 5, incidents: async () => 0 },
+      publicName: publicNameFromProfiles(s.profiles),
+    });
+    await gated.act(agent, { action: 'join_request', group_id: group.group_id });
+    await s.groups.decideJoinRequest(group.group_id, poster.agentId, 'active', CLI);
+    const post = async (groupId: number, body: string) => {
+      const res = await app.api('POST', '/v1/harbor/public/groups', { token: poster.apiKey, body: { action: 'post', group_id: groupId, body } });
+      assert.equal(res.status, 200, res.text);
+      assert.equal(res.body.data.changed, true);
+      app.clock.advance(3 * HOUR); // 10 creates per 24 hours
+      return res.body.data.post.post_id as string;
+    };
+    const onboarding = await post(HARBOR_LIMITS.onboarding.groupId, 'hello from onboarding');
+    const hidden = await post(group.group_id, 'this one gets hidden');
+    for (let i = 0; i < 26; i++) await post(group.group_id, `berth report ${i} <b>bold</b>`);
+    await s.groups.hidePost(hidden, 'spam', CLI);
+
+    const first = await app.api('GET', '/agents-forum');
+    assert.equal(first.status, 200);
+    assert.match(first.text, /Port data<\/strong> \(public\) — Talk about &lt;ports&gt;/);
+    assert.match(first.text, /berth report 25 &lt;b&gt;bold&lt;\/b&gt;/, 'post text is escaped');
+    assert.doesNotMatch(first.text, /this one gets hidden|hello from onboarding/);
+    assert.equal([...first.text.matchAll(/berth report \d+/g)].length, 25);
+    const next = /href="(\/agents-forum\?before=[^"]+)" rel="next"/.exec(first.text)?.[1];
+    assert.ok(next, 'a next-page link');
+    const second = await app.api('GET', next!.replaceAll('&amp;', '&'));
+    assert.deepEqual([...second.text.matchAll(/berth report (\d+)/g)].map((m) => m[1]), ['0']);
+    assert.doesNotMatch(second.text, /rel="next"/);
+    void onboarding;
+  } finally {
+    await app.close();
+  }
+});
