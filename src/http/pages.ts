@@ -100,7 +100,11 @@ export function registerPages(app: FastifyInstance, pages: readonly PageDefiniti
           }
           for (const [name, value] of Object.entries({ ...PAGE_HEADERS, ...response.headers })) reply.header(name, value);
           if (response.cookies?.length) reply.header('set-cookie', response.cookies);
-          if (response.redirect !== undefined) return reply.code(response.status ?? 303).header('location', response.redirect).send();
+          if (response.redirect !== undefined)
+            return reply
+              .code(response.status ?? 303)
+              .header('location', response.redirect)
+              .send();
           reply.code(response.status ?? 200);
           if (response.html !== undefined) return reply.type('text/html; charset=utf-8').send(response.html);
           return reply.type(response.contentType ?? 'application/octet-stream').send(response.body ?? '');

@@ -94,7 +94,10 @@ test('agents forum: public topics of ordinary groups as excerpts, paged; hidden 
     const next = /href="(\/agents-forum\?before=[^"]+)" rel="next"/.exec(first.text)?.[1];
     assert.ok(next, 'a next-page link');
     const second = await app.api('GET', next!.replaceAll('&amp;', '&'));
-    assert.deepEqual([...second.text.matchAll(/berth report (\d+)/g)].map((m) => m[1]), ['0']);
+    assert.deepEqual(
+      [...second.text.matchAll(/berth report (\d+)/g)].map((m) => m[1]),
+      ['0'],
+    );
     assert.doesNotMatch(second.text, /rel="next"/);
     void onboarding;
   } finally {

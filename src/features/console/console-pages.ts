@@ -49,7 +49,15 @@ function signInPage(req: PageRequest, message: Html | null, status = 200): PageR
   return { status, html: layout({ title: 'Sign in', main }), cookies: [cookie(LOGIN_COOKIE, token, req, 3600)] };
 }
 
-const forbidden = (why: string): PageResponse => ({ status: 403, html: layout({ title: 'Refused', main: html`<h1>Refused</h1><p class="error">${why}</p><p><a href="/console">Back to the console</a></p>` }) });
+const forbidden = (why: string): PageResponse => ({
+  status: 403,
+  html: layout({
+    title: 'Refused',
+    main: html`<h1>Refused</h1>
+      <p class="error">${why}</p>
+      <p><a href="/console">Back to the console</a></p>`,
+  }),
+});
 
 /**
  * The operator console (docs/decisions/054): sign-in with the operator password, a session cookie
@@ -74,7 +82,16 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         return { redirect: await run(req.form) };
       } catch (err) {
         if (!(err instanceof AppError)) throw err;
-        return { status: err.status, html: layout({ title: 'Not done', console: session, main: html`<h1>Not done</h1><p class="error">${err.code}: ${err.message}</p><p><a href="/console">Back</a></p>` }) };
+        return {
+          status: err.status,
+          html: layout({
+            title: 'Not done',
+            console: session,
+            main: html`<h1>Not done</h1>
+              <p class="error">${err.code}: ${err.message}</p>
+              <p><a href="/console">Back</a></p>`,
+          }),
+        };
       }
     });
 
@@ -89,7 +106,8 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
       method: 'POST',
       path: '/console/login',
       async handler(req) {
-        if (foreignOrigin(req) || !sameToken(req.cookies.get(LOGIN_COOKIE) ?? '', req.form.get('csrf'))) return forbidden('The sign-in form is stale or came from another site. Reload the page and try again.');
+        if (foreignOrigin(req) || !sameToken(req.cookies.get(LOGIN_COOKIE) ?? '', req.form.get('csrf')))
+          return forbidden('The sign-in form is stale or came from another site. Reload the page and try again.');
         const result = await sessions.signIn(req.form.get('password') ?? '', req.ip);
         if (result.ok) {
           return { redirect: '/console', cookies: [cookie(CONSOLE_SESSION.cookie, result.token, req, CONSOLE_SESSION.maxAgeMs / 1000), cookie(LOGIN_COOKIE, '', req, 0)] };
@@ -98,7 +116,8 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
           const page = signInPage(req, html`<p class="error" role="alert">Too many failed sign-ins from your network. Try again in ${Math.ceil(result.retryAfterSeconds! / 60)} minutes.</p>`, 429);
           return { ...page, headers: { 'retry-after': String(result.retryAfterSeconds) } };
         }
-        if (result.reason === 'no_password') return signInPage(req, html`<p class="error" role="alert">No operator password is set on this deployment: run <code>bosun operator set-password</code>.</p>`, 401);
+        if (result.reason === 'no_password')
+          return signInPage(req, html`<p class="error" role="alert">No operator password is set on this deployment: run <code>bosun operator set-password</code>.</p>`, 401);
         return signInPage(req, html`<p class="error" role="alert">Wrong password.</p>`, 401);
       },
     },
@@ -129,7 +148,11 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
             <li><strong>${status.telemetry.pending_records}</strong>telemetry records pending</li>
           </ul>
           <h2>Components</h2>
-          ${components.map(([name, report]) => html`<h3>${name}</h3><pre>${JSON.stringify(report, null, 2)}</pre>`)}`;
+          ${components.map(
+            ([name, report]) =>
+              html`<h3>${name}</h3>
+                <pre>${JSON.stringify(report, null, 2)}</pre>`,
+          )}`;
         return { html: layout({ title: 'Console', console: session, main }) };
       }),
     },
@@ -142,30 +165,49 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         const main = html`<h1>Agents</h1>
           <p>The newest 200 agents. Actions are the CLI's (<code>bosun agents …</code>) and are audited.</p>
           <table>
-            <thead><tr><th scope="col">Agent</th><th scope="col">State</th><th scope="col">Registered</th><th scope="col">Grant a scope</th><th scope="col">Revoke</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Agent</th>
+                <th scope="col">State</th>
+                <th scope="col">Registered</th>
+                <th scope="col">Grant a scope</th>
+                <th scope="col">Revoke</th>
+              </tr>
+            </thead>
             <tbody>
               ${agents.map(
-                (a) => html`<tr>
-                  <td><code>${a.agent_id}</code><br />${a.name}${a.vendor ? html` <span class="muted">(${a.vendor})</span>` : null}</td>
-                  <td>${a.state}</td>
-                  <td>${iso(Number(a.created_at))}</td>
-                  <td>${a.state === 'revoked'
-                    ? '—'
-                    : html`<form method="post" action="/console/agents/grant" class="inline">
-                        <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
-                        <label for="scope-${a.agent_id}" class="muted">Scope</label>
-                        <select id="scope-${a.agent_id}" name="scope">${scopes.map((s) => html`<option>${s}</option>`)}</select>
-                        <button type="submit">Grant</button>
-                      </form>`}</td>
-                  <td>${a.state === 'revoked'
-                    ? 'revoked'
-                    : html`<form method="post" action="/console/agents/revoke" class="inline">
-                        <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
-                        <label for="reason-${a.agent_id}" class="muted">Reason</label>
-                        <input id="reason-${a.agent_id}" name="reason" required />
-                        <button type="submit">Revoke</button>
-                      </form>`}</td>
-                </tr>`,
+                (a) =>
+                  html`<tr>
+                    <td><code>${a.agent_id}</code><br />${a.name}${a.vendor ? html` <span class="muted">(${a.vendor})</span>` : null}</td>
+                    <td>${a.state}</td>
+                    <td>${iso(Number(a.created_at))}</td>
+                    <td>
+                      ${
+                        a.state === 'revoked'
+                          ? '—'
+                          : html`<form method="post" action="/console/agents/grant" class="inline">
+                              <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
+                              <label for="scope-${a.agent_id}" class="muted">Scope</label>
+                              <select id="scope-${a.agent_id}" name="scope">
+                                ${scopes.map((s) => html`<option>${s}</option>`)}
+                              </select>
+                              <button type="submit">Grant</button>
+                            </form>`
+                      }
+                    </td>
+                    <td>
+                      ${
+                        a.state === 'revoked'
+                          ? 'revoked'
+                          : html`<form method="post" action="/console/agents/revoke" class="inline">
+                              <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
+                              <label for="reason-${a.agent_id}" class="muted">Reason</label>
+                              <input id="reason-${a.agent_id}" name="reason" required />
+                              <button type="submit">Revoke</button>
+                            </form>`
+                      }
+                    </td>
+                  </tr>`,
               )}
             </tbody>
           </table>`;
@@ -195,31 +237,35 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         const state = req.query.get('state') ?? 'open';
         const rows = await services.operatorRequests.listForOperator({ state: (REQUEST_STATES as readonly string[]).includes(state) ? state : 'open', limit: 100 });
         const main = html`<h1>Operator requests</h1>
-          <p>${REQUEST_STATES.map((s) => html`<a href="/console/operator-requests?state=${s}"${s === state ? html` aria-current="page"` : null}>${s}</a> `)}</p>
-          ${rows.length === 0
-            ? html`<p>No ${state} requests.</p>`
-            : rows.map(
-                (r) => html`<section aria-labelledby="req-${r.request_id}">
-                  <h2 id="req-${r.request_id}">${r.subject}</h2>
-                  <p class="muted"><code>${r.request_id}</code> · ${r.category} · from <code>${r.agent_id}</code> · ${iso(Number(r.created_at))} · ${r.state}</p>
-                  <pre>${r.body}</pre>
-                  ${r.requested_scopes !== '[]' ? html`<p>Requested scopes: <code>${r.requested_scopes}</code></p>` : null}
-                  ${r.public_response ? html`<p>Answer: ${r.public_response}</p>` : null}
-                  ${r.state === 'open' || r.state === 'answered'
-                    ? html`<form method="post" action="/console/operator-requests/decide">
-                        <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="request_id" value="${r.request_id}" />
-                        <label for="answer-${r.request_id}">Public answer</label>
-                        <textarea id="answer-${r.request_id}" name="public_response" rows="2" cols="60"></textarea>
-                        <p>
-                          <button type="submit" name="decision" value="respond">Respond</button>
-                          <button type="submit" name="decision" value="approve">Approve${r.requested_scopes !== '[]' ? ' with the requested scopes' : ''}</button>
-                          <button type="submit" name="decision" value="reject">Reject</button>
-                          <button type="submit" name="decision" value="close">Close</button>
-                        </p>
-                      </form>`
-                    : null}
-                </section>`,
-              )}`;
+          <p>${REQUEST_STATES.map((s) => html`<a href="/console/operator-requests?state=${s}" ${s === state ? html` aria-current="page"` : null}>${s}</a> `)}</p>
+          ${
+            rows.length === 0
+              ? html`<p>No ${state} requests.</p>`
+              : rows.map(
+                  (r) =>
+                    html`<section aria-labelledby="req-${r.request_id}">
+                      <h2 id="req-${r.request_id}">${r.subject}</h2>
+                      <p class="muted"><code>${r.request_id}</code> · ${r.category} · from <code>${r.agent_id}</code> · ${iso(Number(r.created_at))} · ${r.state}</p>
+                      <pre>${r.body}</pre>
+                      ${r.requested_scopes !== '[]' ? html`<p>Requested scopes: <code>${r.requested_scopes}</code></p>` : null} ${r.public_response ? html`<p>Answer: ${r.public_response}</p>` : null}
+                      ${
+                        r.state === 'open' || r.state === 'answered'
+                          ? html`<form method="post" action="/console/operator-requests/decide">
+                              <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="request_id" value="${r.request_id}" />
+                              <label for="answer-${r.request_id}">Public answer</label>
+                              <textarea id="answer-${r.request_id}" name="public_response" rows="2" cols="60"></textarea>
+                              <p>
+                                <button type="submit" name="decision" value="respond">Respond</button>
+                                <button type="submit" name="decision" value="approve">Approve${r.requested_scopes !== '[]' ? ' with the requested scopes' : ''}</button>
+                                <button type="submit" name="decision" value="reject">Reject</button>
+                                <button type="submit" name="decision" value="close">Close</button>
+                              </p>
+                            </form>`
+                          : null
+                      }
+                    </section>`,
+                )
+          }`;
         return { html: layout({ title: 'Operator requests', console: session, main }) };
       }),
     },

@@ -30,7 +30,8 @@ export function createConsoleSessions(deps: { repo: ConsoleSessionsRepo; operato
   return {
     async signIn(password: string, ip: string): Promise<SignInResult> {
       const now = clock.now();
-      const failures = await audit.countFromNetwork('operator.login_failed', ip, now - CONSOLE_SESSION.lockoutWindowMs);
+      // Failures older than the window (at its edge included) no longer count.
+      const failures = await audit.countFromNetwork('operator.login_failed', ip, now - CONSOLE_SESSION.lockoutWindowMs + 1);
       if (failures >= CONSOLE_SESSION.lockoutFailures) {
         await audit.record({ actor: { kind: 'anonymous' }, action: 'console.login_locked', ip });
         return { ok: false, reason: 'locked', retryAfterSeconds: Math.ceil(CONSOLE_SESSION.lockoutWindowMs / 1000) };

@@ -33,30 +33,29 @@ export function layout(options: LayoutOptions): string {
     ? html`<form method="post" action="/console/logout" class="signout"><input type="hidden" name="csrf" value="${options.console.csrf}" /><button type="submit">Sign out</button></form>`
     : null;
   return html`<!doctype html>
-<html lang="en">
-  <head>
-    <meta charset="utf-8" />
-    <meta name="viewport" content="width=device-width,initial-scale=1" />
-    <title>${options.title} — Bosun</title>
-    <link rel="stylesheet" href="/assets/site.css" />
-    ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" />`)}
-  </head>
-  <body>
-    <a class="skip" href="#main">Skip to content</a>
-    <header>
-      <nav aria-label="${options.console ? 'Console' : 'Site'}">
-        <ul>
-          ${nav.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}
-        </ul>
-        ${signOut}
-      </nav>
-    </header>
-    <main id="main">${options.main}</main>
-    <footer><p>Bosun — an open maritime information service for software agents. Simulated data is always labelled as such.</p></footer>
-    ${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
-  </body>
-</html>
-`.text;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <title>${options.title} — Bosun</title>
+        <link rel="stylesheet" href="/assets/site.css" />
+        ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" />`)}
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header>
+          <nav aria-label="${options.console ? 'Console' : 'Site'}">
+            <ul>
+              ${nav.map(([href, label]) => html`<li><a href="${href}">${label}</a></li>`)}
+            </ul>
+            ${signOut}
+          </nav>
+        </header>
+        <main id="main">${options.main}</main>
+        <footer><p>Bosun — an open maritime information service for software agents. Simulated data is always labelled as such.</p></footer>
+        ${(options.scripts ?? []).map((src) => html`<script src="${src}" defer></script>`)}
+      </body>
+    </html> `.text;
 }
 
 export const SITE_CSS = `:root{color-scheme:light;--ink:#14202b;--muted:#4a5a68;--line:#c9d3dc;--accent:#0b5394;--bg:#fff;--warn:#8a4b00}

@@ -44,7 +44,10 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
         const [status, agents, lastHour] = await Promise.all([services.meta.status(), services.agents.count(), deps.countPositionsSince(now - HOUR)]);
         const feeds = ((status.components.feeds as { sources?: FeedSourceJson[] } | undefined)?.sources ?? []) as FeedSourceJson[];
         const main = html`<h1>Bosun</h1>
-          <p>An open maritime information service for software agents: vessel identities and positions from AIS, ports and port calls, congestion, ship-to-ship encounters, chokepoint transits, sea routes, and a harbor where agents register, ask for help and work with the operator.</p>
+          <p>
+            An open maritime information service for software agents: vessel identities and positions from AIS, ports and port calls, congestion, ship-to-ship encounters, chokepoint transits, sea
+            routes, and a harbor where agents register, ask for help and work with the operator.
+          </p>
           <h2>Now</h2>
           <ul class="figures">
             <li><strong data-figure="vessels">${services.fleet.vesselCount.toLocaleString('en')}</strong>vessels tracked</li>
@@ -54,14 +57,33 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
             <li><strong data-figure="status">${status.status}</strong>service status</li>
           </ul>
           <h2>Feeds</h2>
-          ${feeds.length === 0
-            ? html`<p>No AIS feed is configured on this deployment.</p>`
-            : html`<table>
-                <thead><tr><th scope="col">Feed</th><th scope="col">Kind</th><th scope="col">State</th><th scope="col">Messages</th><th scope="col">Last message</th></tr></thead>
-                <tbody>
-                  ${feeds.map((f) => html`<tr><td>${f.name}${f.simulated ? html` <em>(simulated)</em>` : null}</td><td>${f.kind}</td><td>${f.state}</td><td>${f.messages.toLocaleString('en')}</td><td>${f.last_message_at ?? '—'}</td></tr>`)}
-                </tbody>
-              </table>`}
+          ${
+            feeds.length === 0
+              ? html`<p>No AIS feed is configured on this deployment.</p>`
+              : html`<table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Feed</th>
+                      <th scope="col">Kind</th>
+                      <th scope="col">State</th>
+                      <th scope="col">Messages</th>
+                      <th scope="col">Last message</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${feeds.map(
+                      (f) =>
+                        html`<tr>
+                          <td>${f.name}${f.simulated ? html` <em>(simulated)</em>` : null}</td>
+                          <td>${f.kind}</td>
+                          <td>${f.state}</td>
+                          <td>${f.messages.toLocaleString('en')}</td>
+                          <td>${f.last_message_at ?? '—'}</td>
+                        </tr>`,
+                    )}
+                  </tbody>
+                </table>`
+          }
           <h2>For agents</h2>
           <ul>
             <li><a href="/docs">API documentation</a> (the <a href="/openapi.json">OpenAPI document</a>)</li>
@@ -91,13 +113,27 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
           sections.set(entry.section, rows);
         }
         const main = html`<h1>API documentation</h1>
-          <p>Every operation this deployment implements, from its catalog. Machine-readable: <a href="/openapi.json">OpenAPI 3.1 document</a>; every response is an envelope (status, request_id, cost_units, data, errors…).</p>
+          <p>
+            Every operation this deployment implements, from its catalog. Machine-readable: <a href="/openapi.json">OpenAPI 3.1 document</a>; every response is an envelope (status, request_id,
+            cost_units, data, errors…).
+          </p>
           ${[...sections.entries()].map(
-            ([section, rows]) => html`<h2 id="section-${section}">${section}</h2>
-              <table>
-                <thead><tr><th scope="col">Method</th><th scope="col">Path</th><th scope="col">Access</th><th scope="col">Cost units</th><th scope="col">Description</th></tr></thead>
-                <tbody>${rows}</tbody>
-              </table>`,
+            ([section, rows]) =>
+              html`<h2 id="section-${section}">${section}</h2>
+                <table>
+                  <thead>
+                    <tr>
+                      <th scope="col">Method</th>
+                      <th scope="col">Path</th>
+                      <th scope="col">Access</th>
+                      <th scope="col">Cost units</th>
+                      <th scope="col">Description</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    ${rows}
+                  </tbody>
+                </table>`,
           )}`;
         return { html: layout({ title: 'API documentation', main }) };
       },
@@ -112,23 +148,31 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
         const last = page[page.length - 1];
         const next = entries.length > FORUM_PAGE_SIZE && last ? `/agents-forum?before=${last.createdAt}.${encodeURIComponent(last.id)}` : null;
         const main = html`<h1>Agents forum</h1>
-          <p>The public activity of the harbor's groups: topics and replies agents posted, as excerpts. Hidden posts and the onboarding group are never shown. Agents take part through the API with their keys.</p>
+          <p>
+            The public activity of the harbor's groups: topics and replies agents posted, as excerpts. Hidden posts and the onboarding group are never shown. Agents take part through the API with
+            their keys.
+          </p>
           <h2>Groups</h2>
           <ul>
             ${groups.map((g) => html`<li><strong>${g.name}</strong> (${g.kind}) — ${g.description}</li>`)}
           </ul>
           <h2>Recent posts</h2>
-          ${page.length === 0
-            ? html`<p>No public posts yet.</p>`
-            : html`<ol class="forum" reversed>
-                ${page.map(
-                  (e) => html`<li>
-                    <p><strong>${e.title ?? (e.parentId ? 'Reply' : 'Topic')}</strong> · ${e.author.display_name ?? 'an agent'} · <time datetime="${iso(e.createdAt)}">${iso(e.createdAt)}</time></p>
-                    <p>${e.excerpt}</p>
-                    <p class="muted">${e.reactions.likes} likes · score ${e.reactions.vote_score} · ${e.reactions.replies} replies</p>
-                  </li>`,
-                )}
-              </ol>`}
+          ${
+            page.length === 0
+              ? html`<p>No public posts yet.</p>`
+              : html`<ol class="forum" reversed>
+                  ${page.map(
+                    (e) =>
+                      html`<li>
+                        <p>
+                          <strong>${e.title ?? (e.parentId ? 'Reply' : 'Topic')}</strong> · ${e.author.display_name ?? 'an agent'} · <time datetime="${iso(e.createdAt)}">${iso(e.createdAt)}</time>
+                        </p>
+                        <p>${e.excerpt}</p>
+                        <p class="muted">${e.reactions.likes} likes · score ${e.reactions.vote_score} · ${e.reactions.replies} replies</p>
+                      </li>`,
+                  )}
+                </ol>`
+          }
           ${next ? html`<p><a href="${next}" rel="next">Older posts</a></p>` : null}`;
         return { html: layout({ title: 'Agents forum', main }) };
       },

@@ -1,0 +1,180 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { MINUTE } from '../../src/clock.js';
+import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+
+const PASSWORD = 'correct horse battery staple';
+
+/** A browser of the console: keeps cookies, reads the CSRF token of the last page. */
+function browser(app: TestApp, ip = '10.90.0.7') {
+  const jar = new Map<string, string>();
+  let csrf = '';
+  const remember = (res: ApiResponse) => {
+    const set = res.headers['set-cookie'];
+    for (const line of Array.isArray(set) ? set : set ? [String(set)] : []) {
+      const [pair] = line.split(';');
+      const eq = pair!.indexOf('=');
+      const name = pair!.slice(0, eq);
+      const value = decodeURIComponent(pair!.slice(eq + 1));
+      if (value === '') jar.delete(name);
+      else jar.set(name, value);
+    }
+    const token = /name="csrf" value="([^"]+)"/.exec(res.text)?.[1];
+    if (token) csrf = token;
+    return res;
+  };
+  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
+  return {
+    jar,
+    get csrf() {
+      return csrf;
+    },
+    async get(url: string, headers: Record<string, string> = {}) {
+      return remember(await app.api('GET', url, { ip, headers: { cookie: cookieHeader(), ...headers } }));
+    },
+    async post(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+      const body = new URLSearchParams(form).toString();
+      return remember(await app.api('POST', url, { ip, rawBody: body, headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', host: 'localhost:3000', ...headers } }));
+    },
+    async signIn(password = PASSWORD) {
+      await this.get('/console');
+      const res = await this.post('/console/login', { csrf, password });
+      if (res.status === 303) await this.get('/console'); // the session's CSRF token is in its pages
+      return res;
+    },
+  };
+}
+
+test('console sign-in: the operator password only, HttpOnly SameSite=Strict session cookie, sign-out ends the session', async () => {
+  const app = await startTestApp();
+  try {
+    const b = browser(app);
+    const noPassword = await b.signIn();
+    assert.equal(noPassword.status, 401);
+    assert.match(noPassword.text, /No operator password is set/);
+    await app.bosun.ctx.services.operator.setPassword(PASSWORD);
+
+    const { apiKey } = await app.registerAgent('not-an-operator');
+    const withKey = await app.api('GET', '/console/agents', { token: apiKey });
+    assert.equal(withKey.status, 401, 'an agent key does not open the console');
+    assert.match(withKey.text, /type="password"/);
+
+    const wrong = await b.signIn('wrong password!');
+    assert.equal(wrong.status, 401);
+    assert.match(wrong.text, /Wrong password/);
+    const ok = await b.signIn();
+    assert.equal(ok.status, 303);
+    assert.equal(ok.headers.location, '/console');
+    const session = [ok.headers['set-cookie']].flat().find((c) => String(c).startsWith('bosun_console='));
+    assert.match(String(session), /; Path=\/console; HttpOnly; SameSite=Strict; Max-Age=43200$/, 'no Secure flag over plain http');
+    const home = await b.get('/console');
+    assert.equal(home.status, 200);
+    assert.match(home.text, /Service status: ok/);
+
+    const out = await b.post('/console/logout', { csrf: b.csrf });
+    assert.equal(out.status, 303);
+    assert.equal((await b.get('/console/agents')).status, 401, 'the session is gone');
+    const actions = (await app.bosun.ctx.services.audit.list({ limit: 20 })).map((e) => e.action);
+    assert.ok(actions.includes('operator.login') && actions.includes('operator.login_failed') && actions.includes('console.logout'));
+  } finally {
+    await app.close();
+  }
+});
+
+test('console cookies are Secure over TLS (a trusted proxy saying https)', async () => {
+  const app = await startTestApp({ env: { BOSUN_TRUST_PROXY: '1' } });
+  try {
+    await app.bosun.ctx.services.operator.setPassword(PASSWORD);
+    const b = browser(app);
+    const page = await b.get('/console', { 'x-forwarded-proto': 'https' });
+    assert.match(String([page.headers['set-cookie']].flat()[0]), /; Secure$/);
+    const ok = await b.post('/console/login', { csrf: b.csrf, password: PASSWORD }, { 'x-forwarded-proto': 'https' });
+    assert.equal(ok.status, 303);
+    assert.ok([ok.headers['set-cookie']].flat().every((c) => String(c).endsWith('; Secure')));
+  } finally {
+    await app.close();
+  }
+});
+
+test('console lockout: 5 failed sign-ins from one network lock it for 15 minutes (other networks unaffected), then it opens again', async () => {
+  const app = await startTestApp();
+  try {
+    await app.bosun.ctx.services.operator.setPassword(PASSWORD);
+    const attacker = browser(app, '10.91.0.5');
+    for (let i = 0; i < 5; i++) assert.equal((await attacker.signIn('guess ' + i)).status, 401);
+    const locked = await attacker.signIn();
+    assert.equal(locked.status, 429, 'even the right password is refused while locked');
+    assert.equal(locked.headers['retry-after'], '900');
+    assert.match(locked.text, /Too many failed sign-ins/);
+    const sameNetwork = browser(app, '10.91.0.77');
+    assert.equal((await sameNetwork.signIn()).status, 429, 'the lock holds for the /24');
+    const elsewhere = browser(app, '10.92.0.5');
+    assert.equal((await elsewhere.signIn()).status, 303);
+    app.clock.advance(15 * MINUTE - 1);
+    assert.equal((await attacker.signIn()).status, 429, 'still locked a millisecond before the window passes');
+    app.clock.advance(1);
+    assert.equal((await attacker.signIn()).status, 303, 'the window has passed');
+  } finally {
+    await app.close();
+  }
+});
+
+test('console CSRF: a form without the token, with a wrong one, or from another origin is refused; the sign-in form needs its own token', async () => {
+  const app = await startTestApp();
+  try {
+    await app.bosun.ctx.services.operator.setPassword(PASSWORD);
+    const victim = await app.registerAgent('victim');
+    const b = browser(app);
+    const forged = await b.post('/console/login', { csrf: 'made-up', password: PASSWORD });
+    assert.equal(forged.status, 403, 'login CSRF: the token must match the cookie');
+    await b.signIn();
+    for (const [form, headers] of [
+      [{ agent_id: victim.agentId, reason: 'x' }, {}],
+      [{ agent_id: victim.agentId, reason: 'x', csrf: 'wrong' }, {}],
+      [{ agent_id: victim.agentId, reason: 'x', csrf: b.csrf }, { origin: 'https://evil.example' }],
+    ] as Array<[Record<string, string>, Record<string, string>]>) {
+      const res = await b.post('/console/agents/revoke', form, headers);
+      assert.equal(res.status, 403, JSON.stringify(form));
+      assert.match(res.text, /CSRF check failed/);
+    }
+    assert.notEqual((await app.bosun.ctx.services.agents.standing(victim.agentId))?.state, 'revoked');
+    const done = await b.post('/console/agents/revoke', { agent_id: victim.agentId, reason: 'abuse', csrf: b.csrf }, { origin: 'http://localhost:3000' });
+    assert.equal(done.status, 303);
+    assert.equal((await app.bosun.ctx.services.agents.standing(victim.agentId))?.state, 'revoked');
+    const entry = (await app.bosun.ctx.services.audit.list({ limit: 50 })).find((e) => e.target === victim.agentId && e.action.includes('revoke'));
+    assert.equal(entry?.actor_kind ?? (entry as unknown as { actor: { kind: string } })?.actor?.kind, 'operator');
+  } finally {
+    await app.close();
+  }
+});
+
+test('console: the operator approves an access request and the agent holds the scope; a bad decision is shown, not a crash; sessions end after an idle hour', async () => {
+  const app = await startTestApp();
+  try {
+    await app.bosun.ctx.services.operator.setPassword(PASSWORD);
+    const agent = await app.registerAgent('asks');
+    const created = await app.api('POST', '/v1/harbor/operator-requests', {
+      token: agent.apiKey,
+      body: { category: 'access_request', subject: 'Live positions please', body: 'For a berth planner.', requested_scopes: ['vessels:live'] },
+    });
+    assert.equal(created.status, 201, created.text);
+    const b = browser(app);
+    await b.signIn();
+    const inbox = await b.get('/console/operator-requests');
+    assert.match(inbox.text, /Live positions please/);
+    const id = created.body.data.request_id as string;
+    const bad = await b.post('/console/operator-requests/decide', { csrf: b.csrf, request_id: id, decision: 'explode' });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /invalid_request: decision must be/);
+    const approve = await b.post('/console/operator-requests/decide', { csrf: b.csrf, request_id: id, decision: 'approve', public_response: 'Granted for 30 days.' });
+    assert.equal(approve.status, 303);
+    const me = await app.api('GET', '/v1/agents/me', { token: agent.apiKey });
+    assert.ok(me.body.data.scopes.includes('vessels:live'), JSON.stringify(me.body.data.scopes));
+
+    app.clock.advance(61 * MINUTE);
+    assert.equal((await b.get('/console')).status, 200);
+    assert.match((await b.get('/console')).text, /type="password"/, 'idle for over an hour: signed out');
+  } finally {
+    await app.close();
+  }
+});
