@@ -178,3 +178,39 @@ test('console: the operator approves an access request and the agent holds the s
     await app.close();
   }
 });
+
+test('console telemetry: charts and the per-operation table from recorded requests, per window', async () => {
+  const app = await startTestApp();
+  try {
+    await app.bosun.ctx.services.operator.setPassword(PASSWORD);
+    for (let i = 0; i < 3; i++) await app.api('GET', '/v1/ping');
+    await app.api('GET', '/v1/nothing-here');
+    app.clock.advance(2 * MINUTE);
+    await app.api('GET', '/v1/ping');
+    const b = browser(app);
+    await b.signIn();
+    const page = await b.get('/console/telemetry');
+    assert.equal(page.status, 200);
+    const bars = (id: string) => [...(new RegExp(`data-chart="${id}"[^>]*>(.*?)</svg>`, 's').exec(page.text)?.[1] ?? '').matchAll(/<title>([^<]*)<\/title>/g)].map((m) => m[1]);
+    const requests = bars('requests');
+    assert.equal(requests.length, 60, 'one bar a minute over the hour');
+    const counted = requests.map((t) => Number(/: (\d+) requests/.exec(t!)?.[1] ?? 0));
+    // The sign-in pages are requests too; the pings and the unmatched call are at least these.
+    assert.equal(counted[58], 4, 'three pings and a 404 two minutes ago');
+    assert.ok(counted[59]! >= 2, 'the last ping and the sign-in pages, now');
+    assert.equal(
+      counted.slice(0, 58).reduce((a, b) => a + b, 0),
+      0,
+    );
+    assert.ok(
+      bars('errors').some((t) => /: [1-9]\d* errors/.test(t!)),
+      'the 404 is an error',
+    );
+    assert.match(page.text, /<code>getPing<\/code><\/td><td>4<\/td>/);
+    const week = await b.get('/console/telemetry?window=7d');
+    assert.equal([...week.text.matchAll(/<rect /g)].length, 4 * 28, 'four charts of 28 six-hour buckets');
+    assert.match(week.text, /360-minute buckets/);
+  } finally {
+    await app.close();
+  }
+});

@@ -6,12 +6,19 @@ import type { PageDefinition, PageRequest, PageResponse } from '../../http/pages
 import type { Services } from '../services.js';
 import { html, type Html } from '../site/html.js';
 import { layout } from '../site/layout.js';
+import { barChart } from './charts.js';
 import { CONSOLE_SESSION, type ConsoleSession, type ConsoleSessions } from './console-sessions.js';
 
 export interface ConsoleDeps {
   sessions: ConsoleSessions;
-  services: Pick<Services, 'meta' | 'agents' | 'operatorRequests'>;
+  services: Pick<Services, 'meta' | 'agents' | 'operatorRequests' | 'telemetry'>;
 }
+
+const TELEMETRY_WINDOWS: Record<string, { hours: number; bucketMinutes: number }> = {
+  '1h': { hours: 1, bucketMinutes: 1 },
+  '24h': { hours: 24, bucketMinutes: 30 },
+  '7d': { hours: 168, bucketMinutes: 360 },
+};
 
 /** Double-submit token of the sign-in form (there is no session yet to hold one). */
 const LOGIN_COOKIE = 'bosun_console_login';
@@ -154,6 +161,70 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
                 <pre>${JSON.stringify(report, null, 2)}</pre>`,
           )}`;
         return { html: layout({ title: 'Console', console: session, main }) };
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/console/telemetry',
+      handler: signedIn(async (req, session) => {
+        const windowName = TELEMETRY_WINDOWS[req.query.get('window') ?? ''] ? req.query.get('window')! : '1h';
+        const { hours, bucketMinutes } = TELEMETRY_WINDOWS[windowName]!;
+        const [series, quality] = await Promise.all([services.telemetry.series(hours, bucketMinutes), services.telemetry.quality(hours)]);
+        const points = (pick: (b: (typeof series.buckets)[number]) => number | null) => series.buckets.map((b) => ({ label: b.start, value: pick(b) }));
+        const main = html`<h1>Telemetry, last ${windowName}</h1>
+          <p>
+            ${Object.keys(TELEMETRY_WINDOWS).map((w) => html`<a href="/console/telemetry?window=${w}" ${w === windowName ? html` aria-current="page"` : null}>${w}</a> `)}
+            <span class="muted">${series.window.sample_size} requests recorded, ${bucketMinutes}-minute buckets${series.window.truncated ? ', newest records only' : ''}.</span>
+          </p>
+          ${barChart(
+            'Requests',
+            'requests',
+            points((b) => b.requests),
+            'requests',
+          )}
+          ${barChart(
+            'Errors (4xx and 5xx)',
+            'errors',
+            points((b) => b.client_errors + b.server_errors),
+            'errors',
+          )}
+          ${barChart(
+            'Latency p95',
+            'ms',
+            points((b) => b.latency_p95_ms),
+            'latency',
+          )}
+          ${barChart(
+            'Cost units',
+            'units',
+            points((b) => b.cost_units),
+            'cost',
+          )}
+          <h2>By operation</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Operation</th>
+                <th scope="col">Requests</th>
+                <th scope="col">Success rate</th>
+                <th scope="col">p50 ms</th>
+                <th scope="col">p95 ms</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${quality.operations.map(
+                (o) =>
+                  html`<tr>
+                    <td><code>${o.operation_id}</code></td>
+                    <td>${o.requests}</td>
+                    <td>${o.success_rate ?? '—'}</td>
+                    <td>${o.latency_ms.p50 ?? '—'}</td>
+                    <td>${o.latency_ms.p95 ?? '—'}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`;
+        return { html: layout({ title: 'Telemetry', console: session, main }) };
       }),
     },
     {

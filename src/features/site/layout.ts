@@ -21,6 +21,7 @@ const PUBLIC_NAV: ReadonlyArray<[string, string]> = [
 
 const CONSOLE_NAV: ReadonlyArray<[string, string]> = [
   ['/console', 'Status'],
+  ['/console/telemetry', 'Telemetry'],
   ['/console/agents', 'Agents'],
   ['/console/operator-requests', 'Operator requests'],
   ['/', 'Public site'],

@@ -130,6 +130,34 @@ export function createTelemetryService(deps: { repo: TelemetryRepo; clock: Clock
       };
     },
 
+    /** Per time bucket of the window (oldest first): requests, errors (4xx/5xx), p50/p95 latency, cost units — the console's charts. */
+    async series(hours: number, bucketMinutes: number) {
+      const { since, samples, truncated } = await windowSamples(hours);
+      const bucketMs = bucketMinutes * 60_000;
+      const count = Math.ceil((hours * HOUR) / bucketMs);
+      const buckets = Array.from({ length: count }, () => [] as TelemetrySample[]);
+      for (const s of samples) {
+        // The window is [since, now]: a record at exactly now belongs to the last bucket.
+        const i = Math.min(count - 1, Math.floor((Number(s.ts) - since) / bucketMs));
+        if (i >= 0) buckets[i]!.push(s);
+      }
+      return {
+        window: { hours, since: iso(since), until: iso(clock.now()), bucket_minutes: bucketMinutes, sample_size: samples.length, truncated },
+        buckets: buckets.map((list, i) => {
+          const latencies = list.map((s) => s.latency_ms).sort((a, b) => a - b);
+          return {
+            start: iso(since + i * bucketMs),
+            requests: list.length,
+            client_errors: list.filter((s) => s.status >= 400 && s.status < 500).length,
+            server_errors: list.filter((s) => s.status >= 500).length,
+            latency_p50_ms: percentile(latencies, 50),
+            latency_p95_ms: percentile(latencies, 95),
+            cost_units: round(list.reduce((sum, s) => sum + s.cost_units, 0)),
+          };
+        }),
+      };
+    },
+
     /** Retention job: telemetry older than 30 days is deleted. */
     async enforceRetention(): Promise<number> {
       return repo.deleteOlderThan(clock.now() - TELEMETRY_RETENTION_DAYS * DAY);
