@@ -56,6 +56,10 @@ import type { AppContext } from './context.js';
 import type { StatusReporter } from '../observability/status.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
+import { createBillingService } from '../features/billing/billing-service.js';
+import { withUsageMetering } from '../features/billing/metered-telemetry.js';
+import { createUsageMeter } from '../features/billing/usage-meter.js';
+import { createUsageRepo } from '../features/billing/usage-repo.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -138,6 +142,8 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     enabled: () => config.telemetry,
     onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
   });
+  const usageRepo = createUsageRepo(store.db);
+  const usageMeter = createUsageMeter({ repo: usageRepo, clock, onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; counts kept for the next flush') });
   const fleetReads = createFleetReads(store.db);
   const eventsRepo = createEventsRepo(store.db);
   const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock });
@@ -169,7 +175,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     audit,
     agents,
     operator: createOperatorService({ repo: createOperatorRepo(store.db), clock, audit }),
-    telemetry,
+    telemetry: withUsageMetering(telemetry, usageMeter),
     payments: createPaymentsService({
       repo: createPaymentsRepo(store.db),
       clock,
@@ -202,6 +208,14 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       pingRedis: redis ? async () => (await redis.ping()) === 'PONG' : null,
       pendingTelemetry: () => telemetry.pending(),
     }),
+    billing: createBillingService({
+      usage: usageRepo,
+      meter: usageMeter,
+      clock,
+      catalog,
+      cursors,
+      payments: { rails: () => services.payments.rails(), intentsEnabled: () => services.payments.intentsEnabled() },
+    }),
     ...harbor.services,
   };
   const jobs: Job[] = [
@@ -232,6 +246,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       if (closed) return;
       closed = true;
       await services.telemetry.stop();
+      await services.billing.meter.stop();
       await services.events.runner.stop().catch((err) => logger.error({ err }, 'event detector state not saved'));
       await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records or preview labels not written'));
       await services.fleet.stop();
@@ -278,6 +293,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const http = buildHttpApp(ctx);
   if (options.background) {
     services.telemetry.start();
+    services.billing.meter.start();
     scheduler.start();
     services.fleet.startFlushing();
     services.vessels.start();
