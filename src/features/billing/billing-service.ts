@@ -78,6 +78,23 @@ function summarize(lines: readonly LineLike[], from: string, to: string) {
   return { from, to, calls, charged_calls: charged, cost_units: fromMilli(milli), cost_milli_units: milli, operations };
 }
 
+/** CAIP-2 identifiers (what x402 version 2 names networks by) of the rail networks operators commonly configure. */
+const CAIP2_NETWORKS: Readonly<Record<string, string>> = {
+  ethereum: 'eip155:1',
+  base: 'eip155:8453',
+  'base-sepolia': 'eip155:84532',
+  optimism: 'eip155:10',
+  arbitrum: 'eip155:42161',
+  polygon: 'eip155:137',
+  solana: 'solana:5eykt4UsFv8P8NJdTREpY1vzqKqZKvdp',
+};
+
+/** A rail's network as CAIP-2: given as such, or a known name; null for a network x402 cannot name. */
+export function caip2Network(network: string): string | null {
+  if (/^[-a-z0-9]{3,8}:[-_a-zA-Z0-9]{1,32}$/.test(network)) return network;
+  return CAIP2_NETWORKS[network.toLowerCase()] ?? null;
+}
+
 const OPS_CURSOR = /^(today|week|month)\|(\d{4}-\d{2}-\d{2})\|(agent|anonymous|operator)\|([A-Za-z0-9_]{0,64})$/;
 
 export interface BillingDeps {
@@ -123,17 +140,37 @@ export function createBillingService(deps: BillingDeps) {
 
   function x402Requirements(baseUrl: string) {
     const error = 'x402 payments are unavailable on this service: no facilitator is configured and nothing can be bought (vessel snapshot purchase: operator_configuration_required)';
+    const accepts = deps.payments
+      .rails()
+      .map((rail) => ({ rail, network: caip2Network(rail.network) }))
+      .filter((r): r is { rail: PaymentRail; network: string } => r.network !== null)
+      .map(({ rail, network }) => ({
+        scheme: 'exact',
+        network,
+        asset: rail.token,
+        amount: '0' as const,
+        payTo: rail.address,
+        maxTimeoutSeconds: 60,
+        extra: { available: false as const, status: 'unavailable' as const, purchase_status: 'operator_configuration_required' as const, rail_id: rail.rail_id, reason: error },
+      }));
     return {
       available: false as const,
       status: 'unavailable' as const,
       reason: error,
       facilitator: null,
-      payment_required: {
-        x402Version: 2 as const,
-        error,
-        resource: { url: `${baseUrl}/v1/services/vessel-snapshot/read`, description: 'vessel snapshot read (purchase not offered: operator_configuration_required)', mimeType: 'application/json' },
-        accepts: [] as never[],
-      },
+      payment_required:
+        accepts.length === 0
+          ? null
+          : {
+              x402Version: 2 as const,
+              error,
+              resource: {
+                url: `${baseUrl}/v1/services/vessel-snapshot/read`,
+                description: 'vessel snapshot read (purchase not offered: operator_configuration_required)',
+                mimeType: 'application/json',
+              },
+              accepts,
+            },
       requirement_fields: ['scheme', 'network', 'asset', 'amount', 'payTo', 'maxTimeoutSeconds', 'extra'],
       availability: { ...PAYMENT_AVAILABILITY },
       vessel_snapshot_purchase: { ...SNAPSHOT_PURCHASE, requires: [...SNAPSHOT_PURCHASE.requires] },

@@ -42,7 +42,7 @@ const paymentInstructions = defineRoute({
 const x402Requirements = defineRoute({
   operationId: 'getBillingX402Requirements',
   description:
-    'The x402 PaymentRequired document (x402Version 2) of this service, marked unavailable: no facilitator is configured, so accepts is empty and nothing can be paid for or bought. requirement_fields names the fields a PaymentRequirements entry would carry.',
+    'The x402 PaymentRequired document (x402Version 2) of this service, marked unavailable: available false, no facilitator, and each PaymentRequirements entry (one per configured rail with a CAIP-2 network) carries amount "0" and extra.available false: nothing can be paid for or bought (vessel snapshot purchase: operator_configuration_required). payment_required is null when no such rail is configured.',
   query: NoQuery,
   response: X402RequirementsData,
   examples: [{ summary: 'Read the x402 requirements (unavailable)' }],

@@ -65,14 +65,36 @@ export const X402RequirementsData = Type.Object({
   status: Type.Literal('unavailable'),
   reason: Type.String(),
   facilitator: Type.Null(),
-  payment_required: Type.Object(
-    {
-      x402Version: Type.Literal(2),
-      error: Type.String(),
-      resource: Type.Object({ url: Type.String(), description: Type.String(), mimeType: Type.String() }),
-      accepts: Type.Array(Type.Object({}), { maxItems: 0, description: 'PaymentRequirements offered: none while x402 is unavailable.' }),
-    },
-    { description: 'The x402 PaymentRequired document (version 2): no payment is accepted.' },
+  payment_required: Nullable(
+    Type.Object(
+      {
+        x402Version: Type.Literal(2),
+        error: Type.String(),
+        resource: Type.Object({ url: Type.String(), description: Type.String(), mimeType: Type.String() }),
+        accepts: Type.Array(
+          Type.Object({
+            scheme: Type.String(),
+            network: Type.String({ description: 'CAIP-2 network of the configured rail.' }),
+            asset: Type.String(),
+            amount: Type.Literal('0', { description: 'No price is quoted: nothing can be bought.' }),
+            payTo: Type.String(),
+            maxTimeoutSeconds: Type.Integer(),
+            extra: Type.Object({
+              available: Type.Literal(false),
+              status: Type.Literal('unavailable'),
+              purchase_status: Type.Literal('operator_configuration_required'),
+              rail_id: Type.String(),
+              reason: Type.String(),
+            }),
+          }),
+          { minItems: 1 },
+        ),
+      },
+      {
+        description:
+          'The x402 PaymentRequired document (version 2): one PaymentRequirements entry per configured rail whose network x402 can name (CAIP-2), each marked unavailable in extra; null when no such rail is configured.',
+      },
+    ),
   ),
   requirement_fields: Type.Array(Type.String(), { description: 'The fields of an x402 PaymentRequirements entry, had one been offered.' }),
   availability: Availability,
