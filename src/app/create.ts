@@ -44,7 +44,7 @@ import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
-import { buildHttpApp } from '../http/app.js';
+import { baseUrlOf, buildHttpApp } from '../http/app.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
@@ -60,6 +60,7 @@ import { createBillingService } from '../features/billing/billing-service.js';
 import { withUsageMetering } from '../features/billing/metered-telemetry.js';
 import { createUsageMeter } from '../features/billing/usage-meter.js';
 import { createUsageRepo } from '../features/billing/usage-repo.js';
+import { createDiscoveryService } from '../features/discovery/discovery-service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -291,6 +292,17 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     ratePolicyOverrides: options.ratePolicyOverrides ?? {},
   };
   const http = buildHttpApp(ctx);
+  // llms.txt, llms-full.txt and the A2A agent card: bare documents outside the catalog (docs/billing.md)
+  const discovery = createDiscoveryService({ catalog: core.catalog, version: config.version, mcpAvailable: () => http.hasRoute({ method: 'POST', url: '/mcp' }) });
+  for (const doc of discovery.documents) {
+    http.get(doc.path, async (req, reply) => {
+      const baseUrl = baseUrlOf(ctx, req);
+      return reply
+        .type(doc.contentType)
+        .header('cache-control', 'public, max-age=300')
+        .send(doc.render({ baseUrl, siteUrl: config.siteUrl ?? baseUrl }));
+    });
+  }
   if (options.background) {
     services.telemetry.start();
     services.billing.meter.start();
