@@ -2,7 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PaymentRequiredSchema } from '@x402/core/schemas';
 import type { PaymentRequirements } from '@x402/core/types';
-import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createBosun } from '../../src/app/create.js';
+import { dropTestSchema, startTestApp, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';
 
 const RAILS = JSON.stringify([{ rail_id: 'usdc-base', label: 'USDC on Base', network: 'base', token: 'USDC', address: '0x' + 'ab'.repeat(20), decimals: 6 }]);
 const HOUR = 3_600_000;
@@ -313,6 +317,35 @@ describe('billing: no operation grants data for a payment', () => {
       for (const { entry, route } of app.bosun.ctx.catalog.implemented) assert.ok(!(route.errors ?? []).includes('payment_required'), entry.operationId);
     } finally {
       await app.close();
+    }
+  });
+});
+
+describe('billing: the ledger is durable', () => {
+  test('calls still buffered are written when the app closes, and old lines are deleted by the retention job', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'bosun-ledger-'));
+    const env: Record<string, string> = usingPostgres() ? { BOSUN_PG_SCHEMA: `t_ledger_${process.pid}` } : { DATABASE_URL: `sqlite:${join(dir, 'ledger.db')}` };
+    const first = await startTestApp({ env });
+    const { apiKey, agentId } = await first.registerAgent('durable');
+    for (let i = 0; i < 3; i++) await first.api('GET', '/v1/quality', { token: apiKey });
+    assert.ok(first.bosun.ctx.services.billing.meter.pending() > 0);
+    await first.bosun.close();
+
+    const reopened = await createBosun(first.config, { clock: first.clock });
+    try {
+      await reopened.ctx.services.billing.meter.flush();
+      const ops = await reopened.ctx.services.billing.ops({ agent_id: agentId });
+      assert.deepEqual(
+        ops.accounts.map((a) => [a.agent_id, a.calls, a.cost_units]),
+        [[agentId, 3, 0.6]],
+      );
+      first.clock.advance(401 * DAY);
+      assert.ok((await reopened.ctx.services.billing.enforceRetention()) >= 2, 'the agent line and the registration line');
+      assert.deepEqual((await reopened.ctx.services.billing.ops({ period: 'month' })).accounts, []);
+    } finally {
+      await reopened.close();
+      await dropTestSchema(first.config);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

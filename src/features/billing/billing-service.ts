@@ -9,6 +9,9 @@ import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { fromMilli, utcDay, type UsageMeter } from './usage-meter.js';
 import type { UsageRepo } from './usage-repo.js';
 
+/** Ledger lines are kept this many days (the current and the previous year's same month stay comparable). */
+export const USAGE_RETENTION_DAYS = 400;
+
 export const BILLING_PERIODS = ['today', 'week', 'month'] as const;
 export type BillingPeriod = (typeof BILLING_PERIODS)[number];
 
@@ -288,6 +291,9 @@ export function createBillingService(deps: BillingDeps) {
     };
   }
 
-  return { pricing, paymentInstructions, x402Requirements, refuseSettlement, status, ops, opsSummary, meter };
+  /** Retention job: ledger lines older than USAGE_RETENTION_DAYS are deleted. */
+  const enforceRetention = () => usage.deleteBefore(utcDay(clock.now() - USAGE_RETENTION_DAYS * DAY));
+
+  return { pricing, paymentInstructions, x402Requirements, refuseSettlement, status, ops, opsSummary, enforceRetention, meter };
 }
 export type BillingService = ReturnType<typeof createBillingService>;

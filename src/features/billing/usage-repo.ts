@@ -120,6 +120,12 @@ export function createUsageRepo(db: Db) {
         .execute();
       return rows.map((r) => ({ caller_kind: r.caller_kind, agent_id: r.agent_id, operation_id: r.operation_id, calls: Number(r.calls), cost_milli: Number(r.cost_milli) }));
     },
+
+    /** Deletes ledger lines of days before `day`; returns how many. */
+    async deleteBefore(day: string): Promise<number> {
+      const r = await db.deleteFrom('usage_ledger').where('day', '<', day).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
   };
 }
 export type UsageRepo = ReturnType<typeof createUsageRepo>;
