@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import { DAY, type Clock } from '../../clock.js';
 import type { UsageRepo, UsageRow } from './usage-repo.js';
 
 export const USAGE_FLUSH_MS = 1000;
@@ -32,8 +32,10 @@ export function createUsageMeter(deps: { repo: UsageRepo; clock: Clock; onFlushE
   let flushing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
 
+  const keyOf = (row: UsageRow) => `${row.agent_id}\u0000${row.day}\u0000${row.operation_id}\u0000${row.caller_kind}`;
+
   function add(target: Map<string, UsageRow>, row: UsageRow) {
-    const key = `${row.agent_id}\u0000${row.day}\u0000${row.operation_id}\u0000${row.caller_kind}`;
+    const key = keyOf(row);
     const line = target.get(key);
     if (line) {
       line.calls += row.calls;
@@ -58,19 +60,30 @@ export function createUsageMeter(deps: { repo: UsageRepo; clock: Clock; onFlushE
     return flushing;
   }
 
+  // the UTC day of the calls being recorded, recomputed only when a call falls outside it
+  let dayStart = 0;
+  let dayEnd = -1;
+  let day = '';
+
   return {
     record(call: MeteredCall): void {
       if (call.operation_id === 'unmatched') return;
+      if (call.ts < dayStart || call.ts > dayEnd) {
+        day = utcDay(call.ts);
+        dayStart = Date.parse(`${day}T00:00:00.000Z`);
+        dayEnd = dayStart + DAY - 1;
+      }
+      const agentId = call.agent_id ?? '';
       const milli = toMilli(call.cost_units);
-      add(lines, {
-        day: utcDay(call.ts),
-        caller_kind: call.caller_kind,
-        agent_id: call.agent_id ?? '',
-        operation_id: call.operation_id,
-        calls: 1,
-        charged_calls: milli > 0 ? 1 : 0,
-        cost_milli: milli,
-      });
+      const key = `${agentId}\u0000${day}\u0000${call.operation_id}\u0000${call.caller_kind}`;
+      const line = lines.get(key);
+      if (line) {
+        line.calls++;
+        if (milli > 0) line.charged_calls++;
+        line.cost_milli += milli;
+        return;
+      }
+      lines.set(key, { day, caller_kind: call.caller_kind, agent_id: agentId, operation_id: call.operation_id, calls: 1, charged_calls: milli > 0 ? 1 : 0, cost_milli: milli });
       if (lines.size >= USAGE_BUFFER_LINES) void flush();
     },
     flush,
