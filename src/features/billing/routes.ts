@@ -79,7 +79,7 @@ const x402Verify = defineRoute({
 const status = defineRoute({
   operationId: 'getBillingStatus',
   description:
-    "Your metered usage: calls, charged calls and cost units today, this week (since Monday 00:00 UTC) and this month (since the 1st), each by operation, with your tier (free: there is no paid tier) and allowance (no cost-unit cap; rate limits apply). Sums are exact to 0.001 (cost_milli_units). Counts every call made with your key, including this one's predecessors.",
+    'Your metered usage: calls, charged calls and cost units today, this week (since Monday 00:00 UTC) and this month (since the 1st), each by operation, with your tier (free: there is no paid tier) and allowance (no cost-unit cap; rate limits apply). Sums are exact to 0.001 (cost_milli_units). Every call made with your key counts, failures at 0; this call itself shows in the next answer.',
   query: NoQuery,
   response: StatusData,
   examples: [{ summary: 'My usage' }],
