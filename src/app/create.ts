@@ -48,7 +48,7 @@ import { createFleetRepo } from '../fleet/fleet-repo.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
-import { buildHttpApp } from '../http/app.js';
+import { baseUrlOf, buildHttpApp } from '../http/app.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
@@ -60,6 +60,11 @@ import type { AppContext } from './context.js';
 import type { StatusReporter } from '../observability/status.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
+import { createBillingService } from '../features/billing/billing-service.js';
+import { withUsageMetering } from '../features/billing/metered-telemetry.js';
+import { createUsageMeter } from '../features/billing/usage-meter.js';
+import { createUsageRepo } from '../features/billing/usage-repo.js';
+import { createDiscoveryService } from '../features/discovery/discovery-service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -144,6 +149,8 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     enabled: () => config.telemetry,
     onFlushError: (err) => logger.error({ err }, 'telemetry flush failed'),
   });
+  const usageRepo = createUsageRepo(store.db);
+  const usageMeter = createUsageMeter({ repo: usageRepo, clock, onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; counts kept for the next flush') });
   const fleetReads = createFleetReads(store.db);
   const eventsRepo = createEventsRepo(store.db);
   const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock });
@@ -177,7 +184,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     audit,
     agents,
     operator: operatorService,
-    telemetry,
+    telemetry: withUsageMetering(telemetry, usageMeter),
     payments: createPaymentsService({
       repo: createPaymentsRepo(store.db),
       clock,
@@ -210,12 +217,21 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       pingRedis: redis ? async () => (await redis.ping()) === 'PONG' : null,
       pendingTelemetry: () => telemetry.pending(),
     }),
+    billing: createBillingService({
+      usage: usageRepo,
+      meter: usageMeter,
+      clock,
+      catalog,
+      cursors,
+      payments: { rails: () => services.payments.rails(), intentsEnabled: () => services.payments.intentsEnabled() },
+    }),
     ...harbor.services,
   };
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
     { name: 'console_sessions_expiry', everyMs: HOUR, run: () => services.consoleSessions.deleteExpired() },
     { name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() },
+    { name: 'usage_ledger_retention', everyMs: HOUR, run: () => services.billing.enforceRetention() },
     { name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() },
     { name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() },
     { name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() },
@@ -242,6 +258,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       if (closed) return;
       closed = true;
       await services.telemetry.stop();
+      await services.billing.meter.stop();
       await services.events.runner.stop().catch((err) => logger.error({ err }, 'event detector state not saved'));
       await services.vessels.stop().catch((err) => logger.error({ err }, 'vessel lookup records or preview labels not written'));
       await services.fleet.stop();
@@ -290,8 +307,20 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     ...consolePages({ sessions: services.consoleSessions, services }),
   ];
   const http = buildHttpApp({ ...ctx, pages });
+  // llms.txt, llms-full.txt and the A2A agent card: bare documents outside the catalog (docs/billing.md)
+  const discovery = createDiscoveryService({ catalog: core.catalog, version: config.version, mcpAvailable: () => http.hasRoute({ method: 'POST', url: '/mcp' }) });
+  for (const doc of discovery.documents) {
+    http.get(doc.path, async (req, reply) => {
+      const baseUrl = baseUrlOf(ctx, req);
+      return reply
+        .type(doc.contentType)
+        .header('cache-control', 'public, max-age=300')
+        .send(doc.render({ baseUrl, siteUrl: config.siteUrl ?? baseUrl }));
+    });
+  }
   if (options.background) {
     services.telemetry.start();
+    services.billing.meter.start();
     scheduler.start();
     services.fleet.startFlushing();
     services.vessels.start();

@@ -149,6 +149,9 @@ function operationObject(entry: CatalogEntry, route: OperationContract) {
  * OpenAPI 3.1.0 of every implemented operation of public discovery, generated from the catalog;
  * `audience: 'operator'` adds the closed operations (harbor 4.3), marked x-discovery: closed.
  */
+/** The discovery documents generated from the catalog (docs/billing.md, decision 048), linked from the OpenAPI info. */
+export const DISCOVERY_DOCUMENTS = { llmsTxt: '/llms.txt', llmsFullTxt: '/llms-full.txt', agentCard: '/.well-known/agent-card.json' } as const;
+
 export function buildOpenApi(view: CatalogView, baseUrl: string, options: { audience?: 'public' | 'operator' } = {}) {
   const paths: Record<string, Record<string, unknown>> = {};
   const operations = options.audience === 'operator' ? view.implemented : view.discoverable;
@@ -164,7 +167,11 @@ export function buildOpenApi(view: CatalogView, baseUrl: string, options: { audi
       description:
         'Maritime data and agent collaboration for software agents. Every response is an envelope (status, request_id, as_of, freshness_seconds, cost_units, policy, confidence, quality_flags, data, errors). Register with POST /v1/agents/register to get an API key; send it as a Bearer token.',
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
+      'x-llms-txt': `${baseUrl}${DISCOVERY_DOCUMENTS.llmsTxt}`,
+      'x-llms-full-txt': `${baseUrl}${DISCOVERY_DOCUMENTS.llmsFullTxt}`,
+      'x-agent-card': `${baseUrl}${DISCOVERY_DOCUMENTS.agentCard}`,
     },
+    externalDocs: { description: 'Every operation in plain text for language models (llms.txt)', url: `${baseUrl}${DISCOVERY_DOCUMENTS.llmsTxt}` },
     servers: [{ url: baseUrl }],
     tags: [...new Set(operations.map((o) => o.entry.section))].map((name) => ({ name })),
     paths,

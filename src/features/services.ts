@@ -19,6 +19,7 @@ import type { FleetService } from '../fleet/fleet-service.js';
 import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { ConsoleSessions } from './console/console-sessions.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
+import type { BillingService } from './billing/billing-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -53,4 +54,6 @@ export interface Services extends HarborServices {
   exchangeGate: ExchangeGate;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
+  /** Pricing, payment instructions, the unavailable settlement surface and the usage ledger (docs/billing.md). */
+  billing: BillingService;
 }

@@ -111,6 +111,12 @@ const definitions = {
   profile_sensitive_content_forbidden: { status: 400, retryable: false, summary: 'Profiles may not contain secrets, keys or personal data.' },
   public_profile_not_found: { status: 404, retryable: false, summary: 'No public profile for this agent.' },
   provenance_required: { status: 400, retryable: false, summary: 'Content must state its provenance.' },
+  // billing (docs/billing.md)
+  settlement_unavailable: {
+    status: 503,
+    retryable: false,
+    summary: 'No payment facilitator is configured: x402 verification and transaction submission are unavailable; nothing is charged, recorded or granted.',
+  },
 } as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
 
 export type ErrorCode = keyof typeof definitions;

@@ -540,6 +540,18 @@ export interface ConsoleSessionsTable {
   expires_at: number;
 }
 
+/** Usage per caller, operation and UTC day (docs/billing.md); agent_id is '' for anonymous and operator calls. */
+export interface UsageLedgerTable {
+  day: string;
+  caller_kind: string;
+  agent_id: string;
+  operation_id: string;
+  calls: number;
+  charged_calls: number;
+  cost_milli: number;
+  updated_at: number;
+}
+
 export interface Database {
   console_sessions: ConsoleSessionsTable;
   exchange_bans: ExchangeBansTable;
@@ -584,4 +596,5 @@ export interface Database {
   encounters: EncountersTable;
   transits: TransitsTable;
   event_detector_state: EventDetectorStateTable;
+  usage_ledger: UsageLedgerTable;
 }

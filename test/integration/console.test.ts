@@ -206,7 +206,7 @@ test('console telemetry: charts and the per-operation table from recorded reques
       bars('errors').some((t) => /: [1-9]\d* errors/.test(t!)),
       'the 404 is an error',
     );
-    assert.match(page.text, /<code>getPing<\/code><\/td><td>4<\/td>/);
+    assert.match(page.text, /<code>getPing<\/code><\/td>\s*<td>4<\/td>/);
     const week = await b.get('/console/telemetry?window=7d');
     assert.equal([...week.text.matchAll(/<rect /g)].length, 4 * 28, 'four charts of 28 six-hour buckets');
     assert.match(week.text, /360-minute buckets/);

@@ -5,6 +5,7 @@ import type { Clock } from '../../clock.js';
 import type { Config } from '../../config.js';
 import type { StatusReporter } from '../../observability/status.js';
 import { ATTRIBUTION_TEXT } from '../../http/envelope.js';
+import { DISCOVERY_DOCUMENTS } from '../../catalog/openapi.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { AUDIT_RETENTION_DAYS } from '../audit/audit-service.js';
 import { TELEMETRY_RETENTION_DAYS } from '../telemetry/telemetry-service.js';
@@ -100,6 +101,11 @@ function capabilities(deps: MetaDeps, baseUrl: string) {
     version: deps.config.version,
     openapi_url: `${baseUrl}/.well-known/openapi.json`,
     openapi_bare_url: `${baseUrl}/openapi.json`,
+    discovery: {
+      llms_txt: `${baseUrl}${DISCOVERY_DOCUMENTS.llmsTxt}`,
+      llms_full_txt: `${baseUrl}${DISCOVERY_DOCUMENTS.llmsFullTxt}`,
+      agent_card: `${baseUrl}${DISCOVERY_DOCUMENTS.agentCard}`,
+    },
     authentication: {
       scheme: 'bearer',
       header: 'Authorization: Bearer <api_key>',
@@ -308,6 +314,9 @@ function quickstart(deps: MetaDeps, baseUrl: string) {
       examples: `${baseUrl}/v1/capabilities/examples`,
       policy: `${baseUrl}/v1/policy`,
       services: `${baseUrl}/v1/services`,
+      llms_txt: `${baseUrl}${DISCOVERY_DOCUMENTS.llmsTxt}`,
+      llms_full_txt: `${baseUrl}${DISCOVERY_DOCUMENTS.llmsFullTxt}`,
+      agent_card: `${baseUrl}${DISCOVERY_DOCUMENTS.agentCard}`,
     },
   };
 }

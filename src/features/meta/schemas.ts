@@ -72,6 +72,10 @@ export const CapabilitiesData = Type.Object({
   version: Type.String(),
   openapi_url: Type.String(),
   openapi_bare_url: Type.String(),
+  discovery: Type.Object(
+    { llms_txt: Type.String(), llms_full_txt: Type.String(), agent_card: Type.String() },
+    { description: 'The llms.txt documents and the A2A agent card, generated from the catalog.' },
+  ),
   authentication: Type.Object({ scheme: Type.String(), header: Type.String(), register_url: Type.String(), access_classes: Type.Record(Type.String(), Type.String()) }),
   envelope_fields: Type.Array(Type.String()),
   counts: Type.Object({ implemented: Type.Integer(), planned: Type.Integer() }),
