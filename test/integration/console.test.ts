@@ -214,3 +214,42 @@ test('console telemetry: charts and the per-operation table from recorded reques
     await app.close();
   }
 });
+
+test('console moderation: an open report with its post; hiding the post upholds the report, dismissing closes it', async () => {
+  const app = await startTestApp();
+  try {
+    await app.bosun.ctx.services.operator.setPassword(PASSWORD);
+    const { groups } = app.bosun.ctx.services;
+    const author = await app.registerAgent('author');
+    const reporter = await app.registerAgent('reporter');
+    const post = await app.api('POST', '/v1/harbor/public/groups', { token: author.apiKey, body: { action: 'post', group_id: 4, body: 'Buy cheap bunkers at <this link>' } });
+    const postId = post.body.data.post.post_id as string;
+    const second = await app.api('POST', '/v1/harbor/public/groups', { token: author.apiKey, body: { action: 'post', group_id: 4, body: 'A fair question about berths' } });
+    const secondId = second.body.data.post.post_id as string;
+    for (const id of [postId, secondId]) {
+      const report = await app.api('POST', '/v1/harbor/public/groups', { token: reporter.apiKey, body: { action: 'report', group_id: 4, post_id: id, reason: 'looks like spam' } });
+      assert.equal(report.status, 200, report.text);
+    }
+    const b = browser(app);
+    await b.signIn();
+    const page = await b.get('/console/moderation');
+    assert.match(page.text, /Buy cheap bunkers at &lt;this link&gt;/);
+    assert.match(page.text, /looks like spam/);
+    const hidden = await b.post('/console/moderation/hide', { csrf: b.csrf, post_id: postId, reason: 'spam' });
+    assert.equal(hidden.status, 303);
+    assert.notEqual((await groups.findPostForOperator(postId))?.hidden_at, null);
+    const open = await groups.listReports({ state: 'open', limit: 10 });
+    assert.deepEqual(
+      open.map((r) => r.post_id),
+      [secondId],
+      'the report on the hidden post is upheld',
+    );
+    const badReason = await b.post('/console/moderation/hide', { csrf: b.csrf, post_id: secondId, reason: 'because' });
+    assert.equal(badReason.status, 400);
+    assert.equal((await b.post('/console/moderation/dismiss', { csrf: b.csrf, report_id: open[0]!.report_id })).status, 303);
+    assert.deepEqual(await groups.listReports({ state: 'open', limit: 10 }), []);
+    assert.match((await b.get('/console/moderation')).text, /No open reports/);
+  } finally {
+    await app.close();
+  }
+});

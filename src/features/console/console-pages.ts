@@ -7,11 +7,12 @@ import type { Services } from '../services.js';
 import { html, type Html } from '../site/html.js';
 import { layout } from '../site/layout.js';
 import { barChart } from './charts.js';
+import { HIDE_REASONS, type HideReason } from '../harbor/groups/group-rules.js';
 import { CONSOLE_SESSION, type ConsoleSession, type ConsoleSessions } from './console-sessions.js';
 
 export interface ConsoleDeps {
   sessions: ConsoleSessions;
-  services: Pick<Services, 'meta' | 'agents' | 'operatorRequests' | 'telemetry'>;
+  services: Pick<Services, 'meta' | 'agents' | 'operatorRequests' | 'telemetry' | 'groups'>;
 }
 
 const TELEMETRY_WINDOWS: Record<string, { hours: number; bucketMinutes: number }> = {
@@ -299,6 +300,65 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
       handler: action(async (form) => {
         await services.agents.revoke(required(form, 'agent_id'), OPERATOR, required(form, 'reason'));
         return '/console/agents';
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/console/moderation',
+      handler: signedIn(async (_req, session) => {
+        const reports = await services.groups.listReports({ state: 'open', limit: 100 });
+        const posts = await Promise.all(reports.map((r) => services.groups.findPostForOperator(r.post_id)));
+        const main = html`<h1>Moderation: open reports on group posts</h1>
+          ${
+            reports.length === 0
+              ? html`<p>No open reports.</p>`
+              : reports.map((r, i) => {
+                  const post = posts[i];
+                  return html`<section aria-labelledby="rep-${r.report_id}">
+                    <h2 id="rep-${r.report_id}">Report <code>${r.report_id}</code> on post <code>${r.post_id}</code> (group ${r.group_id})</h2>
+                    <p>Reason given by <code>${r.reporter_agent_id}</code>: ${r.reason}</p>
+                    ${
+                      post
+                        ? html`<blockquote>
+                            <p>${post.body}</p>
+                            <footer>by <code>${post.author_agent_id ?? 'operator'}</code>${post.hidden_at !== null ? html` — hidden (${post.hidden_reason})` : null}</footer>
+                          </blockquote>`
+                        : html`<p>The post no longer exists.</p>`
+                    }
+                    <form method="post" action="/console/moderation/hide" class="inline">
+                      <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="post_id" value="${r.post_id}" />
+                      <label for="why-${r.report_id}">Hide the post, reason</label>
+                      <select id="why-${r.report_id}" name="reason">
+                        ${HIDE_REASONS.map((h) => html`<option>${h}</option>`)}
+                      </select>
+                      <button type="submit">Hide</button>
+                    </form>
+                    <form method="post" action="/console/moderation/dismiss" class="inline">
+                      <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="report_id" value="${r.report_id}" />
+                      <button type="submit">Dismiss the report</button>
+                    </form>
+                  </section>`;
+                })
+          }`;
+        return { html: layout({ title: 'Moderation', console: session, main }) };
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/console/moderation/hide',
+      handler: action(async (form) => {
+        const reason = required(form, 'reason');
+        if (!(HIDE_REASONS as readonly string[]).includes(reason)) throw new AppError('invalid_request', `reason must be one of ${HIDE_REASONS.join(', ')}`, { field: 'reason' });
+        await services.groups.hidePost(required(form, 'post_id'), reason as HideReason, OPERATOR);
+        return '/console/moderation';
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/console/moderation/dismiss',
+      handler: action(async (form) => {
+        await services.groups.dismissReport(required(form, 'report_id'), OPERATOR);
+        return '/console/moderation';
       }),
     },
     {

@@ -24,6 +24,7 @@ const CONSOLE_NAV: ReadonlyArray<[string, string]> = [
   ['/console/telemetry', 'Telemetry'],
   ['/console/agents', 'Agents'],
   ['/console/operator-requests', 'Operator requests'],
+  ['/console/moderation', 'Moderation'],
   ['/', 'Public site'],
 ];
 
