@@ -41,6 +41,9 @@ import { createVisitRankRepo } from '../features/congestion/visit-rank-repo.js';
 import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
 import { createIdempotencyService } from '../features/idempotency/idempotency-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
+import { createWebmcpRepo } from '../features/mcp/webmcp-repo.js';
+import { createWebmcpService } from '../features/mcp/webmcp-service.js';
+import { mountMcpEndpoint } from '../features/mcp/mcp-endpoint.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
@@ -202,6 +205,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       pingRedis: redis ? async () => (await redis.ping()) === 'PONG' : null,
       pendingTelemetry: () => telemetry.pending(),
     }),
+    webmcp: createWebmcpService({ repo: createWebmcpRepo(store.db), clock, catalog, cursors }),
     ...harbor.services,
   };
   const jobs: Job[] = [
@@ -212,6 +216,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() },
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
+    { name: 'webmcp_dispatch_retention', everyMs: HOUR, run: () => services.webmcp.enforceRetention() },
     ...harbor.jobs,
   ];
 
@@ -276,6 +281,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     ratePolicyOverrides: options.ratePolicyOverrides ?? {},
   };
   const http = buildHttpApp(ctx);
+  mountMcpEndpoint(http, { config, services });
+  services.webmcp.attach(async (request) => http.inject(request));
   if (options.background) {
     services.telemetry.start();
     scheduler.start();

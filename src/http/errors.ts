@@ -111,6 +111,8 @@ const definitions = {
   profile_sensitive_content_forbidden: { status: 400, retryable: false, summary: 'Profiles may not contain secrets, keys or personal data.' },
   public_profile_not_found: { status: 404, retryable: false, summary: 'No public profile for this agent.' },
   provenance_required: { status: 400, retryable: false, summary: 'Content must state its provenance.' },
+  // webmcp (docs/mcp.md)
+  tool_not_found: { status: 404, retryable: false, summary: 'No MCP tool with this name (GET /v1/webmcp/tools lists them).' },
 } as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
 
 export type ErrorCode = keyof typeof definitions;

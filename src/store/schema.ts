@@ -532,6 +532,24 @@ export interface ExchangeBansTable {
   banned_at: number;
 }
 
+export interface WebmcpDispatchesTable {
+  id: string;
+  ts: number;
+  /** 'dispatch' (POST /v1/webmcp/dispatch) or 'mcp' (a tools/call on /mcp). */
+  channel: string;
+  tool: string;
+  caller_kind: string;
+  agent_id: string | null;
+  request_id: string;
+  inner_request_id: string | null;
+  status: number;
+  error_code: string | null;
+  latency_ms: number;
+  cost_units: number;
+  /** The call's arguments as JSON, sensitive values redacted. */
+  arguments: string;
+}
+
 export interface Database {
   exchange_bans: ExchangeBansTable;
   access_version: AccessVersionTable;
@@ -575,4 +593,5 @@ export interface Database {
   encounters: EncountersTable;
   transits: TransitsTable;
   event_detector_state: EventDetectorStateTable;
+  webmcp_dispatches: WebmcpDispatchesTable;
 }
