@@ -10,7 +10,10 @@ export interface ToolOperation {
   path: string;
   access: AccessClass;
   scopes: string[];
+  /** x-cost-units-hint of OpenAPI. */
   cost_units_hint: number;
+  /** Charges nothing even on success (meta and discovery). */
+  free: boolean;
   stability: string;
   path_parameters: string[];
   query_parameters: string[];
@@ -113,7 +116,8 @@ function toTool(operation: ImplementedOperation): BosunTool {
         path: entry.path,
         access: entry.access,
         scopes: [...entry.scopes],
-        cost_units_hint: entry.free ? 0 : entry.cost,
+        cost_units_hint: entry.cost,
+        free: entry.free === true,
         stability: entry.stability,
         path_parameters: Object.keys(route.params?.properties ?? {}),
         query_parameters: Object.keys(route.query?.properties ?? {}),
