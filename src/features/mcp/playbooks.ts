@@ -76,11 +76,12 @@ export const PLAYBOOKS: readonly Playbook[] = [
   },
   {
     id: 'vessel-to-destination',
-    title: 'Look up a vessel, its track, and its route to its destination',
-    description: 'Identify a vessel by IMO, read its recent positions, then the sea route and ETA to its AIS destination.',
+    title: 'Look up a vessel, its last position, and its route to its destination',
+    description:
+      'Identify a vessel by IMO, read its last position (delayed without vessels:live; with it, getVesselsByVslIdPositions gives the track), then the sea route and ETA to its AIS destination.',
     steps: [
       { tool: 'getVesselsLookup', arguments: { id: `IMO:${SAMPLE_VESSEL.imo}` }, credential: 'caller', why: 'identity, dimensions and the vsl_id to use next' },
-      { tool: 'getVesselsByVslIdPositions', arguments: { vsl_id: from(1, '/data/vessel/vsl_id') }, credential: 'caller', why: 'the recent track (delayed without vessels:live)' },
+      { tool: 'getVesselsLastPosition', arguments: { id: from(1, '/data/vessel/vsl_id') }, credential: 'caller', why: 'where it is (at least 14 h old without vessels:live)' },
       { tool: 'getRoutesForecastLite', arguments: { vessel: from(1, '/data/vessel/vsl_id') }, credential: 'caller', why: 'the sea route from its last position to its AIS destination, with an ETA' },
     ],
   },
