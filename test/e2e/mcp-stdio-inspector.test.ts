@@ -75,7 +75,11 @@ test('the MCP Inspector in CLI mode lists the tools of /mcp', async () => {
       listed.tools.map((t) => t.name),
       app.bosun.ctx.services.webmcp.tools().map((t) => t.name),
     );
-    const { stdout: called } = await run(process.execPath, [inspectorCli, `${baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'getPortsSearch', '--tool-arg', 'locode=NLRTM'], inspectorOptions);
+    const { stdout: called } = await run(
+      process.execPath,
+      [inspectorCli, `${baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'getPortsSearch', '--tool-arg', 'locode=NLRTM'],
+      inspectorOptions,
+    );
     assert.equal(JSON.parse(called).structuredContent.data.items[0].locode, 'NLRTM');
   });
 });

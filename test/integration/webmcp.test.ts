@@ -11,7 +11,13 @@ test('bootstrap: the MCP URL, transport, auth, OpenAPI, quickstart and contract 
       const res = await app.api('GET', '/v1/webmcp/bootstrap');
       assert.equal(res.status, 200);
       const d = res.body.data;
-      assert.deepEqual(d.mcp, { url: `${PUBLIC_URL}/mcp`, transport: 'streamable-http', protocol_version: '2025-11-25', session_mode: 'stateless', tool_count: app.bosun.ctx.services.webmcp.tools().length });
+      assert.deepEqual(d.mcp, {
+        url: `${PUBLIC_URL}/mcp`,
+        transport: 'streamable-http',
+        protocol_version: '2025-11-25',
+        session_mode: 'stateless',
+        tool_count: app.bosun.ctx.services.webmcp.tools().length,
+      });
       assert.equal(d.auth.register_url, `${PUBLIC_URL}/v1/agents/register`);
       assert.equal(d.openapi_url, `${PUBLIC_URL}/openapi.json`);
       assert.equal(d.quickstart_url, `${PUBLIC_URL}/v1/agents/quickstart`);
@@ -67,7 +73,10 @@ test('dispatch: one tool by name with the caller key, the inner envelope returne
     const usage = await app.api('GET', '/v1/telemetry/summary', { token: operator });
     const ops = usage.body.data.operations as Array<{ operation_id: string; requests: number; cost_units: number }>;
     assert.deepEqual(
-      ops.filter((o) => o.operation_id === 'postWebmcpDispatch' || o.operation_id === 'getAgentsMe').map((o) => [o.operation_id, o.requests, o.cost_units]).sort(),
+      ops
+        .filter((o) => o.operation_id === 'postWebmcpDispatch' || o.operation_id === 'getAgentsMe')
+        .map((o) => [o.operation_id, o.requests, o.cost_units])
+        .sort(),
       [
         ['getAgentsMe', 1, 0.2],
         ['postWebmcpDispatch', 1, 0.16],

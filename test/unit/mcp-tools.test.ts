@@ -42,7 +42,10 @@ test("each tool's input schema is the OpenAPI operation's parameters and request
     assert.deepEqual(tool.inputSchema.properties, expectedProperties, `${tool.name} properties`);
     assert.deepEqual([...(tool.inputSchema.required ?? [])].sort(), expectedRequired.sort(), `${tool.name} required`);
     assert.equal(tool.inputSchema.additionalProperties, false);
-    assert.deepEqual(meta.path_parameters, parameters.filter((p) => p.in === 'path').map((p) => p.name));
+    assert.deepEqual(
+      meta.path_parameters,
+      parameters.filter((p) => p.in === 'path').map((p) => p.name),
+    );
     assert.equal(meta.cost_units_hint, operation['x-cost-units-hint']);
     assert.equal(meta.access, operation['x-access-class']);
     assert.equal(tool.annotations.readOnlyHint, meta.method === 'GET');

@@ -65,7 +65,13 @@ function resources(services: Services, baseUrl: string): ResourceDefinition[] {
       mimeType: 'application/json',
       read: async (who) => (await services.webmcp.read('getWellKnownOpenapiJson', who, '/openapi.json')).text,
     },
-    { uri: `${baseUrl}/v1/agent-harbor/contract`, name: 'harbor-contract', title: 'The harbor contract (scopes, limits, states, error codes)', mimeType: 'application/json', read: envelopeData('getAgentHarborContract') },
+    {
+      uri: `${baseUrl}/v1/agent-harbor/contract`,
+      name: 'harbor-contract',
+      title: 'The harbor contract (scopes, limits, states, error codes)',
+      mimeType: 'application/json',
+      read: envelopeData('getAgentHarborContract'),
+    },
     { uri: `${baseUrl}/v1/agents/quickstart`, name: 'quickstart', title: 'Onboarding steps with real URLs', mimeType: 'application/json', read: envelopeData('getAgentsQuickstart') },
     ...DOC_RESOURCES.filter((doc) => existsSync(join(docsDir, doc.file))).map((doc) => ({
       uri: `bosun://docs/${doc.file}`,

@@ -127,7 +127,11 @@ export function playbookPromptText(playbook: Playbook): string {
   const lines = [`${playbook.title}. ${playbook.description}`, '', 'Call these Bosun tools in order:'];
   playbook.steps.forEach((step, i) => {
     const credential =
-      step.credential === 'none' ? 'no key needed' : step.credential === 'caller' ? 'with your agent key' : `with the key at ${step.credential.$from.pointer} of step ${step.credential.$from.step}'s answer`;
+      step.credential === 'none'
+        ? 'no key needed'
+        : step.credential === 'caller'
+          ? 'with your agent key'
+          : `with the key at ${step.credential.$from.pointer} of step ${step.credential.$from.step}'s answer`;
     lines.push(`${i + 1}. ${step.tool} with arguments ${JSON.stringify(step.arguments)} (${credential}): ${step.why}.`);
   });
   lines.push('', 'An argument written {"$from":{"step":N,"pointer":"/data/…"}} takes the value at that JSON Pointer in step N\'s answer.');

@@ -18,7 +18,13 @@ const bootstrap = defineRoute({
     const base = call.baseUrl;
     return {
       data: {
-        mcp: { url: `${base}${MCP_PATH}`, transport: 'streamable-http' as const, protocol_version: LATEST_PROTOCOL_VERSION, session_mode: 'stateless' as const, tool_count: call.services.webmcp.tools().length },
+        mcp: {
+          url: `${base}${MCP_PATH}`,
+          transport: 'streamable-http' as const,
+          protocol_version: LATEST_PROTOCOL_VERSION,
+          session_mode: 'stateless' as const,
+          tool_count: call.services.webmcp.tools().length,
+        },
         auth: {
           scheme: 'bearer' as const,
           header: 'Authorization' as const,

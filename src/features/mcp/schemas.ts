@@ -100,7 +100,9 @@ const PlaybookStep = Type.Object({
 });
 
 export const PlaybooksData = Type.Object({
-  playbooks: Type.Array(Type.Object({ id: Type.String(), title: Type.String(), description: Type.String(), prompt: Type.String({ description: 'The MCP prompt of the same name.' }), steps: Type.Array(PlaybookStep) })),
+  playbooks: Type.Array(
+    Type.Object({ id: Type.String(), title: Type.String(), description: Type.String(), prompt: Type.String({ description: 'The MCP prompt of the same name.' }), steps: Type.Array(PlaybookStep) }),
+  ),
   reference_syntax: Type.String(),
 });
 
@@ -128,10 +130,7 @@ const Rates = Type.Object({
   latency_ms: Type.Object({ p50: Nullable(Type.Number()), p95: Nullable(Type.Number()), max: Nullable(Type.Number()) }),
 });
 
-export const HealthQuery = Type.Object(
-  { hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Window in hours (default 24).' })) },
-  { additionalProperties: false },
-);
+export const HealthQuery = Type.Object({ hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, description: 'Window in hours (default 24).' })) }, { additionalProperties: false });
 
 export const HealthData = Type.Object({
   window: Type.Object({ hours: Type.Integer(), since: Type.String(), until: Type.String(), sample_size: Type.Integer(), truncated: Type.Boolean() }),

@@ -160,7 +160,8 @@ export function toolRequest(tool: BosunTool, args: unknown): ToolRequest {
   let path = operation.path;
   for (const name of operation.path_parameters) {
     const value = given[name];
-    if (typeof value !== 'string' && typeof value !== 'number') throw new AppError('invalid_request', `arguments.${name} is required (a path parameter of ${operation.operation_id})`, { field: `arguments.${name}` });
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw new AppError('invalid_request', `arguments.${name} is required (a path parameter of ${operation.operation_id})`, { field: `arguments.${name}` });
     path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
   }
   const query = new URLSearchParams();

@@ -18,13 +18,7 @@ export function createWebmcpRepo(db: Db) {
     },
     /** The newest dispatches of a window, newest first, at most `cap`. */
     async window(since: number, cap: number): Promise<DispatchSample[]> {
-      return db
-        .selectFrom('webmcp_dispatches')
-        .select(['channel', 'tool', 'status', 'error_code', 'latency_ms'])
-        .where('ts', '>=', since)
-        .orderBy('ts', 'desc')
-        .limit(cap)
-        .execute();
+      return db.selectFrom('webmcp_dispatches').select(['channel', 'tool', 'status', 'error_code', 'latency_ms']).where('ts', '>=', since).orderBy('ts', 'desc').limit(cap).execute();
     },
     /** Dispatches newest first (ts, then id), after the `before` position. */
     async list(filter: AuditFilter, limit: number): Promise<DispatchRecord[]> {

@@ -95,7 +95,13 @@ export function createWebmcpService(deps: { repo: WebmcpRepo; clock: Clock; cata
     throw new AppError('tool_not_found', `no tool named ${JSON.stringify(name)}; GET /v1/webmcp/tools lists them`, { field: 'body.tool' });
   }
 
-  async function record(tool: string, who: ToolCaller, args: unknown, write: boolean, outcome: { status: number; errorCode: string | null; latencyMs: number; costUnits: number; innerRequestId: string | null }) {
+  async function record(
+    tool: string,
+    who: ToolCaller,
+    args: unknown,
+    write: boolean,
+    outcome: { status: number; errorCode: string | null; latencyMs: number; costUnits: number; innerRequestId: string | null },
+  ) {
     const row: DispatchRecord = {
       id: 'wd_' + randomBytes(10).toString('hex'),
       ts: clock.now(),
