@@ -117,10 +117,13 @@ test('SDK client: tools/list is the catalog, P tool without a key, K tool with a
     const items = audit.body.data.items as Array<{ tool: string; caller: { kind: string; agent_id: string | null }; error_code: string | null }>;
     assert.equal(items.length, 13, 'every tool call but the unknown tool');
     assert.deepEqual(
-      items.filter((i) => i.caller.agent_id === agentId).map((i) => [i.tool, i.error_code]),
+      items
+        .filter((i) => i.caller.agent_id === agentId)
+        .map((i) => [i.tool, i.error_code])
+        .sort(),
       [
-        ['getHarborHelpRequests', 'scope_required'],
         ['getAgentsMe', null],
+        ['getHarborHelpRequests', 'scope_required'],
       ],
     );
   });
