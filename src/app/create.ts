@@ -45,6 +45,9 @@ import { createVisitRankRepo } from '../features/congestion/visit-rank-repo.js';
 import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
 import { createIdempotencyService } from '../features/idempotency/idempotency-service.js';
 import { createFleetRepo } from '../fleet/fleet-repo.js';
+import { createWebmcpRepo } from '../features/mcp/webmcp-repo.js';
+import { createWebmcpService } from '../features/mcp/webmcp-service.js';
+import { mountMcpEndpoint } from '../features/mcp/mcp-endpoint.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
@@ -225,6 +228,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       cursors,
       payments: { rails: () => services.payments.rails(), intentsEnabled: () => services.payments.intentsEnabled() },
     }),
+    webmcp: createWebmcpService({ repo: createWebmcpRepo(store.db), clock, catalog, cursors }),
     ...harbor.services,
   };
   const jobs: Job[] = [
@@ -237,6 +241,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() },
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
+    { name: 'webmcp_dispatch_retention', everyMs: HOUR, run: () => services.webmcp.enforceRetention() },
     ...harbor.jobs,
   ];
 
@@ -318,6 +323,8 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
         .send(doc.render({ baseUrl, siteUrl: config.siteUrl ?? baseUrl }));
     });
   }
+  mountMcpEndpoint(http, { config, services });
+  services.webmcp.attach(async (request) => http.inject(request));
   if (options.background) {
     services.telemetry.start();
     services.billing.meter.start();

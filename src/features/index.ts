@@ -20,6 +20,7 @@ import { congestionRoutes } from './congestion/routes.js';
 import { conditionsRoutes } from './routes/conditions-routes.js';
 import { vesselRoutes } from './vessels/routes.js';
 import { billingRoutes } from './billing/routes.js';
+import { webmcpRoutes } from './mcp/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -44,4 +45,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...congestionRoutes,
   ...conditionsRoutes,
   ...billingRoutes,
+  ...webmcpRoutes,
 ];

@@ -20,6 +20,7 @@ import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { ConsoleSessions } from './console/console-sessions.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
 import type { BillingService } from './billing/billing-service.js';
+import type { WebmcpService } from './mcp/webmcp-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -56,4 +57,6 @@ export interface Services extends HarborServices {
   cursors: CursorCodec;
   /** Pricing, payment instructions, the unavailable settlement surface and the usage ledger (docs/billing.md). */
   billing: BillingService;
+  /** MCP tools generated from the catalog, tool calls through the route pipeline, the dispatch record (docs/mcp.md). */
+  webmcp: WebmcpService;
 }

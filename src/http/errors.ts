@@ -117,6 +117,8 @@ const definitions = {
     retryable: false,
     summary: 'No payment facilitator is configured: x402 verification and transaction submission are unavailable; nothing is charged, recorded or granted.',
   },
+  // webmcp (docs/mcp.md)
+  tool_not_found: { status: 404, retryable: false, summary: 'No MCP tool with this name (GET /v1/webmcp/tools lists them).' },
 } as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
 
 export type ErrorCode = keyof typeof definitions;

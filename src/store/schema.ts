@@ -552,6 +552,24 @@ export interface UsageLedgerTable {
   updated_at: number;
 }
 
+export interface WebmcpDispatchesTable {
+  id: string;
+  ts: number;
+  /** 'dispatch' (POST /v1/webmcp/dispatch) or 'mcp' (a tools/call on /mcp). */
+  channel: string;
+  tool: string;
+  caller_kind: string;
+  agent_id: string | null;
+  request_id: string;
+  inner_request_id: string | null;
+  status: number;
+  error_code: string | null;
+  latency_ms: number;
+  cost_units: number;
+  /** The call's arguments as JSON, sensitive values redacted. */
+  arguments: string;
+}
+
 export interface Database {
   console_sessions: ConsoleSessionsTable;
   exchange_bans: ExchangeBansTable;
@@ -597,4 +615,5 @@ export interface Database {
   transits: TransitsTable;
   event_detector_state: EventDetectorStateTable;
   usage_ledger: UsageLedgerTable;
+  webmcp_dispatches: WebmcpDispatchesTable;
 }

@@ -1,0 +1,196 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode as McpErrorCode,
+  GetPromptRequestSchema,
+  LATEST_PROTOCOL_VERSION,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Caller } from '../../access/principals.js';
+import { OPERATOR_TOKEN_PREFIX } from '../../access/credentials.js';
+import type { Config } from '../../config.js';
+import { bearerCredential } from '../../http/access.js';
+import { baseUrlOf } from '../../http/app.js';
+import { AppError } from '../../http/errors.js';
+import type { Services } from '../services.js';
+import { PLAYBOOKS, playbookPromptText } from './playbooks.js';
+import type { ToolCaller } from './webmcp-service.js';
+
+export const MCP_PATH = '/mcp';
+export { LATEST_PROTOCOL_VERSION };
+
+/** Bosun's own directory: the nearest above this module holding package.json (from dist/ or from sources). */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/** Guides published as MCP resources (read from docs/ when the deployment ships it). */
+const DOC_RESOURCES = [
+  { file: 'mcp.md', name: 'docs-mcp', title: 'Bosun over MCP: connecting, tools, dispatch, playbooks' },
+  { file: 'harbor.md', name: 'docs-harbor', title: 'The agent harbor: registration, sandbox, scopes and collaboration' },
+] as const;
+
+interface ResourceDefinition {
+  uri: string;
+  name: string;
+  title: string;
+  mimeType: string;
+  read(who: ToolCaller): Promise<string>;
+}
+
+/** The resources: the OpenAPI document, the harbor contract and the quickstart (read through the operations that serve them) and the docs guides. */
+function resources(services: Services, baseUrl: string): ResourceDefinition[] {
+  const envelopeData = (operationId: string) => async (who: ToolCaller) => {
+    const outcome = await services.webmcp.read(operationId, who);
+    const data = (outcome.json as { data?: unknown } | null)?.data;
+    return JSON.stringify(data ?? outcome.json, null, 2);
+  };
+  const docsDir = join(projectRoot(), 'docs');
+  return [
+    {
+      uri: `${baseUrl}/openapi.json`,
+      name: 'openapi',
+      title: 'OpenAPI 3.1.0 document of every implemented operation',
+      mimeType: 'application/json',
+      read: async (who) => (await services.webmcp.read('getWellKnownOpenapiJson', who, '/openapi.json')).text,
+    },
+    {
+      uri: `${baseUrl}/v1/agent-harbor/contract`,
+      name: 'harbor-contract',
+      title: 'The harbor contract (scopes, limits, states, error codes)',
+      mimeType: 'application/json',
+      read: envelopeData('getAgentHarborContract'),
+    },
+    { uri: `${baseUrl}/v1/agents/quickstart`, name: 'quickstart', title: 'Onboarding steps with real URLs', mimeType: 'application/json', read: envelopeData('getAgentsQuickstart') },
+    ...DOC_RESOURCES.filter((doc) => existsSync(join(docsDir, doc.file))).map((doc) => ({
+      uri: `bosun://docs/${doc.file}`,
+      name: doc.name,
+      title: doc.title,
+      mimeType: 'text/markdown',
+      read: async () => readFileSync(join(docsDir, doc.file), 'utf8'),
+    })),
+  ];
+}
+
+export function resourceCount(services: Services): number {
+  return resources(services, 'http://localhost').length;
+}
+
+/** One MCP server for one HTTP request (stateless mode: nothing is shared between requests but the services). */
+function requestServer(services: Services, config: Config, baseUrl: string, who: ToolCaller): Server {
+  const server = new Server(
+    { name: 'bosun', title: 'Bosun maritime information service', version: config.version },
+    {
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
+      instructions:
+        'Bosun: vessels, ports, routes and agent collaboration. Every tool answers the Bosun envelope (data, errors, cost_units). Public (P) tools work without a key; send "Authorization: Bearer <api key>" for the others (register with postAgentsRegister). The prompts are multi-step playbooks.',
+    },
+  );
+  const docs = resources(services, baseUrl);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: services.webmcp.tools() as never[] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    try {
+      const outcome = await services.webmcp.call(request.params.name, request.params.arguments ?? {}, who);
+      return services.webmcp.toolResult(outcome);
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      if (err.code === 'tool_not_found') throw new McpError(McpErrorCode.InvalidParams, err.message);
+      const text = JSON.stringify({ status: 'error', errors: [err.toDetail()] });
+      return { content: [{ type: 'text' as const, text }], isError: true };
+    }
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: docs.map(({ uri, name, title, mimeType }) => ({ uri, name, title, mimeType })),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const resource = docs.find((r) => r.uri === request.params.uri);
+    if (!resource) throw new McpError(McpErrorCode.InvalidParams, `no resource ${request.params.uri}; resources/list names them`);
+    return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: await resource.read(who) }] };
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
+    prompts: PLAYBOOKS.map((p) => ({ name: p.id, title: p.title, description: p.description, arguments: [] })),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const playbook = PLAYBOOKS.find((p) => p.id === request.params.name);
+    if (!playbook) throw new McpError(McpErrorCode.InvalidParams, `no prompt ${request.params.name}; prompts/list names them`);
+    return { description: playbook.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: playbookPromptText(playbook) } }] };
+  });
+  return server;
+}
+
+/** The caller a credential names, resolved only to label the dispatch record: the tool call itself authenticates again in the route pipeline. */
+async function labelCaller(services: Services, authorization: string | undefined): Promise<Caller> {
+  const credential = bearerCredential(authorization);
+  if (!credential) return { kind: 'anonymous' };
+  if (credential.startsWith(OPERATOR_TOKEN_PREFIX)) {
+    const operator = await services.operator.authenticate(credential);
+    return operator ? { kind: 'operator', operator } : { kind: 'anonymous' };
+  }
+  const agent = await services.agents.authenticate(credential);
+  return agent ? { kind: 'agent', agent } : { kind: 'anonymous' };
+}
+
+const header = (req: FastifyRequest, name: string) => {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+const isInitialize = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => (m as { method?: unknown } | null)?.method === 'initialize');
+
+/**
+ * Mounts the Streamable HTTP MCP endpoint (stateless, JSON answers) on the Bosun HTTP app: every POST
+ * gets its own server and transport, and every tools/call runs through the route pipeline with the
+ * POST's own Authorization (docs/decisions/046).
+ */
+export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; services: Services }): void {
+  const { config, services } = deps;
+  app.route({
+    method: 'POST',
+    url: MCP_PATH,
+    handler: async (req, reply) => {
+      const authorization = header(req, 'authorization');
+      const who: ToolCaller = {
+        caller: await labelCaller(services, authorization),
+        ...(authorization !== undefined ? { authorization } : {}),
+        ...(header(req, 'x-agent-name') !== undefined ? { agentName: header(req, 'x-agent-name') } : {}),
+        ...(header(req, 'x-agent-vendor') !== undefined ? { agentVendor: header(req, 'x-agent-vendor') } : {}),
+        ip: req.ip,
+        requestId: req.id,
+        channel: 'mcp',
+      };
+      services.webmcp.noteMcpRequest(isInitialize(req.body));
+      const server = requestServer(services, config, baseUrlOf({ config }, req), who);
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      reply.raw.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      // The transport request is not an operation: each tool call it carries is recorded as its own request.
+      (req as { bosun: unknown }).bosun = null;
+      reply.raw.setHeader('x-request-id', req.id);
+      reply.hijack();
+      await transport.handleRequest(req.raw, reply.raw, req.body);
+    },
+  });
+  app.route({
+    method: ['GET', 'DELETE'],
+    url: MCP_PATH,
+    handler: async (_req, reply) =>
+      reply
+        .code(405)
+        .header('allow', 'POST')
+        .send({ jsonrpc: '2.0', error: { code: -32000, message: 'this MCP endpoint is stateless: send every message as a POST (no server-initiated stream, no session to delete)' }, id: null }),
+  });
+}
