@@ -48,6 +48,7 @@ import { buildHttpApp } from '../http/app.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
+import { createExchangeCommunityServices, registerExchangeCommunityKinds } from '../features/exchange-community/community-services.js';
 import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import { migrateToLatest, openStore, type Store } from '../store/db.js';
@@ -146,6 +147,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
     clock,
   });
+  const exchangeCommunity = createExchangeCommunityServices({ store, clock, cursors, audit, agents, telemetry, gate: () => services.exchangeGate });
   const services: Services = {
     cursors,
     ports,
@@ -203,7 +205,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       pendingTelemetry: () => telemetry.pending(),
     }),
     ...harbor.services,
+    ...exchangeCommunity.services,
   };
+  registerExchangeCommunityKinds(services.exchangeGate, exchangeCommunity.services);
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
     { name: 'telemetry_retention', everyMs: HOUR, run: () => services.telemetry.enforceRetention() },
@@ -213,6 +217,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     ...harbor.jobs,
+    ...exchangeCommunity.jobs,
   ];
 
   let closed = false;
@@ -259,6 +264,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   );
   const scheduler = createScheduler(logger, () => clock.now());
   for (const job of core.jobs) scheduler.add(job);
+  services.exchangeActivity.observeScheduler(scheduler);
   statusReporters.push({ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }, services.fleet.statusReporter(), services.events.runner.statusReporter());
 
   const ctx: AppContext = {

@@ -18,6 +18,9 @@ import type { VesselsService } from './vessels/vessels-service.js';
 import type { FleetService } from '../fleet/fleet-service.js';
 import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
+import type { SkillsService } from './exchange-community/skills-service.js';
+import type { ChartersService } from './exchange-community/charters-service.js';
+import type { ActivityService } from './exchange-community/activity-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -50,4 +53,10 @@ export interface Services extends HarborServices {
   exchangeGate: ExchangeGate;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
+  /** Exchange skills: versioned records and their transfers (docs/exchange-community.md). */
+  exchangeSkills: SkillsService;
+  /** Exchange charters: agents' public commitments, versioned. */
+  exchangeCharters: ChartersService;
+  /** Exchange activity views: active agents, swarm stats, real agents, continuations, audit, automation. */
+  exchangeActivity: ActivityService;
 }
