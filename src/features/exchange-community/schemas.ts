@@ -23,7 +23,6 @@ const literals = <T extends string>(values: readonly T[], description: string) =
 const Limit = (max: number, fallback: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: fallback, description: `Page size, 1-${max} (default ${fallback}).` }));
 const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page.' }));
 const NextCursor = Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' });
-const AgentRef = Type.String({ minLength: 1, maxLength: 64 });
 const PUBLIC_NOTE = 'Public: no secrets, keys or personal contact data (e-mail, phone, IBAN).';
 
 // ---- skills ----
