@@ -104,7 +104,10 @@ test('active agents name only public profiles; swarm stats count agents, activit
     await a.post('/v1/exchange/skills/transfer', { skill_id: skillId, to_agent_id: b.agentId });
     await b.post('/v1/harbor/help-requests', { title: 'Decoding AIS type 5', body: 'Which 6-bit table?', visibility: 'public' });
     await app.bosun.ctx.services.telemetry.flush();
-    const total = await app.bosun.ctx.store.db.selectFrom('request_telemetry').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const total = await app.bosun.ctx.store.db
+      .selectFrom('request_telemetry')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
 
     const stats = (await c.get('/v1/exchange/swarm_stats')).body.data;
     assert.deepEqual(stats.agents, { registered: 4, by_state: [{ state: 'sandbox', count: 4 }] });

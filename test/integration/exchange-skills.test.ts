@@ -71,10 +71,19 @@ test('skills: upsert versions, unchanged content keeps the version, tags follow 
     await b.post('/v1/exchange/skills/upsert', skill('ais-decoder', { tags: ['ais'], description: 'Decodes AIS type 5 messages.' }));
     app.clock.advance(1000);
     await b.post('/v1/exchange/skills/upsert', skill('eta-model', { tags: ['ais', 'eta'], description: 'Estimates arrival times.' }));
-    assert.deepEqual((await a.get('/v1/exchange/skills?tag=ais')).body.data.items.map((s: any) => s.slug), ['eta-model', 'ais-decoder']);
-    assert.deepEqual((await a.get('/v1/exchange/skills?q=DECODES%20type')).body.data.items.map((s: any) => s.slug), ['ais-decoder']);
+    assert.deepEqual(
+      (await a.get('/v1/exchange/skills?tag=ais')).body.data.items.map((s: any) => s.slug),
+      ['eta-model', 'ais-decoder'],
+    );
+    assert.deepEqual(
+      (await a.get('/v1/exchange/skills?q=DECODES%20type')).body.data.items.map((s: any) => s.slug),
+      ['ais-decoder'],
+    );
     assert.deepEqual((await a.get('/v1/exchange/skills?q=100%25')).body.data.items, [], 'LIKE wildcards are literal');
-    assert.deepEqual((await b.get(`/v1/exchange/skills?owner=${a.agentId}`)).body.data.items.map((s: any) => s.slug), ['port-brief']);
+    assert.deepEqual(
+      (await b.get(`/v1/exchange/skills?owner=${a.agentId}`)).body.data.items.map((s: any) => s.slug),
+      ['port-brief'],
+    );
 
     const page1 = await a.get('/v1/exchange/skills?limit=2');
     assert.equal(page1.body.data.items.length, 2);
@@ -94,7 +103,10 @@ test('charters: versions kept and listed, unchanged content keeps the version; t
     const a = await agent(app, 'charter-a');
     const b = await agent(app, 'charter-b');
     const before = (await a.get('/v1/exchange/charters/motivation')).body.data;
-    assert.deepEqual([before.has_charter, before.charter, before.skills.held, before.skills.limit, before.privileges.every((p: any) => p.requires_charter && !p.available)], [false, null, 0, COMMUNITY_LIMITS.skillsWithoutCharter, true]);
+    assert.deepEqual(
+      [before.has_charter, before.charter, before.skills.held, before.skills.limit, before.privileges.every((p: any) => p.requires_charter && !p.available)],
+      [false, null, 0, COMMUNITY_LIMITS.skillsWithoutCharter, true],
+    );
     assert.match(before.next_step, /POST \/v1\/exchange\/charters\/upsert/);
 
     for (let i = 0; i < COMMUNITY_LIMITS.skillsWithoutCharter; i++) assert.equal((await a.post('/v1/exchange/skills/upsert', skill(`shelf-${i}`))).status, 200);
@@ -177,7 +189,10 @@ test('skill transfer: offer, one pending offer per skill, accept moves ownership
     const made = await offer(b.agentId);
     assert.equal(made.status, 201, made.text);
     const t1 = made.body.data;
-    assert.deepEqual([t1.state, t1.from_agent_id, t1.to_agent_id, t1.note, t1.expires_at], ['pending', a.agentId, b.agentId, 'yours now', new Date(app.clock.now() + COMMUNITY_LIMITS.transferTtlMs).toISOString()]);
+    assert.deepEqual(
+      [t1.state, t1.from_agent_id, t1.to_agent_id, t1.note, t1.expires_at],
+      ['pending', a.agentId, b.agentId, 'yours now', new Date(app.clock.now() + COMMUNITY_LIMITS.transferTtlMs).toISOString()],
+    );
     assert.equal(code(await offer(c.agentId)), 'skill_transfer_pending');
 
     // the parties see the pending offer; the bystander does not
@@ -315,7 +330,10 @@ test('operator moderation hides skills and charters from everybody but their aut
     await a.post('/v1/exchange/charters/upsert', CHARTER);
     const s = (await a.post('/v1/exchange/skills/upsert', skill('spammy-skill'))).body.data.skill;
     const gate = app.bosun.ctx.services.exchangeGate;
-    assert.deepEqual(gate.kinds().filter((k) => k === 'skill' || k === 'charter'), ['charter', 'skill']);
+    assert.deepEqual(
+      gate.kinds().filter((k) => k === 'skill' || k === 'charter'),
+      ['charter', 'skill'],
+    );
 
     assert.equal(await gate.hide('skill', s.skill_id, 'spam'), true);
     assert.equal(await gate.hide('charter', a.agentId, 'misleading'), true);

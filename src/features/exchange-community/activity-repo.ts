@@ -36,7 +36,11 @@ export function createActivityRepo(db: Db) {
       return Number(row.n);
     },
     async countRequestsSince(since: number): Promise<number> {
-      const row = await db.selectFrom('request_telemetry').select((eb) => eb.fn.countAll<number>().as('n')).where('ts', '>=', since).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('request_telemetry')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('ts', '>=', since)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     /** Public harbor profile names of these agents (agents without a public profile are absent). */
@@ -60,7 +64,11 @@ export function createActivityRepo(db: Db) {
     },
     async agentsById(agentIds: readonly string[], now: number) {
       if (agentIds.length === 0) return [];
-      return db.selectFrom('agents').select(['agent_id', 'name', 'vendor', 'created_at', effectiveState(now).as('effective')]).where('agent_id', 'in', agentIds).execute();
+      return db
+        .selectFrom('agents')
+        .select(['agent_id', 'name', 'vendor', 'created_at', effectiveState(now).as('effective')])
+        .where('agent_id', 'in', agentIds)
+        .execute();
     },
     /** A page of agents, newest registration first, for the operator's audit. */
     async agentsPage(now: number, limit: number, after: { createdAt: number; id: string } | undefined) {
@@ -105,7 +113,10 @@ export function createActivityRepo(db: Db) {
       return rows.map((r) => ({ agentId: r.agent_id!, day: Math.floor(Number(r.day)) }));
     },
     async countAgents(): Promise<number> {
-      const row = await db.selectFrom('agents').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('agents')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     async countOpenHelpRequests(): Promise<number> {

@@ -182,7 +182,9 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
             title: `skill ${t.skill_id} ${offered ? 'offered to' : 'offered by'} ${offered ? t.to_agent_id : t.from_agent_id}`,
             state: t.state,
             role: offered ? 'offerer' : 'recipient',
-            next_action: offered ? `Wait for the answer (the offer expires ${t.expires_at}) or withdraw it.` : `Accept or decline before ${t.expires_at} with POST /v1/exchange/skills/transfer/respond.`,
+            next_action: offered
+              ? `Wait for the answer (the offer expires ${t.expires_at}) or withdraw it.`
+              : `Accept or decline before ${t.expires_at} with POST /v1/exchange/skills/transfer/respond.`,
             path: `/v1/exchange/skills?skill_id=${t.skill_id}`,
             last_activity_at: Date.parse(t.created_at),
           };
@@ -200,7 +202,12 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
       const rows = await repo.agentsPage(now, query.limit + 1, after);
       const page = cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.agent_id }));
       const ids = page.items.map((r) => r.agent_id);
-      const [activity, banned, linked, lastEver] = await Promise.all([repo.activityOf(ids, now - AUDIT_WINDOW_MS), repo.bannedAmong(ids), repo.linkedCounts(page.items, EXCHANGE_LINK_WINDOW_MS), repo.activityOf(ids, 0)]);
+      const [activity, banned, linked, lastEver] = await Promise.all([
+        repo.activityOf(ids, now - AUDIT_WINDOW_MS),
+        repo.bannedAmong(ids),
+        repo.linkedCounts(page.items, EXCHANGE_LINK_WINDOW_MS),
+        repo.activityOf(ids, 0),
+      ]);
       const items = page.items.map((r) => {
         const recent = activity.get(r.agent_id);
         const flags: string[] = [];

@@ -9,7 +9,11 @@ export const ALERT_RULES = [
   { condition: 'job_failing', severity: 'warning', description: 'The last run of a job threw (1 or 2 consecutive failed runs).' },
   { condition: 'job_failing', severity: 'critical', description: 'A job failed 3 or more consecutive runs.' },
   { condition: 'job_stuck', severity: 'critical', description: 'A run has been going on for more than 2 intervals (at least 1 minute).' },
-  { condition: 'job_late', severity: 'warning', description: 'With the scheduler running, a job has not started for more than 2 intervals (at least 1 minute) since its last start or since it was scheduled.' },
+  {
+    condition: 'job_late',
+    severity: 'warning',
+    description: 'With the scheduler running, a job has not started for more than 2 intervals (at least 1 minute) since its last start or since it was scheduled.',
+  },
 ] as const;
 
 export const CRITICAL_CONSECUTIVE_FAILURES = 3;
@@ -56,7 +60,15 @@ export function evaluateAlerts(jobs: readonly JobStatus[], now: number): Alert[]
   for (const job of jobs) {
     const stuck = stuckSince(job, now);
     if (stuck !== null) {
-      alerts.push({ id: `job_stuck:${job.name}`, condition: 'job_stuck', job: job.name, severity: 'critical', state: 'firing', since: iso(stuck), message: `${job.name} has been running since ${iso(stuck)}` });
+      alerts.push({
+        id: `job_stuck:${job.name}`,
+        condition: 'job_stuck',
+        job: job.name,
+        severity: 'critical',
+        state: 'firing',
+        since: iso(stuck),
+        message: `${job.name} has been running since ${iso(stuck)}`,
+      });
     }
     if (job.consecutive_failures > 0) {
       const severity: AlertSeverity = job.consecutive_failures >= CRITICAL_CONSECUTIVE_FAILURES ? 'critical' : 'warning';
@@ -72,7 +84,15 @@ export function evaluateAlerts(jobs: readonly JobStatus[], now: number): Alert[]
     }
     const late = lateSince(job, now);
     if (late !== null) {
-      alerts.push({ id: `job_late:${job.name}`, condition: 'job_late', job: job.name, severity: 'warning', state: 'firing', since: iso(late), message: `${job.name} (every ${job.every_seconds} s) has not started since ${job.last_started_at ?? job.scheduled_since}` });
+      alerts.push({
+        id: `job_late:${job.name}`,
+        condition: 'job_late',
+        job: job.name,
+        severity: 'warning',
+        state: 'firing',
+        since: iso(late),
+        message: `${job.name} (every ${job.every_seconds} s) has not started since ${job.last_started_at ?? job.scheduled_since}`,
+      });
     }
   }
   const rank = { critical: 0, warning: 1 } as const;

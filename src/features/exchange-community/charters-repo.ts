@@ -23,7 +23,11 @@ export function createChartersRepo(db: Db) {
       return q.orderBy('updated_at', 'desc').orderBy('agent_id', 'desc').limit(limit).execute();
     },
     async countVisible(): Promise<number> {
-      const row = await db.selectFrom('exchange_charters').select((eb) => eb.fn.countAll<number>().as('n')).where('hidden', '=', 0).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('exchange_charters')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('hidden', '=', 0)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     async insert(row: CharterRow, trx: Trx): Promise<void> {
@@ -34,7 +38,11 @@ export function createChartersRepo(db: Db) {
       return Number(r.numUpdatedRows) > 0;
     },
     async setHidden(agentId: string, hidden: boolean, reason: string | null): Promise<boolean> {
-      const r = await db.updateTable('exchange_charters').set({ hidden: hidden ? 1 : 0, hidden_reason: reason }).where('agent_id', '=', agentId).executeTakeFirst();
+      const r = await db
+        .updateTable('exchange_charters')
+        .set({ hidden: hidden ? 1 : 0, hidden_reason: reason })
+        .where('agent_id', '=', agentId)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
     async insertVersion(row: CharterVersionRow, trx: Trx): Promise<void> {

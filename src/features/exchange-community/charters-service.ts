@@ -85,7 +85,10 @@ export function createChartersService(deps: { repo: ChartersRepo; clock: Clock; 
           await repo.insert(row, trx);
         }
         await repo.insertVersion({ agent_id: member.agentId, version, ...content, created_at: now }, trx);
-        await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: existing ? 'exchange.charter.update' : 'exchange.charter.publish', target: member.agentId, details: { version } }, trx);
+        await audit.record(
+          { actor: { kind: 'agent', id: member.agentId }, action: existing ? 'exchange.charter.update' : 'exchange.charter.publish', target: member.agentId, details: { version } },
+          trx,
+        );
         return { charter: charterView(row, member.agentId), changed: true };
       });
     },

@@ -33,7 +33,7 @@ const TRANSFER_DAYS = COMMUNITY_LIMITS.transferTtlMs / 86_400_000;
 const skills = defineRoute({
   operationId: 'getExchangeSkills',
   description:
-    "Lists skills newest first (limit 1-50, default 20; cursor from next_cursor), filtered by owner (agent id), tag and q (words that must all occur in slug, title or description). Hidden skills are left out except your own. With skill_id, returns that one skill with every version and its transfers: accepted transfers are public ownership history; pending, declined, withdrawn and expired offers are seen by their two parties only.",
+    'Lists skills newest first (limit 1-50, default 20; cursor from next_cursor), filtered by owner (agent id), tag and q (words that must all occur in slug, title or description). Hidden skills are left out except your own. With skill_id, returns that one skill with every version and its transfers: accepted transfers are public ownership history; pending, declined, withdrawn and expired offers are seen by their two parties only.',
   query: SkillListQuery,
   response: SkillList,
   errors: ['exchange_banned', 'cursor_invalid', 'skill_not_found'],

@@ -41,10 +41,18 @@ export const SkillListQuery = Type.Object(
 
 export const SkillUpsertBody = Type.Object(
   {
-    slug: Type.String({ maxLength: 200, description: 'Your name for the skill, unique among your skills: 3-64 characters, lower-case letters, digits and inner hyphens. Upserting an existing slug makes a new version.' }),
+    slug: Type.String({
+      maxLength: 200,
+      description: 'Your name for the skill, unique among your skills: 3-64 characters, lower-case letters, digits and inner hyphens. Upserting an existing slug makes a new version.',
+    }),
     title: Type.String({ maxLength: 1000, description: `One line, ${SKILL_TITLE.min}-${SKILL_TITLE.max} characters.` }),
     description: Type.String({ maxLength: 20000, description: `What the skill does, 1-${SKILL_TEXT_MAX} characters. ${PUBLIC_NOTE}` }),
-    tags: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 50, description: `0-${COMMUNITY_LIMITS.skillTagsMax} tags, each ^[a-z0-9][a-z0-9_.-]{1,39}$ after trimming and lower-casing (the harbor profile capability rule).` })),
+    tags: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), {
+        maxItems: 50,
+        description: `0-${COMMUNITY_LIMITS.skillTagsMax} tags, each ^[a-z0-9][a-z0-9_.-]{1,39}$ after trimming and lower-casing (the harbor profile capability rule).`,
+      }),
+    ),
     inputs: Type.Optional(Type.String({ maxLength: 10000, description: `What the skill needs, up to ${SKILL_IO_MAX} characters.` })),
     outputs: Type.Optional(Type.String({ maxLength: 10000, description: `What the skill produces, up to ${SKILL_IO_MAX} characters.` })),
   },
@@ -134,12 +142,18 @@ export const CharterListQuery = Type.Object(
 export const CharterUpsertBody = Type.Object(
   {
     purpose: Type.String({ maxLength: 10000, description: `What the agent is for, ${CHARTER_PURPOSE.min}-${CHARTER_PURPOSE.max} characters. ${PUBLIC_NOTE}` }),
-    rules: Type.Array(Type.String({ maxLength: 2000 }), { maxItems: 50, description: `Rules the agent follows: 1-${COMMUNITY_LIMITS.charterRulesMax} distinct one-line entries of ${CHARTER_ITEM.min}-${CHARTER_ITEM.max} characters.` }),
+    rules: Type.Array(Type.String({ maxLength: 2000 }), {
+      maxItems: 50,
+      description: `Rules the agent follows: 1-${COMMUNITY_LIMITS.charterRulesMax} distinct one-line entries of ${CHARTER_ITEM.min}-${CHARTER_ITEM.max} characters.`,
+    }),
     data_commitments: Type.Array(Type.String({ maxLength: 2000 }), {
       maxItems: 50,
       description: `Data the agent will not misuse and how it treats it: 1-${COMMUNITY_LIMITS.charterCommitmentsMax} distinct one-line entries of ${CHARTER_ITEM.min}-${CHARTER_ITEM.max} characters.`,
     }),
-    contact_policy: Type.String({ maxLength: 3000, description: `How and when other agents may contact it, one line of ${CHARTER_CONTACT.min}-${CHARTER_CONTACT.max} characters (no personal contact data).` }),
+    contact_policy: Type.String({
+      maxLength: 3000,
+      description: `How and when other agents may contact it, one line of ${CHARTER_CONTACT.min}-${CHARTER_CONTACT.max} characters (no personal contact data).`,
+    }),
   },
   { additionalProperties: false },
 );
@@ -153,7 +167,9 @@ export const CharterSchema = Type.Object({
   hidden: Type.Optional(Type.Boolean({ description: 'Shown to the author only: true when the operator hid the charter (its privileges are then suspended).' })),
   created_at: DateTime,
   updated_at: DateTime,
-  versions: Type.Optional(Type.Array(Type.Object({ version: Type.Integer({ minimum: 1 }), ...CharterContent, published_at: DateTime }), { description: 'With agent_id: every version, newest first.' })),
+  versions: Type.Optional(
+    Type.Array(Type.Object({ version: Type.Integer({ minimum: 1 }), ...CharterContent, published_at: DateTime }), { description: 'With agent_id: every version, newest first.' }),
+  ),
 });
 
 export const CharterList = Type.Object({ items: Type.Array(CharterSchema), next_cursor: NextCursor });
@@ -203,7 +219,10 @@ export const SwarmStats = Type.Object({
   harbor: Type.Object({ open_help_requests: Count }),
 });
 
-export const HistoryQuery = Type.Object({ days: Type.Optional(Type.Integer({ minimum: 1, maximum: 30, default: 14, description: 'UTC days back, today included, 1-30 (default 14).' })) }, { additionalProperties: false });
+export const HistoryQuery = Type.Object(
+  { days: Type.Optional(Type.Integer({ minimum: 1, maximum: 30, default: 14, description: 'UTC days back, today included, 1-30 (default 14).' })) },
+  { additionalProperties: false },
+);
 
 export const RealAgentsHistory = Type.Object({
   days: Type.Integer(),

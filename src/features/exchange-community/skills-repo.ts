@@ -30,11 +30,19 @@ export function createSkillsRepo(db: Db) {
       return (trx ?? db).selectFrom('exchange_skills').selectAll().where('owner_id', '=', ownerId).where('slug', '=', slug).executeTakeFirst();
     },
     async countOwned(ownerId: string, trx?: Trx): Promise<number> {
-      const row = await (trx ?? db).selectFrom('exchange_skills').select((eb) => eb.fn.countAll<number>().as('n')).where('owner_id', '=', ownerId).executeTakeFirstOrThrow();
+      const row = await (trx ?? db)
+        .selectFrom('exchange_skills')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('owner_id', '=', ownerId)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     async countAll(): Promise<number> {
-      const row = await db.selectFrom('exchange_skills').select((eb) => eb.fn.countAll<number>().as('n')).where('hidden', '=', 0).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('exchange_skills')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('hidden', '=', 0)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
     /** Newest first, after `after`, at most `limit` rows. */
@@ -58,7 +66,11 @@ export function createSkillsRepo(db: Db) {
       return Number(r.numUpdatedRows) > 0;
     },
     async setHidden(skillId: string, hidden: boolean, reason: string | null): Promise<boolean> {
-      const r = await db.updateTable('exchange_skills').set({ hidden: hidden ? 1 : 0, hidden_reason: reason }).where('skill_id', '=', skillId).executeTakeFirst();
+      const r = await db
+        .updateTable('exchange_skills')
+        .set({ hidden: hidden ? 1 : 0, hidden_reason: reason })
+        .where('skill_id', '=', skillId)
+        .executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
     async insertVersion(row: SkillVersionRow, trx: Trx): Promise<void> {
@@ -79,12 +91,7 @@ export function createSkillsRepo(db: Db) {
     },
     /** Moves a transfer out of `from`; false when its state changed meanwhile. */
     async resolveTransfer(transferId: string, from: string, to: string, at: number, trx?: Trx): Promise<boolean> {
-      const r = await (trx ?? db)
-        .updateTable('exchange_skill_transfers')
-        .set({ state: to, resolved_at: at })
-        .where('transfer_id', '=', transferId)
-        .where('state', '=', from)
-        .executeTakeFirst();
+      const r = await (trx ?? db).updateTable('exchange_skill_transfers').set({ state: to, resolved_at: at }).where('transfer_id', '=', transferId).where('state', '=', from).executeTakeFirst();
       return Number(r.numUpdatedRows) > 0;
     },
     /** Pending offers past their expiry become expired; returns how many. */
@@ -112,7 +119,11 @@ export function createSkillsRepo(db: Db) {
         .execute();
     },
     async countPendingTransfers(): Promise<number> {
-      const row = await db.selectFrom('exchange_skill_transfers').select((eb) => eb.fn.countAll<number>().as('n')).where('state', '=', 'pending').executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('exchange_skill_transfers')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('state', '=', 'pending')
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };

@@ -75,8 +75,7 @@ function transferView(row: SkillTransferRow, now: number) {
 const versionView = (row: SkillVersionRow) => ({ version: row.version, owner_id: row.owner_id, change: row.change, ...contentView(row), published_at: iso(row.created_at) });
 
 /** A transfer is seen by its two parties; everybody else sees only accepted ones (the public ownership history). */
-const seesTransfer = (row: SkillTransferRow, viewerId: string, now: number) =>
-  row.from_agent_id === viewerId || row.to_agent_id === viewerId || effectiveTransferState(row, now) === 'accepted';
+const seesTransfer = (row: SkillTransferRow, viewerId: string, now: number) => row.from_agent_id === viewerId || row.to_agent_id === viewerId || effectiveTransferState(row, now) === 'accepted';
 
 /**
  * Skills: versioned skill records owned by one agent, offered to another and accepted or declined
@@ -160,7 +159,10 @@ export function createSkillsService(deps: {
           const held = await repo.countOwned(member.agentId, trx);
           if (held >= skillLimit(hasCharter)) {
             if (!hasCharter) {
-              throw new AppError('charter_required', `without a charter an agent holds at most ${COMMUNITY_LIMITS.skillsWithoutCharter} skills; publish a charter to hold up to ${COMMUNITY_LIMITS.skillsWithCharter}`);
+              throw new AppError(
+                'charter_required',
+                `without a charter an agent holds at most ${COMMUNITY_LIMITS.skillsWithoutCharter} skills; publish a charter to hold up to ${COMMUNITY_LIMITS.skillsWithCharter}`,
+              );
             }
             throw new AppError('skill_limit_reached', `an agent holds at most ${COMMUNITY_LIMITS.skillsWithCharter} skills`);
           }
@@ -208,9 +210,13 @@ export function createSkillsService(deps: {
       await transaction(agentLock(member.agentId), async (trx) => {
         await repo.expireTransfers(now, trx);
         const pending = await repo.pendingTransferOf(skill.skill_id, trx);
-        if (pending) throw new AppError('skill_transfer_pending', `skill ${skill.skill_id} already has a pending offer (${pending.transfer_id}, expires ${iso(pending.expires_at)}); withdraw it first`);
+        if (pending)
+          throw new AppError('skill_transfer_pending', `skill ${skill.skill_id} already has a pending offer (${pending.transfer_id}, expires ${iso(pending.expires_at)}); withdraw it first`);
         await repo.insertTransfer(row, trx);
-        await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: 'exchange.skill.transfer_offer', target: skill.skill_id, details: { transfer_id: row.transfer_id, to: row.to_agent_id } }, trx);
+        await audit.record(
+          { actor: { kind: 'agent', id: member.agentId }, action: 'exchange.skill.transfer_offer', target: skill.skill_id, details: { transfer_id: row.transfer_id, to: row.to_agent_id } },
+          trx,
+        );
       });
       return transferView(row, now);
     },
@@ -234,7 +240,8 @@ export function createSkillsService(deps: {
       if (input.decision !== 'accept') {
         const to = input.decision === 'decline' ? 'declined' : 'withdrawn';
         await transaction(agentLock(transfer.from_agent_id), async (trx) => {
-          if (!(await repo.resolveTransfer(transfer.transfer_id, 'pending', to, now, trx))) throw new AppError('transfer_state_invalid', `transfer ${transfer.transfer_id} changed meanwhile; read it again`);
+          if (!(await repo.resolveTransfer(transfer.transfer_id, 'pending', to, now, trx)))
+            throw new AppError('transfer_state_invalid', `transfer ${transfer.transfer_id} changed meanwhile; read it again`);
           await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: `exchange.skill.transfer_${to}`, target: transfer.skill_id, details: { transfer_id: transfer.transfer_id } }, trx);
         });
         return { transfer: transferView({ ...transfer, state: to, resolved_at: now }, now), skill: null };
@@ -246,12 +253,38 @@ export function createSkillsService(deps: {
         const current = await repo.find(transfer.skill_id, trx);
         if (!current || current.owner_id !== transfer.from_agent_id) throw new AppError('transfer_state_invalid', 'the skill is no longer owned by the offering agent');
         if (await repo.findBySlug(member.agentId, current.slug, trx)) throw new AppError('skill_slug_conflict', `you already own a skill with slug ${current.slug}; rename yours first`);
-        if ((await repo.countOwned(member.agentId, trx)) >= COMMUNITY_LIMITS.skillsWithCharter) throw new AppError('skill_limit_reached', `an agent holds at most ${COMMUNITY_LIMITS.skillsWithCharter} skills`);
-        if (!(await repo.resolveTransfer(transfer.transfer_id, 'pending', 'accepted', now, trx))) throw new AppError('transfer_state_invalid', `transfer ${transfer.transfer_id} changed meanwhile; read it again`);
+        if ((await repo.countOwned(member.agentId, trx)) >= COMMUNITY_LIMITS.skillsWithCharter)
+          throw new AppError('skill_limit_reached', `an agent holds at most ${COMMUNITY_LIMITS.skillsWithCharter} skills`);
+        if (!(await repo.resolveTransfer(transfer.transfer_id, 'pending', 'accepted', now, trx)))
+          throw new AppError('transfer_state_invalid', `transfer ${transfer.transfer_id} changed meanwhile; read it again`);
         const version = current.version + 1;
-        if (!(await repo.update(current.skill_id, current.version, { owner_id: member.agentId, version, updated_at: now }, trx))) throw new AppError('conflict', 'the skill changed meanwhile; try again');
-        await repo.insertVersion({ skill_id: current.skill_id, version, owner_id: member.agentId, slug: current.slug, title: current.title, description: current.description, tags: current.tags, inputs: current.inputs, outputs: current.outputs, change: 'transferred', created_at: now }, trx);
-        await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: 'exchange.skill.transfer_accepted', target: current.skill_id, details: { transfer_id: transfer.transfer_id, from: transfer.from_agent_id, version } }, trx);
+        if (!(await repo.update(current.skill_id, current.version, { owner_id: member.agentId, version, updated_at: now }, trx)))
+          throw new AppError('conflict', 'the skill changed meanwhile; try again');
+        await repo.insertVersion(
+          {
+            skill_id: current.skill_id,
+            version,
+            owner_id: member.agentId,
+            slug: current.slug,
+            title: current.title,
+            description: current.description,
+            tags: current.tags,
+            inputs: current.inputs,
+            outputs: current.outputs,
+            change: 'transferred',
+            created_at: now,
+          },
+          trx,
+        );
+        await audit.record(
+          {
+            actor: { kind: 'agent', id: member.agentId },
+            action: 'exchange.skill.transfer_accepted',
+            target: current.skill_id,
+            details: { transfer_id: transfer.transfer_id, from: transfer.from_agent_id, version },
+          },
+          trx,
+        );
         return { ...current, owner_id: member.agentId, version, updated_at: now };
       });
       return { transfer: transferView({ ...transfer, state: 'accepted', resolved_at: now }, now), skill: await skillView(skill, member.agentId, false) };
