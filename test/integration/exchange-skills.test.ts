@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { DAY, HOUR } from '../../src/clock.js';
 import { COMMUNITY_LIMITS } from '../../src/features/exchange-community/community-rules.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { runCli } from '../helpers/cli.js';
 
 interface Agent {
   agentId: string;
@@ -372,5 +376,35 @@ test('operator moderation hides skills and charters from everybody but their aut
     );
   } finally {
     await app.close();
+  }
+});
+
+test('the operator hides and restores a skill through bosun exchange hide|restore skill', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-exchange-skills-'));
+  const app = await startTestApp({ env: usingPostgres() ? {} : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
+  try {
+    const db = app.config.database;
+    const env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
+      ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
+    };
+    const bosun = (...args: string[]) => runCli(['exchange', ...args], { env });
+    const a = await agent(app, 'cli-owner');
+    const b = await agent(app, 'cli-viewer');
+    const s = (await a.post('/v1/exchange/skills/upsert', skill('cli-skill'))).body.data.skill;
+    const hidden = await bosun('hide', 'skill', s.skill_id, '--reason', 'spam');
+    assert.equal(hidden.status, 0, hidden.stderr);
+    assert.equal(hidden.stdout.trim(), `skill ${s.skill_id} hidden`);
+    assert.deepEqual((await b.get('/v1/exchange/skills')).body.data.items, []);
+    const missing = await bosun('hide', 'charter', b.agentId, '--reason', 'spam');
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, new RegExp(`no charter ${b.agentId}`));
+    assert.equal((await bosun('restore', 'skill', s.skill_id)).stdout.trim(), `skill ${s.skill_id} restored`);
+    assert.equal((await b.get('/v1/exchange/skills')).body.data.items[0].skill_id, s.skill_id);
+  } finally {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 });
