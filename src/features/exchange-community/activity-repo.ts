@@ -100,17 +100,18 @@ export function createActivityRepo(db: Db) {
         .execute();
       return new Map(rows.map((r) => [r.agent_id!, { lastTs: Number(r.last_ts), requests: Number(r.requests), failures: Number(r.failures) }]));
     },
-    /** Agent and UTC day (days since the epoch) of every request since `since`; with `successfulOn`, only successful requests to those operations. */
-    async activeDays(since: number, successfulOn: readonly string[] | null) {
+    /** Agent and UTC day (days since the epoch) of every request since `since`, and whether that day had a successful request to one of `production`. */
+    async activeDays(since: number, production: readonly string[]) {
       const day = sql<number>`(ts / ${DAY})`;
-      let q = db
+      const productive = sql<number>`max(case when status < 400 and operation_id in (${sql.join(production.length > 0 ? production : ['-'])}) then 1 else 0 end)`;
+      const rows = await db
         .selectFrom('request_telemetry')
-        .select(['agent_id', day.as('day')])
+        .select(['agent_id', day.as('day'), productive.as('productive')])
         .where('ts', '>=', since)
-        .where('agent_id', 'is not', null);
-      if (successfulOn) q = q.where('status', '<', 400).where('operation_id', 'in', successfulOn.length > 0 ? successfulOn : ['-']);
-      const rows = await q.groupBy(['agent_id', 'day']).execute();
-      return rows.map((r) => ({ agentId: r.agent_id!, day: Math.floor(Number(r.day)) }));
+        .where('agent_id', 'is not', null)
+        .groupBy(['agent_id', 'day'])
+        .execute();
+      return rows.map((r) => ({ agentId: r.agent_id!, day: Math.floor(Number(r.day)), productive: Number(r.productive) === 1 }));
     },
     async countAgents(): Promise<number> {
       const row = await db

@@ -102,19 +102,18 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
       const today = Math.floor(now / DAY);
       const firstDay = today - days + 1;
       const since = firstDay * DAY;
-      const [production, all] = await Promise.all([repo.activeDays(since, PRODUCTION_OPERATIONS), repo.activeDays(since, null)]);
+      const all = await repo.activeDays(since, PRODUCTION_OPERATIONS);
       const agents = new Map((await repo.agentsById([...new Set(all.map((r) => r.agentId))], now)).map((a) => [a.agent_id, a]));
       const perDay = new Map<number, { real: Set<string>; active: Set<string>; test: Set<string>; onboarding: Set<string>; revoked: Set<string> }>();
       for (let d = firstDay; d <= today; d++) perDay.set(d, { real: new Set(), active: new Set(), test: new Set(), onboarding: new Set(), revoked: new Set() });
-      const productive = new Set(production.map((r) => `${r.agentId}|${r.day}`));
-      for (const { agentId, day } of all) {
+      for (const { agentId, day, productive } of all) {
         const bucket = perDay.get(day);
         const agent = agents.get(agentId);
         if (!bucket || !agent) continue;
         bucket.active.add(agentId);
         if (isTestMarked(agent)) bucket.test.add(agentId);
         else if (agent.effective === 'revoked') bucket.revoked.add(agentId);
-        else if (!productive.has(`${agentId}|${day}`)) bucket.onboarding.add(agentId);
+        else if (!productive) bucket.onboarding.add(agentId);
         else bucket.real.add(agentId);
       }
       return {

@@ -73,6 +73,10 @@ export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
     .execute();
   await db.schema.createIndex('exchange_charters_listing').on('exchange_charters').columns(['updated_at', 'agent_id']).execute();
 
+  // The activity views read one agent's telemetry (last activity, requests in a window): without this
+  // index each such read scans the whole table (bench/exchange-community, bench/RESULTS.md).
+  await db.schema.createIndex('request_telemetry_agent_ts').on('request_telemetry').columns(['agent_id', 'ts']).execute();
+
   await db.schema
     .createTable('exchange_charter_versions')
     .addColumn('agent_id', 'text', (c) => c.notNull().references('exchange_charters.agent_id').onDelete('cascade'))
