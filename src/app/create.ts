@@ -55,6 +55,7 @@ import { baseUrlOf, buildHttpApp } from '../http/app.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
+import { createExchangeCommunityServices, registerExchangeCommunityKinds } from '../features/exchange-community/community-services.js';
 import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import { migrateToLatest, openStore, type Store } from '../store/db.js';
@@ -163,6 +164,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     clock,
   });
   const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });
+  const exchangeCommunity = createExchangeCommunityServices({ store, clock, cursors, audit, agents, telemetry, gate: () => services.exchangeGate });
   const services: Services = {
     cursors,
     ports,
@@ -230,7 +232,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     }),
     webmcp: createWebmcpService({ repo: createWebmcpRepo(store.db), clock, catalog, cursors }),
     ...harbor.services,
+    ...exchangeCommunity.services,
   };
+  registerExchangeCommunityKinds(services.exchangeGate, exchangeCommunity.services);
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
     { name: 'console_sessions_expiry', everyMs: HOUR, run: () => services.consoleSessions.deleteExpired() },
@@ -243,6 +247,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     { name: 'webmcp_dispatch_retention', everyMs: HOUR, run: () => services.webmcp.enforceRetention() },
     ...harbor.jobs,
+    ...exchangeCommunity.jobs,
   ];
 
   let closed = false;
@@ -291,6 +296,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   );
   const scheduler = createScheduler(logger, () => clock.now());
   for (const job of core.jobs) scheduler.add(job);
+  services.exchangeActivity.observeScheduler(scheduler);
   statusReporters.push({ name: 'jobs', report: () => ({ jobs: scheduler.statuses() }) }, services.fleet.statusReporter(), services.events.runner.statusReporter());
 
   const ctx: AppContext = {

@@ -21,6 +21,7 @@ import { conditionsRoutes } from './routes/conditions-routes.js';
 import { vesselRoutes } from './vessels/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { webmcpRoutes } from './mcp/routes.js';
+import { exchangeCommunityRoutes } from './exchange-community/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -46,4 +47,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...conditionsRoutes,
   ...billingRoutes,
   ...webmcpRoutes,
+  ...exchangeCommunityRoutes,
 ];

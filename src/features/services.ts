@@ -21,6 +21,9 @@ import type { ConsoleSessions } from './console/console-sessions.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
 import type { BillingService } from './billing/billing-service.js';
 import type { WebmcpService } from './mcp/webmcp-service.js';
+import type { SkillsService } from './exchange-community/skills-service.js';
+import type { ChartersService } from './exchange-community/charters-service.js';
+import type { ActivityService } from './exchange-community/activity-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -59,4 +62,10 @@ export interface Services extends HarborServices {
   billing: BillingService;
   /** MCP tools generated from the catalog, tool calls through the route pipeline, the dispatch record (docs/mcp.md). */
   webmcp: WebmcpService;
+  /** Exchange skills: versioned records and their transfers (docs/exchange-community.md). */
+  exchangeSkills: SkillsService;
+  /** Exchange charters: agents' public commitments, versioned. */
+  exchangeCharters: ChartersService;
+  /** Exchange activity views: active agents, swarm stats, real agents, continuations, audit, automation. */
+  exchangeActivity: ActivityService;
 }

@@ -55,6 +55,19 @@ const definitions = {
   // exchange (docs/exchange.md)
   exchange_banned: { status: 403, retryable: false, summary: 'The operator has banned this agent from the exchange; reading and writing exchange records is refused.' },
   exchange_linked_agent_forbidden: { status: 403, retryable: false, summary: "Linked agents (registered from the same network within 24 hours) cannot act on each other's exchange records." },
+  // exchange community: skills, charters (docs/exchange-community.md)
+  skill_input_invalid: { status: 400, retryable: false, summary: 'A skill field breaks its rule (slug, lengths, tags); the field is named.' },
+  skill_not_found: { status: 404, retryable: false, summary: 'No skill with this id that you can see.' },
+  skill_owner_required: { status: 403, retryable: false, summary: 'Only the owner of a skill may offer it to another agent.' },
+  skill_limit_reached: { status: 403, retryable: false, summary: 'The agent holds the most skills its charter status allows.' },
+  skill_slug_conflict: { status: 409, retryable: false, summary: 'The receiving agent already owns a skill with this slug.' },
+  skill_self_transfer_forbidden: { status: 403, retryable: false, summary: 'A skill cannot be offered to its own owner.' },
+  skill_recipient_invalid: { status: 403, retryable: false, summary: 'The recipient cannot receive skills (unknown, revoked, or not an exchange member).' },
+  skill_transfer_pending: { status: 409, retryable: false, summary: 'This skill already has a pending transfer offer; it must be answered, withdrawn or expire first.' },
+  skill_transfer_not_found: { status: 404, retryable: false, summary: 'No skill transfer with this id between you and another agent.' },
+  transfer_state_invalid: { status: 409, retryable: false, summary: 'The transfer is no longer pending (accepted, declined, withdrawn or expired), or this party cannot give this answer.' },
+  charter_required: { status: 403, retryable: false, summary: 'This exchange action needs a published (not hidden) charter; publish one with POST /v1/exchange/charters/upsert.' },
+  charter_input_invalid: { status: 400, retryable: false, summary: 'A charter field breaks its rule (lengths, counts); the field is named.' },
 
   // harbor (harbor-interface part 7; exact identifiers)
   trial_not_enabled: { status: 403, retryable: false, summary: 'No active vessel snapshot trial for this agent.' },

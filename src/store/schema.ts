@@ -570,6 +570,75 @@ export interface WebmcpDispatchesTable {
   arguments: string;
 }
 
+/** Exchange skills (docs/exchange-community.md): the current version; `tags` is a JSON array. */
+export interface ExchangeSkillsTable {
+  skill_id: string;
+  owner_id: string;
+  slug: string;
+  title: string;
+  description: string;
+  tags: string;
+  inputs: string;
+  outputs: string;
+  version: number;
+  hidden: number;
+  hidden_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Every version of a skill, the current one included; change: created, updated or transferred. */
+export interface ExchangeSkillVersionsTable {
+  skill_id: string;
+  version: number;
+  owner_id: string;
+  slug: string;
+  title: string;
+  description: string;
+  tags: string;
+  inputs: string;
+  outputs: string;
+  change: string;
+  created_at: number;
+}
+
+/** state: pending, accepted, declined, withdrawn or expired. */
+export interface ExchangeSkillTransfersTable {
+  transfer_id: string;
+  skill_id: string;
+  from_agent_id: string;
+  to_agent_id: string;
+  note: string;
+  state: string;
+  created_at: number;
+  expires_at: number;
+  resolved_at: number | null;
+}
+
+/** An agent's current charter; `rules` and `data_commitments` are JSON arrays of strings. */
+export interface ExchangeChartersTable {
+  agent_id: string;
+  version: number;
+  purpose: string;
+  rules: string;
+  data_commitments: string;
+  contact_policy: string;
+  hidden: number;
+  hidden_reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface ExchangeCharterVersionsTable {
+  agent_id: string;
+  version: number;
+  purpose: string;
+  rules: string;
+  data_commitments: string;
+  contact_policy: string;
+  created_at: number;
+}
+
 export interface Database {
   console_sessions: ConsoleSessionsTable;
   exchange_bans: ExchangeBansTable;
@@ -616,4 +685,9 @@ export interface Database {
   event_detector_state: EventDetectorStateTable;
   usage_ledger: UsageLedgerTable;
   webmcp_dispatches: WebmcpDispatchesTable;
+  exchange_skills: ExchangeSkillsTable;
+  exchange_skill_versions: ExchangeSkillVersionsTable;
+  exchange_skill_transfers: ExchangeSkillTransfersTable;
+  exchange_charters: ExchangeChartersTable;
+  exchange_charter_versions: ExchangeCharterVersionsTable;
 }
