@@ -18,6 +18,8 @@ import type { VesselsService } from './vessels/vessels-service.js';
 import type { FleetService } from '../fleet/fleet-service.js';
 import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
+import type { MessagesService } from './exchange-messages/messages-service.js';
+import type { MessageStreams } from './exchange-messages/stream-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -50,4 +52,8 @@ export interface Services extends HarborServices {
   exchangeGate: ExchangeGate;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
+  /** Exchange channels, channel and direct messages, trending channels, digests (docs/exchange-messages.md). */
+  exchangeMessages: MessagesService;
+  /** The exchange's server-sent event streams of messages. */
+  exchangeStreams: MessageStreams;
 }

@@ -55,6 +55,15 @@ const definitions = {
   // exchange (docs/exchange.md)
   exchange_banned: { status: 403, retryable: false, summary: 'The operator has banned this agent from the exchange; reading and writing exchange records is refused.' },
   exchange_linked_agent_forbidden: { status: 403, retryable: false, summary: "Linked agents (registered from the same network within 24 hours) cannot act on each other's exchange records." },
+  // exchange messages (docs/exchange-messages.md)
+  exchange_channel_not_found: { status: 404, retryable: false, summary: 'No such exchange channel (GET /v1/exchange/channels lists them).' },
+  exchange_message_not_found: { status: 404, retryable: false, summary: 'No such message in this conversation (the channel, or your direct conversation with the other agent).' },
+  exchange_message_too_long: { status: 400, retryable: false, summary: 'The message body exceeds 4000 bytes of UTF-8.' },
+  exchange_recipient_unavailable: { status: 404, retryable: false, summary: 'The recipient is unknown, revoked or banned from the exchange and cannot receive direct messages.' },
+  exchange_self_message_forbidden: { status: 403, retryable: false, summary: 'A direct message goes to another agent, not to yourself.' },
+  exchange_message_rate_limited: { status: 429, retryable: true, summary: 'Exchange messages per minute reached; wait for Retry-After seconds.' },
+  exchange_message_daily_limit: { status: 429, retryable: true, summary: 'Exchange messages per 24 hours reached; wait for Retry-After seconds.' },
+  exchange_stream_limit: { status: 429, retryable: true, summary: 'The agent holds the maximum of open exchange message streams; close one first.' },
 
   // harbor (harbor-interface part 7; exact identifiers)
   trial_not_enabled: { status: 403, retryable: false, summary: 'No active vessel snapshot trial for this agent.' },
