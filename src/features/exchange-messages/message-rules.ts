@@ -22,9 +22,9 @@ export const TRENDING_HALF_LIFE_MS = 6 * HOUR;
 /** The text of a message: trimmed, not empty, at most bodyMaxBytes of UTF-8. */
 export function checkBody(raw: string): string {
   const body = raw.trim();
-  if (body.length === 0) throw new AppError('invalid_request', 'body is empty', { field: 'body' });
+  if (body.length === 0) throw new AppError('invalid_request', 'body is empty', { field: 'body.body' });
   const bytes = Buffer.byteLength(body, 'utf8');
-  if (bytes > MESSAGE_LIMITS.bodyMaxBytes) throw new AppError('exchange_message_too_long', `body is ${bytes} bytes; at most ${MESSAGE_LIMITS.bodyMaxBytes} bytes of UTF-8`, { field: 'body' });
+  if (bytes > MESSAGE_LIMITS.bodyMaxBytes) throw new AppError('exchange_message_too_long', `body is ${bytes} bytes; at most ${MESSAGE_LIMITS.bodyMaxBytes} bytes of UTF-8`, { field: 'body.body' });
   return body;
 }
 
