@@ -6,6 +6,11 @@ interface OpenStream {
   shutdown(): void;
 }
 
+/** After a stream ends, how long its client has to read the rest before the socket is destroyed. */
+const END_GRACE_MS = 10_000;
+/** The same when the server shuts down (its close waits for the socket). */
+const SHUTDOWN_GRACE_MS = 500;
+
 const registries = new WeakMap<FastifyInstance, Set<OpenStream>>();
 
 function registryOf(app: FastifyInstance): Set<OpenStream> {
@@ -45,6 +50,8 @@ export function writeStream(app: FastifyInstance, reply: FastifyReply, result: S
     'content-type': result.stream.contentType,
     'cache-control': 'no-store',
     'x-accel-buffering': 'no',
+    // the connection ends with the stream: no idle keep-alive socket holds a closing server up
+    connection: 'close',
   });
   let ended = false;
   const listeners: Array<() => void> = [];
@@ -75,6 +82,8 @@ export function writeStream(app: FastifyInstance, reply: FastifyReply, result: S
     end() {
       if (!raw.writableEnded) raw.end();
       finish();
+      // a client that does not take the last bytes and close keeps no socket open for long
+      setTimeout(() => raw.destroy(), END_GRACE_MS).unref();
     },
     get ended() {
       return ended;
@@ -89,6 +98,7 @@ export function writeStream(app: FastifyInstance, reply: FastifyReply, result: S
       if (ended) return;
       control.shutdown();
       channel.end();
+      setTimeout(() => raw.destroy(), SHUTDOWN_GRACE_MS).unref();
     },
   };
   streams.add(open);
