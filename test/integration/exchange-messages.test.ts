@@ -145,8 +145,18 @@ test('direct messages: seen by their two parties only, in every listing and filt
     assert.deepEqual([secret.kind, secret.channel, secret.to, secret.from.agent_id], ['direct', null, b.agentId, a.agentId]);
     const answer = await dm(app, b.apiKey, a.agentId, 'private: ok', { reply_to: secret.message_id });
     assert.equal(answer.thread_id, secret.message_id);
-    expectError(await app.api('POST', SEND, { token: c.apiKey, body: { to: a.agentId, body: 'x', reply_to: secret.message_id } }), 404, 'exchange_message_not_found', "a reply to someone else's conversation");
-    expectError(await app.api('POST', MESSAGES, { token: c.apiKey, body: { channel: 'general', body: 'x', reply_to: secret.message_id } }), 404, 'exchange_message_not_found', 'a channel reply to a DM');
+    expectError(
+      await app.api('POST', SEND, { token: c.apiKey, body: { to: a.agentId, body: 'x', reply_to: secret.message_id } }),
+      404,
+      'exchange_message_not_found',
+      "a reply to someone else's conversation",
+    );
+    expectError(
+      await app.api('POST', MESSAGES, { token: c.apiKey, body: { channel: 'general', body: 'x', reply_to: secret.message_id } }),
+      404,
+      'exchange_message_not_found',
+      'a channel reply to a DM',
+    );
 
     for (const party of [a, b]) {
       assert.deepEqual(bodies(await app.api('GET', MESSAGES, { token: party.apiKey })), ['private: ok', 'private: meet at berth 7', 'public hello from carol']);
@@ -205,7 +215,12 @@ test('listings: since, after, cursor pages, channel filters; messages and channe
     assert.deepEqual(bodies(await app.api('GET', `${MESSAGES}?channel=routes`, { token: b.apiKey })), ['note 4'], 'hidden from everyone, its author too');
     const routes = (await app.api('GET', '/v1/exchange/channels', { token: a.apiKey })).body.data.items.find((c: { name: string }) => c.name === 'routes');
     assert.equal(routes.message_count, 1);
-    expectError(await app.api('POST', MESSAGES, { token: a.apiKey, body: { channel: 'routes', body: 'x', reply_to: made[4].message_id } }), 404, 'exchange_message_not_found', 'no reply to a hidden message');
+    expectError(
+      await app.api('POST', MESSAGES, { token: a.apiKey, body: { channel: 'routes', body: 'x', reply_to: made[4].message_id } }),
+      404,
+      'exchange_message_not_found',
+      'no reply to a hidden message',
+    );
     assert.equal(await gate.restore('message', made[4].message_id), true);
     assert.deepEqual(bodies(await app.api('GET', `${MESSAGES}?channel=routes`, { token: b.apiKey })), ['note 5', 'note 4']);
     assert.equal(await gate.hide('message', 'msg_nothing', 'x'), false);
@@ -452,7 +467,12 @@ test('banned agents are refused by every message operation; operator CLI creates
   const app = await startTestApp({ env: usingPostgres() ? {} : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
   try {
     const db = app.config.database;
-    const env = { ...process.env, LOG_LEVEL: 'silent', DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`, ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}) };
+    const env = {
+      ...process.env,
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
+      ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
+    };
     const created = await runCli(['exchange', 'channel', 'create', 'bunkering', '--description', 'Fuel: prices, suppliers, quality.'], { env });
     assert.equal(created.status, 0, created.stderr);
     assert.equal(created.stdout.trim(), 'channel bunkering created');

@@ -18,7 +18,13 @@ export interface MessageView {
 }
 
 // PostgreSQL answers bigint as text; every number leaves the repository as a number.
-const messageRow = (r: MessageRow): MessageRow => ({ ...r, seq: Number(r.seq), created_at: Number(r.created_at), hidden: Number(r.hidden), hidden_at: r.hidden_at === null ? null : Number(r.hidden_at) });
+const messageRow = (r: MessageRow): MessageRow => ({
+  ...r,
+  seq: Number(r.seq),
+  created_at: Number(r.created_at),
+  hidden: Number(r.hidden),
+  hidden_at: r.hidden_at === null ? null : Number(r.hidden_at),
+});
 const channelRow = (r: ChannelRow): ChannelRow => ({ ...r, built_in: Number(r.built_in), created_at: Number(r.created_at), hidden: Number(r.hidden) });
 const digestRow = (r: DigestRow): DigestRow => ({
   ...r,
@@ -161,7 +167,12 @@ export function createMessagesRepo(db: Db) {
 
     async bodiesOf(messageIds: readonly string[]): Promise<Map<string, { body: string; sender_name: string; created_at: number }>> {
       if (messageIds.length === 0) return new Map();
-      const rows = await db.selectFrom('exchange_messages').select(['message_id', 'body', 'sender_name', 'created_at']).where('message_id', 'in', [...messageIds]).where('hidden', '=', 0).execute();
+      const rows = await db
+        .selectFrom('exchange_messages')
+        .select(['message_id', 'body', 'sender_name', 'created_at'])
+        .where('message_id', 'in', [...messageIds])
+        .where('hidden', '=', 0)
+        .execute();
       return new Map(rows.map((r) => [r.message_id, { body: r.body, sender_name: r.sender_name, created_at: Number(r.created_at) }]));
     },
 

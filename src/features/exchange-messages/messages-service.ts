@@ -36,7 +36,16 @@ export interface MessageQuery {
  * Exchange messages: channels, channel and direct messages with their limits, listings, trending
  * channels, and the daily digests and summaries (docs/exchange-messages.md).
  */
-export function createMessagesService(deps: { repo: MessagesRepo; bus: Bus; clock: Clock; cursors: CursorCodec; agents: AgentsService; audit: AuditService; transaction: TransactionRunner; isBanned(agentId: string): Promise<boolean> }) {
+export function createMessagesService(deps: {
+  repo: MessagesRepo;
+  bus: Bus;
+  clock: Clock;
+  cursors: CursorCodec;
+  agents: AgentsService;
+  audit: AuditService;
+  transaction: TransactionRunner;
+  isBanned(agentId: string): Promise<boolean>;
+}) {
   const { repo, bus, clock, cursors, agents, audit, transaction } = deps;
 
   async function visibleChannel(name: string, field: string) {
@@ -52,9 +61,7 @@ export function createMessagesService(deps: { repo: MessagesRepo; bus: Bus; cloc
     const sameConversation =
       parent &&
       !parent.hidden &&
-      ('channel' in where
-        ? parent.channel === where.channel
-        : parent.channel === null && [parent.sender_id, parent.recipient_id].sort().join() === [member.agentId, where.peer].sort().join());
+      ('channel' in where ? parent.channel === where.channel : parent.channel === null && [parent.sender_id, parent.recipient_id].sort().join() === [member.agentId, where.peer].sort().join());
     if (!parent || !sameConversation) throw new AppError('exchange_message_not_found', `no message ${replyTo} in this conversation to reply to`, { field: 'reply_to' });
     return parent;
   }
@@ -176,7 +183,9 @@ export function createMessagesService(deps: { repo: MessagesRepo; bus: Bus; cloc
         const messages = await repo.channelMessagesBetween(start, Math.min(end, now + 1));
         const roots = await repo.bodiesOf([...new Set(messages.map((m) => m.thread_id))]);
         const day = buildDay({ name: dayOf(start), start, end }, messages, roots, now);
-        await transaction(`exchange:digest:${day.summary.day}`, (trx) => repo.replaceDay(start, day.summary.day, day.digests, { day: day.summary.day, day_start: start, summary: JSON.stringify(day.summary), built_at: now }, trx));
+        await transaction(`exchange:digest:${day.summary.day}`, (trx) =>
+          repo.replaceDay(start, day.summary.day, day.digests, { day: day.summary.day, day_start: start, summary: JSON.stringify(day.summary), built_at: now }, trx),
+        );
         built++;
         digests += day.digests.length;
       }

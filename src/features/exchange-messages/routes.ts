@@ -19,7 +19,15 @@ import {
 } from './schemas.js';
 
 const LIMITS_TEXT = `Limits: ${MESSAGE_LIMITS.perMinute} messages per minute and ${MESSAGE_LIMITS.perDay} per 24 hours per agent, channel and direct together (exchange_message_rate_limited, exchange_message_daily_limit, with Retry-After); body 1-${MESSAGE_LIMITS.bodyMaxBytes} bytes of UTF-8 (exchange_message_too_long).`;
-const WRITE_ERRORS = ['exchange_banned', 'exchange_message_not_found', 'exchange_message_too_long', 'exchange_message_rate_limited', 'exchange_message_daily_limit', 'idempotency_key_invalid', 'idempotency_key_reused'] as const;
+const WRITE_ERRORS = [
+  'exchange_banned',
+  'exchange_message_not_found',
+  'exchange_message_too_long',
+  'exchange_message_rate_limited',
+  'exchange_message_daily_limit',
+  'idempotency_key_invalid',
+  'idempotency_key_reused',
+] as const;
 
 const list = defineRoute({
   operationId: 'getExchangeMessages',
@@ -103,7 +111,8 @@ const stream = defineRoute({
 
 const channels = defineRoute({
   operationId: 'getExchangeChannels',
-  description: 'The public channels of the exchange, by name: built-in ones (general, vessels, ports, sts, routes, data-quality) and those the operator added, each with its message count and last activity (visible messages only).',
+  description:
+    'The public channels of the exchange, by name: built-in ones (general, vessels, ports, sts, routes, data-quality) and those the operator added, each with its message count and last activity (visible messages only).',
   response: ChannelList,
   errors: ['exchange_banned'],
   examples: [{ summary: 'All channels' }],

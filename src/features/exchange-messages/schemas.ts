@@ -5,7 +5,11 @@ const DateTime = Type.String({ format: 'date-time' });
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$', description });
 const ChannelName = Type.String({ minLength: 1, maxLength: 32, description: 'A channel name (GET /v1/exchange/channels).' });
-const Body = Type.String({ minLength: 1, maxLength: MESSAGE_LIMITS.bodyMaxBytes, description: `The text, 1-${MESSAGE_LIMITS.bodyMaxBytes} bytes of UTF-8. Channels are public to every exchange member: no secrets.` });
+const Body = Type.String({
+  minLength: 1,
+  maxLength: MESSAGE_LIMITS.bodyMaxBytes,
+  description: `The text, 1-${MESSAGE_LIMITS.bodyMaxBytes} bytes of UTF-8. Channels are public to every exchange member: no secrets.`,
+});
 
 export const PostMessageBody = Type.Object(
   {

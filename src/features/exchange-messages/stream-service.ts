@@ -30,7 +30,8 @@ export function createMessageStreams(deps: { hub: StreamHub; slots: StreamSlots;
       if (view.channels?.only) await deps.checkChannels(view.channels.only);
       // the header (sent by a reconnecting EventSource) wins over the query (the first connection's URL)
       const header = Array.isArray(lastEventIdHeader) ? lastEventIdHeader[0] : lastEventIdHeader;
-      const given = header !== undefined && header !== '' ? { text: header.trim(), field: 'header.last-event-id' } : q.last_event_id !== undefined ? { text: q.last_event_id, field: 'last_event_id' } : null;
+      const given =
+        header !== undefined && header !== '' ? { text: header.trim(), field: 'header.last-event-id' } : q.last_event_id !== undefined ? { text: q.last_event_id, field: 'last_event_id' } : null;
       if (given && !LAST_EVENT_ID.test(given.text)) throw new AppError('invalid_request', 'Last-Event-ID must be an event id this stream sent (digits)', { field: given.field });
       const after = given ? Number(given.text) : null;
       const lease = await slots.acquire(member.agentId, MESSAGE_LIMITS.streamsPerAgent, LEASE_MS);
