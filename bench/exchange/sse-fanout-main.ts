@@ -88,7 +88,17 @@ async function measure(label: string, base: string, streamUrl: string, tokens: s
   const rssAfter = rssMb();
   for (const s of subs) s.close();
   latencies.sort((a, b) => a - b);
-  return { label, receipts: latencies.length, expected: SUBSCRIBERS * MESSAGES, p50: round(pct(latencies, 50)), p99: round(pct(latencies, 99)), max: round(latencies.at(-1) ?? NaN), rssBefore, rssOpen, rssAfter };
+  return {
+    label,
+    receipts: latencies.length,
+    expected: SUBSCRIBERS * MESSAGES,
+    p50: round(pct(latencies, 50)),
+    p99: round(pct(latencies, 99)),
+    max: round(latencies.at(-1) ?? NaN),
+    rssBefore,
+    rssOpen,
+    rssAfter,
+  };
 }
 
 async function bare() {

@@ -105,7 +105,6 @@ test('posting is idempotent under an Idempotency-Key and limited per agent: 6 pe
     await post(app, a.apiKey, 'general', 'a minute later');
 
     // 200 per 24 h: one message every 10 s stays under the minute limit
-    const start = app.clock.now();
     let sent = 7;
     while (sent < 200) {
       app.clock.advance(10 * SECOND);
@@ -120,7 +119,6 @@ test('posting is idempotent under an Idempotency-Key and limited per agent: 6 pe
     assert.equal(Number(over.headers['retry-after']), Math.ceil((TEST_EPOCH + DAY - app.clock.now()) / 1000));
     app.clock.set(TEST_EPOCH + DAY);
     await post(app, a.apiKey, 'general', 'the next day');
-    void start;
   } finally {
     await app.close();
   }

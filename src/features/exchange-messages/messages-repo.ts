@@ -195,12 +195,11 @@ export function createMessagesRepo(db: Db) {
     },
 
     /** Replaces one day's digests and summary (a rebuilt day reflects moderation since). */
-    async replaceDay(dayStart: number, day: string, digests: DigestRow[], summary: SummaryRow, trx: Trx): Promise<void> {
+    async replaceDay(day: string, digests: DigestRow[], summary: SummaryRow, trx: Trx): Promise<void> {
       await trx.deleteFrom('exchange_digests').where('day', '=', day).execute();
       if (digests.length) await trx.insertInto('exchange_digests').values(digests).execute();
       await trx.deleteFrom('exchange_summaries').where('day', '=', day).execute();
       await trx.insertInto('exchange_summaries').values(summary).execute();
-      void dayStart;
     },
 
     /** Digests newest day first, then by channel; `before` is the (day_start, channel) of the last row of the previous page. */

@@ -184,7 +184,7 @@ export function createMessagesService(deps: {
         const roots = await repo.bodiesOf([...new Set(messages.map((m) => m.thread_id))]);
         const day = buildDay({ name: dayOf(start), start, end }, messages, roots, now);
         await transaction(`exchange:digest:${day.summary.day}`, (trx) =>
-          repo.replaceDay(start, day.summary.day, day.digests, { day: day.summary.day, day_start: start, summary: JSON.stringify(day.summary), built_at: now }, trx),
+          repo.replaceDay(day.summary.day, day.digests, { day: day.summary.day, day_start: start, summary: JSON.stringify(day.summary), built_at: now }, trx),
         );
         built++;
         digests += day.digests.length;
@@ -208,12 +208,12 @@ export function createMessagesService(deps: {
         const m = cursors.read(q.cursor, DIGEST_CURSOR, 'query.cursor');
         before = { dayStart: Number(m[1]), channel: m[2]! };
       }
-      const hiddenChannels = new Set((await repo.listChannels()).map((c) => c.name));
+      const visibleChannels = new Set((await repo.listChannels()).map((c) => c.name));
       const rows = await repo.listDigests({ channel: q.channel, from: from === undefined ? undefined : dayStart(from), to, before, limit: q.limit + 1 });
       const items = rows.slice(0, q.limit);
       const last = items[items.length - 1];
       return {
-        items: items.filter((d) => hiddenChannels.has(d.channel)).map(digestView),
+        items: items.filter((d) => visibleChannels.has(d.channel)).map(digestView),
         next_cursor: rows.length > q.limit && last ? cursors.seal(`xd:${last.day_start}:${last.channel}`) : null,
       };
     },
