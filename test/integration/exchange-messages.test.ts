@@ -227,6 +227,7 @@ test('listings: since, after, cursor pages, channel filters; messages and channe
     const names = (await app.api('GET', '/v1/exchange/channels', { token: a.apiKey })).body.data.items.map((c: { name: string }) => c.name);
     assert.ok(!names.includes('routes'));
     expectError(await app.api('POST', MESSAGES, { token: a.apiKey, body: { channel: 'routes', body: 'x' } }), 404, 'exchange_channel_not_found');
+    assert.deepEqual(bodies(await app.api('GET', `${MESSAGES}?limit=10`, { token: a.apiKey })), ['note 3', 'note 2', 'note 1'], "a hidden channel's messages go with it");
     await gate.restore('channel', 'routes');
     await post(app, a.apiKey, 'routes', 'back again');
   } finally {

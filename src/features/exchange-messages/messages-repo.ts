@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { Executor, Trx } from '../../store/transaction.js';
-import type { ExchangeChannelsTable, ExchangeDigestsTable, ExchangeMessagesTable, ExchangeSummariesTable } from '../../store/schema.js';
+import type { Database, ExchangeChannelsTable, ExchangeDigestsTable, ExchangeMessagesTable, ExchangeSummariesTable } from '../../store/schema.js';
 
 export type ChannelRow = ExchangeChannelsTable;
 export type MessageRow = ExchangeMessagesTable;
@@ -35,6 +35,10 @@ const digestRow = (r: DigestRow): DigestRow => ({
   last_message_at: Number(r.last_message_at),
   built_at: Number(r.built_at),
 });
+
+/** Direct messages, and messages of channels the operator has not hidden (hiding a channel hides its messages). */
+const notInHiddenChannel = (eb: ExpressionBuilder<Database, 'exchange_messages'>) =>
+  eb.or([eb('channel', 'is', null), eb('channel', 'not in', eb.selectFrom('exchange_channels').select('name').where('hidden', '=', 1))]);
 
 /** Exchange channels, messages, digests and summaries. */
 export function createMessagesRepo(db: Db) {
@@ -109,7 +113,7 @@ export function createMessagesRepo(db: Db) {
      * above `afterSeq` (catching up, the stream's replay). Hidden messages are never read.
      */
     async listMessages(view: MessageView, q: { afterSeq?: number; beforeSeq?: number; since?: number; threadId?: string; limit: number; order: 'asc' | 'desc' }): Promise<MessageRow[]> {
-      let query = db.selectFrom('exchange_messages').selectAll().where('hidden', '=', 0);
+      let query = db.selectFrom('exchange_messages').selectAll().where('hidden', '=', 0).where(notInHiddenChannel);
       query = query.where((eb) => {
         const parts = [];
         if (view.channels) {
@@ -138,7 +142,7 @@ export function createMessagesRepo(db: Db) {
 
     /** Every visible message above `afterSeq`, oldest first: what the stream hub fans out. */
     async messagesAfter(afterSeq: number, limit: number): Promise<MessageRow[]> {
-      const rows = await db.selectFrom('exchange_messages').selectAll().where('seq', '>', afterSeq).where('hidden', '=', 0).orderBy('seq', 'asc').limit(limit).execute();
+      const rows = await db.selectFrom('exchange_messages').selectAll().where('seq', '>', afterSeq).where('hidden', '=', 0).where(notInHiddenChannel).orderBy('seq', 'asc').limit(limit).execute();
       return rows.map(messageRow);
     },
 
