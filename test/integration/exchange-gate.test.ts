@@ -107,13 +107,14 @@ test('exchange moderation: hide and restore dispatch to the registered kind; an 
       restore: async (id) => hidden.delete(id),
     });
     assert.throws(() => gate.registerKind('note', { hide: async () => true, restore: async () => true }), /registered twice/);
-    assert.deepEqual(gate.kinds(), ['note']);
+    // features register their own kinds (message, channel, …) beside it
+    assert.ok(gate.kinds().includes('note'));
     assert.equal(await gate.hide('note', 'n1', 'off topic'), true);
     assert.equal(hidden.get('n1'), 'off topic');
     assert.equal(await gate.hide('note', 'n2', 'x'), false);
     assert.equal(await gate.restore('note', 'n1'), true);
     assert.equal(await gate.restore('note', 'n1'), false);
-    await assert.rejects(gate.hide('nope', 'x', 'y'), (e: AppError) => e.code === 'invalid_request' && /known: note/.test(e.message));
+    await assert.rejects(gate.hide('nope', 'x', 'y'), (e: AppError) => e.code === 'invalid_request' && /known: .*\bnote\b/.test(e.message));
   } finally {
     await cleanup();
   }

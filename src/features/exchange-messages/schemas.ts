@@ -44,7 +44,7 @@ export const ListMessagesQuery = Type.Object(
     ...ViewQuery,
     thread: Type.Optional(id('Only this thread (the message_id of its first message, thread_id in messages).')),
     since: Type.Optional(Type.String({ maxLength: 40, description: 'Only messages created at or after this ISO 8601 time.' })),
-    after: Type.Optional(Type.Integer({ minimum: 0, maximum: 9_007_199_254_740_991, description: 'Only messages with a seq above this one (the id of the last event or message you have).' })),
+    after: Type.Optional(Type.Integer({ minimum: 0, description: 'Only messages with a seq above this one (the id of the last event or message you have).' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
     cursor: Type.Optional(Type.String({ maxLength: 500, description: 'next_cursor of the previous page.' })),
   },
