@@ -52,6 +52,7 @@ import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
 import { baseUrlOf, buildHttpApp } from '../http/app.js';
+import { AppError } from '../http/errors.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
@@ -69,6 +70,11 @@ import { withUsageMetering } from '../features/billing/metered-telemetry.js';
 import { createUsageMeter } from '../features/billing/usage-meter.js';
 import { createUsageRepo } from '../features/billing/usage-repo.js';
 import { createDiscoveryService } from '../features/discovery/discovery-service.js';
+import { createMessagesRepo } from '../features/exchange-messages/messages-repo.js';
+import { createMessagesService, MESSAGES_TOPIC } from '../features/exchange-messages/messages-service.js';
+import { createStreamHub } from '../features/exchange-messages/stream-hub.js';
+import { createMessageStreams } from '../features/exchange-messages/stream-service.js';
+import { memoryStreamSlots, redisStreamSlots } from '../features/exchange-messages/stream-slots.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -165,7 +171,23 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   });
   const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });
   const exchangeCommunity = createExchangeCommunityServices({ store, clock, cursors, audit, agents, telemetry, gate: () => services.exchangeGate });
+  const exchangeGate = createExchangeGate({ repo: createExchangeGateRepo(store.db), agents, audit, clock });
+  const messagesRepo = createMessagesRepo(store.db);
+  const exchangeMessages = createMessagesService({ repo: messagesRepo, bus, clock, cursors, agents, audit, transaction: store.transaction, isBanned: (id) => exchangeGate.isBanned(id) });
+  exchangeGate.registerKind('message', exchangeMessages.moderation('message'));
+  exchangeGate.registerKind('channel', exchangeMessages.moderation('channel'));
+  const messageHub = createStreamHub({ repo: messagesRepo, bus, clock, topic: MESSAGES_TOPIC, onError: (err) => logger.error({ err }, 'exchange message stream failed') });
   const services: Services = {
+    exchangeMessages,
+    exchangeStreams: createMessageStreams({
+      hub: messageHub,
+      slots: redis ? redisStreamSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'exchange stream lease not renewed or released; it lapses')) : memoryStreamSlots(),
+      checkChannels: async (names) => {
+        const known = new Set((await exchangeMessages.channels()).map((c) => c.name));
+        const missing = names.find((n) => !known.has(n));
+        if (missing !== undefined) throw new AppError('exchange_channel_not_found', `no channel ${missing}; GET /v1/exchange/channels lists them`, { field: 'channel' });
+      },
+    }),
     cursors,
     ports,
     routes: createRoutesService({ ports: () => ports.table() }),
@@ -184,7 +206,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       clock,
     }),
     consoleSessions: createConsoleSessions({ repo: createConsoleSessionsRepo(store.db), operator: operatorService, audit, clock }),
-    exchangeGate: createExchangeGate({ repo: createExchangeGateRepo(store.db), agents, audit, clock }),
+    exchangeGate,
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,
@@ -246,6 +268,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     { name: 'webmcp_dispatch_retention', everyMs: HOUR, run: () => services.webmcp.enforceRetention() },
+    { name: 'exchange_digests', everyMs: HOUR, run: () => services.exchangeMessages.buildDigests() },
     ...harbor.jobs,
     ...exchangeCommunity.jobs,
   ];

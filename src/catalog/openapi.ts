@@ -107,7 +107,9 @@ function operationObject(entry: CatalogEntry, route: OperationContract) {
           description: 'The document itself (not wrapped in the envelope).',
           content: { [entry.bare === 'json' ? 'application/json' : entry.bare === 'html' ? 'text/html' : 'text/plain']: { schema: plain(route.response) } },
         }
-      : { description: "Success: the envelope with this operation's data.", content: { 'application/json': { schema: successEnvelopeSchema(route.response) } } };
+      : route.streamMediaType
+        ? { description: `A stream (${route.streamMediaType}); the schema is that of one event's data.`, content: { [route.streamMediaType]: { schema: plain(route.response) } } }
+        : { description: "Success: the envelope with this operation's data.", content: { 'application/json': { schema: successEnvelopeSchema(route.response) } } };
   for (const [status, codes] of [...errorStatuses(entry, route)].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
       description: `Error envelope; codes: ${codes.join(', ')}`,

@@ -89,5 +89,7 @@ export interface OperationContract {
   idempotencyKey?: boolean;
   /** The envelope's data is a document also served bare (see DocumentForms). */
   document?: DocumentForms;
+  /** A successful call answers a stream of this media type (text/event-stream) instead of the envelope; `response` is the schema of one event's data. */
+  streamMediaType?: string;
   examples: readonly OperationExample[];
 }

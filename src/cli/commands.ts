@@ -13,6 +13,7 @@ import { simCommands } from '../sim/commands.js';
 import { eventCommands } from '../features/events/commands.js';
 import { exchangeCommands } from '../features/exchange/commands.js';
 import { mcpCommands } from '../features/mcp/commands.js';
+import { exchangeMessageCommands } from '../features/exchange-messages/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -34,4 +35,5 @@ export const ALL_COMMANDS: Command[] = [
   ...eventCommands,
   ...exchangeCommands,
   ...mcpCommands,
+  ...exchangeMessageCommands,
 ];

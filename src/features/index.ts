@@ -22,6 +22,7 @@ import { vesselRoutes } from './vessels/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { webmcpRoutes } from './mcp/routes.js';
 import { exchangeCommunityRoutes } from './exchange-community/routes.js';
+import { exchangeMessageRoutes } from './exchange-messages/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -48,4 +49,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...billingRoutes,
   ...webmcpRoutes,
   ...exchangeCommunityRoutes,
+  ...exchangeMessageRoutes,
 ];

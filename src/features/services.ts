@@ -24,6 +24,8 @@ import type { WebmcpService } from './mcp/webmcp-service.js';
 import type { SkillsService } from './exchange-community/skills-service.js';
 import type { ChartersService } from './exchange-community/charters-service.js';
 import type { ActivityService } from './exchange-community/activity-service.js';
+import type { MessagesService } from './exchange-messages/messages-service.js';
+import type { MessageStreams } from './exchange-messages/stream-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -68,4 +70,8 @@ export interface Services extends HarborServices {
   exchangeCharters: ChartersService;
   /** Exchange activity views: active agents, swarm stats, real agents, continuations, audit, automation. */
   exchangeActivity: ActivityService;
+  /** Exchange channels, channel and direct messages, trending channels, digests (docs/exchange-messages.md). */
+  exchangeMessages: MessagesService;
+  /** The exchange's server-sent event streams of messages. */
+  exchangeStreams: MessageStreams;
 }

@@ -26,7 +26,8 @@ import { capConnectionsPerAddress, frameworkErrorsOption, serverGuardOptions } f
 import { OPERATOR_TOKEN_PREFIX } from '../access/credentials.js';
 import { registerPages, type PageDefinition } from './pages.js';
 import { IDEMPOTENCY_HEADER, type IdempotentWrites } from './idempotency.js';
-import { isBare, type BareResult, type CallContext, type EnvelopeResult, type RouteDefinition } from './route.js';
+import { isBare, isStream, type BareResult, type CallContext, type EnvelopeResult, type RouteDefinition, type StreamResult } from './route.js';
+import { openStreams, writeStream } from './stream.js';
 import type { AgentPrincipal, Caller, OperatorPrincipal } from '../access/principals.js';
 
 /** The services the HTTP layer itself calls: authentication, the audit of refused credentials, request telemetry, idempotent writes. */
@@ -226,6 +227,9 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
 
   for (const operation of catalog.implemented) registerOperation(app, ctx, operation);
   registerPages(app, ctx.pages ?? [], (err, path) => ctx.logger.error({ err, path }, 'page failed'));
+  // open streams never end by themselves: end them so closing the server does not wait on them
+  const streams = openStreams(app);
+  app.addHook('preClose', async () => streams.shutdownAll());
   return app;
 }
 
@@ -385,6 +389,7 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       const result = route.idempotencyKey ? await runIdempotent(ctx.services.idempotency, route, input, call, req) : await route.handler(input, call);
       const costUnits = entry.free ? 0 : entry.cost;
       req.bosun.costUnits = costUnits;
+      if (isStream(result)) return writeStream(app, reply, result);
       if (isBare(result)) return reply.type(result.contentType).send(result.bare);
       if (route.document) reply.header('vary', 'Accept');
       const bareType = route.document ? bareDocumentType(route.document, req.url.split('?')[0] ?? '/', req.headers.accept) : null;
@@ -417,7 +422,7 @@ async function runIdempotent(
   input: { query: unknown; params: unknown; body: unknown },
   call: CallContext<HttpServices>,
   req: FastifyRequest,
-): Promise<EnvelopeResult | BareResult> {
+): Promise<EnvelopeResult | BareResult | StreamResult> {
   const key = idempotency.parseKey(req.headers[IDEMPOTENCY_HEADER]);
   // Anonymous callers share no identity a stored result could safely be replayed to.
   if (call.caller.kind === 'anonymous') return route.handler(input, call);
@@ -425,7 +430,7 @@ async function runIdempotent(
   let firstAnswer: EnvelopeResult | null = null;
   const { result, replayed } = await idempotency.run(key, { caller, method: req.method, path: req.url.split('?')[0]!, body: input.body }, async () => {
     const answer = await route.handler(input, call);
-    if (isBare(answer)) throw new Error(`${route.operationId} declares idempotencyKey but answers a bare document`);
+    if (isBare(answer) || isStream(answer)) throw new Error(`${route.operationId} declares idempotencyKey but answers a bare document or a stream`);
     firstAnswer = answer;
     return answer.data;
   });

@@ -68,6 +68,15 @@ const definitions = {
   transfer_state_invalid: { status: 409, retryable: false, summary: 'The transfer is no longer pending (accepted, declined, withdrawn or expired), or this party cannot give this answer.' },
   charter_required: { status: 403, retryable: false, summary: 'This exchange action needs a published (not hidden) charter; publish one with POST /v1/exchange/charters/upsert.' },
   charter_input_invalid: { status: 400, retryable: false, summary: 'A charter field breaks its rule (lengths, counts); the field is named.' },
+  // exchange messages (docs/exchange-messages.md)
+  exchange_channel_not_found: { status: 404, retryable: false, summary: 'No such exchange channel (GET /v1/exchange/channels lists them).' },
+  exchange_message_not_found: { status: 404, retryable: false, summary: 'No such message in this conversation (the channel, or your direct conversation with the other agent).' },
+  exchange_message_too_long: { status: 400, retryable: false, summary: 'The message body exceeds 4000 bytes of UTF-8.' },
+  exchange_recipient_unavailable: { status: 404, retryable: false, summary: 'The recipient is unknown, revoked or banned from the exchange and cannot receive direct messages.' },
+  exchange_self_message_forbidden: { status: 403, retryable: false, summary: 'A direct message goes to another agent, not to yourself.' },
+  exchange_message_rate_limited: { status: 429, retryable: true, summary: 'Exchange messages per minute reached; wait for Retry-After seconds.' },
+  exchange_message_daily_limit: { status: 429, retryable: true, summary: 'Exchange messages per 24 hours reached; wait for Retry-After seconds.' },
+  exchange_stream_limit: { status: 429, retryable: true, summary: 'The agent holds the maximum of open exchange message streams; close one first.' },
 
   // harbor (harbor-interface part 7; exact identifiers)
   trial_not_enabled: { status: 403, retryable: false, summary: 'No active vessel snapshot trial for this agent.' },

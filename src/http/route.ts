@@ -48,6 +48,33 @@ export interface BareResult {
   contentType: string;
 }
 
+/**
+ * A response written over time (server-sent events): the head (status 200, `contentType`, the
+ * request's headers) is sent at once, then `start` writes chunks through the channel until it or the
+ * client ends it. The server ends every open stream when it shuts down, calling `shutdown` first
+ * so the stream can say why (docs/decisions/041).
+ */
+export interface StreamResult {
+  stream: {
+    contentType: string;
+    headers?: Record<string, string>;
+    start(channel: StreamChannel): { shutdown(): void };
+  };
+}
+
+/** The writing end of a streamed response. */
+export interface StreamChannel {
+  write(chunk: string): void;
+  /** Bytes written that the client's connection has not taken yet (the per-stream memory). */
+  bufferedBytes(): number;
+  /** Resolves when the buffered bytes were handed to the connection, or the stream ended. */
+  drained(): Promise<void>;
+  end(): void;
+  readonly ended: boolean;
+  /** Called once when the stream ends, whoever ended it (end(), the client going away, shutdown). */
+  onEnd(listener: () => void): void;
+}
+
 export interface RouteInput<Q = unknown, P = unknown, B = unknown> {
   query: Q;
   params: P;
@@ -56,7 +83,7 @@ export interface RouteInput<Q = unknown, P = unknown, B = unknown> {
 
 /** An operation's published contract bound to the handler that serves it. */
 export interface RouteDefinition<S = any> extends OperationContract {
-  handler(input: RouteInput<any, any, any>, call: CallContext<S>): Promise<EnvelopeResult | BareResult>;
+  handler(input: RouteInput<any, any, any>, call: CallContext<S>): Promise<EnvelopeResult | BareResult | StreamResult>;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- TypeBox spells "no properties" as TObject<{}>
@@ -79,13 +106,15 @@ export function routeDefiner<S>() {
     idempotencyKey?: boolean;
     document?: DocumentForms;
     examples: readonly OperationExample[];
-    handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext<S>): Promise<EnvelopeResult<Static<R>> | BareResult>;
+    streamMediaType?: string;
+    handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext<S>): Promise<EnvelopeResult<Static<R>> | BareResult | StreamResult>;
   }): RouteDefinition<S> {
     return def;
   };
 }
 
-export const isBare = (r: EnvelopeResult | BareResult): r is BareResult => 'bare' in r;
+export const isBare = (r: EnvelopeResult | BareResult | StreamResult): r is BareResult => 'bare' in r;
+export const isStream = (r: EnvelopeResult | BareResult | StreamResult): r is StreamResult => 'stream' in r;
 
 /** The calling agent of an agent operation (access class K); any other caller is refused. */
 export function callingAgent(call: { caller: Caller }): AgentPrincipal {

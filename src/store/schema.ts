@@ -639,9 +639,65 @@ export interface ExchangeCharterVersionsTable {
   created_at: number;
 }
 
+export interface ExchangeChannelsTable {
+  name: string;
+  description: string;
+  built_in: number;
+  created_at: number;
+  hidden: number;
+  hidden_reason: string | null;
+}
+
+export interface ExchangeMessagesTable {
+  message_id: string;
+  /** One sequence over every message, in commit order: the SSE event id. */
+  seq: number;
+  /** The channel of a channel message; null for a direct message. */
+  channel: string | null;
+  sender_id: string;
+  sender_name: string;
+  /** The other party of a direct message; null for a channel message. */
+  recipient_id: string | null;
+  reply_to: string | null;
+  thread_id: string;
+  body: string;
+  created_at: number;
+  hidden: number;
+  hidden_reason: string | null;
+  hidden_at: number | null;
+}
+
+export interface ExchangeDigestsTable {
+  channel: string;
+  /** UTC day, YYYY-MM-DD. */
+  day: string;
+  day_start: number;
+  message_count: number;
+  author_count: number;
+  first_message_at: number;
+  last_message_at: number;
+  /** JSON */
+  top_threads: string;
+  /** JSON */
+  active_authors: string;
+  built_at: number;
+}
+
+export interface ExchangeSummariesTable {
+  day: string;
+  day_start: number;
+  /** JSON */
+  summary: string;
+  built_at: number;
+}
+
 export interface Database {
   console_sessions: ConsoleSessionsTable;
   exchange_bans: ExchangeBansTable;
+  exchange_channels: ExchangeChannelsTable;
+  exchange_messages: ExchangeMessagesTable;
+  exchange_digests: ExchangeDigestsTable;
+  exchange_summaries: ExchangeSummariesTable;
   access_version: AccessVersionTable;
   port_import_rows: PortImportRowsTable;
   port_import_version: PortImportVersionTable;

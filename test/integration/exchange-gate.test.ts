@@ -107,7 +107,7 @@ test('exchange moderation: hide and restore dispatch to the registered kind; an 
       restore: async (id) => hidden.delete(id),
     });
     assert.throws(() => gate.registerKind('note', { hide: async () => true, restore: async () => true }), /registered twice/);
-    // the exchange features register their own kinds (skill, charter, …) beside it
+    // the exchange features register their own kinds (skill, charter, message, channel, …) beside it
     assert.ok(gate.kinds().includes('note'));
     assert.equal(await gate.hide('note', 'n1', 'off topic'), true);
     assert.equal(hidden.get('n1'), 'off topic');
