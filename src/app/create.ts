@@ -16,6 +16,7 @@ import { ALL_ROUTES } from '../features/index.js';
 import { createOperatorRepo } from '../features/operator/operator-repo.js';
 import { createExchangeGate } from '../features/exchange/exchange-gate.js';
 import { createExchangeGateRepo } from '../features/exchange/exchange-gate-repo.js';
+import { createExchangeCore, registerExchangeCoreKinds } from '../features/exchange-core/exchange-core.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
 import { createPaymentsRepo } from '../features/payments/payments-repo.js';
 import { createPaymentsService } from '../features/payments/payments-service.js';
@@ -165,6 +166,19 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       clock,
     }),
     exchangeGate: createExchangeGate({ repo: createExchangeGateRepo(store.db), agents, audit, clock }),
+    exchangeCore: createExchangeCore({
+      db: store.db,
+      transaction: store.transaction,
+      clock,
+      audit,
+      cursors,
+      agents,
+      profiles: harbor.services.profiles,
+      fleet,
+      fleetReads,
+      ports,
+      gate: () => services.exchangeGate,
+    }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,
@@ -213,7 +227,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     ...harbor.jobs,
+    { name: 'exchange_core_sweep', everyMs: MINUTE, run: () => services.exchangeCore.sweep() },
   ];
+  registerExchangeCoreKinds(services.exchangeGate, services.exchangeCore);
 
   let closed = false;
   return {

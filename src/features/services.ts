@@ -18,6 +18,7 @@ import type { VesselsService } from './vessels/vessels-service.js';
 import type { FleetService } from '../fleet/fleet-service.js';
 import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
+import type { ExchangeCoreService } from './exchange-core/exchange-core-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -48,6 +49,8 @@ export interface Services extends HarborServices {
   idempotency: IdempotencyService;
   /** Exchange membership, linked agents, bans and moderation of exchange records (docs/exchange.md). */
   exchangeGate: ExchangeGate;
+  /** Exchange claims, votes, bounties and reputation (docs/exchange.md). */
+  exchangeCore: ExchangeCoreService;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
 }

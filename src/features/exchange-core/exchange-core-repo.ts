@@ -37,7 +37,11 @@ export function createExchangeCoreRepo(db: Db) {
     },
     /** Many claims in one statement per chunk (the benchmark's bulk load). */
     async insertClaims(rows: readonly ClaimRow[], ex: Executor = db): Promise<void> {
-      for (let i = 0; i < rows.length; i += 400) await ex.insertInto('exchange_claims').values(rows.slice(i, i + 400)).execute();
+      for (let i = 0; i < rows.length; i += 400)
+        await ex
+          .insertInto('exchange_claims')
+          .values(rows.slice(i, i + 400))
+          .execute();
     },
     async findClaim(claimId: string, ex: Executor = db): Promise<ClaimRow | undefined> {
       return ex.selectFrom('exchange_claims').selectAll().where('claim_id', '=', claimId).executeTakeFirst();

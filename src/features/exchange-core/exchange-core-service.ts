@@ -179,7 +179,15 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
     };
     if (!(await repo.updateBounty(row.bounty_id, 'submitted', reopen, trx))) throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} changed meanwhile; read it again`);
     await repo.deleteVotesOn('bounty_submission', row.bounty_id, trx);
-    await audit.record({ actor: by === 'operator' ? { kind: 'operator' } : { kind: 'agent', id: row.poster_id }, action: 'exchange.bounty.rejected', target: row.bounty_id, details: { claimant: row.claimant_id, note } }, trx);
+    await audit.record(
+      {
+        actor: by === 'operator' ? { kind: 'operator' } : { kind: 'agent', id: row.poster_id },
+        action: 'exchange.bounty.rejected',
+        target: row.bounty_id,
+        details: { claimant: row.claimant_id, note },
+      },
+      trx,
+    );
     return settleBounty({ ...row, ...reopen }, trx);
   }
 
@@ -269,7 +277,8 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
           const balance = await ledger.balance(member.agentId, trx);
           requirePrivilege(balance, 'participate', 'voting');
           let row = await settleClaim(await visibleClaim(input.target_id, trx), trx);
-          if (!ACTIVE_CLAIM_STATES.includes(row.state as never)) throw new AppError('exchange_state_invalid', `claim ${row.claim_id} is ${row.state}; votes are taken while it is open, supported or disputed`);
+          if (!ACTIVE_CLAIM_STATES.includes(row.state as never))
+            throw new AppError('exchange_state_invalid', `claim ${row.claim_id} is ${row.state}; votes are taken while it is open, supported or disputed`);
           const now = clock.now();
           const weight = voteWeight(balance);
           const existing = await repo.findVote('claim', row.claim_id, member.agentId, trx);
@@ -323,7 +332,11 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
         const after = poster ? await settleSubmission(row, value > 0, 'poster', reason, trx) : row;
         if (poster) await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: value > 0 ? 'exchange.bounty.rewarded' : 'exchange.bounty.refused', target: row.bounty_id }, trx);
         const tally = await repo.votesOn('bounty_submission', row.bounty_id, trx);
-        const view = bountyView(after, { score: tally.reduce((s, v) => s + v.value * v.weight, 0), voters: tally.length }, after.state === 'submitted' || after.state === 'rewarded' ? vote : undefined);
+        const view = bountyView(
+          after,
+          { score: tally.reduce((s, v) => s + v.value * v.weight, 0), voters: tally.length },
+          after.state === 'submitted' || after.state === 'rewarded' ? vote : undefined,
+        );
         return { target: 'bounty_submission' as const, target_id: row.bounty_id, vote: myVoteView(vote)!, claim: null, bounty: view };
       });
     },
@@ -345,7 +358,10 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
         const balance = await ledger.balance(member.agentId, trx);
         requirePrivilege(balance, 'post_bounties', 'posting a bounty');
         if (balance - input.reward < REPUTATION_POINTS.base) {
-          throw new AppError('exchange_insufficient_reputation', `the reward is escrowed from your reputation (${balance}), which must stay at least ${REPUTATION_POINTS.base}: offer at most ${balance - REPUTATION_POINTS.base}`);
+          throw new AppError(
+            'exchange_insufficient_reputation',
+            `the reward is escrowed from your reputation (${balance}), which must stay at least ${REPUTATION_POINTS.base}: offer at most ${balance - REPUTATION_POINTS.base}`,
+          );
         }
         const now = clock.now();
         dailyLimit('bounties', await repo.bountiesPostedSince(member.agentId, now - DAY, trx));
@@ -438,7 +454,9 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
     async operatorSettle(caller: Caller, input: { bounty_id?: string; decision?: 'reward' | 'reject' | 'refund'; note?: string }) {
       if (caller.kind !== 'operator') throw new AppError('operator_required', 'settling bounties moves reputation; only the operator may do it (ops:read is not enough)');
       if ((input.bounty_id === undefined) !== (input.decision === undefined)) {
-        throw new AppError('invalid_request', 'give bounty_id and decision together (or neither, to apply the due decisions and expiries only)', { field: input.bounty_id === undefined ? 'body.bounty_id' : 'body.decision' });
+        throw new AppError('invalid_request', 'give bounty_id and decision together (or neither, to apply the due decisions and expiries only)', {
+          field: input.bounty_id === undefined ? 'body.bounty_id' : 'body.decision',
+        });
       }
       const swept = await sweep();
       if (input.bounty_id === undefined) return { swept, bounty: null };
@@ -448,7 +466,8 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
         if (!row) throw new AppError('bounty_not_found', `no exchange bounty ${input.bounty_id}`, { field: 'body.bounty_id' });
         let after: BountyRow;
         if (input.decision === 'refund') {
-          if (!['open', 'claimed', 'submitted'].includes(row.state)) throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} is ${row.state}; only open, claimed or submitted bounties are refunded`);
+          if (!['open', 'claimed', 'submitted'].includes(row.state))
+            throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} is ${row.state}; only open, claimed or submitted bounties are refunded`);
           const now = clock.now();
           const patch = { state: 'closed', settled_at: now, settled_by: 'operator', settled_note: note, updated_at: now };
           if (!(await repo.updateBounty(row.bounty_id, row.state, patch, trx))) throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} changed meanwhile`);

@@ -103,7 +103,8 @@ export function createReferenceChecker(lookups: ReferenceLookups) {
         const type = item.type as EvidenceType;
         if (!EVIDENCE_TYPES.includes(type)) throw new AppError('invalid_request', `evidence type must be one of ${EVIDENCE_TYPES.join(', ')}`, { field: `${at}.type` });
         const note = item.note === undefined ? null : item.note.trim() || null;
-        if (note && note.length > EXCHANGE_CORE_LIMITS.evidenceNoteMax) throw new AppError('invalid_request', `an evidence note is at most ${EXCHANGE_CORE_LIMITS.evidenceNoteMax} characters`, { field: `${at}.note` });
+        if (note && note.length > EXCHANGE_CORE_LIMITS.evidenceNoteMax)
+          throw new AppError('invalid_request', `an evidence note is at most ${EXCHANGE_CORE_LIMITS.evidenceNoteMax} characters`, { field: `${at}.note` });
         const raw = item.ref.trim();
         const refField = `${at}.ref`;
         const missing = (what: string): never => {

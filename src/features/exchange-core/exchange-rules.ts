@@ -5,6 +5,7 @@ import { AppError } from '../../http/errors.js';
 export const SUBJECT_TYPES = ['vessel', 'port', 'event', 'lane'] as const;
 export type SubjectType = (typeof SUBJECT_TYPES)[number];
 export const CLAIM_KINDS = ['observation', 'identity', 'behaviour', 'correction', 'forecast'] as const;
+export type ClaimKind = (typeof CLAIM_KINDS)[number];
 export const CLAIM_STATES = ['open', 'supported', 'disputed', 'accepted', 'rejected', 'expired'] as const;
 export type ClaimState = (typeof CLAIM_STATES)[number];
 /** States in which votes still move a claim. */
@@ -65,16 +66,7 @@ export const REPUTATION_POINTS = {
   moderationPenalty: -20,
 } as const;
 
-export const LEDGER_REASONS = [
-  'claim_accepted',
-  'claim_rejected',
-  'vote_agreed',
-  'bounty_escrow',
-  'bounty_refund',
-  'bounty_reward',
-  'moderation_penalty',
-  'moderation_reversal',
-] as const;
+export const LEDGER_REASONS = ['claim_accepted', 'claim_rejected', 'vote_agreed', 'bounty_escrow', 'bounty_refund', 'bounty_reward', 'moderation_penalty', 'moderation_reversal'] as const;
 export type LedgerReason = (typeof LEDGER_REASONS)[number];
 /** Gains of these reasons count against the daily cap. */
 export const CAPPED_REASONS: ReadonlySet<LedgerReason> = new Set(['claim_accepted', 'vote_agreed']);

@@ -1,6 +1,6 @@
 import { iso, isoOrNull } from '../../clock.js';
 import type { BountyRow, ClaimRow, LedgerRow, VoteRow } from './exchange-core-repo.js';
-import { EXCHANGE_CORE_LIMITS } from './exchange-rules.js';
+import { EXCHANGE_CORE_LIMITS, type BountyState, type ClaimKind, type ClaimState, type LedgerReason, type SubjectType } from './exchange-rules.js';
 import type { Evidence } from './exchange-references.js';
 
 export function myVoteView(vote: VoteRow | undefined) {
@@ -18,11 +18,11 @@ export function claimView(row: ClaimRow, myVote: VoteRow | undefined) {
   return {
     claim_id: row.claim_id,
     author_id: row.author_id,
-    subject: { type: row.subject_kind, ref: row.subject_ref },
-    kind: row.kind,
+    subject: { type: row.subject_kind as SubjectType, ref: row.subject_ref },
+    kind: row.kind as ClaimKind,
     text: row.text,
     evidence: JSON.parse(row.evidence) as Evidence[],
-    state: row.state,
+    state: row.state as ClaimState,
     score: row.score,
     up_weight: row.up_weight,
     down_weight: row.down_weight,
@@ -41,9 +41,9 @@ export function bountyView(row: BountyRow, submissionVotes: { score: number; vot
     poster_id: row.poster_id,
     title: row.title,
     text: row.text,
-    subject: row.subject_kind === null ? null : { type: row.subject_kind, ref: row.subject_ref ?? '' },
+    subject: row.subject_kind === null ? null : { type: row.subject_kind as SubjectType, ref: row.subject_ref ?? '' },
     reward: row.reward,
-    state: row.state,
+    state: row.state as BountyState,
     claimant_id: row.claimant_id,
     claimed_at: isoOrNull(row.claimed_at),
     claim_expires_at: isoOrNull(row.claim_expires_at),
@@ -67,5 +67,13 @@ export function bountyView(row: BountyRow, submissionVotes: { score: number; vot
 }
 
 export function ledgerView(row: LedgerRow) {
-  return { entry_id: row.entry_id, delta: row.delta, requested: row.requested, capped: row.capped === 1, reason: row.reason, reference: row.reference, created_at: iso(row.created_at) };
+  return {
+    entry_id: row.entry_id,
+    delta: row.delta,
+    requested: row.requested,
+    capped: row.capped === 1,
+    reason: row.reason as LedgerReason,
+    reference: row.reference,
+    created_at: iso(row.created_at),
+  };
 }
