@@ -1,3 +1,4 @@
+import { AppError } from '../../http/errors.js';
 import { defineRoute } from '../route.js';
 import { IDEMPOTENCY_NOTE } from '../idempotency/idempotency-service.js';
 import {
@@ -30,7 +31,7 @@ import {
 
 const CLAIM_ID = 'clm_0123456789abcdef0123';
 const BOUNTY_ID = 'bty_0123456789abcdef0123';
-const IDEMPOTENT = ['idempotency_key_invalid', 'idempotency_key_reused', 'conflict'] as const;
+const IDEMPOTENT = ['idempotency_key_invalid', 'idempotency_key_reused'] as const;
 const DOCS = 'Rules, states and limits: docs/exchange.md.';
 
 const listClaims = defineRoute({
@@ -177,6 +178,8 @@ const reward = defineRoute({
     },
   ],
   async handler({ body }, call) {
+    // no body at all is the sweep; a JSON null sent as the body is a malformed request
+    if (body === null && call.headers['content-type'] !== undefined) throw new AppError('invalid_request', 'the body must be a JSON object (or absent)', { field: 'body' });
     return { data: await call.services.exchangeCore.operatorSettle(call.caller, body ?? {}) };
   },
 });

@@ -175,7 +175,7 @@ export const SubmitBountyBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const RewardBody = Type.Optional(
+export const RewardBody = Type.Union([
   Type.Object(
     {
       bounty_id: Type.Optional(Id('The bounty to settle; omit it (and decision) to apply only the decisions and expiries that are due.')),
@@ -189,7 +189,8 @@ export const RewardBody = Type.Optional(
     },
     { additionalProperties: false },
   ),
-);
+  Type.Null({ description: 'No body: apply the due decisions and expiries only.' }),
+]);
 
 export const SweepSchema = Type.Object({
   claims_decided: Type.Integer({ minimum: 0 }),
