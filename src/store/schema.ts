@@ -550,7 +550,9 @@ export interface ExchangeClaimsTable {
   created_at: number;
   updated_at: number;
   decidable_at: number;
+  /** When a decision or expiry falls due: decidable_at once the votes pass the thresholds, else expires_at. */
   expires_at: number;
+  due_at: number;
   decided_at: number | null;
 }
 

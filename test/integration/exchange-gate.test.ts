@@ -96,9 +96,9 @@ test('exchange gate: agents registered from one network within 24 hours are link
 test('exchange moderation: hide and restore dispatch to the registered kind; an unknown kind or id is a clear error', async () => {
   const { app, bosun, cleanup } = await appWithCli();
   try {
-    const noKind = await bosun('hide', 'claim', 'clm_1', '--reason', 'spam');
+    const noKind = await bosun('hide', 'planet', 'p_1', '--reason', 'spam');
     assert.equal(noKind.status, 1);
-    assert.match(noKind.stderr, /unknown exchange record kind "claim"/);
+    assert.match(noKind.stderr, /unknown exchange record kind "planet"/);
     // The CLI opens its own services; a kind registered on the app is seen through the app's gate.
     const gate = app.bosun.ctx.services.exchangeGate;
     const hidden = new Map<string, string>();
@@ -107,13 +107,13 @@ test('exchange moderation: hide and restore dispatch to the registered kind; an 
       restore: async (id) => hidden.delete(id),
     });
     assert.throws(() => gate.registerKind('note', { hide: async () => true, restore: async () => true }), /registered twice/);
-    assert.deepEqual(gate.kinds(), ['note']);
+    assert.ok(gate.kinds().includes('note'));
     assert.equal(await gate.hide('note', 'n1', 'off topic'), true);
     assert.equal(hidden.get('n1'), 'off topic');
     assert.equal(await gate.hide('note', 'n2', 'x'), false);
     assert.equal(await gate.restore('note', 'n1'), true);
     assert.equal(await gate.restore('note', 'n1'), false);
-    await assert.rejects(gate.hide('nope', 'x', 'y'), (e: AppError) => e.code === 'invalid_request' && /known: note/.test(e.message));
+    await assert.rejects(gate.hide('nope', 'x', 'y'), (e: AppError) => e.code === 'invalid_request' && /known: .*\bnote\b/.test(e.message));
   } finally {
     await cleanup();
   }

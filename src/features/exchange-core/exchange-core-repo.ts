@@ -71,20 +71,9 @@ export function createExchangeCoreRepo(db: Db) {
       if (after) q = q.where(olderThan<'exchange_claims'>('claim_id', after));
       return q.orderBy('created_at', 'desc').orderBy('claim_id', 'desc').limit(limit).execute();
     },
-    /** Active claims whose decision may be due at `now`: past their lifetime, or decidable with votes past the thresholds. */
-    async dueClaims(states: readonly string[], now: number, score: number, voters: number, limit: number): Promise<ClaimRow[]> {
-      const decidable = await db
-        .selectFrom('exchange_claims')
-        .selectAll()
-        .where('state', 'in', states)
-        .where('decidable_at', '<=', now)
-        .where('voters', '>=', voters)
-        .where((eb) => eb.or([eb('score', '>=', score), eb('score', '<=', -score)]))
-        .limit(limit)
-        .execute();
-      const expired = await db.selectFrom('exchange_claims').selectAll().where('state', 'in', states).where('expires_at', '<=', now).limit(limit).execute();
-      const seen = new Set(decidable.map((c) => c.claim_id));
-      return [...decidable, ...expired.filter((c) => !seen.has(c.claim_id))];
+    /** Active claims whose decision or expiry is due at `now` (due_at is kept by every vote). */
+    async dueClaims(states: readonly string[], now: number, limit: number): Promise<ClaimRow[]> {
+      return db.selectFrom('exchange_claims').selectAll().where('state', 'in', states).where('due_at', '<=', now).limit(limit).execute();
     },
     async claimsAuthoredSince(authorId: string, since: number, ex: Executor = db): Promise<{ count: number; oldest: number | null }> {
       const row = await ex

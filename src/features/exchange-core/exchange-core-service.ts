@@ -14,6 +14,7 @@ import {
   checkText,
   CLAIM_KINDS,
   decision,
+  dueAt,
   EXCHANGE_CORE_LIMITS as L,
   level,
   nextPrivilege,
@@ -117,7 +118,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
 
   async function sweep(): Promise<{ claims_decided: number; claims_expired: number; bounty_claims_lapsed: number; bounties_expired: number }> {
     const now = clock.now();
-    const claims = await repo.dueClaims(ACTIVE_CLAIM_STATES, now, L.decisionScore, L.decisionVoters, SWEEP_BATCH);
+    const claims = await repo.dueClaims(ACTIVE_CLAIM_STATES, now, SWEEP_BATCH);
     const bounties = await repo.dueBounties(now, SWEEP_BATCH);
     const result = { claims_decided: 0, claims_expired: 0, bounty_claims_lapsed: 0, bounties_expired: 0 };
     if (claims.length === 0 && bounties.length === 0) return result;
@@ -223,6 +224,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
           updated_at: now,
           decidable_at: now + L.votingMinMs,
           expires_at: now + L.claimLifetimeMs,
+          due_at: now + L.claimLifetimeMs,
           decided_at: null,
         };
         await repo.insertClaim(row, trx);
@@ -302,6 +304,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
             patch = { up_weight: up, down_weight: down, score: up - down, voters: row.voters + 1, updated_at: now };
           }
           patch.state = balanceState(patch.score!);
+          patch.due_at = dueAt({ ...row, ...patch } as ClaimRow);
           if (!(await repo.updateClaim(row.claim_id, row.state, patch, trx))) throw new AppError('exchange_state_invalid', `claim ${row.claim_id} changed meanwhile; vote again`);
           row = await settleClaim({ ...row, ...patch } as ClaimRow, trx);
           return { target: 'claim' as const, target_id: row.claim_id, vote: myVoteView(vote)!, claim: claimView(row, vote), bounty: null };

@@ -110,6 +110,12 @@ export function decision(claim: { score: number; voters: number; decidable_at: n
   return now >= claim.expires_at ? 'expired' : null;
 }
 
+/** When the claim's decision falls due: from decidable_at once its votes pass the thresholds, else at its expiry. */
+export function dueAt(claim: { score: number; voters: number; decidable_at: number; expires_at: number }): number {
+  const { decisionScore, decisionVoters } = EXCHANGE_CORE_LIMITS;
+  return claim.voters >= decisionVoters && Math.abs(claim.score) >= decisionScore ? claim.decidable_at : claim.expires_at;
+}
+
 /** Start of the UTC day of `ms` (the daily gain cap counts per UTC day). */
 export const utcDayStart = (ms: number) => ms - (((ms % DAY) + DAY) % DAY);
 

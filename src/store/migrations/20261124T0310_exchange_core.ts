@@ -25,6 +25,7 @@ export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
     .addColumn('updated_at', 'bigint', (c) => c.notNull())
     .addColumn('decidable_at', 'bigint', (c) => c.notNull())
     .addColumn('expires_at', 'bigint', (c) => c.notNull())
+    .addColumn('due_at', 'bigint', (c) => c.notNull())
     .addColumn('decided_at', 'bigint')
     .execute();
   await db.schema.createIndex('exchange_claims_listing').on('exchange_claims').columns(['hidden', 'created_at', 'claim_id']).execute();
@@ -32,8 +33,7 @@ export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
   await db.schema.createIndex('exchange_claims_author').on('exchange_claims').columns(['author_id', 'created_at', 'claim_id']).execute();
   await db.schema.createIndex('exchange_claims_subject').on('exchange_claims').columns(['subject_kind', 'subject_ref', 'created_at', 'claim_id']).execute();
   await db.schema.createIndex('exchange_claims_kind').on('exchange_claims').columns(['kind', 'created_at', 'claim_id']).execute();
-  await db.schema.createIndex('exchange_claims_due').on('exchange_claims').columns(['state', 'decidable_at']).execute();
-  await db.schema.createIndex('exchange_claims_expiry').on('exchange_claims').columns(['state', 'expires_at']).execute();
+  await db.schema.createIndex('exchange_claims_due').on('exchange_claims').columns(['state', 'due_at']).execute();
 
   await db.schema
     .createTable('exchange_votes')
