@@ -20,10 +20,13 @@ export interface ClaimFilter {
 
 const num = (v: unknown) => Number(v ?? 0);
 
-/** Rows strictly after `position` in a newest-first listing (created_at desc, then id desc). */
+/**
+ * Rows strictly after `position` in a newest-first listing (created_at desc, then id desc), as a row
+ * value comparison: SQLite and PostgreSQL both seek the (…, created_at, id) index with it, where the
+ * equivalent OR of two comparisons made SQLite walk the index from the top.
+ */
 function olderThan<T extends keyof Database>(idColumn: string, position: ListPosition) {
-  return (eb: ExpressionBuilder<Database, T>): Expression<SqlBool> =>
-    eb.or([eb('created_at' as any, '<', position.createdAt), eb.and([eb('created_at' as any, '=', position.createdAt), eb(idColumn as any, '<', position.id)])]);
+  return (eb: ExpressionBuilder<Database, T>): Expression<SqlBool> => eb(eb.refTuple('created_at' as any, idColumn as any), '<', eb.tuple(position.createdAt, position.id));
 }
 
 const EVENT_TABLES = { port_call: 'port_calls', encounter: 'encounters', transit: 'transits' } as const;

@@ -30,9 +30,9 @@ export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
     .execute();
   await db.schema.createIndex('exchange_claims_listing').on('exchange_claims').columns(['hidden', 'created_at', 'claim_id']).execute();
   await db.schema.createIndex('exchange_claims_state').on('exchange_claims').columns(['state', 'hidden', 'created_at', 'claim_id']).execute();
-  await db.schema.createIndex('exchange_claims_author').on('exchange_claims').columns(['author_id', 'created_at', 'claim_id']).execute();
-  await db.schema.createIndex('exchange_claims_subject').on('exchange_claims').columns(['subject_kind', 'subject_ref', 'created_at', 'claim_id']).execute();
-  await db.schema.createIndex('exchange_claims_kind').on('exchange_claims').columns(['kind', 'created_at', 'claim_id']).execute();
+  await db.schema.createIndex('exchange_claims_author').on('exchange_claims').columns(['author_id', 'hidden', 'created_at', 'claim_id']).execute();
+  await db.schema.createIndex('exchange_claims_subject').on('exchange_claims').columns(['subject_kind', 'subject_ref', 'hidden', 'created_at', 'claim_id']).execute();
+  await db.schema.createIndex('exchange_claims_kind').on('exchange_claims').columns(['kind', 'hidden', 'created_at', 'claim_id']).execute();
   await db.schema.createIndex('exchange_claims_due').on('exchange_claims').columns(['state', 'due_at']).execute();
 
   await db.schema
