@@ -203,10 +203,13 @@ test('votes decide claims: supported/disputed by balance, accepted/rejected afte
       ['claim_rejected', -2, poor],
     ]);
     const repB = await reputation(app, b);
-    assert.deepEqual(repB.entries.map((e: any) => [e.reason, e.delta, e.reference]).sort(), [
-      ['vote_agreed', 1, good],
-      ['vote_agreed', 1, poor],
-    ]);
+    assert.deepEqual(
+      repB.entries.map((e: any) => [e.reason, e.delta, e.reference]).sort(),
+      [
+        ['vote_agreed', 1, good],
+        ['vote_agreed', 1, poor],
+      ].sort(),
+    );
     assert.equal(repB.reputation, 3);
 
     app.clock.set(TEST_EPOCH + 14 * DAY - 1);
