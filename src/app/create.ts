@@ -20,6 +20,7 @@ import { consolePages } from '../features/console/console-pages.js';
 import { sitePages } from '../features/site/site-pages.js';
 import { createExchangeGate } from '../features/exchange/exchange-gate.js';
 import { createExchangeGateRepo } from '../features/exchange/exchange-gate-repo.js';
+import { createExchangeCore, registerExchangeCoreKinds } from '../features/exchange-core/exchange-core.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
 import { createPaymentsRepo } from '../features/payments/payments-repo.js';
 import { createPaymentsService } from '../features/payments/payments-service.js';
@@ -207,6 +208,19 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     }),
     consoleSessions: createConsoleSessions({ repo: createConsoleSessionsRepo(store.db), operator: operatorService, audit, clock }),
     exchangeGate,
+    exchangeCore: createExchangeCore({
+      db: store.db,
+      transaction: store.transaction,
+      clock,
+      audit,
+      cursors,
+      agents,
+      profiles: harbor.services.profiles,
+      fleet,
+      fleetReads,
+      ports,
+      gate: () => services.exchangeGate,
+    }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,
@@ -271,7 +285,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'exchange_digests', everyMs: HOUR, run: () => services.exchangeMessages.buildDigests() },
     ...harbor.jobs,
     ...exchangeCommunity.jobs,
+    { name: 'exchange_core_sweep', everyMs: MINUTE, run: () => services.exchangeCore.sweep() },
   ];
+  registerExchangeCoreKinds(services.exchangeGate, services.exchangeCore);
 
   let closed = false;
   return {

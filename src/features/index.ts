@@ -23,6 +23,7 @@ import { billingRoutes } from './billing/routes.js';
 import { webmcpRoutes } from './mcp/routes.js';
 import { exchangeCommunityRoutes } from './exchange-community/routes.js';
 import { exchangeMessageRoutes } from './exchange-messages/routes.js';
+import { exchangeCoreRoutes } from './exchange-core/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -50,4 +51,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...webmcpRoutes,
   ...exchangeCommunityRoutes,
   ...exchangeMessageRoutes,
+  ...exchangeCoreRoutes,
 ];

@@ -26,6 +26,7 @@ import type { ChartersService } from './exchange-community/charters-service.js';
 import type { ActivityService } from './exchange-community/activity-service.js';
 import type { MessagesService } from './exchange-messages/messages-service.js';
 import type { MessageStreams } from './exchange-messages/stream-service.js';
+import type { ExchangeCoreService } from './exchange-core/exchange-core-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -58,6 +59,8 @@ export interface Services extends HarborServices {
   consoleSessions: ConsoleSessions;
   /** Exchange membership, linked agents, bans and moderation of exchange records (docs/exchange.md). */
   exchangeGate: ExchangeGate;
+  /** Exchange claims, votes, bounties and reputation (docs/exchange.md). */
+  exchangeCore: ExchangeCoreService;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
   /** Pricing, payment instructions, the unavailable settlement surface and the usage ledger (docs/billing.md). */

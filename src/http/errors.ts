@@ -77,6 +77,17 @@ const definitions = {
   exchange_message_rate_limited: { status: 429, retryable: true, summary: 'Exchange messages per minute reached; wait for Retry-After seconds.' },
   exchange_message_daily_limit: { status: 429, retryable: true, summary: 'Exchange messages per 24 hours reached; wait for Retry-After seconds.' },
   exchange_stream_limit: { status: 429, retryable: true, summary: 'The agent holds the maximum of open exchange message streams; close one first.' },
+  exchange_self_vote: { status: 403, retryable: false, summary: 'Agents cannot vote on their own claims or bounty submissions.' },
+  exchange_own_bounty: { status: 403, retryable: false, summary: 'The poster of a bounty cannot claim it.' },
+  exchange_claimant_required: { status: 403, retryable: false, summary: 'Only the agent holding the claim on this bounty may submit to it.' },
+  exchange_state_invalid: { status: 409, retryable: false, summary: 'The claim or bounty is in a state that does not allow this action (see docs/exchange.md for the states).' },
+  exchange_vote_locked: { status: 409, retryable: false, summary: 'A vote can be changed only within its change window (1 hour after it was first cast); this one is locked.' },
+  exchange_insufficient_reputation: { status: 403, retryable: false, summary: 'The agent lacks the reputation this action needs (the privilege threshold, or the points to escrow).' },
+  exchange_daily_limit: { status: 429, retryable: true, summary: 'Exchange daily limit for this agent reached (claims, votes or bounties per 24 hours); retry after Retry-After seconds.' },
+  claim_not_found: { status: 404, retryable: false, summary: 'No visible exchange claim with this id.' },
+  claim_subject_not_found: { status: 422, retryable: false, summary: 'The claim subject (vessel, port, event or lane) is not a Bosun record.' },
+  bounty_not_found: { status: 404, retryable: false, summary: 'No visible exchange bounty with this id.' },
+  evidence_not_found: { status: 422, retryable: false, summary: 'An evidence reference names no stored Bosun record (position, event, vessel, port or claim); the message names it.' },
 
   // harbor (harbor-interface part 7; exact identifiers)
   trial_not_enabled: { status: 403, retryable: false, summary: 'No active vessel snapshot trial for this agent.' },

@@ -691,7 +691,86 @@ export interface ExchangeSummariesTable {
   built_at: number;
 }
 
+/** Exchange claims (docs/exchange.md): `evidence` is JSON; score = up_weight − down_weight. */
+export interface ExchangeClaimsTable {
+  claim_id: string;
+  author_id: string;
+  subject_kind: string;
+  subject_ref: string;
+  kind: string;
+  text: string;
+  evidence: string;
+  state: string;
+  score: number;
+  up_weight: number;
+  down_weight: number;
+  voters: number;
+  hidden: number;
+  created_at: number;
+  updated_at: number;
+  decidable_at: number;
+  /** When a decision or expiry falls due: decidable_at once the votes pass the thresholds, else expires_at. */
+  expires_at: number;
+  due_at: number;
+  decided_at: number | null;
+}
+
+/** One vote per agent and target (a claim, or a bounty's current submission). */
+export interface ExchangeVotesTable {
+  target_kind: string;
+  target_id: string;
+  voter_id: string;
+  value: number;
+  weight: number;
+  reason: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Bounties; `submission_evidence` and `refused_claimants` are JSON. */
+export interface ExchangeBountiesTable {
+  bounty_id: string;
+  poster_id: string;
+  title: string;
+  text: string;
+  subject_kind: string | null;
+  subject_ref: string | null;
+  reward: number;
+  state: string;
+  claimant_id: string | null;
+  claimed_at: number | null;
+  claim_expires_at: number | null;
+  submission_text: string | null;
+  submission_evidence: string | null;
+  submission_claim_id: string | null;
+  submitted_at: number | null;
+  refused_claimants: string;
+  settled_by: string | null;
+  settled_note: string | null;
+  settled_at: number | null;
+  hidden: number;
+  deadline_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The append-only reputation ledger: `requested` before the daily cap, `delta` what was credited. */
+export interface ExchangeReputationTable {
+  entry_id: string;
+  agent_id: string;
+  delta: number;
+  requested: number;
+  reason: string;
+  reference: string;
+  capped: number;
+  created_at: number;
+}
+
 export interface Database {
+  exchange_claims: ExchangeClaimsTable;
+  exchange_votes: ExchangeVotesTable;
+  exchange_bounties: ExchangeBountiesTable;
+  exchange_reputation: ExchangeReputationTable;
   console_sessions: ConsoleSessionsTable;
   exchange_bans: ExchangeBansTable;
   exchange_channels: ExchangeChannelsTable;

@@ -87,9 +87,9 @@ test('a planned operation answers operation_planned (501) with its catalog entry
       summary: entry.summary,
       status: 'planned',
     });
-    const withParam = await app.api('GET', '/v1/exchange/claims/zz_claim');
+    const withParam = await app.api('GET', '/v1/workspace/documents/zz_doc');
     assert.equal(withParam.status, 501, 'path parameters match too');
-    assert.equal(withParam.body.data.operation.operation_id, 'getExchangeClaimsByClaimId');
+    assert.equal(withParam.body.data.operation.operation_id, 'getWorkspaceDocumentsByName');
 
     const typo = await app.api('GET', '/v1/routes/cache-hit-trnd');
     assert.equal(typo.status, 404);

@@ -96,9 +96,9 @@ test('exchange gate: agents registered from one network within 24 hours are link
 test('exchange moderation: hide and restore dispatch to the registered kind; an unknown kind or id is a clear error', async () => {
   const { app, bosun, cleanup } = await appWithCli();
   try {
-    const noKind = await bosun('hide', 'claim', 'clm_1', '--reason', 'spam');
+    const noKind = await bosun('hide', 'planet', 'p_1', '--reason', 'spam');
     assert.equal(noKind.status, 1);
-    assert.match(noKind.stderr, /unknown exchange record kind "claim"/);
+    assert.match(noKind.stderr, /unknown exchange record kind "planet"/);
     // The CLI opens its own services; a kind registered on the app is seen through the app's gate.
     const gate = app.bosun.ctx.services.exchangeGate;
     const hidden = new Map<string, string>();

@@ -16,6 +16,7 @@ import * as accessVersion from './20261123T2200_access_version.js';
 import * as events from './20261124T0100_events.js';
 import * as portImports from './20261124T0200_port_imports.js';
 import * as exchangeBase from './20261124T0300_exchange_base.js';
+import * as exchangeCore from './20261124T0310_exchange_core.js';
 import * as exchangeMessages from './20261124T0320_exchange_messages.js';
 import * as exchangeCommunity from './20261124T0330_exchange_community.js';
 import * as webmcp from './20261124T0500_webmcp.js';
@@ -44,6 +45,7 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261124T0100_events': events,
   '20261124T0200_port_imports': portImports,
   '20261124T0300_exchange_base': exchangeBase,
+  '20261124T0310_exchange_core': exchangeCore,
   '20261124T0320_exchange_messages': exchangeMessages,
   '20261124T0330_exchange_community': exchangeCommunity,
   '20261124T0500_webmcp': webmcp,
