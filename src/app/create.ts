@@ -56,6 +56,8 @@ import type { AppContext } from './context.js';
 import type { StatusReporter } from '../observability/status.js';
 import { createLogger, type Logger } from '../observability/logger.js';
 import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
+import { createWorkspaceRepo } from '../features/workspace/workspace-repo.js';
+import { createWorkspaceService } from '../features/workspace/workspace-service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -126,7 +128,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
   const fleetRepo = createFleetRepo(store.db, store.dialect);
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
-  const harbor = createHarborServices({ store, clock, audit, agents, fleet, cursors });
+  // the harbor writes workspace events (help and operator request changes) in its own transactions
+  const workspace = createWorkspaceService({ repo: createWorkspaceRepo(store.db), clock, bus, transaction: store.transaction });
+  const harbor = createHarborServices({ store, clock, audit, agents, fleet, cursors, emit: workspace.emit });
   // The vessels entitlement reads the snapshot trial record (one vessel) of callers holding snapshot:read.
   const trialRecords = createTrialsRepo(store.db);
   const catalog = buildCatalogView(ALL_ROUTES);
@@ -203,6 +207,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       pendingTelemetry: () => telemetry.pending(),
     }),
     ...harbor.services,
+    workspace,
   };
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
@@ -213,6 +218,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     ...harbor.jobs,
+    { name: 'workspace_events_retention', everyMs: HOUR, run: () => services.workspace.enforceRetention() },
   ];
 
   let closed = false;

@@ -18,6 +18,7 @@ import type { VesselsService } from './vessels/vessels-service.js';
 import type { FleetService } from '../fleet/fleet-service.js';
 import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
+import type { WorkspaceService } from './workspace/workspace-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -50,4 +51,6 @@ export interface Services extends HarborServices {
   exchangeGate: ExchangeGate;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
+  /** The agent workspace: private documents and the event inbox (emit writes an event; docs/workspace.md). */
+  workspace: WorkspaceService;
 }
