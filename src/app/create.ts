@@ -58,6 +58,12 @@ import { createLogger, type Logger } from '../observability/logger.js';
 import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
 import { createWorkspaceRepo } from '../features/workspace/workspace-repo.js';
 import { createWorkspaceService } from '../features/workspace/workspace-service.js';
+import { createOverridesRepo } from '../features/feedback/overrides-repo.js';
+import { createOverridesService } from '../features/feedback/overrides-service.js';
+import { createFeedbackRepo } from '../features/feedback/feedback-repo.js';
+import { createFeedbackService } from '../features/feedback/feedback-service.js';
+import { createVesselServicesRepo } from '../features/vessel-services/vessel-services-repo.js';
+import { createVesselServicesService } from '../features/vessel-services/vessel-services-service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -144,7 +150,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   });
   const fleetReads = createFleetReads(store.db);
   const eventsRepo = createEventsRepo(store.db);
-  const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock });
+  // applied feedback corrections, laid over vessel and port data where it is served (docs/feedback.md)
+  const overrides = createOverridesService({ repo: createOverridesRepo(store.db) });
+  const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock, corrections: (portId) => overrides.corrections('port', portId) });
   const events = createEventsService({
     repo: eventsRepo,
     runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
@@ -192,6 +200,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       cursors,
       pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memoryPollSlots(() => clock.now()),
       findTrial: (agentId) => trialRecords.find(agentId),
+      corrections: (vslId) => overrides.corrections('vessel', vslId),
       onError: (err, context) => logger.error({ err }, context),
     }),
     meta: createMetaService({
@@ -208,6 +217,28 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     }),
     ...harbor.services,
     workspace,
+    overrides,
+    feedback: createFeedbackService({
+      repo: createFeedbackRepo(store.db),
+      overrides,
+      clock,
+      audit,
+      transaction: store.transaction,
+      emit: workspace.emit,
+      fleet,
+      portExists: (portId) => ports.byId(portId) !== undefined,
+    }),
+    vesselServices: createVesselServicesService({
+      repo: createVesselServicesRepo(store.db),
+      clock,
+      cursors,
+      audit,
+      vessels: () => services.vessels,
+      events: () => events,
+      ports: () => ports,
+      fleetReads,
+      corrections: (vslId) => overrides.corrections('vessel', vslId),
+    }),
   };
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
@@ -219,6 +250,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     ...harbor.jobs,
     { name: 'workspace_events_retention', everyMs: HOUR, run: () => services.workspace.enforceRetention() },
+    { name: 'overrides_refresh', everyMs: 5 * SECOND, run: () => services.overrides.refresh() },
   ];
 
   let closed = false;
@@ -254,6 +286,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const core = await createCore(config, options);
   const { clock, logger, redis, services, statusReporters } = core;
   try {
+    await services.overrides.refresh();
     await services.fleet.start();
     await services.vessels.followPositions();
   } catch (e) {

@@ -12,6 +12,8 @@ import { feedCommands } from '../feeds/commands.js';
 import { simCommands } from '../sim/commands.js';
 import { eventCommands } from '../features/events/commands.js';
 import { exchangeCommands } from '../features/exchange/commands.js';
+import { feedbackCommands } from '../features/feedback/commands.js';
+import { vesselServiceCommands } from '../features/vessel-services/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -32,4 +34,6 @@ export const ALL_COMMANDS: Command[] = [
   ...simCommands,
   ...eventCommands,
   ...exchangeCommands,
+  ...feedbackCommands,
+  ...vesselServiceCommands,
 ];

@@ -20,6 +20,8 @@ import { congestionRoutes } from './congestion/routes.js';
 import { conditionsRoutes } from './routes/conditions-routes.js';
 import { vesselRoutes } from './vessels/routes.js';
 import { workspaceRoutes } from './workspace/routes.js';
+import { feedbackRoutes } from './feedback/routes.js';
+import { vesselServiceRoutes } from './vessel-services/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -44,4 +46,6 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...congestionRoutes,
   ...conditionsRoutes,
   ...workspaceRoutes,
+  ...feedbackRoutes,
+  ...vesselServiceRoutes,
 ];

@@ -19,6 +19,9 @@ import type { FleetService } from '../fleet/fleet-service.js';
 import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
 import type { WorkspaceService } from './workspace/workspace-service.js';
+import type { FeedbackService } from './feedback/feedback-service.js';
+import type { OverridesService } from './feedback/overrides-service.js';
+import type { VesselServicesService } from './vessel-services/vessel-services-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -53,4 +56,10 @@ export interface Services extends HarborServices {
   cursors: CursorCodec;
   /** The agent workspace: private documents and the event inbox (emit writes an event; docs/workspace.md). */
   workspace: WorkspaceService;
+  /** Feedback tickets: corrections, data requests, metric proposals (docs/feedback.md). */
+  feedback: FeedbackService;
+  /** Applied corrections laid over observed vessel and port data, cached in memory. */
+  overrides: OverridesService;
+  /** Vessel snapshot and history for entitled vessels, and the operator's grants. */
+  vesselServices: VesselServicesService;
 }

@@ -122,7 +122,8 @@ const definitions = {
   operator_configuration_required: {
     status: 403,
     retryable: false,
-    summary: 'Vessel services are sold only after an immutable quote and a confirmed settlement, which this deployment has not configured; without a snapshot trial or an operator grant for the vessel no data is served.',
+    summary:
+      'Vessel services are sold only after an immutable quote and a confirmed settlement, which this deployment has not configured; without a snapshot trial or an operator grant for the vessel no data is served.',
   },
 } as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
 

@@ -59,7 +59,14 @@ export const EventsQuery = Type.Object(
   {
     after: Type.Optional(Type.Integer({ minimum: 0, default: 0, description: 'Return unacknowledged events with seq greater than this (next_after of the previous answer); 0 (default) for all.' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: WORKSPACE_LIMITS.eventsPerPage, default: 50, description: `Page size, 1-${WORKSPACE_LIMITS.eventsPerPage} (default 50).` })),
-    timeout: Type.Optional(Type.Integer({ minimum: 0, maximum: WORKSPACE_LIMITS.pollSeconds, default: 0, description: `Long poll: wait up to this many seconds (0-${WORKSPACE_LIMITS.pollSeconds}) when nothing is pending.` })),
+    timeout: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: WORKSPACE_LIMITS.pollSeconds,
+        default: 0,
+        description: `Long poll: wait up to this many seconds (0-${WORKSPACE_LIMITS.pollSeconds}) when nothing is pending.`,
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -67,7 +74,9 @@ export const EventsQuery = Type.Object(
 export const WorkspaceEventSchema = Type.Object({
   event_id: Type.String({ description: 'wev_… ; acknowledge by id or by seq.' }),
   seq: Type.Integer({ description: 'Monotonic per agent, starting at 1.' }),
-  kind: Type.String({ description: 'help_request.answered, help_request.selected, help_request.closed, operator_request.updated, feedback_ticket.changed (more kinds may be added; ignore unknown ones).' }),
+  kind: Type.String({
+    description: 'help_request.answered, help_request.selected, help_request.closed, operator_request.updated, feedback_ticket.changed (more kinds may be added; ignore unknown ones).',
+  }),
   payload: Type.Record(Type.String(), Type.Unknown()),
   created_at: DateTime(),
 });

@@ -35,7 +35,13 @@ export function createWorkspaceRepo(db: Db) {
       await ex.insertInto('workspace_documents').values(row).execute();
     },
     /** Replaces the content when the stored revision is still `revision`; false when another write came first. */
-    async replaceDocument(agentId: string, name: string, revision: number, patch: Pick<WorkspaceDocumentRow, 'media_type' | 'content' | 'size_bytes' | 'revision' | 'etag' | 'updated_at'>, ex: Executor = db): Promise<boolean> {
+    async replaceDocument(
+      agentId: string,
+      name: string,
+      revision: number,
+      patch: Pick<WorkspaceDocumentRow, 'media_type' | 'content' | 'size_bytes' | 'revision' | 'etag' | 'updated_at'>,
+      ex: Executor = db,
+    ): Promise<boolean> {
       const res = await ex.updateTable('workspace_documents').set(patch).where('agent_id', '=', agentId).where('name', '=', name).where('revision', '=', revision).executeTakeFirst();
       return Number(res.numUpdatedRows) === 1;
     },
@@ -71,7 +77,12 @@ export function createWorkspaceRepo(db: Db) {
       return rows.map((r) => ({ ...r, seq: Number(r.seq), created_at: Number(r.created_at), acked_at: r.acked_at === null ? null : Number(r.acked_at) }));
     },
     async pendingCount(agentId: string): Promise<number> {
-      const row = await db.selectFrom('workspace_events').select((eb) => eb.fn.countAll<number | string>().as('n')).where('agent_id', '=', agentId).where('acked_at', 'is', null).executeTakeFirst();
+      const row = await db
+        .selectFrom('workspace_events')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('agent_id', '=', agentId)
+        .where('acked_at', 'is', null)
+        .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
     async lastSeq(agentId: string): Promise<number> {
@@ -96,7 +107,12 @@ export function createWorkspaceRepo(db: Db) {
     /** Of these ids, those that are this agent's events (acknowledged or not). */
     async ownEventIds(agentId: string, eventIds: readonly string[]): Promise<Set<string>> {
       if (eventIds.length === 0) return new Set();
-      const rows = await db.selectFrom('workspace_events').select('event_id').where('agent_id', '=', agentId).where('event_id', 'in', [...eventIds]).execute();
+      const rows = await db
+        .selectFrom('workspace_events')
+        .select('event_id')
+        .where('agent_id', '=', agentId)
+        .where('event_id', 'in', [...eventIds])
+        .execute();
       return new Set(rows.map((r) => r.event_id));
     },
     /** Retention: acknowledged events acknowledged before `ackedBefore`, any event created before `createdBefore`. */

@@ -88,7 +88,13 @@ export function createWorkspaceService(deps: { repo: WorkspaceRepo; clock: Clock
       return {
         items: page.map((r) => documentMeta(r)),
         next_cursor: rows.length > query.limit ? page[page.length - 1]!.name : null,
-        usage: { documents: usage.documents, bytes: usage.bytes, max_documents: WORKSPACE_LIMITS.agentDocuments, max_bytes: WORKSPACE_LIMITS.agentBytes, max_document_bytes: WORKSPACE_LIMITS.documentBytes },
+        usage: {
+          documents: usage.documents,
+          bytes: usage.bytes,
+          max_documents: WORKSPACE_LIMITS.agentDocuments,
+          max_bytes: WORKSPACE_LIMITS.agentBytes,
+          max_document_bytes: WORKSPACE_LIMITS.documentBytes,
+        },
       };
     },
 
@@ -121,7 +127,17 @@ export function createWorkspaceService(deps: { repo: WorkspaceRepo; clock: Clock
         }
         const now = clock.now();
         if (!stored) {
-          const row: WorkspaceDocumentRow = { agent_id: agentId, name, media_type: mediaType, content, size_bytes: size, revision: 1, etag: documentEtag(1, now, mediaType + '\n' + content), created_at: now, updated_at: now };
+          const row: WorkspaceDocumentRow = {
+            agent_id: agentId,
+            name,
+            media_type: mediaType,
+            content,
+            size_bytes: size,
+            revision: 1,
+            etag: documentEtag(1, now, mediaType + '\n' + content),
+            created_at: now,
+            updated_at: now,
+          };
           await repo.insertDocument(row, trx);
           return { created: true, document: documentMeta(row) };
         }
@@ -210,7 +226,11 @@ export function createWorkspaceService(deps: { repo: WorkspaceRepo; clock: Clock
         const ids = [...new Set(input.event_ids!)];
         const own = await repo.ownEventIds(agentId, ids);
         unknown = ids.filter((id) => !own.has(id));
-        acknowledged = await repo.ackIds(agentId, ids.filter((id) => own.has(id)), now);
+        acknowledged = await repo.ackIds(
+          agentId,
+          ids.filter((id) => own.has(id)),
+          now,
+        );
       }
       return { acknowledged, unknown_event_ids: unknown, pending: await repo.pendingCount(agentId), last_seq: await repo.lastSeq(agentId) };
     },

@@ -70,7 +70,12 @@ export function createOperatorRequestsService(deps: {
     await deps.transaction(agentLock(row.agent_id), async (trx) => {
       await repo.update(row.request_id, patch, trx);
       await audit.record(auditEntry, trx);
-      await deps.emit?.(row.agent_id, 'operator_request.updated', { operator_request_id: row.request_id, state: patch.state, public_response: patch.public_response ?? row.public_response, subject: row.subject }, trx);
+      await deps.emit?.(
+        row.agent_id,
+        'operator_request.updated',
+        { operator_request_id: row.request_id, state: patch.state, public_response: patch.public_response ?? row.public_response, subject: row.subject },
+        trx,
+      );
     });
   }
 
