@@ -53,7 +53,7 @@ function view(hit: PortHit, corrections: Corrections | undefined) {
     conflict: port.conflict ?? null,
     match: { kind: hit.match, score: Math.round(hit.score * 1000) / 1000, matched_name: hit.matched_name },
     distance_km: hit.distance_km,
-    corrections: correctionList(corrections),
+    ...(corrections?.size ? { corrections: correctionList(corrections) } : {}),
   };
 }
 
@@ -190,7 +190,7 @@ export function createPortsService(deps: {
       const page = hits.slice(offset, offset + options.limit);
       const next = offset + page.length < hits.length ? deps.cursors.seal(`ps:${offset + page.length}:${queryHash}`) : null;
       const items = page.map((hit) => view(hit, correctionsOf(hit.port.port_id)));
-      const corrected = items.some((item) => item.corrections.length > 0);
+      const corrected = items.some((item) => 'corrections' in item);
       return { data: { items, total: hits.length, next_cursor: next, attribution: attribution() }, freshnessSeconds: 0, qualityFlags: corrected ? [OPERATOR_CORRECTED_FLAG] : [] };
     },
   };

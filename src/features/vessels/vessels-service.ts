@@ -52,6 +52,8 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   const correctionsOf = deps.corrections ?? (() => undefined);
   /** The vessel as served: its corrections laid over a copy of the observed identity. */
   const served = (v: VesselState): VesselState => correctedIdentity(v, correctionsOf(v.vslId));
+  /** Records carry `corrections` only when some field is corrected. */
+  const withCorrections = <R extends object>(record: R, corrections: Corrections | undefined) => (corrections?.size ? { ...record, corrections: correctionList(corrections) } : record);
   const correctedFlag = (vessels: readonly VesselState[]): string[] => (vessels.some((v) => (correctionsOf(v.vslId)?.size ?? 0) > 0) ? [OPERATOR_CORRECTED_FLAG] : []);
 
   async function resolve(ref: VesselRef): Promise<VesselState> {
@@ -121,7 +123,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const dataAge = ageSeconds(now, v.lastSeenAt);
       return {
         data: {
-          vessel: { ...vesselRecord(served(v)), corrections: correctionList(correctionsOf(v.vslId)) },
+          vessel: withCorrections(vesselRecord(served(v)), correctionsOf(v.vslId)),
           latest_position: seen.fix ? positionView(seen.fix, now, seen.delayed) : null,
           data_age_seconds: dataAge,
         },
