@@ -12,13 +12,13 @@ export function createFeedbackRepo(db: Db) {
     find(ticketId: string, ex: Executor = db): Promise<TicketRow | undefined> {
       return ex.selectFrom('feedback_tickets').selectAll().where('ticket_id', '=', ticketId).executeTakeFirst();
     },
-    /** Tickets the agent opened since `since`: how many, and when the oldest of them was opened. */
+    /** Tickets the agent opened after `since` (exclusive): how many, and when the oldest of them was opened. */
     async openedSince(agentId: string, since: number, ex: Executor): Promise<{ count: number; oldest: number | null }> {
       const row = await ex
         .selectFrom('feedback_tickets')
         .select((eb) => [eb.fn.countAll<number | string>().as('n'), eb.fn.min<number | string | null>('created_at').as('oldest')])
         .where('agent_id', '=', agentId)
-        .where('created_at', '>=', since)
+        .where('created_at', '>', since)
         .executeTakeFirst();
       return { count: Number(row?.n ?? 0), oldest: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest) };
     },

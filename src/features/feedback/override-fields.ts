@@ -90,5 +90,7 @@ export function correctedIdentity<V extends { name: string | null; callsign: str
 /** The provenance a corrected record carries: each corrected field, its served value and where it came from. */
 export function correctionList(corrections: Corrections | undefined) {
   if (!corrections) return [];
-  return [...corrections.values()].map((c) => ({ field: c.field, value: c.value, ticket_id: c.ticket_id, provenance: c.provenance, applied_at: new Date(c.applied_at).toISOString() }));
+  return [...corrections.values()]
+    .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0))
+    .map((c) => ({ field: c.field, value: c.value, ticket_id: c.ticket_id, provenance: c.provenance, applied_at: new Date(c.applied_at).toISOString() }));
 }
