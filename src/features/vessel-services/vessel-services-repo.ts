@@ -20,7 +20,7 @@ export function createVesselServicesRepo(db: Db) {
     },
     /** Revokes the agent's active grants of one vessel (all of them when vesselRef is null); how many. */
     async revoke(agentId: string, match: { vslId: string | null; imo: number | null; mmsi: number | null } | null, now: number): Promise<number> {
-      let q = db.updateTable('vessel_service_grants').set({ revoked_at: now }).where('agent_id', '=', agentId).where('revoked_at', 'is', null);
+      let q = db.updateTable('vessel_service_grants').set({ revoked_at: now }).where('agent_id', '=', agentId).where('revoked_at', 'is', null).where('expires_at', '>', now);
       if (match) {
         q = q.where((eb) =>
           eb.or([
