@@ -23,7 +23,11 @@ function start(env: NodeJS.ProcessEnv, ...args: string[]): { child: ChildProcess
       const line = buffer.slice(0, i);
       buffer = buffer.slice(i + 1);
       lines.push(line);
-      for (const w of [...waiters]) if (w.pattern.test(line)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(line));
+      for (const w of [...waiters]) {
+        if (!w.pattern.test(line)) continue;
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(line);
+      }
     }
   });
   return {
