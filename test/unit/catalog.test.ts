@@ -90,7 +90,15 @@ test('the OpenAPI document is valid OpenAPI 3.1 and lists exactly the implemente
   const withKey = operations.filter((o) => (o.op.parameters as Array<{ name: string; in: string }>).some((p) => p.in === 'header' && p.name === 'Idempotency-Key'));
   assert.deepEqual(
     withKey.map((o) => o.op.operationId).sort(),
-    ['postHarborHelpRequests', 'postHarborHelpRequestsByIdClose', 'postHarborHelpRequestsByIdResponses', 'postHarborHelpRequestsByIdSelect'],
+    [
+      'postFeedbackCorrection',
+      'postFeedbackProposeMetric',
+      'postFeedbackRequestData',
+      'postHarborHelpRequests',
+      'postHarborHelpRequestsByIdClose',
+      'postHarborHelpRequestsByIdResponses',
+      'postHarborHelpRequestsByIdSelect',
+    ],
     'the Idempotency-Key header is declared where it is honoured',
   );
 });
