@@ -76,6 +76,14 @@ import { createMessagesService, MESSAGES_TOPIC } from '../features/exchange-mess
 import { createStreamHub } from '../features/exchange-messages/stream-hub.js';
 import { createMessageStreams } from '../features/exchange-messages/stream-service.js';
 import { memoryStreamSlots, redisStreamSlots } from '../features/exchange-messages/stream-slots.js';
+import { createWorkspaceRepo } from '../features/workspace/workspace-repo.js';
+import { createWorkspaceService } from '../features/workspace/workspace-service.js';
+import { createOverridesRepo } from '../features/feedback/overrides-repo.js';
+import { createOverridesService } from '../features/feedback/overrides-service.js';
+import { createFeedbackRepo } from '../features/feedback/feedback-repo.js';
+import { createFeedbackService } from '../features/feedback/feedback-service.js';
+import { createVesselServicesRepo } from '../features/vessel-services/vessel-services-repo.js';
+import { createVesselServicesService } from '../features/vessel-services/vessel-services-service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -148,7 +156,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
   const fleetRepo = createFleetRepo(store.db, store.dialect);
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
-  const harbor = createHarborServices({ store, clock, audit, agents, fleet, cursors });
+  // the harbor writes workspace events (help and operator request changes) in its own transactions
+  const workspace = createWorkspaceService({ repo: createWorkspaceRepo(store.db), clock, bus, transaction: store.transaction });
+  const harbor = createHarborServices({ store, clock, audit, agents, fleet, cursors, emit: workspace.emit });
   // The vessels entitlement reads the snapshot trial record (one vessel) of callers holding snapshot:read.
   const trialRecords = createTrialsRepo(store.db);
   const catalog = buildCatalogView(ALL_ROUTES);
@@ -164,7 +174,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const usageMeter = createUsageMeter({ repo: usageRepo, clock, onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; counts kept for the next flush') });
   const fleetReads = createFleetReads(store.db);
   const eventsRepo = createEventsRepo(store.db);
-  const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock });
+  // applied feedback corrections, laid over vessel and port data where it is served (docs/feedback.md)
+  const overrides = createOverridesService({ repo: createOverridesRepo(store.db) });
+  const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock, corrections: (portId) => overrides.corrections('port', portId) });
   const events = createEventsService({
     repo: eventsRepo,
     runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
@@ -244,6 +256,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       cursors,
       pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memoryPollSlots(() => clock.now()),
       findTrial: (agentId) => trialRecords.find(agentId),
+      corrections: (vslId) => overrides.corrections('vessel', vslId),
       onError: (err, context) => logger.error({ err }, context),
     }),
     meta: createMetaService({
@@ -269,6 +282,29 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     webmcp: createWebmcpService({ repo: createWebmcpRepo(store.db), clock, catalog, cursors }),
     ...harbor.services,
     ...exchangeCommunity.services,
+    workspace,
+    overrides,
+    feedback: createFeedbackService({
+      repo: createFeedbackRepo(store.db),
+      overrides,
+      clock,
+      audit,
+      transaction: store.transaction,
+      emit: workspace.emit,
+      fleet,
+      portExists: (portId) => ports.byId(portId) !== undefined,
+    }),
+    vesselServices: createVesselServicesService({
+      repo: createVesselServicesRepo(store.db),
+      clock,
+      cursors,
+      audit,
+      vessels: () => services.vessels,
+      events: () => events,
+      ports: () => ports,
+      fleetReads,
+      corrections: (vslId) => overrides.corrections('vessel', vslId),
+    }),
   };
   registerExchangeCommunityKinds(services.exchangeGate, exchangeCommunity.services);
   const jobs: Job[] = [
@@ -286,6 +322,8 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     ...harbor.jobs,
     ...exchangeCommunity.jobs,
     { name: 'exchange_core_sweep', everyMs: MINUTE, run: () => services.exchangeCore.sweep() },
+    { name: 'workspace_events_retention', everyMs: HOUR, run: () => services.workspace.enforceRetention() },
+    { name: 'overrides_refresh', everyMs: 5 * SECOND, run: () => services.overrides.refresh() },
   ];
   registerExchangeCoreKinds(services.exchangeGate, services.exchangeCore);
 
@@ -324,6 +362,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const core = await createCore(config, options);
   const { clock, logger, redis, services, statusReporters } = core;
   try {
+    await services.overrides.refresh();
     await services.fleet.start();
     await services.vessels.followPositions();
   } catch (e) {

@@ -14,6 +14,8 @@ import { eventCommands } from '../features/events/commands.js';
 import { exchangeCommands } from '../features/exchange/commands.js';
 import { mcpCommands } from '../features/mcp/commands.js';
 import { exchangeMessageCommands } from '../features/exchange-messages/commands.js';
+import { feedbackCommands } from '../features/feedback/commands.js';
+import { vesselServiceCommands } from '../features/vessel-services/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -36,4 +38,6 @@ export const ALL_COMMANDS: Command[] = [
   ...exchangeCommands,
   ...mcpCommands,
   ...exchangeMessageCommands,
+  ...feedbackCommands,
+  ...vesselServiceCommands,
 ];

@@ -24,6 +24,9 @@ import { webmcpRoutes } from './mcp/routes.js';
 import { exchangeCommunityRoutes } from './exchange-community/routes.js';
 import { exchangeMessageRoutes } from './exchange-messages/routes.js';
 import { exchangeCoreRoutes } from './exchange-core/routes.js';
+import { workspaceRoutes } from './workspace/routes.js';
+import { feedbackRoutes } from './feedback/routes.js';
+import { vesselServiceRoutes } from './vessel-services/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -52,4 +55,7 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...exchangeCommunityRoutes,
   ...exchangeMessageRoutes,
   ...exchangeCoreRoutes,
+  ...workspaceRoutes,
+  ...feedbackRoutes,
+  ...vesselServiceRoutes,
 ];

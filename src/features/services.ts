@@ -27,6 +27,10 @@ import type { ActivityService } from './exchange-community/activity-service.js';
 import type { MessagesService } from './exchange-messages/messages-service.js';
 import type { MessageStreams } from './exchange-messages/stream-service.js';
 import type { ExchangeCoreService } from './exchange-core/exchange-core-service.js';
+import type { WorkspaceService } from './workspace/workspace-service.js';
+import type { FeedbackService } from './feedback/feedback-service.js';
+import type { OverridesService } from './feedback/overrides-service.js';
+import type { VesselServicesService } from './vessel-services/vessel-services-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -77,4 +81,12 @@ export interface Services extends HarborServices {
   exchangeMessages: MessagesService;
   /** The exchange's server-sent event streams of messages. */
   exchangeStreams: MessageStreams;
+  /** The agent workspace: private documents and the event inbox (emit writes an event; docs/workspace.md). */
+  workspace: WorkspaceService;
+  /** Feedback tickets: corrections, data requests, metric proposals (docs/feedback.md). */
+  feedback: FeedbackService;
+  /** Applied corrections laid over observed vessel and port data, cached in memory. */
+  overrides: OverridesService;
+  /** Vessel snapshot and history for entitled vessels, and the operator's grants. */
+  vesselServices: VesselServicesService;
 }

@@ -152,6 +152,20 @@ const definitions = {
   },
   // webmcp (docs/mcp.md)
   tool_not_found: { status: 404, retryable: false, summary: 'No MCP tool with this name (GET /v1/webmcp/tools lists them).' },
+  // feedback, workspace and vessel services (docs/feedback.md, docs/workspace.md)
+  feedback_ticket_not_found: { status: 404, retryable: false, summary: 'No feedback ticket with this ticket_id among your own tickets.' },
+  feedback_daily_limit: { status: 429, retryable: true, summary: 'Feedback tickets per agent per 24 hours reached; wait for Retry-After seconds.' },
+  feedback_state_invalid: { status: 409, retryable: false, summary: 'The feedback ticket state does not allow this step.' },
+  precondition_failed: { status: 412, retryable: false, summary: 'If-Match names a version other than the current one (or the document does not exist); read it again and retry with its ETag.' },
+  workspace_document_not_found: { status: 404, retryable: false, summary: 'No workspace document with this name.' },
+  workspace_document_too_large: { status: 413, retryable: false, summary: 'The document exceeds the size cap per document.' },
+  workspace_quota_exceeded: { status: 409, retryable: false, summary: 'The workspace would exceed its total size or document count cap; delete documents first (waiting does not help).' },
+  operator_configuration_required: {
+    status: 403,
+    retryable: false,
+    summary:
+      'Vessel services are sold only after an immutable quote and a confirmed settlement, which this deployment has not configured; without a snapshot trial or an operator grant for the vessel no data is served.',
+  },
 } as const satisfies Record<string, { status: number; retryable: boolean; summary: string }>;
 
 export type ErrorCode = keyof typeof definitions;

@@ -766,7 +766,92 @@ export interface ExchangeReputationTable {
   created_at: number;
 }
 
+/** Feedback tickets (docs/feedback.md); evidence and changes are JSON arrays. */
+export interface FeedbackTicketsTable {
+  ticket_id: string;
+  agent_id: string;
+  kind: string;
+  subject_kind: string;
+  subject_ref: string;
+  title: string;
+  body: string;
+  evidence: string;
+  changes: string;
+  state: string;
+  public_response: string | null;
+  internal_note: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A corrected value laid over observed data (vessel identity, port name and coordinates); value is JSON. */
+export interface DataOverridesTable {
+  override_id: string;
+  ticket_id: string;
+  target_kind: string;
+  target_key: string;
+  field: string;
+  value: string;
+  provenance: string;
+  applied_at: number;
+  reverted_at: number | null;
+}
+
+/** One row (id 1): bumped by every apply or revert of an override. */
+export interface DataOverrideVersionTable {
+  id: number;
+  version: number;
+}
+
+export interface WorkspaceDocumentsTable {
+  agent_id: string;
+  name: string;
+  media_type: string;
+  content: string;
+  size_bytes: number;
+  revision: number;
+  etag: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** An agent's event inbox: seq is monotonic per agent (workspace_event_counters). */
+export interface WorkspaceEventsTable {
+  agent_id: string;
+  seq: number;
+  event_id: string;
+  kind: string;
+  payload: string;
+  created_at: number;
+  acked_at: number | null;
+}
+
+export interface WorkspaceEventCountersTable {
+  agent_id: string;
+  last_seq: number;
+}
+
+/** Operator grants of the vessel services (snapshot and history) for one vessel, expiring. */
+export interface VesselServiceGrantsTable {
+  grant_id: string;
+  agent_id: string;
+  vessel_ref: string;
+  imo: number | null;
+  mmsi: number | null;
+  vsl_id: string | null;
+  granted_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
 export interface Database {
+  feedback_tickets: FeedbackTicketsTable;
+  data_overrides: DataOverridesTable;
+  data_override_version: DataOverrideVersionTable;
+  workspace_documents: WorkspaceDocumentsTable;
+  workspace_events: WorkspaceEventsTable;
+  workspace_event_counters: WorkspaceEventCountersTable;
+  vessel_service_grants: VesselServiceGrantsTable;
   exchange_claims: ExchangeClaimsTable;
   exchange_votes: ExchangeVotesTable;
   exchange_bounties: ExchangeBountiesTable;

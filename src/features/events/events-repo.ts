@@ -198,6 +198,29 @@ export function createEventsRepo(db: Db) {
       return db.selectFrom('transits').selectAll().where('zone', '=', zone).where('exited_at', '>=', from).where('exited_at', '<=', to).orderBy('exited_at', 'asc').execute();
     },
 
+    /** One vessel's port calls and chokepoint transits under way in [from, to], newest first (the vessel services' timeline). */
+    async vesselTimeline(vslId: string, from: number, to: number, limit: number): Promise<{ calls: PortCallRow[]; transits: TransitRow[] }> {
+      const calls = await db
+        .selectFrom('port_calls')
+        .selectAll()
+        .where('vsl_id', '=', vslId)
+        .where('arrival', '<=', to)
+        .where((eb) => eb.or([eb('departure', 'is', null), eb('departure', '>=', from)]))
+        .orderBy('arrival', 'desc')
+        .limit(limit)
+        .execute();
+      const transits = await db
+        .selectFrom('transits')
+        .selectAll()
+        .where('vsl_id', '=', vslId)
+        .where('entered_at', '<=', to)
+        .where('exited_at', '>=', from)
+        .orderBy('entered_at', 'desc')
+        .limit(limit)
+        .execute();
+      return { calls, transits };
+    },
+
     // ---- the detector runner's checkpoint and lease ----
 
     /** The observation time a detector's checkpoint reached, without reading its state. */

@@ -24,6 +24,7 @@ import { createSandboxTasksService } from './tasks/sandbox-tasks-service.js';
 import { createTaskCompletionsRepo } from './tasks/task-completions-repo.js';
 import { createTrialsRepo } from './trials/trials-repo.js';
 import { createTrialsService } from './trials/trials-service.js';
+import type { WorkspaceEmit } from '../workspace/workspace-service.js';
 
 export interface HarborDeps {
   store: Store;
@@ -32,6 +33,8 @@ export interface HarborDeps {
   agents: AgentsService;
   fleet: FleetService;
   cursors: CursorCodec;
+  /** Writes workspace events for the agents a change concerns (help and operator request updates). */
+  emit?: WorkspaceEmit;
 }
 
 /**
@@ -47,8 +50,8 @@ export function createHarborServices(deps: HarborDeps) {
   // Check-then-write limits run in one transaction under the agent's lock (docs/decisions/009-transactions-and-locks.md).
   const transaction = store.transaction;
   const harborQuota = createQuotaService({ repo: createQuotaRepo(db), clock, activeSources: activeItemSources, transaction });
-  const help = createHelpService({ repo: createHelpRepo(db), clock, cursors, audit, agents, quota: harborQuota, transaction });
-  const operatorRequests = createOperatorRequestsService({ repo: createOperatorRequestsRepo(db), clock, cursors, audit, agents, quota: harborQuota, transaction });
+  const help = createHelpService({ repo: createHelpRepo(db), clock, cursors, audit, agents, quota: harborQuota, transaction, emit: deps.emit });
+  const operatorRequests = createOperatorRequestsService({ repo: createOperatorRequestsRepo(db), clock, cursors, audit, agents, quota: harborQuota, transaction, emit: deps.emit });
   const profiles = createProfilesService({
     repo: createProfilesRepo(db, store.dialect),
     clock,

@@ -9,6 +9,7 @@ import { readPortTableFile, type PortTableFile } from './port-table-file.js';
 import { rebuildPortTable, sourcesOfTable, type PortRecord } from './port-table.js';
 import type { PortImportRow, PortsRepo } from './ports-repo.js';
 import { NEAR_RADIUS_DEFAULT_KM } from './schemas.js';
+import { correctionList, OPERATOR_CORRECTED_FLAG, type Corrections } from '../feedback/override-fields.js';
 
 export interface PortsSearchOptions {
   q?: string;
@@ -32,16 +33,18 @@ function parseNear(text: string): { lat: number; lon: number } {
   return { lat, lon };
 }
 
-function view(hit: PortHit) {
+/** A hit as served: operator corrections of name and coordinates (docs/feedback.md) over the table's values. */
+function view(hit: PortHit, corrections: Corrections | undefined) {
   const { port } = hit;
+  const corrected = (field: 'name' | 'lat' | 'lon') => corrections?.get(field)?.value;
   return {
     port_id: port.port_id,
-    name: port.name,
+    name: (corrected('name') as string | undefined) ?? port.name,
     alternate_names: port.alternate_names,
     country: port.country,
     locode: port.locode,
-    lat: port.lat,
-    lon: port.lon,
+    lat: (corrected('lat') as number | undefined) ?? port.lat,
+    lon: (corrected('lon') as number | undefined) ?? port.lon,
     harbor_size: port.harbor_size,
     harbor_type: port.harbor_type,
     sources: port.sources,
@@ -50,6 +53,7 @@ function view(hit: PortHit) {
     conflict: port.conflict ?? null,
     match: { kind: hit.match, score: Math.round(hit.score * 1000) / 1000, matched_name: hit.matched_name },
     distance_km: hit.distance_km,
+    ...(corrections?.size ? { corrections: correctionList(corrections) } : {}),
   };
 }
 
@@ -82,7 +86,15 @@ function withImports(file: PortTableFile, rows: PortImportRow[]): { ports: reado
  * never pay for it; a search first checks the store's import version and rebuilds the table when
  * another process imported since.
  */
-export function createPortsService(deps: { cursors: CursorCodec; repo: PortsRepo; clock: Clock; load?: () => PortTableFile }) {
+export function createPortsService(deps: {
+  cursors: CursorCodec;
+  repo: PortsRepo;
+  clock: Clock;
+  load?: () => PortTableFile;
+  /** Operator corrections of a port (name, lat, lon), served over the table's values and flagged operator_corrected. */
+  corrections?: (portId: number) => Corrections | undefined;
+}) {
+  const correctionsOf = deps.corrections ?? (() => undefined);
   let file: PortTableFile | null = null;
   let state: TableState | null = null;
   let refreshing: Promise<void> | null = null;
@@ -177,7 +189,9 @@ export function createPortsService(deps: { cursors: CursorCodec; repo: PortsRepo
       const hits = index().search(query);
       const page = hits.slice(offset, offset + options.limit);
       const next = offset + page.length < hits.length ? deps.cursors.seal(`ps:${offset + page.length}:${queryHash}`) : null;
-      return { data: { items: page.map(view), total: hits.length, next_cursor: next, attribution: attribution() }, freshnessSeconds: 0, qualityFlags: [] as string[] };
+      const items = page.map((hit) => view(hit, correctionsOf(hit.port.port_id)));
+      const corrected = items.some((item) => 'corrections' in item);
+      return { data: { items, total: hits.length, next_cursor: next, attribution: attribution() }, freshnessSeconds: 0, qualityFlags: corrected ? [OPERATOR_CORRECTED_FLAG] : [] };
     },
   };
 }

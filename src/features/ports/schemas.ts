@@ -40,6 +40,15 @@ export const PortItem = Type.Object({
     matched_name: Nullable(Type.String()),
   }),
   distance_km: Nullable(Type.Number({ description: 'From near, when given.' })),
+  corrections: Type.Optional(
+    Type.Array(
+      Type.Object({ field: Type.String(), value: Type.Union([Type.String(), Type.Number()]), ticket_id: Type.String(), provenance: Type.String(), applied_at: Type.String({ format: 'date-time' }) }),
+      {
+        description:
+          'Present when name, lat or lon is served from an operator correction (feedback ticket) instead of the port table; the answer then carries the quality flag operator_corrected. Matching (text, near) uses the table values.',
+      },
+    ),
+  ),
 });
 
 export const PortsSearchData = Type.Object({

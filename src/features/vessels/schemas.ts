@@ -71,6 +71,12 @@ export const VesselRecord = Type.Object({
   first_seen_at: DateTime(),
   last_seen_at: DateTime(),
   confidence: IdentityConfidence,
+  corrections: Type.Optional(
+    Type.Array(Type.Object({ field: Type.String(), value: Type.Union([Type.String(), Type.Number()]), ticket_id: Type.String(), provenance: Type.String(), applied_at: DateTime() }), {
+      description:
+        'Fields served from an operator correction (feedback ticket) instead of the observed value; the answer then carries the quality flag operator_corrected. Present only when some field is corrected.',
+    }),
+  ),
 });
 
 export const LookupData = Type.Object({

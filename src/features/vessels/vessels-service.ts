@@ -19,6 +19,7 @@ import { createVesselSearch, type SearchOptions } from './vessel-search.js';
 import { createVesselUpdates, type UpdatesOptions } from './vessel-updates.js';
 import { ageSeconds, flagsFor, isSimulated, lastPositionData, oldestAge, positionView, previewIdentity, searchItem, trackPoint, vesselRecord, type SeenFix } from './vessel-views.js';
 import type { VesselsRepo } from './vessels-repo.js';
+import { correctedIdentity, correctionList, OPERATOR_CORRECTED_FLAG, type Corrections } from '../feedback/override-fields.js';
 
 export type { PositionView } from './vessel-views.js';
 
@@ -33,6 +34,8 @@ export interface VesselsServiceDeps {
   /** The snapshot trial record of an agent (read only for callers holding snapshot:read). */
   findTrial: (agentId: string) => Promise<TrialRecord | undefined>;
   onError?: (err: unknown, context: string) => void;
+  /** Operator corrections of a vessel's identity (docs/feedback.md): served over the observed values, flagged operator_corrected. */
+  corrections?: (vslId: string) => Corrections | undefined;
 }
 
 const TRACK_CURSOR = /^p:(\d{1,16})$/;
@@ -46,6 +49,12 @@ export function createVesselsService(deps: VesselsServiceDeps) {
   const { fleet, fleetReads, repo, clock, cursors } = deps;
   const recorder = createLookupRecorder({ repo, clock, onError: deps.onError });
   const delayedFixes = createDelayedFixes(fleetReads, deps.bus);
+  const correctionsOf = deps.corrections ?? (() => undefined);
+  /** The vessel as served: its corrections laid over a copy of the observed identity. */
+  const served = (v: VesselState): VesselState => correctedIdentity(v, correctionsOf(v.vslId));
+  /** Records carry `corrections` only when some field is corrected. */
+  const withCorrections = <R extends object>(record: R, corrections: Corrections | undefined) => (corrections?.size ? { ...record, corrections: correctionList(corrections) } : record);
+  const correctedFlag = (vessels: readonly VesselState[]): string[] => (vessels.some((v) => (correctionsOf(v.vslId)?.size ?? 0) > 0) ? [OPERATOR_CORRECTED_FLAG] : []);
 
   async function resolve(ref: VesselRef): Promise<VesselState> {
     const state = ref.kind === 'vsl_id' ? fleet.byVesselId(ref.vslId) : ref.kind === 'mmsi' ? fleet.byMmsiNumber(ref.mmsi) : fleet.byImoNumber(ref.imo);
@@ -114,14 +123,14 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const dataAge = ageSeconds(now, v.lastSeenAt);
       return {
         data: {
-          vessel: vesselRecord(v),
+          vessel: withCorrections(vesselRecord(served(v)), correctionsOf(v.vslId)),
           latest_position: seen.fix ? positionView(seen.fix, now, seen.delayed) : null,
           data_age_seconds: dataAge,
         },
         // the oldest data returned: the position served when there is one (older than the newest observation)
         freshnessSeconds: seen.fix ? Math.max(dataAge, ageSeconds(now, seen.fix.observedAt)) : dataAge,
         confidence: lowestConfidence([identityConfidence(v), seen.fix ? positionConfidence(seen.fix.qualityFlags) : null]),
-        qualityFlags: flagsFor(isSimulated(v), seen.delayed),
+        qualityFlags: [...flagsFor(isSimulated(v), seen.delayed), ...correctedFlag([v])],
       };
     },
 
@@ -129,12 +138,12 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const v = await resolve(ref);
       recorder.recordLookups([v], agentId, 'getVesselsLastPosition');
       const now = clock.now();
-      const data = lastPositionData(v, await visibleFix(v, access, now), now);
+      const data = lastPositionData(served(v), await visibleFix(v, access, now), now);
       return {
         data,
         freshnessSeconds: data.position?.age_seconds ?? 0,
         confidence: data.position?.confidence ?? null,
-        qualityFlags: [...new Set([...flagsFor(isSimulated(v), !liveFor(access, v)), ...(data.position?.quality_flags ?? [])])],
+        qualityFlags: [...new Set([...flagsFor(isSimulated(v), !liveFor(access, v)), ...(data.position?.quality_flags ?? []), ...correctedFlag([v])])],
       };
     },
 
@@ -145,12 +154,12 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const oldest = fixes.reduce<number | null>((min, f) => (f.fix === null ? min : min === null ? f.fix.observedAt : Math.min(min, f.fix.observedAt)), null);
       return {
         data: {
-          items: vessels.map((v, i) => searchItem(v, fixes[i]!, now)),
+          items: vessels.map((v, i) => searchItem(served(v), fixes[i]!, now)),
           next_cursor: nextCursor,
         },
         ...(oldest !== null ? { freshnessSeconds: ageSeconds(now, oldest) } : {}),
         confidence: lowestConfidence(vessels.map(identityConfidence)),
-        qualityFlags: flagsFor(vessels.some(isSimulated), delayed),
+        qualityFlags: [...flagsFor(vessels.some(isSimulated), delayed), ...correctedFlag(vessels)],
       };
     },
 
@@ -168,7 +177,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           const seen = await visibleFix(v, access, now);
           delayed ||= seen.delayed;
           if (seen.fix) oldest = oldest === null ? seen.fix.observedAt : Math.min(oldest, seen.fix.observedAt);
-          items.push({ id, status: 'ok' as const, result: lastPositionData(v, seen, now), error: null });
+          items.push({ id, status: 'ok' as const, result: lastPositionData(served(v), seen, now), error: null });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
           items.push({ id, status: 'error' as const, result: null, error: { code: err.code, message: err.message } });
@@ -179,7 +188,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
         data: { items, found: found.length, errors: items.length - found.length },
         ...(oldest !== null ? { freshnessSeconds: ageSeconds(now, oldest) } : {}),
         confidence: lowestConfidence(items.map((i) => i.result?.position?.confidence)),
-        qualityFlags: flagsFor(found.some(isSimulated), delayed),
+        qualityFlags: [...flagsFor(found.some(isSimulated), delayed), ...correctedFlag(found)],
       };
     },
 

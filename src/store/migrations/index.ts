@@ -19,6 +19,7 @@ import * as exchangeBase from './20261124T0300_exchange_base.js';
 import * as exchangeCore from './20261124T0310_exchange_core.js';
 import * as exchangeMessages from './20261124T0320_exchange_messages.js';
 import * as exchangeCommunity from './20261124T0330_exchange_community.js';
+import * as feedbackWorkspace from './20261124T0400_feedback_workspace.js';
 import * as webmcp from './20261124T0500_webmcp.js';
 import * as billingUsage from './20261124T0510_billing_usage.js';
 import * as consoleSessions from './20261124T0700_console_sessions.js';
@@ -48,6 +49,7 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261124T0310_exchange_core': exchangeCore,
   '20261124T0320_exchange_messages': exchangeMessages,
   '20261124T0330_exchange_community': exchangeCommunity,
+  '20261124T0400_feedback_workspace': feedbackWorkspace,
   '20261124T0500_webmcp': webmcp,
   '20261124T0510_billing_usage': billingUsage,
   '20261124T0700_console_sessions': consoleSessions,

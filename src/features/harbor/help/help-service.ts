@@ -31,14 +31,27 @@ import {
 } from './help-rules.js';
 import { discoveryItem, feedbackView, requestFeedEntry, requestView, responseFeedEntry, responseView } from './help-views.js';
 
+import type { WorkspaceEmit } from '../../workspace/workspace-service.js';
+
 export type { HelpActor } from './help-rules.js';
 
 /**
  * Help requests: creation, responses, selection, closing and feedback, composed from the rules
  * (help-rules), the views (help-views) and moderation (help-moderation).
  */
-export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors: CursorCodec; audit: AuditService; agents: AgentsService; quota: QuotaService; transaction: TransactionRunner }) {
+export function createHelpService(deps: {
+  repo: HelpRepo;
+  clock: Clock;
+  cursors: CursorCodec;
+  audit: AuditService;
+  agents: AgentsService;
+  quota: QuotaService;
+  transaction: TransactionRunner;
+  /** Workspace events for the other party of a change, written in the change's transaction. */
+  emit?: WorkspaceEmit;
+}) {
   const { repo, clock, audit, agents, quota, transaction } = deps;
+  const emit: WorkspaceEmit = deps.emit ?? (async () => undefined);
 
   async function visibleRequest(actor: HelpActor, requestId: string): Promise<HelpRequestRow> {
     requireEnabled(actor);
@@ -175,6 +188,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors:
         }
         await repo.touch(requestId, now, trx);
         await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.respond', target: requestId, details: { response_id: response.response_id } }, trx);
+        await emit(row.author_id, 'help_request.answered', { help_request_id: requestId, response_id: response.response_id, title: row.title }, trx);
         return responseView(response, row);
       });
     },
@@ -214,6 +228,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors:
           },
           trx,
         );
+        await emit(response.helper_id, 'help_request.selected', { help_request_id: requestId, response_id: response.response_id, title: row.title }, trx);
         return selected;
       });
       return view(updated, actor.agentId);
@@ -229,6 +244,7 @@ export function createHelpService(deps: { repo: HelpRepo; clock: Clock; cursors:
         const now = clock.now();
         const closed = await transition(row, { ...patch, closed_at: now, updated_at: now, last_activity_at: now }, trx);
         await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.close', target: requestId, details: { from: row.state, to: patch.state } }, trx);
+        if (row.selected_helper_id) await emit(row.selected_helper_id, 'help_request.closed', { help_request_id: requestId, state: patch.state, title: row.title }, trx);
         return closed;
       });
       return view(updated, actor.agentId);

@@ -27,8 +27,8 @@ export function createOperatorRequestsRepo(db: Db) {
       if (filter.state) q = q.where('state', '=', filter.state);
       return q.execute();
     },
-    async update(requestId: string, patch: Partial<OperatorRequestRow>): Promise<void> {
-      await db.updateTable('harbor_operator_requests').set(patch).where('request_id', '=', requestId).execute();
+    async update(requestId: string, patch: Partial<OperatorRequestRow>, trx: Executor = db): Promise<void> {
+      await trx.updateTable('harbor_operator_requests').set(patch).where('request_id', '=', requestId).execute();
     },
   };
 }

@@ -11,6 +11,7 @@ import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { harborText } from '../text-rules.js';
 import type { OperatorRequestRow, OperatorRequestsRepo } from './operator-requests-repo.js';
 import { iso, isoOrNull } from '../../../clock.js';
+import type { WorkspaceEmit } from '../../workspace/workspace-service.js';
 
 export const OPERATOR_REQUEST_CATEGORIES = ['missing_function', 'data_problem', 'api_problem', 'service_request', 'access_request', 'collaboration'] as const;
 export type OperatorRequestCategory = (typeof OPERATOR_REQUEST_CATEGORIES)[number];
@@ -59,8 +60,24 @@ export function createOperatorRequestsService(deps: {
   agents: AgentsService;
   quota: QuotaService;
   transaction: TransactionRunner;
+  /** Writes the requesting agent's workspace event (operator_request.updated) in the update's transaction. */
+  emit?: WorkspaceEmit;
 }) {
   const { repo, clock, audit, agents } = deps;
+
+  /** Stores an operator's step, its audit record and the agent's workspace event in one transaction. */
+  async function store(row: OperatorRequestRow, patch: Partial<OperatorRequestRow> & { state: string }, auditEntry: Parameters<AuditService['record']>[0]) {
+    await deps.transaction(agentLock(row.agent_id), async (trx) => {
+      await repo.update(row.request_id, patch, trx);
+      await audit.record(auditEntry, trx);
+      await deps.emit?.(
+        row.agent_id,
+        'operator_request.updated',
+        { operator_request_id: row.request_id, state: patch.state, public_response: patch.public_response ?? row.public_response, subject: row.subject },
+        trx,
+      );
+    });
+  }
 
   async function requireOpen(requestId: string): Promise<OperatorRequestRow> {
     const row = await repo.findById(requestId);
@@ -156,8 +173,7 @@ export function createOperatorRequestsService(deps: {
         updated_at: now,
         responded_at: now,
       };
-      await repo.update(requestId, patch);
-      await audit.record({ actor, action: 'harbor.operator_request.respond', target: requestId, details: { agent_id: row.agent_id, note_added: input.internalNote !== undefined } });
+      await store(row, patch, { actor, action: 'harbor.operator_request.respond', target: requestId, details: { agent_id: row.agent_id, note_added: input.internalNote !== undefined } });
       return { ...row, ...patch };
     },
 
@@ -182,8 +198,7 @@ export function createOperatorRequestsService(deps: {
         updated_at: now,
         responded_at: now,
       };
-      await repo.update(requestId, patch);
-      await audit.record({ actor, action: 'harbor.operator_request.approve', target: requestId, details: { agent_id: row.agent_id, granted: grants } });
+      await store(row, patch, { actor, action: 'harbor.operator_request.approve', target: requestId, details: { agent_id: row.agent_id, granted: grants } });
       return { row: { ...row, ...patch }, grants };
     },
 
@@ -206,8 +221,7 @@ export function createOperatorRequestsService(deps: {
       updated_at: now,
       responded_at: input.publicResponse !== undefined ? now : row.responded_at,
     };
-    await repo.update(requestId, patch);
-    await audit.record({ actor, action: `harbor.operator_request.${state === 'rejected' ? 'reject' : 'close'}`, target: requestId, details: { agent_id: row.agent_id } });
+    await store(row, patch, { actor, action: `harbor.operator_request.${state === 'rejected' ? 'reject' : 'close'}`, target: requestId, details: { agent_id: row.agent_id } });
     return { ...row, ...patch };
   }
 }

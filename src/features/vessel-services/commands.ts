@@ -1,0 +1,65 @@
+import { AppError } from '../../http/errors.js';
+import { iso } from '../../clock.js';
+import { out, withBosun, type Command } from '../../cli/command.js';
+import type { VesselServiceGrantRow } from './vessel-services-repo.js';
+
+const CLI_ACTOR = { kind: 'cli' } as const;
+
+function agentArg(positionals: string[]): string {
+  const id = positionals[0];
+  if (!id) throw new AppError('invalid_request', 'give the agent id');
+  return id;
+}
+
+function printGrant(g: VesselServiceGrantRow) {
+  const state = g.revoked_at !== null ? `revoked ${iso(Number(g.revoked_at))}` : `until ${iso(Number(g.expires_at))}`;
+  out(`${g.grant_id}  ${g.agent_id}  ${g.vessel_ref}${g.vsl_id ? ` (${g.vsl_id})` : ''}  granted ${iso(Number(g.granted_at))}  ${state}`);
+}
+
+export const vesselServiceCommands: Command[] = [
+  {
+    name: 'services grant',
+    summary: 'Grant an agent the vessel services (snapshot and history) for one vessel, for N days. Audited.',
+    usage: 'bosun services grant <agent_id> --vessel IMO:…|MMSI:…|vsl_id --days N',
+    options: { vessel: { type: 'string' }, days: { type: 'string' } },
+    async run({ positionals, values }) {
+      const agentId = agentArg(positionals);
+      if (typeof values.vessel !== 'string') throw new AppError('invalid_request', 'give --vessel IMO:<7 digits>, MMSI:<9 digits> or a vsl_id');
+      const vessel = values.vessel;
+      const days = Number(values.days);
+      const grant = await withBosun(async (b) => {
+        if (!(await b.ctx.services.agents.standing(agentId))) throw new AppError('not_found', `no agent ${agentId}`);
+        return b.ctx.services.vesselServices.grant(agentId, vessel, days, CLI_ACTOR);
+      });
+      printGrant(grant);
+      return 0;
+    },
+  },
+  {
+    name: 'services revoke',
+    summary: "Revoke an agent's vessel service grants: of one vessel with --vessel, else all. Audited.",
+    usage: 'bosun services revoke <agent_id> [--vessel IMO:…|MMSI:…|vsl_id]',
+    options: { vessel: { type: 'string' } },
+    async run({ positionals, values }) {
+      const agentId = agentArg(positionals);
+      const vessel = typeof values.vessel === 'string' ? values.vessel : undefined;
+      const revoked = await withBosun((b) => b.ctx.services.vesselServices.revoke(agentId, vessel, CLI_ACTOR));
+      out(revoked ? `revoked ${revoked} grant(s)` : 'no active grant matched');
+      return revoked ? 0 : 1;
+    },
+  },
+  {
+    name: 'services list',
+    summary: 'List vessel service grants (newest first), optionally of one agent.',
+    usage: 'bosun services list [--agent AGENT_ID] [--limit N]',
+    options: { agent: { type: 'string' }, limit: { type: 'string', default: '50' } },
+    async run({ values }) {
+      const limit = Number(values.limit);
+      if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new AppError('invalid_request', '--limit must be 1-500');
+      const rows = await withBosun((b) => b.ctx.services.vesselServices.list({ agentId: typeof values.agent === 'string' ? values.agent : undefined, limit }));
+      for (const row of rows) printGrant(row);
+      if (rows.length === 0) out('no vessel service grants');
+      return 0;
+    },
+  },
+];
