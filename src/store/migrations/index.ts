@@ -16,6 +16,7 @@ import * as accessVersion from './20261123T2200_access_version.js';
 import * as events from './20261124T0100_events.js';
 import * as portImports from './20261124T0200_port_imports.js';
 import * as exchangeBase from './20261124T0300_exchange_base.js';
+import * as resourceInfra from './20261124T0600_resource_infra.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261124T0100_events': events,
   '20261124T0200_port_imports': portImports,
   '20261124T0300_exchange_base': exchangeBase,
+  '20261124T0600_resource_infra': resourceInfra,
 };
