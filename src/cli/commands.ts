@@ -12,6 +12,7 @@ import { feedCommands } from '../feeds/commands.js';
 import { simCommands } from '../sim/commands.js';
 import { eventCommands } from '../features/events/commands.js';
 import { exchangeCommands } from '../features/exchange/commands.js';
+import { infraCommands } from '../features/resource-infra/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -32,4 +33,5 @@ export const ALL_COMMANDS: Command[] = [
   ...simCommands,
   ...eventCommands,
   ...exchangeCommands,
+  ...infraCommands,
 ];

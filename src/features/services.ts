@@ -18,6 +18,7 @@ import type { VesselsService } from './vessels/vessels-service.js';
 import type { FleetService } from '../fleet/fleet-service.js';
 import type { ExchangeGate } from './exchange/exchange-gate.js';
 import type { CursorCodec } from '../http/cursor-codec.js';
+import type { InfraService } from './resource-infra/infra-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -48,6 +49,8 @@ export interface Services extends HarborServices {
   idempotency: IdempotencyService;
   /** Exchange membership, linked agents, bans and moderation of exchange records (docs/exchange.md). */
   exchangeGate: ExchangeGate;
+  /** The resource_infra layer: ingest pipeline, spatial queries, quality and coverage views (docs/resource-infra.md). */
+  resourceInfra: InfraService;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
 }

@@ -12,8 +12,13 @@ export interface ReferenceCount {
   /** What is counted, e.g. `terminals (distinct url)`. */
   measure: string;
   value: number;
-  /** Which layer quantity answers it: objects of the source, rows read, or distinct countries. */
-  compare: 'rows' | 'entities' | 'objects' | 'countries';
+  /**
+   * Which layer quantity answers it: rows read by the newest successful run, objects stored (of
+   * `categories` when given), resolved (objects + rows or plants skipped by the source's rules), or
+   * distinct countries of the stored objects.
+   */
+  compare: 'rows' | 'objects' | 'resolved' | 'countries';
+  categories?: string[];
 }
 
 export interface InfraSource {
@@ -59,8 +64,8 @@ export const INFRA_SOURCES: readonly InfraSource[] = [
     coverageArea: 'global',
     reference: [
       { measure: 'rows', value: 4358, compare: 'rows' },
-      { measure: 'LNG terminals (distinct url and direction)', value: 805, compare: 'entities' },
-      { measure: 'gas pipeline rows', value: 3067, compare: 'entities' },
+      { measure: 'LNG terminals (distinct url and direction)', value: 805, compare: 'objects', categories: ['lng_import_terminal', 'lng_export_terminal'] },
+      { measure: 'gas pipeline rows', value: 3067, compare: 'objects', categories: ['gas_pipeline'] },
     ],
     rules: [
       'LNG unit/phase rows become one terminal per url and direction (import/export): capacity summed (MTPA), the most advanced status, units listed; id = source + lowest unit id.',
@@ -84,7 +89,7 @@ export const INFRA_SOURCES: readonly InfraSource[] = [
     coverageArea: 'global',
     reference: [
       { measure: 'rows', value: 521, compare: 'rows' },
-      { measure: 'terminals (gem-terminal-id)', value: 468, compare: 'entities' },
+      { measure: 'terminals (gem-terminal-id)', value: 468, compare: 'objects' },
       { measure: 'countries', value: 46, compare: 'countries' },
     ],
     rules: ['One bulk_terminal (subcategory coal) per gem-terminal-id; capacity in Mt/yr summed over units.', 'Rows with lat/lng "-" fail with missing_location.'],
@@ -105,7 +110,7 @@ export const INFRA_SOURCES: readonly InfraSource[] = [
     coverageArea: 'global',
     reference: [
       { measure: 'rows', value: 7396, compare: 'rows' },
-      { measure: 'units (unit-id)', value: 7396, compare: 'entities' },
+      { measure: 'units (unit-id), offshore kept and onshore skipped', value: 7396, compare: 'resolved' },
     ],
     rules: [
       'One offshore_oil_gas_field per unit-id whose point lies at sea (Natural Earth 1:10m); fields on land are skipped as onshore (counted, not stored).',
@@ -129,7 +134,7 @@ export const INFRA_SOURCES: readonly InfraSource[] = [
     coverageArea: 'global',
     reference: [
       { measure: 'rows', value: 12436, compare: 'rows' },
-      { measure: 'plants (url)', value: 5441, compare: 'entities' },
+      { measure: 'plants (url), coastal kept and inland skipped', value: 5441, compare: 'resolved' },
     ],
     rules: ['Units aggregated per plant url (MW summed); a plant is kept when its first unit lies at sea or within 10 km of the coast, otherwise skipped as inland.'],
   },
@@ -149,8 +154,7 @@ export const INFRA_SOURCES: readonly InfraSource[] = [
     coverageArea: 'global',
     reference: [
       { measure: 'rows', value: 1541, compare: 'rows' },
-      { measure: 'plants (url)', value: 521, compare: 'entities' },
-      { measure: 'countries', value: 54, compare: 'countries' },
+      { measure: 'plants (url), coastal kept and inland skipped', value: 521, compare: 'resolved' },
     ],
     rules: ['Reactor units aggregated per plant url (MW summed); kept when at sea or within 10 km of the coast, otherwise skipped as inland.'],
   },
@@ -170,7 +174,7 @@ export const INFRA_SOURCES: readonly InfraSource[] = [
     coverageArea: 'European seas',
     reference: [
       { measure: 'features', value: 600, compare: 'rows' },
-      { measure: 'farm footprints', value: 600, compare: 'entities' },
+      { measure: 'farm footprints', value: 600, compare: 'objects' },
       { measure: 'countries', value: 15, compare: 'countries' },
     ],
     rules: ['One offshore_wind_farm per feature with its Polygon/MultiPolygon; id = source + country + name (+ ~n for repeated phase names).'],
@@ -191,7 +195,7 @@ export const INFRA_SOURCES: readonly InfraSource[] = [
     coverageArea: 'European seas',
     reference: [
       { measure: 'features', value: 438, compare: 'rows' },
-      { measure: 'farm points', value: 438, compare: 'entities' },
+      { measure: 'farm points', value: 438, compare: 'objects' },
       { measure: 'countries', value: 19, compare: 'countries' },
     ],
     rules: ['One offshore_wind_farm per point feature; 0 in N_TURBINES or START_YEAR means unknown (null).'],
