@@ -19,6 +19,7 @@ import { planningRoutes } from './routes/planning-routes.js';
 import { congestionRoutes } from './congestion/routes.js';
 import { conditionsRoutes } from './routes/conditions-routes.js';
 import { vesselRoutes } from './vessels/routes.js';
+import { resourceInfraRoutes } from './resource-infra/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -42,4 +43,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...planningRoutes,
   ...congestionRoutes,
   ...conditionsRoutes,
+  ...resourceInfraRoutes,
 ];
