@@ -15,6 +15,9 @@ export const normaliseName = (name: string) =>
     .replace(/\b(lng|terminal|import|export|power station|power plant|nuclear power plant|offshore|wind farm|project|phase|coal|oil and gas field)\b/g, ' ')
     .replace(/[^a-z0-9]+/g, '');
 
+/** Categories compared with each other: LNG import and export terminals together, every other category alone. */
+const family = (category: string) => (category.startsWith('lng_') ? 'lng_terminal' : category);
+
 export interface DuplicatePair<T> {
   a: T;
   b: T;
@@ -22,7 +25,7 @@ export interface DuplicatePair<T> {
   rule: 'same_name_nearby' | 'same_place';
 }
 
-/** Pairs of objects (a before b by id) that look like the same facility: found on a 0.1° grid, each pair once. */
+/** Pairs of objects of one category family (a before b by id) that look like the same facility: found on a 0.1° grid, each pair once. */
 export function duplicatePairs<T extends { id: string; name: string; category: string; lon: number; lat: number }>(objects: readonly T[]): Array<DuplicatePair<T>> {
   const cells = new Map<string, number[]>();
   const cellOf = (lon: number, lat: number) => [Math.floor(lon / CELL_DEG), Math.floor(lat / CELL_DEG)] as const;
@@ -43,8 +46,9 @@ export function duplicatePairs<T extends { id: string; name: string; category: s
           if (j <= i) continue;
           const other = objects[j]!;
           const d = distanceM(o.lat, o.lon, other.lat, other.lon);
+          if (family(o.category) !== family(other.category)) continue;
           const sameName = names[i] !== '' && names[i] === names[j];
-          const rule = sameName && d <= SAME_NAME_RADIUS_M ? 'same_name_nearby' : !sameName && d <= SAME_PLACE_RADIUS_M && o.category === other.category ? 'same_place' : null;
+          const rule = sameName && d <= SAME_NAME_RADIUS_M ? 'same_name_nearby' : !sameName && d <= SAME_PLACE_RADIUS_M ? 'same_place' : null;
           if (!rule) continue;
           const [a, b] = o.id < other.id ? [o, other] : [other, o];
           pairs.push({ a, b, distance_m: Math.round(d), rule });
