@@ -32,7 +32,10 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     operator = await app.operatorToken();
     dir = mkdtempSync(join(tmpdir(), 'bosun-infra-'));
     const lng = gunzipSync(readFileSync(file('gem-lng-gas/LNG_Terminals-map-file-2024-10-08.csv.gz'))).toString('utf8');
-    writeFileSync(join(dir, 'lng.csv'), slice(lng, (l) => /^(T02170[01]|P0146|P0152),/.test(l)));
+    writeFileSync(
+      join(dir, 'lng.csv'),
+      slice(lng, (l) => /^(T02170[01]|P0146|P0152),/.test(l)),
+    );
     const goget = gunzipSync(readFileSync(file('gem-oil-gas-extraction/Oil_Gas_Extraction-map-file-2025-02-26.csv.gz'))).toString('utf8');
     let placeholders = 0;
     writeFileSync(
@@ -230,7 +233,10 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     const freshness = (await get('/freshness')).body.data.items;
     assert.equal(freshness.find((x: { source: string }) => x.source === 'gem_gctt').release, '2025-01-15');
     const growth = (await get('/growth_timeline')).body.data;
-    assert.equal(growth.points.reduce((a: number, p: { created: number }) => a + p.created, 0), 466 + 18 + 14 + 1038);
+    assert.equal(
+      growth.points.reduce((a: number, p: { created: number }) => a + p.created, 0),
+      466 + 18 + 14 + 1038,
+    );
     const snapshot = (await get('/layer_status_snapshot_meta')).body.data;
     assert.match(snapshot.content_digest, /^[0-9a-f]{64}$/);
     assert.equal((await get('/completion_status_meta')).body.data.categories_filled, 7);
@@ -251,7 +257,17 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
 
   it('serves the operator documents to the operator only', async () => {
     const agent = await app.registerAgent('infra-reader');
-    for (const path of ['/ingest_failures', '/ingest_runs', '/qa_duplicates', '/ops_snapshot', '/internal_only_roadmap', '/source_blockers', '/map_profile', '/map_profile_alerts', '/ops_health_rollup']) {
+    for (const path of [
+      '/ingest_failures',
+      '/ingest_runs',
+      '/qa_duplicates',
+      '/ops_snapshot',
+      '/internal_only_roadmap',
+      '/source_blockers',
+      '/map_profile',
+      '/map_profile_alerts',
+      '/ops_health_rollup',
+    ]) {
       const anonymous = await get(path);
       assert.ok(anonymous.status === 401 || anonymous.status === 403, path);
       const keyed = await get(path, agent.apiKey);

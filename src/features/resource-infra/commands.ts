@@ -26,7 +26,7 @@ export const infraCommands: Command[] = [
       '',
       `Sources: ${INFRA_SOURCES.map((s) => s.id).join(', ')}.`,
       'Without --source every declared source whose file is present under ../shared/data/infra is read.',
-      '--file reads another file of the same source (a newer release) with that source\'s parser.',
+      "--file reads another file of the same source (a newer release) with that source's parser.",
       'Rows stream through the pipeline; a rerun of the same file changes nothing. Each run is recorded',
       '(rows read, created/updated/unchanged/removed, failed rows with their reasons). Progress goes to',
       'stderr; --json prints the reports as JSON.',

@@ -18,7 +18,8 @@ export interface FilterQuery {
 const numbers = (text: string, count: number, field: string) => {
   const parts = text.split(',').map((p) => p.trim());
   const values = parts.map(Number);
-  if (parts.length !== count || parts.some((p) => p === '') || values.some((v) => !Number.isFinite(v))) throw new AppError('invalid_request', `${field} takes ${count} comma-separated numbers`, { field });
+  if (parts.length !== count || parts.some((p) => p === '') || values.some((v) => !Number.isFinite(v)))
+    throw new AppError('invalid_request', `${field} takes ${count} comma-separated numbers`, { field });
   return values;
 };
 
@@ -43,7 +44,12 @@ export function parseFilter(q: FilterQuery): LayerFilter {
     if (Math.abs(lat) > 90 || Math.abs(lon) > 180) throw new AppError('invalid_request', 'near is lat,lon within -90..90 and -180..180', { field: 'near' });
     filter.near = { lat, lon, radiusKm: q.radius_km ?? NEAR_RADIUS_DEFAULT_KM };
   } else if (q.radius_km !== undefined) throw new AppError('invalid_request', 'radius_km needs near', { field: 'radius_km' });
-  if (q.category !== undefined) filter.categories = list(q.category, INFRA_CATEGORIES.map((c) => c.id), 'category');
+  if (q.category !== undefined)
+    filter.categories = list(
+      q.category,
+      INFRA_CATEGORIES.map((c) => c.id),
+      'category',
+    );
   if (q.status !== undefined) filter.statuses = list(q.status, STATUSES, 'status');
   if (q.country !== undefined) filter.country = q.country.trim();
   if (q.source !== undefined) filter.source = q.source;

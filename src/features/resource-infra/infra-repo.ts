@@ -16,7 +16,13 @@ const runFromRow = (r: Record<string, unknown>): InfraRunRow => ({
   started_at: Number(r.started_at),
   finished_at: r.finished_at === null ? null : Number(r.finished_at),
 });
-const objectFromRow = (r: InfraObjectRow): InfraObjectRow => ({ ...r, first_run_id: Number(r.first_run_id), last_run_id: Number(r.last_run_id), created_at: Number(r.created_at), updated_at: Number(r.updated_at) });
+const objectFromRow = (r: InfraObjectRow): InfraObjectRow => ({
+  ...r,
+  first_run_id: Number(r.first_run_id),
+  last_run_id: Number(r.last_run_id),
+  created_at: Number(r.created_at),
+  updated_at: Number(r.updated_at),
+});
 
 /** The only place that touches the resource_infra tables. */
 export function createInfraRepo(db: Db) {
@@ -73,11 +79,26 @@ export function createInfraRepo(db: Db) {
             )
             .execute();
         }
-        for (let i = 0; i < args.removeIds.length; i += BATCH) await trx.deleteFrom('infra_objects').where('id', 'in', args.removeIds.slice(i, i + BATCH)).execute();
+        for (let i = 0; i < args.removeIds.length; i += BATCH)
+          await trx
+            .deleteFrom('infra_objects')
+            .where('id', 'in', args.removeIds.slice(i, i + BATCH))
+            .execute();
         await trx.deleteFrom('infra_findings').where('source_id', '=', args.sourceId).where('kind', '!=', 'duplicate').execute();
-        for (let i = 0; i < args.findings.length; i += BATCH) await trx.insertInto('infra_findings').values(args.findings.slice(i, i + BATCH)).execute();
-        for (let i = 0; i < args.failures.length; i += BATCH) await trx.insertInto('infra_failures').values(args.failures.slice(i, i + BATCH)).execute();
-        const count = await trx.selectFrom('infra_objects').select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+        for (let i = 0; i < args.findings.length; i += BATCH)
+          await trx
+            .insertInto('infra_findings')
+            .values(args.findings.slice(i, i + BATCH))
+            .execute();
+        for (let i = 0; i < args.failures.length; i += BATCH)
+          await trx
+            .insertInto('infra_failures')
+            .values(args.failures.slice(i, i + BATCH))
+            .execute();
+        const count = await trx
+          .selectFrom('infra_objects')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow();
         const objectsAfter = Number(count.n);
         await trx
           .updateTable('infra_runs')
@@ -91,7 +112,11 @@ export function createInfraRepo(db: Db) {
     async replaceDuplicates(findings: NewFinding[]): Promise<void> {
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('infra_findings').where('kind', '=', 'duplicate').execute();
-        for (let i = 0; i < findings.length; i += BATCH) await trx.insertInto('infra_findings').values(findings.slice(i, i + BATCH)).execute();
+        for (let i = 0; i < findings.length; i += BATCH)
+          await trx
+            .insertInto('infra_findings')
+            .values(findings.slice(i, i + BATCH))
+            .execute();
       });
     },
     /** Id of the newest finished run (the layer's data version), 0 before any. */

@@ -216,7 +216,13 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
 
     async objects(options: QueryOptions) {
       const p = await page(options);
-      return { items: p.items.map((h) => summary(h.object, h.distance_km)), total: p.total, next_cursor: p.next_cursor, data_version: p.version, attribution: views.attributionFor(p.items.map((h) => h.object)) };
+      return {
+        items: p.items.map((h) => summary(h.object, h.distance_km)),
+        total: p.total,
+        next_cursor: p.next_cursor,
+        data_version: p.version,
+        attribution: views.attributionFor(p.items.map((h) => h.object)),
+      };
     },
 
     async overview(filter: LayerFilter) {
@@ -254,7 +260,10 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
     async findings(args: { kind?: string; source?: string; limit: number; cursor?: string }) {
       const all = (await deps.repo.findings({ kind: args.kind, sourceId: args.source })).filter((f) => args.kind || f.kind !== 'duplicate');
       let offset = 0;
-      const key = Buffer.from(`${args.kind ?? ''}|${args.source ?? ''}`).toString('base64url').slice(-16) || 'all';
+      const key =
+        Buffer.from(`${args.kind ?? ''}|${args.source ?? ''}`)
+          .toString('base64url')
+          .slice(-16) || 'all';
       if (args.cursor) {
         const m = deps.cursors.read(args.cursor, CURSOR_SHAPE, 'cursor');
         if (m[3] !== key) throw new AppError('cursor_invalid', 'this cursor belongs to another query', { field: 'cursor' });

@@ -162,7 +162,11 @@ export async function ingestSource(
         coast_km: cls.coast_km,
         nearest_port: nearestPort(lon, lat),
         location_accuracy: units.some((u) => u.locationAccuracy === 'approximate') ? 'approximate' : first.locationAccuracy,
-        start_year: units.map((u) => u.startYear).filter((y): y is number => y !== null).sort()[0] ?? null,
+        start_year:
+          units
+            .map((u) => u.startYear)
+            .filter((y): y is number => y !== null)
+            .sort()[0] ?? null,
         url: first.url,
         fsru: 'fsru' in first.extra ? units.some((u) => u.extra.fsru === true) : null,
         units: derivedFrom ? [] : units.map((u) => ({ id: u.unitId, name: u.unitName, status: normaliseStatus(u.statusRaw), capacity: u.capacity, row_ref: u.rowRef })),

@@ -106,7 +106,10 @@ const overview = defineRoute({
   query: OverviewQuery,
   response: OverviewData,
   errors: ['invalid_request'],
-  examples: [{ summary: 'The whole layer', query: {} }, { summary: 'Europe’s seas', query: { bbox: '-18,27,30,66' } }],
+  examples: [
+    { summary: 'The whole layer', query: {} },
+    { summary: 'Europe’s seas', query: { bbox: '-18,27,30,66' } },
+  ],
   async handler({ query }, call) {
     return { data: await call.services.resourceInfra.overview(parseFilter(query)) };
   },
@@ -124,9 +127,27 @@ const object = defineRoute({
   },
 });
 
-const categories = view('getLayersResourceInfraCategories', '/categories', 'The categories of the layer: label, geometry, whether it is an offshore kind, objects stored with their subcategories, statuses and settings, the sources that fill it and its map style.', CategoriesData, (f) => ({ items: views.categoriesView(f) }));
-const attribution = view('getLayersResourceInfraAttribution', '/attribution', 'Licence and required attribution line of every source, the lines to show for the data stored now, and the context data (Natural Earth land, the port table).', AttributionData, (f) => views.attributionView(f));
-const sources = view('getLayersResourceInfraSources', '/sources', 'The declared sources: file, format, licence, attribution, release, update cadence, categories, the rules the pipeline applies, objects stored and the newest run.', SourcesData, (f) => ({ items: views.sourcesView(f) }));
+const categories = view(
+  'getLayersResourceInfraCategories',
+  '/categories',
+  'The categories of the layer: label, geometry, whether it is an offshore kind, objects stored with their subcategories, statuses and settings, the sources that fill it and its map style.',
+  CategoriesData,
+  (f) => ({ items: views.categoriesView(f) }),
+);
+const attribution = view(
+  'getLayersResourceInfraAttribution',
+  '/attribution',
+  'Licence and required attribution line of every source, the lines to show for the data stored now, and the context data (Natural Earth land, the port table).',
+  AttributionData,
+  (f) => views.attributionView(f),
+);
+const sources = view(
+  'getLayersResourceInfraSources',
+  '/sources',
+  'The declared sources: file, format, licence, attribution, release, update cadence, categories, the rules the pipeline applies, objects stored and the newest run.',
+  SourcesData,
+  (f) => ({ items: views.sourcesView(f) }),
+);
 const status = view(
   'getLayersResourceInfraStatus',
   '/status',
@@ -150,9 +171,21 @@ const geometryQuality = defineRoute({
   operationId: 'getLayersResourceInfraGeometryQuality',
   description: `Geometry quality: findings per kind and source (low_precision: 0-1 decimals; offshore_on_land; unit_coordinates_differ; swapped_coordinates, placeholder_coordinates, out_of_range and missing_location for rejected rows), location accuracy and geometry types, and one page of findings (kind, source; limit 1-200, default ${LIST_LIMIT_DEFAULT}). Path ${BASE}/geometry_quality.`,
   query: QualityQuery,
-  response: doc({ summary: doc({ objects: I(), findings: Counts, findings_by_source: Type.Record(S(), Counts), location_accuracy: Counts, geometry_types: Counts, settings: Counts, rejected_rows: I() }, 'Summary'), findings: FindingsPage }, 'Geometry quality'),
+  response: doc(
+    {
+      summary: doc(
+        { objects: I(), findings: Counts, findings_by_source: Type.Record(S(), Counts), location_accuracy: Counts, geometry_types: Counts, settings: Counts, rejected_rows: I() },
+        'Summary',
+      ),
+      findings: FindingsPage,
+    },
+    'Geometry quality',
+  ),
   errors: ['invalid_request', 'cursor_invalid'],
-  examples: [{ summary: 'Swapped coordinates', query: { kind: 'swapped_coordinates' } }, { summary: 'Wind farms drawn on land', query: { kind: 'offshore_on_land' } }],
+  examples: [
+    { summary: 'Swapped coordinates', query: { kind: 'swapped_coordinates' } },
+    { summary: 'Wind farms drawn on land', query: { kind: 'offshore_on_land' } },
+  ],
   async handler({ query }, call) {
     const infra = call.services.resourceInfra;
     const f = await infra.facts();
@@ -165,7 +198,9 @@ const geometryQualityGeojson = defineRoute({
   query: QualityQuery,
   response: Type.Object({
     type: Type.Literal('FeatureCollection'),
-    features: A(Type.Object({ type: Type.Literal('Feature'), geometry: Type.Object({ type: Type.Literal('Point'), coordinates: A(N(), { minItems: 2, maxItems: 2 }) }), properties: Type.Record(S(), U()) })),
+    features: A(
+      Type.Object({ type: Type.Literal('Feature'), geometry: Type.Object({ type: Type.Literal('Point'), coordinates: A(N(), { minItems: 2, maxItems: 2 }) }), properties: Type.Record(S(), U()) }),
+    ),
     total: I(),
     next_cursor: Nul(S()),
   }),
@@ -237,14 +272,23 @@ const externalCoverage = view(
   'getLayersResourceInfraExternalCoverage',
   '/external_coverage',
   'Each source’s stated totals (rows, terminals, plants, countries: PROVENANCE.md) against the stored layer: value, ratio and gap.',
-  doc({ reference: S(), items: A(Type.Object({ source: S(), measure: S(), compare: S(), reference: I(), layer: Nul(I()), ratio: Nul(N()), gap: I() })), matched: I(), total: I() }, 'External coverage'),
+  doc(
+    { reference: S(), items: A(Type.Object({ source: S(), measure: S(), compare: S(), reference: I(), layer: Nul(I()), ratio: Nul(N()), gap: I() })), matched: I(), total: I() },
+    'External coverage',
+  ),
   (f) => views.externalCoverageView(f),
 );
 const sourceHealth = view(
   'getLayersResourceInfraSourceHealth',
   '/source_health',
   'Health per source: ok, degraded (newest run failed after an earlier success, or over 5% of rows failed), failing (no success and the newest run failed) or not_ingested, with reasons, failure and finding rates and staleness.',
-  doc({ sources: A(Type.Object({ source: S(), health: S(), reasons: A(S()), last_run_id: Nul(I()), last_run_state: Nul(S()), failure_rate: Nul(N()), finding_rate: Nul(N()), stale: Nul(B()) })), summary: Counts }, 'Source health'),
+  doc(
+    {
+      sources: A(Type.Object({ source: S(), health: S(), reasons: A(S()), last_run_id: Nul(I()), last_run_state: Nul(S()), failure_rate: Nul(N()), finding_rate: Nul(N()), stale: Nul(B()) })),
+      summary: Counts,
+    },
+    'Source health',
+  ),
   (f) => views.sourceHealthView(f),
 );
 const sourceHealthDetail = defineRoute({
@@ -296,11 +340,36 @@ const gate = view(
 const meta = (operationId: string, suffix: string, which: Parameters<typeof views.metaView>[1], description: string) =>
   view(operationId, suffix, description, doc({ document: S(), generated_at: S(), data_version: I(), data_as_of: Nul(S()) }, 'Meta document'), (f) => views.metaView(f, which));
 const backlogMeta = meta('getLayersResourceInfraBacklogMachineMeta', '/backlog_machine_meta', 'backlog_machine', 'Machine metadata of the coverage backlog: items by kind and priority, data version.');
-const externalSourcesMeta = meta('getLayersResourceInfraExternalSourcesCompletionMeta', '/external_sources_completion_meta', 'external_sources_completion', 'Declared sources ingested against declared plus candidate sources.');
-const snapshotMeta = meta('getLayersResourceInfraLayerStatusSnapshotMeta', '/layer_status_snapshot_meta', 'layer_status_snapshot', 'A snapshot of the layer: state, counts and a SHA-256 digest over object ids and content hashes (equal digests, equal layers).');
-const completionMeta = meta('getLayersResourceInfraCompletionStatusMeta', '/completion_status_meta', 'completion_status', 'Categories with objects against the taxonomy (shipped categories plus those only candidates cover).');
-const closeoutMeta = meta('getLayersResourceInfraProjectCloseoutStatusMeta', '/project_closeout_status_meta', 'project_closeout_status', 'Whether the layer work can be closed: stability gate passed and no priority-1 backlog item.');
-const reportsFreshnessMeta = meta('getLayersResourceInfraReportsFreshnessMeta', '/reports_freshness_meta', 'reports_freshness', 'How old the data behind the reports is (seconds since the newest finished run) and which sources are stale.');
+const externalSourcesMeta = meta(
+  'getLayersResourceInfraExternalSourcesCompletionMeta',
+  '/external_sources_completion_meta',
+  'external_sources_completion',
+  'Declared sources ingested against declared plus candidate sources.',
+);
+const snapshotMeta = meta(
+  'getLayersResourceInfraLayerStatusSnapshotMeta',
+  '/layer_status_snapshot_meta',
+  'layer_status_snapshot',
+  'A snapshot of the layer: state, counts and a SHA-256 digest over object ids and content hashes (equal digests, equal layers).',
+);
+const completionMeta = meta(
+  'getLayersResourceInfraCompletionStatusMeta',
+  '/completion_status_meta',
+  'completion_status',
+  'Categories with objects against the taxonomy (shipped categories plus those only candidates cover).',
+);
+const closeoutMeta = meta(
+  'getLayersResourceInfraProjectCloseoutStatusMeta',
+  '/project_closeout_status_meta',
+  'project_closeout_status',
+  'Whether the layer work can be closed: stability gate passed and no priority-1 backlog item.',
+);
+const reportsFreshnessMeta = meta(
+  'getLayersResourceInfraReportsFreshnessMeta',
+  '/reports_freshness_meta',
+  'reports_freshness',
+  'How old the data behind the reports is (seconds since the newest finished run) and which sources are stale.',
+);
 const mapUiContract = view(
   'getLayersResourceInfraMapUiContractStatus',
   '/map_ui_contract_status',

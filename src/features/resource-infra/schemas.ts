@@ -17,14 +17,20 @@ const sourceParam = Type.Optional(Type.String({ enum: INFRA_SOURCES.map((s) => s
 
 export const LayerQuery = Type.Object(
   {
-    bbox: Type.Optional(Type.String({ minLength: 7, maxLength: 100, description: 'minLon,minLat,maxLon,maxLat (WGS84; minLon > maxLon crosses the antimeridian): objects whose geometry box meets it.' })),
+    bbox: Type.Optional(
+      Type.String({ minLength: 7, maxLength: 100, description: 'minLon,minLat,maxLon,maxLat (WGS84; minLon > maxLon crosses the antimeridian): objects whose geometry box meets it.' }),
+    ),
     near: Type.Optional(Type.String({ minLength: 3, maxLength: 60, description: 'lat,lon: objects with a vertex within radius_km, nearest first (with distance_km).' })),
     radius_km: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: NEAR_RADIUS_MAX_KM, description: `Radius for near, km (default ${NEAR_RADIUS_DEFAULT_KM}, at most ${NEAR_RADIUS_MAX_KM}).` })),
     category: Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: `Comma-separated categories: ${INFRA_CATEGORIES.map((c) => c.id).join(', ')}.` })),
     status: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: `Comma-separated statuses: ${STATUSES.join(', ')}.` })),
     country: Type.Optional(Type.String({ minLength: 2, maxLength: 80, description: 'Country or area name as the source writes it (case-insensitive), e.g. Norway.' })),
     source: sourceParam,
-    setting: Type.Optional(Type.Union([Type.Literal('offshore'), Type.Literal('coastal'), Type.Literal('onshore')], { description: 'Against Natural Earth 1:10m land: offshore (at sea), coastal (on land within 10 km of the coast, or a line crossing it), onshore.' })),
+    setting: Type.Optional(
+      Type.Union([Type.Literal('offshore'), Type.Literal('coastal'), Type.Literal('onshore')], {
+        description: 'Against Natural Earth 1:10m land: offshore (at sea), coastal (on land within 10 km of the coast, or a line crossing it), onshore.',
+      }),
+    ),
     limit: limit(LAYER_LIMIT_MAX, LAYER_LIMIT_DEFAULT),
     cursor,
   },
@@ -36,11 +42,25 @@ export const OverviewQuery = Type.Omit(LayerQuery, ['limit', 'cursor'], { additi
 export const ObjectQuery = Type.Object({ id: Type.String({ minLength: 3, maxLength: 300, description: 'Object id as listed (source id : source key).' }) }, { additionalProperties: false });
 
 export const CoverageQuery = Type.Object(
-  { group_by: Type.Optional(Type.Union([Type.Literal('category'), Type.Literal('country'), Type.Literal('region'), Type.Literal('source')], { default: 'category', description: 'Grouping (default category).' })) },
+  {
+    group_by: Type.Optional(
+      Type.Union([Type.Literal('category'), Type.Literal('country'), Type.Literal('region'), Type.Literal('source')], { default: 'category', description: 'Grouping (default category).' }),
+    ),
+  },
   { additionalProperties: false },
 );
 
-export const FINDING_KINDS = ['low_precision', 'offshore_on_land', 'unit_coordinates_differ', 'swapped_coordinates', 'placeholder_coordinates', 'out_of_range', 'missing_location', 'duplicate', 'duplicate_id'] as const;
+export const FINDING_KINDS = [
+  'low_precision',
+  'offshore_on_land',
+  'unit_coordinates_differ',
+  'swapped_coordinates',
+  'placeholder_coordinates',
+  'out_of_range',
+  'missing_location',
+  'duplicate',
+  'duplicate_id',
+] as const;
 
 export const QualityQuery = Type.Object(
   {
@@ -53,7 +73,10 @@ export const QualityQuery = Type.Object(
 );
 
 export const SourceDetailQuery = Type.Object(
-  { source: Type.String({ minLength: 1, maxLength: 60, description: 'A declared source id (see /sources).' }), runs: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Newest runs listed (default 10).' })) },
+  {
+    source: Type.String({ minLength: 1, maxLength: 60, description: 'A declared source id (see /sources).' }),
+    runs: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10, description: 'Newest runs listed (default 10).' })),
+  },
   { additionalProperties: false },
 );
 
@@ -74,7 +97,10 @@ export const DuplicatesQuery = Type.Object({ source: sourceParam, limit: limit(L
 
 const Point = Type.Object({ lon: Type.Number(), lat: Type.Number() });
 const BBox = Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: 'minLon, minLat, maxLon, maxLat of the geometry.' });
-const NearestPort = Nullable(Type.Object({ port_id: Type.Integer(), name: Type.String(), locode: Nullable(Type.String()), distance_km: Type.Number() }), 'Nearest port of the Bosun port table (great-circle km).');
+const NearestPort = Nullable(
+  Type.Object({ port_id: Type.Integer(), name: Type.String(), locode: Nullable(Type.String()), distance_km: Type.Number() }),
+  'Nearest port of the Bosun port table (great-circle km).',
+);
 
 const summaryFields = {
   id: Type.String({ description: 'Stable: source id : source key (lowest unit id for LNG terminals).' }),
@@ -105,7 +131,10 @@ const summaryFields = {
 
 export const ObjectSummary = Type.Object({ ...summaryFields, point: Point, bbox: BBox });
 
-const Geometry = Type.Object({ type: Type.String(), coordinates: Type.Array(Type.Any()) }, { description: 'GeoJSON geometry as in the source (Point, LineString, MultiLineString, Polygon, MultiPolygon).' });
+const Geometry = Type.Object(
+  { type: Type.String(), coordinates: Type.Array(Type.Any()) },
+  { description: 'GeoJSON geometry as in the source (Point, LineString, MultiLineString, Polygon, MultiPolygon).' },
+);
 
 export const FeatureCollection = Type.Object({
   type: Type.Literal('FeatureCollection'),
@@ -116,7 +145,13 @@ export const FeatureCollection = Type.Object({
   attribution: Type.Array(Type.String(), { description: 'Attribution lines of the sources on this page.' }),
 });
 
-export const ObjectsData = Type.Object({ items: Type.Array(ObjectSummary), total: Type.Integer(), next_cursor: Nullable(Type.String()), data_version: Type.Integer(), attribution: Type.Array(Type.String()) });
+export const ObjectsData = Type.Object({
+  items: Type.Array(ObjectSummary),
+  total: Type.Integer(),
+  next_cursor: Nullable(Type.String()),
+  data_version: Type.Integer(),
+  attribution: Type.Array(Type.String()),
+});
 
 const Finding = Type.Object({
   id: Type.Integer(),
@@ -140,7 +175,14 @@ export const ObjectData = Type.Object({
   properties: Type.Record(Type.String(), Type.Unknown()),
   derived: Type.Array(Type.String()),
   findings: Type.Array(Finding),
-  provenance: Type.Object({ source: Type.String(), source_key: Type.String(), first_run_id: Type.Integer(), last_changed_run_id: Type.Integer(), created_at: Type.String(), updated_at: Type.String() }),
+  provenance: Type.Object({
+    source: Type.String(),
+    source_key: Type.String(),
+    first_run_id: Type.Integer(),
+    last_changed_run_id: Type.Integer(),
+    created_at: Type.String(),
+    updated_at: Type.String(),
+  }),
 });
 
 const Counts = Type.Record(Type.String(), Type.Integer());
@@ -202,7 +244,9 @@ export const CategoriesData = Type.Object({
 
 export const AttributionData = Type.Object({
   required: Type.Boolean(),
-  sources: Type.Array(Type.Object({ source: Type.String(), title: Type.String(), publisher: Type.String(), licence: Type.String(), licence_url: Type.String(), attribution: Type.String(), objects: Type.Integer() })),
+  sources: Type.Array(
+    Type.Object({ source: Type.String(), title: Type.String(), publisher: Type.String(), licence: Type.String(), licence_url: Type.String(), attribution: Type.String(), objects: Type.Integer() }),
+  ),
   lines: Type.Array(Type.String(), { description: 'The lines to show for the data currently stored.' }),
   context: Type.Array(Type.String()),
   how_to_attribute: Type.String(),

@@ -301,7 +301,8 @@ export const CANDIDATE_SOURCES: readonly CandidateSource[] = [
     licence: CC_BY,
     categories: ['coastal_power_plant'],
     blocker: 'too_large',
-    detail: 'Shipped as gem-power/Global-Coal-Plant-Tracker-July-2024.xlsx (14,004 units); no parser yet: a streaming xlsx reader (exceljs WorkbookReader) is needed to keep memory bounded (decision 050).',
+    detail:
+      'Shipped as gem-power/Global-Coal-Plant-Tracker-July-2024.xlsx (14,004 units); no parser yet: a streaming xlsx reader (exceljs WorkbookReader) is needed to keep memory bounded (decision 050).',
     obtain: 'gem-power/Global-Coal-Plant-Tracker-July-2024.xlsx, sheet Units',
   },
 ];

@@ -36,7 +36,15 @@ export function attributionView(f: LayerFacts) {
   const states = sourceStates(f);
   return {
     required: true,
-    sources: states.map((s) => ({ source: s.source.id, title: s.source.title, publisher: s.source.publisher, licence: s.source.licence, licence_url: s.source.licenceUrl, attribution: s.source.attribution, objects: s.objects })),
+    sources: states.map((s) => ({
+      source: s.source.id,
+      title: s.source.title,
+      publisher: s.source.publisher,
+      licence: s.source.licence,
+      licence_url: s.source.licenceUrl,
+      attribution: s.source.attribution,
+      objects: s.objects,
+    })),
     lines: [...new Set(states.filter((s) => s.objects > 0).map((s) => s.source.attribution))],
     context: ATTRIBUTION_CONTEXT,
     how_to_attribute: 'Show every line of `lines` wherever the data (or a map made from it) appears; each GeoJSON feature also carries its own line in properties.attribution.',
@@ -135,7 +143,11 @@ export function statusView(f: LayerFacts) {
     findings: sorted(count(f.findings, (x) => x.kind)),
     data_version: f.layer.version,
     data_as_of: dataAsOf(f),
-    sources: states.map((s) => ({ source: s.source.id, objects: s.objects, last_run: s.lastRun ? { run_id: s.lastRun.id, state: s.lastRun.state, finished_at: isoOrNull(s.lastRun.finished_at) } : null })),
+    sources: states.map((s) => ({
+      source: s.source.id,
+      objects: s.objects,
+      last_run: s.lastRun ? { run_id: s.lastRun.id, state: s.lastRun.state, finished_at: isoOrNull(s.lastRun.finished_at) } : null,
+    })),
   };
 }
 
@@ -181,8 +193,16 @@ export function coverageView(f: LayerFacts, groupBy: 'category' | 'country' | 'r
     total,
     groups: [...groups.entries()]
       .sort(([a, x], [b, y]) => y.length - x.length || (a < b ? -1 : 1))
-      .map(([k, list]) => ({ key: k, objects: list.length, share: ratio(list.length, total)!, by_category: sorted(count(list, (o) => o.category)), offshore: list.filter((o) => o.body.setting === 'offshore').length })),
-    sources: sourceStates(f).map((s) => referenceRows(f, s)[0] ?? null).filter((r) => r !== null),
+      .map(([k, list]) => ({
+        key: k,
+        objects: list.length,
+        share: ratio(list.length, total)!,
+        by_category: sorted(count(list, (o) => o.category)),
+        offshore: list.filter((o) => o.body.setting === 'offshore').length,
+      })),
+    sources: sourceStates(f)
+      .map((s) => referenceRows(f, s)[0] ?? null)
+      .filter((r) => r !== null),
   };
 }
 
@@ -204,7 +224,15 @@ function referenceValue(f: LayerFacts, s: SourceState, ref: ReferenceCount): num
 function referenceRows(f: LayerFacts, s: SourceState) {
   return s.source.reference.map((ref) => {
     const value = referenceValue(f, s, ref);
-    return { source: s.source.id, measure: ref.measure, compare: ref.compare, reference: ref.value, layer: value, ratio: value === null ? null : ratio(value, ref.value), gap: value === null ? ref.value : ref.value - value };
+    return {
+      source: s.source.id,
+      measure: ref.measure,
+      compare: ref.compare,
+      reference: ref.value,
+      layer: value,
+      ratio: value === null ? null : ratio(value, ref.value),
+      gap: value === null ? ref.value : ref.value - value,
+    };
   });
 }
 
@@ -223,7 +251,17 @@ export function qualityView(f: LayerFacts) {
   return {
     objects: objects.length,
     findings: sorted(count(f.findings, (x) => x.kind)),
-    findings_by_source: Object.fromEntries(INFRA_SOURCES.map((s) => [s.id, sorted(count(f.findings.filter((x) => x.source_id === s.id), (x) => x.kind))])),
+    findings_by_source: Object.fromEntries(
+      INFRA_SOURCES.map((s) => [
+        s.id,
+        sorted(
+          count(
+            f.findings.filter((x) => x.source_id === s.id),
+            (x) => x.kind,
+          ),
+        ),
+      ]),
+    ),
     location_accuracy: sorted(count(objects, (o) => o.body.location_accuracy ?? 'not_stated')),
     geometry_types: sorted(count(objects, (o) => o.geometry_type)),
     settings: sorted(count(objects, (o) => o.body.setting)),
@@ -271,17 +309,16 @@ export function sourceHealthView(f: LayerFacts) {
 
 export function sourceHealthDetailView(f: LayerFacts, sourceId: string, runLimit: number) {
   const s = sourceStates(f).find((x) => x.source.id === sourceId)!;
-  const runs = f.runs.filter((r) => r.source_id === sourceId).slice(-runLimit).reverse();
+  const runs = f.runs
+    .filter((r) => r.source_id === sourceId)
+    .slice(-runLimit)
+    .reverse();
   return {
     ...sourceHealth(s, f.now),
     objects: s.objects,
     countries: s.countries,
     findings: sorted(s.findings),
-    failure_reasons: sorted(
-      f.failureCounts
-        .filter((c) => c.run_id === s.lastRun?.id)
-        .reduce<Record<string, number>>((acc, c) => ({ ...acc, [c.reason]: (acc[c.reason] ?? 0) + c.n }), {}),
-    ),
+    failure_reasons: sorted(f.failureCounts.filter((c) => c.run_id === s.lastRun?.id).reduce<Record<string, number>>((acc, c) => ({ ...acc, [c.reason]: (acc[c.reason] ?? 0) + c.n }), {})),
     runs: runs.map(runSummary),
   };
 }
@@ -320,9 +357,7 @@ export function importDiagnosticsView(f: LayerFacts) {
     state: s.lastRun?.state ?? 'not_ingested',
     rows_read: s.lastRun?.rows_read ?? 0,
     failed: s.lastRun?.failed ?? 0,
-    failure_reasons: sorted(
-      f.failureCounts.filter((c) => c.run_id === s.lastRun?.id).reduce<Record<string, number>>((acc, c) => ({ ...acc, [c.reason]: (acc[c.reason] ?? 0) + c.n }), {}),
-    ),
+    failure_reasons: sorted(f.failureCounts.filter((c) => c.run_id === s.lastRun?.id).reduce<Record<string, number>>((acc, c) => ({ ...acc, [c.reason]: (acc[c.reason] ?? 0) + c.n }), {})),
     skipped: s.lastRun ? (JSON.parse(s.lastRun.skipped) as Record<string, number>) : {},
     error: s.lastRun?.error ?? null,
   }));
@@ -361,7 +396,11 @@ export function stabilityGateView(f: LayerFacts) {
   const invalid = f.findings.filter((x) => x.kind === 'invalid_geometry').length;
   const checks: GateCheck[] = [
     { id: 'all_sources_ingested', passed: states.every((s) => s.lastSuccess), detail: `${states.filter((s) => s.lastSuccess).length} of ${states.length} declared sources have a successful run` },
-    { id: 'last_runs_succeeded', passed: states.every((s) => s.lastRun?.state === 'succeeded'), detail: `${states.filter((s) => s.lastRun?.state === 'failed').length} sources whose newest run failed` },
+    {
+      id: 'last_runs_succeeded',
+      passed: states.every((s) => s.lastRun?.state === 'succeeded'),
+      detail: `${states.filter((s) => s.lastRun?.state === 'failed').length} sources whose newest run failed`,
+    },
     { id: 'failure_rate_below_5pct', passed: health.every((h) => h.failure_rate !== null && h.failure_rate <= 0.05), detail: health.map((h) => `${h.source} ${h.failure_rate ?? 'n/a'}`).join(', ') },
     { id: 'rerun_idempotent', passed: reruns.length > 0 && reruns.length === states.filter((s) => s.runs >= 2).length, detail: `${reruns.length} sources re-ran the same file with no change` },
     { id: 'no_invalid_geometry', passed: invalid === 0, detail: `${invalid} invalid geometries` },
@@ -374,20 +413,64 @@ export function backlogItems(f: LayerFacts): BacklogItem[] {
   const items: BacklogItem[] = [];
   for (const s of sourceStates(f)) {
     if (!s.lastRun)
-      items.push({ id: `ingest:${s.source.id}`, kind: 'source_not_ingested', subject: s.source.id, detail: `${s.source.title}: never ingested`, priority: 1, action: `bosun layers ingest resource_infra --source ${s.source.id}` });
+      items.push({
+        id: `ingest:${s.source.id}`,
+        kind: 'source_not_ingested',
+        subject: s.source.id,
+        detail: `${s.source.title}: never ingested`,
+        priority: 1,
+        action: `bosun layers ingest resource_infra --source ${s.source.id}`,
+      });
     else if (s.lastRun.state === 'failed')
-      items.push({ id: `rerun:${s.source.id}`, kind: 'source_run_failed', subject: s.source.id, detail: `run ${s.lastRun.id} failed: ${s.lastRun.error}`, priority: 1, action: `bosun layers ingest resource_infra --source ${s.source.id}` });
+      items.push({
+        id: `rerun:${s.source.id}`,
+        kind: 'source_run_failed',
+        subject: s.source.id,
+        detail: `run ${s.lastRun.id} failed: ${s.lastRun.error}`,
+        priority: 1,
+        action: `bosun layers ingest resource_infra --source ${s.source.id}`,
+      });
     if (s.lastSuccess && s.lastSuccess.failed > 0)
-      items.push({ id: `rows:${s.source.id}`, kind: 'rows_failed', subject: s.source.id, detail: `${s.lastSuccess.failed} rows failed in run ${s.lastSuccess.id}`, priority: 3, action: 'review GET /v1/layers/resource_infra/ingest_failures' });
+      items.push({
+        id: `rows:${s.source.id}`,
+        kind: 'rows_failed',
+        subject: s.source.id,
+        detail: `${s.lastSuccess.failed} rows failed in run ${s.lastSuccess.id}`,
+        priority: 3,
+        action: 'review GET /v1/layers/resource_infra/ingest_failures',
+      });
     if (isStale(s.source, f.now))
-      items.push({ id: `stale:${s.source.id}`, kind: 'source_stale', subject: s.source.id, detail: `release ${s.source.release} is past its ${s.source.cadenceDays}-day cadence`, priority: 2, action: 'obtain the newer release and ingest it with --file' });
+      items.push({
+        id: `stale:${s.source.id}`,
+        kind: 'source_stale',
+        subject: s.source.id,
+        detail: `release ${s.source.release} is past its ${s.source.cadenceDays}-day cadence`,
+        priority: 2,
+        action: 'obtain the newer release and ingest it with --file',
+      });
     for (const row of referenceRows(f, s))
       if (row.layer !== null && row.gap > 0)
-        items.push({ id: `gap:${s.source.id}:${row.measure}`, kind: 'reference_gap', subject: s.source.id, detail: `${row.measure}: ${row.layer} of ${row.reference}`, priority: 3, action: 'see import_diagnostics for failed and skipped rows' });
+        items.push({
+          id: `gap:${s.source.id}:${row.measure}`,
+          kind: 'reference_gap',
+          subject: s.source.id,
+          detail: `${row.measure}: ${row.layer} of ${row.reference}`,
+          priority: 3,
+          action: 'see import_diagnostics for failed and skipped rows',
+        });
   }
   for (const c of INFRA_CATEGORIES)
     if (!f.layer.objects.some((o) => o.category === c.id))
-      items.push({ id: `empty:${c.id}`, kind: 'category_empty', subject: c.id, detail: `no ${c.label} objects stored`, priority: 2, action: `ingest ${INFRA_SOURCES.filter((s) => s.categories.includes(c.id)).map((s) => s.id).join(' or ')}` });
+      items.push({
+        id: `empty:${c.id}`,
+        kind: 'category_empty',
+        subject: c.id,
+        detail: `no ${c.label} objects stored`,
+        priority: 2,
+        action: `ingest ${INFRA_SOURCES.filter((s) => s.categories.includes(c.id))
+          .map((s) => s.id)
+          .join(' or ')}`,
+      });
   for (const c of UNCOVERED_CATEGORIES)
     items.push({
       id: `uncovered:${c}`,
@@ -395,7 +478,9 @@ export function backlogItems(f: LayerFacts): BacklogItem[] {
       subject: c,
       detail: `no shipped source covers ${c}`,
       priority: 3,
-      action: `candidates: ${CANDIDATE_SOURCES.filter((x) => x.categories.includes(c)).map((x) => x.id).join(', ')}`,
+      action: `candidates: ${CANDIDATE_SOURCES.filter((x) => x.categories.includes(c))
+        .map((x) => x.id)
+        .join(', ')}`,
     });
   return items.sort((a, b) => a.priority - b.priority || (a.id < b.id ? -1 : 1));
 }
@@ -440,11 +525,23 @@ export function metaView(f: LayerFacts, which: 'backlog_machine' | 'external_sou
   switch (which) {
     case 'backlog_machine': {
       const items = backlogItems(f);
-      return { ...base, items: items.length, by_kind: sorted(count(items, (i) => i.kind)), by_priority: sorted(count(items, (i) => String(i.priority))), source_operation: '/v1/layers/resource_infra/coverage_backlog' };
+      return {
+        ...base,
+        items: items.length,
+        by_kind: sorted(count(items, (i) => i.kind)),
+        by_priority: sorted(count(items, (i) => String(i.priority))),
+        source_operation: '/v1/layers/resource_infra/coverage_backlog',
+      };
     }
     case 'external_sources_completion': {
       const ingested = states.filter((s) => s.lastSuccess).length;
-      return { ...base, declared_sources: states.length, ingested_sources: ingested, candidate_sources: CANDIDATE_SOURCES.length, completion: ratio(ingested, states.length + CANDIDATE_SOURCES.length) };
+      return {
+        ...base,
+        declared_sources: states.length,
+        ingested_sources: ingested,
+        candidate_sources: CANDIDATE_SOURCES.length,
+        completion: ratio(ingested, states.length + CANDIDATE_SOURCES.length),
+      };
     }
     case 'layer_status_snapshot':
       return { ...base, state: layerState(f), objects: f.layer.objects.length, findings: f.findings.length, runs: f.runs.length, content_digest: digest(f) };
@@ -487,7 +584,12 @@ export function mapUiContractView(f: LayerFacts) {
     { id: 'category_styles', passed: unstyled.length === 0, detail: unstyled.length ? `no style for ${unstyled.join(', ')}` : 'every category has a color and icon' },
     { id: 'paging', passed: true, detail: `pages of at most ${MAP_PAGE_MAX} features with next_cursor; bbox filter for the viewport` },
   ];
-  return { passed: checks.every((c) => c.passed), checks, required_properties: [...MAP_REQUIRED_PROPERTIES], categories: INFRA_CATEGORIES.map((c) => ({ id: c.id, geometry: c.geometry, style: c.style })) };
+  return {
+    passed: checks.every((c) => c.passed),
+    checks,
+    required_properties: [...MAP_REQUIRED_PROPERTIES],
+    categories: INFRA_CATEGORIES.map((c) => ({ id: c.id, geometry: c.geometry, style: c.style })),
+  };
 }
 
 export function mapProfileView(f: LayerFacts) {
@@ -523,7 +625,8 @@ export function mapProfileAlertsView(f: LayerFacts) {
   for (const p of mapProfileView(f)) {
     if (p.objects === 0) alerts.push({ level: 'warning', category: p.category, alert: 'empty_category', detail: 'no objects to draw' });
     if (p.objects > MAP_PAGE_MAX) alerts.push({ level: 'info', category: p.category, alert: 'needs_paging', detail: `${p.objects} objects need ${p.pages_at_max_limit} pages at the maximum limit` });
-    if (p.heaviest_vertices > MAP_HEAVY_VERTICES) alerts.push({ level: 'warning', category: p.category, alert: 'heavy_geometry', detail: `a geometry with ${p.heaviest_vertices} vertices (over ${MAP_HEAVY_VERTICES})` });
+    if (p.heaviest_vertices > MAP_HEAVY_VERTICES)
+      alerts.push({ level: 'warning', category: p.category, alert: 'heavy_geometry', detail: `a geometry with ${p.heaviest_vertices} vertices (over ${MAP_HEAVY_VERTICES})` });
   }
   const onLand = f.findings.filter((x) => x.kind === 'offshore_on_land');
   if (onLand.length) alerts.push({ level: 'warning', category: 'offshore', alert: 'offshore_on_land', detail: `${onLand.length} offshore objects drawn on land (1:10m coast)` });
@@ -535,5 +638,12 @@ export function opsHealthRollupView(f: LayerFacts) {
   const gate = stabilityGateView(f);
   const readiness = readinessView(f);
   const worst = health.sources.some((h) => h.health === 'failing') ? 'failing' : health.sources.some((h) => h.health !== 'ok') || !gate.passed ? 'degraded' : 'ok';
-  return { status: readiness.state === 'empty' ? 'empty' : worst, readiness: readiness.state, sources: health.summary, gate_passed: gate.passed, failing_checks: gate.checks.filter((c) => !c.passed).map((c) => c.id), alerts: mapProfileAlertsView(f).length };
+  return {
+    status: readiness.state === 'empty' ? 'empty' : worst,
+    readiness: readiness.state,
+    sources: health.summary,
+    gate_passed: gate.passed,
+    failing_checks: gate.checks.filter((c) => !c.passed).map((c) => c.id),
+    alerts: mapProfileAlertsView(f).length,
+  };
 }
