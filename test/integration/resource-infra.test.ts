@@ -53,7 +53,7 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     assert.equal(readiness.status, 200);
     assert.equal(readiness.body.data.ready, false);
     assert.equal(readiness.body.data.state, 'empty');
-    assert.equal(readiness.body.data.sources.length, 7);
+    assert.equal(readiness.body.data.sources.length, 8);
     assert.ok(readiness.body.data.sources.every((s: { state: string }) => s.state === 'not_ingested'));
     const layer = await get('');
     assert.equal(layer.body.data.total, 0);
@@ -215,7 +215,7 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     const digest = (await get('/coverage_candidates_digest')).body.data;
     assert.equal(digest.candidates, candidates.length);
     const health = (await get('/source_health')).body.data;
-    assert.equal(health.summary.not_ingested, 2);
+    assert.equal(health.summary.not_ingested, 3);
     const detail = (await get('/source_health_detail?source=gem_goget')).body.data;
     assert.deepEqual(detail.failure_reasons, { swapped_coordinates: 4 });
     assert.equal(detail.findings.placeholder_coordinates, 3);

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
 import * as shapefile from 'shapefile';
 import { csvRecords, type ByteProgress } from './csv-records.js';
 import type { InfraSource, ParserId } from './sources.js';
@@ -324,6 +325,71 @@ async function* windFeatures(shpPath: string, layer: 'polygons' | 'points'): Asy
   }
 }
 
+/** A cell's value as text: rich text, hyperlinks and formula results flattened. */
+function cellText(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') {
+    const v = value as { text?: unknown; result?: unknown; richText?: Array<{ text: string }> };
+    if (Array.isArray(v.richText)) return v.richText.map((r) => r.text).join('');
+    if (v.result !== undefined) return cellText(v.result);
+    if (v.text !== undefined) return cellText(v.text);
+    if (value instanceof Date) return value.toISOString();
+  }
+  return String(value);
+}
+
+/** GCPT workbook, sheet Units (header on row 1), read row by row with exceljs's streaming reader. */
+async function* coalPlantRows(path: string, progress: { rows: number }): AsyncGenerator<ParsedRow> {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'emit' });
+  for await (const sheet of workbook) {
+    if ((sheet as unknown as { name: string }).name !== 'Units') continue;
+    let header: string[] | null = null;
+    for await (const row of sheet) {
+      const values = (row.values as unknown[]).slice(1).map(cellText);
+      if (!header) {
+        header = values.map((v) => v.trim());
+        continue;
+      }
+      progress.rows++;
+      const fields: Record<string, string> = {};
+      header.forEach((name, i) => (fields[name] = values[i] ?? ''));
+      yield coalPlantRow({ line: row.number, fields });
+    }
+  }
+}
+
+function coalPlantRow({ line, fields: f }: Row): ParsedRow {
+  const unitId = text(f['GEM unit/phase ID']) ?? `row ${line}`;
+  const rowRef = `row ${line} (${unitId})`;
+  const location = text(f['GEM location ID']);
+  if (!location) return { failure: { rowRef, reason: 'missing_name', detail: 'no GEM location ID to key the unit on' } };
+  const point = pointFrom(f.Latitude, f.Longitude, rowRef);
+  if (isFailure(point)) return { failure: point };
+  const capacity = numberOrNull(f['Capacity (MW)']);
+  return {
+    unit: {
+      objectKey: location,
+      unitId,
+      rowRef,
+      category: 'coastal_power_plant',
+      subcategory: 'coal',
+      name: text(f['Plant name']) ?? location,
+      unitName: text(f['Unit name']),
+      statusRaw: (f.Status ?? '').trim(),
+      country: text(f['Country/Area']),
+      region: text(f.Region),
+      capacity,
+      capacityUnit: capacity === null ? null : 'MW',
+      geometry: { type: 'Point', coordinates: point.point },
+      decimals: point.decimals,
+      locationAccuracy: accuracy(f['Location accuracy']),
+      startYear: yearOrNull(f['Start year']),
+      url: text(f['Wiki URL']),
+      extra: { coal_type: text(f['Coal type']), coal_source: text(f['Coal source']), combustion: text(f['Combustion technology']) },
+    },
+  };
+}
+
 const CSV_PARSERS: Partial<Record<ParserId, (row: Row) => ParsedRow>> = {
   gem_lng_gas: lngGasRow,
   gem_coal_terminals: coalTerminalRow,
@@ -341,6 +407,10 @@ export async function openSource(source: InfraSource, path: string, size: number
       for await (const record of records) yield parse!(record);
     }
     return { rows: rows(), progress, size };
+  }
+  if (source.parser === 'gem_gcpt') {
+    const progress = { rows: 0 };
+    return { rows: coalPlantRows(path, progress), progress: { read: () => Math.min(size, Math.round((progress.rows / 14004) * size)) }, size };
   }
   let done = 0;
   const layer = source.parser === 'emodnet_windfarms_polygons' ? 'polygons' : 'points';

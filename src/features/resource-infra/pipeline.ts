@@ -111,7 +111,7 @@ export async function ingestSource(
   const runId = await deps.repo.startRun({ source_id: source.id, file: file.path, shipped_file: file.shipped ? 1 : 0, file_sha256: sha, started_at: started });
   let rowsRead = 0;
   try {
-    const opened = await openSource(source, file.path, size, source.format !== 'shapefile' && (await isGzip(file.path)));
+    const opened = await openSource(source, file.path, size, (source.format === 'csv' || source.format === 'csv.gz') && (await isGzip(file.path)));
     const groups = new Map<string, InfraUnit[]>();
     const failures: RowFailure[] = [];
     for await (const row of opened.rows) {
@@ -206,7 +206,7 @@ export async function ingestSource(
         skipped.onshore = (skipped.onshore ?? 0) + 1;
         continue;
       }
-      if ((source.parser === 'gem_gogpt' || source.parser === 'gem_gnpt') && cls.setting === 'onshore') {
+      if ((source.parser === 'gem_gogpt' || source.parser === 'gem_gnpt' || source.parser === 'gem_gcpt') && cls.setting === 'onshore') {
         skipped.inland = (skipped.inland ?? 0) + 1;
         continue;
       }

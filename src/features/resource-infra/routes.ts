@@ -121,7 +121,10 @@ const object = defineRoute({
   query: ObjectQuery,
   response: ObjectData,
   errors: ['invalid_request', 'not_found'],
-  examples: [{ summary: 'A coal terminal', query: { id: 'gem_gctt:T1314' } }],
+  examples: [
+    { summary: 'A coal terminal', query: { id: 'gem_gctt:T1314' }, requires: 'the layer ingested (bosun layers ingest resource_infra); ids as /objects lists them' },
+    { summary: 'An id the layer does not hold', query: { id: 'gem_gctt:T0000' }, expectError: 'not_found' },
+  ],
   async handler({ query }, call) {
     return { data: await call.services.resourceInfra.object(query.id) };
   },

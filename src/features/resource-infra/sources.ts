@@ -6,7 +6,7 @@
  * shipped are declared too: they feed the coverage backlog, candidates and blockers.
  */
 
-export type ParserId = 'gem_lng_gas' | 'gem_coal_terminals' | 'gem_oil_gas_extraction' | 'gem_gogpt' | 'gem_gnpt' | 'emodnet_windfarms_polygons' | 'emodnet_windfarms_points';
+export type ParserId = 'gem_lng_gas' | 'gem_coal_terminals' | 'gem_oil_gas_extraction' | 'gem_gogpt' | 'gem_gnpt' | 'gem_gcpt' | 'emodnet_windfarms_polygons' | 'emodnet_windfarms_points';
 
 export interface ReferenceCount {
   /** What is counted, e.g. `terminals (distinct url)`. */
@@ -27,7 +27,7 @@ export interface InfraSource {
   publisher: string;
   /** Path relative to the shared data directory (../shared/data/infra); `--file` replaces it. */
   file: string;
-  format: 'csv' | 'csv.gz' | 'shapefile';
+  format: 'csv' | 'csv.gz' | 'shapefile' | 'xlsx';
   parser: ParserId;
   licence: string;
   licenceUrl: string;
@@ -157,6 +157,26 @@ export const INFRA_SOURCES: readonly InfraSource[] = [
       { measure: 'plants (url), coastal kept and inland skipped', value: 521, compare: 'resolved' },
     ],
     rules: ['Reactor units aggregated per plant url (MW summed); kept when at sea or within 10 km of the coast, otherwise skipped as inland.'],
+  },
+  {
+    id: 'gem_gcpt',
+    title: 'Global Coal Plant Tracker',
+    publisher: 'Global Energy Monitor',
+    file: 'gem-power/Global-Coal-Plant-Tracker-July-2024.xlsx',
+    format: 'xlsx',
+    parser: 'gem_gcpt',
+    licence: CC_BY,
+    licenceUrl: CC_BY_URL,
+    attribution: 'Global Energy Monitor, Global Coal Plant Tracker, July 2024 release. CC BY 4.0',
+    release: '2024-07-30',
+    cadenceDays: 365,
+    categories: ['coastal_power_plant'],
+    coverageArea: 'global',
+    reference: [
+      { measure: 'rows (sheet Units)', value: 14004, compare: 'rows' },
+      { measure: 'plants (GEM location ID), coastal kept and inland skipped', value: 4721, compare: 'resolved' },
+    ],
+    rules: ['Sheet Units read row by row (exceljs streaming reader); units aggregated per GEM location ID (MW summed); kept when at sea or within 10 km of the coast, otherwise skipped as inland.'],
   },
   {
     id: 'emodnet_wind_polygons',
@@ -294,16 +314,6 @@ export const CANDIDATE_SOURCES: readonly CandidateSource[] = [
     blocker: 'not_maritime',
     detail: 'US-only and 2015; left out in favour of global sources.',
     obtain: 'RDCEP/energy-maps Petroleum_Refineries_US_2015.geojson',
-  },
-  {
-    id: 'gem_gcpt',
-    title: 'GEM Global Coal Plant Tracker, July 2024 (xlsx, shipped)',
-    licence: CC_BY,
-    categories: ['coastal_power_plant'],
-    blocker: 'too_large',
-    detail:
-      'Shipped as gem-power/Global-Coal-Plant-Tracker-July-2024.xlsx (14,004 units); no parser yet: a streaming xlsx reader (exceljs WorkbookReader) is needed to keep memory bounded (decision 050).',
-    obtain: 'gem-power/Global-Coal-Plant-Tracker-July-2024.xlsx, sheet Units',
   },
 ];
 
