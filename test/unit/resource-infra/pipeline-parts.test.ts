@@ -79,7 +79,8 @@ describe('resource_infra classification', () => {
 
   it('classifies points at sea, on the coast and inland', () => {
     assert.equal(classifyPoint(island, 2, 0.5).setting, 'offshore');
-    assert.ok(classifyPoint(island, 2, 0.5).coast_km! < 0);
+    assert.ok(classifyPoint(island, 1.2, 0.5).coast_km! < 0);
+    assert.equal(classifyPoint(island, 2, 0.5).coast_km, null);
     assert.equal(classifyPoint(island, 0.95, 0.5).setting, 'coastal');
   });
 
