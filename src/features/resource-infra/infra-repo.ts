@@ -131,6 +131,10 @@ export function createInfraRepo(db: Db) {
     async objects(): Promise<InfraObjectRow[]> {
       return (await db.selectFrom('infra_objects').selectAll().orderBy('id').execute()).map(objectFromRow);
     },
+    /** Id, name, category, source and point of every object (what duplicate detection needs, without bodies). */
+    async objectPoints(): Promise<Array<Pick<InfraObjectRow, 'id' | 'source_id' | 'name' | 'category' | 'lon' | 'lat'>>> {
+      return db.selectFrom('infra_objects').select(['id', 'source_id', 'name', 'category', 'lon', 'lat']).orderBy('id').execute();
+    },
     async runs(trx?: Trx): Promise<InfraRunRow[]> {
       return (await on(trx).selectFrom('infra_runs').selectAll().orderBy('id').execute()).map(runFromRow);
     },

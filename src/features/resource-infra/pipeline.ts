@@ -273,7 +273,7 @@ export async function ingestSource(
 
 /** Duplicate findings over every stored object (they cross sources), attributed to the run that made them current. */
 async function refreshDuplicates(deps: PipelineDeps, runId: number): Promise<void> {
-  const objects = await deps.repo.objects();
+  const objects = await deps.repo.objectPoints();
   const pairs = duplicatePairs(objects.filter((o) => o.category !== 'gas_pipeline' && o.category !== 'pipeline_landfall'));
   await deps.repo.replaceDuplicates(
     pairs.map((p) => ({
