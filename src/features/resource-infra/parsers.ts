@@ -334,8 +334,9 @@ function cellText(value: unknown): string {
     if (v.result !== undefined) return cellText(v.result);
     if (v.text !== undefined) return cellText(v.text);
     if (value instanceof Date) return value.toISOString();
+    return '';
   }
-  return String(value);
+  return String(value as string | number | boolean);
 }
 
 /** GCPT workbook, sheet Units (header on row 1), read row by row with exceljs's streaming reader. */
