@@ -158,6 +158,8 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     const other = await get(`/objects_geojson?category=bulk_terminal&cursor=${encodeURIComponent(first.body.data.next_cursor)}`);
     assert.equal(other.status, 400);
     assert.equal(other.body.errors[0].code, 'cursor_invalid');
+    const otherBox = await get(`/objects_geojson?category=offshore_wind_farm&limit=400&bbox=-4,51,9,58&cursor=${encodeURIComponent(first.body.data.next_cursor)}`);
+    assert.equal(otherBox.body.errors[0].code, 'cursor_invalid');
     const near = await get('/objects?near=36.9,7.77&radius_km=5');
     assert.equal(near.body.data.items[0].id, 'gem_gctt:T1314');
     assert.ok(near.body.data.items[0].distance_km < 1);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,6 +66,9 @@ export interface QueryOptions extends LayerFilter {
   limit: number;
   cursor?: string;
 }
+
+/** 16 characters of a SHA-256 of the query: a cursor is bound to the query that issued it. */
+const queryKey = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
 
 const CURSOR_SHAPE = /^ri:(\d{1,12}):(\d{1,7}):([A-Za-z0-9_-]{1,16})$/;
 
@@ -140,10 +144,7 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
     };
   }
 
-  const filterKey = (f: LayerFilter) =>
-    Buffer.from(JSON.stringify([f.bbox, f.near, f.categories, f.statuses, f.country, f.source, f.setting]))
-      .toString('base64url')
-      .slice(-16);
+  const filterKey = (f: LayerFilter) => queryKey(JSON.stringify([f.bbox, f.near, f.categories, f.statuses, f.country?.toLowerCase(), f.source, f.setting]));
 
   async function page(options: QueryOptions) {
     const current = await currentLayer();
