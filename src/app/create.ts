@@ -41,6 +41,8 @@ import { createRoutesService } from '../features/routes/routes-service.js';
 import { createPlanningService } from '../features/routes/planning-service.js';
 import { createRouteConditionsService } from '../features/routes/conditions-service.js';
 import { createPortsRepo } from '../features/ports/ports-repo.js';
+import { createInfraRepo } from '../features/resource-infra/infra-repo.js';
+import { createInfraService } from '../features/resource-infra/infra-service.js';
 import { createCongestionService } from '../features/congestion/congestion-service.js';
 import { createVisitRankRepo } from '../features/congestion/visit-rank-repo.js';
 import { createIdempotencyRepo } from '../features/idempotency/idempotency-repo.js';
@@ -233,6 +235,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       ports,
       gate: () => services.exchangeGate,
     }),
+    resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table() }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,

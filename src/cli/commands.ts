@@ -16,6 +16,7 @@ import { mcpCommands } from '../features/mcp/commands.js';
 import { exchangeMessageCommands } from '../features/exchange-messages/commands.js';
 import { feedbackCommands } from '../features/feedback/commands.js';
 import { vesselServiceCommands } from '../features/vessel-services/commands.js';
+import { infraCommands } from '../features/resource-infra/commands.js';
 import type { Command } from './command.js';
 import { coreCommands } from './core-commands.js';
 
@@ -40,4 +41,5 @@ export const ALL_COMMANDS: Command[] = [
   ...exchangeMessageCommands,
   ...feedbackCommands,
   ...vesselServiceCommands,
+  ...infraCommands,
 ];

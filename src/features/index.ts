@@ -27,6 +27,7 @@ import { exchangeCoreRoutes } from './exchange-core/routes.js';
 import { workspaceRoutes } from './workspace/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { vesselServiceRoutes } from './vessel-services/routes.js';
+import { resourceInfraRoutes } from './resource-infra/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -58,4 +59,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...workspaceRoutes,
   ...feedbackRoutes,
   ...vesselServiceRoutes,
+  ...resourceInfraRoutes,
 ];

@@ -31,6 +31,7 @@ import type { WorkspaceService } from './workspace/workspace-service.js';
 import type { FeedbackService } from './feedback/feedback-service.js';
 import type { OverridesService } from './feedback/overrides-service.js';
 import type { VesselServicesService } from './vessel-services/vessel-services-service.js';
+import type { InfraService } from './resource-infra/infra-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -65,6 +66,8 @@ export interface Services extends HarborServices {
   exchangeGate: ExchangeGate;
   /** Exchange claims, votes, bounties and reputation (docs/exchange.md). */
   exchangeCore: ExchangeCoreService;
+  /** The resource_infra layer: ingest pipeline, spatial queries, quality and coverage views (docs/resource-infra.md). */
+  resourceInfra: InfraService;
   /** Signs and opens the pagination cursors of this app (its secret). */
   cursors: CursorCodec;
   /** Pricing, payment instructions, the unavailable settlement surface and the usage ledger (docs/billing.md). */

@@ -844,7 +844,77 @@ export interface VesselServiceGrantsTable {
   revoked_at: number | null;
 }
 
+/** resource_infra ingest runs (docs/resource-infra.md). state: running, succeeded, failed. skipped: JSON {reason: count}. */
+export interface InfraRunsTable {
+  id: Generated<number>;
+  source_id: string;
+  file: string;
+  shipped_file: number;
+  file_sha256: string | null;
+  started_at: number;
+  finished_at: number | null;
+  state: 'running' | 'succeeded' | 'failed';
+  rows_read: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  removed: number;
+  failed: number;
+  skipped: string;
+  objects_after: number;
+  error: string | null;
+}
+
+/** resource_infra objects; body: the object as JSON (geometry, units, classification, provenance). */
+export interface InfraObjectsTable {
+  id: string;
+  source_id: string;
+  source_key: string;
+  category: string;
+  subcategory: string | null;
+  name: string;
+  status: string;
+  country: string | null;
+  region: string | null;
+  lon: number;
+  lat: number;
+  geometry_type: string;
+  body: string;
+  content_hash: string;
+  first_run_id: number;
+  last_run_id: number;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Rows an ingest run could not turn into objects, with their reference and reason. */
+export interface InfraFailuresTable {
+  id: Generated<number>;
+  run_id: number;
+  source_id: string;
+  row_ref: string;
+  reason: string;
+  detail: string;
+}
+
+/** Quality findings of the newest run of each source (duplicates: of the newest run of any source). */
+export interface InfraFindingsTable {
+  id: Generated<number>;
+  source_id: string;
+  run_id: number;
+  object_id: string | null;
+  row_ref: string | null;
+  kind: string;
+  lon: number | null;
+  lat: number | null;
+  detail: string;
+}
+
 export interface Database {
+  infra_runs: InfraRunsTable;
+  infra_objects: InfraObjectsTable;
+  infra_failures: InfraFailuresTable;
+  infra_findings: InfraFindingsTable;
   feedback_tickets: FeedbackTicketsTable;
   data_overrides: DataOverridesTable;
   data_override_version: DataOverrideVersionTable;

@@ -22,6 +22,7 @@ import * as exchangeCommunity from './20261124T0330_exchange_community.js';
 import * as feedbackWorkspace from './20261124T0400_feedback_workspace.js';
 import * as webmcp from './20261124T0500_webmcp.js';
 import * as billingUsage from './20261124T0510_billing_usage.js';
+import * as resourceInfra from './20261124T0600_resource_infra.js';
 import * as consoleSessions from './20261124T0700_console_sessions.js';
 
 export interface BosunMigration {
@@ -52,5 +53,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261124T0400_feedback_workspace': feedbackWorkspace,
   '20261124T0500_webmcp': webmcp,
   '20261124T0510_billing_usage': billingUsage,
+  '20261124T0600_resource_infra': resourceInfra,
   '20261124T0700_console_sessions': consoleSessions,
 };

@@ -1,0 +1,63 @@
+/**
+ * resource_infra: full ingest of every shipped source into a fresh SQLite store (time, peak RSS),
+ * then bbox queries over the full layer: the flatbush index against a walk over every object's box
+ * (the baseline), measured in the same run.
+ * Usage: node dist/bench/infra/infra-main.js [--rounds 200]
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createCore } from '../../src/app/create.js';
+import { loadConfig } from '../../src/config.js';
+import { buildLayerIndex } from '../../src/features/resource-infra/layer-index.js';
+import { createInfraRepo } from '../../src/features/resource-infra/infra-repo.js';
+
+const { values } = parseArgs({ options: { rounds: { type: 'string', default: '200' } } });
+const rounds = Number(values.rounds);
+const dir = mkdtempSync(join(tmpdir(), 'bosun-infra-bench-'));
+const config = loadConfig({ ...process.env, BOSUN_DATA_DIR: dir, BOSUN_LOG_LEVEL: 'warn' } as Record<string, string>);
+const core = await createCore(config);
+try {
+  const t0 = performance.now();
+  const { reports } = await core.services.resourceInfra.ingest({});
+  const ingestMs = performance.now() - t0;
+  const rows = reports.reduce((a, r) => a + r.rows_read, 0);
+  console.log(
+    `full ingest: ${reports.length} sources, ${rows} rows, ${reports.at(-1)!.objects_after} objects in ${(ingestMs / 1000).toFixed(1)} s; peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  );
+
+  const repo = createInfraRepo(core.store.db);
+  const layer = buildLayerIndex(1, await repo.objects());
+  const boxes = [
+    { name: 'North Sea (-4,51,9,58)', box: [-4, 51, 9, 58] as [number, number, number, number] },
+    { name: 'Gulf of Mexico (-98,18,-80,31)', box: [-98, 18, -80, 31] as [number, number, number, number] },
+    { name: 'Singapore strait (103,1,105,2)', box: [103, 1, 105, 2] as [number, number, number, number] },
+  ];
+  const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+  console.log('| query | hits | index p50 ms | index p99 ms | walk p50 ms | walk p99 ms | walk/index (p50) |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const { name, box } of boxes) {
+    const timed = (fn: () => number) => {
+      const times: number[] = [];
+      let hits = 0;
+      for (let i = 0; i < rounds; i++) {
+        const s = performance.now();
+        hits = fn();
+        times.push(performance.now() - s);
+      }
+      return { hits, times: times.sort((a, b) => a - b) };
+    };
+    const index = timed(() => layer.query({ bbox: box }).length);
+    const walk = timed(
+      () => layer.objects.filter((o) => o.body.bbox[0] <= box[2] && o.body.bbox[2] >= box[0] && o.body.bbox[1] <= box[3] && o.body.bbox[3] >= box[1]).sort((a, b) => (a.id < b.id ? -1 : 1)).length,
+    );
+    if (index.hits !== walk.hits) throw new Error(`${name}: index ${index.hits} hits, walk ${walk.hits}`);
+    console.log(
+      `| ${name} | ${index.hits} | ${pct(index.times, 50).toFixed(3)} | ${pct(index.times, 99).toFixed(3)} | ${pct(walk.times, 50).toFixed(3)} | ${pct(walk.times, 99).toFixed(3)} | ${(pct(walk.times, 50) / pct(index.times, 50)).toFixed(1)} |`,
+    );
+  }
+} finally {
+  await core.close();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,175 @@
+import type { Db } from '../../store/db.js';
+import type { InfraFailuresTable, InfraFindingsTable, InfraObjectsTable, InfraRunsTable } from '../../store/schema.js';
+import type { Trx } from '../../store/transaction.js';
+
+export type InfraRunRow = Omit<InfraRunsTable, 'id'> & { id: number };
+export type InfraObjectRow = InfraObjectsTable;
+export type InfraFailureRow = Omit<InfraFailuresTable, 'id'> & { id: number };
+export type InfraFindingRow = Omit<InfraFindingsTable, 'id'> & { id: number };
+export type NewFinding = Omit<InfraFindingsTable, 'id'>;
+export type NewFailure = Omit<InfraFailuresTable, 'id'>;
+
+const BATCH = 400;
+const runFromRow = (r: Record<string, unknown>): InfraRunRow => ({
+  ...(r as unknown as InfraRunRow),
+  id: Number(r.id),
+  started_at: Number(r.started_at),
+  finished_at: r.finished_at === null ? null : Number(r.finished_at),
+});
+const objectFromRow = (r: InfraObjectRow): InfraObjectRow => ({
+  ...r,
+  first_run_id: Number(r.first_run_id),
+  last_run_id: Number(r.last_run_id),
+  created_at: Number(r.created_at),
+  updated_at: Number(r.updated_at),
+});
+
+/** The only place that touches the resource_infra tables. */
+export function createInfraRepo(db: Db) {
+  const on = (trx?: Trx) => trx ?? db;
+  return {
+    async startRun(run: Pick<InfraRunsTable, 'source_id' | 'file' | 'shipped_file' | 'file_sha256' | 'started_at'>): Promise<number> {
+      const row = await db
+        .insertInto('infra_runs')
+        .values({ ...run, state: 'running', rows_read: 0, created: 0, updated: 0, unchanged: 0, removed: 0, failed: 0, skipped: '{}', objects_after: 0, finished_at: null, error: null })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return Number(row.id);
+    },
+    async failRun(id: number, finishedAt: number, error: string, rowsRead: number): Promise<void> {
+      await db.updateTable('infra_runs').set({ state: 'failed', finished_at: finishedAt, error, rows_read: rowsRead }).where('id', '=', id).execute();
+    },
+    /** Content hashes of a source's stored objects. */
+    async hashes(sourceId: string): Promise<Map<string, { hash: string; created_at: number; first_run_id: number }>> {
+      const rows = await db.selectFrom('infra_objects').select(['id', 'content_hash', 'created_at', 'first_run_id']).where('source_id', '=', sourceId).execute();
+      return new Map(rows.map((r) => [r.id, { hash: r.content_hash, created_at: Number(r.created_at), first_run_id: Number(r.first_run_id) }]));
+    },
+    /** Writes a run's outcome in one transaction: objects upserted and removed, the source's findings replaced, failures recorded, the run finished. */
+    async commitRun(args: {
+      runId: number;
+      sourceId: string;
+      upserts: InfraObjectRow[];
+      removeIds: string[];
+      findings: NewFinding[];
+      failures: NewFailure[];
+      run: Pick<InfraRunsTable, 'finished_at' | 'rows_read' | 'created' | 'updated' | 'unchanged' | 'removed' | 'failed' | 'skipped'>;
+    }): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        for (let i = 0; i < args.upserts.length; i += BATCH) {
+          await trx
+            .insertInto('infra_objects')
+            .values(args.upserts.slice(i, i + BATCH))
+            .onConflict((oc) =>
+              oc.column('id').doUpdateSet((eb) => ({
+                source_key: eb.ref('excluded.source_key'),
+                category: eb.ref('excluded.category'),
+                subcategory: eb.ref('excluded.subcategory'),
+                name: eb.ref('excluded.name'),
+                status: eb.ref('excluded.status'),
+                country: eb.ref('excluded.country'),
+                region: eb.ref('excluded.region'),
+                lon: eb.ref('excluded.lon'),
+                lat: eb.ref('excluded.lat'),
+                geometry_type: eb.ref('excluded.geometry_type'),
+                body: eb.ref('excluded.body'),
+                content_hash: eb.ref('excluded.content_hash'),
+                last_run_id: eb.ref('excluded.last_run_id'),
+                updated_at: eb.ref('excluded.updated_at'),
+              })),
+            )
+            .execute();
+        }
+        for (let i = 0; i < args.removeIds.length; i += BATCH)
+          await trx
+            .deleteFrom('infra_objects')
+            .where('id', 'in', args.removeIds.slice(i, i + BATCH))
+            .execute();
+        await trx.deleteFrom('infra_findings').where('source_id', '=', args.sourceId).where('kind', '!=', 'duplicate').execute();
+        for (let i = 0; i < args.findings.length; i += BATCH)
+          await trx
+            .insertInto('infra_findings')
+            .values(args.findings.slice(i, i + BATCH))
+            .execute();
+        for (let i = 0; i < args.failures.length; i += BATCH)
+          await trx
+            .insertInto('infra_failures')
+            .values(args.failures.slice(i, i + BATCH))
+            .execute();
+        const count = await trx
+          .selectFrom('infra_objects')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow();
+        const objectsAfter = Number(count.n);
+        await trx
+          .updateTable('infra_runs')
+          .set({ ...args.run, state: 'succeeded', objects_after: objectsAfter })
+          .where('id', '=', args.runId)
+          .execute();
+        return objectsAfter;
+      });
+    },
+    /** Replaces every duplicate finding (they span sources). */
+    async replaceDuplicates(findings: NewFinding[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('infra_findings').where('kind', '=', 'duplicate').execute();
+        for (let i = 0; i < findings.length; i += BATCH)
+          await trx
+            .insertInto('infra_findings')
+            .values(findings.slice(i, i + BATCH))
+            .execute();
+      });
+    },
+    /** Id of the newest finished run (the layer's data version), 0 before any. */
+    async dataVersion(): Promise<number> {
+      const row = await db
+        .selectFrom('infra_runs')
+        .select((eb) => eb.fn.max('id').as('id'))
+        .where('state', '!=', 'running')
+        .executeTakeFirst();
+      return Number(row?.id ?? 0);
+    },
+    async objects(): Promise<InfraObjectRow[]> {
+      return (await db.selectFrom('infra_objects').selectAll().orderBy('id').execute()).map(objectFromRow);
+    },
+    /** Id, name, category, source and point of every object (what duplicate detection needs, without bodies). */
+    async objectPoints(): Promise<Array<Pick<InfraObjectRow, 'id' | 'source_id' | 'name' | 'category' | 'lon' | 'lat'>>> {
+      return db.selectFrom('infra_objects').select(['id', 'source_id', 'name', 'category', 'lon', 'lat']).orderBy('id').execute();
+    },
+    async runs(trx?: Trx): Promise<InfraRunRow[]> {
+      return (await on(trx).selectFrom('infra_runs').selectAll().orderBy('id').execute()).map(runFromRow);
+    },
+    async runPage(args: { sourceId?: string; beforeId?: number; limit: number }): Promise<InfraRunRow[]> {
+      let q = db.selectFrom('infra_runs').selectAll().orderBy('id', 'desc').limit(args.limit);
+      if (args.sourceId) q = q.where('source_id', '=', args.sourceId);
+      if (args.beforeId !== undefined) q = q.where('id', '<', args.beforeId);
+      return (await q.execute()).map(runFromRow);
+    },
+    async failurePage(args: { sourceId?: string; runIds?: number[]; reason?: string; afterId?: number; limit: number }): Promise<InfraFailureRow[]> {
+      let q = db.selectFrom('infra_failures').selectAll().orderBy('id').limit(args.limit);
+      if (args.sourceId) q = q.where('source_id', '=', args.sourceId);
+      if (args.runIds) q = args.runIds.length ? q.where('run_id', 'in', args.runIds) : q.where('id', '<', 0);
+      if (args.reason) q = q.where('reason', '=', args.reason);
+      if (args.afterId !== undefined) q = q.where('id', '>', args.afterId);
+      return (await q.execute()).map((r) => ({ ...r, id: Number(r.id), run_id: Number(r.run_id) }));
+    },
+    async failureCounts(runIds: number[]): Promise<Array<{ run_id: number; reason: string; n: number }>> {
+      if (!runIds.length) return [];
+      const rows = await db
+        .selectFrom('infra_failures')
+        .select(['run_id', 'reason', (eb) => eb.fn.countAll<number | string>().as('n')])
+        .where('run_id', 'in', runIds)
+        .groupBy(['run_id', 'reason'])
+        .execute();
+      return rows.map((r) => ({ run_id: Number(r.run_id), reason: r.reason, n: Number(r.n) }));
+    },
+    async findings(args: { kind?: string; sourceId?: string; objectId?: string } = {}): Promise<InfraFindingRow[]> {
+      let q = db.selectFrom('infra_findings').selectAll().orderBy('id');
+      if (args.kind) q = q.where('kind', '=', args.kind);
+      if (args.sourceId) q = q.where('source_id', '=', args.sourceId);
+      if (args.objectId) q = q.where('object_id', '=', args.objectId);
+      return (await q.execute()).map((r) => ({ ...r, id: Number(r.id), run_id: Number(r.run_id) }));
+    },
+  };
+}
+
+export type InfraRepo = ReturnType<typeof createInfraRepo>;

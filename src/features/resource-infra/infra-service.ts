@@ -1,0 +1,342 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Clock } from '../../clock.js';
+import { iso } from '../../clock.js';
+import { landIndex, type LandIndex } from '../../geo/land.js';
+import type { CursorCodec } from '../../http/cursor-codec.js';
+import { AppError } from '../../http/errors.js';
+import type { PortPoint } from './classify.js';
+import { sourceStates, type LayerFacts } from './facts.js';
+import type { InfraRepo } from './infra-repo.js';
+import { buildLayerIndex, type LayerFilter, type LayerIndex, type LayerObject } from './layer-index.js';
+import { ingestSource, type IngestReport } from './pipeline.js';
+import { CANDIDATE_SOURCES, INFRA_SOURCES, sourceById } from './sources.js';
+import * as views from './views.js';
+
+/** Bosun's own directory (the nearest above this module holding package.json). */
+function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
+  return dir;
+}
+
+/** Where the shipped source files are looked for: ../shared/data/infra beside the project (docs/decisions/050). */
+export const DEFAULT_INFRA_DATA_DIR = () => resolve(projectRoot(), '..', 'shared', 'data', 'infra');
+
+export interface IngestProgress {
+  source: string;
+  rows: number;
+  bytes: number;
+  size: number;
+  phase: 'reading' | 'classifying' | 'writing';
+}
+
+export interface ObjectSummary {
+  id: string;
+  name: string;
+  category: string;
+  subcategory: string | null;
+  status: string;
+  country: string | null;
+  region: string | null;
+  setting: string;
+  coast_km: number | null;
+  capacity: number | null;
+  capacity_unit: string | null;
+  location_accuracy: string | null;
+  start_year: number | null;
+  fsru: boolean | null;
+  units: number;
+  nearest_port: { port_id: number; name: string; locode: string | null; distance_km: number } | null;
+  point: { lon: number; lat: number };
+  bbox: [number, number, number, number];
+  geometry_type: string;
+  url: string | null;
+  derived_from: string | null;
+  source: string;
+  source_key: string;
+  attribution: string;
+  quality_flags: string[];
+  distance_km?: number;
+}
+
+export interface QueryOptions extends LayerFilter {
+  limit: number;
+  cursor?: string;
+}
+
+/** 16 characters of a SHA-256 of the query: a cursor is bound to the query that issued it. */
+const queryKey = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
+
+const CURSOR_SHAPE = /^ri:(\d{1,12}):(\d{1,7}):([A-Za-z0-9_-]{1,16})$/;
+
+/** The resource_infra layer: ingest, spatial queries and the views over stored objects, runs and findings. */
+export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec; clock: Clock; ports: () => readonly PortPoint[]; land?: () => LandIndex; dataDir?: string }) {
+  const land = deps.land ?? landIndex;
+  const dataDir = deps.dataDir ?? DEFAULT_INFRA_DATA_DIR();
+  let layer: LayerIndex | null = null;
+  let flagsFor: Map<string, string[]> = new Map();
+
+  async function currentLayer(): Promise<LayerIndex> {
+    const version = await deps.repo.dataVersion();
+    if (layer && layer.version === version) return layer;
+    const [rows, findings] = await Promise.all([deps.repo.objects(), deps.repo.findings()]);
+    const flags = new Map<string, string[]>();
+    for (const f of findings) {
+      if (!f.object_id) continue;
+      const list = flags.get(f.object_id) ?? [];
+      if (!list.includes(f.kind)) list.push(f.kind);
+      flags.set(f.object_id, list);
+    }
+    flagsFor = flags;
+    layer = buildLayerIndex(version, rows);
+    return layer;
+  }
+
+  async function facts(): Promise<LayerFacts> {
+    const current = await currentLayer();
+    const runs = await deps.repo.runs();
+    const findings = await deps.repo.findings();
+    const lastRunIds = INFRA_SOURCES.map((s) => runs.filter((r) => r.source_id === s.id).at(-1)?.id).filter((id): id is number => id !== undefined);
+    return {
+      now: deps.clock.now(),
+      layer: current,
+      runs,
+      findings,
+      failureCounts: await deps.repo.failureCounts(lastRunIds),
+      shippedFilePresent: Object.fromEntries(INFRA_SOURCES.map((s) => [s.id, existsSync(join(dataDir, s.file))])),
+    };
+  }
+
+  const attributionOf = (sourceId: string) => sourceById(sourceId)?.attribution ?? '';
+
+  function summary(o: LayerObject, distance: number | null = null): ObjectSummary {
+    const b = o.body;
+    return {
+      id: o.id,
+      name: o.name,
+      category: o.category,
+      subcategory: o.subcategory,
+      status: o.status,
+      country: o.country,
+      region: o.region,
+      setting: b.setting,
+      coast_km: b.coast_km,
+      capacity: b.capacity,
+      capacity_unit: b.capacity_unit,
+      location_accuracy: b.location_accuracy,
+      start_year: b.start_year,
+      fsru: b.fsru,
+      units: b.units.length,
+      nearest_port: b.nearest_port,
+      point: { lon: o.lon, lat: o.lat },
+      bbox: b.bbox,
+      geometry_type: o.geometry_type,
+      url: b.url,
+      derived_from: b.derived_from,
+      source: o.source_id,
+      source_key: o.source_key,
+      attribution: attributionOf(o.source_id),
+      quality_flags: flagsFor.get(o.id) ?? [],
+      ...(distance === null ? {} : { distance_km: distance }),
+    };
+  }
+
+  const filterKey = (f: LayerFilter) => queryKey(JSON.stringify([f.bbox, f.near, f.categories, f.statuses, f.country?.toLowerCase(), f.source, f.setting]));
+
+  async function page(options: QueryOptions) {
+    const current = await currentLayer();
+    const key = filterKey(options);
+    let offset = 0;
+    if (options.cursor) {
+      const m = deps.cursors.read(options.cursor, CURSOR_SHAPE, 'cursor');
+      if (m[3] !== key) throw new AppError('cursor_invalid', 'this cursor belongs to another query', { field: 'cursor' });
+      offset = Number(m[2]);
+    }
+    const hits = current.query(options);
+    const items = hits.slice(offset, offset + options.limit);
+    const next = offset + options.limit < hits.length ? deps.cursors.seal(`ri:${current.version}:${offset + options.limit}:${key}`) : null;
+    return { total: hits.length, items, next_cursor: next, version: current.version };
+  }
+
+  const featureOf = (o: LayerObject, distance: number | null, pointOnly: boolean) => {
+    const { bbox: _bbox, point: _point, ...properties } = summary(o, distance);
+    return {
+      type: 'Feature' as const,
+      id: o.id,
+      geometry: pointOnly ? { type: 'Point' as const, coordinates: [o.lon, o.lat] as [number, number] } : o.body.geometry,
+      properties,
+    };
+  };
+
+  function findingView(f: Parameters<typeof views.findingView>[0]) {
+    return views.findingView(f);
+  }
+
+  return {
+    dataDir,
+    /** Runs the pipeline on one declared source (optionally another file of it) or on every declared source whose file exists. */
+    async ingest(args: { source?: string; file?: string; onProgress?: (p: IngestProgress) => void }): Promise<{ reports: IngestReport[]; missing: string[] }> {
+      if (args.file && !args.source) throw new AppError('invalid_request', '--file needs --source (which parser reads it)', { field: 'source' });
+      const chosen = args.source ? [sourceById(args.source)] : INFRA_SOURCES;
+      if (chosen[0] === undefined) throw new AppError('not_found', `unknown source ${args.source}; declared: ${INFRA_SOURCES.map((s) => s.id).join(', ')}`, { field: 'source' });
+      const reports: IngestReport[] = [];
+      const missing: string[] = [];
+      for (const source of chosen as typeof INFRA_SOURCES) {
+        const path = args.file ? resolve(args.file) : join(dataDir, source.file);
+        if (!existsSync(path)) {
+          if (args.source) throw new AppError('not_found', `${path} does not exist`, { field: 'file' });
+          missing.push(path);
+          continue;
+        }
+        reports.push(
+          await ingestSource(
+            { repo: deps.repo, land, ports: deps.ports, now: () => deps.clock.now() },
+            source,
+            { path, shipped: !args.file },
+            args.onProgress ? (p) => args.onProgress!({ source: source.id, ...p }) : undefined,
+          ),
+        );
+      }
+      return { reports, missing };
+    },
+
+    async layerGeojson(options: QueryOptions, pointOnly: boolean) {
+      const p = await page(options);
+      return {
+        type: 'FeatureCollection' as const,
+        features: p.items.map((h) => featureOf(h.object, h.distance_km, pointOnly)),
+        total: p.total,
+        next_cursor: p.next_cursor,
+        data_version: p.version,
+        attribution: views.attributionFor(p.items.map((h) => h.object)),
+      };
+    },
+
+    async objects(options: QueryOptions) {
+      const p = await page(options);
+      return {
+        items: p.items.map((h) => summary(h.object, h.distance_km)),
+        total: p.total,
+        next_cursor: p.next_cursor,
+        data_version: p.version,
+        attribution: views.attributionFor(p.items.map((h) => h.object)),
+      };
+    },
+
+    async overview(filter: LayerFilter) {
+      const current = await currentLayer();
+      const hits = current.query(filter).map((h) => h.object);
+      return { ...views.overviewView(hits), data_version: current.version };
+    },
+
+    async object(id: string) {
+      const current = await currentLayer();
+      const o = current.byId.get(id);
+      if (!o) throw new AppError('not_found', `no resource_infra object ${id}`, { field: 'id' });
+      const findings = await deps.repo.findings({ objectId: id });
+      const derived = current.objects.filter((x) => x.body.derived_from === id).map((x) => x.id);
+      return {
+        ...summary(o),
+        geometry: o.body.geometry,
+        status_raw: o.body.status_raw,
+        unit_list: o.body.units,
+        properties: o.body.properties,
+        derived: derived,
+        findings: findings.map(findingView),
+        provenance: { source: o.source_id, source_key: o.source_key, first_run_id: o.first_run_id, last_changed_run_id: o.last_run_id, created_at: iso(o.created_at), updated_at: iso(o.updated_at) },
+      };
+    },
+
+    facts,
+    views,
+
+    async sourceHealthDetail(sourceId: string, runs: number) {
+      if (!sourceById(sourceId)) throw new AppError('not_found', `unknown source ${sourceId}`, { field: 'source' });
+      return views.sourceHealthDetailView(await facts(), sourceId, runs);
+    },
+
+    async findings(args: { kind?: string; source?: string; limit: number; cursor?: string }) {
+      const all = (await deps.repo.findings({ kind: args.kind, sourceId: args.source })).filter((f) => args.kind || f.kind !== 'duplicate');
+      let offset = 0;
+      const key =
+        Buffer.from(`${args.kind ?? ''}|${args.source ?? ''}`)
+          .toString('base64url')
+          .slice(-16) || 'all';
+      if (args.cursor) {
+        const m = deps.cursors.read(args.cursor, CURSOR_SHAPE, 'cursor');
+        if (m[3] !== key) throw new AppError('cursor_invalid', 'this cursor belongs to another query', { field: 'cursor' });
+        offset = Number(m[2]);
+      }
+      const items = all.slice(offset, offset + args.limit);
+      return { total: all.length, items: items.map(findingView), next_cursor: offset + args.limit < all.length ? deps.cursors.seal(`ri:0:${offset + args.limit}:${key}`) : null };
+    },
+
+    async ingestRuns(args: { source?: string; limit: number; cursor?: string }) {
+      const before = args.cursor ? Number(deps.cursors.read(args.cursor, /^runs:(\d{1,12})$/, 'cursor')[1]) : undefined;
+      const rows = await deps.repo.runPage({ sourceId: args.source, beforeId: before, limit: args.limit + 1 });
+      const items = rows.slice(0, args.limit);
+      return { items: items.map(views.runSummary), next_cursor: rows.length > args.limit ? deps.cursors.seal(`runs:${items.at(-1)!.id}`) : null };
+    },
+
+    async ingestFailures(args: { source?: string; run_id?: number; reason?: string; limit: number; cursor?: string }) {
+      const after = args.cursor ? Number(deps.cursors.read(args.cursor, /^fail:(\d{1,12})$/, 'cursor')[1]) : undefined;
+      let runIds: number[] | undefined;
+      if (args.run_id !== undefined) runIds = [args.run_id];
+      else {
+        const runs = await deps.repo.runs();
+        runIds = INFRA_SOURCES.filter((s) => !args.source || s.id === args.source)
+          .map((s) => runs.filter((r) => r.source_id === s.id).at(-1)?.id)
+          .filter((id): id is number => id !== undefined);
+      }
+      const rows = await deps.repo.failurePage({ sourceId: args.source, runIds, reason: args.reason, afterId: after, limit: args.limit + 1 });
+      const items = rows.slice(0, args.limit);
+      return {
+        items: items.map((r) => ({ id: r.id, run_id: r.run_id, source: r.source_id, row_ref: r.row_ref, reason: r.reason, detail: r.detail })),
+        next_cursor: rows.length > args.limit ? deps.cursors.seal(`fail:${items.at(-1)!.id}`) : null,
+      };
+    },
+
+    async opsSnapshot() {
+      const f = await facts();
+      return {
+        generated_at: iso(f.now),
+        data_dir: dataDir,
+        running: f.runs.filter((r) => r.state === 'running').map(views.runSummary),
+        last_runs: sourceStates(f).map((s) => (s.lastRun ? views.runSummary(s.lastRun) : { source: s.source.id, state: 'not_ingested' as const })),
+        objects: f.layer.objects.length,
+        findings: f.findings.length,
+        failures_last_runs: f.failureCounts.reduce((a, c) => a + c.n, 0),
+        index: { version: f.layer.version, objects: f.layer.objects.length, body_bytes: f.layer.objects.reduce((a, o) => a + o.bytes, 0) },
+        gate: views.stabilityGateView(f),
+      };
+    },
+
+    async sourceBlockers() {
+      const f = await facts();
+      const declared = sourceStates(f).map((s) => {
+        const blockers: string[] = [];
+        if (!f.shippedFilePresent[s.source.id]) blockers.push(`file missing: ${join(dataDir, s.source.file)}`);
+        if (s.lastRun?.state === 'failed') blockers.push(`last run ${s.lastRun.id} failed: ${s.lastRun.error}`);
+        return { source: s.source.id, declared: true, blocked: blockers.length > 0, blockers };
+      });
+      const candidates = CANDIDATE_SOURCES.map((c) => ({ source: c.id, declared: false, blocked: true, blockers: [`${c.blocker}: ${c.detail}`] }));
+      return [...declared, ...candidates];
+    },
+
+    async internalOnlyRoadmap() {
+      const f = await facts();
+      const gate = views.stabilityGateView(f);
+      const items = [
+        ...gate.checks.filter((c) => !c.passed).map((c) => ({ track: 'gate', id: `gate:${c.id}`, detail: c.detail, next: 'make the check pass (stability_gate)' })),
+        ...views.backlogItems(f).map((b) => ({ track: 'backlog', id: b.id, detail: b.detail, next: b.action })),
+        ...CANDIDATE_SOURCES.map((c) => ({ track: 'source', id: `candidate:${c.id}`, detail: `${c.title} (${c.licence}): ${c.blocker}`, next: c.obtain })),
+      ];
+      return { items, data_dir: dataDir };
+    },
+  };
+}
+
+export type InfraService = ReturnType<typeof createInfraService>;
