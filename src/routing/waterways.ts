@@ -29,7 +29,7 @@ export const WATERWAYS: readonly Waterway[] = [
   // Rivers to ports
   { name: 'Nieuwe Waterweg and Maas to Rotterdam', kind: 'river', halfWidthKm: 4, path: [[4.0, 51.99], [4.2, 51.93], [4.35, 51.9], [4.5, 51.9]] },
   { name: 'Scheldt to Antwerp', kind: 'river', halfWidthKm: 5, path: [[3.55, 51.42], [3.8, 51.4], [4.05, 51.38], [4.25, 51.35], [4.3, 51.3], [4.4, 51.23]] },
-  { name: 'Elbe to Hamburg', kind: 'river', halfWidthKm: 5, path: [[8.6, 53.9], [8.9, 53.85], [9.2, 53.86], [9.4, 53.7], [9.55, 53.58], [9.8, 53.54], [10.05, 53.53]] },
+  { name: 'Elbe to Hamburg and up to Lauenburg', kind: 'river', halfWidthKm: 5, path: [[8.6, 53.9], [8.9, 53.85], [9.2, 53.86], [9.4, 53.7], [9.55, 53.58], [9.8, 53.54], [10.05, 53.53], [10.25, 53.43], [10.55, 53.37]] },
   { name: 'Weser to Bremen', kind: 'river', halfWidthKm: 5, path: [[8.3, 53.7], [8.55, 53.55], [8.5, 53.35], [8.6, 53.2], [8.8, 53.08]] },
   { name: 'Ems to Emden and Papenburg', kind: 'river', halfWidthKm: 5, path: [[7.0, 53.45], [7.2, 53.35], [7.3, 53.2], [7.38, 53.0], [7.4, 52.8]] },
   { name: 'Thames to London', kind: 'river', halfWidthKm: 5, path: [[1.6, 51.5], [1.0, 51.5], [0.6, 51.47], [0.3, 51.46], [0.0, 51.5], [-0.1, 51.5]] },
@@ -48,6 +48,10 @@ export const WATERWAYS: readonly Waterway[] = [
   { name: 'Manchester Ship Canal and the Mersey', kind: 'canal', halfWidthKm: 4, path: [[-3.0, 53.38], [-2.8, 53.33], [-2.6, 53.38], [-2.45, 53.45], [-2.28, 53.47]] },
   { name: 'Mississippi River Gulf Outlet and Lake Borgne', kind: 'canal', halfWidthKm: 6, path: [[-90.05, 30.04], [-89.85, 29.95], [-89.6, 29.8], [-89.3, 29.6], [-89.04, 29.47]] },
   { name: 'Laguna Madre channel at Port Mansfield', kind: 'canal', halfWidthKm: 3, path: [[-97.43, 26.56], [-97.2, 26.555], [-96.96, 26.553]] },
+  { name: 'Cape Cod Canal', kind: 'canal', halfWidthKm: 3, path: [[-70.5, 41.88], [-70.5, 41.78], [-70.57, 41.76], [-70.64, 41.735], [-70.68, 41.65], [-70.706, 41.545]] },
+  { name: 'Karnaphuli River to Chittagong', kind: 'river', halfWidthKm: 3, path: [[91.74, 22.19], [91.79, 22.26], [91.82, 22.31]] },
+  { name: 'Long Tau river to Ho Chi Minh City', kind: 'river', halfWidthKm: 4, path: [[107.05, 10.33], [107.0, 10.42], [106.93, 10.5], [106.85, 10.6], [106.77, 10.69]] },
+  { name: 'Świna to the Szczecin Lagoon', kind: 'river', halfWidthKm: 3, path: [[14.25, 54.0], [14.27, 53.91], [14.3, 53.82], [14.43, 53.75]] },
   { name: 'Göta älv to Lake Vänern', kind: 'river', halfWidthKm: 5, path: [[11.7, 57.69], [11.95, 57.72], [12.0, 57.9], [12.2, 58.15], [12.3, 58.3]] },
   // Networks of inland waterways marnet follows (boxes)
   { name: 'Lake Vänern', kind: 'inland_waterways', box: [12.2, 58.3, 14.2, 59.45] },
