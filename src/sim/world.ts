@@ -97,14 +97,16 @@ export class SimWorld {
       const approach = override?.approach ?? port.approach ?? [];
       const seawardPoints = [port.anchorage, ...approach];
       const join = graph.join(seawardPoints[seawardPoints.length - 1]!);
+      const berth = override?.berth ?? { lat: port.lat, lon: port.lon };
       return {
         ...port,
+        ...berth,
         ...(approach.length > 0 ? { approach } : {}),
         ...(override?.channel ? { channel: override.channel } : {}),
         key: `port:${port.locode}`,
         index,
         node: join.node,
-        inbound: new Polyline([port.anchorage, ...(override?.channel ?? port.channel ?? []), { lat: port.lat, lon: port.lon }]),
+        inbound: new Polyline([port.anchorage, ...(override?.channel ?? port.channel ?? []), berth]),
         seaward: new Polyline([...seawardPoints, join.snapped, graph.point(join.node)]),
       };
     });
@@ -205,7 +207,7 @@ export class SimWorld {
       const outBearing = bearingDeg(b.lat, b.lon, c.lat, c.lon);
       return Math.abs(((outBearing - inBearing + 540) % 360) - 180);
     };
-    for (let i = 1; i < points.length - 1; ) {
+    for (let i = 1; i < points.length - 1;) {
       const a = points[i - 1]!;
       const c = points[i + 1]!;
       if (turn(i) > SPIKE_DEG && segmentClear(this.land(), [a.lon, a.lat], [c.lon, c.lat], SHORTCUT_TOLERANCE_KM)) {
