@@ -32,9 +32,17 @@ export interface SegmentLand {
   inlandLengthKm: number;
 }
 
+/** True when the whole segment is at sea: its midpoint is, and no coast lies within half its length of it. */
+function openSea(land: LandIndex, a: readonly [number, number], b: readonly [number, number], lengthKm: number): boolean {
+  if (lengthKm > 400) return false;
+  const m = interpolate(a[1], a[0], b[1], b[0], 0.5);
+  return !land.isLand(m.lon, m.lat) && land.coastDistanceKm(m.lon, m.lat, lengthKm / 2 + 0.1) === Infinity;
+}
+
 /** Samples the great circle from a to b (both [lon, lat]) every `stepKm` (ends included). */
 export function segmentLand(land: LandIndex, a: readonly [number, number], b: readonly [number, number], stepKm = 0.5, tolerance = NETWORK_INLAND_TOLERANCE_KM): SegmentLand {
   const lengthKm = distanceM(a[1], a[0], b[1], b[0]) / 1000;
+  if (openSea(land, a, b, lengthKm)) return { maxKm: 0, at: null, inlandLengthKm: 0 };
   const n = Math.max(1, Math.ceil(lengthKm / stepKm));
   let maxKm = 0;
   let at: [number, number] | null = null;
@@ -54,6 +62,7 @@ export function segmentLand(land: LandIndex, a: readonly [number, number], b: re
 /** True when no sample of the segment lies deeper inland than `tolerance` km (early exit). */
 export function segmentClear(land: LandIndex, a: readonly [number, number], b: readonly [number, number], tolerance: number, stepKm = 0.5): boolean {
   const lengthKm = distanceM(a[1], a[0], b[1], b[0]) / 1000;
+  if (openSea(land, a, b, lengthKm)) return true;
   const n = Math.max(1, Math.ceil(lengthKm / stepKm));
   for (let i = 0; i <= n; i++) {
     const p = interpolate(a[1], a[0], b[1], b[0], i / n);

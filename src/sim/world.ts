@@ -75,6 +75,8 @@ const SHORT_HOP_M = 300_000;
 const SPIKE_DEG = 150;
 /** How deep inland (km) a straightened or short-hop stretch may graze Natural Earth's coast. */
 const SHORTCUT_TOLERANCE_KM = 0.3;
+/** Fishing grounds lie at least this far off the coast (km). */
+const FISHING_COAST_KM = 7;
 
 export class SimWorld {
   readonly ports: SimPort[];
@@ -227,15 +229,23 @@ export class SimWorld {
       const distance = this.tree(port.node, 'shortest').distance;
       grounds = [];
       const portAt = port.anchorage;
+      // The fishing circle (up to 3 km radius, entered on its rim) must stay at sea.
+      const openWater = (p: LatLon) => !this.land().isLand(p.lon, p.lat) && this.land().coastDistanceKm(p.lon, p.lat, FISHING_COAST_KM) === Infinity;
+      let nearest = -1;
       for (let node = 0; node < distance.length; node++) {
         const d = distance[node]!;
-        if (d < 40 * METRES_PER_NM || d > 120 * METRES_PER_NM) continue;
+        if (d > 120 * METRES_PER_NM) continue;
         const p = this.graph.point(node);
+        if (d < 40 * METRES_PER_NM) {
+          // Fallback when the lanes 40–120 nm out all run along the coast: the nearest open water.
+          if (node !== port.node && (nearest < 0 || d < distance[nearest]!) && openWater(p)) nearest = node;
+          continue;
+        }
         // Keep away from other ports' approaches so boats fish in open water.
         if (distanceM(p.lat, p.lon, portAt.lat, portAt.lon) < 30_000) continue;
-        grounds.push(node);
+        if (openWater(p)) grounds.push(node);
       }
-      if (grounds.length === 0) grounds.push(port.node);
+      if (grounds.length === 0) grounds.push(nearest >= 0 ? nearest : port.node);
       this.fishingGrounds.set(port.index, grounds);
     }
     return grounds;

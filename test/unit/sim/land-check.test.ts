@@ -47,14 +47,14 @@ test('every simulator port: its fairway from anchorage to berth and its way out 
   }
 });
 
-test('fishing grounds are open water (at least 5 km off the coast, so the fishing circles stay at sea); tug stand-by areas are water', () => {
+test('fishing grounds are open water (at least 7 km off the coast, so the fishing circles stay at sea); tug stand-by areas are water', () => {
   for (const port of world.ports) {
     const grounds = world.fishingGroundsOf(port);
     assert.ok(grounds.length > 0, `${port.locode} has grounds`);
     for (const node of grounds) {
       const p = lanes.point(node);
       assert.equal(land.isLand(p.lon, p.lat), false, `${port.locode} ground ${p.lon},${p.lat}`);
-      assert.ok(land.coastDistanceKm(p.lon, p.lat, 5) === Infinity, `${port.locode} ground ${p.lon},${p.lat} is ${land.coastDistanceKm(p.lon, p.lat, 5).toFixed(1)} km off the coast`);
+      assert.ok(land.coastDistanceKm(p.lon, p.lat, 7) === Infinity, `${port.locode} ground ${p.lon},${p.lat} is ${land.coastDistanceKm(p.lon, p.lat, 7).toFixed(1)} km off the coast`);
     }
     // Tugs circle within 1 km of the anchorage.
     assert.ok(land.coastDistanceKm(port.anchorage.lon, port.anchorage.lat, 1.5) === Infinity || !land.isLand(port.anchorage.lon, port.anchorage.lat), port.locode);
@@ -68,11 +68,23 @@ test('U-turns: a passage that joins an edge and takes its far end runs straight 
     { lat: 0, lon: 0.5 },
     { lat: 1, lon: 0.5 },
   ]);
-  assert.deepEqual(uTurnOf(out), { lat: out.at(110_000).lat, lon: out.at(110_000).lon }, 'the test line turns back at 1° E');
+  const turn = uTurnOf(out);
+  assert.ok(turn !== null && Math.abs(turn.lon - 1) < 0.03 && Math.abs(turn.lat) < 1e-9, `the test line turns back at 1° E: ${JSON.stringify(turn)}`);
+  assert.equal(
+    uTurnOf(
+      new Polyline([
+        { lat: 0, lon: 0 },
+        { lat: 0, lon: 1 },
+        { lat: 1, lon: 1.5 },
+      ]),
+    ),
+    null,
+    'a turn of 63° is no U-turn',
+  );
   let uTurns = 0;
   let passages = 0;
-  for (const from of world.ports.slice(0, 30)) {
-    for (const to of world.ports.slice(30, 60)) {
+  for (const from of world.ports.slice(0, 20)) {
+    for (const to of world.ports.slice(40, 60)) {
       passages++;
       if (uTurnOf(world.passage(from, to)) !== null) uTurns++;
     }
