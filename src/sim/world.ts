@@ -193,6 +193,11 @@ export class SimWorld {
     return line;
   }
 
+  /** The passages worked out so far (straightened where they turned back), for tests. */
+  cachedPassages(): Polyline[] {
+    return [...this.passages.values()];
+  }
+
   private land(): LandIndex {
     this.landCache ??= landIndex();
     return this.landCache;
