@@ -26,7 +26,8 @@ const before = report.edgesRepaired.reduce((s, e) => s + e.lengthKm, 0);
 const after = report.edgesRepaired.reduce((s, e) => s + e.newLengthKm, 0);
 console.log(`  replaced edges: ${km(before)} km before, ${km(after)} km after (+${km(after - before)} km)`);
 for (const n of report.nodesUnmoved) console.log(`  node left on land: ${n.at.join(',')} (${km(n.inlandKm)} km inland)`);
-for (const e of report.edgesUnresolved) console.log(`  edge left: ${e.from.join(',')} → ${e.to.join(',')}${e.pass ? ` [${e.pass}]` : ''}, ${km(e.inlandKm)} km inland at ${e.at?.map((x) => x.toFixed(3)).join(',')}`);
+for (const e of report.edgesUnresolved)
+  console.log(`  edge left: ${e.from.join(',')} → ${e.to.join(',')}${e.pass ? ` [${e.pass}]` : ''}, ${km(e.inlandKm)} km inland at ${e.at?.map((x) => x.toFixed(3)).join(',')}`);
 if (reportFile) writeFileSync(reportFile, JSON.stringify(report, null, 1));
 const out = SHIPPED_SEA_NETWORK();
 mkdirSync(dirname(out), { recursive: true });

@@ -35,7 +35,12 @@ export const SIM_APPROACHES: Readonly<Record<string, SimApproach>> = {
   // Salalah
   OMSLL: { berth: { lat: 16.93, lon: 54.005 } },
   // Bandar Abbas
-  IRBND: { approach: [{ lat: 26.968, lon: 56.289 }, { lat: 26.449, lon: 56.354 }] },
+  IRBND: {
+    approach: [
+      { lat: 26.968, lon: 56.289 },
+      { lat: 26.449, lon: 56.354 },
+    ],
+  },
   // Cape Town
   ZACPT: { berth: { lat: -33.9, lon: 18.43 } },
   // Abidjan
