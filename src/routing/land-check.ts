@@ -32,9 +32,11 @@ export interface SegmentLand {
   inlandLengthKm: number;
 }
 
+/** Segments longer than this (km) are checked in halves; shorter ones are first tested whole against the coast. */
+const OPEN_SEA_TEST_KM = 100;
+
 /** True when the whole segment is at sea: its midpoint is, and no coast lies within half its length of it. */
 function openSea(land: LandIndex, a: readonly [number, number], b: readonly [number, number], lengthKm: number): boolean {
-  if (lengthKm > 400) return false;
   const m = interpolate(a[1], a[0], b[1], b[0], 0.5);
   return !land.isLand(m.lon, m.lat) && land.coastDistanceKm(m.lon, m.lat, lengthKm / 2 + 0.1) === Infinity;
 }
@@ -42,6 +44,14 @@ function openSea(land: LandIndex, a: readonly [number, number], b: readonly [num
 /** Samples the great circle from a to b (both [lon, lat]) every `stepKm` (ends included). */
 export function segmentLand(land: LandIndex, a: readonly [number, number], b: readonly [number, number], stepKm = 0.5, tolerance = NETWORK_INLAND_TOLERANCE_KM): SegmentLand {
   const lengthKm = distanceM(a[1], a[0], b[1], b[0]) / 1000;
+  if (lengthKm > OPEN_SEA_TEST_KM) {
+    // Halves, so that stretches of open ocean are recognised whole (openSea) instead of sampled.
+    const m = interpolate(a[1], a[0], b[1], b[0], 0.5);
+    const first = segmentLand(land, a, [m.lon, m.lat], stepKm, tolerance);
+    const second = segmentLand(land, [m.lon, m.lat], b, stepKm, tolerance);
+    const deeper = second.maxKm > first.maxKm ? second : first;
+    return { maxKm: deeper.maxKm, at: deeper.at, inlandLengthKm: first.inlandLengthKm + second.inlandLengthKm };
+  }
   if (openSea(land, a, b, lengthKm)) return { maxKm: 0, at: null, inlandLengthKm: 0 };
   const n = Math.max(1, Math.ceil(lengthKm / stepKm));
   let maxKm = 0;
@@ -62,11 +72,19 @@ export function segmentLand(land: LandIndex, a: readonly [number, number], b: re
 /** True when no sample of the segment lies deeper inland than `tolerance` km (early exit). */
 export function segmentClear(land: LandIndex, a: readonly [number, number], b: readonly [number, number], tolerance: number, stepKm = 0.5): boolean {
   const lengthKm = distanceM(a[1], a[0], b[1], b[0]) / 1000;
+  if (lengthKm > OPEN_SEA_TEST_KM) {
+    const m = interpolate(a[1], a[0], b[1], b[0], 0.5);
+    return segmentClear(land, a, [m.lon, m.lat], tolerance, stepKm) && segmentClear(land, [m.lon, m.lat], b, tolerance, stepKm);
+  }
   if (openSea(land, a, b, lengthKm)) return true;
   const n = Math.max(1, Math.ceil(lengthKm / stepKm));
-  for (let i = 0; i <= n; i++) {
-    const p = interpolate(a[1], a[0], b[1], b[0], i / n);
-    if (inlandKm(land, p.lon, p.lat) > tolerance) return false;
+  // Coarse to fine (every 64th sample first, then the 32nds between…): land is usually found early.
+  for (let stride = 64; stride >= 1; stride /= 2) {
+    for (let i = 0; i <= n; i += stride) {
+      if (stride < 64 && i % (stride * 2) === 0) continue;
+      const p = interpolate(a[1], a[0], b[1], b[0], i / n);
+      if (inlandKm(land, p.lon, p.lat) > tolerance) return false;
+    }
   }
   return true;
 }

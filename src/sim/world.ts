@@ -75,6 +75,8 @@ const SHORT_HOP_M = 300_000;
 const SPIKE_DEG = 150;
 /** How deep inland (km) a straightened or short-hop stretch may graze Natural Earth's coast. */
 const SHORTCUT_TOLERANCE_KM = 0.3;
+/** Longest shortcut tried across a spike that does not run straight back (checked over water). */
+const MAX_SHORTCUT_M = 150_000;
 /** Fishing grounds lie at least this far off the coast (km). */
 const FISHING_COAST_KM = 7;
 
@@ -214,10 +216,17 @@ export class SimWorld {
       const outBearing = bearingDeg(b.lat, b.lon, c.lat, c.lon);
       return Math.abs(((outBearing - inBearing + 540) % 360) - 180);
     };
-    for (let i = 1; i < points.length - 1;) {
+    const shortcut = (i: number) => {
+      const angle = turn(i);
+      if (angle <= SPIKE_DEG) return false;
+      // Straight back the way it came: the shortcut lies on the stretch already sailed.
+      if (angle > 179.5) return true;
       const a = points[i - 1]!;
       const c = points[i + 1]!;
-      if (turn(i) > SPIKE_DEG && segmentClear(this.land(), [a.lon, a.lat], [c.lon, c.lat], SHORTCUT_TOLERANCE_KM)) {
+      return distanceM(a.lat, a.lon, c.lat, c.lon) <= MAX_SHORTCUT_M && segmentClear(this.land(), [a.lon, a.lat], [c.lon, c.lat], SHORTCUT_TOLERANCE_KM);
+    };
+    for (let i = 1; i < points.length - 1;) {
+      if (shortcut(i)) {
         points.splice(i, 1);
         i = Math.max(1, i - 1);
       } else {
