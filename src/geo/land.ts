@@ -44,27 +44,84 @@ function loadLandRings(): Ring[] {
   return rings;
 }
 
+/**
+ * The rings' segments, cut at the antimeridian. world-atlas merges land across ±180° (Eurasia runs on
+ * through Chukotka, Wrangel Island, Fiji, Antarctica), so a ring may step from 179.9° to −180°. The ray
+ * test looks east up to 180° only: a segment crossing the antimeridian is split there, and the part of
+ * the ring on the eastern side is closed along 180° between consecutive crossings (towards the pole
+ * when a ring crosses once, as Antarctica does). Without this, whole bands of latitude flip between
+ * land and sea (the Norwegian Sea at 66° N read as land).
+ */
+export function ringSegments(rings: readonly Ring[]): number[][] {
+  const segments: number[][] = [];
+  const add = (ax: number, ay: number, bx: number, by: number) => {
+    if (ax !== bx || ay !== by) segments.push([ax, ay, bx, by]);
+  };
+  for (const ring of rings) {
+    const n = ring.length - 1;
+    if (n < 1) continue;
+    // A vertex on ±180° takes the side of the last vertex before it that is not on the meridian.
+    let side = 1;
+    for (let k = n - 1; k >= 0; k--) {
+      const x = ring[k]![0];
+      if (Math.abs(x) !== 180) {
+        side = Math.sign(x) || 1;
+        break;
+      }
+    }
+    const xs: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const x = ring[k]![0];
+      if (Math.abs(x) === 180) xs.push(side * 180);
+      else {
+        xs.push(x);
+        side = Math.sign(x) || side;
+      }
+    }
+    const crossings: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const ax = xs[k]!;
+      const ay = ring[k]![1];
+      const bx = xs[(k + 1) % n]!;
+      const by = ring[(k + 1) % n]![1];
+      if (Math.abs(bx - ax) <= 180) {
+        add(ax, ay, bx, by);
+        continue;
+      }
+      const aSide = Math.sign(ax);
+      const unwrappedB = bx + aSide * 360;
+      const f = unwrappedB === ax ? 0 : (aSide * 180 - ax) / (unwrappedB - ax);
+      const y = ay + f * (by - ay);
+      add(ax, ay, aSide * 180, y);
+      add(-aSide * 180, y, bx, by);
+      crossings.push(y);
+    }
+    for (let c = 0; c + 1 < crossings.length; c += 2) add(180, crossings[c]!, 180, crossings[c + 1]!);
+    if (crossings.length % 2 === 1) {
+      const y = crossings[crossings.length - 1]!;
+      add(180, y, 180, y < 0 ? -90 : 90);
+    }
+  }
+  return segments;
+}
+
 /** Builds the index from closed rings (exported for tests with small shapes). */
 export function buildLandIndex(rings: Ring[]): LandIndex {
-  let count = 0;
-  for (const ring of rings) count += ring.length - 1;
+  const segments = ringSegments(rings);
+  const count = segments.length;
   const x1 = new Float64Array(count);
   const y1 = new Float64Array(count);
   const x2 = new Float64Array(count);
   const y2 = new Float64Array(count);
   const index = new Flatbush(Math.max(1, count));
   let i = 0;
-  for (const ring of rings) {
-    for (let k = 0; k + 1 < ring.length; k++) {
-      const [ax, ay] = ring[k]!;
-      const [bx, by] = ring[k + 1]!;
-      x1[i] = ax;
-      y1[i] = ay;
-      x2[i] = bx;
-      y2[i] = by;
-      index.add(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
-      i++;
-    }
+  for (const [ax, ay, bx, by] of segments as [number, number, number, number][]) {
+    x1[i] = ax;
+    y1[i] = ay;
+    x2[i] = bx;
+    y2[i] = by;
+    index.add(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
+    i++;
   }
   if (count === 0) index.add(0, 0, 0, 0);
   index.finish();

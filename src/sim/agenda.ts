@@ -316,11 +316,11 @@ export class Agenda {
     const from = this.port;
     const variant = this.routeVariant(from.node, to.node);
     const spot = this.anchorSpot(to);
-    const seaM = world.distance(from.node, to.node, variant);
+    const sea = world.passage(from, to, variant);
     const departure = this.outbound(from);
-    const lengthM = new Polyline(departure).lengthM + from.seaward.lengthM + seaM + to.seaward.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
+    const lengthM = new Polyline(departure).lengthM + sea.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
     let cached: Polyline | null = null;
-    const line = () => (cached ??= new Polyline([...departure, ...from.seaward.points, ...world.routePoints(from.node, to.node, variant), ...to.seaward.reversed().points, spot]));
+    const line = () => (cached ??= new Polyline([...departure, ...sea.points, spot]));
     this.laden = !this.laden;
     const voyage: VoyageInfo = { destination: to.locode, etaMs: null, draughtM: this.draught(), ...(variant === 'shortest' ? {} : { route: variant }) };
     const sailing = this.sail(line, lengthM, from.inbound.lengthM, start, voyage, 10);
@@ -370,7 +370,7 @@ export class Agenda {
     const port = this.spec.homePort;
     const ground = rng.pick(world.fishingGroundsOf(port));
     const voyage: VoyageInfo = { destination: port.locode, etaMs: null, draughtM: this.spec.designDraughtM };
-    const outLine = new Polyline([...this.outbound(port), ...port.seaward.points, ...world.routePoints(port.node, ground)]);
+    const outLine = new Polyline([...this.outbound(port), ...world.passage(port, world.nodePlace(ground)).points]);
     const out = this.sail(() => outLine, outLine.lengthM, port.inbound.lengthM, start, { ...voyage }, 8);
     const fishStart = out[out.length - 1]!.end;
     const fishing = this.circle(outLine.end, rng.float(1500, 3000), rng.float(3, 4), fishStart, fishStart + this.hours([6, 20]), NAV_STATUS.fishing, voyage);
@@ -421,14 +421,15 @@ export class Agenda {
     const area = this.spec.stsArea!;
     const from = this.port;
     const departure = this.outbound(from);
-    const beforeArea = new Polyline(departure).lengthM + from.seaward.lengthM + world.distance(from.node, area.node);
+    const toArea = world.passage(from, area);
     // The line ends where the storage tanker's side will be at the arrival time, set once that is known.
     let alongsideAt: LatLon = { lat: area.lat, lon: area.lon };
     let outCached: Polyline | null = null;
-    const outLine = () => (outCached ??= new Polyline([...departure, ...from.seaward.points, ...world.routePoints(from.node, area.node), alongsideAt]));
+    const outLine = () => (outCached ??= new Polyline([...departure, ...toArea.points, alongsideAt]));
     this.laden = false;
     const outVoyage: VoyageInfo = { destination: area.code, etaMs: null, draughtM: this.draught() };
-    const out = this.sail(outLine, beforeArea + area.seaward.lengthM, new Polyline(departure).lengthM, start, outVoyage, 6);
+    const atArea = new Polyline(departure).lengthM + toArea.lengthM;
+    const out = this.sail(outLine, atArea, new Polyline(departure).lengthM, start, outVoyage, 6);
     // Keep the area's timetable: stay alongside the berth longer so as to arrive at this shuttle's next slot.
     const slot = this.nextStsSlot(out[out.length - 1]!.end);
     const delay = slot - out[out.length - 1]!.end;
@@ -444,14 +445,14 @@ export class Agenda {
     const alongsideStart = last.end;
     const alongside = this.stsDrift(alongsideStart, true, alongsideStart + this.hours([6, 10]));
     alongsideAt = stateIn(alongside, alongsideStart, [0.5, 0.5, 0.5]);
-    const areaNode = world.graph.point(area.node);
-    last.toM = beforeArea + distanceM(areaNode.lat, areaNode.lon, alongsideAt.lat, alongsideAt.lon);
+    last.toM = atArea + distanceM(area.lat, area.lon, alongsideAt.lat, alongsideAt.lon);
     const to = world.port(rng.pick(area.ports));
     const spot = this.anchorSpot(to);
-    const backM = area.seaward.lengthM + world.distance(area.node, to.node) + to.seaward.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
+    const fromArea = world.passage(area, to);
+    const backM = fromArea.lengthM + distanceM(to.anchorage.lat, to.anchorage.lon, spot.lat, spot.lon);
     let backCached: Polyline | null = null;
     const leaving = stateIn(alongside, alongside.end, [0.5, 0.5, 0.5]);
-    const backLine = () => (backCached ??= new Polyline([leaving, ...area.seaward.reversed().points, ...world.routePoints(area.node, to.node), ...to.seaward.reversed().points, spot]));
+    const backLine = () => (backCached ??= new Polyline([leaving, ...fromArea.points, spot]));
     this.laden = true;
     const backVoyage: VoyageInfo = { destination: to.locode, etaMs: null, draughtM: this.draught() };
     const back = this.sail(backLine, backM + distanceM(leaving.lat, leaving.lon, area.lat, area.lon), 0, alongside.end, backVoyage, 9);

@@ -40,7 +40,7 @@ describe('resource_infra full ingest', { skip: infraDir.skip }, () => {
     assert.equal(reports.get('gem_gogpt')!.created + reports.get('gem_gogpt')!.skipped.inland!, 5441);
     assert.equal(reports.get('gem_gnpt')!.created + reports.get('gem_gnpt')!.skipped.inland!, 521);
     assert.equal(reports.get('gem_gcpt')!.created + reports.get('gem_gcpt')!.skipped.inland!, 4721);
-    assert.equal(reports.get('emodnet_wind_points')!.findings.offshore_on_land, 23);
+    assert.equal(reports.get('emodnet_wind_points')!.findings.offshore_on_land, 12);
     assert.equal(reports.get('gem_gctt')!.findings.missing_location, 2);
     const external = (await app.api('GET', '/v1/layers/resource_infra/external_coverage')).body.data;
     const gaps = external.items.filter((i: { gap: number }) => i.gap !== 0).map((i: { source: string; measure: string; gap: number }) => `${i.source} ${i.measure} ${i.gap}`);

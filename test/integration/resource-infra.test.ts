@@ -106,9 +106,9 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
   it('aggregates LNG units, derives pipeline landfalls and finds the bidirectional terminal pair', async () => {
     const report = (await app.bosun.ctx.services.resourceInfra.ingest({ source: 'gem_ggit_lng', file: join(dir, 'lng.csv') })).reports[0]!;
     assert.equal(report.rows_read, 4);
-    assert.equal(report.created, 14);
+    assert.equal(report.created, 12);
     const landfalls = await get('/objects?category=pipeline_landfall&source=gem_ggit_lng');
-    assert.equal(landfalls.body.data.total, 10);
+    assert.equal(landfalls.body.data.total, 8);
     const pipeline = await get('/object?id=gem_ggit_lng:P0152');
     assert.equal(pipeline.body.data.category, 'gas_pipeline');
     assert.equal(pipeline.body.data.derived.length, 8);
@@ -120,12 +120,12 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     assert.equal(pair.detail.distance_m, 0);
   });
 
-  it('keeps the EMODnet wind farm polygons intact and flags the 23 points on land', async () => {
+  it('keeps the EMODnet wind farm polygons intact and flags the 12 points on land (lakes and dykes Natural Earth draws as land)', async () => {
     const infra = app.bosun.ctx.services.resourceInfra;
     const polygons = (await infra.ingest({ source: 'emodnet_wind_polygons' })).reports[0]!;
     const points = (await infra.ingest({ source: 'emodnet_wind_points' })).reports[0]!;
     assert.deepEqual([polygons.rows_read, polygons.created, points.rows_read, points.created], [600, 600, 438, 438]);
-    assert.equal(points.findings.offshore_on_land, 23);
+    assert.equal(points.findings.offshore_on_land, 12);
     const shp = file('emodnet-windfarms/EMODnet_HA_Energy_WindFarms_pg_20260127.shp');
     const collection = await shapefile.read(readFileSync(shp), readFileSync(shp.replace(/\.shp$/, '.dbf')), { encoding: 'utf-8' });
     const galson = collection.features.find((f) => f.properties?.NAME === 'Galson (Lewis 10MW)')!;
@@ -196,11 +196,11 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
   it('computes status, coverage, quality and the meta documents from what is stored', async () => {
     const status = (await get('/status')).body.data;
     assert.equal(status.state, 'partial');
-    assert.equal(status.objects, 466 + 18 + 14 + 1038);
+    assert.equal(status.objects, 466 + 18 + 12 + 1038);
     assert.equal(status.by_category.bulk_terminal, 466);
     assert.equal(status.sources_ingested, 5);
     const categories = (await get('/categories')).body.data.items;
-    assert.equal(categories.find((c: { id: string }) => c.id === 'pipeline_landfall').objects, 10);
+    assert.equal(categories.find((c: { id: string }) => c.id === 'pipeline_landfall').objects, 8);
     const coverage = (await get('/coverage?group_by=source')).body.data;
     assert.equal(coverage.groups.find((g: { key: string }) => g.key === 'gem_gctt').objects, 466);
     const external = (await get('/external_coverage')).body.data;
@@ -237,7 +237,7 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     const growth = (await get('/growth_timeline')).body.data;
     assert.equal(
       growth.points.reduce((a: number, p: { created: number }) => a + p.created, 0),
-      466 + 18 + 14 + 1038,
+      466 + 18 + 12 + 1038,
     );
     const snapshot = (await get('/layer_status_snapshot_meta')).body.data;
     assert.match(snapshot.content_digest, /^[0-9a-f]{64}$/);
@@ -254,7 +254,7 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     assert.equal(ui.passed, true);
     const quality = await get('/geometry_quality.geojson?kind=offshore_on_land&limit=200');
     validGeojson(quality.body.data);
-    assert.equal(quality.body.data.total, 23 + 6);
+    assert.equal(quality.body.data.total, 12 + 3);
   });
 
   it('serves the operator documents to the operator only', async () => {
@@ -292,6 +292,6 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     const roadmap = (await get('/internal_only_roadmap', operator)).body.data.items;
     assert.ok(roadmap.some((i: { id: string }) => i.id === 'gate:all_sources_ingested'));
     const ops = (await get('/ops_snapshot', operator)).body.data;
-    assert.equal(ops.objects, 466 + 18 + 14 + 1038);
+    assert.equal(ops.objects, 466 + 18 + 12 + 1038);
   });
 });

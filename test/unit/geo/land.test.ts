@@ -49,3 +49,45 @@ test('Natural Earth 1:10m: known places on land and at sea, with coast distances
   assert.ok(honolulu > 3 && honolulu < 20, `off Honolulu ${honolulu} km from the coast`);
   assert.ok(land.signedCoastDistanceKm(2.35, 48.85, 500) > 100, 'Paris is well inland');
 });
+
+test('rings across the antimeridian (Eurasia through Chukotka, Wrangel Island): no band of latitude flips between land and sea', () => {
+  const land = landIndex();
+  const cases: Array<[string, number, number, boolean]> = [
+    ['Norwegian Sea', 5, 66, false],
+    ['Norwegian Sea, north', 2, 69, false],
+    ['Vestfjorden', 14, 68.5, false],
+    ['Barents Sea', 40, 71.5, false],
+    ['Davis Strait', -57, 67, false],
+    ['Lapland', 25, 67.5, true],
+    ['Chukotka, west of 180°', 175, 67, true],
+    ['Chukotka, east of 180°', -175, 66.5, true],
+    ['Bering Strait', -169.5, 65.8, false],
+    ['Wrangel Island', -179.5, 71.2, true],
+    ['Chukchi Sea', -172, 70, false],
+    ['Taveuni (Fiji, just east of 180°)', -179.97, -16.85, true],
+    ['Vanua Levu', 179.3, -16.5, true],
+    ['Ross Sea', -175, -75, false],
+  ];
+  for (const [name, lon, lat, expected] of cases) assert.equal(land.isLand(lon, lat), expected, name);
+  // The segment joining 179.9° to −180° used to measure as spanning the globe.
+  const offNorway = land.coastDistanceKm(5, 66, 1000);
+  assert.ok(offNorway > 250 && offNorway < 350, `5° E 66° N is ${offNorway} km from the coast`);
+});
+
+test('a ring crossing the antimeridian is closed along 180°: inside on both sides, outside beyond', () => {
+  // A box from 170° E to 170° W written as one ring with longitudes wrapping.
+  const box: Array<[number, number]> = [
+    [170, 10],
+    [-170, 10],
+    [-170, 20],
+    [170, 20],
+    [170, 10],
+  ];
+  const land = buildLandIndex([box]);
+  assert.equal(land.isLand(175, 15), true);
+  assert.equal(land.isLand(-175, 15), true);
+  assert.equal(land.isLand(0, 15), false);
+  assert.equal(land.isLand(-160, 15), false);
+  assert.equal(land.isLand(160, 15), false);
+  assert.equal(land.isLand(175, 25), false);
+});

@@ -147,6 +147,8 @@ test('vessels follow the water: moving positions lie on the sea lanes or on a po
   // Short hops between nearby port and STS nodes may be sailed straight across (see SimWorld).
   const hubs = [...world.ports.map((p) => p.node), ...world.stsAreas.map((a) => a.node)].map((n) => graph.point(n));
   for (const a of hubs) for (const b of hubs) if (distanceM(a.lat, a.lon, b.lat, b.lon) < 300_000) approaches.push([a, b]);
+  // Passages are straightened where they turned back on themselves (over water only; test/unit/sim/land-check.test.ts).
+  for (const passage of world.cachedPassages()) for (let i = 1; i < passage.points.length; i++) approaches.push([passage.points[i - 1]!, passage.points[i]!]);
   const moving = REPORTS.filter((r) => r.sog > 1);
   assert.ok(moving.length > 3000);
   const sample = moving.filter((_, i) => i % Math.floor(moving.length / 300) === 0);
