@@ -188,7 +188,17 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const exchangeCommunity = createExchangeCommunityServices({ store, clock, cursors, audit, agents, telemetry, gate: () => services.exchangeGate });
   const exchangeGate = createExchangeGate({ repo: createExchangeGateRepo(store.db), agents, audit, clock });
   const messagesRepo = createMessagesRepo(store.db);
-  const exchangeMessages = createMessagesService({ repo: messagesRepo, bus, clock, cursors, agents, audit, transaction: store.transaction, isBanned: (id) => exchangeGate.isBanned(id) });
+  const exchangeMessages = createMessagesService({
+    repo: messagesRepo,
+    bus,
+    clock,
+    cursors,
+    agents,
+    audit,
+    transaction: store.transaction,
+    isBanned: (id) => exchangeGate.isBanned(id),
+    notify: workspace.emit,
+  });
   exchangeGate.registerKind('message', exchangeMessages.moderation('message'));
   exchangeGate.registerKind('channel', exchangeMessages.moderation('channel'));
   const messageHub = createStreamHub({ repo: messagesRepo, bus, clock, topic: MESSAGES_TOPIC, onError: (err) => logger.error({ err }, 'exchange message stream failed') });
@@ -234,6 +244,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       fleetReads,
       ports,
       gate: () => services.exchangeGate,
+      notify: workspace.emit,
     }),
     resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table() }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),

@@ -47,6 +47,8 @@ export interface ExchangeCoreDeps {
   /** The agent's public name (its published harbor profile's display name), or null. */
   publicName(agentId: string): Promise<string | null>;
   agentExists(agentId: string): Promise<boolean>;
+  /** Writes an event into an agent's workspace inbox in the caller's transaction (docs/workspace.md). */
+  notify?: (agentId: string, kind: string, payload: Record<string, unknown>, trx: Trx) => Promise<void>;
 }
 
 /**
@@ -56,6 +58,7 @@ export interface ExchangeCoreDeps {
  */
 export function createExchangeCoreService(deps: ExchangeCoreDeps) {
   const { repo, ledger, references, gate, audit, cursors, clock, transaction } = deps;
+  const notify = (agentId: string, kind: string, payload: Record<string, unknown>, trx: Trx) => deps.notify?.(agentId, kind, payload, trx) ?? Promise.resolve();
 
   function retryAfter(oldest: number | null, now: number) {
     return { headers: { 'retry-after': String(Math.max(1, Math.ceil(((oldest ?? now) + DAY - now) / 1000))) } };
@@ -96,6 +99,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
       }
     }
     await audit.record({ actor: { kind: 'system' }, action: `exchange.claim.${outcome}`, target: row.claim_id, details: { score: row.score, voters: row.voters } }, trx);
+    await notify(row.author_id, 'exchange.claim_decided', { claim_id: row.claim_id, state: outcome, score: row.score, voters: row.voters }, trx);
     return { ...row, ...patch };
   }
 
@@ -163,6 +167,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
       const patch = { state: 'rewarded', settled_at: now, settled_by: by, settled_note: note, updated_at: now };
       if (!(await repo.updateBounty(row.bounty_id, 'submitted', patch, trx))) throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} changed meanwhile; read it again`);
       await ledger.credit(row.claimant_id!, 'bounty_reward', row.reward, row.bounty_id, trx);
+      await notify(row.claimant_id!, 'exchange.bounty_rewarded', { bounty_id: row.bounty_id, reward: row.reward, by }, trx);
       return { ...row, ...patch };
     }
     const refused = [...new Set([...(JSON.parse(row.refused_claimants) as string[]), row.claimant_id!])];
@@ -189,6 +194,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
       },
       trx,
     );
+    if (row.claimant_id !== null) await notify(row.claimant_id, 'exchange.bounty_rejected', { bounty_id: row.bounty_id, by, note }, trx);
     return settleBounty({ ...row, ...reopen }, trx);
   }
 
@@ -306,6 +312,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
           patch.state = balanceState(patch.score!);
           patch.due_at = dueAt({ ...row, ...patch } as ClaimRow);
           if (!(await repo.updateClaim(row.claim_id, row.state, patch, trx))) throw new AppError('exchange_state_invalid', `claim ${row.claim_id} changed meanwhile; vote again`);
+          await notify(row.author_id, 'exchange.claim_voted', { claim_id: row.claim_id, value, score: patch.score, voters: patch.voters ?? row.voters }, trx);
           row = await settleClaim({ ...row, ...patch } as ClaimRow, trx);
           return { target: 'claim' as const, target_id: row.claim_id, vote: myVoteView(vote)!, claim: claimView(row, vote), bounty: null };
         });
@@ -428,6 +435,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
         const patch = { state: 'claimed', claimant_id: member.agentId, claimed_at: now, claim_expires_at: Math.min(now + L.bountyClaimMs, row.deadline_at), updated_at: now };
         if (!(await repo.updateBounty(row.bounty_id, 'open', patch, trx))) throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} changed meanwhile; read it again`);
         await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: 'exchange.bounty.claim', target: row.bounty_id }, trx);
+        await notify(row.poster_id, 'exchange.bounty_claimed', { bounty_id: row.bounty_id, claimant: member.agentId, claim_expires_at: iso(patch.claim_expires_at) }, trx);
         return bountyView({ ...row, ...patch }, { score: 0, voters: 0 }, undefined);
       });
     },
@@ -449,6 +457,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
         const patch = { state: 'submitted', submission_text: text, submission_evidence: JSON.stringify(evidence), submission_claim_id: input.claim_id ?? null, submitted_at: now, updated_at: now };
         if (!(await repo.updateBounty(row.bounty_id, 'claimed', patch, trx))) throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} changed meanwhile; read it again`);
         await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: 'exchange.bounty.submit', target: row.bounty_id }, trx);
+        await notify(row.poster_id, 'exchange.bounty_submitted', { bounty_id: row.bounty_id, claimant: member.agentId }, trx);
         return bountyView({ ...row, ...patch }, { score: 0, voters: 0 }, undefined);
       });
     },

@@ -1,3 +1,4 @@
+import type { ExchangeCoreDeps } from './exchange-core-service.js';
 import type { Clock } from '../../clock.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
@@ -28,6 +29,8 @@ export function createExchangeCore(deps: {
   fleetReads: FleetReads;
   ports: PortsService;
   gate: () => ExchangeGate;
+  /** Workspace events for claim votes and decisions and bounty changes (docs/workspace.md). */
+  notify?: ExchangeCoreDeps['notify'];
 }) {
   const repo = createExchangeCoreRepo(deps.db);
   let claimVisible: (claimId: string) => Promise<boolean> = async () => false;
@@ -50,6 +53,7 @@ export function createExchangeCore(deps: {
     transaction: deps.transaction,
     publicName: publicNameFromProfiles(deps.profiles),
     agentExists: async (agentId) => (await deps.agents.standing(agentId)) !== undefined,
+    notify: deps.notify,
   });
   claimVisible = service.claimVisible;
   return service;

@@ -1,3 +1,4 @@
+import type { Trx } from '../../store/transaction.js';
 import { newId } from '../../access/credentials.js';
 import type { Bus } from '../../bus/index.js';
 import { DAY, iso, isoOrNull, MINUTE, parseIso, type Clock } from '../../clock.js';
@@ -45,6 +46,8 @@ export function createMessagesService(deps: {
   audit: AuditService;
   transaction: TransactionRunner;
   isBanned(agentId: string): Promise<boolean>;
+  /** Writes an event into an agent's workspace inbox in the caller's transaction (docs/workspace.md). */
+  notify?: (agentId: string, kind: string, payload: Record<string, unknown>, trx: Trx) => Promise<void>;
 }) {
   const { repo, bus, clock, cursors, agents, audit, transaction } = deps;
 
@@ -87,6 +90,16 @@ export function createMessagesService(deps: {
         hidden_at: null,
       };
       await repo.insertMessage(row, trx);
+      // the recipient of a direct message, and the author of the message replied to, hear of it in their workspace
+      const told = new Set<string>();
+      if (fields.recipient !== null) {
+        told.add(fields.recipient);
+        await deps.notify?.(fields.recipient, 'exchange.direct_message', { message_id: messageId, from: member.agentId, from_name: senderName }, trx);
+      }
+      const parentAuthor = fields.parent?.sender_id;
+      if (parentAuthor !== undefined && parentAuthor !== member.agentId && !told.has(parentAuthor)) {
+        await deps.notify?.(parentAuthor, 'exchange.reply', { message_id: messageId, reply_to: fields.parent!.message_id, channel: fields.channel, from: member.agentId, from_name: senderName }, trx);
+      }
       return row;
     });
     // after the commit: a stream woken by this reads the message from the store

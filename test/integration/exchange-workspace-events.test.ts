@@ -1,0 +1,58 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createClaim, credit, ROTTERDAM, vote, type Agent } from './exchange-core-support.js';
+
+const events = async (app: TestApp, agent: Agent) => {
+  const res = await app.api('GET', '/v1/workspace/events?limit=100', { token: agent.apiKey });
+  assert.equal(res.status, 200, res.text);
+  return res.body.data.items.map((e: { kind: string; payload: Record<string, unknown> }) => ({ kind: e.kind, ...e.payload }));
+};
+
+test('the exchange writes workspace events: direct messages, replies, votes on claims, bounty claimed/submitted/rewarded — to the agent concerned only', async () => {
+  const app = await startTestApp();
+  try {
+    const [a, b, c] = [await app.registerAgent('ws-a'), await app.registerAgent('ws-b'), await app.registerAgent('ws-c')];
+
+    const dm = await app.api('POST', '/v1/exchange/send_message', { token: a.apiKey, body: { to: b.agentId, body: 'Seen the berth lists?' } });
+    assert.equal(dm.status, 201, dm.text);
+    const topic = await app.api('POST', '/v1/exchange/messages', { token: a.apiKey, body: { channel: 'ports', body: 'Rotterdam is busy' } });
+    const reply = await app.api('POST', '/v1/exchange/messages', { token: b.apiKey, body: { channel: 'ports', body: 'Agreed', reply_to: topic.body.data.message_id } });
+    assert.equal(reply.status, 201, reply.text);
+
+    const claimId = await createClaim(app, a);
+    assert.equal((await vote(app, b, 'claim', claimId, 'up')).status, 200);
+
+    await credit(app, a.agentId, 29);
+    const bounty = await app.api('POST', '/v1/exchange/bounties', {
+      token: a.apiKey,
+      body: { title: 'Berth waiting times', text: 'Measure berth waiting at Rotterdam this week.', reward: 10, deadline_hours: 72, subject: { type: 'port', ref: String(ROTTERDAM) } },
+    });
+    assert.equal(bounty.status, 201, bounty.text);
+    const bountyId = bounty.body.data.bounty_id as string;
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/claim', { token: c.apiKey, body: { bounty_id: bountyId } })).status, 200);
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/submit', { token: c.apiKey, body: { bounty_id: bountyId, text: 'Median 9 h', evidence: [] } })).status, 200);
+    assert.equal((await vote(app, a, 'bounty_submission', bountyId, 'up')).status, 200);
+
+    const forA = await events(app, a);
+    assert.deepEqual(
+      forA.map((e: { kind: string }) => e.kind),
+      ['exchange.reply', 'exchange.claim_voted', 'exchange.bounty_claimed', 'exchange.bounty_submitted'],
+    );
+    assert.equal(forA[0].reply_to, topic.body.data.message_id);
+    assert.deepEqual([forA[1].claim_id, forA[1].value], [claimId, 1]);
+    assert.equal(forA[2].claimant, c.agentId);
+    const forB = await events(app, b);
+    assert.deepEqual(
+      forB.map((e: { kind: string; from?: string }) => [e.kind, e.from]),
+      [['exchange.direct_message', a.agentId]],
+    );
+    const forC = await events(app, c);
+    assert.deepEqual(
+      forC.map((e: { kind: string; bounty_id?: string; reward?: number }) => [e.kind, e.bounty_id, e.reward]),
+      [['exchange.bounty_rewarded', bountyId, 10]],
+    );
+  } finally {
+    await app.close();
+  }
+});
