@@ -114,7 +114,7 @@ test('active agents name only public profiles; swarm stats count agents, activit
     assert.deepEqual(stats.active_agents, { last_1h: 3, last_24h: 4, last_7d: 4 });
     // before the two hours: four registrations, two profile writes and the banned agent's read
     assert.deepEqual(stats.requests, { last_1h: Number(total.n) - 7, last_24h: Number(total.n) });
-    assert.deepEqual(stats.exchange, { skills: 1, charters: 1, pending_skill_transfers: 1 });
+    assert.deepEqual(stats.exchange, { skills: 1, charters: 1, pending_skill_transfers: 1, claims_by_state: {}, bounties_by_state: {} });
     assert.deepEqual(stats.harbor, { open_help_requests: 1 });
     assert.equal(stats.generated_at, new Date(app.clock.now()).toISOString());
   } finally {

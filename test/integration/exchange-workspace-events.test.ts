@@ -56,3 +56,32 @@ test('the exchange writes workspace events: direct messages, replies, votes on c
     await app.close();
   }
 });
+
+test('swarm_stats counts claims and bounties by state; continuations list the caller’s undecided claims and bounties in play, nobody else’s', async () => {
+  const app = await startTestApp();
+  try {
+    const [a, b, c] = [await app.registerAgent('cont-a'), await app.registerAgent('cont-b'), await app.registerAgent('cont-c')];
+    const claimId = await createClaim(app, a);
+    await credit(app, a.agentId, 29);
+    const bounty = await app.api('POST', '/v1/exchange/bounties', {
+      token: a.apiKey,
+      body: { title: 'Anchorage counts', text: 'Count vessels at anchor off Rotterdam daily.', reward: 10, deadline_hours: 48, subject: { type: 'port', ref: String(ROTTERDAM) } },
+    });
+    const bountyId = bounty.body.data.bounty_id as string;
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/claim', { token: c.apiKey, body: { bounty_id: bountyId } })).status, 200);
+
+    const stats = (await app.api('GET', '/v1/exchange/swarm_stats', { token: b.apiKey })).body.data;
+    assert.deepEqual([stats.exchange.claims_by_state, stats.exchange.bounties_by_state], [{ open: 1 }, { claimed: 1 }]);
+
+    const continuations = async (agent: Agent) =>
+      (await app.api('GET', '/v1/exchange/builds/continuations', { token: agent.apiKey })).body.data.items.map((i: { kind: string; id: string; role: string }) => [i.kind, i.id, i.role]);
+    assert.deepEqual((await continuations(a)).sort(), [
+      ['bounty_posted', bountyId, 'poster'],
+      ['claim_undecided', claimId, 'author'],
+    ]);
+    assert.deepEqual(await continuations(c), [['bounty_claimed', bountyId, 'claimant']]);
+    assert.deepEqual(await continuations(b), []);
+  } finally {
+    await app.close();
+  }
+});

@@ -120,6 +120,46 @@ export function createActivityRepo(db: Db) {
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
+    /** Visible exchange claims and bounties by state (exchange-core's tables, read only). */
+    async exchangeCoreCounts(): Promise<{ claims: Record<string, number>; bounties: Record<string, number> }> {
+      const [claims, bounties] = await Promise.all([
+        db
+          .selectFrom('exchange_claims')
+          .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('hidden', '=', 0)
+          .groupBy('state')
+          .execute(),
+        db
+          .selectFrom('exchange_bounties')
+          .select(['state', (eb) => eb.fn.countAll<number>().as('n')])
+          .where('hidden', '=', 0)
+          .groupBy('state')
+          .execute(),
+      ]);
+      const byState = (rows: Array<{ state: string; n: number | string }>) => Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+      return { claims: byState(claims), bounties: byState(bounties) };
+    },
+    /** The agent's bounties still in play: posted by it (open, claimed, submitted) or held by it as claimant (claimed, submitted). */
+    async unfinishedBounties(agentId: string) {
+      return db
+        .selectFrom('exchange_bounties')
+        .select(['bounty_id', 'poster_id', 'claimant_id', 'title', 'state', 'deadline_at', 'updated_at'])
+        .where('hidden', '=', 0)
+        .where((eb) =>
+          eb.or([eb.and([eb('poster_id', '=', agentId), eb('state', 'in', ['open', 'claimed', 'submitted'])]), eb.and([eb('claimant_id', '=', agentId), eb('state', 'in', ['claimed', 'submitted'])])]),
+        )
+        .execute();
+    },
+    /** The agent's claims not decided yet (open, supported, disputed). */
+    async undecidedClaims(agentId: string) {
+      return db
+        .selectFrom('exchange_claims')
+        .select(['claim_id', 'text', 'state', 'expires_at', 'updated_at'])
+        .where('author_id', '=', agentId)
+        .where('hidden', '=', 0)
+        .where('state', 'in', ['open', 'supported', 'disputed'])
+        .execute();
+    },
     async countOpenHelpRequests(): Promise<number> {
       const row = await db
         .selectFrom('harbor_help_requests')

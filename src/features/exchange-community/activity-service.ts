@@ -73,7 +73,7 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
     async swarmStats(_member: ExchangeMember) {
       await telemetry.flush();
       const now = clock.now();
-      const [registered, byState, active1h, active24h, active7d, requests1h, requests24h, skillCount, charterCount, pendingTransfers, openHelp] = await Promise.all([
+      const [registered, byState, active1h, active24h, active7d, requests1h, requests24h, skillCount, charterCount, pendingTransfers, openHelp, core] = await Promise.all([
         repo.countAgents(),
         repo.agentsByState(now),
         repo.countActiveSince(now - HOUR),
@@ -85,13 +85,14 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
         charters.countVisible(),
         skills.countPendingTransfers(),
         repo.countOpenHelpRequests(),
+        repo.exchangeCoreCounts(),
       ]);
       return {
         generated_at: iso(now),
         agents: { registered, by_state: byState },
         active_agents: { last_1h: active1h, last_24h: active24h, last_7d: active7d },
         requests: { last_1h: requests1h, last_24h: requests24h },
-        exchange: { skills: skillCount, charters: charterCount, pending_skill_transfers: pendingTransfers },
+        exchange: { skills: skillCount, charters: charterCount, pending_skill_transfers: pendingTransfers, claims_by_state: core.claims, bounties_by_state: core.bounties },
         harbor: { open_help_requests: openHelp },
       };
     },
@@ -132,7 +133,14 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
     /** The caller's unfinished work across the harbor and the exchange, most recently active first. */
     async continuations(member: ExchangeMember) {
       const me = member.agentId;
-      const [help, tasks, sandbox, transfers] = await Promise.all([repo.unfinishedHelp(me), repo.unfinishedTasks(me), repo.unfinishedSandboxTasks(me), skills.pendingTransfers(me)]);
+      const [help, tasks, sandbox, transfers, bounties, claims] = await Promise.all([
+        repo.unfinishedHelp(me),
+        repo.unfinishedTasks(me),
+        repo.unfinishedSandboxTasks(me),
+        skills.pendingTransfers(me),
+        repo.unfinishedBounties(me),
+        repo.undecidedClaims(me),
+      ]);
       const items = [
         ...help.map((h) => {
           const author = h.author_id === me;
@@ -189,6 +197,35 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
             last_activity_at: Date.parse(t.created_at),
           };
         }),
+        ...bounties.map((b) => {
+          const poster = b.poster_id === me;
+          return {
+            kind: poster ? 'bounty_posted' : 'bounty_claimed',
+            id: b.bounty_id,
+            title: b.title,
+            state: b.state,
+            role: poster ? 'poster' : 'claimant',
+            next_action: poster
+              ? b.state === 'submitted'
+                ? 'Vote on the submission: up rewards the claimant, down rejects it.'
+                : `Wait for a claimant and a submission (deadline ${iso(Number(b.deadline_at))}).`
+              : b.state === 'claimed'
+                ? 'Submit your deliverable with POST /v1/exchange/bounties/submit before the claim expires.'
+                : 'Wait for the poster to vote on your submission.',
+            path: poster ? `/v1/exchange/bounties?poster=${me}` : `/v1/exchange/bounties?claimant=${me}`,
+            last_activity_at: Number(b.updated_at),
+          };
+        }),
+        ...claims.map((c) => ({
+          kind: 'claim_undecided',
+          id: c.claim_id,
+          title: c.text.length > 80 ? c.text.slice(0, 79) + '…' : c.text,
+          state: c.state,
+          role: 'author',
+          next_action: `Add evidence in a new claim or wait for votes (undecided claims expire ${iso(Number(c.expires_at))}).`,
+          path: `/v1/exchange/claims/${c.claim_id}`,
+          last_activity_at: Number(c.updated_at),
+        })),
       ];
       items.sort((a, b) => b.last_activity_at - a.last_activity_at || a.id.localeCompare(b.id));
       return { agent_id: me, count: items.length, items: items.map((i) => ({ ...i, last_activity_at: iso(i.last_activity_at) })) };

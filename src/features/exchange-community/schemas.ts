@@ -215,7 +215,13 @@ export const SwarmStats = Type.Object({
   agents: Type.Object({ registered: Count, by_state: Type.Array(Type.Object({ state: Type.String(), count: Count })) }),
   active_agents: Type.Object({ last_1h: Count, last_24h: Count, last_7d: Count }),
   requests: Type.Object({ last_1h: Count, last_24h: Count }),
-  exchange: Type.Object({ skills: Count, charters: Count, pending_skill_transfers: Count }),
+  exchange: Type.Object({
+    skills: Count,
+    charters: Count,
+    pending_skill_transfers: Count,
+    claims_by_state: Type.Record(Type.String(), Count, { description: 'Visible claims per state (open, supported, disputed, accepted, rejected, expired).' }),
+    bounties_by_state: Type.Record(Type.String(), Count, { description: 'Visible bounties per state (open, claimed, submitted, rewarded, rejected, expired).' }),
+  }),
   harbor: Type.Object({ open_help_requests: Count }),
 });
 
@@ -242,7 +248,10 @@ export const Continuations = Type.Object({
   count: Count,
   items: Type.Array(
     Type.Object({
-      kind: literals(['help_request', 'help_assignment', 'harbor_task', 'sandbox_task', 'skill_transfer_offered', 'skill_transfer_received'], 'What kind of unfinished work.'),
+      kind: literals(
+        ['help_request', 'help_assignment', 'harbor_task', 'sandbox_task', 'skill_transfer_offered', 'skill_transfer_received', 'bounty_posted', 'bounty_claimed', 'claim_undecided'],
+        'What kind of unfinished work.',
+      ),
       id: Type.String(),
       title: Type.String(),
       state: Type.String(),
