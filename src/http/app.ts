@@ -170,7 +170,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   app.addHook('onResponse', async (req, reply) => {
     const state = req.bosun;
     if (!state) return;
-    await countFailedCall(ctx, state.caller, req.ip, reply.statusCode).catch((err) => ctx.logger.warn({ err }, 'error budget not counted'));
+    // recorded first, stamped with the time the response ended (counting a failed call may wait on Redis)
     services.telemetry.record({
       ts: clock.now(),
       operation_id: state.entry?.operationId ?? (state.page ? `page ${state.page}` : 'unmatched'),
@@ -183,6 +183,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
       error_code: state.errorCode,
       freshness_seconds: state.freshnessSeconds,
     });
+    await countFailedCall(ctx, state.caller, req.ip, reply.statusCode).catch((err) => ctx.logger.warn({ err }, 'error budget not counted'));
   });
 
   function sendError(req: FastifyRequest, reply: FastifyReply, status: number, detail: ErrorDetail, headers: Record<string, string> = {}, data?: Record<string, unknown>) {
