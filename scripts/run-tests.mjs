@@ -1,6 +1,6 @@
 // Runs the compiled test files under dist/test with node's built-in test runner.
-//   node scripts/run-tests.mjs                      every tier: unit, integration, e2e
-//   node scripts/run-tests.mjs --tier unit          one tier (unit | integration | e2e); repeatable
+//   node scripts/run-tests.mjs                      every tier: unit, integration, e2e, browser
+//   node scripts/run-tests.mjs --tier unit          one tier (unit | integration | e2e | browser); repeatable
 //   node scripts/run-tests.mjs <substr> [<substr>…] only files whose dist path contains a substring
 // A test that hangs fails after 3 minutes instead of holding CI. After a full run, every harbor error code
 // must have been answered by the server at least once (recorded by the test processes, checked here).
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
-const TIERS = ['unit', 'integration', 'e2e'];
+const TIERS = ['unit', 'integration', 'e2e', 'browser'];
 
 function collect(dir) {
   const out = [];
