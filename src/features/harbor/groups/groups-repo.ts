@@ -3,6 +3,7 @@ import type { Db } from '../../../store/db.js';
 import type { Executor } from '../../../store/transaction.js';
 import type { HarborGroupMembersTable, HarborGroupModerationTable, HarborGroupPostsTable, HarborGroupReactionsTable, HarborGroupReportsTable, HarborGroupsTable } from '../../../store/schema.js';
 import type { ListPosition } from '../../../http/cursor-codec.js';
+import { olderThan } from '../cursor.js';
 
 export type GroupRow = HarborGroupsTable;
 export type MembershipRow = HarborGroupMembersTable;
@@ -40,7 +41,7 @@ export function createGroupsRepo(db: Db) {
 
   function after<Q extends ReturnType<typeof visiblePosts>>(q: Q, position: ListPosition | undefined): Q {
     if (!position) return q;
-    return q.where((eb) => eb.or([eb('created_at', '<', position.createdAt), eb.and([eb('created_at', '=', position.createdAt), eb('post_id', '<', position.id)])])) as Q;
+    return q.where(olderThan('post_id', position)) as Q;
   }
 
   return {

@@ -125,7 +125,7 @@ export function createHelpRepo(db: Db) {
     async listResponses(requestId: string, limit: number, after?: ListPosition): Promise<HelpResponseRow[]> {
       let q = db.selectFrom('harbor_help_responses').selectAll().where('request_id', '=', requestId).orderBy('created_at', 'asc').orderBy('response_id', 'asc').limit(limit);
       if (after) {
-        q = q.where((eb) => eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('response_id', '>', after.id)])]));
+        q = q.where((eb) => eb(eb.refTuple('created_at', 'response_id'), '>', eb.tuple(after.createdAt, after.id)));
       }
       return q.execute();
     },
@@ -146,7 +146,7 @@ export function createHelpRepo(db: Db) {
         .orderBy('r.response_id', 'desc')
         .limit(limit);
       if (before) {
-        q = q.where((eb) => eb.or([eb('r.created_at', '<', before.createdAt), eb.and([eb('r.created_at', '=', before.createdAt), eb('r.response_id', '<', before.id)])]));
+        q = q.where((eb) => eb(eb.refTuple('r.created_at', 'r.response_id'), '<', eb.tuple(before.createdAt, before.id)));
       }
       return q.execute();
     },
