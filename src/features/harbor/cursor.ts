@@ -8,6 +8,5 @@ import type { ListPosition } from '../../http/cursor-codec.js';
  * index; the equivalent OR form made SQLite scan from the newest row on deep pages.
  */
 export function olderThan(idColumn: string, position: ListPosition) {
-  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> =>
-    eb(eb.refTuple('created_at', idColumn), '<', eb.tuple(position.createdAt, position.id));
+  return (eb: ExpressionBuilder<any, any>): Expression<SqlBool> => eb(eb.refTuple('created_at', idColumn), '<', eb.tuple(position.createdAt, position.id));
 }
