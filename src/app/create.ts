@@ -54,7 +54,7 @@ import { mountMcpEndpoint } from '../features/mcp/mcp-endpoint.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
-import { baseUrlOf, buildHttpApp } from '../http/app.js';
+import { buildHttpApp } from '../http/app.js';
 import { AppError } from '../http/errors.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
@@ -72,7 +72,7 @@ import { createBillingService } from '../features/billing/billing-service.js';
 import { withUsageMetering } from '../features/billing/metered-telemetry.js';
 import { createUsageMeter } from '../features/billing/usage-meter.js';
 import { createUsageRepo } from '../features/billing/usage-repo.js';
-import { createDiscoveryService } from '../features/discovery/discovery-service.js';
+import { createDiscoveryService, discoveryPages } from '../features/discovery/discovery-service.js';
 import { createMessagesRepo } from '../features/exchange-messages/messages-repo.js';
 import { createMessagesService, MESSAGES_TOPIC } from '../features/exchange-messages/messages-service.js';
 import { createStreamHub } from '../features/exchange-messages/stream-hub.js';
@@ -405,22 +405,14 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     statusReporters,
     ratePolicyOverrides: options.ratePolicyOverrides ?? {},
   };
+  // llms.txt, llms-full.txt and the A2A agent card: bare documents outside the catalog (docs/billing.md)
+  const discovery = createDiscoveryService({ catalog: core.catalog, version: config.version, mcpAvailable: () => http.hasRoute({ method: 'POST', url: '/mcp' }) });
   const pages = [
     ...sitePages({ services, catalog: core.catalog, clock, countPositionsSince: (since) => core.fleetReads.countObservedSince(since), siteUrl: config.siteUrl }),
     ...consolePages({ sessions: services.consoleSessions, services }),
+    ...discoveryPages(discovery, config.siteUrl),
   ];
   const http = buildHttpApp({ ...ctx, pages });
-  // llms.txt, llms-full.txt and the A2A agent card: bare documents outside the catalog (docs/billing.md)
-  const discovery = createDiscoveryService({ catalog: core.catalog, version: config.version, mcpAvailable: () => http.hasRoute({ method: 'POST', url: '/mcp' }) });
-  for (const doc of discovery.documents) {
-    http.get(doc.path, async (req, reply) => {
-      const baseUrl = baseUrlOf(ctx, req);
-      return reply
-        .type(doc.contentType)
-        .header('cache-control', 'public, max-age=300')
-        .send(doc.render({ baseUrl, siteUrl: config.siteUrl ?? baseUrl }));
-    });
-  }
   mountMcpEndpoint(http, { config, services });
   services.webmcp.attach(async (request) => http.inject(request));
   if (options.background) {

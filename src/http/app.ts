@@ -227,7 +227,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   });
 
   for (const operation of catalog.implemented) registerOperation(app, ctx, operation);
-  registerPages(app, ctx.pages ?? [], (err, path) => ctx.logger.error({ err, path }, 'page failed'));
+  registerPages(app, ctx.pages ?? [], { onError: (err, path) => ctx.logger.error({ err, path }, 'page failed'), baseUrl: (req) => baseUrlOf(ctx, req) });
   // open streams never end by themselves: end them so closing the server does not wait on them
   const streams = openStreams(app);
   app.addHook('preClose', async () => streams.shutdownAll());

@@ -18,6 +18,8 @@ export interface PageRequest {
   ip: string;
   /** https when the request came over TLS (or a trusted proxy says so). */
   secure: boolean;
+  /** The service's public base URL (configured, else from the request's protocol and Host). */
+  baseUrl: string;
 }
 
 export interface PageResponse {
@@ -69,7 +71,12 @@ export function parseCookies(header: string | undefined): Map<string, string> {
   return cookies;
 }
 
-export function registerPages(app: FastifyInstance, pages: readonly PageDefinition[], onError: (err: unknown, path: string) => void): void {
+export interface PageLayerOptions {
+  onError(err: unknown, path: string): void;
+  baseUrl(req: FastifyRequest): string;
+}
+
+export function registerPages(app: FastifyInstance, pages: readonly PageDefinition[], options: PageLayerOptions): void {
   if (pages.length === 0) return;
   void app.register(async (site) => {
     site.addContentTypeParser(FORM_TYPE, { parseAs: 'string', bodyLimit: FORM_LIMIT_BYTES }, (_req, body, done) => done(null, new URLSearchParams(body as string)));
@@ -90,12 +97,13 @@ export function registerPages(app: FastifyInstance, pages: readonly PageDefiniti
             headers: req.headers,
             ip: req.ip,
             secure: req.protocol === 'https',
+            baseUrl: options.baseUrl(req),
           };
           let response: PageResponse;
           try {
             response = await page.handler(request);
           } catch (err) {
-            onError(err, url.pathname);
+            options.onError(err, url.pathname);
             response = { status: 500, html: '<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The error is logged with this request.</p>' };
           }
           for (const [name, value] of Object.entries({ ...PAGE_HEADERS, ...response.headers })) reply.header(name, value);

@@ -1,5 +1,6 @@
 import { DISCOVERY_DOCUMENTS } from '../../catalog/openapi.js';
 import { buildAgentCard, buildLlmsFullTxt, buildLlmsTxt, type DiscoverySource } from './discovery-documents.js';
+import type { PageDefinition } from '../../http/pages.js';
 
 /** One discovery document served outside the catalog, at a fixed path, bare (never in the envelope). */
 export interface DiscoveryDocument {
@@ -37,3 +38,18 @@ export function createDiscoveryService(source: DiscoverySource) {
   return { documents };
 }
 export type DiscoveryService = ReturnType<typeof createDiscoveryService>;
+
+/** The documents as site pages: bare bodies with their content type, cached by clients for five minutes. */
+export function discoveryPages(discovery: DiscoveryService, siteUrl: string | null): PageDefinition[] {
+  return discovery.documents.map((doc) => ({
+    method: 'GET' as const,
+    path: doc.path,
+    async handler(req) {
+      return {
+        body: doc.render({ baseUrl: req.baseUrl, siteUrl: siteUrl ?? req.baseUrl }),
+        contentType: doc.contentType,
+        headers: { 'cache-control': 'public, max-age=300' },
+      };
+    },
+  }));
+}
