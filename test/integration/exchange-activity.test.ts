@@ -71,6 +71,42 @@ test('real agents history counts production activity per UTC day and excludes te
   }
 });
 
+test('real agents history keeps settled days and reads only unsettled ones again; classification follows the agent', async () => {
+  const app = await startTestApp({ now: Date.UTC(2026, 10, 21, 23, 55, 0) });
+  try {
+    const real = await register(app, 'harbour-pilot', 'acme shipping');
+    const other = await register(app, 'eta-planner', 'blue ocean');
+    const day1 = app.clock.now();
+    await real.get('/v1/ports/search?q=Rotterdam');
+    await other.get('/v1/ports/search?q=Rotterdam');
+    const items = async () => (await real.get('/v1/exchange/real_agents_history?days=2')).body.data.items.map((d: any) => [d.date, d.real_agents, d.excluded.revoked]);
+
+    // 23:55 + 7 min: day 1 has ended but is not settled yet (read from the store)
+    app.clock.advance(7 * MINUTE);
+    assert.deepEqual(await items(), [
+      [dayOf(day1), 2, 0],
+      [dayOf(day1 + DAY), 0, 0],
+    ]);
+
+    // settled: day 1 is read once and kept; today's activity is read on every call; the agents' states apply at answer time
+    app.clock.advance(HOUR);
+    await other.get('/v1/ports/search?q=Rotterdam');
+    // today: `other` searched ports, `real` asked for this history (an exchange call is production use)
+    assert.deepEqual(await items(), [
+      [dayOf(day1), 2, 0],
+      [dayOf(day1 + DAY), 2, 0],
+    ]);
+    await real.get('/v1/ports/search?q=Rotterdam');
+    await app.bosun.ctx.services.agents.revoke(other.agentId, { kind: 'cli' }, 'left');
+    assert.deepEqual(await items(), [
+      [dayOf(day1), 1, 1],
+      [dayOf(day1 + DAY), 1, 1],
+    ]);
+  } finally {
+    await app.close();
+  }
+});
+
 test('active agents name only public profiles; swarm stats count agents, activity, requests and records', async () => {
   const app = await startTestApp();
   try {

@@ -100,14 +100,15 @@ export function createActivityRepo(db: Db) {
         .execute();
       return new Map(rows.map((r) => [r.agent_id!, { lastTs: Number(r.last_ts), requests: Number(r.requests), failures: Number(r.failures) }]));
     },
-    /** Agent and UTC day (days since the epoch) of every request since `since`, and whether that day had a successful request to one of `production`. */
-    async activeDays(since: number, production: readonly string[]) {
+    /** Agent and UTC day (days since the epoch) of every request in [since, until), and whether that day had a successful request to one of `production`. */
+    async activeDays(since: number, until: number, production: readonly string[]) {
       const day = sql<number>`(ts / ${DAY})`;
       const productive = sql<number>`max(case when status < 400 and operation_id in (${sql.join(production.length > 0 ? production : ['-'])}) then 1 else 0 end)`;
       const rows = await db
         .selectFrom('request_telemetry')
         .select(['agent_id', day.as('day'), productive.as('productive')])
         .where('ts', '>=', since)
+        .where('ts', '<', until)
         .where('agent_id', 'is not', null)
         .groupBy(['agent_id', 'day'])
         .execute();

@@ -29,6 +29,10 @@ export const ACTIVE_LISTED_MAX = 100;
 export const AUDIT_WINDOW_MS = 7 * DAY;
 /** An agent whose requests in the audit window failed at least this often (with at least 20 requests) is flagged. */
 export const HIGH_FAILURE_RATE = 0.5;
+/** How long after a UTC day ends its telemetry is taken as complete (every process flushes well within this). */
+const TELEMETRY_SETTLE_MS = 10 * MINUTE;
+/** Settled days kept in memory (real_agents_history asks for at most 30). */
+const SETTLED_DAYS_KEPT = 40;
 
 const utcDate = (day: number) => iso(day * DAY).slice(0, 10);
 
@@ -44,6 +48,33 @@ export interface JobStateSource {
 export function createActivityService(deps: { repo: ActivityRepo; telemetry: TelemetryService; skills: SkillsService; charters: ChartersService; clock: Clock; cursors: CursorCodec }) {
   const { repo, telemetry, skills, charters, clock, cursors } = deps;
   let jobState: JobStateSource | null = null;
+
+  /**
+   * A UTC day's requests no longer change once every process has flushed its telemetry of that day, so
+   * the per-agent activity of settled days is read once and kept; only the unsettled days are read again.
+   * The agents' classification (test marker, revoked) is applied at answer time, never cached.
+   */
+  type DayActivity = Array<{ agentId: string; productive: boolean }>;
+  const settled = new Map<number, DayActivity>();
+  const activeDays = async (firstDay: number, lastDay: number, now: number) => {
+    const lastSettled = Math.min(lastDay, Math.floor((now - TELEMETRY_SETTLE_MS) / DAY) - 1);
+    let missingFrom = -1;
+    for (let d = firstDay; d <= lastSettled; d++)
+      if (!settled.has(d)) {
+        missingFrom = d;
+        break;
+      }
+    if (missingFrom >= 0) {
+      const rows = await repo.activeDays(missingFrom * DAY, (lastSettled + 1) * DAY, PRODUCTION_OPERATIONS);
+      for (let d = missingFrom; d <= lastSettled; d++) if (!settled.has(d)) settled.set(d, []);
+      for (const r of rows) settled.get(r.day)?.push({ agentId: r.agentId, productive: r.productive });
+      for (const d of settled.keys()) if (d < lastSettled - SETTLED_DAYS_KEPT) settled.delete(d);
+    }
+    const fresh = lastSettled < lastDay ? await repo.activeDays(Math.max(firstDay, lastSettled + 1) * DAY, (lastDay + 1) * DAY, PRODUCTION_OPERATIONS) : [];
+    const out: Array<{ agentId: string; day: number; productive: boolean }> = [];
+    for (let d = firstDay; d <= lastSettled; d++) for (const a of settled.get(d) ?? []) out.push({ agentId: a.agentId, day: d, productive: a.productive });
+    return out.concat(fresh);
+  };
 
   return {
     /** Called once by createBosun with its scheduler; without one (one-shot commands) the automation views report no scheduler. */
@@ -103,8 +134,7 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
       const now = clock.now();
       const today = Math.floor(now / DAY);
       const firstDay = today - days + 1;
-      const since = firstDay * DAY;
-      const all = await repo.activeDays(since, PRODUCTION_OPERATIONS);
+      const all = await activeDays(firstDay, today, now);
       const agents = new Map((await repo.agentsById([...new Set(all.map((r) => r.agentId))], now)).map((a) => [a.agent_id, a]));
       const perDay = new Map<number, { real: Set<string>; active: Set<string>; test: Set<string>; onboarding: Set<string>; revoked: Set<string> }>();
       for (let d = firstDay; d <= today; d++) perDay.set(d, { real: new Set(), active: new Set(), test: new Set(), onboarding: new Set(), revoked: new Set() });
