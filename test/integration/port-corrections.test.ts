@@ -5,6 +5,7 @@ import type { PositionReport } from '../../src/fleet/types.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
 import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
 import { callRow, completedCall } from '../helpers/events-congestion.js';
+import { seedSampleVessel } from '../helpers/fleet.js';
 
 // An applied port correction (docs/feedback.md) is the port every reader gets: routing, event detection,
 // congestion, visit rank, ports search; reverting it brings the observed port back everywhere.
@@ -92,7 +93,16 @@ test('ports search matches the corrected name and position, keeps the observed n
     const version = ports.version();
     const table = ports.table();
     // another kind of override (a vessel's) moves the override version, not the port table
-    await app.bosun.ctx.services.overrides.refresh();
+    await seedSampleVessel(app.bosun.ctx.services.fleet, app.clock.now());
+    const overridesVersion = app.bosun.ctx.services.overrides.version();
+    const vesselTicket = await app.api('POST', '/v1/feedback/correction', {
+      token: apiKey,
+      body: { subject: { kind: 'vessel', id: 'IMO:9811000' }, changes: [{ field: 'name', value: 'OCEAN PRIDE II' }], body: 'Renamed.' },
+    });
+    assert.equal(vesselTicket.status, 201, vesselTicket.text);
+    await app.bosun.ctx.services.feedback.step(vesselTicket.body.data.ticket_id, 'accept', {}, CLI);
+    await app.bosun.ctx.services.feedback.step(vesselTicket.body.data.ticket_id, 'apply', {}, CLI);
+    assert.notEqual(app.bosun.ctx.services.overrides.version(), overridesVersion);
     assert.equal(ports.version(), version);
     assert.equal(ports.table(), table, 'the same array: caches keyed on it stay');
 
