@@ -3,6 +3,8 @@ import test from 'node:test';
 import { DAY, HOUR } from '../../src/clock.js';
 import type { PositionReport } from '../../src/fleet/types.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
+import { childStore } from '../helpers/child-store.js';
+import { runCli } from '../helpers/cli.js';
 import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
 import { callRow, completedCall } from '../helpers/events-congestion.js';
 import { seedSampleVessel } from '../helpers/fleet.js';
@@ -148,7 +150,7 @@ test('congestion and visit rank name the corrected port and flag it; revert rest
   }
 });
 
-async function ingest(app: TestApp, reports: PositionReport[]): Promise<void> {
+async function ingest(app: Pick<TestApp, 'bosun'>, reports: PositionReport[]): Promise<void> {
   const fleet = app.bosun.ctx.services.fleet;
   for (const report of [...reports].sort((a, b) => a.observedAt - b.observedAt)) fleet.acceptPosition(report);
   await fleet.flush();
@@ -190,5 +192,45 @@ test('port-call detection uses the corrected position: a stop there is a call at
     assert.equal((await callsOf(244000104)).length, 1, 'and the observed position is');
   } finally {
     await app.close();
+  }
+});
+
+test('bosun events rebuild (another process) detects with the corrections applied in the store', async () => {
+  const store = childStore();
+  try {
+    const moved = { lat: -17.3, lon: -149.0 };
+    const T0 = TEST_EPOCH - 3 * DAY;
+    let bosun = await store.open();
+    try {
+      await ingest({ bosun }, papeeteCall(244000111, T0, moved));
+      // what `bosun feedback apply` writes: the override rows and the version, in one transaction
+      await bosun.ctx.store.transaction('test:port-correction', (trx) =>
+        bosun.ctx.services.overrides.apply(
+          'fbt_port_rebuild_test',
+          'port',
+          String(PAPEETE.port_id),
+          [
+            { field: 'lat', value: moved.lat },
+            { field: 'lon', value: moved.lon },
+          ],
+          T0,
+          trx,
+        ),
+      );
+    } finally {
+      await bosun.close();
+    }
+    const rebuilt = await runCli(['events', 'rebuild', '--from', iso(T0), '--to', iso(T0 + DAY)], { env: { ...store.env, LOG_LEVEL: 'silent' } });
+    assert.equal(rebuilt.status, 0, rebuilt.stderr);
+    assert.match(rebuilt.stdout, /written {2}1 port calls/);
+    bosun = await store.open();
+    try {
+      const calls = await bosun.ctx.services.events.repo.callsAtPort(PAPEETE.port_id, T0 - DAY, T0 + 2 * DAY);
+      assert.equal(calls.length, 1, 'the call is at the corrected Papeete');
+    } finally {
+      await bosun.close();
+    }
+  } finally {
+    await store.cleanup();
   }
 });
