@@ -178,7 +178,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const eventsRepo = createEventsRepo(store.db);
   // applied feedback corrections, laid over vessel and port data where it is served (docs/feedback.md)
   const overrides = createOverridesService({ repo: createOverridesRepo(store.db) });
-  const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock, corrections: (portId) => overrides.corrections('port', portId) });
+  const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock, corrections: { version: () => overrides.version(), corrected: () => overrides.corrected('port') } });
   const events = createEventsService({
     repo: eventsRepo,
     runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),

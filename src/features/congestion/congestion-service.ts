@@ -10,7 +10,7 @@ import { portCallFromRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';
 import { parseRange, parseTime, resolveWindow } from '../events/window.js';
 import type { PortRecord } from '../ports/port-table.js';
-import type { PortsService } from '../ports/ports-service.js';
+import { correctedPortFlags, type PortsService } from '../ports/ports-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';
 import type { CallWindow, VisitRankRepo } from './visit-rank-repo.js';
 
@@ -118,7 +118,8 @@ export function createCongestionService(deps: { events: EventsService; fleet: Fl
         // the age of the newest observation the answer stands on
         freshnessSeconds: analysed === null ? 0 : (deps.clock.now() - Math.min(at, analysed)) / 1000,
         confidence,
-        qualityFlags: flagsFor(used.some((r) => r.simulated === 1)),
+        // the port as served: an operator correction of its name or position is flagged (docs/feedback.md)
+        qualityFlags: [...flagsFor(used.some((r) => r.simulated === 1)), ...correctedPortFlags([port])],
       };
     },
 
@@ -133,7 +134,7 @@ export function createCongestionService(deps: { events: EventsService; fleet: Fl
       return {
         data: { by, from: iso(from), to: iso(to), port: port ? portView(port) : null, items, total_calls: total.calls, analysed_up_to: isoOrNull(analysed) },
         freshnessSeconds: analysed === null ? 0 : (deps.clock.now() - Math.min(to, analysed)) / 1000,
-        qualityFlags: flagsFor(total.simulated),
+        qualityFlags: [...flagsFor(total.simulated), ...correctedPortFlags([port, ...(by === 'port' ? (items as Array<{ port: PortView }>).map((i) => portById(i.port.port_id)) : [])])],
       };
     },
   };

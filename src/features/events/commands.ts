@@ -27,6 +27,9 @@ export const eventCommands: Command[] = [
       if (!Number.isFinite(from) || !Number.isFinite(to)) return fail('rebuild', '--from and --to are required ISO 8601 times (e.g. 2024-01-01T00:00:00Z)');
       if (from >= to) return fail('rebuild', '--from must be before --to');
       return withBosun(async ({ ctx }) => {
+        // the port table as served: imported rows and the operator's corrections (docs/feedback.md)
+        await ctx.services.ports.refresh();
+        await ctx.services.overrides.refresh();
         const report = await ctx.services.events.runner.rebuild({ from, to });
         out(`analysed ${report.positions} positions observed ${iso(from - 12 * 3_600_000)} .. ${iso(to)}`);
         out(`deleted  ${report.deleted.calls} port calls, ${report.deleted.encounters} encounters, ${report.deleted.transits} transits that began in the window`);

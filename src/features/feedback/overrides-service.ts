@@ -45,6 +45,17 @@ export function createOverridesService(deps: { repo: OverridesRepo }) {
 
   return {
     refresh,
+    /** The version of the layer as last read (-1 before the first refresh): it changes with every apply and revert. */
+    version(): number {
+      return cache.version;
+    },
+
+    /** Every vessel (vsl_id) or port (port_id, as text) with active corrections, and its corrections. */
+    *corrected(target: OverrideTarget): Iterable<[string, Corrections]> {
+      const prefix = `${target}:`;
+      for (const [k, fields] of cache.byTarget) if (k.startsWith(prefix)) yield [k.slice(prefix.length), fields];
+    },
+
     /** The active corrections of one vessel (by vsl_id) or port (by port_id), or undefined. */
     corrections(target: OverrideTarget, id: string | number): Corrections | undefined {
       return cache.byTarget.get(key(target, String(id)));

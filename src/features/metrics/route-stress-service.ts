@@ -8,6 +8,7 @@ import { distanceM } from '../../geo/distance.js';
 import { AppError } from '../../http/errors.js';
 import type { EventsService } from '../events/events-service.js';
 import { parseRange } from '../events/window.js';
+import { OPERATOR_CORRECTED_FLAG } from '../feedback/override-fields.js';
 import type { PortRecord } from '../ports/port-table.js';
 import { readPortTableFile } from '../ports/port-table-file.js';
 
@@ -49,17 +50,24 @@ export function createRouteStressService(deps: {
   clock: Clock;
   ports?: () => readonly PortRecord[];
 }) {
-  let table: readonly PortRecord[] | null = null;
-  // the port table, until the ports service exposes it (one place to switch)
-  const portTable = () => (table ??= (deps.ports ?? (() => readPortTableFile().ports))());
+  let shipped: readonly PortRecord[] | null = null;
+  /** The served port table (with operator corrections); the shipped file when no ports service is given. */
+  const portTable = () => (deps.ports ? deps.ports() : (shipped ??= readPortTableFile().ports));
+  let nearbyOf: readonly PortRecord[] | null = null;
   const nearby = new Map<string, Array<{ port: PortRecord; distanceKm: number }>>();
   const nearKm = (gate: Chokepoint) => Math.max(NEAR_GATE_KM, gate.radiusKm);
 
   function portsNear(gate: Chokepoint) {
+    const table = portTable();
+    // a new table (an import, a correction applied or reverted) moves ports: the nearby lists are measured again
+    if (nearbyOf !== table) {
+      nearby.clear();
+      nearbyOf = table;
+    }
     let found = nearby.get(gate.key);
     if (!found) {
       const limitM = nearKm(gate) * 1000;
-      found = portTable()
+      found = table
         .filter((p) => Math.abs(p.lat - gate.lat) <= nearKm(gate) / 100)
         .map((port) => ({ port, distanceKm: distanceM(gate.lat, gate.lon, port.lat, port.lon) / 1000 }))
         .filter((p) => p.distanceKm * 1000 <= limitM)
@@ -164,7 +172,7 @@ export function createRouteStressService(deps: {
           analysed_up_to: seenUpTo === null ? null : iso(seenUpTo),
         },
         freshnessSeconds: seenUpTo === null ? 0 : Math.max(0, Math.round((now - seenUpTo) / 1000)),
-        qualityFlags: [current, ...covered].some((w) => w.simulated) ? ['simulated_source'] : [],
+        qualityFlags: [...([current, ...covered].some((w) => w.simulated) ? ['simulated_source'] : []), ...(portsNear(gate).some((p) => p.port.corrections?.length) ? [OPERATOR_CORRECTED_FLAG] : [])],
       };
     },
   };

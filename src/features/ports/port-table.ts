@@ -25,6 +25,20 @@ export interface PortRecord {
   conflict?: { unlocode_lat: number; unlocode_lon: number; distance_km: number };
   /** Anchorage points ([lat, lon], 5 decimals) nearest to this port within the assignment radius. */
   anchorages: Array<[number, number]>;
+  /**
+   * Operator corrections laid over this record (name, lat, lon; docs/feedback.md), with their
+   * provenance: present only in the served (corrected) view of the table, never in the sources.
+   */
+  corrections?: PortCorrection[];
+}
+
+/** One applied correction of a port as records carry it (the field's served value and where it came from). */
+export interface PortCorrection {
+  field: string;
+  value: string | number;
+  ticket_id: string;
+  provenance: string;
+  applied_at: string;
 }
 
 export interface PortTableReport {

@@ -33,18 +33,17 @@ function parseNear(text: string): { lat: number; lon: number } {
   return { lat, lon };
 }
 
-/** A hit as served: operator corrections of name and coordinates (docs/feedback.md) over the table's values. */
-function view(hit: PortHit, corrections: Corrections | undefined) {
+/** A hit as served: the record is already the corrected one (operator corrections of name and coordinates, docs/feedback.md). */
+function hitView(hit: PortHit) {
   const { port } = hit;
-  const corrected = (field: 'name' | 'lat' | 'lon') => corrections?.get(field)?.value;
   return {
     port_id: port.port_id,
-    name: (corrected('name') as string | undefined) ?? port.name,
+    name: port.name,
     alternate_names: port.alternate_names,
     country: port.country,
     locode: port.locode,
-    lat: (corrected('lat') as number | undefined) ?? port.lat,
-    lon: (corrected('lon') as number | undefined) ?? port.lon,
+    lat: port.lat,
+    lon: port.lon,
     harbor_size: port.harbor_size,
     harbor_type: port.harbor_type,
     sources: port.sources,
@@ -53,7 +52,31 @@ function view(hit: PortHit, corrections: Corrections | undefined) {
     conflict: port.conflict ?? null,
     match: { kind: hit.match, score: Math.round(hit.score * 1000) / 1000, matched_name: hit.matched_name },
     distance_km: hit.distance_km,
-    ...(corrections?.size ? { corrections: correctionList(corrections) } : {}),
+    ...(port.corrections?.length ? { corrections: port.corrections } : {}),
+  };
+}
+
+/** The quality flags of an answer built from these ports: `operator_corrected` when any of them carries a correction. */
+export function correctedPortFlags(ports: Iterable<PortRecord | null | undefined>): string[] {
+  for (const port of ports) if (port?.corrections?.length) return [OPERATOR_CORRECTED_FLAG];
+  return [];
+}
+
+/** A port with its corrections laid over it: a new record; the table's record is never modified. */
+export function correctedPort(port: PortRecord, corrections: Corrections): PortRecord {
+  const value = (field: 'name' | 'lat' | 'lon') => corrections.get(field)?.value;
+  const name = value('name');
+  const lat = value('lat');
+  const lon = value('lon');
+  const renamed = typeof name === 'string' && name !== port.name;
+  return {
+    ...port,
+    name: typeof name === 'string' ? name : port.name,
+    // the observed name stays searchable as an alternate name
+    alternate_names: renamed && !port.alternate_names.includes(port.name) ? [port.name, ...port.alternate_names] : port.alternate_names,
+    lat: typeof lat === 'number' ? lat : port.lat,
+    lon: typeof lon === 'number' ? lon : port.lon,
+    corrections: correctionList(corrections),
   };
 }
 
@@ -62,6 +85,17 @@ interface TableState {
   version: number;
   ports: readonly PortRecord[];
   sources: TableSources;
+  byId: Map<number, PortRecord>;
+  index: PortSearchIndex | null;
+}
+
+/** The served view: the table with the operator's corrections laid over it, as of one override version. */
+interface CorrectedState {
+  base: TableState;
+  overridesVersion: number;
+  /** The port corrections it was built with (a change of other overrides, e.g. a vessel's, keeps the table). */
+  signature: string;
+  ports: readonly PortRecord[];
   byId: Map<number, PortRecord>;
   index: PortSearchIndex | null;
 }
@@ -91,10 +125,15 @@ export function createPortsService(deps: {
   repo: PortsRepo;
   clock: Clock;
   load?: () => PortTableFile;
-  /** Operator corrections of a port (name, lat, lon), served over the table's values and flagged operator_corrected. */
-  corrections?: (portId: number) => Corrections | undefined;
+  /**
+   * The operator's corrections of ports (name, lat, lon; docs/feedback.md): their version (changes
+   * with every apply and revert) and the corrected ports by port_id. Every reader of table()/byId()
+   * gets them laid over the table's values.
+   */
+  corrections?: { version(): number; corrected(): Iterable<[string, Corrections]> };
 }) {
-  const correctionsOf = deps.corrections ?? (() => undefined);
+  const noCorrections = { version: () => 0, corrected: () => [] };
+  const corrections = deps.corrections ?? noCorrections;
   let file: PortTableFile | null = null;
   let state: TableState | null = null;
   let refreshing: Promise<void> | null = null;
@@ -107,8 +146,35 @@ export function createPortsService(deps: {
     if (!state) adopt(0, withImports(shipped(), []));
     return state!;
   };
+  let served: CorrectedState | null = null;
+  /** Counts changes of the served table (an import or a correction applied or reverted): caches keyed on it rebuild. */
+  let servedVersion = 0;
+  /** The table as served: rebuilt when the table or the corrections changed; the same array otherwise. */
+  const view = (): CorrectedState => {
+    const base = current();
+    const overridesVersion = corrections.version();
+    if (served && served.base === base && served.overridesVersion === overridesVersion) return served;
+    const replaced = new Map<number, PortRecord>();
+    const used: Array<[number, unknown[]]> = [];
+    for (const [id, fields] of corrections.corrected()) {
+      const port = base.byId.get(Number(id));
+      if (!port || fields.size === 0) continue;
+      const record = correctedPort(port, fields);
+      replaced.set(port.port_id, record);
+      used.push([port.port_id, record.corrections!.map((c) => [c.field, c.value, c.ticket_id])]);
+    }
+    const signature = JSON.stringify(used.sort((a, b) => a[0] - b[0]));
+    if (served && served.base === base && served.signature === signature) {
+      served = { ...served, overridesVersion };
+      return served;
+    }
+    servedVersion++;
+    const ports = replaced.size === 0 ? base.ports : base.ports.map((p) => replaced.get(p.port_id) ?? p);
+    served = { base, overridesVersion, signature, ports, byId: replaced.size === 0 ? base.byId : new Map(ports.map((p) => [p.port_id, p])), index: null };
+    return served;
+  };
   const index = () => {
-    const table = current();
+    const table = view();
     return (table.index ??= createPortSearchIndex(table.ports));
   };
   const attribution = () => shipped().attribution;
@@ -139,11 +205,26 @@ export function createPortsService(deps: {
     async refreshIfLoaded(): Promise<void> {
       if (state) await refresh();
     },
-    /** The merged table (shipped and imported), as of the last refresh; ordered by port_id. */
+    /**
+     * The served table: shipped and imported ports (as of the last refresh) with the operator's
+     * corrections laid over them (a corrected record carries `corrections`); ordered by port_id. The
+     * same array until the table or the corrections change: readers may cache on its identity or on
+     * version().
+     */
     table(): readonly PortRecord[] {
-      return current().ports;
+      return view().ports;
     },
+    /** One port of the served table (corrected), or undefined. */
     byId(portId: number): PortRecord | undefined {
+      return view().byId.get(portId);
+    },
+    /** The version of the served table: changes when an import or a correction (applied or reverted) changes it. */
+    version(): number {
+      view();
+      return servedVersion;
+    },
+    /** One port as the sources have it, without corrections (for the record of what was observed). */
+    observed(portId: number): PortRecord | undefined {
       return current().byId.get(portId);
     },
 
@@ -189,7 +270,7 @@ export function createPortsService(deps: {
       const hits = index().search(query);
       const page = hits.slice(offset, offset + options.limit);
       const next = offset + page.length < hits.length ? deps.cursors.seal(`ps:${offset + page.length}:${queryHash}`) : null;
-      const items = page.map((hit) => view(hit, correctionsOf(hit.port.port_id)));
+      const items = page.map(hitView);
       const corrected = items.some((item) => 'corrections' in item);
       return { data: { items, total: hits.length, next_cursor: next, attribution: attribution() }, freshnessSeconds: 0, qualityFlags: corrected ? [OPERATOR_CORRECTED_FLAG] : [] };
     },

@@ -43,6 +43,9 @@ export const infraCommands: Command[] = [
         let lastSource = '';
         let lastPhase = '';
         try {
+          // nearest ports from the port table as served: imported rows and operator corrections (decision 056)
+          await bosun.ctx.services.ports.refresh();
+          await bosun.ctx.services.overrides.refresh();
           const { reports, missing } = await bosun.ctx.services.resourceInfra.ingest({
             source: values.source as string | undefined,
             file: values.file as string | undefined,

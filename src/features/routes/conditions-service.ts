@@ -11,7 +11,7 @@ import { AppError } from '../../http/errors.js';
 import type { EventsService } from '../events/events-service.js';
 import { parseRange } from '../events/window.js';
 import { STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../metrics/route-stress-service.js';
-import type { PortsService } from '../ports/ports-service.js';
+import { correctedPortFlags, type PortsService } from '../ports/ports-service.js';
 import { DELAYED_POSITION_FLAG } from '../vessels/entitlements.js';
 import { parseVesselRef } from '../vessels/vessel-ids.js';
 import type { VesselsService } from '../vessels/vessels-service.js';
@@ -168,6 +168,9 @@ export function createRouteConditionsService(deps: {
     return data;
   }
 
+  /** `operator_corrected` when one of these ports is served with an operator correction (docs/feedback.md). */
+  const correctedFlags = (...ports: Array<{ port_id: number } | null>) => correctedPortFlags(ports.map((p) => (p === null ? undefined : deps.ports().byId(p.port_id))));
+
   async function assess(caller: Caller, query: ConditionsQuery) {
     const rangeMs = query.range !== undefined ? parseRange(query.range, 'range', STRESS_MAX_RANGE_MS) : STRESS_DEFAULT_RANGE_MS;
     const request = { from: query.from, to: query.to, ...(query.avoid !== undefined ? { avoid: query.avoid } : {}), ...(query.allow !== undefined ? { allow: query.allow } : {}) };
@@ -179,7 +182,7 @@ export function createRouteConditionsService(deps: {
     const analysed = await events.analysedUpTo();
     const seenUpTo = analysed === null ? null : Math.min(analysed, horizon);
     const lines = linesOf(route.geometry);
-    const qualityFlags: string[] = [];
+    const qualityFlags: string[] = correctedFlags(route.from.port, route.to.port, ...route.via.map((v) => v.port));
     if (horizon < now) qualityFlags.push(DELAYED_POSITION_FLAG);
     if (seenUpTo === null) qualityFlags.push('no_event_data');
 
@@ -550,6 +553,7 @@ export function createRouteConditionsService(deps: {
       const qualityFlags = [...(vessel.simulated || fix.simulated ? ['simulated_source'] : []), ...(delayed ? [DELAYED_POSITION_FLAG] : [])];
       if (eta < now) qualityFlags.push('eta_passed');
       if (remainingNm === 0) qualityFlags.push('at_destination');
+      qualityFlags.push(...correctedFlags(target.port));
       const data: Static<typeof ForecastLiteData> = {
         vessel: { vsl_id: vessel.vslId, name: vessel.name, imo: vessel.imo, mmsi: vessel.mmsi, ship_type: vessel.shipType },
         position: { lat: fix.lat, lon: fix.lon, sog_kn: fix.sog, observed_at: iso(fix.observedAt), age_seconds: Math.floor((now - fix.observedAt) / 1000), delayed },

@@ -7,6 +7,7 @@ import { RoutingError, type Route, type RoutingEngine } from '../../routing/engi
 import { passageByName, PASSAGES } from '../../routing/graph.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../routing/network-file.js';
 import type { EventsService } from '../events/events-service.js';
+import { OPERATOR_CORRECTED_FLAG } from '../feedback/override-fields.js';
 import {
   PORTFOLIO_MAX_PAIRS,
   SCENARIO_MAX_PAIRS,
@@ -154,6 +155,9 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
     return resolved;
   };
 
+  /** `operator_corrected` when a place is a port whose record carries an operator correction (docs/feedback.md). */
+  const correctedFlags = (places: readonly Place[]): string[] => (places.some((p) => p.corrected) ? [OPERATOR_CORRECTED_FLAG] : []);
+
   const route = (places: readonly Place[], closed: readonly string[]): Route => guarded(places, closed, (engine, mask) => engine.route(places, { excludedMask: mask }));
 
   /** Runs a search, its RoutingError turned into the API error of the place at fault. */
@@ -240,7 +244,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
         closures,
         note,
       };
-      return { data, freshnessSeconds: 0, qualityFlags: [] as string[] };
+      return { data, freshnessSeconds: 0, qualityFlags: correctedFlags(places) };
     },
 
     explain(request: { from: string; to: string; speed_kn?: number; ship_type?: ShipType }) {
@@ -294,15 +298,17 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
         avoided_by_default: engine.maskNames(engine.passageMask([])),
         reason,
       };
-      return { data, freshnessSeconds: 0, qualityFlags: [] as string[] };
+      return { data, freshnessSeconds: 0, qualityFlags: correctedFlags(places) };
     },
 
     summary(agentId: string, request: { pairs: string; speed_kn?: number; ship_type?: ShipType }) {
       const pairs = splitPairs(request.pairs, SUMMARY_MAX_PAIRS);
       const speed = speedOf(request);
       const now = deps.clock.now();
+      const used: Place[] = [];
       const summaries = pairs.map((pair) => {
         const places = pairPlaces(pair);
+        used.push(...places);
         return {
           from: pair.from,
           to: pair.to,
@@ -315,7 +321,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
       });
       for (const item of summaries) remember(agentId, item, now);
       const data: Static<typeof SummaryData> = { summaries, max_pairs: SUMMARY_MAX_PAIRS };
-      return { data, freshnessSeconds: 0, qualityFlags: [] as string[] };
+      return { data, freshnessSeconds: 0, qualityFlags: correctedFlags(used) };
     },
 
     latest(agentId: string, limit: number) {
@@ -332,9 +338,11 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
     portfolio(request: { pairs: string; speed_kn?: number; ship_type?: ShipType }) {
       const pairs = splitPairs(request.pairs, PORTFOLIO_MAX_PAIRS);
       const speed = speedOf(request);
+      const used: Place[] = [];
       const results = pairs.map((pair) => {
         try {
           const places = pairPlaces(pair);
+          used.push(...places);
           const result = { from_port: portRef(places[0]!), to_port: portRef(places[1]!), ...figures(route(places, []), speed.speed_kn, speed.ship_type) };
           return { index: pair.index, from: pair.from, to: pair.to, result, error: null };
         } catch (error) {
@@ -363,7 +371,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
         },
         max_pairs: PORTFOLIO_MAX_PAIRS,
       };
-      return { data, freshnessSeconds: 0, qualityFlags: routed.length < results.length ? ['some_pairs_failed'] : ([] as string[]) };
+      return { data, freshnessSeconds: 0, qualityFlags: [...(routed.length < results.length ? ['some_pairs_failed'] : []), ...correctedFlags(used)] };
     },
 
     async scenario(caller: Caller, request: { pairs?: string; closed?: string; speed_kn?: number; speed_factor?: number; ship_type?: ShipType }) {
@@ -387,10 +395,12 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
         if (busiest.simulated) qualityFlags.push('includes_simulated_calls');
         if (busiest.analysedUpTo === null) qualityFlags.push('events_not_analysed');
       }
+      const used: Place[] = [];
       const results = pairs.map((pair) => {
         const row = { index: pair.index, from: pair.from, to: pair.to, voyages: pair.voyages };
         try {
           const places = pairPlaces(pair);
+          used.push(...places);
           const base = route(places, []);
           const changed = route(places, closed);
           const basePassage = passage(base.distanceNm, baseSpeed, shipType);
@@ -411,6 +421,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
       const base = sumPassages(ok.map((r) => r.base));
       const changed = sumPassages(ok.map((r) => r.changed));
       if (ok.length < results.length) qualityFlags.push('some_pairs_failed');
+      qualityFlags.push(...correctedFlags(used));
       const data: Static<typeof ScenarioData> = {
         pairs_source: request.pairs === undefined ? 'busiest_port_pairs' : 'query',
         window,

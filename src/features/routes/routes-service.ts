@@ -5,6 +5,7 @@ import { toGeoJsonGeometry } from '../../routing/geometry.js';
 import { passageByName, PASSAGES } from '../../routing/graph.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../routing/network-file.js';
 import type { PortRecord } from '../ports/port-table.js';
+import { OPERATOR_CORRECTED_FLAG } from '../feedback/override-fields.js';
 import { estimateFuel, FUEL_METHOD, REFERENCE_SHIPS } from './fuel.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type RouteData, type RouteFeature as RouteFeatureSchema, type ShipType } from './schemas.js';
 
@@ -27,6 +28,8 @@ export interface Place {
   port: { port_id: number; name: string; locode: string | null; country: string | null } | null;
   lat: number;
   lon: number;
+  /** The port's record carries operator corrections (name or coordinates, docs/feedback.md). */
+  corrected?: boolean;
 }
 
 const POSITION = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
@@ -57,7 +60,7 @@ function deepFreeze<T>(value: T): T {
 export function createRoutesService(deps: { ports: () => readonly PortRecord[]; network?: () => LoadedSeaNetwork; answerCacheEntries?: number }) {
   const answerCacheEntries = deps.answerCacheEntries ?? ANSWER_CACHE_ENTRIES;
   /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
-  const answers = new Map<string, { data: RouteView | RouteFeature; dataJson: string }>();
+  const answers = new Map<string, { data: RouteView | RouteFeature; dataJson: string; qualityFlags: string[] }>();
   let byId: Map<number, PortRecord> | null = null;
   let byLocode: Map<string, PortRecord> | null = null;
   let indexedTable: readonly PortRecord[] | null = null;
@@ -66,8 +69,9 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
   /** The one place a port reference (port_id or UN/LOCODE) is looked up. */
   const findPort = (ref: { portId: number } | { locode: string }): PortRecord | undefined => {
     const table = deps.ports();
-    // rebuilt when the table changes (a port import)
+    // rebuilt when the table changes (a port import, a correction applied or reverted); answers built on the old table go
     if (byId === null || byLocode === null || indexedTable !== table) {
+      if (indexedTable !== null) answers.clear();
       indexedTable = table;
       byId = new Map();
       byLocode = new Map();
@@ -98,7 +102,15 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     else if (locode) port = findPort({ locode: `${locode[1]}${locode[2]}`.toUpperCase() });
     else throw new AppError('invalid_request', `${field} must be a port_id, a UN/LOCODE (e.g. NLRTM) or lat,lon`, { field });
     if (port === undefined) throw new AppError('port_not_found', `${field}: no port ${text} in the port table (find one with /v1/ports/search)`, { field });
-    return { input, field, kind: 'port', port: { port_id: port.port_id, name: port.name, locode: port.locode, country: port.country }, lat: port.lat, lon: port.lon };
+    return {
+      input,
+      field,
+      kind: 'port',
+      port: { port_id: port.port_id, name: port.name, locode: port.locode, country: port.country },
+      lat: port.lat,
+      lon: port.lon,
+      ...(port.corrections?.length ? { corrected: true } : {}),
+    };
   };
 
   const names = (text: string | undefined) =>
@@ -133,7 +145,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     if (cached) {
       answers.delete(key);
       answers.set(key, cached);
-      return { key, cached, view: null };
+      return { key, cached, view: null, places };
     }
     let route: Route;
     try {
@@ -182,7 +194,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       attribution,
       geometry: toGeoJsonGeometry(route.coordinates.map(([lon, lat]) => [round(lon, 5), round(lat, 5)])),
     };
-    return { key, cached: null, view };
+    return { key, cached: null, view, places };
   };
 
   const routeEstimates = (shipType: ShipType, speedKn: number, hours: number) => {
@@ -201,11 +213,13 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     let entry = planned.cached;
     if (!entry) {
       const data = deepFreeze(shape(planned.view!, format));
-      entry = { data, dataJson: JSON.stringify(data) };
+      // a place at a corrected port: the answer stands on the operator's value (docs/feedback.md)
+      const qualityFlags = planned.places.some((p) => p.corrected) ? [OPERATOR_CORRECTED_FLAG] : [];
+      entry = { data, dataJson: JSON.stringify(data), qualityFlags };
       answers.set(planned.key, entry);
       if (answers.size > answerCacheEntries) answers.delete(answers.keys().next().value!);
     }
-    return { data: entry.data, dataJson: entry.dataJson, freshnessSeconds: 0, qualityFlags: [] as string[] };
+    return { data: entry.data, dataJson: entry.dataJson, freshnessSeconds: 0, qualityFlags: [...entry.qualityFlags] };
   };
 
   return {

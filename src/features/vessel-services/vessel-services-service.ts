@@ -104,10 +104,13 @@ export function createVesselServicesService(deps: {
     const events = deps.events();
     const ports = deps.ports();
     const [{ calls, transits }, encounters] = await Promise.all([events.repo.vesselTimeline(vslId, from, to, limit), events.repo.encounters({ from, to, vslId, limit })]);
+    const callPorts = calls.map((c) => ports.byId(Number(c.port_id)));
     return {
-      port_calls: calls.map((c) => ({
+      /** A call's port is served with an operator correction (its name here; docs/feedback.md). */
+      portCorrected: callPorts.some((p) => p?.corrections?.length),
+      port_calls: calls.map((c, i) => ({
         port_id: Number(c.port_id),
-        port_name: ports.byId(Number(c.port_id))?.name ?? null,
+        port_name: callPorts[i]?.name ?? null,
         arrival: iso(Number(c.arrival)),
         departure: c.departure === null ? null : iso(Number(c.departure)),
       })),
@@ -131,18 +134,16 @@ export function createVesselServicesService(deps: {
       const entitled = await entitlement(agent, vessel, true);
       const now = clock.now();
       const { record, corrected } = identity(vessel);
+      const { portCorrected, ...recent } = await timeline(vessel.vslId, now - VESSEL_SERVICE_LIMITS.snapshotEventsMs, now, VESSEL_SERVICE_LIMITS.snapshotEventsMax);
       const data = {
         vessel: record,
         position: fix ? positionView(fix, now) : null,
         voyage: { destination: vessel.destination, eta: vessel.eta, draught_m: vessel.draughtM, nav_status: fix?.navStatus ?? null },
-        recent_events: {
-          since: iso(now - VESSEL_SERVICE_LIMITS.snapshotEventsMs),
-          ...(await timeline(vessel.vslId, now - VESSEL_SERVICE_LIMITS.snapshotEventsMs, now, VESSEL_SERVICE_LIMITS.snapshotEventsMax)),
-        },
+        recent_events: { since: iso(now - VESSEL_SERVICE_LIMITS.snapshotEventsMs), ...recent },
         entitlement: entitled,
         generated_at: iso(now),
       };
-      return { data, freshnessSeconds: fix ? ageSeconds(now, fix.observedAt) : ageSeconds(now, vessel.lastSeenAt), qualityFlags: flags(vessel, corrected) };
+      return { data, freshnessSeconds: fix ? ageSeconds(now, fix.observedAt) : ageSeconds(now, vessel.lastSeenAt), qualityFlags: flags(vessel, corrected || portCorrected) };
     },
 
     async history(agent: AgentPrincipal, ref: VesselRef, query: { from?: string; to?: string; limit: number; cursor?: string }) {
@@ -158,16 +159,17 @@ export function createVesselServicesService(deps: {
       const page = rows.slice(0, query.limit);
       const more = rows.length > query.limit;
       const { record, corrected } = identity(vessel);
+      const { portCorrected, ...events } = await timeline(vessel.vslId, from, to, VESSEL_SERVICE_LIMITS.historyEventsMax);
       const data = {
         vessel: record,
         from: iso(from),
         to: iso(to),
         positions: page.map((r) => trackPoint(storedFromRow(r, vessel.mmsi))),
         next_cursor: more ? deps.cursors.seal(`vh:${Number(page[page.length - 1]!.observed_at)}`) : null,
-        events: await timeline(vessel.vslId, from, to, VESSEL_SERVICE_LIMITS.historyEventsMax),
+        events,
         entitlement: entitled,
       };
-      return { data, freshnessSeconds: page.length ? ageSeconds(now, Number(page[page.length - 1]!.observed_at)) : 0, qualityFlags: flags(vessel, corrected) };
+      return { data, freshnessSeconds: page.length ? ageSeconds(now, Number(page[page.length - 1]!.observed_at)) : 0, qualityFlags: flags(vessel, corrected || portCorrected) };
     },
 
     async grant(agentId: string, vesselText: string, days: number, actor: { kind: 'operator' | 'cli'; id?: string }): Promise<VesselServiceGrantRow> {
