@@ -49,7 +49,7 @@ export const MAP_CLIENT_JS = `(function () {
     });
   }
   function esc(s) { return String(s).replace(/[&<>"']/g, function (c) { return { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }[c]; }); }
-  function row(label, value) { return value === null || value === undefined || value === '' ? '' : '<dt>' + esc(label) + '</dt><dd>' + esc(value) + '</dd>'; }
+  function row(label, value) { return value == null || value === '' ? '' : '<dt>' + esc(label) + '</dt><dd>' + esc(value) + '</dd>'; }
 
   /** An arrow pointing north (rotated by the layer) or a dot, in one colour, as image data. */
   function symbol(colour, arrow) {
@@ -67,8 +67,8 @@ export const MAP_CLIENT_JS = `(function () {
   function vesselCard(p) {
     var badges = (p.delayed ? '<span class="badge delayed">delayed</span>' : '<span class="badge live">live</span>') + (p.simulated ? '<span class="badge simulated">simulated</span>' : '');
     return '<h2 id="map-card-title">' + esc(p.name || 'Unnamed vessel') + '</h2><p>' + badges + '</p><dl>' +
-      row('MMSI', p.mmsi) + row('IMO', p.imo === null ? null : p.imo) + row('Type', String(p.category).replace('_', ' ')) +
-      row('Speed', p.sog === null ? null : p.sog + ' kn') + row('Course', p.cog === null ? null : p.cog + '°') + row('Heading', p.heading === null ? null : p.heading + '°') +
+      row('MMSI', p.mmsi) + row('IMO', p.imo) + row('Type', String(p.category).replace('_', ' ')) +
+      row('Speed', p.sog == null ? null : p.sog + ' kn') + row('Course', p.cog == null ? null : p.cog + '°') + row('Heading', p.heading == null ? null : p.heading + '°') +
       row('Position time', p.observed_at) + row('Age', Math.round(p.age_seconds / 60) + ' min') + row('Vessel id', p.vsl_id) + '</dl>' +
       (p.delayed ? '<p>Delayed: the newest position at least 50,400 s old, as the anonymous preview allows.</p>' : '') +
       (p.simulated ? '<p>Simulated: from the demo fleet, not a real vessel.</p>' : '');
@@ -106,6 +106,7 @@ export const MAP_CLIENT_JS = `(function () {
           land: { type: 'geojson', data: basemap.land },
           borders: { type: 'geojson', data: basemap.borders },
           places: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
+          'more-ports': { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
           events: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
           vessels: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } }
         },
@@ -114,7 +115,8 @@ export const MAP_CLIENT_JS = `(function () {
           { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f2efe6', 'fill-outline-color': '#9aa5ad' } },
           { id: 'borders', type: 'line', source: 'borders', paint: { 'line-color': '#a39e93', 'line-width': 0.6 } },
           { id: 'chokepoints', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'chokepoint'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 7, 6, 20], 'circle-color': 'rgba(106,27,154,0.12)', 'circle-stroke-color': '#6a1b9a', 'circle-stroke-width': 1.5 } },
-          { id: 'ports', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'port'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 1.2, 8, 4], 'circle-color': '#455a64', 'circle-opacity': 0.7 } },
+          { id: 'ports', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'port'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 1.6, 8, 4], 'circle-color': '#455a64', 'circle-opacity': 0.7 } },
+          { id: 'more-ports', type: 'circle', source: 'more-ports', minzoom: 5, paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 5, 1.5, 10, 4], 'circle-color': '#78909c', 'circle-opacity': 0.7 } },
           { id: 'congestion', type: 'circle', source: 'events', filter: ['==', ['get', 'layer'], 'congestion'], paint: { 'circle-radius': ['+', 6, ['*', 1.5, ['sqrt', ['+', ['get', 'waiting'], ['get', 'at_berth']]]]], 'circle-color': 'rgba(239,108,0,0.25)', 'circle-stroke-color': '#ef6c00', 'circle-stroke-width': 1 } },
           { id: 'sts', type: 'circle', source: 'events', filter: ['==', ['get', 'layer'], 'sts'], paint: { 'circle-radius': 5, 'circle-color': '#fdd835', 'circle-stroke-color': '#5d4037', 'circle-stroke-width': 1.5 } },
           { id: 'vessels-simulated', type: 'circle', source: 'vessels', filter: ['==', ['get', 'simulated'], true], paint: { 'circle-radius': 9, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-color': '#6a1b9a', 'circle-stroke-width': 1, 'circle-stroke-opacity': 0.6 } },
@@ -136,7 +138,7 @@ export const MAP_CLIENT_JS = `(function () {
       if (colour && !map.hasImage(e.id)) map.addImage(e.id, symbol(colour, parts[0] === 'arrow'), { pixelRatio: 2 });
     });
 
-    var clickable = ['vessels', 'sts', 'congestion', 'chokepoints', 'ports'];
+    var clickable = ['vessels', 'sts', 'congestion', 'chokepoints', 'ports', 'more-ports'];
     map.on('click', function (e) {
       var box = [[e.point.x - 4, e.point.y - 4], [e.point.x + 4, e.point.y + 4]];
       var hits = map.queryRenderedFeatures(box, { layers: clickable.filter(function (id) { return map.getLayer(id) && map.getLayoutProperty(id, 'visibility') !== 'none'; }) });
@@ -153,7 +155,7 @@ export const MAP_CLIENT_JS = `(function () {
     });
     document.querySelectorAll('input[name="layer"]').forEach(function (box) {
       box.addEventListener('change', function () {
-        var ids = box.value === 'vessels' ? ['vessels', 'vessels-simulated'] : [box.value];
+        var ids = box.value === 'vessels' ? ['vessels', 'vessels-simulated'] : box.value === 'ports' ? ['ports', 'more-ports'] : [box.value];
         ids.forEach(function (id) { map.setLayoutProperty(id, 'visibility', box.checked ? 'visible' : 'none'); });
       });
     });
@@ -181,6 +183,12 @@ export const MAP_CLIENT_JS = `(function () {
       });
       getJson(cfg.places).then(function (fc) { map.getSource('places').setData(fc); }).catch(function () {});
       refresh();
+      var morePorts = false;
+      map.on('zoomend', function () {
+        if (morePorts || map.getZoom() < 5) return;
+        morePorts = true;
+        getJson(cfg.morePorts).then(function (fc) { map.getSource('more-ports').setData(fc); }).catch(function () { morePorts = false; });
+      });
       setInterval(refresh, Number(cfg.poll) * 1000);
     });
   }

@@ -66,7 +66,8 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
   assets.set('map.js', once(() => encode(Buffer.from(MAP_CLIENT_JS))));
   assets.set('map.css', once(() => encode(Buffer.from(MAP_CSS))));
   const types: Record<string, string> = { ...MAPLIBRE_FILES, 'map.js': 'text/javascript; charset=utf-8', 'map.css': 'text/css; charset=utf-8' };
-  const places = once(() => encode(Buffer.from(JSON.stringify(deps.map.places()))));
+  const places = () => encodeLayer(deps.map.places());
+  const morePorts = () => encodeLayer(deps.map.morePorts());
   const encodedLayers = new WeakMap<FeatureCollection, Encoded>();
   const encodeLayer = (fc: FeatureCollection) => {
     let e = encodedLayers.get(fc);
@@ -122,6 +123,11 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
       path: '/map/data/places.geojson',
       handler: async (req) => send(req, places(), geojson, 'public, max-age=300'),
     },
+    {
+      method: 'GET',
+      path: '/map/data/more-ports.geojson',
+      handler: async (req) => send(req, morePorts(), geojson, 'public, max-age=300'),
+    },
     ...dataPages('/map', 'anonymous'),
     ...dataPages('/console/map', 'operator'),
     {
@@ -156,13 +162,13 @@ function mapPage(viewer: MapViewer, session: ConsoleSession | null): string {
           </p>`
     }
     <p>
-      Layers: vessels coloured by type and pointing along their heading (a dot when neither heading nor course is known), ports of the port table, the twelve chokepoint gates, ship-to-ship
+      Layers: vessels coloured by type and pointing along their heading (a dot when neither heading nor course is known), ports of the port table (the UN/LOCODE-only ones once zoomed in), the twelve chokepoint gates, ship-to-ship
       encounters of the last 7 days and congestion at the busiest ports. Vessels from the simulated demo fleet are ringed and labelled <strong>simulated</strong>. The map refreshes every
       ${MAP_POLL_SECONDS} seconds without reloading the page.
     </p>
     <noscript>
       <p class="notice">
-        The map needs JavaScript. The same data as GeoJSON: <a href="${prefix}/data/vessels.geojson">vessels</a>, <a href="/map/data/places.geojson">ports and chokepoints</a>,
+        The map needs JavaScript. The same data as GeoJSON: <a href="${prefix}/data/vessels.geojson">vessels</a>, <a href="/map/data/places.geojson">chokepoints and World Port Index ports</a>, <a href="/map/data/more-ports.geojson">UN/LOCODE-only ports</a>,
         <a href="${prefix}/data/events.geojson">STS encounters and congestion</a>.
       </p>
     </noscript>
@@ -175,6 +181,7 @@ function mapPage(viewer: MapViewer, session: ConsoleSession | null): string {
         data-vessels="${prefix}/data/vessels.geojson"
         data-events="${prefix}/data/events.geojson"
         data-places="/map/data/places.geojson"
+        data-more-ports="/map/data/more-ports.geojson"
         data-basemap="/map/data/basemap.json"
         data-poll="${MAP_POLL_SECONDS}"
       ></div>

@@ -39,6 +39,8 @@ export interface FeatureCollection {
 
 const point = (lon: number, lat: number, properties: Feature['properties']): Feature => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [round(lon, 5), round(lat, 5)] }, properties });
 const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
+/** Properties without their null values (fewer bytes for large static layers). */
+const compact = (properties: Feature['properties']) => Object.fromEntries(Object.entries(properties).filter(([, v]) => v !== null && v !== undefined)) as Feature['properties'];
 
 export interface MapServiceDeps {
   clock: Clock;
@@ -148,23 +150,35 @@ export function createMapService(deps: MapServiceDeps) {
     return { type: 'FeatureCollection', features, viewer, generated_at: iso(clock.now()), analysed_up_to: sts.data.analysed_up_to };
   }
 
-  let staticLayers: FeatureCollection | null = null;
-  /** Ports (the port table) and the twelve chokepoint gates: they change only when the table is refreshed. */
-  function places(): FeatureCollection {
+  const portFeature = (p: ReturnType<PortsService['table']>[number]) =>
+    point(p.lon, p.lat, compact({ layer: 'port', port_id: p.port_id, name: p.name, locode: p.locode, country: p.country, size: p.harbor_size }));
+  let placesOf: { table: readonly unknown[]; main: FeatureCollection; more: FeatureCollection } | null = null;
+  /**
+   * Ports and the twelve chokepoint gates, rebuilt only when the port table is refreshed: `main` holds
+   * the chokepoints and the World Port Index ports (loaded with the page), `more` the UN/LOCODE-only
+   * ports (loaded when the map is zoomed in).
+   */
+  function places() {
     const table = deps.ports.table();
-    if (staticLayers && staticLayers.ports === table.length) return staticLayers;
-    const features: Feature[] = [
-      ...table.map((p) => point(p.lon, p.lat, { layer: 'port', port_id: p.port_id, name: p.name, locode: p.locode, country: p.country, size: p.harbor_size ?? null })),
-      ...CHOKEPOINTS.map((c) => point(c.lon, c.lat, { layer: 'chokepoint', key: c.key, name: c.name, radius_km: c.radiusKm })),
-    ];
-    staticLayers = { type: 'FeatureCollection', features, ports: table.length, chokepoints: CHOKEPOINTS.length };
-    return staticLayers;
+    if (placesOf?.table === table) return placesOf;
+    const wpi = table.filter((p) => p.sources.includes('wpi'));
+    const rest = table.filter((p) => !p.sources.includes('wpi'));
+    const main: FeatureCollection = {
+      type: 'FeatureCollection',
+      features: [...CHOKEPOINTS.map((c) => point(c.lon, c.lat, { layer: 'chokepoint', key: c.key, name: c.name, radius_km: c.radiusKm })), ...wpi.map(portFeature)],
+      chokepoints: CHOKEPOINTS.length,
+      ports: wpi.length,
+    };
+    const more: FeatureCollection = { type: 'FeatureCollection', features: rest.map(portFeature), ports: rest.length };
+    placesOf = { table, main, more };
+    return placesOf;
   }
 
   return {
     vessels: (viewer: MapViewer) => cached(`vessels:${viewer}`, () => vessels(viewer)),
     events: (viewer: MapViewer) => cached(`events:${viewer}`, () => events(viewer)),
-    places,
+    places: () => places().main,
+    morePorts: () => places().more,
     basemap: buildBasemap,
   };
 }
