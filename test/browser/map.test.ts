@@ -122,6 +122,7 @@ test('anonymous /map renders delayed vessel symbols, opens the vessel card, neve
     await clickAt(page, [14.5, 36.0]);
     await card.locator('h2', { hasText: 'DEMO FERRY' }).waitFor({ timeout: 10_000 });
     assert.match((await card.textContent()) ?? '', /simulated/);
+    assert.doesNotMatch((await card.textContent()) ?? '', /undefined/, 'a heading not reported is left out');
     assert.match((await page.locator('#map-status').textContent()) ?? '', /3 vessels: positions, delayed by at least 50,400 s.*1 simulated/);
 
     // first load in bytes transferred (a byte count, not a timing)

@@ -62,9 +62,19 @@ function once<T>(build: () => T): () => T {
  */
 export function mapPages(deps: MapDeps): PageDefinition[] {
   const assets = new Map<string, () => Encoded>();
-  for (const name of Object.keys(MAPLIBRE_FILES)) assets.set(name, once(() => encode(readFileSync(join(MAPLIBRE_DIST, name)))));
-  assets.set('map.js', once(() => encode(Buffer.from(MAP_CLIENT_JS))));
-  assets.set('map.css', once(() => encode(Buffer.from(MAP_CSS))));
+  for (const name of Object.keys(MAPLIBRE_FILES))
+    assets.set(
+      name,
+      once(() => encode(readFileSync(join(MAPLIBRE_DIST, name)))),
+    );
+  assets.set(
+    'map.js',
+    once(() => encode(Buffer.from(MAP_CLIENT_JS))),
+  );
+  assets.set(
+    'map.css',
+    once(() => encode(Buffer.from(MAP_CSS))),
+  );
   const types: Record<string, string> = { ...MAPLIBRE_FILES, 'map.js': 'text/javascript; charset=utf-8', 'map.css': 'text/css; charset=utf-8' };
   const places = () => encodeLayer(deps.map.places());
   const morePorts = () => encodeLayer(deps.map.morePorts());
@@ -79,8 +89,9 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
   const operator = async (req: PageRequest) => deps.resumeSession(req.cookies.get(deps.sessionCookie));
   const unauthorized: PageResponse = {
     status: 401,
-    body: JSON.stringify({ error: 'sign in to the operator console for live positions; /map/data/vessels.geojson serves delayed ones' }),
-    contentType: 'application/json; charset=utf-8',
+    // a page answer, not an API error envelope: the map script shows it as a status line
+    body: 'Sign in to the operator console (/console) for live positions; /map/data/vessels.geojson serves delayed ones.',
+    contentType: 'text/plain; charset=utf-8',
     headers: { 'cache-control': DATA_CACHE },
   };
 
@@ -162,14 +173,14 @@ function mapPage(viewer: MapViewer, session: ConsoleSession | null): string {
           </p>`
     }
     <p>
-      Layers: vessels coloured by type and pointing along their heading (a dot when neither heading nor course is known), ports of the port table (the UN/LOCODE-only ones once zoomed in), the twelve chokepoint gates, ship-to-ship
-      encounters of the last 7 days and congestion at the busiest ports. Vessels from the simulated demo fleet are ringed and labelled <strong>simulated</strong>. The map refreshes every
-      ${MAP_POLL_SECONDS} seconds without reloading the page.
+      Layers: vessels coloured by type and pointing along their heading (a dot when neither heading nor course is known), ports of the port table (the UN/LOCODE-only ones once zoomed in), the twelve
+      chokepoint gates, ship-to-ship encounters of the last 7 days and congestion at the busiest ports. Vessels from the simulated demo fleet are ringed and labelled <strong>simulated</strong>. The
+      map refreshes every ${MAP_POLL_SECONDS} seconds without reloading the page.
     </p>
     <noscript>
       <p class="notice">
-        The map needs JavaScript. The same data as GeoJSON: <a href="${prefix}/data/vessels.geojson">vessels</a>, <a href="/map/data/places.geojson">chokepoints and World Port Index ports</a>, <a href="/map/data/more-ports.geojson">UN/LOCODE-only ports</a>,
-        <a href="${prefix}/data/events.geojson">STS encounters and congestion</a>.
+        The map needs JavaScript. The same data as GeoJSON: <a href="${prefix}/data/vessels.geojson">vessels</a>, <a href="/map/data/places.geojson">chokepoints and World Port Index ports</a>,
+        <a href="/map/data/more-ports.geojson">UN/LOCODE-only ports</a>, <a href="${prefix}/data/events.geojson">STS encounters and congestion</a>.
       </p>
     </noscript>
     <div class="map-layout">
