@@ -65,10 +65,14 @@ async function main(): Promise<void> {
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(base + '/map');
-    await page.waitForFunction(() => {
-      const w = globalThis as unknown as { bosunMap?: { loaded(): boolean }; bosunMapState?: { loads: number } };
-      return Boolean(w.bosunMap?.loaded() && w.bosunMapState && w.bosunMapState.loads > 0);
-    }, undefined, { timeout: 300_000 });
+    await page.waitForFunction(
+      () => {
+        const w = globalThis as unknown as { bosunMap?: { loaded(): boolean }; bosunMapState?: { loads: number } };
+        return Boolean(w.bosunMap?.loaded() && w.bosunMapState && w.bosunMapState.loads > 0);
+      },
+      undefined,
+      { timeout: 300_000 },
+    );
     // the page's own refresh (every 15 s) would replace the data under measurement: its requests are refused from here on
     await page.route(/\/map\/data\/(vessels|events)\.geojson$/, (route) => route.abort());
     const result = await page.evaluate(
