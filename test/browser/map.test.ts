@@ -140,6 +140,15 @@ test('anonymous /map renders delayed vessel symbols, opens the vessel card, neve
     const maplibre = responses.find((r) => r.url().endsWith('/assets/map/maplibre-gl.mjs'))!;
     assert.equal(maplibre.headers()['content-encoding'], 'gzip');
 
+    // the screenshot shows two of the vessels up close (Europe), with the ferry's card open
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const map = (globalThis as unknown as { bosunMap: any }).bosunMap;
+          map.once('idle', () => resolve());
+          map.jumpTo({ center: [9, 46], zoom: 3.3 });
+        }),
+    );
     await saveScreenshot(page, 'map');
 
     // axe-core is injected as an inline script, which the page's CSP refuses: checked in a context that bypasses it

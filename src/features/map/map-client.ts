@@ -115,7 +115,7 @@ export const MAP_CLIENT_JS = `(function () {
           { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f2efe6', 'fill-outline-color': '#9aa5ad' } },
           { id: 'borders', type: 'line', source: 'borders', paint: { 'line-color': '#a39e93', 'line-width': 0.6 } },
           { id: 'chokepoints', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'chokepoint'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 7, 6, 20], 'circle-color': 'rgba(106,27,154,0.12)', 'circle-stroke-color': '#6a1b9a', 'circle-stroke-width': 1.5 } },
-          { id: 'ports', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'port'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 1.6, 8, 4], 'circle-color': '#455a64', 'circle-opacity': 0.7 } },
+          { id: 'ports', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'port'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 2, 8, 4], 'circle-color': '#455a64', 'circle-opacity': 0.7 } },
           { id: 'more-ports', type: 'circle', source: 'more-ports', minzoom: 5, paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 5, 1.5, 10, 4], 'circle-color': '#78909c', 'circle-opacity': 0.7 } },
           { id: 'congestion', type: 'circle', source: 'events', filter: ['==', ['get', 'layer'], 'congestion'], paint: { 'circle-radius': ['+', 6, ['*', 1.5, ['sqrt', ['+', ['get', 'waiting'], ['get', 'at_berth']]]]], 'circle-color': 'rgba(239,108,0,0.25)', 'circle-stroke-color': '#ef6c00', 'circle-stroke-width': 1 } },
           { id: 'sts', type: 'circle', source: 'events', filter: ['==', ['get', 'layer'], 'sts'], paint: { 'circle-radius': 5, 'circle-color': '#fdd835', 'circle-stroke-color': '#5d4037', 'circle-stroke-width': 1.5 } },
@@ -124,7 +124,7 @@ export const MAP_CLIENT_JS = `(function () {
             'icon-image': ['concat', ['case', ['<', ['get', 'bearing'], 0], 'dot-', 'arrow-'], ['get', 'category']],
             'icon-rotate': ['max', ['get', 'bearing'], 0],
             'icon-rotation-alignment': 'map',
-            'icon-size': ['interpolate', ['linear'], ['zoom'], 1, 0.6, 8, 1],
+            'icon-size': ['interpolate', ['linear'], ['zoom'], 1, 0.8, 8, 1.2],
             'icon-allow-overlap': true,
             'icon-ignore-placement': true
           } }
