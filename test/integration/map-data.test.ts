@@ -8,6 +8,7 @@ import { MAP_LAYER_TTL_MS } from '../../src/features/map/map-service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { identity, ingest, position, seedSampleVessel } from '../helpers/fleet.js';
 import { meetingReports } from '../helpers/events-sts.js';
+import { callRow } from '../helpers/events-congestion.js';
 
 const DELAY_MS = 50_400 * SECOND;
 const PASSWORD = 'map data operator password';
@@ -161,4 +162,19 @@ test('basemap: Natural Earth land and borders; rings crossing the antimeridian a
   const page = await app.api('GET', '/map');
   assert.match(page.text, /<noscript>/);
   assert.match(page.text, /50,400 s/);
+});
+
+test('congestion at the busiest ports, as each viewer may see it: a vessel waiting since 2 h ago only on the operator map', async () => {
+  const port = app.bosun.ctx.services.ports.table().find((p) => p.sources.includes('wpi'))!;
+  const waiting = (vslId: string, since: number) =>
+    callRow({ vslId, portId: port.port_id, shipType: 70, arrival: since, departure: null, stops: [{ kind: 'anchorage', start: since, end: now - MINUTE }], lastFixAt: now - MINUTE });
+  await app.bosun.ctx.services.events.repo.upsertCalls([waiting('vsl_map_wait_a', now - 20 * HOUR), waiting('vsl_map_wait_b', now - 2 * HOUR)]);
+  app.clock.advance(MAP_LAYER_TTL_MS);
+  const at = (fc: Fc) => fc.features.find((f) => f.properties.layer === 'congestion' && f.properties.port_id === port.port_id)!;
+  const anonymous = at(JSON.parse((await app.api('GET', '/map/data/events.geojson')).text) as Fc);
+  const operator = at(JSON.parse((await app.api('GET', '/console/map/data/events.geojson', { headers: cookie() })).text) as Fc);
+  assert.equal(anonymous.properties.waiting, 1);
+  assert.ok(Date.parse(anonymous.properties.at) <= app.clock.now() - DELAY_MS);
+  assert.equal(operator.properties.waiting, 2);
+  assert.deepEqual(operator.geometry.coordinates, [Math.round(port.lon * 1e5) / 1e5, Math.round(port.lat * 1e5) / 1e5]);
 });
