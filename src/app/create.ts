@@ -18,6 +18,9 @@ import { createConsoleSessions } from '../features/console/console-sessions.js';
 import { createConsoleSessionsRepo } from '../features/console/console-sessions-repo.js';
 import { consolePages } from '../features/console/console-pages.js';
 import { sitePages } from '../features/site/site-pages.js';
+import { mapPages } from '../features/map/map-pages.js';
+import { createMapService } from '../features/map/map-service.js';
+import { CONSOLE_SESSION } from '../features/console/console-sessions.js';
 import { createExchangeGate } from '../features/exchange/exchange-gate.js';
 import { createExchangeGateRepo } from '../features/exchange/exchange-gate-repo.js';
 import { createExchangeCore, registerExchangeCoreKinds } from '../features/exchange-core/exchange-core.js';
@@ -411,6 +414,11 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     ...sitePages({ services, catalog: core.catalog, clock, countPositionsSince: (since) => core.fleetReads.countObservedSince(since), siteUrl: config.siteUrl }),
     ...consolePages({ sessions: services.consoleSessions, services }),
     ...discoveryPages(discovery, config.siteUrl),
+    ...mapPages({
+      map: createMapService({ clock, fleet: services.fleet, vessels: services.vessels, ports: services.ports, sts: services.sts, congestion: services.congestion }),
+      resumeSession: (cookie) => services.consoleSessions.resume(cookie),
+      sessionCookie: CONSOLE_SESSION.cookie,
+    }),
   ];
   const http = buildHttpApp({ ...ctx, pages });
   mountMcpEndpoint(http, { config, services });

@@ -25,6 +25,7 @@ const CONSOLE_NAV: ReadonlyArray<[string, string]> = [
   ['/console/agents', 'Agents'],
   ['/console/operator-requests', 'Operator requests'],
   ['/console/moderation', 'Moderation'],
+  ['/console/map', 'Live map'],
   ['/', 'Public site'],
 ];
 

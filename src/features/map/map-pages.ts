@@ -1,0 +1,228 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import type { PageDefinition, PageRequest, PageResponse } from '../../http/pages.js';
+import type { ConsoleSession } from '../console/console-sessions.js';
+import { html } from '../site/html.js';
+import { layout } from '../site/layout.js';
+import { MAP_CLIENT_JS, MAP_CSS, CATEGORY_COLOURS } from './map-client.js';
+import { MAP_POLL_SECONDS, type FeatureCollection, type MapService, type MapViewer } from './map-service.js';
+import { DELAY_SECONDS } from '../vessels/entitlements.js';
+
+export interface MapDeps {
+  map: MapService;
+  /** The console session of a cookie (the signed-in operator), or undefined. */
+  resumeSession(cookie: string | undefined): Promise<ConsoleSession | undefined>;
+  sessionCookie: string;
+}
+
+/** A body sent as it is or gzipped, as the browser accepts; the gzip is made once per body. */
+interface Encoded {
+  raw: Buffer;
+  gzip: Buffer;
+}
+
+const encode = (raw: Buffer): Encoded => ({ raw, gzip: gzipSync(raw, { level: 6 }) });
+
+function send(req: PageRequest, body: Encoded, contentType: string, cacheControl: string): PageResponse {
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const gzip = /\bgzip\b/.test(accepts);
+  return {
+    body: gzip ? body.gzip : body.raw,
+    contentType,
+    headers: { 'cache-control': cacheControl, vary: 'accept-encoding', ...(gzip ? { 'content-encoding': 'gzip' } : {}) },
+  };
+}
+
+const require = createRequire(import.meta.url);
+const MAPLIBRE_DIST = dirname(require.resolve('maplibre-gl/package.json')) + '/dist';
+
+/** Files of maplibre-gl served by Bosun (no CDN): the module, its worker (loaded from beside it) and its stylesheet. */
+const MAPLIBRE_FILES: Record<string, string> = {
+  'maplibre-gl.mjs': 'text/javascript; charset=utf-8',
+  'maplibre-gl-worker.mjs': 'text/javascript; charset=utf-8',
+  'maplibre-gl.css': 'text/css; charset=utf-8',
+};
+
+const ASSET_CACHE = 'public, max-age=86400';
+const DATA_CACHE = 'no-store';
+
+/** Lazily built once per process. */
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
+/**
+ * The live map (docs/decisions/060): `/map` for anyone, showing what the anonymous preview allows
+ * (positions at least the preview delay old, labelled delayed), and `/console/map` for the signed-in
+ * operator with live positions (the console cookie is scoped to /console). Data comes from page JSON
+ * routes built by the map service; MapLibre and the Natural Earth basemap are served by Bosun.
+ */
+export function mapPages(deps: MapDeps): PageDefinition[] {
+  const assets = new Map<string, () => Encoded>();
+  for (const name of Object.keys(MAPLIBRE_FILES))
+    assets.set(
+      name,
+      once(() => encode(readFileSync(join(MAPLIBRE_DIST, name)))),
+    );
+  assets.set(
+    'map.js',
+    once(() => encode(Buffer.from(MAP_CLIENT_JS))),
+  );
+  assets.set(
+    'map.css',
+    once(() => encode(Buffer.from(MAP_CSS))),
+  );
+  const types: Record<string, string> = { ...MAPLIBRE_FILES, 'map.js': 'text/javascript; charset=utf-8', 'map.css': 'text/css; charset=utf-8' };
+  const places = () => encodeLayer(deps.map.places());
+  const morePorts = () => encodeLayer(deps.map.morePorts());
+  const encodedLayers = new WeakMap<FeatureCollection, Encoded>();
+  const encodeLayer = (fc: FeatureCollection) => {
+    let e = encodedLayers.get(fc);
+    if (!e) encodedLayers.set(fc, (e = encode(Buffer.from(JSON.stringify(fc)))));
+    return e;
+  };
+  const geojson = 'application/geo+json; charset=utf-8';
+
+  const operator = async (req: PageRequest) => deps.resumeSession(req.cookies.get(deps.sessionCookie));
+  const unauthorized: PageResponse = {
+    status: 401,
+    // a page answer, not an API error envelope: the map script shows it as a status line
+    body: 'Sign in to the operator console (/console) for live positions; /map/data/vessels.geojson serves delayed ones.',
+    contentType: 'text/plain; charset=utf-8',
+    headers: { 'cache-control': DATA_CACHE },
+  };
+
+  const dataPages = (prefix: string, viewer: MapViewer): PageDefinition[] => [
+    {
+      method: 'GET',
+      path: `${prefix}/data/vessels.geojson`,
+      async handler(req) {
+        if (viewer === 'operator' && !(await operator(req))) return unauthorized;
+        return send(req, encodeLayer(await deps.map.vessels(viewer)), geojson, DATA_CACHE);
+      },
+    },
+    {
+      method: 'GET',
+      path: `${prefix}/data/events.geojson`,
+      async handler(req) {
+        if (viewer === 'operator' && !(await operator(req))) return unauthorized;
+        return send(req, encodeLayer(await deps.map.events(viewer)), geojson, DATA_CACHE);
+      },
+    },
+  ];
+
+  return [
+    {
+      method: 'GET',
+      path: '/assets/map/:file',
+      async handler(req) {
+        const asset = assets.get(req.params.file ?? '');
+        if (!asset) return { status: 404, body: 'not found', contentType: 'text/plain; charset=utf-8' };
+        return send(req, asset(), types[req.params.file!]!, ASSET_CACHE);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/map/data/basemap.json',
+      handler: async (req) => send(req, deps.map.basemap(), 'application/json; charset=utf-8', ASSET_CACHE),
+    },
+    {
+      method: 'GET',
+      path: '/map/data/places.geojson',
+      handler: async (req) => send(req, places(), geojson, 'public, max-age=300'),
+    },
+    {
+      method: 'GET',
+      path: '/map/data/more-ports.geojson',
+      handler: async (req) => send(req, morePorts(), geojson, 'public, max-age=300'),
+    },
+    ...dataPages('/map', 'anonymous'),
+    ...dataPages('/console/map', 'operator'),
+    {
+      method: 'GET',
+      path: '/map',
+      handler: async () => ({ html: mapPage('anonymous', null) }),
+    },
+    {
+      method: 'GET',
+      path: '/console/map',
+      async handler(req) {
+        const session = await operator(req);
+        if (!session) return { redirect: '/console' };
+        return { html: mapPage('operator', session) };
+      },
+    },
+  ];
+}
+
+const HOURS = DELAY_SECONDS / 3600;
+
+function mapPage(viewer: MapViewer, session: ConsoleSession | null): string {
+  const prefix = viewer === 'operator' ? '/console/map' : '/map';
+  const main = html`<h1>Live map</h1>
+    ${
+      viewer === 'operator'
+        ? html`<p>Live vessel positions, as the operator sees them. The public map at <a href="/map">/map</a> shows positions at least ${DELAY_SECONDS.toLocaleString('en')} s old.</p>`
+        : html`<p>
+            Vessel positions from AIS as the anonymous preview allows: each vessel at its newest position at least ${DELAY_SECONDS.toLocaleString('en')} s (${HOURS} hours) old, labelled
+            <strong>delayed</strong>. Agents read the same data through the <a href="/docs">API</a> (e.g. <code>/v1/bootstrap/vessels/last_position</code>); live positions need the entitlement
+            <code>vessels:live</code>. The operator sees live positions in the <a href="/console/map">console map</a>.
+          </p>`
+    }
+    <p>
+      Layers: vessels coloured by type and pointing along their heading (a dot when neither heading nor course is known), ports of the port table (the UN/LOCODE-only ones once zoomed in), the twelve
+      chokepoint gates, ship-to-ship encounters of the last 7 days and congestion at the busiest ports. Vessels from the simulated demo fleet are ringed and labelled <strong>simulated</strong>. The
+      map refreshes every ${MAP_POLL_SECONDS} seconds without reloading the page.
+    </p>
+    <noscript>
+      <p class="notice">
+        The map needs JavaScript. The same data as GeoJSON: <a href="${prefix}/data/vessels.geojson">vessels</a>, <a href="/map/data/places.geojson">chokepoints and World Port Index ports</a>,
+        <a href="/map/data/more-ports.geojson">UN/LOCODE-only ports</a>, <a href="${prefix}/data/events.geojson">STS encounters and congestion</a>.
+      </p>
+    </noscript>
+    <div class="map-layout">
+      <div
+        id="map"
+        role="region"
+        aria-label="Map of vessel positions"
+        data-viewer="${viewer}"
+        data-vessels="${prefix}/data/vessels.geojson"
+        data-events="${prefix}/data/events.geojson"
+        data-places="/map/data/places.geojson"
+        data-more-ports="/map/data/more-ports.geojson"
+        data-basemap="/map/data/basemap.json"
+        data-poll="${MAP_POLL_SECONDS}"
+      ></div>
+      <aside class="map-side" aria-label="Map details">
+        <p id="map-status" role="status">The map loads with JavaScript.</p>
+        <fieldset>
+          <legend>Layers</legend>
+          ${[
+            ['vessels', 'Vessels'],
+            ['ports', 'Ports'],
+            ['chokepoints', 'Chokepoints'],
+            ['sts', 'STS encounters'],
+            ['congestion', 'Congestion'],
+          ].map(([key, label]) => html`<label class="check"><input type="checkbox" name="layer" value="${key}" checked /> ${label}</label>`)}
+        </fieldset>
+        <section id="map-card" aria-live="polite" aria-labelledby="map-card-title">
+          <h2 id="map-card-title">Details</h2>
+          <p>Select a vessel, port, chokepoint or event on the map.</p>
+        </section>
+        <h2>Vessel types</h2>
+        <ul class="legend">
+          ${Object.entries(CATEGORY_COLOURS).map(([category, colour]) => html`<li><span class="swatch" style="background:${colour}"></span>${category.replace('_', ' ')}</li>`)}
+        </ul>
+      </aside>
+    </div>`;
+  return layout({
+    title: viewer === 'operator' ? 'Live map (operator)' : 'Live map',
+    console: session ? { csrf: session.csrf } : null,
+    styles: ['/assets/map/maplibre-gl.css', '/assets/map/map.css'],
+    scripts: ['/assets/map/map.js'],
+    main,
+  });
+}
