@@ -25,6 +25,12 @@ const CONSOLE_NAV: ReadonlyArray<[string, string]> = [
   ['/console/agents', 'Agents'],
   ['/console/operator-requests', 'Operator requests'],
   ['/console/moderation', 'Moderation'],
+  ['/console/feeds', 'Feeds'],
+  ['/console/trials', 'Trials'],
+  ['/console/payments', 'Payments'],
+  ['/console/feedback', 'Feedback'],
+  ['/console/exchange', 'Exchange'],
+  ['/console/routes', 'Routes'],
   ['/', 'Public site'],
 ];
 
