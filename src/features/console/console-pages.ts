@@ -6,6 +6,7 @@ import type { Services } from '../services.js';
 import { html, type Html } from '../site/html.js';
 import { layout } from '../site/layout.js';
 import { barChart } from './charts.js';
+import { chartAssetPages, CHART_SCRIPTS, CHART_STYLES } from './chart-assets.js';
 import { HIDE_REASONS, type HideReason } from '../harbor/groups/group-rules.js';
 import { CONSOLE_SESSION, type ConsoleSessions } from './console-sessions.js';
 import { consoleKit, cookie, forbidden, foreignOrigin, LOGIN_COOKIE, OPERATOR, required, sameToken, signInPage } from './console-kit.js';
@@ -52,6 +53,13 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         if (result.reason === 'no_password')
           return signInPage(req, html`<p class="error" role="alert">No operator password is set on this deployment: run <code>bosun operator set-password</code>.</p>`, 401);
         return signInPage(req, html`<p class="error" role="alert">Wrong password.</p>`, 401);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/console/login',
+      async handler(req) {
+        return (await sessions.resume(req.cookies.get(CONSOLE_SESSION.cookie))) ? { redirect: '/console' } : signInPage(req, null);
       },
     },
     {
@@ -150,7 +158,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
               )}
             </tbody>
           </table>`;
-        return { html: layout({ title: 'Telemetry', console: session, main }) };
+        return { html: layout({ title: 'Telemetry', console: session, main, scripts: CHART_SCRIPTS, styles: CHART_STYLES }) };
       }),
     },
     {
@@ -341,5 +349,6 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
       }),
     },
     ...consoleOpsPages({ sessions, services }),
+    ...chartAssetPages,
   ];
 }
