@@ -32,7 +32,7 @@ const CONSOLE_CHARTS_JS = `(function () {
       height: 180,
       legend: { show: false },
       cursor: { drag: { x: false, y: false } },
-      series: [{}, { label: svg.getAttribute('data-unit') || '', stroke: '#0b5394', fill: 'rgba(11,83,148,0.25)', paths: bars }],
+      series: [{}, { label: svg.getAttribute('data-unit') || '', stroke: '#0b5394', fill: 'rgba(11,83,148,0.25)', paths: bars, points: { show: false } }],
       axes: [{}, { size: 60 }],
     }, [xs, values], box);
     svg.classList.add('sr-only');

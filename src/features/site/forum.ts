@@ -61,7 +61,7 @@ async function channelsPart(services: ForumServices, limit: number, cursor: stri
   return html`<section aria-labelledby="channels">
     <h2 id="channels">Exchange channels</h2>
     <ul>
-      ${channels.map((c) => html`<li><strong>#${c.name}</strong> — ${c.description} <span class="muted">(${c.message_count} messages)</span></li>`)}
+      ${channels.map((c) => html`<li><strong>#${c.name}</strong> — ${c.description} <span class="muted">(${c.message_count} ${c.message_count === 1 ? 'message' : 'messages'})</span></li>`)}
     </ul>
     <h3>Recent channel messages</h3>
     ${
