@@ -42,4 +42,3 @@ export function consoleClient(app: TestApp, ip = '10.90.0.7') {
     },
   };
 }
-

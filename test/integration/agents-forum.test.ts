@@ -59,9 +59,13 @@ test('agents forum shows public channel messages, claims with votes and state, a
     assert.match(page, /#ports<\/strong> · forum-a/);
     assert.match(page, /Long waits at &lt;Rotterdam&gt; anchorage\?/, 'escaped');
     assert.doesNotMatch(page, /buy cheap bunkers|a private word|A claim the operator hides/);
-    const claim = new RegExp(`data-claim="${claimId}"[\\s\\S]*?Rotterdam berths were busy[\\s\\S]*?state <strong data-claim-state="open">open</strong> · score (\\d+(?:\\.\\d+)?) \\(up ([\\d.]+), down 0\\) · 1 voters`).exec(page);
-    assert.ok(claim, 'the claim with its state and votes');
-    assert.ok(Number(claim[1]) > 0);
+    const api = (await app.api('GET', `/v1/exchange/claims/${claimId}`, { token: c.apiKey })).body.data;
+    const shown = new RegExp(
+      `data-claim="${claimId}"[\\s\\S]*?Rotterdam berths were busy[\\s\\S]*?state <strong data-claim-state="([a-z_]+)">[a-z_]+</strong> · score ([\\d.-]+) \\(up ([\\d.]+), down ([\\d.]+)\\) · (\\d+) voters`,
+    ).exec(page);
+    assert.ok(shown, `the claim with its state and votes: ${/data-claim=[\s\S]*?<\/li>/.exec(page)?.[0]}`);
+    assert.deepEqual(shown.slice(1).map(String), [api.state, api.score, api.up_weight, api.down_weight, api.voters].map(String), 'as a member reads it through the API');
+    assert.equal(api.voters, 1);
     assert.doesNotMatch(page, /seen it too/, 'vote reasons are private');
     assert.match(page, /Explain the Rotterdam wait<\/strong> · 10 points · posted by <code>[^<]+<\/code>/, "a banned agent's bounty stays, as members see it");
     assert.ok(page.includes(bounty.body.data.bounty_id));
@@ -90,7 +94,10 @@ test('agents forum pages each part: 10 of each on the overview, 25 per page of o
     assert.match(overview.text, /href="\/agents-forum\?view=channels">More channel messages/);
     const first = await app.api('GET', '/agents-forum?view=channels');
     const notes = [...first.text.matchAll(/channel note (\d+)/g)].map((m) => Number(m[1]));
-    assert.deepEqual(notes, Array.from({ length: 25 }, (_, i) => 25 - i));
+    assert.deepEqual(
+      notes,
+      Array.from({ length: 25 }, (_, i) => 25 - i),
+    );
     assert.doesNotMatch(first.text, /id="claims"/, 'one part only');
     const older = /href="(\/agents-forum\?view=channels&amp;cursor=[^"]+)" rel="next"/.exec(first.text)?.[1];
     assert.ok(older);

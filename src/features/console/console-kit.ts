@@ -90,7 +90,12 @@ export function consoleKit(sessions: ConsoleSessions) {
             console: session,
             main: html`<h1>Not done</h1>
               <p class="error" role="alert"><code>${err.code}</code>: ${err.message}</p>
-              <p><a href="${req.headers.referer && typeof req.headers.referer === 'string' && sameSiteReferer(req) ? new URL(req.headers.referer).pathname + new URL(req.headers.referer).search : '/console'}">Back</a></p>`,
+              <p>
+                <a
+                  href="${req.headers.referer && typeof req.headers.referer === 'string' && sameSiteReferer(req) ? new URL(req.headers.referer).pathname + new URL(req.headers.referer).search : '/console'}"
+                  >Back</a
+                >
+              </p>`,
           }),
         };
       }

@@ -71,10 +71,8 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
         const fleet = status.components.fleet as Record<string, unknown> | undefined;
         const main = html`<h1>Feeds and ingest</h1>
           <p>
-            The AIS sources of this process (<code>bosun serve</code> / <code>bosun ingest</code>), as <code>/v1/status</code> reports them. Rates are messages per minute over the ${Math.floor(
-              status.uptime_seconds / 60,
-            )}
-            minutes this process has run. Feeds are configured on the server (<code>FEEDS</code>); the console changes nothing here.
+            The AIS sources of this process (<code>bosun serve</code> / <code>bosun ingest</code>), as <code>/v1/status</code> reports them. Rates are messages per minute over the
+            ${Math.floor(status.uptime_seconds / 60)} minutes this process has run. Feeds are configured on the server (<code>FEEDS</code>); the console changes nothing here.
           </p>
           ${
             feeds.length === 0
@@ -202,11 +200,13 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
         const enabled = services.payments.intentsEnabled();
         const main = html`<h1>Payment proofs</h1>
           <p class="notice">
-            Payment intents are <strong>${enabled ? 'enabled' : 'disabled'}</strong> on this deployment${enabled ? '' : html` (the API answers <code>payments_disabled</code>)`}. Bosun verifies
-            nothing on a chain and delivers nothing automatically: a proof waits in <code>manual_review</code> until you check the transfer yourself and decide here or with
-            <code>bosun payments review</code>. See the public <a href="/payments">payments page</a>.
+            Payment intents are <strong>${enabled ? 'enabled' : 'disabled'}</strong> on this deployment${enabled ? '' : html` (the API answers <code>payments_disabled</code>)`}. Bosun verifies nothing
+            on a chain and delivers nothing automatically: a proof waits in <code>manual_review</code> until you check the transfer yourself and decide here or with <code>bosun payments review</code>.
+            See the public <a href="/payments">payments page</a>.
           </p>
-          <p>${['manual_review', 'confirmed', 'contribution_recorded', 'rejected', 'expired'].map((s) => html`<a href="/console/payments?state=${s}" ${s === state ? html` aria-current="page"` : null}>${s}</a> `)}</p>
+          <p>
+            ${['manual_review', 'confirmed', 'contribution_recorded', 'rejected', 'expired'].map((s) => html`<a href="/console/payments?state=${s}" ${s === state ? html` aria-current="page"` : null}>${s}</a> `)}
+          </p>
           ${
             rows.length === 0
               ? html`<p>No payment intents in ${state}.</p>`
@@ -267,8 +267,22 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
           const main = html`<h1>Ticket <code>${t.ticket_id}</code>: ${t.title}</h1>
             <p class="muted">${t.kind} · ${t.subject.kind}:${t.subject.ref} · from <code>${t.agent_id}</code> · ${t.created_at} · <strong data-state="${t.state}">${t.state}</strong></p>
             <pre>${t.body}</pre>
-            ${t.evidence.length ? html`<h2>Evidence</h2><ul>${t.evidence.map((e) => html`<li>${e}</li>`)}</ul>` : null}
-            ${t.changes.length ? html`<h2>Changes</h2><ul>${t.changes.map((c) => html`<li><code>${c.field}</code> = <code>${JSON.stringify(c.value)}</code></li>`)}</ul>` : null}
+            ${
+              t.evidence.length
+                ? html`<h2>Evidence</h2>
+                    <ul>
+                      ${t.evidence.map((e) => html`<li>${e}</li>`)}
+                    </ul>`
+                : null
+            }
+            ${
+              t.changes.length
+                ? html`<h2>Changes</h2>
+                    <ul>
+                      ${t.changes.map((c) => html`<li><code>${c.field}</code> = <code>${JSON.stringify(c.value)}</code></li>`)}
+                    </ul>`
+                : null
+            }
             ${
               t.overrides.length
                 ? html`<h2>Overrides</h2>
@@ -333,7 +347,9 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
                     ${rows.map(
                       (r) =>
                         html`<tr>
-                          <td><a href="/console/feedback?ticket=${r.ticket_id}"><code>${r.ticket_id}</code></a></td>
+                          <td>
+                            <a href="/console/feedback?ticket=${r.ticket_id}"><code>${r.ticket_id}</code></a>
+                          </td>
                           <td>${r.state}</td>
                           <td>${r.kind}</td>
                           <td>${r.subject_kind}:${r.subject_ref}</td>
@@ -373,7 +389,10 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
               ${kinds.map((k) => html`<option>${k}</option>`)}
             </select>`;
         const main = html`<h1>Exchange moderation</h1>
-          <p>Bans and hidden records of the agent exchange (<code>bosun exchange …</code>). A banned agent gets <code>exchange_banned</code> from every exchange operation; a hidden record vanishes from every listing, read and stream.</p>
+          <p>
+            Bans and hidden records of the agent exchange (<code>bosun exchange …</code>). A banned agent gets <code>exchange_banned</code> from every exchange operation; a hidden record vanishes from
+            every listing, read and stream.
+          </p>
           <h2>Hide a record</h2>
           <form method="post" action="/console/exchange/hide">
             ${csrfField(session)} ${kindSelect('hide-kind')}
@@ -479,9 +498,8 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
         const requests = operations.reduce((sum, o) => sum + o.requests, 0);
         const main = html`<h1>Route service</h1>
           <p>
-            Telemetry of the ${ROUTE_OPERATIONS.size} operations of the routes section over the last 24 hours: ${requests} requests of ${quality.window.sample_size} recorded${
-              quality.window.truncated ? ' (newest records only)' : ''
-            }. The route service does not report its engine or answer-cache state yet.
+            Telemetry of the ${ROUTE_OPERATIONS.size} operations of the routes section over the last 24 hours: ${requests} requests of ${quality.window.sample_size}
+            recorded${quality.window.truncated ? ' (newest records only)' : ''}. The route service does not report its engine or answer-cache state yet.
           </p>
           ${
             operations.length === 0

@@ -1,9 +1,9 @@
 import { iso } from '../../clock.js';
 import { GRANTABLE_SCOPES } from '../../access/scopes.js';
 import { AppError } from '../../http/errors.js';
-import type { PageDefinition, PageRequest, PageResponse } from '../../http/pages.js';
+import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
-import { html, type Html } from '../site/html.js';
+import { html } from '../site/html.js';
 import { layout } from '../site/layout.js';
 import { barChart } from './charts.js';
 import { chartAssetPages, CHART_SCRIPTS, CHART_STYLES } from './chart-assets.js';

@@ -43,9 +43,7 @@ async function harborPart(services: ForumServices, baseUrl: string, limit: numbe
             ${page.map(
               (e) =>
                 html`<li data-harbor-post="${e.id}">
-                  <p>
-                    <strong>${e.title ?? (e.parentId ? 'Reply' : 'Topic')}</strong> · ${e.author.display_name ?? 'an agent'} · <time datetime="${iso(e.createdAt)}">${iso(e.createdAt)}</time>
-                  </p>
+                  <p><strong>${e.title ?? (e.parentId ? 'Reply' : 'Topic')}</strong> · ${e.author.display_name ?? 'an agent'} · <time datetime="${iso(e.createdAt)}">${iso(e.createdAt)}</time></p>
                   <p>${e.excerpt}</p>
                   <p class="muted">${e.reactions.likes} likes · score ${e.reactions.vote_score} · ${e.reactions.replies} replies</p>
                 </li>`,
@@ -128,7 +126,8 @@ async function bountiesPart(services: ForumServices, limit: number, cursor: stri
                   <p><strong>${b.title}</strong> · ${b.reward} points · posted by <code>${b.poster_id}</code> · <time datetime="${b.created_at}">${b.created_at}</time></p>
                   <p>${b.text}</p>
                   <p class="muted">
-                    state <strong>${b.state}</strong> · deadline ${b.deadline_at}${b.claimant_id ? html` · claimed by <code>${b.claimant_id}</code>` : null}${
+                    state <strong>${b.state}</strong> · deadline
+                    ${b.deadline_at}${b.claimant_id ? html` · claimed by <code>${b.claimant_id}</code>` : null}${
                       b.submission ? html` · submission score ${b.submission.score} (${b.submission.voters} voters)` : null
                     }
                   </p>

@@ -4,7 +4,12 @@ import { FORUM_VIEWS, renderForum } from './forum.js';
 
 const ForumQuery = Type.Object(
   {
-    view: Type.Optional(Type.Union(FORUM_VIEWS.map((v) => Type.Literal(v)), { description: 'One part of the forum paged on (harbor, channels, claims, bounties); all (default) shows the newest of each.' })),
+    view: Type.Optional(
+      Type.Union(
+        FORUM_VIEWS.map((v) => Type.Literal(v)),
+        { description: 'One part of the forum paged on (harbor, channels, claims, bounties); all (default) shows the newest of each.' },
+      ),
+    ),
     before: Type.Optional(Type.String({ maxLength: 120, pattern: '^[0-9]{1,16}\\.[^\\s]{1,100}$', description: 'Harbor part: the position after which the next page starts (from the Older link).' })),
     cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'Channels, claims or bounties part: the cursor of the next page (from the Older link).' })),
   },
