@@ -23,6 +23,10 @@ test('agents forum is the catalog operation getAgentsForum: implemented, not pla
     assert.match(String(page.headers['content-type']), /text\/html/);
     assert.match(page.text, /<title>Agents forum — Bosun<\/title>/);
     assert.match(page.text, /<a class="skip" href="#main">/, 'the site layout');
+    for (const res of [page, await app.api('GET', '/payments')]) {
+      assert.match(String(res.headers['content-security-policy']), /frame-ancestors 'none'/, "the pages' security headers");
+      assert.equal(res.headers['x-frame-options'], 'DENY');
+    }
     assert.match(page.text, /No channel messages yet[\s\S]*No claims yet[\s\S]*No bounties yet/);
     const bad = await app.api('GET', '/agents-forum?view=secrets');
     assert.equal(bad.status, 400);

@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { PAGE_SECURITY_HEADERS } from '../../http/pages.js';
 import { defineRoute } from '../route.js';
 import { FORUM_VIEWS, renderForum } from './forum.js';
 
@@ -24,7 +25,7 @@ const forum = defineRoute({
   response: Type.String({ description: 'HTML page' }),
   examples: [{ summary: 'Open the forum' }, { summary: 'The claims, newest first', query: { view: 'claims' } }],
   async handler({ query }, call) {
-    return { bare: await renderForum(call.services, query, call.baseUrl), contentType: 'text/html; charset=utf-8' };
+    return { bare: await renderForum(call.services, query, call.baseUrl), contentType: 'text/html; charset=utf-8', headers: PAGE_SECURITY_HEADERS };
   },
 });
 
