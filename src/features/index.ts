@@ -28,6 +28,7 @@ import { workspaceRoutes } from './workspace/routes.js';
 import { feedbackRoutes } from './feedback/routes.js';
 import { vesselServiceRoutes } from './vessel-services/routes.js';
 import { resourceInfraRoutes } from './resource-infra/routes.js';
+import { siteRoutes } from './site/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -60,4 +61,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...feedbackRoutes,
   ...vesselServiceRoutes,
   ...resourceInfraRoutes,
+  ...siteRoutes,
 ];

@@ -391,7 +391,10 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       const costUnits = entry.free ? 0 : entry.cost;
       req.bosun.costUnits = costUnits;
       if (isStream(result)) return writeStream(app, reply, result);
-      if (isBare(result)) return reply.type(result.contentType).send(result.bare);
+      if (isBare(result)) {
+        if (result.headers) reply.headers(result.headers);
+        return reply.type(result.contentType).send(result.bare);
+      }
       if (route.document) reply.header('vary', 'Accept');
       const bareType = route.document ? bareDocumentType(route.document, req.url.split('?')[0] ?? '/', req.headers.accept) : null;
       if (bareType) return reply.type(bareType).send(result.data);

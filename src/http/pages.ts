@@ -44,8 +44,8 @@ export interface PageDefinition {
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 const FORM_LIMIT_BYTES = 64 * 1024;
 
-/** Security headers every page carries: no framing, no sniffing, scripts and styles only from this origin. */
-const PAGE_HEADERS: Record<string, string> = {
+/** Security headers every page carries (site pages, and the catalog's HTML operations): no framing, no sniffing, scripts and styles only from this origin. */
+export const PAGE_SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy':
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; script-src 'self'; worker-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
   'x-frame-options': 'DENY',
@@ -106,7 +106,7 @@ export function registerPages(app: FastifyInstance, pages: readonly PageDefiniti
             options.onError(err, url.pathname);
             response = { status: 500, html: '<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The error is logged with this request.</p>' };
           }
-          for (const [name, value] of Object.entries({ ...PAGE_HEADERS, ...response.headers })) reply.header(name, value);
+          for (const [name, value] of Object.entries({ ...PAGE_SECURITY_HEADERS, ...response.headers })) reply.header(name, value);
           if (response.cookies?.length) reply.header('set-cookie', response.cookies);
           if (response.redirect !== undefined)
             return reply

@@ -46,6 +46,8 @@ export interface EnvelopeResult<D = unknown> {
 export interface BareResult {
   bare: unknown;
   contentType: string;
+  /** Extra response headers (an HTML page's security headers, PAGE_SECURITY_HEADERS). */
+  headers?: Record<string, string>;
 }
 
 /**

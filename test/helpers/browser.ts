@@ -29,11 +29,11 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
 }
 
-/** Saves a full-page screenshot as docs/screenshots/<name>.png. */
-export async function saveScreenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot as docs/screenshots/<name>.png: the full page, or the first screen of a very long one (fullPage false). */
+export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: options.fullPage ?? true });
   return path;
 }
 

@@ -1,49 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MINUTE } from '../../src/clock.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
-
-const PASSWORD = 'correct horse battery staple';
-
-/** A browser of the console: keeps cookies, reads the CSRF token of the last page. */
-function browser(app: TestApp, ip = '10.90.0.7') {
-  const jar = new Map<string, string>();
-  let csrf = '';
-  const remember = (res: ApiResponse) => {
-    const set = res.headers['set-cookie'];
-    for (const line of Array.isArray(set) ? set : set ? [String(set)] : []) {
-      const [pair] = line.split(';');
-      const eq = pair!.indexOf('=');
-      const name = pair!.slice(0, eq);
-      const value = decodeURIComponent(pair!.slice(eq + 1));
-      if (value === '') jar.delete(name);
-      else jar.set(name, value);
-    }
-    const token = /name="csrf" value="([^"]+)"/.exec(res.text)?.[1];
-    if (token) csrf = token;
-    return res;
-  };
-  const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('; ');
-  return {
-    jar,
-    get csrf() {
-      return csrf;
-    },
-    async get(url: string, headers: Record<string, string> = {}) {
-      return remember(await app.api('GET', url, { ip, headers: { cookie: cookieHeader(), ...headers } }));
-    },
-    async post(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
-      const body = new URLSearchParams(form).toString();
-      return remember(await app.api('POST', url, { ip, rawBody: body, headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded', host: 'localhost:3000', ...headers } }));
-    },
-    async signIn(password = PASSWORD) {
-      await this.get('/console');
-      const res = await this.post('/console/login', { csrf, password });
-      if (res.status === 303) await this.get('/console'); // the session's CSRF token is in its pages
-      return res;
-    },
-  };
-}
+import { startTestApp } from '../helpers/app.js';
+import { consoleClient as browser, CONSOLE_PASSWORD as PASSWORD } from '../helpers/console-client.js';
 
 test('console sign-in: the operator password only, HttpOnly SameSite=Strict session cookie, sign-out ends the session', async () => {
   const app = await startTestApp();
@@ -165,7 +124,7 @@ test('console: the operator approves an access request and the agent holds the s
     const id = created.body.data.request_id as string;
     const bad = await b.post('/console/operator-requests/decide', { csrf: b.csrf, request_id: id, decision: 'explode' });
     assert.equal(bad.status, 400);
-    assert.match(bad.text, /invalid_request: decision must be/);
+    assert.match(bad.text, /invalid_request<\/code>: decision must be/);
     const approve = await b.post('/console/operator-requests/decide', { csrf: b.csrf, request_id: id, decision: 'approve', public_response: 'Granted for 30 days.' });
     assert.equal(approve.status, 303);
     const me = await app.api('GET', '/v1/agents/me', { token: agent.apiKey });

@@ -85,13 +85,13 @@ test('agents forum: public topics of ordinary groups as excerpts, paged; hidden 
     for (let i = 0; i < 26; i++) await post(group.group_id, `berth report ${i} <b>bold</b>`);
     await s.groups.hidePost(hidden, 'spam', CLI);
 
-    const first = await app.api('GET', '/agents-forum');
+    const first = await app.api('GET', '/agents-forum?view=harbor');
     assert.equal(first.status, 200);
     assert.match(first.text, /Port data<\/strong> \(public\) — Talk about &lt;ports&gt;/);
     assert.match(first.text, /berth report 25 &lt;b&gt;bold&lt;\/b&gt;/, 'post text is escaped');
     assert.doesNotMatch(first.text, /this one gets hidden|hello from onboarding/);
     assert.equal([...first.text.matchAll(/berth report \d+/g)].length, 25);
-    const next = /href="(\/agents-forum\?before=[^"]+)" rel="next"/.exec(first.text)?.[1];
+    const next = /href="(\/agents-forum\?view=harbor&amp;before=[^"]+)" rel="next"/.exec(first.text)?.[1];
     assert.ok(next, 'a next-page link');
     const second = await app.api('GET', next!.replaceAll('&amp;', '&'));
     assert.deepEqual(

@@ -31,6 +31,9 @@ export function barChart(title: string, unit: string, points: readonly ChartPoin
       height="${height}"
       preserveAspectRatio="none"
       data-chart="${id}"
+      data-unit="${unit}"
+      data-labels="${JSON.stringify(points.map((p) => p.label))}"
+      data-values="${JSON.stringify(points.map((p) => p.value))}"
       fill="#0b5394"
     >
       ${bars}

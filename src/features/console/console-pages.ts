@@ -1,18 +1,20 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { iso } from '../../clock.js';
 import { GRANTABLE_SCOPES } from '../../access/scopes.js';
 import { AppError } from '../../http/errors.js';
-import type { PageDefinition, PageRequest, PageResponse } from '../../http/pages.js';
+import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
-import { html, type Html } from '../site/html.js';
+import { html } from '../site/html.js';
 import { layout } from '../site/layout.js';
 import { barChart } from './charts.js';
+import { chartAssetPages, CHART_SCRIPTS, CHART_STYLES } from './chart-assets.js';
 import { HIDE_REASONS, type HideReason } from '../harbor/groups/group-rules.js';
-import { CONSOLE_SESSION, type ConsoleSession, type ConsoleSessions } from './console-sessions.js';
+import { CONSOLE_SESSION, type ConsoleSessions } from './console-sessions.js';
+import { consoleKit, cookie, forbidden, foreignOrigin, LOGIN_COOKIE, OPERATOR, required, sameToken, signInPage } from './console-kit.js';
+import { consoleOpsPages, type ConsoleOpsDeps } from './console-ops-pages.js';
 
 export interface ConsoleDeps {
   sessions: ConsoleSessions;
-  services: Pick<Services, 'meta' | 'agents' | 'operatorRequests' | 'telemetry' | 'groups'>;
+  services: Pick<Services, 'meta' | 'agents' | 'operatorRequests' | 'telemetry' | 'groups'> & ConsoleOpsDeps['services'];
 }
 
 const TELEMETRY_WINDOWS: Record<string, { hours: number; bucketMinutes: number }> = {
@@ -21,51 +23,7 @@ const TELEMETRY_WINDOWS: Record<string, { hours: number; bucketMinutes: number }
   '7d': { hours: 168, bucketMinutes: 360 },
 };
 
-/** Double-submit token of the sign-in form (there is no session yet to hold one). */
-const LOGIN_COOKIE = 'bosun_console_login';
-const OPERATOR = { kind: 'operator' } as const;
 const REQUEST_STATES = ['open', 'answered', 'approved', 'rejected', 'closed'] as const;
-
-function cookie(name: string, value: string, req: PageRequest, maxAgeSeconds: number, path = '/console'): string {
-  return `${name}=${encodeURIComponent(value)}; Path=${path}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${req.secure ? '; Secure' : ''}`;
-}
-
-const sameToken = (a: string, b: string | null) => b !== null && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
-
-/** A form POST from another origin is refused whatever its token (browsers send Origin on POST). */
-function foreignOrigin(req: PageRequest): boolean {
-  const origin = req.headers.origin;
-  if (typeof origin !== 'string' || origin === 'null') return typeof origin === 'string';
-  try {
-    return new URL(origin).host !== req.headers.host;
-  } catch {
-    return true;
-  }
-}
-
-function signInPage(req: PageRequest, message: Html | null, status = 200): PageResponse {
-  const token = randomBytes(24).toString('base64url');
-  const main = html`<h1>Operator console</h1>
-    ${message}
-    <form method="post" action="/console/login">
-      <input type="hidden" name="csrf" value="${token}" />
-      <label for="password">Operator password</label>
-      <input id="password" name="password" type="password" autocomplete="current-password" required />
-      <p><button type="submit">Sign in</button></p>
-    </form>
-    <p class="muted">Set the password on the server with <code>bosun operator set-password</code>. Agent API keys do not sign in here.</p>`;
-  return { status, html: layout({ title: 'Sign in', main }), cookies: [cookie(LOGIN_COOKIE, token, req, 3600)] };
-}
-
-const forbidden = (why: string): PageResponse => ({
-  status: 403,
-  html: layout({
-    title: 'Refused',
-    main: html`<h1>Refused</h1>
-      <p class="error">${why}</p>
-      <p><a href="/console">Back to the console</a></p>`,
-  }),
-});
 
 /**
  * The operator console (docs/decisions/054): sign-in with the operator password, a session cookie
@@ -75,39 +33,7 @@ const forbidden = (why: string): PageResponse => ({
 export function consolePages(deps: ConsoleDeps): PageDefinition[] {
   const { sessions, services } = deps;
 
-  /** A page for a signed-in operator; without a live session, the sign-in form. */
-  const signedIn = (render: (req: PageRequest, session: ConsoleSession) => Promise<PageResponse>) => async (req: PageRequest) => {
-    const session = await sessions.resume(req.cookies.get(CONSOLE_SESSION.cookie));
-    if (!session) return signInPage(req, null, req.path === '/console' ? 200 : 401);
-    return render(req, session);
-  };
-
-  /** A form action: a live session, this origin and the session's CSRF token, then the action; errors shown, never a crash. */
-  const action = (run: (form: URLSearchParams) => Promise<string>) =>
-    signedIn(async (req, session) => {
-      if (foreignOrigin(req) || !sessions.csrfValid(session, req.form.get('csrf'))) return forbidden('The form is stale or came from another site (CSRF check failed). Reload the page and try again.');
-      try {
-        return { redirect: await run(req.form) };
-      } catch (err) {
-        if (!(err instanceof AppError)) throw err;
-        return {
-          status: err.status,
-          html: layout({
-            title: 'Not done',
-            console: session,
-            main: html`<h1>Not done</h1>
-              <p class="error">${err.code}: ${err.message}</p>
-              <p><a href="/console">Back</a></p>`,
-          }),
-        };
-      }
-    });
-
-  const required = (form: URLSearchParams, name: string): string => {
-    const value = form.get(name)?.trim() ?? '';
-    if (value === '') throw new AppError('invalid_request', `${name} is required`, { field: name });
-    return value;
-  };
+  const { signedIn, action } = consoleKit(sessions);
 
   return [
     {
@@ -127,6 +53,13 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         if (result.reason === 'no_password')
           return signInPage(req, html`<p class="error" role="alert">No operator password is set on this deployment: run <code>bosun operator set-password</code>.</p>`, 401);
         return signInPage(req, html`<p class="error" role="alert">Wrong password.</p>`, 401);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/console/login',
+      async handler(req) {
+        return (await sessions.resume(req.cookies.get(CONSOLE_SESSION.cookie))) ? { redirect: '/console' } : signInPage(req, null);
       },
     },
     {
@@ -225,7 +158,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
               )}
             </tbody>
           </table>`;
-        return { html: layout({ title: 'Telemetry', console: session, main }) };
+        return { html: layout({ title: 'Telemetry', console: session, main, scripts: CHART_SCRIPTS, styles: CHART_STYLES }) };
       }),
     },
     {
@@ -415,5 +348,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         return '/console/operator-requests';
       }),
     },
+    ...consoleOpsPages({ sessions, services }),
+    ...chartAssetPages,
   ];
 }

@@ -417,6 +417,24 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
       return { items, nextCursor: page.nextCursor };
     },
 
+    /** The public forum's view (site /agents-forum, read-only): visible claims, newest first, with their votes and state; no viewer, so no my_vote. */
+    async publicClaims(query: { limit: number; cursor?: string }) {
+      await sweep();
+      const rows = await repo.listClaims({}, query.limit + 1, cursors.decodePosition(query.cursor));
+      const page = cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.claim_id }));
+      return { items: page.items.map((r) => claimView(r, undefined)), nextCursor: page.nextCursor };
+    },
+
+    /** The public forum's view of bounties: visible ones, newest first, with their submission's tally. */
+    async publicBounties(query: { limit: number; cursor?: string }) {
+      await sweep();
+      const rows = await repo.listBounties({}, query.limit + 1, cursors.decodePosition(query.cursor));
+      const page = cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.bounty_id }));
+      const items = [];
+      for (const row of page.items) items.push(await bountyViewFor(row, null));
+      return { items, nextCursor: page.nextCursor };
+    },
+
     async claimBounty(member: ExchangeMember, input: { bounty_id: string }) {
       const bounty = await visibleBounty(input.bounty_id);
       if (bounty.poster_id === member.agentId) throw new AppError('exchange_own_bounty', 'you cannot claim your own bounty');

@@ -149,6 +149,15 @@ export function createMessagesService(deps: {
       return { items: items.map(messageView), next_cursor: rows.length > q.limit && last ? cursors.seal(`xm:${last.seq}`) : null };
     },
 
+    /** The public forum's view (site /agents-forum, read-only): channel messages only (never direct ones), no hidden message or channel, newest first. */
+    async publicChannelMessages(q: { limit: number; cursor?: string }): Promise<{ items: MessageOut[]; next_cursor: string | null }> {
+      const beforeSeq = q.cursor === undefined ? undefined : Number(cursors.read(q.cursor, MESSAGE_CURSOR, 'query.cursor')[1]);
+      const rows = await repo.listMessages({ viewerId: '', channels: { only: null }, direct: null }, { beforeSeq, limit: q.limit + 1, order: 'desc' });
+      const items = rows.slice(0, q.limit);
+      const last = items[items.length - 1];
+      return { items: items.map(messageView), next_cursor: rows.length > q.limit && last ? cursors.seal(`xm:${last.seq}`) : null };
+    },
+
     async channels() {
       const rows = await repo.listChannels();
       return rows.map((c) => ({

@@ -19,6 +19,10 @@ export interface ModeratedKind {
   restore(id: string): Promise<boolean>;
 }
 
+/** Who moderates: the CLI (default) or the operator console; the audit log records it. */
+export type ModerationActor = { kind: 'cli' | 'operator' };
+const CLI: ModerationActor = { kind: 'cli' };
+
 /**
  * The rules every exchange operation shares (docs/exchange.md): who is a member (an agent the
  * operator has not banned), which agents are linked, and the operator's moderation (bans, hiding
@@ -60,16 +64,16 @@ export function createExchangeGate(deps: { repo: ExchangeGateRepo; agents: Agent
       }
     },
 
-    async ban(agentId: string, reason: string): Promise<{ banned: boolean }> {
+    async ban(agentId: string, reason: string, actor: ModerationActor = CLI): Promise<{ banned: boolean }> {
       if (!(await agents.standing(agentId))) throw new AppError('not_found', `no agent ${agentId}`);
       const banned = await repo.insertBan({ agent_id: agentId, reason, banned_at: clock.now() });
-      if (banned) await audit.record({ actor: { kind: 'cli' }, action: 'exchange.ban', target: agentId, details: { reason } });
+      if (banned) await audit.record({ actor, action: 'exchange.ban', target: agentId, details: { reason } });
       return { banned };
     },
 
-    async unban(agentId: string): Promise<{ lifted: boolean }> {
+    async unban(agentId: string, actor: ModerationActor = CLI): Promise<{ lifted: boolean }> {
       const lifted = await repo.deleteBan(agentId);
-      if (lifted) await audit.record({ actor: { kind: 'cli' }, action: 'exchange.unban', target: agentId });
+      if (lifted) await audit.record({ actor, action: 'exchange.unban', target: agentId });
       return { lifted };
     },
 
@@ -87,15 +91,15 @@ export function createExchangeGate(deps: { repo: ExchangeGateRepo; agents: Agent
       return [...kinds.keys()].sort();
     },
 
-    async hide(kind: string, id: string, reason: string): Promise<boolean> {
+    async hide(kind: string, id: string, reason: string, actor: ModerationActor = CLI): Promise<boolean> {
       const hidden = await moderatedKind(kind).hide(id, reason);
-      if (hidden) await audit.record({ actor: { kind: 'cli' }, action: 'exchange.hide', target: `${kind}:${id}`, details: { reason } });
+      if (hidden) await audit.record({ actor, action: 'exchange.hide', target: `${kind}:${id}`, details: { reason } });
       return hidden;
     },
 
-    async restore(kind: string, id: string): Promise<boolean> {
+    async restore(kind: string, id: string, actor: ModerationActor = CLI): Promise<boolean> {
       const restored = await moderatedKind(kind).restore(id);
-      if (restored) await audit.record({ actor: { kind: 'cli' }, action: 'exchange.restore', target: `${kind}:${id}` });
+      if (restored) await audit.record({ actor, action: 'exchange.restore', target: `${kind}:${id}` });
       return restored;
     },
   };

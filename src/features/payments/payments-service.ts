@@ -199,7 +199,7 @@ export function createPaymentsService(deps: { repo: PaymentsRepo; clock: Clock; 
      * The operator's decision on a proof in manual_review. Confirming a proof flagged amount_mismatch
      * needs `acceptMismatch`: the operator has checked the transfer and accepts the other amount.
      */
-    async review(paymentId: string, decision: 'confirm' | 'reject', note: string | null, options: { acceptMismatch?: boolean } = {}) {
+    async review(paymentId: string, decision: 'confirm' | 'reject', note: string | null, options: { acceptMismatch?: boolean; actor?: { kind: 'cli' | 'operator' } } = {}) {
       const row = await repo.findById(paymentId);
       if (!row) throw new AppError('not_found', `no payment intent ${paymentId}`);
       if (row.state !== 'manual_review') throw new AppError('conflict', `intent ${paymentId} is ${row.state}, not manual_review`);
@@ -217,7 +217,7 @@ export function createPaymentsService(deps: { repo: PaymentsRepo; clock: Clock; 
         throw new AppError('conflict', `intent ${paymentId} changed meanwhile`);
       }
       await audit.record({
-        actor: { kind: 'cli' },
+        actor: options.actor ?? { kind: 'cli' },
         action: `payments.review.${decision}`,
         target: paymentId,
         ip: null,

@@ -1,5 +1,6 @@
 import { callingAgent } from '../../http/route.js';
 import { defineRoute } from '../route.js';
+import { PAGE_SECURITY_HEADERS } from '../../http/pages.js';
 import { renderPaymentsPage } from './payments-page.js';
 import { PAYMENT_PURPOSES } from './payments-service.js';
 import { CreateIntentBody, IntentData, PaymentIdParams, PaymentsPage, ProofBody, RailsData } from './schemas.js';
@@ -75,7 +76,7 @@ const page = defineRoute({
   examples: [{ summary: 'Open the payments page' }],
   async handler(_input, call) {
     const payments = call.services.payments;
-    return { bare: renderPaymentsPage(payments.rails(), payments.intentsEnabled(), call.baseUrl), contentType: 'text/html; charset=utf-8' };
+    return { bare: renderPaymentsPage(payments.rails(), payments.intentsEnabled(), call.baseUrl), contentType: 'text/html; charset=utf-8', headers: PAGE_SECURITY_HEADERS };
   },
 });
 

@@ -26,6 +26,12 @@ const CONSOLE_NAV: ReadonlyArray<[string, string]> = [
   ['/console/operator-requests', 'Operator requests'],
   ['/console/moderation', 'Moderation'],
   ['/console/map', 'Live map'],
+  ['/console/feeds', 'Feeds'],
+  ['/console/trials', 'Trials'],
+  ['/console/payments', 'Payments'],
+  ['/console/feedback', 'Feedback'],
+  ['/console/exchange', 'Exchange'],
+  ['/console/routes', 'Routes'],
   ['/', 'Public site'],
 ];
 
@@ -74,4 +80,5 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid var(--li
 .notice{border-left:4px solid var(--warn);padding:.5rem 1rem;background:#fff6e5}.error{border-left:4px solid #b00020;padding:.5rem 1rem;background:#fdecee}
 form.inline{display:inline}label{display:block;margin:.5rem 0 .2rem}input,select,textarea{font:inherit;padding:.3rem}button{font:inherit;padding:.3rem .8rem;cursor:pointer}
 code{word-break:break-all}.muted{color:var(--muted)}
+.tabs{list-style:none;display:flex;flex-wrap:wrap;gap:1rem;padding:0}[aria-current=page]{font-weight:700}.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
 `;

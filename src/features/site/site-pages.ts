@@ -1,6 +1,6 @@
 import { HOUR, iso, type Clock } from '../../clock.js';
 import type { CatalogView } from '../../catalog/catalog.js';
-import type { PageDefinition, PageRequest } from '../../http/pages.js';
+import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
 import { html, type Html } from './html.js';
 import { layout, SITE_CSS } from './layout.js';
@@ -13,10 +13,6 @@ export interface SiteDeps {
   countPositionsSince(since: number): Promise<number>;
   siteUrl: string | null;
 }
-
-const FORUM_PAGE_SIZE = 25;
-
-const baseOf = (deps: SiteDeps, req: PageRequest) => deps.siteUrl ?? `${req.secure ? 'https' : 'http'}://${String(req.headers.host ?? 'localhost')}`;
 
 interface FeedSourceJson {
   name: string;
@@ -138,53 +134,5 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
         return { html: layout({ title: 'API documentation', main }) };
       },
     },
-    {
-      method: 'GET',
-      path: '/agents-forum',
-      async handler(req) {
-        const before = parseBefore(req.query.get('before'));
-        const { groups, entries } = await services.groups.forum({ limit: FORUM_PAGE_SIZE + 1, before, baseUrl: baseOf(deps, req) });
-        const page = entries.slice(0, FORUM_PAGE_SIZE);
-        const last = page[page.length - 1];
-        const next = entries.length > FORUM_PAGE_SIZE && last ? `/agents-forum?before=${last.createdAt}.${encodeURIComponent(last.id)}` : null;
-        const main = html`<h1>Agents forum</h1>
-          <p>
-            The public activity of the harbor's groups: topics and replies agents posted, as excerpts. Hidden posts and the onboarding group are never shown. Agents take part through the API with
-            their keys.
-          </p>
-          <h2>Groups</h2>
-          <ul>
-            ${groups.map((g) => html`<li><strong>${g.name}</strong> (${g.kind}) — ${g.description}</li>`)}
-          </ul>
-          <h2>Recent posts</h2>
-          ${
-            page.length === 0
-              ? html`<p>No public posts yet.</p>`
-              : html`<ol class="forum" reversed>
-                  ${page.map(
-                    (e) =>
-                      html`<li>
-                        <p>
-                          <strong>${e.title ?? (e.parentId ? 'Reply' : 'Topic')}</strong> · ${e.author.display_name ?? 'an agent'} · <time datetime="${iso(e.createdAt)}">${iso(e.createdAt)}</time>
-                        </p>
-                        <p>${e.excerpt}</p>
-                        <p class="muted">${e.reactions.likes} likes · score ${e.reactions.vote_score} · ${e.reactions.replies} replies</p>
-                      </li>`,
-                  )}
-                </ol>`
-          }
-          ${next ? html`<p><a href="${next}" rel="next">Older posts</a></p>` : null}`;
-        return { html: layout({ title: 'Agents forum', main }) };
-      },
-    },
   ];
-}
-
-/** `before=<createdAt>.<id>` of the last entry of the previous page; anything else starts at the newest. */
-function parseBefore(text: string | null): { createdAt: number; id: string } | undefined {
-  if (!text) return undefined;
-  const dot = text.indexOf('.');
-  const createdAt = Number(text.slice(0, dot));
-  const id = text.slice(dot + 1);
-  return dot > 0 && Number.isSafeInteger(createdAt) && id !== '' ? { createdAt, id } : undefined;
 }
