@@ -115,7 +115,13 @@ function eachRingSegment(rings: readonly Ring[], emit: (ax: number, ay: number, 
 /** Builds the index from closed rings (exported for tests with small shapes). */
 export function buildLandIndex(rings: Ring[]): LandIndex {
   // segment ends straight into one typed array (x1, y1, x2, y2 per segment), grown by doubling
-  let ends = new Float64Array(4 * Math.max(16, rings.reduce((a, r) => a + r.length, 0)));
+  let ends = new Float64Array(
+    4 *
+      Math.max(
+        16,
+        rings.reduce((a, r) => a + r.length, 0),
+      ),
+  );
   let count = 0;
   eachRingSegment(rings, (ax, ay, bx, by) => {
     if (4 * count + 4 > ends.length) {

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { LandIndex } from '../../geo/land.js';
 import { classifyGeometry, classifyPoint, landfalls, mostAdvanced, nearestPortFinder, normaliseStatus, representativePoint, round6, type NearestPort, type PortPoint } from './classify.js';
-import type { InfraObjectRow, InfraRepo, NewFailure, NewFinding } from './infra-repo.js';
+import type { InfraObjectRow, InfraRepo, LockHold, NewFailure, NewFinding } from './infra-repo.js';
 import { openSource, type InfraGeometry, type InfraUnit, type RowFailure } from './parsers.js';
 import { INFRA_CATEGORIES, type InfraSource } from './sources.js';
 import { duplicatePairs } from './quality.js';
@@ -54,7 +54,12 @@ export interface PipelineDeps {
   land: () => LandIndex;
   ports: () => readonly PortPoint[];
   now: () => number;
+  /** The ingest lock the run holds (docs/decisions/057): renewed while the run reads and classifies, checked when it commits. */
+  lock?: { hold: LockHold; renew(): Promise<void> };
 }
+
+/** Rows (or objects) between two renewals of the ingest lock's lease. */
+const RENEW_EVERY = 500;
 
 const sha256File = (path: string) =>
   new Promise<string>((resolve, reject) => {
@@ -122,8 +127,12 @@ export async function ingestSource(
         if (group) group.push(row.unit);
         else groups.set(row.unit.objectKey, [row.unit]);
       }
-      if (onProgress && rowsRead % 500 === 0) onProgress({ rows: rowsRead, bytes: opened.progress.read(), size, phase: 'reading' });
+      if (rowsRead % RENEW_EVERY === 0) {
+        onProgress?.({ rows: rowsRead, bytes: opened.progress.read(), size, phase: 'reading' });
+        await deps.lock?.renew();
+      }
     }
+    await deps.lock?.renew();
     onProgress?.({ rows: rowsRead, bytes: size, size, phase: 'classifying' });
 
     const land = deps.land();
@@ -197,7 +206,9 @@ export async function ingestSource(
       return { row, cls };
     };
 
+    let classified = 0;
     for (const [key, units] of groups) {
+      if (++classified % RENEW_EVERY === 0) await deps.lock?.renew();
       const first = units[0]!;
       const idPart = first.objectIdFrom === 'lowest_unit' ? units.map((u) => u.unitId).sort()[0]! : key;
       const id = `${source.id}:${idPart}`;
@@ -260,7 +271,7 @@ export async function ingestSource(
       skipped: JSON.stringify(skipped),
     };
     const failureRows: NewFailure[] = failures.map((f) => ({ run_id: runId, source_id: source.id, row_ref: f.rowRef, reason: f.reason, detail: f.detail }));
-    const objectsAfter = await deps.repo.commitRun({ runId, sourceId: source.id, upserts, removeIds, findings, failures: failureRows, run });
+    const objectsAfter = await deps.repo.commitRun({ runId, sourceId: source.id, upserts, removeIds, findings, failures: failureRows, run, lock: deps.lock?.hold });
     await refreshDuplicates(deps, runId);
     const findingCounts: Record<string, number> = {};
     for (const f of findings) findingCounts[f.kind] = (findingCounts[f.kind] ?? 0) + 1;
