@@ -76,6 +76,9 @@ const INGEST_LOCK = 'resource_infra';
 /** How long an ingest's hold lasts without renewal; it renews every 500 rows, so only a stopped ingest lets it lapse. */
 export const INGEST_LEASE_MS = 120_000;
 
+/** Features serialised per chunk of a streamed FeatureCollection. */
+export const STREAM_CHUNK_FEATURES = 200;
+
 const CURSOR_SHAPE = /^ri:(\d{1,12}):(\d{1,7}):([A-Za-z0-9_-]{1,16})$/;
 
 /** The resource_infra layer: ingest, spatial queries and the views over stored objects, runs and findings. */
@@ -247,6 +250,31 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
         data_version: p.version,
         attribution: views.attributionFor(p.items.map((h) => h.object)),
       };
+    },
+
+    /**
+     * Every object matching `filter` as one RFC 7946 FeatureCollection, as text in chunks of
+     * STREAM_CHUNK_FEATURES features (docs/decisions/057): the head (total, data_version, attribution)
+     * first, then the features serialised chunk by chunk from the index's snapshot, so the document is
+     * never built whole in memory. The snapshot is the layer as it was at the call.
+     */
+    async layerGeojsonStream(filter: LayerFilter, pointOnly: boolean): Promise<{ total: number; chunks: Iterable<string> }> {
+      const current = await currentLayer();
+      const hits = current.query(filter);
+      const head = { type: 'FeatureCollection', total: hits.length, next_cursor: null, data_version: current.version, attribution: views.attributionFor(hits.map((h) => h.object)) };
+      const feature = (h: (typeof hits)[number]) => JSON.stringify(featureOf(h.object, h.distance_km, pointOnly));
+      function* chunks(): Generator<string> {
+        yield `${JSON.stringify(head).slice(0, -1)},"features":[`;
+        for (let i = 0; i < hits.length; i += STREAM_CHUNK_FEATURES) {
+          const part = hits
+            .slice(i, i + STREAM_CHUNK_FEATURES)
+            .map(feature)
+            .join(',');
+          yield i === 0 ? part : `,${part}`;
+        }
+        yield ']}';
+      }
+      return { total: hits.length, chunks: chunks() };
     },
 
     async objects(options: QueryOptions) {
