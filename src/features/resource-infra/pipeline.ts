@@ -140,7 +140,6 @@ export async function ingestSource(
     const now = deps.now();
     const findings: NewFinding[] = [];
     const skipped: Record<string, number> = {};
-    const built: InfraObjectRow[] = [];
     const finding = (kind: string, objectId: string | null, rowRef: string | null, at: [number, number] | null, detail: object) =>
       findings.push({ source_id: source.id, run_id: runId, object_id: objectId, row_ref: rowRef, kind, lon: at ? at[0] : null, lat: at ? at[1] : null, detail: JSON.stringify(detail) });
 
@@ -206,8 +205,34 @@ export async function ingestSource(
       return { row, cls };
     };
 
+    // Each object is compared with the stored one as soon as it is built: an unchanged object is only
+    // counted, so a rerun holds no rows; only new and changed rows wait for the commit.
+    const stored = await deps.repo.hashes(source.id);
+    const seen = new Set<string>();
+    const upserts: InfraObjectRow[] = [];
+    let created = 0;
+    let updated = 0;
+    let unchanged = 0;
+    const keep = (row: InfraObjectRow) => {
+      if (seen.has(row.id)) {
+        finding('duplicate_id', row.id, null, [row.lon, row.lat], { note: 'a second object with this id in the same file; the first is kept' });
+        return;
+      }
+      seen.add(row.id);
+      const before = stored.get(row.id);
+      if (!before) {
+        created++;
+        upserts.push(row);
+      } else if (before.hash !== row.content_hash) {
+        updated++;
+        upserts.push({ ...row, created_at: before.created_at, first_run_id: before.first_run_id });
+      } else unchanged++;
+    };
+
     let classified = 0;
     for (const [key, units] of groups) {
+      // the units of an object are dropped once it is built (its row holds them as JSON)
+      groups.delete(key);
       if (++classified % RENEW_EVERY === 0) await deps.lock?.renew();
       const first = units[0]!;
       const idPart = first.objectIdFrom === 'lowest_unit' ? units.map((u) => u.unitId).sort()[0]! : key;
@@ -221,7 +246,7 @@ export async function ingestSource(
         skipped.inland = (skipped.inland ?? 0) + 1;
         continue;
       }
-      built.push(row);
+      keep(row);
       const at: [number, number] = [row.lon, row.lat];
       const lowest = units.reduce<number | null>((m, u) => (u.decimals === null ? m : m === null ? u.decimals : Math.min(m, u.decimals)), null);
       if (lowest !== null && lowest <= LOW_PRECISION_DECIMALS) finding('low_precision', id, first.rowRef, at, { decimals: lowest });
@@ -231,33 +256,12 @@ export async function ingestSource(
       if (first.category === 'gas_pipeline') {
         landfalls(land, first.geometry).forEach((point, i) => {
           const landfall = build(`${id}:landfall:${i + 1}`, `${key}:landfall:${i + 1}`, units, { type: 'Point', coordinates: point }, id, 'pipeline_landfall', null);
-          built.push(landfall.row);
+          keep(landfall.row);
         });
       }
     }
 
     onProgress?.({ rows: rowsRead, bytes: size, size, phase: 'writing' });
-    const stored = await deps.repo.hashes(source.id);
-    const seen = new Set<string>();
-    const upserts: InfraObjectRow[] = [];
-    let created = 0;
-    let updated = 0;
-    let unchanged = 0;
-    for (const row of built) {
-      if (seen.has(row.id)) {
-        finding('duplicate_id', row.id, null, [row.lon, row.lat], { note: 'a second object with this id in the same file; the first is kept' });
-        continue;
-      }
-      seen.add(row.id);
-      const before = stored.get(row.id);
-      if (!before) {
-        created++;
-        upserts.push(row);
-      } else if (before.hash !== row.content_hash) {
-        updated++;
-        upserts.push({ ...row, created_at: before.created_at, first_run_id: before.first_run_id });
-      } else unchanged++;
-    }
     const removeIds = [...stored.keys()].filter((id) => !seen.has(id));
     const finishedAt = deps.now();
     const run = {
