@@ -109,7 +109,12 @@ function operationObject(entry: CatalogEntry, route: OperationContract) {
         }
       : route.streamMediaType
         ? { description: `A stream (${route.streamMediaType}); the schema is that of one event's data.`, content: { [route.streamMediaType]: { schema: plain(route.response) } } }
-        : { description: "Success: the envelope with this operation's data.", content: { 'application/json': { schema: successEnvelopeSchema(route.response) } } };
+        : route.alsoStreams
+          ? {
+              description: `Success: the envelope with this operation's data; with ${route.alsoStreams.when} the same document streamed bare as ${route.alsoStreams.mediaType}.`,
+              content: { 'application/json': { schema: successEnvelopeSchema(route.response) }, [route.alsoStreams.mediaType]: { schema: plain(route.response) } },
+            }
+          : { description: "Success: the envelope with this operation's data.", content: { 'application/json': { schema: successEnvelopeSchema(route.response) } } };
   for (const [status, codes] of [...errorStatuses(entry, route)].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
       description: `Error envelope; codes: ${codes.join(', ')}`,

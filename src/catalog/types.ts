@@ -91,5 +91,10 @@ export interface OperationContract {
   document?: DocumentForms;
   /** A successful call answers a stream of this media type (text/event-stream) instead of the envelope; `response` is the schema of one event's data. */
   streamMediaType?: string;
+  /**
+   * Besides the envelope, a successful call may answer the document `response` describes, streamed
+   * bare in this media type; `when` says which input asks for it (docs/decisions/057).
+   */
+  alsoStreams?: { mediaType: string; when: string };
   examples: readonly OperationExample[];
 }

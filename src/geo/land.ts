@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import Flatbush from 'flatbush';
 import { feature } from 'topojson-client';
@@ -33,8 +34,9 @@ export function landIndex(): LandIndex {
 type Ring = Array<[number, number]>;
 
 function loadLandRings(): Ring[] {
+  // read, not require()d: the parsed topology (about 400,000 small arrays) is not kept in the module cache
   const require = createRequire(import.meta.url);
-  const topology = require('world-atlas/land-10m.json') as Topology;
+  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/land-10m.json'), 'utf8')) as Topology;
   const land = feature(topology, topology.objects.land as GeometryObject) as unknown as GeoJSON.FeatureCollection<GeoJSON.MultiPolygon | GeoJSON.Polygon>;
   const rings: Ring[] = [];
   for (const f of land.features) {
@@ -54,8 +56,14 @@ function loadLandRings(): Ring[] {
  */
 export function ringSegments(rings: readonly Ring[]): number[][] {
   const segments: number[][] = [];
+  eachRingSegment(rings, (ax, ay, bx, by) => segments.push([ax, ay, bx, by]));
+  return segments;
+}
+
+/** The segments of ringSegments, handed one at a time to `emit` (no array per segment: the 1:10m land has 405,000). */
+function eachRingSegment(rings: readonly Ring[], emit: (ax: number, ay: number, bx: number, by: number) => void): void {
   const add = (ax: number, ay: number, bx: number, by: number) => {
-    if (ax !== bx || ay !== by) segments.push([ax, ay, bx, by]);
+    if (ax !== bx || ay !== by) emit(ax, ay, bx, by);
   };
   for (const ring of rings) {
     const n = ring.length - 1;
@@ -102,26 +110,42 @@ export function ringSegments(rings: readonly Ring[]): number[][] {
       add(180, y, 180, y < 0 ? -90 : 90);
     }
   }
-  return segments;
 }
 
 /** Builds the index from closed rings (exported for tests with small shapes). */
 export function buildLandIndex(rings: Ring[]): LandIndex {
-  const segments = ringSegments(rings);
-  const count = segments.length;
+  // segment ends straight into one typed array (x1, y1, x2, y2 per segment), grown by doubling
+  let ends = new Float64Array(
+    4 *
+      Math.max(
+        16,
+        rings.reduce((a, r) => a + r.length, 0),
+      ),
+  );
+  let count = 0;
+  eachRingSegment(rings, (ax, ay, bx, by) => {
+    if (4 * count + 4 > ends.length) {
+      const grown = new Float64Array(ends.length * 2);
+      grown.set(ends);
+      ends = grown;
+    }
+    const at = 4 * count++;
+    ends[at] = ax;
+    ends[at + 1] = ay;
+    ends[at + 2] = bx;
+    ends[at + 3] = by;
+  });
   const x1 = new Float64Array(count);
   const y1 = new Float64Array(count);
   const x2 = new Float64Array(count);
   const y2 = new Float64Array(count);
   const index = new Flatbush(Math.max(1, count));
-  let i = 0;
-  for (const [ax, ay, bx, by] of segments as [number, number, number, number][]) {
-    x1[i] = ax;
-    y1[i] = ay;
-    x2[i] = bx;
-    y2[i] = by;
+  for (let i = 0; i < count; i++) {
+    const ax = (x1[i] = ends[4 * i]!);
+    const ay = (y1[i] = ends[4 * i + 1]!);
+    const bx = (x2[i] = ends[4 * i + 2]!);
+    const by = (y2[i] = ends[4 * i + 3]!);
     index.add(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by));
-    i++;
   }
   if (count === 0) index.add(0, 0, 0, 0);
   index.finish();

@@ -150,6 +150,8 @@ const definitions = {
     retryable: false,
     summary: 'No payment facilitator is configured: x402 verification and transaction submission are unavailable; nothing is charged, recorded or granted.',
   },
+  // resource_infra (docs/resource-infra.md)
+  ingest_in_progress: { status: 409, retryable: true, summary: 'Another resource_infra ingest holds the ingest lock; retry when it has finished (or once its lease lapses, when it stopped).' },
   // webmcp (docs/mcp.md)
   tool_not_found: { status: 404, retryable: false, summary: 'No MCP tool with this name (GET /v1/webmcp/tools lists them).' },
   // feedback, workspace and vessel services (docs/feedback.md, docs/workspace.md)

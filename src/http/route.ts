@@ -109,6 +109,7 @@ export function routeDefiner<S>() {
     document?: DocumentForms;
     examples: readonly OperationExample[];
     streamMediaType?: string;
+    alsoStreams?: { mediaType: string; when: string };
     handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext<S>): Promise<EnvelopeResult<Static<R>> | BareResult | StreamResult>;
   }): RouteDefinition<S> {
     return def;

@@ -980,4 +980,14 @@ export interface Database {
   exchange_skill_transfers: ExchangeSkillTransfersTable;
   exchange_charters: ExchangeChartersTable;
   exchange_charter_versions: ExchangeCharterVersionsTable;
+  infra_ingest_lock: InfraIngestLockTable;
+}
+
+/** The resource_infra ingest lock (docs/decisions/057): owner null when free; holder says who holds it (pid, host, source). */
+export interface InfraIngestLockTable {
+  name: string;
+  owner: string | null;
+  lease_until: number;
+  acquired_at: number;
+  holder: string | null;
 }

@@ -10,6 +10,19 @@ export type NewFinding = Omit<InfraFindingsTable, 'id'>;
 export type NewFailure = Omit<InfraFailuresTable, 'id'>;
 
 const BATCH = 400;
+
+/** Thrown by commitRun when the run's ingest no longer holds the ingest lock (another took it over). */
+export class IngestLockLost extends Error {}
+
+/** The ingest lock a run holds while it writes (docs/decisions/057). */
+export interface LockHold {
+  name: string;
+  owner: string;
+  leaseMs: number;
+  now: () => number;
+}
+
+export type LockClaim = { acquired: true; tookOverFrom: string | null } | { acquired: false; holder: string | null; acquiredAt: number; leaseUntil: number };
 const runFromRow = (r: Record<string, unknown>): InfraRunRow => ({
   ...(r as unknown as InfraRunRow),
   id: Number(r.id),
@@ -53,8 +66,20 @@ export function createInfraRepo(db: Db) {
       findings: NewFinding[];
       failures: NewFailure[];
       run: Pick<InfraRunsTable, 'finished_at' | 'rows_read' | 'created' | 'updated' | 'unchanged' | 'removed' | 'failed' | 'skipped'>;
+      /** When given, the commit happens only while this hold is still the lock's (renewed in the same transaction). */
+      lock?: LockHold;
     }): Promise<number> {
       return db.transaction().execute(async (trx) => {
+        if (args.lock) {
+          const now = args.lock.now();
+          const renewed = await trx
+            .updateTable('infra_ingest_lock')
+            .set({ lease_until: now + args.lock.leaseMs })
+            .where('name', '=', args.lock.name)
+            .where('owner', '=', args.lock.owner)
+            .executeTakeFirst();
+          if (Number(renewed.numUpdatedRows) === 0) throw new IngestLockLost('the ingest lock was taken over by another ingest (this one stopped renewing it); nothing of this run was written');
+        }
         for (let i = 0; i < args.upserts.length; i += BATCH) {
           await trx
             .insertInto('infra_objects')
@@ -118,6 +143,49 @@ export function createInfraRepo(db: Db) {
             .values(findings.slice(i, i + BATCH))
             .execute();
       });
+    },
+    /**
+     * Takes the ingest lock `name` for `owner` unless another owner holds one whose lease has not
+     * lapsed (the events runner's lease, docs/decisions/057). One conditional UPDATE decides, so two
+     * processes cannot both take it (SQLite serialises writers; PostgreSQL re-checks the row it locks).
+     */
+    async claimIngestLock(args: { name: string; owner: string; holder: string; now: number; leaseMs: number }): Promise<LockClaim> {
+      await db
+        .insertInto('infra_ingest_lock')
+        .values({ name: args.name, owner: null, lease_until: 0, acquired_at: 0, holder: null })
+        .onConflict((oc) => oc.column('name').doNothing())
+        .execute();
+      const before = await db.selectFrom('infra_ingest_lock').selectAll().where('name', '=', args.name).executeTakeFirstOrThrow();
+      const result = await db
+        .updateTable('infra_ingest_lock')
+        .set({ owner: args.owner, lease_until: args.now + args.leaseMs, acquired_at: args.now, holder: args.holder })
+        .where('name', '=', args.name)
+        .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '=', args.owner), eb('lease_until', '<', args.now)]))
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) > 0) {
+        const stale = before.owner !== null && before.owner !== args.owner && Number(before.lease_until) < args.now;
+        return { acquired: true, tookOverFrom: stale ? (before.holder ?? before.owner) : null };
+      }
+      const held = await db.selectFrom('infra_ingest_lock').selectAll().where('name', '=', args.name).executeTakeFirstOrThrow();
+      return { acquired: false, holder: held.holder, acquiredAt: Number(held.acquired_at), leaseUntil: Number(held.lease_until) };
+    },
+    /** Extends `owner`'s lease; false when it no longer holds the lock. */
+    async renewIngestLock(name: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+      const result = await db
+        .updateTable('infra_ingest_lock')
+        .set({ lease_until: now + leaseMs })
+        .where('name', '=', name)
+        .where('owner', '=', owner)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async releaseIngestLock(name: string, owner: string): Promise<void> {
+      await db.updateTable('infra_ingest_lock').set({ owner: null, lease_until: 0 }).where('name', '=', name).where('owner', '=', owner).execute();
+    },
+    /** Marks the runs still 'running' as failed (their ingest stopped: its lock was taken over after its lease lapsed). */
+    async abandonRunningRuns(finishedAt: number, error: string): Promise<number> {
+      const result = await db.updateTable('infra_runs').set({ state: 'failed', finished_at: finishedAt, error }).where('state', '=', 'running').executeTakeFirst();
+      return Number(result.numUpdatedRows);
     },
     /** Id of the newest finished run (the layer's data version), 0 before any. */
     async dataVersion(): Promise<number> {

@@ -1,5 +1,6 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../clock.js';
@@ -9,7 +10,7 @@ import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import type { PortPoint } from './classify.js';
 import { sourceStates, type LayerFacts } from './facts.js';
-import type { InfraRepo } from './infra-repo.js';
+import { IngestLockLost, type InfraRepo, type LockHold } from './infra-repo.js';
 import { buildLayerIndex, type LayerFilter, type LayerIndex, type LayerObject } from './layer-index.js';
 import { ingestSource, type IngestReport } from './pipeline.js';
 import { CANDIDATE_SOURCES, INFRA_SOURCES, sourceById } from './sources.js';
@@ -69,6 +70,14 @@ export interface QueryOptions extends LayerFilter {
 
 /** 16 characters of a SHA-256 of the query: a cursor is bound to the query that issued it. */
 const queryKey = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 16);
+
+/** The one ingest lock of the layer: ingests of any sources are serialised (docs/decisions/057). */
+const INGEST_LOCK = 'resource_infra';
+/** How long an ingest's hold lasts without renewal; it renews every 500 rows, so only a stopped ingest lets it lapse. */
+export const INGEST_LEASE_MS = 120_000;
+
+/** Features serialised per chunk of a streamed FeatureCollection. */
+export const STREAM_CHUNK_FEATURES = 200;
 
 const CURSOR_SHAPE = /^ri:(\d{1,12}):(\d{1,7}):([A-Za-z0-9_-]{1,16})$/;
 
@@ -182,25 +191,53 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
       if (args.file && !args.source) throw new AppError('invalid_request', '--file needs --source (which parser reads it)', { field: 'source' });
       const chosen = args.source ? [sourceById(args.source)] : INFRA_SOURCES;
       if (chosen[0] === undefined) throw new AppError('not_found', `unknown source ${args.source}; declared: ${INFRA_SOURCES.map((s) => s.id).join(', ')}`, { field: 'source' });
-      const reports: IngestReport[] = [];
-      const missing: string[] = [];
-      for (const source of chosen as typeof INFRA_SOURCES) {
-        const path = args.file ? resolve(args.file) : join(dataDir, source.file);
-        if (!existsSync(path)) {
-          if (args.source) throw new AppError('not_found', `${path} does not exist`, { field: 'file' });
-          missing.push(path);
-          continue;
-        }
-        reports.push(
-          await ingestSource(
-            { repo: deps.repo, land, ports: deps.ports, now: () => deps.clock.now() },
-            source,
-            { path, shipped: !args.file },
-            args.onProgress ? (p) => args.onProgress!({ source: source.id, ...p }) : undefined,
-          ),
+      const hold: LockHold = { name: INGEST_LOCK, owner: randomUUID(), leaseMs: INGEST_LEASE_MS, now: () => deps.clock.now() };
+      const claim = await deps.repo.claimIngestLock({
+        name: hold.name,
+        owner: hold.owner,
+        holder: `pid ${process.pid} on ${hostname()}: ${args.source ?? 'all sources'}`,
+        now: hold.now(),
+        leaseMs: hold.leaseMs,
+      });
+      if (!claim.acquired)
+        throw new AppError(
+          'ingest_in_progress',
+          `another resource_infra ingest holds the ingest lock (${claim.holder ?? 'unknown'}, since ${iso(claim.acquiredAt)}, lease until ${iso(claim.leaseUntil)}); retry when it has finished`,
         );
+      if (claim.tookOverFrom) await deps.repo.abandonRunningRuns(hold.now(), `abandoned: its ingest (${claim.tookOverFrom}) stopped renewing the ingest lock, which a later ingest took over`);
+      const lock = {
+        hold,
+        async renew() {
+          if (!(await deps.repo.renewIngestLock(hold.name, hold.owner, hold.now(), hold.leaseMs)))
+            throw new IngestLockLost('the ingest lock was taken over by another ingest (this one stopped renewing it)');
+        },
+      };
+      try {
+        const reports: IngestReport[] = [];
+        const missing: string[] = [];
+        for (const source of chosen as typeof INFRA_SOURCES) {
+          const path = args.file ? resolve(args.file) : join(dataDir, source.file);
+          if (!existsSync(path)) {
+            if (args.source) throw new AppError('not_found', `${path} does not exist`, { field: 'file' });
+            missing.push(path);
+            continue;
+          }
+          reports.push(
+            await ingestSource(
+              { repo: deps.repo, land, ports: deps.ports, now: () => deps.clock.now(), lock },
+              source,
+              { path, shipped: !args.file },
+              args.onProgress ? (p) => args.onProgress!({ source: source.id, ...p }) : undefined,
+            ),
+          );
+        }
+        return { reports, missing };
+      } catch (e) {
+        if (e instanceof IngestLockLost) throw new AppError('ingest_in_progress', `${e.message}; this run was recorded as failed and wrote nothing`);
+        throw e;
+      } finally {
+        await deps.repo.releaseIngestLock(hold.name, hold.owner);
       }
-      return { reports, missing };
     },
 
     async layerGeojson(options: QueryOptions, pointOnly: boolean) {
@@ -213,6 +250,31 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
         data_version: p.version,
         attribution: views.attributionFor(p.items.map((h) => h.object)),
       };
+    },
+
+    /**
+     * Every object matching `filter` as one RFC 7946 FeatureCollection, as text in chunks of
+     * STREAM_CHUNK_FEATURES features (docs/decisions/057): the head (total, data_version, attribution)
+     * first, then the features serialised chunk by chunk from the index's snapshot, so the document is
+     * never built whole in memory. The snapshot is the layer as it was at the call.
+     */
+    async layerGeojsonStream(filter: LayerFilter, pointOnly: boolean): Promise<{ total: number; chunks: Iterable<string> }> {
+      const current = await currentLayer();
+      const hits = current.query(filter);
+      const head = { type: 'FeatureCollection', total: hits.length, next_cursor: null, data_version: current.version, attribution: views.attributionFor(hits.map((h) => h.object)) };
+      const feature = (h: (typeof hits)[number]) => JSON.stringify(featureOf(h.object, h.distance_km, pointOnly));
+      function* chunks(): Generator<string> {
+        yield `${JSON.stringify(head).slice(0, -1)},"features":[`;
+        for (let i = 0; i < hits.length; i += STREAM_CHUNK_FEATURES) {
+          const part = hits
+            .slice(i, i + STREAM_CHUNK_FEATURES)
+            .map(feature)
+            .join(',');
+          yield i === 0 ? part : `,${part}`;
+        }
+        yield ']}';
+      }
+      return { total: hits.length, chunks: chunks() };
     },
 
     async objects(options: QueryOptions) {

@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import type { LandIndex } from '../../geo/land.js';
 import { classifyGeometry, classifyPoint, landfalls, mostAdvanced, nearestPortFinder, normaliseStatus, representativePoint, round6, type NearestPort, type PortPoint } from './classify.js';
-import type { InfraObjectRow, InfraRepo, NewFailure, NewFinding } from './infra-repo.js';
+import type { InfraObjectRow, InfraRepo, LockHold, NewFailure, NewFinding } from './infra-repo.js';
 import { openSource, type InfraGeometry, type InfraUnit, type RowFailure } from './parsers.js';
 import { INFRA_CATEGORIES, type InfraSource } from './sources.js';
 import { duplicatePairs } from './quality.js';
@@ -54,7 +54,12 @@ export interface PipelineDeps {
   land: () => LandIndex;
   ports: () => readonly PortPoint[];
   now: () => number;
+  /** The ingest lock the run holds (docs/decisions/057): renewed while the run reads and classifies, checked when it commits. */
+  lock?: { hold: LockHold; renew(): Promise<void> };
 }
+
+/** Rows (or objects) between two renewals of the ingest lock's lease. */
+const RENEW_EVERY = 500;
 
 const sha256File = (path: string) =>
   new Promise<string>((resolve, reject) => {
@@ -122,8 +127,12 @@ export async function ingestSource(
         if (group) group.push(row.unit);
         else groups.set(row.unit.objectKey, [row.unit]);
       }
-      if (onProgress && rowsRead % 500 === 0) onProgress({ rows: rowsRead, bytes: opened.progress.read(), size, phase: 'reading' });
+      if (rowsRead % RENEW_EVERY === 0) {
+        onProgress?.({ rows: rowsRead, bytes: opened.progress.read(), size, phase: 'reading' });
+        await deps.lock?.renew();
+      }
     }
+    await deps.lock?.renew();
     onProgress?.({ rows: rowsRead, bytes: size, size, phase: 'classifying' });
 
     const land = deps.land();
@@ -131,7 +140,6 @@ export async function ingestSource(
     const now = deps.now();
     const findings: NewFinding[] = [];
     const skipped: Record<string, number> = {};
-    const built: InfraObjectRow[] = [];
     const finding = (kind: string, objectId: string | null, rowRef: string | null, at: [number, number] | null, detail: object) =>
       findings.push({ source_id: source.id, run_id: runId, object_id: objectId, row_ref: rowRef, kind, lon: at ? at[0] : null, lat: at ? at[1] : null, detail: JSON.stringify(detail) });
 
@@ -197,7 +205,35 @@ export async function ingestSource(
       return { row, cls };
     };
 
+    // Each object is compared with the stored one as soon as it is built: an unchanged object is only
+    // counted, so a rerun holds no rows; only new and changed rows wait for the commit.
+    const stored = await deps.repo.hashes(source.id);
+    const seen = new Set<string>();
+    const upserts: InfraObjectRow[] = [];
+    let created = 0;
+    let updated = 0;
+    let unchanged = 0;
+    const keep = (row: InfraObjectRow) => {
+      if (seen.has(row.id)) {
+        finding('duplicate_id', row.id, null, [row.lon, row.lat], { note: 'a second object with this id in the same file; the first is kept' });
+        return;
+      }
+      seen.add(row.id);
+      const before = stored.get(row.id);
+      if (!before) {
+        created++;
+        upserts.push(row);
+      } else if (before.hash !== row.content_hash) {
+        updated++;
+        upserts.push({ ...row, created_at: before.created_at, first_run_id: before.first_run_id });
+      } else unchanged++;
+    };
+
+    let classified = 0;
     for (const [key, units] of groups) {
+      // the units of an object are dropped once it is built (its row holds them as JSON)
+      groups.delete(key);
+      if (++classified % RENEW_EVERY === 0) await deps.lock?.renew();
       const first = units[0]!;
       const idPart = first.objectIdFrom === 'lowest_unit' ? units.map((u) => u.unitId).sort()[0]! : key;
       const id = `${source.id}:${idPart}`;
@@ -210,7 +246,7 @@ export async function ingestSource(
         skipped.inland = (skipped.inland ?? 0) + 1;
         continue;
       }
-      built.push(row);
+      keep(row);
       const at: [number, number] = [row.lon, row.lat];
       const lowest = units.reduce<number | null>((m, u) => (u.decimals === null ? m : m === null ? u.decimals : Math.min(m, u.decimals)), null);
       if (lowest !== null && lowest <= LOW_PRECISION_DECIMALS) finding('low_precision', id, first.rowRef, at, { decimals: lowest });
@@ -220,33 +256,12 @@ export async function ingestSource(
       if (first.category === 'gas_pipeline') {
         landfalls(land, first.geometry).forEach((point, i) => {
           const landfall = build(`${id}:landfall:${i + 1}`, `${key}:landfall:${i + 1}`, units, { type: 'Point', coordinates: point }, id, 'pipeline_landfall', null);
-          built.push(landfall.row);
+          keep(landfall.row);
         });
       }
     }
 
     onProgress?.({ rows: rowsRead, bytes: size, size, phase: 'writing' });
-    const stored = await deps.repo.hashes(source.id);
-    const seen = new Set<string>();
-    const upserts: InfraObjectRow[] = [];
-    let created = 0;
-    let updated = 0;
-    let unchanged = 0;
-    for (const row of built) {
-      if (seen.has(row.id)) {
-        finding('duplicate_id', row.id, null, [row.lon, row.lat], { note: 'a second object with this id in the same file; the first is kept' });
-        continue;
-      }
-      seen.add(row.id);
-      const before = stored.get(row.id);
-      if (!before) {
-        created++;
-        upserts.push(row);
-      } else if (before.hash !== row.content_hash) {
-        updated++;
-        upserts.push({ ...row, created_at: before.created_at, first_run_id: before.first_run_id });
-      } else unchanged++;
-    }
     const removeIds = [...stored.keys()].filter((id) => !seen.has(id));
     const finishedAt = deps.now();
     const run = {
@@ -260,7 +275,7 @@ export async function ingestSource(
       skipped: JSON.stringify(skipped),
     };
     const failureRows: NewFailure[] = failures.map((f) => ({ run_id: runId, source_id: source.id, row_ref: f.rowRef, reason: f.reason, detail: f.detail }));
-    const objectsAfter = await deps.repo.commitRun({ runId, sourceId: source.id, upserts, removeIds, findings, failures: failureRows, run });
+    const objectsAfter = await deps.repo.commitRun({ runId, sourceId: source.id, upserts, removeIds, findings, failures: failureRows, run, lock: deps.lock?.hold });
     await refreshDuplicates(deps, runId);
     const findingCounts: Record<string, number> = {};
     for (const f of findings) findingCounts[f.kind] = (findingCounts[f.kind] ?? 0) + 1;

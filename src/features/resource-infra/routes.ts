@@ -1,4 +1,6 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { AppError } from '../../http/errors.js';
+import type { StreamResult } from '../../http/route.js';
 import { defineRoute, type CallContext } from '../route.js';
 import type { LayerFacts } from './facts.js';
 import * as views from './views.js';
@@ -15,6 +17,7 @@ import {
   FeatureCollection,
   FindingsPage,
   LAYER_LIMIT_DEFAULT,
+  LayerGeojsonQuery,
   LayerQuery,
   LIST_LIMIT_DEFAULT,
   ObjectData,
@@ -33,6 +36,48 @@ const BASE = '/v1/layers/resource_infra';
 const ATTRIBUTION_NOTE = 'Attribution: data.attribution lists the lines of the sources shown (CC BY 4.0: GEM trackers, EMODnet); /attribution has them all.';
 const FILTER_NOTE =
   'Filters: bbox, near (lat,lon) + radius_km, category, status, country, source, setting; combined with AND. Objects come from the newest ingest run of each source (bosun layers ingest resource_infra); before any run the layer is empty and /readiness says so.';
+
+const GEOJSON = 'application/geo+json';
+const STREAM_NOTE = `format=stream answers every matching feature instead, as one RFC 7946 FeatureCollection streamed bare (${GEOJSON}, no envelope) from the layer's index in chunks, never built whole in memory; same filters, limit does not apply, a cursor is refused (invalid_request); total and attribution come first, next_cursor is null.`;
+const ALSO_STREAMS = { mediaType: GEOJSON, when: 'format=stream' } as const;
+/** Bytes the client may leave unread before a streamed FeatureCollection waits for it (the per-stream memory bound). */
+const STREAM_HIGH_WATER_BYTES = 1 << 20;
+
+/** A FeatureCollection's text chunks written as a bare stream, waiting for the client whenever it lags by the high-water mark. */
+function geojsonStream(chunks: Iterable<string>): StreamResult {
+  return {
+    stream: {
+      contentType: `${GEOJSON}; charset=utf-8`,
+      start(channel) {
+        let stopped = false;
+        const write = async () => {
+          for (const chunk of chunks) {
+            if (stopped || channel.ended) return;
+            channel.write(chunk);
+            if (channel.bufferedBytes() > STREAM_HIGH_WATER_BYTES) await channel.drained();
+          }
+          channel.end();
+        };
+        write().catch(() => channel.end());
+        return {
+          shutdown() {
+            stopped = true;
+          },
+        };
+      },
+    },
+  };
+}
+
+/** The GeoJSON operations: a page in the envelope, or with format=stream the whole match streamed. */
+async function geojsonAnswer(query: typeof LayerGeojsonQuery.static, call: CallContext, pointOnly: boolean) {
+  const infra = call.services.resourceInfra;
+  if (query.format === 'stream') {
+    if (query.cursor !== undefined) throw new AppError('invalid_request', 'format=stream answers the whole match: no cursor', { field: 'cursor' });
+    return geojsonStream((await infra.layerGeojsonStream(parseFilter(query), pointOnly)).chunks);
+  }
+  return { data: await infra.layerGeojson({ ...parseFilter(query), limit: query.limit ?? LAYER_LIMIT_DEFAULT, cursor: query.cursor }, pointOnly) };
+}
 
 const A = Type.Array;
 const S = Type.String;
@@ -60,28 +105,31 @@ function view<R extends TObject>(operationId: string, suffix: string, descriptio
 
 const layer = defineRoute({
   operationId: 'getLayersResourceInfra',
-  description: `The layer as a GeoJSON FeatureCollection (RFC 7946) with each object's source geometry (Point, LineString, MultiLineString, Polygon, MultiPolygon): LNG terminals, gas pipelines and their landfalls, coal terminals, offshore oil and gas fields, coastal power plants, offshore wind farms. ${FILTER_NOTE} Ordered by id (by distance with near); limit 1-500 (default ${LAYER_LIMIT_DEFAULT}), page with next_cursor. Each feature's properties carry its attribution line. ${ATTRIBUTION_NOTE}`,
-  query: LayerQuery,
+  description: `The layer as a GeoJSON FeatureCollection (RFC 7946) with each object's source geometry (Point, LineString, MultiLineString, Polygon, MultiPolygon): LNG terminals, gas pipelines and their landfalls, coal terminals, offshore oil and gas fields, coastal power plants, offshore wind farms. ${FILTER_NOTE} Ordered by id (by distance with near); limit 1-500 (default ${LAYER_LIMIT_DEFAULT}), page with next_cursor. ${STREAM_NOTE} Each feature's properties carry its attribution line. ${ATTRIBUTION_NOTE}`,
+  query: LayerGeojsonQuery,
   response: FeatureCollection,
+  alsoStreams: ALSO_STREAMS,
   errors: ['invalid_request', 'cursor_invalid'],
   examples: [
     { summary: 'Offshore wind farms in the North Sea', query: { bbox: '-4,51,9,58', category: 'offshore_wind_farm' } },
     { summary: 'Operating LNG terminals within 200 km of Rotterdam', query: { near: '51.95,4.14', radius_km: 200, category: 'lng_import_terminal,lng_export_terminal', status: 'operating' } },
+    { summary: 'The whole layer as one streamed FeatureCollection (application/geo+json)', query: { format: 'stream' } },
   ],
   async handler({ query }, call) {
-    return { data: await call.services.resourceInfra.layerGeojson({ ...parseFilter(query), limit: query.limit ?? LAYER_LIMIT_DEFAULT, cursor: query.cursor }, false) };
+    return geojsonAnswer(query, call, false);
   },
 });
 
 const objectsGeojson = defineRoute({
   operationId: 'getLayersResourceInfraObjectsGeojson',
-  description: `The objects as a GeoJSON FeatureCollection of markers: every object as its representative Point (a line's middle vertex, a polygon's ring mean), same properties as the layer. ${FILTER_NOTE} limit 1-500 (default ${LAYER_LIMIT_DEFAULT}); next_cursor. ${ATTRIBUTION_NOTE}`,
-  query: LayerQuery,
+  description: `The objects as a GeoJSON FeatureCollection of markers: every object as its representative Point (a line's middle vertex, a polygon's ring mean), same properties as the layer. ${FILTER_NOTE} limit 1-500 (default ${LAYER_LIMIT_DEFAULT}); next_cursor. ${STREAM_NOTE} ${ATTRIBUTION_NOTE}`,
+  query: LayerGeojsonQuery,
   response: FeatureCollection,
+  alsoStreams: ALSO_STREAMS,
   errors: ['invalid_request', 'cursor_invalid'],
   examples: [{ summary: 'Offshore oil and gas fields in Norway', query: { country: 'Norway', category: 'offshore_oil_gas_field' } }],
   async handler({ query }, call) {
-    return { data: await call.services.resourceInfra.layerGeojson({ ...parseFilter(query), limit: query.limit ?? LAYER_LIMIT_DEFAULT, cursor: query.cursor }, true) };
+    return geojsonAnswer(query, call, true);
   },
 });
 

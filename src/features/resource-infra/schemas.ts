@@ -37,6 +37,21 @@ export const LayerQuery = Type.Object(
   { additionalProperties: false },
 );
 
+/** The query of the GeoJSON operations: the layer filters, paged (default) or the whole match streamed (docs/decisions/057). */
+export const LayerGeojsonQuery = Type.Object(
+  {
+    ...LayerQuery.properties,
+    format: Type.Optional(
+      Type.Union([Type.Literal('page'), Type.Literal('stream')], {
+        default: 'page',
+        description:
+          'page (default): the envelope with at most limit features and next_cursor. stream: every matching feature in one RFC 7946 FeatureCollection streamed bare as application/geo+json (no envelope; limit does not apply and a cursor is refused; total gives the count, next_cursor is null).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const OverviewQuery = Type.Omit(LayerQuery, ['limit', 'cursor'], { additionalProperties: false });
 
 export const ObjectQuery = Type.Object({ id: Type.String({ minLength: 3, maxLength: 300, description: 'Object id as listed (source id : source key).' }) }, { additionalProperties: false });
