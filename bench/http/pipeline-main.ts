@@ -2,8 +2,9 @@
  * In-process request pipeline cost (Fastify inject, no sockets): microseconds per hot read through
  * Bosun's whole pipeline (auth, limits, handler, store, telemetry), next to a bare Fastify handler
  * returning the same bytes, in the same process.
- * Usage: node dist/bench/http/pipeline-main.js [--requests 5000] [--only lookup|delayed|preview|ping|direct]
- * (`--only` measures one target after the bare handler, e.g. under `node --cpu-prof`.)
+ * Usage: node dist/bench/http/pipeline-main.js [--requests 5000] [--only lookup|delayed|preview|ping|direct] [--skip-bare]
+ * (`--only` measures one target after the bare handler, e.g. under `node --cpu-prof`; with `--skip-bare`
+ * only that target runs, e.g. to count instructions under `valgrind --tool=callgrind` at two request counts.)
  */
 import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
@@ -11,7 +12,7 @@ import { createBosun } from '../../src/app/create.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '5000' }, only: { type: 'string' } } });
+const { values } = parseArgs({ options: { requests: { type: 'string', default: '5000' }, only: { type: 'string' }, 'skip-bare': { type: 'boolean', default: false } } });
 const requests = Number(values.requests);
 const wanted = (name: string) => values.only === undefined || values.only === name;
 const clock = new ManualClock(Date.UTC(2026, 10, 21));
@@ -53,7 +54,7 @@ const sample = await bosun.http.inject({ method: 'GET', url: lookupUrl, headers:
 const bare = Fastify();
 bare.get('/*', async (_req, reply) => reply.type('application/json').send(sample.body));
 const address = (i: number) => `10.0.${i % 250}.${Math.floor(i / 250) % 250}`;
-const bareUs = await measure('bare Fastify handler (same bytes)', async () => (await bare.inject({ method: 'GET', url: lookupUrl })).statusCode);
+const bareUs = values['skip-bare'] ? Number.NaN : await measure('bare Fastify handler (same bytes)', async () => (await bare.inject({ method: 'GET', url: lookupUrl })).statusCode);
 const ratios: string[] = [];
 async function target(name: string, label: string, url: string, key: string | null) {
   if (!wanted(name)) return;
