@@ -2,17 +2,21 @@
  * In-process request pipeline cost (Fastify inject, no sockets): microseconds per hot read through
  * Bosun's whole pipeline (auth, limits, handler, store, telemetry), next to a bare Fastify handler
  * returning the same bytes, in the same process.
- * Usage: node dist/bench/http/pipeline-main.js [--requests 5000] [--only lookup|delayed|preview|ping|direct] [--skip-bare]
+ * Usage: node dist/bench/http/pipeline-main.js [--requests 5000] [--only lookup|delayed|preview|ping|direct] [--skip-bare] [--count-promises]
  * (`--only` measures one target after the bare handler, e.g. under `node --cpu-prof`; with `--skip-bare`
- * only that target runs, e.g. to count instructions under `valgrind --tool=callgrind` at two request counts.)
+ * only that target runs, e.g. to count instructions under `valgrind --tool=callgrind` at two request counts;
+ * `--count-promises` also counts the promises created per request, a figure machine load does not change.)
  */
 import Fastify from 'fastify';
+import { createHook } from 'node:async_hooks';
 import { parseArgs } from 'node:util';
 import { createBosun } from '../../src/app/create.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string', default: '5000' }, only: { type: 'string' }, 'skip-bare': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { requests: { type: 'string', default: '5000' }, only: { type: 'string' }, 'skip-bare': { type: 'boolean', default: false }, 'count-promises': { type: 'boolean', default: false } },
+});
 const requests = Number(values.requests);
 const wanted = (name: string) => values.only === undefined || values.only === name;
 const clock = new ManualClock(Date.UTC(2026, 10, 21));
@@ -37,14 +41,25 @@ async function measure(label: string, run: (i: number) => Promise<number>) {
   const start = performance.now();
   const cpuStart = process.cpuUsage();
   let ok = 0;
+  let promises = 0;
+  const counter = values['count-promises']
+    ? createHook({
+        init(_id, type) {
+          if (type === 'PROMISE') promises++;
+        },
+      }).enable()
+    : null;
   for (let i = 0; i < requests; i++) {
     if (i % 500 === 0) clock.advance(61_000);
     if ((await run(i)) === 200) ok++;
   }
+  counter?.disable();
   const cpu = process.cpuUsage(cpuStart);
   const us = ((performance.now() - start) / requests) * 1000;
   const cpuUs = (cpu.user + cpu.system) / requests;
-  console.log(`${label.padEnd(48)} ${us.toFixed(0).padStart(5)} µs/request wall, ${cpuUs.toFixed(1).padStart(6)} µs CPU  (${ok}/${requests} ok)`);
+  console.log(
+    `${label.padEnd(48)} ${us.toFixed(0).padStart(5)} µs/request wall, ${cpuUs.toFixed(1).padStart(6)} µs CPU  (${ok}/${requests} ok)${counter ? `  ${(promises / requests).toFixed(1)} promises/request` : ''}`,
+  );
   return cpuUs;
 }
 
