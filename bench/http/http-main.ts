@@ -4,7 +4,8 @@
  * Fastify handler serving the same bytes, in the same run, with the same keep-alive load generator.
  * Bosun runs as `bosun serve` (SQLite, the Houston day imported first) in a child process, the
  * baseline in another; the load generator is this process.
- * Usage: node dist/bench/http/http-main.js [--seconds 5] [--connections 16] [--rounds 3]
+ * Usage: node dist/bench/http/http-main.js [--seconds 5] [--connections 16] [--rounds 3] [--only <target name part>] [--cpu-prof-dir <dir>]
+ * (`--cpu-prof-dir` runs `bosun serve` under `node --cpu-prof`, its profile written there when it stops.)
  * Each target is measured in alternating rounds (bare, Bosun, bare, Bosun, …) so that load from
  * other processes on the machine hits both alike; the best round of each is compared, and so is the
  * servers' CPU time per request (from /proc), which a loaded machine disturbs much less.
@@ -19,7 +20,15 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runLoad, type LoadResult } from './load.js';
 
-const { values } = parseArgs({ options: { seconds: { type: 'string', default: '5' }, connections: { type: 'string', default: '16' }, rounds: { type: 'string', default: '3' } } });
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    connections: { type: 'string', default: '16' },
+    rounds: { type: 'string', default: '3' },
+    only: { type: 'string' },
+    'cpu-prof-dir': { type: 'string' },
+  },
+});
 const rounds = Number(values.rounds);
 const durationMs = Number(values.seconds) * 1000;
 const connections = Number(values.connections);
@@ -61,7 +70,8 @@ const ipOf = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`
 let ipCounter = 1;
 const freshIp = () => ipOf(ipCounter++);
 
-const bosun = await start([cli, 'serve'], { PORT: '0' });
+const profileDir = values['cpu-prof-dir'];
+const bosun = await start([...(profileDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profileDir)] : []), cli, 'serve'], { PORT: '0' });
 const api = async (path: string, init: RequestInit = {}, retried = false): Promise<{ status: number; text: string }> => {
   try {
     const res = await fetch(bosun.url + path, { ...init, headers: { 'x-forwarded-for': freshIp(), 'content-type': 'application/json', ...(init.headers ?? {}) } });
@@ -101,6 +111,7 @@ const targets = [
 const bodies: Record<string, string> = {};
 const available: typeof targets = [];
 for (const target of targets) {
+  if (values.only !== undefined && !target.name.includes(values.only)) continue;
   const res = await api(target.path, target.keyed ? { headers: { authorization: `Bearer ${keys[0]}` } } : {});
   if (res.status !== 200) {
     console.log(`skipped ${target.name}: ${target.path} answered ${res.status} ${res.text.slice(0, 200)}`);

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Agent keys: `bsk_` + 32 random bytes (base64url). Operator tokens: `bop_` + 32 random bytes. */
 export const AGENT_KEY_PREFIX = 'bsk_';
@@ -15,7 +15,8 @@ export function isWellFormedSecret(secret: string, prefix: string): boolean {
 
 /** SHA-256 is enough for 256-bit random secrets: there is nothing to brute-force. */
 export function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  // one-shot hash: no Hash object per call (keyed requests hash their key on every call)
+  return hash('sha256', secret, 'hex');
 }
 
 export function sameHash(a: string, b: string): boolean {

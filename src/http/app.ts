@@ -162,28 +162,34 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   capConnectionsPerAddress(app, config.server.maxConnectionsPerAddress);
   app.decorateRequest('bosun', null as unknown as RequestState);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Hooks on every request are callback-style, not async: no promise per hook (issue 9, decision 058).
+  app.addHook('onRequest', (req, reply, done) => {
     req.bosun = { entry: null, caller: ANONYMOUS, costUnits: 0, errorCode: null, freshnessSeconds: null };
     reply.header('x-request-id', req.id);
+    done();
   });
 
-  app.addHook('onResponse', async (req, reply) => {
+  const budgetNotCounted = (err: unknown) => ctx.logger.warn({ err }, 'error budget not counted');
+  app.addHook('onResponse', (req, reply, done) => {
     const state = req.bosun;
-    if (!state) return;
-    // recorded first, stamped with the time the response ended (counting a failed call may wait on Redis)
-    services.telemetry.record({
-      ts: clock.now(),
-      operation_id: state.entry?.operationId ?? (state.page ? `page ${state.page}` : 'unmatched'),
-      method: req.method,
-      status: reply.statusCode,
-      latency_ms: Math.round(reply.elapsedTime * 100) / 100,
-      cost_units: state.costUnits,
-      caller_kind: state.caller.kind,
-      agent_id: state.caller.kind === 'agent' ? state.caller.agent.agentId : null,
-      error_code: state.errorCode,
-      freshness_seconds: state.freshnessSeconds,
-    });
-    await countFailedCall(ctx, state.caller, req.ip, reply.statusCode).catch((err) => ctx.logger.warn({ err }, 'error budget not counted'));
+    if (state) {
+      // recorded first, stamped with the time the response ended (counting a failed call may wait on Redis)
+      services.telemetry.record({
+        ts: clock.now(),
+        operation_id: state.entry?.operationId ?? (state.page ? `page ${state.page}` : 'unmatched'),
+        method: req.method,
+        status: reply.statusCode,
+        latency_ms: Math.round(reply.elapsedTime * 100) / 100,
+        cost_units: state.costUnits,
+        caller_kind: state.caller.kind,
+        agent_id: state.caller.kind === 'agent' ? state.caller.agent.agentId : null,
+        error_code: state.errorCode,
+        freshness_seconds: state.freshnessSeconds,
+      });
+      // only failed calls are counted: a successful answer costs no limiter call and no promise
+      if (countsAsFailedCall(state.caller, reply.statusCode)) countFailedCall(ctx, state.caller, req.ip).catch(budgetNotCounted);
+    }
+    done();
   });
 
   function sendError(req: FastifyRequest, reply: FastifyReply, status: number, detail: ErrorDetail, headers: Record<string, string> = {}, data?: Record<string, unknown>) {
@@ -273,9 +279,11 @@ function errorBudgetRefusal(full: { window: LimitPolicy['windows'][number]; rese
   });
 }
 
-/** Counts a failed call (4xx other than a limit refusal) against the caller's error budget. */
-async function countFailedCall(ctx: AnyHttpContext, caller: Caller, ip: string, status: number): Promise<void> {
-  if (status < 400 || status >= 500 || status === 429 || caller.kind === 'operator') return;
+/** A failed call (4xx other than a limit refusal) of anyone but the operator counts against the error budget. */
+const countsAsFailedCall = (caller: Caller, status: number): boolean => status >= 400 && status < 500 && status !== 429 && caller.kind !== 'operator';
+
+/** Counts a failed call against the caller's error budget. */
+async function countFailedCall(ctx: AnyHttpContext, caller: Caller, ip: string): Promise<void> {
   const policy = LIMIT_POLICIES.error_budget;
   await ctx.limiter.check(policy, limitSubject(policy, caller, ip, ''), ctx.clock.now());
 }
@@ -367,25 +375,7 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       await enforceLimits(ctx, entry, caller, req.ip, reply, limits[caller.kind]);
     },
     handler: async (req, reply) => {
-      const baseUrl = baseUrlOf(ctx, req);
-      const call: CallContext<HttpServices> = {
-        requestId: req.id,
-        caller: req.bosun.caller,
-        ip: req.ip,
-        headers: req.headers,
-        baseUrl,
-        siteUrl: ctx.config.siteUrl ?? baseUrl,
-        services: ctx.services,
-        catalog: ctx.catalog,
-        clock: ctx.clock,
-        setHeader: (name, value) => void reply.header(name, value),
-        onClose(listener) {
-          const raw = reply.raw;
-          raw.once('close', () => {
-            if (!raw.writableEnded) listener();
-          });
-        },
-      };
+      const call = new HttpCall(ctx, req, reply);
       const input = { query: req.query ?? {}, params: req.params ?? {}, body: req.body };
       const result = route.idempotencyKey ? await runIdempotent(ctx.services.idempotency, route, input, call, req) : await route.handler(input, call);
       const costUnits = entry.free ? 0 : entry.cost;
@@ -413,6 +403,59 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       return reply.type('application/json; charset=utf-8').send(result.dataJson !== undefined ? envelopeJsonWithData(envelope, result.dataJson) : envelopeJson(envelope));
     },
   });
+}
+
+/**
+ * A handler's CallContext: one object per request, no closures; the base URLs (which read the Host
+ * header and the protocol) are worked out only when a handler asks for them.
+ */
+class HttpCall implements CallContext<HttpServices> {
+  readonly requestId: string;
+  readonly caller: Caller;
+  readonly services: HttpServices;
+  readonly catalog: AnyHttpContext['catalog'];
+  readonly clock: Clock;
+  private base: string | undefined;
+
+  constructor(
+    private readonly ctx: AnyHttpContext,
+    private readonly req: FastifyRequest,
+    private readonly reply: FastifyReply,
+  ) {
+    this.requestId = req.id;
+    this.caller = req.bosun.caller;
+    this.services = ctx.services;
+    this.catalog = ctx.catalog;
+    this.clock = ctx.clock;
+  }
+
+  get ip(): string {
+    return this.req.ip;
+  }
+
+  get headers(): FastifyRequest['headers'] {
+    return this.req.headers;
+  }
+
+  get baseUrl(): string {
+    this.base ??= baseUrlOf(this.ctx, this.req);
+    return this.base;
+  }
+
+  get siteUrl(): string {
+    return this.ctx.config.siteUrl ?? this.baseUrl;
+  }
+
+  setHeader(name: string, value: string): void {
+    this.reply.header(name, value);
+  }
+
+  onClose(listener: () => void): void {
+    const raw = this.reply.raw;
+    raw.once('close', () => {
+      if (!raw.writableEnded) listener();
+    });
+  }
 }
 
 /**

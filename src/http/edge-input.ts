@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ImplementedOperation } from '../catalog/catalog.js';
 import { AppError, type ErrorCode } from './errors.js';
 
@@ -21,6 +21,7 @@ const CONTROL_BODY = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 type Part = 'query' | 'params' | 'body';
+const PARTS = ['params', 'query', 'body'] as const;
 
 function problem(text: string, part: Part): string | null {
   if ((part === 'body' ? CONTROL_BODY : CONTROL_ANY).test(text)) {
@@ -31,8 +32,27 @@ function problem(text: string, part: Part): string | null {
   return null;
 }
 
+/** Anything that might be refused: any C0 control character, DEL or surrogate (a cheap first pass; most input has none). */
+const SUSPECT = /[\u0000-\u001f\u007f\ud800-\udfff]/;
+
+/** Whether a parsed value holds any suspect string (object keys included), without building field paths. */
+function hasSuspectText(value: unknown): boolean {
+  if (typeof value === 'string') return SUSPECT.test(value);
+  if (value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (hasSuspectText(value[i])) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (SUSPECT.test(key) || hasSuspectText((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
 /** The first offending string in a parsed value (object keys included), with its field path. */
 export function findInvalidText(value: unknown, part: Part, path: string[] = []): { field: string; message: string } | null {
+  if (path.length === 0 && !hasSuspectText(value)) return null;
   if (typeof value === 'string') {
     const why = problem(value, part);
     return why ? { field: [part, ...path].join('.'), message: why } : null;
@@ -68,14 +88,17 @@ export function rejectInvalidText(operations: readonly ImplementedOperation[]) {
     const code = BODY_INPUT_CODES.find((c) => route.errors?.includes(c));
     if (code) bodyCodes.set(entry.operationId, code);
   }
-  return async (req: FastifyRequest): Promise<void> => {
-    for (const part of ['params', 'query', 'body'] as const) {
+  // callback-style hook (no promise per request); most requests carry no suspect character at all
+  return (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+    for (const part of PARTS) {
       const found = findInvalidText(req[part], part);
       if (!found) continue;
       const operationId = (req as { bosun?: { entry: { operationId: string } | null } }).bosun?.entry?.operationId;
       const code = (part === 'body' && operationId && bodyCodes.get(operationId)) || 'invalid_request';
-      throw new AppError(code, `${found.field} ${found.message}`, { field: found.field });
+      done(new AppError(code, `${found.field} ${found.message}`, { field: found.field }));
+      return;
     }
+    done();
   };
 }
 

@@ -20,6 +20,17 @@ export interface Envelope<D = unknown> {
   errors: ErrorDetail[];
 }
 
+/** The last `as_of` text: requests answered in the same millisecond share it (no Date per answer). */
+let isoMs = Number.NaN;
+let isoText = '';
+function asOf(ms: number): string {
+  if (ms !== isoMs) {
+    isoText = iso(ms);
+    isoMs = ms;
+  }
+  return isoText;
+}
+
 export const usageTier = (caller: Caller): UsageTier => (caller.kind === 'anonymous' ? 'anonymous' : 'free');
 
 export function okEnvelope<D>(args: {
@@ -35,7 +46,7 @@ export function okEnvelope<D>(args: {
   return {
     status: 'ok',
     request_id: args.requestId,
-    as_of: iso(args.now),
+    as_of: asOf(args.now),
     freshness_seconds: Math.max(0, Math.round(args.freshnessSeconds ?? 0)),
     cost_units: args.costUnits,
     policy: { attribution_required: true, attribution_text: ATTRIBUTION_TEXT, usage_tier: usageTier(args.caller) },
@@ -54,6 +65,8 @@ const POLICY_JSON = new Map<UsageTier, string>(
 const policyJson = (policy: Envelope['policy']): string =>
   (policy.attribution_required === true && policy.attribution_text === ATTRIBUTION_TEXT ? POLICY_JSON.get(policy.usage_tier) : undefined) ?? JSON.stringify(policy);
 
+const listJson = (list: readonly unknown[]): string => (list.length === 0 ? '[]' : JSON.stringify(list));
+
 /**
  * The envelope as JSON text, with `data` given as already-serialised JSON: the same text as
  * JSON.stringify of the whole envelope, written field by field (issue 9: hot reads).
@@ -63,9 +76,9 @@ export function envelopeJsonWithData(envelope: Envelope<unknown>, dataJson: stri
   return (
     `{"status":${JSON.stringify(e.status)},"request_id":${JSON.stringify(e.request_id)},"as_of":${JSON.stringify(e.as_of)},` +
     `"freshness_seconds":${numberJson(e.freshness_seconds)},"cost_units":${numberJson(e.cost_units)},"policy":${policyJson(e.policy)},` +
-    `"confidence":${numberJson(e.confidence)},"quality_flags":${JSON.stringify(e.quality_flags)},` +
+    `"confidence":${numberJson(e.confidence)},"quality_flags":${listJson(e.quality_flags)},` +
     (dataJson === undefined ? '' : `"data":${dataJson},`) +
-    `"errors":${JSON.stringify(e.errors)}}`
+    `"errors":${listJson(e.errors)}}`
   );
 }
 
@@ -77,7 +90,7 @@ export function errorEnvelope(args: { requestId: string; now: number; caller: Ca
   return {
     status: 'error',
     request_id: args.requestId,
-    as_of: iso(args.now),
+    as_of: asOf(args.now),
     freshness_seconds: 0,
     cost_units: 0,
     policy: { attribution_required: true, attribution_text: ATTRIBUTION_TEXT, usage_tier: usageTier(args.caller) },

@@ -58,9 +58,13 @@ export class Limiter {
   constructor(private readonly backend: LimiterBackend) {}
 
   private windowsAt(policy: LimitPolicy, subject: string, now: number) {
-    const starts = policy.windows.map((w) => Math.floor(now / w.windowMs) * w.windowMs);
-    const keys = policy.windows.map((w, i) => `${policy.name}:${subject}:${w.name}:${starts[i]}`);
-    const ends = policy.windows.map((w, i) => starts[i]! + w.windowMs);
+    const keys: string[] = [];
+    const ends: number[] = [];
+    for (const w of policy.windows) {
+      const start = Math.floor(now / w.windowMs) * w.windowMs;
+      keys.push(`${policy.name}:${subject}:${w.name}:${start}`);
+      ends.push(start + w.windowMs);
+    }
     return { keys, ends };
   }
 
@@ -98,24 +102,21 @@ export class Limiter {
   }
 
   private decide(policy: LimitPolicy, allowed: boolean, counts: number[], ends: number[], now: number, local: boolean | undefined): LimitDecision {
-    const used = counts.map((c) => c + (allowed ? 1 : 0));
+    const windows = policy.windows;
+    const used = allowed ? 1 : 0;
     let binding = 0;
     if (allowed) {
-      policy.windows.forEach((w, i) => {
-        if (w.limit - used[i]! < policy.windows[binding]!.limit - used[binding]!) binding = i;
-      });
+      for (let i = 1; i < windows.length; i++) {
+        if (windows[i]!.limit - (counts[i]! + used) < windows[binding]!.limit - (counts[binding]! + used)) binding = i;
+      }
     } else {
-      binding = policy.windows.findIndex((w, i) => counts[i]! >= w.limit);
+      binding = windows.findIndex((w, i) => counts[i]! >= w.limit);
     }
-    const window = policy.windows[binding]!;
-    const bindingRemaining = window.limit - used[binding]!;
-    return {
-      allowed,
-      window,
-      remaining: Math.max(0, bindingRemaining),
-      resetInMs: ends[binding]! - now,
-      ...(local ? { local: true } : {}),
-    };
+    const window = windows[binding]!;
+    const bindingRemaining = window.limit - (counts[binding]! + used);
+    const decision: LimitDecision = { allowed, window, remaining: Math.max(0, bindingRemaining), resetInMs: ends[binding]! - now };
+    if (local) decision.local = true;
+    return decision;
   }
 
   close(): Promise<void> {
@@ -128,11 +129,21 @@ export class MemoryLimiterBackend implements LimiterBackend {
   private calls = 0;
 
   async consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]) {
+    return this.consumeNow(keys, windows, expiresAt);
+  }
+
+  private consumeNow(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]): { allowed: boolean; counts: number[] } {
     if (++this.calls % 10_000 === 0) this.sweep(Math.min(...expiresAt) - Math.max(...windows.map((w) => w.windowMs)));
     const counts = keys.map((k) => this.counts.get(k)?.count ?? 0);
     const allowed = counts.every((c, i) => c < windows[i]!.limit);
     if (allowed) {
-      keys.forEach((k, i) => this.counts.set(k, { count: counts[i]! + 1, expiresAt: expiresAt[i]! }));
+      for (let i = 0; i < keys.length; i++) {
+        const entry = this.counts.get(keys[i]!);
+        if (entry) {
+          entry.count = counts[i]! + 1;
+          entry.expiresAt = expiresAt[i]!;
+        } else this.counts.set(keys[i]!, { count: counts[i]! + 1, expiresAt: expiresAt[i]! });
+      }
     }
     return { allowed, counts };
   }
@@ -145,8 +156,9 @@ export class MemoryLimiterBackend implements LimiterBackend {
     const guardCounts = guard.keys.map((k) => this.counts.get(k)?.count ?? 0);
     const results: AdmitOutcome['groups'] = [];
     if (guardCounts.some((c, i) => c >= guard.limits[i]!)) return { guardCounts, groups: results };
+    // in memory every group is counted at once: no promise per group
     for (const group of groups) {
-      const result = await this.consume(group.keys, group.windows, group.expiresAt);
+      const result = this.consumeNow(group.keys, group.windows, group.expiresAt);
       results.push(result);
       if (!result.allowed) break;
     }
