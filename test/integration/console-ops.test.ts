@@ -218,6 +218,14 @@ test('console feeds and routes views: feed state from the status report, route o
     const routeOps = CATALOG.filter((e) => e.section === 'routes').length;
     const routes = await b.get('/console/routes');
     assert.match(routes.text, new RegExp(`Telemetry of the ${routeOps} operations of the routes section`));
+    assert.match(routes.text, /not loaded yet/);
+    assert.match(routes.text, /data-figure="cache-hits">0 \/ 0</);
+    const key = (await app.registerAgent('route-asker')).apiKey;
+    for (let i = 0; i < 3; i++) assert.equal((await app.api('GET', '/v1/routes/direct?from=NLRTM&to=SGSIN', { token: key })).status, 200);
+    const after = await b.get('/console/routes');
+    assert.match(after.text, /Sea network<\/dt>\s*<dd>loaded in \d+ ms/);
+    assert.match(after.text, /data-figure="cache-entries">1 of \d+</);
+    assert.match(after.text, /data-figure="cache-hits">2 \/ 1 \(hit rate 66\.7 %\)</);
     for (const path of ['/console/feeds', '/console/trials', '/console/payments', '/console/feedback', '/console/exchange', '/console/routes']) {
       const anonymous = await app.api('GET', path);
       assert.equal(anonymous.status, 401, `${path} needs a session`);

@@ -12,7 +12,7 @@ import type { ConsoleSessions } from './console-sessions.js';
 
 export interface ConsoleOpsDeps {
   sessions: ConsoleSessions;
-  services: Pick<Services, 'meta' | 'telemetry' | 'trials' | 'payments' | 'feedback' | 'exchangeGate'>;
+  services: Pick<Services, 'meta' | 'telemetry' | 'trials' | 'payments' | 'feedback' | 'exchangeGate' | 'routes'>;
 }
 
 interface FeedSourceJson {
@@ -496,11 +496,30 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
         const quality = await services.telemetry.quality(24);
         const operations = quality.operations.filter((o) => ROUTE_OPERATIONS.has(o.operation_id));
         const requests = operations.reduce((sum, o) => sum + o.requests, 0);
+        const { engine, answerCache: cache } = services.routes.status();
         const main = html`<h1>Route service</h1>
           <p>
             Telemetry of the ${ROUTE_OPERATIONS.size} operations of the routes section over the last 24 hours: ${requests} requests of ${quality.window.sample_size}
-            recorded${quality.window.truncated ? ' (newest records only)' : ''}. The route service does not report its engine or answer-cache state yet.
+            recorded${quality.window.truncated ? ' (newest records only)' : ''}.
           </p>
+          <h2>Engine and answer cache (this process)</h2>
+          <dl class="figures" data-section="route-engine">
+            ${
+              engine.loaded
+                ? html`<dt>Sea network</dt>
+                    <dd>loaded in ${Math.round(engine.loadMs)} ms, ${(engine.bytes / 1048576).toFixed(1)} MiB, resolution ${engine.resolutionKm} km</dd>
+                    <dt>Data</dt>
+                    <dd>${engine.attribution.join('; ')}</dd>`
+                : html`<dt>Sea network</dt>
+                    <dd>not loaded yet (it loads on the first route asked of this process)</dd>`
+            }
+            <dt>Answers cached</dt>
+            <dd data-figure="cache-entries">${cache.entries} of ${cache.capacity}</dd>
+            <dt>Hits / misses</dt>
+            <dd data-figure="cache-hits">${cache.hits} / ${cache.misses}${cache.hits + cache.misses > 0 ? ` (hit rate ${((100 * cache.hits) / (cache.hits + cache.misses)).toFixed(1)} %)` : ''}</dd>
+            <dt>Evicted / cleared</dt>
+            <dd>${cache.evictions} evicted (least recently used), cleared ${cache.clears} times (the port table changed)</dd>
+          </dl>
           ${
             operations.length === 0
               ? html`<p>No route operation was called in the last 24 hours.</p>`

@@ -64,14 +64,21 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
   let byId: Map<number, PortRecord> | null = null;
   let byLocode: Map<string, PortRecord> | null = null;
   let indexedTable: readonly PortRecord[] | null = null;
-  const network = deps.network ?? shippedSeaNetwork;
+  const loadNetwork = deps.network ?? shippedSeaNetwork;
+  /** The network once a route asked for it (it loads on first use; the status never loads it). */
+  let loaded: LoadedSeaNetwork | null = null;
+  const network = () => (loaded ??= loadNetwork());
+  const cacheCounts = { hits: 0, misses: 0, evictions: 0, clears: 0 };
 
   /** The one place a port reference (port_id or UN/LOCODE) is looked up. */
   const findPort = (ref: { portId: number } | { locode: string }): PortRecord | undefined => {
     const table = deps.ports();
     // rebuilt when the table changes (a port import, a correction applied or reverted); answers built on the old table go
     if (byId === null || byLocode === null || indexedTable !== table) {
-      if (indexedTable !== null) answers.clear();
+      if (indexedTable !== null && answers.size > 0) {
+        answers.clear();
+        cacheCounts.clears++;
+      }
       indexedTable = table;
       byId = new Map();
       byLocode = new Map();
@@ -143,6 +150,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     const key = JSON.stringify([places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]), mask, request.ship_type ?? null, request.speed_kn ?? null, request.format ?? 'json']);
     const cached = answers.get(key);
     if (cached) {
+      cacheCounts.hits++;
       answers.delete(key);
       answers.set(key, cached);
       return { key, cached, view: null, places };
@@ -216,13 +224,24 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       // a place at a corrected port: the answer stands on the operator's value (docs/feedback.md)
       const qualityFlags = planned.places.some((p) => p.corrected) ? [OPERATOR_CORRECTED_FLAG] : [];
       entry = { data, dataJson: JSON.stringify(data), qualityFlags };
+      cacheCounts.misses++;
       answers.set(planned.key, entry);
-      if (answers.size > answerCacheEntries) answers.delete(answers.keys().next().value!);
+      if (answers.size > answerCacheEntries) {
+        answers.delete(answers.keys().next().value!);
+        cacheCounts.evictions++;
+      }
     }
     return { data: entry.data, dataJson: entry.dataJson, freshnessSeconds: 0, qualityFlags: [...entry.qualityFlags] };
   };
 
   return {
+    /** The engine (once loaded) and the answer cache of this process, for the operator. */
+    status() {
+      return {
+        engine: loaded ? { loaded: true as const, resolutionKm: loaded.resolutionKm, loadMs: loaded.loadMs, bytes: loaded.bytes, attribution: loaded.attribution } : { loaded: false as const },
+        answerCache: { entries: answers.size, capacity: answerCacheEntries, ...cacheCounts },
+      };
+    },
     resolvePlace,
     direct(request: RouteRequest) {
       return answer(plan(request, []), request.format);
