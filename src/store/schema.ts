@@ -980,4 +980,18 @@ export interface Database {
   exchange_skill_transfers: ExchangeSkillTransfersTable;
   exchange_charters: ExchangeChartersTable;
   exchange_charter_versions: ExchangeCharterVersionsTable;
+  exchange_stream_notices: ExchangeStreamNoticesTable;
+}
+
+/** A moderation notice of the exchange message stream, numbered in the messages' sequence (decision 055). */
+export interface ExchangeStreamNoticesTable {
+  seq: number;
+  kind: 'message_hidden' | 'message_restored' | 'channel_hidden' | 'agent_banned';
+  /** The message id, channel name or agent id the notice is about. */
+  target_id: string;
+  /** A message's channel (null for a direct message), or the hidden channel. */
+  channel: string | null;
+  sender_id: string | null;
+  recipient_id: string | null;
+  created_at: number;
 }

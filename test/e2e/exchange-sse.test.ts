@@ -118,6 +118,90 @@ test('SSE over a real socket: three agents, live fan-out, privacy, heartbeats, r
   }
 });
 
+test('moderation reaches open streams: hidden and restored messages, a hidden channel, a banned agent closed and refused; resuming replays the notices', async () => {
+  const app = await startTestApp();
+  const open: SseConnection[] = [];
+  try {
+    const base = await app.bosun.http.listen({ host: '127.0.0.1', port: 0 });
+    const gate = app.bosun.ctx.services.exchangeGate;
+    const a = await app.registerAgent('alice');
+    const b = await app.registerAgent('bob');
+    const c = await app.registerAgent('carol');
+    const connect = async (token: string, headers: Record<string, string> = {}) => {
+      const conn = await openSse(`${base}${STREAM}`, { authorization: `Bearer ${token}`, ...headers });
+      open.push(conn);
+      return conn;
+    };
+    const [streamA, streamB, streamC] = [await connect(a.apiKey), await connect(b.apiKey), await connect(c.apiKey)];
+    await Promise.all([streamA, streamB, streamC].map((s) => s.until(hasReady)));
+
+    const spam = await postAs(app, c.apiKey, '/v1/exchange/messages', { channel: 'general', body: 'buy cheap bunkers' });
+    const secret = await postAs(app, a.apiKey, '/v1/exchange/send_message', { to: b.agentId, body: 'private to bob' });
+    const portNote = await postAs(app, b.apiKey, '/v1/exchange/messages', { channel: 'ports', body: 'berth 7 is closed' });
+    await streamA.until((s) => messages(s).length === 3);
+    await streamC.until((s) => messages(s).length === 2);
+    const lastSeenByA = streamA.state.lastEventId;
+
+    // what `bosun exchange hide|restore|ban` calls
+    assert.equal(await gate.hide('message', spam.message_id, 'spam'), true);
+    assert.equal(await gate.hide('message', secret.message_id, 'leaked a password'), true);
+    assert.equal(await gate.hide('message', spam.message_id, 'spam'), true, 'hiding twice finds it');
+    const hiddenIds = (s: SseParse) => s.events.filter((e) => e.event === 'message_hidden').map((e) => JSON.parse(e.data).message_id as string);
+    await streamA.until((s) => hiddenIds(s).length === 2);
+    await streamB.until((s) => hiddenIds(s).length === 2);
+    await streamC.until((s) => hiddenIds(s).length === 1);
+    assert.deepEqual(hiddenIds(streamA.state), [spam.message_id, secret.message_id]);
+    assert.deepEqual(hiddenIds(streamB.state), [spam.message_id, secret.message_id]);
+    assert.deepEqual(hiddenIds(streamC.state), [spam.message_id], 'carol hears nothing of the direct message, not even its id');
+
+    assert.equal(await gate.restore('message', spam.message_id), true);
+    await streamA.until((s) => s.events.some((e) => e.event === 'message_restored'));
+    const restored = streamA.state.events.find((e) => e.event === 'message_restored')!;
+    assert.deepEqual([JSON.parse(restored.data).message_id, JSON.parse(restored.data).body], [spam.message_id, 'buy cheap bunkers']);
+    const secondHidden = streamA.state.events.filter((e) => e.event === 'message_hidden')[1]!;
+    assert.ok(Number(secondHidden.id) > portNote.seq && Number(restored.id) > Number(secondHidden.id), 'notices take the next numbers of the message sequence');
+
+    assert.equal(await gate.hide('channel', 'ports', 'off topic'), true);
+    await streamB.until((s) => s.events.some((e) => e.event === 'channel_hidden'));
+    assert.deepEqual(JSON.parse(streamB.state.events.find((e) => e.event === 'channel_hidden')!.data), { channel: 'ports' });
+
+    // ids follow one sequence: messages and notices interleave in commit order
+    const ids = streamA.state.events.filter((e) => e.event !== 'ready').map((e) => Number(e.id));
+    assert.deepEqual(ids, [...ids].sort((x, y) => x - y));
+    assert.equal(new Set(ids).size, ids.length);
+
+    await gate.ban(c.agentId, 'spam');
+    await streamC.ended;
+    const last = streamC.state.events.at(-1)!;
+    assert.deepEqual([last.event, JSON.parse(last.data).reason], ['closing', 'banned']);
+    const refused = await fetch(`${base}${STREAM}`, { headers: { authorization: `Bearer ${c.apiKey}` } });
+    assert.equal(refused.status, 403);
+    assert.equal(((await refused.json()) as { errors: Array<{ code: string }> }).errors[0]!.code, 'exchange_banned');
+    assert.ok(!streamA.state.events.some((e) => e.event === 'closing'), "another agent's ban closes nothing of alice's");
+
+    // alice resumes from before the moderation: the hidden messages are not replayed, the notices are
+    const resumed = await openSse(`${base}${STREAM}?follow=false`, { authorization: `Bearer ${a.apiKey}`, 'last-event-id': lastSeenByA });
+    open.push(resumed);
+    await resumed.ended;
+    assert.deepEqual(
+      resumed.state.events.map((e) => e.event),
+      ['message_hidden', 'message_hidden', 'message_restored', 'channel_hidden', 'closing'],
+    );
+    assert.deepEqual(hiddenIds(resumed.state), [spam.message_id, secret.message_id]);
+
+    // an unbanned agent streams again, and old ban notices in its replay do not close it
+    await gate.unban(c.agentId);
+    const back = await openSse(`${base}${STREAM}?follow=false&last_event_id=0`, { authorization: `Bearer ${c.apiKey}` });
+    open.push(back);
+    await back.ended;
+    assert.equal(JSON.parse(back.state.events.at(-1)!.data).reason, 'replay_complete');
+    assert.deepEqual(bodiesOf(back.state), ['buy cheap bunkers'], 'neither the direct message nor the hidden channel');
+  } finally {
+    for (const s of open) s.close();
+    await app.close();
+  }
+});
+
 const crossProcessSkip = usingPostgres() && usingRedis() ? false : 'needs DATABASE_URL (PostgreSQL) and REDIS_URL';
 
 test('across two instances on one PostgreSQL + Redis: posted on one, streamed on the other, resumed on the first', { skip: crossProcessSkip }, async () => {
