@@ -128,7 +128,10 @@ test('moderation reaches open streams: hidden and restored messages, a hidden ch
 
     // ids follow one sequence: messages and notices interleave in commit order
     const ids = streamA.state.events.filter((e) => e.event !== 'ready').map((e) => Number(e.id));
-    assert.deepEqual(ids, [...ids].sort((x, y) => x - y));
+    assert.deepEqual(
+      ids,
+      [...ids].sort((x, y) => x - y),
+    );
     assert.equal(new Set(ids).size, ids.length);
 
     await gate.ban(c.agentId, 'spam');

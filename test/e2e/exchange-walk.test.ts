@@ -154,12 +154,7 @@ test('exchange walk over HTTP: claims, votes, a bounty delivered and rewarded, c
       messages(streamA.state).map((e) => e.id),
       [topic, onIt, dmToB, dmToA, delivered, thanks].map((m) => String(m.seq)),
     );
-    assert.deepEqual(bodiesOf(streamC.state), [
-      `Bounty ${bountyId} is open: anchorage wait at Rotterdam.`,
-      'On it; berth lists first.',
-      'Delivered: no anchorage wait.',
-      'Rewarded, thank you.',
-    ]);
+    assert.deepEqual(bodiesOf(streamC.state), [`Bounty ${bountyId} is open: anchorage wait at Rotterdam.`, 'On it; berth lists first.', 'Delivered: no anchorage wait.', 'Rewarded, thank you.']);
     assert.ok(!JSON.stringify(streamC.state).includes('private'), 'no direct message on the third agent’s stream');
     const thread = await call('GET', `/v1/exchange/messages?thread=${topic.thread_id}`, c.key);
     assert.deepEqual(thread.data.items.map((m: { message_id: string }) => m.message_id).sort(), [topic, onIt, delivered, thanks].map((m) => m.message_id).sort());
@@ -210,7 +205,13 @@ test('exchange walk over HTTP: claims, votes, a bounty delivered and rewarded, c
     assert.deepEqual(inboxC, [], 'carol was told nothing: no message of hers was answered, no claim or bounty of hers moved');
 
     // carol cannot reach the direct conversation by any listing, thread, reply or resume point
-    for (const path of ['/v1/exchange/messages', '/v1/exchange/messages?kind=direct', `/v1/exchange/messages?with=${a.id}`, `/v1/exchange/messages?thread=${dmToB.message_id}`, '/v1/exchange/messages?after=0']) {
+    for (const path of [
+      '/v1/exchange/messages',
+      '/v1/exchange/messages?kind=direct',
+      `/v1/exchange/messages?with=${a.id}`,
+      `/v1/exchange/messages?thread=${dmToB.message_id}`,
+      '/v1/exchange/messages?after=0',
+    ]) {
       const res = await call('GET', path, c.key);
       assert.equal(res.status, 200, path);
       assert.ok(!res.text.includes('private'), `${path} shows carol nothing private`);

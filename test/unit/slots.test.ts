@@ -70,7 +70,7 @@ test(
   },
 );
 
-test('memory slots: renew moves a live lease\'s deadline; a released or lapsed lease is not renewed back', async () => {
+test("memory slots: renew moves a live lease's deadline; a released or lapsed lease is not renewed back", async () => {
   let now = 0;
   const slots = memorySlots(() => now);
   const kept = (await slots.acquire('agt_s', 2, 60_000))!;
@@ -89,27 +89,23 @@ test('memory slots: renew moves a live lease\'s deadline; a released or lapsed l
   assert.ok(await slots.acquire('agt_s', 2, 60_000));
 });
 
-test(
-  'Redis slots: renew extends a live lease and the key, never re-adds a released one',
-  { skip: usingRedis() ? false : 'Redis pass only (set REDIS_URL=redis://…)' },
-  async () => {
-    const redis = new Redis(process.env.REDIS_URL!, { lazyConnect: true });
-    await redis.connect();
-    const prefix = `bosun-test-${randomBytes(6).toString('hex')}:exchange-streams:`;
-    const key = `${prefix}agt_r`;
-    try {
-      const slots = redisSlots(redis, prefix);
-      const short = (await slots.acquire('agt_r', 3, 1_000))!;
-      const gone = (await slots.acquire('agt_r', 3, 1_000))!;
-      await slots.release('agt_r', gone);
-      await slots.renew('agt_r', short, 60_000);
-      await slots.renew('agt_r', gone, 60_000);
-      assert.deepEqual(await redis.zrange(key, 0, -1), [short], 'the released lease stays released');
-      const ttl = await redis.pttl(key);
-      assert.ok(ttl > 50_000 && ttl <= 60_000, `the key lives until the renewed deadline (${ttl} ms)`);
-    } finally {
-      await redis.del(key);
-      await redis.quit();
-    }
-  },
-);
+test('Redis slots: renew extends a live lease and the key, never re-adds a released one', { skip: usingRedis() ? false : 'Redis pass only (set REDIS_URL=redis://…)' }, async () => {
+  const redis = new Redis(process.env.REDIS_URL!, { lazyConnect: true });
+  await redis.connect();
+  const prefix = `bosun-test-${randomBytes(6).toString('hex')}:exchange-streams:`;
+  const key = `${prefix}agt_r`;
+  try {
+    const slots = redisSlots(redis, prefix);
+    const short = (await slots.acquire('agt_r', 3, 1_000))!;
+    const gone = (await slots.acquire('agt_r', 3, 1_000))!;
+    await slots.release('agt_r', gone);
+    await slots.renew('agt_r', short, 60_000);
+    await slots.renew('agt_r', gone, 60_000);
+    assert.deepEqual(await redis.zrange(key, 0, -1), [short], 'the released lease stays released');
+    const ttl = await redis.pttl(key);
+    assert.ok(ttl > 50_000 && ttl <= 60_000, `the key lives until the renewed deadline (${ttl} ms)`);
+  } finally {
+    await redis.del(key);
+    await redis.quit();
+  }
+});

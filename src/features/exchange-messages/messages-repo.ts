@@ -107,7 +107,11 @@ export function createMessagesRepo(db: Db) {
     /** Messages by id, hidden or not (the stream's restored notices carry the message again). */
     async findMessages(messageIds: readonly string[]): Promise<MessageRow[]> {
       if (messageIds.length === 0) return [];
-      const rows = await db.selectFrom('exchange_messages').selectAll().where('message_id', 'in', [...messageIds]).execute();
+      const rows = await db
+        .selectFrom('exchange_messages')
+        .selectAll()
+        .where('message_id', 'in', [...messageIds])
+        .execute();
       return rows.map(messageRow);
     },
 
