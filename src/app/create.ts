@@ -29,7 +29,7 @@ import { createPaymentsRepo } from '../features/payments/payments-repo.js';
 import { createPaymentsService } from '../features/payments/payments-service.js';
 import { createTelemetryRepo } from '../features/telemetry/telemetry-repo.js';
 import { createTelemetryService } from '../features/telemetry/telemetry-service.js';
-import { memoryPollSlots, redisPollSlots } from '../features/vessels/poll-slots.js';
+import { memorySlots, redisSlots } from '../limits/slots.js';
 import { createVesselsRepo } from '../features/vessels/vessels-repo.js';
 import { createTrialsRepo } from '../features/harbor/trials/trials-repo.js';
 import { createVesselsService } from '../features/vessels/vessels-service.js';
@@ -80,7 +80,6 @@ import { createMessagesRepo } from '../features/exchange-messages/messages-repo.
 import { createMessagesService, MESSAGES_TOPIC } from '../features/exchange-messages/messages-service.js';
 import { createStreamHub } from '../features/exchange-messages/stream-hub.js';
 import { createMessageStreams } from '../features/exchange-messages/stream-service.js';
-import { memoryStreamSlots, redisStreamSlots } from '../features/exchange-messages/stream-slots.js';
 import { createWorkspaceRepo } from '../features/workspace/workspace-repo.js';
 import { createWorkspaceService } from '../features/workspace/workspace-service.js';
 import { createOverridesRepo } from '../features/feedback/overrides-repo.js';
@@ -204,12 +203,13 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   });
   exchangeGate.registerKind('message', exchangeMessages.moderation('message'));
   exchangeGate.registerKind('channel', exchangeMessages.moderation('channel'));
+  exchangeGate.onBan((agentId) => exchangeMessages.announceBan(agentId));
   const messageHub = createStreamHub({ repo: messagesRepo, bus, clock, topic: MESSAGES_TOPIC, onError: (err) => logger.error({ err }, 'exchange message stream failed') });
   const services: Services = {
     exchangeMessages,
     exchangeStreams: createMessageStreams({
       hub: messageHub,
-      slots: redis ? redisStreamSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'exchange stream lease not renewed or released; it lapses')) : memoryStreamSlots(),
+      slots: redis ? redisSlots(redis, `${config.redis!.prefix}exchange-streams:`, (err) => logger.warn({ err }, 'exchange stream lease not renewed or released; it lapses')) : memorySlots(),
       checkChannels: async (names) => {
         const known = new Set((await exchangeMessages.channels()).map((c) => c.name));
         const missing = names.find((n) => !known.has(n));
@@ -271,7 +271,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       bus,
       clock,
       cursors,
-      pollSlots: redis ? redisPollSlots(redis, config.redis!.prefix, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memoryPollSlots(() => clock.now()),
+      pollSlots: redis ? redisSlots(redis, `${config.redis!.prefix}polls:`, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memorySlots(() => clock.now()),
       findTrial: (agentId) => trialRecords.find(agentId),
       corrections: (vslId) => overrides.corrections('vessel', vslId),
       onError: (err, context) => logger.error({ err }, context),

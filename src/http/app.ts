@@ -22,7 +22,7 @@ import { DependencyUnavailableError } from '../dependency.js';
 import { boundNumbers, rejectInvalidText } from './edge-input.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { addQualityFlag, dependencyUnavailable, withRequestFlags } from './faults.js';
-import { capConnectionsPerAddress, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
+import { capConnectionsPerAddress, closeUnusedConnectionsOnClose, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
 import { OPERATOR_TOKEN_PREFIX } from '../access/credentials.js';
 import { registerPages, type PageDefinition } from './pages.js';
 import { IDEMPOTENCY_HEADER, type IdempotentWrites } from './idempotency.js';
@@ -160,6 +160,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   app.addHook('preValidation', rejectInvalidText(catalog.implemented));
 
   capConnectionsPerAddress(app, config.server.maxConnectionsPerAddress);
+  closeUnusedConnectionsOnClose(app);
   app.decorateRequest('bosun', null as unknown as RequestState);
 
   // Hooks on every request are callback-style, not async: no promise per hook (issue 9, decision 058).

@@ -112,3 +112,30 @@ export function capConnectionsPerAddress(app: FastifyInstance, max: number): voi
     });
   });
 }
+
+/**
+ * Closing the server closes the sockets that carry no request, including those that never carried
+ * one. Node counts a socket as busy from the moment it is accepted until its first request has been
+ * answered, so `server.close()` (and its closeIdleConnections) leaves a socket a client opened ahead
+ * of need and never used — HTTP clients' pools do that, e.g. undici while an aborted stream's socket
+ * is torn down — and waits for it until the idle timeout (65 s by default). Such sockets are
+ * destroyed when closing starts; one that has received part of a request is left to the headers timeout.
+ */
+export function closeUnusedConnectionsOnClose(app: FastifyInstance): void {
+  const unused = new Set<Socket>();
+  let closing = false;
+  const closeIfUnused = (socket: Socket) => {
+    if (unused.has(socket) && socket.bytesRead === 0) socket.destroy();
+  };
+  app.server.on('connection', (socket: Socket) => {
+    unused.add(socket);
+    socket.once('close', () => unused.delete(socket));
+    // accepted while closing, before the listener stopped: nothing will be answered on it
+    if (closing) setImmediate(() => closeIfUnused(socket));
+  });
+  app.server.on('request', (req: { socket: Socket }) => unused.delete(req.socket));
+  app.addHook('preClose', async () => {
+    closing = true;
+    for (const socket of [...unused]) closeIfUnused(socket);
+  });
+}

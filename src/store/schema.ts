@@ -981,6 +981,7 @@ export interface Database {
   exchange_charters: ExchangeChartersTable;
   exchange_charter_versions: ExchangeCharterVersionsTable;
   infra_ingest_lock: InfraIngestLockTable;
+  exchange_stream_notices: ExchangeStreamNoticesTable;
 }
 
 /** The resource_infra ingest lock (docs/decisions/057): owner null when free; holder says who holds it (pid, host, source). */
@@ -990,4 +991,17 @@ export interface InfraIngestLockTable {
   lease_until: number;
   acquired_at: number;
   holder: string | null;
+}
+
+/** A moderation notice of the exchange message stream, numbered in the messages' sequence (decision 055). */
+export interface ExchangeStreamNoticesTable {
+  seq: number;
+  kind: 'message_hidden' | 'message_restored' | 'channel_hidden' | 'agent_banned';
+  /** The message id, channel name or agent id the notice is about. */
+  target_id: string;
+  /** A message's channel (null for a direct message), or the hidden channel. */
+  channel: string | null;
+  sender_id: string | null;
+  recipient_id: string | null;
+  created_at: number;
 }

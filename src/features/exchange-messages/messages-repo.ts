@@ -1,12 +1,13 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { Executor, Trx } from '../../store/transaction.js';
-import type { Database, ExchangeChannelsTable, ExchangeDigestsTable, ExchangeMessagesTable, ExchangeSummariesTable } from '../../store/schema.js';
+import type { Database, ExchangeChannelsTable, ExchangeDigestsTable, ExchangeMessagesTable, ExchangeStreamNoticesTable, ExchangeSummariesTable } from '../../store/schema.js';
 
 export type ChannelRow = ExchangeChannelsTable;
 export type MessageRow = ExchangeMessagesTable;
 export type DigestRow = ExchangeDigestsTable;
 export type SummaryRow = ExchangeSummariesTable;
+export type NoticeRow = ExchangeStreamNoticesTable;
 
 /** Which messages a listing or stream reads for one viewer (the privacy rule lives in matchesView, shared with the stream). */
 export interface MessageView {
@@ -71,8 +72,8 @@ export function createMessagesRepo(db: Db) {
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
 
-    async setChannelHidden(name: string, hidden: boolean, reason: string | null): Promise<boolean> {
-      const result = await db
+    async setChannelHidden(name: string, hidden: boolean, reason: string | null, executor: Executor = db): Promise<boolean> {
+      const result = await executor
         .updateTable('exchange_channels')
         .set({ hidden: hidden ? 1 : 0, hidden_reason: reason })
         .where('name', '=', name)
@@ -80,12 +81,38 @@ export function createMessagesRepo(db: Db) {
       return Number(result.numUpdatedRows) > 0;
     },
 
+    /** The last number of the sequence messages and stream notices share (decision 055). */
     async maxSeq(executor: Executor = db): Promise<number> {
-      const row = await executor
+      const message = await executor
         .selectFrom('exchange_messages')
         .select((eb) => eb.fn.max('seq').as('seq'))
         .executeTakeFirst();
-      return row?.seq === null || row?.seq === undefined ? 0 : Number(row.seq);
+      const notice = await executor
+        .selectFrom('exchange_stream_notices')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .executeTakeFirst();
+      return Math.max(Number(message?.seq ?? 0), Number(notice?.seq ?? 0));
+    },
+
+    async insertNotice(row: NoticeRow, trx: Trx): Promise<void> {
+      await trx.insertInto('exchange_stream_notices').values(row).execute();
+    },
+
+    /** Every stream notice above `afterSeq`, oldest first (few: moderation is rare). */
+    async noticesAfter(afterSeq: number, limit: number): Promise<NoticeRow[]> {
+      const rows = await db.selectFrom('exchange_stream_notices').selectAll().where('seq', '>', afterSeq).orderBy('seq', 'asc').limit(limit).execute();
+      return rows.map((r) => ({ ...r, seq: Number(r.seq), created_at: Number(r.created_at) }));
+    },
+
+    /** Messages by id, hidden or not (the stream's restored notices carry the message again). */
+    async findMessages(messageIds: readonly string[]): Promise<MessageRow[]> {
+      if (messageIds.length === 0) return [];
+      const rows = await db
+        .selectFrom('exchange_messages')
+        .selectAll()
+        .where('message_id', 'in', [...messageIds])
+        .execute();
+      return rows.map(messageRow);
     },
 
     async insertMessage(row: MessageRow, trx: Trx): Promise<void> {
@@ -146,8 +173,8 @@ export function createMessagesRepo(db: Db) {
       return rows.map(messageRow);
     },
 
-    async setMessageHidden(messageId: string, hidden: { reason: string; at: number } | null): Promise<boolean> {
-      const result = await db
+    async setMessageHidden(messageId: string, hidden: { reason: string; at: number } | null, executor: Executor = db): Promise<boolean> {
+      const result = await executor
         .updateTable('exchange_messages')
         .set(hidden ? { hidden: 1, hidden_reason: hidden.reason, hidden_at: hidden.at } : { hidden: 0, hidden_reason: null, hidden_at: null })
         .where('message_id', '=', messageId)

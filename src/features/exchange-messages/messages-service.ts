@@ -11,7 +11,7 @@ import type { AuditService } from '../audit/audit-service.js';
 import type { ExchangeMember } from '../exchange/exchange-gate.js';
 import { buildDay, type DaySummary } from './digests.js';
 import { checkBody, checkChannelName, checkSendingLimits, dayOf, dayStart, messageView, trendingScore, TRENDING_WINDOW_MS, viewOf, type MessageOut } from './message-rules.js';
-import type { DigestRow, MessageRow, MessagesRepo } from './messages-repo.js';
+import type { DigestRow, MessageRow, MessagesRepo, NoticeRow } from './messages-repo.js';
 
 /** The bus topic a committed message is announced on: payload { seq }, a wake-up for the stream hubs of every process. */
 export const MESSAGES_TOPIC = 'exchange.messages';
@@ -107,9 +107,42 @@ export function createMessagesService(deps: {
     return messageView(row);
   }
 
+  /**
+   * Records a stream notice in the messages' sequence and wakes the stream hubs (decision 055), so
+   * open streams learn of moderation from any process, in order, and resuming clients replay it.
+   */
+  async function notice(fields: Omit<NoticeRow, 'seq' | 'created_at'>, change: (trx: Trx) => Promise<boolean>): Promise<boolean> {
+    const seq = await transaction(SEQUENCE_LOCK, async (trx) => {
+      if (!(await change(trx))) return null;
+      const seq = (await repo.maxSeq(trx)) + 1;
+      await repo.insertNotice({ ...fields, seq, created_at: clock.now() }, trx);
+      return seq;
+    });
+    if (seq !== null) await bus.publish(MESSAGES_TOPIC, { seq }).catch(() => {});
+    return seq !== null;
+  }
+
+  /** Hides or restores a message or channel; a change of visibility is announced to open streams (a restored channel is not: its readers reconnect). */
   async function hideRecord(kind: 'message' | 'channel', id: string, hidden: { reason: string } | null): Promise<boolean> {
-    if (kind === 'message') return repo.setMessageHidden(id, hidden && { reason: hidden.reason, at: clock.now() });
-    return repo.setChannelHidden(id, hidden !== null, hidden?.reason ?? null);
+    if (kind === 'message') {
+      const message = await repo.findMessage(id);
+      if (!message) return false;
+      let found = false;
+      const scope = { target_id: id, channel: message.channel, sender_id: message.sender_id, recipient_id: message.recipient_id };
+      await notice({ kind: hidden ? 'message_hidden' : 'message_restored', ...scope }, async (trx) => {
+        const before = await repo.findMessage(id, trx);
+        found = await repo.setMessageHidden(id, hidden && { reason: hidden.reason, at: clock.now() }, trx);
+        return found && before !== undefined && before.hidden !== (hidden ? 1 : 0);
+      });
+      return found;
+    }
+    let found = false;
+    await notice({ kind: 'channel_hidden', target_id: id, channel: id, sender_id: null, recipient_id: null }, async (trx) => {
+      const before = await repo.findChannel(id, trx);
+      found = await repo.setChannelHidden(id, hidden !== null, hidden?.reason ?? null, trx);
+      return found && hidden !== null && before !== undefined && before.hidden === 0;
+    });
+    return found;
   }
 
   return {
@@ -252,6 +285,11 @@ export function createMessagesService(deps: {
       const created = await repo.insertChannel({ name, description, built_in: 0, created_at: clock.now(), hidden: 0, hidden_reason: null });
       if (created) await audit.record({ actor: { kind: 'cli' }, action: 'exchange.channel.create', target: name, details: { description } });
       return { created };
+    },
+
+    /** Tells open streams the agent was banned: its own streams close (exchange gate's ban listener). */
+    async announceBan(agentId: string): Promise<void> {
+      await notice({ kind: 'agent_banned', target_id: agentId, channel: null, sender_id: null, recipient_id: null }, async () => true);
     },
 
     /** Moderation handlers for the exchange gate's `bosun exchange hide|restore message|channel ID`. */

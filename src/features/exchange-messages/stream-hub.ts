@@ -1,7 +1,7 @@
 import type { Bus } from '../../bus/index.js';
 import { iso, type Clock } from '../../clock.js';
 import { matchesView, messageView, MESSAGE_LIMITS } from './message-rules.js';
-import type { MessageRow, MessagesRepo, MessageView } from './messages-repo.js';
+import type { MessageRow, MessagesRepo, MessageView, NoticeRow } from './messages-repo.js';
 
 /** The writing end of one event stream (the http layer's StreamChannel, or a test's fake). */
 export interface EventSink {
@@ -12,7 +12,7 @@ export interface EventSink {
   readonly ended: boolean;
 }
 
-export type ClosingReason = 'slow_reader' | 'shutdown' | 'replay_complete';
+export type ClosingReason = 'slow_reader' | 'shutdown' | 'replay_complete' | 'banned';
 
 export interface StreamOptions {
   view: MessageView;
@@ -38,16 +38,48 @@ const REPLAY_HIGH_WATER = 64 * 1024;
 /** A client that reads nothing of its replay for this long is a slow reader. */
 const REPLAY_STALL_MS = 30_000;
 
+/**
+ * One entry of the sequence a stream follows: a message, or a moderation notice (decision 055).
+ * `text` is the event sent to the streams whose view covers `scope`; `bans` closes the banned agent's streams.
+ */
+interface StreamItem {
+  seq: number;
+  text: string | null;
+  scope: Pick<MessageRow, 'channel' | 'sender_id' | 'recipient_id' | 'hidden'>;
+  bans: string | null;
+}
+
 interface Subscriber {
   view: MessageView;
   /** The highest sequence number this stream has passed (sent, or not visible to it). */
   position: number;
+  /** The head of the sequence when the stream opened: bans up to it were lifted or are older than the stream (it passed the gate). */
+  openedAt: number;
   live: boolean;
   sink: EventSink;
   close(reason: ClosingReason | null): void;
 }
 
 const eventText = (id: number, event: string, data: unknown) => `id: ${id}\nevent: ${event}\ndata: ${JSON.stringify(data)}\n\n`;
+
+const messageItem = (row: MessageRow): StreamItem => ({ seq: row.seq, text: eventText(row.seq, 'message', messageView(row)), scope: row, bans: null });
+
+/** A notice as a stream item; a restored message is sent again in full (null when it is hidden again by now). */
+function noticeItem(n: NoticeRow, restored: ReadonlyMap<string, MessageRow>): StreamItem {
+  const scope = { channel: n.channel, sender_id: n.sender_id ?? '', recipient_id: n.recipient_id, hidden: 0 };
+  switch (n.kind) {
+    case 'message_hidden':
+      return { seq: n.seq, text: eventText(n.seq, 'message_hidden', { message_id: n.target_id }), scope, bans: null };
+    case 'message_restored': {
+      const row = restored.get(n.target_id);
+      return { seq: n.seq, text: row && !row.hidden ? eventText(n.seq, 'message_restored', messageView(row)) : null, scope, bans: null };
+    }
+    case 'channel_hidden':
+      return { seq: n.seq, text: eventText(n.seq, 'channel_hidden', { channel: n.target_id }), scope, bans: null };
+    case 'agent_banned':
+      return { seq: n.seq, text: null, scope, bans: n.target_id };
+  }
+}
 
 /**
  * One per process: follows the messages table by sequence number, woken by the bus (every process
@@ -62,22 +94,46 @@ export function createStreamHub(deps: { repo: MessagesRepo; bus: Bus; clock: Clo
   let poll: NodeJS.Timeout | null = null;
   /** Highest sequence number read by the hub; every visible message up to it was fanned out. */
   let lastSeq = 0;
-  /** The ring holds every visible message above ringBase up to lastSeq. */
-  let ring: Array<{ row: MessageRow; text: string }> = [];
+  /** The ring holds every visible message and every notice above ringBase up to lastSeq. */
+  let ring: StreamItem[] = [];
   let ringBase = 0;
   let pumping = false;
   let again = false;
 
-  function dispatch(rows: readonly MessageRow[]) {
-    for (const row of rows) {
-      const text = eventText(row.seq, 'message', messageView(row));
-      ring.push({ row, text });
-      if (ring.length > RING_SIZE) ringBase = ring.shift()!.row.seq;
-      lastSeq = row.seq;
+  /**
+   * Messages (visible to `view`, or every visible one) and notices above `after`, merged in sequence
+   * order up to `upto`: where one of the two pages is full, the sequence is known complete only up to its last.
+   */
+  async function readAfter(after: number, limit: number, view: MessageView | null): Promise<{ items: StreamItem[]; upto: number; more: boolean }> {
+    const rows = view ? await repo.listMessages(view, { afterSeq: after, limit, order: 'asc' }) : await repo.messagesAfter(after, limit);
+    const notices = await repo.noticesAfter(after, limit);
+    let upto = Infinity;
+    if (rows.length === limit) upto = rows.at(-1)!.seq;
+    if (notices.length === limit) upto = Math.min(upto, notices.at(-1)!.seq);
+    const restoredIds = notices.filter((n) => n.kind === 'message_restored').map((n) => n.target_id);
+    const restored = new Map((await repo.findMessages(restoredIds)).map((r) => [r.message_id, r]));
+    const items = [...rows.map(messageItem), ...notices.map((n) => noticeItem(n, restored))].filter((i) => i.seq <= upto).sort((a, b) => a.seq - b.seq);
+    return { items, upto, more: upto !== Infinity };
+  }
+
+  /** Sends one item to one stream when its view covers it; a ban closes the banned agent's stream. */
+  function deliver(sub: Subscriber, item: StreamItem, write: (text: string) => void) {
+    if (item.bans !== null) {
+      if (item.bans === sub.view.viewerId && item.seq > sub.openedAt) sub.close('banned');
+      return;
+    }
+    if (item.text !== null && matchesView(sub.view, item.scope)) write(item.text);
+  }
+
+  function dispatch(items: readonly StreamItem[]) {
+    for (const item of items) {
+      ring.push(item);
+      if (ring.length > RING_SIZE) ringBase = ring.shift()!.seq;
+      lastSeq = item.seq;
       for (const sub of subscribers) {
-        if (!sub.live || row.seq <= sub.position) continue;
-        sub.position = row.seq;
-        if (matchesView(sub.view, row)) send(sub, text);
+        if (!sub.live || item.seq <= sub.position) continue;
+        sub.position = item.seq;
+        deliver(sub, item, (text) => send(sub, text));
       }
     }
   }
@@ -98,9 +154,10 @@ export function createStreamHub(deps: { repo: MessagesRepo; bus: Bus; clock: Clo
       do {
         again = false;
         for (;;) {
-          const rows = await repo.messagesAfter(lastSeq, HUB_PAGE);
-          dispatch(rows);
-          if (rows.length < HUB_PAGE) break;
+          const { items, upto, more } = await readAfter(lastSeq, HUB_PAGE, null);
+          dispatch(items);
+          if (!more) break;
+          lastSeq = Math.max(lastSeq, upto);
         }
       } while (again);
     } catch (err) {
@@ -136,11 +193,12 @@ export function createStreamHub(deps: { repo: MessagesRepo; bus: Bus; clock: Clo
   /** Replays stored events after the subscriber's position, oldest first, letting the client read as it goes. */
   async function replay(sub: Subscriber): Promise<void> {
     for (;;) {
-      const rows = await repo.listMessages(sub.view, { afterSeq: sub.position, limit: REPLAY_PAGE, order: 'asc' });
-      for (const row of rows) {
+      const { items, upto, more } = await readAfter(sub.position, REPLAY_PAGE, sub.view);
+      for (const item of items) {
         if (sub.sink.ended) return;
-        sub.position = row.seq;
-        sub.sink.write(eventText(row.seq, 'message', messageView(row)));
+        sub.position = item.seq;
+        deliver(sub, item, (text) => sub.sink.write(text));
+        if (sub.sink.ended) return;
         if (sub.sink.bufferedBytes() > REPLAY_HIGH_WATER) {
           let stalled: NodeJS.Timeout | undefined;
           await Promise.race([sub.sink.drained(), new Promise<void>((resolve) => (stalled = setTimeout(resolve, REPLAY_STALL_MS)))]);
@@ -151,7 +209,8 @@ export function createStreamHub(deps: { repo: MessagesRepo; bus: Bus; clock: Clo
           }
         }
       }
-      if (rows.length < REPLAY_PAGE) return;
+      if (!more) return;
+      sub.position = Math.max(sub.position, upto);
     }
   }
 
@@ -166,6 +225,7 @@ export function createStreamHub(deps: { repo: MessagesRepo; bus: Bus; clock: Clo
       const sub: Subscriber = {
         view: options.view,
         position: 0,
+        openedAt: Number.MAX_SAFE_INTEGER,
         live: false,
         sink,
         close(reason) {
@@ -184,7 +244,8 @@ export function createStreamHub(deps: { repo: MessagesRepo; bus: Bus; clock: Clo
         await start();
         if (closed) return;
         subscribers.add(sub);
-        sub.position = options.after === null ? lastSeq : Math.min(options.after, Math.max(lastSeq, await repo.maxSeq()));
+        sub.openedAt = Math.max(lastSeq, await repo.maxSeq());
+        sub.position = options.after === null ? lastSeq : Math.min(options.after, sub.openedAt);
         heartbeat = setInterval(() => {
           if (sink.ended) return;
           sink.write(`: heartbeat ${iso(clock.now())}\n\n`);
@@ -197,10 +258,11 @@ export function createStreamHub(deps: { repo: MessagesRepo; bus: Bus; clock: Clo
           if (!options.follow) return sub.close('replay_complete');
           // what the hub read meanwhile: from its ring when it covers the gap, else from the store again
           if (lastSeq > sub.position && sub.position < ringBase) continue;
-          for (const { row, text } of ring) {
-            if (row.seq <= sub.position) continue;
-            sub.position = row.seq;
-            if (matchesView(sub.view, row)) sink.write(text);
+          for (const item of ring) {
+            if (item.seq <= sub.position) continue;
+            sub.position = item.seq;
+            deliver(sub, item, (text) => sink.write(text));
+            if (closed) return;
           }
           sub.position = Math.max(sub.position, lastSeq);
           sub.live = true;

@@ -2,7 +2,7 @@ import { AppError } from '../../http/errors.js';
 import type { ExchangeMember } from '../exchange/exchange-gate.js';
 import { MESSAGE_LIMITS, viewOf } from './message-rules.js';
 import type { EventSink, StreamHub } from './stream-hub.js';
-import type { StreamSlots } from './stream-slots.js';
+import type { LeaseSlots } from '../../limits/slots.js';
 
 /** A stream's slot lease lapses this long after its last renewal (a dead process's streams stop counting). */
 const LEASE_MS = 60_000;
@@ -22,7 +22,7 @@ export interface StreamQuery {
  * The exchange's server-sent events (GET /v1/exchange/messages/stream): checks the request, takes
  * one of the agent's stream slots and hands back the function that runs the stream on a sink.
  */
-export function createMessageStreams(deps: { hub: StreamHub; slots: StreamSlots; checkChannels(names: readonly string[]): Promise<void> }) {
+export function createMessageStreams(deps: { hub: StreamHub; slots: LeaseSlots; checkChannels(names: readonly string[]): Promise<void> }) {
   const { hub, slots } = deps;
   return {
     async prepare(member: ExchangeMember, q: StreamQuery, lastEventIdHeader: string | string[] | undefined): Promise<{ start(sink: EventSink): { close(): void; shutdown(): void } }> {

@@ -31,6 +31,7 @@ const CLI: ModerationActor = { kind: 'cli' };
 export function createExchangeGate(deps: { repo: ExchangeGateRepo; agents: AgentsService; audit: AuditService; clock: Clock }) {
   const { repo, agents, audit, clock } = deps;
   const kinds = new Map<string, ModeratedKind>();
+  const banListeners: Array<(agentId: string) => Promise<void>> = [];
 
   function moderatedKind(kind: string): ModeratedKind {
     const found = kinds.get(kind);
@@ -67,7 +68,10 @@ export function createExchangeGate(deps: { repo: ExchangeGateRepo; agents: Agent
     async ban(agentId: string, reason: string, actor: ModerationActor = CLI): Promise<{ banned: boolean }> {
       if (!(await agents.standing(agentId))) throw new AppError('not_found', `no agent ${agentId}`);
       const banned = await repo.insertBan({ agent_id: agentId, reason, banned_at: clock.now() });
-      if (banned) await audit.record({ actor, action: 'exchange.ban', target: agentId, details: { reason } });
+      if (banned) {
+        await audit.record({ actor, action: 'exchange.ban', target: agentId, details: { reason } });
+        for (const listener of banListeners) await listener(agentId);
+      }
       return { banned };
     },
 
@@ -85,6 +89,11 @@ export function createExchangeGate(deps: { repo: ExchangeGateRepo; agents: Agent
     registerKind(kind: string, handler: ModeratedKind): void {
       if (kinds.has(kind)) throw new Error(`exchange record kind ${kind} registered twice`);
       kinds.set(kind, handler);
+    },
+
+    /** Called after a ban took effect (the message streams close the agent's open streams); registered at composition. */
+    onBan(listener: (agentId: string) => Promise<void>): void {
+      banListeners.push(listener);
     },
 
     kinds(): string[] {

@@ -11,7 +11,7 @@ import { entitlementRequired, type VesselAccess } from './entitlements.js';
 import { MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX } from './limits.js';
 import { createPollHub } from './poll-hub.js';
 import { createRecentPositions } from './recent-positions.js';
-import type { PollSlots } from './poll-slots.js';
+import type { LeaseSlots } from '../../limits/slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
 import { parseBBox, splitIds } from './vessel-query.js';
 import { ageSeconds, flagsFor, oldestAge, trackPoint } from './vessel-views.js';
@@ -30,7 +30,7 @@ export interface VesselUpdatesDeps {
   bus: Bus;
   clock: Clock;
   cursors: CursorCodec;
-  pollSlots: PollSlots;
+  pollSlots: LeaseSlots;
   /** The vsl_id of a vessel reference given in `ids` (vessel_not_found when unknown). */
   resolveVslId: (ref: VesselRef) => Promise<string>;
 }

@@ -12,7 +12,7 @@ import { delayCutoff, entitlementRequired, liveFor, vesselAccess, type TrialReco
 import { LOOKUP_RETENTION_DAYS, PREVIEW_LABEL_RETENTION_DAYS } from './limits.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
 import { createLookupRecorder } from './lookup-recorder.js';
-import type { PollSlots } from './poll-slots.js';
+import type { LeaseSlots } from '../../limits/slots.js';
 import { parseVesselRef, type VesselRef } from './vessel-ids.js';
 import { parseTime, splitIds } from './vessel-query.js';
 import { createVesselSearch, type SearchOptions } from './vessel-search.js';
@@ -30,7 +30,7 @@ export interface VesselsServiceDeps {
   bus: Bus;
   clock: Clock;
   cursors: CursorCodec;
-  pollSlots: PollSlots;
+  pollSlots: LeaseSlots;
   /** The snapshot trial record of an agent (read only for callers holding snapshot:read). */
   findTrial: (agentId: string) => Promise<TrialRecord | undefined>;
   onError?: (err: unknown, context: string) => void;

@@ -24,6 +24,7 @@ import * as webmcp from './20261124T0500_webmcp.js';
 import * as billingUsage from './20261124T0510_billing_usage.js';
 import * as resourceInfra from './20261124T0600_resource_infra.js';
 import * as consoleSessions from './20261124T0700_console_sessions.js';
+import * as exchangeStreamNotices from './20261125T0100_exchange_stream_notices.js';
 import * as infraIngestLock from './20261125T0300_infra_ingest_lock.js';
 
 export interface BosunMigration {
@@ -56,5 +57,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261124T0510_billing_usage': billingUsage,
   '20261124T0600_resource_infra': resourceInfra,
   '20261124T0700_console_sessions': consoleSessions,
+  '20261125T0100_exchange_stream_notices': exchangeStreamNotices,
   '20261125T0300_infra_ingest_lock': infraIngestLock,
 };

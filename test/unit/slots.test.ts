@@ -2,17 +2,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { memoryPollSlots, redisPollSlots } from '../../src/features/vessels/poll-slots.js';
+import { memorySlots, redisSlots } from '../../src/limits/slots.js';
 import { usingRedis } from '../helpers/app.js';
 
 /**
- * Long-poll slots are leases that lapse on their own (issue 8 item 5): a process that dies holding
+ * Per-agent slots (src/limits/slots.ts, shared by long polls and exchange streams) are leases that lapse on their own (issue 8 item 5): a process that dies holding
  * them does not lock the agent out, and a refused poll does not extend the leases that refused it.
  */
 
 test('memory poll slots: max leases at once, release frees one, lapsed leases stop counting, a refusal extends nothing', async () => {
   let now = 1_000_000;
-  const slots = memoryPollSlots(() => now);
+  const slots = memorySlots(() => now);
   const leases = [await slots.acquire('agt_a', 3, 60_000), await slots.acquire('agt_a', 3, 60_000), await slots.acquire('agt_a', 3, 60_000)];
   assert.ok(leases.every((l) => typeof l === 'string'));
   assert.equal(await slots.acquire('agt_a', 3, 60_000), null, 'the fourth is refused');
@@ -42,7 +42,7 @@ test(
     const prefix = `bosun-test-${randomBytes(6).toString('hex')}:`;
     const key = `${prefix}polls:agt_x`;
     try {
-      const slots = redisPollSlots(redis, prefix);
+      const slots = redisSlots(redis, `${prefix}polls:`);
       const [seconds] = await redis.time();
       const serverNow = Number(seconds) * 1000;
       // Three leases a crashed process left behind, already past their deadlines.
@@ -69,3 +69,43 @@ test(
     }
   },
 );
+
+test("memory slots: renew moves a live lease's deadline; a released or lapsed lease is not renewed back", async () => {
+  let now = 0;
+  const slots = memorySlots(() => now);
+  const kept = (await slots.acquire('agt_s', 2, 60_000))!;
+  const released = (await slots.acquire('agt_s', 2, 60_000))!;
+  await slots.release('agt_s', released);
+  now = 50_000;
+  await slots.renew('agt_s', kept, 60_000);
+  await slots.renew('agt_s', released, 60_000);
+  now = 100_000;
+  assert.ok(await slots.acquire('agt_s', 2, 60_000), 'the released lease did not come back');
+  assert.equal(await slots.acquire('agt_s', 2, 60_000), null, 'the renewed lease still counts at 100 s (deadline 110 s)');
+  now = 200_000;
+  const lapsedLease = kept;
+  await slots.renew('agt_s', lapsedLease, 60_000);
+  assert.ok(await slots.acquire('agt_s', 2, 60_000), 'a lapsed lease is not revived by a late renewal');
+  assert.ok(await slots.acquire('agt_s', 2, 60_000));
+});
+
+test('Redis slots: renew extends a live lease and the key, never re-adds a released one', { skip: usingRedis() ? false : 'Redis pass only (set REDIS_URL=redis://…)' }, async () => {
+  const redis = new Redis(process.env.REDIS_URL!, { lazyConnect: true });
+  await redis.connect();
+  const prefix = `bosun-test-${randomBytes(6).toString('hex')}:exchange-streams:`;
+  const key = `${prefix}agt_r`;
+  try {
+    const slots = redisSlots(redis, prefix);
+    const short = (await slots.acquire('agt_r', 3, 1_000))!;
+    const gone = (await slots.acquire('agt_r', 3, 1_000))!;
+    await slots.release('agt_r', gone);
+    await slots.renew('agt_r', short, 60_000);
+    await slots.renew('agt_r', gone, 60_000);
+    assert.deepEqual(await redis.zrange(key, 0, -1), [short], 'the released lease stays released');
+    const ttl = await redis.pttl(key);
+    assert.ok(ttl > 50_000 && ttl <= 60_000, `the key lives until the renewed deadline (${ttl} ms)`);
+  } finally {
+    await redis.del(key);
+    await redis.quit();
+  }
+});
