@@ -21,8 +21,11 @@ export interface HistoryInsert {
 export interface BatchResult {
   /** The stored vsl_id of every upserted MMSI (another process may have created it first). */
   vslIds: Map<number, string>;
-  /** Positions actually inserted (duplicates of an existing (vsl_id, observed_at) are not). */
-  inserted: Array<{ seq: number; vsl_id: string; observed_at: number }>;
+  /**
+   * Positions actually inserted (duplicates of an existing (vsl_id, observed_at) are not), each with
+   * `index`, its place in the batch's positions, in no particular order.
+   */
+  inserted: Array<{ index: number; seq: number; vsl_id: string; observed_at: number }>;
 }
 
 /**
@@ -36,6 +39,10 @@ const VESSEL_CHUNK = 400;
 /** The temporary table positions are copied into on PostgreSQL (one per connection, emptied at commit). */
 const POSITION_STAGING = 'bosun_positions_in';
 const HISTORY_CHUNK = 1000;
+/** SQLSTATE of a unique index violation (a position already stored). */
+const UNIQUE_VIOLATION = '23505';
+/** Batches sent through the staging table after a direct COPY met a stored row, unless one finds none. */
+const STAGING_AFTER_CONFLICT = 8;
 const LOAD_CHUNK = 500;
 
 const IDENTITY_COLUMNS = ['imo', 'name', 'callsign', 'ship_type', 'flag', 'length_m', 'beam_m', 'draught_m', 'destination', 'eta', 'simulated', 'sources', 'identity_observed_at'] as const;
@@ -72,6 +79,14 @@ const POSITION_COLUMNS = [
 ] as const satisfies ReadonlyArray<keyof PositionInsert>;
 const VSL_ID_AT = POSITION_COLUMNS.indexOf('vsl_id');
 const OBSERVED_AT_AT = POSITION_COLUMNS.indexOf('observed_at');
+/** A position's values in POSITION_COLUMNS order (checked below), its vsl_id the stored one of its MMSI. */
+function positionValues(p: PositionWrite, canonical: (mmsi: number, vslId: string) => string): unknown[] {
+  return [canonical(p.mmsi, p.vsl_id), p.observed_at, p.received_at, p.lat, p.lon, p.sog, p.cog, p.heading, p.nav_status, p.msg_type, p.source, p.simulated, p.usable, p.quality_flags];
+}
+{
+  const probe = { ...Object.fromEntries(POSITION_COLUMNS.map((column) => [column, column])), mmsi: 0 } as unknown as PositionWrite;
+  if (positionValues(probe, (_mmsi, vslId) => vslId).some((value, i) => value !== POSITION_COLUMNS[i])) throw new Error('positionValues does not follow POSITION_COLUMNS');
+}
 const POSITION_COLUMN_TYPES: Record<(typeof POSITION_COLUMNS)[number], BulkColumnType> = {
   vsl_id: 'text',
   observed_at: 'bigint',
@@ -197,35 +212,95 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
   );
 
   /**
-   * Inserts the batch's positions, skipping those already stored (same vsl_id and observed_at, in the
-   * store or earlier in the batch); answers the inserted ones with their seq. PostgreSQL: COPY into a
-   * session-local staging table, then one insert … select. SQLite: one prepared single-row statement
-   * run per position (a single writer, so seq is the row's rowid and a skipped row changes nothing).
+   * PostgreSQL: after a batch found rows it already held (a re-import), the next batches go through the
+   * staging table straight away instead of trying a COPY that would fail; reset by a batch without any.
    */
-  async function insertPositions(trx: Trx, positions: readonly PositionWrite[], valueOf: (row: PositionWrite, column: keyof PositionWrite) => unknown): Promise<BatchResult['inserted']> {
-    const values = positions.map((row) => POSITION_COLUMNS.map((column) => valueOf(row, column)));
-    const copy = dialect.copyIn(POSITION_STAGING, POSITION_COLUMNS, values);
-    if (copy) {
-      await sql`create temporary table if not exists ${sql.id(POSITION_STAGING)} (${sql.join(POSITION_COLUMNS.map((column) => sql`${sql.id(column)} ${sql.raw(POSITION_COLUMN_TYPES[column])}`))}) on commit delete rows`.execute(
-        trx,
-      );
-      await trx.executeQuery(copy);
-      const columns = sql.join(POSITION_COLUMNS.map((column) => sql.id(column)));
-      const { rows } = await sql<{
-        seq: number;
-        vsl_id: string;
-        observed_at: number;
-      }>`insert into positions (${columns}) select ${columns} from ${sql.id(POSITION_STAGING)} on conflict (vsl_id, observed_at) do nothing returning seq, vsl_id, observed_at`.execute(trx);
-      return rows.map((row) => ({ seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: Number(row.observed_at) }));
+  let stagingBatches = 0;
+
+  /**
+   * Inserts the batch's positions, skipping those already stored (same vsl_id and observed_at, in the
+   * store or earlier in the batch); answers the inserted ones with their seq and place in the batch.
+   * SQLite: one prepared single-row statement run per position (a single writer, so seq is the row's
+   * rowid and a skipped row changes nothing). PostgreSQL: when no two rows of the batch collide, the
+   * batch's seqs are drawn at once (under POSITION_SEQUENCE_LOCK nobody else draws) and the rows are
+   * copied straight into positions with them, under a savepoint; a row the store already holds makes
+   * that COPY fail, and the batch then goes through a staging table and `insert … select … on conflict
+   * do nothing returning` (docs/decisions/059).
+   */
+  async function insertPositions(trx: Trx, positions: readonly PositionWrite[], canonical: (mmsi: number, vslId: string) => string): Promise<BatchResult['inserted']> {
+    const values = new Array<unknown[]>(positions.length);
+    for (let i = 0; i < positions.length; i++) values[i] = positionValues(positions[i]!, canonical);
+    if (dialect.name === 'sqlite') {
+      const { rows } = await trx.executeQuery(dialect.eachRow(insertOnePosition, values)!);
+      const inserted: BatchResult['inserted'] = [];
+      for (let i = 0; i < rows.length; i++) {
+        const { changes, lastInsertRowid } = rows[i]!;
+        if (changes === 0) continue;
+        const value = values[i]!;
+        inserted.push({ index: i, seq: lastInsertRowid, vsl_id: value[VSL_ID_AT] as string, observed_at: value[OBSERVED_AT_AT] as number });
+      }
+      return inserted;
     }
-    const { rows } = await trx.executeQuery(dialect.eachRow(insertOnePosition, values)!);
-    const inserted: BatchResult['inserted'] = [];
-    for (let i = 0; i < rows.length; i++) {
-      if (rows[i]!.changes === 0) continue;
-      const value = values[i]!;
-      inserted.push({ seq: rows[i]!.lastInsertRowid, vsl_id: value[VSL_ID_AT] as string, observed_at: value[OBSERVED_AT_AT] as number });
+    if (stagingBatches === 0 && !collidesWithin(values)) {
+      const direct = await copyStraightIn(trx, values);
+      if (direct) return direct;
+      stagingBatches = STAGING_AFTER_CONFLICT;
     }
+    const inserted = await insertThroughStaging(trx, values);
+    if (stagingBatches > 0) stagingBatches = inserted.length === values.length ? 0 : stagingBatches - 1;
     return inserted;
+  }
+
+  /** True when two rows of the batch have the same (vsl_id, observed_at). */
+  function collidesWithin(values: ReadonlyArray<readonly unknown[]>): boolean {
+    const seen = new Set<string>();
+    for (const value of values) {
+      const key = (value[VSL_ID_AT] as string) + '|' + (value[OBSERVED_AT_AT] as number);
+      if (seen.has(key)) return true;
+      seen.add(key);
+    }
+    return false;
+  }
+
+  /** The direct COPY into positions with seqs drawn here; null (and nothing written) when a row is already stored. */
+  async function copyStraightIn(trx: Trx, values: ReadonlyArray<readonly unknown[]>): Promise<BatchResult['inserted'] | null> {
+    const n = values.length;
+    // Draws n consecutive numbers: nextval takes the first, setval moves the sequence past the last.
+    const { rows } = await sql<{
+      last: number | string;
+    }>`select setval(s, nextval(s) + ${n - 1}) as last from (select cast(pg_get_serial_sequence('positions', 'seq') as regclass) as s) q`.execute(trx);
+    const first = Number(rows[0]!.last) - n + 1;
+    const withSeqs = values.map((value, i) => [first + i, ...value]);
+    await sql`savepoint bosun_positions_copy`.execute(trx);
+    try {
+      await trx.executeQuery(dialect.copyIn('positions', ['seq', ...POSITION_COLUMNS], withSeqs)!);
+    } catch (err) {
+      if ((err as { code?: unknown } | null)?.code !== UNIQUE_VIOLATION) throw err;
+      // The numbers drawn stay unused: a gap in seq, like a rolled-back transaction's.
+      await sql`rollback to savepoint bosun_positions_copy`.execute(trx);
+      return null;
+    }
+    return values.map((value, i) => ({ index: i, seq: first + i, vsl_id: value[VSL_ID_AT] as string, observed_at: value[OBSERVED_AT_AT] as number }));
+  }
+
+  /** COPY into a session-local staging table, then one insert … select skipping the rows already stored. */
+  async function insertThroughStaging(trx: Trx, values: ReadonlyArray<readonly unknown[]>): Promise<BatchResult['inserted']> {
+    await sql`create temporary table if not exists ${sql.id(POSITION_STAGING)} (${sql.join(POSITION_COLUMNS.map((column) => sql`${sql.id(column)} ${sql.raw(POSITION_COLUMN_TYPES[column])}`))}) on commit delete rows`.execute(
+      trx,
+    );
+    await trx.executeQuery(dialect.copyIn(POSITION_STAGING, POSITION_COLUMNS, values)!);
+    const columns = sql.join(POSITION_COLUMNS.map((column) => sql.id(column)));
+    const { rows } = await sql<{
+      seq: number;
+      vsl_id: string;
+      observed_at: number;
+    }>`insert into positions (${columns}) select ${columns} from ${sql.id(POSITION_STAGING)} on conflict (vsl_id, observed_at) do nothing returning seq, vsl_id, observed_at`.execute(trx);
+    const indexOf = new Map<string, number>();
+    for (let i = values.length - 1; i >= 0; i--) indexOf.set((values[i]![VSL_ID_AT] as string) + '|' + (values[i]![OBSERVED_AT_AT] as number), i);
+    return rows.map((row) => {
+      const observedAt = Number(row.observed_at);
+      return { index: indexOf.get(row.vsl_id + '|' + observedAt)!, seq: Number(row.seq), vsl_id: row.vsl_id, observed_at: observedAt };
+    });
   }
 
   /**
@@ -337,8 +412,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
             .execute();
         }
 
-        const valueOf = (row: PositionWrite, column: keyof PositionWrite) => (column === 'vsl_id' ? canonical(row.mmsi, row.vsl_id) : row[column]);
-        const inserted = positions.length === 0 ? [] : await insertPositions(trx, positions, valueOf);
+        const inserted = positions.length === 0 ? [] : await insertPositions(trx, positions, canonical);
         return { vslIds, inserted };
       };
       return openTrx ? write(openTrx) : db.transaction().execute(write);

@@ -390,15 +390,9 @@ export class FleetService implements AisSink {
       }
     }
 
-    const pending = new Map<string, BufferedPosition>();
-    for (const p of positions) {
-      const key = p.state.vslId + '|' + p.row.observed_at;
-      if (!pending.has(key)) pending.set(key, p);
-    }
     const stored: StoredPosition[] = [];
-    for (const { seq, vsl_id: vslId, observed_at: observedAt } of result.inserted) {
-      const p = pending.get(vslId + '|' + observedAt);
-      if (!p) continue;
+    for (const { index, seq, vsl_id: vslId, observed_at: observedAt } of result.inserted) {
+      const p = positions[index]!;
       const row = p.row;
       stored.push({
         seq,

@@ -81,10 +81,8 @@ export function eachRowStatement(statement: SQLiteDatabase.Statement): Pick<SQLi
       const each = Array.isArray(parameters) ? (parameters[0] as unknown) : undefined;
       if (!(each instanceof EachRowParameters)) throw new Error('an each-row statement needs its rows as its one parameter');
       const results = new Array<EachRowResult>(each.rows.length);
-      for (let i = 0; i < each.rows.length; i++) {
-        const { changes, lastInsertRowid } = statement.run(each.rows[i]!);
-        results[i] = { changes, lastInsertRowid: Number(lastInsertRowid) };
-      }
+      // RunResult is { changes, lastInsertRowid }, the rowid a number unless the statement asks for BigInts (Bosun's never do).
+      for (let i = 0; i < each.rows.length; i++) results[i] = statement.run(each.rows[i]!) as EachRowResult;
       return results;
     },
   };

@@ -96,6 +96,37 @@ test('bulk position write: duplicates within and across batches are skipped and 
   });
 });
 
+test('bulk position write: a batch that meets stored rows stores only its new ones; reported seqs and places are the stored rows, in batch order', async () => {
+  await withRepo(async (store, repo) => {
+    const storedRows = async () =>
+      (await store.db.selectFrom('positions').select(['seq', 'vsl_id', 'observed_at', 'lat']).orderBy('seq').execute()).map((r) => [Number(r.seq), r.vsl_id, Number(r.observed_at), r.lat]);
+    const reported = (result: Awaited<ReturnType<FleetRepo['writeBatch']>>, rows: PositionWrite[]) =>
+      [...result.inserted].sort((a, b) => a.seq - b.seq).map((p) => [p.seq, rows[p.index]!.vsl_id, rows[p.index]!.observed_at, rows[p.index]!.lat]);
+
+    const first = [row('vsl_a', T0), row('vsl_b', T0), row('vsl_a', T0 + SECOND)];
+    const r1 = await repo.writeBatch([], [], first);
+    assert.deepEqual(r1.inserted.map((p) => p.index).sort(), [0, 1, 2]);
+    const seqs1 = [...r1.inserted].sort((a, b) => a.index - b.index).map((p) => p.seq);
+    assert.ok(seqs1[0]! < seqs1[1]! && seqs1[1]! < seqs1[2]!, 'seqs follow the batch order');
+    assert.deepEqual(await storedRows(), reported(r1, first));
+
+    // Meets a stored row (vsl_a, T0): nothing of a failed attempt may remain, the new rows are stored once.
+    const second = [row('vsl_c', T0, { lat: 3 }), row('vsl_a', T0, { lat: 9 }), row('vsl_d', T0, { lat: 4 })];
+    const r2 = await repo.writeBatch([], [], second);
+    assert.deepEqual(r2.inserted.map((p) => p.index).sort(), [0, 2]);
+    assert.ok(Math.min(...r2.inserted.map((p) => p.seq)) > seqs1[2]!);
+
+    // A fresh batch afterwards.
+    const third = [row('vsl_e', T0, { lat: 5 }), row('vsl_e', T0 + SECOND, { lat: 6 })];
+    const r3 = await repo.writeBatch([], [], third);
+    assert.equal(r3.inserted.length, 2);
+    assert.ok(Math.min(...r3.inserted.map((p) => p.seq)) > Math.max(...r2.inserted.map((p) => p.seq)));
+
+    assert.deepEqual(await storedRows(), [...reported(r1, first), ...reported(r2, second), ...reported(r3, third)], 'the store holds exactly the reported rows under the reported seqs');
+    assert.equal((await storedRows()).filter(([, vslId, at]) => vslId === 'vsl_a' && at === T0).length, 1);
+  });
+});
+
 test('bulk position write: text with COPY separators and escapes, nulls and extreme numbers are stored exactly', async () => {
   await withRepo(async (store, repo) => {
     const sources = ['tab\there', 'new\nline', 'cr\rhere', 'back\\slash', '\\N', 'trailing\\', '\\.', '', 'NULL', '"quoted", ünïcödé ⚓'];

@@ -34,6 +34,16 @@ test('CSV helpers: source name, IMO, BaseDateTime, quoted fields', () => {
   assert.equal(parseBaseDateTime('2020-01-01 23:59:59'), T0 + 86_399_000);
   assert.equal(parseBaseDateTime('2020-02-30T00:00:00'), null);
   assert.equal(parseBaseDateTime('yesterday'), null);
+  // The per-day fast path and the general one agree: other days, leap days, bad times, other shapes.
+  assert.equal(parseBaseDateTime('2020-02-29T12:30:01'), Date.UTC(2020, 1, 29, 12, 30, 1));
+  assert.equal(parseBaseDateTime('2019-02-29T12:30:01'), null);
+  assert.equal(parseBaseDateTime('2020-01-01T24:00:00'), null);
+  assert.equal(parseBaseDateTime('2020-01-01T23:60:00'), null);
+  assert.equal(parseBaseDateTime('2020-01-01T2x:00:00'), null);
+  assert.equal(parseBaseDateTime('2020-13-01T00:00:00'), null);
+  assert.equal(parseBaseDateTime('2020-01-01T00:00:05Z'), T0 + 5000);
+  assert.equal(parseBaseDateTime('2020-01-01T00:00:05.25'), T0 + 5250);
+  assert.equal(parseBaseDateTime(' 2020-01-01T00:00:05 '), T0 + 5000);
   assert.deepEqual(splitCsvLine('1,"SEA, STAR",""'), ['1', 'SEA, STAR', '']);
   assert.deepEqual(splitCsvLine('1,"say ""hi""",x'), ['1', 'say "hi"', 'x']);
 });
