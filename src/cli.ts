@@ -1,10 +1,10 @@
-// The `bosun` executable: runs main() against this process's streams and environment.
-import { main } from './cli/main.js';
+// The `bosun` executable: runs its command against this process's streams and environment.
+import { mainProcess } from './cli/main.js';
 import type { CliIo } from './cli/io.js';
 
 const io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
 
-main(process.argv.slice(2), io).then(
+mainProcess(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;
   },

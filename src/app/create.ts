@@ -157,7 +157,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const bus: Bus = busPublisher ? new RedisBus(busPublisher, config.redis!.prefix, onBusError) : new MemoryBus(onBusError);
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
-  const agents = createAgentsService({ repo: createAgentsRepo(store.db), clock, audit, autoSandbox: () => config.autoSandbox });
+  const agents = createAgentsService({ repo: createAgentsRepo(store.db, store.readNow), clock, audit, autoSandbox: () => config.autoSandbox });
   const fleetRepo = createFleetRepo(store.db, store.dialect);
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
   // the harbor writes workspace events (help and operator request changes) in its own transactions

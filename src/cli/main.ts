@@ -3,7 +3,7 @@ import { ConfigError } from '../config.js';
 import { AppError } from '../http/errors.js';
 import { err, out, type Command } from './command.js';
 import { ALL_COMMANDS } from './commands.js';
-import { runWithCliIo, type CliIo } from './io.js';
+import { runAsProcess, runWithCliIo, type CliIo } from './io.js';
 
 const COMMANDS: Command[] = ALL_COMMANDS;
 
@@ -22,6 +22,11 @@ function help(): string {
 /** Runs one `bosun` command line against `io` and resolves to its exit code. */
 export function main(argv: string[], io: CliIo): Promise<number> {
   return runWithCliIo(io, () => runCommand(argv));
+}
+
+/** Runs the executable's command line against the process's own streams and environment. */
+export function mainProcess(argv: string[], io: CliIo): Promise<number> {
+  return runAsProcess(io, () => runCommand(argv));
 }
 
 async function runCommand(argv: string[]): Promise<number> {

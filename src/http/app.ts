@@ -8,7 +8,7 @@ import type { CatalogEntry } from '../catalog/types.js';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { LIMIT_POLICIES, type LimitPolicy, type LimitPolicyName } from '../limits/policies.js';
-import type { LimitDecision, Limiter } from '../limits/limiter.js';
+import type { Admission, LimitDecision, Limiter } from '../limits/limiter.js';
 import type { Logger } from '../observability/logger.js';
 import type { RequestTelemetryTable } from '../store/schema.js';
 import { authorize, bearerCredential } from './access.js';
@@ -32,7 +32,7 @@ import type { AgentPrincipal, Caller, OperatorPrincipal } from '../access/princi
 
 /** The services the HTTP layer itself calls: authentication, the audit of refused credentials, request telemetry, idempotent writes. */
 export interface HttpServices {
-  agents: { authenticate(apiKey: string): Promise<AgentPrincipal | undefined> };
+  agents: { authenticate(apiKey: string): Promise<AgentPrincipal | undefined>; cachedPrincipal(apiKey: string): AgentPrincipal | undefined };
   operator: { authenticate(token: string): Promise<OperatorPrincipal | undefined> };
   audit: { record(event: { actor: { kind: 'anonymous' }; action: string; ip: string; details: Record<string, unknown> }): Promise<void> };
   telemetry: { record(row: Omit<RequestTelemetryTable, 'id'>): void };
@@ -309,12 +309,29 @@ function operationLimits(ctx: AnyHttpContext, entry: CatalogEntry): Record<Calle
 }
 
 /** The error budget and the operation's rate limits, counted in one limiter call (one Redis round trip). */
-async function enforceLimits(ctx: AnyHttpContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply, { policies, policyHeader }: OperationLimits) {
+async function enforceLimits(ctx: AnyHttpContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply, limits: OperationLimits) {
+  const { guard, checks } = limitChecks(entry, caller, ip, limits);
+  applyAdmission(await ctx.limiter.admit(guard, checks, ctx.clock.now()), reply, limits);
+}
+
+/** `enforceLimits` without a promise when the limiter counts in this process; false when it needs a round trip. */
+function enforceLimitsNow(ctx: AnyHttpContext, entry: CatalogEntry, caller: Caller, ip: string, reply: FastifyReply, limits: OperationLimits): boolean {
+  const { guard, checks } = limitChecks(entry, caller, ip, limits);
+  const admission = ctx.limiter.admitNow(guard, checks, ctx.clock.now());
+  if (admission === undefined) return false;
+  applyAdmission(admission, reply, limits);
+  return true;
+}
+
+function limitChecks(entry: CatalogEntry, caller: Caller, ip: string, { policies }: OperationLimits) {
   const budget = LIMIT_POLICIES.error_budget;
   const guard = caller.kind === 'operator' ? null : { policy: budget, subject: limitSubject(budget, caller, ip, '') };
-  const now = ctx.clock.now();
   const checks = policies.map((policy) => ({ policy, subject: limitSubject(policy, caller, ip, entry.operationId) }));
-  const { guardFull, decisions } = await ctx.limiter.admit(guard, checks, now);
+  return { guard, checks };
+}
+
+/** Throws the refusal of an admission, or sets the RateLimit headers of its tightest window. */
+function applyAdmission({ guardFull, decisions }: Admission, reply: FastifyReply, { policies, policyHeader }: OperationLimits): void {
   if (guardFull) throw errorBudgetRefusal(guardFull);
   let tightest: LimitDecision | null = null;
   for (const [i, decision] of decisions.entries()) {
@@ -357,23 +374,20 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       ...(route.params ? { params: route.params } : {}),
       ...(route.body ? { body: route.body } : {}),
     },
-    onRequest: async (req, reply) => {
+    onRequest: (req, reply, done) => {
       req.bosun.entry = entry;
-      let caller: Caller;
-      try {
-        caller = await resolveCaller(ctx, req);
-      } catch (err) {
-        await enforceErrorBudget(ctx, ANONYMOUS, req.ip);
-        if (!ignoreInvalidCredential(entry, err, req, reply)) throw err;
-        caller = ANONYMOUS;
+      // The common case runs without a promise: no caller to look up in the store (anonymous, or an agent
+      // key resolved before at the current access version), admitted and counted in this process.
+      const caller = callerNow(ctx, req);
+      if (caller !== undefined && authorize(entry, caller) === null) {
+        req.bosun.caller = caller;
+        try {
+          if (enforceLimitsNow(ctx, entry, caller, req.ip, reply, limits[caller.kind])) return done();
+        } catch (err) {
+          return done(err as FastifyError);
+        }
       }
-      req.bosun.caller = caller;
-      const denied = authorize(entry, caller);
-      if (denied) {
-        await enforceErrorBudget(ctx, caller, req.ip);
-        throw denied;
-      }
-      await enforceLimits(ctx, entry, caller, req.ip, reply, limits[caller.kind]);
+      admitCall(ctx, entry, req, reply, limits).then(() => done(), done);
     },
     handler: async (req, reply) => {
       const call = new HttpCall(ctx, req, reply);
@@ -404,6 +418,34 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       return reply.type('application/json; charset=utf-8').send(result.dataJson !== undefined ? envelopeJsonWithData(envelope, result.dataJson) : envelopeJson(envelope));
     },
   });
+}
+
+/** Resolves the caller, authorises it for the operation and counts the call against its limits. */
+async function admitCall(ctx: AnyHttpContext, entry: CatalogEntry, req: FastifyRequest, reply: FastifyReply, limits: Record<Caller['kind'], OperationLimits>): Promise<void> {
+  let caller: Caller;
+  try {
+    caller = await resolveCaller(ctx, req);
+  } catch (err) {
+    await enforceErrorBudget(ctx, ANONYMOUS, req.ip);
+    if (!ignoreInvalidCredential(entry, err, req, reply)) throw err;
+    caller = ANONYMOUS;
+  }
+  req.bosun.caller = caller;
+  const denied = authorize(entry, caller);
+  if (denied) {
+    await enforceErrorBudget(ctx, caller, req.ip);
+    throw denied;
+  }
+  await enforceLimits(ctx, entry, caller, req.ip, reply, limits[caller.kind]);
+}
+
+/** The caller when the store need not be asked: anonymous, or an agent key resolved before at the current access version. */
+function callerNow(ctx: AnyHttpContext, req: FastifyRequest): Caller | undefined {
+  const credential = bearerCredential(req.headers.authorization);
+  if (credential === undefined) return ANONYMOUS;
+  if (credential === null || credential.startsWith(OPERATOR_TOKEN_PREFIX)) return undefined;
+  const agent = ctx.services.agents.cachedPrincipal(credential);
+  return agent === undefined ? undefined : { kind: 'agent', agent };
 }
 
 /**

@@ -38,6 +38,8 @@ export interface LimiterBackend {
    * else consumes the groups in order as `consume` would, stopping after the first refused group.
    */
   admit(guard: { keys: string[]; limits: number[] }, groups: ConsumeGroup[]): Promise<AdmitOutcome>;
+  /** `admit` at once, for a backend that counts in this process; absent when counting needs a round trip. */
+  admitNow?(guard: { keys: string[]; limits: number[] }, groups: ConsumeGroup[]): AdmitOutcome;
   close(): Promise<void>;
 }
 
@@ -87,17 +89,34 @@ export class Limiter {
    * backend call: a request's error budget and rate limits cost one Redis round trip.
    */
   async admit(guard: LimitCheck | null, checks: readonly LimitCheck[], now: number): Promise<Admission> {
+    const request = this.admissionRequest(guard, checks, now);
+    return this.admission(guard, checks, now, request, await this.backend.admit(request.guard, request.groups));
+  }
+
+  /** `admit` without a promise when the backend counts in this process; undefined when it needs a round trip. */
+  admitNow(guard: LimitCheck | null, checks: readonly LimitCheck[], now: number): Admission | undefined {
+    if (!this.backend.admitNow) return undefined;
+    const request = this.admissionRequest(guard, checks, now);
+    return this.admission(guard, checks, now, request, this.backend.admitNow(request.guard, request.groups));
+  }
+
+  private admissionRequest(guard: LimitCheck | null, checks: readonly LimitCheck[], now: number) {
     const guardWindows = guard ? this.windowsAt(guard.policy, guard.subject, now) : { keys: [], ends: [] };
     const windows = checks.map(({ policy, subject }) => this.windowsAt(policy, subject, now));
-    const outcome = await this.backend.admit(
-      { keys: guardWindows.keys, limits: guard ? guard.policy.windows.map((w) => w.limit) : [] },
-      checks.map(({ policy }, i) => ({ keys: windows[i]!.keys, windows: policy.windows, expiresAt: windows[i]!.ends })),
-    );
+    return {
+      guardWindows,
+      windows,
+      guard: { keys: guardWindows.keys, limits: guard ? guard.policy.windows.map((w) => w.limit) : [] },
+      groups: checks.map(({ policy }, i): ConsumeGroup => ({ keys: windows[i]!.keys, windows: policy.windows, expiresAt: windows[i]!.ends })),
+    };
+  }
+
+  private admission(guard: LimitCheck | null, checks: readonly LimitCheck[], now: number, request: ReturnType<Limiter['admissionRequest']>, outcome: AdmitOutcome): Admission {
     if (guard) {
       const full = guard.policy.windows.findIndex((w, i) => outcome.guardCounts[i]! >= w.limit);
-      if (full >= 0) return { guardFull: { window: guard.policy.windows[full]!, resetInMs: guardWindows.ends[full]! - now }, decisions: [] };
+      if (full >= 0) return { guardFull: { window: guard.policy.windows[full]!, resetInMs: request.guardWindows.ends[full]! - now }, decisions: [] };
     }
-    const decisions = outcome.groups.map(({ allowed, counts }, i) => this.decide(checks[i]!.policy, allowed, counts, windows[i]!.ends, now, outcome.local));
+    const decisions = outcome.groups.map(({ allowed, counts }, i) => this.decide(checks[i]!.policy, allowed, counts, request.windows[i]!.ends, now, outcome.local));
     return { guardFull: null, decisions };
   }
 
@@ -153,6 +172,10 @@ export class MemoryLimiterBackend implements LimiterBackend {
   }
 
   async admit(guard: { keys: string[]; limits: number[] }, groups: ConsumeGroup[]): Promise<AdmitOutcome> {
+    return this.admitNow(guard, groups);
+  }
+
+  admitNow(guard: { keys: string[]; limits: number[] }, groups: ConsumeGroup[]): AdmitOutcome {
     const guardCounts = guard.keys.map((k) => this.counts.get(k)?.count ?? 0);
     const results: AdmitOutcome['groups'] = [];
     if (guardCounts.some((c, i) => c >= guard.limits[i]!)) return { guardCounts, groups: results };

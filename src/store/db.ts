@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLiteDatabase from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, type PostgresPool, type PostgresPoolClient } from 'kysely';
+import { Kysely, PostgresDialect, sql, type CompiledQuery, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import pg from 'pg';
 import { DependencyUnavailableError } from '../dependency.js';
 import type { Config } from '../config.js';
@@ -20,6 +20,12 @@ export interface Store {
   schema: string | null;
   /** One transaction under per-key locks, for every check-then-write (src/store/transaction.ts). */
   transaction: TransactionRunner;
+  /**
+   * SQLite only: runs a compiled read on the connection at once, without Kysely's queue and its promises.
+   * Returns undefined while a transaction is open on the connection (the read would see that transaction's
+   * uncommitted rows): the caller then takes the asynchronous path, which waits for the commit.
+   */
+  readNow?: <R>(query: CompiledQuery) => R[] | undefined;
   describe(): { dialect: string; location: string };
   close(): Promise<void>;
 }
@@ -76,9 +82,11 @@ export async function openStore(database: Config['database'], options: StoreOpti
     sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) });
+    const cached = withStatementCache(sqlite);
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: cached }) });
     return {
       db,
+      readNow: <R>(query: CompiledQuery) => (sqlite.inTransaction ? undefined : (cached.prepare(query.sql).all(...query.parameters) as R[])),
       dialect: dialectHelpers('sqlite'),
       schema: null,
       transaction: createTransactionRunner(db, dialectHelpers('sqlite')),

@@ -24,6 +24,12 @@ export const agentLock = (agentId: string): string => `agent:${agentId}`;
 /** Set while a transaction's callback runs, so a query that bypasses its `trx` fails instead of hanging. */
 const openTransaction = new AsyncLocalStorage<{ open: boolean }>();
 const insideTransaction = () => openTransaction.getStore()?.open === true;
+/**
+ * Transactions open in this process (every store). At zero the storage is disabled: an AsyncLocalStorage
+ * in use hooks every promise the process creates (each request's), and with no transaction open there is
+ * no context to carry. The next `run` enables it again.
+ */
+let transactionsOpen = 0;
 
 /**
  * Per-key FIFO locks inside this process. A transaction waits here before it takes a pooled connection,
@@ -73,10 +79,12 @@ export function createTransactionRunner(db: Db, dialect: DialectHelpers): Transa
       return await db.transaction().execute(async (trx) => {
         for (const key of keys) await dialect.transactionLock(key)?.execute(trx);
         const scope = { open: true };
+        transactionsOpen++;
         try {
           return await openTransaction.run(scope, () => fn(trx));
         } finally {
           scope.open = false;
+          if (--transactionsOpen === 0) openTransaction.disable();
         }
       });
     } finally {

@@ -49,7 +49,7 @@ function appWith(idempotencyKey: boolean) {
   const handled: string[] = [];
   const writes = rememberingWrites();
   const services: HttpServices = {
-    agents: { authenticate: async () => AGENT },
+    agents: { authenticate: async () => AGENT, cachedPrincipal: () => undefined },
     operator: { authenticate: async () => undefined },
     audit: { record: async () => {} },
     telemetry: { record: () => {} },

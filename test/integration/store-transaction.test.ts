@@ -78,6 +78,54 @@ test('a transaction opened inside another fails at once (pass the open trx down 
   });
 });
 
+test('nesting is still caught after every transaction ended (the context storage is off between transactions)', async () => {
+  await withStores(1, async ([store]) => {
+    assert.equal(await store!.transaction(agentLock('agt_n1'), async () => 'first'), 'first');
+    await assert.rejects(
+      store!.transaction(agentLock('agt_n1'), () => store!.transaction(agentLock('agt_n2'), async () => 1)),
+      /inside an open transaction/,
+    );
+  });
+});
+
+test('PostgreSQL: a transaction that ends while another is open leaves the open one its context', { skip: usingPostgres() ? false : 'PostgreSQL only (set DATABASE_URL)' }, async () => {
+  await withStores(1, async ([store]) => {
+    let started!: () => void;
+    const longStarted = new Promise<void>((resolve) => (started = resolve));
+    const shortEnded = longStarted.then(() => store!.transaction(agentLock('agt_n5'), async () => 'short'));
+    const long = store!.transaction(agentLock('agt_n3'), async () => {
+      started();
+      await shortEnded;
+      return store!.transaction(agentLock('agt_n4'), async () => 1);
+    });
+    assert.equal(await shortEnded, 'short');
+    await assert.rejects(long, /inside an open transaction/);
+  });
+});
+
+test('SQLite: readNow reads committed rows at once and declines while a transaction is open on the connection', { skip: usingPostgres() ? 'SQLite only' : false }, async () => {
+  await withStores(1, async ([store]) => {
+    const count = store!.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('target', '=', 'agt_r')
+      .compile();
+    assert.deepEqual(store!.readNow!(count), [{ n: 0 }]);
+    let inside: unknown = 'not run';
+    await store!.transaction(agentLock('agt_r'), async (trx) => {
+      await trx.insertInto('audit_log').values({ ts: 1, actor_kind: 'system', actor_id: null, action: 'test.write', target: 'agt_r', ip: null, details: '{}' }).execute();
+      // the uncommitted row must not be read outside the transaction: the caller takes the asynchronous path
+      inside = store!.readNow!(count);
+    });
+    assert.equal(inside, undefined);
+    assert.deepEqual(store!.readNow!(count), [{ n: 1 }]);
+  });
+});
+
+test('PostgreSQL: the store has no immediate read path', { skip: usingPostgres() ? false : 'PostgreSQL only (set DATABASE_URL)' }, async () => {
+  await withStores(1, async ([store]) => assert.equal(store!.readNow, undefined));
+});
+
 test('SQLite: a query sent beside the open transaction fails at once instead of waiting for the one connection', { skip: usingPostgres() ? 'SQLite only' : false }, async () => {
   await withStores(1, async ([store]) => {
     await assert.rejects(

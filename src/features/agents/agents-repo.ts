@@ -1,12 +1,12 @@
 import type { Transaction } from 'kysely';
-import type { Db } from '../../store/db.js';
+import type { Db, Store } from '../../store/db.js';
 import type { AgentScopesTable, AgentsTable, Database } from '../../store/schema.js';
 
 export type AgentRow = AgentsTable;
 export type ScopeRow = AgentScopesTable;
 type Executor = Db | Transaction<Database>;
 
-export function createAgentsRepo(db: Db) {
+export function createAgentsRepo(db: Db, readNow?: Store['readNow']) {
   // Every keyed request runs these two; building a Kysely query costs as much as running it, so they are built once.
   const agentByKeyHash = db.selectFrom('agents').selectAll().where('key_hash', '=', '').compile();
   const scopeGrantsOfAgent = db.selectFrom('agent_scopes').select(['scope', 'expires_at', 'granted_by']).where('agent_id', '=', '').compile();
@@ -27,6 +27,11 @@ export function createAgentsRepo(db: Db) {
     async accessVersion(): Promise<number> {
       const { rows } = await db.executeQuery<{ version: number }>(currentAccessVersion);
       return Number(rows[0]!.version);
+    },
+    /** The same counter read at once (SQLite outside a transaction); undefined when only `accessVersion` can read it. */
+    accessVersionNow(): number | undefined {
+      const rows = readNow?.<{ version: number }>(currentAccessVersion);
+      return rows ? Number(rows[0]!.version) : undefined;
     },
     /** Scope names with their expiry and grantor, unordered. */
     async scopeGrantsOf(agentId: string): Promise<Array<Pick<ScopeRow, 'scope' | 'expires_at' | 'granted_by'>>> {

@@ -109,7 +109,7 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       if (!isWellFormedSecret(apiKey, AGENT_KEY_PREFIX)) return undefined;
       const hash = hashSecret(apiKey);
       // read first: whatever is read after it is at least as new as this version
-      const version = await repo.accessVersion();
+      const version = repo.accessVersionNow() ?? (await repo.accessVersion());
       const now = clock.now();
       const cached = principals.get(hash, version, now);
       if (cached) return cached;
@@ -120,6 +120,16 @@ export function createAgentsService(deps: { repo: AgentsRepo; clock: Clock; audi
       const principal: AgentPrincipal = { agentId: row.agent_id, name: row.name, state: effectiveState(row, now), scopes: new Set(scopes), row };
       principals.set(hash, version, principal, nextChangeByTime(row, grants, now));
       return principal;
+    },
+
+    /**
+     * The principal of a key resolved before at the current access version, without a promise; undefined
+     * when resolving it needs the store (then `authenticate`).
+     */
+    cachedPrincipal(apiKey: string): AgentPrincipal | undefined {
+      if (!isWellFormedSecret(apiKey, AGENT_KEY_PREFIX)) return undefined;
+      const version = repo.accessVersionNow();
+      return version === undefined ? undefined : principals.get(hashSecret(apiKey), version, clock.now());
     },
 
     async describe(agentId: string) {
