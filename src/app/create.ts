@@ -421,7 +421,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     }),
   ];
   const http = buildHttpApp({ ...ctx, pages });
-  mountMcpEndpoint(http, { config, services });
+  mountMcpEndpoint(http, { config, services, limiter, clock });
   services.webmcp.attach(async (request) => http.inject(request));
   if (options.background) {
     services.telemetry.start();

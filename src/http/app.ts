@@ -63,6 +63,8 @@ interface RequestState {
   freshnessSeconds: number | null;
   /** Set by a site page (src/http/pages.ts): its path pattern, recorded as the telemetry operation. */
   page?: string;
+  /** Set by a transport that is not an operation (the MCP endpoint): recorded as the telemetry operation `<transport> transport`. */
+  transport?: string;
 }
 
 declare module 'fastify' {
@@ -177,7 +179,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
       // recorded first, stamped with the time the response ended (counting a failed call may wait on Redis)
       services.telemetry.record({
         ts: clock.now(),
-        operation_id: state.entry?.operationId ?? (state.page ? `page ${state.page}` : 'unmatched'),
+        operation_id: state.entry?.operationId ?? (state.page ? `page ${state.page}` : state.transport ? `${state.transport} transport` : 'unmatched'),
         method: req.method,
         status: reply.statusCode,
         latency_ms: Math.round(reply.elapsedTime * 100) / 100,
@@ -330,24 +332,26 @@ function limitChecks(entry: CatalogEntry, caller: Caller, ip: string, { policies
   return { guard, checks };
 }
 
+/** The 429 of a refused policy, with Retry-After and the RateLimit headers of the window that is full. */
+export function limitRefusal(policy: LimitPolicy, decision: LimitDecision, policyHeader: string): AppError {
+  const resetSeconds = Math.max(1, Math.ceil(decision.resetInMs / 1000));
+  return new AppError(policy.code, `limit ${policy.name} reached: ${decision.window.limit} calls per ${decision.window.name}; retry in ${resetSeconds} s`, {
+    headers: {
+      'retry-after': String(resetSeconds),
+      'ratelimit-limit': String(decision.window.limit),
+      'ratelimit-remaining': '0',
+      'ratelimit-reset': String(resetSeconds),
+      'ratelimit-policy': policyHeader,
+    },
+  });
+}
+
 /** Throws the refusal of an admission, or sets the RateLimit headers of its tightest window. */
 function applyAdmission({ guardFull, decisions }: Admission, reply: FastifyReply, { policies, policyHeader }: OperationLimits): void {
   if (guardFull) throw errorBudgetRefusal(guardFull);
   let tightest: LimitDecision | null = null;
   for (const [i, decision] of decisions.entries()) {
-    const policy = policies[i]!;
-    const resetSeconds = Math.max(1, Math.ceil(decision.resetInMs / 1000));
-    if (!decision.allowed) {
-      throw new AppError(policy.code, `limit ${policy.name} reached: ${decision.window.limit} calls per ${decision.window.name}; retry in ${resetSeconds} s`, {
-        headers: {
-          'retry-after': String(resetSeconds),
-          'ratelimit-limit': String(decision.window.limit),
-          'ratelimit-remaining': '0',
-          'ratelimit-reset': String(resetSeconds),
-          'ratelimit-policy': policyHeader,
-        },
-      });
-    }
+    if (!decision.allowed) throw limitRefusal(policies[i]!, decision, policyHeader);
     if (decision.local) addQualityFlag(reply.request, 'rate_limits_local');
     if (!tightest || decision.remaining < tightest.remaining) tightest = decision;
   }

@@ -74,6 +74,15 @@ export const LIMIT_POLICIES = {
     perOperation: false,
     code: 'error_rate_limited',
   },
+  mcp_messages: {
+    name: 'mcp_messages',
+    description:
+      'Messages POSTed to the MCP endpoint (/mcp) by one caller: the agent, or the client address without a valid agent key. Each tool call a message carries is also counted as its own operation.',
+    windows: [minute(600)],
+    keying: 'caller',
+    perOperation: false,
+    code: 'rate_limited',
+  },
   registration: {
     name: 'registration',
     description: 'Agent registrations from one client address.',

@@ -250,3 +250,34 @@ test('status: serving, counts of tools, resources and prompts, stateless session
     assert.deepEqual((await app.api('GET', '/v1/webmcp/status')).body.data.calls.last_24h, { mcp: 0, dispatch: 0, errors: 0 });
   });
 });
+
+test('the MCP transport: every message recorded in telemetry as "mcp transport" and limited to 600 per minute per caller, at the edge', async () => {
+  await withApp(async (app) => {
+    const { apiKey, agentId } = await app.registerAgent('mcp-limit');
+    const ping = (token?: string, ip?: string) =>
+      app.api('POST', '/mcp', { ...(token ? { token } : {}), ...(ip ? { ip } : {}), headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 7, method: 'ping' } });
+    for (let i = 0; i < 600; i++) {
+      const answer = await ping(apiKey);
+      if (answer.status !== 200) assert.fail(`message ${i + 1} of 600 answered ${answer.status}: ${answer.text}`);
+    }
+    const refused = await ping(apiKey);
+    assert.equal(refused.status, 429);
+    assert.equal(refused.body.errors[0].code, 'rate_limited');
+    assert.match(refused.body.errors[0].message, /mcp_messages reached: 600 calls per minute/);
+    assert.equal(refused.headers['retry-after'], '60');
+    assert.equal(refused.headers['ratelimit-remaining'], '0');
+    // another caller (no key, its own address) is counted apart
+    const anonymous = await ping(undefined, '10.99.0.1');
+    assert.equal(anonymous.status, 200);
+    assert.deepEqual(anonymous.body, { jsonrpc: '2.0', id: 7, result: {} });
+    app.clock.advance(60_000);
+    assert.equal((await ping(apiKey)).status, 200, 'the next minute admits the agent again');
+
+    await app.bosun.ctx.services.telemetry.flush();
+    const summary = await app.bosun.ctx.services.telemetry.summary(1);
+    const transport = summary.operations.find((o: { operation_id: string }) => o.operation_id === 'mcp transport');
+    assert.deepEqual(transport, { operation_id: 'mcp transport', requests: 603, errors: 1, cost_units: 0 });
+    assert.ok(summary.error_codes.some((c: { code: string; count: number }) => c.code === 'rate_limited' && c.count === 1));
+    assert.equal(summary.distinct_agents, 1, `only ${agentId} sent a key`);
+  });
+});

@@ -19,7 +19,11 @@ import type { Caller } from '../../access/principals.js';
 import { OPERATOR_TOKEN_PREFIX } from '../../access/credentials.js';
 import type { Config } from '../../config.js';
 import { bearerCredential } from '../../http/access.js';
-import { baseUrlOf } from '../../http/app.js';
+import { baseUrlOf, limitRefusal } from '../../http/app.js';
+import { rateLimitPolicyHeader } from '../../http/ratelimit-headers.js';
+import type { Clock } from '../../clock.js';
+import type { Limiter } from '../../limits/limiter.js';
+import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../services.js';
 import { PLAYBOOKS, playbookPromptText } from './playbooks.js';
@@ -153,15 +157,23 @@ const isInitialize = (body: unknown) => (Array.isArray(body) ? body : [body]).so
  * gets its own server and transport, and every tools/call runs through the route pipeline with the
  * POST's own Authorization (docs/decisions/046).
  */
-export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; services: Services }): void {
-  const { config, services } = deps;
+export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; services: Services; limiter: Limiter; clock: Clock }): void {
+  const { config, services, limiter, clock } = deps;
+  const policy = LIMIT_POLICIES.mcp_messages;
+  const policyHeader = rateLimitPolicyHeader([policy]);
   app.route({
     method: 'POST',
     url: MCP_PATH,
     handler: async (req, reply) => {
       const authorization = header(req, 'authorization');
+      const caller = await labelCaller(services, authorization);
+      // The message itself is recorded and limited as the MCP transport; each tool call it carries runs the route pipeline as its own request.
+      req.bosun.caller = caller;
+      req.bosun.transport = 'mcp';
+      const decision = await limiter.check(policy, caller.kind === 'agent' ? caller.agent.agentId : `ip:${req.ip}`, clock.now());
+      if (!decision.allowed) throw limitRefusal(policy, decision, policyHeader);
       const who: ToolCaller = {
-        caller: await labelCaller(services, authorization),
+        caller,
         ...(authorization !== undefined ? { authorization } : {}),
         ...(header(req, 'x-agent-name') !== undefined ? { agentName: header(req, 'x-agent-name') } : {}),
         ...(header(req, 'x-agent-vendor') !== undefined ? { agentVendor: header(req, 'x-agent-vendor') } : {}),
@@ -177,8 +189,6 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
         void server.close();
       });
       await server.connect(transport);
-      // The transport request is not an operation: each tool call it carries is recorded as its own request.
-      (req as { bosun: unknown }).bosun = null;
       reply.raw.setHeader('x-request-id', req.id);
       reply.hijack();
       await transport.handleRequest(req.raw, reply.raw, req.body);
