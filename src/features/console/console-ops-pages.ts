@@ -3,7 +3,7 @@ import { CATALOG } from '../../catalog/entries.js';
 import { AppError } from '../../http/errors.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
-import { html } from '../site/html.js';
+import { dataTable, html } from '../site/html.js';
 import { layout } from '../site/layout.js';
 import { TICKET_KINDS, TICKET_STATES, type OperatorStep } from '../feedback/feedback-service.js';
 import { PAYMENT_STATES, proofFlags } from '../payments/payments-service.js';
@@ -77,37 +77,22 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
           ${
             feeds.length === 0
               ? html`<p>No AIS feed is configured in this process.</p>`
-              : html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Feed</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Messages</th>
-                      <th scope="col">Per minute</th>
-                      <th scope="col">Errors</th>
-                      <th scope="col">Reconnects</th>
-                      <th scope="col">Last message</th>
-                      <th scope="col">Last error</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${feeds.map(
-                      (f) =>
-                        html`<tr data-feed="${f.name}">
-                          <td>${f.name}${f.simulated ? html` <em>(simulated)</em>` : null}</td>
-                          <td>${f.kind}</td>
-                          <td>${f.state}</td>
-                          <td>${f.messages.toLocaleString('en')}</td>
-                          <td>${perMinute(f.messages, status.uptime_seconds)}</td>
-                          <td>${f.errors}</td>
-                          <td>${f.reconnects}</td>
-                          <td>${f.last_message_at ?? '—'}</td>
-                          <td>${f.last_error ?? '—'}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>`
+              : dataTable(
+                  ['Feed', 'Kind', 'State', 'Messages', 'Per minute', 'Errors', 'Reconnects', 'Last message', 'Last error'],
+                  feeds,
+                  (f) => [
+                    html`${f.name}${f.simulated ? html` <em>(simulated)</em>` : null}`,
+                    f.kind,
+                    f.state,
+                    f.messages.toLocaleString('en'),
+                    perMinute(f.messages, status.uptime_seconds),
+                    f.errors,
+                    f.reconnects,
+                    f.last_message_at ?? '—',
+                    f.last_error ?? '—',
+                  ],
+                  (f) => ({ 'data-feed': String(f.name) }),
+                )
           }
           <h2>Fleet</h2>
           <pre>${JSON.stringify(fleet ?? {}, null, 2)}</pre>`;
@@ -135,38 +120,20 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
           ${
             rows.length === 0
               ? html`<p>No snapshot trials.</p>`
-              : html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Agent</th>
-                      <th scope="col">Vessel</th>
-                      <th scope="col">Granted</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Action</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows.map(
-                      (r) =>
-                        html`<tr>
-                          <td><code>${r.agent_id}</code></td>
-                          <td>${r.vessel_ref}</td>
-                          <td>${iso(Number(r.granted_at))}</td>
-                          <td>${r.revoked_at !== null ? 'revoked' : `until ${iso(Number(r.expires_at))}`}</td>
-                          <td>
-                            ${
-                              r.revoked_at === null
-                                ? html`<form method="post" action="/console/trials/revoke" class="inline">
-                                    ${csrfField(session)}<input type="hidden" name="agent_id" value="${r.agent_id}" />
-                                    <button type="submit" aria-label="Revoke the trial of ${r.agent_id}">Revoke</button>
-                                  </form>`
-                                : '—'
-                            }
-                          </td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>`
+              : dataTable(['Agent', 'Vessel', 'Granted', 'State', 'Action'], rows, (r) => [
+                  html`<code>${r.agent_id}</code>`,
+                  r.vessel_ref,
+                  iso(Number(r.granted_at)),
+                  html`${r.revoked_at !== null ? 'revoked' : `until ${iso(Number(r.expires_at))}`}`,
+                  html`${
+                    r.revoked_at === null
+                      ? html`<form method="post" action="/console/trials/revoke" class="inline">
+                          ${csrfField(session)}<input type="hidden" name="agent_id" value="${r.agent_id}" />
+                          <button type="submit" aria-label="Revoke the trial of ${r.agent_id}">Revoke</button>
+                        </form>`
+                      : '—'
+                  }`,
+                ])
           }`;
         return { html: layout({ title: 'Trials', console: session, main }) };
       }),
@@ -332,33 +299,14 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
           ${
             rows.length === 0
               ? html`<p>No feedback tickets.</p>`
-              : html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Ticket</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">Subject</th>
-                      <th scope="col">Title</th>
-                      <th scope="col">From</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows.map(
-                      (r) =>
-                        html`<tr>
-                          <td>
-                            <a href="/console/feedback?ticket=${r.ticket_id}"><code>${r.ticket_id}</code></a>
-                          </td>
-                          <td>${r.state}</td>
-                          <td>${r.kind}</td>
-                          <td>${r.subject_kind}:${r.subject_ref}</td>
-                          <td>${r.title}</td>
-                          <td><code>${r.agent_id}</code></td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>`
+              : dataTable(['Ticket', 'State', 'Kind', 'Subject', 'Title', 'From'], rows, (r) => [
+                  html`<a href="/console/feedback?ticket=${r.ticket_id}"><code>${r.ticket_id}</code></a>`,
+                  r.state,
+                  r.kind,
+                  html`${r.subject_kind}:${r.subject_ref}`,
+                  r.title,
+                  html`<code>${r.agent_id}</code>`,
+                ])
           }`;
         return { html: layout({ title: 'Feedback', console: session, main }) };
       }),
@@ -422,32 +370,15 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
           ${
             bans.length === 0
               ? html`<p>No agent is banned from the exchange.</p>`
-              : html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Agent</th>
-                      <th scope="col">Banned</th>
-                      <th scope="col">Reason</th>
-                      <th scope="col">Action</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${bans.map(
-                      (b) =>
-                        html`<tr>
-                          <td><code>${b.agent_id}</code></td>
-                          <td>${iso(Number(b.banned_at))}</td>
-                          <td>${b.reason}</td>
-                          <td>
-                            <form method="post" action="/console/exchange/unban" class="inline">
-                              ${csrfField(session)}<input type="hidden" name="agent_id" value="${b.agent_id}" />
-                              <button type="submit" aria-label="Lift the ban of ${b.agent_id}">Unban</button>
-                            </form>
-                          </td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>`
+              : dataTable(['Agent', 'Banned', 'Reason', 'Action'], bans, (b) => [
+                  html`<code>${b.agent_id}</code>`,
+                  iso(Number(b.banned_at)),
+                  b.reason,
+                  html`<form method="post" action="/console/exchange/unban" class="inline">
+                    ${csrfField(session)}<input type="hidden" name="agent_id" value="${b.agent_id}" />
+                    <button type="submit" aria-label="Lift the ban of ${b.agent_id}">Unban</button>
+                  </form>`,
+                ])
           }`;
         return { html: layout({ title: 'Exchange moderation', console: session, main }) };
       }),
@@ -523,29 +454,13 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
           ${
             operations.length === 0
               ? html`<p>No route operation was called in the last 24 hours.</p>`
-              : html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Operation</th>
-                      <th scope="col">Requests</th>
-                      <th scope="col">Success rate</th>
-                      <th scope="col">p50 ms</th>
-                      <th scope="col">p95 ms</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${operations.map(
-                      (o) =>
-                        html`<tr>
-                          <td><code>${o.operation_id}</code></td>
-                          <td>${o.requests}</td>
-                          <td>${o.success_rate ?? '—'}</td>
-                          <td>${o.latency_ms.p50 ?? '—'}</td>
-                          <td>${o.latency_ms.p95 ?? '—'}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>`
+              : dataTable(['Operation', 'Requests', 'Success rate', 'p50 ms', 'p95 ms'], operations, (o) => [
+                  html`<code>${o.operation_id}</code>`,
+                  o.requests,
+                  o.success_rate ?? '—',
+                  o.latency_ms.p50 ?? '—',
+                  o.latency_ms.p95 ?? '—',
+                ])
           }`;
         return { html: layout({ title: 'Route service', console: session, main }) };
       }),

@@ -3,7 +3,7 @@ import { GRANTABLE_SCOPES } from '../../access/scopes.js';
 import { AppError } from '../../http/errors.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
-import { html } from '../site/html.js';
+import { dataTable, html } from '../site/html.js';
 import { layout } from '../site/layout.js';
 import { barChart } from './charts.js';
 import { chartAssetPages, CHART_SCRIPTS, CHART_STYLES } from './chart-assets.js';
@@ -135,29 +135,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
             'cost',
           )}
           <h2>By operation</h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Operation</th>
-                <th scope="col">Requests</th>
-                <th scope="col">Success rate</th>
-                <th scope="col">p50 ms</th>
-                <th scope="col">p95 ms</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${quality.operations.map(
-                (o) =>
-                  html`<tr>
-                    <td><code>${o.operation_id}</code></td>
-                    <td>${o.requests}</td>
-                    <td>${o.success_rate ?? '—'}</td>
-                    <td>${o.latency_ms.p50 ?? '—'}</td>
-                    <td>${o.latency_ms.p95 ?? '—'}</td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`;
+          ${dataTable(['Operation', 'Requests', 'Success rate', 'p50 ms', 'p95 ms'], quality.operations, (o) => [html`<code>${o.operation_id}</code>`, o.requests, o.success_rate ?? '—', o.latency_ms.p50 ?? '—', o.latency_ms.p95 ?? '—'])}`;
         return { html: layout({ title: 'Telemetry', console: session, main, scripts: CHART_SCRIPTS, styles: CHART_STYLES }) };
       }),
     },
@@ -169,53 +147,33 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         const scopes = [...GRANTABLE_SCOPES].sort();
         const main = html`<h1>Agents</h1>
           <p>The newest 200 agents. Actions are the CLI's (<code>bosun agents …</code>) and are audited.</p>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Agent</th>
-                <th scope="col">State</th>
-                <th scope="col">Registered</th>
-                <th scope="col">Grant a scope</th>
-                <th scope="col">Revoke</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${agents.map(
-                (a) =>
-                  html`<tr>
-                    <td><code>${a.agent_id}</code><br />${a.name}${a.vendor ? html` <span class="muted">(${a.vendor})</span>` : null}</td>
-                    <td>${a.state}</td>
-                    <td>${iso(Number(a.created_at))}</td>
-                    <td>
-                      ${
-                        a.state === 'revoked'
-                          ? '—'
-                          : html`<form method="post" action="/console/agents/grant" class="inline">
-                              <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
-                              <label for="scope-${a.agent_id}" class="muted">Scope</label>
-                              <select id="scope-${a.agent_id}" name="scope">
-                                ${scopes.map((s) => html`<option>${s}</option>`)}
-                              </select>
-                              <button type="submit">Grant</button>
-                            </form>`
-                      }
-                    </td>
-                    <td>
-                      ${
-                        a.state === 'revoked'
-                          ? 'revoked'
-                          : html`<form method="post" action="/console/agents/revoke" class="inline">
-                              <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
-                              <label for="reason-${a.agent_id}" class="muted">Reason</label>
-                              <input id="reason-${a.agent_id}" name="reason" required />
-                              <button type="submit">Revoke</button>
-                            </form>`
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`;
+          ${dataTable(['Agent', 'State', 'Registered', 'Grant a scope', 'Revoke'], agents, (a) => [
+            html`<code>${a.agent_id}</code><br />${a.name}${a.vendor ? html` <span class="muted">(${a.vendor})</span>` : null}`,
+            a.state,
+            iso(Number(a.created_at)),
+            html`${
+              a.state === 'revoked'
+                ? '—'
+                : html`<form method="post" action="/console/agents/grant" class="inline">
+                    <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
+                    <label for="scope-${a.agent_id}" class="muted">Scope</label>
+                    <select id="scope-${a.agent_id}" name="scope">
+                      ${scopes.map((s) => html`<option>${s}</option>`)}
+                    </select>
+                    <button type="submit">Grant</button>
+                  </form>`
+            }`,
+            html`${
+              a.state === 'revoked'
+                ? 'revoked'
+                : html`<form method="post" action="/console/agents/revoke" class="inline">
+                    <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
+                    <label for="reason-${a.agent_id}" class="muted">Reason</label>
+                    <input id="reason-${a.agent_id}" name="reason" required />
+                    <button type="submit">Revoke</button>
+                  </form>`
+            }`,
+          ])}`;
         return { html: layout({ title: 'Agents', console: session, main }) };
       }),
     },

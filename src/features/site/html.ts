@@ -29,3 +29,26 @@ export function html(strings: TemplateStringsArray, ...values: Value[]): Html {
 
 /** Text already made safe elsewhere (a rendered fragment). */
 export const trusted = (text: string) => new Html(text);
+
+/**
+ * A table with one header cell per column (`<th scope="col">`) and one row per item (`cells` gives its
+ * cells in column order); `rowAttributes` adds attributes to an item's `<tr>` (e.g. data-* for tests).
+ */
+export function dataTable<T>(columns: readonly string[], items: readonly T[], cells: (item: T) => readonly Value[], rowAttributes?: (item: T) => Record<string, string>): Html {
+  const attributes = (item: T) =>
+    rowAttributes
+      ? Object.entries(rowAttributes(item))
+          .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
+          .join('')
+      : '';
+  return html`<table>
+    <thead>
+      <tr>
+        ${columns.map((column) => html`<th scope="col">${column}</th>`)}
+      </tr>
+    </thead>
+    <tbody>
+      ${items.map((item) => html`<tr${trusted(attributes(item))}>${cells(item).map((cell) => html`<td>${cell}</td>`)}</tr>`)}
+    </tbody>
+  </table>`;
+}

@@ -2,7 +2,7 @@ import { HOUR, iso, type Clock } from '../../clock.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
-import { html, type Html } from './html.js';
+import { dataTable, html, type Html } from './html.js';
 import { layout, SITE_CSS } from './layout.js';
 
 export interface SiteDeps {
@@ -56,29 +56,13 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
           ${
             feeds.length === 0
               ? html`<p>No AIS feed is configured on this deployment.</p>`
-              : html`<table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Feed</th>
-                      <th scope="col">Kind</th>
-                      <th scope="col">State</th>
-                      <th scope="col">Messages</th>
-                      <th scope="col">Last message</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${feeds.map(
-                      (f) =>
-                        html`<tr>
-                          <td>${f.name}${f.simulated ? html` <em>(simulated)</em>` : null}</td>
-                          <td>${f.kind}</td>
-                          <td>${f.state}</td>
-                          <td>${f.messages.toLocaleString('en')}</td>
-                          <td>${f.last_message_at ?? '—'}</td>
-                        </tr>`,
-                    )}
-                  </tbody>
-                </table>`
+              : dataTable(['Feed', 'Kind', 'State', 'Messages', 'Last message'], feeds, (f) => [
+                  html`${f.name}${f.simulated ? html` <em>(simulated)</em>` : null}`,
+                  f.kind,
+                  f.state,
+                  f.messages.toLocaleString('en'),
+                  f.last_message_at ?? '—',
+                ])
           }
           <h2>For agents</h2>
           <ul>
