@@ -5,6 +5,8 @@ import type { CatalogView } from '../../catalog/catalog.js';
 import type { Clock } from '../../clock.js';
 import { DAY, HOUR, iso, MINUTE, SECOND } from '../../clock.js';
 import type { LoadedSeaNetwork } from '../../routing/network-file.js';
+import { AppError } from '../../http/errors.js';
+import { RoutingError } from '../../routing/engine.js';
 import type { TelemetryService } from '../telemetry/telemetry-service.js';
 import { TELEMETRY_VIEW_CAP } from '../telemetry/telemetry-service.js';
 import type { RoutesDataService } from './data-service.js';
@@ -24,7 +26,7 @@ export const BENCHMARK_PAIRS: readonly { from: string; to: string; avoid: string
   { from: 'CNSGH', to: 'USLAX', avoid: null, label: 'Shanghai – Los Angeles (antimeridian)', reference_nm: { min: 5900, max: 5900 } },
   { from: 'USHOU', to: 'NLRTM', avoid: null, label: 'Houston – Rotterdam', reference_nm: { min: 5070, max: 5070 } },
   { from: 'USLAX', to: 'USNYC', avoid: null, label: 'Los Angeles – New York via Panama', reference_nm: { min: 4950, max: 5000 } },
-  { from: 'BRSSZ', to: 'CNTAO', avoid: null, label: 'Santos – Qingdao (round the Cape)', reference_nm: null },
+  { from: 'BRSSZ', to: 'CNQIN', avoid: null, label: 'Santos – Qingdao (round the Cape)', reference_nm: null },
 ];
 /** A benchmark distance within this fraction of its reference (range) is accurate. */
 export const BENCHMARK_TOLERANCE = 0.02;
@@ -155,34 +157,38 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     const network = deps.network();
     const { engine } = network;
     const pairs = BENCHMARK_PAIRS.map((pair) => {
-      const a = deps.routes().resolvePlace(pair.from, 'from');
-      const b = deps.routes().resolvePlace(pair.to, 'to');
-      const mask = engine.passageMask(pair.avoid ? [pair.avoid] : []);
+      const ref = pair.reference_nm;
+      const base = { from: pair.from, to: pair.to, avoid: pair.avoid, label: pair.label, reference_nm: ref };
       const times: number[] = [];
       let distance = 0;
       let passages: string[] = [];
-      for (let i = 0; i < runs; i++) {
-        const t0 = performance.now();
-        const route = engine.route([a, b], { excludedMask: mask });
-        times.push(performance.now() - t0);
-        distance = route.distanceNm;
-        passages = route.passages.map((p) => p.id);
+      try {
+        const a = deps.routes().resolvePlace(pair.from, 'from');
+        const b = deps.routes().resolvePlace(pair.to, 'to');
+        const mask = engine.passageMask(pair.avoid ? [pair.avoid] : []);
+        for (let i = 0; i < runs; i++) {
+          const t0 = performance.now();
+          const route = engine.route([a, b], { excludedMask: mask });
+          times.push(performance.now() - t0);
+          distance = route.distanceNm;
+          passages = route.passages.map((p) => p.id);
+        }
+      } catch (err) {
+        // a reference pair that cannot be routed (a port gone from the table, a network change) is a failed pair, not a failed answer
+        if (!(err instanceof AppError) && !(err instanceof RoutingError)) throw err;
+        return { ...base, distance_nm: null, passages: [], deviation_pct: null, within_tolerance: ref === null ? null : false, time_ms: null, error: { code: err.code, message: err.message } };
       }
       const distanceNm = round(distance, 1);
-      const ref = pair.reference_nm;
       const deviation = ref === null ? null : distanceNm < ref.min ? (distanceNm - ref.min) / ref.min : distanceNm > ref.max ? (distanceNm - ref.max) / ref.max : 0;
       const sorted = [...times].sort((x, y) => x - y);
       return {
-        from: pair.from,
-        to: pair.to,
-        avoid: pair.avoid,
-        label: pair.label,
+        ...base,
         distance_nm: distanceNm,
         passages,
-        reference_nm: ref,
         deviation_pct: deviation === null ? null : round(deviation * 100, 2),
         within_tolerance: deviation === null ? null : Math.abs(deviation) <= BENCHMARK_TOLERANCE,
         time_ms: { median: round(sorted[Math.floor((sorted.length - 1) / 2)]!, 3), min: round(sorted[0]!, 3), max: round(sorted.at(-1)!, 3), runs: times.length },
+        error: null,
       };
     });
     const judged = pairs.filter((p) => p.within_tolerance !== null);
@@ -197,7 +203,10 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
         with_reference: judged.length,
         within_tolerance: judged.filter((p) => p.within_tolerance).length,
         share_within: judged.length ? round(judged.filter((p) => p.within_tolerance).length / judged.length) : null,
-        median_time_ms: round(percentile(pairs.map((p) => p.time_ms.median).sort((x, y) => x - y), 50)!, 3),
+        median_time_ms: (() => {
+          const medians = pairs.flatMap((p) => (p.time_ms ? [p.time_ms.median] : [])).sort((x, y) => x - y);
+          return medians.length ? round(percentile(medians, 50)!, 3) : null;
+        })(),
       },
       pairs,
     };
