@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CATALOG } from '../../src/catalog/entries.js';
-import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.js';
+import { DAY, HOUR, MINUTE } from '../../src/clock.js';
 import { ALL_ROUTES } from '../../src/features/index.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
@@ -170,7 +170,20 @@ test('readiness, readiness-history: checks with values, snapshots at most once a
     },
   ]);
   await app.bosun.ctx.services.events.repo.upsertTransits([
-    { vsl_id: 'vsl_tr', zone: 'dover', direction: 'northeastbound', entered_at: now - DAY - HOUR, exited_at: now - DAY, mean_speed_kn: 12, stopped_ms: 0, first_seq: 3, last_seq: 4, fixes: 20, simulated: 0, updated_at: now },
+    {
+      vsl_id: 'vsl_tr',
+      zone: 'dover',
+      direction: 'northeastbound',
+      entered_at: now - DAY - HOUR,
+      exited_at: now - DAY,
+      mean_speed_kn: 12,
+      stopped_ms: 0,
+      first_seq: 3,
+      last_seq: 4,
+      fixes: 20,
+      simulated: 0,
+      updated_at: now,
+    },
   ]);
   const ready = (await get('/v1/routes/readiness?days=3&max_age_seconds=900')).body.data;
   assert.deepEqual([ready.ready, ready.passed, ready.snapshot_recorded], [true, 4, true]);

@@ -370,7 +370,9 @@ export function createRoutesDataService(deps: DataServiceDeps) {
       let centreLon = lons.reduce((s, v) => s + v, 0) / group.length + COVERAGE_CELL_DEG / 2;
       if (centreLon >= 180) centreLon -= 360;
       const norm = (lon: number) => (lon > 180 ? lon - 360 : lon);
-      const chokepoint = CHOKEPOINTS.map((c) => ({ key: c.key, name: c.name, distance_km: round(distanceM(centreLat, centreLon, c.lat, c.lon) / 1000, 0) })).sort((a, b) => a.distance_km - b.distance_km)[0]!;
+      const chokepoint = CHOKEPOINTS.map((c) => ({ key: c.key, name: c.name, distance_km: round(distanceM(centreLat, centreLon, c.lat, c.lon) / 1000, 0) })).sort(
+        (a, b) => a.distance_km - b.distance_km,
+      )[0]!;
       let port: { port_id: number; name: string; locode: string | null; distance_km: number } | null = null;
       for (const p of ports) {
         const d = distanceM(centreLat, centreLon, p.lat, p.lon) / 1000;

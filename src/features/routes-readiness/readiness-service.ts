@@ -127,7 +127,9 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     const gaps = implemented
       .map((r) => ({
         operation_id: r.operation_id,
-        missing: [!r.query_schema && 'query_schema', !r.response_schema && 'response_schema', r.examples === 0 && 'examples', r.errors?.length === 0 && 'declared_errors'].filter((m): m is string => typeof m === 'string'),
+        missing: [!r.query_schema && 'query_schema', !r.response_schema && 'response_schema', r.examples === 0 && 'examples', r.errors?.length === 0 && 'declared_errors'].filter(
+          (m): m is string => typeof m === 'string',
+        ),
       }))
       .filter((g) => g.missing.length > 0);
     const n = implemented.length;
@@ -246,7 +248,15 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     }
     const ports = deps.ports();
     const portCount = ports.table().length;
-    checks.push({ name: 'port_table', pass: portCount > 0, value: portCount, threshold: 1, comparison: 'at_least', unit: 'ports', detail: `port table version ${ports.version()}: ${portCount} ports` });
+    checks.push({
+      name: 'port_table',
+      pass: portCount > 0,
+      value: portCount,
+      threshold: 1,
+      comparison: 'at_least',
+      unit: 'ports',
+      detail: `port table version ${ports.version()}: ${portCount} ports`,
+    });
     const events = await repo.eventCounts(now - days * DAY, now);
     const eventTotal = events.port_calls + events.transits;
     checks.push({
@@ -349,7 +359,14 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     const bench = benchmarkFacts();
     const errors = await routesErrorRate(hours);
     const criteria: Criterion[] = [
-      { name: 'readiness', status: ready.ready ? 'pass' : 'fail', value: ready.passed, threshold: ready.total, comparison: 'at_least', detail: `${ready.passed} of ${ready.total} readiness checks pass` },
+      {
+        name: 'readiness',
+        status: ready.ready ? 'pass' : 'fail',
+        value: ready.passed,
+        threshold: ready.total,
+        comparison: 'at_least',
+        detail: `${ready.passed} of ${ready.total} readiness checks pass`,
+      },
       {
         name: 'schema_coverage',
         status: judge(schema.complete.share, RELEASE_SCHEMA_COMPLETE_MIN, 'at_least'),
@@ -372,7 +389,8 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
         value: errors.rate,
         threshold: RELEASE_MAX_SERVER_ERROR_RATE,
         comparison: 'at_most',
-        detail: errors.requests > 0 ? `${errors.server_errors} server errors (5xx) in ${errors.requests} routes requests in the last ${hours} h` : `no routes request was recorded in the last ${hours} h`,
+        detail:
+          errors.requests > 0 ? `${errors.server_errors} server errors (5xx) in ${errors.requests} routes requests in the last ${hours} h` : `no routes request was recorded in the last ${hours} h`,
       },
     ];
     const verdict = criteria.some((c) => c.status === 'fail') ? 'no_go' : criteria.some((c) => c.status === 'no_data') ? 'insufficient_data' : 'go';
@@ -498,7 +516,12 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     const regression = await regressionFacts(query);
     const known = release.criteria.filter((c) => c.status !== 'no_data');
     const parts = [
-      { name: 'readiness' as const, weight: ROLLOUT_WEIGHTS.readiness, score: release.ready.total ? release.ready.passed / release.ready.total : null, basis: `${release.ready.passed}/${release.ready.total} checks pass` },
+      {
+        name: 'readiness' as const,
+        weight: ROLLOUT_WEIGHTS.readiness,
+        score: release.ready.total ? release.ready.passed / release.ready.total : null,
+        basis: `${release.ready.passed}/${release.ready.total} checks pass`,
+      },
       {
         name: 'release' as const,
         weight: ROLLOUT_WEIGHTS.release,

@@ -247,7 +247,10 @@ const budgetGuard = defineRoute({
   query: BudgetGuardQuery,
   response: BudgetGuardData,
   errors: ERRORS,
-  examples: [{ summary: 'A 50-unit budget over the last 7 days', query: { days: 7, budget_units: 50 } }, { summary: 'Spend today', query: { days: 1 } }],
+  examples: [
+    { summary: 'A 50-unit budget over the last 7 days', query: { days: 7, budget_units: 50 } },
+    { summary: 'Spend today', query: { days: 1 } },
+  ],
   async handler({ query }, call) {
     return call.services.routesReadiness.budgetGuard(callingAgent(call), query);
   },

@@ -102,7 +102,12 @@ export const FreshnessSlaQuery = Type.Object(
       Type.Integer({ minimum: 5, maximum: 1440, default: DEFAULT_SLA_BUCKET_MINUTES, description: `Bucket length, minutes (5-1440, default ${DEFAULT_SLA_BUCKET_MINUTES}).` }),
     ),
     target_seconds: Type.Optional(
-      Type.Integer({ minimum: 60, maximum: 86_400, default: DEFAULT_SLA_TARGET_SECONDS, description: `SLA target: the newest position at most this old (60-86400 s, default ${DEFAULT_SLA_TARGET_SECONDS}).` }),
+      Type.Integer({
+        minimum: 60,
+        maximum: 86_400,
+        default: DEFAULT_SLA_TARGET_SECONDS,
+        description: `SLA target: the newest position at most this old (60-86400 s, default ${DEFAULT_SLA_TARGET_SECONDS}).`,
+      }),
     ),
   },
   { additionalProperties: false },
@@ -221,9 +226,7 @@ export const SchemaCoverageData = Type.Object({
 // ---- engine checks -------------------------------------------------------------------------------
 export const BenchmarkQuery = Type.Object(
   {
-    runs: Type.Optional(
-      Type.Integer({ minimum: 1, maximum: MAX_BENCHMARK_RUNS, default: 3, description: `Searches per pair, the median time reported (1-${MAX_BENCHMARK_RUNS}, default 3).` }),
-    ),
+    runs: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_BENCHMARK_RUNS, default: 3, description: `Searches per pair, the median time reported (1-${MAX_BENCHMARK_RUNS}, default 3).` })),
   },
   { additionalProperties: false },
 );
@@ -309,7 +312,14 @@ export const ReadinessHistoryData = Type.Object({
   ready_share: Share,
   listed: Type.Integer(),
   snapshots: Type.Array(
-    Type.Object({ at: Type.String(), ready: Type.Boolean(), passed: Type.Integer(), total: Type.Integer(), origin: Type.Union([Type.Literal('request'), Type.Literal('job')]), checks: Type.Array(Check) }),
+    Type.Object({
+      at: Type.String(),
+      ready: Type.Boolean(),
+      passed: Type.Integer(),
+      total: Type.Integer(),
+      origin: Type.Union([Type.Literal('request'), Type.Literal('job')]),
+      checks: Type.Array(Check),
+    }),
   ),
 });
 
@@ -394,7 +404,9 @@ export const RolloutScoreData = Type.Object({
 export const BudgetGuardQuery = Type.Object(
   {
     days: Type.Optional(Type.Integer({ minimum: 1, maximum: 31, default: 7, description: 'UTC days ending today (1-31, default 7; today is partial).' })),
-    budget_units: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Your budget in cost units for the routes section; the projection says when your rate reaches it.' })),
+    budget_units: Type.Optional(
+      Type.Number({ exclusiveMinimum: 0, maximum: 1_000_000, description: 'Your budget in cost units for the routes section; the projection says when your rate reaches it.' }),
+    ),
   },
   { additionalProperties: false },
 );
