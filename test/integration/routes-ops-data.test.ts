@@ -222,3 +222,16 @@ test('data views with nothing in the window say so', async () => {
   assert.deepEqual([cov.body.data.covered_cells, cov.body.data.share], [0, 0]);
   assert.deepEqual(cov.body.quality_flags, ['no_positions_in_window']);
 });
+
+test('simulated (demo) positions are counted and flagged simulated_source', async () => {
+  const now = app.clock.now();
+  await ingest(app.bosun.ctx.services.fleet, position(211000009, now - MINUTE, 51.9, 3.55, { simulated: true, source: 'sim:demo' }));
+  const f = await get('/v1/routes/data-freshness?hours=1');
+  assert.deepEqual([f.body.data.positions_in_window, f.body.data.simulated_positions, f.body.data.newest.simulated], [1, 1, true]);
+  assert.ok(f.body.quality_flags.includes('simulated_source'));
+  const cov = await get('/v1/routes/coverage?hours=1');
+  assert.deepEqual([cov.body.data.covered_cells, cov.body.data.positions.simulated, cov.body.quality_flags], [1, 1, ['simulated_source']]);
+  for (const path of ['/v1/routes/data-completeness?hours=1', '/v1/routes/coverage-history?days=1', '/v1/routes/coverage-gaps?hours=1&limit=1']) {
+    assert.ok((await get(path)).body.quality_flags.includes('simulated_source'), path);
+  }
+});

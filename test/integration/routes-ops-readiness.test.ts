@@ -198,7 +198,9 @@ test('readiness, readiness-history: checks with values, snapshots at most once a
   );
 
   app.clock.advance(MINUTE);
-  await app.bosun.ctx.services.routesReadiness.snapshotJob();
+  assert.deepEqual(await app.bosun.ctx.services.routesReadiness.snapshotJob(), { recorded: false, deleted: 0 }, 'the request snapshot is a minute old');
+  app.clock.advance(7 * MINUTE);
+  assert.equal((await app.bosun.ctx.services.routesReadiness.snapshotJob()).recorded, true);
   const hist = await get('/v1/routes/readiness-history?hours=1');
   const h = hist.body.data;
   assert.deepEqual([h.snapshots_in_window, h.ready_snapshots, h.ready_share, h.listed], [3, 2, 0.6667, 3]);

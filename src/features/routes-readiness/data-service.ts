@@ -277,7 +277,7 @@ export function createRoutesDataService(deps: DataServiceDeps) {
   async function coverage(query: { hours?: number }) {
     const { since, until, window } = windowOf(query.hours ?? 24);
     const lanes = laneCells();
-    const [observed, sources] = await Promise.all([repo.byCell(since, until, COVERAGE_CELL_DEG), repo.bySource(since, until)]);
+    const observed = await repo.byCell(since, until, COVERAGE_CELL_DEG);
     let covered = 0;
     let onLanes = 0;
     let positions = 0;
@@ -288,7 +288,7 @@ export function createRoutesDataService(deps: DataServiceDeps) {
         onLanes += c.positions;
       }
     }
-    const simulated = sources.reduce((sum, s) => sum + s.simulated, 0);
+    const simulated = observed.reduce((sum, c) => sum + c.simulated, 0);
     const { engine } = deps.network();
     const flags: string[] = [];
     if (positions === 0) flags.push(NO_POSITIONS_FLAG);
@@ -314,16 +314,19 @@ export function createRoutesDataService(deps: DataServiceDeps) {
     const lanes = laneCells();
     const rows = await repo.byDayCell(since, until, DAY, COVERAGE_CELL_DEG);
     const perDay = Array.from({ length: days }, () => ({ positions: 0, covered: 0, observed: 0 }));
+    let simulated = 0;
     for (const r of rows) {
       const d = perDay[r.day];
       if (!d) continue;
       d.positions += r.positions;
+      simulated += r.simulated;
       d.observed++;
       if (lanes.has(cellKey(r.row, r.col))) d.covered++;
     }
     const flags: string[] = [];
     if (perDay.every((d) => d.positions === 0)) flags.push(NO_POSITIONS_FLAG);
     else if (perDay.some((d) => d.positions === 0)) flags.push('days_without_positions');
+    if (simulated > 0) flags.push(SIMULATED_FLAG);
     return {
       data: {
         window: { days, since: iso(since), until: iso(until) },
@@ -346,7 +349,8 @@ export function createRoutesDataService(deps: DataServiceDeps) {
     const minCells = query.min_cells ?? 1;
     const { since, until, window } = windowOf(query.hours ?? 24);
     const lanes = laneCells();
-    const observed = new Set((await repo.byCell(since, until, COVERAGE_CELL_DEG)).map((c) => cellKey(c.row, c.col)));
+    const cellsSeen = await repo.byCell(since, until, COVERAGE_CELL_DEG);
+    const observed = new Set(cellsSeen.map((c) => cellKey(c.row, c.col)));
     const missing = new Set([...lanes].filter((k) => !observed.has(k)));
     const groups = contiguousGroups(missing)
       .filter((g) => g.length >= minCells)
@@ -390,6 +394,7 @@ export function createRoutesDataService(deps: DataServiceDeps) {
     });
     const flags: string[] = [];
     if (observed.size === 0) flags.push(NO_POSITIONS_FLAG);
+    if (cellsSeen.some((c) => c.simulated > 0)) flags.push(SIMULATED_FLAG);
     return {
       data: {
         window,

@@ -54,31 +54,37 @@ export function createReadinessRepo(db: Db, dialect: DialectName) {
       return rows.map((r) => ({ source: r.source, positions: num(r.positions), newest_observed: num(r.newest_observed), newest_received: num(r.newest_received), simulated: num(r.simulated) }));
     },
 
-    /** Per grid cell of `cellDeg` degrees: positions observed in [since, until] and the newest observation. */
+    /** Per grid cell of `cellDeg` degrees: usable positions (quality checks passed) observed in [since, until], the newest, how many simulated. */
     async byCell(since: number, until: number, cellDeg: number) {
       const rows = await db
         .selectFrom('positions')
-        .select((eb) => [cellOf('lat', cellDeg).as('row'), cellOf('lon', cellDeg).as('col'), eb.fn.countAll<number>().as('positions'), eb.fn.max('observed_at').as('newest_observed')])
+        .select((eb) => [
+          cellOf('lat', cellDeg).as('row'),
+          cellOf('lon', cellDeg).as('col'),
+          eb.fn.countAll<number>().as('positions'),
+          eb.fn.max('observed_at').as('newest_observed'),
+          eb.fn.sum<number>('simulated').as('simulated'),
+        ])
         .where('observed_at', '>=', since)
         .where('observed_at', '<=', until)
         .where('usable', '=', 1)
         .groupBy(['row', 'col'])
         .execute();
-      return rows.map((r) => ({ row: num(r.row), col: num(r.col), positions: num(r.positions), newest_observed: num(r.newest_observed) }));
+      return rows.map((r) => ({ row: num(r.row), col: num(r.col), positions: num(r.positions), newest_observed: num(r.newest_observed), simulated: num(r.simulated) }));
     },
 
-    /** Per day index ((observed_at − since) / day) and grid cell: positions observed in [since, until]. */
+    /** Per day index ((observed_at − since) / day) and grid cell: usable positions observed in [since, until], how many simulated. */
     async byDayCell(since: number, until: number, dayMs: number, cellDeg: number) {
       const day = sql<number>`cast((${sql.ref('observed_at')} - ${sql.lit(since)}) / ${sql.lit(dayMs)} as integer)`;
       const rows = await db
         .selectFrom('positions')
-        .select((eb) => [day.as('day'), cellOf('lat', cellDeg).as('row'), cellOf('lon', cellDeg).as('col'), eb.fn.countAll<number>().as('positions')])
+        .select((eb) => [day.as('day'), cellOf('lat', cellDeg).as('row'), cellOf('lon', cellDeg).as('col'), eb.fn.countAll<number>().as('positions'), eb.fn.sum<number>('simulated').as('simulated')])
         .where('observed_at', '>=', since)
         .where('observed_at', '<=', until)
         .where('usable', '=', 1)
         .groupBy(['day', 'row', 'col'])
         .execute();
-      return rows.map((r) => ({ day: Math.floor(num(r.day)), row: num(r.row), col: num(r.col), positions: num(r.positions) }));
+      return rows.map((r) => ({ day: Math.floor(num(r.day)), row: num(r.row), col: num(r.col), positions: num(r.positions), simulated: num(r.simulated) }));
     },
 
     /** The ingest lag (received − observed, ms) of the newest `cap` positions observed in [since, until], with their source and place. */

@@ -307,12 +307,17 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     };
   }
 
-  /** The periodic job: one snapshot with the default parameters, and snapshots past retention deleted. */
+  /**
+   * The periodic job: one snapshot with the default parameters unless one (from a request, or from
+   * another process's job) is younger than half the interval; snapshots past retention are deleted.
+   */
   async function snapshotJob() {
+    const last = await repo.latestSnapshotAt();
+    if (last !== null && clock.now() - last < SNAPSHOT_JOB_EVERY_MS / 2 && clock.now() >= last) return { recorded: false, deleted: 0 };
     const facts = await readinessFacts({});
     await record(facts, 'job');
     const deleted = await repo.deleteSnapshotsBefore(facts.now - SNAPSHOT_RETENTION_DAYS * DAY);
-    return { ready: facts.ready, deleted };
+    return { recorded: true, ready: facts.ready, deleted };
   }
 
   async function readinessHistory(query: { hours?: number; limit?: number }) {
