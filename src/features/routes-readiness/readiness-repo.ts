@@ -159,8 +159,8 @@ export function createReadinessRepo(db: Db, dialect: DialectName) {
       return { positions: num(row.positions), sog: num(row.sog), cog: num(row.cog), heading: num(row.heading), simulated: num(row.simulated) };
     },
 
-    /** Port calls that began and chokepoint transits that ended in [since, until]. */
-    async eventCounts(since: number, until: number): Promise<{ port_calls: number; transits: number }> {
+    /** Port calls that began and chokepoint transits (of the given gates) that ended in [since, until]. */
+    async eventCounts(since: number, until: number, zones: readonly string[]): Promise<{ port_calls: number; transits: number }> {
       const calls = await db
         .selectFrom('port_calls')
         .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -170,6 +170,8 @@ export function createReadinessRepo(db: Db, dialect: DialectName) {
       const transits = await db
         .selectFrom('transits')
         .select((eb) => eb.fn.countAll<number>().as('n'))
+        // by zone: the (zone, exited_at) index answers it
+        .where('zone', 'in', [...zones])
         .where('exited_at', '>=', since)
         .where('exited_at', '<=', until)
         .executeTakeFirstOrThrow();

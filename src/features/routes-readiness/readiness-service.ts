@@ -4,6 +4,7 @@ import type { AgentPrincipal } from '../../access/principals.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { Clock } from '../../clock.js';
 import { DAY, HOUR, iso, MINUTE, SECOND } from '../../clock.js';
+import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import type { LoadedSeaNetwork } from '../../routing/network-file.js';
 import { AppError } from '../../http/errors.js';
 import { RoutingError } from '../../routing/engine.js';
@@ -257,7 +258,11 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
       unit: 'ports',
       detail: `port table version ${ports.version()}: ${portCount} ports`,
     });
-    const events = await repo.eventCounts(now - days * DAY, now);
+    const events = await repo.eventCounts(
+      now - days * DAY,
+      now,
+      CHOKEPOINTS.map((c) => c.key),
+    );
     const eventTotal = events.port_calls + events.transits;
     checks.push({
       name: 'event_layer',
