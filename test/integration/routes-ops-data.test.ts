@@ -234,4 +234,14 @@ test('simulated (demo) positions are counted and flagged simulated_source', asyn
   for (const path of ['/v1/routes/data-completeness?hours=1', '/v1/routes/coverage-history?days=1', '/v1/routes/coverage-gaps?hours=1&limit=1']) {
     assert.ok((await get(path)).body.quality_flags.includes('simulated_source'), path);
   }
+  // a position observed exactly now (the window end) belongs to the last bucket, with the one a minute before
+  await ingest(app.bosun.ctx.services.fleet, position(211000010, now, 1.25, 103.85));
+  const sla = (await get('/v1/routes/freshness-sla?hours=1&bucket_minutes=30&target_seconds=60')).body.data;
+  assert.deepEqual(
+    sla.buckets.map((b: any) => [b.positions, b.age_seconds, b.met]),
+    [
+      [0, (100 * HOUR) / SECOND, false], // A at NOW − 30 min, seen from the bucket end now − 30 min
+      [2, 0, true],
+    ],
+  );
 });

@@ -244,7 +244,13 @@ export function createRoutesDataService(deps: DataServiceDeps) {
     const { since, until, window } = windowOf(hours);
     const [before, perBucket] = await Promise.all([repo.newestPosition(since - 1), repo.newestPerBucket(since, until, bucketMs)]);
     const count = Math.ceil((until - since) / bucketMs);
-    const newestIn = new Map(perBucket.map((b) => [Math.min(count - 1, b.bucket), b]));
+    // a position observed exactly at the window end falls one past the last bucket: it belongs to the last
+    const newestIn = new Map<number, { newest: number; positions: number }>();
+    for (const b of perBucket) {
+      const i = Math.min(count - 1, b.bucket);
+      const held = newestIn.get(i);
+      newestIn.set(i, held ? { newest: Math.max(held.newest, b.newest), positions: held.positions + b.positions } : { newest: b.newest, positions: b.positions });
+    }
     let newest = before?.observed_at ?? null;
     let met = 0;
     const buckets = Array.from({ length: count }, (_, i) => {
