@@ -75,6 +75,10 @@ import { createBillingService } from '../features/billing/billing-service.js';
 import { withUsageMetering } from '../features/billing/metered-telemetry.js';
 import { createUsageMeter } from '../features/billing/usage-meter.js';
 import { createUsageRepo } from '../features/billing/usage-repo.js';
+import { createReadinessRepo } from '../features/routes-readiness/readiness-repo.js';
+import { createRoutesDataService } from '../features/routes-readiness/data-service.js';
+import { createRoutesReadinessService, SNAPSHOT_JOB_EVERY_MS } from '../features/routes-readiness/readiness-service.js';
+import { shippedSeaNetwork } from '../routing/network-file.js';
 import { createDiscoveryService, discoveryPages } from '../features/discovery/discovery-service.js';
 import { createMessagesRepo } from '../features/exchange-messages/messages-repo.js';
 import { createMessagesService, MESSAGES_TOPIC } from '../features/exchange-messages/messages-service.js';
@@ -177,6 +181,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const usageRepo = createUsageRepo(store.db);
   const usageMeter = createUsageMeter({ repo: usageRepo, clock, onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; counts kept for the next flush') });
   const fleetReads = createFleetReads(store.db);
+  const readinessRepo = createReadinessRepo(store.db, store.dialect.name);
   const eventsRepo = createEventsRepo(store.db);
   // applied feedback corrections, laid over vessel and port data where it is served (docs/feedback.md)
   const overrides = createOverridesService({ repo: createOverridesRepo(store.db) });
@@ -322,6 +327,22 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       fleetReads,
       corrections: (vslId) => overrides.corrections('vessel', vslId),
     }),
+    routesData: createRoutesDataService({ repo: readinessRepo, clock, network: shippedSeaNetwork, ports: () => ports.table() }),
+    routesReadiness: createRoutesReadinessService({
+      repo: readinessRepo,
+      clock,
+      catalog,
+      network: shippedSeaNetwork,
+      routes: () => services.routes,
+      ports: () => ports,
+      telemetry: () => services.telemetry,
+      data: () => services.routesData,
+      usageLines: async (agentId, sinceDay) => {
+        await usageMeter.flush();
+        return usageRepo.agentLines(agentId, sinceDay);
+      },
+      allowance: async (agent) => (await services.billing.status(agent)).allowance,
+    }),
   };
   registerExchangeCommunityKinds(services.exchangeGate, exchangeCommunity.services);
   const jobs: Job[] = [
@@ -341,6 +362,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'exchange_core_sweep', everyMs: MINUTE, run: () => services.exchangeCore.sweep() },
     { name: 'workspace_events_retention', everyMs: HOUR, run: () => services.workspace.enforceRetention() },
     { name: 'overrides_refresh', everyMs: 5 * SECOND, run: () => services.overrides.refresh() },
+    { name: 'routes_readiness_snapshot', everyMs: SNAPSHOT_JOB_EVERY_MS, run: () => services.routesReadiness.snapshotJob() },
   ];
   registerExchangeCoreKinds(services.exchangeGate, services.exchangeCore);
 

@@ -32,6 +32,8 @@ import type { FeedbackService } from './feedback/feedback-service.js';
 import type { OverridesService } from './feedback/overrides-service.js';
 import type { VesselServicesService } from './vessel-services/vessel-services-service.js';
 import type { InfraService } from './resource-infra/infra-service.js';
+import type { RoutesDataService } from './routes-readiness/data-service.js';
+import type { RoutesReadinessService } from './routes-readiness/readiness-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -92,4 +94,8 @@ export interface Services extends HarborServices {
   overrides: OverridesService;
   /** Vessel snapshot and history for entitled vessels, and the operator's grants. */
   vesselServices: VesselServicesService;
+  /** Data views of the routes section: freshness, lag alerts, completeness, freshness SLA, network coverage (docs/routes-readiness.md). */
+  routesData: RoutesDataService;
+  /** Routes section contracts, engine benchmark, readiness and its history, release gate, regressions, rollout score, budget guard. */
+  routesReadiness: RoutesReadinessService;
 }

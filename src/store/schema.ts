@@ -982,6 +982,7 @@ export interface Database {
   exchange_charter_versions: ExchangeCharterVersionsTable;
   infra_ingest_lock: InfraIngestLockTable;
   exchange_stream_notices: ExchangeStreamNoticesTable;
+  route_readiness_snapshots: RouteReadinessSnapshotsTable;
 }
 
 /** The resource_infra ingest lock (docs/decisions/057): owner null when free; holder says who holds it (pid, host, source). */
@@ -1004,4 +1005,16 @@ export interface ExchangeStreamNoticesTable {
   sender_id: string | null;
   recipient_id: string | null;
   created_at: number;
+}
+
+/** A readiness snapshot of the routes section (decision 068); `checks` is a JSON array of {name, pass, value}. */
+export interface RouteReadinessSnapshotsTable {
+  id: Generated<number>;
+  at: number;
+  ready: number;
+  passed: number;
+  total: number;
+  /** 'request' (computed for a caller) or 'job' (the periodic job). */
+  origin: string;
+  checks: string;
 }
