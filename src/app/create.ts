@@ -218,7 +218,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     }),
     cursors,
     ports,
-    routes: createRoutesService({ ports: () => ports.table() }),
+    routes: createRoutesService({ ports: () => ports.table(), clock }),
     planning: createPlanningService({ routes: () => services.routes, events: () => events, clock }),
     events,
     sts: createStsService({ events: () => events, fleet, cursors, clock }),
