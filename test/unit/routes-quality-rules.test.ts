@@ -36,15 +36,38 @@ test('alert thresholds: the boundaries, and no alert under five requests', () =>
     alertsOf('getRoutesDirect', 0, [...many(3, () => sample(200, 10)), sample(500, 10), sample(200, 10), sample(200, 10), sample(200, 10), sample(500, 10)]).map((a) => a.severity),
     ['critical'],
   );
-  assert.deepEqual(alertsOf('getRoutesDirect', 0, many(4, () => sample(500, 5000))), [], 'four requests raise nothing');
-  // p95 exactly at the SLO (500 ms for direct) is within it; above twice it is critical
-  assert.deepEqual(alertsOf('getRoutesDirect', 0, many(5, () => sample(200, 500))), []);
   assert.deepEqual(
-    alertsOf('getRoutesDirect', 0, many(5, () => sample(200, 1001))).map((a) => [a.rule, a.severity, a.threshold]),
+    alertsOf(
+      'getRoutesDirect',
+      0,
+      many(4, () => sample(500, 5000)),
+    ),
+    [],
+    'four requests raise nothing',
+  );
+  // p95 exactly at the SLO (500 ms for direct) is within it; above twice it is critical
+  assert.deepEqual(
+    alertsOf(
+      'getRoutesDirect',
+      0,
+      many(5, () => sample(200, 500)),
+    ),
+    [],
+  );
+  assert.deepEqual(
+    alertsOf(
+      'getRoutesDirect',
+      0,
+      many(5, () => sample(200, 1001)),
+    ).map((a) => [a.rule, a.severity, a.threshold]),
     [['latency_p95', 'critical', 1000]],
   );
   assert.deepEqual(
-    alertsOf('getRoutesAdvisory', 0, many(8, (i) => sample(200, 10, { operation_id: 'getRoutesAdvisory', fallback: i < 2 ? 'no_event_data' : null }))).map((a) => a.rule),
+    alertsOf(
+      'getRoutesAdvisory',
+      0,
+      many(8, (i) => sample(200, 10, { operation_id: 'getRoutesAdvisory', fallback: i < 2 ? 'no_event_data' : null })),
+    ).map((a) => a.rule),
     [],
     'a quarter exactly is not above 25 %',
   );
@@ -53,7 +76,14 @@ test('alert thresholds: the boundaries, and no alert under five requests', () =>
 test('bucket status: down, degraded, ok, no_data', () => {
   const down = many(6, (i) => sample(i < 3 ? 500 : 200, 10));
   assert.equal(bucketStatus(down, alertsOf('getRoutesDirect', 0, down)), 'down');
-  assert.equal(bucketStatus(many(4, () => sample(500, 10)), []), 'ok', 'too few requests to judge');
+  assert.equal(
+    bucketStatus(
+      many(4, () => sample(500, 10)),
+      [],
+    ),
+    'ok',
+    'too few requests to judge',
+  );
   assert.equal(bucketStatus([], []), 'no_data');
 });
 

@@ -35,7 +35,18 @@ export const MAX_BUCKETS = 720;
 export const NO_TELEMETRY_FLAG = 'no_telemetry_in_window';
 export const TRUNCATED_FLAG = 'telemetry_truncated';
 /** Codes every operation may answer (access, limits, validation, faults): not expected among an operation's declared errors. */
-export const PIPELINE_ERROR_CODES = ['internal_error', 'rate_limited', 'invalid_request', 'auth_required', 'auth_invalid', 'scope_required', 'agent_key_required', 'operator_required', 'dependency_unavailable', 'request_timeout'];
+export const PIPELINE_ERROR_CODES = [
+  'internal_error',
+  'rate_limited',
+  'invalid_request',
+  'auth_required',
+  'auth_invalid',
+  'scope_required',
+  'agent_key_required',
+  'operator_required',
+  'dependency_unavailable',
+  'request_timeout',
+];
 /** What to do about a fallback that is frequent (ops-recommendations). */
 export const FALLBACK_ACTIONS: Readonly<Record<string, string>> = {
   no_event_data: 'conditions are answered without the event layer: run the event detectors (bosun events rebuild) or check the detector runner',
@@ -154,7 +165,10 @@ export function createRoutesQualityService(deps: {
     if (operation === undefined) return covered;
     const id = byName.get(operation.trim());
     if (id === undefined) {
-      const why = QUALITY_OPERATION_IDS.has(operation) || [...QUALITY_OPERATION_IDS].some((q) => deps.catalog.byOperationId.get(q)?.path === `/v1/routes/${operation}`) ? 'is a quality view, not covered' : 'is not a routes operation';
+      const why =
+        QUALITY_OPERATION_IDS.has(operation) || [...QUALITY_OPERATION_IDS].some((q) => deps.catalog.byOperationId.get(q)?.path === `/v1/routes/${operation}`)
+          ? 'is a quality view, not covered'
+          : 'is not a routes operation';
       throw new AppError('invalid_request', `operation ${operation} ${why}; give a routes operation id (e.g. getRoutesDirect) or its path name (e.g. direct, with-via)`, { field: 'operation' });
     }
     return [id];
@@ -168,7 +182,8 @@ export function createRoutesQualityService(deps: {
     const bucketMinutes = q.bucket_minutes ?? DEFAULT_BUCKET_MINUTES;
     const bucketMs = bucketMinutes * 60_000;
     const count = Math.ceil((hours * HOUR) / bucketMs);
-    if (count > MAX_BUCKETS) throw new AppError('invalid_request', `${hours} hours in ${bucketMinutes}-minute buckets is ${count} buckets; at most ${MAX_BUCKETS}: widen bucket_minutes`, { field: 'bucket_minutes' });
+    if (count > MAX_BUCKETS)
+      throw new AppError('invalid_request', `${hours} hours in ${bucketMinutes}-minute buckets is ${count} buckets; at most ${MAX_BUCKETS}: widen bucket_minutes`, { field: 'bucket_minutes' });
     const operations = operationsOf(q.operation);
     const until = clock.now();
     const since = until - hours * HOUR;
@@ -200,7 +215,15 @@ export function createRoutesQualityService(deps: {
       const perBucket = buckets.map((list, i) => {
         const byOp = groupBy(list, (s) => s.operation_id);
         const alerts = [...byOp].flatMap(([op, l]) => alertsOf(op, starts[i]!, l));
-        const opStatus = new Map([...byOp].map(([op, l]) => [op, bucketStatus(l, alerts.filter((a) => a.operation_id === op))]));
+        const opStatus = new Map(
+          [...byOp].map(([op, l]) => [
+            op,
+            bucketStatus(
+              l,
+              alerts.filter((a) => a.operation_id === op),
+            ),
+          ]),
+        );
         return { start: starts[i]!, samples: list, alerts, status: bucketStatus(list, alerts), opStatus };
       });
       const alerts = perBucket.flatMap((b) => b.alerts);
@@ -276,7 +299,12 @@ export function createRoutesQualityService(deps: {
         success_rate: m.success_rate,
         client_error_rate: m.client_error_rate,
         latency_attainment: m.latency_attainment,
-        buckets: { with_requests: counted.length, ok: counted.filter((s) => s === 'ok').length, degraded: counted.filter((s) => s === 'degraded').length, down: counted.filter((s) => s === 'down').length },
+        buckets: {
+          with_requests: counted.length,
+          ok: counted.filter((s) => s === 'ok').length,
+          degraded: counted.filter((s) => s === 'degraded').length,
+          down: counted.filter((s) => s === 'down').length,
+        },
         ok_bucket_share: okShare,
         longest_unhealthy_streak_buckets: longest,
         last_server_error_at: lastServerError ? iso(lastServerError.ts) : null,
@@ -298,7 +326,14 @@ export function createRoutesQualityService(deps: {
           rule: 'availability_below_target',
           operation_id: op,
           action: `investigate the server errors of ${op} (most frequent code ${codes[0]![0]}); hold risky changes to it until its error budget recovers`,
-          evidence: { availability: slo.availability, target: AVAILABILITY_TARGET, server_errors: m.server_errors, requests: m.requests, top_error_code: codes[0]![0], error_budget_remaining: slo.error_budget.remaining },
+          evidence: {
+            availability: slo.availability,
+            target: AVAILABILITY_TARGET,
+            server_errors: m.server_errors,
+            requests: m.requests,
+            top_error_code: codes[0]![0],
+            error_budget_remaining: slo.error_budget.remaining,
+          },
         });
       }
       if (slo.latency_met === false) {
@@ -311,7 +346,12 @@ export function createRoutesQualityService(deps: {
           evidence: { latency_attainment: slo.latency_attainment, target: LATENCY_TARGET, p95_ms: lat.p95, latency_slo_ms: latencySloMs(op), slow: m.slow },
         });
       }
-      const fallbacks = [...groupBy(list.filter((s) => s.fallback !== null), (s) => s.fallback!)].sort((a, b) => b[1].length - a[1].length);
+      const fallbacks = [
+        ...groupBy(
+          list.filter((s) => s.fallback !== null),
+          (s) => s.fallback!,
+        ),
+      ].sort((a, b) => b[1].length - a[1].length);
       if (m.fallback_share !== null && m.fallback_share > ALERT_RULES.fallback_share.warning && fallbacks.length > 0) {
         const [reason, hits] = fallbacks[0]!;
         recs.push({
@@ -380,12 +420,8 @@ export function createRoutesQualityService(deps: {
         operations: byOperation(w).map(([op, list]) => ({
           operation_id: op,
           requests: list.length,
-          by_status_class: ['2xx', '3xx', '4xx', '5xx']
-            .map((cls) => ({ status_class: cls, ...part(list.filter((s) => `${Math.floor(s.status / 100)}xx` === cls)) }))
-            .filter((x) => x.requests > 0),
-          by_cache: ['hit', 'miss', 'miss_evict', 'none']
-            .map((c) => ({ cache: c, ...part(list.filter((s) => (s.cache ?? 'none') === c)) }))
-            .filter((x) => x.requests > 0),
+          by_status_class: ['2xx', '3xx', '4xx', '5xx'].map((cls) => ({ status_class: cls, ...part(list.filter((s) => `${Math.floor(s.status / 100)}xx` === cls)) })).filter((x) => x.requests > 0),
+          by_cache: ['hit', 'miss', 'miss_evict', 'none'].map((c) => ({ cache: c, ...part(list.filter((s) => (s.cache ?? 'none') === c)) })).filter((x) => x.requests > 0),
         })),
       });
     },
@@ -493,7 +529,15 @@ export function createRoutesQualityService(deps: {
         .filter((s) => isSlow(s) || isServerError(s))
         .slice(-50)
         .reverse()
-        .map((s) => ({ at: iso(s.ts), operation_id: s.operation_id, latency_ms: s.latency_ms, latency_slo_ms: latencySloMs(s.operation_id), status: s.status, error_code: s.error_code, kind: isServerError(s) ? ('server_error' as const) : ('latency' as const) }));
+        .map((s) => ({
+          at: iso(s.ts),
+          operation_id: s.operation_id,
+          latency_ms: s.latency_ms,
+          latency_slo_ms: latencySloMs(s.operation_id),
+          status: s.status,
+          error_code: s.error_code,
+          kind: isServerError(s) ? ('server_error' as const) : ('latency' as const),
+        }));
       return answer(w, { targets: { availability: AVAILABILITY_TARGET, latency_attainment: LATENCY_TARGET }, operations, breaches });
     },
 
@@ -522,7 +566,14 @@ export function createRoutesQualityService(deps: {
         index: reliabilityIndex(m.availability, m.latency_attainment, okShare),
         components: { availability: m.availability, latency_attainment: m.latency_attainment, ok_bucket_share: okShare },
         weights: { ...RELIABILITY_WEIGHTS },
-        operations: rows.map((r) => ({ operation_id: r.operation_id, requests: r.requests, index: r.reliability_index, availability: r.availability, latency_attainment: r.latency_attainment, ok_bucket_share: r.ok_bucket_share })),
+        operations: rows.map((r) => ({
+          operation_id: r.operation_id,
+          requests: r.requests,
+          index: r.reliability_index,
+          availability: r.availability,
+          latency_attainment: r.latency_attainment,
+          ok_bucket_share: r.ok_bucket_share,
+        })),
       });
     },
 
@@ -534,7 +585,14 @@ export function createRoutesQualityService(deps: {
       const operations = byOperation(w)
         .map(([op, list]) => {
           const bad = list.filter((s) => isServerError(s) || isSlow(s));
-          return { operation_id: op, requests: list.length, unreliable: bad.length, share_of_unreliable: share(bad.length), server_errors: list.filter(isServerError).length, slow: list.filter((s) => !isServerError(s) && isSlow(s)).length };
+          return {
+            operation_id: op,
+            requests: list.length,
+            unreliable: bad.length,
+            share_of_unreliable: share(bad.length),
+            server_errors: list.filter(isServerError).length,
+            slow: list.filter((s) => !isServerError(s) && isSlow(s)).length,
+          };
         })
         .filter((r) => r.unreliable > 0)
         .sort((a, b) => b.unreliable - a.unreliable || a.operation_id.localeCompare(b.operation_id));
@@ -549,7 +607,13 @@ export function createRoutesQualityService(deps: {
       const w = await read(q);
       const errors = w.samples.filter((s) => s.error_code !== null);
       const codes = [...groupBy(errors, (s) => s.error_code!)]
-        .map(([code, list]) => ({ code, count: list.length, statuses: [...new Set(list.map((s) => s.status))].sort((a, b) => a - b), operations: [...new Set(list.map((s) => s.operation_id))].sort(), last_seen_at: iso(list[list.length - 1]!.ts) }))
+        .map(([code, list]) => ({
+          code,
+          count: list.length,
+          statuses: [...new Set(list.map((s) => s.status))].sort((a, b) => a - b),
+          operations: [...new Set(list.map((s) => s.operation_id))].sort(),
+          last_seen_at: iso(list[list.length - 1]!.ts),
+        }))
         .sort((a, b) => b.count - a.count || a.code.localeCompare(b.code));
       const seenBy = groupBy(errors, (s) => s.operation_id);
       const operations = w.operations
@@ -570,7 +634,14 @@ export function createRoutesQualityService(deps: {
         counts: statusCounts(perBucket.map((b) => b.status)),
         buckets: perBucket.map((b) => {
           const m = measure(b.samples);
-          return { start: iso(b.start), status: b.status, requests: m.requests, server_error_rate: m.server_error_rate, latency_p95_ms: latencySummary(b.samples.map((s) => s.latency_ms)).p95, alerts: b.alerts.length };
+          return {
+            start: iso(b.start),
+            status: b.status,
+            requests: m.requests,
+            server_error_rate: m.server_error_rate,
+            latency_p95_ms: latencySummary(b.samples.map((s) => s.latency_ms)).p95,
+            alerts: b.alerts.length,
+          };
         }),
       });
     },
@@ -641,14 +712,19 @@ export function createRoutesQualityService(deps: {
       const m = measure(w.samples);
       const slo = sloOf(w.samples);
       const ops = byOperation(w);
-      const worst = ops
-        .map(([op, list]) => ({ op, score: measure(list).quality_score! }))
-        .sort((a, b) => a.score - b.score || a.op.localeCompare(b.op))[0];
-      const codes = [...groupBy(w.samples.filter((s) => s.error_code !== null), (s) => s.error_code!)].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
+      const worst = ops.map(([op, list]) => ({ op, score: measure(list).quality_score! })).sort((a, b) => a.score - b.score || a.op.localeCompare(b.op))[0];
+      const codes = [
+        ...groupBy(
+          w.samples.filter((s) => s.error_code !== null),
+          (s) => s.error_code!,
+        ),
+      ].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0]));
       const lines: string[] = [];
       if (m.requests === 0) lines.push(`No routes requests were recorded in the last ${w.hours} hours.`);
       else {
-        lines.push(`${m.requests} routes requests in the last ${w.hours} hours over ${ops.length} operation${ops.length === 1 ? '' : 's'}; availability ${round(m.availability! * 100, 2)} %, ${m.server_errors} server errors.`);
+        lines.push(
+          `${m.requests} routes requests in the last ${w.hours} hours over ${ops.length} operation${ops.length === 1 ? '' : 's'}; availability ${round(m.availability! * 100, 2)} %, ${m.server_errors} server errors.`,
+        );
         lines.push(`Quality score ${m.quality_score}; latency within SLO for ${round(m.latency_attainment! * 100, 2)} % of requests.`);
         if (worst) lines.push(`Lowest quality score: ${worst.op} at ${worst.score}.`);
         if (codes.length > 0) lines.push(`Most frequent error code: ${codes[0]![0]} (${codes[0]![1].length}).`);
@@ -679,7 +755,15 @@ export function createRoutesQualityService(deps: {
         overall: { quality_score: m.quality_score, grade: gradeOf(m.quality_score) },
         operations: byOperation(w).map(([op, list]) => {
           const x = measure(list);
-          return { operation_id: op, requests: x.requests, availability: x.availability, latency_attainment: x.latency_attainment, fallback_share: x.fallback_share, quality_score: x.quality_score, grade: gradeOf(x.quality_score) };
+          return {
+            operation_id: op,
+            requests: x.requests,
+            availability: x.availability,
+            latency_attainment: x.latency_attainment,
+            fallback_share: x.fallback_share,
+            quality_score: x.quality_score,
+            grade: gradeOf(x.quality_score),
+          };
         }),
       });
     },
@@ -756,7 +840,11 @@ export function createRoutesQualityService(deps: {
       const now = currentStatus(w);
       const cache = deps.cacheStatus().answerCache;
       const checks = [
-        { check: 'telemetry_recorded', ok: w.samples.length > 0 ? true : null, detail: w.samples.length > 0 ? `${w.samples.length} requests recorded in the window` : 'no routes requests recorded in the window' },
+        {
+          check: 'telemetry_recorded',
+          ok: w.samples.length > 0 ? true : null,
+          detail: w.samples.length > 0 ? `${w.samples.length} requests recorded in the window` : 'no routes requests recorded in the window',
+        },
         { check: 'status_now', ok: now === 'no_data' ? null : now === 'ok', detail: `the last bucket is ${now}` },
         { check: 'availability_slo', ok: slo.availability_met, detail: slo.availability === null ? 'no requests' : `availability ${slo.availability} (target ${AVAILABILITY_TARGET})` },
         { check: 'latency_slo', ok: slo.latency_met, detail: slo.latency_attainment === null ? 'no requests' : `latency attainment ${slo.latency_attainment} (target ${LATENCY_TARGET})` },

@@ -148,8 +148,10 @@ export function alertsOf(operationId: string, bucketStart: number, samples: read
   const m = measure(samples);
   const push = (rule: AlertRule, value: number, warning: number, critical: number, atLeast: boolean) => {
     const over = (t: number) => (atLeast ? value >= t : value > t);
-    if (over(critical)) alerts.push({ bucket_start: bucketStart, operation_id: operationId, key: `${rule}:${operationId}`, rule, severity: 'critical', value, threshold: critical, requests: m.requests });
-    else if (value > warning) alerts.push({ bucket_start: bucketStart, operation_id: operationId, key: `${rule}:${operationId}`, rule, severity: 'warning', value, threshold: warning, requests: m.requests });
+    if (over(critical))
+      alerts.push({ bucket_start: bucketStart, operation_id: operationId, key: `${rule}:${operationId}`, rule, severity: 'critical', value, threshold: critical, requests: m.requests });
+    else if (value > warning)
+      alerts.push({ bucket_start: bucketStart, operation_id: operationId, key: `${rule}:${operationId}`, rule, severity: 'warning', value, threshold: warning, requests: m.requests });
   };
   push('server_error_rate', m.server_error_rate!, ALERT_RULES.server_error_rate.warning, ALERT_RULES.server_error_rate.critical, true);
   const slo = latencySloMs(operationId);
@@ -195,7 +197,7 @@ export function incidentsOf(alerts: readonly Alert[], bucketStarts: readonly num
       if (run.length === 0) return;
       const lastIndex = index.get(run[run.length - 1]!.bucket_start)!;
       const open = lastIndex === last;
-      const peak = run.reduce((p, a) => (a.severity === 'critical' && p.severity !== 'critical') || (a.severity === p.severity && a.value > p.value) ? a : p);
+      const peak = run.reduce((p, a) => ((a.severity === 'critical' && p.severity !== 'critical') || (a.severity === p.severity && a.value > p.value) ? a : p));
       incidents.push({
         key: run[0]!.key,
         rule: run[0]!.rule,

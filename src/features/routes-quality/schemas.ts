@@ -187,7 +187,14 @@ export const ReliabilityDriversData = view({
   unreliable_requests: Type.Integer({ description: 'Requests answered with 5xx or over their latency SLO.' }),
   requests: Type.Integer(),
   operations: Type.Array(
-    Type.Object({ operation_id: OperationId, requests: Type.Integer(), unreliable: Type.Integer(), share_of_unreliable: Share(), server_errors: Type.Integer(), slow: Type.Integer({ description: 'Not 5xx, but over the latency SLO.' }) }),
+    Type.Object({
+      operation_id: OperationId,
+      requests: Type.Integer(),
+      unreliable: Type.Integer(),
+      share_of_unreliable: Share(),
+      server_errors: Type.Integer(),
+      slow: Type.Integer({ description: 'Not 5xx, but over the latency SLO.' }),
+    }),
   ),
   error_codes: Type.Array(Type.Object({ code: Type.String(), count: Type.Integer(), share_of_server_errors: Share(), operations: Type.Array(Type.String()) })),
 });
