@@ -41,6 +41,8 @@ import { createEventsService } from '../features/events/events-service.js';
 import { createStsService } from '../features/sts/sts-service.js';
 import { createRouteStressService } from '../features/metrics/route-stress-service.js';
 import { createRoutesService } from '../features/routes/routes-service.js';
+import { createRoutesQualityRepo } from '../features/routes-quality/quality-repo.js';
+import { createRoutesQualityService } from '../features/routes-quality/quality-service.js';
 import { createPlanningService } from '../features/routes/planning-service.js';
 import { createRouteConditionsService } from '../features/routes/conditions-service.js';
 import { createPortsRepo } from '../features/ports/ports-repo.js';
@@ -223,8 +225,16 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     }),
     cursors,
     ports,
-    routes: createRoutesService({ ports: () => ports.table() }),
+    routes: createRoutesService({ ports: () => ports.table(), clock }),
     planning: createPlanningService({ routes: () => services.routes, events: () => events, clock }),
+    routesQuality: createRoutesQualityService({
+      repo: createRoutesQualityRepo(store.db),
+      clock,
+      catalog,
+      flushTelemetry: () => telemetry.flush(),
+      cacheStatus: () => services.routes.status(),
+      cachedAt: () => services.routes.cachedAt(),
+    }),
     events,
     sts: createStsService({ events: () => events, fleet, cursors, clock }),
     routeStress: createRouteStressService({ events: () => events, fleetReads, clock, ports: () => ports.table() }),

@@ -30,6 +30,7 @@ import { vesselServiceRoutes } from './vessel-services/routes.js';
 import { resourceInfraRoutes } from './resource-infra/routes.js';
 import { siteRoutes } from './site/routes.js';
 import { routesReadinessRoutes } from './routes-readiness/routes.js';
+import { routesQualityRoutes } from './routes-quality/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -64,4 +65,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...resourceInfraRoutes,
   ...siteRoutes,
   ...routesReadinessRoutes,
+  ...routesQualityRoutes,
 ];

@@ -34,6 +34,7 @@ import type { VesselServicesService } from './vessel-services/vessel-services-se
 import type { InfraService } from './resource-infra/infra-service.js';
 import type { RoutesDataService } from './routes-readiness/data-service.js';
 import type { RoutesReadinessService } from './routes-readiness/readiness-service.js';
+import type { RoutesQualityService } from './routes-quality/quality-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -98,4 +99,6 @@ export interface Services extends HarborServices {
   routesData: RoutesDataService;
   /** Routes section contracts, engine benchmark, readiness and its history, release gate, regressions, rollout score, budget guard. */
   routesReadiness: RoutesReadinessService;
+  /** Service-quality views of the routes operations over request telemetry (docs/routes-service-quality.md). */
+  routesQuality: RoutesQualityService;
 }

@@ -65,6 +65,8 @@ interface RequestState {
   page?: string;
   /** Set by a transport that is not an operation (the MCP endpoint): recorded as the telemetry operation `<transport> transport`. */
   transport?: string;
+  /** The answer's cache use and fallback (EnvelopeResult.served), recorded in telemetry. */
+  served?: EnvelopeResult['served'];
 }
 
 declare module 'fastify' {
@@ -188,6 +190,9 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
         agent_id: state.caller.kind === 'agent' ? state.caller.agent.agentId : null,
         error_code: state.errorCode,
         freshness_seconds: state.freshnessSeconds,
+        cache: state.served?.cache ?? null,
+        fallback: state.served?.fallback ?? null,
+        cache_age_seconds: state.served?.cacheAgeSeconds ?? null,
       });
       // only failed calls are counted: a successful answer costs no limiter call and no promise
       if (countsAsFailedCall(state.caller, reply.statusCode)) countFailedCall(ctx, state.caller, req.ip).catch(budgetNotCounted);
@@ -408,6 +413,7 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       const bareType = route.document ? bareDocumentType(route.document, req.url.split('?')[0] ?? '/', req.headers.accept) : null;
       if (bareType) return reply.type(bareType).send(result.data);
       req.bosun.freshnessSeconds = result.freshnessSeconds ?? 0;
+      if (result.served) req.bosun.served = result.served;
       const envelope = okEnvelope({
         requestId: req.id,
         now: ctx.clock.now(),

@@ -40,6 +40,12 @@ export interface EnvelopeResult<D = unknown> {
    * together): the envelope is then written around this text instead of serialising `data` again.
    */
   dataJson?: string;
+  /**
+   * Recorded in request telemetry, never sent: whether the answer came from an answer cache (`miss_evict`: computed,
+   * and storing it evicted the least recently used answer), the age of a cached answer, and the documented fallback
+   * that produced the answer, if any (docs/decisions/066).
+   */
+  served?: { cache?: 'hit' | 'miss' | 'miss_evict'; cacheAgeSeconds?: number; fallback?: string };
 }
 
 /** A document served as-is (OpenAPI, discovery JSON, an HTML page). */

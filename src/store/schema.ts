@@ -62,6 +62,12 @@ export interface RequestTelemetryTable {
   agent_id: string | null;
   error_code: string | null;
   freshness_seconds: number | null;
+  /** Answer cache use: hit, miss, miss_evict (computed and stored, evicting one); null when the operation has no cache. */
+  cache: string | null;
+  /** The documented fallback that produced the answer (docs/decisions/066), null when none. */
+  fallback: string | null;
+  /** Age of an answer served from a cache. */
+  cache_age_seconds: number | null;
 }
 
 export interface RateCountersTable {

@@ -21,6 +21,12 @@ const conditionsExamples: OperationExample[] = [
   { summary: 'Houston to Piraeus through Gibraltar, over 24 hours', query: { from: 'USHOU', to: 'GRPIR', range: '24H' } },
 ];
 
+/** Documented fallbacks recorded in telemetry (docs/decisions/066): conditions answered without the event layer, an ETA at the ship type's default speed. */
+export const NO_EVENT_DATA_FALLBACK = 'no_event_data';
+export const DEFAULT_SPEED_FALLBACK = 'ship_type_default_speed';
+const withoutEventsFallback = <R extends { qualityFlags?: string[] }>(result: R): R & { served?: { fallback: string } } =>
+  result.qualityFlags?.includes(NO_EVENT_DATA_FALLBACK) ? { ...result, served: { fallback: NO_EVENT_DATA_FALLBACK } } : result;
+
 const advisory = defineRoute({
   operationId: 'getRoutesAdvisory',
   description: `Conditions along a sea route, as sentences quoting the measured values, with recommendations derived from them (for a passage whose stress is high or severe: the same route avoiding it and the distance that adds, measured). ${CONDITIONS}`,
@@ -29,7 +35,7 @@ const advisory = defineRoute({
   errors: ROUTE_ERRORS,
   examples: conditionsExamples,
   async handler({ query }, call) {
-    return call.services.routeConditions.advisory(call.caller, query);
+    return withoutEventsFallback(await call.services.routeConditions.advisory(call.caller, query));
   },
 });
 
@@ -41,7 +47,7 @@ const riskFlags = defineRoute({
   errors: ROUTE_ERRORS,
   examples: conditionsExamples,
   async handler({ query }, call) {
-    return call.services.routeConditions.riskFlags(call.caller, query);
+    return withoutEventsFallback(await call.services.routeConditions.riskFlags(call.caller, query));
   },
 });
 
@@ -67,7 +73,8 @@ const forecastLite = defineRoute({
     { summary: 'To a given port at 14 knots', query: { vessel: `MMSI:${SAMPLE_VESSEL.mmsi}`, to: 'NLRTM', speed_kn: 14 } },
   ],
   async handler({ query }, call) {
-    return call.services.routeConditions.forecastLite(call.caller, callingAgent(call), query);
+    const result = await call.services.routeConditions.forecastLite(call.caller, callingAgent(call), query);
+    return result.data.speed.source === 'ship_type_default' ? { ...result, served: { fallback: DEFAULT_SPEED_FALLBACK } } : result;
   },
 });
 

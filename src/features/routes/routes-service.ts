@@ -4,6 +4,7 @@ import { RoutingError, type Route } from '../../routing/engine.js';
 import { toGeoJsonGeometry } from '../../routing/geometry.js';
 import { passageByName, PASSAGES } from '../../routing/graph.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../routing/network-file.js';
+import { systemClock, type Clock } from '../../clock.js';
 import type { PortRecord } from '../ports/port-table.js';
 import { OPERATOR_CORRECTED_FLAG } from '../feedback/override-fields.js';
 import { estimateFuel, FUEL_METHOD, REFERENCE_SHIPS } from './fuel.js';
@@ -57,10 +58,15 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function createRoutesService(deps: { ports: () => readonly PortRecord[]; network?: () => LoadedSeaNetwork; answerCacheEntries?: number }) {
+/** A place farther than the network's resolution (50 km) from its lane: the answer leans on an unchecked straight connector (decision 066). */
+export const LONG_CONNECTOR_NM = 27;
+export const LONG_CONNECTOR_FALLBACK = 'long_connector';
+
+export function createRoutesService(deps: { ports: () => readonly PortRecord[]; network?: () => LoadedSeaNetwork; answerCacheEntries?: number; clock?: Clock }) {
   const answerCacheEntries = deps.answerCacheEntries ?? ANSWER_CACHE_ENTRIES;
+  const clock = deps.clock ?? systemClock;
   /** Least recently used first (a Map keeps insertion order; a hit is moved to the end). */
-  const answers = new Map<string, { data: RouteView | RouteFeature; dataJson: string; qualityFlags: string[] }>();
+  const answers = new Map<string, { data: RouteView | RouteFeature; dataJson: string; qualityFlags: string[]; fallback: string | null; cachedAt: number }>();
   let byId: Map<number, PortRecord> | null = null;
   let byLocode: Map<string, PortRecord> | null = null;
   let indexedTable: readonly PortRecord[] | null = null;
@@ -219,19 +225,26 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
   /** The answer, from the cache or computed, serialised once and kept frozen (callers read it, never change it). */
   const answer = (planned: ReturnType<typeof plan>, format: RouteRequest['format']) => {
     let entry = planned.cached;
+    let cache: 'hit' | 'miss' | 'miss_evict' = 'hit';
     if (!entry) {
-      const data = deepFreeze(shape(planned.view!, format));
+      const view = planned.view!;
+      const data = deepFreeze(shape(view, format));
       // a place at a corrected port: the answer stands on the operator's value (docs/feedback.md)
       const qualityFlags = planned.places.some((p) => p.corrected) ? [OPERATOR_CORRECTED_FLAG] : [];
-      entry = { data, dataJson: JSON.stringify(data), qualityFlags };
+      const connectors = [view.from, view.to, ...view.via].map((p) => p.network.connector_nm);
+      const fallback = Math.max(...connectors) > LONG_CONNECTOR_NM ? LONG_CONNECTOR_FALLBACK : null;
+      entry = { data, dataJson: JSON.stringify(data), qualityFlags, fallback, cachedAt: clock.now() };
       cacheCounts.misses++;
+      cache = 'miss';
       answers.set(planned.key, entry);
       if (answers.size > answerCacheEntries) {
         answers.delete(answers.keys().next().value!);
         cacheCounts.evictions++;
+        cache = 'miss_evict';
       }
     }
-    return { data: entry.data, dataJson: entry.dataJson, freshnessSeconds: 0, qualityFlags: [...entry.qualityFlags] };
+    const served = { cache, cacheAgeSeconds: cache === 'hit' ? Math.max(0, Math.round((clock.now() - entry.cachedAt) / 1000)) : 0, ...(entry.fallback ? { fallback: entry.fallback } : {}) };
+    return { data: entry.data, dataJson: entry.dataJson, freshnessSeconds: 0, qualityFlags: [...entry.qualityFlags], served };
   };
 
   return {
@@ -241,6 +254,10 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
         engine: loaded ? { loaded: true as const, resolutionKm: loaded.resolutionKm, loadMs: loaded.loadMs, bytes: loaded.bytes, attribution: loaded.attribution } : { loaded: false as const },
         answerCache: { entries: answers.size, capacity: answerCacheEntries, ...cacheCounts },
       };
+    },
+    /** When each answer now in the cache was computed (ms), least recently used first. */
+    cachedAt(): number[] {
+      return [...answers.values()].map((e) => e.cachedAt);
     },
     resolvePlace,
     direct(request: RouteRequest) {

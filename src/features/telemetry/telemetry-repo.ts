@@ -2,10 +2,12 @@ import type { CompiledQuery } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { RequestTelemetryTable } from '../../store/schema.js';
 
-export type TelemetryRecord = Omit<RequestTelemetryTable, 'id'>;
+type ServedColumns = 'cache' | 'fallback' | 'cache_age_seconds';
+/** A request's record; the cache and fallback columns are set only by operations that have them. */
+export type TelemetryRecord = Omit<RequestTelemetryTable, 'id' | ServedColumns> & Partial<Pick<RequestTelemetryTable, ServedColumns>>;
 export type TelemetrySample = Pick<RequestTelemetryTable, 'operation_id' | 'status' | 'latency_ms' | 'cost_units' | 'caller_kind' | 'agent_id' | 'error_code' | 'freshness_seconds' | 'ts'>;
 
-/** Rows per insert statement: keeps each statement under SQLite's bound-parameter ceiling (10 columns a row). */
+/** Rows per insert statement: keeps each statement under SQLite's bound-parameter ceiling (13 columns a row). */
 const INSERT_ROWS = 500;
 const SAMPLE_ROW: TelemetryRecord = {
   ts: 0,
@@ -18,6 +20,9 @@ const SAMPLE_ROW: TelemetryRecord = {
   agent_id: '',
   error_code: '',
   freshness_seconds: 0,
+  cache: '',
+  fallback: '',
+  cache_age_seconds: 0,
 };
 const COLUMNS = Object.keys(SAMPLE_ROW) as Array<keyof TelemetryRecord>;
 

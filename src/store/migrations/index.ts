@@ -26,6 +26,7 @@ import * as resourceInfra from './20261124T0600_resource_infra.js';
 import * as consoleSessions from './20261124T0700_console_sessions.js';
 import * as exchangeStreamNotices from './20261125T0100_exchange_stream_notices.js';
 import * as infraIngestLock from './20261125T0300_infra_ingest_lock.js';
+import * as routesQuality from './20261126T0300_routes_quality.js';
 import * as routesReadiness from './20261126T0400_routes_readiness.js';
 
 export interface BosunMigration {
@@ -60,5 +61,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261124T0700_console_sessions': consoleSessions,
   '20261125T0100_exchange_stream_notices': exchangeStreamNotices,
   '20261125T0300_infra_ingest_lock': infraIngestLock,
+  '20261126T0300_routes_quality': routesQuality,
   '20261126T0400_routes_readiness': routesReadiness,
 };
