@@ -75,6 +75,11 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
   let loaded: LoadedSeaNetwork | null = null;
   const network = () => (loaded ??= loadNetwork());
   const cacheCounts = { hits: 0, misses: 0, evictions: 0, clears: 0 };
+  /**
+   * The answer key of a request as sent (its parameters' text), so a repeated request skips resolving
+   * its places and passages; valid while the port table it was resolved against is the current one.
+   */
+  const answerKeys = new Map<string, string>();
 
   /** The one place a port reference (port_id or UN/LOCODE) is looked up. */
   const findPort = (ref: { portId: number } | { locode: string }): PortRecord | undefined => {
@@ -83,6 +88,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     if (byId === null || byLocode === null || indexedTable !== table) {
       if (indexedTable !== null && answers.size > 0) {
         answers.clear();
+        answerKeys.clear();
         cacheCounts.clears++;
       }
       indexedTable = table;
@@ -134,6 +140,17 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
 
   const plan = (request: RouteRequest, viaTexts: string[]) => {
     if (viaTexts.length > MAX_VIAS) throw new AppError('too_many_vias', `at most ${MAX_VIAS} vias (got ${viaTexts.length})`, { field: 'query.via' });
+    const sent = [request.from, ...viaTexts, request.to, request.avoid, request.allow, request.ship_type, request.speed_kn, request.format ?? 'json'].join('\u0000');
+    if (indexedTable !== null && deps.ports() === indexedTable) {
+      const known = answerKeys.get(sent);
+      const cached = known === undefined ? undefined : answers.get(known);
+      if (cached) {
+        cacheCounts.hits++;
+        answers.delete(known!);
+        answers.set(known!, cached);
+        return { key: known!, cached, view: null, places: [] as Place[] };
+      }
+    }
     const places = [resolvePlace(request.from, 'query.from'), ...viaTexts.map((v, i) => resolvePlace(v, `query.via[${i}]`)), resolvePlace(request.to, 'query.to')];
     for (let i = 1; i < places.length; i++) {
       const a = places[i - 1]!;
@@ -154,6 +171,8 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     const { engine, resolutionKm, attribution } = network();
     const mask = engine.passageMask(avoid, allow);
     const key = JSON.stringify([places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]), mask, request.ship_type ?? null, request.speed_kn ?? null, request.format ?? 'json']);
+    if (answerKeys.size >= answerCacheEntries) answerKeys.delete(answerKeys.keys().next().value!);
+    answerKeys.set(sent, key);
     const cached = answers.get(key);
     if (cached) {
       cacheCounts.hits++;
