@@ -87,7 +87,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
   };
 
   const load = async (window: Window, shipType: ShipCategory | undefined): Promise<Loaded> => {
-    const calls = await deps.repo.callsArrivedBetween(window.since - CALL_LOOKBACK_MS, window.until, MAX_CALLS);
+    const calls = await deps.repo.callsForWindow(window.since, window.until, CALL_LOOKBACK_MS, MAX_CALLS);
     if (calls.length > MAX_CALLS) throw new AppError('invalid_range', `the window holds more than ${MAX_CALLS} port calls: ask for fewer days`, { field: 'query.days' });
     const all = voyagesOf(calls, window.since, window.until);
     const voyages = shipType === undefined ? all : all.filter((v) => shipCategory(v.shipType) === shipType);
