@@ -49,6 +49,8 @@ interface Loaded {
   window: Window;
   calls: LaneCall[];
   voyages: Voyage[];
+  /** Calls that began or ended in the window. */
+  callsInWindow: number;
   analysedUpTo: number | null;
 }
 
@@ -91,30 +93,30 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
     if (calls.length > MAX_CALLS) throw new AppError('invalid_range', `the window holds more than ${MAX_CALLS} port calls: ask for fewer days`, { field: 'query.days' });
     const all = voyagesOf(calls, window.since, window.until);
     const voyages = shipType === undefined ? all : all.filter((v) => shipCategory(v.shipType) === shipType);
-    return { window, calls, voyages, analysedUpTo: await deps.events().analysedUpTo() };
+    const inWindow = (t: number | null) => t !== null && t >= window.since && t < window.until;
+    const callsInWindow = calls.filter((c) => inWindow(c.arrival) || inWindow(c.departure)).length;
+    return { window, calls, voyages, callsInWindow, analysedUpTo: await deps.events().analysedUpTo() };
   };
-
-  /** Calls that began or ended in the window (the ones an answer stands on besides the voyages). */
-  const callsInWindow = (l: Loaded) =>
-    l.calls.filter((c) => (c.arrival >= l.window.since && c.arrival < l.window.until) || (c.departure !== null && c.departure >= l.window.since && c.departure < l.window.until));
 
   const meta = (l: Loaded, voyages: readonly Voyage[] = l.voyages) => ({
     window: { since: iso(l.window.since), until: iso(l.window.until), days: l.window.days },
-    sample: { port_calls: callsInWindow(l).length, voyages: voyages.length, vessels: new Set(voyages.map((v) => v.vslId)).size },
+    sample: { port_calls: l.callsInWindow, voyages: voyages.length, vessels: new Set(voyages.map((v) => v.vslId)).size },
     analysed_up_to: isoOrNull(l.analysedUpTo),
     method_reference: METHOD_REFERENCE,
   });
 
-  const envelope = <D>(l: Loaded, data: D, voyages: readonly Voyage[], portIds: Iterable<number>) => {
+  /** The answer with its flags; `basis` is what it counts: voyages, or port calls (departures, arrivals). */
+  const envelope = <D>(l: Loaded, data: D, portIds: Iterable<number>, basis: { voyages: readonly Voyage[] } | { calls: readonly LaneCall[] }) => {
     const flags: string[] = [];
     if (l.analysedUpTo === null) flags.push('events_not_analysed');
-    if (callsInWindow(l).length === 0) flags.push('no_port_calls_in_window');
-    else if (voyages.length === 0) flags.push('no_voyages_in_window');
-    const ports = [...portIds].map(portRecord);
+    if (l.callsInWindow === 0) flags.push('no_port_calls_in_window');
+    else if ('voyages' in basis && basis.voyages.length === 0) flags.push('no_voyages_in_window');
+    else if ('calls' in basis && basis.calls.length === 0) flags.push('no_matching_calls_in_window');
+    const simulated = 'voyages' in basis ? basis.voyages.some((v) => v.simulated) : basis.calls.some((c) => c.simulated === 1);
     return {
       data,
       freshnessSeconds: l.analysedUpTo === null ? 0 : Math.max(0, (deps.clock.now() - Math.min(l.window.until, l.analysedUpTo)) / 1000),
-      qualityFlags: [...flags, ...flagsFor(voyages.some((v) => v.simulated)), ...correctedPortFlags(ports)],
+      qualityFlags: [...flags, ...flagsFor(simulated), ...correctedPortFlags([...portIds].map(portRecord))],
     };
   };
 
@@ -150,16 +152,17 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
     const vessels = (l: LaneAgg) => new Set(l.voyages.map((v) => v.vslId)).size;
     return [...lanes.values()].sort((a, b) => b.voyages.length - a.voyages.length || vessels(b) - vessels(a) || a.from - b.from || a.to - b.to);
   };
+  const departures = (voyages: readonly Voyage[]) => voyages.map((v) => v.departure);
   const touches = (portId: number | undefined) => (v: Voyage) => portId === undefined || v.from === portId || v.to === portId;
 
-  /** Counts of voyages per bucket of `bucketMs` from since (by departure), oldest first. */
-  const series = (voyages: readonly Voyage[], since: number, until: number, bucketMs: number) => {
+  /** Counts of times (all in [since, until)) per bucket of `bucketMs` from since, oldest first. */
+  const countPer = (times: readonly number[], since: number, until: number, bucketMs: number) => {
     const counts = new Array<number>(Math.round((until - since) / bucketMs)).fill(0);
-    for (const v of voyages) counts[Math.floor((v.departure - since) / bucketMs)]!++;
+    for (const t of times) counts[Math.floor((t - since) / bucketMs)]!++;
     return counts;
   };
   const weekly = (voyages: readonly Voyage[], since: number, until: number) =>
-    series(voyages, since, until, 7 * DAY).map((count, i) => ({ week_start: iso(since + i * 7 * DAY), week_end: iso(since + (i + 1) * 7 * DAY), voyages: count }));
+    countPer(departures(voyages), since, until, 7 * DAY).map((count, i) => ({ week_start: iso(since + i * 7 * DAY), week_end: iso(since + (i + 1) * 7 * DAY), voyages: count }));
 
   const laneSummary = (lane: LaneAgg, withRoute: boolean) => {
     const hrs = lane.voyages.map((v) => (v.arrival - v.departure) / HOUR);
@@ -265,7 +268,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
       max_voyages: ranked[0]?.voyages ?? 0,
       cells: ranked.slice(0, query.limit ?? 500),
     };
-    return envelope(l, data, l.voyages, []);
+    return envelope(l, data, [], { voyages: l.voyages });
   };
 
   const hubsAnswer = async (query: Common & { limit?: number }, caller: Caller) => {
@@ -276,8 +279,8 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
     return envelope(
       l,
       data,
-      l.voyages,
       items.map((i) => i.port.port_id),
+      { voyages: l.voyages },
     );
   };
 
@@ -289,7 +292,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
       const lanes = lanesOf(voyages);
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => ({ rank: i + 1, ...laneSummary(lane, true) }));
       const data = { ...meta(l, voyages), ship_type: query.ship_type ?? null, port: port ? portView(port.port_id) : null, lanes_total: lanes.length, items };
-      return envelope(l, data, voyages, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])]);
+      return envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { voyages });
     },
 
     async laneDetails(query: Common & { from: string; to: string; limit?: number; offset?: number }, caller: Caller) {
@@ -334,7 +337,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         offset,
         next_offset: offset + limit < voyages.length ? offset + limit : null,
       };
-      return envelope(l, data, voyages, [from.port_id, to.port_id]);
+      return envelope(l, data, [from.port_id, to.port_id], { voyages });
     },
 
     async laneTrends(query: Omit<Common, 'days'> & { weeks?: number; limit?: number; port?: string }, caller: Caller) {
@@ -349,7 +352,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
       for (const v of voyages) if (v.departure < mid) previous.set(laneKey(v.from, v.to), (previous.get(laneKey(v.from, v.to)) ?? 0) + 1);
       const lanes = lanesOf(current);
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => {
-        const counts = series(lane.voyages, mid, w.until, 7 * DAY);
+        const counts = countPer(departures(lane.voyages), mid, w.until, 7 * DAY);
         const before = previous.get(laneKey(lane.from, lane.to)) ?? 0;
         const s = slope(counts);
         const pct = changePct(lane.voyages.length, before);
@@ -375,7 +378,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         lanes_total: lanes.length,
         items,
       };
-      return envelope(l, data, voyages, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])]);
+      return envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { voyages });
     },
 
     async laneVolatility(query: Common & { bucket?: 'day' | 'week'; limit?: number; min_voyages?: number }, caller: Caller) {
@@ -387,7 +390,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
       const minVoyages = query.min_voyages ?? 2;
       const lanes = lanesOf(l.voyages).filter((lane) => lane.voyages.length >= minVoyages);
       const rows = lanes.map((lane) => {
-        const counts = series(lane.voyages, l.window.since, l.window.until, bucketMs);
+        const counts = countPer(departures(lane.voyages), l.window.since, l.window.until, bucketMs);
         return { lane, counts, mean: mean(counts)!, std: stdDev(counts)!, cv: coefficientOfVariation(counts)! };
       });
       rows.sort((a, b) => round(b.cv, 6) - round(a.cv, 6) || b.lane.voyages.length - a.lane.voyages.length || a.lane.from - b.lane.from || a.lane.to - b.lane.to);
@@ -401,7 +404,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         cv: round(r.cv, 3),
         counts: r.counts,
       }));
-      const overall = series(l.voyages, l.window.since, l.window.until, bucketMs);
+      const overall = countPer(departures(l.voyages), l.window.since, l.window.until, bucketMs);
       const data = {
         ...meta(l),
         ship_type: query.ship_type ?? null,
@@ -415,8 +418,8 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
       return envelope(
         l,
         data,
-        l.voyages,
         items.flatMap((i) => [i.from.port_id, i.to.port_id]),
+        { voyages: l.voyages },
       );
     },
 
@@ -438,8 +441,8 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
       return envelope(
         l,
         data,
-        l.voyages,
         lanes.flatMap((x) => [x.from, x.to]),
+        { voyages: l.voyages },
       );
     },
 
@@ -501,17 +504,17 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         top_hub: top ? { port: portView(top.portId), voyages_total: top.voyages_total, partners: top.partners } : null,
         top_lane: lanes[0] ? { from: portView(lanes[0].from), to: portView(lanes[0].to), voyages: lanes[0].voyages.length } : null,
       };
-      return envelope(l, data, l.voyages, [...(top ? [top.portId] : []), ...(lanes[0] ? [lanes[0].from, lanes[0].to] : [])]);
+      return envelope(l, data, [...(top ? [top.portId] : []), ...(lanes[0] ? [lanes[0].from, lanes[0].to] : [])], { voyages: l.voyages });
     },
 
     async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 4;
       const l = await load(windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
       const since = l.window.since;
-      const departures = series(
+      const departedPerWeek = countPer(
         l.calls
           .filter((c) => c.departure !== null && c.departure >= since && c.departure < l.window.until && (query.ship_type === undefined || shipCategory(c.ship_type) === query.ship_type))
-          .map((c) => ({ departure: c.departure! }) as Voyage),
+          .map((c) => c.departure!),
         since,
         l.window.until,
         7 * DAY,
@@ -523,7 +526,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
           week_start: iso(start),
           week_end: iso(start + 7 * DAY),
           voyages: vs.length,
-          departures: departures[i]!,
+          departures: departedPerWeek[i]!,
           vessels: new Set(vs.map((v) => v.vslId)).size,
           lanes: new Set(vs.map((v) => laneKey(v.from, v.to))).size,
           median_voyage_hours: maybe(median(vs.map((v) => (v.arrival - v.departure) / HOUR)), 1),
@@ -531,14 +534,14 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         };
       }).map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
       const data = { ...meta(l), weeks, ship_type: query.ship_type ?? null, items };
-      return envelope(l, data, l.voyages, []);
+      return envelope(l, data, [], { voyages: l.voyages });
     },
 
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
       const l = await load(windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
       const trendOf = (voyages: readonly Voyage[]) => {
-        const counts = series(voyages, l.window.since, l.window.until, 7 * DAY);
+        const counts = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
         const s = slope(counts);
         const last = counts[counts.length - 1]!;
         const prev = counts.length > 1 ? counts[counts.length - 2]! : 0;
@@ -563,7 +566,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         overall: trendOf(l.voyages),
         by_ship_type: [...byType.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([ship_type, vs]) => ({ ship_type, ...trendOf(vs) })),
       };
-      return envelope(l, data, l.voyages, []);
+      return envelope(l, data, [], { voyages: l.voyages });
     },
 
     async seasonality(query: Common & { port?: string }, caller: Caller) {
@@ -593,7 +596,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         weekday_occurrences: weeksCovered,
         enough_history: { weekday: weeksCovered >= 4, hour: l.window.days >= 14, month: l.window.days >= 365 },
       };
-      const env = envelope(l, data, voyages, port ? [port.port_id] : []);
+      const env = envelope(l, data, port ? [port.port_id] : [], { voyages });
       if (!data.enough_history.weekday) env.qualityFlags.push('window_too_short_for_weekday');
       if (!data.enough_history.month) env.qualityFlags.push('window_too_short_for_month');
       return env;
@@ -619,7 +622,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
       const anomalies = days.filter((d) => d.z !== null && Math.abs(d.z) >= threshold).map((d) => ({ ...d, direction: d.z! > 0 ? ('high' as const) : ('low' as const) }));
       const data = {
         ...meta(l, []),
-        sample: { port_calls: callsInWindow(l).length, departures: departed.length, days: counts.length },
+        sample: { port_calls: l.callsInWindow, departures: departed.length, days: counts.length },
         ship_type: query.ship_type ?? null,
         port: port ? portView(port.port_id) : null,
         threshold,
@@ -627,21 +630,18 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         days,
         anomalies,
       };
-      const env = envelope(l, data, [], port ? [port.port_id] : []);
-      env.qualityFlags = env.qualityFlags.filter((f) => f !== 'no_voyages_in_window');
-      if (departed.some((c) => c.simulated === 1)) env.qualityFlags.push(...flagsFor(true));
-      if (callsInWindow(l).length > 0 && departed.length === 0) env.qualityFlags.push('no_departures_in_window');
-      return env;
+      return envelope(l, data, port ? [port.port_id] : [], { calls: departed });
     },
 
     async portActivityImbalance(query: Common & { port?: string; limit?: number; min_calls?: number }, caller: Caller) {
       const port = query.port === undefined ? undefined : requirePort(query.port, 'query.port');
       const l = await load(windowOf(query, caller, 30), undefined);
       const { since, until } = l.window;
-      const per = new Map<number, { arrivals: number; departures: number; simulated: boolean }>();
+      const per = new Map<number, { arrivals: number; departures: number }>();
+      const counted: LaneCall[] = [];
       const at = (id: number) => {
         let p = per.get(id);
-        if (!p) per.set(id, (p = { arrivals: 0, departures: 0, simulated: false }));
+        if (!p) per.set(id, (p = { arrivals: 0, departures: 0 }));
         return p;
       };
       for (const c of l.calls) {
@@ -653,7 +653,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         const p = at(c.port_id);
         if (arrived) p.arrivals++;
         if (departed) p.departures++;
-        if (c.simulated === 1) p.simulated = true;
+        counted.push(c);
       }
       const minCalls = query.min_calls ?? 1;
       const rows = [...per.entries()]
@@ -669,12 +669,8 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         imbalance_ratio: round(r.net / (r.arrivals + r.departures), 3),
         balance: r.net > 0 ? ('accumulating' as const) : r.net < 0 ? ('draining' as const) : ('balanced' as const),
       }));
-      const data = { ...meta(l, []), ship_type: query.ship_type ?? null, port: port ? portView(port.port_id) : null, min_calls: minCalls, ports_total: rows.length, items };
-      data.sample = { ...data.sample, voyages: l.voyages.length, vessels: new Set(l.voyages.map((v) => v.vslId)).size };
-      const env = envelope(l, data, [], [...(port ? [port.port_id] : []), ...items.map((i) => i.port.port_id)]);
-      env.qualityFlags = env.qualityFlags.filter((f) => f !== 'no_voyages_in_window');
-      if (rows.some((r) => r.simulated)) env.qualityFlags.push(...flagsFor(true));
-      return env;
+      const data = { ...meta(l), ship_type: query.ship_type ?? null, port: port ? portView(port.port_id) : null, min_calls: minCalls, ports_total: rows.length, items };
+      return envelope(l, data, [...(port ? [port.port_id] : []), ...items.map((i) => i.port.port_id)], { calls: counted });
     },
 
     async destOpportunities(query: Common & { from: string; limit?: number }, caller: Caller) {
@@ -713,7 +709,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         destinations_total: rows.length,
         items,
       };
-      return envelope(l, data, out, [origin.port_id, ...items.map((i) => i.to.port_id)]);
+      return envelope(l, data, [origin.port_id, ...items.map((i) => i.to.port_id)], { voyages: out });
     },
 
     async stabilityForecast(query: Omit<Common, 'days'> & { weeks?: number; from?: string; to?: string }, caller: Caller) {
@@ -725,7 +721,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
       const weeks = query.weeks ?? 12;
       const l = await load(windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
       const voyages = from && to ? l.voyages.filter((v) => v.from === from.port_id && v.to === to.port_id) : l.voyages;
-      const all = series(voyages, l.window.since, l.window.until, 7 * DAY);
+      const all = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
       // weeks that began before the store's first port call have no data (not zero voyages)
       const first = await deps.repo.firstArrival();
       const covered = first === null ? 0 : all.filter((_, i) => l.window.since + i * 7 * DAY >= Math.floor(first / DAY) * DAY).length;
@@ -745,7 +741,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
         cv: maybe(cv, 3),
         stability: cv === null ? null : cv < 0.25 ? ('stable' as const) : cv < 0.5 ? ('variable' as const) : ('volatile' as const),
       };
-      const env = envelope(l, data, voyages, [...(from ? [from.port_id] : []), ...(to ? [to.port_id] : [])]);
+      const env = envelope(l, data, [...(from ? [from.port_id] : []), ...(to ? [to.port_id] : [])], { voyages });
       if (!fc) env.qualityFlags.push('history_too_short');
       return env;
     },
