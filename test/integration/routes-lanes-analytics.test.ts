@@ -101,7 +101,8 @@ test('top-lanes: voyages, vessels, median hours and the engine distance per lane
   assert.deepEqual([cb.voyages, cb.median_voyage_hours, cb.simulated_voyages], [1, 5, 1]);
   assert.equal(ab.sea_distance_nm, await seaNm(A, B));
   assert.ok(ab.sea_distance_nm > 250 && ab.sea_distance_nm < 450);
-  assert.ok(res.body.quality_flags.includes('simulated_source'));
+  // C→B is a demo voyage; the detectors never ran in this store
+  assert.deepEqual(res.body.quality_flags, ['events_not_analysed', 'simulated_source']);
 
   const tankers = (await get('/v1/routes/top-lanes?days=28&ship_type=tanker')).body.data;
   assert.deepEqual([tankers.items.map(lane), tankers.sample.voyages], [[[A, C]], 3]);
@@ -336,6 +337,9 @@ test('anomaly-days: departures per day against the median/MAD baseline', async (
   const z = (x: number) => Math.round((x / (1.253314 * (21 / 28))) * 100) / 100;
   assert.deepEqual(d.anomalies, [{ day: iso(SINCE + 10 * DAY).slice(0, 10), departures: 6, z: z(6), direction: 'high' }]);
   assert.equal(d.days[22].z, z(2));
+  const none = await get('/v1/routes/anomaly-days?days=28&ship_type=passenger');
+  assert.deepEqual([none.body.data.sample.departures, none.body.data.anomalies, none.body.data.baseline.scale], [0, [], 'none']);
+  assert.ok(none.body.quality_flags.includes('no_matching_calls_in_window'));
   // at Antwerp: 6 on day 10 and 1 on day 19 (C→B); threshold 3 also takes day 19
   const c = (await get('/v1/routes/anomaly-days?days=28&port=BEANR&threshold=3')).body.data;
   const zc = (x: number) => Math.round((x / (1.253314 * (7 / 28))) * 100) / 100;
