@@ -94,6 +94,8 @@ import { createFeedbackRepo } from '../features/feedback/feedback-repo.js';
 import { createFeedbackService } from '../features/feedback/feedback-service.js';
 import { createVesselServicesRepo } from '../features/vessel-services/vessel-services-repo.js';
 import { createVesselServicesService } from '../features/vessel-services/vessel-services-service.js';
+import { createLanesRepo } from '../features/lanes/lanes-repo.js';
+import { createLanesService } from '../features/lanes/lanes-service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -353,6 +355,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       },
       allowance: async (agent) => (await services.billing.status(agent)).allowance,
     }),
+    lanes: createLanesService({ repo: createLanesRepo(store.db), events: () => events, ports: () => ports, routes: () => services.routes, clock }),
   };
   registerExchangeCommunityKinds(services.exchangeGate, exchangeCommunity.services);
   const jobs: Job[] = [

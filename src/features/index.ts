@@ -31,6 +31,7 @@ import { resourceInfraRoutes } from './resource-infra/routes.js';
 import { siteRoutes } from './site/routes.js';
 import { routesReadinessRoutes } from './routes-readiness/routes.js';
 import { routesQualityRoutes } from './routes-quality/routes.js';
+import { laneRoutes } from './lanes/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -66,4 +67,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...siteRoutes,
   ...routesReadinessRoutes,
   ...routesQualityRoutes,
+  ...laneRoutes,
 ];

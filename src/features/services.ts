@@ -35,6 +35,7 @@ import type { InfraService } from './resource-infra/infra-service.js';
 import type { RoutesDataService } from './routes-readiness/data-service.js';
 import type { RoutesReadinessService } from './routes-readiness/readiness-service.js';
 import type { RoutesQualityService } from './routes-quality/quality-service.js';
+import type { LanesService } from './lanes/lanes-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -101,4 +102,6 @@ export interface Services extends HarborServices {
   routesReadiness: RoutesReadinessService;
   /** Service-quality views of the routes operations over request telemetry (docs/routes-service-quality.md). */
   routesQuality: RoutesQualityService;
+  /** Voyages and lanes analytics from the detected port calls (docs/lanes.md). */
+  lanes: LanesService;
 }

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { cellsOfLines, coefficientOfVariation, componentSizes, meanOfLastK, median, nearestRank, robustZ, slope, voyagesOf, type LaneCall } from '../../src/features/lanes/lanes-math.js';
+
+const H = 3_600_000;
+const c = (vsl: string, port: number, arrival: number, departure: number | null, extra: Partial<LaneCall> = {}): LaneCall => ({
+  vsl_id: vsl,
+  port_id: port,
+  ship_type: 70,
+  arrival,
+  departure,
+  last_fix_at: departure ?? arrival,
+  simulated: 0,
+  ...extra,
+});
+
+test('voyagesOf: consecutive calls of one vessel at different ports, inside the window', () => {
+  const calls = [
+    c('a', 1, 0, 10 * H),
+    c('a', 1, 20 * H, 30 * H), // back at port 1: no voyage 1 → 1
+    c('a', 2, 50 * H, 60 * H), // 1 → 2 departing at 30 h
+    c('a', 3, 70 * H, null), // 2 → 3 departing at 60 h
+    c('b', 3, 71 * H, 72 * H), // another vessel: never paired with a's calls
+    c('b', 4, 200 * H, null, { ship_type: null, simulated: 1 }), // arrives after until: not counted
+    c('d', 5, 0, null, { last_fix_at: 40 * H }), // departure never written: the last fix stands in
+    c('d', 6, 45 * H, null, { ship_type: 80 }),
+  ];
+  const v = voyagesOf(calls, 25 * H, 100 * H);
+  assert.deepEqual(
+    v.map((x) => [x.vslId, x.from, x.to, x.departure / H, x.arrival / H, x.shipType]),
+    [
+      ['a', 1, 2, 30, 50, 70],
+      ['a', 2, 3, 60, 70, 70],
+      ['d', 5, 6, 40, 45, 80],
+    ],
+  );
+  // departure before since is left out
+  assert.equal(voyagesOf(calls, 31 * H, 100 * H).length, 2);
+});
+
+test('median, nearest rank, slope and coefficient of variation', () => {
+  assert.equal(median([3, 1, 2, 10]), 2.5);
+  assert.equal(median([]), null);
+  assert.equal(nearestRank([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90), 9);
+  assert.equal(slope([1, 2, 4, 7]), 2);
+  assert.equal(slope([5]), null);
+  assert.equal(coefficientOfVariation([2, 2, 2]), 0);
+  assert.equal(coefficientOfVariation([0, 0]), null);
+});
+
+test('robustZ: MAD scale, mean absolute deviation fallback, no scale', () => {
+  const a = robustZ([1, 2, 3, 4, 100]);
+  assert.deepEqual([a.median, a.mad, a.scale], [3, 1, 'mad']);
+  assert.equal(a.z[4], 0.6745 * 97);
+  const b = robustZ([0, 0, 0, 4]);
+  assert.deepEqual([b.median, b.mad, b.scale], [0, 0, 'mean_absolute_deviation']);
+  assert.equal(b.z[3], 4 / (1.253314 * 1));
+  assert.deepEqual(robustZ([2, 2, 2]).z, [null, null, null]);
+});
+
+test('meanOfLastK: forecast, backtest and interval; too short a series', () => {
+  const f = meanOfLastK([2, 2, 2, 2, 2, 2], 4)!;
+  assert.deepEqual(f, { forecast: 2, mae: 0, rmse: 0, backtestPoints: 2, low: 2, high: 2 });
+  const g = meanOfLastK([0, 0, 0, 0, 4, 0], 4)!;
+  // t=4: predicted 0, actual 4; t=5: predicted 1, actual 0
+  assert.deepEqual([g.forecast, g.mae, g.rmse], [1, 2.5, Math.sqrt(8.5)]);
+  assert.equal(g.low, 0);
+  assert.equal(meanOfLastK([1, 2, 3, 4, 5], 4), null);
+});
+
+test('componentSizes: union of undirected lanes', () => {
+  assert.deepEqual(
+    componentSizes(
+      [1, 2, 3, 4, 5],
+      [
+        [1, 2],
+        [2, 3],
+        [4, 5],
+      ],
+    ),
+    [3, 2],
+  );
+  assert.deepEqual(componentSizes([7], []), [1]);
+});
+
+test('cellsOfLines: sampled segments, wrapped longitudes', () => {
+  assert.deepEqual(
+    [
+      ...cellsOfLines(
+        [
+          [
+            [0.5, 0.5],
+            [3.5, 0.5],
+          ],
+        ],
+        1,
+      ),
+    ].sort(),
+    ['0,0', '1,0', '2,0', '3,0'],
+  );
+  // a line across the antimeridian given with unwrapped longitudes lands on both sides
+  assert.deepEqual(
+    [
+      ...cellsOfLines(
+        [
+          [
+            [179.5, 10.5],
+            [180.5, 10.5],
+          ],
+        ],
+        1,
+      ),
+    ].sort(),
+    ['-180,10', '179,10'],
+  );
+});
