@@ -29,6 +29,7 @@ import { feedbackRoutes } from './feedback/routes.js';
 import { vesselServiceRoutes } from './vessel-services/routes.js';
 import { resourceInfraRoutes } from './resource-infra/routes.js';
 import { siteRoutes } from './site/routes.js';
+import { corridorRoutes } from './corridors/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -62,4 +63,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...vesselServiceRoutes,
   ...resourceInfraRoutes,
   ...siteRoutes,
+  ...corridorRoutes,
 ];

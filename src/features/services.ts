@@ -32,6 +32,7 @@ import type { FeedbackService } from './feedback/feedback-service.js';
 import type { OverridesService } from './feedback/overrides-service.js';
 import type { VesselServicesService } from './vessel-services/vessel-services-service.js';
 import type { InfraService } from './resource-infra/infra-service.js';
+import type { CorridorsService } from './corridors/corridors-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -92,4 +93,6 @@ export interface Services extends HarborServices {
   overrides: OverridesService;
   /** Vessel snapshot and history for entitled vessels, and the operator's grants. */
   vesselServices: VesselServicesService;
+  /** Corridor analytics over the chokepoint transits (docs/corridors.md). */
+  corridors: CorridorsService;
 }
