@@ -137,14 +137,21 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
     );
     const coveredFrom = s.dataFrom ?? Number.POSITIVE_INFINITY;
     const items = gates.map((gate) => {
-      const mine = transits.filter((t) => t.zone === gate.key);
-      return { gate, mine, series: dailySeries(mine, directionsOf(gate), s.to, days, coveredFrom) };
+      const series = dailySeries(
+        transits.filter((t) => t.zone === gate.key),
+        directionsOf(gate),
+        s.to,
+        days,
+        coveredFrom,
+      );
+      const start = series[0]?.from ?? s.to;
+      return { gate, series, mine: transits.filter((t) => t.zone === gate.key && t.exited_at > start) };
     });
-    const daysCovered = items[0]?.series.length ?? 0;
+    const used = items.flatMap((x) => x.mine);
     return {
       items,
-      envelope: { window: { from: iso(from), to: iso(s.to) }, days, days_covered: daysCovered, ...s.meta },
-      qualityFlags: finish(s.flags, transits, transits.length > 0),
+      envelope: { window: { from: iso(from), to: iso(s.to) }, days, days_covered: items[0]?.series.length ?? 0, ...s.meta },
+      qualityFlags: finish(s.flags, used, used.length > 0),
       freshnessSeconds: s.freshnessSeconds,
     };
   }
@@ -227,8 +234,8 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
 
     async pressureTrend(caller: Caller, query: { days?: number; corridor?: string }) {
       const d = await daily(caller, query);
-      const items = d.items.map(({ gate, series }) => {
-        const ys = series.map((x) => x.pressure);
+      const items = d.items.map(({ gate, mine, series }) => {
+        const ys = mine.length ? series.map((x) => x.pressure) : [];
         const m = mean(ys);
         const k = slope(ys);
         const pct = k === null || m === null || m === 0 ? null : round((k / m) * 100, 1);
@@ -248,11 +255,13 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
 
     async anomalyScore(caller: Caller, query: { days?: number; corridor?: string }) {
       const d = await daily(caller, query);
-      const items = d.items.map(({ gate, series }) => {
+      const items = d.items.map(({ gate, mine, series }) => {
         const latest = series.length > 0 && series[series.length - 1]!.to === Date.parse(d.envelope.window.to) ? series[series.length - 1]! : null;
         const history = latest ? series.slice(0, -1) : series;
         const metric = (pick: (x: DayFigures) => number | null) =>
-          robustZ(
+          mine.length === 0
+            ? { ...robustZ(null, []), note: 'no transits in the period' }
+            : robustZ(
             latest ? pick(latest) : null,
             history.map(pick).filter((x): x is number => x !== null),
           );
@@ -277,7 +286,10 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
 
     async stability(caller: Caller, query: { days?: number; corridor?: string }) {
       const d = await daily(caller, query);
-      const items = d.items.map(({ gate, series }) => ({ corridor: describe(gate), transits: series.reduce((sum, x) => sum + x.transits, 0), ...stability(series, directionsOf(gate)) }));
+      const items = d.items.map(({ gate, mine, series }) => {
+        const s = stability(series, directionsOf(gate));
+        return { corridor: describe(gate), transits: mine.length, ...s, ...(mine.length === 0 ? { anomalous_day_share: null } : {}) };
+      });
       return { data: { ...d.envelope, items }, qualityFlags: d.qualityFlags, freshnessSeconds: d.freshnessSeconds };
     },
 
