@@ -45,6 +45,8 @@ export const round = (x: number, digits: number) => {
   const f = 10 ** digits;
   return Math.round(x * f) / f;
 };
+/** A ratio rounded to 6 decimals, so that thresholds hold exactly at their edges (8.4 / 12 is 0.7). */
+const ratio = (a: number, b: number) => round(a / b, 6);
 const roundOrNull = (x: number | null, digits: number) => (x === null ? null : round(x, digits));
 
 export function mean(xs: readonly number[]): number | null {
@@ -224,11 +226,11 @@ export const REGIME_RULES = {
 
 export function classifyDay(day: DayFigures, reference: { transits: number; speed: number | null }): Regime {
   const r = REGIME_RULES;
-  if (day.transits > 0 && ((day.stopped_share ?? 0) >= r.disruptedStoppedShare || (reference.speed !== null && day.mean_speed_kn !== null && day.mean_speed_kn <= r.disruptedSpeedRatio * reference.speed))) {
+  if (day.transits > 0 && ((day.stopped_share ?? 0) >= r.disruptedStoppedShare || (reference.speed !== null && reference.speed > 0 && day.mean_speed_kn !== null && ratio(day.mean_speed_kn, reference.speed) <= r.disruptedSpeedRatio))) {
     return 'disrupted';
   }
-  if (day.transits < r.quietRatio * reference.transits) return 'quiet';
-  if (day.transits > reference.transits && day.transits >= r.busyRatio * reference.transits) return 'busy';
+  if (reference.transits > 0 && ratio(day.transits, reference.transits) < r.quietRatio) return 'quiet';
+  if (day.transits > reference.transits && (reference.transits === 0 || ratio(day.transits, reference.transits) >= r.busyRatio)) return 'busy';
   return 'normal';
 }
 
@@ -347,15 +349,15 @@ export function watch(current: WindowFigures, baseline: BaselineFigures): WatchA
   const alerts: WatchAlert[] = [];
   const bt = baseline.transits;
   if (bt !== null && bt > 0) {
-    if (current.transits <= r.volumeDropRatio * bt) alerts.push({ reason: 'volume_drop', metric: 'transits', value: current.transits, baseline: bt, change_pct: pct(current.transits, bt), threshold: `≤ ${r.volumeDropRatio} × baseline` });
-    if (current.transits >= r.volumeSurgeRatio * bt) alerts.push({ reason: 'volume_surge', metric: 'transits', value: current.transits, baseline: bt, change_pct: pct(current.transits, bt), threshold: `≥ ${r.volumeSurgeRatio} × baseline` });
+    if (ratio(current.transits, bt) <= r.volumeDropRatio) alerts.push({ reason: 'volume_drop', metric: 'transits', value: current.transits, baseline: bt, change_pct: pct(current.transits, bt), threshold: `≤ ${r.volumeDropRatio} × baseline` });
+    if (ratio(current.transits, bt) >= r.volumeSurgeRatio) alerts.push({ reason: 'volume_surge', metric: 'transits', value: current.transits, baseline: bt, change_pct: pct(current.transits, bt), threshold: `≥ ${r.volumeSurgeRatio} × baseline` });
   }
   const v = current.mean_speed_kn;
   const bs = baseline.mean_speed_kn;
-  if (v !== null && bs !== null && bs > 0 && v <= r.slowdownRatio * bs) alerts.push({ reason: 'slowdown', metric: 'mean_speed_kn', value: v, baseline: bs, change_pct: pct(v, bs), threshold: `≤ ${r.slowdownRatio} × baseline` });
+  if (v !== null && bs !== null && bs > 0 && ratio(v, bs) <= r.slowdownRatio) alerts.push({ reason: 'slowdown', metric: 'mean_speed_kn', value: v, baseline: bs, change_pct: pct(v, bs), threshold: `≤ ${r.slowdownRatio} × baseline` });
   const w = current.waiting_hours_per_transit;
   const bw = baseline.waiting_hours_per_transit;
-  if (w !== null && bw !== null && w - bw >= r.waitingExcessHours) {
+  if (w !== null && bw !== null && round(w - bw, 6) >= r.waitingExcessHours) {
     alerts.push({ reason: 'waiting', metric: 'waiting_hours_per_transit', value: w, baseline: bw, change_pct: pct(w, bw), threshold: `≥ baseline + ${r.waitingExcessHours} h` });
   }
   return alerts;
