@@ -112,7 +112,10 @@ test('corridor-anomaly-score: robust z of the latest day against the days before
   assert.deepEqual([oresund.metrics.transits.z, oresund.metrics.mean_speed_kn.z, oresund.metrics.stopped_share.z], [0, 0, 0]);
   assert.deepEqual(oresund.combined, { score: 0, metrics_scored: 3, anomalous: false, anomalous_metrics: [] });
   const panama = await get('/v1/routes/corridor-anomaly-score?corridor=panama&days=10');
-  assert.deepEqual([panama.body.data.items[0].metrics.transits.z, panama.body.data.items[0].metrics.transits.note, panama.body.data.items[0].combined.score], [null, 'no transits in the period', null]);
+  assert.deepEqual(
+    [panama.body.data.items[0].metrics.transits.z, panama.body.data.items[0].metrics.transits.note, panama.body.data.items[0].combined.score],
+    [null, 'no transits in the period', null],
+  );
   assert.deepEqual(panama.body.quality_flags, ['no_transits_in_window']);
 });
 
@@ -158,7 +161,16 @@ test('corridor-regimes: each day classified against the period medians, consecut
       ['disrupted', 1, 16],
     ],
   );
-  assert.deepEqual(dover.segments[6], { regime: 'normal', from: new Date(NOW - 4 * DAY).toISOString(), to: new Date(NOW - 2 * DAY).toISOString(), days: 2, transits: 8, mean_daily_transits: 4, mean_speed_kn: 12, stopped_share: 0 });
+  assert.deepEqual(dover.segments[6], {
+    regime: 'normal',
+    from: new Date(NOW - 4 * DAY).toISOString(),
+    to: new Date(NOW - 2 * DAY).toISOString(),
+    days: 2,
+    transits: 8,
+    mean_daily_transits: 4,
+    mean_speed_kn: 12,
+    stopped_share: 0,
+  });
   assert.deepEqual([dover.segments[8].mean_speed_kn, dover.segments[8].stopped_share], [6, 0.25]);
   assert.equal(dover.current_regime, 'disrupted');
   const oresund = (await get('/v1/routes/corridor-regimes?corridor=oresund&days=10')).body.data.items[0];

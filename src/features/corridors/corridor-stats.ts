@@ -91,10 +91,22 @@ export function baselineFigures(windows: readonly WindowFigures[]): BaselineFigu
   const of = (pick: (w: WindowFigures) => number | null) => mean(windows.map(pick).filter((x): x is number => x !== null));
   return {
     windows: windows.length,
-    transits: roundOrNull(of((w) => w.transits), 3),
-    mean_speed_kn: roundOrNull(of((w) => w.mean_speed_kn), 2),
-    stopped_share: roundOrNull(of((w) => w.stopped_share), 3),
-    waiting_hours_per_transit: roundOrNull(of((w) => w.waiting_hours_per_transit), 3),
+    transits: roundOrNull(
+      of((w) => w.transits),
+      3,
+    ),
+    mean_speed_kn: roundOrNull(
+      of((w) => w.mean_speed_kn),
+      2,
+    ),
+    stopped_share: roundOrNull(
+      of((w) => w.stopped_share),
+      3,
+    ),
+    waiting_hours_per_transit: roundOrNull(
+      of((w) => w.waiting_hours_per_transit),
+      3,
+    ),
   };
 }
 
@@ -166,7 +178,9 @@ export function robustZ(value: number | null, history: readonly number[]): Robus
   if (value === null) return { ...base, ...stats, z: null, anomalous: false, note: 'no value on the latest day' };
   if (scale === null) {
     // a constant history: the same value is ordinary, any other one has no finite score
-    return value === med ? { ...base, ...stats, z: 0, anomalous: false, note: null } : { ...base, ...stats, z: null, anomalous: true, note: 'the history is constant and the latest day differs from it' };
+    return value === med
+      ? { ...base, ...stats, z: 0, anomalous: false, note: null }
+      : { ...base, ...stats, z: null, anomalous: true, note: 'the history is constant and the latest day differs from it' };
   }
   const z = round((value - med) / scale, 2);
   return { ...base, ...stats, z, anomalous: Math.abs(z) >= ANOMALY_Z, note: null };
@@ -226,7 +240,11 @@ export const REGIME_RULES = {
 
 export function classifyDay(day: DayFigures, reference: { transits: number; speed: number | null }): Regime {
   const r = REGIME_RULES;
-  if (day.transits > 0 && ((day.stopped_share ?? 0) >= r.disruptedStoppedShare || (reference.speed !== null && reference.speed > 0 && day.mean_speed_kn !== null && ratio(day.mean_speed_kn, reference.speed) <= r.disruptedSpeedRatio))) {
+  if (
+    day.transits > 0 &&
+    ((day.stopped_share ?? 0) >= r.disruptedStoppedShare ||
+      (reference.speed !== null && reference.speed > 0 && day.mean_speed_kn !== null && ratio(day.mean_speed_kn, reference.speed) <= r.disruptedSpeedRatio))
+  ) {
     return 'disrupted';
   }
   if (reference.transits > 0 && ratio(day.transits, reference.transits) < r.quietRatio) return 'quiet';
@@ -298,16 +316,56 @@ export function health(current: WindowFigures, baseline: BaselineFigures) {
     current.mean_speed_kn === null
       ? { name: 'speed', value: null, baseline: baseline.mean_speed_kn, score: null, weight: HEALTH_WEIGHTS.speed, available: false, note: 'no transit speeds in the window' }
       : baseline.mean_speed_kn === null || baseline.mean_speed_kn <= 0
-        ? { name: 'speed', value: current.mean_speed_kn, baseline: baseline.mean_speed_kn, score: null, weight: HEALTH_WEIGHTS.speed, available: false, note: noBaseline ?? 'no transit speeds in the baseline windows' }
-        : { name: 'speed', value: current.mean_speed_kn, baseline: baseline.mean_speed_kn, score: round(100 * Math.min(1, current.mean_speed_kn / baseline.mean_speed_kn), 1), weight: HEALTH_WEIGHTS.speed, available: true, note: null };
+        ? {
+            name: 'speed',
+            value: current.mean_speed_kn,
+            baseline: baseline.mean_speed_kn,
+            score: null,
+            weight: HEALTH_WEIGHTS.speed,
+            available: false,
+            note: noBaseline ?? 'no transit speeds in the baseline windows',
+          }
+        : {
+            name: 'speed',
+            value: current.mean_speed_kn,
+            baseline: baseline.mean_speed_kn,
+            score: round(100 * Math.min(1, current.mean_speed_kn / baseline.mean_speed_kn), 1),
+            weight: HEALTH_WEIGHTS.speed,
+            available: true,
+            note: null,
+          };
   const stopped: HealthComponent =
     current.stopped_share === null
       ? { name: 'stopped', value: null, baseline: baseline.stopped_share, score: null, weight: HEALTH_WEIGHTS.stopped, available: false, note: 'no transits in the window' }
-      : { name: 'stopped', value: current.stopped_share, baseline: baseline.stopped_share, score: round(100 * (1 - current.stopped_share), 1), weight: HEALTH_WEIGHTS.stopped, available: true, note: null };
+      : {
+          name: 'stopped',
+          value: current.stopped_share,
+          baseline: baseline.stopped_share,
+          score: round(100 * (1 - current.stopped_share), 1),
+          weight: HEALTH_WEIGHTS.stopped,
+          available: true,
+          note: null,
+        };
   const volume: HealthComponent =
     baseline.transits === null || baseline.transits <= 0
-      ? { name: 'volume', value: current.transits, baseline: baseline.transits, score: null, weight: HEALTH_WEIGHTS.volume, available: false, note: noBaseline ?? 'no transits in the baseline windows' }
-      : { name: 'volume', value: current.transits, baseline: baseline.transits, score: round(100 * Math.max(0, 1 - Math.abs(current.transits / baseline.transits - 1)), 1), weight: HEALTH_WEIGHTS.volume, available: true, note: null };
+      ? {
+          name: 'volume',
+          value: current.transits,
+          baseline: baseline.transits,
+          score: null,
+          weight: HEALTH_WEIGHTS.volume,
+          available: false,
+          note: noBaseline ?? 'no transits in the baseline windows',
+        }
+      : {
+          name: 'volume',
+          value: current.transits,
+          baseline: baseline.transits,
+          score: round(100 * Math.max(0, 1 - Math.abs(current.transits / baseline.transits - 1)), 1),
+          weight: HEALTH_WEIGHTS.volume,
+          available: true,
+          note: null,
+        };
   const components = [speed, stopped, volume];
   const used = components.filter((c) => c.available);
   const weight = used.reduce((sum, c) => sum + c.weight, 0);
@@ -349,12 +407,15 @@ export function watch(current: WindowFigures, baseline: BaselineFigures): WatchA
   const alerts: WatchAlert[] = [];
   const bt = baseline.transits;
   if (bt !== null && bt > 0) {
-    if (ratio(current.transits, bt) <= r.volumeDropRatio) alerts.push({ reason: 'volume_drop', metric: 'transits', value: current.transits, baseline: bt, change_pct: pct(current.transits, bt), threshold: `≤ ${r.volumeDropRatio} × baseline` });
-    if (ratio(current.transits, bt) >= r.volumeSurgeRatio) alerts.push({ reason: 'volume_surge', metric: 'transits', value: current.transits, baseline: bt, change_pct: pct(current.transits, bt), threshold: `≥ ${r.volumeSurgeRatio} × baseline` });
+    if (ratio(current.transits, bt) <= r.volumeDropRatio)
+      alerts.push({ reason: 'volume_drop', metric: 'transits', value: current.transits, baseline: bt, change_pct: pct(current.transits, bt), threshold: `≤ ${r.volumeDropRatio} × baseline` });
+    if (ratio(current.transits, bt) >= r.volumeSurgeRatio)
+      alerts.push({ reason: 'volume_surge', metric: 'transits', value: current.transits, baseline: bt, change_pct: pct(current.transits, bt), threshold: `≥ ${r.volumeSurgeRatio} × baseline` });
   }
   const v = current.mean_speed_kn;
   const bs = baseline.mean_speed_kn;
-  if (v !== null && bs !== null && bs > 0 && ratio(v, bs) <= r.slowdownRatio) alerts.push({ reason: 'slowdown', metric: 'mean_speed_kn', value: v, baseline: bs, change_pct: pct(v, bs), threshold: `≤ ${r.slowdownRatio} × baseline` });
+  if (v !== null && bs !== null && bs > 0 && ratio(v, bs) <= r.slowdownRatio)
+    alerts.push({ reason: 'slowdown', metric: 'mean_speed_kn', value: v, baseline: bs, change_pct: pct(v, bs), threshold: `≤ ${r.slowdownRatio} × baseline` });
   const w = current.waiting_hours_per_transit;
   const bw = baseline.waiting_hours_per_transit;
   if (w !== null && bw !== null && round(w - bw, 6) >= r.waitingExcessHours) {

@@ -79,7 +79,11 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
     };
   }
 
-  const finish = (flags: string[], used: readonly TransitFact[], anyInWindow: boolean) => [...flags, ...(anyInWindow ? [] : [NO_TRANSITS_FLAG]), ...(used.some((t) => t.simulated === 1) ? ['simulated_source'] : [])];
+  const finish = (flags: string[], used: readonly TransitFact[], anyInWindow: boolean) => [
+    ...flags,
+    ...(anyInWindow ? [] : [NO_TRANSITS_FLAG]),
+    ...(used.some((t) => t.simulated === 1) ? ['simulated_source'] : []),
+  ];
 
   /** The window ending at the horizon, its baseline windows and each corridor's figures in them. */
   async function windowed(caller: Caller, query: { range?: string; corridor?: string }) {
@@ -100,7 +104,14 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
         mine.filter((t) => exitedIn(t, current)),
         directionsOf(gate),
       );
-      const base = baselineFigures(covered.map((w) => windowFigures(mine.filter((t) => exitedIn(t, w)), directionsOf(gate))));
+      const base = baselineFigures(
+        covered.map((w) =>
+          windowFigures(
+            mine.filter((t) => exitedIn(t, w)),
+            directionsOf(gate),
+          ),
+        ),
+      );
       return { gate, current: now, baseline: base };
     });
     const flags = [...s.flags, ...(covered.length === 0 ? [NO_BASELINE_FLAG] : [])];
@@ -226,9 +237,7 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
 
     async watch(caller: Caller, query: { range?: string; corridor?: string }) {
       const w = await windowed(caller, query);
-      const items = w.items
-        .map((x) => ({ corridor: describe(x.gate), alerts: watch(x.current, x.baseline), current: x.current, baseline: x.baseline }))
-        .filter((x) => x.alerts.length > 0);
+      const items = w.items.map((x) => ({ corridor: describe(x.gate), alerts: watch(x.current, x.baseline), current: x.current, baseline: x.baseline })).filter((x) => x.alerts.length > 0);
       return { data: { ...w.envelope, checked: w.items.length, items }, qualityFlags: w.qualityFlags, freshnessSeconds: w.freshnessSeconds };
     },
 
@@ -262,9 +271,9 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
           mine.length === 0
             ? { ...robustZ(null, []), note: 'no transits in the period' }
             : robustZ(
-            latest ? pick(latest) : null,
-            history.map(pick).filter((x): x is number => x !== null),
-          );
+                latest ? pick(latest) : null,
+                history.map(pick).filter((x): x is number => x !== null),
+              );
         const metrics = { transits: metric((x) => x.transits), mean_speed_kn: metric((x) => x.mean_speed_kn), stopped_share: metric((x) => x.stopped_share) };
         const zs = Object.values(metrics)
           .map((m) => m.z)

@@ -4,10 +4,11 @@ import { RANGE_PATTERN } from '../events/window.js';
 import { DAILY_DEFAULT_DAYS, DAILY_MAX_DAYS, DAILY_MIN_DAYS, RANKING_METRICS } from './corridors-service.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
-const Literals = <T extends string>(values: readonly T[], description?: string) => Type.Union(
-  values.map((v) => Type.Literal(v)),
-  description ? { description } : {},
-);
+const Literals = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
 
 const corridorParam = Type.Optional(
   Type.String({
@@ -17,7 +18,10 @@ const corridorParam = Type.Optional(
   }),
 );
 const rangeParam = Type.Optional(
-  Type.String({ pattern: RANGE_PATTERN, description: 'The window, back from your horizon: 24H, 7D, 30D (default 7D, at most 30D); the baseline is the 4 windows of this length before it that the stored positions cover.' }),
+  Type.String({
+    pattern: RANGE_PATTERN,
+    description: 'The window, back from your horizon: 24H, 7D, 30D (default 7D, at most 30D); the baseline is the 4 windows of this length before it that the stored positions cover.',
+  }),
 );
 const daysParam = Type.Optional(
   Type.Integer({
@@ -30,7 +34,12 @@ const daysParam = Type.Optional(
 
 export const CorridorWindowQuery = Type.Object({ range: rangeParam, corridor: corridorParam }, { additionalProperties: false });
 export const CorridorRankingQuery = Type.Object(
-  { by: Type.Optional(Literals(RANKING_METRICS, 'transits (default): transits that left the gate; stress: route stress index; slowdown: percent below the baseline mean speed; waiting: hours stopped per transit.')), range: rangeParam },
+  {
+    by: Type.Optional(
+      Literals(RANKING_METRICS, 'transits (default): transits that left the gate; stress: route stress index; slowdown: percent below the baseline mean speed; waiting: hours stopped per transit.'),
+    ),
+    range: rangeParam,
+  },
   { additionalProperties: false },
 );
 export const CorridorDailyQuery = Type.Object({ days: daysParam, corridor: corridorParam }, { additionalProperties: false });
@@ -75,7 +84,10 @@ const Stress = Type.Object(
 );
 
 const windowMeta = {
-  window: Type.Object({ from: Type.String(), to: Type.String({ description: 'Your horizon: now with vessels:live, the preview delay ago otherwise.' }) }, { description: 'Transits that left the gate in (from, to].' }),
+  window: Type.Object(
+    { from: Type.String(), to: Type.String({ description: 'Your horizon: now with vessels:live, the preview delay ago otherwise.' }) },
+    { description: 'Transits that left the gate in (from, to].' },
+  ),
   baseline: Type.Object({ from: Type.String(), to: Type.String(), windows: Type.Integer() }),
   analysed_up_to: Nullable(Type.String(), 'Newest position the event detector has analysed (at most your horizon); null: nothing analysed.'),
   data_from: Nullable(Type.String(), 'Oldest stored position: windows and days before it are not counted.'),
