@@ -132,7 +132,7 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
 
   async function stressOf(caller: Caller, gate: Chokepoint, range: string | undefined) {
     const answer = await deps.routeStress().index(caller, { zone_key: gate.key, ...(range !== undefined ? { range } : {}) });
-    return { value: { index: answer.data.index, level: answer.data.level, weight_measured: answer.data.weight_measured }, simulated: (answer.qualityFlags ?? []).includes('simulated_source') };
+    return { value: { index: answer.data.index, level: answer.data.level, weight_measured: answer.data.weight_measured }, flags: answer.qualityFlags ?? [] };
   }
 
   /** Daily series of `days` 24-hour days ending at the horizon, days the stored data covers only. */
@@ -167,38 +167,35 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
     };
   }
 
-  const figuresView = (f: WindowFigures) => f;
   const dayView = (d: DayFigures) => ({ from: iso(d.from), to: iso(d.to), transits: d.transits, mean_speed_kn: d.mean_speed_kn, stopped_share: d.stopped_share, pressure: d.pressure });
 
   return {
     async corridors(caller: Caller, query: { range?: string; corridor?: string }) {
       const w = await windowed(caller, query);
-      let simulated = false;
+      const flags = new Set(w.qualityFlags);
       const items = [];
       for (const item of w.items) {
         const stress = await stressOf(caller, item.gate, w.range);
-        simulated ||= stress.simulated;
-        items.push({ corridor: describe(item.gate), current: figuresView(item.current), baseline: item.baseline, stress: stress.value });
+        for (const f of stress.flags) flags.add(f);
+        items.push({ corridor: describe(item.gate), current: item.current, baseline: item.baseline, stress: stress.value });
       }
-      const flags = simulated && !w.qualityFlags.includes('simulated_source') ? [...w.qualityFlags, 'simulated_source'] : w.qualityFlags;
-      return { data: { ...w.envelope, items }, qualityFlags: flags, freshnessSeconds: w.freshnessSeconds };
+      return { data: { ...w.envelope, items }, qualityFlags: [...flags], freshnessSeconds: w.freshnessSeconds };
     },
 
     async ranking(caller: Caller, query: { by?: RankingMetric; range?: string }) {
       const by = query.by ?? 'transits';
       const w = await windowed(caller, { ...(query.range !== undefined ? { range: query.range } : {}) });
-      let simulated = false;
-      const scored: Array<{ gate: Chokepoint; value: number | null; reason: string | null; current: WindowFigures; stress: number | null }> = [];
+      const flags = new Set(w.qualityFlags);
+      const scored: Array<{ gate: Chokepoint; value: number | null; reason: string | null; current: WindowFigures }> = [];
       for (const { gate, current, baseline } of w.items) {
         let value: number | null = null;
         let reason: string | null = null;
-        let stressIndex: number | null = null;
         if (by === 'transits') {
           value = current.transits;
         } else if (by === 'stress') {
           const stress = await stressOf(caller, gate, w.range);
-          simulated ||= stress.simulated;
-          stressIndex = value = stress.value.index;
+          for (const f of stress.flags) flags.add(f);
+          value = stress.value.index;
           if (value === null) reason = 'no measurable route stress index';
         } else if (by === 'slowdown') {
           const b = baseline.mean_speed_kn;
@@ -209,10 +206,9 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
           value = current.waiting_hours_per_transit;
           if (value === null) reason = 'no transits in the window';
         }
-        scored.push({ gate, value, reason, current, stress: stressIndex });
+        scored.push({ gate, value, reason, current });
       }
       const ranked = scored.filter((x) => x.value !== null).sort((a, b) => b.value! - a.value! || a.gate.key.localeCompare(b.gate.key));
-      const flags = simulated && !w.qualityFlags.includes('simulated_source') ? [...w.qualityFlags, 'simulated_source'] : w.qualityFlags;
       return {
         data: {
           ...w.envelope,
@@ -221,7 +217,7 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
           items: ranked.map((x, i) => ({ rank: i + 1, corridor: describe(x.gate), value: x.value!, transits: x.current.transits })),
           unranked: scored.filter((x) => x.value === null).map((x) => ({ corridor: describe(x.gate), reason: x.reason ?? 'not measured' })),
         },
-        qualityFlags: flags,
+        qualityFlags: [...flags],
         freshnessSeconds: w.freshnessSeconds,
       };
     },
