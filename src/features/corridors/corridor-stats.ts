@@ -126,14 +126,18 @@ export interface DayFigures extends WindowFigures {
 
 /** 24-hour days back from `to`, oldest first, with their figures; days starting before `coveredFrom` are left out (the stored data does not cover them). */
 export function dailySeries(transits: readonly TransitFact[], directions: readonly [string, string], to: number, days: number, coveredFrom: number): DayFigures[] {
+  // one pass: day k back from `to` holds the transits with to − exited in [k, k + 1) days
+  const byDay: TransitFact[][] = Array.from({ length: days }, () => []);
+  for (const t of transits) {
+    const k = Math.floor((to - t.exited_at) / DAY);
+    if (t.exited_at <= to && k < days) byDay[k]!.push(t);
+  }
   return windowsBack(to, DAY, days)
+    .map((w, k) => ({ w, k }))
     .reverse()
-    .filter((w) => w.from >= coveredFrom)
-    .map((w) => {
-      const f = windowFigures(
-        transits.filter((t) => exitedIn(t, w)),
-        directions,
-      );
+    .filter(({ w }) => w.from >= coveredFrom)
+    .map(({ w, k }) => {
+      const f = windowFigures(byDay[k]!, directions);
       return { ...w, ...f, pressure: round(f.transits * (1 + (f.stopped_share ?? 0)), 3) };
     });
 }
