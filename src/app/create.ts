@@ -45,6 +45,8 @@ import { createRoutesQualityRepo } from '../features/routes-quality/quality-repo
 import { createRoutesQualityService } from '../features/routes-quality/quality-service.js';
 import { createPlanningService } from '../features/routes/planning-service.js';
 import { createRouteConditionsService } from '../features/routes/conditions-service.js';
+import { createCorridorsService } from '../features/corridors/corridors-service.js';
+import { createCorridorsRepo } from '../features/corridors/corridors-repo.js';
 import { createPortsRepo } from '../features/ports/ports-repo.js';
 import { createInfraRepo } from '../features/resource-infra/infra-repo.js';
 import { createInfraService } from '../features/resource-infra/infra-service.js';
@@ -241,6 +243,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     sts: createStsService({ events: () => events, fleet, cursors, clock }),
     routeStress: createRouteStressService({ events: () => events, fleetReads, clock, ports: () => ports.table() }),
     congestion: createCongestionService({ events, fleet, repo: createVisitRankRepo(store.db), clock, ports }),
+    corridors: createCorridorsService({ repo: createCorridorsRepo(store.db), events: () => events, routeStress: () => services.routeStress, fleetReads, clock }),
     routeConditions: createRouteConditionsService({
       routes: () => services.routes,
       routeStress: () => services.routeStress,

@@ -32,6 +32,7 @@ import { siteRoutes } from './site/routes.js';
 import { routesReadinessRoutes } from './routes-readiness/routes.js';
 import { routesQualityRoutes } from './routes-quality/routes.js';
 import { laneRoutes } from './lanes/routes.js';
+import { corridorRoutes } from './corridors/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [
@@ -68,4 +69,5 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...routesReadinessRoutes,
   ...routesQualityRoutes,
   ...laneRoutes,
+  ...corridorRoutes,
 ];

@@ -36,6 +36,7 @@ import type { RoutesDataService } from './routes-readiness/data-service.js';
 import type { RoutesReadinessService } from './routes-readiness/readiness-service.js';
 import type { RoutesQualityService } from './routes-quality/quality-service.js';
 import type { LanesService } from './lanes/lanes-service.js';
+import type { CorridorsService } from './corridors/corridors-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {
@@ -104,4 +105,6 @@ export interface Services extends HarborServices {
   routesQuality: RoutesQualityService;
   /** Voyages and lanes analytics from the detected port calls (docs/lanes.md). */
   lanes: LanesService;
+  /** Corridor analytics over the chokepoint transits (docs/corridors.md). */
+  corridors: CorridorsService;
 }

@@ -1,0 +1,64 @@
+/**
+ * Corridor analytics latency on N days of the demo fleet (the cached store of demo-store.ts), in-process
+ * HTTP (no socket), as an agent holding vessels:live; /v1/ping in the same run is the baseline.
+ * Usage: node dist/bench/events/corridors-main.js [--days 30] [--vessels 300] [--rounds 50]
+ */
+import { loadavg } from 'node:os';
+import { parseArgs } from 'node:util';
+import { openDemoEventsStore } from './demo-store.js';
+
+const { values } = parseArgs({ options: { days: { type: 'string', default: '30' }, vessels: { type: 'string', default: '300' }, rounds: { type: 'string', default: '50' } } });
+const rounds = Number(values.rounds);
+const demo = await openDemoEventsStore({ days: Number(values.days), vessels: Number(values.vessels) });
+if (demo.build)
+  console.log(
+    `built the store: ${demo.build.positions} positions, ${JSON.stringify(demo.build.events)}, backfill ${demo.build.backfillSeconds.toFixed(1)} s, detection ${demo.build.detectSeconds.toFixed(1)} s`,
+  );
+console.log(
+  `load average ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+// an agent holding vessels:live (the operations take agent keys; its horizon is now)
+const { row, apiKey: token } = await demo.bosun.ctx.services.agents.register({ name: 'bench-corridors' }, null);
+await demo.bosun.ctx.services.agents.grantScope(row.agent_id, 'vessels:live', { kind: 'cli' });
+
+async function time(label: string, url: string): Promise<number> {
+  const first = await demo.api('GET', url, token);
+  if (first.status !== 200) throw new Error(`${url}: ${first.status} ${JSON.stringify(first.body).slice(0, 300)}`);
+  const times: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const start = performance.now();
+    await demo.api('GET', url, token);
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((times.length * p) / 100))]!;
+  console.log(`| ${label} | ${pct(50).toFixed(2)} | ${pct(99).toFixed(2)} | ${(pct(50) / baseline).toFixed(1)} |`);
+  return pct(50);
+}
+
+let baseline = 1;
+console.log('| request | p50 ms | p99 ms | p50 / ping p50 |');
+console.log('|---|---|---|---|');
+baseline = await time('GET /v1/ping (baseline)', '/v1/ping');
+for (const path of [
+  'corridors?range=7D',
+  'corridors?range=30D',
+  'corridor-ranking?by=transits&range=30D',
+  'corridor-ranking?by=stress&range=7D',
+  'corridor-health?range=30D',
+  'corridor-watch?range=7D',
+  'corridor-pressure-trend?days=28',
+  'corridor-anomaly-score?days=60',
+  'corridor-stability?days=28',
+  'corridor-regimes?days=28',
+]) {
+  await time(path, `/v1/routes/${path}`);
+}
+console.log(
+  `load average after: ${loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}`,
+);
+await demo.close();
