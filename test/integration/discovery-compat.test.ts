@@ -4,6 +4,7 @@ import { startTestApp } from '../helpers/app.js';
 import { buildCatalogView } from '../../src/catalog/catalog.js';
 import { ALL_ROUTES } from '../../src/features/index.js';
 import { plannedOperations } from '../../src/http/planned.js';
+import { buildHttpApp } from '../../src/http/app.js';
 
 /** Issue 8 item 4: what existing clients of this interface read, and the closed endpoint kept out of public discovery. */
 
@@ -70,16 +71,20 @@ test('/v1/capabilities lists a flat data.capabilities[], one entry per implement
 
 test('a planned operation answers operation_planned (501) with its catalog entry; a typo answers route_not_found', async () => {
   const app = await startTestApp();
+  // Every catalogued operation is implemented: an HTTP app over the same services with one GET left unbound shows the planned answer.
+  const PLANNED = 'getRoutesCoverage';
+  const http = buildHttpApp({ ...app.bosun.ctx, catalog: buildCatalogView(ALL_ROUTES.filter((r) => r.operationId !== PLANNED)) });
   try {
-    // any planned GET without path parameters (helpers keep implementing the catalog)
-    const plannedPath = app.bosun.ctx.catalog.planned.find((e) => e.method === 'GET' && !e.path.includes('{'))!.path;
-    const planned = await app.api('GET', plannedPath);
+    assert.equal(app.bosun.ctx.catalog.planned.length, 0, 'every catalogued operation is implemented');
+    assert.equal((await app.api('GET', '/v1/routes/coverage')).body.errors[0].code, 'auth_required', 'the full app routes it (an agent key is needed)');
+    const entry = app.bosun.ctx.catalog.byOperationId.get(PLANNED)!;
+    const plannedPath = entry.path;
+    const reply = await http.inject({ method: 'GET', url: plannedPath });
+    const planned = { status: reply.statusCode, body: reply.json() };
     assert.equal(planned.status, 501);
     assert.equal(planned.body.status, 'error');
     assert.equal(planned.body.errors[0].code, 'operation_planned');
     assert.equal(planned.body.errors[0].retryable, false);
-    const entry = app.bosun.ctx.catalog.byOperationId.get(planned.body.data.operation.operation_id)!;
-    assert.equal(entry.path, plannedPath);
     assert.deepEqual(planned.body.data.operation, {
       operation_id: entry.operationId,
       method: 'GET',
@@ -92,19 +97,20 @@ test('a planned operation answers operation_planned (501) with its catalog entry
       summary: entry.summary,
       status: 'planned',
     });
-    // Every catalogued operation with a path parameter is implemented now: check the matching on a catalog without one.
+    // path parameters match too
     const partial = plannedOperations(buildCatalogView(ALL_ROUTES.filter((r) => r.operationId !== 'getWorkspaceDocumentsByName')));
     const withParam = partial.find('GET', '/v1/workspace/documents/zz_doc');
     assert.equal(withParam?.error.code, 'operation_planned', 'path parameters match too');
     assert.equal(withParam?.data.operation.operation_id, 'getWorkspaceDocumentsByName');
     assert.equal(partial.find('GET', '/v1/workspace/documents/zz_doc/extra'), null);
 
-    const typo = await app.api('GET', `${plannedPath}-trnd`);
-    assert.equal(typo.status, 404);
-    assert.equal(typo.body.errors[0].code, 'route_not_found');
-    const wrongMethod = await app.api('DELETE', plannedPath);
-    assert.equal(wrongMethod.status, 404, 'only the catalogued method is planned');
+    const typo = await http.inject({ method: 'GET', url: `${plannedPath}-trnd` });
+    assert.equal(typo.statusCode, 404);
+    assert.equal(typo.json().errors[0].code, 'route_not_found');
+    const wrongMethod = await http.inject({ method: 'DELETE', url: plannedPath });
+    assert.equal(wrongMethod.statusCode, 404, 'only the catalogued method is planned');
   } finally {
+    await http.close();
     await app.close();
   }
 });
