@@ -64,7 +64,19 @@ const t0 = performance.now();
 for (let i = 0; i < writes; i++) {
   const r = row(i);
   await repo.addBatch(
-    [{ day: utcDay(r.ts), caller_kind: r.caller_kind, agent_id: r.agent_id, operation_id: r.operation_id, calls: 1, charged_calls: 1, cost_milli: toMilli(r.cost_units) }],
+    [
+      {
+        day: utcDay(r.ts),
+        caller_kind: r.caller_kind,
+        agent_id: r.agent_id,
+        operation_id: r.operation_id,
+        calls: 1,
+        charged_calls: 1,
+        cost_milli: toMilli(r.cost_units),
+        failed_calls: 0,
+        last_call_at: r.ts,
+      },
+    ],
     clock.now(),
   );
 }

@@ -101,6 +101,17 @@ const grant = (ids: string[]) =>
   });
 for (let i = 0; i < agentIds.length; i += 128) await grant(agentIds.slice(i, i + 128));
 
+// `serve` runs the event detector over the imported day in the background: measure once it has caught
+// up (its cursor stopped moving), so the rounds time the requests and not the catch-up.
+let cursor: number | null = -1;
+for (;;) {
+  await new Promise((resolveWait) => setTimeout(resolveWait, 1000));
+  const events = JSON.parse((await api('/v1/status')).text).data.components.events as { cursor_seq: number | null; last_step_at: string | null };
+  if (events.last_step_at !== null && events.cursor_seq === cursor) break;
+  cursor = events.cursor_seq;
+}
+console.log(`event detector caught up at position ${cursor}`);
+
 const IMO = 9331505; // AMY C, in the Houston day
 const targets = [
   { name: 'ping', path: '/v1/ping', keyed: false },

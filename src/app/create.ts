@@ -198,7 +198,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     clock,
   });
   const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });
-  const exchangeCommunity = createExchangeCommunityServices({ store, clock, cursors, audit, agents, telemetry, gate: () => services.exchangeGate });
+  const exchangeCommunity = createExchangeCommunityServices({ store, clock, cursors, audit, agents, telemetry, flushUsage: () => usageMeter.flush(), gate: () => services.exchangeGate });
   const exchangeGate = createExchangeGate({ repo: createExchangeGateRepo(store.db), agents, audit, clock });
   const messagesRepo = createMessagesRepo(store.db);
   const exchangeMessages = createMessagesService({

@@ -556,6 +556,10 @@ export interface UsageLedgerTable {
   charged_calls: number;
   cost_milli: number;
   updated_at: number;
+  /** Calls answered 4xx or 5xx. */
+  failed_calls: Generated<number>;
+  /** The time of the line's latest call (null only on lines older than the column). */
+  last_call_at: number | null;
 }
 
 export interface WebmcpDispatchesTable {

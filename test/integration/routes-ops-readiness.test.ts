@@ -320,6 +320,7 @@ test('budget-guard: the agent spend on routes operations from the usage ledger, 
     charged_calls: calls,
     cost_milli,
     updated_at: NOW,
+    last_call_at: NOW,
   });
   await db()
     .insertInto('usage_ledger')

@@ -20,12 +20,14 @@ function fakeRepo(options: { failTimes?: number } = {}) {
   return { repo, batches };
 }
 
-const call = (over: Partial<{ ts: number; operation_id: string; caller_kind: string; agent_id: string | null; cost_units: number }> = {}) => ({
+const T12 = Date.UTC(2026, 10, 21, 12);
+const call = (over: Partial<{ ts: number; operation_id: string; caller_kind: string; agent_id: string | null; cost_units: number; status: number }> = {}) => ({
   ts: Date.UTC(2026, 10, 21, 12),
   operation_id: 'getQuality',
   caller_kind: 'agent',
   agent_id: 'agt_a',
   cost_units: 0.2,
+  status: 200,
   ...over,
 });
 
@@ -57,10 +59,20 @@ test('calls are summed per line in memory and written as one batch', async () =>
   assert.deepEqual(
     [...batches[0]!].sort((a, b) => (a.day + a.operation_id).localeCompare(b.day + b.operation_id)),
     [
-      { day: '2026-11-21', caller_kind: 'anonymous', agent_id: '', operation_id: 'getBillingPricing', calls: 1, charged_calls: 1, cost_milli: 50 },
-      { day: '2026-11-21', caller_kind: 'agent', agent_id: 'agt_a', operation_id: 'getPing', calls: 1, charged_calls: 0, cost_milli: 0 },
-      { day: '2026-11-21', caller_kind: 'agent', agent_id: 'agt_a', operation_id: 'getQuality', calls: 1000, charged_calls: 1000, cost_milli: 200_000 },
-      { day: '2026-11-22', caller_kind: 'agent', agent_id: 'agt_a', operation_id: 'getQuality', calls: 1, charged_calls: 1, cost_milli: 200 },
+      { day: '2026-11-21', caller_kind: 'anonymous', agent_id: '', operation_id: 'getBillingPricing', calls: 1, charged_calls: 1, cost_milli: 50, failed_calls: 0, last_call_at: T12 },
+      { day: '2026-11-21', caller_kind: 'agent', agent_id: 'agt_a', operation_id: 'getPing', calls: 1, charged_calls: 0, cost_milli: 0, failed_calls: 0, last_call_at: T12 },
+      { day: '2026-11-21', caller_kind: 'agent', agent_id: 'agt_a', operation_id: 'getQuality', calls: 1000, charged_calls: 1000, cost_milli: 200_000, failed_calls: 0, last_call_at: T12 },
+      {
+        day: '2026-11-22',
+        caller_kind: 'agent',
+        agent_id: 'agt_a',
+        operation_id: 'getQuality',
+        calls: 1,
+        charged_calls: 1,
+        cost_milli: 200,
+        failed_calls: 0,
+        last_call_at: Date.UTC(2026, 10, 22, 0, 0, 0),
+      },
     ],
   );
   assert.equal(meter.pending(), 0);
@@ -96,4 +108,18 @@ test('periods: today, the week from Monday and the month from the 1st, in UTC', 
   assert.deepEqual(periodStarts(Date.UTC(2026, 10, 16, 0, 0, 0)), { today: '2026-11-16', week: '2026-11-16', month: '2026-11-01' });
   assert.deepEqual(periodStarts(Date.UTC(2026, 11, 1, 1)), { today: '2026-12-01', week: '2026-11-30', month: '2026-12-01' });
   assert.deepEqual(periodStarts(Date.UTC(2026, 10, 22, 23)), { today: '2026-11-22', week: '2026-11-16', month: '2026-11-01' }, 'Sunday belongs to the week begun Monday');
+});
+
+test('a line counts its failed calls (4xx and 5xx) and keeps the time of its latest call, whatever the order they arrive in', async () => {
+  const { repo, batches } = fakeRepo();
+  const meter = createUsageMeter({ repo, clock: new ManualClock(0), onFlushError: () => assert.fail('no error expected') });
+  meter.record(call({ ts: T12 + 5_000, status: 404 }));
+  meter.record(call({ ts: T12 + 9_000, status: 200 }));
+  meter.record(call({ ts: T12 + 1_000, status: 503 }));
+  meter.record(call({ ts: T12 + 2_000, status: 429 }));
+  await meter.flush();
+  assert.deepEqual(
+    batches[0]!.map((l) => [l.calls, l.failed_calls, l.last_call_at]),
+    [[4, 3, T12 + 9_000]],
+  );
 });

@@ -20,6 +20,7 @@ export interface MeteredCall {
   caller_kind: string;
   agent_id: string | null;
   cost_units: number;
+  status: number;
 }
 
 /**
@@ -41,6 +42,8 @@ export function createUsageMeter(deps: { repo: UsageRepo; clock: Clock; onFlushE
       line.calls += row.calls;
       line.charged_calls += row.charged_calls;
       line.cost_milli += row.cost_milli;
+      line.failed_calls += row.failed_calls;
+      line.last_call_at = Math.max(line.last_call_at ?? 0, row.last_call_at ?? 0);
     } else target.set(key, { ...row });
   }
 
@@ -76,14 +79,27 @@ export function createUsageMeter(deps: { repo: UsageRepo; clock: Clock; onFlushE
       const agentId = call.agent_id ?? '';
       const milli = toMilli(call.cost_units);
       const key = `${agentId}\u0000${day}\u0000${call.operation_id}\u0000${call.caller_kind}`;
+      const failed = call.status >= 400 ? 1 : 0;
       const line = lines.get(key);
       if (line) {
         line.calls++;
         if (milli > 0) line.charged_calls++;
         line.cost_milli += milli;
+        line.failed_calls += failed;
+        if (call.ts > line.last_call_at!) line.last_call_at = call.ts;
         return;
       }
-      lines.set(key, { day, caller_kind: call.caller_kind, agent_id: agentId, operation_id: call.operation_id, calls: 1, charged_calls: milli > 0 ? 1 : 0, cost_milli: milli });
+      lines.set(key, {
+        day,
+        caller_kind: call.caller_kind,
+        agent_id: agentId,
+        operation_id: call.operation_id,
+        calls: 1,
+        charged_calls: milli > 0 ? 1 : 0,
+        cost_milli: milli,
+        failed_calls: failed,
+        last_call_at: call.ts,
+      });
       if (lines.size >= USAGE_BUFFER_LINES) void flush();
     },
     flush,

@@ -2,7 +2,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { UsageLedgerTable } from '../../store/schema.js';
 
-export type UsageRow = Omit<UsageLedgerTable, 'updated_at'>;
+/** A ledger line's counts as the meter sums them (the store adds updated_at). */
+export type UsageRow = Omit<UsageLedgerTable, 'updated_at' | 'failed_calls'> & { failed_calls: number };
 
 /** Per-operation totals of one caller (or of everyone) over days from `since` on. */
 export interface UsageTotal {
@@ -21,7 +22,7 @@ export interface AccountTotal {
   cost_milli: number;
 }
 
-// 8 columns a row: keeps each statement under SQLite's bound-parameter ceiling
+// 10 columns a row: keeps each statement under SQLite's bound-parameter ceiling
 const UPSERT_CHUNK = 100;
 
 export function createUsageRepo(db: Db) {
@@ -37,6 +38,8 @@ export function createUsageRepo(db: Db) {
               calls: sql`usage_ledger.calls + excluded.calls`,
               charged_calls: sql`usage_ledger.charged_calls + excluded.charged_calls`,
               cost_milli: sql`usage_ledger.cost_milli + excluded.cost_milli`,
+              failed_calls: sql`usage_ledger.failed_calls + excluded.failed_calls`,
+              last_call_at: sql`case when usage_ledger.last_call_at is null or excluded.last_call_at > usage_ledger.last_call_at then excluded.last_call_at else usage_ledger.last_call_at end`,
               updated_at: sql`excluded.updated_at`,
             }),
           )

@@ -92,17 +92,21 @@ export function createActivityRepo(db: Db) {
       }
       return counts;
     },
-    /** Last request time, requests and failed requests (4xx and 5xx) of these agents since `since`. */
-    async activityOf(agentIds: readonly string[], since: number) {
+    /**
+     * Last request time, requests and failed requests (4xx and 5xx) of these agents on the UTC days from
+     * `sinceDay` (YYYY-MM-DD) on, from the usage ledger (decision 071).
+     */
+    async activityOf(agentIds: readonly string[], sinceDay: string) {
       if (agentIds.length === 0) return new Map<string, { lastTs: number; requests: number; failures: number }>();
       const rows = await db
-        .selectFrom('request_telemetry')
-        .select((eb) => ['agent_id', eb.fn.max('ts').as('last_ts'), eb.fn.countAll<number>().as('requests'), sql<number>`sum(case when status >= 400 then 1 else 0 end)`.as('failures')])
+        .selectFrom('usage_ledger')
+        .select((eb) => ['agent_id', eb.fn.max('last_call_at').as('last_ts'), eb.fn.sum<number | string>('calls').as('requests'), eb.fn.sum<number | string>('failed_calls').as('failures')])
+        .where('caller_kind', '=', 'agent')
         .where('agent_id', 'in', agentIds)
-        .where('ts', '>=', since)
+        .where('day', '>=', sinceDay)
         .groupBy('agent_id')
         .execute();
-      return new Map(rows.map((r) => [r.agent_id!, { lastTs: Number(r.last_ts), requests: Number(r.requests), failures: Number(r.failures) }]));
+      return new Map(rows.map((r) => [r.agent_id, { lastTs: Number(r.last_ts), requests: Number(r.requests), failures: Number(r.failures) }]));
     },
     /** Agent and UTC day (days since the epoch) of every request in [since, until), and whether that day had a successful request to one of `production`. */
     async activeDays(since: number, until: number, production: readonly string[]) {

@@ -27,6 +27,8 @@ export const PRODUCTION_OPERATIONS: readonly string[] = CATALOG.filter((e) => PR
 
 export const ACTIVE_LISTED_MAX = 100;
 export const AUDIT_WINDOW_MS = 7 * DAY;
+/** The UTC day (YYYY-MM-DD) of an instant, as the usage ledger keys its lines. */
+const utcDay = (ms: number) => iso(ms).slice(0, 10);
 /** An agent whose requests in the audit window failed at least this often (with at least 20 requests) is flagged. */
 export const HIGH_FAILURE_RATE = 0.5;
 /** How long after a UTC day ends its telemetry is taken as complete (every process flushes well within this). */
@@ -45,7 +47,16 @@ export interface JobStateSource {
 }
 
 /** Activity views over stored activity: telemetry, agents, harbor and exchange records, and the scheduler's job state. */
-export function createActivityService(deps: { repo: ActivityRepo; telemetry: TelemetryService; skills: SkillsService; charters: ChartersService; clock: Clock; cursors: CursorCodec }) {
+export function createActivityService(deps: {
+  repo: ActivityRepo;
+  telemetry: TelemetryService;
+  /** Writes the usage meter's pending ledger lines (the operator audit reads per-agent activity there). */
+  flushUsage: () => Promise<void>;
+  skills: SkillsService;
+  charters: ChartersService;
+  clock: Clock;
+  cursors: CursorCodec;
+}) {
   const { repo, telemetry, skills, charters, clock, cursors } = deps;
   let jobState: JobStateSource | null = null;
 
@@ -263,17 +274,17 @@ export function createActivityService(deps: { repo: ActivityRepo; telemetry: Tel
 
     /** The operator's view of every registered agent: redacted registration origin, state, last activity and flags. */
     async externalAgentsAudit(query: { limit: number; cursor?: string }) {
-      await telemetry.flush();
+      await deps.flushUsage();
       const now = clock.now();
       const after = cursors.decodePosition(query.cursor);
       const rows = await repo.agentsPage(now, query.limit + 1, after);
       const page = cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.agent_id }));
       const ids = page.items.map((r) => r.agent_id);
       const [activity, banned, linked, lastEver] = await Promise.all([
-        repo.activityOf(ids, now - AUDIT_WINDOW_MS),
+        repo.activityOf(ids, utcDay(now - AUDIT_WINDOW_MS + DAY)),
         repo.bannedAmong(ids),
         repo.linkedCounts(page.items, LINKED_AGENTS_WINDOW_MS),
-        repo.activityOf(ids, 0),
+        repo.activityOf(ids, utcDay(0)),
       ]);
       const items = page.items.map((r) => {
         const recent = activity.get(r.agent_id);

@@ -21,13 +21,14 @@ export function createExchangeCommunityServices(deps: {
   audit: AuditService;
   agents: AgentsService;
   telemetry: TelemetryService;
+  flushUsage: () => Promise<void>;
   gate: () => ExchangeGate;
 }) {
   const { store, clock, cursors, audit, agents, telemetry } = deps;
   const transaction = store.transaction;
   const exchangeCharters = createChartersService({ repo: createChartersRepo(store.db), clock, cursors, audit, transaction });
   const exchangeSkills = createSkillsService({ repo: createSkillsRepo(store.db), charters: exchangeCharters, gate: deps.gate, agents, audit, clock, cursors, transaction });
-  const exchangeActivity = createActivityService({ repo: createActivityRepo(store.db), telemetry, skills: exchangeSkills, charters: exchangeCharters, clock, cursors });
+  const exchangeActivity = createActivityService({ repo: createActivityRepo(store.db), telemetry, flushUsage: deps.flushUsage, skills: exchangeSkills, charters: exchangeCharters, clock, cursors });
   const jobs: Job[] = [{ name: 'exchange_skill_transfer_expiry', everyMs: MINUTE, run: () => exchangeSkills.expireDue() }];
   return { services: { exchangeSkills, exchangeCharters, exchangeActivity }, jobs };
 }

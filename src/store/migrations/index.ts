@@ -28,6 +28,7 @@ import * as exchangeStreamNotices from './20261125T0100_exchange_stream_notices.
 import * as infraIngestLock from './20261125T0300_infra_ingest_lock.js';
 import * as routesQuality from './20261126T0300_routes_quality.js';
 import * as routesReadiness from './20261126T0400_routes_readiness.js';
+import * as usageActivity from './20261126T0500_usage_activity.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -63,4 +64,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261125T0300_infra_ingest_lock': infraIngestLock,
   '20261126T0300_routes_quality': routesQuality,
   '20261126T0400_routes_readiness': routesReadiness,
+  '20261126T0500_usage_activity': usageActivity,
 };
