@@ -454,7 +454,7 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     ...discoveryPages(discovery, config.siteUrl),
     ...mapPages({
       map: createMapService({ clock, fleet: services.fleet, vessels: services.vessels, ports: services.ports, sts: services.sts, congestion: services.congestion }),
-      resumeSession: (cookie) => services.consoleSessions.resume(cookie),
+      resumeSession: (cookie, options) => services.consoleSessions.resume(cookie, options),
       sessionCookie: CONSOLE_SESSION.cookie,
     }),
   ];

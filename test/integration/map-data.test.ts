@@ -178,3 +178,19 @@ test('congestion at the busiest ports, as each viewer may see it: a vessel waiti
   assert.equal(operator.properties.waiting, 2);
   assert.deepEqual(operator.geometry.coordinates, [Math.round(port.lon * 1e5) / 1e5, Math.round(port.lat * 1e5) / 1e5]);
 });
+
+test("the console map's data polls do not keep the operator signed in: the idle hour runs from the last page the operator opened", async () => {
+  const signedIn = await app.bosun.ctx.services.consoleSessions.signIn(PASSWORD, '127.0.0.1');
+  assert.ok(signedIn.ok);
+  const headers = { cookie: `bosun_console=${encodeURIComponent(signedIn.token)}` };
+  assert.equal((await app.api('GET', '/console/map', { headers })).status, 200, 'the page itself renews the session');
+  // an unattended tab: the page polls its layers every 15 s for an hour
+  for (let minute = 15; minute <= 45; minute += 15) {
+    app.clock.advance(15 * MINUTE);
+    assert.equal((await app.api('GET', '/console/map/data/vessels.geojson', { headers })).status, 200, `poll at ${minute} min`);
+    assert.equal((await app.api('GET', '/console/map/data/events.geojson', { headers })).status, 200, `poll at ${minute} min`);
+  }
+  app.clock.advance(15 * MINUTE);
+  assert.equal((await app.api('GET', '/console/map/data/vessels.geojson', { headers })).status, 401, 'an hour after the page: signed out');
+  assert.equal((await app.api('GET', '/console/map', { headers })).headers.location, '/console');
+});

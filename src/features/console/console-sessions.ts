@@ -44,8 +44,12 @@ export function createConsoleSessions(deps: { repo: ConsoleSessionsRepo; operato
       return { ok: true, token: secret, session };
     },
 
-    /** The live session of a cookie token, its idle time renewed; undefined when unknown, expired or idle too long. */
-    async resume(secret: string | undefined): Promise<ConsoleSession | undefined> {
+    /**
+     * The live session of a cookie token; undefined when unknown, expired or idle too long. The idle hour
+     * starts again unless `renew` is false: a page's background polling (the console map's data) is not the
+     * operator at work, and must not keep an unattended tab signed in.
+     */
+    async resume(secret: string | undefined, { renew = true }: { renew?: boolean } = {}): Promise<ConsoleSession | undefined> {
       if (!secret) return undefined;
       const now = clock.now();
       const row = await repo.find(hashSecret(secret));
@@ -54,7 +58,7 @@ export function createConsoleSessions(deps: { repo: ConsoleSessionsRepo; operato
         await repo.delete(row.token_hash);
         return undefined;
       }
-      await repo.touch(row.token_hash, now);
+      if (renew) await repo.touch(row.token_hash, now);
       return { csrf: row.csrf, expiresAt: Number(row.expires_at) };
     },
 

@@ -13,7 +13,8 @@ import { DELAY_SECONDS } from '../vessels/entitlements.js';
 export interface MapDeps {
   map: MapService;
   /** The console session of a cookie (the signed-in operator), or undefined. */
-  resumeSession(cookie: string | undefined): Promise<ConsoleSession | undefined>;
+  /** The operator's console session; `renew: false` for background data polls (they do not restart its idle hour). */
+  resumeSession(cookie: string | undefined, options?: { renew?: boolean }): Promise<ConsoleSession | undefined>;
   sessionCookie: string;
 }
 
@@ -86,7 +87,7 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
   };
   const geojson = 'application/geo+json; charset=utf-8';
 
-  const operator = async (req: PageRequest) => deps.resumeSession(req.cookies.get(deps.sessionCookie));
+  const operator = async (req: PageRequest, renew = true) => deps.resumeSession(req.cookies.get(deps.sessionCookie), { renew });
   const unauthorized: PageResponse = {
     status: 401,
     // a page answer, not an API error envelope: the map script shows it as a status line
@@ -100,7 +101,7 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
       method: 'GET',
       path: `${prefix}/data/vessels.geojson`,
       async handler(req) {
-        if (viewer === 'operator' && !(await operator(req))) return unauthorized;
+        if (viewer === 'operator' && !(await operator(req, false))) return unauthorized;
         return send(req, encodeLayer(await deps.map.vessels(viewer)), geojson, DATA_CACHE);
       },
     },
@@ -108,7 +109,7 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
       method: 'GET',
       path: `${prefix}/data/events.geojson`,
       async handler(req) {
-        if (viewer === 'operator' && !(await operator(req))) return unauthorized;
+        if (viewer === 'operator' && !(await operator(req, false))) return unauthorized;
         return send(req, encodeLayer(await deps.map.events(viewer)), geojson, DATA_CACHE);
       },
     },
