@@ -1,4 +1,5 @@
 import type { PortCall } from './port-calls.js';
+import { percentile } from '../stats.js';
 
 /**
  * Port congestion from port calls (docs/decisions/022-congestion.md): who is waiting at anchor and
@@ -36,10 +37,6 @@ export interface Congestion {
 const HOUR = 3_600_000;
 
 /** Nearest-rank percentile of sorted values. */
-export function percentile(sorted: readonly number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 const hours = (ms: number | null) => (ms === null ? null : Math.round((ms / HOUR) * 10) / 10);
 

@@ -7,6 +7,7 @@ import { AppError, ERROR_CODES, type ErrorCode } from '../../http/errors.js';
 import { redactArguments } from './redact.js';
 import { BODY_ARGUMENT, buildToolSet, OPERATION_META_KEY, toolRequest, toolResult, type BosunTool, type ToolRequest, type ToolSet } from './tools.js';
 import type { DispatchRecord, DispatchSample, WebmcpRepo } from './webmcp-repo.js';
+import { percentile as nearestRank } from '../../stats.js';
 
 export const DISPATCH_RETENTION_DAYS = 30 as const;
 /** The health view reads at most this many of the newest dispatches of its window. */
@@ -48,10 +49,7 @@ export interface ToolCallOutcome {
 
 const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]! * 100) / 100;
-}
+const percentile = (sorted: number[], p: number) => nearestRank(sorted, p, 2);
 
 function rates(samples: DispatchSample[]) {
   const latencies = samples.map((s) => s.latency_ms).sort((a, b) => a - b);

@@ -26,6 +26,7 @@ import {
   type BucketStatus,
   type Incident,
 } from './rules.js';
+import { groupBy } from '../../stats.js';
 
 export const QUALITY_VIEW_CAP = 200_000;
 export const DEFAULT_HOURS = 24;
@@ -96,17 +97,6 @@ export const QUALITY_OPERATION_IDS: ReadonlySet<string> = new Set([
 
 interface CacheStatus {
   answerCache: { entries: number; capacity: number; hits: number; misses: number; evictions: number; clears: number };
-}
-
-function groupBy<T>(items: readonly T[], key: (t: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 const alertView = (a: Alert) => ({

@@ -1,4 +1,5 @@
 import type { QualitySample } from './quality-repo.js';
+import { percentile as nearestRank } from '../../stats.js';
 
 /**
  * The definitions behind the routes quality views (docs/decisions/066 and 067, docs/routes-service-quality.md):
@@ -51,11 +52,7 @@ export const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 1
 const ratio = (part: number, whole: number) => (whole > 0 ? round(part / whole) : null);
 
 /** Nearest-rank percentile of ascending values (null when none). */
-export function percentile(sorted: readonly number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return round(sorted[index]!, 2);
-}
+export const percentile = (sorted: readonly number[], p: number): number | null => nearestRank(sorted, p, 2);
 
 export function latencySummary(values: readonly number[]) {
   const sorted = [...values].sort((a, b) => a - b);

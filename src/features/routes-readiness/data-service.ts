@@ -6,6 +6,7 @@ import type { LoadedSeaNetwork } from '../../routing/network-file.js';
 import type { PortRecord } from '../ports/port-table.js';
 import { cellCol, cellCorner, cellKey, cellRow, contiguousGroups, COVERAGE_CELL_DEG, networkCells } from './network-cells.js';
 import type { ReadinessRepo } from './readiness-repo.js';
+import { percentile } from '../../stats.js';
 
 /** Size of the freshness regions (an ocean grid), degrees. */
 export const REGION_DEG = 30;
@@ -26,10 +27,6 @@ const share = (part: number, whole: number) => (whole > 0 ? round(part / whole) 
 const ageSeconds = (now: number, at: number) => Math.round((now - at) / SECOND);
 
 /** Nearest-rank percentile of sorted values (as the telemetry views compute it). */
-export function percentile(sorted: readonly number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
-}
 
 const lagSeconds = (sortedMs: readonly number[], p: number) => {
   const v = percentile(sortedMs, p);

@@ -11,7 +11,7 @@ import { RoutingError } from '../../routing/engine.js';
 import type { TelemetryService } from '../telemetry/telemetry-service.js';
 import { TELEMETRY_VIEW_CAP } from '../telemetry/telemetry-service.js';
 import type { RoutesDataService } from './data-service.js';
-import { percentile } from './data-service.js';
+import { percentile } from '../../stats.js';
 import type { ReadinessRepo } from './readiness-repo.js';
 
 const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { iso, DAY, HOUR } from '../../clock.js';
 import type { TelemetryRecord, TelemetryRepo, TelemetrySample } from './telemetry-repo.js';
+import { groupBy, percentile as nearestRank } from '../../stats.js';
 
 export const TELEMETRY_RETENTION_DAYS = 30;
 export const TELEMETRY_FLUSH_MS = 1000;
@@ -8,11 +9,7 @@ export const TELEMETRY_BATCH_SIZE = 500;
 /** The views read at most this many of the newest records of their window. */
 export const TELEMETRY_VIEW_CAP = 200_000;
 
-function percentile(sorted: number[], p: number): number | null {
-  if (sorted.length === 0) return null;
-  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return Math.round(sorted[index]! * 100) / 100;
-}
+const percentile = (sorted: number[], p: number) => nearestRank(sorted, p, 2);
 
 const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 
@@ -27,17 +24,6 @@ function operationStats(samples: TelemetrySample[]) {
     client_error_rate: samples.length ? round(clientErrors / samples.length) : null,
     latency_ms: { p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), max: latencies.at(-1) ?? null },
   };
-}
-
-function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
-  const groups = new Map<string, T[]>();
-  for (const item of items) {
-    const k = key(item);
-    const list = groups.get(k);
-    if (list) list.push(item);
-    else groups.set(k, [item]);
-  }
-  return groups;
 }
 
 /** Records every request (in batches) and serves the quality and usage views over those records. */
