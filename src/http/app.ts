@@ -386,7 +386,8 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
     onRequest: (req, reply, done) => {
       req.bosun.entry = entry;
       // The common case runs without a promise: no caller to look up in the store (anonymous, or an agent
-      // key resolved before at the current access version), admitted and counted in this process.
+      // key resolved before at the current access version), admitted and counted in this process; with
+      // shared (Redis) limits only the count waits.
       const caller = callerNow(ctx, req);
       if (caller !== undefined && authorize(entry, caller) === null) {
         req.bosun.caller = caller;
@@ -395,6 +396,8 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
         } catch (err) {
           return done(err as FastifyError);
         }
+        enforceLimits(ctx, entry, caller, req.ip, reply, limits[caller.kind]).then(() => done(), done);
+        return;
       }
       admitCall(ctx, entry, req, reply, limits).then(() => done(), done);
     },
