@@ -154,6 +154,24 @@ test('lane-details: transit statistics, mix, weekly counts, route and pages of v
   assert.ok(none.body.quality_flags.includes('no_voyages_in_window'));
 });
 
+test('lane-details over a window that is not whole weeks (the default 30 days): weekly periods end at until, the oldest one shorter', async () => {
+  const res = await get('/v1/routes/lane-details?from=NLRTM&to=DEHAM');
+  assert.equal(res.status, 200, res.text);
+  const d = res.body.data;
+  assert.deepEqual(d.window, { since: iso(NOW - 30 * DAY), until: iso(NOW), days: 30 });
+  assert.deepEqual(
+    d.weekly.map((w: { week_start: string; week_end: string; voyages: number }) => [w.week_start, w.week_end, w.voyages]),
+    [
+      [iso(NOW - 30 * DAY), iso(SINCE), 1],
+      [iso(SINCE), iso(SINCE + 7 * DAY), 1],
+      [iso(SINCE + 7 * DAY), iso(SINCE + 14 * DAY), 2],
+      [iso(SINCE + 14 * DAY), iso(SINCE + 21 * DAY), 3],
+      [iso(SINCE + 21 * DAY), iso(NOW), 4],
+    ],
+  );
+  assert.equal(d.voyages_count, 11, 'the ten of the last 28 days and one in the two days before');
+});
+
 test('lane-trends: weekly counts, slope and change against the previous period', async () => {
   const d = (await get('/v1/routes/lane-trends?weeks=2')).body.data;
   assert.deepEqual(d.window, { since: iso(NOW - 14 * DAY), until: iso(NOW), days: 14 });

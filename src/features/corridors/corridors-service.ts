@@ -8,7 +8,9 @@ import { parseRange } from '../events/window.js';
 import { BASELINE_WINDOWS, STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../metrics/route-stress-service.js';
 import { CHOKEPOINT_PASSAGES } from '../routes/chokepoint-passages.js';
 import { DELAYED_POSITION_FLAG } from '../vessels/entitlements.js';
+import { groupBy } from '../../stats.js';
 import {
+  ANOMALY_Z,
   baselineFigures,
   dailySeries,
   exitedIn,
@@ -147,16 +149,12 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
       s.to,
     );
     const coveredFrom = s.dataFrom ?? Number.POSITIVE_INFINITY;
+    const byZone = groupBy(transits, (t) => t.zone);
     const items = gates.map((gate) => {
-      const series = dailySeries(
-        transits.filter((t) => t.zone === gate.key),
-        directionsOf(gate),
-        s.to,
-        days,
-        coveredFrom,
-      );
+      const ofGate = byZone.get(gate.key) ?? [];
+      const series = dailySeries(ofGate, directionsOf(gate), s.to, days, coveredFrom);
       const start = series[0]?.from ?? s.to;
-      return { gate, series, mine: transits.filter((t) => t.zone === gate.key && t.exited_at > start) };
+      return { gate, series, mine: ofGate.filter((t) => t.exited_at > start) };
     });
     const used = items.flatMap((x) => x.mine);
     return {
@@ -173,12 +171,11 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
     async corridors(caller: Caller, query: { range?: string; corridor?: string }) {
       const w = await windowed(caller, query);
       const flags = new Set(w.qualityFlags);
-      const items = [];
-      for (const item of w.items) {
-        const stress = await stressOf(caller, item.gate, w.range);
-        for (const f of stress.flags) flags.add(f);
-        items.push({ corridor: describe(item.gate), current: item.current, baseline: item.baseline, stress: stress.value });
-      }
+      const stresses = await Promise.all(w.items.map((item) => stressOf(caller, item.gate, w.range)));
+      const items = w.items.map((item, i) => {
+        for (const f of stresses[i]!.flags) flags.add(f);
+        return { corridor: describe(item.gate), current: item.current, baseline: item.baseline, stress: stresses[i]!.value };
+      });
       return { data: { ...w.envelope, items }, qualityFlags: [...flags], freshnessSeconds: w.freshnessSeconds };
     },
 
@@ -261,7 +258,8 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
     async anomalyScore(caller: Caller, query: { days?: number; corridor?: string }) {
       const d = await daily(caller, query);
       const items = d.items.map(({ gate, mine, series }) => {
-        const latest = series.length > 0 && series[series.length - 1]!.to === Date.parse(d.envelope.window.to) ? series[series.length - 1]! : null;
+        // the series ends at the horizon (coverage only trims its start): its last day is the latest
+        const latest = series.at(-1) ?? null;
         const history = latest ? series.slice(0, -1) : series;
         const metric = (pick: (x: DayFigures) => number | null) =>
           mine.length === 0
@@ -283,7 +281,7 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
           latest: latest ? dayView(latest) : null,
           history_days: history.length,
           metrics,
-          combined: { score: rms, metrics_scored: zs.length, anomalous: anomalousMetrics.length > 0 || (rms !== null && rms >= 3.5), anomalous_metrics: anomalousMetrics },
+          combined: { score: rms, metrics_scored: zs.length, anomalous: anomalousMetrics.length > 0 || (rms !== null && rms >= ANOMALY_Z), anomalous_metrics: anomalousMetrics },
         };
       });
       return { data: { ...d.envelope, items }, qualityFlags: d.qualityFlags, freshnessSeconds: d.freshnessSeconds };

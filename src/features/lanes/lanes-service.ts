@@ -26,6 +26,7 @@ import {
   type LaneCall,
   type Voyage,
 } from './lanes-math.js';
+import { groupBy } from '../../stats.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
 export const CALL_LOOKBACK_MS = 30 * DAY;
@@ -157,12 +158,18 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
 
   /** Counts of times (all in [since, until)) per bucket of `bucketMs` from since, oldest first. */
   const countPer = (times: readonly number[], since: number, until: number, bucketMs: number) => {
-    const counts = new Array<number>(Math.round((until - since) / bucketMs)).fill(0);
+    const counts = new Array<number>(Math.ceil((until - since) / bucketMs)).fill(0);
     for (const t of times) counts[Math.floor((t - since) / bucketMs)]!++;
     return counts;
   };
-  const weekly = (voyages: readonly Voyage[], since: number, until: number) =>
-    countPer(departures(voyages), since, until, 7 * DAY).map((count, i) => ({ week_start: iso(since + i * 7 * DAY), week_end: iso(since + (i + 1) * 7 * DAY), voyages: count }));
+  /** Voyages per 7-day period ending at until, oldest first; the oldest period is shorter when the window is not whole weeks. */
+  const weekly = (voyages: readonly Voyage[], since: number, until: number) => {
+    const week = 7 * DAY;
+    const n = Math.ceil((until - since) / week);
+    const counts = new Array<number>(n).fill(0);
+    for (const t of departures(voyages)) counts[n - 1 - Math.floor((until - 1 - t) / week)]!++;
+    return counts.map((count, i) => ({ week_start: iso(Math.max(since, until - (n - i) * week)), week_end: iso(until - (n - 1 - i) * week), voyages: count }));
+  };
 
   const laneSummary = (lane: LaneAgg, withRoute: boolean) => {
     const hrs = lane.voyages.map((v) => (v.arrival - v.departure) / HOUR);
@@ -554,11 +561,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
           direction: directionOf(s === null || mean(counts) === 0 ? null : round(((s * counts.length) / mean(counts)!) * 100, 1), s),
         };
       };
-      const byType = new Map<string, Voyage[]>();
-      for (const v of l.voyages) {
-        const key = shipCategory(v.shipType) ?? 'unknown';
-        byType.set(key, [...(byType.get(key) ?? []), v]);
-      }
+      const byType = groupBy(l.voyages, (v) => shipCategory(v.shipType) ?? 'unknown');
       const data = {
         ...meta(l),
         weeks,

@@ -30,7 +30,6 @@ import { groupBy } from '../../stats.js';
 
 export const QUALITY_VIEW_CAP = 200_000;
 export const DEFAULT_HOURS = 24;
-export const MAX_HOURS = 720;
 export const DEFAULT_BUCKET_MINUTES = 60;
 export const MAX_BUCKETS = 720;
 export const NO_TELEMETRY_FLAG = 'no_telemetry_in_window';
@@ -94,6 +93,9 @@ export const QUALITY_OPERATION_IDS: ReadonlySet<string> = new Set([
   'getRoutesOpsRecommendations',
   'getRoutesOpsHealth',
 ]);
+
+/** The answer cache evicts while fewer than half the cacheable requests hit it (rule cache_churn). */
+const cacheChurns = (cache: { evictions: number; hit_ratio: number | null }) => cache.evictions > 0 && cache.hit_ratio !== null && cache.hit_ratio < 0.5;
 
 interface CacheStatus {
   answerCache: { entries: number; capacity: number; hits: number; misses: number; evictions: number; clears: number };
@@ -168,7 +170,6 @@ export function createRoutesQualityService(deps: {
   async function read(q: QualityQuery) {
     if (q.hours !== undefined && q.days !== undefined) throw new AppError('invalid_request', 'give hours or days, not both', { field: 'days' });
     const hours = q.days !== undefined ? q.days * 24 : (q.hours ?? DEFAULT_HOURS);
-    if (hours > MAX_HOURS) throw new AppError('invalid_request', `the window is at most ${MAX_HOURS} hours (30 days, the telemetry retention)`, { field: q.days !== undefined ? 'days' : 'hours' });
     const bucketMinutes = q.bucket_minutes ?? DEFAULT_BUCKET_MINUTES;
     const bucketMs = bucketMinutes * 60_000;
     const count = Math.ceil((hours * HOUR) / bucketMs);
@@ -355,7 +356,7 @@ export function createRoutesQualityService(deps: {
     }
     const cache = measure(w.samples).cache;
     const status = deps.cacheStatus().answerCache;
-    if (cache.evictions > 0 && cache.hit_ratio !== null && cache.hit_ratio < 0.5) {
+    if (cacheChurns(cache)) {
       recs.push({
         priority: 3,
         rule: 'cache_churn',
@@ -828,7 +829,7 @@ export function createRoutesQualityService(deps: {
       const slo = sloOf(w.samples);
       const open = w.derived().incidents.filter((i) => i.open);
       const now = currentStatus(w);
-      const cache = deps.cacheStatus().answerCache;
+      const cache = measure(w.samples).cache;
       const checks = [
         {
           check: 'telemetry_recorded',
@@ -839,7 +840,11 @@ export function createRoutesQualityService(deps: {
         { check: 'availability_slo', ok: slo.availability_met, detail: slo.availability === null ? 'no requests' : `availability ${slo.availability} (target ${AVAILABILITY_TARGET})` },
         { check: 'latency_slo', ok: slo.latency_met, detail: slo.latency_attainment === null ? 'no requests' : `latency attainment ${slo.latency_attainment} (target ${LATENCY_TARGET})` },
         { check: 'open_incidents', ok: open.length === 0, detail: open.length === 0 ? 'no open incident' : open.map((i) => i.key).join(', ') },
-        { check: 'answer_cache', ok: cache.entries <= cache.capacity, detail: `${cache.entries} of ${cache.capacity} answers held` },
+        {
+          check: 'answer_cache',
+          ok: cache.hit_ratio === null ? null : !cacheChurns(cache),
+          detail: cache.hit_ratio === null ? 'no cacheable requests' : `hit ratio ${cache.hit_ratio}, ${cache.evictions} answers evicted to make room`,
+        },
       ];
       const failed = checks.filter((c) => c.ok === false).length;
       const health = w.samples.length === 0 ? 'unknown' : now === 'down' || failed >= 3 ? 'unhealthy' : failed > 0 ? 'degraded' : 'healthy';

@@ -1,5 +1,5 @@
 import type { QualitySample } from './quality-repo.js';
-import { percentile as nearestRank } from '../../stats.js';
+import { groupBy, percentile as nearestRank } from '../../stats.js';
 
 /**
  * The definitions behind the routes quality views (docs/decisions/066 and 067, docs/routes-service-quality.md):
@@ -184,8 +184,7 @@ export interface Incident {
 export function incidentsOf(alerts: readonly Alert[], bucketStarts: readonly number[], bucketMs: number): Incident[] {
   const index = new Map(bucketStarts.map((start, i) => [start, i]));
   const last = bucketStarts.length - 1;
-  const byKey = new Map<string, Alert[]>();
-  for (const a of alerts) byKey.set(a.key, [...(byKey.get(a.key) ?? []), a]);
+  const byKey = groupBy(alerts, (a) => a.key);
   const incidents: Incident[] = [];
   for (const list of byKey.values()) {
     list.sort((a, b) => a.bucket_start - b.bucket_start);

@@ -26,8 +26,6 @@ const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** di
 const share = (part: number, whole: number) => (whole > 0 ? round(part / whole) : null);
 const ageSeconds = (now: number, at: number) => Math.round((now - at) / SECOND);
 
-/** Nearest-rank percentile of sorted values (as the telemetry views compute it). */
-
 const lagSeconds = (sortedMs: readonly number[], p: number) => {
   const v = percentile(sortedMs, p);
   return v === null ? null : round(v / SECOND, 3);

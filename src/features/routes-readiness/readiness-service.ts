@@ -345,17 +345,12 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
   }
 
   // ---- release gate ----------------------------------------------------------------------------
+  /** Requests and server errors (5xx) of the routes operations over the last `hours`, counted exactly. */
   async function routesErrorRate(hours: number) {
-    const quality = await deps.telemetry().quality(hours);
-    const ids = new Set(routesIds());
-    let requests = 0;
-    let serverErrors = 0;
-    for (const op of quality.operations) {
-      if (!ids.has(op.operation_id)) continue;
-      requests += op.requests;
-      serverErrors += Math.round((op.server_error_rate ?? 0) * op.requests);
-    }
-    return { requests, server_errors: serverErrors, rate: requests > 0 ? round(serverErrors / requests) : null, truncated: quality.window.truncated };
+    await deps.telemetry().flush();
+    const records = await repo.telemetry(routesIds(), clock.now() - hours * HOUR, TELEMETRY_VIEW_CAP);
+    const serverErrors = records.filter((r) => r.status >= 500).length;
+    return { requests: records.length, server_errors: serverErrors, rate: records.length > 0 ? round(serverErrors / records.length) : null };
   }
 
   type Criterion = { name: string; status: 'pass' | 'fail' | 'no_data'; value: number | null; threshold: number; comparison: Comparison; detail: string };
