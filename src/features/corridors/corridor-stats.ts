@@ -1,4 +1,5 @@
 import { DAY, HOUR } from '../../clock.js';
+import { coefficientOfVariation, mean, median, round, slope, stdDev } from '../../stats.js';
 
 /**
  * Corridor analytics over chokepoint transits (docs/corridors.md, docs/decisions/064 and 065): the
@@ -41,25 +42,11 @@ const MAD_SCALE = 1.4826;
 /** Mean absolute deviation of a normal distribution is 0.7979 σ (used when the MAD is 0). */
 const MEAN_AD_SCALE = 1.253314;
 
-export const round = (x: number, digits: number) => {
-  const f = 10 ** digits;
-  return Math.round(x * f) / f;
-};
 /** A ratio rounded to 6 decimals, so that thresholds hold exactly at their edges (8.4 / 12 is 0.7). */
 const ratio = (a: number, b: number) => round(a / b, 6);
+export { mean, median, round, slope };
+
 const roundOrNull = (x: number | null, digits: number) => (x === null ? null : round(x, digits));
-
-export function mean(xs: readonly number[]): number | null {
-  return xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null;
-}
-
-/** The middle value (the mean of the two middle ones for an even count). */
-export function median(xs: readonly number[]): number | null {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 /** The figures of the transits that left a gate in one window (membership is the caller's). */
 export function windowFigures(transits: readonly TransitFact[], directions: readonly [string, string]): WindowFigures {
@@ -142,21 +129,6 @@ export function dailySeries(transits: readonly TransitFact[], directions: readon
     });
 }
 
-/** Least-squares slope of ys against their index (per step); null under two points. */
-export function slope(ys: readonly number[]): number | null {
-  const n = ys.length;
-  if (n < 2) return null;
-  const mx = (n - 1) / 2;
-  const my = ys.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  ys.forEach((y, i) => {
-    num += (i - mx) * (y - my);
-    den += (i - mx) ** 2;
-  });
-  return num / den;
-}
-
 export interface RobustZ {
   value: number | null;
   median: number | null;
@@ -210,8 +182,8 @@ export const CV_VARIABLE = 0.5;
 export function stability(series: readonly DayFigures[], directions: readonly [string, string]): Stability {
   const counts = series.map((d) => d.transits);
   const m = mean(counts);
-  const sd = m === null ? null : Math.sqrt(mean(counts.map((c) => (c - m) ** 2))!);
-  const cv = m === null || m === 0 ? null : sd! / m;
+  const sd = stdDev(counts);
+  const cv = coefficientOfVariation(counts);
   const dirs = directions.map((direction) => ({ direction, transits: series.reduce((sum, d) => sum + (d.by_direction.find((b) => b.direction === direction)?.transits ?? 0), 0) }));
   const [a, b] = [dirs[0]!.transits, dirs[1]!.transits];
   const anomalous = counts.length >= MIN_HISTORY ? counts.filter((c) => robustZ(c, counts).anomalous).length : 0;

@@ -1,3 +1,4 @@
+import { coefficientOfVariation, mean, median, percentile, round, slope, stdDev } from '../../stats.js';
 /** Pure computations of the lanes analytics (docs/lanes.md, decisions 062 and 063): no store, no clock. */
 
 /** The columns of a port call the lanes read. */
@@ -41,55 +42,14 @@ export function voyagesOf(calls: readonly LaneCall[], since: number, until: numb
   return out;
 }
 
-export const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
+/** Percentile by nearest rank (p in 0..100) of values in any order; null when empty. */
+export const nearestRank = (values: readonly number[], p: number): number | null =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    p,
+  );
 
-/** Median of a list (mean of the two middle values for an even count); null when empty. */
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-}
-
-/** Percentile by nearest rank (p in 0..100); null when empty. */
-export function nearestRank(values: readonly number[], p: number): number | null {
-  if (values.length === 0) return null;
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.max(0, Math.ceil((p / 100) * s.length) - 1)]!;
-}
-
-export function mean(values: readonly number[]): number | null {
-  return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
-}
-
-/** Population standard deviation; null when empty. */
-export function stdDev(values: readonly number[]): number | null {
-  const m = mean(values);
-  if (m === null) return null;
-  return Math.sqrt(values.reduce((sum, v) => sum + (v - m) ** 2, 0) / values.length);
-}
-
-/** Coefficient of variation (population std / mean); null when the mean is 0 or there are no values. */
-export function coefficientOfVariation(values: readonly number[]): number | null {
-  const m = mean(values);
-  if (m === null || m === 0) return null;
-  return stdDev(values)! / m;
-}
-
-/** Least-squares slope of values against their index (per bucket); null with fewer than two values. */
-export function slope(values: readonly number[]): number | null {
-  const n = values.length;
-  if (n < 2) return null;
-  const mx = (n - 1) / 2;
-  const my = values.reduce((a, b) => a + b, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < n; i++) {
-    num += (i - mx) * (values[i]! - my);
-    den += (i - mx) ** 2;
-  }
-  return num / den;
-}
+export { coefficientOfVariation, mean, median, round, slope, stdDev };
 
 /** Change in percent from previous to current; null when previous is 0. */
 export const changePct = (current: number, previous: number): number | null => (previous === 0 ? null : round(((current - previous) / previous) * 100, 1));

@@ -9,6 +9,7 @@ import type { StsService } from '../sts/sts-service.js';
 import { DELAY_SECONDS, type VesselAccess } from '../vessels/entitlements.js';
 import type { VesselsService } from '../vessels/vessels-service.js';
 import { buildBasemap } from './basemap.js';
+import { round } from '../../stats.js';
 
 /** Who looks at the map: anyone (the anonymous preview: delayed positions) or the signed-in operator (live). */
 export type MapViewer = 'anonymous' | 'operator';
@@ -38,7 +39,6 @@ export interface FeatureCollection {
 }
 
 const point = (lon: number, lat: number, properties: Feature['properties']): Feature => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [round(lon, 5), round(lat, 5)] }, properties });
-const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 /** Properties without their null values (fewer bytes for large static layers). */
 const compact = (properties: Feature['properties']) => Object.fromEntries(Object.entries(properties).filter(([, v]) => v !== null && v !== undefined)) as Feature['properties'];
 

@@ -7,7 +7,7 @@ import { AppError, ERROR_CODES, type ErrorCode } from '../../http/errors.js';
 import { redactArguments } from './redact.js';
 import { BODY_ARGUMENT, buildToolSet, OPERATION_META_KEY, toolRequest, toolResult, type BosunTool, type ToolRequest, type ToolSet } from './tools.js';
 import type { DispatchRecord, DispatchSample, WebmcpRepo } from './webmcp-repo.js';
-import { percentile as nearestRank } from '../../stats.js';
+import { percentile as nearestRank, round } from '../../stats.js';
 
 export const DISPATCH_RETENTION_DAYS = 30 as const;
 /** The health view reads at most this many of the newest dispatches of its window. */
@@ -46,8 +46,6 @@ export interface ToolCallOutcome {
   json: unknown;
   innerRequestId: string | null;
 }
-
-const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 const percentile = (sorted: number[], p: number) => nearestRank(sorted, p, 2);
 

@@ -1,5 +1,5 @@
 import type { QualitySample } from './quality-repo.js';
-import { groupBy, percentile as nearestRank } from '../../stats.js';
+import { coefficientOfVariation, groupBy, mean, percentile as nearestRank, round, stdDev } from '../../stats.js';
 
 /**
  * The definitions behind the routes quality views (docs/decisions/066 and 067, docs/routes-service-quality.md):
@@ -48,7 +48,6 @@ export const GRADES = [
   { grade: 'F', min: 0 },
 ] as const;
 
-export const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 const ratio = (part: number, whole: number) => (whole > 0 ? round(part / whole) : null);
 
 /** Nearest-rank percentile of ascending values (null when none). */
@@ -219,8 +218,10 @@ export function incidentsOf(alerts: readonly Alert[], bucketStarts: readonly num
 
 /** Mean, standard deviation (population) and coefficient of variation of values (nulls when none). */
 export function spread(values: readonly number[]) {
-  if (values.length === 0) return { mean: null, stddev: null, cv: null };
-  const mean = values.reduce((a, b) => a + b, 0) / values.length;
-  const stddev = Math.sqrt(values.reduce((a, b) => a + (b - mean) ** 2, 0) / values.length);
-  return { mean: round(mean, 4), stddev: round(stddev, 4), cv: mean !== 0 ? round(stddev / mean, 4) : null };
+  const m = mean(values);
+  if (m === null) return { mean: null, stddev: null, cv: null };
+  const cv = coefficientOfVariation(values);
+  return { mean: round(m, 4), stddev: round(stdDev(values)!, 4), cv: cv === null ? null : round(cv, 4) };
 }
+
+export { round };

@@ -6,7 +6,7 @@ import type { LoadedSeaNetwork } from '../../routing/network-file.js';
 import type { PortRecord } from '../ports/port-table.js';
 import { cellCol, cellCorner, cellKey, cellRow, contiguousGroups, COVERAGE_CELL_DEG, networkCells } from './network-cells.js';
 import type { ReadinessRepo } from './readiness-repo.js';
-import { percentile } from '../../stats.js';
+import { percentile, round } from '../../stats.js';
 
 /** Size of the freshness regions (an ocean grid), degrees. */
 export const REGION_DEG = 30;
@@ -22,7 +22,6 @@ export const DEFAULT_SLA_BUCKET_MINUTES = 60;
 export const SIMULATED_FLAG = 'simulated_source';
 export const NO_POSITIONS_FLAG = 'no_positions_in_window';
 
-const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 const share = (part: number, whole: number) => (whole > 0 ? round(part / whole) : null);
 const ageSeconds = (now: number, at: number) => Math.round((now - at) / SECOND);
 

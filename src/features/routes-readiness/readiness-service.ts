@@ -11,10 +11,9 @@ import { RoutingError } from '../../routing/engine.js';
 import type { TelemetryService } from '../telemetry/telemetry-service.js';
 import { TELEMETRY_VIEW_CAP } from '../telemetry/telemetry-service.js';
 import type { RoutesDataService } from './data-service.js';
-import { percentile } from '../../stats.js';
+import { percentile, round } from '../../stats.js';
 import type { ReadinessRepo } from './readiness-repo.js';
 
-const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 const utcDay = (ms: number) => iso(ms).slice(0, 10);
 
 /**

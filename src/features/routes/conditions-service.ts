@@ -18,6 +18,7 @@ import type { VesselsService } from '../vessels/vessels-service.js';
 import { FLAG_THRESHOLDS, STS_LISTED_MAX, STS_NEAR_ROUTE_KM, type Conditions, type ForecastLiteData, type RouteAdvisoryData, type RouteRiskFlagsData } from './conditions-schemas.js';
 import type { RouteRequest, RoutesService } from './routes-service.js';
 import { DEFAULT_SPEED_KN, type RouteData, type ShipType } from './schemas.js';
+import { round } from '../../stats.js';
 
 /** Positions up to this long before the vessel's position give its recent speed. */
 export const RECENT_SPEED_WINDOW_MS = 6 * HOUR;
@@ -42,7 +43,6 @@ export interface ConditionsQuery {
   range?: string;
 }
 
-const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
 const ageOf = (now: number, t: number) => Math.max(0, Math.round((now - t) / 1000));
 const SEVERITY_RANK: Record<Severity, number> = { elevated: 1, high: 2, severe: 3 };
 

@@ -1,4 +1,5 @@
 import type { ShipType } from './ship-types.js';
+import { round } from '../../stats.js';
 
 /**
  * Main-engine fuel and CO₂ estimates for a passage (docs/decisions/053-fuel-and-co2-estimates.md).
@@ -45,8 +46,6 @@ export interface FuelEstimate {
   engine_load: number;
   speed_above_design: boolean;
 }
-
-const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
 
 /** Fuel and CO₂ of `hours` at sea at `speedKn` for the reference ship of `shipType`. */
 export function estimateFuel(shipType: ShipType, speedKn: number, hours: number): FuelEstimate {

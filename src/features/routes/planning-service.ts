@@ -23,11 +23,11 @@ import {
 import type { Place, RoutesService } from './routes-service.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type ShipType } from './schemas.js';
 import { estimateFuel } from './fuel.js';
+import { round } from '../../stats.js';
 
 /** How far back scenario looks for the busiest port pairs when the caller gives none. */
 export const BUSIEST_WINDOW_MS = 30 * DAY;
 
-const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
 const passageName = (id: string) => passageByName(id)?.name ?? id;
 
 interface Speed {

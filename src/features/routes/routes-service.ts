@@ -9,6 +9,7 @@ import type { PortRecord } from '../ports/port-table.js';
 import { OPERATOR_CORRECTED_FLAG } from '../feedback/override-fields.js';
 import { estimateFuel, FUEL_METHOD, REFERENCE_SHIPS } from './fuel.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type RouteData, type RouteFeature as RouteFeatureSchema, type ShipType } from './schemas.js';
+import { round } from '../../stats.js';
 
 export interface RouteRequest {
   from: string;
@@ -40,8 +41,6 @@ const SIZE_RANK: Record<string, number> = { large: 4, medium: 3, small: 2, very_
 
 type RouteView = Static<typeof RouteData>;
 type RouteFeature = Static<typeof RouteFeatureSchema>;
-
-const round = (x: number, places: number) => Math.round(x * 10 ** places) / 10 ** places;
 
 /**
  * Route planning over the sea routing engine (src/routing, decision 032). The port table and the

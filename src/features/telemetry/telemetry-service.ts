@@ -1,7 +1,7 @@
 import type { Clock } from '../../clock.js';
 import { iso, DAY, HOUR } from '../../clock.js';
 import type { TelemetryRecord, TelemetryRepo, TelemetrySample } from './telemetry-repo.js';
-import { groupBy, percentile as nearestRank } from '../../stats.js';
+import { groupBy, percentile as nearestRank, round } from '../../stats.js';
 
 export const TELEMETRY_RETENTION_DAYS = 30;
 export const TELEMETRY_FLUSH_MS = 1000;
@@ -10,8 +10,6 @@ export const TELEMETRY_BATCH_SIZE = 500;
 export const TELEMETRY_VIEW_CAP = 200_000;
 
 const percentile = (sorted: number[], p: number) => nearestRank(sorted, p, 2);
-
-const round = (v: number, digits = 4) => Math.round(v * 10 ** digits) / 10 ** digits;
 
 function operationStats(samples: TelemetrySample[]) {
   const latencies = samples.map((s) => s.latency_ms).sort((a, b) => a - b);
