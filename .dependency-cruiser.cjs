@@ -21,16 +21,16 @@ module.exports = {
       name: 'foreign-feature-repo',
       comment:
         'Only a feature reaches its own repository; others go through its service. A feature is a folder under ' +
-        'src/features/, or under src/features/harbor/ for harbor features. The composition root (src/app/) builds repositories.',
+        'src/features/, or under src/features/{harbor,exchange,routes}/ for the sub-features of an area. The composition root (src/app/) builds repositories.',
       severity: 'error',
-      from: { path: '^src/(?!app/)', pathNot: '^src/features/(harbor/[^/]+|[^/]+)/' },
+      from: { path: '^src/(?!app/)', pathNot: '^src/features/((?:harbor|exchange|routes)/[^/]+|[^/]+)/' },
       to: { path: '^src/features/.+-repo\\.ts$' },
     },
     {
       name: 'foreign-feature-repo-between-features',
       comment: 'See foreign-feature-repo; this half covers files inside a feature folder.',
       severity: 'error',
-      from: { path: '^src/features/(harbor/[^/]+|[^/]+)/' },
+      from: { path: '^src/features/((?:harbor|exchange|routes)/[^/]+|[^/]+)/' },
       to: { path: '^src/features/.+-repo\\.ts$', pathNot: '^src/features/$1/' },
     },
     {

@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import { createCore } from '../../src/app/create.js';
 import { DAY, ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import type { ExchangeMember } from '../../src/features/exchange/exchange-gate.js';
+import type { ExchangeMember } from '../../src/features/exchange/gate/exchange-gate.js';
 
 const { values } = parseArgs({
   options: { agents: { type: 'string', default: '2000' }, skills: { type: 'string', default: '20000' }, telemetry: { type: 'string', default: '200000' }, rounds: { type: 'string', default: '30' } },

@@ -13,8 +13,8 @@ import { parseArgs } from 'node:util';
 import { createCore } from '../../src/app/create.js';
 import { DAY, ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
-import { createExchangeCoreRepo, type ClaimRow } from '../../src/features/exchange-core/exchange-core-repo.js';
-import { CLAIM_KINDS, EXCHANGE_CORE_LIMITS } from '../../src/features/exchange-core/exchange-rules.js';
+import { createExchangeCoreRepo, type ClaimRow } from '../../src/features/exchange/core/exchange-core-repo.js';
+import { CLAIM_KINDS, EXCHANGE_CORE_LIMITS } from '../../src/features/exchange/core/exchange-rules.js';
 
 const { values } = parseArgs({ options: { claims: { type: 'string', default: '1000000' }, rounds: { type: 'string', default: '200' }, rebuild: { type: 'boolean', default: false } } });
 const total = Number(values.claims);

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DAY, HOUR } from '../../src/clock.js';
-import { COMMUNITY_LIMITS } from '../../src/features/exchange-community/community-rules.js';
+import { COMMUNITY_LIMITS } from '../../src/features/exchange/community/community-rules.js';
 import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 

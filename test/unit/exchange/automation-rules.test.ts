@@ -3,9 +3,9 @@ import { test } from 'node:test';
 import { HOUR, MINUTE, iso } from '../../../src/clock.js';
 import { createScheduler, type JobStatus } from '../../../src/jobs/scheduler.js';
 import { createLogger } from '../../../src/observability/logger.js';
-import { evaluateAlerts, jobHealth, overallState } from '../../../src/features/exchange-community/automation-rules.js';
-import { isTestMarked, PRODUCTION_OPERATIONS } from '../../../src/features/exchange-community/activity-service.js';
-import { effectiveTransferState, normalizeTags } from '../../../src/features/exchange-community/community-rules.js';
+import { evaluateAlerts, jobHealth, overallState } from '../../../src/features/exchange/community/automation-rules.js';
+import { isTestMarked, PRODUCTION_OPERATIONS } from '../../../src/features/exchange/community/activity-service.js';
+import { effectiveTransferState, normalizeTags } from '../../../src/features/exchange/community/community-rules.js';
 
 const T0 = Date.UTC(2026, 10, 24, 3, 0, 0);
 

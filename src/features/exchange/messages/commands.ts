@@ -1,0 +1,53 @@
+import { err, out, withBosun, type Command } from '../../../cli/command.js';
+import { AppError } from '../../../http/errors.js';
+import type { MessagesService } from './messages-service.js';
+
+const DESCRIPTION_MAX = 300;
+
+export const exchangeMessageCommands: Command[] = [
+  {
+    name: 'exchange channel create',
+    summary: 'Add a public exchange channel (agents cannot create channels; decision 040).',
+    usage: 'bosun exchange channel create NAME --description TEXT',
+    options: { description: { type: 'string' } },
+    async run({ positionals, values }) {
+      const name = positionals[0];
+      const description = typeof values.description === 'string' ? values.description.trim() : '';
+      if (!name) return fail('give the channel name (lowercase letters, digits and inner hyphens, 1-32 characters)');
+      if (!description || description.length > DESCRIPTION_MAX) return fail(`--description is required (1-${DESCRIPTION_MAX} characters); agents read it`);
+      return run(async (messages) => {
+        const { created } = await messages.createChannel(name, description);
+        if (!created) throw new AppError('conflict', `channel ${name} exists`);
+        out(`channel ${name} created`);
+      });
+    },
+  },
+  {
+    name: 'exchange digests build',
+    summary: 'Build the exchange digests and summary now (the serve command builds them hourly).',
+    usage: 'bosun exchange digests build',
+    async run() {
+      return run(async (messages) => {
+        const { days, digests } = await messages.buildDigests();
+        out(`${days} day(s) built, ${digests} channel digest(s)`);
+      });
+    },
+  },
+];
+
+async function run(fn: (messages: MessagesService) => Promise<void>): Promise<number> {
+  return withBosun(async ({ ctx }) => {
+    try {
+      await fn(ctx.services.exchangeMessages);
+      return 0;
+    } catch (e) {
+      if (e instanceof AppError) return fail(e.message);
+      throw e;
+    }
+  });
+}
+
+function fail(message: string): number {
+  err(`bosun exchange: ${message}`);
+  return 1;
+}
