@@ -13,11 +13,11 @@ import { metaRoutes } from './meta/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { portRoutes } from './ports/routes.js';
 import { stsRoutes } from './sts/routes.js';
-import { metricsRoutes } from './metrics/routes.js';
+import { metricsRoutes } from './routes/stress/routes.js';
 import { routeRoutes } from './routes/routes.js';
-import { planningRoutes } from './routes/planning-routes.js';
+import { planningRoutes } from './routes/planning/planning-routes.js';
 import { congestionRoutes } from './congestion/routes.js';
-import { conditionsRoutes } from './routes/conditions-routes.js';
+import { conditionsRoutes } from './routes/conditions/conditions-routes.js';
 import { vesselRoutes } from './vessels/routes.js';
 import { billingRoutes } from './billing/routes.js';
 import { webmcpRoutes } from './mcp/routes.js';
@@ -29,10 +29,10 @@ import { feedbackRoutes } from './feedback/routes.js';
 import { vesselServiceRoutes } from './vessel-services/routes.js';
 import { resourceInfraRoutes } from './resource-infra/routes.js';
 import { siteRoutes } from './site/routes.js';
-import { routesReadinessRoutes } from './routes-readiness/routes.js';
-import { routesQualityRoutes } from './routes-quality/routes.js';
-import { laneRoutes } from './lanes/routes.js';
-import { corridorRoutes } from './corridors/routes.js';
+import { routesReadinessRoutes } from './routes/readiness/routes.js';
+import { routesQualityRoutes } from './routes/quality/routes.js';
+import { laneRoutes } from './routes/lanes/routes.js';
+import { corridorRoutes } from './routes/corridors/routes.js';
 
 /** Every feature's routes; an operation is implemented when one of these binds it. */
 export const ALL_ROUTES: readonly RouteDefinition[] = [

@@ -5,11 +5,11 @@ import type { IdempotencyService } from './idempotency/idempotency-service.js';
 import type { MetaService } from './meta/meta-service.js';
 import type { PortsService } from './ports/ports-service.js';
 import type { RoutesService } from './routes/routes-service.js';
-import type { PlanningService } from './routes/planning-service.js';
-import type { RouteConditionsService } from './routes/conditions-service.js';
+import type { PlanningService } from './routes/planning/planning-service.js';
+import type { RouteConditionsService } from './routes/conditions/conditions-service.js';
 import type { EventsService } from './events/events-service.js';
 import type { StsService } from './sts/sts-service.js';
-import type { RouteStressService } from './metrics/route-stress-service.js';
+import type { RouteStressService } from './routes/stress/route-stress-service.js';
 import type { CongestionService } from './congestion/congestion-service.js';
 import type { OperatorService } from './operator/operator-service.js';
 import type { PaymentsService } from './payments/payments-service.js';
@@ -32,11 +32,11 @@ import type { FeedbackService } from './feedback/feedback-service.js';
 import type { OverridesService } from './feedback/overrides-service.js';
 import type { VesselServicesService } from './vessel-services/vessel-services-service.js';
 import type { InfraService } from './resource-infra/infra-service.js';
-import type { RoutesDataService } from './routes-readiness/data-service.js';
-import type { RoutesReadinessService } from './routes-readiness/readiness-service.js';
-import type { RoutesQualityService } from './routes-quality/quality-service.js';
-import type { LanesService } from './lanes/lanes-service.js';
-import type { CorridorsService } from './corridors/corridors-service.js';
+import type { RoutesDataService } from './routes/readiness/data-service.js';
+import type { RoutesReadinessService } from './routes/readiness/readiness-service.js';
+import type { RoutesQualityService } from './routes/quality/quality-service.js';
+import type { LanesService } from './routes/lanes/lanes-service.js';
+import type { CorridorsService } from './routes/corridors/corridors-service.js';
 
 /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
 export interface Services extends HarborServices {

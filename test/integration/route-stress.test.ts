@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { HOUR, MINUTE } from '../../src/clock.js';
 import { CHOKEPOINTS } from '../../src/events/chokepoints.js';
-import { metricsRoutes } from '../../src/features/metrics/routes.js';
+import { metricsRoutes } from '../../src/features/routes/stress/routes.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import type { PositionReport } from '../../src/fleet/types.js';

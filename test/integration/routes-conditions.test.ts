@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import { HOUR, MINUTE } from '../../src/clock.js';
 import { CHOKEPOINTS } from '../../src/events/chokepoints.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
-import { conditionsRoutes } from '../../src/features/routes/conditions-routes.js';
+import { conditionsRoutes } from '../../src/features/routes/conditions/conditions-routes.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import type { PositionReport, StaticReport } from '../../src/fleet/types.js';
 import { bearingDeg, destinationPoint, distanceM } from '../../src/geo/distance.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { HOUR, MINUTE } from '../../src/clock.js';
-import { corridorRoutes } from '../../src/features/corridors/routes.js';
+import { corridorRoutes } from '../../src/features/routes/corridors/routes.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { position } from '../helpers/fleet.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { cellsOfLines, coefficientOfVariation, componentSizes, meanOfLastK, median, nearestRank, robustZ, slope, voyagesOf, type LaneCall } from '../../src/features/lanes/lanes-math.js';
+import { cellsOfLines, coefficientOfVariation, componentSizes, meanOfLastK, median, nearestRank, robustZ, slope, voyagesOf, type LaneCall } from '../../src/features/routes/lanes/lanes-math.js';
 
 const H = 3_600_000;
 const c = (vsl: string, port: number, arrival: number, departure: number | null, extra: Partial<LaneCall> = {}): LaneCall => ({

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { QualitySample } from '../../src/features/routes-quality/quality-repo.js';
-import { alertsOf, bucketStatus, incidentsOf, percentile, qualityScore, reliabilityIndex } from '../../src/features/routes-quality/rules.js';
+import type { QualitySample } from '../../src/features/routes/quality/quality-repo.js';
+import { alertsOf, bucketStatus, incidentsOf, percentile, qualityScore, reliabilityIndex } from '../../src/features/routes/quality/rules.js';
 
 const sample = (status: number, latency_ms: number, extra: Partial<QualitySample> = {}): QualitySample => ({
   ts: 0,

@@ -1,7 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HOUR } from '../../../src/clock.js';
-import { baselineFigures, classifyDay, health, median, robustZ, slope, stability, watch, windowFigures, type DayFigures, type TransitFact } from '../../../src/features/corridors/corridor-stats.js';
+import {
+  baselineFigures,
+  classifyDay,
+  health,
+  median,
+  robustZ,
+  slope,
+  stability,
+  watch,
+  windowFigures,
+  type DayFigures,
+  type TransitFact,
+} from '../../../src/features/routes/corridors/corridor-stats.js';
 
 const DIRS = ['eastbound', 'westbound'] as const;
 const fact = (hours: number, speed: number | null, stoppedH = 0, direction = 'eastbound', vsl = 'a'): TransitFact => ({

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { cellKey, cellOfPoint, contiguousGroups, networkCells } from '../../../src/features/routes-readiness/network-cells.js';
+import { cellKey, cellOfPoint, contiguousGroups, networkCells } from '../../../src/features/routes/readiness/network-cells.js';
 import { buildSeaGraph } from '../../../src/routing/graph.js';
 
 test('network cells: every 1° cell an edge crosses, across the antimeridian too', () => {

@@ -1,0 +1,180 @@
+import type { Caller } from '../../../access/principals.js';
+import { DAY, HOUR, type Clock } from '../../../clock.js';
+import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
+import { percentile } from '../../../stats.js';
+import { routeStressIndex, type StressComponentName, type StressInput } from '../../../events/route-stress.js';
+import type { FleetReads } from '../../../fleet/fleet-reads.js';
+import { distanceM } from '../../../geo/distance.js';
+import { AppError } from '../../../http/errors.js';
+import type { EventsService } from '../../events/events-service.js';
+import { parseRange } from '../../events/window.js';
+import { OPERATOR_CORRECTED_FLAG } from '../../feedback/override-fields.js';
+import type { PortRecord } from '../../ports/port-table.js';
+import { readPortTableFile } from '../../ports/port-table-file.js';
+
+export const STRESS_DEFAULT_RANGE_MS = 7 * DAY;
+export const STRESS_MAX_RANGE_MS = 30 * DAY;
+/** Baselines are means over this many windows of the range length before it (docs/decisions/031). */
+export const BASELINE_WINDOWS = 4;
+/** Ports and encounters within this distance of a gate centre count as near the gate (at least the gate radius). */
+export const NEAR_GATE_KM = 100;
+
+const DETOURS_NOTE = 'not measured yet: detours (passages that avoid the gate) need the routing engine of a later issue';
+
+interface WindowMeasures {
+  from: number;
+  to: number;
+  transits: number;
+  meanSpeedKn: number | null;
+  stoppedHoursPerTransit: number | null;
+  medianWaitHours: number | null;
+  encounters: number;
+  /** Newest event time per measure in the window. */
+  newest: { transit: number | null; call: number | null; encounter: number | null };
+  /** Some event behind the measures comes from simulated positions (the demo fleet). */
+  simulated: boolean;
+}
+
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+const iso = (ms: number) => new Date(ms).toISOString();
+const newestOf = (times: number[]) => (times.length ? Math.max(...times) : null);
+const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
+
+/**
+ * The route stress index of a chokepoint (docs/decisions/023, 031): the measures of src/events/route-stress.ts
+ * taken from the event store over the range ending at the caller's horizon and over the windows before it.
+ */
+export function createRouteStressService(deps: {
+  /** Read when called: the events service is built beside this one. */ events: () => EventsService;
+  fleetReads: Pick<FleetReads, 'usableByTime'>;
+  clock: Clock;
+  ports?: () => readonly PortRecord[];
+}) {
+  let shipped: readonly PortRecord[] | null = null;
+  /** The served port table (with operator corrections); the shipped file when no ports service is given. */
+  const portTable = () => (deps.ports ? deps.ports() : (shipped ??= readPortTableFile().ports));
+  let nearbyOf: readonly PortRecord[] | null = null;
+  const nearby = new Map<string, Array<{ port: PortRecord; distanceKm: number }>>();
+  const nearKm = (gate: Chokepoint) => Math.max(NEAR_GATE_KM, gate.radiusKm);
+
+  function portsNear(gate: Chokepoint) {
+    const table = portTable();
+    // a new table (an import, a correction applied or reverted) moves ports: the nearby lists are measured again
+    if (nearbyOf !== table) {
+      nearby.clear();
+      nearbyOf = table;
+    }
+    let found = nearby.get(gate.key);
+    if (!found) {
+      const limitM = nearKm(gate) * 1000;
+      found = table
+        .filter((p) => Math.abs(p.lat - gate.lat) <= nearKm(gate) / 100)
+        .map((port) => ({ port, distanceKm: distanceM(gate.lat, gate.lon, port.lat, port.lon) / 1000 }))
+        .filter((p) => p.distanceKm * 1000 <= limitM)
+        .sort((a, b) => a.distanceKm - b.distanceKm);
+      nearby.set(gate.key, found);
+    }
+    return found;
+  }
+
+  /** Each window's measures; windows[0] is the range, then the baseline windows going back. */
+  async function measure(gate: Chokepoint, to: number, rangeMs: number): Promise<WindowMeasures[]> {
+    const oldest = to - (BASELINE_WINDOWS + 1) * rangeMs;
+    const windows = Array.from({ length: BASELINE_WINDOWS + 1 }, (_, k) => ({ from: to - (k + 1) * rangeMs, to: to - k * rangeMs }));
+    const inWindow = (t: number, w: { from: number; to: number }) => t > w.from && t <= w.to;
+
+    const transits = await deps.events().repo.transits(gate.key, oldest, to);
+    const calls = await deps.events().repo.callsDepartedAt(
+      portsNear(gate).map((p) => p.port.port_id),
+      oldest,
+      to,
+    );
+    const degLat = nearKm(gate) / 111;
+    const degLon = degLat / Math.max(0.1, Math.cos((gate.lat * Math.PI) / 180));
+    const encounters = (await deps.events().repo.encountersInBox({ minLat: gate.lat - degLat, maxLat: gate.lat + degLat, minLon: gate.lon - degLon, maxLon: gate.lon + degLon }, oldest, to)).filter(
+      (e) => distanceM(gate.lat, gate.lon, e.lat, e.lon) <= nearKm(gate) * 1000,
+    );
+
+    return windows.map((w) => {
+      const ts = transits.filter((t) => inWindow(t.exited_at, w));
+      const speeds = ts.filter((t) => t.mean_speed_kn !== null).map((t) => t.mean_speed_kn!);
+      const done = calls.filter((c) => inWindow(c.departure!, w));
+      const waits = done.map((c) => c.anchorage_ms).sort((a, b) => a - b);
+      const median = percentile(waits, 50);
+      const es = encounters.filter((e) => inWindow(e.end_at, w));
+      return {
+        ...w,
+        transits: ts.length,
+        meanSpeedKn: speeds.length ? round3(mean(speeds)!) : null,
+        stoppedHoursPerTransit: ts.length ? round3(ts.reduce((sum, t) => sum + t.stopped_ms, 0) / ts.length / HOUR) : null,
+        medianWaitHours: median === null ? null : round3(median / HOUR),
+        encounters: es.length,
+        newest: { transit: newestOf(ts.map((t) => t.exited_at)), call: newestOf(done.map((c) => c.departure!)), encounter: newestOf(es.map((e) => e.end_at)) },
+        simulated: ts.some((t) => t.simulated === 1) || done.some((c) => c.simulated === 1) || es.some((e) => e.simulated === 1),
+      };
+    });
+  }
+
+  return {
+    async index(caller: Caller, query: { zone_key: string; range?: string }) {
+      const gate = CHOKEPOINTS.find((c) => c.key === query.zone_key.trim().toLowerCase());
+      if (!gate) throw new AppError('unknown_zone', `zone_key must be one of ${CHOKEPOINTS.map((c) => c.key).join(', ')}`, { field: 'query.zone_key' });
+      const rangeMs = query.range !== undefined ? parseRange(query.range, 'range', STRESS_MAX_RANGE_MS) : STRESS_DEFAULT_RANGE_MS;
+      const now = deps.clock.now();
+      const to = deps.events().horizon(caller);
+      const analysed = await deps.events().analysedUpTo();
+      const seenUpTo = analysed === null ? null : Math.min(analysed, to);
+      const oldestPosition = (await deps.fleetReads.usableByTime(0, to, null, 1))[0]?.observed_at ?? null;
+
+      const windows = await measure(gate, to, rangeMs);
+      const [current, ...before] = windows as [WindowMeasures, ...WindowMeasures[]];
+      // a baseline window counts only when the stored positions cover it from its start
+      const covered = oldestPosition === null ? [] : before.filter((w) => w.from >= oldestPosition);
+      const noBaseline = oldestPosition === null ? 'no stored positions to compare with' : `no baseline: the stored positions begin ${iso(oldestPosition)}, less than one full window before the range`;
+      const age = (newest: number | null) => (seenUpTo === null ? null : Math.max(0, Math.round((now - (newest ?? seenUpTo)) / 1000)));
+
+      const input = (value: (w: WindowMeasures) => number | null, newest: number | null, emptyNote: string): StressInput => {
+        if (seenUpTo === null) return { value: null, baseline: null, dataAgeSeconds: null, note: 'the event detector has not analysed any positions yet' };
+        const v = value(current);
+        const values = covered.map(value).filter((x): x is number => x !== null);
+        const baseline = values.length ? round3(mean(values)!) : null;
+        const note =
+          v === null
+            ? emptyNote
+            : covered.length === 0
+              ? noBaseline
+              : baseline === null
+                ? `no baseline: ${emptyNote.replace(' in the window', ' in the baseline windows')}`
+                : baseline === 0
+                  ? 'baseline is 0: no ratio to compare with'
+                  : undefined;
+        return { value: v, baseline, dataAgeSeconds: age(newest), ...(note !== undefined ? { note } : {}) };
+      };
+
+      const inputs: Record<StressComponentName, StressInput> = {
+        transit_volume: input((w) => w.transits, current.newest.transit, 'no transits in the window'),
+        gate_speed: input((w) => w.meanSpeedKn, current.newest.transit, 'no transits with speeds in the window'),
+        gate_waiting: input((w) => w.stoppedHoursPerTransit, current.newest.transit, 'no transits in the window'),
+        port_congestion: input((w) => w.medianWaitHours, current.newest.call, `no completed calls in the window at ports within ${nearKm(gate)} km`),
+        detours: { value: null, baseline: null, dataAgeSeconds: null, note: DETOURS_NOTE },
+        sts_activity: input((w) => w.encounters, current.newest.encounter, 'no encounters in the window'),
+      };
+      const stress = routeStressIndex(inputs);
+      const oldestCovered = covered[covered.length - 1];
+      return {
+        data: {
+          zone: { key: gate.key, name: gate.name, lat: gate.lat, lon: gate.lon, radius_km: gate.radiusKm },
+          window: { from: iso(current.from), to: iso(current.to) },
+          baseline: { from: iso(oldestCovered?.from ?? current.from), to: iso(current.from), windows: covered.length },
+          ...stress,
+          nearby_ports: portsNear(gate).map((p) => ({ port_id: p.port.port_id, name: p.port.name, distance_km: Math.round(p.distanceKm * 10) / 10 })),
+          data_from: oldestPosition === null ? null : iso(oldestPosition),
+          analysed_up_to: seenUpTo === null ? null : iso(seenUpTo),
+        },
+        freshnessSeconds: seenUpTo === null ? 0 : Math.max(0, Math.round((now - seenUpTo) / 1000)),
+        qualityFlags: [...([current, ...covered].some((w) => w.simulated) ? ['simulated_source'] : []), ...(portsNear(gate).some((p) => p.port.corrections?.length) ? [OPERATOR_CORRECTED_FLAG] : [])],
+      };
+    },
+  };
+}
+export type RouteStressService = ReturnType<typeof createRouteStressService>;
