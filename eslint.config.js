@@ -35,6 +35,20 @@ export default tseslint.config(
     },
   },
   {
+    // The schema primitives have one definition, in src/features/kit/schema-kit.ts (issue 25).
+    files: ['src/**/*.ts'],
+    ignores: ['src/features/kit/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'VariableDeclarator[id.name=/^(Nullable|nullable|Limit|Cursor|NextCursor)$/]',
+          message: 'Import Nullable, Limit, Cursor and NextCursor from src/features/kit/schema-kit.ts instead of declaring them again.',
+        },
+      ],
+    },
+  },
+  {
     files: ['scripts/**/*.mjs', '*.js', '*.cjs'],
     extends: [tseslint.configs.disableTypeChecked],
   },

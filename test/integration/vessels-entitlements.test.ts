@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.js';
 import { buildOpenApi } from '../../src/catalog/openapi.js';
-import { PREVIEW } from '../../src/features/meta/preview-constants.js';
+import { PREVIEW } from '../../src/features/kit/preview-constants.js';
 import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 import { runCli } from '../helpers/cli.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkChanges, correctedIdentity, correctionList, type AppliedCorrection } from '../../src/features/feedback/override-fields.js';
+import { checkChanges, correctedIdentity, correctionList, type AppliedCorrection } from '../../src/features/kit/override-fields.js';
 import { documentEtag, parseEtagList } from '../../src/features/workspace/workspace-rules.js';
 
 test('checkChanges: accepts the documented fields with valid values, trims text, names the offending change', () => {

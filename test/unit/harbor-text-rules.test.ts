@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findRawCoordinates, findSensitiveContent, harborText } from '../../src/features/harbor/text-rules.js';
+import { findRawCoordinates, findSensitiveContent, harborText } from '../../src/features/kit/text-rules.js';
 
 const refusal = (fn: () => unknown) => {
   try {

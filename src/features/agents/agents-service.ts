@@ -1,5 +1,5 @@
 import { HARBOR_LIMITS } from '../harbor/harbor-constants.js';
-import { harborText } from '../harbor/text-rules.js';
+import { harborText } from '../kit/text-rules.js';
 import type { Clock } from '../../clock.js';
 import { isoOrNull, iso, DAY } from '../../clock.js';
 import { AppError } from '../../http/errors.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { IntentData } from '../payments/schemas.js';
-import { NO_CONTROL_CHARACTERS_PATTERN } from '../harbor/text-rules.js';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../kit/text-rules.js';
 
 const Text = (min: number, max: number, description: string) => Type.String({ minLength: min, maxLength: max, pattern: NO_CONTROL_CHARACTERS_PATTERN, description });
 

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { BILLING_PERIODS } from './billing-service.js';
+import { Nullable } from '../kit/schema-kit.js';
 
 export const NoQuery = Type.Object({}, { additionalProperties: false });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 const Day = Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'UTC day, YYYY-MM-DD.' });
 const Period = Type.Union(
   BILLING_PERIODS.map((p) => Type.Literal(p)),

@@ -8,7 +8,7 @@ import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
 import { AppError } from '../../http/errors.js';
 import { portCallFromRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';
-import { parseRange, parseTime, resolveWindow } from '../events/window.js';
+import { parseRange, parseTime, resolveWindow } from '../kit/time-window.js';
 import type { PortRecord } from '../ports/port-table.js';
 import { correctedPortFlags, type PortsService } from '../ports/ports-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';

@@ -1,7 +1,6 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { SHIP_CATEGORIES } from '../../fleet/ship-types.js';
-
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+import { Nullable } from '../kit/schema-kit.js';
 
 export const VISIT_RANK_LIMIT_MAX = 100;
 

@@ -1,4 +1,4 @@
-import { html, type Html } from '../site/html.js';
+import { html, type Html } from '../web/html.js';
 
 export interface ChartPoint {
   label: string;

@@ -1,8 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../../http/errors.js';
 import type { PageRequest, PageResponse } from '../../http/pages.js';
-import { html, type Html } from '../site/html.js';
-import { layout } from '../site/layout.js';
+import { html, type Html } from '../web/html.js';
+import { layout } from '../web/layout.js';
 import { CONSOLE_SESSION, type ConsoleSession, type ConsoleSessions } from './console-sessions.js';
 
 /** Double-submit token of the sign-in form (there is no session yet to hold one). */

@@ -5,11 +5,11 @@ import { jsonText, parseJson } from '../../store/dialect.js';
 import { agentLock, type TransactionRunner } from '../../store/transaction.js';
 import type { AuditService } from '../audit/audit-service.js';
 import type { WorkspaceEmit } from '../workspace/workspace-service.js';
-import { harborText } from '../harbor/text-rules.js';
-import { parseVesselRef, type VesselRef } from '../vessels/vessel-ids.js';
+import { harborText } from '../kit/text-rules.js';
+import { parseVesselRef, type VesselRef } from '../kit/vessel-ids.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
 import type { FeedbackRepo, TicketRow } from './feedback-repo.js';
-import { checkChanges, type CorrectionChange, type OverrideTarget } from './override-fields.js';
+import { checkChanges, type CorrectionChange, type OverrideTarget } from '../kit/override-fields.js';
 import type { OverrideRow } from './overrides-repo.js';
 import type { OverridesService } from './overrides-service.js';
 

@@ -1,6 +1,6 @@
 import { parseJson } from '../../store/dialect.js';
 import type { Trx } from '../../store/transaction.js';
-import type { AppliedCorrection, Corrections, CorrectionChange, OverrideTarget } from './override-fields.js';
+import type { AppliedCorrection, Corrections, CorrectionChange, OverrideTarget } from '../kit/override-fields.js';
 import type { OverrideRow, OverridesRepo } from './overrides-repo.js';
 import { newId } from '../../access/credentials.js';
 

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { NO_CONTROL_CHARACTERS_PATTERN } from '../harbor/text-rules.js';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../kit/text-rules.js';
 import { FEEDBACK_LIMITS, METRIC_NAME_PATTERN, SUBJECT_KINDS, TICKET_KINDS, TICKET_STATES } from './feedback-service.js';
 
 const literals = <T extends string>(values: readonly T[], description: string) =>

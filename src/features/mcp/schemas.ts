@@ -1,7 +1,7 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { DISPATCH_RETENTION_DAYS } from './webmcp-service.js';
+import { Nullable } from '../kit/schema-kit.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 const JsonObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
 const ToolAnnotations = Type.Object({

@@ -9,7 +9,7 @@ import { DISCOVERY_DOCUMENTS } from '../../catalog/openapi.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { AUDIT_RETENTION_DAYS } from '../audit/audit-service.js';
 import { TELEMETRY_RETENTION_DAYS } from '../telemetry/telemetry-service.js';
-import { PREVIEW } from './preview-constants.js';
+import { PREVIEW } from '../kit/preview-constants.js';
 
 /** What the meta operations read: a few settings, the catalog, and probes of the backing stores. */
 export interface MetaDeps {

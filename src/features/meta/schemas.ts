@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { Nullable } from '../kit/schema-kit.js';
 
 export const WindowQuery = Type.Object(
   { window_hours: Type.Optional(Type.Integer({ minimum: 1, maximum: 720, default: 24, description: 'Look-back window in hours (1-720, default 24).' })) },
@@ -10,7 +11,6 @@ export const ServicesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const Nullable = <T extends ReturnType<typeof Type.Number>>(t: T) => Type.Union([t, Type.Null()]);
 const Latency = Type.Object({ p50: Nullable(Type.Number()), p95: Nullable(Type.Number()), p99: Nullable(Type.Number()), max: Nullable(Type.Number()) });
 const OperationStats = Type.Object({
   requests: Type.Integer(),

@@ -1,6 +1,6 @@
 import type { PaymentRail } from '../../config.js';
-import { html } from '../site/html.js';
-import { layout } from '../site/layout.js';
+import { html } from '../web/html.js';
+import { layout } from '../web/layout.js';
 
 /** The display-only payments catalog of {site_url}/payments, in the site's layout: destinations, no RPC, no settlement. */
 export function renderPaymentsPage(rails: readonly PaymentRail[], intentsEnabled: boolean, apiBase: string): string {

@@ -9,7 +9,7 @@ import { readPortTableFile, type PortTableFile } from './port-table-file.js';
 import { rebuildPortTable, sourcesOfTable, type PortRecord } from './port-table.js';
 import type { PortImportRow, PortsRepo } from './ports-repo.js';
 import { NEAR_RADIUS_DEFAULT_KM } from './schemas.js';
-import { correctionList, OPERATOR_CORRECTED_FLAG, type Corrections } from '../feedback/override-fields.js';
+import { correctionList, OPERATOR_CORRECTED_FLAG, type Corrections } from '../kit/override-fields.js';
 
 export interface PortsSearchOptions {
   q?: string;

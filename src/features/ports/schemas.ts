@@ -1,6 +1,5 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+import { Type } from '@sinclair/typebox';
+import { Nullable } from '../kit/schema-kit.js';
 
 export const PORTS_SEARCH_LIMIT_MAX = 100;
 export const NEAR_RADIUS_DEFAULT_KM = 50;

@@ -1,8 +1,9 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { STATUSES } from './classify.js';
 import { INFRA_CATEGORIES, INFRA_SOURCES } from './sources.js';
+import { Nullable, Limit, Cursor } from '../kit/schema-kit.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+const InfraCursor = Cursor(400, 'next_cursor of the previous page (same query).');
 
 export const LAYER_LIMIT_MAX = 500;
 export const LAYER_LIMIT_DEFAULT = 100;
@@ -11,8 +12,6 @@ export const LIST_LIMIT_DEFAULT = 50;
 export const NEAR_RADIUS_MAX_KM = 1000;
 export const NEAR_RADIUS_DEFAULT_KM = 50;
 
-const limit = (max: number, def: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: def, description: `Page size 1-${max} (default ${def}).` }));
-const cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'next_cursor of the previous page (same query).' }));
 const sourceParam = Type.Optional(Type.String({ enum: INFRA_SOURCES.map((s) => s.id), description: 'One declared source id (see /sources).' }));
 
 export const LayerQuery = Type.Object(
@@ -31,8 +30,8 @@ export const LayerQuery = Type.Object(
         description: 'Against Natural Earth 1:10m land: offshore (at sea), coastal (on land within 10 km of the coast, or a line crossing it), onshore.',
       }),
     ),
-    limit: limit(LAYER_LIMIT_MAX, LAYER_LIMIT_DEFAULT),
-    cursor,
+    limit: Limit(LAYER_LIMIT_MAX, LAYER_LIMIT_DEFAULT),
+    cursor: InfraCursor,
   },
   { additionalProperties: false },
 );
@@ -81,8 +80,8 @@ export const QualityQuery = Type.Object(
   {
     kind: Type.Optional(Type.String({ enum: [...FINDING_KINDS], description: 'One finding kind (duplicates are listed only when asked for; see qa_duplicates).' })),
     source: sourceParam,
-    limit: limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
-    cursor,
+    limit: Limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
+    cursor: InfraCursor,
   },
   { additionalProperties: false },
 );
@@ -95,20 +94,20 @@ export const SourceDetailQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const RunsQuery = Type.Object({ source: sourceParam, limit: limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT), cursor }, { additionalProperties: false });
+export const RunsQuery = Type.Object({ source: sourceParam, limit: Limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT), cursor: InfraCursor }, { additionalProperties: false });
 
 export const FailuresQuery = Type.Object(
   {
     source: sourceParam,
     run_id: Type.Optional(Type.Integer({ minimum: 1, description: 'One run (default: the newest run of each source).' })),
     reason: Type.Optional(Type.String({ enum: ['missing_location', 'swapped_coordinates', 'out_of_range', 'invalid_geometry', 'missing_name'] })),
-    limit: limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
-    cursor,
+    limit: Limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT),
+    cursor: InfraCursor,
   },
   { additionalProperties: false },
 );
 
-export const DuplicatesQuery = Type.Object({ source: sourceParam, limit: limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT), cursor }, { additionalProperties: false });
+export const DuplicatesQuery = Type.Object({ source: sourceParam, limit: Limit(LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT), cursor: InfraCursor }, { additionalProperties: false });
 
 const Point = Type.Object({ lon: Type.Number(), lat: Type.Number() });
 const BBox = Type.Array(Type.Number(), { minItems: 4, maxItems: 4, description: 'minLon, minLat, maxLon, maxLat of the geometry.' });

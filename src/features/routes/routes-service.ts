@@ -6,7 +6,7 @@ import { passageByName, PASSAGES } from '../../routing/graph.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../routing/network-file.js';
 import { systemClock, type Clock } from '../../clock.js';
 import type { PortRecord } from '../ports/port-table.js';
-import { OPERATOR_CORRECTED_FLAG } from '../feedback/override-fields.js';
+import { OPERATOR_CORRECTED_FLAG } from '../kit/override-fields.js';
 import { estimateFuel, FUEL_METHOD, REFERENCE_SHIPS } from './fuel.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type RouteData, type RouteFeature as RouteFeatureSchema, type ShipType } from './schemas.js';
 import { round } from '../../stats.js';

@@ -1,8 +1,7 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { PASSAGES } from '../../routing/graph.js';
 import { FUEL_METHOD } from './fuel.js';
-
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+import { Nullable } from '../kit/schema-kit.js';
 
 /** Vias one with-via route may pass through (each is a search of its own). */
 export const MAX_VIAS = 10;

@@ -1,7 +1,7 @@
 import { iso } from '../../clock.js';
 import type { Services } from '../services.js';
-import { html, type Html } from './html.js';
-import { layout } from './layout.js';
+import { html, type Html } from '../web/html.js';
+import { layout } from '../web/layout.js';
 
 /** The views of the forum: everything (a few of each), or one part paged on. */
 export const FORUM_VIEWS = ['all', 'harbor', 'channels', 'claims', 'bounties'] as const;

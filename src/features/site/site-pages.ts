@@ -2,8 +2,8 @@ import { HOUR, iso, type Clock } from '../../clock.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
-import { dataTable, html, type Html } from './html.js';
-import { layout, SITE_CSS } from './layout.js';
+import { dataTable, html, type Html } from '../web/html.js';
+import { layout, SITE_CSS } from '../web/layout.js';
 
 export interface SiteDeps {
   services: Pick<Services, 'meta' | 'agents' | 'fleet' | 'groups'>;

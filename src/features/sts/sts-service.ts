@@ -7,8 +7,8 @@ import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import type { EventsService } from '../events/events-service.js';
-import { resolveWindow } from '../events/window.js';
-import { parseVesselRef } from '../vessels/vessel-ids.js';
+import { resolveWindow } from '../kit/time-window.js';
+import { parseVesselRef } from '../kit/vessel-ids.js';
 import { flagsFor } from '../vessels/vessel-views.js';
 
 export const STS_DEFAULT_RANGE_MS = 7 * DAY;

@@ -1,6 +1,6 @@
 import { callingAgent } from '../../http/route.js';
 import { defineRoute } from '../route.js';
-import { selectorRef } from '../vessels/vessel-ids.js';
+import { selectorRef } from '../kit/vessel-ids.js';
 import { HistoryData, HistoryQuery, SnapshotData, SnapshotQuery } from './schemas.js';
 
 const STATE =

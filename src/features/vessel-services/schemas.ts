@@ -1,7 +1,7 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { PositionSummary, TrackPoint, VesselSelectorQuery } from '../vessels/schemas.js';
+import { Nullable } from '../kit/schema-kit.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 const DateTime = () => Type.String({ format: 'date-time' });
 
 export const SnapshotQuery = VesselSelectorQuery;

@@ -2,7 +2,7 @@ import { SECOND } from '../../clock.js';
 import type { VesselState } from '../../fleet/fleet-service.js';
 import { AppError } from '../../http/errors.js';
 import type { AgentPrincipal } from '../../access/principals.js';
-import { PREVIEW } from '../meta/preview-constants.js';
+import { PREVIEW } from '../kit/preview-constants.js';
 
 /**
  * The live vessel data entitlement (docs/decisions/007-live-vessel-data-entitlement.md).

@@ -1,7 +1,7 @@
 import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import { callingAgent } from '../../http/route.js';
 import { defineRoute, type CallContext } from '../route.js';
-import { PREVIEW } from '../meta/preview-constants.js';
+import { PREVIEW } from '../kit/preview-constants.js';
 import { MAX_CONCURRENT_POLLS, POLL_TIMEOUT_DEFAULT, POLL_TIMEOUT_MAX, POSITIONS_LIMIT_MAX, SEARCH_LIMIT_MAX, WATCHLIST_MAX_IDS } from './limits.js';
 import {
   LastPositionData,
@@ -24,7 +24,7 @@ import {
   WatchlistQuery,
 } from './schemas.js';
 import { DELAYED_READ_HELP, LIVE_ONLY_HELP } from './entitlements.js';
-import { parseVesselRef, selectorRef } from './vessel-ids.js';
+import { parseVesselRef, selectorRef } from '../kit/vessel-ids.js';
 import { parseBBox } from './vessel-query.js';
 import { declaredIdentity } from '../../http/declared-identity.js';
 

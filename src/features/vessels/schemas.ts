@@ -1,10 +1,10 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { SHIP_CATEGORIES } from '../../fleet/ship-types.js';
-import { PREVIEW } from '../meta/preview-constants.js';
+import { PREVIEW } from '../kit/preview-constants.js';
 import { DeclaredIdentity } from '../../http/declared-identity.js';
 import { DOWNSAMPLE_MAX_SECONDS, POSITIONS_LIMIT_MAX, POLL_TIMEOUT_DEFAULT, POLL_TIMEOUT_MAX, SEARCH_LIMIT_MAX, UPDATES_LIMIT_MAX, WATCHLIST_MAX_IDS } from './limits.js';
+import { Nullable } from '../kit/schema-kit.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
 const ID_FORMS = 'IMO:<7 digits with a valid check digit>, MMSI:<9 digits>, a vsl_id, or bare 7 (IMO) or 9 (MMSI) digits';

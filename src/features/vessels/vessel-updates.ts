@@ -12,7 +12,7 @@ import { MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX } from './limits.js';
 import { createPollHub } from './poll-hub.js';
 import { createRecentPositions } from './recent-positions.js';
 import type { LeaseSlots } from '../../limits/slots.js';
-import { parseVesselRef, type VesselRef } from './vessel-ids.js';
+import { parseVesselRef, type VesselRef } from '../kit/vessel-ids.js';
 import { parseBBox, splitIds } from './vessel-query.js';
 import { ageSeconds, flagsFor, oldestAge, trackPoint } from './vessel-views.js';
 

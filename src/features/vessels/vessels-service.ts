@@ -7,19 +7,19 @@ import { createDelayedFixes } from '../../fleet/delayed-fixes.js';
 import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
-import { PREVIEW } from '../meta/preview-constants.js';
+import { PREVIEW } from '../kit/preview-constants.js';
 import { delayCutoff, entitlementRequired, liveFor, vesselAccess, type TrialRecord, type VesselAccess } from './entitlements.js';
 import { LOOKUP_RETENTION_DAYS, PREVIEW_LABEL_RETENTION_DAYS } from './limits.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
 import { createLookupRecorder } from './lookup-recorder.js';
 import type { LeaseSlots } from '../../limits/slots.js';
-import { parseVesselRef, type VesselRef } from './vessel-ids.js';
+import { parseVesselRef, type VesselRef } from '../kit/vessel-ids.js';
 import { parseTime, splitIds } from './vessel-query.js';
 import { createVesselSearch, type SearchOptions } from './vessel-search.js';
 import { createVesselUpdates, type UpdatesOptions } from './vessel-updates.js';
 import { ageSeconds, flagsFor, isSimulated, lastPositionData, oldestAge, positionView, previewIdentity, searchItem, trackPoint, vesselRecord, type SeenFix } from './vessel-views.js';
 import type { VesselsRepo } from './vessels-repo.js';
-import { correctedIdentity, correctionList, OPERATOR_CORRECTED_FLAG, type Corrections } from '../feedback/override-fields.js';
+import { correctedIdentity, correctionList, OPERATOR_CORRECTED_FLAG, type Corrections } from '../kit/override-fields.js';
 
 export type { PositionView } from './vessel-views.js';
 

@@ -1,6 +1,6 @@
 import { DAY } from '../../../clock.js';
 import { AppError, type ErrorCode } from '../../../http/errors.js';
-import { findSensitiveContent, harborText } from '../../harbor/text-rules.js';
+import { findSensitiveContent, harborText } from '../../kit/text-rules.js';
 import { CAPABILITY_TAG } from '../../harbor/profiles/profiles-service.js';
 
 /**

@@ -1,3 +1,4 @@
+import { Cursor, Limit, NextCursor } from '../../kit/schema-kit.js';
 import { Type } from '@sinclair/typebox';
 import {
   CHARTER_CONTACT,
@@ -20,9 +21,6 @@ const literals = <T extends string>(values: readonly T[], description: string) =
     values.map((v) => Type.Literal(v)),
     { description },
   );
-const Limit = (max: number, fallback: number) => Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: fallback, description: `Page size, 1-${max} (default ${fallback}).` }));
-const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page.' }));
-const NextCursor = Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' });
 const PUBLIC_NOTE = 'Public: no secrets, keys or personal contact data (e-mail, phone, IBAN).';
 
 // ---- skills ----
@@ -34,7 +32,7 @@ export const SkillListQuery = Type.Object(
     q: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Words (up to 8) that must all occur in the slug, title or description (case-insensitive).' })),
     skill_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Read this one skill with its versions and transfers; the other filters are ignored.' })),
     limit: Limit(50, 20),
-    cursor: Cursor,
+    cursor: Cursor(),
   },
   { additionalProperties: false },
 );
@@ -134,7 +132,7 @@ export const CharterListQuery = Type.Object(
   {
     agent_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "Only this agent's charter, with every earlier version." })),
     limit: Limit(50, 20),
-    cursor: Cursor,
+    cursor: Cursor(),
   },
   { additionalProperties: false },
 );
@@ -263,7 +261,7 @@ export const Continuations = Type.Object({
   ),
 });
 
-export const AuditQuery = Type.Object({ limit: Limit(100, 50), cursor: Cursor }, { additionalProperties: false });
+export const AuditQuery = Type.Object({ limit: Limit(100, 50), cursor: Cursor() }, { additionalProperties: false });
 
 export const ExternalAgentsAudit = Type.Object({
   items: Type.Array(

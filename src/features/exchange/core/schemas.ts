@@ -1,16 +1,14 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { BOUNTY_STATES, CLAIM_KINDS, CLAIM_STATES, EVIDENCE_TYPES, EXCHANGE_CORE_LIMITS as L, LEADERBOARD_PERIODS, LEDGER_REASONS, SUBJECT_TYPES, VOTE_TARGETS } from './exchange-rules.js';
+import { Nullable, Limit, Cursor } from '../../kit/schema-kit.js';
 
 const literals = <T extends string>(values: readonly T[], description: string) =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
     { description },
   );
-const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
-const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: L.pageMax, default: L.pageDefault, description: `Page size, 1-${L.pageMax} (default ${L.pageDefault}).` }));
-const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 300, description: 'next_cursor of the previous page.' }));
 
 const SUBJECT_HELP =
   'vessel: a vsl_id, IMO:<7 digits> or MMSI:<9 digits> of a vessel Bosun knows; port: a port_id of the port table (/v1/ports/search); event: port_call:ID, encounter:ID or transit:ID of a detected event; lane: two UN/LOCODEs of the port table joined by a dash (NLRTM-SGSIN).';
@@ -36,14 +34,14 @@ const EvidenceInput = Type.Object(
   },
   { additionalProperties: false },
 );
-const Evidence = Type.Object({ type: literals(EVIDENCE_TYPES, 'The kind of Bosun record.'), ref: Type.String(), note: nullable(Type.String()) });
+const Evidence = Type.Object({ type: literals(EVIDENCE_TYPES, 'The kind of Bosun record.'), ref: Type.String(), note: Nullable(Type.String()) });
 
-const MyVote = nullable(
+const MyVote = Nullable(
   Type.Object(
     {
       value: literals(['up', 'down'] as const, 'Your vote.'),
       weight: Type.Integer({ minimum: 1, maximum: 3 }),
-      reason: nullable(Type.String()),
+      reason: Nullable(Type.String()),
       cast_at: DateTime,
       changeable_until: DateTime,
     },
@@ -70,9 +68,9 @@ export const ClaimSchema = Type.Object({
   created_at: DateTime,
   decidable_at: Type.String({ format: 'date-time', description: 'Votes can decide the claim from this instant (24 h after creation).' }),
   expires_at: Type.String({ format: 'date-time', description: 'Undecided at this instant, the claim expires (14 days after creation).' }),
-  decided_at: nullable(DateTime),
+  decided_at: Nullable(DateTime),
 });
-export const ClaimList = Type.Object({ items: Type.Array(ClaimSchema), next_cursor: nullable(Type.String()) });
+export const ClaimList = Type.Object({ items: Type.Array(ClaimSchema), next_cursor: Nullable(Type.String()) });
 
 export const CreateClaimBody = Type.Object(
   {
@@ -86,8 +84,8 @@ export const CreateClaimBody = Type.Object(
 
 export const ListClaimsQuery = Type.Object(
   {
-    limit: Limit,
-    cursor: Cursor,
+    limit: Limit(L.pageMax, L.pageDefault),
+    cursor: Cursor(300),
     state: Type.Optional(literals(CLAIM_STATES, 'Only claims in this state.')),
     subject_type: Type.Optional(literals(SUBJECT_TYPES, 'With subject_ref: only claims about this subject.')),
     subject_ref: Type.Optional(Type.String({ minLength: 1, maxLength: 80, description: 'With subject_type: the subject (any accepted form; a vessel IMO finds claims made with its vsl_id).' })),
@@ -112,7 +110,7 @@ export const VoteBody = Type.Object(
 const BountySubmission = Type.Object({
   text: Type.String(),
   evidence: Type.Array(Evidence),
-  claim_id: nullable(Type.String()),
+  claim_id: Nullable(Type.String()),
   submitted_at: DateTime,
   score: Type.Integer({ description: 'Weighted balance of the advisory votes of other agents (and the poster).' }),
   voters: Type.Integer({ minimum: 0 }),
@@ -124,22 +122,22 @@ export const BountySchema = Type.Object({
   poster_id: Type.String(),
   title: Type.String(),
   text: Type.String(),
-  subject: nullable(Subject),
+  subject: Nullable(Subject),
   reward: Type.Integer({ description: 'Reputation points held in escrow from the poster; paid to the claimant when rewarded, refunded when the bounty expires or is refunded.' }),
   state: literals(
     BOUNTY_STATES,
     'open: claimable; claimed: one agent holds it for 24 h; submitted: delivered, awaiting the poster (or the operator); rewarded: paid; expired: the deadline passed while open or claimed (escrow refunded); closed: refunded by the operator.',
   ),
-  claimant_id: nullable(Type.String()),
-  claimed_at: nullable(DateTime),
-  claim_expires_at: nullable(DateTime),
-  submission: nullable(BountySubmission),
-  settlement: nullable(Type.Object({ by: Type.String({ description: 'poster, operator or deadline.' }), note: nullable(Type.String()), at: DateTime })),
+  claimant_id: Nullable(Type.String()),
+  claimed_at: Nullable(DateTime),
+  claim_expires_at: Nullable(DateTime),
+  submission: Nullable(BountySubmission),
+  settlement: Nullable(Type.Object({ by: Type.String({ description: 'poster, operator or deadline.' }), note: Nullable(Type.String()), at: DateTime })),
   deadline_at: DateTime,
   created_at: DateTime,
   updated_at: DateTime,
 });
-export const BountyList = Type.Object({ items: Type.Array(BountySchema), next_cursor: nullable(Type.String()) });
+export const BountyList = Type.Object({ items: Type.Array(BountySchema), next_cursor: Nullable(Type.String()) });
 
 export const CreateBountyBody = Type.Object(
   {
@@ -154,8 +152,8 @@ export const CreateBountyBody = Type.Object(
 
 export const ListBountiesQuery = Type.Object(
   {
-    limit: Limit,
-    cursor: Cursor,
+    limit: Limit(L.pageMax, L.pageDefault),
+    cursor: Cursor(300),
     state: Type.Optional(literals(BOUNTY_STATES, 'Only bounties in this state.')),
     poster: Type.Optional(Id('Only bounties posted by this agent.')),
     claimant: Type.Optional(Id('Only bounties claimed by this agent.')),
@@ -198,17 +196,17 @@ export const SweepSchema = Type.Object({
   bounty_claims_lapsed: Type.Integer({ minimum: 0 }),
   bounties_expired: Type.Integer({ minimum: 0 }),
 });
-export const RewardResult = Type.Object({ swept: SweepSchema, bounty: nullable(BountySchema) });
+export const RewardResult = Type.Object({ swept: SweepSchema, bounty: Nullable(BountySchema) });
 
 export const VoteResult = Type.Object({
   target: literals(VOTE_TARGETS, 'What was voted on.'),
   target_id: Type.String(),
-  vote: Type.Object({ value: literals(['up', 'down'] as const, 'Your vote.'), weight: Type.Integer(), reason: nullable(Type.String()), cast_at: DateTime, changeable_until: DateTime }),
-  claim: nullable(ClaimSchema),
-  bounty: nullable(BountySchema),
+  vote: Type.Object({ value: literals(['up', 'down'] as const, 'Your vote.'), weight: Type.Integer(), reason: Nullable(Type.String()), cast_at: DateTime, changeable_until: DateTime }),
+  claim: Nullable(ClaimSchema),
+  bounty: Nullable(BountySchema),
 });
 
-export const PageQuery = Type.Object({ limit: Limit, cursor: Cursor }, { additionalProperties: false });
+export const PageQuery = Type.Object({ limit: Limit(L.pageMax, L.pageDefault), cursor: Cursor(300) }, { additionalProperties: false });
 
 const LedgerEntry = Type.Object({
   entry_id: Type.String(),
@@ -229,18 +227,18 @@ export const MyReputation = Type.Object({
   earned_today: Type.Integer({ description: 'Gains from claims and votes credited today (UTC).' }),
   daily_cap: Type.Integer(),
   entries: Type.Array(LedgerEntry),
-  next_cursor: nullable(Type.String()),
+  next_cursor: Nullable(Type.String()),
 });
 
 const Privilege = Type.Object({ name: Type.String(), threshold: Type.Integer(), grants: Type.String() });
 export const MyPrivileges = Type.Object({
   reputation: Type.Integer(),
   held: Type.Array(Privilege),
-  next: nullable(Type.Composite([Privilege, Type.Object({ needed: Type.Integer({ minimum: 1 }) })])),
+  next: Nullable(Type.Composite([Privilege, Type.Object({ needed: Type.Integer({ minimum: 1 }) })])),
   ladder: Type.Array(Privilege),
 });
 
-const Rate = nullable(Type.Number({ minimum: 0, maximum: 1 }));
+const Rate = Nullable(Type.Number({ minimum: 0, maximum: 1 }));
 export const MyQuality = Type.Object({
   claims: Type.Object({
     total: Type.Integer({ minimum: 0 }),
@@ -262,7 +260,7 @@ export const MyQuality = Type.Object({
 export const AgentIdParams = Type.Object({ agent_id: Id('An agent id (agt_…).') }, { additionalProperties: false });
 export const PublicReputation = Type.Object({
   agent_id: Type.String(),
-  public_name: nullable(Type.String({ description: "The display name of the agent's published harbor profile." })),
+  public_name: Nullable(Type.String({ description: "The display name of the agent's published harbor profile." })),
   reputation: Type.Integer(),
   level: Type.String(),
   claims_accepted: Type.Integer({ minimum: 0 }),
@@ -273,16 +271,16 @@ export const PublicReputation = Type.Object({
 export const LeaderboardQuery = Type.Object(
   {
     period: Type.Optional(literals(LEADERBOARD_PERIODS, 'day, week (default), month (30 days) or all: points earned in the period.')),
-    limit: Limit,
-    cursor: Cursor,
+    limit: Limit(L.pageMax, L.pageDefault),
+    cursor: Cursor(300),
   },
   { additionalProperties: false },
 );
 export const Leaderboard = Type.Object({
   period: literals(LEADERBOARD_PERIODS, 'The period ranked.'),
   since: DateTime,
-  items: Type.Array(Type.Object({ rank: Type.Integer({ minimum: 1 }), agent_id: Type.String(), public_name: nullable(Type.String()), points: Type.Integer() })),
-  next_cursor: nullable(Type.String()),
+  items: Type.Array(Type.Object({ rank: Type.Integer({ minimum: 1 }), agent_id: Type.String(), public_name: Nullable(Type.String()), points: Type.Integer() })),
+  next_cursor: Nullable(Type.String()),
 });
 
 export const TopAgentsQuery = Type.Object(

@@ -1,8 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { MESSAGE_LIMITS } from './message-rules.js';
+import { Nullable } from '../../kit/schema-kit.js';
 
 const DateTime = Type.String({ format: 'date-time' });
-const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_]+$', description });
 const ChannelName = Type.String({ minLength: 1, maxLength: 32, description: 'A channel name (GET /v1/exchange/channels).' });
 const Body = Type.String({
@@ -65,16 +65,16 @@ export const MessageSchema = Type.Object({
   message_id: Type.String(),
   seq: Type.Integer({ description: 'Position in the one sequence of all messages, in commit order: the event id on the stream.' }),
   kind: Type.Union([Type.Literal('channel'), Type.Literal('direct')]),
-  channel: nullable(Type.String()),
+  channel: Nullable(Type.String()),
   from: Type.Object({ agent_id: Type.String(), name: Type.String({ description: 'The public name the agent registered with.' }) }),
-  to: nullable(Type.String({ description: 'The recipient of a direct message.' })),
-  reply_to: nullable(Type.String()),
+  to: Nullable(Type.String({ description: 'The recipient of a direct message.' })),
+  reply_to: Nullable(Type.String()),
   thread_id: Type.String({ description: 'The message_id of the thread’s first message.' }),
   body: Type.String(),
   created_at: DateTime,
 });
 
-export const MessageList = Type.Object({ items: Type.Array(MessageSchema), next_cursor: nullable(Type.String()) });
+export const MessageList = Type.Object({ items: Type.Array(MessageSchema), next_cursor: Nullable(Type.String()) });
 
 export const ChannelList = Type.Object({
   items: Type.Array(
@@ -84,7 +84,7 @@ export const ChannelList = Type.Object({
       built_in: Type.Boolean(),
       created_at: DateTime,
       message_count: Type.Integer(),
-      last_activity_at: nullable(DateTime),
+      last_activity_at: Nullable(DateTime),
     }),
   ),
 });
@@ -109,8 +109,8 @@ const Thread = Type.Object({
   channel: Type.String(),
   messages: Type.Integer(),
   authors: Type.Integer(),
-  started_by: nullable(Type.String()),
-  excerpt: nullable(Type.String()),
+  started_by: Nullable(Type.String()),
+  excerpt: Nullable(Type.String()),
 });
 const Author = Type.Object({ agent_id: Type.String(), name: Type.String(), messages: Type.Integer() });
 
@@ -140,7 +140,7 @@ export const DigestList = Type.Object({
       built_at: DateTime,
     }),
   ),
-  next_cursor: nullable(Type.String()),
+  next_cursor: Nullable(Type.String()),
 });
 
 export const SummarySchema = Type.Object({
@@ -155,7 +155,7 @@ export const SummarySchema = Type.Object({
       authors: Type.Integer(),
       active_channels: Type.Integer(),
       new_threads: Type.Integer(),
-      busiest_channel: nullable(Type.String()),
+      busiest_channel: Nullable(Type.String()),
       channels: Type.Array(Type.Object({ channel: Type.String(), messages: Type.Integer(), authors: Type.Integer() })),
       top_threads: Type.Array(Thread),
       active_authors: Type.Array(Author),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
+import { Nullable } from '../../kit/schema-kit.js';
 
-const Nullable = <T extends ReturnType<typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
 const Links = Type.Object({
   contract: Type.String({ format: 'uri' }),
   discovery: Type.String({ format: 'uri' }),

@@ -1,7 +1,7 @@
 import { DAY } from '../../../clock.js';
 import { AppError, type ErrorCode } from '../../../http/errors.js';
 import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
-import { findSensitiveContent, harborText, refuseRawCoordinates } from '../text-rules.js';
+import { findSensitiveContent, harborText, refuseRawCoordinates } from '../../kit/text-rules.js';
 import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, ONBOARDING_GROUP_ID } from './group-constants.js';
 import type { WindowCount } from './groups-repo.js';
 

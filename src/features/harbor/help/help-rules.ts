@@ -1,7 +1,7 @@
 import { AppError } from '../../../http/errors.js';
 import type { EffectiveState } from '../../../access/principals.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
-import { harborText, refuseRawCoordinates } from '../text-rules.js';
+import { harborText, refuseRawCoordinates } from '../../kit/text-rules.js';
 import type { HelpRequestRow } from './help-repo.js';
 
 /** The rules of help requests (docs/harbor-help.md): who may use, read and answer them, and their states. Pure. */

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { BODY_MAX_BYTES, CLOSE_OUTCOMES, FEEDBACK_COMMENT_MAX, HELP_STATES, HELP_VISIBILITIES, REPORT_REASON_MAX, REPORT_REASON_MIN, TITLE_MAX, TITLE_MIN } from './help-rules.js';
+import { Nullable, Limit, Cursor } from '../../kit/schema-kit.js';
 
 const literals = <T extends string>(values: readonly T[], description: string) =>
   Type.Union(
     values.map((v) => Type.Literal(v)),
     { description },
   );
-const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
 /** The help request a record belongs to, and its deprecated alias (kept for one release). */
 const HelpRequestRef = {
@@ -76,19 +76,16 @@ export const FeedbackBody = Type.Object(
 
 export const HelpRequestIdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64, description: 'The help request id (field id of the record).' }) }, { additionalProperties: false });
 
-const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: HARBOR_LIMITS.pagination.maximumLimit, default: HARBOR_LIMITS.pagination.defaultLimit, description: 'Page size, 1-50 (default 20).' }));
-const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page.' }));
-
 export const ListHelpRequestsQuery = Type.Object(
   {
-    limit: Limit,
-    cursor: Cursor,
+    limit: Limit(HARBOR_LIMITS.pagination.maximumLimit, HARBOR_LIMITS.pagination.defaultLimit),
+    cursor: Cursor(),
     mine: Type.Optional(Type.Boolean({ description: 'true lists your own requests in every state and visibility instead of the open public ones.' })),
   },
   { additionalProperties: false },
 );
 
-export const PageQuery = Type.Object({ limit: Limit, cursor: Cursor }, { additionalProperties: false });
+export const PageQuery = Type.Object({ limit: Limit(HARBOR_LIMITS.pagination.maximumLimit, HARBOR_LIMITS.pagination.defaultLimit), cursor: Cursor() }, { additionalProperties: false });
 
 export const HelpRequestSchema = Type.Object({
   id: Type.String({ description: 'The help request id (hlp_…), used in the paths /v1/harbor/help-requests/{id}/….' }),
@@ -99,18 +96,18 @@ export const HelpRequestSchema = Type.Object({
   visibility: Visibility,
   state: State,
   outcome: Type.Union([Outcome, Type.Null()]),
-  selected_response_id: nullable(Type.String()),
-  selected_helper_id: nullable(Type.String()),
+  selected_response_id: Nullable(Type.String()),
+  selected_helper_id: Nullable(Type.String()),
   response_count: Type.Integer({ minimum: 0 }),
   yours: Type.Boolean({ description: 'true when you are the author.' }),
   hidden: Type.Boolean({ description: 'true when the operator hid the request (only its participants still see it).' }),
   created_at: DateTime,
   updated_at: DateTime,
-  selected_at: nullable(DateTime),
-  closed_at: nullable(DateTime),
+  selected_at: Nullable(DateTime),
+  closed_at: Nullable(DateTime),
 });
 
-export const HelpRequestList = Type.Object({ items: Type.Array(HelpRequestSchema), next_cursor: nullable(Type.String()) });
+export const HelpRequestList = Type.Object({ items: Type.Array(HelpRequestSchema), next_cursor: Nullable(Type.String()) });
 
 export const HelpResponseSchema = Type.Object({
   response_id: Type.String(),
@@ -122,12 +119,12 @@ export const HelpResponseSchema = Type.Object({
   created_at: DateTime,
 });
 
-export const HelpResponseList = Type.Object({ items: Type.Array(HelpResponseSchema), next_cursor: nullable(Type.String()) });
+export const HelpResponseList = Type.Object({ items: Type.Array(HelpResponseSchema), next_cursor: Nullable(Type.String()) });
 
 export const HelpReportSchema = Type.Object({
   report_id: Type.String(),
   ...HelpRequestRef,
-  response_id: nullable(Type.String()),
+  response_id: Nullable(Type.String()),
   reason: Type.String(),
   state: Type.Literal('received', { description: 'The operator reviews reports; you are not told the outcome.' }),
   created_at: DateTime,
@@ -137,7 +134,7 @@ const Role = literals(['requester', 'helper'] as const, 'requester: the author; 
 const FeedbackItem = Type.Object({
   from_role: Role,
   rating: Type.Integer({ minimum: 1, maximum: 5 }),
-  comment: nullable(Type.String()),
+  comment: Nullable(Type.String()),
   created_at: DateTime,
 });
 

@@ -8,7 +8,7 @@ import { GRANTABLE_SCOPES } from '../../../access/scopes.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
-import { harborText } from '../text-rules.js';
+import { harborText } from '../../kit/text-rules.js';
 import type { OperatorRequestRow, OperatorRequestsRepo } from './operator-requests-repo.js';
 import { iso, isoOrNull } from '../../../clock.js';
 import type { WorkspaceEmit } from '../../workspace/workspace-service.js';

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { OPERATOR_REQUEST_BODY_MAX_BYTES, OPERATOR_REQUEST_CATEGORIES, OPERATOR_REQUEST_STATES } from './operator-requests-service.js';
-import { NO_CONTROL_CHARACTERS_PATTERN } from '../text-rules.js';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../../kit/text-rules.js';
 
 const literals = <T extends string>(values: readonly T[], description: string) =>
   Type.Union(

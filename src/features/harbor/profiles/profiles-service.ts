@@ -7,7 +7,7 @@ import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
-import { findSensitiveContent, harborText, refuseRawCoordinates } from '../text-rules.js';
+import { findSensitiveContent, harborText, refuseRawCoordinates } from '../../kit/text-rules.js';
 import { iso } from '../../../clock.js';
 
 /** Harbor-interface part 8: a reputation projection is shown only from this many interactions. */

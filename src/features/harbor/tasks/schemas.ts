@@ -1,9 +1,10 @@
+import { Limit, Cursor } from '../../kit/schema-kit.js';
 import { Type, type Static, type TObject, type TUnion } from '@sinclair/typebox';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { ONBOARDING_TASKS } from './onboarding.js';
 import { PRODUCTION_TASK_STATES } from './production-tasks-service.js';
 import { HARBOR_SERVICE_AUTHOR, SANDBOX_TASK_STATES } from './sandbox-tasks-service.js';
-import { NO_CONTROL_CHARACTERS_PATTERN } from '../text-rules.js';
+import { NO_CONTROL_CHARACTERS_PATTERN } from '../../kit/text-rules.js';
 
 const BYTES = HARBOR_LIMITS.messageBytesMax;
 const literals = <T extends string>(values: readonly T[], description: string) =>
@@ -33,8 +34,6 @@ const Description = Type.String({ minLength: 1, description: `1-${BYTES} bytes (
 const MessageText = Type.String({ minLength: 1, description: `1-${BYTES} bytes (UTF-8); ${BYTES + 1} bytes or more answer invalid_request with field body.body.` });
 const TaskId = Type.String({ minLength: 1, maxLength: 64 });
 const AgentId = Type.String({ minLength: 1, maxLength: 64 });
-const Limit = Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Page size, 1-50 (default 20).' }));
-const Cursor = Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page.' }));
 const DateTime = Type.String({ format: 'date-time' });
 const NullableDateTime = Type.Union([DateTime, Type.Null()]);
 
@@ -61,8 +60,8 @@ export const SandboxTaskBody = actionBody(
 export const SandboxTaskQuery = Type.Object(
   {
     task_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Read this task with its messages; without it, list your tasks.' })),
-    limit: Limit,
-    cursor: Cursor,
+    limit: Limit(50, 20),
+    cursor: Cursor(),
   },
   { additionalProperties: false },
 );

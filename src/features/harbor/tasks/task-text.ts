@@ -1,5 +1,5 @@
 import { HARBOR_LIMITS } from '../harbor-constants.js';
-import { harborText } from '../text-rules.js';
+import { harborText } from '../../kit/text-rules.js';
 
 /** Task titles (agents' and the operator's CLI): one line of 3-200 characters, no invisible formatting, trimmed. */
 export function checkTitle(title: string, field: string): string {

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../http/errors.js';
 import { defineRoute } from '../../route.js';
+import { Nullable } from '../../kit/schema-kit.js';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 32, description });
 const OWNER_OVERRIDES = ['owner', 'owner_id', 'tenant', 'on_behalf_of', 'agent_id'] as const;
@@ -16,7 +17,6 @@ const TrialQuery = Type.Object(
   { additionalProperties: false },
 );
 
-const Nullable = <T extends ReturnType<typeof Type.Number | typeof Type.String | typeof Type.Integer>>(t: T) => Type.Union([t, Type.Null()]);
 const TrialSnapshot = Type.Object({
   vessel: Type.Object({
     vsl_id: Type.String(),

@@ -4,7 +4,7 @@ import type { FleetService, VesselState } from '../../../fleet/fleet-service.js'
 import type { AgentsService } from '../../agents/agents-service.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
-import { parseVesselRef, type VesselRef } from '../../vessels/vessel-ids.js';
+import { parseVesselRef, type VesselRef } from '../../kit/vessel-ids.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { TrialRow, TrialsRepo } from './trials-repo.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from '../../vessels/confidence.js';

@@ -1,9 +1,8 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { CHOKEPOINTS } from '../../../events/chokepoints.js';
-import { RANGE_PATTERN } from '../../events/window.js';
+import { RANGE_PATTERN } from '../../kit/time-window.js';
 import { RouteGeometrySchema, RoutesWithViaQuery, SHIP_TYPES } from '../schemas.js';
-
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+import { Nullable } from '../../kit/schema-kit.js';
 
 /** An encounter counts as near the route when it lies within this distance of the route's line. */
 export const STS_NEAR_ROUTE_KM = 20;

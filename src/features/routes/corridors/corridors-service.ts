@@ -4,7 +4,7 @@ import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { AppError } from '../../../http/errors.js';
 import type { EventsService } from '../../events/events-service.js';
-import { parseRange } from '../../events/window.js';
+import { parseRange } from '../../kit/time-window.js';
 import { BASELINE_WINDOWS, STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../stress/route-stress-service.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import { DELAYED_POSITION_FLAG } from '../../vessels/entitlements.js';

@@ -1,9 +1,9 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { CHOKEPOINTS } from '../../../events/chokepoints.js';
-import { RANGE_PATTERN } from '../../events/window.js';
+import { RANGE_PATTERN } from '../../kit/time-window.js';
 import { DAILY_DEFAULT_DAYS, DAILY_MAX_DAYS, DAILY_MIN_DAYS, RANKING_METRICS } from './corridors-service.js';
+import { Nullable } from '../../kit/schema-kit.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 const Literals = <T extends string>(values: readonly T[], description?: string) =>
   Type.Union(
     values.map((v) => Type.Literal(v)),

@@ -3,7 +3,7 @@ import { DAY, HOUR, iso, isoOrNull, type Clock } from '../../../clock.js';
 import { shipCategory, type ShipCategory } from '../../../fleet/ship-types.js';
 import { AppError } from '../../../http/errors.js';
 import type { EventsService } from '../../events/events-service.js';
-import { parseTime } from '../../events/window.js';
+import { parseTime } from '../../kit/time-window.js';
 import type { PortRecord } from '../../ports/port-table.js';
 import { correctedPortFlags, type PortsService } from '../../ports/ports-service.js';
 import type { RoutesService } from '../routes-service.js';

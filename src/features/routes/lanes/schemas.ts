@@ -1,8 +1,8 @@
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { SHIP_CATEGORIES } from '../../../fleet/ship-types.js';
 import { RouteGeometrySchema } from '../schemas.js';
+import { Nullable, Limit } from '../../kit/schema-kit.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 const Int = (min: number, max: number, description: string) => Type.Integer({ minimum: min, maximum: max, description });
 
 // ---- query parameters (each declared once, reused) ----
@@ -20,39 +20,39 @@ const ShipTypeParam = Type.Union(
   { description: 'Only voyages of vessels of this AIS ship category (vessels with no reported type are then left out).' },
 );
 const PortParam = (text: string) => Type.String({ minLength: 1, maxLength: 20, description: `${text} A port_id or a UN/LOCODE (e.g. NLRTM).` });
-const Limit = (def: number, max: number) => Int(1, max, `Rows 1-${max} (default ${def}).`);
+const Rows = (def: number, max: number) => Limit(max, def, `Rows 1-${max} (default ${def}).`);
 
 const common = (def: number, max: number) => ({ days: Type.Optional(Days(def, max)), until: Type.Optional(Until), ship_type: Type.Optional(ShipTypeParam) });
 const Q = <T extends TProperties>(props: T) => Type.Object(props, { additionalProperties: false });
 
-export const TopLanesQuery = Q({ ...common(30, 90), limit: Type.Optional(Limit(10, 50)), port: Type.Optional(PortParam('Only lanes from or to this port.')) });
+export const TopLanesQuery = Q({ ...common(30, 90), limit: Rows(10, 50), port: Type.Optional(PortParam('Only lanes from or to this port.')) });
 export const LaneDetailsQuery = Q({
   ...common(30, 90),
   from: PortParam('Origin port.'),
   to: PortParam('Destination port.'),
-  limit: Type.Optional(Limit(20, 100)),
+  limit: Rows(20, 100),
   offset: Type.Optional(Int(0, 100_000, 'Voyages to skip (next_offset of the previous page).')),
 });
 export const LaneTrendsQuery = Q({
   weeks: Type.Optional(Weeks(2, 8, 13, 'Weeks of the current period; the previous period is as long')),
   until: Type.Optional(Until),
   ship_type: Type.Optional(ShipTypeParam),
-  limit: Type.Optional(Limit(10, 50)),
+  limit: Rows(10, 50),
   port: Type.Optional(PortParam('Only lanes from or to this port.')),
 });
 export const LaneVolatilityQuery = Q({
   ...common(56, 91),
   bucket: Type.Optional(Type.Union([Type.Literal('day'), Type.Literal('week')], { description: 'Count per UTC day or per 7 days (default week; days must then be a multiple of 7).' })),
-  limit: Type.Optional(Limit(10, 50)),
+  limit: Rows(10, 50),
   min_voyages: Type.Optional(Int(1, 1000, 'Only lanes with at least this many voyages in the window (default 2).')),
 });
-export const TopPolylinesQuery = Q({ ...common(30, 90), limit: Type.Optional(Limit(10, 25)) });
+export const TopPolylinesQuery = Q({ ...common(30, 90), limit: Rows(10, 25) });
 export const LaneHeatmapQuery = Q({
   ...common(30, 90),
   cell_deg: Type.Optional(Type.Number({ minimum: 0.25, maximum: 10, description: 'Grid cell size in degrees of longitude and latitude (default 2, 0.25-10).' })),
-  limit: Type.Optional(Limit(500, 5000)),
+  limit: Rows(500, 5000),
 });
-export const HubsQuery = Q({ ...common(30, 90), limit: Type.Optional(Limit(10, 100)) });
+export const HubsQuery = Q({ ...common(30, 90), limit: Rows(10, 100) });
 export const NetworkOverviewQuery = Q({ ...common(30, 90) });
 export const WeeklySummaryQuery = Q({ weeks: Type.Optional(Weeks(1, 4, 26, 'Weeks of 7 days ending at until')), until: Type.Optional(Until), ship_type: Type.Optional(ShipTypeParam) });
 export const WeeklyTrendQuery = Q({ weeks: Type.Optional(Weeks(2, 8, 26, 'Weeks of 7 days ending at until')), until: Type.Optional(Until) });
@@ -65,10 +65,10 @@ export const AnomalyDaysQuery = Q({
 export const PortActivityImbalanceQuery = Q({
   ...common(30, 90),
   port: Type.Optional(PortParam('Only this port.')),
-  limit: Type.Optional(Limit(10, 100)),
+  limit: Rows(10, 100),
   min_calls: Type.Optional(Int(1, 10_000, 'Only ports with at least this many arrivals plus departures (default 1).')),
 });
-export const DestOpportunitiesQuery = Q({ ...common(30, 90), from: PortParam('Origin port.'), limit: Type.Optional(Limit(10, 50)) });
+export const DestOpportunitiesQuery = Q({ ...common(30, 90), from: PortParam('Origin port.'), limit: Rows(10, 50) });
 export const StabilityForecastQuery = Q({
   weeks: Type.Optional(Weeks(6, 12, 26, 'Weeks of history ending at until')),
   until: Type.Optional(Until),

@@ -1,9 +1,8 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { FUEL_METHOD } from '../fuel.js';
 import { PASSAGES } from '../../../routing/graph.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, SHIP_TYPES } from '../schemas.js';
-
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+import { Nullable } from '../../kit/schema-kit.js';
 
 /** Pairs one summary request may list. */
 export const SUMMARY_MAX_PAIRS = 10;

@@ -7,7 +7,7 @@ import { RoutingError, type Route, type RoutingEngine } from '../../../routing/e
 import { passageByName, PASSAGES } from '../../../routing/graph.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../../routing/network-file.js';
 import type { EventsService } from '../../events/events-service.js';
-import { OPERATOR_CORRECTED_FLAG } from '../../feedback/override-fields.js';
+import { OPERATOR_CORRECTED_FLAG } from '../../kit/override-fields.js';
 import {
   PORTFOLIO_MAX_PAIRS,
   SCENARIO_MAX_PAIRS,

@@ -1,6 +1,6 @@
-import { Type, type TProperties, type TSchema } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
+import { Nullable } from '../../kit/schema-kit.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 const Num = (description?: string) => Nullable(Type.Number(), description);
 const Share = (description?: string) => Nullable(Type.Number({ minimum: 0, maximum: 1 }), description);
 const Score = (description?: string) => Nullable(Type.Number({ minimum: 0, maximum: 100 }), description);

@@ -1,8 +1,8 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_LAG_SECONDS, DEFAULT_SLA_BUCKET_MINUTES, DEFAULT_SLA_TARGET_SECONDS } from './data-service.js';
 import { DEFAULT_READINESS_EVENT_DAYS, DEFAULT_READINESS_MAX_AGE_SECONDS, MAX_BENCHMARK_RUNS } from './readiness-service.js';
+import { Nullable } from '../../kit/schema-kit.js';
 
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 const Hours = (max: number, fallback: number, what: string) =>
   Type.Optional(Type.Integer({ minimum: 1, maximum: max, default: fallback, description: `${what}: hours back from now (1-${max}, default ${fallback}).` }));
 const Window = Type.Object({ hours: Type.Integer(), since: Type.String(), until: Type.String() });

@@ -7,8 +7,8 @@ import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { distanceM } from '../../../geo/distance.js';
 import { AppError } from '../../../http/errors.js';
 import type { EventsService } from '../../events/events-service.js';
-import { parseRange } from '../../events/window.js';
-import { OPERATOR_CORRECTED_FLAG } from '../../feedback/override-fields.js';
+import { parseRange } from '../../kit/time-window.js';
+import { OPERATOR_CORRECTED_FLAG } from '../../kit/override-fields.js';
 import type { PortRecord } from '../../ports/port-table.js';
 import { readPortTableFile } from '../../ports/port-table-file.js';
 

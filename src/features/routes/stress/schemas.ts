@@ -1,7 +1,6 @@
-import { Type, type TSchema } from '@sinclair/typebox';
-import { RANGE_PATTERN } from '../../events/window.js';
-
-const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
+import { Type } from '@sinclair/typebox';
+import { RANGE_PATTERN } from '../../kit/time-window.js';
+import { Nullable } from '../../kit/schema-kit.js';
 
 export const RouteStressQuery = Type.Object(
   {
