@@ -83,7 +83,9 @@ export interface Config {
   cursorSecret: string | null;
 }
 
-export class ConfigError extends Error {}
+import { ConfigError } from './config-error.js';
+
+export { ConfigError };
 
 const DEFAULT_BOOLS = { BOSUN_AUTO_SANDBOX: 'true', BOSUN_TELEMETRY: 'true', BOSUN_PAYMENT_INTENTS: 'false' } as const;
 

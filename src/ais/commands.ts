@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { err, type Command } from '../cli/command.js';
+import { err, type Command } from '../cli/kit.js';
 import { cliIo } from '../cli/io.js';
 import { DECODE_CHUNK_BYTES, keepYoungGenerationSmall, runDecode } from './decode-cli.js';
 

@@ -1,9 +1,4 @@
-import { buildCatalogView } from '../catalog/catalog.js';
-import { loadConfig } from '../config.js';
-import { createBosun } from '../app/create.js';
-import { ALL_ROUTES } from '../features/index.js';
-import { migrateToLatest, openStore } from '../store/db.js';
-import { err, out, type Command } from './command.js';
+import { err, out, type Command } from './kit.js';
 import { cliIo } from './io.js';
 
 export const coreCommands: Command[] = [
@@ -12,6 +7,7 @@ export const coreCommands: Command[] = [
     summary: 'Run the HTTP service (and its jobs) until Ctrl-C.',
     usage: 'bosun serve\n\nConfiguration comes from the environment: HOST, PORT, BOSUN_DATA_DIR, DATABASE_URL, REDIS_URL, … (see README).',
     async run() {
+      const [{ loadConfig }, { createBosun }] = await Promise.all([import('../config.js'), import('../app/create.js')]);
       const config = loadConfig(cliIo().env);
       const bosun = await createBosun(config, { background: true });
       const address = await bosun.listen();
@@ -44,6 +40,7 @@ export const coreCommands: Command[] = [
     summary: 'Apply pending database migrations and exit.',
     usage: 'bosun migrate',
     async run() {
+      const [{ loadConfig }, { migrateToLatest, openStore }] = await Promise.all([import('../config.js'), import('../store/db.js')]);
       const config = loadConfig(cliIo().env);
       const store = await openStore(config.database);
       try {
@@ -61,6 +58,7 @@ export const coreCommands: Command[] = [
     usage: 'bosun catalog [--json] [--planned]',
     options: { json: { type: 'boolean' }, planned: { type: 'boolean' } },
     async run({ values }) {
+      const [{ buildCatalogView }, { ALL_ROUTES }] = await Promise.all([import('../catalog/catalog.js'), import('../features/index.js')]);
       const view = buildCatalogView(ALL_ROUTES);
       const counts = view.counts();
       if (values.json) {

@@ -1,19 +1,17 @@
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config-error.js';
 import { AppError } from '../http/errors.js';
-import { err, out, type Command } from './command.js';
-import { ALL_COMMANDS } from './commands.js';
+import { err, out, type Command } from './kit.js';
+import { loadCommands } from './commands.js';
 import { runAsProcess, runWithCliIo, type CliIo } from './io.js';
 
-const COMMANDS: Command[] = ALL_COMMANDS;
-
-function help(): string {
-  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+function help(commands: Command[]): string {
+  const width = Math.max(...commands.map((c) => c.name.length));
   return [
     'bosun — open maritime information service for software agents',
     '',
     'Commands:',
-    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
     'Run "bosun <command> --help" for details.',
   ].join('\n');
@@ -30,16 +28,19 @@ export function mainProcess(argv: string[], io: CliIo): Promise<number> {
 }
 
 async function runCommand(argv: string[]): Promise<number> {
-  const command = COMMANDS.filter((c) => {
-    const words = c.name.split(' ');
-    return words.every((w, i) => argv[i] === w);
-  }).sort((a, b) => b.name.length - a.name.length)[0];
+  const commands = await loadCommands(argv[0]);
+  const command = commands
+    .filter((c) => {
+      const words = c.name.split(' ');
+      return words.every((w, i) => argv[i] === w);
+    })
+    .sort((a, b) => b.name.length - a.name.length)[0];
   if (!command) {
     if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
-      out(help());
+      out(help(commands));
       return 0;
     }
-    err(`unknown command: ${argv.join(' ')}\n\n${help()}`);
+    err(`unknown command: ${argv.join(' ')}\n\n${help(commands)}`);
     return 2;
   }
   const rest = argv.slice(command.name.split(' ').length);

@@ -2,10 +2,8 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
 import { cliIo } from '../cli/io.js';
-import { err, out, withBosun, type Command } from '../cli/command.js';
-import { AisCsvError, csvSourceName, importAisCsv, type AisCsvSummary } from './ais-csv.js';
-import { FeedStartError, reportToJson } from './feed-manager.js';
-import { formatReport, runIngest } from './ingest.js';
+import { err, out, withBosun, type Command } from '../cli/kit.js';
+import type { AisCsvSummary } from './ais-csv.js';
 import { FeedSpecError, parseFeedSpecs, type FeedSpec } from './spec.js';
 import { iso } from '../clock.js';
 
@@ -95,6 +93,7 @@ export const feedCommands: Command[] = [
       const json = values.json === true;
       const interrupt = interruptSignal();
       try {
+        const [{ FeedStartError, reportToJson }, { formatReport, runIngest }] = await Promise.all([import('./feed-manager.js'), import('./ingest.js')]);
         return await withBosun(async (bosun) => {
           const fleet = bosun.ctx.services.fleet;
           await fleet.start();
@@ -157,6 +156,7 @@ export const feedCommands: Command[] = [
         err(`cannot read ${file}: ${(e as Error).message}`);
         return 1;
       }
+      const { AisCsvError, csvSourceName, importAisCsv } = await import('./ais-csv.js');
       return withBosun(async (bosun) => {
         await bosun.ctx.services.fleet.start();
         const raw = createReadStream(file, { highWaterMark: 1 << 20 });

@@ -1,6 +1,6 @@
 import { LIFECYCLE_TARGETS, type LifecycleTarget } from './agents-service.js';
 import { AppError } from '../../http/errors.js';
-import { err, out, withBosun, type Command } from '../../cli/command.js';
+import { err, out, withBosun, type Command } from '../../cli/kit.js';
 import { iso } from '../../clock.js';
 
 export const agentCommands: Command[] = [

@@ -1,8 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { err, type Command } from '../../cli/command.js';
+import { err, type Command } from '../../cli/kit.js';
 import { cliIo } from '../../cli/io.js';
-import { loadConfig } from '../../config.js';
-import { runStdioBridge } from './stdio-bridge.js';
 
 const USAGE = `bosun mcp --base-url URL [--api-key-env NAME]
 
@@ -27,6 +25,7 @@ export const mcpCommands: Command[] = [
       const keyVariable = typeof values['api-key-env'] === 'string' ? values['api-key-env'] : 'BOSUN_API_KEY';
       const apiKey = io.env[keyVariable] || undefined;
       try {
+        const [{ loadConfig }, { runStdioBridge }] = await Promise.all([import('../../config.js'), import('./stdio-bridge.js')]);
         await runStdioBridge({
           baseUrl,
           ...(apiKey ? { apiKey } : {}),

@@ -1,5 +1,5 @@
 import { AppError } from '../../http/errors.js';
-import { err, out, readSecret, withBosun, type Command } from '../../cli/command.js';
+import { err, out, readSecret, withBosun, type Command } from '../../cli/kit.js';
 import { iso } from '../../clock.js';
 import { cliIo } from '../../cli/io.js';
 

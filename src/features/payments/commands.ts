@@ -1,6 +1,5 @@
-import { err, out, withBosun, type Command } from '../../cli/command.js';
+import { err, out, withBosun, type Command } from '../../cli/kit.js';
 import { AppError } from '../../http/errors.js';
-import { proofFlags } from './payments-service.js';
 import { iso } from '../../clock.js';
 
 export const paymentCommands: Command[] = [
@@ -10,6 +9,7 @@ export const paymentCommands: Command[] = [
     usage: 'bosun payments list [--state manual_review] [--limit N]',
     options: { state: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
+      const { proofFlags } = await import('./payments-service.js');
       const rows = await withBosun((b) => b.ctx.services.payments.listForOperator({ state: typeof values.state === 'string' ? values.state : undefined, limit: Number(values.limit) }));
       for (const row of rows) {
         out(`${row.payment_id}  ${row.state}  ${row.purpose}  ${row.amount ?? 'pay_what_you_want'} via ${row.rail_id}  agent ${row.agent_id}  ${iso(row.created_at)}`);

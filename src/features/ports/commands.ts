@@ -3,7 +3,7 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { err, out, withBosun, type Command } from '../../cli/command.js';
+import { err, out, withBosun, type Command } from '../../cli/kit.js';
 import { cliIo } from '../../cli/io.js';
 import type { PortImportReport } from './port-import.js';
 

@@ -1,6 +1,6 @@
 import { AppError } from '../../http/errors.js';
 import { iso } from '../../clock.js';
-import { out, withBosun, type Command } from '../../cli/command.js';
+import { out, withBosun, type Command } from '../../cli/kit.js';
 import type { VesselServiceGrantRow } from './vessel-services-repo.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;

@@ -1,4 +1,4 @@
-import { err, out, withBosun, type Command } from '../../../cli/command.js';
+import { err, out, withBosun, type Command } from '../../../cli/kit.js';
 import { iso } from '../../../clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { ExchangeGate } from './exchange-gate.js';

@@ -1,4 +1,4 @@
-import { err, out, withBosun, type Command } from '../../../cli/command.js';
+import { err, out, withBosun, type Command } from '../../../cli/kit.js';
 import { AppError } from '../../../http/errors.js';
 import type { MessagesService } from './messages-service.js';
 

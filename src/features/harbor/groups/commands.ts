@@ -1,5 +1,5 @@
 import { AppError } from '../../../http/errors.js';
-import { out, withBosun, type Command } from '../../../cli/command.js';
+import { out, withBosun, type Command } from '../../../cli/kit.js';
 import { HIDE_REASONS, type HideReason } from './group-rules.js';
 import { isoOrNull } from '../../../clock.js';
 

@@ -1,5 +1,5 @@
 import { AppError } from '../../../http/errors.js';
-import { out, withBosun, type Command } from '../../../cli/command.js';
+import { out, withBosun, type Command } from '../../../cli/kit.js';
 import type { HelpRequestView, operatorReportView } from './help-views.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;

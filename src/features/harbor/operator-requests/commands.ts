@@ -1,6 +1,5 @@
 import { AppError } from '../../../http/errors.js';
-import { out, withBosun, type Command } from '../../../cli/command.js';
-import { operatorView } from './operator-requests-service.js';
+import { out, withBosun, type Command } from '../../../cli/kit.js';
 import type { OperatorRequestRow } from './operator-requests-repo.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
@@ -18,8 +17,13 @@ function requiredText(value: string | boolean | undefined, option: string): stri
 
 const optionalText = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
-function printRequest(row: OperatorRequestRow) {
-  const view = operatorView(row);
+async function printRequests(rows: OperatorRequestRow[]) {
+  // the service module loads the store layer: imported when a command prints, not when the CLI starts
+  const { operatorView } = await import('./operator-requests-service.js');
+  for (const row of rows) printRequest(operatorView(row));
+}
+
+function printRequest(view: ReturnType<typeof import('./operator-requests-service.js').operatorView>) {
   out(`${view.id}  ${view.state}  ${view.category}  ${view.agent_id}  ${view.created_at}`);
   out(`  subject: ${view.subject}`);
   if (view.requested_scopes.length) out(`  requested scopes: ${view.requested_scopes.join(', ')}`);
@@ -36,7 +40,7 @@ export const operatorRequestCommands: Command[] = [
     options: { state: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
       const rows = await withBosun((b) => b.ctx.services.operatorRequests.listForOperator({ state: optionalText(values.state), limit: Number(values.limit) }));
-      for (const row of rows) printRequest(row);
+      await printRequests(rows);
       if (rows.length === 0) out('no operator requests');
       return 0;
     },
@@ -47,7 +51,7 @@ export const operatorRequestCommands: Command[] = [
     usage: 'bosun harbor requests show <id>',
     async run({ positionals }) {
       const row = await withBosun((b) => b.ctx.services.operatorRequests.findForOperator(requestId(positionals)));
-      printRequest(row);
+      await printRequests([row]);
       out(`  body: ${row.body}`);
       return 0;
     },
@@ -61,7 +65,7 @@ export const operatorRequestCommands: Command[] = [
       const id = requestId(positionals);
       const input = { publicResponse: requiredText(values.public, 'public'), internalNote: optionalText(values.note) };
       const row = await withBosun((b) => b.ctx.services.operatorRequests.respond(id, input, CLI_ACTOR));
-      printRequest(row);
+      await printRequests([row]);
       return 0;
     },
   },
@@ -76,7 +80,7 @@ export const operatorRequestCommands: Command[] = [
       if (days !== undefined && (!Number.isInteger(days) || days < 1)) throw new AppError('invalid_request', '--days must be a whole number of days, at least 1');
       const input = { days, publicResponse: optionalText(values.public), internalNote: optionalText(values.note) };
       const { row } = await withBosun((b) => b.ctx.services.operatorRequests.approve(id, input, CLI_ACTOR));
-      printRequest(row);
+      await printRequests([row]);
       return 0;
     },
   },
@@ -89,7 +93,7 @@ export const operatorRequestCommands: Command[] = [
       const id = requestId(positionals);
       const input = { publicResponse: requiredText(values.public, 'public'), internalNote: optionalText(values.note) };
       const row = await withBosun((b) => b.ctx.services.operatorRequests.reject(id, input, CLI_ACTOR));
-      printRequest(row);
+      await printRequests([row]);
       return 0;
     },
   },
@@ -102,7 +106,7 @@ export const operatorRequestCommands: Command[] = [
       const id = requestId(positionals);
       const input = { publicResponse: optionalText(values.public), internalNote: optionalText(values.note) };
       const row = await withBosun((b) => b.ctx.services.operatorRequests.close(id, input, CLI_ACTOR));
-      printRequest(row);
+      await printRequests([row]);
       return 0;
     },
   },

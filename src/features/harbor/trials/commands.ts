@@ -1,4 +1,4 @@
-import { out, withBosun, type Command } from '../../../cli/command.js';
+import { out, withBosun, type Command } from '../../../cli/kit.js';
 import { AppError } from '../../../http/errors.js';
 import { iso } from '../../../clock.js';
 

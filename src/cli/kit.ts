@@ -1,10 +1,12 @@
 import type { ParseArgsConfig } from 'node:util';
 import { createInterface } from 'node:readline';
-import { loadConfig } from '../config.js';
-import { createCore, type BosunCore } from '../app/create.js';
+import type { BosunCore } from '../app/create.js';
 import { cliIo } from './io.js';
 
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
+
+// The CLI kit: what every command module needs. It never loads the composition root at import time
+// (withBosun imports it when a command runs), so `bosun --help` and `bosun decode` start small.
 
 /** One `bosun` sub-command; features contribute theirs through src/cli/commands.ts. */
 export interface Command {
@@ -25,6 +27,7 @@ export const err = (line: string) => cliIo().stderr.write(line + '\n');
  * starts the fleet itself.
  */
 export async function withBosun<T>(fn: (bosun: { ctx: BosunCore }) => Promise<T>): Promise<T> {
+  const [{ loadConfig }, { createCore }] = await Promise.all([import('../config.js'), import('../app/create.js')]);
   const config = loadConfig(cliIo().env);
   const core = await createCore({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   try {
