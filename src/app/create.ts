@@ -9,6 +9,7 @@ import { createAgentsRepo } from '../features/agents/agents-repo.js';
 import { createAgentsService } from '../features/agents/agents-service.js';
 import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
+import { createExchangeArea } from '../features/exchange/exchange-area.js';
 import { createHarborServices } from '../features/harbor/harbor-services.js';
 import { createMetaService } from '../features/meta/meta-service.js';
 import type { Services } from '../features/services.js';
@@ -21,9 +22,6 @@ import { sitePages } from '../features/site/site-pages.js';
 import { mapPages } from '../features/map/map-pages.js';
 import { createMapService } from '../features/map/map-service.js';
 import { CONSOLE_SESSION } from '../features/console/console-sessions.js';
-import { createExchangeGate } from '../features/exchange/gate/exchange-gate.js';
-import { createExchangeGateRepo } from '../features/exchange/gate/exchange-gate-repo.js';
-import { createExchangeCore, registerExchangeCoreKinds } from '../features/exchange/core/exchange-core.js';
 import { createOperatorService } from '../features/operator/operator-service.js';
 import { createPaymentsRepo } from '../features/payments/payments-repo.js';
 import { createPaymentsService } from '../features/payments/payments-service.js';
@@ -62,11 +60,9 @@ import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
 import { buildHttpApp } from '../http/app.js';
-import { AppError } from '../http/errors.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
-import { createExchangeCommunityServices, registerExchangeCommunityKinds } from '../features/exchange/community/community-services.js';
 import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import { migrateToLatest, openStore, type Store } from '../store/db.js';
@@ -84,10 +80,6 @@ import { createRoutesDataService } from '../features/routes/readiness/data-servi
 import { createRoutesReadinessService, SNAPSHOT_JOB_EVERY_MS } from '../features/routes/readiness/readiness-service.js';
 import { shippedSeaNetwork } from '../routing/network-file.js';
 import { createDiscoveryService, discoveryPages } from '../features/discovery/discovery-service.js';
-import { createMessagesRepo } from '../features/exchange/messages/messages-repo.js';
-import { createMessagesService, MESSAGES_TOPIC } from '../features/exchange/messages/messages-service.js';
-import { createStreamHub } from '../features/exchange/messages/stream-hub.js';
-import { createMessageStreams } from '../features/exchange/messages/stream-service.js';
 import { createWorkspaceRepo } from '../features/workspace/workspace-repo.js';
 import { createWorkspaceService } from '../features/workspace/workspace-service.js';
 import { createOverridesRepo } from '../features/feedback/overrides-repo.js';
@@ -198,35 +190,24 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     clock,
   });
   const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });
-  const exchangeCommunity = createExchangeCommunityServices({ store, clock, cursors, audit, agents, telemetry, flushUsage: () => usageMeter.flush(), gate: () => services.exchangeGate });
-  const exchangeGate = createExchangeGate({ repo: createExchangeGateRepo(store.db), agents, audit, clock });
-  const messagesRepo = createMessagesRepo(store.db);
-  const exchangeMessages = createMessagesService({
-    repo: messagesRepo,
+  const exchange = createExchangeArea({
+    store,
     bus,
     clock,
     cursors,
-    agents,
     audit,
-    transaction: store.transaction,
-    isBanned: (id) => exchangeGate.isBanned(id),
+    agents,
+    profiles: harbor.services.profiles,
+    telemetry,
+    fleet,
+    fleetReads,
+    ports,
     notify: workspace.emit,
+    streamSlots: redis ? redisSlots(redis, `${config.redis!.prefix}exchange-streams:`, (err) => logger.warn({ err }, 'exchange stream lease not renewed or released; it lapses')) : memorySlots(),
+    flushUsage: () => usageMeter.flush(),
+    onStreamError: (err) => logger.error({ err }, 'exchange message stream failed'),
   });
-  exchangeGate.registerKind('message', exchangeMessages.moderation('message'));
-  exchangeGate.registerKind('channel', exchangeMessages.moderation('channel'));
-  exchangeGate.onBan((agentId) => exchangeMessages.announceBan(agentId));
-  const messageHub = createStreamHub({ repo: messagesRepo, bus, clock, topic: MESSAGES_TOPIC, onError: (err) => logger.error({ err }, 'exchange message stream failed') });
   const services: Services = {
-    exchangeMessages,
-    exchangeStreams: createMessageStreams({
-      hub: messageHub,
-      slots: redis ? redisSlots(redis, `${config.redis!.prefix}exchange-streams:`, (err) => logger.warn({ err }, 'exchange stream lease not renewed or released; it lapses')) : memorySlots(),
-      checkChannels: async (names) => {
-        const known = new Set((await exchangeMessages.channels()).map((c) => c.name));
-        const missing = names.find((n) => !known.has(n));
-        if (missing !== undefined) throw new AppError('exchange_channel_not_found', `no channel ${missing}; GET /v1/exchange/channels lists them`, { field: 'channel' });
-      },
-    }),
     cursors,
     ports,
     routes: createRoutesService({ ports: () => ports.table(), clock }),
@@ -254,21 +235,6 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       clock,
     }),
     consoleSessions: createConsoleSessions({ repo: createConsoleSessionsRepo(store.db), operator: operatorService, audit, clock }),
-    exchangeGate,
-    exchangeCore: createExchangeCore({
-      db: store.db,
-      transaction: store.transaction,
-      clock,
-      audit,
-      cursors,
-      agents,
-      profiles: harbor.services.profiles,
-      fleet,
-      fleetReads,
-      ports,
-      gate: () => services.exchangeGate,
-      notify: workspace.emit,
-    }),
     resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table() }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
@@ -318,7 +284,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     }),
     webmcp: createWebmcpService({ repo: createWebmcpRepo(store.db), clock, catalog, cursors }),
     ...harbor.services,
-    ...exchangeCommunity.services,
+    ...exchange.services,
     workspace,
     overrides,
     feedback: createFeedbackService({
@@ -360,7 +326,6 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     }),
     lanes: createLanesService({ repo: createLanesRepo(store.db), events: () => events, ports: () => ports, routes: () => services.routes, clock }),
   };
-  registerExchangeCommunityKinds(services.exchangeGate, exchangeCommunity.services);
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
     { name: 'console_sessions_expiry', everyMs: HOUR, run: () => services.consoleSessions.deleteExpired() },
@@ -372,15 +337,12 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     { name: 'webmcp_dispatch_retention', everyMs: HOUR, run: () => services.webmcp.enforceRetention() },
-    { name: 'exchange_digests', everyMs: HOUR, run: () => services.exchangeMessages.buildDigests() },
     ...harbor.jobs,
-    ...exchangeCommunity.jobs,
-    { name: 'exchange_core_sweep', everyMs: MINUTE, run: () => services.exchangeCore.sweep() },
+    ...exchange.jobs,
     { name: 'workspace_events_retention', everyMs: HOUR, run: () => services.workspace.enforceRetention() },
     { name: 'overrides_refresh', everyMs: 5 * SECOND, run: () => services.overrides.refresh() },
     { name: 'routes_readiness_snapshot', everyMs: SNAPSHOT_JOB_EVERY_MS, run: () => services.routesReadiness.snapshotJob() },
   ];
-  registerExchangeCoreKinds(services.exchangeGate, services.exchangeCore);
 
   let closed = false;
   return {

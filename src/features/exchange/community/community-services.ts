@@ -22,7 +22,7 @@ export function createExchangeCommunityServices(deps: {
   agents: AgentsService;
   telemetry: TelemetryService;
   flushUsage: () => Promise<void>;
-  gate: () => ExchangeGate;
+  gate: ExchangeGate;
 }) {
   const { store, clock, cursors, audit, agents, telemetry } = deps;
   const transaction = store.transaction;

@@ -84,8 +84,7 @@ const seesTransfer = (row: SkillTransferRow, viewerId: string, now: number) => r
 export function createSkillsService(deps: {
   repo: SkillsRepo;
   charters: ChartersService;
-  /** Read at call time: the gate is composed beside these services. */
-  gate: () => ExchangeGate;
+  gate: ExchangeGate;
   agents: AgentsService;
   audit: AuditService;
   clock: Clock;
@@ -93,7 +92,7 @@ export function createSkillsService(deps: {
   transaction: TransactionRunner;
 }) {
   const { repo, charters, agents, audit, clock, cursors, transaction } = deps;
-  const gate = () => deps.gate();
+  const gate = deps.gate;
 
   const skillLimit = (hasCharter: boolean) => (hasCharter ? COMMUNITY_LIMITS.skillsWithCharter : COMMUNITY_LIMITS.skillsWithoutCharter);
 
@@ -191,10 +190,10 @@ export function createSkillsService(deps: {
       await requireCharter(member.agentId, 'offering a skill');
       if (input.to_agent_id === member.agentId) throw new AppError('skill_self_transfer_forbidden', 'you already own this skill; name another agent', { field: 'body.to_agent_id' });
       const standing = await agents.standing(input.to_agent_id);
-      if (!standing || standing.state === 'revoked' || (await gate().isBanned(input.to_agent_id))) {
+      if (!standing || standing.state === 'revoked' || (await gate.isBanned(input.to_agent_id))) {
         throw new AppError('skill_recipient_invalid', `agent ${input.to_agent_id} cannot receive skills`, { field: 'body.to_agent_id' });
       }
-      await gate().assertNotLinked(member.agentId, input.to_agent_id, 'transfer skills to each other');
+      await gate.assertNotLinked(member.agentId, input.to_agent_id, 'transfer skills to each other');
       const now = clock.now();
       const row: SkillTransferRow = {
         transfer_id: newId('sktr_'),
@@ -248,7 +247,7 @@ export function createSkillsService(deps: {
       }
 
       await requireCharter(member.agentId, 'accepting a skill');
-      await gate().assertNotLinked(member.agentId, transfer.from_agent_id, 'transfer skills to each other');
+      await gate.assertNotLinked(member.agentId, transfer.from_agent_id, 'transfer skills to each other');
       const skill = await transaction([agentLock(transfer.from_agent_id), agentLock(member.agentId)], async (trx) => {
         const current = await repo.find(transfer.skill_id, trx);
         if (!current || current.owner_id !== transfer.from_agent_id) throw new AppError('transfer_state_invalid', 'the skill is no longer owned by the offering agent');

@@ -632,12 +632,6 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
     hideBounty: (bountyId: string) => repo.setBountyHidden(bountyId, true),
     restoreBounty: (bountyId: string) => repo.setBountyHidden(bountyId, false),
 
-    /** For the reference checker: a claim another record may cite. */
-    async claimVisible(claimId: string): Promise<boolean> {
-      const row = await repo.findClaim(claimId);
-      return row !== undefined && row.hidden === 0;
-    },
-
     member: (caller: Caller) => gate.member(caller),
   };
 }

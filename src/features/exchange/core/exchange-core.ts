@@ -16,7 +16,7 @@ import { createExchangeCoreService } from './exchange-core-service.js';
 import { createReferenceChecker } from './exchange-references.js';
 import { createReputationLedger } from './reputation-ledger.js';
 
-/** Builds the exchange core from the app's parts (src/app/create.ts); the gate is read when first used. */
+/** Builds the exchange core from the area's gate and the app's parts (src/features/exchange/exchange-area.ts). */
 export function createExchangeCore(deps: {
   db: Db;
   transaction: TransactionRunner;
@@ -28,25 +28,26 @@ export function createExchangeCore(deps: {
   fleet: FleetService;
   fleetReads: FleetReads;
   ports: PortsService;
-  gate: () => ExchangeGate;
+  gate: ExchangeGate;
   /** Workspace events for claim votes and decisions and bounty changes (docs/workspace.md). */
   notify?: ExchangeCoreDeps['notify'];
 }) {
   const repo = createExchangeCoreRepo(deps.db);
-  let claimVisible: (claimId: string) => Promise<boolean> = async () => false;
   const references = createReferenceChecker({
     fleet: deps.fleet,
     fleetReads: deps.fleetReads,
     ports: deps.ports,
     eventExists: (kind, id) => repo.eventExists(kind, id),
-    claimVisible: (claimId) => claimVisible(claimId),
+    claimVisible: async (claimId) => {
+      const row = await repo.findClaim(claimId);
+      return row !== undefined && row.hidden === 0;
+    },
   });
-  const gate = new Proxy({} as ExchangeGate, { get: (_target, key) => deps.gate()[key as keyof ExchangeGate] });
-  const service = createExchangeCoreService({
+  return createExchangeCoreService({
     repo,
     ledger: createReputationLedger({ repo, clock: deps.clock }),
     references,
-    gate,
+    gate: deps.gate,
     audit: deps.audit,
     cursors: deps.cursors,
     clock: deps.clock,
@@ -55,8 +56,6 @@ export function createExchangeCore(deps: {
     agentExists: async (agentId) => (await deps.agents.standing(agentId)) !== undefined,
     notify: deps.notify,
   });
-  claimVisible = service.claimVisible;
-  return service;
 }
 
 /** Registers the core's record kinds for `bosun exchange hide|restore`: hiding a claim costs its author 20 points, restoring gives them back. */
