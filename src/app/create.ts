@@ -9,6 +9,7 @@ import { createAgentsRepo } from '../features/agents/agents-repo.js';
 import { createAgentsService } from '../features/agents/agents-service.js';
 import { createAuditRepo } from '../features/audit/audit-repo.js';
 import { createAuditService } from '../features/audit/audit-service.js';
+import { createRoutesArea } from '../features/routes/routes-area.js';
 import { createExchangeArea } from '../features/exchange/exchange-area.js';
 import { createHarborServices } from '../features/harbor/harbor-services.js';
 import { createMetaService } from '../features/meta/meta-service.js';
@@ -37,14 +38,6 @@ import { createEventsRepo } from '../features/events/events-repo.js';
 import { createEventRunner } from '../features/events/event-runner.js';
 import { createEventsService } from '../features/events/events-service.js';
 import { createStsService } from '../features/sts/sts-service.js';
-import { createRouteStressService } from '../features/routes/stress/route-stress-service.js';
-import { createRoutesService } from '../features/routes/routes-service.js';
-import { createRoutesQualityRepo } from '../features/routes/quality/quality-repo.js';
-import { createRoutesQualityService } from '../features/routes/quality/quality-service.js';
-import { createPlanningService } from '../features/routes/planning/planning-service.js';
-import { createRouteConditionsService } from '../features/routes/conditions/conditions-service.js';
-import { createCorridorsService } from '../features/routes/corridors/corridors-service.js';
-import { createCorridorsRepo } from '../features/routes/corridors/corridors-repo.js';
 import { createPortsRepo } from '../features/ports/ports-repo.js';
 import { createInfraRepo } from '../features/resource-infra/infra-repo.js';
 import { createInfraService } from '../features/resource-infra/infra-service.js';
@@ -75,9 +68,7 @@ import { createBillingService } from '../features/billing/billing-service.js';
 import { withUsageMetering } from '../features/billing/metered-telemetry.js';
 import { createUsageMeter } from '../features/billing/usage-meter.js';
 import { createUsageRepo } from '../features/billing/usage-repo.js';
-import { createReadinessRepo } from '../features/routes/readiness/readiness-repo.js';
-import { createRoutesDataService } from '../features/routes/readiness/data-service.js';
-import { createRoutesReadinessService, SNAPSHOT_JOB_EVERY_MS } from '../features/routes/readiness/readiness-service.js';
+
 import { shippedSeaNetwork } from '../routing/network-file.js';
 import { createDiscoveryService, discoveryPages } from '../features/discovery/discovery-service.js';
 import { createWorkspaceRepo } from '../features/workspace/workspace-repo.js';
@@ -88,8 +79,6 @@ import { createFeedbackRepo } from '../features/feedback/feedback-repo.js';
 import { createFeedbackService } from '../features/feedback/feedback-service.js';
 import { createVesselServicesRepo } from '../features/vessel-services/vessel-services-repo.js';
 import { createVesselServicesService } from '../features/vessel-services/vessel-services-service.js';
-import { createLanesRepo } from '../features/routes/lanes/lanes-repo.js';
-import { createLanesService } from '../features/routes/lanes/lanes-service.js';
 
 export interface CoreOptions {
   clock?: Clock;
@@ -179,7 +168,6 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const usageRepo = createUsageRepo(store.db);
   const usageMeter = createUsageMeter({ repo: usageRepo, clock, onFlushError: (err) => logger.error({ err }, 'usage ledger flush failed; counts kept for the next flush') });
   const fleetReads = createFleetReads(store.db);
-  const readinessRepo = createReadinessRepo(store.db, store.dialect.name);
   const eventsRepo = createEventsRepo(store.db);
   // applied feedback corrections, laid over vessel and port data where it is served (docs/feedback.md)
   const overrides = createOverridesService({ repo: createOverridesRepo(store.db) });
@@ -207,61 +195,70 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     flushUsage: () => usageMeter.flush(),
     onStreamError: (err) => logger.error({ err }, 'exchange message stream failed'),
   });
+  const payments = createPaymentsService({
+    repo: createPaymentsRepo(store.db),
+    clock,
+    audit,
+    rails: config.payments.rails,
+    intentsEnabled: () => config.payments.intentsEnabled,
+    transaction: store.transaction,
+  });
+  const vessels = createVesselsService({
+    fleet,
+    fleetReads,
+    repo: createVesselsRepo(store.db),
+    bus,
+    clock,
+    cursors,
+    pollSlots: redis ? redisSlots(redis, `${config.redis!.prefix}polls:`, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memorySlots(() => clock.now()),
+    findTrial: (agentId) => trialRecords.find(agentId),
+    corrections: (vslId) => overrides.corrections('vessel', vslId),
+    onError: (err, context) => logger.error({ err }, context),
+  });
+  const billing = createBillingService({
+    usage: usageRepo,
+    meter: usageMeter,
+    clock,
+    catalog,
+    cursors,
+    payments: { rails: () => payments.rails(), intentsEnabled: () => payments.intentsEnabled() },
+  });
+  const meteredTelemetry = withUsageMetering(telemetry, usageMeter);
+  const routesArea = createRoutesArea({
+    store,
+    clock,
+    catalog,
+    network: shippedSeaNetwork,
+    ports,
+    events,
+    vessels,
+    fleetReads,
+    telemetry: meteredTelemetry,
+    flushTelemetry: () => telemetry.flush(),
+    usageLines: async (agentId, sinceDay) => {
+      await usageMeter.flush();
+      return usageRepo.agentLines(agentId, sinceDay);
+    },
+    allowance: async (agent) => (await billing.status(agent)).allowance,
+  });
   const services: Services = {
     cursors,
     ports,
-    routes: createRoutesService({ ports: () => ports.table(), clock }),
-    planning: createPlanningService({ routes: () => services.routes, events: () => events, clock }),
-    routesQuality: createRoutesQualityService({
-      repo: createRoutesQualityRepo(store.db),
-      clock,
-      catalog,
-      flushTelemetry: () => telemetry.flush(),
-      cacheStatus: () => services.routes.status(),
-      cachedAt: () => services.routes.cachedAt(),
-    }),
     events,
-    sts: createStsService({ events: () => events, fleet, cursors, clock }),
-    routeStress: createRouteStressService({ events: () => events, fleetReads, clock, ports: () => ports.table() }),
+    sts: createStsService({ events, fleet, cursors, clock }),
     congestion: createCongestionService({ events, fleet, repo: createVisitRankRepo(store.db), clock, ports }),
-    corridors: createCorridorsService({ repo: createCorridorsRepo(store.db), events: () => events, routeStress: () => services.routeStress, fleetReads, clock }),
-    routeConditions: createRouteConditionsService({
-      routes: () => services.routes,
-      routeStress: () => services.routeStress,
-      events: () => events,
-      ports: () => ports,
-      vessels: () => services.vessels,
-      fleetReads,
-      clock,
-    }),
     consoleSessions: createConsoleSessions({ repo: createConsoleSessionsRepo(store.db), operator: operatorService, audit, clock }),
     resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table() }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,
     operator: operatorService,
-    telemetry: withUsageMetering(telemetry, usageMeter),
-    payments: createPaymentsService({
-      repo: createPaymentsRepo(store.db),
-      clock,
-      audit,
-      rails: config.payments.rails,
-      intentsEnabled: () => config.payments.intentsEnabled,
-      transaction: store.transaction,
-    }),
+    telemetry: meteredTelemetry,
+    payments,
+    vessels,
+    billing,
+    ...routesArea.services,
     fleet,
-    vessels: createVesselsService({
-      fleet,
-      fleetReads,
-      repo: createVesselsRepo(store.db),
-      bus,
-      clock,
-      cursors,
-      pollSlots: redis ? redisSlots(redis, `${config.redis!.prefix}polls:`, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memorySlots(() => clock.now()),
-      findTrial: (agentId) => trialRecords.find(agentId),
-      corrections: (vslId) => overrides.corrections('vessel', vslId),
-      onError: (err, context) => logger.error({ err }, context),
-    }),
     meta: createMetaService({
       config,
       catalog,
@@ -273,14 +270,6 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       pingStore: () => pingStore(store.db, () => performance.now()),
       pingRedis: redis ? async () => (await redis.ping()) === 'PONG' : null,
       pendingTelemetry: () => telemetry.pending(),
-    }),
-    billing: createBillingService({
-      usage: usageRepo,
-      meter: usageMeter,
-      clock,
-      catalog,
-      cursors,
-      payments: { rails: () => services.payments.rails(), intentsEnabled: () => services.payments.intentsEnabled() },
     }),
     webmcp: createWebmcpService({ repo: createWebmcpRepo(store.db), clock, catalog, cursors }),
     ...harbor.services,
@@ -302,29 +291,12 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       clock,
       cursors,
       audit,
-      vessels: () => services.vessels,
-      events: () => events,
-      ports: () => ports,
+      vessels,
+      events,
+      ports,
       fleetReads,
       corrections: (vslId) => overrides.corrections('vessel', vslId),
     }),
-    routesData: createRoutesDataService({ repo: readinessRepo, clock, network: shippedSeaNetwork, ports: () => ports.table() }),
-    routesReadiness: createRoutesReadinessService({
-      repo: readinessRepo,
-      clock,
-      catalog,
-      network: shippedSeaNetwork,
-      routes: () => services.routes,
-      ports: () => ports,
-      telemetry: () => services.telemetry,
-      data: () => services.routesData,
-      usageLines: async (agentId, sinceDay) => {
-        await usageMeter.flush();
-        return usageRepo.agentLines(agentId, sinceDay);
-      },
-      allowance: async (agent) => (await services.billing.status(agent)).allowance,
-    }),
-    lanes: createLanesService({ repo: createLanesRepo(store.db), events: () => events, ports: () => ports, routes: () => services.routes, clock }),
   };
   const jobs: Job[] = [
     { name: 'audit_retention', everyMs: HOUR, run: () => services.audit.enforceRetention() },
@@ -341,7 +313,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     ...exchange.jobs,
     { name: 'workspace_events_retention', everyMs: HOUR, run: () => services.workspace.enforceRetention() },
     { name: 'overrides_refresh', everyMs: 5 * SECOND, run: () => services.overrides.refresh() },
-    { name: 'routes_readiness_snapshot', everyMs: SNAPSHOT_JOB_EVERY_MS, run: () => services.routesReadiness.snapshotJob() },
+    ...routesArea.jobs,
   ];
 
   let closed = false;

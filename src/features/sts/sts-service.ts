@@ -66,7 +66,7 @@ export function parseMinDuration(text: string): number {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Ship-to-ship encounters from the event store (docs/decisions/020, 031), newest first. */
-export function createStsService(deps: { /** Read when called: the events service is built beside this one. */ events: () => EventsService; fleet: FleetService; cursors: CursorCodec; clock: Clock }) {
+export function createStsService(deps: { events: EventsService; fleet: FleetService; cursors: CursorCodec; clock: Clock }) {
   function vesselView(vslId: string) {
     const v = deps.fleet.byVesselId(vslId);
     return { vsl_id: vslId, name: v?.name ?? null, imo: v?.imo ?? null, mmsi: v?.mmsi ?? null, flag: v?.flag ?? null, ship_type: v?.shipType ?? null, category: v ? shipCategory(v.shipType) : null };
@@ -99,7 +99,7 @@ export function createStsService(deps: { /** Read when called: the events servic
 
   return {
     async list(caller: Caller, options: StsEventsOptions) {
-      const horizon = deps.events().horizon(caller);
+      const horizon = deps.events.horizon(caller);
       const zone = options.zone !== undefined ? parseZone(options.zone) : null;
       const vslId = options.vessel !== undefined ? vesselId(options.vessel) : undefined;
       const minDurationMs = options.min_duration !== undefined ? parseMinDuration(options.min_duration) : undefined;
@@ -118,7 +118,7 @@ export function createStsService(deps: { /** Read when called: the events servic
         before = { endAt: Number(endAt), id: Number(id) };
       }
 
-      const rows = await deps.events().repo.encounters({
+      const rows = await deps.events.repo.encounters({
         from: window.from,
         to: window.to,
         ...(vslId !== undefined ? { vslId } : {}),
@@ -131,7 +131,7 @@ export function createStsService(deps: { /** Read when called: the events servic
       const page = rows.slice(0, options.limit);
       const last = page[page.length - 1];
       const next = rows.length > options.limit && last ? deps.cursors.seal(`sts:${window.from}:${window.to}:${last.end_at}:${last.id}:${queryHash}`) : null;
-      const analysed = await deps.events().analysedUpTo();
+      const analysed = await deps.events.analysedUpTo();
       const seenUpTo = analysed === null ? null : Math.min(analysed, horizon);
       return {
         data: { window: { from: iso(window.from), to: iso(window.to) }, items: page.map(view), next_cursor: next, analysed_up_to: seenUpTo === null ? null : iso(seenUpTo) },

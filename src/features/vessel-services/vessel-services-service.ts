@@ -52,9 +52,9 @@ export function createVesselServicesService(deps: {
   clock: Clock;
   cursors: CursorCodec;
   audit: AuditService;
-  vessels: () => VesselsService;
-  events: () => EventsService;
-  ports: () => PortsService;
+  vessels: VesselsService;
+  events: EventsService;
+  ports: PortsService;
   fleetReads: FleetReads;
   corrections: (vslId: string) => Corrections | undefined;
 }) {
@@ -62,7 +62,7 @@ export function createVesselServicesService(deps: {
 
   async function resolve(ref: VesselRef): Promise<{ vessel: VesselState; fix: VesselState['latest'] }> {
     // the entitlement, once given, covers live data of its vessel: read it as a vessels:live holder would
-    const seen = await deps.vessels().visible(ref, { live: true });
+    const seen = await deps.vessels.visible(ref, { live: true });
     return { vessel: seen.vessel, fix: seen.fix };
   }
 
@@ -71,7 +71,7 @@ export function createVesselServicesService(deps: {
     const grant = (await repo.active(agent.agentId, now)).find((g) => matches(g, vessel));
     if (grant) return { source: 'operator_grant', expires_at: iso(Number(grant.expires_at)) };
     const scopes = new Set([...agent.scopes].filter((s) => s !== LIVE_SCOPE));
-    const access = await deps.vessels().access({ agentId: agent.agentId, scopes });
+    const access = await deps.vessels.access({ agentId: agent.agentId, scopes });
     const trial = !access.live ? access.trial : null;
     if (trial && matches(trial, vessel)) {
       if (trialCovers) return { source: 'snapshot_trial', expires_at: null };
@@ -101,8 +101,8 @@ export function createVesselServicesService(deps: {
   }
 
   async function timeline(vslId: string, from: number, to: number, limit: number) {
-    const events = deps.events();
-    const ports = deps.ports();
+    const events = deps.events;
+    const ports = deps.ports;
     const [{ calls, transits }, encounters] = await Promise.all([events.repo.vesselTimeline(vslId, from, to, limit), events.repo.encounters({ from, to, vslId, limit })]);
     const callPorts = calls.map((c) => ports.byId(Number(c.port_id)));
     return {

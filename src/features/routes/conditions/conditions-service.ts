@@ -153,30 +153,30 @@ const COMPONENT_PHRASE: Record<string, (v: number, b: number) => string> = {
  * (forecast-lite): docs/decisions/035, docs/routing.md.
  */
 export function createRouteConditionsService(deps: {
-  routes: () => RoutesService;
-  routeStress: () => RouteStressService;
-  events: () => EventsService;
-  ports: () => PortsService;
-  vessels: () => VesselsService;
+  routes: RoutesService;
+  routeStress: RouteStressService;
+  events: EventsService;
+  ports: PortsService;
+  vessels: VesselsService;
   fleetReads: Pick<FleetReads, 'track'>;
   clock: Clock;
 }) {
   function plan(request: RouteRequest & { via?: string }): RouteView {
-    const result = request.via !== undefined ? deps.routes().withVia({ ...request, via: request.via, format: 'json' }) : deps.routes().direct({ ...request, format: 'json' });
+    const result = request.via !== undefined ? deps.routes.withVia({ ...request, via: request.via, format: 'json' }) : deps.routes.direct({ ...request, format: 'json' });
     const data = result.data;
     if ('type' in data) throw new Error('a json route was asked for');
     return data;
   }
 
   /** `operator_corrected` when one of these ports is served with an operator correction (docs/feedback.md). */
-  const correctedFlags = (...ports: Array<{ port_id: number } | null>) => correctedPortFlags(ports.map((p) => (p === null ? undefined : deps.ports().byId(p.port_id))));
+  const correctedFlags = (...ports: Array<{ port_id: number } | null>) => correctedPortFlags(ports.map((p) => (p === null ? undefined : deps.ports.byId(p.port_id))));
 
   async function assess(caller: Caller, query: ConditionsQuery) {
     const rangeMs = query.range !== undefined ? parseRange(query.range, 'range', STRESS_MAX_RANGE_MS) : STRESS_DEFAULT_RANGE_MS;
     const request = { from: query.from, to: query.to, ...(query.avoid !== undefined ? { avoid: query.avoid } : {}), ...(query.allow !== undefined ? { allow: query.allow } : {}) };
     const route = plan({ ...request, ...(query.via !== undefined ? { via: query.via } : {}) });
     const now = deps.clock.now();
-    const events = deps.events();
+    const events = deps.events;
     const horizon = events.horizon(caller);
     const window = { from: horizon - rangeMs, to: horizon };
     const analysed = await events.analysedUpTo();
@@ -210,7 +210,7 @@ export function createRouteConditionsService(deps: {
         });
         continue;
       }
-      const stress = (await deps.routeStress().index(caller, { zone_key: gate.key, ...(query.range !== undefined ? { range: query.range } : {}) })).data;
+      const stress = (await deps.routeStress.index(caller, { zone_key: gate.key, ...(query.range !== undefined ? { range: query.range } : {}) })).data;
       const available = stress.components.filter((c) => c.available);
       const ages = available.map((c) => c.data_age_seconds).filter((a): a is number => a !== null);
       chokepoints.push({
@@ -484,8 +484,8 @@ export function createRouteConditionsService(deps: {
 
     async forecastLite(caller: Caller, agent: Parameters<VesselsService['access']>[0], query: { vessel: string; to?: string; speed_kn?: number; avoid?: string }) {
       const ref = parseVesselRef(query.vessel, 'query.vessel');
-      const access = await deps.vessels().access(agent);
-      const { vessel, fix, delayed } = await deps.vessels().visible(ref, access);
+      const access = await deps.vessels.access(agent);
+      const { vessel, fix, delayed } = await deps.vessels.visible(ref, access);
       const now = deps.clock.now();
       if (fix === null) {
         throw new AppError(
@@ -504,7 +504,7 @@ export function createRouteConditionsService(deps: {
       let target: { port: { port_id: number; name: string; locode: string | null; country: string | null } | null; lat: number; lon: number };
       if (query.to !== undefined) {
         text = query.to;
-        const place = deps.routes().resolvePlace(query.to, 'query.to');
+        const place = deps.routes.resolvePlace(query.to, 'query.to');
         target = { port: place.port, lat: place.lat, lon: place.lon };
         resolution = 'given';
       } else {
@@ -576,8 +576,8 @@ export function createRouteConditionsService(deps: {
   async function resolveDestination(raw: string) {
     const text = destinationPart(raw);
     if (text === '') return null;
-    const search = async (q: { q?: string; locode?: string }) => (await deps.ports().search({ ...q, limit: 20 })).data.items;
-    const tableRecord = (portId: number) => deps.ports().byId(portId);
+    const search = async (q: { q?: string; locode?: string }) => (await deps.ports.search({ ...q, limit: 20 })).data.items;
+    const tableRecord = (portId: number) => deps.ports.byId(portId);
     const hits = await search({ q: text });
     const top = hits[0];
     if (top && top.match.kind === 'locode') return { port: tableRecord(top.port_id)!, resolution: 'locode' as const, candidates: hits.filter((h) => h.match.kind === 'locode').length };

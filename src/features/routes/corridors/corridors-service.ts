@@ -61,12 +61,12 @@ export function resolveCorridors(text: string | undefined): Chokepoint[] {
 }
 
 /** Corridor analytics over the event store's chokepoint transits (docs/corridors.md, decisions 064, 065). */
-export function createCorridorsService(deps: { repo: CorridorsRepo; events: () => EventsService; routeStress: () => RouteStressService; fleetReads: Pick<FleetReads, 'usableByTime'>; clock: Clock }) {
+export function createCorridorsService(deps: { repo: CorridorsRepo; events: EventsService; routeStress: RouteStressService; fleetReads: Pick<FleetReads, 'usableByTime'>; clock: Clock }) {
   /** The caller's horizon, what the detector has analysed and where the stored positions begin. */
   async function scope(caller: Caller) {
     const now = deps.clock.now();
-    const to = deps.events().horizon(caller);
-    const analysed = await deps.events().analysedUpTo();
+    const to = deps.events.horizon(caller);
+    const analysed = await deps.events.analysedUpTo();
     const seenUpTo = analysed === null ? null : Math.min(analysed, to);
     const dataFrom = (await deps.fleetReads.usableByTime(0, to, null, 1))[0]?.observed_at ?? null;
     const flags: string[] = [];
@@ -133,7 +133,7 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: () =
   }
 
   async function stressOf(caller: Caller, gate: Chokepoint, range: string | undefined) {
-    const answer = await deps.routeStress().index(caller, { zone_key: gate.key, ...(range !== undefined ? { range } : {}) });
+    const answer = await deps.routeStress.index(caller, { zone_key: gate.key, ...(range !== undefined ? { range } : {}) });
     return { value: { index: answer.data.index, level: answer.data.level, weight_measured: answer.data.weight_measured }, flags: answer.qualityFlags ?? [] };
   }
 

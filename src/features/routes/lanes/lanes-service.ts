@@ -66,8 +66,8 @@ const hours = (ms: number) => round(ms / HOUR, 1);
 const maybe = (x: number | null, places: number) => (x === null ? null : round(x, places));
 
 /** Voyages and lanes from the event store's port calls (docs/lanes.md, decisions 062 and 063). */
-export function createLanesService(deps: { repo: LanesRepo; events: () => EventsService; ports: () => Pick<PortsService, 'byId'>; routes: () => RoutesService; clock: Clock }) {
-  const portRecord = (portId: number) => deps.ports().byId(portId);
+export function createLanesService(deps: { repo: LanesRepo; events: EventsService; ports: Pick<PortsService, 'byId'>; routes: RoutesService; clock: Clock }) {
+  const portRecord = (portId: number) => deps.ports.byId(portId);
   const portView = (portId: number): PortView => {
     const p = portRecord(portId);
     return p ? { port_id: p.port_id, name: p.name, locode: p.locode, country: p.country, lat: p.lat, lon: p.lon } : { port_id: portId, name: null, locode: null, country: null, lat: null, lon: null };
@@ -75,14 +75,14 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
 
   /** A port given as port_id or UN/LOCODE (not a position). */
   const requirePort = (input: string, field: string): PortRecord => {
-    const place = deps.routes().resolvePlace(input, field);
+    const place = deps.routes.resolvePlace(input, field);
     if (place.kind !== 'port' || place.port === null) throw new AppError('invalid_request', `${field} must be a port_id or a UN/LOCODE, not a position`, { field });
     return portRecord(place.port.port_id)!;
   };
 
   /** Whole UTC days ending at the start of the day of `until` (default and latest: the caller's horizon). */
   const windowOf = (query: { days?: number; until?: string }, caller: Caller, defaultDays: number): Window => {
-    const horizon = deps.events().horizon(caller);
+    const horizon = deps.events.horizon(caller);
     const requested = query.until === undefined ? horizon : parseTime(query.until, 'until');
     const until = Math.floor(Math.min(requested, horizon) / DAY) * DAY;
     const days = query.days ?? defaultDays;
@@ -96,7 +96,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
     const voyages = shipType === undefined ? all : all.filter((v) => shipCategory(v.shipType) === shipType);
     const inWindow = (t: number | null) => t !== null && t >= window.since && t < window.until;
     const callsInWindow = calls.filter((c) => inWindow(c.arrival) || inWindow(c.departure)).length;
-    return { window, calls, voyages, callsInWindow, analysedUpTo: await deps.events().analysedUpTo() };
+    return { window, calls, voyages, callsInWindow, analysedUpTo: await deps.events.analysedUpTo() };
   };
 
   const meta = (l: Loaded, voyages: readonly Voyage[] = l.voyages) => ({
@@ -124,7 +124,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: () => Events
   /** The sea route of a lane from the routing engine (cached there), or null when the ports cannot be routed. */
   const laneRoute = (from: number, to: number) => {
     try {
-      const answer = deps.routes().direct({ from: String(from), to: String(to) });
+      const answer = deps.routes.direct({ from: String(from), to: String(to) });
       const data = answer.data as {
         distance_nm: number;
         passages: { id: string }[];

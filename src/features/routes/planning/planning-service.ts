@@ -108,7 +108,7 @@ const inlineError = (error: unknown): PairError => {
  * The route-planning operations over the engine (docs/decisions/033-route-planning-operations.md):
  * what-if, explain, summary (remembered per agent), portfolio and scenario.
  */
-export function createPlanningService(deps: { routes: () => RoutesService; events: () => EventsService; clock: Clock; network?: () => LoadedSeaNetwork }) {
+export function createPlanningService(deps: { routes: RoutesService; events: EventsService; clock: Clock; network?: () => LoadedSeaNetwork }) {
   const network = deps.network ?? shippedSeaNetwork;
   /** Insertion order is recency: a recomputed summary moves to the end, the first one is the least recent. */
   const remembered = new Map<string, SummaryEntry>();
@@ -144,7 +144,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
   };
 
   const resolve = (places: readonly { input: string; field: string }[]): Place[] => {
-    const resolved = places.map((p) => deps.routes().resolvePlace(p.input, p.field));
+    const resolved = places.map((p) => deps.routes.resolvePlace(p.input, p.field));
     for (let i = 1; i < resolved.length; i++) {
       const a = resolved[i - 1]!;
       const b = resolved[i]!;
@@ -188,7 +188,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
 
   /** The most frequent consecutive port calls of one vessel, origin → destination, in the window. */
   const busiestPairs = async (caller: Caller) => {
-    const events = deps.events();
+    const events = deps.events;
     const to = events.horizon(caller);
     const from = to - BUSIEST_WINDOW_MS;
     const calls = await events.repo.callsArrivedBetween(from, to);

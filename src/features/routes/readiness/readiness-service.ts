@@ -69,10 +69,10 @@ export interface ReadinessDeps {
   clock: Clock;
   catalog: CatalogView;
   network: () => LoadedSeaNetwork;
-  routes: () => { resolvePlace(input: string, field: string): { lat: number; lon: number } };
-  ports: () => { version(): number; table(): readonly unknown[] };
-  telemetry: () => Pick<TelemetryService, 'quality' | 'flush'>;
-  data: () => Pick<RoutesDataService, 'newestAge'>;
+  routes: { resolvePlace(input: string, field: string): { lat: number; lon: number } };
+  ports: { version(): number; table(): readonly unknown[] };
+  telemetry: Pick<TelemetryService, 'quality' | 'flush'>;
+  data: Pick<RoutesDataService, 'newestAge'>;
   /** The calling agent's usage ledger lines from a UTC day on, after pending usage is written. */
   usageLines: (agentId: string, sinceDay: string) => Promise<Array<{ operation_id: string; day: string; calls: number; charged_calls: number; cost_milli: number }>>;
   /** The agent's cost-unit allowance as billing states it (null: none enforced). */
@@ -165,8 +165,8 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
       let distance = 0;
       let passages: string[] = [];
       try {
-        const a = deps.routes().resolvePlace(pair.from, 'from');
-        const b = deps.routes().resolvePlace(pair.to, 'to');
+        const a = deps.routes.resolvePlace(pair.from, 'from');
+        const b = deps.routes.resolvePlace(pair.to, 'to');
         const mask = engine.passageMask(pair.avoid ? [pair.avoid] : []);
         for (let i = 0; i < runs; i++) {
           const t0 = performance.now();
@@ -246,7 +246,7 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     } catch (err) {
       checks.push({ name: 'engine_loaded', pass: false, value: null, threshold: 1, comparison: 'at_least', unit: 'nodes', detail: `the network did not load: ${(err as Error).message}` });
     }
-    const ports = deps.ports();
+    const ports = deps.ports;
     const portCount = ports.table().length;
     checks.push({
       name: 'port_table',
@@ -272,7 +272,7 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
       unit: 'events',
       detail: `${events.port_calls} port calls began and ${events.transits} chokepoint transits ended in the last ${days} days`,
     });
-    const newest = await deps.data().newestAge();
+    const newest = await deps.data.newestAge();
     checks.push({
       name: 'data_freshness',
       pass: newest !== null && newest.age_seconds <= maxAge,
@@ -346,7 +346,7 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
   // ---- release gate ----------------------------------------------------------------------------
   /** Requests and server errors (5xx) of the routes operations over the last `hours`, counted exactly. */
   async function routesErrorRate(hours: number) {
-    await deps.telemetry().flush();
+    await deps.telemetry.flush();
     const records = await repo.telemetry(routesIds(), clock.now() - hours * HOUR, TELEMETRY_VIEW_CAP);
     const serverErrors = records.filter((r) => r.status >= 500).length;
     return { requests: records.length, server_errors: serverErrors, rate: records.length > 0 ? round(serverErrors / records.length) : null };
@@ -425,7 +425,7 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     const now = clock.now();
     const split = now - hours * HOUR;
     const since = now - 2 * hours * HOUR;
-    await deps.telemetry().flush();
+    await deps.telemetry.flush();
     const records = await repo.telemetry(routesIds(), since, TELEMETRY_VIEW_CAP);
     const stats = (list: typeof records) => {
       const latencies = list.map((r) => r.latency_ms).sort((a, b) => a - b);

@@ -44,12 +44,7 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
  * The route stress index of a chokepoint (docs/decisions/023, 031): the measures of src/events/route-stress.ts
  * taken from the event store over the range ending at the caller's horizon and over the windows before it.
  */
-export function createRouteStressService(deps: {
-  /** Read when called: the events service is built beside this one. */ events: () => EventsService;
-  fleetReads: Pick<FleetReads, 'usableByTime'>;
-  clock: Clock;
-  ports?: () => readonly PortRecord[];
-}) {
+export function createRouteStressService(deps: { events: EventsService; fleetReads: Pick<FleetReads, 'usableByTime'>; clock: Clock; ports?: () => readonly PortRecord[] }) {
   let shipped: readonly PortRecord[] | null = null;
   /** The served port table (with operator corrections); the shipped file when no ports service is given. */
   const portTable = () => (deps.ports ? deps.ports() : (shipped ??= readPortTableFile().ports));
@@ -83,15 +78,15 @@ export function createRouteStressService(deps: {
     const windows = Array.from({ length: BASELINE_WINDOWS + 1 }, (_, k) => ({ from: to - (k + 1) * rangeMs, to: to - k * rangeMs }));
     const inWindow = (t: number, w: { from: number; to: number }) => t > w.from && t <= w.to;
 
-    const transits = await deps.events().repo.transits(gate.key, oldest, to);
-    const calls = await deps.events().repo.callsDepartedAt(
+    const transits = await deps.events.repo.transits(gate.key, oldest, to);
+    const calls = await deps.events.repo.callsDepartedAt(
       portsNear(gate).map((p) => p.port.port_id),
       oldest,
       to,
     );
     const degLat = nearKm(gate) / 111;
     const degLon = degLat / Math.max(0.1, Math.cos((gate.lat * Math.PI) / 180));
-    const encounters = (await deps.events().repo.encountersInBox({ minLat: gate.lat - degLat, maxLat: gate.lat + degLat, minLon: gate.lon - degLon, maxLon: gate.lon + degLon }, oldest, to)).filter(
+    const encounters = (await deps.events.repo.encountersInBox({ minLat: gate.lat - degLat, maxLat: gate.lat + degLat, minLon: gate.lon - degLon, maxLon: gate.lon + degLon }, oldest, to)).filter(
       (e) => distanceM(gate.lat, gate.lon, e.lat, e.lon) <= nearKm(gate) * 1000,
     );
 
@@ -121,8 +116,8 @@ export function createRouteStressService(deps: {
       if (!gate) throw new AppError('unknown_zone', `zone_key must be one of ${CHOKEPOINTS.map((c) => c.key).join(', ')}`, { field: 'query.zone_key' });
       const rangeMs = query.range !== undefined ? parseRange(query.range, 'range', STRESS_MAX_RANGE_MS) : STRESS_DEFAULT_RANGE_MS;
       const now = deps.clock.now();
-      const to = deps.events().horizon(caller);
-      const analysed = await deps.events().analysedUpTo();
+      const to = deps.events.horizon(caller);
+      const analysed = await deps.events.analysedUpTo();
       const seenUpTo = analysed === null ? null : Math.min(analysed, to);
       const oldestPosition = (await deps.fleetReads.usableByTime(0, to, null, 1))[0]?.observed_at ?? null;
 
