@@ -26,6 +26,8 @@ export const EnvSchema = Type.Object({
   BOSUN_IDLE_TIMEOUT_MS: Type.String({ default: '65000', pattern: '^[0-9]{1,7}$' }),
   BOSUN_MAX_CONNECTIONS_PER_ADDRESS: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })),
   BOSUN_FEEDS: Type.Optional(Type.String()),
+  /** Seconds the feed owner's lease holds (renewed every third): how long a dead holder's feeds stay silent (docs/decisions/100). */
+  BOSUN_FEED_LEASE_SECONDS: Type.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
   BOSUN_PAYMENT_RAILS: Type.Optional(Type.String()),
   BOSUN_PAYMENT_INTENTS: Bool,
   BOSUN_DEMO_VESSELS: Type.String({ default: '300', pattern: '^[0-9]{1,4}$' }),
@@ -74,6 +76,8 @@ export interface Config {
   /** Slow-client guards of the HTTP server (milliseconds; 0 disables one) and the per-address socket cap (0: none). */
   server: { requestTimeoutMs: number; headersTimeoutMs: number; idleTimeoutMs: number; maxConnectionsPerAddress: number };
   feeds: string | null;
+  /** The one-feed-owner lease (docs/decisions/100): milliseconds a claim holds. */
+  feedLeaseMs: number;
   payments: { rails: PaymentRail[]; intentsEnabled: boolean };
   /** The demo fleet (the default feed): vessel count, seed text, days of history backfilled at first start. */
   demo: { vessels: number; seed: string; backfillDays: number };
@@ -159,6 +163,8 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     }
   }
   const trustProxy = parseTrustProxy(env.BOSUN_TRUST_PROXY);
+  const feedLeaseSeconds = Number(env.BOSUN_FEED_LEASE_SECONDS);
+  if (feedLeaseSeconds < 3 || feedLeaseSeconds > 3600) throw new ConfigError(`invalid configuration:\n  BOSUN_FEED_LEASE_SECONDS: must be 3-3600 (got ${env.BOSUN_FEED_LEASE_SECONDS})`);
   const dataDir = resolve(env.BOSUN_DATA_DIR);
   let database: Config['database'];
   const url = env.DATABASE_URL;
@@ -185,6 +191,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
       maxConnectionsPerAddress: env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS !== undefined ? Number(env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS) : trustProxy === false ? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS : 0,
     },
     feeds: env.BOSUN_FEEDS ?? null,
+    feedLeaseMs: feedLeaseSeconds * 1000,
     payments: { rails: parseRails(env.BOSUN_PAYMENT_RAILS), intentsEnabled: asBool(env.BOSUN_PAYMENT_INTENTS) },
     demo: { vessels: Number(env.BOSUN_DEMO_VESSELS), seed: env.BOSUN_DEMO_SEED, backfillDays: Number(env.BOSUN_DEMO_BACKFILL_DAYS) },
     logLevel: env.LOG_LEVEL as LogLevel, // one of LOG_LEVEL's literals (checked against EnvSchema)

@@ -60,7 +60,9 @@ import { createWebmcpService } from '../features/mcp/webmcp-service.js';
 import { mountMcpEndpoint } from '../features/mcp/mcp-endpoint.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
+import { createFeedOwner } from '../feeds/feed-owner.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
+import { createLeaseRepo } from '../store/leases.js';
 import { buildHttpApp } from '../http/app.js';
 import { AppError } from '../http/errors.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
@@ -461,14 +463,41 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const http = buildHttpApp({ ...ctx, pages });
   mountMcpEndpoint(http, { config, services, limiter, clock });
   services.webmcp.attach(async (request) => http.inject(request));
+  // Feeds run in the one process holding the feed lease (docs/decisions/100); a process without feeds never claims it.
+  let feeds: FeedManager | null = null;
+  const feedOwner =
+    options.background && configuredFeeds(config.feeds, { demo: config.demo, fleet: services.fleet, sink: services.fleet, clock, logger }).size > 0
+      ? createFeedOwner({
+          leases: createLeaseRepo(core.store.db),
+          owner: services.fleet.instanceId,
+          clock,
+          leaseMs: config.feedLeaseMs,
+          logger,
+          start: async () => {
+            const manager = configuredFeeds(config.feeds, { demo: config.demo, fleet: services.fleet, sink: services.fleet, clock, logger });
+            await manager.start();
+            feeds = manager;
+            return {
+              stop: async () => {
+                feeds = null;
+                await manager.stop();
+              },
+            };
+          },
+        })
+      : null;
+  if (feedOwner) {
+    scheduler.add({ name: 'feed_lease', everyMs: Math.max(SECOND, Math.floor(config.feedLeaseMs / 3)), run: () => feedOwner.tick() });
+    statusReporters.push(feedOwner.statusReporter());
+  }
   if (options.background) {
+    statusReporters.push({ name: 'feeds', report: () => feeds?.statusReporter().report() ?? { sources: [] } });
     services.telemetry.start();
     services.billing.meter.start();
     scheduler.start();
     services.fleet.startFlushing();
     services.vessels.start();
   }
-  let feeds: FeedManager | null = null;
 
   let closed = false;
   const bosun: Bosun = {
@@ -481,18 +510,17 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     async close() {
       if (closed) return;
       closed = true;
-      await feeds?.stop();
+      await feedOwner?.stop();
       await http.close();
       await scheduler.stop();
       await limiter.close();
       await core.close();
     },
   };
-  if (options.background) {
+  if (feedOwner) {
     try {
-      feeds = configuredFeeds(config.feeds, { demo: config.demo, fleet: services.fleet, sink: services.fleet, clock, logger });
-      statusReporters.push(feeds.statusReporter());
-      await feeds.start();
+      // the first claim at start: a single process (or the first of several) starts its feeds before serving
+      await feedOwner.tick();
     } catch (e) {
       await bosun.close();
       throw e;
