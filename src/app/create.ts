@@ -63,6 +63,11 @@ import type { FeedManager } from '../feeds/feed-manager.js';
 import { createFeedOwner } from '../feeds/feed-owner.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
 import { createLeaseRepo } from '../store/leases.js';
+import { createPositionPartitions } from '../store/position-partitions.js';
+import { createPositionRetention } from '../fleet/position-retention.js';
+
+/** Days after today whose position partitions the hourly job keeps ready. */
+const PARTITION_DAYS_AHEAD = 3;
 import { buildHttpApp } from '../http/app.js';
 import { AppError } from '../http/errors.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
@@ -170,7 +175,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db, store.readNow), clock, audit, autoSandbox: () => config.autoSandbox });
-  const fleetRepo = createFleetRepo(store.db, store.dialect);
+  const positionPartitions = createPositionPartitions(store.db, store.dialect);
+  const fleetRepo = createFleetRepo(store.db, store.dialect, positionPartitions);
+  const positionRetention = createPositionRetention({ db: store.db, dialect: store.dialect, partitions: positionPartitions, clock, settings: config.positions });
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
   // the harbor writes workspace events (help and operator request changes) in its own transactions
   const workspace = createWorkspaceService({ repo: createWorkspaceRepo(store.db), clock, bus, transaction: store.transaction });
@@ -371,6 +378,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() },
     { name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() },
     { name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() },
+    // PostgreSQL's daily position partitions, created ahead so writers rarely create one (docs/decisions/101)
+    { name: 'positions_partitions', everyMs: HOUR, run: () => positionPartitions.createAhead(clock.now(), PARTITION_DAYS_AHEAD) },
+    { name: 'positions_retention', everyMs: HOUR, run: () => positionRetention.run() },
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     { name: 'webmcp_dispatch_retention', everyMs: HOUR, run: () => services.webmcp.enforceRetention() },

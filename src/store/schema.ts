@@ -526,6 +526,14 @@ export interface ProcessLeasesTable {
   updated_at: number;
 }
 
+/** A UTC day (days since the epoch) whose positions were thinned to one per vessel per `minutes` (docs/decisions/101). */
+export interface PositionThinningTable {
+  day: number;
+  minutes: number;
+  deleted: number;
+  thinned_at: number;
+}
+
 /** Rows of `bosun import ports`, one per source and key (World Port Index number or LOCODE); `row` is the parsed row as JSON. */
 export interface PortImportRowsTable {
   kind: 'wpi' | 'unlocode';
@@ -994,6 +1002,7 @@ export interface Database {
   transits: TransitsTable;
   event_detector_state: EventDetectorStateTable;
   process_leases: ProcessLeasesTable;
+  position_thinning: PositionThinningTable;
   usage_ledger: UsageLedgerTable;
   webmcp_dispatches: WebmcpDispatchesTable;
   exchange_skills: ExchangeSkillsTable;
