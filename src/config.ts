@@ -154,7 +154,8 @@ function positionsConfig(env: Env): Config['positions'] {
   const thinMinutes = Number(env.BOSUN_THIN_MINUTES);
   const problems: string[] = [];
   if (thinMinutes < 1 || thinMinutes > 1440) problems.push(`  BOSUN_THIN_MINUTES: must be 1-1440 (got ${env.BOSUN_THIN_MINUTES})`);
-  if (retention > 0 && thinAfter >= retention) problems.push(`  BOSUN_THIN_AFTER_DAYS: must be less than BOSUN_RETENTION_DAYS (${thinAfter} ≥ ${retention}): positions would be dropped before they are thinned`);
+  if (retention > 0 && thinAfter >= retention)
+    problems.push(`  BOSUN_THIN_AFTER_DAYS: must be less than BOSUN_RETENTION_DAYS (${thinAfter} ≥ ${retention}): positions would be dropped before they are thinned`);
   if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
   return { retentionDays: retention > 0 ? retention : null, thinAfterDays: thinAfter > 0 ? thinAfter : null, thinMinutes };
 }

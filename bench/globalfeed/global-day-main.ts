@@ -178,14 +178,25 @@ try {
   // bytes per stored position
   let bytes: number;
   if (postgres) {
-    const { rows } = await sql<{ bytes: string }>`select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent join pg_namespace n on n.oid = p.relnamespace where p.relname = 'positions' and n.nspname = current_schema()`.execute(store.db);
+    const { rows } = await sql<{
+      bytes: string;
+    }>`select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent join pg_namespace n on n.oid = p.relnamespace where p.relname = 'positions' and n.nspname = current_schema()`.execute(
+      store.db,
+    );
     bytes = Number(rows[0]!.bytes);
   } else {
     await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
     const { rows } = await sql<{ bytes: number }>`select sum(pgsize) as bytes from dbstat where name in ('positions', 'positions_vessel_time', 'positions_observed_at')`.execute(store.db);
     bytes = Number(rows[0]!.bytes);
   }
-  const stored = Number((await store.db.selectFrom('positions').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const stored = Number(
+    (
+      await store.db
+        .selectFrom('positions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
   const simSeconds = MINUTES * 60;
   const ratePerVessel = generated / simSeconds / VESSELS;
@@ -196,12 +207,20 @@ try {
   const quietP50 = median(quiet) ?? NaN;
   const busyP50 = median(busy) ?? NaN;
   console.log(`store ${postgres ? 'PostgreSQL (daily partitions)' : 'SQLite'}; simulated fleet ${VESSELS} vessels, ${MINUTES} min; machine load ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`);
-  console.log(`generated ${generated} positions (${(generated / simSeconds).toFixed(0)}/s simulated, ${ratePerVessel.toFixed(3)}/s per vessel → ${globalRate.toFixed(0)}/s for ${GLOBAL} vessels); stored ${stored}`);
-  console.log(`ingest ${ingestSeconds.toFixed(1)} s: ${ingestRate.toFixed(0)} positions/s = ${(ingestRate / (generated / simSeconds)).toFixed(1)}× real time for ${VESSELS} vessels, ${(ingestRate / globalRate).toFixed(2)}× for ${GLOBAL}`);
-  console.log(`detector ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`);
+  console.log(
+    `generated ${generated} positions (${(generated / simSeconds).toFixed(0)}/s simulated, ${ratePerVessel.toFixed(3)}/s per vessel → ${globalRate.toFixed(0)}/s for ${GLOBAL} vessels); stored ${stored}`,
+  );
+  console.log(
+    `ingest ${ingestSeconds.toFixed(1)} s: ${ingestRate.toFixed(0)} positions/s = ${(ingestRate / (generated / simSeconds)).toFixed(1)}× real time for ${VESSELS} vessels, ${(ingestRate / globalRate).toFixed(2)}× for ${GLOBAL}`,
+  );
+  console.log(
+    `detector ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
+  );
   console.log(`keyed lookup p50 ${quietP50.toFixed(2)} ms before ingest, ${busyP50.toFixed(2)} ms during (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups)`);
   console.log(`bytes per stored position ${perPosition.toFixed(1)} (positions and its indexes: ${(bytes / 1e6).toFixed(1)} MB)`);
-  console.log(`projection for ${GLOBAL} vessels at these rates: ${(globalRate * 86_400 / 1e6).toFixed(1)} M positions/day, ${dayGb.toFixed(1)} GB/day; retention 7 d ${(dayGb * 7).toFixed(0)} GB, 30 d ${(dayGb * 30).toFixed(0)} GB, 90 d ${(dayGb * 90).toFixed(0)} GB`);
+  console.log(
+    `projection for ${GLOBAL} vessels at these rates: ${((globalRate * 86_400) / 1e6).toFixed(1)} M positions/day, ${dayGb.toFixed(1)} GB/day; retention 7 d ${(dayGb * 7).toFixed(0)} GB, 30 d ${(dayGb * 30).toFixed(0)} GB, 90 d ${(dayGb * 90).toFixed(0)} GB`,
+  );
 } finally {
   await bosun.close();
   if (postgres) {

@@ -36,9 +36,7 @@ export interface Check {
 
 /** The nginx configuration of the README's "Scale out" recipe, with private paths for a check run. */
 export function nginxConfig(options: { listen: number; upstreams: readonly number[]; prefix?: string }): string {
-  const paths = options.prefix
-    ? `pid ${options.prefix}/nginx.pid;\nerror_log ${options.prefix}/error.log warn;\n`
-    : 'pid /run/nginx.pid;\nerror_log /var/log/nginx/error.log warn;\n';
+  const paths = options.prefix ? `pid ${options.prefix}/nginx.pid;\nerror_log ${options.prefix}/error.log warn;\n` : 'pid /run/nginx.pid;\nerror_log /var/log/nginx/error.log warn;\n';
   const temp = options.prefix ? ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path ${options.prefix}/${k};`).join('\n') + '\n' : '';
   return `${paths}worker_processes 1;
 events { worker_connections 4096; }
@@ -168,7 +166,7 @@ export async function runNginxCheck(options: NginxCheckOptions): Promise<Check[]
     const holders = first.filter((o) => o.holds).map((o) => o.i);
     const open = await Promise.all(feedPorts.map(listening));
     check('exactly one process holds the feed lease', holders.length === 1, `holders: ${holders.join(', ') || 'none'}`);
-    check("only the holder listens on its feed port", open.filter(Boolean).length === 1 && open[holders[0]!] === true, `feed ports open: ${open.map((o, i) => `${feedPorts[i]} ${o}`).join(', ')}`);
+    check('only the holder listens on its feed port', open.filter(Boolean).length === 1 && open[holders[0]!] === true, `feed ports open: ${open.map((o, i) => `${feedPorts[i]} ${o}`).join(', ')}`);
     const holder = holders[0] ?? 0;
 
     // limits: 7 anonymous preview calls through nginx's round robin
@@ -201,7 +199,11 @@ export async function runNginxCheck(options: NginxCheckOptions): Promise<Check[]
     const text = `scale-out message ${suffix}`;
     const posted = await call(`${proxy}/v1/exchange/messages`, { method: 'POST', headers: auth, body: JSON.stringify({ channel: 'general', body: text }) });
     const seen = await until(async () => (streams.every((s) => s.bodies.includes(text)) ? true : null), 10_000);
-    check('an SSE stream on every process receives a message posted through nginx', posted.status === 201 && seen.value === true, `post ${posted.status}; received on ${streams.filter((s) => s.bodies.includes(text)).length} of 3 in ${seen.ms} ms`);
+    check(
+      'an SSE stream on every process receives a message posted through nginx',
+      posted.status === 201 && seen.value === true,
+      `post ${posted.status}; received on ${streams.filter((s) => s.bodies.includes(text)).length} of 3 in ${seen.ms} ms`,
+    );
     for (const s of streams) s.close();
 
     // the holder killed: another takes over once its lease lapses
@@ -212,12 +214,19 @@ export async function runNginxCheck(options: NginxCheckOptions): Promise<Check[]
     await exited;
     served[holder] = undefined;
     const alive = [0, 1, 2].filter((i) => i !== holder);
-    const takeover = await until(async () => {
-      const now = (await owners(alive)).filter((o) => o.holds);
-      return now.length > 0 ? now.map((o) => o.i) : null;
-    }, (leaseSeconds + 10) * 1000);
+    const takeover = await until(
+      async () => {
+        const now = (await owners(alive)).filter((o) => o.holds);
+        return now.length > 0 ? now.map((o) => o.i) : null;
+      },
+      (leaseSeconds + 10) * 1000,
+    );
     const next = takeover.value?.[0];
-    check('after the holder is killed exactly one other process takes the lease', takeover.value?.length === 1, `new holder ${next ?? 'none'} ${Date.now() - killedAt} ms after the kill (lease ${leaseSeconds} s)`);
+    check(
+      'after the holder is killed exactly one other process takes the lease',
+      takeover.value?.length === 1,
+      `new holder ${next ?? 'none'} ${Date.now() - killedAt} ms after the kill (lease ${leaseSeconds} s)`,
+    );
     if (next !== undefined) {
       const again = await call(`${proxy}/v1/vessels/updates?timeout=0`, { headers: auth });
       const pending = call(`${proxy}/v1/vessels/updates?since=${encodeURIComponent(again.body.data?.cursor ?? '')}&timeout=25`, { headers: auth });

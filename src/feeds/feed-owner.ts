@@ -124,7 +124,15 @@ export function createFeedOwner(deps: FeedOwnerDeps) {
       name: 'feed_owner',
       report: () => {
         const s = status();
-        return { owner: deps.owner, holds_lease: s.holdsLease, since: isoOrNull(s.since), held_until: isoOrNull(s.heldUntil), last_tick_at: isoOrNull(s.lastTickAt), acquisitions: s.acquisitions, losses: s.losses };
+        return {
+          owner: deps.owner,
+          holds_lease: s.holdsLease,
+          since: isoOrNull(s.since),
+          held_until: isoOrNull(s.heldUntil),
+          last_tick_at: isoOrNull(s.lastTickAt),
+          acquisitions: s.acquisitions,
+          losses: s.losses,
+        };
       },
     }),
   };

@@ -245,7 +245,10 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers, p
       return inserted;
     }
     // the days' partitions (docs/decisions/101): no query unless a day is new to this process
-    await partitions.ensureFor(trx, positions.map((p) => p.observed_at));
+    await partitions.ensureFor(
+      trx,
+      positions.map((p) => p.observed_at),
+    );
     if (stagingBatches === 0 && !collidesWithin(values)) {
       const direct = await copyStraightIn(trx, values);
       if (direct) return direct;
@@ -287,7 +290,10 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers, p
       if (code === NO_PARTITION) {
         // another process dropped a partition this one knew: look again, then the staging path
         partitions.forget();
-        await partitions.ensureFor(trx, values.map((value) => value[OBSERVED_AT_AT] as number));
+        await partitions.ensureFor(
+          trx,
+          values.map((value) => value[OBSERVED_AT_AT] as number),
+        );
       }
       return null;
     }

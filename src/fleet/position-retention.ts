@@ -73,7 +73,11 @@ export function createPositionRetention(deps: RetentionDeps) {
       deleted += Number(result.numAffectedRows ?? 0);
       await yieldToOthers();
     }
-    await db.insertInto('position_thinning').values({ day, minutes, deleted, thinned_at: now }).onConflict((oc) => oc.column('day').doNothing()).execute();
+    await db
+      .insertInto('position_thinning')
+      .values({ day, minutes, deleted, thinned_at: now })
+      .onConflict((oc) => oc.column('day').doNothing())
+      .execute();
     return deleted;
   }
 
@@ -96,9 +100,20 @@ export function createPositionRetention(deps: RetentionDeps) {
       }
       if (thinAfterDays !== null) {
         const lastDay = dayIndexOf(now) - thinAfterDays - 1;
-        const oldest = await db.selectFrom('positions').select((eb) => eb.fn.min('observed_at').as('t')).executeTakeFirst();
+        const oldest = await db
+          .selectFrom('positions')
+          .select((eb) => eb.fn.min('observed_at').as('t'))
+          .executeTakeFirst();
         if (oldest?.t !== null && oldest?.t !== undefined) {
-          const done = new Set((await db.selectFrom('position_thinning').select('day').where('day', '>=', dayIndexOf(Number(oldest.t))).execute()).map((r) => Number(r.day)));
+          const done = new Set(
+            (
+              await db
+                .selectFrom('position_thinning')
+                .select('day')
+                .where('day', '>=', dayIndexOf(Number(oldest.t)))
+                .execute()
+            ).map((r) => Number(r.day)),
+          );
           for (let day = dayIndexOf(Number(oldest.t)); day <= lastDay; day++) {
             if (done.has(day)) continue;
             report.rowsDeleted += await thinDay(day, thinMinutes, now);

@@ -64,7 +64,11 @@ test('migration to daily partitions keeps every row, its seq and the sequence; l
     async (store) => {
       // written by the code before this migration: plain inserts into the unpartitioned table
       const rows = positionsOver([TODAY - 40, TODAY - 3, TODAY - 2, TODAY, TODAY + 1], 900).map(({ mmsi: _mmsi, ...row }) => row);
-      for (let i = 0; i < rows.length; i += 100) await store.db.insertInto('positions').values(rows.slice(i, i + 100)).execute();
+      for (let i = 0; i < rows.length; i += 100)
+        await store.db
+          .insertInto('positions')
+          .values(rows.slice(i, i + 100))
+          .execute();
       await store.db.deleteFrom('positions').where('seq', 'in', [5, 6, 7]).execute(); // gaps in seq survive
       const before = await allRows(store);
       assert.equal(before.length, 897);
@@ -79,7 +83,9 @@ test('migration to daily partitions keeps every row, its seq and the sequence; l
           partitions.map((p) => p.name),
           [TODAY - 40, TODAY - 3, TODAY - 2, TODAY, TODAY + 1].map(partitionName),
         );
-        const indexes = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename = ${partitionName(TODAY)} and schemaname = current_schema() order by indexdef`.execute(store.db);
+        const indexes = await sql<{ indexdef: string }>`select indexdef from pg_indexes where tablename = ${partitionName(TODAY)} and schemaname = current_schema() order by indexdef`.execute(
+          store.db,
+        );
         assert.equal(indexes.rows.length, 3, 'each partition has its own (vsl_id, observed_at), (observed_at, seq) and (seq) indexes');
         assert.ok(indexes.rows.some((r) => /UNIQUE INDEX .* \(vsl_id, observed_at\)/.test(r.indexdef)));
       }
@@ -135,7 +141,9 @@ test('retention drops whole partitions older than the cutoff without locking rea
       void run.finally(() => (settled = true));
       // wait until the detach is waiting for the long transaction (it cannot finish before that commits)
       for (let i = 0; i < 500; i++) {
-        const waiting = await watcher.query(`select 1 from pg_stat_activity where query ilike 'alter table positions detach partition%concurrently%' and state = 'active' and wait_event_type is not null`);
+        const waiting = await watcher.query(
+          `select 1 from pg_stat_activity where query ilike 'alter table positions detach partition%concurrently%' and state = 'active' and wait_event_type is not null`,
+        );
         if (waiting.rows.length > 0) break;
         await new Promise((r) => setImmediate(r));
       }
@@ -144,10 +152,9 @@ test('retention drops whole partitions older than the cutoff without locking rea
       await reader.query(`set lock_timeout = '2s'`);
       const read = await reader.query('select count(*) as n from positions where observed_at >= $1', [(TODAY - 3) * DAY_MS]);
       assert.equal(Number(read.rows[0].n), 400);
-      await reader.query(
-        `insert into positions (vsl_id, observed_at, received_at, lat, lon, source, simulated, usable, quality_flags) values ('vsl_new', $1, $1, 1, 1, 'test', 0, 1, '[]')`,
-        [TODAY * DAY_MS + 99],
-      );
+      await reader.query(`insert into positions (vsl_id, observed_at, received_at, lat, lon, source, simulated, usable, quality_flags) values ('vsl_new', $1, $1, 1, 1, 'test', 0, 1, '[]')`, [
+        TODAY * DAY_MS + 99,
+      ]);
       const exclusive = await watcher.query(`select l.mode, l.granted from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'positions' and l.mode = 'AccessExclusiveLock'`);
       assert.deepEqual(exclusive.rows, [], 'nobody holds or waits for an exclusive lock on positions');
       await longReader.query('commit');
@@ -194,10 +201,17 @@ test('thinning keeps the first position of each vessel in each bucket of an old 
     const recent = TODAY * DAY_MS;
     const fixes: PositionWrite[] = [];
     // two vessels every 70 s for 2 hours on an old day and on today
-    for (const base of [old, recent]) for (let t = 0; t < 7_200_000; t += 70_000) for (const v of [0, 1]) fixes.push({ ...position(v, base + t + v * 13_000), vsl_id: `vsl_${v}`, mmsi: 200000000 + v });
+    for (const base of [old, recent])
+      for (let t = 0; t < 7_200_000; t += 70_000) for (const v of [0, 1]) fixes.push({ ...position(v, base + t + v * 13_000), vsl_id: `vsl_${v}`, mmsi: 200000000 + v });
     await write(store, fixes);
     const clock = new ManualClock(TEST_EPOCH + 3_600_000);
-    const retention = createPositionRetention({ db: store.db, dialect: store.dialect, partitions: createPositionPartitions(store.db, store.dialect), clock, settings: { retentionDays: null, thinAfterDays: 2, thinMinutes: 10 } });
+    const retention = createPositionRetention({
+      db: store.db,
+      dialect: store.dialect,
+      partitions: createPositionPartitions(store.db, store.dialect),
+      clock,
+      settings: { retentionDays: null, thinAfterDays: 2, thinMinutes: 10 },
+    });
     const report = await retention.run();
     assert.ok(report.daysThinned.includes(TODAY - 3));
     assert.ok(!report.daysThinned.includes(TODAY - 2), 'a day only thins once it is wholly older than 2 days');
@@ -222,7 +236,10 @@ test('configuration: retention and thinning are validated together', () => {
   const positions = (env: Record<string, string>) => loadConfig({ DATABASE_URL: ':memory:', ...env }).positions;
   assert.deepEqual(positions({}), { retentionDays: null, thinAfterDays: null, thinMinutes: 10 });
   assert.deepEqual(positions({ BOSUN_RETENTION_DAYS: '30', BOSUN_THIN_AFTER_DAYS: '7', BOSUN_THIN_MINUTES: '5' }), { retentionDays: 30, thinAfterDays: 7, thinMinutes: 5 });
-  assert.throws(() => positions({ BOSUN_RETENTION_DAYS: '7', BOSUN_THIN_AFTER_DAYS: '7' }), (e: unknown) => e instanceof ConfigError && /BOSUN_THIN_AFTER_DAYS: must be less than BOSUN_RETENTION_DAYS/.test(e.message));
+  assert.throws(
+    () => positions({ BOSUN_RETENTION_DAYS: '7', BOSUN_THIN_AFTER_DAYS: '7' }),
+    (e: unknown) => e instanceof ConfigError && /BOSUN_THIN_AFTER_DAYS: must be less than BOSUN_RETENTION_DAYS/.test(e.message),
+  );
   assert.throws(() => positions({ BOSUN_THIN_MINUTES: '0' }), /BOSUN_THIN_MINUTES: must be 1-1440/);
   assert.throws(() => positions({ BOSUN_RETENTION_DAYS: '-1' }), /BOSUN_RETENTION_DAYS/);
 });
