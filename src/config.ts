@@ -26,7 +26,14 @@ export const EnvSchema = Type.Object({
   BOSUN_IDLE_TIMEOUT_MS: Type.String({ default: '65000', pattern: '^[0-9]{1,7}$' }),
   BOSUN_MAX_CONNECTIONS_PER_ADDRESS: Type.Optional(Type.String({ pattern: '^[0-9]{1,6}$' })),
   BOSUN_FEEDS: Type.Optional(Type.String()),
+  /** Seconds the feed owner's lease holds (renewed every third): how long a dead holder's feeds stay silent (docs/decisions/100). */
+  BOSUN_FEED_LEASE_SECONDS: Type.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
   BOSUN_PAYMENT_RAILS: Type.Optional(Type.String()),
+  /** Days of raw positions kept (0: all); older ones go as whole daily partitions on PostgreSQL, in batches on SQLite (docs/decisions/101). */
+  BOSUN_RETENTION_DAYS: Type.String({ default: '0', pattern: '^[0-9]{1,5}$' }),
+  /** Thinning: positions older than this many days (0: never) keep one per vessel per BOSUN_THIN_MINUTES. */
+  BOSUN_THIN_AFTER_DAYS: Type.String({ default: '0', pattern: '^[0-9]{1,5}$' }),
+  BOSUN_THIN_MINUTES: Type.String({ default: '10', pattern: '^[0-9]{1,4}$' }),
   BOSUN_PAYMENT_INTENTS: Bool,
   BOSUN_DEMO_VESSELS: Type.String({ default: '300', pattern: '^[0-9]{1,4}$' }),
   BOSUN_DEMO_SEED: Type.String({ default: 'bosun', minLength: 1, maxLength: 100 }),
@@ -74,7 +81,14 @@ export interface Config {
   /** Slow-client guards of the HTTP server (milliseconds; 0 disables one) and the per-address socket cap (0: none). */
   server: { requestTimeoutMs: number; headersTimeoutMs: number; idleTimeoutMs: number; maxConnectionsPerAddress: number };
   feeds: string | null;
+  /** The one-feed-owner lease (docs/decisions/100): milliseconds a claim holds. */
+  feedLeaseMs: number;
   payments: { rails: PaymentRail[]; intentsEnabled: boolean };
+  /**
+   * Raw positions kept (docs/decisions/101): `retentionDays` (null: all), and thinning of positions older
+   * than `thinAfterDays` to one per vessel per `thinMinutes` (null: none). Events and aggregates are kept.
+   */
+  positions: { retentionDays: number | null; thinAfterDays: number | null; thinMinutes: number };
   /** The demo fleet (the default feed): vessel count, seed text, days of history backfilled at first start. */
   demo: { vessels: number; seed: string; backfillDays: number };
   logLevel: LogLevel;
@@ -136,6 +150,18 @@ export function parseTrustProxy(text: string): Config['trustProxy'] {
 /** Sockets one address may hold open at once; off by default behind a proxy (every socket is the proxy's). */
 const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 64;
 
+function positionsConfig(env: Env): Config['positions'] {
+  const retention = Number(env.BOSUN_RETENTION_DAYS);
+  const thinAfter = Number(env.BOSUN_THIN_AFTER_DAYS);
+  const thinMinutes = Number(env.BOSUN_THIN_MINUTES);
+  const problems: string[] = [];
+  if (thinMinutes < 1 || thinMinutes > 1440) problems.push(`  BOSUN_THIN_MINUTES: must be 1-1440 (got ${env.BOSUN_THIN_MINUTES})`);
+  if (retention > 0 && thinAfter >= retention)
+    problems.push(`  BOSUN_THIN_AFTER_DAYS: must be less than BOSUN_RETENTION_DAYS (${thinAfter} ≥ ${retention}): positions would be dropped before they are thinned`);
+  if (problems.length > 0) throw new ConfigError(`invalid configuration:\n${problems.join('\n')}`);
+  return { retentionDays: retention > 0 ? retention : null, thinAfterDays: thinAfter > 0 ? thinAfter : null, thinMinutes };
+}
+
 /** Parses configuration from an environment map (process.env at the entry point; explicit maps in tests). */
 export function loadConfig(source: Record<string, string | undefined>): Config {
   const raw: Record<string, string> = {};
@@ -161,6 +187,9 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     }
   }
   const trustProxy = parseTrustProxy(env.BOSUN_TRUST_PROXY);
+  const feedLeaseSeconds = Number(env.BOSUN_FEED_LEASE_SECONDS);
+  if (feedLeaseSeconds < 3 || feedLeaseSeconds > 3600) throw new ConfigError(`invalid configuration:\n  BOSUN_FEED_LEASE_SECONDS: must be 3-3600 (got ${env.BOSUN_FEED_LEASE_SECONDS})`);
+  const positions = positionsConfig(env);
   const dataDir = resolve(env.BOSUN_DATA_DIR);
   let database: Config['database'];
   const url = env.DATABASE_URL;
@@ -187,7 +216,9 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
       maxConnectionsPerAddress: env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS !== undefined ? Number(env.BOSUN_MAX_CONNECTIONS_PER_ADDRESS) : trustProxy === false ? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS : 0,
     },
     feeds: env.BOSUN_FEEDS ?? null,
+    feedLeaseMs: feedLeaseSeconds * 1000,
     payments: { rails: parseRails(env.BOSUN_PAYMENT_RAILS), intentsEnabled: asBool(env.BOSUN_PAYMENT_INTENTS) },
+    positions,
     demo: { vessels: Number(env.BOSUN_DEMO_VESSELS), seed: env.BOSUN_DEMO_SEED, backfillDays: Number(env.BOSUN_DEMO_BACKFILL_DAYS) },
     logLevel: env.LOG_LEVEL as LogLevel, // one of LOG_LEVEL's literals (checked against EnvSchema)
     version: '1.0.0',

@@ -32,13 +32,13 @@ export interface ScaleOutResult {
   longPoll: { sentLines: number; status: number; items: number; mmsis: number[]; sentMmsis: number[] };
 }
 
-interface Served {
+export interface Served {
   child: ChildProcess;
   url: string;
   stderr: () => string;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolvePort, reject) => {
     const server = createServer();
     server.once('error', reject);
@@ -49,7 +49,7 @@ function freePort(): Promise<number> {
   });
 }
 
-function serve(env: NodeJS.ProcessEnv): Promise<Served> {
+export function serve(env: NodeJS.ProcessEnv): Promise<Served> {
   const child = spawn(process.execPath, [cli, 'serve'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -64,7 +64,7 @@ function serve(env: NodeJS.ProcessEnv): Promise<Served> {
   });
 }
 
-async function stop(served: Served | undefined): Promise<void> {
+export async function stop(served: Served | undefined): Promise<void> {
   if (!served || served.child.exitCode !== null) return;
   const exited = new Promise((r) => served.child.once('exit', r));
   served.child.kill('SIGINT');
@@ -73,7 +73,7 @@ async function stop(served: Served | undefined): Promise<void> {
   clearTimeout(timer);
 }
 
-async function call(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
+export async function call(url: string, init: RequestInit = {}): Promise<{ status: number; body: any; headers: Headers }> {
   const res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
   const text = await res.text();
   let body: any;
@@ -85,13 +85,13 @@ async function call(url: string, init: RequestInit = {}): Promise<{ status: numb
   return { status: res.status, body, headers: res.headers };
 }
 
-function cliRun(env: NodeJS.ProcessEnv, args: string[]): void {
+export function cliRun(env: NodeJS.ProcessEnv, args: string[]): void {
   const run = spawnSync(process.execPath, [cli, ...args], { env, encoding: 'utf8' });
   if (run.status !== 0) throw new Error(`bosun ${args.join(' ')} failed: ${run.stderr}`);
 }
 
 /** Position reports (types 1-3) of the sample, with their MMSIs (bits 8-37 of the payload). */
-function samplePositions(count: number): { lines: string[]; mmsis: number[] } {
+export function samplePositions(count: number): { lines: string[]; mmsis: number[] } {
   const lines: string[] = [];
   const mmsis = new Set<number>();
   for (const line of readFileSync(SAMPLE, 'utf8').split('\n')) {
@@ -113,7 +113,7 @@ function samplePositions(count: number): { lines: string[]; mmsis: number[] } {
   return { lines, mmsis: [...mmsis].sort((a, b) => a - b) };
 }
 
-function sendLines(port: number, lines: string[]): Promise<void> {
+export function sendLines(port: number, lines: string[]): Promise<void> {
   return new Promise((resolveSend, reject) => {
     const socket = connect(port, '127.0.0.1', () => socket.end(lines.join('\r\n') + '\r\n'));
     socket.once('error', reject);

@@ -51,7 +51,14 @@ import { createWebmcpService } from '../features/mcp/webmcp-service.js';
 import { mountMcpEndpoint } from '../features/mcp/mcp-endpoint.js';
 import { createFleetService } from '../fleet/fleet-service.js';
 import type { FeedManager } from '../feeds/feed-manager.js';
+import { createFeedOwner } from '../feeds/feed-owner.js';
 import { configuredFeeds } from '../feeds/serve-feeds.js';
+import { createLeaseRepo } from '../store/leases.js';
+import { createPositionPartitions } from '../store/position-partitions.js';
+import { createPositionRetention } from '../fleet/position-retention.js';
+
+/** Days after today whose position partitions the hourly job keeps ready. */
+const PARTITION_DAYS_AHEAD = 3;
 import { buildHttpApp } from '../http/app.js';
 import { createCursorCodec, newCursorSecret } from '../http/cursor-codec.js';
 import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
@@ -149,7 +156,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
 
   const audit = createAuditService({ repo: createAuditRepo(store.db), clock });
   const agents = createAgentsService({ repo: createAgentsRepo(store.db, store.readNow), clock, audit, autoSandbox: () => config.autoSandbox });
-  const fleetRepo = createFleetRepo(store.db, store.dialect);
+  const positionPartitions = createPositionPartitions(store.db, store.dialect);
+  const fleetRepo = createFleetRepo(store.db, store.dialect, positionPartitions);
+  const positionRetention = createPositionRetention({ db: store.db, dialect: store.dialect, partitions: positionPartitions, clock, settings: config.positions });
   const fleet = createFleetService({ repo: fleetRepo, bus, clock, onError: (err, context) => logger.error({ err }, context) });
   // the harbor writes workspace events (help and operator request changes) in its own transactions
   const workspace = createWorkspaceService({ repo: createWorkspaceRepo(store.db), clock, bus, transaction: store.transaction });
@@ -306,6 +315,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'payment_intent_expiry', everyMs: MINUTE, run: () => services.payments.expireDue() },
     { name: 'vessel_lookups_retention', everyMs: HOUR, run: () => services.vessels.enforceRetention() },
     { name: 'idempotency_retention', everyMs: HOUR, run: () => services.idempotency.enforceRetention() },
+    // PostgreSQL's daily position partitions, created ahead so writers rarely create one (docs/decisions/101)
+    { name: 'positions_partitions', everyMs: HOUR, run: () => positionPartitions.createAhead(clock.now(), PARTITION_DAYS_AHEAD) },
+    { name: 'positions_retention', everyMs: HOUR, run: () => positionRetention.run() },
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
     { name: 'webmcp_dispatch_retention', everyMs: HOUR, run: () => services.webmcp.enforceRetention() },
@@ -395,14 +407,41 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
   const http = buildHttpApp({ ...ctx, pages });
   mountMcpEndpoint(http, { config, services, limiter, clock });
   services.webmcp.attach(async (request) => http.inject(request));
+  // Feeds run in the one process holding the feed lease (docs/decisions/100); a process without feeds never claims it.
+  let feeds: FeedManager | null = null;
+  const feedOwner =
+    options.background && configuredFeeds(config.feeds, { demo: config.demo, fleet: services.fleet, sink: services.fleet, clock, logger }).size > 0
+      ? createFeedOwner({
+          leases: createLeaseRepo(core.store.db),
+          owner: services.fleet.instanceId,
+          clock,
+          leaseMs: config.feedLeaseMs,
+          logger,
+          start: async () => {
+            const manager = configuredFeeds(config.feeds, { demo: config.demo, fleet: services.fleet, sink: services.fleet, clock, logger });
+            await manager.start();
+            feeds = manager;
+            return {
+              stop: async () => {
+                feeds = null;
+                await manager.stop();
+              },
+            };
+          },
+        })
+      : null;
+  if (feedOwner) {
+    scheduler.add({ name: 'feed_lease', everyMs: Math.max(SECOND, Math.floor(config.feedLeaseMs / 3)), run: () => feedOwner.tick() });
+    statusReporters.push(feedOwner.statusReporter());
+  }
   if (options.background) {
+    statusReporters.push({ name: 'feeds', report: () => feeds?.statusReporter().report() ?? { sources: [] } });
     services.telemetry.start();
     services.billing.meter.start();
     scheduler.start();
     services.fleet.startFlushing();
     services.vessels.start();
   }
-  let feeds: FeedManager | null = null;
 
   let closed = false;
   const bosun: Bosun = {
@@ -415,18 +454,17 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     async close() {
       if (closed) return;
       closed = true;
-      await feeds?.stop();
+      await feedOwner?.stop();
       await http.close();
       await scheduler.stop();
       await limiter.close();
       await core.close();
     },
   };
-  if (options.background) {
+  if (feedOwner) {
     try {
-      feeds = configuredFeeds(config.feeds, { demo: config.demo, fleet: services.fleet, sink: services.fleet, clock, logger });
-      statusReporters.push(feeds.statusReporter());
-      await feeds.start();
+      // the first claim at start: a single process (or the first of several) starts its feeds before serving
+      await feedOwner.tick();
     } catch (e) {
       await bosun.close();
       throw e;

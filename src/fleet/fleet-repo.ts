@@ -1,5 +1,6 @@
 import { CompiledQuery, sql, type Kysely, type OnConflictBuilder, type Selectable } from 'kysely';
 import type { BulkColumnType, DialectHelpers } from '../store/dialect.js';
+import { createPositionPartitions, type PositionPartitions } from '../store/position-partitions.js';
 import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
 import type { Trx } from '../store/transaction.js';
 
@@ -41,6 +42,8 @@ const POSITION_STAGING = 'bosun_positions_in';
 const HISTORY_CHUNK = 1000;
 /** SQLSTATE of a unique index violation (a position already stored). */
 const UNIQUE_VIOLATION = '23505';
+/** SQLSTATE of "no partition of relation positions found for row" (a day's partition dropped by another process). */
+const NO_PARTITION = '23514';
 /** Batches sent through the staging table after a direct COPY met a stored row, unless one finds none. */
 const STAGING_AFTER_CONFLICT = 8;
 const LOAD_CHUNK = 500;
@@ -188,7 +191,7 @@ function chunks<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
+export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers, partitions: PositionPartitions = createPositionPartitions(db, dialect)) {
   // An MMSI already stored keeps its vsl_id; identity comes from this batch; the latest position only when newer.
   const mergeVessel = (oc: OnConflictBuilder<Database, 'vessels'>) =>
     oc.column('mmsi').doUpdateSet((eb) => {
@@ -241,6 +244,11 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
       }
       return inserted;
     }
+    // the days' partitions (docs/decisions/101): no query unless a day is new to this process
+    await partitions.ensureFor(
+      trx,
+      positions.map((p) => p.observed_at),
+    );
     if (stagingBatches === 0 && !collidesWithin(values)) {
       const direct = await copyStraightIn(trx, values);
       if (direct) return direct;
@@ -275,9 +283,18 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers) {
     try {
       await trx.executeQuery(dialect.copyIn('positions', ['seq', ...POSITION_COLUMNS], withSeqs)!);
     } catch (err) {
-      if ((err as { code?: unknown } | null)?.code !== UNIQUE_VIOLATION) throw err;
+      const code = (err as { code?: unknown } | null)?.code;
+      if (code !== UNIQUE_VIOLATION && code !== NO_PARTITION) throw err;
       // The numbers drawn stay unused: a gap in seq, like a rolled-back transaction's.
       await sql`rollback to savepoint bosun_positions_copy`.execute(trx);
+      if (code === NO_PARTITION) {
+        // another process dropped a partition this one knew: look again, then the staging path
+        partitions.forget();
+        await partitions.ensureFor(
+          trx,
+          values.map((value) => value[OBSERVED_AT_AT] as number),
+        );
+      }
       return null;
     }
     return values.map((value, i) => ({ index: i, seq: first + i, vsl_id: value[VSL_ID_AT] as string, observed_at: value[OBSERVED_AT_AT] as number }));

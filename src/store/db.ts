@@ -205,22 +205,23 @@ const MIGRATION_TABLE = 'kysely_migration';
  * a session advisory lock for the schema, and the bookkeeping table is read directly: a second process
  * waits for the lock, then finds nothing left to apply.
  */
-export async function migrateToLatest(store: Store): Promise<string[]> {
-  if (store.schema === null) return applyPending(store.db, store.dialect);
+export async function migrateToLatest(store: Store, options: { upTo?: string } = {}): Promise<string[]> {
+  if (store.schema === null) return applyPending(store.db, store.dialect, options.upTo);
   const schema = store.schema;
   const lockKey = `bosun:migrations:${schema}`;
   return store.db.connection().execute(async (connection) => {
     await sql`select pg_advisory_lock(hashtextextended(${lockKey}, 0))`.execute(connection);
     try {
       if (schema !== 'public') await sql`create schema if not exists ${sql.id(schema)}`.execute(connection);
-      return await applyPending(connection, store.dialect);
+      return await applyPending(connection, store.dialect, options.upTo);
     } finally {
       await sql`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.execute(connection);
     }
   });
 }
 
-async function applyPending(db: Db, dialect: DialectHelpers): Promise<string[]> {
+/** `upTo`: apply only migrations named up to it (tests of a migration over data written before it). */
+async function applyPending(db: Db, dialect: DialectHelpers, upTo?: string): Promise<string[]> {
   const untyped = db as unknown as Kysely<any>;
   await untyped.schema
     .createTable(MIGRATION_TABLE)
@@ -231,7 +232,7 @@ async function applyPending(db: Db, dialect: DialectHelpers): Promise<string[]> 
   const applied = new Set((await untyped.selectFrom(MIGRATION_TABLE).select('name').execute()).map((r: { name: string }) => r.name));
   const pending = Object.keys(MIGRATIONS)
     .sort()
-    .filter((name) => !applied.has(name));
+    .filter((name) => !applied.has(name) && (upTo === undefined || name <= upTo));
   if (pending.length === 0) return [];
   await untyped.transaction().execute(async (trx) => {
     for (const name of pending) {

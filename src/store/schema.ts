@@ -516,6 +516,24 @@ export interface EventDetectorStateTable {
   updated_at: number;
 }
 
+/** Named leases between processes sharing the store (docs/decisions/100): `feeds` names the feed owner. */
+export interface ProcessLeasesTable {
+  name: string;
+  owner: string | null;
+  lease_until: number;
+  /** When the current holder took the lease (renewals keep it). */
+  acquired_at: number | null;
+  updated_at: number;
+}
+
+/** A UTC day (days since the epoch) whose positions were thinned to one per vessel per `minutes` (docs/decisions/101). */
+export interface PositionThinningTable {
+  day: number;
+  minutes: number;
+  deleted: number;
+  thinned_at: number;
+}
+
 /** Rows of `bosun import ports`, one per source and key (World Port Index number or LOCODE); `row` is the parsed row as JSON. */
 export interface PortImportRowsTable {
   kind: 'wpi' | 'unlocode';
@@ -983,6 +1001,8 @@ export interface Database {
   encounters: EncountersTable;
   transits: TransitsTable;
   event_detector_state: EventDetectorStateTable;
+  process_leases: ProcessLeasesTable;
+  position_thinning: PositionThinningTable;
   usage_ledger: UsageLedgerTable;
   webmcp_dispatches: WebmcpDispatchesTable;
   exchange_skills: ExchangeSkillsTable;

@@ -8,6 +8,7 @@ import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import { POSITIONS_TOPIC, type PositionsEvent, type StoredPosition } from '../../src/fleet/types.js';
 import { migrateToLatest, openStore } from '../../src/store/db.js';
 import { dropTestSchema, testConfig } from '../helpers/app.js';
+import { createPositionPartitions } from '../../src/store/position-partitions.js';
 
 /**
  * The delayed-fix cache must answer exactly what the store query answers, whatever positions are
@@ -75,6 +76,7 @@ test('the delayed-fix cache answers exactly what the store answers, for random p
             usable: usable ? 1 : 0,
             quality_flags: usable ? '[]' : '["position_jump"]',
           };
+          await createPositionPartitions(store.db, store.dialect).ensureFor(store.db, [row.observed_at]); // the day's partition on PostgreSQL
           await store.db.insertInto('positions').values(row).execute();
           const position: StoredPosition = {
             seq: ++seq,

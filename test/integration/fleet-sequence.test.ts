@@ -6,6 +6,7 @@ import { createFleetRepo, type FleetRepo, type PositionWrite } from '../../src/f
 import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
 import type { Trx } from '../../src/store/transaction.js';
 import { dropTestSchema, testConfig, usingPostgres } from '../helpers/app.js';
+import { createPositionPartitions } from '../../src/store/position-partitions.js';
 
 /**
  * The long poll reads "positions after seq N up to the head". On PostgreSQL two writers can take
@@ -96,6 +97,7 @@ test('control: without the sequence lock an interleaved commit makes the reader 
       const { mmsi: _mmsi, ...row } = positionRow('vsl_a', observedAt);
       await trx.insertInto('positions').values(row).execute();
     };
+    await createPositionPartitions(store.db, store.dialect).createAhead(0, 0); // the day's partition on PostgreSQL
     const first = heldTransaction(store, (trx) => insertOne(trx, 1000));
     await first.written;
     const second = heldTransaction(store, (trx) => insertOne(trx, 2000));

@@ -29,6 +29,8 @@ import * as infraIngestLock from './20261125T0300_infra_ingest_lock.js';
 import * as routesQuality from './20261126T0300_routes_quality.js';
 import * as routesReadiness from './20261126T0400_routes_readiness.js';
 import * as usageActivity from './20261126T0500_usage_activity.js';
+import * as processLeases from './20261127T0100_process_leases.js';
+import * as positionsByDay from './20261127T0200_positions_by_day.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -65,4 +67,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261126T0300_routes_quality': routesQuality,
   '20261126T0400_routes_readiness': routesReadiness,
   '20261126T0500_usage_activity': usageActivity,
+  '20261127T0100_process_leases': processLeases,
+  '20261127T0200_positions_by_day': positionsByDay,
 };

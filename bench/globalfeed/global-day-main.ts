@@ -1,0 +1,232 @@
+/**
+ * Global-feed storage benchmark (issue 31). A SIMULATED global fleet at realistic AIS reporting rates
+ * (class A every 2-10 s under way, every 3 min at anchor; class B every 30 s; vessels spread over the
+ * world's oceans, labelled simulated), generated in time order for `--minutes` of simulated time and
+ * written through the fleet's store path (src/fleet/fleet-repo.ts: vessel upserts skipped, positions in
+ * batches, daily partitions on PostgreSQL) into a fresh store, then analysed by the event detector runner.
+ * All figures come from this one run; the machine is shared, so read the ratios, not the absolutes:
+ * - ingest: positions written per wall second ÷ positions generated per simulated second (× real time),
+ *   and that ratio for 50,000 vessels (linear in fleet size: the rate per vessel is the generator's);
+ * - detection: the detector's positions per second over the same stream ÷ the 50,000-vessel rate;
+ * - keyed lookup (newest usable position of one vessel): p50 on the store before the run and while
+ *   ingest runs, as a ratio;
+ * - bytes per stored position (SQLite: pages of positions and its indexes via dbstat; PostgreSQL: the
+ *   partitions' total relation size), and the disk a 50,000-vessel day and 7/30/90-day retention take.
+ * Usage: node dist/bench/globalfeed/global-day-main.js [--vessels 5000] [--minutes 10] [--store sqlite|postgres]
+ *   (postgres: DATABASE_URL; a fresh schema is created and dropped)
+ */
+import { mkdirSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { createBosun } from '../../src/app/create.js';
+import { ManualClock } from '../../src/clock.js';
+import { loadConfig } from '../../src/config.js';
+import { createFleetReads } from '../../src/fleet/fleet-reads.js';
+import { createFleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.js';
+import { Rng } from '../../src/sim/random.js';
+import { median } from '../../src/stats.js';
+
+const { values } = parseArgs({
+  options: { vessels: { type: 'string', default: '5000' }, minutes: { type: 'string', default: '10' }, store: { type: 'string', default: 'sqlite' }, batch: { type: 'string', default: '5000' } },
+});
+const VESSELS = Number(values.vessels);
+const MINUTES = Number(values.minutes);
+const BATCH = Number(values.batch);
+const GLOBAL = 50_000;
+const START = Date.UTC(2026, 10, 20, 0, 0, 0);
+const root = resolve(import.meta.dirname, '..', '..', '..');
+
+interface SimVessel {
+  vslId: string;
+  mmsi: number;
+  kind: 'A-underway' | 'A-anchor' | 'B';
+  lat: number;
+  lon: number;
+  sog: number;
+  cog: number;
+  next: number;
+}
+
+/** 70 % class A (75 % of them under way), 30 % class B; positions over open water bands. */
+function fleet(rng: Rng): SimVessel[] {
+  return Array.from({ length: VESSELS }, (_, i) => {
+    const r = rng.next();
+    const kind = r < 0.525 ? 'A-underway' : r < 0.7 ? 'A-anchor' : 'B';
+    return {
+      vslId: `sim_${i}`,
+      mmsi: 200_000_000 + i,
+      kind,
+      lat: -50 + rng.next() * 110,
+      lon: -180 + rng.next() * 360,
+      sog: kind === 'A-anchor' ? 0.1 : 8 + rng.next() * 10,
+      cog: rng.next() * 360,
+      next: START + Math.floor(rng.next() * 30_000),
+    };
+  });
+}
+
+const interval = (v: SimVessel, rng: Rng) => (v.kind === 'A-underway' ? 2000 + Math.floor(rng.next() * 8000) : v.kind === 'A-anchor' ? 180_000 : 30_000);
+
+/** Every report of the fleet in [START, START + minutes), in time order (vessels kept in a binary heap by next report). */
+function* reports(vessels: SimVessel[], rng: Rng): Generator<PositionWrite> {
+  const end = START + MINUTES * 60_000;
+  const heap = [...vessels].sort((a, b) => a.next - b.next);
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && heap[l]!.next < heap[m]!.next) m = l;
+      if (r < heap.length && heap[r]!.next < heap[m]!.next) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  while (heap[0]!.next < end) {
+    const v = heap[0]!;
+    const t = v.next;
+    const step = interval(v, rng);
+    const nm = (v.sog * step) / 3_600_000;
+    v.lat = Math.max(-80, Math.min(80, v.lat + (nm / 60) * Math.cos((v.cog * Math.PI) / 180)));
+    v.lon = ((v.lon + (nm / 60) * Math.sin((v.cog * Math.PI) / 180) + 540) % 360) - 180;
+    yield {
+      mmsi: v.mmsi,
+      vsl_id: v.vslId,
+      observed_at: t,
+      received_at: t + 500,
+      lat: v.lat,
+      lon: v.lon,
+      sog: v.sog,
+      cog: v.cog,
+      heading: Math.round(v.cog),
+      nav_status: v.kind === 'A-anchor' ? 1 : 0,
+      msg_type: v.kind === 'B' ? 18 : 1,
+      source: 'simulated-global',
+      simulated: 1,
+      usable: 1,
+      quality_flags: '[]',
+    };
+    v.next = t + step;
+    down(0);
+  }
+}
+
+const postgres = values.store === 'postgres';
+const schema = `bench_global_${randomBytes(4).toString('hex')}`;
+const dir = join(root, 'bench', 'out', 'globalfeed');
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+const env: Record<string, string> = { LOG_LEVEL: 'silent', BOSUN_FEEDS: 'none', PORT: '0', BOSUN_TELEMETRY: 'false', BOSUN_DATA_DIR: dir };
+if (postgres) {
+  if (!process.env.DATABASE_URL?.startsWith('postgres')) throw new Error('--store postgres needs DATABASE_URL');
+  Object.assign(env, { DATABASE_URL: process.env.DATABASE_URL, BOSUN_PG_SCHEMA: schema });
+}
+const clock = new ManualClock(START + MINUTES * 60_000);
+const bosun = await createBosun(loadConfig(env), { clock });
+try {
+  const store = bosun.ctx.store;
+  const repo = createFleetRepo(store.db, store.dialect);
+  const reads = createFleetReads(store.db);
+  const rng = new Rng(31);
+  const vessels = fleet(rng);
+
+  // keyed lookup on the store before the run (a first minute written, no ingest running)
+  const pick = new Rng(7); // its own generator: lookups do not change the fleet's reports
+  const lookup = async (): Promise<number> => {
+    const v = vessels[Math.floor(pick.next() * vessels.length)]!;
+    const t0 = performance.now();
+    await reads.newestUsableAtOrBefore(v.vslId, START + MINUTES * 60_000);
+    return performance.now() - t0;
+  };
+  const quiet: number[] = [];
+  for (let i = 0; i < 200; i++) quiet.push(await lookup());
+
+  // ingest, with lookups interleaved (one between two batches, and a concurrent loop on PostgreSQL)
+  let generated = 0;
+  let batch: PositionWrite[] = [];
+  const busy: number[] = [];
+  let ingesting = true;
+  const lookups = postgres
+    ? (async () => {
+        while (ingesting) busy.push(await lookup());
+      })()
+    : Promise.resolve();
+  const t0 = performance.now();
+  for (const report of reports(vessels, rng)) {
+    batch.push(report);
+    generated++;
+    if (batch.length >= BATCH) {
+      await repo.writeBatch([], [], batch);
+      batch = [];
+      if (!postgres) busy.push(await lookup());
+    }
+  }
+  if (batch.length > 0) await repo.writeBatch([], [], batch);
+  const ingestSeconds = (performance.now() - t0) / 1000;
+  ingesting = false;
+  await lookups;
+
+  // the detector over the stream (as the live job: checkpoint to head)
+  const d0 = performance.now();
+  const analysed = await bosun.ctx.services.events.runner.catchUp();
+  const detectSeconds = (performance.now() - d0) / 1000;
+
+  // bytes per stored position
+  let bytes: number;
+  if (postgres) {
+    const { rows } = await sql<{
+      bytes: string;
+    }>`select coalesce(sum(pg_total_relation_size(c.oid)), 0) as bytes from pg_inherits i join pg_class c on c.oid = i.inhrelid join pg_class p on p.oid = i.inhparent join pg_namespace n on n.oid = p.relnamespace where p.relname = 'positions' and n.nspname = current_schema()`.execute(
+      store.db,
+    );
+    bytes = Number(rows[0]!.bytes);
+  } else {
+    await sql`pragma wal_checkpoint(TRUNCATE)`.execute(store.db);
+    const { rows } = await sql<{ bytes: number }>`select sum(pgsize) as bytes from dbstat where name in ('positions', 'positions_vessel_time', 'positions_observed_at')`.execute(store.db);
+    bytes = Number(rows[0]!.bytes);
+  }
+  const stored = Number(
+    (
+      await store.db
+        .selectFrom('positions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
+  const simSeconds = MINUTES * 60;
+  const ratePerVessel = generated / simSeconds / VESSELS;
+  const globalRate = ratePerVessel * GLOBAL;
+  const ingestRate = stored / ingestSeconds;
+  const perPosition = bytes / stored;
+  const dayGb = (globalRate * 86_400 * perPosition) / 1e9;
+  const quietP50 = median(quiet) ?? NaN;
+  const busyP50 = median(busy) ?? NaN;
+  console.log(`store ${postgres ? 'PostgreSQL (daily partitions)' : 'SQLite'}; simulated fleet ${VESSELS} vessels, ${MINUTES} min; machine load ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `generated ${generated} positions (${(generated / simSeconds).toFixed(0)}/s simulated, ${ratePerVessel.toFixed(3)}/s per vessel → ${globalRate.toFixed(0)}/s for ${GLOBAL} vessels); stored ${stored}`,
+  );
+  console.log(
+    `ingest ${ingestSeconds.toFixed(1)} s: ${ingestRate.toFixed(0)} positions/s = ${(ingestRate / (generated / simSeconds)).toFixed(1)}× real time for ${VESSELS} vessels, ${(ingestRate / globalRate).toFixed(2)}× for ${GLOBAL}`,
+  );
+  console.log(
+    `detector ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
+  );
+  console.log(`keyed lookup p50 ${quietP50.toFixed(2)} ms before ingest, ${busyP50.toFixed(2)} ms during (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups)`);
+  console.log(`bytes per stored position ${perPosition.toFixed(1)} (positions and its indexes: ${(bytes / 1e6).toFixed(1)} MB)`);
+  console.log(
+    `projection for ${GLOBAL} vessels at these rates: ${((globalRate * 86_400) / 1e6).toFixed(1)} M positions/day, ${dayGb.toFixed(1)} GB/day; retention 7 d ${(dayGb * 7).toFixed(0)} GB, 30 d ${(dayGb * 30).toFixed(0)} GB, 90 d ${(dayGb * 90).toFixed(0)} GB`,
+  );
+} finally {
+  await bosun.close();
+  if (postgres) {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`drop schema if exists "${schema}" cascade`);
+    await client.end();
+  }
+}
