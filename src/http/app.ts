@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { INNER_BASE_HEADER, innerBaseOf } from './inner-base.js';
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
@@ -98,7 +99,7 @@ function newRequestId(): string {
 export const toRouterPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
 export function baseUrlOf(ctx: Pick<AnyHttpContext, 'config'>, req: FastifyRequest): string {
-  return ctx.config.publicUrl ?? `${req.protocol}://${req.host}`;
+  return ctx.config.publicUrl ?? innerBaseOf(req.headers[INNER_BASE_HEADER]) ?? `${req.protocol}://${req.host}`;
 }
 
 function validationDetail(err: FastifyError): ErrorDetail {
