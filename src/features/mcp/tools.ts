@@ -77,13 +77,18 @@ function describe({ entry, route }: ImplementedOperation): string {
   return `${entry.summary}. ${route.description}${body} ${access} ${cost}${example ? ` Example arguments: ${example}` : ''}`;
 }
 
-/** The operation's first documented example as tool arguments (path and query parameters by name, the body as `body`). */
+/**
+ * The operation's first documented example that has arguments, as tool arguments (path and query
+ * parameters by name, the body as `body`); `{}` when every documented example takes the defaults.
+ */
 function exampleArguments(route: OperationContract): string | null {
-  const example = route.examples.find((e) => !e.expectError && !e.requires) ?? route.examples[0];
-  if (!example) return null;
-  const args = { ...example.params, ...example.query, ...(example.body !== undefined ? { [BODY_ARGUMENT]: example.body } : {}) };
-  const text = JSON.stringify(args);
-  return text !== '{}' && text.length <= 400 ? text : null;
+  // examples that work on a fresh install first, then those needing a prerequisite (their ids are placeholders)
+  const usable = [...route.examples.filter((e) => !e.expectError && !e.requires), ...route.examples.filter((e) => e.expectError || e.requires)];
+  const args = usable.map((e) => ({ ...e.params, ...e.query, ...(e.body !== undefined ? { [BODY_ARGUMENT]: e.body } : {}) }));
+  const text = JSON.stringify(args.find((a) => Object.keys(a).length > 0) ?? args[0] ?? {});
+  const required = Object.keys(route.params?.properties ?? {}).length + (route.query?.required?.length ?? 0) + (route.body ? 1 : 0);
+  if (text === '{}') return (route.params || route.query) && required === 0 ? '{} (every argument is optional)' : null;
+  return text.length <= 600 ? text : null;
 }
 
 /** The tool's input: path and query parameters by name (the OpenAPI parameter schemas), the JSON body as `body`. */
