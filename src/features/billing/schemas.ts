@@ -60,6 +60,20 @@ export const PaymentInstructionsData = Type.Object({
   links: Type.Object({ rails: Type.String(), payments_page: Type.String(), x402_requirements: Type.String(), pricing: Type.String() }),
 });
 
+export const X402RequirementsQuery = Type.Object(
+  {
+    resource: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          'The resource an x402 client wants to pay for (a URL or a path of this service), as the ShipInfo agent kit sends it. Accepted and echoed in payment_required.resource.url; nothing can be paid for it either.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const X402RequirementsData = Type.Object({
   available: Type.Literal(false),
   status: Type.Literal('unavailable'),
@@ -131,6 +145,15 @@ export const X402VerifyBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/**
+ * Any JSON value: x402/verify answers settlement_unavailable before it reads the body, so an x402 client
+ * of any version learns the documented state first; the v2 shape is published as the first alternative.
+ */
+export const X402VerifyAnyBody = Type.Union([X402VerifyBody, Type.Unknown()], {
+  description:
+    'An x402 verify body (x402Version, paymentPayload, paymentRequirements as the x402 specification defines them, version 1 or 2). Not checked: payments are unavailable, so every body answers settlement_unavailable.',
+});
 
 export const SubmitTxBody = Type.Object(
   {
