@@ -267,10 +267,12 @@ describe('billing: pricing, instructions and the unavailable payment surface', (
     const unknown = await app.api('GET', '/v1/billing/x402/requirements?resources=x');
     assert.equal(unknown.status, 400, 'other names are still refused');
     const { apiKey } = await app.registerAgent('shipinfo-kit');
-    for (const body of [{ x402Version: 1, paymentPayload: { scheme: 'exact', network: 'base' } }, {}, { anything: ['goes'] }]) {
+    for (const body of [{ x402Version: 1, paymentPayload: { scheme: 'exact', network: 'base' } }, {}, { x402Version: 'two', paymentRequirements: [] }]) {
       const verify = await app.api('POST', '/v1/billing/x402/verify', { token: apiKey, body });
       assert.deepEqual([verify.status, verify.body.errors[0].code, verify.body.cost_units], [503, 'settlement_unavailable', 0], JSON.stringify(body));
     }
+    const foreign = await app.api('POST', '/v1/billing/x402/verify', { token: apiKey, body: { amount: 5 } });
+    assert.deepEqual([foreign.status, foreign.body.errors[0].code], [400, 'invalid_request'], 'a body that is no x402 body is still refused');
     const anonymous = await app.api('POST', '/v1/billing/x402/verify', { body: {} });
     assert.equal(anonymous.body.errors[0].code, 'auth_required', 'the key is still checked first');
   });

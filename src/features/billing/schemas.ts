@@ -147,13 +147,23 @@ export const X402VerifyBody = Type.Object(
 );
 
 /**
- * Any JSON value: x402/verify answers settlement_unavailable before it reads the body, so an x402 client
- * of any version learns the documented state first; the v2 shape is published as the first alternative.
+ * What x402/verify accepts: a JSON object with the x402 verify fields of any version and any content, so
+ * an x402 client learns the documented unavailable state before any check of their content; other field
+ * names are still refused. The v2 shape is published as the first alternative.
  */
-export const X402VerifyAnyBody = Type.Union([X402VerifyBody, Type.Unknown()], {
-  description:
-    'An x402 verify body (x402Version, paymentPayload, paymentRequirements as the x402 specification defines them, version 1 or 2). Not checked: payments are unavailable, so every body answers settlement_unavailable.',
-});
+export const X402VerifyAnyBody = Type.Union(
+  [
+    X402VerifyBody,
+    Type.Object(
+      { x402Version: Type.Optional(Type.Unknown()), paymentPayload: Type.Optional(Type.Unknown()), paymentRequirements: Type.Optional(Type.Unknown()) },
+      { additionalProperties: false },
+    ),
+  ],
+  {
+    description:
+      'An x402 verify body (x402Version, paymentPayload, paymentRequirements as the x402 specification defines them, version 1 or 2). Their content is not checked: payments are unavailable, so every such body answers settlement_unavailable.',
+  },
+);
 
 export const SubmitTxBody = Type.Object(
   {
