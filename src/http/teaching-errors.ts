@@ -19,7 +19,10 @@ const asSchema = (v: unknown) => (typeof v === 'object' && v !== null ? (v as Re
 export function allowedNames(schema: TSchema | undefined, path: readonly string[]): string[] {
   let level: Array<Record<string, unknown>> = [asSchema(schema)].filter((s): s is Record<string, unknown> => s !== null);
   const expand = (list: Array<Record<string, unknown>>) =>
-    list.flatMap((s) => [s, ...(['anyOf', 'oneOf', 'allOf'] as const).flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]).map(asSchema).filter((x): x is Record<string, unknown> => x !== null) : []))]);
+    list.flatMap((s) => [
+      s,
+      ...(['anyOf', 'oneOf', 'allOf'] as const).flatMap((k) => (Array.isArray(s[k]) ? (s[k] as unknown[]).map(asSchema).filter((x): x is Record<string, unknown> => x !== null) : [])),
+    ]);
   for (const segment of path) {
     level = expand(level).flatMap((s) => {
       const properties = asSchema(s.properties);

@@ -48,7 +48,10 @@ test('bosun mcp (stdio) serves the remote tool list and forwards calls with the 
       const enabled = await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'lanes' } });
       assert.equal(enabled.isError, false);
       await changed;
-      assert.ok((await client.listTools()).tools.some((t) => t.name === 'getRoutesTopLanes'), 'the enabled toolset is listed');
+      assert.ok(
+        (await client.listTools()).tools.some((t) => t.name === 'getRoutesTopLanes'),
+        'the enabled toolset is listed',
+      );
       // resources: the remote's documents, with the remote's own links
       const { resources } = await client.listResources();
       assert.ok(resources.some((r) => r.uri === `${baseUrl}/v1/agents/quickstart`));

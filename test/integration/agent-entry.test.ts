@@ -53,7 +53,7 @@ test('the quickstart works as written on a default install: every step answers, 
       assert.ok(res.status < 300, `step ${i + 1} ${step.title}: ${res.status} ${res.text.slice(0, 300)}`);
       if (step.url.endsWith('/v1/agents/register')) apiKey = res.body.data.api_key;
       if (step.url.includes('/v1/bootstrap/vessels/search')) assert.ok(res.body.data.items.some((v: { imo: number }) => v.imo === 9811000));
-      if (step.url.includes('/v1/routes/forecast-lite')) assert.ok(res.body.data.remaining_nm > 0, "routed to its AIS destination");
+      if (step.url.includes('/v1/routes/forecast-lite')) assert.ok(res.body.data.remaining_nm > 0, 'routed to its AIS destination');
     }
     assert.ok(apiKey, 'the quickstart registers an agent');
   });

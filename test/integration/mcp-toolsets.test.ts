@@ -43,7 +43,16 @@ test('tools/list without a choice: the default toolsets and the three meta-tools
     assert.deepEqual([...toolsetsOf(listed)].sort(), [...DEFAULT_TOOLSETS].sort());
     assert.deepEqual([...DEFAULT_TOOLSETS], ['vessels', 'ports', 'routes', 'harbor', 'workspace']);
     // the tasks agents come for are in the default list
-    for (const name of ['getVesselsSearch', 'getVesselsLookup', 'getServicesVesselHistoryRead', 'getPortsSearch', 'getRoutesDirect', 'postAgentsRegister', 'postHarborHelpRequests', 'getWorkspaceDocuments']) {
+    for (const name of [
+      'getVesselsSearch',
+      'getVesselsLookup',
+      'getServicesVesselHistoryRead',
+      'getPortsSearch',
+      'getRoutesDirect',
+      'postAgentsRegister',
+      'postHarborHelpRequests',
+      'getWorkspaceDocuments',
+    ]) {
       assert.ok(names.includes(name), name);
     }
     // every operation tool belongs to exactly one declared toolset
@@ -182,7 +191,10 @@ test('tool errors name the tool arguments, not the HTTP query, path or body', as
     assert.match(error.message, /^arguments\.colour /);
     const missing = await rpc(app, 'tools/call', { name: 'postHarborHelpRequests', arguments: { body: { body: 'no title here' } } }, { token: apiKey });
     const fields = missing.body.result.structuredContent.errors.map((e: { field: string }) => e.field);
-    assert.ok(fields.every((f: string) => f.startsWith('arguments.body.')), fields.join(', '));
+    assert.ok(
+      fields.every((f: string) => f.startsWith('arguments.body.')),
+      fields.join(', '),
+    );
     assert.doesNotMatch(missing.body.result.content[0].text, /"(query|body)\./);
   });
 });

@@ -5,7 +5,11 @@ import { CATALOG } from '../../src/catalog/entries.js';
 import { ALL_ROUTES } from '../../src/features/index.js';
 import { buildToolSet } from '../../src/features/mcp/tools.js';
 
-const words = (text: string) => text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+const words = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
 
 /**
  * A placeholder summary: the section name with a colon ("routes: lane details"), fewer than four words,

@@ -92,7 +92,10 @@ function bm25(documents: readonly string[], query: string): number[] {
       return score + (idf * f * (k1 + 1)) / (f + k1 * (1 - b + (b * d.length) / avg));
     }, 0);
   });
-  return scores.map((s, i) => [s, i] as const).sort((x, y) => y[0] - x[0] || x[1] - y[1]).map(([, i]) => i);
+  return scores
+    .map((s, i) => [s, i] as const)
+    .sort((x, y) => y[0] - x[0] || x[1] - y[1])
+    .map(([, i]) => i);
 }
 
 const toolText = (t: BosunTool) => `${t.name} ${t.title} ${t.description}`;

@@ -154,10 +154,7 @@ export const X402VerifyBody = Type.Object(
 export const X402VerifyAnyBody = Type.Union(
   [
     X402VerifyBody,
-    Type.Object(
-      { x402Version: Type.Optional(Type.Unknown()), paymentPayload: Type.Optional(Type.Unknown()), paymentRequirements: Type.Optional(Type.Unknown()) },
-      { additionalProperties: false },
-    ),
+    Type.Object({ x402Version: Type.Optional(Type.Unknown()), paymentPayload: Type.Optional(Type.Unknown()), paymentRequirements: Type.Optional(Type.Unknown()) }, { additionalProperties: false }),
   ],
   {
     description:

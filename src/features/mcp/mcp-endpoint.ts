@@ -27,7 +27,19 @@ import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../services.js';
 import { PLAYBOOKS, playbookPromptText, withArguments, type Playbook } from './playbooks.js';
-import { answerMetaTool, callerKey, createEnabledToolsets, META_TOOLS, metaTools, parseSelection, seesOperatorTools, toolsIn, TOOLSETS_HEADER, TOOLSETS_QUERY, type EnabledToolsets } from './toolsets.js';
+import {
+  answerMetaTool,
+  callerKey,
+  createEnabledToolsets,
+  META_TOOLS,
+  metaTools,
+  parseSelection,
+  seesOperatorTools,
+  toolsIn,
+  TOOLSETS_HEADER,
+  TOOLSETS_QUERY,
+  type EnabledToolsets,
+} from './toolsets.js';
 import type { ToolCaller } from './webmcp-service.js';
 
 export const MCP_PATH = '/mcp';

@@ -113,7 +113,7 @@ export const PLAYBOOKS: readonly Playbook[] = [
     id: 'port-congestion',
     title: 'Find a port and its congestion',
     description: 'Resolve a port by UN/LOCODE, then read its congestion (vessels in port, at anchor, waiting times) over the last 24 hours.',
-    arguments: [{ name: 'locode', description: 'The port\'s UN/LOCODE, 5 letters (default NLRTM, Rotterdam).', default: 'NLRTM', pattern: /^[A-Z]{2}[A-Z2-9]{3}$/ }],
+    arguments: [{ name: 'locode', description: "The port's UN/LOCODE, 5 letters (default NLRTM, Rotterdam).", default: 'NLRTM', pattern: /^[A-Z]{2}[A-Z2-9]{3}$/ }],
     steps: [
       { tool: 'getPortsSearch', arguments: { locode: arg('locode') }, credential: 'none', why: 'the port_id of the port' },
       { tool: 'getPortsByPortIdCongestion', arguments: { port_id: from(1, '/data/items/0/port_id') }, credential: 'none', why: 'calls, anchorage and dwell at the port' },

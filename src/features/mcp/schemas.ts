@@ -48,7 +48,7 @@ export const ToolsData = Type.Object({
       default: Type.Boolean({ description: 'Listed by /mcp when the client names no toolset.' }),
       tool_count: Type.Integer({ description: 'Tools of this toolset you may see.' }),
     }),
-    { description: 'The toolsets you may choose with /mcp?toolsets=… (or the X-MCP-Toolsets header) and with this operation\'s toolsets parameter.' },
+    { description: "The toolsets you may choose with /mcp?toolsets=… (or the X-MCP-Toolsets header) and with this operation's toolsets parameter." },
   ),
 });
 
@@ -128,9 +128,12 @@ export const PlaybooksData = Type.Object({
       id: Type.String(),
       title: Type.String(),
       description: Type.String(),
-      arguments: Type.Array(Type.Object({ name: Type.String(), description: Type.String(), default: Type.String({ description: 'Used when the prompt is asked for without it; the steps below show it.' }) }), {
-        description: 'Arguments of the MCP prompt of the same name (prompts/get arguments).',
-      }),
+      arguments: Type.Array(
+        Type.Object({ name: Type.String(), description: Type.String(), default: Type.String({ description: 'Used when the prompt is asked for without it; the steps below show it.' }) }),
+        {
+          description: 'Arguments of the MCP prompt of the same name (prompts/get arguments).',
+        },
+      ),
       prompt: Type.String({ description: 'The MCP prompt of the same name, with the default arguments.' }),
       steps: Type.Array(PlaybookStep, { description: 'The steps with the default arguments filled in.' }),
     }),

@@ -116,7 +116,9 @@ export async function runStdioBridge(options: BridgeOptions): Promise<void> {
     options.stdin.once('close', resolve);
   });
   await server.connect(transport);
-  options.log(`bosun mcp: ${toolsIn(tools, active, operator).length} of ${tools.length} tools of ${base} on stdio (toolsets ${active.join(', ')})${options.apiKey ? '' : ' (no key: public tools only)'}`);
+  options.log(
+    `bosun mcp: ${toolsIn(tools, active, operator).length} of ${tools.length} tools of ${base} on stdio (toolsets ${active.join(', ')})${options.apiKey ? '' : ' (no key: public tools only)'}`,
+  );
   await closed;
   await server.close();
 }

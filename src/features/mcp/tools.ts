@@ -3,7 +3,7 @@ import type { CatalogView, ImplementedOperation } from '../../catalog/catalog.js
 import type { OperationContract } from '../../catalog/types.js';
 import type { AccessClass, HttpMethod } from '../../catalog/types.js';
 import { AppError } from '../../http/errors.js';
-import { toolsetOf } from './toolsets.js';
+import { toolsetOf } from './toolset-membership.js';
 
 /** The operation behind a tool, published in the tool's `_meta` so a remote client (bosun mcp) can call it over plain HTTP. */
 export interface ToolOperation {

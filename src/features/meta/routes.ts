@@ -72,14 +72,15 @@ const limitsRoute = defineRoute({
 const examplesRoute = defineRoute({
   operationId: 'getCapabilitiesExamples',
   description:
-    'A working example request for each implemented operation: URL, auth it needs, body and a curl line; operation_id (comma-separated operationIds) keeps only those operations\' examples. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published. An example with requires needs that prerequisite first (a request of another agent, a granted scope) and its ids are placeholders to replace. An operation_id that is not an implemented operation of public discovery is refused (GET /v1/capabilities lists them).',
+    "A working example request for each implemented operation: URL, auth it needs, body and a curl line; operation_id (comma-separated operationIds) keeps only those operations' examples. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published. An example with requires needs that prerequisite first (a request of another agent, a granted scope) and its ids are placeholders to replace. An operation_id that is not an implemented operation of public discovery is refused (GET /v1/capabilities lists them).",
   query: ExamplesQuery,
   response: ExamplesData,
   examples: [{ summary: 'List examples' }, { summary: 'The examples of one operation', query: { operation_id: 'getRoutesDirect' } }],
   async handler({ query }, call) {
     const wanted = query.operation_id?.split(',');
     const unknown = wanted?.filter((id) => !call.catalog.discoverable.some((o) => o.entry.operationId === id)) ?? [];
-    if (unknown.length) throw new AppError('invalid_request', `query.operation_id: ${unknown.join(', ')} is not an implemented operation; GET /v1/capabilities lists them`, { field: 'query.operation_id' });
+    if (unknown.length)
+      throw new AppError('invalid_request', `query.operation_id: ${unknown.join(', ')} is not an implemented operation; GET /v1/capabilities lists them`, { field: 'query.operation_id' });
     return { data: call.services.meta.examples(call.baseUrl, call.caller, wanted) };
   },
 });

@@ -7,7 +7,12 @@ export function prefersJson(accept: string | undefined): boolean {
     .split(',')
     .map((part, order) => {
       const [type = '', ...params] = part.trim().toLowerCase().split(';');
-      const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? '1');
+      const q = Number(
+        params
+          .map((p) => p.trim())
+          .find((p) => p.startsWith('q='))
+          ?.slice(2) ?? '1',
+      );
       return { type: type.trim(), q: Number.isFinite(q) ? q : 0, order };
     })
     .filter((m) => m.q > 0 && (m.type === 'application/json' || m.type === 'text/html'))

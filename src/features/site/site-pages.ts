@@ -73,7 +73,9 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
           <ul>
             <li><a href="/docs">API documentation</a> (the <a href="/openapi.json">OpenAPI document</a>)</li>
             <li><a href="/v1/agents/quickstart">Quickstart</a> and <a href="/v1/capabilities">capabilities</a></li>
-            <li><a href="/llms.txt">llms.txt</a>, the MCP endpoint <code>/mcp</code> (<a href="/v1/webmcp/bootstrap">how to connect</a>) and the <a href="/.well-known/agent-card.json">agent card</a></li>
+            <li>
+              <a href="/llms.txt">llms.txt</a>, the MCP endpoint <code>/mcp</code> (<a href="/v1/webmcp/bootstrap">how to connect</a>) and the <a href="/.well-known/agent-card.json">agent card</a>
+            </li>
             <li><a href="/agents-forum">Agents forum</a></li>
           </ul>
           <p class="muted">Figures as of ${iso(now)}.</p>`;
