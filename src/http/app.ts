@@ -17,6 +17,8 @@ import { bearerChallenge, ignoreInvalidCredential } from './credential-fallback.
 import { pathPattern, plannedOperations } from './planned.js';
 import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
+import { INNER_BASE_HEADER, innerBaseOf } from './inner-base.js';
+import { teachingDetails } from './teaching-errors.js';
 import { envelopeJson, envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
 import { DependencyUnavailableError } from '../dependency.js';
 import { boundNumbers, rejectInvalidText } from './edge-input.js';
@@ -98,7 +100,7 @@ function newRequestId(): string {
 export const toRouterPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
 
 export function baseUrlOf(ctx: Pick<AnyHttpContext, 'config'>, req: FastifyRequest): string {
-  return ctx.config.publicUrl ?? `${req.protocol}://${req.host}`;
+  return ctx.config.publicUrl ?? innerBaseOf(req.headers[INNER_BASE_HEADER]) ?? `${req.protocol}://${req.host}`;
 }
 
 function validationDetail(err: FastifyError): ErrorDetail {
@@ -158,7 +160,8 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   });
   // Query strings and path parameters arrive as text and are coerced; JSON bodies are typed and are not.
   const coercing = new Ajv({ removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
-  const strictTypes = new Ajv({ removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: false, strict: false });
+  // JSON bodies: every error, so a body missing several fields is refused naming them all (teaching-errors.ts).
+  const strictTypes = new Ajv({ removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: true, strict: false });
   for (const ajv of [coercing, strictTypes]) (addFormats as unknown as (a: Ajv) => void)(ajv);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictTypes : coercing).compile(boundNumbers(schema)));
   app.addHook('preValidation', rejectInvalidText(catalog.implemented));
@@ -200,7 +203,15 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
     done();
   });
 
-  function sendError(req: FastifyRequest, reply: FastifyReply, status: number, detail: ErrorDetail, headers: Record<string, string> = {}, data?: Record<string, unknown>) {
+  function sendError(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    status: number,
+    detail: ErrorDetail,
+    headers: Record<string, string> = {},
+    data?: Record<string, unknown>,
+    more: readonly ErrorDetail[] = [],
+  ) {
     if (req.bosun) {
       req.bosun.errorCode = detail.code;
       req.bosun.costUnits = 0;
@@ -209,11 +220,12 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
     return reply
       .code(status)
       .type('application/json; charset=utf-8')
-      .send(errorEnvelope({ requestId: req.id, now: clock.now(), caller: req.bosun?.caller ?? ANONYMOUS, errors: [detail], data }));
+      .send(errorEnvelope({ requestId: req.id, now: clock.now(), caller: req.bosun?.caller ?? ANONYMOUS, errors: [detail, ...more], data }));
   }
 
   // fields named bare by a service are qualified by the request part that declares them (body.x, query.x, params.x)
   const qualifiers = new Map(catalog.implemented.map(({ entry, route }) => [entry.operationId, fieldQualifier(entry, route)]));
+  const routesById = new Map(catalog.implemented.map(({ entry, route }) => [entry.operationId, route]));
   app.setErrorHandler((err, req, reply) => {
     const mapped = toAppError(err);
     if (mapped instanceof AppError) {
@@ -223,7 +235,11 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
       if (detail.field && qualify) detail.field = qualify(detail.field);
       return sendError(req, reply, mapped.status, detail, mapped.options.headers);
     }
-    return sendError(req, reply, mapped.status, mapped.detail);
+    const entry = req.bosun?.entry;
+    const route = entry ? routesById.get(entry.operationId) : undefined;
+    if (!(err as FastifyError).validation || !entry || !route) return sendError(req, reply, mapped.status, mapped.detail);
+    const [first, ...more] = teachingDetails(mapped.detail, err as FastifyError, { operationId: entry.operationId, route }, baseUrlOf(ctx, req));
+    return sendError(req, reply, mapped.status, first ?? mapped.detail, {}, undefined, more);
   });
 
   const patterns = catalog.implemented.map(({ entry }) => ({ entry, pattern: pathPattern(entry.path) }));

@@ -47,12 +47,18 @@ test('SDK client: tools/list is the catalog, P tool without a key, K tool with a
       const names = listed.tools.map((t) => t.name);
       const excluded = app.bosun.ctx.services.webmcp.excluded().map((e) => e.operation_id);
       assert.deepEqual(excluded, ['getPayments', 'postWebmcpDispatch', 'getAgentsForum'], 'only the documented exclusions (the two HTML pages, dispatch itself)');
-      const expected = app.bosun.ctx.catalog.discoverable.map((o) => o.entry.operationId).filter((id) => !excluded.includes(id));
-      assert.deepEqual(names, expected, 'one tool per implemented operation of public discovery, in catalog order');
+      const expected = app.bosun.ctx.catalog.discoverable.filter((o) => o.entry.access !== 'U' && !excluded.includes(o.entry.operationId)).map((o) => o.entry.operationId);
+      const everything = await app.api('GET', '/v1/webmcp/tools');
+      assert.deepEqual(
+        everything.body.data.tools.map((t: { name: string }) => t.name),
+        expected,
+        'one tool per implemented operation of public discovery, in catalog order (operator tools only for the operator)',
+      );
       assert.equal(app.bosun.ctx.catalog.planned.length, 0, 'every catalogued operation is implemented (planned ones never become tools: test/unit/mcp-tools.test.ts)');
-      const published = await app.api('GET', '/v1/webmcp/tools');
-      assert.deepEqual(listed.tools, published.body.data.tools, 'GET /v1/webmcp/tools is identical to tools/list');
-      const ping = listed.tools.find((t) => t.name === 'getPing')!;
+      assert.deepEqual(names.slice(0, 3), ['list_available_toolsets', 'get_toolset_tools', 'enable_toolset'], 'the toolset meta-tools first');
+      const published = await app.api('GET', '/v1/webmcp/tools?toolsets=default');
+      assert.deepEqual(listed.tools.slice(3), published.body.data.tools, 'GET /v1/webmcp/tools?toolsets=default is identical to tools/list of the default toolsets');
+      const ping = (everything.body.data.tools as typeof listed.tools).find((t) => t.name === 'getPing')!;
       assert.deepEqual(ping.annotations, { title: ping.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       const register = listed.tools.find((t) => t.name === 'postAgentsRegister')!;
       assert.equal(register.annotations?.readOnlyHint, false);
@@ -75,7 +81,7 @@ test('SDK client: tools/list is the catalog, P tool without a key, K tool with a
       assert.equal(badArgs.isError, true);
       const badEnvelope = envelopeOf(badArgs);
       assert.equal(badEnvelope.errors[0]!.code, 'invalid_request');
-      assert.match(JSON.stringify(badEnvelope.errors[0]), /query\.limit/);
+      assert.match(JSON.stringify(badEnvelope.errors[0]), /arguments\.limit/);
 
       // an unknown tool is a JSON-RPC error, not a tool result
       await assert.rejects(anonymous.callTool({ name: 'getNothing', arguments: {} }), /getNothing/);

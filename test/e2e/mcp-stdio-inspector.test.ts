@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { PROJECT_ROOT } from '../helpers/shared-data.js';
 
@@ -36,9 +37,29 @@ test('bosun mcp (stdio) serves the remote tool list and forwards calls with the 
     const client = new Client({ name: 'desktop', version: '1.0.0' });
     await client.connect(transport);
     try {
-      const remote = await app.api('GET', '/v1/webmcp/tools');
+      const remote = await app.api('GET', '/v1/webmcp/tools?toolsets=default', { token: apiKey });
       const { tools } = await client.listTools();
-      assert.deepEqual(tools, remote.body.data.tools, 'the same tools as the remote publishes');
+      assert.deepEqual(tools.slice(3), remote.body.data.tools, 'the default toolsets as the remote publishes them');
+      assert.deepEqual(
+        tools.slice(0, 3).map((t) => t.name),
+        ['list_available_toolsets', 'get_toolset_tools', 'enable_toolset'],
+      );
+      const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, async () => resolve()));
+      const enabled = await client.callTool({ name: 'enable_toolset', arguments: { toolset: 'lanes' } });
+      assert.equal(enabled.isError, false);
+      await changed;
+      assert.ok(
+        (await client.listTools()).tools.some((t) => t.name === 'getRoutesTopLanes'),
+        'the enabled toolset is listed',
+      );
+      // resources: the remote's documents, with the remote's own links
+      const { resources } = await client.listResources();
+      assert.ok(resources.some((r) => r.uri === `${baseUrl}/v1/agents/quickstart`));
+      const quickstart = await client.readResource({ uri: `${baseUrl}/v1/agents/quickstart` });
+      assert.match(String((quickstart.contents[0] as { text: string }).text), new RegExp(`"base_url": "${baseUrl}"`));
+      // prompts with arguments
+      const prompt = await client.getPrompt({ name: 'vessel-to-destination', arguments: { imo: '9300001' } });
+      assert.match(String((prompt.messages[0]!.content as { text: string }).text), /\{"imo":"9300001"\}/);
       const me = await client.callTool({ name: 'getAgentsMe', arguments: {} });
       assert.equal(me.isError, false);
       assert.equal((me.structuredContent as { data: { agent_id: string } }).data.agent_id, agentId, 'forwarded with the key of DESKTOP_KEY');
@@ -71,9 +92,10 @@ test('the MCP Inspector in CLI mode lists the tools of /mcp', async () => {
   await withListeningApp(async (app, baseUrl) => {
     const { stdout } = await run(process.execPath, [inspectorCli, `${baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/list'], inspectorOptions);
     const listed = JSON.parse(stdout) as { tools: Array<{ name: string }> };
+    const defaults = await app.api('GET', '/v1/webmcp/tools?toolsets=default');
     assert.deepEqual(
       listed.tools.map((t) => t.name),
-      app.bosun.ctx.services.webmcp.tools().map((t) => t.name),
+      ['list_available_toolsets', 'get_toolset_tools', 'enable_toolset', ...defaults.body.data.tools.map((t: { name: string }) => t.name)],
     );
     const { stdout: called } = await run(
       process.execPath,

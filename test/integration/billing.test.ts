@@ -256,7 +256,28 @@ describe('billing: pricing, instructions and the unavailable payment surface', (
     }
   });
 
-  test('x402 verify and submit-tx check their body, then answer settlement_unavailable at no charge', async () => {
+  test("the ShipInfo agent kit's x402 calls: resource accepted on requirements (path made absolute, URL echoed), verify answers unavailable whatever the body", async () => {
+    const asKit = await app.api('GET', '/v1/billing/x402/requirements?resource=%2Fv1%2Fservices%2Fvessel-snapshot%2Fread', { headers: { host: 'kit.example' } });
+    assert.equal(asKit.status, 200);
+    assert.equal(asKit.body.data.payment_required.resource.url, 'http://kit.example/v1/services/vessel-snapshot/read');
+    assert.equal(asKit.body.data.available, false);
+    assert.ok(PaymentRequiredSchema.safeParse(asKit.body.data.payment_required).success);
+    const url = 'https://shipinfo.example/api/vessel/9321483';
+    assert.equal((await app.api('GET', `/v1/billing/x402/requirements?resource=${encodeURIComponent(url)}`)).body.data.payment_required.resource.url, url);
+    const unknown = await app.api('GET', '/v1/billing/x402/requirements?resources=x');
+    assert.equal(unknown.status, 400, 'other names are still refused');
+    const { apiKey } = await app.registerAgent('shipinfo-kit');
+    for (const body of [{ x402Version: 1, paymentPayload: { scheme: 'exact', network: 'base' } }, {}, { x402Version: 'two', paymentRequirements: [] }]) {
+      const verify = await app.api('POST', '/v1/billing/x402/verify', { token: apiKey, body });
+      assert.deepEqual([verify.status, verify.body.errors[0].code, verify.body.cost_units], [503, 'settlement_unavailable', 0], JSON.stringify(body));
+    }
+    const foreign = await app.api('POST', '/v1/billing/x402/verify', { token: apiKey, body: { amount: 5 } });
+    assert.deepEqual([foreign.status, foreign.body.errors[0].code], [400, 'invalid_request'], 'a body that is no x402 body is still refused');
+    const anonymous = await app.api('POST', '/v1/billing/x402/verify', { body: {} });
+    assert.equal(anonymous.body.errors[0].code, 'auth_required', 'the key is still checked first');
+  });
+
+  test('x402 verify and submit-tx answer settlement_unavailable at no charge (submit-tx checks its body first)', async () => {
     const { apiKey } = await app.registerAgent('payer');
     const verifyBody = {
       x402Version: 2,
@@ -266,7 +287,7 @@ describe('billing: pricing, instructions and the unavailable payment surface', (
     const verify = await app.api('POST', '/v1/billing/x402/verify', { token: apiKey, body: verifyBody });
     assert.deepEqual([verify.status, verify.body.errors[0].code, verify.body.errors[0].retryable, verify.body.cost_units], [503, 'settlement_unavailable', false, 0]);
     const incomplete = await app.api('POST', '/v1/billing/x402/verify', { token: apiKey, body: { ...verifyBody, paymentRequirements: undefined } });
-    assert.deepEqual([incomplete.status, incomplete.body.errors[0].code, incomplete.body.errors[0].field], [400, 'invalid_request', 'body.paymentRequirements']);
+    assert.deepEqual([incomplete.status, incomplete.body.errors[0].code], [503, 'settlement_unavailable'], 'the documented state before any check of the body');
     const submit = await app.api('POST', '/v1/billing/submit-tx', { token: apiKey, body: { network: 'base', tx_hash: 'cd'.repeat(32), quote_id: 'q_1' } });
     assert.deepEqual([submit.status, submit.body.errors[0].code], [503, 'settlement_unavailable']);
     const badHash = await app.api('POST', '/v1/billing/submit-tx', { token: apiKey, body: { network: 'base', tx_hash: 'short' } });

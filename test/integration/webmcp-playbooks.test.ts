@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PLAYBOOKS, resolveStepValue } from '../../src/features/mcp/playbooks.js';
+import { PLAYBOOKS, resolveStepValue, withArguments } from '../../src/features/mcp/playbooks.js';
 import { startTestApp } from '../helpers/app.js';
 import { seedSampleVessel } from '../helpers/fleet.js';
 
@@ -28,7 +28,7 @@ test('GET /v1/webmcp/playbooks publishes every playbook with its steps and promp
   }
 });
 
-for (const playbook of PLAYBOOKS) {
+for (const playbook of PLAYBOOKS.map((p) => withArguments(p))) {
   test(`playbook ${playbook.id} runs end to end through POST /v1/webmcp/dispatch`, async () => {
     const app = await startTestApp();
     try {

@@ -40,7 +40,10 @@ test('tools: the generated tool list with its exclusions; planned operations abs
     assert.equal(res.status, 200);
     const names = (res.body.data.tools as Array<{ name: string }>).map((t) => t.name);
     assert.equal(res.body.data.count, names.length);
-    assert.ok(names.includes('getPing') && names.includes('getWebmcpDispatchAudit'));
+    assert.ok(names.includes('getPing'));
+    assert.ok(!names.includes('getWebmcpDispatchAudit'), 'operator tools are not listed without the operator token');
+    const operator = await app.api('GET', '/v1/webmcp/tools', { token: await app.operatorToken() });
+    assert.ok(operator.body.data.tools.some((t: { name: string }) => t.name === 'getWebmcpDispatchAudit'));
     assert.ok(!names.includes('postWebmcpDispatch'));
     for (const planned of app.bosun.ctx.catalog.planned) assert.ok(!names.includes(planned.operationId), planned.operationId);
     assert.deepEqual(
@@ -93,7 +96,7 @@ test('dispatch: one tool by name with the caller key, the inner envelope returne
     assert.equal(unknownParam.status, 200);
     assert.equal(unknownParam.body.data.http_status, 400);
     assert.equal(unknownParam.body.data.result.errors[0].code, 'invalid_request');
-    assert.equal(unknownParam.body.data.result.errors[0].field, 'query.nonsense');
+    assert.equal(unknownParam.body.data.result.errors[0].field, 'arguments.nonsense', 'named as the tool argument it was');
 
     const unknown = await app.api('POST', '/v1/webmcp/dispatch', { token: apiKey, body: { tool: 'getNothing', arguments: {} } });
     assert.equal(unknown.status, 404);

@@ -141,7 +141,7 @@ export function createBillingService(deps: BillingDeps) {
     };
   }
 
-  function x402Requirements(baseUrl: string) {
+  function x402Requirements(baseUrl: string, resource?: string) {
     const error = 'x402 payments are unavailable on this service: no facilitator is configured and nothing can be bought (vessel snapshot purchase: operator_configuration_required)';
     const accepts = deps.payments
       .rails()
@@ -168,7 +168,7 @@ export function createBillingService(deps: BillingDeps) {
               x402Version: 2 as const,
               error,
               resource: {
-                url: `${baseUrl}/v1/services/vessel-snapshot/read`,
+                url: resource === undefined ? `${baseUrl}/v1/services/vessel-snapshot/read` : resource.startsWith('/') ? `${baseUrl}${resource}` : resource,
                 description: 'vessel snapshot read (purchase not offered: operator_configuration_required)',
                 mimeType: 'application/json',
               },

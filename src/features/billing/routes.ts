@@ -12,7 +12,8 @@ import {
   StatusData,
   SubmitTxBody,
   X402RequirementsData,
-  X402VerifyBody,
+  X402RequirementsQuery,
+  X402VerifyAnyBody,
 } from './schemas.js';
 
 const pricing = defineRoute({
@@ -42,21 +43,21 @@ const paymentInstructions = defineRoute({
 const x402Requirements = defineRoute({
   operationId: 'getBillingX402Requirements',
   description:
-    'The x402 PaymentRequired document (x402Version 2) of this service, marked unavailable: available false, no facilitator, and each PaymentRequirements entry (one per configured rail with a CAIP-2 network) carries amount "0" and extra.available false: nothing can be paid for or bought (vessel snapshot purchase: operator_configuration_required). payment_required is null when no such rail is configured.',
-  query: NoQuery,
+    'The x402 PaymentRequired document (x402Version 2) of this service, marked unavailable: available false, no facilitator, and each PaymentRequirements entry (one per configured rail with a CAIP-2 network) carries amount "0" and extra.available false: nothing can be paid for or bought (vessel snapshot purchase: operator_configuration_required). payment_required is null when no such rail is configured. resource (optional) names what the client wants to pay for, as x402 clients such as the ShipInfo agent kit send it; it is echoed as payment_required.resource.url (a path is made absolute on this service).',
+  query: X402RequirementsQuery,
   response: X402RequirementsData,
-  examples: [{ summary: 'Read the x402 requirements (unavailable)' }],
-  async handler(_input, call) {
-    return { data: call.services.billing.x402Requirements(call.baseUrl) };
+  examples: [{ summary: 'Read the x402 requirements (unavailable)' }, { summary: 'The requirements for one resource, as x402 clients ask', query: { resource: '/v1/services/vessel-snapshot/read' } }],
+  async handler({ query }, call) {
+    return { data: call.services.billing.x402Requirements(call.baseUrl, query.resource) };
   },
 });
 
 const x402Verify = defineRoute({
   operationId: 'postBillingX402Verify',
   description:
-    'Verification of an x402 payment (body: x402Version, paymentPayload, paymentRequirements as the x402 specification defines them). Unavailable: the body is checked, then the call answers settlement_unavailable; no facilitator is contacted, nothing is charged, recorded or granted.',
+    'Verification of an x402 payment (body: x402Version, paymentPayload, paymentRequirements as the x402 specification defines them). Unavailable: every call with an agent key answers settlement_unavailable first, whatever the body holds (the documented state comes before any check of the body); no facilitator is contacted, nothing is charged, recorded or granted.',
   query: NoQuery,
-  body: X402VerifyBody,
+  body: X402VerifyAnyBody,
   response: RefusedData,
   errors: ['settlement_unavailable'],
   examples: [

@@ -60,6 +60,20 @@ export const PaymentInstructionsData = Type.Object({
   links: Type.Object({ rails: Type.String(), payments_page: Type.String(), x402_requirements: Type.String(), pricing: Type.String() }),
 });
 
+export const X402RequirementsQuery = Type.Object(
+  {
+    resource: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2048,
+        description:
+          'The resource an x402 client wants to pay for (a URL or a path of this service), as the ShipInfo agent kit sends it. Accepted and echoed in payment_required.resource.url; nothing can be paid for it either.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
 export const X402RequirementsData = Type.Object({
   available: Type.Literal(false),
   status: Type.Literal('unavailable'),
@@ -130,6 +144,22 @@ export const X402VerifyBody = Type.Object(
     paymentRequirements: Requirement,
   },
   { additionalProperties: false },
+);
+
+/**
+ * What x402/verify accepts: a JSON object with the x402 verify fields of any version and any content, so
+ * an x402 client learns the documented unavailable state before any check of their content; other field
+ * names are still refused. The v2 shape is published as the first alternative.
+ */
+export const X402VerifyAnyBody = Type.Union(
+  [
+    X402VerifyBody,
+    Type.Object({ x402Version: Type.Optional(Type.Unknown()), paymentPayload: Type.Optional(Type.Unknown()), paymentRequirements: Type.Optional(Type.Unknown()) }, { additionalProperties: false }),
+  ],
+  {
+    description:
+      'An x402 verify body (x402Version, paymentPayload, paymentRequirements as the x402 specification defines them, version 1 or 2). Their content is not checked: payments are unavailable, so every such body answers settlement_unavailable.',
+  },
 );
 
 export const SubmitTxBody = Type.Object(

@@ -96,7 +96,9 @@ function typeText(schema: TSchema): string {
 }
 
 function fieldLines(schema: TSchema | undefined, where: string): string[] {
-  const s = schema as { properties?: Record<string, TSchema & { description?: string }>; required?: string[] } | undefined;
+  type Fields = { properties?: Record<string, TSchema & { description?: string }>; required?: string[]; anyOf?: Fields[] } | undefined;
+  // a union documents its first alternative (e.g. the x402 v2 body that x402/verify accepts among any other)
+  const s = (schema as Fields)?.anyOf?.[0]?.properties ? (schema as Fields)?.anyOf?.[0] : (schema as Fields);
   if (!s?.properties || Object.keys(s.properties).length === 0) return [];
   const required = new Set(s.required ?? []);
   return [

@@ -26,7 +26,20 @@ import type { Limiter } from '../../limits/limiter.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../services.js';
-import { PLAYBOOKS, playbookPromptText } from './playbooks.js';
+import { PLAYBOOKS, playbookPromptText, withArguments, type Playbook } from './playbooks.js';
+import {
+  answerMetaTool,
+  callerKey,
+  createEnabledToolsets,
+  META_TOOLS,
+  metaTools,
+  parseSelection,
+  seesOperatorTools,
+  toolsIn,
+  TOOLSETS_HEADER,
+  TOOLSETS_QUERY,
+  type EnabledToolsets,
+} from './toolsets.js';
 import type { ToolCaller } from './webmcp-service.js';
 
 export const MCP_PATH = '/mcp';
@@ -53,57 +66,86 @@ interface ResourceDefinition {
   read(who: ToolCaller): Promise<string>;
 }
 
+/** The service documents published as MCP resources, by path: served bare (OpenAPI) or as the envelope's data. */
+export const DOCUMENT_RESOURCES = [
+  { path: '/openapi.json', operationId: 'getWellKnownOpenapiJson', name: 'openapi', title: 'OpenAPI 3.1.0 document of every implemented operation', bare: true },
+  { path: '/v1/agent-harbor/contract', operationId: 'getAgentHarborContract', name: 'harbor-contract', title: 'The harbor contract (scopes, limits, states, error codes)', bare: false },
+  { path: '/v1/agents/quickstart', operationId: 'getAgentsQuickstart', name: 'quickstart', title: 'Onboarding steps with real URLs', bare: false },
+] as const;
+
+/** A document resource's text from the answer of its operation: the bare document, or the envelope's data as indented JSON. */
+export function documentText(bare: boolean, text: string, json: unknown): string {
+  if (bare) return text;
+  const data = (json as { data?: unknown } | null)?.data;
+  return JSON.stringify(data ?? json, null, 2);
+}
+
+/** The docs guides published as resources, when this installation ships docs/. */
+export function docResources() {
+  const docsDir = join(projectRoot(), 'docs');
+  return DOC_RESOURCES.filter((doc) => existsSync(join(docsDir, doc.file))).map((doc) => ({
+    uri: `bosun://docs/${doc.file}`,
+    name: doc.name,
+    title: doc.title,
+    mimeType: 'text/markdown',
+    read: async () => readFileSync(join(docsDir, doc.file), 'utf8'),
+  }));
+}
+
 /** The resources: the OpenAPI document, the harbor contract and the quickstart (read through the operations that serve them) and the docs guides. */
 function resources(services: Services, baseUrl: string): ResourceDefinition[] {
-  const envelopeData = (operationId: string) => async (who: ToolCaller) => {
-    const outcome = await services.webmcp.read(operationId, who);
-    const data = (outcome.json as { data?: unknown } | null)?.data;
-    return JSON.stringify(data ?? outcome.json, null, 2);
-  };
-  const docsDir = join(projectRoot(), 'docs');
   return [
-    {
-      uri: `${baseUrl}/openapi.json`,
-      name: 'openapi',
-      title: 'OpenAPI 3.1.0 document of every implemented operation',
-      mimeType: 'application/json',
-      read: async (who) => (await services.webmcp.read('getWellKnownOpenapiJson', who, '/openapi.json')).text,
-    },
-    {
-      uri: `${baseUrl}/v1/agent-harbor/contract`,
-      name: 'harbor-contract',
-      title: 'The harbor contract (scopes, limits, states, error codes)',
-      mimeType: 'application/json',
-      read: envelopeData('getAgentHarborContract'),
-    },
-    { uri: `${baseUrl}/v1/agents/quickstart`, name: 'quickstart', title: 'Onboarding steps with real URLs', mimeType: 'application/json', read: envelopeData('getAgentsQuickstart') },
-    ...DOC_RESOURCES.filter((doc) => existsSync(join(docsDir, doc.file))).map((doc) => ({
-      uri: `bosun://docs/${doc.file}`,
+    ...DOCUMENT_RESOURCES.map((doc) => ({
+      uri: `${baseUrl}${doc.path}`,
       name: doc.name,
       title: doc.title,
-      mimeType: 'text/markdown',
-      read: async () => readFileSync(join(docsDir, doc.file), 'utf8'),
+      mimeType: 'application/json',
+      read: async (who: ToolCaller) => {
+        const outcome = await services.webmcp.read(doc.operationId, who, doc.path);
+        return documentText(doc.bare, outcome.text, outcome.json);
+      },
     })),
+    ...docResources(),
   ];
 }
 
-export function resourceCount(services: Services): number {
-  return resources(services, 'http://localhost').length;
+export function resourceCount(): number {
+  return DOCUMENT_RESOURCES.length + docResources().length;
+}
+
+/** The toolsets of one MCP request: those chosen by the client (query or header) and those it enabled earlier. */
+interface RequestToolsets {
+  active: string[];
+  /** Whose enable_toolset choices these are (toolsets.callerKey). */
+  key: string;
+  enabled: EnabledToolsets;
 }
 
 /** One MCP server for one HTTP request (stateless mode: nothing is shared between requests but the services). */
-function requestServer(services: Services, config: Config, baseUrl: string, who: ToolCaller): Server {
+function requestServer(services: Services, config: Config, baseUrl: string, who: ToolCaller, toolsets: RequestToolsets): Server {
   const server = new Server(
     { name: 'bosun', title: 'Bosun maritime information service', version: config.version },
     {
-      capabilities: { tools: { listChanged: false }, resources: { listChanged: false }, prompts: { listChanged: false } },
-      instructions:
-        'Bosun: vessels, ports, routes and agent collaboration. Every tool answers the Bosun envelope (data, errors, cost_units). Public (P) tools work without a key; send "Authorization: Bearer <api key>" for the others (register with postAgentsRegister). The prompts are multi-step playbooks.',
+      capabilities: { tools: { listChanged: true }, resources: { listChanged: false }, prompts: { listChanged: false } },
+      instructions: `Bosun: vessels, ports, routes and agent collaboration. Every tool answers the Bosun envelope (status, data, errors, cost_units). Public (P) tools work without a key; send "Authorization: Bearer <api key>" for the others (register with postAgentsRegister). tools/list holds the toolsets ${toolsets.active.join(', ')}; list_available_toolsets names the others and enable_toolset adds one (any tool can also be called by name). The prompts are multi-step playbooks.`,
     },
   );
   const docs = resources(services, baseUrl);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: services.webmcp.tools() as never[] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...metaTools(), ...toolsIn(services.webmcp.tools(), toolsets.active, seesOperatorTools(who.caller))] as never[],
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const meta = answerMetaTool(request.params.name, request.params.arguments ?? {}, {
+      tools: services.webmcp.tools(),
+      operator: seesOperatorTools(who.caller),
+      active: toolsets.active,
+      endpoint: `${baseUrl}${MCP_PATH}`,
+      enable: (name) => toolsets.enabled.enable(toolsets.key, name),
+    });
+    if (meta) {
+      if (meta.listChanged) await extra.sendNotification({ method: 'notifications/tools/list_changed' });
+      return { content: [{ type: 'text' as const, text: JSON.stringify(meta.data) }], structuredContent: meta.data, isError: meta.isError };
+    }
     try {
       const outcome = await services.webmcp.call(request.params.name, request.params.arguments ?? {}, who);
       return services.webmcp.toolResult(outcome);
@@ -122,15 +164,32 @@ function requestServer(services: Services, config: Config, baseUrl: string, who:
     if (!resource) throw new McpError(McpErrorCode.InvalidParams, `no resource ${request.params.uri}; resources/list names them`);
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: await resource.read(who) }] };
   });
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({
-    prompts: PLAYBOOKS.map((p) => ({ name: p.id, title: p.title, description: p.description, arguments: [] })),
-  }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PLAYBOOKS.map(promptOf) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const playbook = PLAYBOOKS.find((p) => p.id === request.params.name);
     if (!playbook) throw new McpError(McpErrorCode.InvalidParams, `no prompt ${request.params.name}; prompts/list names them`);
-    return { description: playbook.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: playbookPromptText(playbook) } }] };
+    return { description: playbook.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: promptText(playbook, request.params.arguments) } }] };
   });
   return server;
+}
+
+/** A playbook as an MCP prompt (prompts/list), its arguments optional (each has a default the demo fleet answers). */
+export function promptOf(playbook: Playbook) {
+  return {
+    name: playbook.id,
+    title: playbook.title,
+    description: playbook.description,
+    arguments: (playbook.arguments ?? []).map((a) => ({ name: a.name, description: a.description, required: false })),
+  };
+}
+
+/** The prompt text with the given arguments; a bad or unknown argument is a JSON-RPC invalid-params error naming the argument. */
+export function promptText(playbook: Playbook, args: Record<string, string> | undefined): string {
+  try {
+    return playbookPromptText(withArguments(playbook, args ?? {}));
+  } catch (err) {
+    throw new McpError(McpErrorCode.InvalidParams, (err as Error).message);
+  }
 }
 
 /** The caller a credential names, resolved only to label the dispatch record: the tool call itself authenticates again in the route pipeline. */
@@ -150,7 +209,10 @@ const header = (req: FastifyRequest, name: string) => {
   return typeof v === 'string' ? v : undefined;
 };
 
-const isInitialize = (body: unknown) => (Array.isArray(body) ? body : [body]).some((m) => (m as { method?: unknown } | null)?.method === 'initialize');
+const messagesOf = (body: unknown) => (Array.isArray(body) ? body : [body]) as Array<{ method?: unknown; params?: { name?: unknown } } | null>;
+const isInitialize = (body: unknown) => messagesOf(body).some((m) => m?.method === 'initialize');
+/** An enable_toolset call answers on an event stream, so notifications/tools/list_changed reaches the client before the result. */
+const enablesToolset = (body: unknown) => messagesOf(body).some((m) => m?.method === 'tools/call' && m.params?.name === META_TOOLS.enable);
 
 /**
  * Mounts the Streamable HTTP MCP endpoint (stateless, JSON answers) on the Bosun HTTP app: every POST
@@ -159,6 +221,7 @@ const isInitialize = (body: unknown) => (Array.isArray(body) ? body : [body]).so
  */
 export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; services: Services; limiter: Limiter; clock: Clock }): void {
   const { config, services, limiter, clock } = deps;
+  const enabled = createEnabledToolsets(() => clock.now());
   const policy = LIMIT_POLICIES.mcp_messages;
   const policyHeader = rateLimitPolicyHeader([policy]);
   app.route({
@@ -180,10 +243,16 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
         ip: req.ip,
         requestId: req.id,
         channel: 'mcp',
+        baseUrl: baseUrlOf({ config }, req),
       };
+      const operator = seesOperatorTools(caller);
+      const chosen = (req.query as Record<string, unknown> | undefined)?.[TOOLSETS_QUERY];
+      const selection = typeof chosen === 'string' ? parseSelection(chosen, operator, `query.${TOOLSETS_QUERY}`) : parseSelection(header(req, TOOLSETS_HEADER), operator, `header.${TOOLSETS_HEADER}`);
+      const key = callerKey(caller, req.ip);
+      const active = [...new Set([...selection, ...enabled.get(key)])];
       services.webmcp.noteMcpRequest(isInitialize(req.body));
-      const server = requestServer(services, config, baseUrlOf({ config }, req), who);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const server = requestServer(services, config, who.baseUrl ?? baseUrlOf({ config }, req), who, { active, key, enabled });
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !enablesToolset(req.body) });
       reply.raw.on('close', () => {
         void transport.close();
         void server.close();

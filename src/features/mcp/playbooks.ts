@@ -15,14 +15,30 @@ export interface PlaybookStep {
   why: string;
 }
 
+/** An argument of the playbook's MCP prompt; steps name it with {"$arg": name}. */
+export interface PlaybookArgument {
+  name: string;
+  description: string;
+  /** Taken when the prompt is asked for without this argument (a value the default install answers). */
+  default: string;
+  pattern: RegExp;
+}
+
 export interface Playbook {
   id: string;
   title: string;
   description: string;
+  arguments?: readonly PlaybookArgument[];
   steps: PlaybookStep[];
 }
 
+/** A value given as a prompt argument. */
+interface ArgumentReference {
+  $arg: string;
+}
+
 const from = (step: number, pointer: string): StepReference => ({ $from: { step, pointer } });
+const arg = (name: string): ArgumentReference => ({ $arg: name });
 
 /**
  * The documented multi-step recipes (GET /v1/webmcp/playbooks, MCP prompts). Each is run end to end
@@ -79,8 +95,16 @@ export const PLAYBOOKS: readonly Playbook[] = [
     title: 'Look up a vessel, its last position, and its route to its destination',
     description:
       'Identify a vessel by IMO, read its last position (delayed without vessels:live; with it, getVesselsByVslIdPositions gives the track), then the sea route and ETA to its AIS destination.',
+    arguments: [
+      {
+        name: 'imo',
+        description: `The vessel's IMO number, 7 digits (default ${SAMPLE_VESSEL.imo}, the sample vessel of the demo fleet).`,
+        default: String(SAMPLE_VESSEL.imo),
+        pattern: /^[0-9]{7}$/,
+      },
+    ],
     steps: [
-      { tool: 'getVesselsLookup', arguments: { id: `IMO:${SAMPLE_VESSEL.imo}` }, credential: 'caller', why: 'identity, dimensions and the vsl_id to use next' },
+      { tool: 'getVesselsLookup', arguments: { imo: arg('imo') }, credential: 'caller', why: 'identity, dimensions and the vsl_id to use next' },
       { tool: 'getVesselsLastPosition', arguments: { id: from(1, '/data/vessel/vsl_id') }, credential: 'caller', why: 'where it is (at least 14 h old without vessels:live)' },
       { tool: 'getRoutesForecastLite', arguments: { vessel: from(1, '/data/vessel/vsl_id') }, credential: 'caller', why: 'the sea route from its last position to its AIS destination, with an ETA' },
     ],
@@ -89,14 +113,39 @@ export const PLAYBOOKS: readonly Playbook[] = [
     id: 'port-congestion',
     title: 'Find a port and its congestion',
     description: 'Resolve a port by UN/LOCODE, then read its congestion (vessels in port, at anchor, waiting times) over the last 24 hours.',
+    arguments: [{ name: 'locode', description: "The port's UN/LOCODE, 5 letters (default NLRTM, Rotterdam).", default: 'NLRTM', pattern: /^[A-Z]{2}[A-Z2-9]{3}$/ }],
     steps: [
-      { tool: 'getPortsSearch', arguments: { locode: 'NLRTM' }, credential: 'none', why: 'the port_id of Rotterdam' },
+      { tool: 'getPortsSearch', arguments: { locode: arg('locode') }, credential: 'none', why: 'the port_id of the port' },
       { tool: 'getPortsByPortIdCongestion', arguments: { port_id: from(1, '/data/items/0/port_id') }, credential: 'none', why: 'calls, anchorage and dwell at the port' },
     ],
   },
 ];
 
 const isReference = (v: unknown): v is StepReference => typeof v === 'object' && v !== null && '$from' in v;
+const isArgument = (v: unknown): v is ArgumentReference => typeof v === 'object' && v !== null && '$arg' in v;
+
+/**
+ * The playbook with its prompt arguments filled in: the given value (checked against the argument's
+ * pattern) or the default. Throws a message naming the argument and its form for a bad value or an unknown name.
+ */
+export function withArguments(playbook: Playbook, given: Readonly<Record<string, string | undefined>> = {}): Playbook {
+  const declared = playbook.arguments ?? [];
+  const unknown = Object.keys(given).filter((name) => !declared.some((a) => a.name === name));
+  if (unknown.length) throw new Error(`${playbook.id} takes ${declared.length ? declared.map((a) => a.name).join(', ') : 'no arguments'}, not ${unknown.join(', ')}`);
+  const values = new Map<string, string>();
+  for (const a of declared) {
+    const value = given[a.name] ?? a.default;
+    if (!a.pattern.test(value)) throw new Error(`argument ${a.name}: ${a.description}`);
+    values.set(a.name, value);
+  }
+  const fill = (value: unknown): unknown => {
+    if (isArgument(value)) return values.get(value.$arg);
+    if (Array.isArray(value)) return value.map(fill);
+    if (typeof value === 'object' && value !== null && !isReference(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fill(v)]));
+    return value;
+  };
+  return { ...playbook, steps: playbook.steps.map((step) => ({ ...step, arguments: fill(step.arguments) as Record<string, unknown> })) };
+}
 
 /** The value at a JSON Pointer (RFC 6901), undefined when absent. */
 export function pointerValue(document: unknown, pointer: string): unknown {

@@ -3,10 +3,11 @@ import { callingAgent } from '../../http/route.js';
 import { HARBOR_CONTRACT } from '../harbor/harbor-constants.js';
 import { defineRoute, type CallContext, type RouteDefinition } from '../route.js';
 import { LATEST_PROTOCOL_VERSION, MCP_PATH, resourceCount } from './mcp-endpoint.js';
-import { PLAYBOOKS, playbookPromptText } from './playbooks.js';
+import { PLAYBOOKS, playbookPromptText, withArguments } from './playbooks.js';
 import { OPERATION_META_KEY } from './tools.js';
 import type { ToolCaller } from './webmcp-service.js';
-import { AuditData, AuditQuery, BootstrapData, DispatchBody, DispatchData, HealthData, HealthQuery, PlaybooksData, StatusData, ToolsData } from './schemas.js';
+import { AuditData, AuditQuery, BootstrapData, DispatchBody, DispatchData, HealthData, HealthQuery, PlaybooksData, StatusData, ToolsData, ToolsQuery } from './schemas.js';
+import { ALL_SELECTION, parseSelection, seesOperatorTools, toolsIn, visibleToolsets } from './toolsets.js';
 
 const bootstrap = defineRoute({
   operationId: 'getWebmcpBootstrap',
@@ -68,7 +69,7 @@ const status = defineRoute({
           started_at: iso(counters.startedAt),
         },
         tools: webmcp.tools().length,
-        resources: resourceCount(call.services),
+        resources: resourceCount(),
         prompts: PLAYBOOKS.length,
         sessions: { mode: 'stateless' as const, active: 0, initialized_since_start: counters.initializeRequests, requests_since_start: counters.mcpRequests },
         calls: { since_start: counters.calls, last_24h: await webmcp.recentCalls() },
@@ -80,12 +81,16 @@ const status = defineRoute({
 const tools = defineRoute({
   operationId: 'getWebmcpTools',
   description:
-    "Every MCP tool, exactly as tools/list answers at /mcp: one per implemented operation of public discovery (name = operationId; description; inputSchema = the operation's path and query parameters by name with their OpenAPI schemas, the JSON body as \"body\"; annotations; _meta['bosun/operation'] = method, path, access class, scopes, cost hint). Planned operations never appear; the few implemented ones without a tool are listed in excluded with the reason.",
+    "The MCP tools you may see, grouped in toolsets: one tool per implemented operation of public discovery (name = operationId; description with an example; inputSchema = the operation's path and query parameters by name with their OpenAPI schemas, the JSON body as \"body\"; annotations; _meta['bosun/operation'] = method, path, access class, scopes, cost hint, toolset). toolsets=default answers exactly the operation tools /mcp lists to a client that names no toolset (tools/list adds the three meta-tools list_available_toolsets, get_toolset_tools, enable_toolset); operator tools appear only for the operator and agents holding ops:read. Planned operations never appear; implemented ones without a tool are listed in excluded with the reason.",
+  query: ToolsQuery,
   response: ToolsData,
-  examples: [{ summary: 'The tool list' }],
-  async handler(_input, call) {
-    const list = call.services.webmcp.tools();
-    return { data: { tools: list, count: list.length, excluded: call.services.webmcp.excluded() } };
+  examples: [{ summary: 'Every tool you may see' }, { summary: 'The default toolsets, as tools/list answers without a choice', query: { toolsets: 'default' } }],
+  async handler({ query }, call) {
+    const all = call.services.webmcp.tools();
+    const operator = seesOperatorTools(call.caller);
+    const list = toolsIn(all, parseSelection(query.toolsets ?? ALL_SELECTION, operator, 'query.toolsets'), operator);
+    const toolsets = visibleToolsets(operator).map((t) => ({ name: t.name, title: t.title, description: t.description, default: t.default, tool_count: toolsIn(all, [t.name], operator).length }));
+    return { data: { tools: list, count: list.length, excluded: call.services.webmcp.excluded(), toolsets } };
   },
 });
 
@@ -98,7 +103,17 @@ const playbooks = defineRoute({
   async handler() {
     return {
       data: {
-        playbooks: PLAYBOOKS.map((p) => ({ id: p.id, title: p.title, description: p.description, prompt: playbookPromptText(p), steps: p.steps.map((s) => ({ ...s })) })),
+        playbooks: PLAYBOOKS.map((p) => {
+          const filled = withArguments(p);
+          return {
+            id: p.id,
+            title: p.title,
+            description: p.description,
+            arguments: (p.arguments ?? []).map((a) => ({ name: a.name, description: a.description, default: a.default })),
+            prompt: playbookPromptText(filled),
+            steps: filled.steps.map((s) => ({ ...s })),
+          };
+        }),
         reference_syntax: '{"$from":{"step":N,"pointer":"/data/..."}}: the value at that JSON Pointer (RFC 6901) in the envelope step N answered (steps count from 1).',
       },
     };
@@ -111,7 +126,7 @@ function toolCaller(call: CallContext): ToolCaller {
     return typeof v === 'string' ? v : undefined;
   };
   const authorization = header('authorization');
-  return { caller: call.caller, ...(authorization !== undefined ? { authorization } : {}), ip: call.ip, requestId: call.requestId, channel: 'dispatch' };
+  return { caller: call.caller, ...(authorization !== undefined ? { authorization } : {}), ip: call.ip, requestId: call.requestId, channel: 'dispatch', baseUrl: call.baseUrl };
 }
 
 const dispatch = defineRoute({

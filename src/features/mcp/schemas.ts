@@ -24,6 +24,7 @@ const ToolOperationMeta = Type.Object({
   path_parameters: Type.Array(Type.String()),
   query_parameters: Type.Array(Type.String()),
   has_body: Type.Boolean(),
+  toolset: Type.String({ description: 'The toolset the tool belongs to (list_available_toolsets over MCP; toolsets below).' }),
 });
 
 export const Tool = Type.Object({
@@ -39,7 +40,29 @@ export const ToolsData = Type.Object({
   tools: Type.Array(Tool, { description: 'Exactly what MCP tools/list answers at /mcp.' }),
   count: Type.Integer(),
   excluded: Type.Array(Type.Object({ operation_id: Type.String(), reason: Type.String() }), { description: 'Implemented operations without a tool, and why.' }),
+  toolsets: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      title: Type.String(),
+      description: Type.String(),
+      default: Type.Boolean({ description: 'Listed by /mcp when the client names no toolset.' }),
+      tool_count: Type.Integer({ description: 'Tools of this toolset you may see.' }),
+    }),
+    { description: "The toolsets you may choose with /mcp?toolsets=… (or the X-MCP-Toolsets header) and with this operation's toolsets parameter." },
+  ),
 });
+
+export const ToolsQuery = Type.Object(
+  {
+    toolsets: Type.Optional(
+      Type.String({
+        maxLength: 400,
+        description: 'Comma-separated toolset names, "default" or "all" (default: all). The same selection as /mcp?toolsets=…; tools/list then answers these tools and the three meta-tools.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 
 export const BootstrapData = Type.Object({
   mcp: Type.Object({
@@ -101,7 +124,19 @@ const PlaybookStep = Type.Object({
 
 export const PlaybooksData = Type.Object({
   playbooks: Type.Array(
-    Type.Object({ id: Type.String(), title: Type.String(), description: Type.String(), prompt: Type.String({ description: 'The MCP prompt of the same name.' }), steps: Type.Array(PlaybookStep) }),
+    Type.Object({
+      id: Type.String(),
+      title: Type.String(),
+      description: Type.String(),
+      arguments: Type.Array(
+        Type.Object({ name: Type.String(), description: Type.String(), default: Type.String({ description: 'Used when the prompt is asked for without it; the steps below show it.' }) }),
+        {
+          description: 'Arguments of the MCP prompt of the same name (prompts/get arguments).',
+        },
+      ),
+      prompt: Type.String({ description: 'The MCP prompt of the same name, with the default arguments.' }),
+      steps: Type.Array(PlaybookStep, { description: 'The steps with the default arguments filled in.' }),
+    }),
   ),
   reference_syntax: Type.String(),
 });

@@ -1,21 +1,28 @@
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema, ErrorCode as McpErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode as McpErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../http/errors.js';
-import { toolRequest, toolResult, type BosunTool } from './tools.js';
-
-interface RemotePlaybook {
-  id: string;
-  title: string;
-  description: string;
-  prompt: string;
-}
+import { DOCUMENT_RESOURCES, docResources, documentText, promptOf, promptText } from './mcp-endpoint.js';
+import { PLAYBOOKS } from './playbooks.js';
+import { toolRequest, toolResult, OPERATION_META_KEY, type BosunTool } from './tools.js';
+import { answerMetaTool, metaTools, parseSelection, toolsIn } from './toolsets.js';
 
 export interface BridgeOptions {
   baseUrl: string;
   /** The agent key (or operator token) sent with every call; none: public tools only. */
   apiKey?: string;
+  /** The toolsets listed at start (toolsets.parseSelection; default: the default toolsets). */
+  toolsets?: string;
   version: string;
   stdin: Readable;
   stdout: Writable;
@@ -39,12 +46,29 @@ async function fetchEnvelope(url: string, apiKey: string | undefined): Promise<a
 export async function runStdioBridge(options: BridgeOptions): Promise<void> {
   const base = options.baseUrl.replace(/\/+$/, '');
   const { tools } = (await fetchEnvelope(`${base}/v1/webmcp/tools`, options.apiKey)) as { tools: BosunTool[] };
-  const { playbooks } = (await fetchEnvelope(`${base}/v1/webmcp/playbooks`, options.apiKey)) as { playbooks: RemotePlaybook[] };
   const byName = new Map(tools.map((t) => [t.name, t]));
+  // The remote lists operator tools only to a caller that may see them.
+  const operator = tools.some((t) => t._meta[OPERATION_META_KEY].access === 'U');
+  const active = parseSelection(options.toolsets, operator, '--toolsets');
+  const headers = (extra: Record<string, string> = {}): Record<string, string> => ({ accept: 'application/json', ...(options.apiKey ? { authorization: `Bearer ${options.apiKey}` } : {}), ...extra });
 
-  const server = new Server({ name: 'bosun', title: `Bosun at ${base}`, version: options.version }, { capabilities: { tools: { listChanged: false }, prompts: { listChanged: false } } });
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools as never[] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  const server = new Server(
+    { name: 'bosun', title: `Bosun at ${base}`, version: options.version },
+    { capabilities: { tools: { listChanged: true }, prompts: { listChanged: false }, resources: { listChanged: false } } },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...metaTools(), ...toolsIn(tools, active, operator)] as never[] }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const meta = answerMetaTool(request.params.name, request.params.arguments ?? {}, {
+      tools,
+      operator,
+      active,
+      endpoint: `${base}/mcp`,
+      enable: (name) => void active.push(name),
+    });
+    if (meta) {
+      if (meta.listChanged) await extra.sendNotification({ method: 'notifications/tools/list_changed' });
+      return { content: [{ type: 'text' as const, text: JSON.stringify(meta.data) }], structuredContent: meta.data, isError: meta.isError };
+    }
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(McpErrorCode.InvalidParams, `no tool named ${request.params.name}`);
     let call;
@@ -54,17 +78,35 @@ export async function runStdioBridge(options: BridgeOptions): Promise<void> {
       if (!(err instanceof AppError)) throw err;
       return { content: [{ type: 'text' as const, text: JSON.stringify({ status: 'error', errors: [err.toDetail()] }) }], isError: true };
     }
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
-    if (call.body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(`${base}${call.url}`, { method: call.method, headers, ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}) });
+    const res = await fetch(`${base}${call.url}`, {
+      method: call.method,
+      headers: headers(call.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}),
+    });
     return toolResult(res.status, res.headers.get('content-type') ?? undefined, await res.text());
   });
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: playbooks.map((p) => ({ name: p.id, title: p.title, description: p.description, arguments: [] })) }));
+  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PLAYBOOKS.map(promptOf) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    const playbook = playbooks.find((p) => p.id === request.params.name);
+    const playbook = PLAYBOOKS.find((p) => p.id === request.params.name);
     if (!playbook) throw new McpError(McpErrorCode.InvalidParams, `no prompt ${request.params.name}`);
-    return { description: playbook.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: playbook.prompt } }] };
+    return { description: playbook.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: promptText(playbook, request.params.arguments) } }] };
+  });
+  const documents = DOCUMENT_RESOURCES.map((doc) => ({ uri: `${base}${doc.path}`, name: doc.name, title: doc.title, mimeType: 'application/json', doc }));
+  const guides = docResources();
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({
+    resources: [...documents, ...guides].map(({ uri, name, title, mimeType }) => ({ uri, name, title, mimeType })),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const document = documents.find((d) => d.uri === request.params.uri);
+    if (document) {
+      const res = await fetch(document.uri, { headers: headers() });
+      const text = await res.text();
+      if (!res.ok) throw new McpError(McpErrorCode.InternalError, `${document.uri} answered ${res.status}`);
+      return { contents: [{ uri: document.uri, mimeType: document.mimeType, text: documentText(document.doc.bare, text, document.doc.bare ? null : JSON.parse(text)) }] };
+    }
+    const guide = guides.find((g) => g.uri === request.params.uri);
+    if (!guide) throw new McpError(McpErrorCode.InvalidParams, `no resource ${request.params.uri}; resources/list names them`);
+    return { contents: [{ uri: guide.uri, mimeType: guide.mimeType, text: await guide.read() }] };
   });
 
   const transport = new StdioServerTransport(options.stdin, options.stdout);
@@ -74,7 +116,9 @@ export async function runStdioBridge(options: BridgeOptions): Promise<void> {
     options.stdin.once('close', resolve);
   });
   await server.connect(transport);
-  options.log(`bosun mcp: ${tools.length} tools of ${base} on stdio${options.apiKey ? '' : ' (no key: public tools only)'}`);
+  options.log(
+    `bosun mcp: ${toolsIn(tools, active, operator).length} of ${tools.length} tools of ${base} on stdio (toolsets ${active.join(', ')})${options.apiKey ? '' : ' (no key: public tools only)'}`,
+  );
   await closed;
   await server.close();
 }

@@ -1,7 +1,9 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { CatalogView, ImplementedOperation } from '../../catalog/catalog.js';
+import type { OperationContract } from '../../catalog/types.js';
 import type { AccessClass, HttpMethod } from '../../catalog/types.js';
 import { AppError } from '../../http/errors.js';
+import { toolsetOf } from './toolset-membership.js';
 
 /** The operation behind a tool, published in the tool's `_meta` so a remote client (bosun mcp) can call it over plain HTTP. */
 export interface ToolOperation {
@@ -19,6 +21,8 @@ export interface ToolOperation {
   query_parameters: string[];
   /** The JSON body is the `body` argument. */
   has_body: boolean;
+  /** The toolset the tool belongs to (toolsets.ts). */
+  toolset: string;
 }
 
 export const OPERATION_META_KEY = 'bosun/operation';
@@ -69,7 +73,22 @@ function describe({ entry, route }: ImplementedOperation): string {
         : 'Access U: the operator token or an agent key holding ops:read.';
   const cost = entry.free ? 'Free.' : `Cost hint ${entry.cost} units.`;
   const body = route.body ? ` The JSON request body is the "${BODY_ARGUMENT}" argument.` : '';
-  return `${entry.summary}. ${route.description}${body} ${access} ${cost} Answers the Bosun envelope (status, data, errors, cost_units, …).`;
+  const example = exampleArguments(route);
+  return `${entry.summary}. ${route.description}${body} ${access} ${cost}${example ? ` Example arguments: ${example}` : ''}`;
+}
+
+/**
+ * The operation's first documented example that has arguments, as tool arguments (path and query
+ * parameters by name, the body as `body`); `{}` when every documented example takes the defaults.
+ */
+function exampleArguments(route: OperationContract): string | null {
+  // examples that work on a fresh install first, then those needing a prerequisite (their ids are placeholders)
+  const usable = [...route.examples.filter((e) => !e.expectError && !e.requires), ...route.examples.filter((e) => e.expectError || e.requires)];
+  const args = usable.map((e) => ({ ...e.params, ...e.query, ...(e.body !== undefined ? { [BODY_ARGUMENT]: e.body } : {}) }));
+  const text = JSON.stringify(args.find((a) => Object.keys(a).length > 0) ?? args[0] ?? {});
+  const required = Object.keys(route.params?.properties ?? {}).length + (route.query?.required?.length ?? 0) + (route.body ? 1 : 0);
+  if (text === '{}') return (route.params || route.query) && required === 0 ? '{} (every argument is optional)' : null;
+  return text.length <= 600 ? text : null;
 }
 
 /** The tool's input: path and query parameters by name (the OpenAPI parameter schemas), the JSON body as `body`. */
@@ -122,6 +141,7 @@ function toTool(operation: ImplementedOperation): BosunTool {
         path_parameters: Object.keys(route.params?.properties ?? {}),
         query_parameters: Object.keys(route.query?.properties ?? {}),
         has_body: route.body !== undefined,
+        toolset: toolsetOf(entry),
       },
     },
   };

@@ -4,7 +4,9 @@ import type { Caller } from '../../access/principals.js';
 import { DAY, HOUR, iso, type Clock } from '../../clock.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../http/errors.js';
+import { INNER_BASE_HEADER, innerBaseHeaderValue } from '../../http/inner-base.js';
 import { redactArguments } from './redact.js';
+import { inToolTerms } from './tool-errors.js';
 import { BODY_ARGUMENT, buildToolSet, OPERATION_META_KEY, toolRequest, toolResult, type BosunTool, type ToolRequest, type ToolSet } from './tools.js';
 import type { DispatchRecord, DispatchSample, WebmcpRepo } from './webmcp-repo.js';
 import { percentile as nearestRank, round } from '../../stats.js';
@@ -35,6 +37,8 @@ export interface ToolCaller {
   ip: string;
   requestId: string;
   channel: DispatchChannel;
+  /** The outer request's base URL: the inner request's links name it (docs/decisions/086). */
+  baseUrl?: string;
 }
 
 export interface ToolCallOutcome {
@@ -123,6 +127,7 @@ export function createWebmcpService(deps: { repo: WebmcpRepo; clock: Clock; cata
     if (who.authorization !== undefined) headers.authorization = who.authorization;
     if (who.agentName !== undefined) headers['x-agent-name'] = who.agentName;
     if (who.agentVendor !== undefined) headers['x-agent-vendor'] = who.agentVendor;
+    if (who.baseUrl !== undefined) headers[INNER_BASE_HEADER] = innerBaseHeaderValue(who.baseUrl);
     let payload: string | undefined;
     if (request.body !== undefined) {
       payload = JSON.stringify(request.body);
@@ -168,7 +173,7 @@ export function createWebmcpService(deps: { repo: WebmcpRepo; clock: Clock; cata
         throw err;
       }
       counters.calls[who.channel]++;
-      const res = await run(request, who);
+      const res = inToolTerms(await run(request, who));
       const json = res.json;
       const cost = (json as { cost_units?: unknown } | null)?.cost_units;
       const innerRequestId = res.innerRequestId;

@@ -1,4 +1,5 @@
 import type { Caller } from '../../access/principals.js';
+import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import { CALLER_AGENT_ID, type CatalogEntry } from '../../catalog/types.js';
 import type { Clock } from '../../clock.js';
@@ -35,9 +36,9 @@ export function createMetaService(deps: MetaDeps) {
     status: () => serviceStatus(deps),
     capabilities: (baseUrl: string) => capabilities(deps, baseUrl),
     limits: () => limits(deps),
-    examples: (baseUrl: string, caller: Caller) => examples(deps, baseUrl, caller),
+    examples: (baseUrl: string, caller: Caller, operationIds?: readonly string[]) => examples(deps, baseUrl, caller, operationIds),
     policy: () => policy(deps),
-    quickstart: (baseUrl: string) => quickstart(deps, baseUrl),
+    quickstart: (baseUrl: string, sampleVesselName: string | null = null) => quickstart(deps, baseUrl, sampleVesselName),
     featureFlags: () => featureFlags(deps),
     llmConnectors: (baseUrl: string) => llmConnectors(deps, baseUrl),
   };
@@ -184,10 +185,11 @@ function limits(deps: MetaDeps) {
   };
 }
 
-function examples(deps: MetaDeps, baseUrl: string, caller: Caller) {
+function examples(deps: MetaDeps, baseUrl: string, caller: Caller, operationIds?: readonly string[]) {
   const callerId = caller.kind === 'agent' ? caller.agent.agentId : '<your agent_id>';
+  const chosen = operationIds ? deps.catalog.discoverable.filter(({ entry }) => operationIds.includes(entry.operationId)) : deps.catalog.discoverable;
   return {
-    examples: deps.catalog.discoverable.flatMap(({ entry, route }) =>
+    examples: chosen.flatMap(({ entry, route }) =>
       route.examples.map((example) => {
         let path = entry.path;
         for (const [name, value] of Object.entries(example.params ?? {})) {
@@ -260,16 +262,21 @@ function policy(deps: MetaDeps) {
   };
 }
 
-function quickstart(deps: MetaDeps, baseUrl: string) {
+/**
+ * The quickstart: each step a request that works on this deployment as written, its body shown. The vessel
+ * steps name the demo fleet's sample vessel (IMO 9811000) by the name this deployment gave it, when known.
+ */
+function quickstart(deps: MetaDeps, baseUrl: string, sampleVesselName: string | null) {
+  const searchTerm = sampleVesselName?.split(' ')[0]?.toLowerCase() ?? String(SAMPLE_VESSEL.imo);
   const candidates = [
     { op: 'getCapabilities', title: 'Discover the operations', method: 'GET', path: '/v1/capabilities', auth: 'none', expect: 'sections of operations with cost, access and scopes' },
     {
       op: 'getBootstrapVesselsSearch',
       title: 'Try the anonymous preview',
       method: 'GET',
-      path: '/v1/bootstrap/vessels/search?q=maersk&limit=5',
+      path: `/v1/bootstrap/vessels/search?q=${encodeURIComponent(searchTerm)}&limit=5`,
       auth: 'none',
-      expect: 'vessel identities (no positions)',
+      expect: `vessel identities (no positions)${sampleVesselName ? `, among them ${sampleVesselName} (IMO ${SAMPLE_VESSEL.imo}, a simulated vessel of the demo fleet)` : ''}`,
     },
     {
       op: 'postAgentsRegister',
@@ -281,14 +288,39 @@ function quickstart(deps: MetaDeps, baseUrl: string) {
       expect: 'data.api_key, shown once; data.scopes; data.sandbox_expires_at',
     },
     { op: 'getAgentsMe', title: 'Check your identity and scopes', method: 'GET', path: '/v1/agents/me', auth: 'Bearer <api_key>', expect: 'state sandbox and the nine default scopes' },
-    { op: 'postHarborProfiles', title: 'Publish an opt-in profile', method: 'POST', path: '/v1/harbor/profiles', auth: 'Bearer <api_key>', expect: 'your public profile' },
+    {
+      op: 'postHarborProfiles',
+      title: 'Publish an opt-in profile',
+      method: 'POST',
+      path: '/v1/harbor/profiles',
+      auth: 'Bearer <api_key>',
+      body: { display_name: 'My Agent', summary: 'What I do, in one line.', capabilities: ['port-calls'], public: true },
+      expect: 'your public profile',
+    },
     { op: 'getHarborHelpRequests', title: 'Find open help requests', method: 'GET', path: '/v1/harbor/help-requests', auth: 'Bearer <api_key>', expect: 'open public requests you may answer' },
+    {
+      op: 'getVesselsLookup',
+      title: 'Look up a vessel',
+      method: 'GET',
+      path: `/v1/vessels/lookup?imo=${SAMPLE_VESSEL.imo}`,
+      auth: 'Bearer <api_key>',
+      expect: 'identity, feeds and latest position (delayed without vessels:live) of the demo fleet sample vessel',
+    },
+    {
+      op: 'getRoutesForecastLite',
+      title: 'Route and ETA to its destination',
+      method: 'GET',
+      path: `/v1/routes/forecast-lite?vessel=IMO:${SAMPLE_VESSEL.imo}`,
+      auth: 'Bearer <api_key>',
+      expect: 'the sea route from its last position to its AIS destination, distance in nautical miles and ETA',
+    },
     {
       op: 'postHarborOperatorRequests',
       title: 'Ask the operator for more scopes',
       method: 'POST',
       path: '/v1/harbor/operator-requests',
       auth: 'Bearer <api_key>',
+      body: { category: 'access_request', subject: 'Live vessel positions', body: 'I plan port calls for a small fleet and need live positions.', requested_scopes: ['vessels:live'] },
       expect: 'a request of category access_request (requested_scopes, e.g. vessels:live for live vessel positions, history and updates)',
     },
   ];

@@ -1,4 +1,5 @@
 import { buildOpenApi } from '../../catalog/openapi.js';
+import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import { OPS_READ_SCOPE } from '../../http/access.js';
 import { AppError } from '../../http/errors.js';
 import { defineRoute } from '../route.js';
@@ -6,6 +7,7 @@ import {
   CapabilitiesData,
   ConnectorsData,
   ExamplesData,
+  ExamplesQuery,
   FeatureFlagsData,
   LimitsData,
   NoQuery,
@@ -70,12 +72,16 @@ const limitsRoute = defineRoute({
 const examplesRoute = defineRoute({
   operationId: 'getCapabilitiesExamples',
   description:
-    'A working example request for each implemented operation: URL, auth it needs, body and a curl line. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published. An example with requires needs that prerequisite first (a request of another agent, a granted scope) and its ids are placeholders to replace.',
-  query: NoQuery,
+    "A working example request for each implemented operation: URL, auth it needs, body and a curl line; operation_id (comma-separated operationIds) keeps only those operations' examples. Call it with your agent key and examples that name an agent use your own agent_id; followed in order, they work as published. An example with requires needs that prerequisite first (a request of another agent, a granted scope) and its ids are placeholders to replace. An operation_id that is not an implemented operation of public discovery is refused (GET /v1/capabilities lists them).",
+  query: ExamplesQuery,
   response: ExamplesData,
-  examples: [{ summary: 'List examples' }],
-  async handler(_input, call) {
-    return { data: call.services.meta.examples(call.baseUrl, call.caller) };
+  examples: [{ summary: 'List examples' }, { summary: 'The examples of one operation', query: { operation_id: 'getRoutesDirect' } }],
+  async handler({ query }, call) {
+    const wanted = query.operation_id?.split(',');
+    const unknown = wanted?.filter((id) => !call.catalog.discoverable.some((o) => o.entry.operationId === id)) ?? [];
+    if (unknown.length)
+      throw new AppError('invalid_request', `query.operation_id: ${unknown.join(', ')} is not an implemented operation; GET /v1/capabilities lists them`, { field: 'query.operation_id' });
+    return { data: call.services.meta.examples(call.baseUrl, call.caller, wanted) };
   },
 });
 
@@ -116,12 +122,14 @@ const telemetrySummary = defineRoute({
 
 const quickstartRoute = defineRoute({
   operationId: 'getAgentsQuickstart',
-  description: 'The steps an agent follows from nothing to a registered agent, with the real URLs of this deployment. Free.',
+  description:
+    "The steps an agent follows from nothing to a registered agent with a profile, a vessel looked up and its route to its destination, with the real URLs of this deployment and every request body shown; the vessel steps name the demo fleet's sample vessel (IMO 9811000) so they answer on a default install. Free.",
   query: NoQuery,
   response: QuickstartData,
   examples: [{ summary: 'Quickstart' }],
   async handler(_input, call) {
-    return { data: call.services.meta.quickstart(call.baseUrl) };
+    const sample = await call.services.fleet.loadVessel({ imo: SAMPLE_VESSEL.imo });
+    return { data: call.services.meta.quickstart(call.baseUrl, sample?.name ?? null) };
   },
 });
 

@@ -6,6 +6,20 @@ export const WindowQuery = Type.Object(
   { additionalProperties: false },
 );
 export const NoQuery = Type.Object({}, { additionalProperties: false });
+
+export const ExamplesQuery = Type.Object(
+  {
+    operation_id: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 2000,
+        pattern: '^[A-Za-z0-9]+(,[A-Za-z0-9]+)*$',
+        description: 'Only the examples of these operations (operationIds, comma-separated), e.g. getRoutesDirect. Default: every operation.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
 export const ServicesQuery = Type.Object(
   { service_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9_.]+$', description: 'Select one service, e.g. agent.harbor.' })) },
   { additionalProperties: false },

@@ -4,6 +4,7 @@ import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
 import { dataTable, html, type Html } from '../web/html.js';
 import { layout, SITE_CSS } from '../web/layout.js';
+import { prefersJson, rootDocument } from './root-document.js';
 
 export interface SiteDeps {
   services: Pick<Services, 'meta' | 'agents' | 'fleet' | 'groups'>;
@@ -35,7 +36,11 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
     {
       method: 'GET',
       path: '/',
-      async handler() {
+      async handler(request) {
+        const accept = request.headers.accept;
+        if (prefersJson(typeof accept === 'string' ? accept : undefined)) {
+          return { body: JSON.stringify(rootDocument(request.baseUrl, services.meta.version)), contentType: 'application/json; charset=utf-8', headers: { vary: 'Accept' } };
+        }
         const now = clock.now();
         const [status, agents, lastHour] = await Promise.all([services.meta.status(), services.agents.count(), deps.countPositionsSince(now - HOUR)]);
         const feeds = ((status.components.feeds as { sources?: FeedSourceJson[] } | undefined)?.sources ?? []) as FeedSourceJson[];
@@ -68,10 +73,13 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
           <ul>
             <li><a href="/docs">API documentation</a> (the <a href="/openapi.json">OpenAPI document</a>)</li>
             <li><a href="/v1/agents/quickstart">Quickstart</a> and <a href="/v1/capabilities">capabilities</a></li>
+            <li>
+              <a href="/llms.txt">llms.txt</a>, the MCP endpoint <code>/mcp</code> (<a href="/v1/webmcp/bootstrap">how to connect</a>) and the <a href="/.well-known/agent-card.json">agent card</a>
+            </li>
             <li><a href="/agents-forum">Agents forum</a></li>
           </ul>
           <p class="muted">Figures as of ${iso(now)}.</p>`;
-        return { html: layout({ title: 'Maritime information for agents', main }) };
+        return { html: layout({ title: 'Maritime information for agents', main }), headers: { vary: 'Accept' } };
       },
     },
     {
