@@ -13,6 +13,12 @@ export interface LineLand {
   /** The longest run of consecutive samples on land (km) and where it starts ([lon, lat]). */
   longestRunKm: number;
   runAt: [number, number] | null;
+  /** Land at the ends: the run from the first point when it lies on land, the run to the last point when it does (km). */
+  startRunKm: number;
+  endRunKm: number;
+  /** The longest run that neither starts at the first point nor ends at the last: land the line crosses (km). */
+  longestInnerRunKm: number;
+  innerRunAt: [number, number] | null;
 }
 
 const STEP_KM = 0.1;
@@ -20,9 +26,19 @@ const OPEN_SEA_TEST_KM = 100;
 
 /** Measures the land a line of [lon, lat] points crosses. */
 export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [number, number])[], water: (lon: number, lat: number) => boolean = () => false): LineLand {
-  const result: LineLand = { overLandKm: 0, longestRunKm: 0, runAt: null };
+  const result: LineLand = { overLandKm: 0, longestRunKm: 0, runAt: null, startRunKm: 0, endRunKm: 0, longestInnerRunKm: 0, innerRunAt: null };
   let run = 0;
   let runStart: [number, number] | null = null;
+  let runFromStart = false;
+  const endRun = () => {
+    if (run > 0 && !runFromStart && run > result.longestInnerRunKm) {
+      result.longestInnerRunKm = run;
+      result.innerRunAt = runStart;
+    }
+    if (runFromStart) result.startRunKm = run;
+    run = 0;
+    runFromStart = false;
+  };
   const onLand = (lon: number, lat: number) => {
     const x = normalizeLon(lon);
     return land.isLand(x, lat) && !water(x, lat);
@@ -37,7 +53,7 @@ export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [n
         result.runAt = runStart;
       }
     } else {
-      run = 0;
+      endRun();
     }
   };
   const segment = (a: readonly [number, number], b: readonly [number, number]) => {
@@ -51,7 +67,7 @@ export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [n
     }
     const m = interpolate(a[1], a[0], b[1], b[0], 0.5);
     if (!land.isLand(normalizeLon(m.lon), m.lat) && land.coastDistanceKm(normalizeLon(m.lon), m.lat, lengthKm / 2 + 0.1) === Infinity) {
-      run = 0;
+      endRun();
       return;
     }
     const n = Math.max(1, Math.ceil(lengthKm / STEP_KM));
@@ -60,6 +76,17 @@ export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [n
       sample(p.lon, p.lat, lengthKm / n);
     }
   };
+  const first = coordinates[0];
+  if (first !== undefined && onLand(first[0], first[1])) {
+    run = 1e-9;
+    runStart = [normalizeLon(first[0]), first[1]];
+    runFromStart = true;
+  }
   for (let i = 1; i < coordinates.length; i++) segment(coordinates[i - 1]!, coordinates[i]!);
+  if (run > 0) {
+    // the line ends on land: its last run is land at the end, not land crossed (unless it also started the line)
+    if (runFromStart) result.startRunKm = run;
+    result.endRunKm = run;
+  } else endRun();
   return result;
 }

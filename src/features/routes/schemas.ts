@@ -67,8 +67,17 @@ const Endpoint = Type.Object({
       lat: Type.Number(),
       lon: Type.Number(),
       connector_nm: Type.Number({ description: 'Straight great-circle connector from the place to this point of the network; included in the distance and the geometry.' }),
+      over_land_km: Type.Number({
+        description: 'Length of the connector over land (Natural Earth 1:10m, declared waterways as water). Above 0.5 km the place lies on land (a port position inland) and the answer carries the connector_over_land quality flag.',
+      }),
     },
-    { description: 'Where the place joins the sea network (nearest point of the nearest edge).' },
+    { description: 'Where the place joins the sea network: the nearest point of the network reachable by a connector at sea (decision 082).' },
+  ),
+  alias: Type.Optional(
+    Type.Object(
+      { locode: Type.String(), note: Type.String() },
+      { description: 'The UN/LOCODE given is no port of its own (a city listed with its airport, as CNSHA): it resolved to the port that serves it (decision 084).' },
+    ),
   ),
 });
 
