@@ -1,7 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { FUEL_METHOD } from './fuel.js';
 import { PASSAGES } from '../../routing/graph.js';
-import { DEFAULT_SPEED_KN, MAX_VIAS, SHIP_TYPES } from './schemas.js';
+import { DEFAULT_SPEED_KN, MAX_VIAS, SHIP_TYPES, ShipSize, shipSizeParams } from './schemas.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
@@ -60,6 +60,7 @@ export const WhatIfQuery = Type.Object(
     closed: closed(true),
     speed_kn: speedKn,
     ship_type: shipType,
+    ...shipSizeParams,
   },
   { additionalProperties: false },
 );
@@ -119,6 +120,7 @@ export const WhatIfData = Type.Object({
   via: Type.Array(Type.String()),
   ...Speed,
   closed: Type.Array(Type.String(), { description: 'The closed passages, as engine ids.' }),
+  ship_size: Nullable(ShipSize),
   baseline: RouteFiguresSchema,
   with_closures: RouteFiguresSchema,
   added: Delta,

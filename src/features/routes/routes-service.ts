@@ -10,6 +10,7 @@ import { OPERATOR_CORRECTED_FLAG } from '../feedback/override-fields.js';
 import { estimateFuel, FUEL_METHOD, REFERENCE_SHIPS } from './fuel.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type RouteData, type RouteFeature as RouteFeatureSchema, type ShipType } from './schemas.js';
 import { round } from '../../stats.js';
+import { passagesClosedBySize, shipDimensions, type ShipClass } from '../../routing/ship-size.js';
 import { landIndex } from '../../geo/land.js';
 import { CONNECTOR_LAND_TOLERANCE_KM, nearestCoastalPoint, POSITION_INLAND_REFUSED_KM } from '../../routing/connector-land.js';
 import { waterwayAt } from '../../routing/waterways.js';
@@ -24,6 +25,18 @@ export interface RouteRequest {
   speed_kn?: number;
   ship_type?: ShipType;
   format?: 'json' | 'geojson';
+  ship_class?: ShipClass;
+  loa_m?: number;
+  beam_m?: number;
+  draught_m?: number;
+}
+
+/** The ship size of a request (decision 084): its dimensions and the passages they close, or null without a size. */
+export function shipSizeOf(request: { ship_class?: ShipClass; loa_m?: number; beam_m?: number; draught_m?: number }) {
+  const dimensions = shipDimensions(request.ship_class, request);
+  if (dimensions === null) return null;
+  const check = passagesClosedBySize(dimensions);
+  return { mask: check.mask, view: { ship_class: request.ship_class ?? null, ...dimensions, closed_by_size: check.closed } };
 }
 
 /** A place of a route request, resolved: a port of the port table or a position. */
@@ -181,7 +194,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
 
   const plan = (request: RouteRequest, viaTexts: string[]) => {
     if (viaTexts.length > MAX_VIAS) throw new AppError('too_many_vias', `at most ${MAX_VIAS} vias (got ${viaTexts.length})`, { field: 'query.via' });
-    const sent = [request.from, ...viaTexts, request.to, request.avoid, request.allow, request.ship_type, request.speed_kn, request.format ?? 'json'].join('\u0000');
+    const sent = [request.from, ...viaTexts, request.to, request.avoid, request.allow, request.ship_type, request.speed_kn, request.format ?? 'json', request.ship_class, request.loa_m, request.beam_m, request.draught_m].join('\u0000');
     if (indexedTable !== null && deps.ports() === indexedTable) {
       const known = answerKeys.get(sent);
       const cached = known === undefined ? undefined : answers.get(known);
@@ -210,8 +223,9 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       if (unknown !== undefined) throw new AppError('unknown_passage', `${field}: unknown passage "${unknown}"; known: ${PASSAGES.map((p) => p.id).join(', ')}`, { field });
     }
     const { engine, resolutionKm, attribution } = network();
-    const mask = engine.passageMask(avoid, allow);
-    const key = JSON.stringify([places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]), mask, request.ship_type ?? null, request.speed_kn ?? null, request.format ?? 'json']);
+    const size = shipSizeOf(request);
+    const mask = engine.passageMask(avoid, allow) | (size?.mask ?? 0);
+    const key = JSON.stringify([places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]), mask, request.ship_type ?? null, request.speed_kn ?? null, request.format ?? 'json', size?.view ?? null]);
     if (answerKeys.size >= answerCacheEntries) answerKeys.delete(answerKeys.keys().next().value!);
     answerKeys.set(sent, key);
     const cached = answers.get(key);
@@ -227,7 +241,8 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     } catch (error) {
       if (!(error instanceof RoutingError)) throw error;
       const place = error.pointIndex === undefined ? undefined : places[error.pointIndex];
-      throw new AppError(error.code, place ? `${place.field}: ${error.message}` : error.message, place ? { field: place.field } : {});
+      const bySize = error.code === 'route_unreachable' && size !== null && size.view.closed_by_size.length > 0 ? ` (closed by the ship size: ${size.view.closed_by_size.map((c) => c.passage).join(', ')})` : '';
+      throw new AppError(error.code, `${place ? `${place.field}: ` : ''}${error.message}${bySize}`, place ? { field: place.field } : {});
     }
     const shipType: ShipType = request.ship_type ?? 'other';
     const speed = request.speed_kn ?? DEFAULT_SPEED_KN[shipType];
@@ -257,6 +272,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       duration_days: round(route.distanceNm / speed / 24, 2),
       passages: route.passages.map((p) => ({ ...p, lat: round(p.lat, 4), lon: round(p.lon, 4) })),
       avoided: engine.maskNames(mask),
+      ship_size: size?.view ?? null,
       legs: route.legs.map((leg, i) => ({
         from: places[i]!.input,
         to: places[i + 1]!.input,

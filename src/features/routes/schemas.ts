@@ -1,6 +1,7 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { PASSAGES } from '../../routing/graph.js';
 import { FUEL_METHOD } from './fuel.js';
+import { SHIP_CLASS_IDS, SHIP_CLASSES } from '../../routing/ship-size.js';
 
 const Nullable = <T extends TSchema>(schema: T, description?: string) => Type.Union([schema, Type.Null()], description ? { description } : {});
 
@@ -13,7 +14,37 @@ import { DEFAULT_SPEED_KN, SHIP_TYPES } from './ship-types.js';
 const PASSAGE_LIST = PASSAGES.map((p) => p.id).join(', ');
 const PLACE = 'A port_id (e.g. 31140), a UN/LOCODE (NLRTM or NL RTM) or a position lat,lon in decimal degrees.';
 
+/** Ship size (decision 084): a class and/or dimensions close the passages the ship does not fit. */
+export const shipSizeParams = {
+  ship_class: Type.Optional(
+    Type.Union(
+      SHIP_CLASS_IDS.map((c) => Type.Literal(c)),
+      {
+        description: `Size class of the ship: ${SHIP_CLASS_IDS.map((c) => `${c} (${SHIP_CLASSES[c].loa_m} × ${SHIP_CLASSES[c].beam_m} m, draught ${SHIP_CLASSES[c].draught_m} m)`).join(', ')}. Closes the passages it does not fit (Panama, Suez, Malacca, Kiel, Corinth, Bosporus limits in docs/routing.md); loa_m, beam_m and draught_m override the class's values.`,
+      },
+    ),
+  ),
+  loa_m: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 500, description: 'Length overall, metres (AIS static data: A + B).' })),
+  beam_m: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 80, description: 'Beam, metres (AIS static data: C + D).' })),
+  draught_m: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 30, description: 'Draught, metres (AIS static data: the reported draught).' })),
+};
+
+export const ShipSize = Type.Object(
+  {
+    ship_class: Nullable(Type.String()),
+    loa_m: Nullable(Type.Number()),
+    beam_m: Nullable(Type.Number()),
+    draught_m: Nullable(Type.Number()),
+    closed_by_size: Type.Array(
+      Type.Object({ passage: Type.String(), limit: Type.String(), source: Type.String(), exceeds: Type.Array(Type.String()) }),
+      { description: 'Passages closed to this ship by its size, the published limit, its source and what the ship exceeds.' },
+    ),
+  },
+  { description: 'The ship size the route was planned for (decision 084); null when no size was given.' },
+);
+
 const routeParams = {
+  ...shipSizeParams,
   from: Type.String({ minLength: 1, maxLength: 40, description: `Origin. ${PLACE}` }),
   to: Type.String({ minLength: 1, maxLength: 40, description: `Destination. ${PLACE}` }),
   avoid: Type.Optional(Type.String({ maxLength: 300, description: `Passages not to use, comma-separated: ${PASSAGE_LIST} (bab_el_mandeb is accepted for babelmandeb).` })),
@@ -108,7 +139,8 @@ const RouteProperties = {
   duration_hours: Type.Number({ description: 'distance_nm / speed_kn, at sea only (no port, canal or weather time).' }),
   duration_days: Type.Number(),
   passages: Type.Array(Passage, { description: 'Passages crossed, in order.' }),
-  avoided: Type.Array(Type.String(), { description: 'Passages the route was not allowed to use (avoid, plus northeast, northwest and corinth unless allowed).' }),
+  avoided: Type.Array(Type.String(), { description: 'Passages the route was not allowed to use (avoid, plus northeast, northwest and corinth unless allowed, plus those closed by the ship size).' }),
+  ship_size: Nullable(ShipSize),
   legs: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), distance_nm: Type.Number(), duration_hours: Type.Number(), passages: Type.Array(Type.String()) }), {
     description: 'One per stretch between consecutive places.',
   }),
