@@ -198,23 +198,48 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
   };
 
   const candidateCache = new Map<string, Snap[]>();
-  /** Land-checked candidate joins within `extraNm` of the nearest edge allowed by `mask` (empty when none is at sea). */
-  const landChecked = (point: LatLon, nearestNm: number, extraNm: number, mask: number, maxChecked = MAX_CHECKED): { clear: Snap[]; leastLand: Snap | null } => {
-    const all = index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, nearestNm + extraNm), mask);
+  /** Every passage bit: joins outside all passages are kept apart, so that closing passages never leaves a place without its usual joins. */
+  const allPassages = PASSAGES.reduce((m, p) => m | (1 << p.index), 0);
+  /**
+   * Land-checked candidate joins within `extraNm` of the nearest edge allowed by `mask`, and the same
+   * among edges outside every passage; with none at sea, the join crossing the least land.
+   */
+  const landChecked = (point: LatLon, extraNm: number, mask: number, maxChecked = MAX_CHECKED): Snap[] => {
+    const nearest = index.nearest(point.lat, point.lon, mask);
+    if (nearest === null) return [];
+    const lists = [index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, nearest.connectorNm + extraNm), mask)];
+    const plain = index.nearest(point.lat, point.lon, mask | allPassages);
+    if (plain !== null && plain.edge !== nearest.edge) lists.push(index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, plain.connectorNm + extraNm), mask | allPassages));
     const land = options.land?.();
-    if (land === undefined) return { clear: all.slice(0, MAX_CANDIDATES).map((c) => ({ ...c, overLandKm: 0 })), leastLand: null };
-    // a place on land crosses land on any connector: it may cross as much as its way to the coast
-    const allowance = CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) ? land.coastDistanceKm(point.lon, point.lat, 400) : 0);
+    const seen = new Set<number>();
     const clear: Snap[] = [];
-    let leastLand: Snap | null = null;
-    for (let i = 0; i < all.length && i < maxChecked && clear.length < MAX_CANDIDATES; i++) {
-      const c = all[i]!;
-      const over = connectorOverLandKm(land, [point.lon, point.lat], [c.snappedLon, c.snappedLat], allowance);
-      const candidate = { ...c, overLandKm: over };
-      if (over <= allowance) clear.push(candidate);
-      else if (leastLand === null || over < leastLand.overLandKm!) leastLand = candidate;
+    const rejected: Snap[] = [];
+    // a place on land crosses land on any connector: it may cross as much as its way to the coast
+    const allowance = land === undefined ? Infinity : CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) ? land.coastDistanceKm(point.lon, point.lat, 400) : 0);
+    for (const list of lists) {
+      let found = 0;
+      for (let i = 0; i < list.length && i < maxChecked && found < MAX_CANDIDATES; i++) {
+        const c = list[i]!;
+        if (seen.has(c.edge)) {
+          if (clear.some((x) => x.edge === c.edge)) found++;
+          continue;
+        }
+        seen.add(c.edge);
+        const over = land === undefined ? 0 : connectorOverLandKm(land, [point.lon, point.lat], [c.snappedLon, c.snappedLat], allowance);
+        if (over <= allowance) {
+          clear.push({ ...c, overLandKm: over });
+          found++;
+        } else rejected.push(c);
+      }
     }
-    return { clear, leastLand };
+    if (clear.length > 0) return clear.sort((a, b) => a.connectorNm - b.connectorNm);
+    // none at sea: the join whose connector crosses the least land (measured whole), flagged by its overLandKm
+    let least: Snap | null = null;
+    for (const c of rejected.slice(0, MAX_CHECKED)) {
+      const m = measured(c);
+      if (least === null || m.overLandKm! < least.overLandKm!) least = m;
+    }
+    return least === null ? [measured(nearest)] : [least];
   };
   const joinsOf = (point: LatLon, mask: number, pointIndex?: number): Snap[] => {
     const offNetwork = () =>
@@ -226,21 +251,21 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
     const key = `${point.lat},${point.lon}`;
     let candidates = candidateCache.get(key);
     if (candidates === undefined) {
-      const nearest = index.nearest(point.lat, point.lon, 0);
-      if (nearest === null) throw offNetwork();
-      let found = landChecked(point, nearest.connectorNm, CANDIDATE_EXTRA_NM, 0);
-      if (found.clear.length === 0) found = landChecked(point, nearest.connectorNm, CANDIDATE_WIDE_EXTRA_NM, 0, MAX_CHECKED_WIDE);
-      candidates = found.clear.length > 0 ? found.clear : [measured(found.leastLand ?? { ...nearest, overLandKm: 0 })];
+      if (index.nearest(point.lat, point.lon, 0) === null) throw offNetwork();
+      candidates = landChecked(point, CANDIDATE_EXTRA_NM, 0);
+      if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM)) {
+        const wide = landChecked(point, CANDIDATE_WIDE_EXTRA_NM, 0, MAX_CHECKED_WIDE);
+        if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity)) candidates = wide;
+      }
       if (candidateCache.size >= CANDIDATE_CACHE) candidateCache.delete(candidateCache.keys().next().value!);
       candidateCache.set(key, candidates);
     }
     const open = candidates.filter((c) => (mask & (1 << graph.edgePassage[c.edge]!)) === 0);
     if (open.length > 0) return open;
-    // every join lies in a closed passage: the nearest joins outside it
-    const nearest = index.nearest(point.lat, point.lon, mask);
-    if (nearest === null) throw offNetwork();
-    const found = landChecked(point, nearest.connectorNm, CANDIDATE_EXTRA_NM, mask);
-    return found.clear.length > 0 ? found.clear : [measured(found.leastLand ?? { ...nearest, overLandKm: 0 })];
+    // every join lies in a closed passage (a place with no join outside the passages): the joins outside it
+    const found = landChecked(point, CANDIDATE_EXTRA_NM, mask);
+    if (found.length === 0) throw offNetwork();
+    return found;
   };
   /** A join whose connector crosses land, with its whole over-land length measured. */
   const measured = (snap: Snap): Snap => {

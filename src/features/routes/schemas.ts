@@ -44,7 +44,6 @@ export const ShipSize = Type.Object(
 );
 
 const routeParams = {
-  ...shipSizeParams,
   from: Type.String({ minLength: 1, maxLength: 40, description: `Origin. ${PLACE}` }),
   to: Type.String({ minLength: 1, maxLength: 40, description: `Destination. ${PLACE}` }),
   avoid: Type.Optional(Type.String({ maxLength: 300, description: `Passages not to use, comma-separated: ${PASSAGE_LIST} (bab_el_mandeb is accepted for babelmandeb).` })),
@@ -75,6 +74,7 @@ const routeParams = {
       description: 'json (default): the route object with its geometry; geojson: a GeoJSON Feature whose properties are the route object.',
     }),
   ),
+  ...shipSizeParams,
 };
 
 export const RoutesDirectQuery = Type.Object(routeParams, { additionalProperties: false });
