@@ -82,7 +82,7 @@ const report = (title: string, t: Tally) => {
 };
 
 const pairs = tally();
-for (let i = 0; i < Number(values.pairs); ) {
+for (let i = 0; i < Number(values.pairs);) {
   const a = candidates[Math.floor(random() * candidates.length)]!;
   const b = candidates[Math.floor(random() * candidates.length)]!;
   if (a.port_id === b.port_id) continue;
@@ -93,7 +93,7 @@ report(`${values.pairs} random port pairs (seed ${values.seed})`, pairs);
 
 const coastal = tally();
 let tries = 0;
-for (let i = 0; i < Number(values.coastal); ) {
+for (let i = 0; i < Number(values.coastal);) {
   tries++;
   const lon = random() * 360 - 180;
   const lat = random() * 130 - 60;

@@ -59,7 +59,8 @@ for (const pair of REFERENCE_PAIRS) {
   if (deviation !== null) deviations.push(Math.abs(deviation));
   const limit = pair.short_sea ? SHORT_SEA_TOLERANCE : REFERENCE_MAX_TOLERANCE;
   if (deviation === null || Math.abs(deviation) > limit) failures.push(`${pair.label}: ${deviation === null ? 'no route' : `${(deviation * 100).toFixed(1)} %`} (limit ${limit * 100} %)`);
-  if (distance !== null && atSea && !pair.short_sea && distance / gc > OPEN_OCEAN_GC_FACTOR) failures.push(`${pair.label}: ${(distance / gc).toFixed(3)} × the great circle, which stays at sea (limit ${OPEN_OCEAN_GC_FACTOR})`);
+  if (distance !== null && atSea && !pair.short_sea && distance / gc > OPEN_OCEAN_GC_FACTOR)
+    failures.push(`${pair.label}: ${(distance / gc).toFixed(3)} × the great circle, which stays at sea (limit ${OPEN_OCEAN_GC_FACTOR})`);
   const published = pair.published_nm.min === pair.published_nm.max ? `${pair.published_nm.min}` : `${pair.published_nm.min}–${pair.published_nm.max}`;
   console.log(
     `| ${pair.label} (${pair.from}–${pair.to}${pair.avoid ? `, avoid ${pair.avoid}` : ''}) | ${published} | ${pair.source} | ${distance === null ? '—' : distance.toFixed(1)} | ${deviation === null ? '—' : `${(deviation * 100).toFixed(1)} %`} | ${gc.toFixed(0)} | ${distance === null ? '—' : (distance / gc).toFixed(3)} | ${atSea ? 'yes' : 'no'} | ${passages} |`,

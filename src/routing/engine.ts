@@ -279,12 +279,7 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
    * from both ends of every source join's edge, ended at the ends of the target joins' edges. The
    * heuristic is the great circle to the target place, a lower bound whichever join is used.
    */
-  const searchLeg = (
-    sources: readonly Snap[],
-    targets: readonly Snap[],
-    target: LatLon,
-    mask: number,
-  ): { edges: number[]; startNode: number; endNode: number; lengthNm: number; s: Snap; t: Snap } => {
+  const searchLeg = (sources: readonly Snap[], targets: readonly Snap[], target: LatLon, mask: number): { edges: number[]; startNode: number; endNode: number; lengthNm: number; s: Snap; t: Snap } => {
     let best = Infinity;
     let bestEnd = -1;
     let bestS = -1;

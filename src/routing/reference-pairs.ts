@@ -32,7 +32,15 @@ export const REFERENCE_PAIRS: readonly ReferencePair[] = [
   { from: 'GBDVR', to: 'FRCQF', avoid: null, label: 'Dover – Calais', published_nm: { min: 22, max: 25 }, source: 'issue 28: ≈ 22–25 nm (the ferry crossing)', short_sea: true },
   { from: 'USNYC', to: 'LKCMB', avoid: null, label: 'New York – Colombo via Gibraltar and Suez', published_nm: { min: 8604, max: 8604 }, source: `${PUB151}: 8,604 nm`, short_sea: false },
   { from: 'USSFO', to: 'USHNL', avoid: null, label: 'San Francisco – Honolulu', published_nm: { min: 2091, max: 2091 }, source: `${NOAA}: 2,091 nm`, short_sea: false },
-  { from: 'USLAX', to: 'USHNL', avoid: null, label: 'Los Angeles – Honolulu', published_nm: { min: 2225, max: 2228 }, source: `${NOAA}: 2,228 nm (Los Angeles); the Transpac race course from Point Fermin 2,225 nm`, short_sea: false },
+  {
+    from: 'USLAX',
+    to: 'USHNL',
+    avoid: null,
+    label: 'Los Angeles – Honolulu',
+    published_nm: { min: 2225, max: 2228 },
+    source: `${NOAA}: 2,228 nm (Los Angeles); the Transpac race course from Point Fermin 2,225 nm`,
+    short_sea: false,
+  },
   { from: 'USSFO', to: 'JPYOK', avoid: null, label: 'San Francisco – Yokohama', published_nm: { min: 4536, max: 4536 }, source: `${PUB151}: 4,536 nm`, short_sea: false },
   { from: 'USHNL', to: 'JPYOK', avoid: null, label: 'Honolulu – Yokohama', published_nm: { min: 3394, max: 3394 }, source: `${PUB151}: 3,394 nm`, short_sea: false },
   { from: 'USSFO', to: 'PABLB', avoid: null, label: 'San Francisco – Balboa (Panama)', published_nm: { min: 3245, max: 3245 }, source: `${PUB151}: 3,245 nm`, short_sea: false },
@@ -43,8 +51,24 @@ export const REFERENCE_PAIRS: readonly ReferencePair[] = [
   { from: 'LKCMB', to: 'YEADE', avoid: null, label: 'Colombo – Aden', published_nm: { min: 2093, max: 2093 }, source: `${PUB151}: 2,093 nm`, short_sea: false },
   { from: 'EGPSD', to: 'GIGIB', avoid: null, label: 'Port Said – Gibraltar', published_nm: { min: 1912, max: 1912 }, source: `${PUB151}: 1,912 nm`, short_sea: false },
   { from: 'AUSYD', to: 'NZAKL', avoid: null, label: 'Sydney – Auckland', published_nm: { min: 1281, max: 1281 }, source: `${PUB151}: 1,281 nm`, short_sea: false },
-  { from: 'USNYC', to: 'GBSOU', avoid: null, label: 'New York – Southampton', published_nm: { min: 3100, max: 3200 }, source: `${PUB151}: 3,100–3,200 nm by season (the North Atlantic track routes)`, short_sea: false },
-  { from: 'FIHEL', to: 'EETLL', avoid: null, label: 'Helsinki – Tallinn', published_nm: { min: 43, max: 47 }, source: 'ferry operators (Tallink, Viking Line, Eckerö): 80–85 km (43–46 nm)', short_sea: true },
+  {
+    from: 'USNYC',
+    to: 'GBSOU',
+    avoid: null,
+    label: 'New York – Southampton',
+    published_nm: { min: 3100, max: 3200 },
+    source: `${PUB151}: 3,100–3,200 nm by season (the North Atlantic track routes)`,
+    short_sea: false,
+  },
+  {
+    from: 'FIHEL',
+    to: 'EETLL',
+    avoid: null,
+    label: 'Helsinki – Tallinn',
+    published_nm: { min: 43, max: 47 },
+    source: 'ferry operators (Tallink, Viking Line, Eckerö): 80–85 km (43–46 nm)',
+    short_sea: true,
+  },
 ];
 
 /** Deviation of a distance from a published figure or range: 0 inside the range, else signed fraction of the nearer bound. */

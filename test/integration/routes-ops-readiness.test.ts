@@ -101,7 +101,7 @@ test('benchmark: the reference pairs routed now, the same distances as routes/di
     d.pairs.map((p: any) => [p.from, p.to, p.avoid, p.reference_nm, p.source]),
     REFERENCE_PAIRS.map((r) => [r.from, r.to, r.avoid, r.published_nm, r.source]),
   );
-  assert.ok(!d.pairs.some((p: any) => p.from === 'CNSGH' && p.to === 'USLAX'), 'Shanghai–Los Angeles had only the network\'s own figure');
+  assert.ok(!d.pairs.some((p: any) => p.from === 'CNSGH' && p.to === 'USLAX'), "Shanghai–Los Angeles had only the network's own figure");
   for (const p of d.pairs) {
     const direct = (await get(`/v1/routes/direct?from=${p.from}&to=${p.to}${p.avoid ? `&avoid=${p.avoid}` : ''}`)).body.data;
     assert.equal(p.distance_nm, direct.distance_nm, `${p.from}-${p.to}`);

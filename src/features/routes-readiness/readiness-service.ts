@@ -22,15 +22,16 @@ const utcDay = (ms: number) => iso(ms).slice(0, 10);
  * source (src/routing/reference-pairs.ts, decision 080); never the engine's own figures. A pair is
  * within tolerance at 4 % of its published figure or range (short-sea pairs under 100 nm: 5 %).
  */
-export const BENCHMARK_PAIRS: readonly { from: string; to: string; avoid: string | null; label: string; source: string; reference_nm: { min: number; max: number }; tolerance: number }[] = REFERENCE_PAIRS.map((p) => ({
-  from: p.from,
-  to: p.to,
-  avoid: p.avoid,
-  label: p.label,
-  source: p.source,
-  reference_nm: p.published_nm,
-  tolerance: p.short_sea ? SHORT_SEA_TOLERANCE : REFERENCE_MAX_TOLERANCE,
-}));
+export const BENCHMARK_PAIRS: readonly { from: string; to: string; avoid: string | null; label: string; source: string; reference_nm: { min: number; max: number }; tolerance: number }[] =
+  REFERENCE_PAIRS.map((p) => ({
+    from: p.from,
+    to: p.to,
+    avoid: p.avoid,
+    label: p.label,
+    source: p.source,
+    reference_nm: p.published_nm,
+    tolerance: p.short_sea ? SHORT_SEA_TOLERANCE : REFERENCE_MAX_TOLERANCE,
+  }));
 /** A benchmark distance within this fraction of its reference (range) is accurate (short-sea pairs: SHORT_SEA_TOLERANCE). */
 export const BENCHMARK_TOLERANCE = REFERENCE_MAX_TOLERANCE;
 export const BENCHMARK_CACHE_MS = 5 * MINUTE;

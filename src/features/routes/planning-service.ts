@@ -159,8 +159,7 @@ export function createPlanningService(deps: { routes: () => RoutesService; event
   /** `operator_corrected` when a place is a port whose record carries an operator correction (docs/feedback.md). */
   const correctedFlags = (places: readonly Place[]): string[] => (places.some((p) => p.corrected) ? [OPERATOR_CORRECTED_FLAG] : []);
 
-  const route = (places: readonly Place[], closed: readonly string[], sizeMask = 0): Route =>
-    guarded(places, closed, (engine, mask) => engine.route(places, { excludedMask: mask | sizeMask }));
+  const route = (places: readonly Place[], closed: readonly string[], sizeMask = 0): Route => guarded(places, closed, (engine, mask) => engine.route(places, { excludedMask: mask | sizeMask }));
 
   /** Runs a search, its RoutingError turned into the API error of the place at fault. */
   function guarded<T>(places: readonly Place[], closed: readonly string[], search: (engine: RoutingEngine, mask: number) => T): T {

@@ -194,7 +194,20 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
 
   const plan = (request: RouteRequest, viaTexts: string[]) => {
     if (viaTexts.length > MAX_VIAS) throw new AppError('too_many_vias', `at most ${MAX_VIAS} vias (got ${viaTexts.length})`, { field: 'query.via' });
-    const sent = [request.from, ...viaTexts, request.to, request.avoid, request.allow, request.ship_type, request.speed_kn, request.format ?? 'json', request.ship_class, request.loa_m, request.beam_m, request.draught_m].join('\u0000');
+    const sent = [
+      request.from,
+      ...viaTexts,
+      request.to,
+      request.avoid,
+      request.allow,
+      request.ship_type,
+      request.speed_kn,
+      request.format ?? 'json',
+      request.ship_class,
+      request.loa_m,
+      request.beam_m,
+      request.draught_m,
+    ].join('\u0000');
     if (indexedTable !== null && deps.ports() === indexedTable) {
       const known = answerKeys.get(sent);
       const cached = known === undefined ? undefined : answers.get(known);
@@ -225,7 +238,14 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     const { engine, resolutionKm, attribution } = network();
     const size = shipSizeOf(request);
     const mask = engine.passageMask(avoid, allow) | (size?.mask ?? 0);
-    const key = JSON.stringify([places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]), mask, request.ship_type ?? null, request.speed_kn ?? null, request.format ?? 'json', size?.view ?? null]);
+    const key = JSON.stringify([
+      places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]),
+      mask,
+      request.ship_type ?? null,
+      request.speed_kn ?? null,
+      request.format ?? 'json',
+      size?.view ?? null,
+    ]);
     if (answerKeys.size >= answerCacheEntries) answerKeys.delete(answerKeys.keys().next().value!);
     answerKeys.set(sent, key);
     const cached = answers.get(key);
@@ -241,7 +261,8 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     } catch (error) {
       if (!(error instanceof RoutingError)) throw error;
       const place = error.pointIndex === undefined ? undefined : places[error.pointIndex];
-      const bySize = error.code === 'route_unreachable' && size !== null && size.view.closed_by_size.length > 0 ? ` (closed by the ship size: ${size.view.closed_by_size.map((c) => c.passage).join(', ')})` : '';
+      const bySize =
+        error.code === 'route_unreachable' && size !== null && size.view.closed_by_size.length > 0 ? ` (closed by the ship size: ${size.view.closed_by_size.map((c) => c.passage).join(', ')})` : '';
       throw new AppError(error.code, `${place ? `${place.field}: ` : ''}${error.message}${bySize}`, place ? { field: place.field } : {});
     }
     const shipType: ShipType = request.ship_type ?? 'other';

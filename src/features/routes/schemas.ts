@@ -35,10 +35,9 @@ export const ShipSize = Type.Object(
     loa_m: Nullable(Type.Number()),
     beam_m: Nullable(Type.Number()),
     draught_m: Nullable(Type.Number()),
-    closed_by_size: Type.Array(
-      Type.Object({ passage: Type.String(), limit: Type.String(), source: Type.String(), exceeds: Type.Array(Type.String()) }),
-      { description: 'Passages closed to this ship by its size, the published limit, its source and what the ship exceeds.' },
-    ),
+    closed_by_size: Type.Array(Type.Object({ passage: Type.String(), limit: Type.String(), source: Type.String(), exceeds: Type.Array(Type.String()) }), {
+      description: 'Passages closed to this ship by its size, the published limit, its source and what the ship exceeds.',
+    }),
   },
   { description: 'The ship size the route was planned for (decision 084); null when no size was given.' },
 );
@@ -99,7 +98,8 @@ const Endpoint = Type.Object({
       lon: Type.Number(),
       connector_nm: Type.Number({ description: 'Straight great-circle connector from the place to this point of the network; included in the distance and the geometry.' }),
       over_land_km: Type.Number({
-        description: 'Length of the connector over land (Natural Earth 1:10m, declared waterways as water). Above 0.5 km the place lies on land (a port position inland) and the answer carries the connector_over_land quality flag.',
+        description:
+          'Length of the connector over land (Natural Earth 1:10m, declared waterways as water). Above 0.5 km the place lies on land (a port position inland) and the answer carries the connector_over_land quality flag.',
       }),
     },
     { description: 'Where the place joins the sea network: the nearest point of the network reachable by a connector at sea (decision 082).' },
