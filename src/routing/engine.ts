@@ -72,6 +72,9 @@ const CANDIDATE_EXTRA_NM = 12;
 /** When no candidate within the first radius has a connector at sea, the search widens to every edge within SNAP_MAX_NM. */
 const CANDIDATE_WIDE_EXTRA_NM = SNAP_MAX_NM;
 const MAX_CANDIDATES = 8;
+/** A join at sea found by the wide search replaces the near join over land only within 2 × its connector + 10 nm. */
+const WIDE_JOIN_FACTOR = 2;
+const WIDE_JOIN_EXTRA_NM = 10;
 /** Connectors land-checked per place at most (nearest first), in the first radius and in the wide one. */
 const MAX_CHECKED = 40;
 const MAX_CHECKED_WIDE = 400;
@@ -254,8 +257,10 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
       if (index.nearest(point.lat, point.lon, 0) === null) throw offNetwork();
       candidates = landChecked(point, CANDIDATE_EXTRA_NM, 0);
       if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM)) {
+        // a join at sea farther off is taken only when it is not much longer than the near join over land
         const wide = landChecked(point, CANDIDATE_WIDE_EXTRA_NM, 0, MAX_CHECKED_WIDE);
-        if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity)) candidates = wide;
+        const near = candidates[0]?.connectorNm ?? Infinity;
+        if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity) && wide[0]!.connectorNm <= WIDE_JOIN_FACTOR * near + WIDE_JOIN_EXTRA_NM) candidates = wide;
       }
       if (candidateCache.size >= CANDIDATE_CACHE) candidateCache.delete(candidateCache.keys().next().value!);
       candidateCache.set(key, candidates);

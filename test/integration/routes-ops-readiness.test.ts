@@ -294,7 +294,7 @@ test('release-readiness, regression-watch and rollout-score over request telemet
   const roll = await get('/v1/routes/rollout-score?hours=24');
   const s = roll.body.data;
   const schemaPass = c.schema_coverage.status === 'pass' ? 1 : 0;
-  const release = (2 + schemaPass) / 4;
+  const release = (1 + (c.benchmark_accuracy.status === 'pass' ? 1 : 0) + schemaPass) / 4;
   // watched: getRoutesDirect (compared) and the reference pairs; getRoutesDirect and the pairs outside tolerance regressed
   const regression = 1 - (1 + regressedPairs) / (1 + REFERENCE_PAIRS.length);
   assert.deepEqual(
