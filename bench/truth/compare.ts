@@ -5,7 +5,8 @@
  * - a truth stop is found when Bosun's stops of the same vessel cover at least half of it;
  * - a Bosun stop of at least 30 minutes is right when truth stops of the vessel cover at least half of it;
  * - berth/anchor agreement: on found cargo/tanker stops, Bosun's kind of the stop covering most of it;
- * - timing: start and end differences of found stops whose start (end) is inside the file;
+ * - timing: start and end differences of found stops whose start (end) is inside the file, where the Bosun stop
+ *   lies mostly within the truth stop (one to one);
  * - a truth pair is reported when Bosun has an encounter of the same two vessels overlapping it in time.
  */
 import { isCargoOrTanker, MIN_STOP_MS, type TruthDay, type TruthPair, type TruthStop } from './ground-truth.js';
@@ -35,7 +36,7 @@ function quantileMin(values: number[], q: number): string {
   return (sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))]! / 60_000).toFixed(1);
 }
 
-export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs: readonly TruthPair[], bosun: BosunDay, times: readonly number[]): Promise<string[]> {
+export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs: readonly TruthPair[], bosun: BosunDay, times: readonly number[], listMisses = false): Promise<string[]> {
   const out: string[] = [];
   const typeOf = (mmsi: number) => day.vessels.get(mmsi)?.type ?? null;
   const bosunStops = new Map<number, Array<BosunStop & { portId: number }>>();
@@ -64,8 +65,10 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
   const longCargo = long.filter((x) => isCargoOrTanker(typeOf(x.mmsi)));
   const agree = cargoFound.filter(({ s, b }) => (s.kind === 'anchor') === (b.kind === 'anchorage')).length;
   const confusion = (t: TruthStop['kind'], k: BosunStop['kind']) => cargoFound.filter(({ s, b }) => s.kind === t && b.kind === k).length;
-  const startErr = cargoFound.filter(({ s }) => !s.clippedStart).map(({ s, b }) => Math.abs(s.start - b.start));
-  const endErr = cargoFound.filter(({ s }) => !s.clippedEnd).map(({ s, b }) => Math.abs(s.end - b.end));
+  // timing of one-to-one matches: the Bosun stop lies mostly within this truth stop (not one bridging a silence that splits the truth)
+  const oneToOne = cargoFound.filter(({ s, b }) => overlap(s, b) >= (b.end - b.start) / 2);
+  const startErr = oneToOne.filter(({ s }) => !s.clippedStart).map(({ s, b }) => Math.abs(s.start - b.start));
+  const endErr = oneToOne.filter(({ s }) => !s.clippedEnd).map(({ s, b }) => Math.abs(s.end - b.end));
   const anchorMs = cargo.filter((s) => s.kind === 'anchor').reduce((sum, s) => sum + s.end - s.start, 0);
   const anchorWaitingMs = cargo
     .filter((s) => s.kind === 'anchor')
@@ -79,6 +82,11 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
   out.push(`| berth/anchor agreement, found cargo + tanker stops | ${ratio(agree, cargoFound.length)} (anchor→anchorage ${confusion('anchor', 'anchorage')}, anchor→berth ${confusion('anchor', 'berth')}, berth→berth ${confusion('berth', 'berth')}, berth→anchorage ${confusion('berth', 'anchorage')}) |`);
   out.push(`| start error, median / p90 (min) | ${quantileMin(startErr, 0.5)} / ${quantileMin(startErr, 0.9)} (${startErr.length} stops) |`);
   out.push(`| end error, median / p90 (min) | ${quantileMin(endErr, 0.5)} / ${quantileMin(endErr, 0.9)} (${endErr.length} stops) |`);
+  if (listMisses) {
+    for (const s of cargo.filter((x) => found(x) === null)) {
+      out.push(`| missed | ${s.mmsi} ${day.vessels.get(s.mmsi)?.name ?? ''} ${s.kind} ${s.lat.toFixed(4)},${s.lon.toFixed(4)} ${new Date(s.start).toISOString().slice(11, 16)}–${new Date(s.end).toISOString().slice(11, 16)} |`);
+    }
+  }
   out.push(`| cargo/tanker anchor hours labelled as waiting | ${pct(anchorWaitingMs, anchorMs)} of ${(anchorMs / 3_600_000).toFixed(0)} h |`);
 
   // who is waiting and at berth at given moments: truth over the whole file's area, Bosun summed over its ports

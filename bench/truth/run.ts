@@ -6,7 +6,8 @@
  * Bosun runs its real path in-process on an in-memory SQLite store: `importAisCsv` (as `bosun import
  * ais-csv`), then the live event runner catches up (as the scheduler does on an idle server).
  *
- * Usage: node dist/bench/truth/run.js [--day houston|mississippi|both] [--at HH:MM,...]
+ * Usage: node dist/bench/truth/run.js [--day houston|mississippi|both] [--at HH:MM,...] [--misses]
+ * (--misses lists the cargo/tanker truth stops Bosun did not find)
  */
 import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,7 +26,7 @@ const DAYS = {
   mississippi: { file: 'AIS_2020_01_01_lower_mississippi.csv.gz', label: 'Lower Mississippi 2020-01-01' },
 } as const;
 
-const { values } = parseArgs({ options: { day: { type: 'string', default: 'both' }, at: { type: 'string', default: '06:00,12:00,18:00,23:30' } } });
+const { values } = parseArgs({ options: { day: { type: 'string', default: 'both' }, at: { type: 'string', default: '06:00,12:00,18:00,23:30' }, misses: { type: 'boolean', default: false } } });
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const names = values.day === 'both' ? (['houston', 'mississippi'] as const) : ([values.day] as Array<keyof typeof DAYS>);
 
@@ -85,6 +86,6 @@ for (const name of names) {
   const pairs = stationaryPairs(day, stops, (a, b) => isCargoOrTanker(a.type) || isCargoOrTanker(b.type));
   const dayStart = Math.floor(day.firstT / 86_400_000) * 86_400_000;
   const times = values.at.split(',').map((hhmm) => dayStart + Date.parse(`1970-01-01T${hhmm}:00Z`));
-  const lines = await withBosun(path, dayStart, async (bosun) => [`\n## ${spec.label} (${day.rows} rows, ${day.vessels.size} vessels; Bosun detection ${bosun.detectSeconds.toFixed(1)} s)\n`, ...(await compare(day, stops, pairs, bosun, times))]);
+  const lines = await withBosun(path, dayStart, async (bosun) => [`\n## ${spec.label} (${day.rows} rows, ${day.vessels.size} vessels; Bosun detection ${bosun.detectSeconds.toFixed(1)} s)\n`, ...(await compare(day, stops, pairs, bosun, times, values.misses))]);
   for (const line of lines) console.log(line);
 }

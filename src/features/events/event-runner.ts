@@ -49,6 +49,7 @@ const fixOf = (row: PositionRow): DetectionFix => ({
   lon: row.lon,
   sog: row.sog,
   navStatus: row.nav_status,
+  heading: row.heading,
   simulated: row.simulated === 1,
 });
 
@@ -121,6 +122,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
         lat: e.lat,
         lon: e.lon,
         zone: e.zone,
+        setting: e.setting,
         observations: e.observations,
         first_seq: e.firstSeq,
         last_seq: e.lastSeq,

@@ -29,6 +29,7 @@ import * as infraIngestLock from './20261125T0300_infra_ingest_lock.js';
 import * as routesQuality from './20261126T0300_routes_quality.js';
 import * as routesReadiness from './20261126T0400_routes_readiness.js';
 import * as usageActivity from './20261126T0500_usage_activity.js';
+import * as encounterSetting from './20261127T0600_encounter_setting.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -65,4 +66,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261126T0300_routes_quality': routesQuality,
   '20261126T0400_routes_readiness': routesReadiness,
   '20261126T0500_usage_activity': usageActivity,
+  '20261127T0600_encounter_setting': encounterSetting,
 };
