@@ -56,7 +56,7 @@ export const GFW_PORT_CALL_PARAMETERS: PortCallParameters = {
   departureConfirmMs: 3_600_000,
   waitingDepartureConfirmMs: 12 * 3_600_000,
   offshoreAnchorageM: 15_000,
-  nearPortM: 20_000,
+  nearPortM: 30_000,
   swingSpreadM: 30,
   swingHeadingDeg: 15,
   jumpM: 1_000,
@@ -312,6 +312,25 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
     else if (state.moving && state.stop) closeStop(state, fix.t, params);
   }
 
+  /** The nearest port within `nearPortM` (looked up once per cell of about 100 m: stopped vessels ask again and again). */
+  const nearCache = new Map<string, number | null>();
+  function nearestPort(lat: number, lon: number): number | null {
+    const key = `${Math.round(lat * 1000)}:${Math.round(lon * 1000)}`;
+    const cached = nearCache.get(key);
+    if (cached !== undefined) return cached;
+    let nearest: number | null = null;
+    let nearestM = Infinity;
+    for (const [portId, d] of index.portsWithin(lat, lon, params.nearPortM)) {
+      if (d < nearestM) {
+        nearest = portId;
+        nearestM = d;
+      }
+    }
+    if (nearCache.size >= 100_000) nearCache.clear();
+    nearCache.set(key, nearest);
+    return nearest;
+  }
+
   /** The nearest port, other than `except`, within the entry distance. */
   function nearestEntered(ports: Map<number, number>, except: number | null): number | null {
     let nearest: number | null = null;
@@ -346,6 +365,14 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
       // within the exit distance of the call's own stops beyond the port's points: inside its port
       if (state.call && !ports.has(state.call.portId) && state.near?.some(([lat, lon]) => distanceM(lat, lon, fix.lat, fix.lon) <= params.exitM)) ports.set(state.call.portId, params.exitM);
 
+      // stopped beyond the points of the call's port: in an area they do not know, of that port or the nearest other one
+      let stoppedNear: number | null = null;
+      if (state.call && !ports.has(state.call.portId) && !state.pending && kn !== null && kn < params.stopBelowKn) {
+        stoppedNear = nearestPort(fix.lat, fix.lon);
+        if (stoppedNear === state.call.portId) ports.set(stoppedNear, params.exitM);
+        else if (stoppedNear !== null) state.pending = { portId: stoppedNear, arrival: fix.t, seq: fix.seq };
+      }
+
       if (state.call) {
         const call = state.call;
         if (ports.has(call.portId)) {
@@ -360,6 +387,7 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
           if (state.pending && !ports.has(state.pending.portId)) state.pending = null;
           const other = nearestEntered(ports, call.portId);
           if (other !== null && !state.pending) state.pending = { portId: other, arrival: fix.t, seq: fix.seq };
+          if (state.pending && stoppedNear === state.pending.portId) ports.set(stoppedNear, params.exitM);
           // the departure stands after an hour outside, or at once when the vessel stops in another port
           const stoppedElsewhere = state.pending !== null && kn !== null && kn < params.stopBelowKn;
           const confirmMs = onlyWaited(state) ? params.waitingDepartureConfirmMs : params.departureConfirmMs;
@@ -376,9 +404,8 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
         let enteredPort = nearestEntered(ports, null);
         // stopped near a port, outside the areas its points mark: a call there begins with this stop
         if (enteredPort === null && !state.pending && kn !== null && kn < params.stopBelowKn) {
-          const near = index.portsWithin(fix.lat, fix.lon, params.nearPortM);
-          for (const [portId, d] of near) if (enteredPort === null || d < near.get(enteredPort)!) enteredPort = portId;
-          if (enteredPort !== null) ports.set(enteredPort, near.get(enteredPort)!);
+          enteredPort = nearestPort(fix.lat, fix.lon);
+          if (enteredPort !== null) ports.set(enteredPort, params.exitM);
         }
         const start = state.pending ?? (enteredPort === null ? null : { portId: enteredPort, arrival: fix.t, seq: fix.seq });
         state.pending = null;
