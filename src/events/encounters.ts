@@ -7,8 +7,9 @@ import type { PortPointIndex } from './port-calls.js';
  * two vessels within 500 m of each other for at least 2 hours, both slower than 2 kn, at least 10 km
  * from any port or anchorage point: setting `open_sea`. Nearer a port (docs/decisions/077), two
  * vessels within 100 m of each other for at least an hour, both slower than 2 kn, meet at an
- * `anchorage` or, when both lie alongside (berth) for most of the time together, in `port` (ships
- * moored side by side at a quay, or a barge alongside: listed only when asked for). Vessels are found
+ * `anchorage` when one of them at least lies at anchor (swinging, or AIS status 1) for most of the
+ * time together — a bunker barge or a lightering tanker alongside an anchored ship — and otherwise in
+ * `port` (ships moored side by side at a quay, tugs and barges in their fleets: listed only when asked for). Vessels are found
  * near each other through a grid of cells about 1 km across holding each vessel's latest fix, so a
  * fix costs a look at its neighbours only, never a pass over the fleet.
  */
@@ -75,9 +76,9 @@ interface PairState {
   lonSum: number;
   firstSeq: number;
   lastSeq: number;
-  /** Observations within `minPortDistanceM` of a port, and those with both vessels alongside. */
+  /** Observations within `minPortDistanceM` of a port, and those with either vessel at anchor. */
   nearPort?: number;
-  bothBerth?: number;
+  anchored?: number;
 }
 
 /** Plain data: stored and restored through JSON, detection carries on. */
@@ -151,7 +152,7 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
       lastSeq: pair.lastSeq,
       // more observations per hour together make it surer; one every 10 minutes or better is 1
       confidence: Math.round(Math.min(1, 0.4 + (n / ((pair.lastClose - pair.start) / 600_000 + 1)) * 0.6) * 100) / 100,
-      setting: !nearPort ? 'open_sea' : (pair.bothBerth ?? 0) * 2 > n ? 'port' : 'anchorage',
+      setting: !nearPort ? 'open_sea' : (pair.anchored ?? 0) * 2 > n ? 'anchorage' : 'port',
     };
   }
 
@@ -190,7 +191,7 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
               const d = distanceM(fix.lat, fix.lon, other.lat, other.lon);
               if (d > maxDistanceM) continue;
               const near = nearPort ? 1 : 0;
-              const bothBerth = nearPort && kindOf(fix.vesselId) === 'berth' && kindOf(otherId) === 'berth' ? 1 : 0;
+              const anchored = nearPort && (kindOf(fix.vesselId) === 'anchorage' || kindOf(otherId) === 'anchorage') ? 1 : 0;
               const key = fix.vesselId < otherId ? `${fix.vesselId}|${otherId}` : `${otherId}|${fix.vesselId}`;
               const pair = state.pairs[key];
               if (pair && fix.t - pair.lastClose <= params.partedAfterMs) {
@@ -200,13 +201,13 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
                 pair.lonSum += fix.lon;
                 pair.lastSeq = fix.seq;
                 pair.nearPort = (pair.nearPort ?? 0) + near;
-                pair.bothBerth = (pair.bothBerth ?? 0) + bothBerth;
+                pair.anchored = (pair.anchored ?? 0) + anchored;
               } else {
                 if (pair) {
                   const encounter = complete(key, pair);
                   if (encounter) done.push(encounter);
                 }
-                state.pairs[key] = { start: fix.t, lastClose: fix.t, distances: [Math.round(d)], latSum: fix.lat, lonSum: fix.lon, firstSeq: fix.seq, lastSeq: fix.seq, nearPort: near, bothBerth };
+                state.pairs[key] = { start: fix.t, lastClose: fix.t, distances: [Math.round(d)], latSum: fix.lat, lonSum: fix.lon, firstSeq: fix.seq, lastSeq: fix.seq, nearPort: near, anchored };
               }
             }
           }
