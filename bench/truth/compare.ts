@@ -75,16 +75,24 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
     .reduce((sum, s) => sum + (bosunStops.get(s.mmsi) ?? []).filter((b) => b.kind === 'anchorage').reduce((x, b) => x + overlap(s, b), 0), 0);
 
   out.push('| measure | value |', '|---|---|');
-  out.push(`| truth stops ≥ 30 min (all vessels / cargo+tanker; anchor / berth of those) | ${truth.length} / ${cargo.length}; ${cargo.filter((s) => s.kind === 'anchor').length} / ${cargo.filter((s) => s.kind === 'berth').length} |`);
+  out.push(
+    `| truth stops ≥ 30 min (all vessels / cargo+tanker; anchor / berth of those) | ${truth.length} / ${cargo.length}; ${cargo.filter((s) => s.kind === 'anchor').length} / ${cargo.filter((s) => s.kind === 'berth').length} |`,
+  );
   out.push(`| stop recall, all stops ≥ 30 min | ${ratio(allFound, truth.length)} (${allFound}/${truth.length}) |`);
   out.push(`| stop recall, cargo + tanker | ${ratio(cargoFound.length, cargo.length)} (${cargoFound.length}/${cargo.length}) |`);
-  out.push(`| precision of Bosun's stops ≥ 30 min, all / cargo + tanker | ${ratio(long.filter((x) => right(x.mmsi, x.b)).length, long.length)} (${long.length}) / ${ratio(longCargo.filter((x) => right(x.mmsi, x.b)).length, longCargo.length)} (${longCargo.length}) |`);
-  out.push(`| berth/anchor agreement, found cargo + tanker stops | ${ratio(agree, cargoFound.length)} (anchor→anchorage ${confusion('anchor', 'anchorage')}, anchor→berth ${confusion('anchor', 'berth')}, berth→berth ${confusion('berth', 'berth')}, berth→anchorage ${confusion('berth', 'anchorage')}) |`);
+  out.push(
+    `| precision of Bosun's stops ≥ 30 min, all / cargo + tanker | ${ratio(long.filter((x) => right(x.mmsi, x.b)).length, long.length)} (${long.length}) / ${ratio(longCargo.filter((x) => right(x.mmsi, x.b)).length, longCargo.length)} (${longCargo.length}) |`,
+  );
+  out.push(
+    `| berth/anchor agreement, found cargo + tanker stops | ${ratio(agree, cargoFound.length)} (anchor→anchorage ${confusion('anchor', 'anchorage')}, anchor→berth ${confusion('anchor', 'berth')}, berth→berth ${confusion('berth', 'berth')}, berth→anchorage ${confusion('berth', 'anchorage')}) |`,
+  );
   out.push(`| start error, median / p90 (min) | ${quantileMin(startErr, 0.5)} / ${quantileMin(startErr, 0.9)} (${startErr.length} stops) |`);
   out.push(`| end error, median / p90 (min) | ${quantileMin(endErr, 0.5)} / ${quantileMin(endErr, 0.9)} (${endErr.length} stops) |`);
   if (listMisses) {
     for (const s of cargo.filter((x) => found(x) === null)) {
-      out.push(`| missed | ${s.mmsi} ${day.vessels.get(s.mmsi)?.name ?? ''} ${s.kind} ${s.lat.toFixed(4)},${s.lon.toFixed(4)} ${new Date(s.start).toISOString().slice(11, 16)}–${new Date(s.end).toISOString().slice(11, 16)} |`);
+      out.push(
+        `| missed | ${s.mmsi} ${day.vessels.get(s.mmsi)?.name ?? ''} ${s.kind} ${s.lat.toFixed(4)},${s.lon.toFixed(4)} ${new Date(s.start).toISOString().slice(11, 16)}–${new Date(s.end).toISOString().slice(11, 16)} |`,
+      );
     }
   }
   out.push(`| cargo/tanker anchor hours labelled as waiting | ${pct(anchorWaitingMs, anchorMs)} of ${(anchorMs / 3_600_000).toFixed(0)} h |`);

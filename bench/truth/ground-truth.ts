@@ -222,7 +222,16 @@ export function stationaryPairs(day: TruthDay, stops: readonly TruthStop[], invo
     const d = [...p.d].sort((x, y) => x - y);
     const ka = kindAt(a, (p.start + p.last) / 2);
     const kb = kindAt(b, (p.start + p.last) / 2);
-    done.push({ a, b, start: p.start, end: p.last, medianDistanceM: Math.round(quantile(d, 0.5)), lat: p.lat, lon: p.lon, setting: ka === 'anchor' && kb === 'anchor' ? 'anchorage' : ka === 'berth' && kb === 'berth' ? 'port' : 'mixed' });
+    done.push({
+      a,
+      b,
+      start: p.start,
+      end: p.last,
+      medianDistanceM: Math.round(quantile(d, 0.5)),
+      lat: p.lat,
+      lon: p.lon,
+      setting: ka === 'anchor' && kb === 'anchor' ? 'anchorage' : ka === 'berth' && kb === 'berth' ? 'port' : 'mixed',
+    });
   };
   const CELL = 0.002; // about 200 m: neighbours within 100 m are in this cell or the next
   for (const step of [...steps.keys()].sort((x, y) => x - y)) {

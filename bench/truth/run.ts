@@ -86,6 +86,9 @@ for (const name of names) {
   const pairs = stationaryPairs(day, stops, (a, b) => isCargoOrTanker(a.type) || isCargoOrTanker(b.type));
   const dayStart = Math.floor(day.firstT / 86_400_000) * 86_400_000;
   const times = values.at.split(',').map((hhmm) => dayStart + Date.parse(`1970-01-01T${hhmm}:00Z`));
-  const lines = await withBosun(path, dayStart, async (bosun) => [`\n## ${spec.label} (${day.rows} rows, ${day.vessels.size} vessels; Bosun detection ${bosun.detectSeconds.toFixed(1)} s)\n`, ...(await compare(day, stops, pairs, bosun, times, values.misses))]);
+  const lines = await withBosun(path, dayStart, async (bosun) => [
+    `\n## ${spec.label} (${day.rows} rows, ${day.vessels.size} vessels; Bosun detection ${bosun.detectSeconds.toFixed(1)} s)\n`,
+    ...(await compare(day, stops, pairs, bosun, times, values.misses)),
+  ]);
   for (const line of lines) console.log(line);
 }

@@ -100,17 +100,29 @@ test('visit_rank by port: calls, distinct vessels, median dwell of calls ended b
     const rolled = await app.api('GET', `/v1/vessels/visit_rank?${day}`, { token: apiKey });
     assert.equal(rolled.status, 200, rolled.text);
     assert.deepEqual(
-      rolled.body.data.items.map((r: { rank: number; port: { port_id: number }; calls: number; distinct_vessels: number; median_dwell_hours: number | null; includes: Array<{ port: { port_id: number }; calls: number }> }) => [
-        r.rank,
-        r.port.port_id,
-        r.calls,
-        r.distinct_vessels,
-        r.median_dwell_hours,
-        r.includes.map((i) => [i.port.port_id, i.calls]),
-      ]),
+      rolled.body.data.items.map(
+        (r: { rank: number; port: { port_id: number }; calls: number; distinct_vessels: number; median_dwell_hours: number | null; includes: Array<{ port: { port_id: number }; calls: number }> }) => [
+          r.rank,
+          r.port.port_id,
+          r.calls,
+          r.distinct_vessels,
+          r.median_dwell_hours,
+          r.includes.map((i) => [i.port.port_id, i.calls]),
+        ],
+      ),
       [
         [1, GALVESTON, 6, 3, 2, [[TEXAS_CITY, 3]]],
-        [2, HOUSTON, 6, 3, 3.5, [[BAYTOWN, 1], [NORSWORTHY, 1]]],
+        [
+          2,
+          HOUSTON,
+          6,
+          3,
+          3.5,
+          [
+            [BAYTOWN, 1],
+            [NORSWORTHY, 1],
+          ],
+        ],
       ],
       'Galveston 3 + Texas City 3; Houston 4 + Baytown 1 + Norsworthy 1; a tie of calls and vessels goes to the lower id',
     );

@@ -173,7 +173,8 @@ export function createCongestionService(deps: { events: EventsService; fleet: Fl
 
     async visitRank(query: { by?: 'port' | 'vessel'; range?: string; from?: string; to?: string; port_id?: number; terminals?: boolean; limit: number }, caller: Caller) {
       const by = query.by ?? 'port';
-      if (query.terminals !== undefined && by !== 'port') throw new AppError('invalid_request', 'terminals applies to by=port (it ranks every port-table entry on its own)', { field: 'query.terminals' });
+      if (query.terminals !== undefined && by !== 'port')
+        throw new AppError('invalid_request', 'terminals applies to by=port (it ranks every port-table entry on its own)', { field: 'query.terminals' });
       if (query.port_id !== undefined && by === 'port') throw new AppError('invalid_request', 'port_id ranks the vessels calling at one port: use it with by=vessel', { field: 'query.port_id' });
       const port = query.port_id !== undefined ? requirePort(query.port_id) : null;
       const { from, to } = resolveWindow(query, { horizon: events.horizon(caller), defaultRangeMs: DEFAULT_VISIT_RANK_RANGE_MS, maxRangeMs: MAX_RANGE_MS });

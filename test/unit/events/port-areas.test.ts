@@ -130,12 +130,9 @@ test('encounters by setting: alongside an anchored ship near a port is anchorage
     found.push(...encounters.push(state, { vesselId: id, seq: f.seq, t: f.t, lat: f.lat, lon: f.lon, sog: f.sog }));
   }
   found.push(...encounters.flush(state, Infinity));
-  assert.deepEqual(
-    found.map((e) => [e.vessels.join('+'), e.setting]).sort(),
-    [
-      ['11+12', 'anchorage'],
-      ['13+14', 'port'],
-      ['15+16', 'open_sea'],
-    ],
-  );
+  assert.deepEqual(found.map((e) => [e.vessels.join('+'), e.setting]).sort(), [
+    ['11+12', 'anchorage'],
+    ['13+14', 'port'],
+    ['15+16', 'open_sea'],
+  ]);
 });
