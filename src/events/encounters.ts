@@ -5,10 +5,16 @@ import type { PortPointIndex } from './port-calls.js';
  * Encounters (possible ship-to-ship transfers) from the whole fleet's positions, incrementally
  * (docs/decisions/020-encounters.md). Global Fishing Watch's published parameters are the defaults:
  * two vessels within 500 m of each other for at least 2 hours, both slower than 2 kn, at least 10 km
- * from any port or anchorage point. Vessels are found near each other through a grid of cells about
- * 1 km across holding each vessel's latest fix, so a fix costs a look at its neighbours only, never
- * a pass over the fleet.
+ * from any port or anchorage point: setting `open_sea`. Nearer a port (docs/decisions/077), two
+ * vessels within 100 m of each other for at least an hour, both slower than 2 kn, meet at an
+ * `anchorage` when one of them at least lies at anchor (swinging, or AIS status 1) for most of the
+ * time together — a bunker barge or a lightering tanker alongside an anchored ship — and otherwise in
+ * `port` (ships moored side by side at a quay, tugs and barges in their fleets: listed only when asked for). Vessels are found
+ * near each other through a grid of cells about 1 km across holding each vessel's latest fix, so a
+ * fix costs a look at its neighbours only, never a pass over the fleet.
  */
+export const ENCOUNTER_SETTINGS = ['open_sea', 'anchorage', 'port'] as const;
+export type EncounterSetting = (typeof ENCOUNTER_SETTINGS)[number];
 export interface EncounterParameters {
   maxDistanceM: number;
   minDurationMs: number;
@@ -18,6 +24,10 @@ export interface EncounterParameters {
   partedAfterMs: number;
   /** A vessel's latest fix older than this is no longer compared with others. */
   staleAfterMs: number;
+  /** Within `minPortDistanceM` of a port: closer than this… */
+  nearPortMaxDistanceM: number;
+  /** …for at least this long. */
+  nearPortMinDurationMs: number;
 }
 
 export const GFW_ENCOUNTER_PARAMETERS: EncounterParameters = {
@@ -27,7 +37,12 @@ export const GFW_ENCOUNTER_PARAMETERS: EncounterParameters = {
   minPortDistanceM: 10_000,
   partedAfterMs: 30 * 60_000,
   staleAfterMs: 30 * 60_000,
+  nearPortMaxDistanceM: 100,
+  nearPortMinDurationMs: 3_600_000,
 };
+
+/** Where a stopped vessel lies, as the port-call detector sees it (null: not stopped in a port, or not known). */
+export type StopKindOf = (vesselId: string) => 'anchorage' | 'berth' | null;
 
 export interface EncounterFix {
   vesselId: string;
@@ -50,6 +65,7 @@ export interface Encounter {
   firstSeq: number;
   lastSeq: number;
   confidence: number;
+  setting: EncounterSetting;
 }
 
 interface PairState {
@@ -60,6 +76,9 @@ interface PairState {
   lonSum: number;
   firstSeq: number;
   lastSeq: number;
+  /** Observations within `minPortDistanceM` of a port, and those with either vessel at anchor. */
+  nearPort?: number;
+  anchored?: number;
 }
 
 /** Plain data: stored and restored through JSON, detection carries on. */
@@ -88,7 +107,7 @@ export interface EncounterDetector {
   flush(state: EncounterState, now: number): Encounter[];
 }
 
-export function createEncounterDetector(ports: PortPointIndex, params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS): EncounterDetector {
+export function createEncounterDetector(ports: PortPointIndex, params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS, kindOf: StopKindOf = () => null): EncounterDetector {
   // The grid is derived from state.latest and rebuilt when a different state object comes in.
   let gridFor: EncounterState | null = null;
   const grid = new Map<string, Set<string>>();
@@ -117,9 +136,10 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
   }
 
   function complete(key: string, pair: PairState): Encounter | null {
-    if (pair.lastClose - pair.start < params.minDurationMs) return null;
-    const [a, b] = key.split('|') as [string, string];
     const n = pair.distances.length;
+    const nearPort = (pair.nearPort ?? 0) * 2 > n;
+    if (pair.lastClose - pair.start < (nearPort ? params.nearPortMinDurationMs : params.minDurationMs)) return null;
+    const [a, b] = key.split('|') as [string, string];
     return {
       vessels: [a, b],
       start: pair.start,
@@ -132,6 +152,7 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
       lastSeq: pair.lastSeq,
       // more observations per hour together make it surer; one every 10 minutes or better is 1
       confidence: Math.round(Math.min(1, 0.4 + (n / ((pair.lastClose - pair.start) / 600_000 + 1)) * 0.6) * 100) / 100,
+      setting: !nearPort ? 'open_sea' : (pair.anchored ?? 0) * 2 > n ? 'anchorage' : 'port',
     };
   }
 
@@ -156,8 +177,9 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
       place(fix.vesselId, cellOf(fix.lat, fix.lon));
 
       const slow = fix.sog !== null && fix.sog < params.maxSpeedKn;
-      const awayFromPorts = slow && ports.portsWithin(fix.lat, fix.lon, params.minPortDistanceM).size === 0;
-      if (awayFromPorts) {
+      const nearPort = slow && ports.portsWithin(fix.lat, fix.lon, params.minPortDistanceM).size > 0;
+      const maxDistanceM = nearPort ? params.nearPortMaxDistanceM : params.maxDistanceM;
+      if (slow) {
         const row = Math.floor(fix.lat / CELL_DEG);
         const col = Math.floor(fix.lon / CELL_DEG);
         for (let r = row - 1; r <= row + 1; r++) {
@@ -167,7 +189,9 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
               const other = state.latest[otherId]!;
               if (fix.t - other.t > params.staleAfterMs || other.sog === null || other.sog >= params.maxSpeedKn) continue;
               const d = distanceM(fix.lat, fix.lon, other.lat, other.lon);
-              if (d > params.maxDistanceM) continue;
+              if (d > maxDistanceM) continue;
+              const near = nearPort ? 1 : 0;
+              const anchored = nearPort && (kindOf(fix.vesselId) === 'anchorage' || kindOf(otherId) === 'anchorage') ? 1 : 0;
               const key = fix.vesselId < otherId ? `${fix.vesselId}|${otherId}` : `${otherId}|${fix.vesselId}`;
               const pair = state.pairs[key];
               if (pair && fix.t - pair.lastClose <= params.partedAfterMs) {
@@ -176,12 +200,14 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
                 pair.latSum += fix.lat;
                 pair.lonSum += fix.lon;
                 pair.lastSeq = fix.seq;
+                pair.nearPort = (pair.nearPort ?? 0) + near;
+                pair.anchored = (pair.anchored ?? 0) + anchored;
               } else {
                 if (pair) {
                   const encounter = complete(key, pair);
                   if (encounter) done.push(encounter);
                 }
-                state.pairs[key] = { start: fix.t, lastClose: fix.t, distances: [Math.round(d)], latSum: fix.lat, lonSum: fix.lon, firstSeq: fix.seq, lastSeq: fix.seq };
+                state.pairs[key] = { start: fix.t, lastClose: fix.t, distances: [Math.round(d)], latSum: fix.lat, lonSum: fix.lon, firstSeq: fix.seq, lastSeq: fix.seq, nearPort: near, anchored };
               }
             }
           }

@@ -6,8 +6,16 @@ import { distanceM } from '../geo/distance.js';
  * a port's points (its reference position or an anchorage point) and ends beyond 4 km of all of
  * them; a vessel is stopped below 0.2 kn and moving again above 0.5 kn.
  *
- * Within a call, a stop followed by another stop is waiting (at anchor); the last stop is the berth,
- * unless AIS navigation status says "at anchor" (1) or "moored" (5), which then decides.
+ * Port areas (docs/decisions/075-port-areas-and-calls-on-areas.md): a vessel that stops within
+ * `nearPortM` of a port's points, outside its known areas, also begins a call there (an area the
+ * point table does not know yet: an offshore anchorage, a terminal up a channel); while the call
+ * lasts, its stop positions count as points of the port.
+ *
+ * Each stop is `berth` or `anchorage`: the AIS navigation status decides where the vessel gives it
+ * ("at anchor" 1, "moored" 5); otherwise its behaviour, when headings were reported: a ship at anchor
+ * swings (positions spread over `swingSpreadM` and headings over `swingHeadingDeg`), alongside it
+ * does not. Without headings, a stop far offshore or followed by another stop is waiting, the last
+ * stop the berth.
  */
 export interface PortCallParameters {
   enterM: number;
@@ -28,18 +36,30 @@ export interface PortCallParameters {
   waitingDepartureConfirmMs: number;
   /** A stop further than this from the port's own position is a wait at an offshore anchorage. */
   offshoreAnchorageM: number;
+  /** A stop within this distance of a port's points (but beyond `enterM`) begins a call at the nearest port. */
+  nearPortM: number;
+  /** A stop whose positions spread over at least this much… */
+  swingSpreadM: number;
+  /** …and whose headings range over at least this much is a ship swinging at anchor. */
+  swingHeadingDeg: number;
+  /** A report further than this from the stop's first position is a position jump, not a swing. */
+  jumpM: number;
 }
 
 export const GFW_PORT_CALL_PARAMETERS: PortCallParameters = {
   enterM: 3_000,
   exitM: 4_000,
-  stopBelowKn: 0.2,
+  stopBelowKn: 0.5,
   moveAboveKn: 0.5,
   minStopMs: 15 * 60_000,
   gapMs: 6 * 3_600_000,
   departureConfirmMs: 3_600_000,
   waitingDepartureConfirmMs: 12 * 3_600_000,
   offshoreAnchorageM: 15_000,
+  nearPortM: 30_000,
+  swingSpreadM: 30,
+  swingHeadingDeg: 15,
+  jumpM: 1_000,
 };
 
 export interface PortPoint {
@@ -56,6 +76,15 @@ export interface Fix {
   lon: number;
   sog: number | null;
   navStatus: number | null;
+  /** True heading (degrees), when reported. */
+  heading?: number | null;
+}
+
+/** How a vessel behaved during a stop: the box its positions spread over and the range of its headings. */
+export interface StopMotion {
+  spreadM: number;
+  /** Null when no heading was reported. */
+  headingRangeDeg: number | null;
 }
 
 export interface Stop {
@@ -66,6 +95,8 @@ export interface Stop {
   end: number;
   lat: number;
   lon: number;
+  /** Spread of positions (m) and range of headings (degrees) during the stop. */
+  motion?: StopMotion;
 }
 
 export interface PortCall {
@@ -131,12 +162,35 @@ export interface VesselCallState {
   call: PortCall | null;
   moving: boolean;
   /** The stop under way in the current call. */
-  stop: { start: number; lat: number; lon: number; navStatus: number | null; lastT: number } | null;
+  stop: OpenStop | null;
+  /** Stop positions of the current call beyond the entry distance of the port's points (an area they do not know): count as the port's. */
+  near?: Array<[number, number]>;
   /** Time of the last fix inside the call's port before the vessel went beyond the exit distance (departure if it stays out). */
   leftAt: number | null;
   /** Another port the vessel entered after leaving the call's port: where the next call begins if the departure stands. */
   pending: { portId: number; arrival: number; seq: number } | null;
 }
+
+/**
+ * A stop under way: where it began, a sample of its positions (flat lat, lon pairs: every `every`-th
+ * report, thinned by half when full, so a stray report cannot make a swing), and its headings relative
+ * to the first one (unwrapped).
+ */
+interface OpenStop {
+  start: number;
+  lat: number;
+  lon: number;
+  navStatus: number | null;
+  lastT: number;
+  sample?: number[];
+  every?: number;
+  seen?: number;
+  firstHeading?: number | null;
+  turn?: [number, number];
+}
+
+/** Positions kept per stop for its spread. */
+const SAMPLE_POSITIONS = 64;
 
 export const emptyCallState = (): VesselCallState => ({ last: null, call: null, moving: true, stop: null, leftAt: null, pending: null });
 
@@ -148,11 +202,60 @@ function speedKn(fix: Fix, previous: Fix | null): number | null {
   return (distanceM(previous.lat, previous.lon, fix.lat, fix.lon) / (fix.t - previous.t)) * KN_PER_MS;
 }
 
+function openStop(fix: Fix): OpenStop {
+  const heading = validHeading(fix.heading);
+  return { start: fix.t, lat: fix.lat, lon: fix.lon, navStatus: fix.navStatus, lastT: fix.t, sample: [fix.lat, fix.lon], every: 1, seen: 1, firstHeading: heading, turn: [0, 0] };
+}
+
+const validHeading = (h: number | null | undefined) => (h === null || h === undefined || !(h >= 0 && h < 360) ? null : h);
+
+/** Adds one report of a stopped vessel to its stop's box and heading range. */
+function extendStop(stop: OpenStop, fix: Fix, params: PortCallParameters): void {
+  stop.lastT = fix.t;
+  if (fix.navStatus !== null) stop.navStatus = fix.navStatus;
+  if (stop.sample && distanceM(stop.lat, stop.lon, fix.lat, fix.lon) <= params.jumpM) {
+    stop.seen = (stop.seen ?? 0) + 1;
+    if (stop.seen % (stop.every ?? 1) === 0) stop.sample.push(fix.lat, fix.lon);
+    if (stop.sample.length >= 2 * SAMPLE_POSITIONS) {
+      stop.sample = stop.sample.filter((_, i) => i % 4 < 2);
+      stop.every = (stop.every ?? 1) * 2;
+    }
+  }
+  const heading = validHeading(fix.heading);
+  if (heading === null) return;
+  if (stop.firstHeading === null || stop.firstHeading === undefined) {
+    stop.firstHeading = heading;
+    stop.turn = [0, 0];
+    return;
+  }
+  const delta = ((heading - stop.firstHeading + 540) % 360) - 180;
+  const turn = (stop.turn ??= [0, 0]);
+  turn[0] = Math.min(turn[0], delta);
+  turn[1] = Math.max(turn[1], delta);
+}
+
+const quantile = (sorted: readonly number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.round(q * (sorted.length - 1))))]!;
+
+function motionOf(stop: OpenStop): StopMotion | undefined {
+  if (!stop.sample) return undefined;
+  // the box of the middle 90 % of latitudes and longitudes
+  const lats = stop.sample.filter((_, i) => i % 2 === 0).sort((a, b) => a - b);
+  const lons = stop.sample.filter((_, i) => i % 2 === 1).sort((a, b) => a - b);
+  const [s, w, n, e] = [quantile(lats, 0.05), quantile(lons, 0.05), quantile(lats, 0.95), quantile(lons, 0.95)];
+  const heading = stop.firstHeading === null || stop.firstHeading === undefined ? null : Math.round(stop.turn![1] - stop.turn![0]);
+  return { spreadM: Math.round(distanceM(s, w, n, e)), headingRangeDeg: heading };
+}
+
+function stopOf(stop: OpenStop, end: number): Stop {
+  const motion = motionOf(stop);
+  return { kind: 'berth', navStatus: stop.navStatus, start: stop.start, end, lat: stop.lat, lon: stop.lon, ...(motion ? { motion } : {}) };
+}
+
 function closeStop(state: VesselCallState, end: number, params: PortCallParameters): void {
   const { call, stop } = state;
   state.stop = null;
   if (!call || !stop || end - stop.start < params.minStopMs) return;
-  call.stops.push({ kind: 'berth', navStatus: stop.navStatus, start: stop.start, end, lat: stop.lat, lon: stop.lon });
+  call.stops.push(stopOf(stop, end));
 }
 
 /** Totals and classification of a call's stops: any berth-by-default stop followed by another stop was a wait. */
@@ -162,6 +265,9 @@ export type PortPositions = ReadonlyMap<number, { lat: number; lon: number }>;
 function stopKind(call: PortCall, stop: Stop, isLast: boolean, positions: PortPositions, params: PortCallParameters): Stop['kind'] {
   if (stop.navStatus === 5) return 'berth';
   if (stop.navStatus === 1) return 'anchorage';
+  if (stop.motion && stop.motion.headingRangeDeg !== null) {
+    return stop.motion.spreadM >= params.swingSpreadM && stop.motion.headingRangeDeg >= params.swingHeadingDeg ? 'anchorage' : 'berth';
+  }
   const port = positions.get(call.portId);
   if (port && distanceM(port.lat, port.lon, stop.lat, stop.lon) > params.offshoreAnchorageM) return 'anchorage';
   return isLast ? 'berth' : 'anchorage';
@@ -181,6 +287,8 @@ export interface PortCallDetector {
   push(state: VesselCallState, fix: Fix): PortCall[];
   /** The call under way, as it stands (departure null), for "in port now" questions. */
   current(state: VesselCallState): PortCall | null;
+  /** Where the vessel lies now, if stopped in a call: by its status, else its behaviour so far (null without headings). */
+  stoppedAs(state: VesselCallState): Stop['kind'] | null;
 }
 
 export function createPortCallDetector(index: PortPointIndex, params: PortCallParameters = GFW_PORT_CALL_PARAMETERS, positions: PortPositions = new Map()): PortCallDetector {
@@ -196,11 +304,31 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
     call.lastSeq = fix.seq;
     if (kn !== null && kn < params.stopBelowKn) state.moving = false;
     else if (kn !== null && kn > params.moveAboveKn) state.moving = true;
-    if (!state.moving && !state.stop) state.stop = { start: fix.t, lat: fix.lat, lon: fix.lon, navStatus: fix.navStatus, lastT: fix.t };
-    else if (!state.moving && state.stop) {
-      state.stop.lastT = fix.t;
-      if (fix.navStatus !== null) state.stop.navStatus = fix.navStatus;
-    } else if (state.moving && state.stop) closeStop(state, fix.t, params);
+    if (!state.moving && !state.stop) {
+      state.stop = openStop(fix);
+      // a stop where the port's points do not reach: its position is the port's while the call lasts
+      if (index.portsWithin(fix.lat, fix.lon, params.enterM).get(call.portId) === undefined) (state.near ??= []).push([fix.lat, fix.lon]);
+    } else if (!state.moving && state.stop) extendStop(state.stop, fix, params);
+    else if (state.moving && state.stop) closeStop(state, fix.t, params);
+  }
+
+  /** The nearest port within `nearPortM` (looked up once per cell of about 100 m: stopped vessels ask again and again). */
+  const nearCache = new Map<string, number | null>();
+  function nearestPort(lat: number, lon: number): number | null {
+    const key = `${Math.round(lat * 1000)}:${Math.round(lon * 1000)}`;
+    const cached = nearCache.get(key);
+    if (cached !== undefined) return cached;
+    let nearest: number | null = null;
+    let nearestM = Infinity;
+    for (const [portId, d] of index.portsWithin(lat, lon, params.nearPortM)) {
+      if (d < nearestM) {
+        nearest = portId;
+        nearestM = d;
+      }
+    }
+    if (nearCache.size >= 100_000) nearCache.clear();
+    nearCache.set(key, nearest);
+    return nearest;
   }
 
   /** The nearest port, other than `except`, within the entry distance. */
@@ -222,6 +350,7 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
     call.departure = departure;
     settle(call, positions, params);
     state.call = null;
+    state.near = [];
     state.moving = true;
     return call;
   }
@@ -233,6 +362,16 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
       if (previous && fix.t < previous.t) return ended; // out of order for this vessel: ignored
       const ports = index.portsWithin(fix.lat, fix.lon, params.exitM);
       const kn = speedKn(fix, previous);
+      // within the exit distance of the call's own stops beyond the port's points: inside its port
+      if (state.call && !ports.has(state.call.portId) && state.near?.some(([lat, lon]) => distanceM(lat, lon, fix.lat, fix.lon) <= params.exitM)) ports.set(state.call.portId, params.exitM);
+
+      // stopped beyond the points of the call's port: in an area they do not know, of that port or the nearest other one
+      let stoppedNear: number | null = null;
+      if (state.call && !ports.has(state.call.portId) && !state.pending && kn !== null && kn < params.stopBelowKn) {
+        stoppedNear = nearestPort(fix.lat, fix.lon);
+        if (stoppedNear === state.call.portId) ports.set(stoppedNear, params.exitM);
+        else if (stoppedNear !== null) state.pending = { portId: stoppedNear, arrival: fix.t, seq: fix.seq };
+      }
 
       if (state.call) {
         const call = state.call;
@@ -248,6 +387,7 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
           if (state.pending && !ports.has(state.pending.portId)) state.pending = null;
           const other = nearestEntered(ports, call.portId);
           if (other !== null && !state.pending) state.pending = { portId: other, arrival: fix.t, seq: fix.seq };
+          if (state.pending && stoppedNear === state.pending.portId) ports.set(stoppedNear, params.exitM);
           // the departure stands after an hour outside, or at once when the vessel stops in another port
           const stoppedElsewhere = state.pending !== null && kn !== null && kn < params.stopBelowKn;
           const confirmMs = onlyWaited(state) ? params.waitingDepartureConfirmMs : params.departureConfirmMs;
@@ -261,7 +401,12 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
       }
 
       if (!state.call) {
-        const enteredPort = nearestEntered(ports, null);
+        let enteredPort = nearestEntered(ports, null);
+        // stopped near a port, outside the areas its points mark: a call there begins with this stop
+        if (enteredPort === null && !state.pending && kn !== null && kn < params.stopBelowKn) {
+          enteredPort = nearestPort(fix.lat, fix.lon);
+          if (enteredPort !== null) ports.set(enteredPort, params.exitM);
+        }
         const start = state.pending ?? (enteredPort === null ? null : { portId: enteredPort, arrival: fix.t, seq: fix.seq });
         state.pending = null;
         if (start && ports.has(start.portId)) {
@@ -286,10 +431,19 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
       return ended;
     },
 
+    stoppedAs(state) {
+      if (!state.call || !state.stop) return null;
+      if (state.stop.navStatus === 5) return 'berth';
+      if (state.stop.navStatus === 1) return 'anchorage';
+      const motion = motionOf(state.stop);
+      if (!motion || motion.headingRangeDeg === null) return null;
+      return motion.spreadM >= params.swingSpreadM && motion.headingRangeDeg >= params.swingHeadingDeg ? 'anchorage' : 'berth';
+    },
+
     current(state) {
       if (!state.call) return null;
       const call: PortCall = { ...state.call, stops: state.call.stops.map((stop) => ({ ...stop })) };
-      if (state.stop) call.stops.push({ kind: 'berth', navStatus: state.stop.navStatus, start: state.stop.start, end: state.stop.lastT, lat: state.stop.lat, lon: state.stop.lon });
+      if (state.stop) call.stops.push(stopOf(state.stop, state.stop.lastT));
       settle(call, positions, params);
       return call;
     },

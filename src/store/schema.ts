@@ -487,6 +487,8 @@ export interface EncountersTable {
   confidence: number;
   simulated: number;
   updated_at: number;
+  /** open_sea, anchorage or port (docs/decisions/077). */
+  setting: Generated<string>;
 }
 
 export interface TransitsTable {

@@ -67,7 +67,7 @@ test('visit_rank by port: calls, distinct vessels, median dwell of calls ended b
   const { app } = await seeded();
   try {
     const { apiKey } = await app.registerAgent('live', ['vessels:live']);
-    const res = await app.api('GET', `/v1/vessels/visit_rank?${day}`, { token: apiKey });
+    const res = await app.api('GET', `/v1/vessels/visit_rank?${day}&terminals=true`, { token: apiKey });
     assert.equal(res.status, 200, res.text);
     const d = res.body.data;
     assert.deepEqual([d.by, d.from, d.to, d.port, d.total_calls], ['port', iso(T), iso(t(24)), null, 12]);
@@ -90,11 +90,43 @@ test('visit_rank by port: calls, distinct vessels, median dwell of calls ended b
     assert.deepEqual(d.items[0].port, { port_id: HOUSTON, name: 'Houston', locode: 'USHOU', country: 'US' });
     assert.equal(res.body.cost_units, 0.3);
 
-    const top2 = await app.api('GET', `/v1/vessels/visit_rank?${day}&limit=2`, { token: apiKey });
+    const top2 = await app.api('GET', `/v1/vessels/visit_rank?${day}&limit=2&terminals=true`, { token: apiKey });
     assert.deepEqual(
       top2.body.data.items.map((r: { port: { port_id: number } }) => r.port.port_id),
       [HOUSTON, TEXAS_CITY],
     );
+
+    // by default entries roll up to their port (decision 079): Baytown and Norsworthy into Houston, Texas City into Galveston
+    const rolled = await app.api('GET', `/v1/vessels/visit_rank?${day}`, { token: apiKey });
+    assert.equal(rolled.status, 200, rolled.text);
+    assert.deepEqual(
+      rolled.body.data.items.map(
+        (r: { rank: number; port: { port_id: number }; calls: number; distinct_vessels: number; median_dwell_hours: number | null; includes: Array<{ port: { port_id: number }; calls: number }> }) => [
+          r.rank,
+          r.port.port_id,
+          r.calls,
+          r.distinct_vessels,
+          r.median_dwell_hours,
+          r.includes.map((i) => [i.port.port_id, i.calls]),
+        ],
+      ),
+      [
+        [1, GALVESTON, 6, 3, 2, [[TEXAS_CITY, 3]]],
+        [
+          2,
+          HOUSTON,
+          6,
+          3,
+          3.5,
+          [
+            [BAYTOWN, 1],
+            [NORSWORTHY, 1],
+          ],
+        ],
+      ],
+      'Galveston 3 + Texas City 3; Houston 4 + Baytown 1 + Norsworthy 1; a tie of calls and vessels goes to the lower id',
+    );
+    assert.equal(rolled.body.data.total_calls, 12);
   } finally {
     await app.close();
   }
@@ -142,13 +174,13 @@ test('visit_rank horizon and defaults: the 7-day window ends at now for vessels:
   try {
     const { apiKey } = await app.registerAgent('live', ['vessels:live']);
     const houston = (body: { data: { items: Array<{ port: { port_id: number }; calls: number }> } }) => body.data.items.find((r) => r.port.port_id === HOUSTON)!.calls;
-    const live = await app.api('GET', '/v1/vessels/visit_rank', { token: apiKey });
+    const live = await app.api('GET', '/v1/vessels/visit_rank?terminals=true', { token: apiKey });
     assert.equal(live.body.data.to, iso(TEST_EPOCH));
     assert.equal(live.body.data.from, iso(TEST_EPOCH - 7 * DAY));
     assert.equal(houston(live.body), 5, "A's call 2 h ago is visible");
     assert.equal(live.body.data.items.find((r: { port: { port_id: number } }) => r.port.port_id === NORSWORTHY).calls, 3);
 
-    const anonymous = await app.api('GET', `/v1/vessels/visit_rank?to=${iso(TEST_EPOCH)}`);
+    const anonymous = await app.api('GET', `/v1/vessels/visit_rank?to=${iso(TEST_EPOCH)}&terminals=true`);
     assert.equal(anonymous.status, 200, anonymous.text);
     assert.equal(anonymous.body.data.to, iso(TEST_EPOCH - 14 * HOUR), 'clamped to the horizon');
     assert.equal(houston(anonymous.body), 4, 'a call that began within the preview delay is not shown');
@@ -168,6 +200,8 @@ test('visit_rank refuses bad windows, limits and filters with clear codes', asyn
       ['limit=0', 'invalid_request', 400],
       ['limit=101', 'invalid_request', 400],
       ['by=ship', 'invalid_request', 400],
+      ['by=vessel&terminals=true', 'invalid_request', 400],
+      ['terminals=maybe', 'invalid_request', 400],
       [`port_id=${HOUSTON}`, 'invalid_request', 400],
       ['by=vessel&port_id=999999', 'port_not_found', 404],
       ['by=vessel&port_id=abc', 'invalid_request', 400],

@@ -10,6 +10,7 @@ import { portCallFromRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';
 import { parseRange, parseTime, resolveWindow } from '../kit/time-window.js';
 import type { PortRecord } from '../ports/port-table.js';
+import { portRollUp } from '../ports/port-rollup.js';
 import { correctedPortFlags, type PortsService } from '../ports/ports-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';
 import type { CallWindow, VisitRankRepo } from './visit-rank-repo.js';
@@ -35,7 +36,7 @@ const codesOf = (category: ShipCategory) => Array.from({ length: 99 }, (_, i) =>
 const windowView = (summary: CallsSummary, from: number, to: number) => ({ from: iso(from), to: iso(to), ...summary });
 
 /** Port congestion and visit rank, from the event store (docs/decisions/022, 024, 030). */
-export function createCongestionService(deps: { events: EventsService; fleet: FleetService; repo: VisitRankRepo; clock: Clock; ports: Pick<PortsService, 'byId'> }) {
+export function createCongestionService(deps: { events: EventsService; fleet: FleetService; repo: VisitRankRepo; clock: Clock; ports: Pick<PortsService, 'byId' | 'table'> }) {
   const { events } = deps;
   const portById = (portId: number) => deps.ports.byId(portId);
   /** A call's port, also when a table update has since removed it (then only its id is known). */
@@ -48,6 +49,52 @@ export function createCongestionService(deps: { events: EventsService; fleet: Fl
     const port = portById(portId);
     if (!port) throw new AppError('port_not_found', `no port with port_id ${portId} in the port table (find one with /v1/ports/search)`, { field: 'params.port_id' });
     return port;
+  }
+
+  let rollUp: { table: readonly PortRecord[]; root: Map<number, number> } | null = null;
+  /** Entry → the port it rolls up to, for the current table (decision 079). */
+  const rootOf = (portId: number) => {
+    const table = deps.ports.table();
+    if (rollUp?.table !== table) rollUp = { table, root: portRollUp(table) };
+    return rollUp.root.get(portId) ?? portId;
+  };
+
+  /** Ports with their entries rolled up: calls summed, vessels counted once per port. */
+  async function rolledUpPorts(w: CallWindow, limit: number) {
+    const groups = new Map<number, { calls: number; vessels: Set<string>; members: Map<number, number> }>();
+    for (const row of await deps.repo.portVessels(w)) {
+      const root = rootOf(row.portId);
+      let g = groups.get(root);
+      if (!g) groups.set(root, (g = { calls: 0, vessels: new Set(), members: new Map() }));
+      g.calls += row.calls;
+      g.vessels.add(row.vslId);
+      g.members.set(row.portId, (g.members.get(row.portId) ?? 0) + row.calls);
+    }
+    const top = [...groups]
+      .map(([portId, g]) => ({ portId, calls: g.calls, vessels: g.vessels.size, members: g.members }))
+      .sort((a, b) => b.calls - a.calls || b.vessels - a.vessels || a.portId - b.portId)
+      .slice(0, limit);
+    const dwells = new Map<number, number[]>();
+    for (const d of await deps.repo.dwells(
+      w,
+      top.flatMap((p) => [...p.members.keys()]),
+    )) {
+      const root = rootOf(d.portId);
+      const list = dwells.get(root);
+      if (list) list.push(d.dwellMs);
+      else dwells.set(root, [d.dwellMs]);
+    }
+    return top.map((p, i) => ({
+      rank: i + 1,
+      port: portRef(p.portId),
+      calls: p.calls,
+      distinct_vessels: p.vessels,
+      median_dwell_hours: medianHours(dwells.get(p.portId) ?? []),
+      includes: [...p.members]
+        .filter(([id]) => id !== p.portId)
+        .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+        .map(([id, calls]) => ({ port: portRef(id), calls })),
+    }));
   }
 
   /** Calls count in the window they began in; a dwell only if the call had ended by the window's end (a later departure is not known there, decision 029). */
@@ -68,6 +115,7 @@ export function createCongestionService(deps: { events: EventsService; fleet: Fl
       calls: p.calls,
       distinct_vessels: p.vessels,
       median_dwell_hours: medianHours(dwells.get(p.portId) ?? []),
+      includes: [],
     }));
   }
 
@@ -123,13 +171,15 @@ export function createCongestionService(deps: { events: EventsService; fleet: Fl
       };
     },
 
-    async visitRank(query: { by?: 'port' | 'vessel'; range?: string; from?: string; to?: string; port_id?: number; limit: number }, caller: Caller) {
+    async visitRank(query: { by?: 'port' | 'vessel'; range?: string; from?: string; to?: string; port_id?: number; terminals?: boolean; limit: number }, caller: Caller) {
       const by = query.by ?? 'port';
+      if (query.terminals !== undefined && by !== 'port')
+        throw new AppError('invalid_request', 'terminals applies to by=port (it ranks every port-table entry on its own)', { field: 'query.terminals' });
       if (query.port_id !== undefined && by === 'port') throw new AppError('invalid_request', 'port_id ranks the vessels calling at one port: use it with by=vessel', { field: 'query.port_id' });
       const port = query.port_id !== undefined ? requirePort(query.port_id) : null;
       const { from, to } = resolveWindow(query, { horizon: events.horizon(caller), defaultRangeMs: DEFAULT_VISIT_RANK_RANGE_MS, maxRangeMs: MAX_RANGE_MS });
       const w = { from, to, portId: port?.port_id ?? null };
-      const [items, total] = await Promise.all([by === 'port' ? rankedPorts(w, query.limit) : rankedVessels(w, query.limit), deps.repo.totals(w)]);
+      const [items, total] = await Promise.all([by === 'port' ? (query.terminals ? rankedPorts(w, query.limit) : rolledUpPorts(w, query.limit)) : rankedVessels(w, query.limit), deps.repo.totals(w)]);
       const analysed = await events.analysedUpTo();
       return {
         data: { by, from: iso(from), to: iso(to), port: port ? portView(port) : null, items, total_calls: total.calls, analysed_up_to: isoOrNull(analysed) },

@@ -24,7 +24,7 @@ const congestion = defineRoute({
 
 const visitRank = defineRoute({
   operationId: 'getVesselsVisitRank',
-  description: `Visit leaderboard from detected port calls that began in the window: by=port (default) the most-visited ports (calls, distinct vessels, median dwell), by=vessel the vessels with the most calls (name, IMO, MMSI, ship category; never a position); with by=vessel, port_id ranks the vessels calling at that port. Window: range (default 7D, up to 30D) ending at to, or from/to. Ties: more distinct vessels (ports) first, then the lower id. limit 1-${VISIT_RANK_LIMIT_MAX} (default 10). ${HORIZON_HELP}`,
+  description: `Visit leaderboard from detected port calls that began in the window: by=port (default) the most-visited ports (calls, distinct vessels, median dwell), each port with the table entries rolled up into it (its terminals, anchorages and neighbouring places listed as ports: an entry rolls up to the largest port within 30 km; terminals=true ranks every entry on its own), by=vessel the vessels with the most calls (name, IMO, MMSI, ship category; never a position); with by=vessel, port_id ranks the vessels calling at that port. Window: range (default 7D, up to 30D) ending at to, or from/to. Ties: more distinct vessels (ports) first, then the lower id. limit 1-${VISIT_RANK_LIMIT_MAX} (default 10). ${HORIZON_HELP}`,
   query: VisitRankQuery,
   response: VisitRankData,
   errors: ['invalid_request', 'invalid_range', 'port_not_found'],

@@ -81,6 +81,12 @@ export const VisitRankQuery = Type.Object(
     from: Type.Optional(Time('Start of the window, inclusive.')),
     to: Type.Optional(Time('End of the window, exclusive (default and latest: your horizon).')),
     port_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 999_999_999, description: 'With by=vessel: only calls at this port (the vessels calling there most).' })),
+    terminals: Type.Optional(
+      Type.Boolean({
+        description:
+          'With by=port: rank every port-table entry on its own (terminals, anchorages and neighbouring places listed as ports) instead of rolling them up to the port they belong to (the largest port within 30 km). Default false.',
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: VISIT_RANK_LIMIT_MAX, default: 10, description: `Rows 1-${VISIT_RANK_LIMIT_MAX} (default 10).` })),
   },
   { additionalProperties: false },
@@ -92,6 +98,9 @@ export const RankedPortItem = Type.Object({
   calls: Type.Integer({ description: 'Port calls that began in the window.' }),
   distinct_vessels: Type.Integer(),
   median_dwell_hours: Nullable(Type.Number(), 'Median arrival-to-departure time of those calls that had ended by the end of the window.'),
+  includes: Type.Array(Type.Object({ port: PortRef, calls: Type.Integer() }), {
+    description: 'Entries rolled up into this port (its terminals, anchorages and neighbouring places listed as ports), busiest first; empty with terminals=true.',
+  }),
 });
 
 export const RankedVesselItem = Type.Object({

@@ -40,6 +40,15 @@ export function createVisitRankRepo(db: Db) {
       return rows.map((r) => ({ portId: r.port_id, calls: Number(r.calls), vessels: Number(r.vessels) }));
     },
 
+    /** Calls per port and vessel in the window (visit rank by port rolls entries up to their port: decision 079). */
+    async portVessels(w: CallWindow): Promise<Array<{ portId: number; vslId: string; calls: number }>> {
+      const rows = await calls(w)
+        .select(['port_id', 'vsl_id', (eb) => eb.fn.countAll<number | string>().as('calls')])
+        .groupBy(['port_id', 'vsl_id'])
+        .execute();
+      return rows.map((r) => ({ portId: r.port_id, vslId: r.vsl_id, calls: Number(r.calls) }));
+    },
+
     /** Arrival-to-departure times of the calls at these ports that began in the window and had ended by its end. */
     async dwells(w: CallWindow, portIds: readonly number[]): Promise<Array<{ portId: number; dwellMs: number }>> {
       if (portIds.length === 0) return [];

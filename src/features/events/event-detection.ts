@@ -13,6 +13,8 @@ export interface DetectionFix {
   lon: number;
   sog: number | null;
   navStatus: number | null;
+  /** True heading, when reported (a ship at anchor swings: docs/decisions/075). */
+  heading?: number | null;
   simulated: boolean;
 }
 
@@ -64,7 +66,13 @@ export function portPoints(ports: readonly PortRecord[]): PortPoint[] {
 export function createEventDetection(ports: readonly PortRecord[]) {
   const index = new PortPointIndex(portPoints(ports));
   const callDetector = createPortCallDetector(index, GFW_PORT_CALL_PARAMETERS, new Map(ports.map((p) => [p.port_id, p])));
-  const encounterDetector = createEncounterDetector(index, GFW_ENCOUNTER_PARAMETERS);
+  // the state the encounter detector asks about is the one being fed (set in push)
+  let fed: DetectionState | null = null;
+  const stoppedAs = (vslId: string) => {
+    const calls = fed?.calls[vslId];
+    return calls ? callDetector.stoppedAs(calls) : null;
+  };
+  const encounterDetector = createEncounterDetector(index, GFW_ENCOUNTER_PARAMETERS, stoppedAs);
   const transitDetector = createTransitDetector();
 
   const encounterOut = (state: DetectionState, encounter: Encounter) => ({
@@ -76,10 +84,11 @@ export function createEventDetection(ports: readonly PortRecord[]) {
   return {
     /** Feeds one fix; what it completed is added to `out`. */
     push(state: DetectionState, fix: DetectionFix, out: DetectedEvents): void {
+      fed = state;
       state.simulated[fix.vslId] = fix.simulated;
       if (state.dataTime === null || fix.t > state.dataTime) state.dataTime = fix.t;
       const calls = (state.calls[fix.vslId] ??= emptyCallState());
-      const detectorFix = { seq: fix.seq, t: fix.t, lat: fix.lat, lon: fix.lon, sog: fix.sog, navStatus: fix.navStatus };
+      const detectorFix = { seq: fix.seq, t: fix.t, lat: fix.lat, lon: fix.lon, sog: fix.sog, navStatus: fix.navStatus, heading: fix.heading ?? null };
       for (const call of callDetector.push(calls, detectorFix)) out.calls.push({ ...call, vslId: fix.vslId, simulated: fix.simulated });
       const gate = (state.gates[fix.vslId] ??= emptyGateState());
       const transit = transitDetector.push(gate, detectorFix);
@@ -91,6 +100,7 @@ export function createEventDetection(ports: readonly PortRecord[]) {
 
     /** Completes the encounters parted by `now` (Infinity at the end of a replay). */
     flushEncounters(state: DetectionState, now: number, out: DetectedEvents): void {
+      fed = state;
       for (const encounter of encounterDetector.flush(state.encounters, now)) out.encounters.push(encounterOut(state, encounter));
     },
 

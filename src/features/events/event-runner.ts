@@ -22,12 +22,15 @@ export interface EventRunnerDeps {
   batchSize?: number;
   /** How often the state is saved while following the stream (wall clock). */
   checkpointEveryMs?: number;
+  /** Once caught up with the stream, the calls under way are written at most this often (wall clock; docs/decisions/078). */
+  ongoingEveryMs?: number;
   leaseMs?: number;
 }
 
 export interface EventRunnerStatus {
   holdsLease: boolean;
   cursorSeq: number;
+  /** Observation time up to which the store counts what was analysed: the calls under way are written up to it. */
   dataTime: number | null;
   vesselsInPort: number;
   lastStepAt: number | null;
@@ -49,6 +52,7 @@ const fixOf = (row: PositionRow): DetectionFix => ({
   lon: row.lon,
   sog: row.sog,
   navStatus: row.nav_status,
+  heading: row.heading,
   simulated: row.simulated === 1,
 });
 
@@ -85,6 +89,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
   const batchSize = deps.batchSize ?? 2000;
   const checkpointEveryMs = deps.checkpointEveryMs ?? 30_000;
   const leaseMs = deps.leaseMs ?? 60_000;
+  const ongoingEveryMs = deps.ongoingEveryMs ?? 5_000;
   let detection: { table: readonly PortRecord[]; detectors: EventDetection } | null = null;
   /** The detectors over the current port table: rebuilt when the table changes (a port import), the state carries on. */
   const detectors = (): EventDetection => {
@@ -98,6 +103,9 @@ export function createEventRunner(deps: EventRunnerDeps) {
   let holdsLease = false;
   let leaseUntil = 0;
   let lastCheckpointAt = 0;
+  let lastOngoingAt = 0;
+  /** The state's data time when the calls under way were last written: what an answer from the store stands on. */
+  let countedTo: number | null = null;
   let lastStepAt: number | null = null;
   /** Vessels whose ongoing call changed since it was last written. */
   const changedInPort = new Set<string>();
@@ -121,6 +129,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
         lat: e.lat,
         lon: e.lon,
         zone: e.zone,
+        setting: e.setting,
         observations: e.observations,
         first_seq: e.firstSeq,
         last_seq: e.lastSeq,
@@ -177,6 +186,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
     cursorSeq = saved?.cursor_seq ?? 0;
     const restored = parseJson<Partial<DetectionState> | null>(saved?.state, null);
     state = restored && restored.calls ? { ...emptyDetectionState(), ...restored } : emptyDetectionState();
+    countedTo = saved?.data_time ?? null;
   }
 
   async function ensureLease(now: number): Promise<boolean> {
@@ -188,11 +198,20 @@ export function createEventRunner(deps: EventRunnerDeps) {
     return held;
   }
 
-  async function checkpoint(now: number): Promise<void> {
-    if (!state || !holdsLease) return;
+  /** Writes the calls under way that changed: from then on the store counts everything analysed. */
+  async function flushOngoing(now: number): Promise<void> {
+    if (!state) return;
+    const dataTime = state.dataTime;
     await writeOngoing(state, changedInPort, endedAsCall, now);
     changedInPort.clear();
     endedAsCall.clear();
+    countedTo = dataTime;
+    lastOngoingAt = now;
+  }
+
+  async function checkpoint(now: number): Promise<void> {
+    if (!state || !holdsLease) return;
+    await flushOngoing(now);
     const saved = await deps.repo.saveCheckpoint(LIVE_DETECTOR, deps.owner, { cursorSeq, state: jsonText(state), dataTime: state.dataTime }, now);
     if (!saved) holdsLease = false;
     lastCheckpointAt = now;
@@ -205,7 +224,11 @@ export function createEventRunner(deps: EventRunnerDeps) {
     if (!(await ensureLease(now))) return 0;
     const current = state!;
     const head = await deps.fleetReads.headSeq();
-    if (head <= cursorSeq) return 0;
+    if (head <= cursorSeq) {
+      // nothing new: what was analysed is written now (an import on an idle server counts at once)
+      if (changedInPort.size > 0 || endedAsCall.size > 0) await flushOngoing(now);
+      return 0;
+    }
     const rows = await deps.fleetReads.positionsAfter(cursorSeq, head, { usableOnly: true }, batchSize);
     const found = noEvents();
     const detect = detectors();
@@ -221,11 +244,14 @@ export function createEventRunner(deps: EventRunnerDeps) {
     await writeEvents(found, now);
     cursorSeq = rows.length === batchSize ? rows[rows.length - 1]!.seq : head;
     if (now - lastCheckpointAt >= checkpointEveryMs) await checkpoint(now);
+    // caught up (an import on an idle server, or the live feed): the calls under way count at once, not at the next checkpoint
+    else if (rows.length < batchSize && changedInPort.size > 0 && now - lastOngoingAt >= ongoingEveryMs) await flushOngoing(now);
+    else if (changedInPort.size === 0 && endedAsCall.size === 0) countedTo = current.dataTime;
     return rows.length;
   }
 
   function status(): EventRunnerStatus {
-    return { holdsLease, cursorSeq, dataTime: state?.dataTime ?? null, vesselsInPort: state ? vesselsInPort(state).length : 0, lastStepAt };
+    return { holdsLease, cursorSeq, dataTime: countedTo, vesselsInPort: state ? vesselsInPort(state).length : 0, lastStepAt };
   }
 
   const serial = <T>(fn: () => Promise<T>): Promise<T> => {

@@ -27,6 +27,8 @@ export interface EncounterFilter {
   vslId?: string;
   bbox?: { minLon: number; minLat: number; maxLon: number; maxLat: number };
   zone?: string;
+  /** Settings listed (docs/decisions/077). */
+  settings?: readonly string[];
   minDurationMs?: number;
   /** Keyset of the page before (newest first: end_at desc, id desc). */
   before?: { endAt: number; id: number };
@@ -81,6 +83,7 @@ export function createEventsRepo(db: Db) {
               lat: eb.ref('excluded.lat'),
               lon: eb.ref('excluded.lon'),
               zone: eb.ref('excluded.zone'),
+              setting: eb.ref('excluded.setting'),
               observations: eb.ref('excluded.observations'),
               first_seq: eb.ref('excluded.first_seq'),
               last_seq: eb.ref('excluded.last_seq'),
@@ -163,6 +166,7 @@ export function createEventsRepo(db: Db) {
         query = query.where((eb) => eb.or([eb('vsl_a', '=', id), eb('vsl_b', '=', id)]));
       }
       if (filter.zone !== undefined) query = query.where('zone', '=', filter.zone);
+      if (filter.settings !== undefined) query = query.where('setting', 'in', filter.settings.length > 0 ? [...filter.settings] : ['-']);
       if (filter.bbox) {
         const box = filter.bbox;
         query = query.where('lat', '>=', box.minLat).where('lat', '<=', box.maxLat);

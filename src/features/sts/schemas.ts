@@ -19,6 +19,13 @@ export const StsEventsQuery = Type.Object(
       }),
     ),
     vessel: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Events of one vessel: IMO:<7 digits>, MMSI:<9 digits> or a vsl_id.' })),
+    setting: Type.Optional(
+      Type.String({
+        pattern: '^(all|(open_sea|anchorage|port)(,(open_sea|anchorage|port)){0,2})$',
+        description:
+          'Settings listed, comma-separated: open_sea (GFW rules, at least 10 km from ports), anchorage (near a port, within 100 m for at least 1 h), port (both vessels alongside: ships moored side by side at a quay, barges alongside; not transfers unless asked for); or all. Default open_sea,anchorage.',
+      }),
+    ),
     min_duration: Type.Optional(
       Type.String({
         pattern: '^([0-9]{1,5}|[0-9]{1,3}[Hh]([0-9]{1,4}[Mm])?|[0-9]{1,5}[Mm])$',
@@ -49,6 +56,9 @@ export const StsEvent = Type.Object({
   median_distance_m: Type.Number(),
   position: Type.Object({ lat: Type.Number(), lon: Type.Number() }, { description: 'Where they met (median of the paired positions).' }),
   zone: Nullable(Type.String(), 'The chokepoint gate the meeting lies in, if any.'),
+  setting: Type.Union([Type.Literal('open_sea'), Type.Literal('anchorage'), Type.Literal('port')], {
+    description: 'Where it happened: open_sea (at least 10 km from ports), anchorage (near a port, not both alongside) or port (both vessels alongside, as at a quay).',
+  }),
   vessels: Type.Array(StsVessel, { minItems: 2, maxItems: 2 }),
   observations: Type.Integer({ description: 'Paired observations the event stands on.' }),
   evidence: Type.Object({ first_seq: Type.Integer(), last_seq: Type.Integer() }, { description: 'Sequence numbers of the first and last stored position behind the event.' }),

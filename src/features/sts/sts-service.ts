@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Caller } from '../../access/principals.js';
 import { DAY, MINUTE, type Clock } from '../../clock.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
+import { ENCOUNTER_SETTINGS, type EncounterSetting } from '../../events/encounters.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
 import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
@@ -13,6 +14,14 @@ import { flagsFor } from '../vessels/vessel-views.js';
 
 export const STS_DEFAULT_RANGE_MS = 7 * DAY;
 export const STS_MAX_RANGE_MS = 30 * DAY;
+/** Listed unless `setting` says otherwise: ships side by side at a quay are not ship-to-ship transfers (decision 077). */
+export const DEFAULT_STS_SETTINGS: readonly EncounterSetting[] = ['open_sea', 'anchorage'];
+
+/** `all` or a comma-separated list (the schema checks the words). */
+const parseSettings = (text: string | undefined): readonly EncounterSetting[] =>
+  text === undefined ? DEFAULT_STS_SETTINGS : text === 'all' ? ENCOUNTER_SETTINGS : ENCOUNTER_SETTINGS.filter((s) => text.split(',').includes(s));
+
+const settingOf = (text: string): EncounterSetting => ENCOUNTER_SETTINGS.find((s) => s === text) ?? 'open_sea';
 
 export interface StsEventsOptions {
   range?: string;
@@ -20,6 +29,7 @@ export interface StsEventsOptions {
   to?: string;
   zone?: string;
   vessel?: string;
+  setting?: string;
   min_duration?: string;
   limit: number;
   cursor?: string;
@@ -81,6 +91,7 @@ export function createStsService(deps: { events: EventsService; fleet: FleetServ
       median_distance_m: Math.round(row.median_distance_m * 10) / 10,
       position: { lat: row.lat, lon: row.lon },
       zone: row.zone,
+      setting: settingOf(row.setting),
       vessels: [vesselView(row.vsl_a), vesselView(row.vsl_b)],
       observations: row.observations,
       evidence: { first_seq: row.first_seq, last_seq: row.last_seq },
@@ -103,11 +114,12 @@ export function createStsService(deps: { events: EventsService; fleet: FleetServ
       const zone = options.zone !== undefined ? parseZone(options.zone) : null;
       const vslId = options.vessel !== undefined ? vesselId(options.vessel) : undefined;
       const minDurationMs = options.min_duration !== undefined ? parseMinDuration(options.min_duration) : undefined;
+      const settings = parseSettings(options.setting);
       let window = resolveWindow(options, { horizon, defaultRangeMs: STS_DEFAULT_RANGE_MS, maxRangeMs: STS_MAX_RANGE_MS });
 
       // a cursor belongs to one query (its filters, as resolved) and carries the window of its first page
       const queryHash = createHash('sha256')
-        .update(JSON.stringify([options.range ?? null, options.from ?? null, options.to ?? null, zone, vslId ?? null, minDurationMs ?? null]))
+        .update(JSON.stringify([options.range ?? null, options.from ?? null, options.to ?? null, zone, vslId ?? null, minDurationMs ?? null, settings]))
         .digest('hex')
         .slice(0, 16);
       let before: { endAt: number; id: number } | undefined;
@@ -125,6 +137,7 @@ export function createStsService(deps: { events: EventsService; fleet: FleetServ
         ...(zone && 'key' in zone ? { zone: zone.key } : {}),
         ...(zone && 'box' in zone ? { bbox: zone.box } : {}),
         ...(minDurationMs !== undefined ? { minDurationMs } : {}),
+        settings,
         ...(before ? { before } : {}),
         limit: options.limit + 1,
       });

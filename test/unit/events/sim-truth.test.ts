@@ -40,7 +40,11 @@ test('port calls and STS meetings over 7 simulated days: precision and recall ag
   const detector = createPortCallDetector(index, undefined, new Map(ports.map((p) => [p.port_id, p])));
   const encounters: Encounter[] = [];
   const encounterState = emptyEncounterState();
-  const encounterDetector = createEncounterDetector(index);
+  // where each vessel lies, as the port-call detector sees it, sets an encounter's setting near a port (decision 077)
+  const encounterDetector = createEncounterDetector(index, undefined, (id) => {
+    const state = states.get(Number(id));
+    return state ? detector.stoppedAs(state) : null;
+  });
   week.samples.forEach((s, i) => {
     let state = states.get(s.vessel);
     if (!state) states.set(s.vessel, (state = emptyCallState()));
@@ -85,12 +89,14 @@ test('port calls and STS meetings over 7 simulated days: precision and recall ag
   const key = (a: number, b: number) => [String(a), String(b)].sort().join('|');
   const meetings = week.meetings.filter((m) => m.end - m.start >= 2 * HOUR);
   const found = (m: (typeof meetings)[number], e: Encounter) => e.vessels.join('|') === key(m.shuttle, m.storage) && e.start <= m.end && e.end >= m.start;
-  const stsRecall = meetings.filter((m) => encounters.some((e) => found(m, e))).length / meetings.length;
-  const stsPrecision = encounters.filter((e) => meetings.some((m) => found(m, e))).length / encounters.length;
+  // what GET /v1/sts/events lists by default: open sea and anchorage, not ships side by side in port
+  const listed = encounters.filter((e) => e.setting !== 'port');
+  const stsRecall = meetings.filter((m) => listed.some((e) => found(m, e))).length / meetings.length;
+  const stsPrecision = listed.filter((e) => meetings.some((m) => found(m, e))).length / listed.length;
   assert.ok(meetings.length >= 10, `${meetings.length} meetings`);
   assert.ok(stsRecall >= 0.95, `STS recall ${stsRecall.toFixed(3)}`);
   assert.ok(stsPrecision >= 0.95, `STS precision ${stsPrecision.toFixed(3)}`);
   console.log(
-    `simulator truth, 150 vessels × 7 days: port calls ${truth.length} true / ${calls.length} detected, recall ${recall.toFixed(3)}, precision ${precision.toFixed(3)}; STS ${meetings.length} true / ${encounters.length} detected, recall ${stsRecall.toFixed(3)}, precision ${stsPrecision.toFixed(3)}`,
+    `simulator truth, 150 vessels × 7 days: port calls ${truth.length} true / ${calls.length} detected, recall ${recall.toFixed(3)}, precision ${precision.toFixed(3)}; STS ${meetings.length} true / ${listed.length} listed (${encounters.length - listed.length} in port), recall ${stsRecall.toFixed(3)}, precision ${stsPrecision.toFixed(3)}`,
   );
 });
