@@ -172,6 +172,8 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
       req.bosun.transport = 'mcp';
       const decision = await limiter.check(policy, caller.kind === 'agent' ? caller.agent.agentId : `ip:${req.ip}`, clock.now());
       if (!decision.allowed) throw limitRefusal(policy, decision, policyHeader);
+      // the client gone, every in-process call this message started is given up with it
+      const gone = new AbortController();
       const who: ToolCaller = {
         caller,
         ...(authorization !== undefined ? { authorization } : {}),
@@ -180,11 +182,14 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
         ip: req.ip,
         requestId: req.id,
         channel: 'mcp',
+        baseUrl: baseUrlOf({ config }, req),
+        signal: gone.signal,
       };
       services.webmcp.noteMcpRequest(isInitialize(req.body));
       const server = requestServer(services, config, baseUrlOf({ config }, req), who);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       reply.raw.on('close', () => {
+        gone.abort();
         void transport.close();
         void server.close();
       });
