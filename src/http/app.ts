@@ -19,7 +19,7 @@ import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
 import { envelopeJson, envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
 import { DependencyUnavailableError } from '../dependency.js';
-import { boundNumbers, rejectInvalidText } from './edge-input.js';
+import { boundNumbers, jsonNestsTooDeep, MAX_INPUT_DEPTH, rejectInvalidText } from './edge-input.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { addQualityFlag, dependencyUnavailable, withRequestFlags } from './faults.js';
 import { capConnectionsPerAddress, closeUnusedConnectionsOnClose, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
@@ -162,6 +162,18 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   for (const ajv of [coercing, strictTypes]) (addFormats as unknown as (a: Ajv) => void)(ajv);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictTypes : coercing).compile(boundNumbers(schema)));
   app.addHook('preValidation', rejectInvalidText(catalog.implemented));
+  // JSON bodies: Fastify's own parser (prototype poisoning refused) after a linear depth pre-check, so no
+  // parser or scan ever recurses into a deeply nested document (issue 24: 9,000 levels overflowed the stack)
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (jsonNestsTooDeep(text)) {
+      done(new AppError('invalid_request', `the request body nests objects and arrays deeper than ${MAX_INPUT_DEPTH} levels, which is not accepted`, { field: 'body' }), undefined);
+      return;
+    }
+    parseJson(req, text, done);
+  });
 
   capConnectionsPerAddress(app, config.server.maxConnectionsPerAddress);
   closeUnusedConnectionsOnClose(app);

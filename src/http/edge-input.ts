@@ -35,44 +35,85 @@ function problem(text: string, part: Part): string | null {
 /** Anything that might be refused: any C0 control character, DEL or surrogate (a cheap first pass; most input has none). */
 const SUSPECT = /[\u0000-\u001f\u007f\ud800-\udfff]/;
 
-/** Whether a parsed value holds any suspect string (object keys included), without building field paths. */
-function hasSuspectText(value: unknown): boolean {
-  if (typeof value === 'string') return SUSPECT.test(value);
-  if (value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (hasSuspectText(value[i])) return true;
-    return false;
-  }
-  for (const key in value) {
-    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-    if (SUSPECT.test(key) || hasSuspectText((value as Record<string, unknown>)[key])) return true;
+/**
+ * How deeply request input may nest (objects and arrays): far beyond any operation's schema, far below
+ * anything that could exhaust a stack. Deeper input is refused with 400 invalid_request (issue 24).
+ */
+export const MAX_INPUT_DEPTH = 64;
+
+const tooDeep = (part: Part) => ({ field: part, message: `nests objects and arrays deeper than ${MAX_INPUT_DEPTH} levels, which is not accepted` });
+
+/**
+ * Whether JSON text nests deeper than MAX_INPUT_DEPTH, by counting brackets outside strings: one linear
+ * pass over the text before it is parsed, so no parser ever sees (or recurses into) a deeper document.
+ */
+export function jsonNestsTooDeep(text: string): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > MAX_INPUT_DEPTH) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
   }
   return false;
 }
 
-/** The first offending string in a parsed value (object keys included), with its field path. */
-export function findInvalidText(value: unknown, part: Part, path: string[] = []): { field: string; message: string } | null {
-  if (path.length === 0 && !hasSuspectText(value)) return null;
-  if (typeof value === 'string') {
-    const why = problem(value, part);
-    return why ? { field: [part, ...path].join('.'), message: why } : null;
-  }
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findInvalidText(value[i], part, [...path, String(i)]);
-      if (found) return found;
+interface Pending {
+  value: unknown;
+  /** Field path to this value, built only when a suspect string was found (null: not tracked). */
+  path: string[] | null;
+  depth: number;
+}
+
+/**
+ * The first offending string in a parsed value (object keys included), with its field path, or a
+ * refusal of input nested deeper than MAX_INPUT_DEPTH. Iterative (an explicit stack, depth first in
+ * document order): no input can exhaust the call stack. A first pass without paths finds most input clean.
+ */
+export function findInvalidText(value: unknown, part: Part): { field: string; message: string } | null {
+  const suspect = scan(value, part, false);
+  return suspect === 'clean' ? null : suspect === 'suspect' ? (scan(value, part, true) as { field: string; message: string } | null) : suspect;
+}
+
+function scan(root: unknown, part: Part, withPaths: boolean): 'clean' | 'suspect' | { field: string; message: string } | null {
+  const stack: Pending[] = [{ value: root, path: withPaths ? [] : null, depth: 0 }];
+  const fieldOf = (path: string[] | null) => [part, ...(path ?? [])].join('.');
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!withPaths) {
+        if (SUSPECT.test(value)) return 'suspect';
+        continue;
+      }
+      const why = problem(value, part);
+      if (why) return { field: fieldOf(path), message: why };
+      continue;
     }
-    return null;
-  }
-  if (value !== null && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      const keyProblem = problem(key, part);
-      if (keyProblem) return { field: [part, ...path].join('.') || part, message: `has a property name that ${keyProblem}` };
-      const found = findInvalidText(item, part, [...path, key]);
-      if (found) return found;
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_INPUT_DEPTH) return tooDeep(part);
+    const children: Pending[] = [];
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) children.push({ value: value[i], path: path && [...path, String(i)], depth: depth + 1 });
+    } else {
+      for (const key in value) {
+        if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+        if (!withPaths) {
+          if (SUSPECT.test(key)) return 'suspect';
+        } else {
+          const keyProblem = problem(key, part);
+          if (keyProblem) return { field: fieldOf(path), message: `has a property name that ${keyProblem}` };
+        }
+        children.push({ value: (value as Record<string, unknown>)[key], path: path && [...path, key], depth: depth + 1 });
+      }
     }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
-  return null;
+  return withPaths ? null : 'clean';
 }
 
 /**

@@ -209,3 +209,61 @@ test('integers are bounded to int4 at the edge: group_id 2^31-1 reaches the hand
     await app.close();
   }
 });
+
+/** JSON text nesting `levels` arrays or objects, with a string at the bottom. */
+const nested = (levels: number, kind: 'array' | 'object') => (kind === 'array' ? '['.repeat(levels) + '"x"' + ']'.repeat(levels) : '{"a":'.repeat(levels) + '"x"' + '}'.repeat(levels));
+
+test('deeply nested JSON bodies (10,000 and 100,000 levels) on every operation taking a body and on /mcp: 400 invalid_request, never 5xx', async () => {
+  // a body limit large enough that 100,000 levels of objects (600 KB) reach the parser
+  const app = await startTestApp({ env: { BOSUN_BODY_LIMIT_BYTES: '1048576' } });
+  try {
+    const operator = await app.operatorToken();
+    const agent = await app.registerAgent('deep-json');
+    for (const scope of GRANTABLE_SCOPES) await app.bosun.ctx.services.agents.grantScope(agent.agentId, scope, { kind: 'cli' });
+    const targets = app.bosun.ctx.catalog.implemented
+      .filter(({ route }) => route.body !== undefined)
+      .map(({ entry }) => ({ method: entry.method, url: entry.path.replace(/\{[^}]+\}/g, 'x1'), token: entry.access === 'U' ? operator : entry.access === 'K' ? agent.apiKey : undefined }));
+    assert.ok(targets.length >= 30, `operations taking a body: ${targets.length}`);
+    targets.push({ method: 'POST', url: '/mcp', token: undefined }, { method: 'POST', url: '/mcp', token: agent.apiKey });
+    let sent = 0;
+    for (const target of targets) {
+      for (const levels of [10_000, 100_000]) {
+        for (const kind of ['array', 'object'] as const) {
+          app.clock.advance(61_000);
+          const res = await app.api(target.method, target.url, {
+            ...(target.token ? { token: target.token } : {}),
+            rawBody: kind === 'array' ? nested(levels, kind) : `{"wrapper":${nested(levels, kind)}}`,
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            ip: `10.78.${sent >> 8}.${sent & 255}`,
+          });
+          sent++;
+          const what = `${target.method} ${target.url} ${levels} levels of ${kind}s${target.token ? '' : ' (anonymous)'}`;
+          assert.equal(res.status, 400, `${what}: ${res.text.slice(0, 200)}`);
+          assert.equal(res.body.errors[0].code, 'invalid_request', what);
+          assert.equal(res.body.errors[0].field, 'body', what);
+          assert.match(res.body.errors[0].message, /deeper than 64 levels/, what);
+        }
+      }
+    }
+    // nesting within the limit is ordinary input: the operation's own schema answers it
+    const shallow = await app.api('POST', '/v1/agents/register', { rawBody: `{"name":"deep","extra":${nested(60, 'array')}}`, headers: { 'content-type': 'application/json' }, ip: '10.79.0.1' });
+    assert.equal(shallow.status, 400);
+    assert.equal(shallow.body.errors[0].field, 'body.extra');
+  } finally {
+    await app.close();
+  }
+});
+
+test('with the default body limit a 100,000-level body is refused by size, a 10,000-level one by depth', async () => {
+  const app = await startTestApp();
+  try {
+    const big = await app.api('POST', '/v1/agents/register', { rawBody: nested(100_000, 'array'), headers: { 'content-type': 'application/json' }, ip: '10.79.0.2' });
+    assert.equal(big.status, 413);
+    assert.equal(big.body.errors[0].code, 'body_too_large');
+    const deep = await app.api('POST', '/v1/agents/register', { rawBody: nested(10_000, 'object'), headers: { 'content-type': 'application/json' }, ip: '10.79.0.3' });
+    assert.equal(deep.status, 400);
+    assert.equal(deep.body.errors[0].code, 'invalid_request');
+  } finally {
+    await app.close();
+  }
+});
