@@ -131,7 +131,10 @@ export function rejectInvalidText(operations: readonly ImplementedOperation[]) {
   }
   // callback-style hook (no promise per request); most requests carry no suspect character at all
   return (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+    // a route answering its own protocol's errors (the JSON-RPC of /mcp) checks its body itself
+    const ownBody = (req.routeOptions.config as { ownBodyTextRules?: boolean } | undefined)?.ownBodyTextRules === true;
     for (const part of PARTS) {
+      if (part === 'body' && ownBody) continue;
       const found = findInvalidText(req[part], part);
       if (!found) continue;
       const operationId = (req as { bosun?: { entry: { operationId: string } | null } }).bosun?.entry?.operationId;

@@ -14,7 +14,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/principals.js';
 import { OPERATOR_TOKEN_PREFIX } from '../../access/credentials.js';
 import type { Config } from '../../config.js';
@@ -27,6 +27,7 @@ import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { AppError } from '../../http/errors.js';
 import type { Services } from '../services.js';
 import { PLAYBOOKS, playbookPromptText } from './playbooks.js';
+import { rpcEdgeError } from './rpc-edges.js';
 import type { ToolCaller } from './webmcp-service.js';
 
 export const MCP_PATH = '/mcp';
@@ -164,6 +165,7 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
   app.route({
     method: 'POST',
     url: MCP_PATH,
+    config: { ownBodyTextRules: true },
     handler: async (req, reply) => {
       const authorization = header(req, 'authorization');
       const caller = await labelCaller(services, authorization);
@@ -172,6 +174,12 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
       req.bosun.transport = 'mcp';
       const decision = await limiter.check(policy, caller.kind === 'agent' ? caller.agent.agentId : `ip:${req.ip}`, clock.now());
       if (!decision.allowed) throw limitRefusal(policy, decision, policyHeader);
+      // refused text and invalid params: a JSON-RPC error with the request's id, not an envelope nor a schema dump
+      const edge = Array.isArray(req.body) ? req.body.map(rpcEdgeError).find((e) => e !== null) : rpcEdgeError(req.body);
+      if (edge) {
+        req.bosun.errorCode = 'invalid_request';
+        return reply.code(400).type('application/json; charset=utf-8').send(edge);
+      }
       // the client gone, every in-process call this message started is given up with it
       const gone = new AbortController();
       const who: ToolCaller = {
@@ -199,13 +207,18 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
       await transport.handleRequest(req.raw, reply.raw, req.body);
     },
   });
+  const notAllowed = (reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'this MCP endpoint is stateless: send every message as a POST (no server-initiated stream, no session to delete)' }, id: null });
   app.route({
     method: ['GET', 'DELETE'],
     url: MCP_PATH,
-    handler: async (_req, reply) =>
-      reply
-        .code(405)
-        .header('allow', 'POST')
-        .send({ jsonrpc: '2.0', error: { code: -32000, message: 'this MCP endpoint is stateless: send every message as a POST (no server-initiated stream, no session to delete)' }, id: null }),
+    // answered before any body is read: a DELETE with a JSON content type and no body is still a 405
+    onRequest: (_req, reply) => {
+      notAllowed(reply);
+    },
+    handler: async (_req, reply) => notAllowed(reply),
   });
 }
