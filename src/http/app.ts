@@ -424,6 +424,7 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
         if (result.headers) reply.headers(result.headers);
         return reply.type(result.contentType).send(result.bare);
       }
+      if (route.notModified && ifNoneMatchHolds(req.headers['if-none-match'], reply.getHeader('etag'))) return reply.code(304).send();
       if (route.document) reply.header('vary', 'Accept');
       const bareType = route.document ? bareDocumentType(route.document, req.url.split('?')[0] ?? '/', req.headers.accept) : null;
       if (bareType) return reply.type(bareType).send(result.data);
@@ -443,6 +444,14 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       return reply.type('application/json; charset=utf-8').send(result.dataJson !== undefined ? envelopeJsonWithData(envelope, result.dataJson) : envelopeJson(envelope));
     },
   });
+}
+
+/** Whether If-None-Match names the entity tag (weak comparison: W/ prefixes ignored; `*` names any). */
+function ifNoneMatchHolds(header: string | string[] | undefined, etag: unknown): boolean {
+  if (header === undefined || typeof etag !== 'string') return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return (Array.isArray(header) ? header.join(',') : header).split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
 }
 
 /** Resolves the caller, authorises it for the operation and counts the call against its limits. */

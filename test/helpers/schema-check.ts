@@ -40,6 +40,7 @@ export function createSchemaChecker(doc: Doc): SchemaChecker {
       const operation = doc.paths[route.path]![method.toLowerCase()];
       const response = operation.responses[String(status)];
       if (!response) throw new Error(`${method} ${url} answered ${status}, which OpenAPI does not declare`);
+      if (!response.content) return; // a response without a body (304)
       // a response may offer several media types (a document enveloped or bare): check the one served
       const served = contentType?.split(';')[0]?.trim().toLowerCase();
       const media = Object.keys(response.content).find((m) => m === served) ?? Object.keys(response.content)[0]!;
