@@ -253,7 +253,14 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   });
 
   for (const operation of catalog.implemented) registerOperation(app, ctx, operation);
-  registerPages(app, ctx.pages ?? [], { onError: (err, path) => ctx.logger.error({ err, path }, 'page failed'), baseUrl: (req) => baseUrlOf(ctx, req) });
+  registerPages(app, ctx.pages ?? [], {
+    onError: (err, path) => ctx.logger.error({ err, path }, 'page failed'),
+    baseUrl: (req) => baseUrlOf(ctx, req),
+    unavailableData: (req, reply, err) => {
+      const refusal = dependencyUnavailable(err);
+      return sendError(req, reply, refusal.status, refusal.toDetail(), refusal.options.headers);
+    },
+  });
   // open streams never end by themselves: end them so closing the server does not wait on them
   const streams = openStreams(app);
   app.addHook('preClose', async () => streams.shutdownAll());
