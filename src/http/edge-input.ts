@@ -122,12 +122,59 @@ function scan(root: unknown, part: Part, withPaths: boolean): 'clean' | 'suspect
  */
 const BODY_INPUT_CODES: readonly ErrorCode[] = ['help_request_input_invalid', 'help_response_invalid', 'help_report_invalid', 'profile_input_invalid'];
 
-/** preValidation hook: refuses control characters and lone surrogates in query, path and body. */
+/** The types a schema admits, its anyOf / oneOf alternatives included. */
+function typesOf(schema: unknown): string[] {
+  if (schema === null || typeof schema !== 'object') return [];
+  const s = schema as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[] };
+  const own = Array.isArray(s.type) ? (s.type as string[]) : typeof s.type === 'string' ? [s.type] : [];
+  return [...own, ...[...(s.anyOf ?? []), ...(s.oneOf ?? [])].flatMap(typesOf)];
+}
+
+/** Query and path parameters typed integer (and not string), by part: their text must be decimal digits. */
+function integerParameters({ route }: ImplementedOperation): Array<{ part: 'query' | 'params'; name: string }> {
+  const out: Array<{ part: 'query' | 'params'; name: string }> = [];
+  for (const part of ['params', 'query'] as const) {
+    const properties = (route[part] as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+    for (const [name, schema] of Object.entries(properties)) {
+      const types = typesOf(schema);
+      const items = typesOf((schema as { items?: unknown }).items);
+      if ((types.includes('integer') || (types.includes('array') && items.includes('integer'))) && !types.includes('string')) out.push({ part, name });
+    }
+  }
+  return out;
+}
+
+/** An integer as text in a query string or a path: optional minus and decimal digits, nothing else. */
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+/**
+ * The text of an integer parameter that is not a decimal integer. AJV's coercion (coerceTypes) takes
+ * whatever Number() takes: "0x10" (16), "1e2", " 16", "0b1"; the edge refuses them first, for every
+ * operation at once (issue 24 item 7).
+ */
+function nonDecimalInteger(req: FastifyRequest, integers: ReadonlyArray<{ part: 'query' | 'params'; name: string }>): AppError | null {
+  for (const { part, name } of integers) {
+    const value = (req[part] as Record<string, unknown> | undefined)?.[name];
+    for (const text of Array.isArray(value) ? value : [value]) {
+      if (typeof text === 'string' && !DECIMAL_INTEGER.test(text)) {
+        const field = `${part}.${name}`;
+        return new AppError('invalid_request', `${field} must be a decimal integer (digits, optionally after a minus sign), got ${JSON.stringify(text.slice(0, 40))}`, { field });
+      }
+    }
+  }
+  return null;
+}
+
+/** preValidation hook: refuses control characters and lone surrogates in query, path and body, and integer parameters that are not decimal. */
 export function rejectInvalidText(operations: readonly ImplementedOperation[]) {
   const bodyCodes = new Map<string, ErrorCode>();
-  for (const { entry, route } of operations) {
+  const integers = new Map<string, Array<{ part: 'query' | 'params'; name: string }>>();
+  for (const operation of operations) {
+    const { entry, route } = operation;
     const code = BODY_INPUT_CODES.find((c) => route.errors?.includes(c));
     if (code) bodyCodes.set(entry.operationId, code);
+    const named = integerParameters(operation);
+    if (named.length > 0) integers.set(entry.operationId, named);
   }
   // callback-style hook (no promise per request); most requests carry no suspect character at all
   return (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
@@ -142,7 +189,10 @@ export function rejectInvalidText(operations: readonly ImplementedOperation[]) {
       done(new AppError(code, `${found.field} ${found.message}`, { field: found.field }));
       return;
     }
-    done();
+    const operationId = (req as { bosun?: { entry: { operationId: string } | null } }).bosun?.entry?.operationId;
+    const named = operationId ? integers.get(operationId) : undefined;
+    const notDecimal = named ? nonDecimalInteger(req, named) : null;
+    done(notDecimal ?? undefined);
   };
 }
 

@@ -267,3 +267,33 @@ test('with the default body limit a 100,000-level body is refused by size, a 10,
     await app.close();
   }
 });
+
+test('integer parameters are decimal only: 0x10, 1e2, " 16", 0b1 and 1.0 are refused with invalid_request naming the field; 16 passes', async () => {
+  const app = await startTestApp();
+  try {
+    const { apiKey } = await app.registerAgent('decimal', ['vessels:live']);
+    for (const text of ['0x10', '1e1', ' 16', '16 ', '0b1', '0o7', '1.0', '+5']) {
+      const poll = await app.api('GET', `/v1/vessels/updates?timeout=${encodeURIComponent(text)}`, { token: apiKey });
+      assert.equal(poll.status, 400, `timeout=${text}: ${poll.text.slice(0, 200)}`);
+      assert.equal(poll.body.errors[0].code, 'invalid_request');
+      assert.equal(poll.body.errors[0].field, 'query.timeout');
+      assert.match(poll.body.errors[0].message, /must be a decimal integer/);
+      const page = await app.api('GET', `/v1/ports/search?q=Rotterdam&limit=${encodeURIComponent(text)}`);
+      assert.equal(page.status, 400, `limit=${text}`);
+      assert.equal(page.body.errors[0].field, 'query.limit');
+      const path = await app.api('GET', `/v1/harbor/public/groups/${encodeURIComponent(text)}/posts`, { token: apiKey });
+      assert.equal(path.status, 400, `group_id=${text}`);
+      assert.equal(path.body.errors[0].field, 'params.group_id');
+    }
+    const decimal = await app.api('GET', '/v1/ports/search?q=Rotterdam&limit=2');
+    assert.equal(decimal.status, 200, decimal.text);
+    assert.ok(decimal.body.data.items.length <= 2);
+    const instant = await app.api('GET', '/v1/vessels/updates?timeout=0', { token: apiKey });
+    assert.equal(instant.status, 200, instant.text);
+    const negative = await app.api('GET', '/v1/ports/search?q=Rotterdam&limit=-1');
+    assert.equal(negative.status, 400, 'a decimal out of range is the schema’s refusal');
+    assert.doesNotMatch(negative.body.errors[0].message, /decimal integer/);
+  } finally {
+    await app.close();
+  }
+});
