@@ -172,7 +172,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
       done(new AppError('invalid_request', `the request body nests objects and arrays deeper than ${MAX_INPUT_DEPTH} levels, which is not accepted`, { field: 'body' }), undefined);
       return;
     }
-    parseJson(req, text, done);
+    void parseJson(req, text, done);
   });
 
   capConnectionsPerAddress(app, config.server.maxConnectionsPerAddress);

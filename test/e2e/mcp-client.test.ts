@@ -46,7 +46,11 @@ test('SDK client: tools/list is the catalog, P tool without a key, K tool with a
       const listed = await anonymous.listTools();
       const names = listed.tools.map((t) => t.name);
       const excluded = app.bosun.ctx.services.webmcp.excluded().map((e) => e.operation_id);
-      assert.deepEqual(excluded, ['getPayments', 'postWebmcpDispatch', 'getExchangeMessagesStream', 'getAgentsForum'], 'only the documented exclusions (the two HTML pages, the stream, dispatch itself)');
+      assert.deepEqual(
+        excluded,
+        ['getPayments', 'postWebmcpDispatch', 'getExchangeMessagesStream', 'getAgentsForum'],
+        'only the documented exclusions (the two HTML pages, the stream, dispatch itself)',
+      );
       const expected = app.bosun.ctx.catalog.discoverable.map((o) => o.entry.operationId).filter((id) => !excluded.includes(id));
       assert.deepEqual(names, expected, 'one tool per implemented operation of public discovery, in catalog order');
       assert.equal(app.bosun.ctx.catalog.planned.length, 0, 'every catalogued operation is implemented (planned ones never become tools: test/unit/mcp-tools.test.ts)');

@@ -136,7 +136,14 @@ export function createWebmcpService(deps: { repo: WebmcpRepo; clock: Clock; cata
       payload = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    const res = await inject({ method: request.method, url: request.url, headers, ...(payload !== undefined ? { payload } : {}), remoteAddress: who.ip, ...(who.signal ? { signal: who.signal } : {}) });
+    const res = await inject({
+      method: request.method,
+      url: request.url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+      remoteAddress: who.ip,
+      ...(who.signal ? { signal: who.signal } : {}),
+    });
     const contentType = headerText(res.headers['content-type']);
     let json: unknown = null;
     if (contentType?.includes('json')) {
