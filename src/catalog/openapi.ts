@@ -115,6 +115,7 @@ function operationObject(entry: CatalogEntry, route: OperationContract) {
               content: { 'application/json': { schema: successEnvelopeSchema(route.response) }, [route.alsoStreams.mediaType]: { schema: plain(route.response) } },
             }
           : { description: "Success: the envelope with this operation's data.", content: { 'application/json': { schema: successEnvelopeSchema(route.response) } } };
+  if (route.notModified) responses['304'] = { description: 'Not Modified: If-None-Match names the current version (the ETag); no body.' };
   for (const [status, codes] of [...errorStatuses(entry, route)].sort((a, b) => a[0] - b[0])) {
     responses[String(status)] = {
       description: `Error envelope; codes: ${codes.join(', ')}`,

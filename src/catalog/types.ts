@@ -96,5 +96,10 @@ export interface OperationContract {
    * bare in this media type; `when` says which input asks for it (docs/decisions/057).
    */
   alsoStreams?: { mediaType: string; when: string };
+  /**
+   * A GET whose handler sets an ETag header answers 304 Not Modified, without a body, when the
+   * request's If-None-Match names that tag (weak comparison, RFC 9110 §13.1.2); published in OpenAPI.
+   */
+  notModified?: boolean;
   examples: readonly OperationExample[];
 }

@@ -21,7 +21,7 @@ import { INNER_BASE_HEADER, innerBaseOf } from './inner-base.js';
 import { teachingDetails } from './teaching-errors.js';
 import { envelopeJson, envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
 import { DependencyUnavailableError } from '../dependency.js';
-import { boundNumbers, rejectInvalidText } from './edge-input.js';
+import { boundNumbers, jsonNestsTooDeep, MAX_INPUT_DEPTH, rejectInvalidText } from './edge-input.js';
 import { AppError, type ErrorDetail } from './errors.js';
 import { addQualityFlag, dependencyUnavailable, withRequestFlags } from './faults.js';
 import { capConnectionsPerAddress, closeUnusedConnectionsOnClose, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
@@ -165,6 +165,18 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   for (const ajv of [coercing, strictTypes]) (addFormats as unknown as (a: Ajv) => void)(ajv);
   app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictTypes : coercing).compile(boundNumbers(schema)));
   app.addHook('preValidation', rejectInvalidText(catalog.implemented));
+  // JSON bodies: Fastify's own parser (prototype poisoning refused) after a linear depth pre-check, so no
+  // parser or scan ever recurses into a deeply nested document (issue 24: 9,000 levels overflowed the stack)
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (jsonNestsTooDeep(text)) {
+      done(new AppError('invalid_request', `the request body nests objects and arrays deeper than ${MAX_INPUT_DEPTH} levels, which is not accepted`, { field: 'body' }), undefined);
+      return;
+    }
+    void parseJson(req, text, done);
+  });
 
   capConnectionsPerAddress(app, config.server.maxConnectionsPerAddress);
   closeUnusedConnectionsOnClose(app);
@@ -257,7 +269,14 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
   });
 
   for (const operation of catalog.implemented) registerOperation(app, ctx, operation);
-  registerPages(app, ctx.pages ?? [], { onError: (err, path) => ctx.logger.error({ err, path }, 'page failed'), baseUrl: (req) => baseUrlOf(ctx, req) });
+  registerPages(app, ctx.pages ?? [], {
+    onError: (err, path) => ctx.logger.error({ err, path }, 'page failed'),
+    baseUrl: (req) => baseUrlOf(ctx, req),
+    unavailableData: (req, reply, err) => {
+      const refusal = dependencyUnavailable(err);
+      return sendError(req, reply, refusal.status, refusal.toDetail(), refusal.options.headers);
+    },
+  });
   // open streams never end by themselves: end them so closing the server does not wait on them
   const streams = openStreams(app);
   app.addHook('preClose', async () => streams.shutdownAll());
@@ -428,6 +447,7 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
         if (result.headers) reply.headers(result.headers);
         return reply.type(result.contentType).send(result.bare);
       }
+      if (route.notModified && ifNoneMatchHolds(req.headers['if-none-match'], reply.getHeader('etag'))) return reply.code(304).send();
       if (route.document) reply.header('vary', 'Accept');
       const bareType = route.document ? bareDocumentType(route.document, req.url.split('?')[0] ?? '/', req.headers.accept) : null;
       if (bareType) return reply.type(bareType).send(result.data);
@@ -447,6 +467,14 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       return reply.type('application/json; charset=utf-8').send(result.dataJson !== undefined ? envelopeJsonWithData(envelope, result.dataJson) : envelopeJson(envelope));
     },
   });
+}
+
+/** Whether If-None-Match names the entity tag (weak comparison: W/ prefixes ignored; `*` names any). */
+function ifNoneMatchHolds(header: string | string[] | undefined, etag: unknown): boolean {
+  if (header === undefined || typeof etag !== 'string') return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const wanted = opaque(etag);
+  return (Array.isArray(header) ? header.join(',') : header).split(',').some((tag) => tag.trim() === '*' || opaque(tag) === wanted);
 }
 
 /** Resolves the caller, authorises it for the operation and counts the call against its limits. */

@@ -163,6 +163,11 @@ const definitions = {
   feedback_ticket_not_found: { status: 404, retryable: false, summary: 'No feedback ticket with this ticket_id among your own tickets.' },
   feedback_daily_limit: { status: 429, retryable: true, summary: 'Feedback tickets per agent per 24 hours reached; wait for Retry-After seconds.' },
   feedback_state_invalid: { status: 409, retryable: false, summary: 'The feedback ticket state does not allow this step.' },
+  correction_markup_refused: {
+    status: 400,
+    retryable: false,
+    summary: 'A corrected name looks like HTML or XML markup (a tag such as <img or a character reference such as &lt;); names are plain text (docs/decisions/073).',
+  },
   precondition_failed: { status: 412, retryable: false, summary: 'If-Match names a version other than the current one (or the document does not exist); read it again and retry with its ETag.' },
   workspace_document_not_found: { status: 404, retryable: false, summary: 'No workspace document with this name.' },
   workspace_document_too_large: { status: 413, retryable: false, summary: 'The document exceeds the size cap per document.' },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, DependencyUnavailableError } from '../dependency.js';
 
 /**
  * Pages of the site (HTML for people, not operations of the catalog): server-rendered, registered in
@@ -74,7 +75,22 @@ export function parseCookies(header: string | undefined): Map<string, string> {
 export interface PageLayerOptions {
   onError(err: unknown, path: string): void;
   baseUrl(req: FastifyRequest): string;
+  /**
+   * Answers a data page (JSON, GeoJSON) whose store or Redis is unavailable: the API's 503
+   * dependency_unavailable envelope with Retry-After. HTML pages answer a 503 page instead.
+   */
+  unavailableData(req: FastifyRequest, reply: FastifyReply, err: DependencyUnavailableError): FastifyReply;
 }
+
+/** A page whose dependency is away: 503 with Retry-After, as the API answers (issue 24 item 4). */
+const unavailablePage = (err: DependencyUnavailableError): PageResponse => ({
+  status: 503,
+  headers: { 'retry-after': String(DEPENDENCY_RETRY_AFTER_SECONDS) },
+  html: `<!doctype html><title>Temporarily unavailable</title><h1>Temporarily unavailable</h1><p>${err.dependency === 'store' ? 'The database' : 'Redis'} is unavailable right now; try again in ${DEPENDENCY_RETRY_AFTER_SECONDS} seconds.</p>`,
+});
+
+/** Pages serving data rather than HTML, by their path's extension. */
+const DATA_PAGE = /\.(geo)?json$/;
 
 export function registerPages(app: FastifyInstance, pages: readonly PageDefinition[], options: PageLayerOptions): void {
   if (pages.length === 0) return;
@@ -103,8 +119,13 @@ export function registerPages(app: FastifyInstance, pages: readonly PageDefiniti
           try {
             response = await page.handler(request);
           } catch (err) {
-            options.onError(err, url.pathname);
-            response = { status: 500, html: '<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The error is logged with this request.</p>' };
+            if (err instanceof DependencyUnavailableError) {
+              if (DATA_PAGE.test(url.pathname)) return options.unavailableData(req, reply, err);
+              response = unavailablePage(err);
+            } else {
+              options.onError(err, url.pathname);
+              response = { status: 500, html: '<!doctype html><title>Error</title><h1>Something went wrong</h1><p>The error is logged with this request.</p>' };
+            }
           }
           for (const [name, value] of Object.entries({ ...PAGE_SECURITY_HEADERS, ...response.headers })) reply.header(name, value);
           if (response.cookies?.length) reply.header('set-cookie', response.cookies);

@@ -116,6 +116,7 @@ export function routeDefiner<S>() {
     examples: readonly OperationExample[];
     streamMediaType?: string;
     alsoStreams?: { mediaType: string; when: string };
+    notModified?: boolean;
     handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext<S>): Promise<EnvelopeResult<Static<R>> | BareResult | StreamResult>;
   }): RouteDefinition<S> {
     return def;

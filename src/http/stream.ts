@@ -53,6 +53,11 @@ export function writeStream(app: FastifyInstance, reply: FastifyReply, result: S
     // the connection ends with the stream: no idle keep-alive socket holds a closing server up
     connection: 'close',
   });
+  // An in-process request (Fastify's inject: a tool call, a resource read) has no socket and no reader
+  // until the stream ends: every byte written stays buffered, so every byte counts against the
+  // stream's bound, and the stream ends as soon as its caller gives the request up (docs/decisions/072).
+  const inProcess = (raw as { isLightMyRequest?: boolean }).isLightMyRequest === true;
+  let writtenBytes = 0;
   let ended = false;
   const listeners: Array<() => void> = [];
   const finish = () => {
@@ -64,11 +69,13 @@ export function writeStream(app: FastifyInstance, reply: FastifyReply, result: S
   raw.once('close', finish);
   const channel: StreamChannel = {
     write(chunk) {
-      if (!ended && !raw.writableEnded) raw.write(chunk);
+      if (ended || raw.writableEnded) return;
+      raw.write(chunk);
+      if (inProcess) writtenBytes += Buffer.byteLength(chunk);
     },
-    bufferedBytes: () => raw.writableLength ?? 0,
+    bufferedBytes: () => (inProcess ? writtenBytes : (raw.writableLength ?? 0)),
     drained() {
-      if (ended || (raw.writableLength ?? 0) === 0) return Promise.resolve();
+      if (ended || (!inProcess && (raw.writableLength ?? 0) === 0)) return Promise.resolve();
       return new Promise((resolve) => {
         const done = () => {
           raw.off('drain', done);
@@ -102,6 +109,14 @@ export function writeStream(app: FastifyInstance, reply: FastifyReply, result: S
     },
   };
   streams.add(open);
+  if (inProcess) {
+    // the in-process caller gave up (its AbortSignal destroyed the request): end the stream now
+    const request = reply.request.raw;
+    const gone = () => open.shutdown();
+    request.once('close', gone);
+    request.once('error', gone);
+    if (request.destroyed) queueMicrotask(gone);
+  }
   let control: { shutdown(): void };
   try {
     control = result.stream.start(channel);

@@ -46,7 +46,11 @@ test('SDK client: tools/list is the catalog, P tool without a key, K tool with a
       const listed = await anonymous.listTools();
       const names = listed.tools.map((t) => t.name);
       const excluded = app.bosun.ctx.services.webmcp.excluded().map((e) => e.operation_id);
-      assert.deepEqual(excluded, ['getPayments', 'postWebmcpDispatch', 'getAgentsForum'], 'only the documented exclusions (the two HTML pages, dispatch itself)');
+      assert.deepEqual(
+        excluded,
+        ['getPayments', 'postWebmcpDispatch', 'getExchangeMessagesStream', 'getAgentsForum'],
+        'only the documented exclusions (the two HTML pages, the stream, dispatch itself)',
+      );
       const expected = app.bosun.ctx.catalog.discoverable.filter((o) => o.entry.access !== 'U' && !excluded.includes(o.entry.operationId)).map((o) => o.entry.operationId);
       const everything = await app.api('GET', '/v1/webmcp/tools');
       assert.deepEqual(

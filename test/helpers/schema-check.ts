@@ -29,6 +29,8 @@ export function createSchemaChecker(doc: Doc): SchemaChecker {
       const pathname = url.split('?')[0]!;
       const route = routes.find((r) => r.pattern.test(pathname) && doc.paths[r.path]![method.toLowerCase()]);
       if (status >= 400 || !route) {
+        // the MCP endpoint speaks JSON-RPC: its protocol errors are JSON-RPC error objects, not envelopes
+        if (pathname === '/mcp' && (body as { jsonrpc?: unknown } | undefined)?.jsonrpc === '2.0') return;
         if (contentType?.includes('application/json') && !errorValidator(body) && status >= 400) {
           throw new Error(`error response of ${method} ${url} (${status}) is not the error envelope: ${ajv.errorsText(errorValidator.errors)}`);
         }
@@ -38,6 +40,7 @@ export function createSchemaChecker(doc: Doc): SchemaChecker {
       const operation = doc.paths[route.path]![method.toLowerCase()];
       const response = operation.responses[String(status)];
       if (!response) throw new Error(`${method} ${url} answered ${status}, which OpenAPI does not declare`);
+      if (!response.content) return; // a response without a body (304)
       // a response may offer several media types (a document enveloped or bare): check the one served
       const served = contentType?.split(';')[0]?.trim().toLowerCase();
       const media = Object.keys(response.content).find((m) => m === served) ?? Object.keys(response.content)[0]!;

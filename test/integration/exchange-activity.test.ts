@@ -303,3 +303,28 @@ test('automation health and studio alerts come from the recorded job runs', asyn
     await app.close();
   }
 });
+
+test('real agents history groups whole UTC days on both stores: calls hours apart on one day are one agent-day, never real and excluded at once', async () => {
+  const app = await startTestApp({ now: Date.UTC(2026, 10, 21, 1, 0, 0) });
+  try {
+    const agent = await register(app, 'harbour-clerk', 'tidewater');
+    const other = await register(app, 'berth-watch', 'northsea');
+    const day1 = app.clock.now();
+    // onboarding first (not production use), production use hours later the same day
+    await agent.get('/v1/agents/me');
+    await other.get('/v1/agents/me');
+    app.clock.advance(3 * HOUR + 17 * MINUTE + 123);
+    await agent.get('/v1/ports/search?q=Rotterdam');
+    app.clock.advance(5 * HOUR + 41 * MINUTE + 7);
+    await other.get('/v1/agents/me');
+    await app.bosun.ctx.services.telemetry.flush();
+    const res = await agent.get('/v1/exchange/real_agents_history?days=1');
+    assert.equal(res.status, 200, res.text);
+    assert.deepEqual(
+      res.body.data.items.map((d: any) => [d.date, d.real_agents, d.active_agents, d.excluded]),
+      [[dayOf(day1), 1, 2, { test_marked: 0, onboarding_only: 1, revoked: 0 }]],
+    );
+  } finally {
+    await app.close();
+  }
+});

@@ -209,3 +209,91 @@ test('integers are bounded to int4 at the edge: group_id 2^31-1 reaches the hand
     await app.close();
   }
 });
+
+/** JSON text nesting `levels` arrays or objects, with a string at the bottom. */
+const nested = (levels: number, kind: 'array' | 'object') => (kind === 'array' ? '['.repeat(levels) + '"x"' + ']'.repeat(levels) : '{"a":'.repeat(levels) + '"x"' + '}'.repeat(levels));
+
+test('deeply nested JSON bodies (10,000 and 100,000 levels) on every operation taking a body and on /mcp: 400 invalid_request, never 5xx', async () => {
+  // a body limit large enough that 100,000 levels of objects (600 KB) reach the parser
+  const app = await startTestApp({ env: { BOSUN_BODY_LIMIT_BYTES: '1048576' } });
+  try {
+    const operator = await app.operatorToken();
+    const agent = await app.registerAgent('deep-json');
+    for (const scope of GRANTABLE_SCOPES) await app.bosun.ctx.services.agents.grantScope(agent.agentId, scope, { kind: 'cli' });
+    const targets = app.bosun.ctx.catalog.implemented
+      .filter(({ route }) => route.body !== undefined)
+      .map(({ entry }) => ({ method: entry.method, url: entry.path.replace(/\{[^}]+\}/g, 'x1'), token: entry.access === 'U' ? operator : entry.access === 'K' ? agent.apiKey : undefined }));
+    assert.ok(targets.length >= 30, `operations taking a body: ${targets.length}`);
+    targets.push({ method: 'POST', url: '/mcp', token: undefined }, { method: 'POST', url: '/mcp', token: agent.apiKey });
+    let sent = 0;
+    for (const target of targets) {
+      for (const levels of [10_000, 100_000]) {
+        for (const kind of ['array', 'object'] as const) {
+          app.clock.advance(61_000);
+          const res = await app.api(target.method, target.url, {
+            ...(target.token ? { token: target.token } : {}),
+            rawBody: kind === 'array' ? nested(levels, kind) : `{"wrapper":${nested(levels, kind)}}`,
+            headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+            ip: `10.78.${sent >> 8}.${sent & 255}`,
+          });
+          sent++;
+          const what = `${target.method} ${target.url} ${levels} levels of ${kind}s${target.token ? '' : ' (anonymous)'}`;
+          assert.equal(res.status, 400, `${what}: ${res.text.slice(0, 200)}`);
+          assert.equal(res.body.errors[0].code, 'invalid_request', what);
+          assert.equal(res.body.errors[0].field, 'body', what);
+          assert.match(res.body.errors[0].message, /deeper than 64 levels/, what);
+        }
+      }
+    }
+    // nesting within the limit is ordinary input: the operation's own schema answers it
+    const shallow = await app.api('POST', '/v1/agents/register', { rawBody: `{"name":"deep","extra":${nested(60, 'array')}}`, headers: { 'content-type': 'application/json' }, ip: '10.79.0.1' });
+    assert.equal(shallow.status, 400);
+    assert.equal(shallow.body.errors[0].field, 'body.extra');
+  } finally {
+    await app.close();
+  }
+});
+
+test('with the default body limit a 100,000-level body is refused by size, a 10,000-level one by depth', async () => {
+  const app = await startTestApp();
+  try {
+    const big = await app.api('POST', '/v1/agents/register', { rawBody: nested(100_000, 'array'), headers: { 'content-type': 'application/json' }, ip: '10.79.0.2' });
+    assert.equal(big.status, 413);
+    assert.equal(big.body.errors[0].code, 'body_too_large');
+    const deep = await app.api('POST', '/v1/agents/register', { rawBody: nested(10_000, 'object'), headers: { 'content-type': 'application/json' }, ip: '10.79.0.3' });
+    assert.equal(deep.status, 400);
+    assert.equal(deep.body.errors[0].code, 'invalid_request');
+  } finally {
+    await app.close();
+  }
+});
+
+test('integer parameters are decimal only: 0x10, 1e2, " 16", 0b1 and 1.0 are refused with invalid_request naming the field; 16 passes', async () => {
+  const app = await startTestApp();
+  try {
+    const { apiKey } = await app.registerAgent('decimal', ['vessels:live']);
+    for (const text of ['0x10', '1e1', ' 16', '16 ', '0b1', '0o7', '1.0', '+5']) {
+      const poll = await app.api('GET', `/v1/vessels/updates?timeout=${encodeURIComponent(text)}`, { token: apiKey });
+      assert.equal(poll.status, 400, `timeout=${text}: ${poll.text.slice(0, 200)}`);
+      assert.equal(poll.body.errors[0].code, 'invalid_request');
+      assert.equal(poll.body.errors[0].field, 'query.timeout');
+      assert.match(poll.body.errors[0].message, /must be a decimal integer/);
+      const page = await app.api('GET', `/v1/ports/search?q=Rotterdam&limit=${encodeURIComponent(text)}`);
+      assert.equal(page.status, 400, `limit=${text}`);
+      assert.equal(page.body.errors[0].field, 'query.limit');
+      const path = await app.api('GET', `/v1/harbor/public/groups/${encodeURIComponent(text)}/posts`, { token: apiKey });
+      assert.equal(path.status, 400, `group_id=${text}`);
+      assert.equal(path.body.errors[0].field, 'params.group_id');
+    }
+    const decimal = await app.api('GET', '/v1/ports/search?q=Rotterdam&limit=2');
+    assert.equal(decimal.status, 200, decimal.text);
+    assert.ok(decimal.body.data.items.length <= 2);
+    const instant = await app.api('GET', '/v1/vessels/updates?timeout=0', { token: apiKey });
+    assert.equal(instant.status, 200, instant.text);
+    const negative = await app.api('GET', '/v1/ports/search?q=Rotterdam&limit=-1');
+    assert.equal(negative.status, 400, 'a decimal out of range is the schema’s refusal');
+    assert.doesNotMatch(negative.body.errors[0].message, /decimal integer/);
+  } finally {
+    await app.close();
+  }
+});

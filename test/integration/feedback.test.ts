@@ -350,3 +350,24 @@ test('feedback tickets expire from no one: a day later the author still reads th
     assert.equal((await app.api('GET', `/v1/feedback/tickets/${id}`, { token: a.apiKey })).status, 200);
   });
 });
+
+test('a name correction that looks like markup is refused with correction_markup_refused; plain names with & and < pass', async () => {
+  await withApp(async (app) => {
+    await seeded(app);
+    const { apiKey } = await app.registerAgent('markup');
+    for (const name of ['<img src=x onerror=alert(1)>', 'OCEAN </b>PRIDE', 'A &lt;b&gt;', 'X &#60;script', '<!-- c -->']) {
+      const res = await app.api('POST', '/v1/feedback/correction', { token: apiKey, body: correctName('IMO:9811000', name) });
+      assert.equal(res.status, 400, `${name}: ${res.text.slice(0, 200)}`);
+      assert.equal(res.body.errors[0].code, 'correction_markup_refused', name);
+      assert.equal(res.body.errors[0].field, 'body.changes[0].value');
+      assert.match(res.body.errors[0].message, /^name looks like HTML or XML markup/);
+    }
+    const tickets = await app.api('GET', '/v1/feedback/mine', { token: apiKey });
+    if (tickets.status === 200) assert.equal(tickets.body.data.items.length, 0, 'nothing was filed');
+    for (const name of ['M&M TRADER', 'A < B', 'ST. JOHN-S']) {
+      const res = await app.api('POST', '/v1/feedback/correction', { token: apiKey, body: correctName('IMO:9811000', name) });
+      assert.equal(res.status, 201, `${name}: ${res.text.slice(0, 200)}`);
+      assert.equal(res.body.data.changes[0].value, name);
+    }
+  });
+});

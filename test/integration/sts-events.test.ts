@@ -215,3 +215,23 @@ test('sts/events: the published examples answer 200', async () => {
     assert.equal(res.status, 200, example.summary);
   }
 });
+
+test('sts/events: a vessels:live key never gets delayed_position, even when the clock moves while the store is read', async () => {
+  const events = app.bosun.ctx.services.events;
+  const analysedUpTo = events.analysedUpTo;
+  // the store read takes time: the clock moves on by one millisecond meanwhile
+  events.analysedUpTo = async () => {
+    app.clock.advance(1);
+    return analysedUpTo();
+  };
+  try {
+    const live = await app.api('GET', '/v1/sts/events?range=24H', { token: liveKey });
+    assert.equal(live.status, 200);
+    assert.deepEqual(live.body.quality_flags, [], 'a live answer is not flagged delayed_position');
+    const plain = await app.registerAgent('sts-plain-moving');
+    const keyed = await app.api('GET', '/v1/sts/events?range=24H', { token: plain.apiKey });
+    assert.ok(keyed.body.quality_flags.includes('delayed_position'), 'without vessels:live the flag stays');
+  } finally {
+    events.analysedUpTo = analysedUpTo;
+  }
+});

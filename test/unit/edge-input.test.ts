@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Type } from '@sinclair/typebox';
 import { Ajv } from 'ajv';
-import { boundNumbers, findInvalidText, INT_MAX, INT_MIN } from '../../src/http/edge-input.js';
+import { boundNumbers, findInvalidText, INT_MAX, INT_MIN, jsonNestsTooDeep, MAX_INPUT_DEPTH } from '../../src/http/edge-input.js';
 
 test('boundNumbers: unbounded integers get the int4 range, unbounded numbers the finite range; explicit bounds win', () => {
   const schema = Type.Object({
@@ -38,4 +38,24 @@ test('findInvalidText: control characters by part, lone surrogates anywhere, the
   assert.equal(findInvalidText({ a: '\ud83d\udea2' }, 'body'), null, 'a surrogate pair is one valid character');
   assert.equal(findInvalidText({ a: 'x\u007f' }, 'params')?.field, 'params.a');
   assert.equal(findInvalidText(undefined, 'body'), null);
+});
+
+test('findInvalidText is iterative: 100,000 levels answer a depth refusal (no stack overflow); within the limit the offending field is named', () => {
+  let deep: unknown = 'a\u0000b';
+  for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { k: deep };
+  assert.deepEqual(findInvalidText(deep, 'body'), { field: 'body', message: `nests objects and arrays deeper than ${MAX_INPUT_DEPTH} levels, which is not accepted` });
+  let clean: unknown = 'fine';
+  for (let i = 0; i < 100_000; i++) clean = [clean];
+  assert.equal(findInvalidText(clean, 'body')?.message.includes('deeper than'), true, 'depth alone is refused, without suspect text');
+  let shallow: unknown = 'a\u0000b';
+  for (let i = 0; i < MAX_INPUT_DEPTH; i++) shallow = [shallow];
+  assert.equal(findInvalidText(shallow, 'body')?.field, 'body' + '.0'.repeat(MAX_INPUT_DEPTH));
+  assert.equal(findInvalidText({ a: ['x', { b: 'ok', 'c\u0001': 1 }] }, 'body')?.field, 'body.a.1', 'a property name is refused at its object');
+});
+
+test('jsonNestsTooDeep counts brackets outside strings only', () => {
+  assert.equal(jsonNestsTooDeep('['.repeat(MAX_INPUT_DEPTH) + ']'.repeat(MAX_INPUT_DEPTH)), false);
+  assert.equal(jsonNestsTooDeep('['.repeat(MAX_INPUT_DEPTH + 1) + ']'.repeat(MAX_INPUT_DEPTH + 1)), true);
+  assert.equal(jsonNestsTooDeep(JSON.stringify({ text: '['.repeat(1000) + '\\"{{{' })), false, 'brackets inside strings (and escaped quotes) do not count');
+  assert.equal(jsonNestsTooDeep('{"a":'.repeat(100_000)), true, 'unterminated input is judged by its depth too');
 });

@@ -13,7 +13,7 @@ const correction = defineRoute({
   body: CorrectionBody,
   response: TicketSchema,
   successStatus: 201,
-  errors: ['vessel_not_found', 'invalid_vessel_id', 'port_not_found', ...WRITE_ERRORS],
+  errors: ['vessel_not_found', 'invalid_vessel_id', 'port_not_found', 'correction_markup_refused', ...WRITE_ERRORS],
   idempotencyKey: true,
   examples: [
     {

@@ -39,6 +39,12 @@ export interface CorrectionChange {
   value: string | number;
 }
 
+/**
+ * Text that looks like markup: a tag opening (<img, </b, <!--, <?xml) or a character reference (&lt;,
+ * &#60;, &#x3c;). No ship or port name needs either; `&` and `<` alone (M&M, A < B) stay plain text.
+ */
+const MARKUP = /<[A-Za-z!/?]|&(?:#[0-9]+|#[xX][0-9A-Fa-f]+|[A-Za-z][A-Za-z0-9]*);/;
+
 /** Checks the fields and values of a correction; the message names the offending change. */
 export function checkChanges(target: OverrideTarget, changes: readonly CorrectionChange[]): CorrectionChange[] {
   const rules = OVERRIDE_FIELDS[target];
@@ -51,6 +57,9 @@ export function checkChanges(target: OverrideTarget, changes: readonly Correctio
     if (seen.has(change.field)) throw new AppError('invalid_request', `${change.field} is corrected twice`, { field: `body.changes[${i}].field` });
     seen.add(change.field);
     if (!rule.check(change.value)) throw new AppError('invalid_request', `${change.field} must be ${rule.describe}`, { field: `body.changes[${i}].value` });
+    if (typeof change.value === 'string' && MARKUP.test(change.value)) {
+      throw new AppError('correction_markup_refused', `${change.field} looks like HTML or XML markup (a tag or a character reference); names are plain text`, { field: `body.changes[${i}].value` });
+    }
     return { field: change.field, value: typeof change.value === 'string' ? change.value.trim() : change.value };
   });
 }

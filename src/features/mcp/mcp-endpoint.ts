@@ -14,7 +14,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/principals.js';
 import { OPERATOR_TOKEN_PREFIX } from '../../access/credentials.js';
 import type { Config } from '../../config.js';
@@ -40,6 +40,7 @@ import {
   TOOLSETS_QUERY,
   type EnabledToolsets,
 } from './toolsets.js';
+import { rpcEdgeError } from './rpc-edges.js';
 import type { ToolCaller } from './webmcp-service.js';
 
 export const MCP_PATH = '/mcp';
@@ -227,6 +228,7 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
   app.route({
     method: 'POST',
     url: MCP_PATH,
+    config: { ownBodyTextRules: true },
     handler: async (req, reply) => {
       const authorization = header(req, 'authorization');
       const caller = await labelCaller(services, authorization);
@@ -235,6 +237,14 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
       req.bosun.transport = 'mcp';
       const decision = await limiter.check(policy, caller.kind === 'agent' ? caller.agent.agentId : `ip:${req.ip}`, clock.now());
       if (!decision.allowed) throw limitRefusal(policy, decision, policyHeader);
+      // refused text and invalid params: a JSON-RPC error with the request's id, not an envelope nor a schema dump
+      const edge = Array.isArray(req.body) ? req.body.map(rpcEdgeError).find((e) => e !== null) : rpcEdgeError(req.body);
+      if (edge) {
+        req.bosun.errorCode = 'invalid_request';
+        return reply.code(400).type('application/json; charset=utf-8').send(edge);
+      }
+      // the client gone, every in-process call this message started is given up with it
+      const gone = new AbortController();
       const who: ToolCaller = {
         caller,
         ...(authorization !== undefined ? { authorization } : {}),
@@ -244,6 +254,7 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
         requestId: req.id,
         channel: 'mcp',
         baseUrl: baseUrlOf({ config }, req),
+        signal: gone.signal,
       };
       const operator = seesOperatorTools(caller);
       const chosen = (req.query as Record<string, unknown> | undefined)?.[TOOLSETS_QUERY];
@@ -254,6 +265,7 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
       const server = requestServer(services, config, who.baseUrl ?? baseUrlOf({ config }, req), who, { active, key, enabled });
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !enablesToolset(req.body) });
       reply.raw.on('close', () => {
+        gone.abort();
         void transport.close();
         void server.close();
       });
@@ -263,13 +275,18 @@ export function mountMcpEndpoint(app: FastifyInstance, deps: { config: Config; s
       await transport.handleRequest(req.raw, reply.raw, req.body);
     },
   });
+  const notAllowed = (reply: FastifyReply) =>
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send({ jsonrpc: '2.0', error: { code: -32000, message: 'this MCP endpoint is stateless: send every message as a POST (no server-initiated stream, no session to delete)' }, id: null });
   app.route({
     method: ['GET', 'DELETE'],
     url: MCP_PATH,
-    handler: async (_req, reply) =>
-      reply
-        .code(405)
-        .header('allow', 'POST')
-        .send({ jsonrpc: '2.0', error: { code: -32000, message: 'this MCP endpoint is stateless: send every message as a POST (no server-initiated stream, no session to delete)' }, id: null }),
+    // answered before any body is read: a DELETE with a JSON content type and no body is still a 405
+    onRequest: (_req, reply) => {
+      notAllowed(reply);
+    },
+    handler: async (_req, reply) => notAllowed(reply),
   });
 }

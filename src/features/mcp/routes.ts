@@ -126,7 +126,17 @@ function toolCaller(call: CallContext): ToolCaller {
     return typeof v === 'string' ? v : undefined;
   };
   const authorization = header('authorization');
-  return { caller: call.caller, ...(authorization !== undefined ? { authorization } : {}), ip: call.ip, requestId: call.requestId, channel: 'dispatch', baseUrl: call.baseUrl };
+  const gone = new AbortController();
+  call.onClose(() => gone.abort());
+  return {
+    caller: call.caller,
+    ...(authorization !== undefined ? { authorization } : {}),
+    ip: call.ip,
+    requestId: call.requestId,
+    channel: 'dispatch',
+    baseUrl: call.baseUrl,
+    signal: gone.signal,
+  };
 }
 
 const dispatch = defineRoute({

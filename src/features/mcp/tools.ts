@@ -47,6 +47,8 @@ export interface ToolSet {
   byName: ReadonlyMap<string, BosunTool>;
   /** Implemented operations of public discovery that have no tool, each with the documented reason (docs/decisions/046). */
   excluded: ExcludedOperation[];
+  /** The path of each excluded streaming operation, by operationId (their refusal names the absolute URL). */
+  streamPaths: ReadonlyMap<string, string>;
 }
 
 /** The name of the argument that carries an operation's JSON body. */
@@ -56,10 +58,20 @@ export const BODY_ARGUMENT = 'body';
 const OPEN_WORLD_SECTIONS: ReadonlySet<string> = new Set(['vessels', 'ports', 'sts', 'metrics', 'layers', 'routes']);
 
 /** Why an implemented, discoverable operation has no tool; null when it has one. */
-function exclusionReason({ entry }: ImplementedOperation): string | null {
+function exclusionReason({ entry, route }: ImplementedOperation): string | null {
   if (entry.operationId === 'postWebmcpDispatch') return 'dispatch calls a tool by name; over MCP that is tools/call itself, so a tool for it would only nest calls';
   if (entry.bare === 'html') return 'a page for human readers; the same data is served by the JSON operations';
+  if (route.streamMediaType) return streamExclusion(entry.path);
   return null;
+}
+
+/**
+ * Why a streaming operation has no tool (docs/decisions/072): a tool call answers once, a stream stays
+ * open, so a call would never answer and would hold one of the agent's stream slots. The real URL is
+ * named so the caller can open it with a stream client.
+ */
+export function streamExclusion(path: string, baseUrl = ''): string {
+  return `a stream that stays open while a tool call answers once, so it is not a tool: open GET ${baseUrl}${path} directly with a server-sent events client (curl -N, EventSource) and your Authorization header`;
 }
 
 const plain = (schema: TSchema): Record<string, unknown> => JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
@@ -151,12 +163,14 @@ function toTool(operation: ImplementedOperation): BosunTool {
 export function buildToolSet(catalog: CatalogView): ToolSet {
   const tools: BosunTool[] = [];
   const excluded: ExcludedOperation[] = [];
+  const streamPaths = new Map<string, string>();
   for (const operation of catalog.discoverable) {
     const reason = exclusionReason(operation);
     if (reason) excluded.push({ operation_id: operation.entry.operationId, reason });
     else tools.push(toTool(operation));
+    if (operation.route.streamMediaType) streamPaths.set(operation.entry.operationId, operation.entry.path);
   }
-  return { tools, byName: new Map(tools.map((t) => [t.name, t])), excluded };
+  return { tools, byName: new Map(tools.map((t) => [t.name, t])), excluded, streamPaths };
 }
 
 export interface ToolRequest {

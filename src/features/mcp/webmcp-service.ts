@@ -7,7 +7,7 @@ import { AppError, ERROR_CODES, type ErrorCode } from '../../http/errors.js';
 import { INNER_BASE_HEADER, innerBaseHeaderValue } from '../../http/inner-base.js';
 import { redactArguments } from './redact.js';
 import { inToolTerms } from './tool-errors.js';
-import { BODY_ARGUMENT, buildToolSet, OPERATION_META_KEY, toolRequest, toolResult, type BosunTool, type ToolRequest, type ToolSet } from './tools.js';
+import { BODY_ARGUMENT, buildToolSet, OPERATION_META_KEY, streamExclusion, toolRequest, toolResult, type BosunTool, type ToolRequest, type ToolSet } from './tools.js';
 import type { DispatchRecord, DispatchSample, WebmcpRepo } from './webmcp-repo.js';
 import { percentile as nearestRank, round } from '../../stats.js';
 
@@ -24,6 +24,8 @@ export type InjectRequest = (request: {
   headers: Record<string, string>;
   payload?: string;
   remoteAddress: string;
+  /** Aborted when the outer caller is gone: the in-process request (a stream above all) ends with it. */
+  signal?: AbortSignal;
 }) => Promise<{ statusCode: number; headers: Record<string, string | string[] | number | undefined>; body: string }>;
 
 /** Who makes a tool call and from where: the outer request's credential is the inner call's credential. */
@@ -39,6 +41,8 @@ export interface ToolCaller {
   channel: DispatchChannel;
   /** The outer request's base URL: the inner request's links name it (docs/decisions/086). */
   baseUrl?: string;
+  /** Aborted when the outer request's client is gone. */
+  signal?: AbortSignal;
 }
 
 export interface ToolCallOutcome {
@@ -87,9 +91,11 @@ export function createWebmcpService(deps: { repo: WebmcpRepo; clock: Clock; cata
 
   const tools = () => (toolSet ??= buildToolSet(deps.catalog));
 
-  function lookup(name: unknown): BosunTool {
+  function lookup(name: unknown, who: ToolCaller): BosunTool {
     const tool = typeof name === 'string' ? tools().byName.get(name) : undefined;
     if (tool) return tool;
+    const streamPath = typeof name === 'string' ? tools().streamPaths.get(name) : undefined;
+    if (streamPath !== undefined) throw new AppError('tool_not_found', `${name} has no tool: ${streamExclusion(streamPath, who.baseUrl)}`, { field: 'body.tool' });
     const excluded = tools().excluded.find((e) => e.operation_id === name);
     if (excluded) throw new AppError('tool_not_found', `${String(name)} has no tool: ${excluded.reason}`, { field: 'body.tool' });
     throw new AppError('tool_not_found', `no tool named ${JSON.stringify(name)}; GET /v1/webmcp/tools lists them`, { field: 'body.tool' });
@@ -133,7 +139,14 @@ export function createWebmcpService(deps: { repo: WebmcpRepo; clock: Clock; cata
       payload = JSON.stringify(request.body);
       headers['content-type'] = 'application/json';
     }
-    const res = await inject({ method: request.method, url: request.url, headers, ...(payload !== undefined ? { payload } : {}), remoteAddress: who.ip });
+    const res = await inject({
+      method: request.method,
+      url: request.url,
+      headers,
+      ...(payload !== undefined ? { payload } : {}),
+      remoteAddress: who.ip,
+      ...(who.signal ? { signal: who.signal } : {}),
+    });
     const contentType = headerText(res.headers['content-type']);
     let json: unknown = null;
     if (contentType?.includes('json')) {
@@ -161,7 +174,7 @@ export function createWebmcpService(deps: { repo: WebmcpRepo; clock: Clock; cata
 
     /** Calls one tool through the route pipeline with the caller's credential, records the dispatch, answers what the operation answered. */
     async call(name: unknown, args: unknown, who: ToolCaller): Promise<ToolCallOutcome> {
-      const tool = lookup(name);
+      const tool = lookup(name, who);
       const operation = tool._meta[OPERATION_META_KEY];
       const write = operation.method !== 'GET';
       const started = performance.now();

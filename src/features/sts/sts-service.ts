@@ -110,6 +110,9 @@ export function createStsService(deps: { events: EventsService; fleet: FleetServ
 
   return {
     async list(caller: Caller, options: StsEventsOptions) {
+      // read before the horizon: a live horizon is never before it, however long the store reads below take
+      // (comparing with the clock after them flagged a live key's answer delayed_position; issue 24 item 9)
+      const asked = deps.clock.now();
       const horizon = deps.events.horizon(caller);
       const zone = options.zone !== undefined ? parseZone(options.zone) : null;
       const vslId = options.vessel !== undefined ? vesselId(options.vessel) : undefined;
@@ -151,7 +154,7 @@ export function createStsService(deps: { events: EventsService; fleet: FleetServ
         freshnessSeconds: seenUpTo === null ? 0 : Math.max(0, Math.round((deps.clock.now() - seenUpTo) / 1000)),
         qualityFlags: flagsFor(
           page.some((r) => r.simulated === 1),
-          horizon < deps.clock.now(),
+          horizon < asked,
         ),
       };
     },

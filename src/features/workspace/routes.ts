@@ -33,9 +33,10 @@ const list = defineRoute({
 
 const read = defineRoute({
   operationId: 'getWorkspaceDocumentsByName',
-  description: `Reads one of your documents with its content; the ETag header (and data.etag) names this version for If-Match. ${PRIVATE}`,
+  description: `Reads one of your documents with its content; the ETag header (and data.etag) names this version for If-Match. With If-None-Match naming the current version the answer is 304 Not Modified without a body. ${PRIVATE}`,
   params: DocumentNameParams,
   response: DocumentSchema,
+  notModified: true,
   errors: ['workspace_document_not_found'],
   examples: [{ summary: 'Read a document', params: { name: 'watch-notes' }, requires: 'a document you stored with PUT /v1/workspace/documents/{name}' }],
   async handler({ params }, call) {

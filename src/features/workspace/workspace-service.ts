@@ -78,6 +78,17 @@ export function createWorkspaceService(deps: { repo: WorkspaceRepo; clock: Clock
     void deps.bus.publish(WORKSPACE_EVENTS_TOPIC, { agent_id: agentId }).catch(() => undefined);
   };
 
+  /**
+   * The cursor of an empty inbox page: every event up to the agent's last sequence number is acknowledged,
+   * so reading on from it loses nothing (never 0 once events existed). The last sequence is read first:
+   * an event committed meanwhile is then still above it, or seen by the second read, which keeps `after`.
+   */
+  async function caughtUpCursor(agentId: string, after: number): Promise<number> {
+    const last = await repo.lastSeq(agentId);
+    if (last <= after) return after;
+    return (await repo.unacked(agentId, after, 1)).length > 0 ? after : last;
+  }
+
   return {
     emit,
 
@@ -202,7 +213,7 @@ export function createWorkspaceService(deps: { repo: WorkspaceRepo; clock: Clock
       const page = rows.slice(0, query.limit);
       return {
         items: page.map(eventView),
-        next_after: page.length ? Number(page[page.length - 1]!.seq) : query.after,
+        next_after: page.length ? Number(page[page.length - 1]!.seq) : await caughtUpCursor(agentId, query.after),
         more_available: rows.length > query.limit,
         timed_out: timedOut,
       };

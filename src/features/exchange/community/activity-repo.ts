@@ -110,7 +110,8 @@ export function createActivityRepo(db: Db) {
     },
     /** Agent and UTC day (days since the epoch) of every request in [since, until), and whether that day had a successful request to one of `production`. */
     async activeDays(since: number, until: number, production: readonly string[]) {
-      const day = sql<number>`(ts / ${DAY})`;
+      // integer division on both stores (a bound number is a REAL on SQLite: the groups were fractions of a day)
+      const day = sql<number>`cast(ts / ${sql.lit(DAY)} as integer)`;
       const productive = sql<number>`max(case when status < 400 and operation_id in (${sql.join(production.length > 0 ? production : ['-'])}) then 1 else 0 end)`;
       const rows = await db
         .selectFrom('request_telemetry')
