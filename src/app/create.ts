@@ -104,6 +104,8 @@ export interface CoreOptions {
   logger?: Logger;
   /** Attach extra limit policies to operations (for deployments that want stricter limits). */
   ratePolicyOverrides?: Record<string, readonly LimitPolicyName[]>;
+  /** The built resource_infra layer loaded into an empty layer (docs/decisions/090): default the shipped file, null for none. */
+  infraLayerFile?: string | null;
 }
 
 export interface BosunOptions extends CoreOptions {
@@ -269,7 +271,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       gate: () => services.exchangeGate,
       notify: workspace.emit,
     }),
-    resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table() }),
+    resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table(), layerFile: options.infraLayerFile }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,
