@@ -242,9 +242,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       cachedAt: () => services.routes.cachedAt(),
     }),
     events,
-    sts: createStsService({ events: () => events, fleet, cursors, clock }),
+    sts: createStsService({ events: () => events, fleet, cursors, clock, corrections: (vslId) => overrides.corrections('vessel', vslId) }),
     routeStress: createRouteStressService({ events: () => events, fleetReads, clock, ports: () => ports.table() }),
-    congestion: createCongestionService({ events, fleet, repo: createVisitRankRepo(store.db), clock, ports }),
+    congestion: createCongestionService({ events, fleet, repo: createVisitRankRepo(store.db), clock, ports, corrections: (vslId) => overrides.corrections('vessel', vslId) }),
     corridors: createCorridorsService({ repo: createCorridorsRepo(store.db), events: () => events, routeStress: () => services.routeStress, fleetReads, clock }),
     routeConditions: createRouteConditionsService({
       routes: () => services.routes,
