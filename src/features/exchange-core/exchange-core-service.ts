@@ -207,7 +207,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
       const text = checkText(input.text, L.claimTextMin, L.claimTextMax, 'body.text', 'text');
       if (input.evidence.length === 0) throw new AppError('invalid_request', 'a claim needs at least one evidence reference', { field: 'body.evidence' });
       const subject = await references.subject(input.subject, 'body.subject');
-      const evidence = await references.evidence(input.evidence, 'body.evidence');
+      const evidence = await references.evidence(input.evidence, 'body.evidence', subject);
       return transaction(await agentOrderedLocks(member.agentId), async (trx) => {
         requirePrivilege(await ledger.balance(member.agentId, trx), 'participate', 'creating a claim');
         dailyLimit('claims', await repo.claimsAuthoredSince(member.agentId, clock.now() - DAY, trx));
