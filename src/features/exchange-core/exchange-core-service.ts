@@ -508,6 +508,10 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
           after = await settleSubmission(row, input.decision === 'reward', 'operator', note, trx);
         }
         await audit.record({ actor: { kind: 'operator' }, action: `exchange.bounty.operator_${input.decision}`, target: row.bounty_id, details: { note } }, trx);
+        // both sides hear of the operator's decision (the claimant of a reward or rejection already did, from settleSubmission)
+        const closed = { bounty_id: row.bounty_id, decision: input.decision, state: after.state, by: 'operator', note, refunded: input.decision === 'refund' ? row.reward : 0 };
+        await notify(row.poster_id, 'exchange.bounty_closed', closed, trx);
+        if (row.claimant_id !== null && input.decision === 'refund') await notify(row.claimant_id, 'exchange.bounty_closed', closed, trx);
         return after;
       });
       return { swept, bounty: await bountyViewFor(bounty, null) };
