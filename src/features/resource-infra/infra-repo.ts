@@ -1,7 +1,6 @@
 import type { Db } from '../../store/db.js';
 import type { InfraFailuresTable, InfraFindingsTable, InfraObjectsTable, InfraRunsTable } from '../../store/schema.js';
 import type { Trx } from '../../store/transaction.js';
-import { builtFileLabel, type InfraLayerFile } from './layer-file.js';
 
 export type InfraRunRow = Omit<InfraRunsTable, 'id'> & { id: number };
 export type InfraObjectRow = InfraObjectsTable;
@@ -11,6 +10,17 @@ export type NewFinding = Omit<InfraFindingsTable, 'id'>;
 export type NewFailure = Omit<InfraFailuresTable, 'id'>;
 
 const BATCH = 400;
+
+/** One source of a built layer file as the store loads it (layer-file.ts); `file` is what its run records. */
+export interface LayerSourceRows {
+  source_id: string;
+  file: string;
+  file_sha256: string | null;
+  run: Pick<InfraRunRow, 'rows_read' | 'created' | 'updated' | 'unchanged' | 'removed' | 'failed' | 'skipped'>;
+  objects: Array<Omit<InfraObjectRow, 'first_run_id' | 'last_run_id' | 'created_at' | 'updated_at'>>;
+  findings: Array<Omit<InfraFindingRow, 'id' | 'run_id'>>;
+  failures: Array<Pick<InfraFailureRow, 'row_ref' | 'reason' | 'detail'>>;
+}
 
 /** Thrown by commitRun when the run's ingest no longer holds the ingest lock (another took it over). */
 export class IngestLockLost extends Error {}
@@ -141,7 +151,7 @@ export function createInfraRepo(db: Db) {
      * run (another process loaded it or an ingest ran first) or the lock is no longer held; returns
      * the runs written.
      */
-    async loadLayerFile(file: InfraLayerFile, lock: LockHold): Promise<number> {
+    async loadLayerFile(sources: readonly LayerSourceRows[], lock: LockHold): Promise<number> {
       return db.transaction().execute(async (trx) => {
         const now = lock.now();
         const renewed = await trx
@@ -154,13 +164,13 @@ export function createInfraRepo(db: Db) {
         const any = await trx.selectFrom('infra_runs').select('id').limit(1).executeTakeFirst();
         if (any) return 0;
         let objectsAfter = 0;
-        for (const source of file.sources) {
+        for (const source of sources) {
           const run = await trx
             .insertInto('infra_runs')
             .values({
               ...source.run,
               source_id: source.source_id,
-              file: builtFileLabel(source.file),
+              file: source.file,
               shipped_file: 1,
               file_sha256: source.file_sha256,
               started_at: now,
@@ -191,7 +201,7 @@ export function createInfraRepo(db: Db) {
               .values(failures.slice(i, i + BATCH))
               .execute();
         }
-        return file.sources.length;
+        return sources.length;
       });
     },
     /** Whether any ingest run (of any state) was ever recorded. */

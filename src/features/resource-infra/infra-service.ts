@@ -15,7 +15,7 @@ import { buildLayerIndex, type LayerFilter, type LayerIndex, type LayerObject } 
 import { ingestSource, type IngestReport } from './pipeline.js';
 import { CANDIDATE_SOURCES, INFRA_SOURCES, sourceById } from './sources.js';
 import * as views from './views.js';
-import { layerFileOf, readInfraLayerFile, SHIPPED_INFRA_LAYER, type InfraLayerFile } from './layer-file.js';
+import { builtFileLabel, layerFileOf, readInfraLayerFile, SHIPPED_INFRA_LAYER, type InfraLayerFile } from './layer-file.js';
 
 /** Bosun's own directory (the nearest above this module holding package.json). */
 function projectRoot(): string {
@@ -123,7 +123,10 @@ export function createInfraService(deps: {
         return;
       }
       try {
-        await deps.repo.loadLayerFile(file, hold);
+        await deps.repo.loadLayerFile(
+          file.sources.map((s) => ({ ...s, file: builtFileLabel(s.file) })),
+          hold,
+        );
       } finally {
         await deps.repo.releaseIngestLock(hold.name, hold.owner);
       }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import type { InfraFailureRow, InfraFindingRow, InfraObjectRow, InfraRunRow } from './infra-repo.js';
+import type { InfraFailureRow, InfraFindingRow, InfraObjectRow, InfraRunRow, LayerSourceRows } from './infra-repo.js';
 import { INFRA_SOURCES } from './sources.js';
 
 /**
@@ -19,17 +19,8 @@ export interface InfraLayerFile {
   sources: InfraLayerFileSource[];
 }
 
-/** One source's ingest run as the build made it, with what it stored. */
-export interface InfraLayerFileSource {
-  source_id: string;
-  /** The source file the build read (relative to ../shared/data/infra) and its SHA-256. */
-  file: string;
-  file_sha256: string | null;
-  run: Pick<InfraRunRow, 'rows_read' | 'created' | 'updated' | 'unchanged' | 'removed' | 'failed' | 'skipped'>;
-  objects: Array<Omit<InfraObjectRow, 'first_run_id' | 'last_run_id' | 'created_at' | 'updated_at'>>;
-  findings: Array<Omit<InfraFindingRow, 'id' | 'run_id'>>;
-  failures: Array<Pick<InfraFailureRow, 'row_ref' | 'reason' | 'detail'>>;
-}
+/** One source's ingest run as the build made it, with what it stored (`file`: the source file read, relative to ../shared/data/infra). */
+export type InfraLayerFileSource = LayerSourceRows;
 
 /** Bosun's own directory: the nearest above this module holding package.json (from dist/ or from sources). */
 function projectRoot(): string {
