@@ -92,6 +92,8 @@ export interface CoreOptions {
   logger?: Logger;
   /** Attach extra limit policies to operations (for deployments that want stricter limits). */
   ratePolicyOverrides?: Record<string, readonly LimitPolicyName[]>;
+  /** The built resource_infra layer loaded into an empty layer (docs/decisions/090): default the shipped file, null for none. */
+  infraLayerFile?: string | null;
 }
 
 export interface BosunOptions extends CoreOptions {
@@ -254,10 +256,10 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     cursors,
     ports,
     events,
-    sts: createStsService({ events, fleet, cursors, clock }),
-    congestion: createCongestionService({ events, fleet, repo: createVisitRankRepo(store.db), clock, ports }),
+    sts: createStsService({ events, fleet, cursors, clock, corrections: (vslId) => overrides.corrections('vessel', vslId) }),
+    congestion: createCongestionService({ events, fleet, repo: createVisitRankRepo(store.db), clock, ports, corrections: (vslId) => overrides.corrections('vessel', vslId) }),
     consoleSessions: createConsoleSessions({ repo: createConsoleSessionsRepo(store.db), operator: operatorService, audit, clock }),
-    resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table() }),
+    resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table(), layerFile: options.infraLayerFile }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepo(store.db), clock }),
     audit,
     agents,

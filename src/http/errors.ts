@@ -93,6 +93,11 @@ const definitions = {
   claim_subject_not_found: { status: 422, retryable: false, summary: 'The claim subject (vessel, port, event or lane) is not a Bosun record.' },
   bounty_not_found: { status: 404, retryable: false, summary: 'No visible exchange bounty with this id.' },
   evidence_not_found: { status: 422, retryable: false, summary: 'An evidence reference names no stored Bosun record (position, event, vessel, port or claim); the message names it.' },
+  evidence_not_relevant: {
+    status: 422,
+    retryable: false,
+    summary: "An evidence reference is a record of another vessel than the claim's subject (a position fix of another vessel); the message names both.",
+  },
 
   // harbor (harbor-interface part 7; exact identifiers)
   trial_not_enabled: { status: 403, retryable: false, summary: 'No active vessel snapshot trial for this agent.' },

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/clock.js';
 import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
 import { createClaim, errorCode, portClaim, reputation, ROTTERDAM, seedRecords, VESSEL_IMO, VESSEL_MMSI, vote } from './exchange-core-support.js';
+import { identity, imo, ingest, position } from '../helpers/fleet.js';
 
 test('claims: evidence is checked against the store when the claim is created; subjects are normalised; each bad reference names itself', async () => {
   const app = await startTestApp();
@@ -259,6 +260,35 @@ test('linked agents (same network within 24 hours) cannot vote on each other’s
     const res = await vote(app, b, 'claim', claim, 'up');
     assert.equal(res.status, 403);
     assert.equal(errorCode(res), 'exchange_linked_agent_forbidden');
+  } finally {
+    await app.close();
+  }
+});
+
+test('claims: a position offered for a claim about a vessel must be a fix of that vessel (evidence_not_relevant names both)', async () => {
+  const app = await startTestApp();
+  try {
+    const { vslId, seqs } = await seedRecords(app);
+    const now = app.clock.now();
+    await ingest(app.bosun.ctx.services.fleet, identity(244770000, now - HOUR, { imo: imo(931235), name: 'OTHER SHIP', shipType: 70 }), position(244770000, now - HOUR, 51.97, 4.1));
+    const other = (await app.bosun.ctx.services.fleet.loadVessel({ mmsi: 244770000 }))!.vslId;
+    const db = app.bosun.ctx.store.db;
+    const otherSeq = Number((await db.selectFrom('positions').select('seq').where('vsl_id', '=', other).executeTakeFirstOrThrow()).seq);
+    const a = await app.registerAgent('relevance-a');
+    const claim = (evidence: Array<{ type: string; ref: string }>, subject = { type: 'vessel', ref: `IMO:${VESSEL_IMO}` }) =>
+      app.api('POST', '/v1/exchange/claims', { token: a.apiKey, body: { subject, kind: 'behaviour', text: 'The vessel waited off Rotterdam for an hour.', evidence } });
+
+    const refused = await claim([
+      { type: 'position', ref: String(seqs[0]) },
+      { type: 'position', ref: String(otherSeq) },
+    ]);
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(errorCode(refused), 'evidence_not_relevant');
+    assert.equal(refused.body.errors[0].field, 'body.evidence[1].ref');
+    assert.match(refused.body.errors[0].message, new RegExp(`position ${otherSeq} is a fix of vessel ${other}, not of the claim's vessel ${vslId}`));
+    // the vessel's own fixes are accepted; another vessel's fix supports a claim about a port
+    assert.equal((await claim([{ type: 'position', ref: String(seqs[1]) }])).status, 201);
+    assert.equal((await claim([{ type: 'position', ref: String(otherSeq) }], { type: 'port', ref: String(ROTTERDAM) })).status, 201);
   } finally {
     await app.close();
   }

@@ -85,3 +85,49 @@ test('swarm_stats counts claims and bounties by state; continuations list the ca
     await app.close();
   }
 });
+
+test('the operator closing or refunding a bounty sends exchange.bounty_closed to the poster and, on a refund, to the claimant', async () => {
+  const app = await startTestApp();
+  try {
+    const [poster, claimant] = [await app.registerAgent('close-poster'), await app.registerAgent('close-claimant')];
+    const operator = await app.operatorToken();
+    await credit(app, poster.agentId, 39);
+    const post = async (title: string) => {
+      const res = await app.api('POST', '/v1/exchange/bounties', {
+        token: poster.apiKey,
+        body: { title, text: 'Measure berth waiting at Rotterdam this week.', reward: 10, deadline_hours: 72, subject: { type: 'port', ref: String(ROTTERDAM) } },
+      });
+      assert.equal(res.status, 201, res.text);
+      return res.body.data.bounty_id as string;
+    };
+    const refunded = await post('Berth waiting times');
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/claim', { token: claimant.apiKey, body: { bounty_id: refunded } })).status, 200);
+    const refund = await app.api('POST', '/v1/exchange/bounties/reward', { token: operator, body: { bounty_id: refunded, decision: 'refund', note: 'Asked by the poster.' } });
+    assert.equal(refund.status, 200, refund.text);
+    const closed = { kind: 'exchange.bounty_closed', bounty_id: refunded, decision: 'refund', state: 'closed', by: 'operator', note: 'Asked by the poster.', refunded: 10 };
+    assert.deepEqual(
+      (await events(app, poster)).filter((e: { kind: string }) => e.kind === 'exchange.bounty_closed'),
+      [closed],
+    );
+    assert.deepEqual(
+      (await events(app, claimant)).filter((e: { kind: string }) => e.kind === 'exchange.bounty_closed'),
+      [closed],
+    );
+
+    // an operator reward: the claimant is told by bounty_rewarded, the poster by bounty_closed
+    const rewarded = await post('Anchorage counts');
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/claim', { token: claimant.apiKey, body: { bounty_id: rewarded } })).status, 200);
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/submit', { token: claimant.apiKey, body: { bounty_id: rewarded, text: 'Median 9 h', evidence: [] } })).status, 200);
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/reward', { token: operator, body: { bounty_id: rewarded, decision: 'reward', note: 'Settled for the poster.' } })).status, 200);
+    const forPoster = (await events(app, poster)).filter((e: { kind: string; bounty_id: string }) => e.bounty_id === rewarded).map((e: { kind: string; decision?: string }) => [e.kind, e.decision]);
+    assert.deepEqual(forPoster, [
+      ['exchange.bounty_claimed', undefined],
+      ['exchange.bounty_submitted', undefined],
+      ['exchange.bounty_closed', 'reward'],
+    ]);
+    const forClaimant = (await events(app, claimant)).filter((e: { kind: string; bounty_id: string }) => e.bounty_id === rewarded).map((e: { kind: string }) => e.kind);
+    assert.deepEqual(forClaimant, ['exchange.bounty_rewarded']);
+  } finally {
+    await app.close();
+  }
+});

@@ -1,4 +1,6 @@
 import { after, before, test } from 'node:test';
+import { MAP_ATTRIBUTION } from '../../src/features/map/map-service.js';
+import { rfc7946Issues } from '../helpers/geojson.js';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
 import { HOUR, MINUTE, SECOND } from '../../src/clock.js';
@@ -17,6 +19,7 @@ interface Fc {
   type: string;
   viewer?: string;
   features: Array<{ geometry: { coordinates: [number, number] }; properties: Record<string, any> }>;
+  attribution?: string[];
   [k: string]: unknown;
 }
 
@@ -59,6 +62,8 @@ test('the anonymous vessel layer serves each vessel at its newest position at le
   const fc = JSON.parse(res.text) as Fc;
   assert.equal(fc.viewer, 'anonymous');
   assert.equal(fc.delay_seconds, 50_400);
+  assert.deepEqual(rfc7946Issues(fc, { perFeature: false }), []);
+  assert.deepEqual(fc.attribution, [...MAP_ATTRIBUTION.vessels]);
   for (const f of fc.features) {
     assert.ok(Date.parse(f.properties.observed_at) <= now - DELAY_MS, `${f.properties.vsl_id} at ${f.properties.observed_at}`);
     assert.equal(f.properties.delayed, true);
@@ -125,6 +130,11 @@ test('places: the twelve chokepoints and the port table split into WPI ports and
   const ports = places.features.filter((f) => f.properties.layer === 'port');
   assert.equal(ports.length, table.filter((p) => p.sources.includes('wpi')).length);
   assert.equal(ports.length + more.features.length, table.length);
+  assert.deepEqual(rfc7946Issues(places, { perFeature: false }), []);
+  assert.deepEqual(rfc7946Issues(more, { perFeature: false }), []);
+  assert.deepEqual(places.attribution, [...MAP_ATTRIBUTION.places]);
+  const events = JSON.parse((await app.api('GET', '/map/data/events.geojson')).text) as Fc;
+  assert.deepEqual(rfc7946Issues(events, { perFeature: false }), []);
 });
 
 test('basemap: Natural Earth land and borders; rings crossing the antimeridian and back are unwrapped', async () => {
@@ -141,6 +151,9 @@ test('basemap: Natural Earth land and borders; rings crossing the antimeridian a
       if (jumps > 1) bands++;
     }
   assert.equal(bands, 0, 'no ring draws a band across the map');
+  // RFC 7946 §3.1.6: topojson's clockwise exterior rings are turned counter-clockwise
+  assert.deepEqual(rfc7946Issues(basemap.land, { perFeature: false }), []);
+  assert.deepEqual(rfc7946Issues(basemap.borders, { perFeature: false }), []);
   assert.deepEqual(
     unwrapRing([
       [179, 60],

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { getIssues } from '@placemarkio/check-geojson';
+import { readInfraLayerFile } from '../../src/features/resource-infra/layer-file.js';
 import type { IngestReport } from '../../src/features/resource-infra/pipeline.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { sharedDataPath } from '../helpers/shared-data.js';
@@ -45,6 +46,29 @@ describe('resource_infra full ingest', { skip: infraDir.skip }, () => {
     const external = (await app.api('GET', '/v1/layers/resource_infra/external_coverage')).body.data;
     const gaps = external.items.filter((i: { gap: number }) => i.gap !== 0).map((i: { source: string; measure: string; gap: number }) => `${i.source} ${i.measure} ${i.gap}`);
     assert.deepEqual(gaps, ['gem_gctt terminals (gem-terminal-id) 2', 'gem_goget units (unit-id), offshore kept and onshore skipped 70']);
+  });
+
+  it('gives the layer the repository ships: resources/infra/resource-infra.json.gz matches this rebuild (npm run build:infra)', async () => {
+    const rebuilt = await app.bosun.ctx.services.resourceInfra.layerFile();
+    const shipped = readInfraLayerFile();
+    assert.deepEqual(
+      shipped.sources.map((s) => s.source_id),
+      rebuilt.sources.map((s) => s.source_id),
+    );
+    assert.deepEqual(shipped.attribution, rebuilt.attribution);
+    const findingKey = (f: { kind: string; object_id: string | null; row_ref: string | null; detail: string }) => `${f.kind}|${f.object_id}|${f.row_ref}|${f.detail}`;
+    for (const built of rebuilt.sources) {
+      const ship = shipped.sources.find((s) => s.source_id === built.source_id)!;
+      const message = `${built.source_id}: the shipped layer file differs from a rebuild; run npm run build:infra`;
+      assert.deepEqual([ship.file, ship.file_sha256, ship.run], [built.file, built.file_sha256, built.run], message);
+      assert.deepEqual(
+        ship.objects.map((o) => `${o.id} ${o.content_hash}`),
+        built.objects.map((o) => `${o.id} ${o.content_hash}`),
+        message,
+      );
+      assert.deepEqual(ship.findings.map(findingKey).sort(), built.findings.map(findingKey).sort(), message);
+      assert.deepEqual(ship.failures, built.failures, message);
+    }
   });
 
   it('re-ingesting the largest file changes nothing', async () => {

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import * as shapefile from 'shapefile';
 import { getIssues } from '@placemarkio/check-geojson';
+import { rewindGeometry, windingIssues } from '../../src/geo/winding.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { sharedDataPath } from '../helpers/shared-data.js';
 
@@ -120,7 +121,7 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     assert.equal(pair.detail.distance_m, 0);
   });
 
-  it('keeps the EMODnet wind farm polygons intact and flags the 12 points on land (lakes and dykes Natural Earth draws as land)', async () => {
+  it('keeps the EMODnet wind farm polygons (rings turned counter-clockwise) and flags the 12 points on land (lakes and dykes Natural Earth draws as land)', async () => {
     const infra = app.bosun.ctx.services.resourceInfra;
     const polygons = (await infra.ingest({ source: 'emodnet_wind_polygons' })).reports[0]!;
     const points = (await infra.ingest({ source: 'emodnet_wind_points' })).reports[0]!;
@@ -131,7 +132,10 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     const galson = collection.features.find((f) => f.properties?.NAME === 'Galson (Lewis 10MW)')!;
     const object = await get('/object?id=' + encodeURIComponent('emodnet_wind_polygons:United_Kingdom:Galson_(Lewis_10MW)'));
     assert.equal(object.status, 200);
-    assert.deepEqual(object.body.data.geometry, galson.geometry);
+    // the file's rings, turned as RFC 7946 §3.1.6 asks (the shapefile turns exterior rings clockwise)
+    assert.ok(windingIssues(galson.geometry!).length > 0);
+    assert.deepEqual(object.body.data.geometry, rewindGeometry(galson.geometry!));
+    assert.deepEqual(windingIssues(object.body.data.geometry), []);
     assert.equal(object.body.data.status, 'proposed');
     assert.deepEqual(object.body.data.status_raw, ['Planned']);
     const north = await get('?bbox=-4,51,9,58&category=offshore_wind_farm&limit=500');

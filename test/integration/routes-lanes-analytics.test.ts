@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { LANE_GEOJSON_ATTRIBUTION } from '../../src/features/routes/lanes/attribution.js';
+import { rfc7946Issues } from '../helpers/geojson.js';
 import { after, before, test } from 'node:test';
 import { DAY, HOUR } from '../../src/clock.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
@@ -227,6 +229,9 @@ test('top-polylines and lane-heatmap(.geojson): routed lane geometry and the den
   const direct = (await get(`/v1/routes/direct?from=${A}&to=${B}`)).body.data;
   assert.deepEqual(p.features[0].geometry, direct.geometry);
   assert.deepEqual([p.features[0].properties.voyages, p.features[0].properties.sea_distance_nm, p.unroutable_lanes], [10, direct.distance_nm, 0]);
+  assert.deepEqual(rfc7946Issues(p, { perFeature: false }), []);
+  assert.deepEqual(p.attribution, [...LANE_GEOJSON_ATTRIBUTION.routed]);
+  assert.ok(p.attribution.some((line: string) => line.startsWith('Maritime network: Eurostat marnet')));
 
   // every lane lies in the 10° cell 0..10°E, 50..60°N
   const h = (await get('/v1/routes/lane-heatmap?days=28&cell_deg=10')).body.data;
@@ -244,6 +249,7 @@ test('top-polylines and lane-heatmap(.geojson): routed lane geometry and the den
     ],
   ]);
   assert.equal(g.features[0].properties.voyages, 14);
+  assert.deepEqual(rfc7946Issues(g, { perFeature: false }), []);
   const fine = (await get('/v1/routes/lane-heatmap?days=28&cell_deg=0.5&limit=3')).body.data;
   assert.ok(fine.cells_total > 3);
   assert.equal(fine.cells.length, 3);
@@ -271,6 +277,8 @@ test('hubs, hubs.geojson and network-overview: the lane graph', async () => {
   const g = (await get('/v1/routes/hubs.geojson?days=28&limit=1')).body.data;
   assert.deepEqual([g.type, g.features.length, g.features[0].properties.port.port_id, g.ports_total], ['FeatureCollection', 1, A, 3]);
   assert.deepEqual(g.features[0].geometry.coordinates, [g.features[0].properties.port.lon, g.features[0].properties.port.lat]);
+  assert.deepEqual(rfc7946Issues(g, { perFeature: false }), []);
+  assert.deepEqual(g.attribution, [...LANE_GEOJSON_ATTRIBUTION.hubs]);
 
   const n = (await get('/v1/routes/network-overview?days=28')).body.data;
   assert.deepEqual([n.ports, n.lanes, n.voyages, n.vessels, n.connected_components, n.largest_component_ports, n.density, n.median_voyage_hours], [3, 3, 14, 14, 1, 3, 0.5, 15]);

@@ -13,6 +13,7 @@ import type { PortRecord } from '../ports/port-table.js';
 import { portRollUp } from '../ports/port-rollup.js';
 import { correctedPortFlags, type PortsService } from '../ports/ports-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';
+import { correctedIdentity, type Corrections } from '../kit/override-fields.js';
 import type { CallWindow, VisitRankRepo } from './visit-rank-repo.js';
 
 /** Longest congestion and visit-rank window (the trend also reads the window before it). */
@@ -36,7 +37,15 @@ const codesOf = (category: ShipCategory) => Array.from({ length: 99 }, (_, i) =>
 const windowView = (summary: CallsSummary, from: number, to: number) => ({ from: iso(from), to: iso(to), ...summary });
 
 /** Port congestion and visit rank, from the event store (docs/decisions/022, 024, 030). */
-export function createCongestionService(deps: { events: EventsService; fleet: FleetService; repo: VisitRankRepo; clock: Clock; ports: Pick<PortsService, 'byId' | 'table'> }) {
+export function createCongestionService(deps: {
+  events: EventsService;
+  fleet: FleetService;
+  repo: VisitRankRepo;
+  clock: Clock;
+  ports: Pick<PortsService, 'byId' | 'table'>;
+  /** Operator corrections of a vessel's identity (docs/feedback.md): ranked vessels are shown corrected. */
+  corrections?: (vslId: string) => Corrections | undefined;
+}) {
   const { events } = deps;
   const portById = (portId: number) => deps.ports.byId(portId);
   /** A call's port, also when a table update has since removed it (then only its id is known). */
@@ -121,7 +130,8 @@ export function createCongestionService(deps: { events: EventsService; fleet: Fl
 
   async function rankedVessels(w: CallWindow, limit: number) {
     return (await deps.repo.topVessels(w, limit)).map((v, i) => {
-      const state = deps.fleet.byVesselId(v.vslId);
+      const observed = deps.fleet.byVesselId(v.vslId);
+      const state = observed && correctedIdentity(observed, deps.corrections?.(v.vslId));
       const vessel = { vsl_id: v.vslId, name: state?.name ?? null, imo: state?.imo ?? null, mmsi: state?.mmsi ?? null, ship_category: shipCategory(state?.shipType ?? v.shipType) };
       return { rank: i + 1, vessel, calls: v.calls, distinct_ports: v.ports };
     });

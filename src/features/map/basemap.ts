@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { feature, mesh } from 'topojson-client';
 import type { GeometryObject, Topology } from 'topojson-specification';
+import { rewindPolygon } from '../../geo/winding.js';
 
 /** Natural Earth 1:50m land and country borders (public domain), via the world-atlas package. */
 export const BASEMAP_ATTRIBUTION = 'Natural Earth 1:50m land and borders (public domain), via world-atlas';
@@ -57,15 +58,16 @@ export function buildBasemap(): Basemap {
     const list = g.type === 'Polygon' ? [g.coordinates as Ring[]] : (g.coordinates as Ring[][]);
     for (const rings of list) {
       const kept = rings.map(unwrapRing).filter((r) => r.length >= 4);
-      if (kept.length > 0) polygons.push(kept);
+      // topojson winds exterior rings clockwise; RFC 7946 §3.1.6 wants them counter-clockwise (docs/decisions/091)
+      if (kept.length > 0) polygons.push(rewindPolygon(kept));
     }
   }
   const borders = mesh(countries, countries.objects.countries as GeometryObject, (a, b) => a !== b);
   const lines = (borders.coordinates as Ring[]).map((line) => line.map(([lon, lat]) => [q(lon), q(lat)] as [number, number])).filter((l) => l.length >= 2);
   const doc = {
     attribution: BASEMAP_ATTRIBUTION,
-    land: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'MultiPolygon', coordinates: polygons } }] },
-    borders: { type: 'FeatureCollection', features: [{ type: 'Feature', properties: {}, geometry: { type: 'MultiLineString', coordinates: lines } }] },
+    land: { type: 'FeatureCollection', attribution: BASEMAP_ATTRIBUTION, features: [{ type: 'Feature', properties: {}, geometry: { type: 'MultiPolygon', coordinates: polygons } }] },
+    borders: { type: 'FeatureCollection', attribution: BASEMAP_ATTRIBUTION, features: [{ type: 'Feature', properties: {}, geometry: { type: 'MultiLineString', coordinates: lines } }] },
   };
   const json = Buffer.from(JSON.stringify(doc));
   built = { raw: json, gzip: gzipSync(json, { level: 9 }) };

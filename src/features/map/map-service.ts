@@ -9,6 +9,7 @@ import type { StsService } from '../sts/sts-service.js';
 import { DELAY_SECONDS, type VesselAccess } from '../vessels/entitlements.js';
 import type { VesselsService } from '../vessels/vessels-service.js';
 import { buildBasemap } from './basemap.js';
+import { PORT_TABLE_ATTRIBUTION } from '../ports/port-table-file.js';
 import { round } from '../../stats.js';
 
 /** Who looks at the map: anyone (the anonymous preview: delayed positions) or the signed-in operator (live). */
@@ -37,6 +38,13 @@ export interface FeatureCollection {
   /** Foreign members (RFC 7946 §6.1): what the collection is and how fresh. */
   [member: string]: unknown;
 }
+
+/** Attribution of the map's layers (docs/decisions/091): positions and events are Bosun's own, places come from the port table. */
+export const MAP_ATTRIBUTION = {
+  vessels: ['Vessel positions: Bosun, from the AIS radio messages it receives (simulated vessels marked simulated; not for navigation).'],
+  events: ['Encounters and congestion: Bosun, detected from the AIS positions it receives.'],
+  places: ['Chokepoint gates: Bosun.', ...PORT_TABLE_ATTRIBUTION],
+} as const;
 
 const point = (lon: number, lat: number, properties: Feature['properties']): Feature => ({ type: 'Feature', geometry: { type: 'Point', coordinates: [round(lon, 5), round(lat, 5)] }, properties });
 /** Properties without their null values (fewer bytes for large static layers). */
@@ -108,6 +116,7 @@ export function createMapService(deps: MapServiceDeps) {
       generated_at: iso(now),
       delay_seconds: viewer === 'operator' ? 0 : DELAY_SECONDS,
       simulated: features.some((f) => f.properties.simulated === true),
+      attribution: [...MAP_ATTRIBUTION.vessels],
     };
   }
 
@@ -147,7 +156,7 @@ export function createMapService(deps: MapServiceDeps) {
         }),
       );
     }
-    return { type: 'FeatureCollection', features, viewer, generated_at: iso(clock.now()), analysed_up_to: sts.data.analysed_up_to };
+    return { type: 'FeatureCollection', features, viewer, generated_at: iso(clock.now()), analysed_up_to: sts.data.analysed_up_to, attribution: [...MAP_ATTRIBUTION.events] };
   }
 
   const portFeature = (p: ReturnType<PortsService['table']>[number]) =>
@@ -168,8 +177,9 @@ export function createMapService(deps: MapServiceDeps) {
       features: [...CHOKEPOINTS.map((c) => point(c.lon, c.lat, { layer: 'chokepoint', key: c.key, name: c.name, radius_km: c.radiusKm })), ...wpi.map(portFeature)],
       chokepoints: CHOKEPOINTS.length,
       ports: wpi.length,
+      attribution: [...MAP_ATTRIBUTION.places],
     };
-    const more: FeatureCollection = { type: 'FeatureCollection', features: rest.map(portFeature), ports: rest.length };
+    const more: FeatureCollection = { type: 'FeatureCollection', features: rest.map(portFeature), ports: rest.length, attribution: [...PORT_TABLE_ATTRIBUTION] };
     placesOf = { table, main, more };
     return placesOf;
   }

@@ -11,6 +11,17 @@ export type NewFailure = Omit<InfraFailuresTable, 'id'>;
 
 const BATCH = 400;
 
+/** One source of a built layer file as the store loads it (layer-file.ts); `file` is what its run records. */
+export interface LayerSourceRows {
+  source_id: string;
+  file: string;
+  file_sha256: string | null;
+  run: Pick<InfraRunRow, 'rows_read' | 'created' | 'updated' | 'unchanged' | 'removed' | 'failed' | 'skipped'>;
+  objects: Array<Omit<InfraObjectRow, 'first_run_id' | 'last_run_id' | 'created_at' | 'updated_at'>>;
+  findings: Array<Omit<InfraFindingRow, 'id' | 'run_id'>>;
+  failures: Array<Pick<InfraFailureRow, 'row_ref' | 'reason' | 'detail'>>;
+}
+
 /** Thrown by commitRun when the run's ingest no longer holds the ingest lock (another took it over). */
 export class IngestLockLost extends Error {}
 
@@ -132,6 +143,76 @@ export function createInfraRepo(db: Db) {
           .execute();
         return objectsAfter;
       });
+    },
+    /**
+     * Loads a built layer file into an empty layer (docs/decisions/090), in one transaction under the
+     * ingest lock `lock`: per source one succeeded run (its file: the built file and the source file it
+     * came from), its objects, findings and failures. Nothing is written when the layer already has a
+     * run (another process loaded it or an ingest ran first) or the lock is no longer held; returns
+     * the runs written.
+     */
+    async loadLayerFile(sources: readonly LayerSourceRows[], lock: LockHold): Promise<number> {
+      return db.transaction().execute(async (trx) => {
+        const now = lock.now();
+        const renewed = await trx
+          .updateTable('infra_ingest_lock')
+          .set({ lease_until: now + lock.leaseMs })
+          .where('name', '=', lock.name)
+          .where('owner', '=', lock.owner)
+          .executeTakeFirst();
+        if (Number(renewed.numUpdatedRows) === 0) return 0;
+        const any = await trx.selectFrom('infra_runs').select('id').limit(1).executeTakeFirst();
+        if (any) return 0;
+        let objectsAfter = 0;
+        for (const source of sources) {
+          const run = await trx
+            .insertInto('infra_runs')
+            .values({
+              ...source.run,
+              source_id: source.source_id,
+              file: source.file,
+              shipped_file: 1,
+              file_sha256: source.file_sha256,
+              started_at: now,
+              finished_at: now,
+              state: 'succeeded',
+              objects_after: (objectsAfter += source.objects.length),
+              error: null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          const runId = Number(run.id);
+          const objects = source.objects.map((o) => ({ ...o, first_run_id: runId, last_run_id: runId, created_at: now, updated_at: now }));
+          for (let i = 0; i < objects.length; i += BATCH)
+            await trx
+              .insertInto('infra_objects')
+              .values(objects.slice(i, i + BATCH))
+              .execute();
+          const findings = source.findings.map((f) => ({ ...f, run_id: runId }));
+          for (let i = 0; i < findings.length; i += BATCH)
+            await trx
+              .insertInto('infra_findings')
+              .values(findings.slice(i, i + BATCH))
+              .execute();
+          const failures = source.failures.map((f) => ({ ...f, run_id: runId, source_id: source.source_id }));
+          for (let i = 0; i < failures.length; i += BATCH)
+            await trx
+              .insertInto('infra_failures')
+              .values(failures.slice(i, i + BATCH))
+              .execute();
+        }
+        return sources.length;
+      });
+    },
+    /** Whether any ingest run (of any state) was ever recorded. */
+    async hasRuns(): Promise<boolean> {
+      return (await db.selectFrom('infra_runs').select('id').limit(1).executeTakeFirst()) !== undefined;
+    },
+    /** Every failure of the given runs, in order. */
+    async failuresOf(runIds: number[]): Promise<InfraFailureRow[]> {
+      if (!runIds.length) return [];
+      const rows = await db.selectFrom('infra_failures').selectAll().where('run_id', 'in', runIds).orderBy('id').execute();
+      return rows.map((r) => ({ ...r, id: Number(r.id), run_id: Number(r.run_id) }));
     },
     /** Replaces every duplicate finding (they span sources). */
     async replaceDuplicates(findings: NewFinding[]): Promise<void> {

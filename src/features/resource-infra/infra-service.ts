@@ -15,6 +15,7 @@ import { buildLayerIndex, type LayerFilter, type LayerIndex, type LayerObject } 
 import { ingestSource, type IngestReport } from './pipeline.js';
 import { CANDIDATE_SOURCES, INFRA_SOURCES, sourceById } from './sources.js';
 import * as views from './views.js';
+import { builtFileLabel, layerFileOf, readInfraLayerFile, SHIPPED_INFRA_LAYER, type InfraLayerFile } from './layer-file.js';
 
 /** Bosun's own directory (the nearest above this module holding package.json). */
 function projectRoot(): string {
@@ -82,13 +83,62 @@ export const STREAM_CHUNK_FEATURES = 200;
 const CURSOR_SHAPE = /^ri:(\d{1,12}):(\d{1,7}):([A-Za-z0-9_-]{1,16})$/;
 
 /** The resource_infra layer: ingest, spatial queries and the views over stored objects, runs and findings. */
-export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec; clock: Clock; ports: () => readonly PortPoint[]; land?: () => LandIndex; dataDir?: string }) {
+export function createInfraService(deps: {
+  repo: InfraRepo;
+  cursors: CursorCodec;
+  clock: Clock;
+  ports: () => readonly PortPoint[];
+  land?: () => LandIndex;
+  dataDir?: string;
+  /** The built layer loaded into an empty layer (docs/decisions/090); default the shipped file, null: none. */
+  layerFile?: string | null;
+}) {
   const land = deps.land ?? landIndex;
   const dataDir = deps.dataDir ?? DEFAULT_INFRA_DATA_DIR();
+  const layerFile = deps.layerFile === undefined ? SHIPPED_INFRA_LAYER() : deps.layerFile;
   let layer: LayerIndex | null = null;
   let flagsFor: Map<string, string[]> = new Map();
+  let loaded: Promise<void> | null = null;
+
+  /**
+   * Loads the built layer file once into a layer that never had an ingest run, under the ingest lock
+   * (docs/decisions/090). While another process holds the lock (it loads or ingests) nothing is done
+   * and the next call tries again.
+   */
+  function ensureLoaded(): Promise<void> {
+    if (!layerFile) return Promise.resolve();
+    loaded ??= (async () => {
+      if (!existsSync(layerFile) || (await deps.repo.hasRuns())) return;
+      const file: InfraLayerFile = readInfraLayerFile(layerFile);
+      const hold: LockHold = { name: INGEST_LOCK, owner: randomUUID(), leaseMs: INGEST_LEASE_MS, now: () => deps.clock.now() };
+      const claim = await deps.repo.claimIngestLock({
+        name: hold.name,
+        owner: hold.owner,
+        holder: `pid ${process.pid} on ${hostname()}: loading the built layer file`,
+        now: hold.now(),
+        leaseMs: hold.leaseMs,
+      });
+      if (!claim.acquired) {
+        loaded = null;
+        return;
+      }
+      try {
+        await deps.repo.loadLayerFile(
+          file.sources.map((s) => ({ ...s, file: builtFileLabel(s.file) })),
+          hold,
+        );
+      } finally {
+        await deps.repo.releaseIngestLock(hold.name, hold.owner);
+      }
+    })().catch((e: unknown) => {
+      loaded = null;
+      throw e;
+    });
+    return loaded;
+  }
 
   async function currentLayer(): Promise<LayerIndex> {
+    await ensureLoaded();
     const version = await deps.repo.dataVersion();
     if (layer && layer.version === version) return layer;
     const [rows, findings] = await Promise.all([deps.repo.objects(), deps.repo.findings()]);
@@ -191,6 +241,8 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
       if (args.file && !args.source) throw new AppError('invalid_request', '--file needs --source (which parser reads it)', { field: 'source' });
       const chosen = args.source ? [sourceById(args.source)] : INFRA_SOURCES;
       if (chosen[0] === undefined) throw new AppError('not_found', `unknown source ${args.source}; declared: ${INFRA_SOURCES.map((s) => s.id).join(', ')}`, { field: 'source' });
+      // an ingest updates the shipped layer: one source ingested into an empty store leaves the others as built
+      await ensureLoaded();
       const hold: LockHold = { name: INGEST_LOCK, owner: randomUUID(), leaseMs: INGEST_LEASE_MS, now: () => deps.clock.now() };
       const claim = await deps.repo.claimIngestLock({
         name: hold.name,
@@ -291,7 +343,7 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
     async overview(filter: LayerFilter) {
       const current = await currentLayer();
       const hits = current.query(filter).map((h) => h.object);
-      return { ...views.overviewView(hits), data_version: current.version };
+      return { ...views.overviewView(hits, (id) => flagsFor.get(id) ?? []), data_version: current.version };
     },
 
     async object(id: string) {
@@ -315,12 +367,21 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
     facts,
     views,
 
+    /** The stored layer as a layer file (what `npm run build:infra` writes after a full ingest). */
+    async layerFile(): Promise<InfraLayerFile> {
+      const runs = await deps.repo.runs();
+      const newest = INFRA_SOURCES.map((s) => runs.filter((r) => r.source_id === s.id && r.state === 'succeeded').at(-1)?.id).filter((id): id is number => id !== undefined);
+      const [objects, findings, failures] = await Promise.all([deps.repo.objects(), deps.repo.findings(), deps.repo.failuresOf(newest)]);
+      return layerFileOf({ runs, objects, findings, failures });
+    },
+
     async sourceHealthDetail(sourceId: string, runs: number) {
       if (!sourceById(sourceId)) throw new AppError('not_found', `unknown source ${sourceId}`, { field: 'source' });
       return views.sourceHealthDetailView(await facts(), sourceId, runs);
     },
 
     async findings(args: { kind?: string; source?: string; limit: number; cursor?: string }) {
+      await ensureLoaded();
       const all = (await deps.repo.findings({ kind: args.kind, sourceId: args.source })).filter((f) => args.kind || f.kind !== 'duplicate');
       let offset = 0;
       const key =
@@ -337,6 +398,7 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
     },
 
     async ingestRuns(args: { source?: string; limit: number; cursor?: string }) {
+      await ensureLoaded();
       const before = args.cursor ? Number(deps.cursors.read(args.cursor, /^runs:(\d{1,12})$/, 'cursor')[1]) : undefined;
       const rows = await deps.repo.runPage({ sourceId: args.source, beforeId: before, limit: args.limit + 1 });
       const items = rows.slice(0, args.limit);
@@ -344,6 +406,7 @@ export function createInfraService(deps: { repo: InfraRepo; cursors: CursorCodec
     },
 
     async ingestFailures(args: { source?: string; run_id?: number; reason?: string; limit: number; cursor?: string }) {
+      await ensureLoaded();
       const after = args.cursor ? Number(deps.cursors.read(args.cursor, /^fail:(\d{1,12})$/, 'cursor')[1]) : undefined;
       let runIds: number[] | undefined;
       if (args.run_id !== undefined) runIds = [args.run_id];

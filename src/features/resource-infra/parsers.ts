@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import * as shapefile from 'shapefile';
+import { rewindGeometry } from '../../geo/winding.js';
 import { csvRecords, type ByteProgress } from './csv-records.js';
 import type { InfraSource, ParserId } from './sources.js';
 
@@ -283,11 +284,13 @@ async function* windFeatures(shpPath: string, layer: 'polygons' | 'points'): Asy
     const country = typeof p.COUNTRY === 'string' ? p.COUNTRY.trim() : null;
     const name = typeof p.NAME === 'string' ? p.NAME.trim() : null;
     const rowRef = `record ${record}${name ? ` (${name})` : ''}`;
-    const geometry = next.value.geometry as InfraGeometry | null;
-    if (!geometry || !['Point', 'Polygon', 'MultiPolygon'].includes(geometry.type)) {
-      yield { failure: { rowRef, reason: 'invalid_geometry', detail: `no Point/Polygon geometry (${geometry?.type ?? 'null'})` } };
+    const read = next.value.geometry as InfraGeometry | null;
+    if (!read || !['Point', 'Polygon', 'MultiPolygon'].includes(read.type)) {
+      yield { failure: { rowRef, reason: 'invalid_geometry', detail: `no Point/Polygon geometry (${read?.type ?? 'null'})` } };
       continue;
     }
+    // shapefiles turn exterior rings clockwise; RFC 7946 §3.1.6 wants them counter-clockwise, holes clockwise
+    const geometry = rewindGeometry(read);
     const base = `${country ?? 'unknown'}:${name ?? `record ${record}`}`.replace(/[^\p{L}\p{N}_.:()-]+/gu, '_');
     const n = (seen.get(base) ?? 0) + 1;
     seen.set(base, n);

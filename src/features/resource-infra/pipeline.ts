@@ -12,6 +12,13 @@ import { duplicatePairs } from './quality.js';
 export const PLACEHOLDER_MIN_ROWS = 3;
 /** A point written with at most this many decimals is approximate (about 10 km). */
 export const LOW_PRECISION_DECIMALS = 1;
+/**
+ * A gas pipeline's capacity above this (bcm/y) is not one pipeline's (docs/decisions/092): the largest
+ * transmission systems GEM lists carry under 200 bcm/y (NGTL 174, Transco 161), Nord Stream 1 carried 55.
+ */
+export const PIPELINE_CAPACITY_MAX_BCM = 250;
+/** A landfall point (the land-side vertex of a coast crossing) farther inland than this is flagged. */
+export const LANDFALL_INLAND_KM = 5;
 
 export interface IngestReport {
   run_id: number;
@@ -202,7 +209,7 @@ export async function ingestSource(
         created_at: now,
         updated_at: now,
       };
-      return { row, cls };
+      return { row, cls, body };
     };
 
     // Each object is compared with the stored one as soon as it is built: an unchanged object is only
@@ -229,6 +236,8 @@ export async function ingestSource(
       } else unchanged++;
     };
 
+    // segments of one pipeline project (url), for capacities repeated on every segment
+    const projects = new Map<string, Array<{ id: string; capacity: number | null; rowRef: string; at: [number, number] }>>();
     let classified = 0;
     for (const [key, units] of groups) {
       // the units of an object are dropped once it is built (its row holds them as JSON)
@@ -237,7 +246,7 @@ export async function ingestSource(
       const first = units[0]!;
       const idPart = first.objectIdFrom === 'lowest_unit' ? units.map((u) => u.unitId).sort()[0]! : key;
       const id = `${source.id}:${idPart}`;
-      const { row, cls } = build(id, key, units, first.geometry, null);
+      const { row, cls, body } = build(id, key, units, first.geometry, null);
       if (source.parser === 'gem_oil_gas_extraction' && cls.setting !== 'offshore') {
         skipped.onshore = (skipped.onshore ?? 0) + 1;
         continue;
@@ -254,11 +263,37 @@ export async function ingestSource(
       const places = new Set(units.map((u) => JSON.stringify(u.geometry.type === 'Point' ? u.geometry.coordinates : null)));
       if (places.size > 1) finding('unit_coordinates_differ', id, first.rowRef, at, { units: units.length, distinct_points: places.size });
       if (first.category === 'gas_pipeline') {
+        if (body.capacity !== null && body.capacity > PIPELINE_CAPACITY_MAX_BCM)
+          finding('capacity_implausible', id, first.rowRef, at, { capacity: body.capacity, unit: 'bcm/y', max: PIPELINE_CAPACITY_MAX_BCM, note: 'left out of capacity totals' });
+        if (first.url) {
+          const project = projects.get(first.url) ?? [];
+          project.push({ id, capacity: body.capacity, rowRef: first.rowRef, at });
+          projects.set(first.url, project);
+        }
         landfalls(land, first.geometry).forEach((point, i) => {
           const landfall = build(`${id}:landfall:${i + 1}`, `${key}:landfall:${i + 1}`, units, { type: 'Point', coordinates: point }, id, 'pipeline_landfall', null);
           keep(landfall.row);
+          const km = landfall.cls.coast_km;
+          if (km === null || km > LANDFALL_INLAND_KM)
+            finding('landfall_inland', landfall.row.id, first.rowRef, point, {
+              coast_km: km,
+              max_km: LANDFALL_INLAND_KM,
+              note: km === null ? 'more than 50 km from the coast' : "the line's vertices are sparse here: the coast lies on the segment between this vertex and the sea-side one",
+            });
         });
       }
+    }
+
+    for (const segments of projects.values()) {
+      const capacities = new Set(segments.map((x) => x.capacity));
+      if (segments.length < 2 || capacities.size !== 1 || segments[0]!.capacity === null) continue;
+      for (const x of segments)
+        finding('capacity_repeated', x.id, x.rowRef, x.at, {
+          capacity: x.capacity,
+          segments: segments.length,
+          other_ids: segments.filter((y) => y.id !== x.id).map((y) => y.id),
+          note: "the project's capacity is written on each of its segments: a total over segments counts it once per segment",
+        });
     }
 
     onProgress?.({ rows: rowsRead, bytes: size, size, phase: 'writing' });

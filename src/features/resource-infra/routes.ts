@@ -5,6 +5,7 @@ import { defineRoute, type CallContext } from '../route.js';
 import type { LayerFacts } from './facts.js';
 import * as views from './views.js';
 import { parseFilter } from './filters.js';
+import { sourceById } from './sources.js';
 import {
   AttributionData,
   CategoriesData,
@@ -87,6 +88,8 @@ const B = Type.Boolean;
 const U = Type.Unknown;
 const Nul = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
 const Check = Type.Object({ id: S(), passed: B(), detail: S() });
+/** A map check names the objects that fail it (at most 20) and the operator's action (null when it passes). */
+const MapCheck = Type.Object({ id: S(), passed: B(), detail: S(), objects: A(S()), action: Nul(S()) });
 
 /** A view over stored objects, runs and findings: no input, one document. */
 function view<R extends TObject>(operationId: string, suffix: string, description: string, response: R, compute: (f: LayerFacts) => unknown) {
@@ -150,7 +153,7 @@ const objects = defineRoute({
 
 const overview = defineRoute({
   operationId: 'getLayersResourceInfraObjectsOverview',
-  description: `Counts of the objects matching the filters by category, status, setting, geometry and source, the top 20 countries and capacity summed per category and unit. ${FILTER_NOTE}`,
+  description: `Counts of the objects matching the filters by category, status, setting, geometry and source, the top 20 countries and capacity summed per category and unit; objects flagged capacity_implausible are left out of the sums and listed in capacity_excluded. ${FILTER_NOTE}`,
   query: OverviewQuery,
   response: OverviewData,
   errors: ['invalid_request'],
@@ -245,7 +248,7 @@ const geometryQuality = defineRoute({
 });
 const geometryQualityGeojson = defineRoute({
   operationId: 'getLayersResourceInfraGeometryQualityGeojson',
-  description: `Findings that have a place, as a GeoJSON FeatureCollection of Points (properties: finding id, kind, source, object id, row reference, detail). Same kind/source filters and paging as /geometry_quality. Path ${BASE}/geometry_quality.geojson.`,
+  description: `Findings that have a place, as a GeoJSON FeatureCollection of Points (properties: finding id, kind, source, object id, row reference, detail, the source's attribution line; the collection's attribution lists the lines). Same kind/source filters and paging as /geometry_quality. Path ${BASE}/geometry_quality.geojson.`,
   query: QualityQuery,
   response: Type.Object({
     type: Type.Literal('FeatureCollection'),
@@ -254,18 +257,26 @@ const geometryQualityGeojson = defineRoute({
     ),
     total: I(),
     next_cursor: Nul(S()),
+    attribution: A(S()),
   }),
   errors: ['invalid_request', 'cursor_invalid'],
   examples: [{ summary: 'Low-precision points', query: { kind: 'low_precision' } }],
   async handler({ query }, call) {
     const page = await call.services.resourceInfra.findings({ ...query, limit: query.limit ?? LIST_LIMIT_DEFAULT });
     const placed = page.items.filter((x) => x.lon !== null && x.lat !== null);
+    // a finding shows a source's data (its place, its row): it carries that source's attribution line
+    const attribution = (source: string) => sourceById(source)?.attribution ?? '';
     return {
       data: {
         type: 'FeatureCollection' as const,
-        features: placed.map(({ lon, lat, ...properties }) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [lon!, lat!] }, properties })),
+        features: placed.map(({ lon, lat, ...properties }) => ({
+          type: 'Feature' as const,
+          geometry: { type: 'Point' as const, coordinates: [lon!, lat!] },
+          properties: { ...properties, attribution: attribution(properties.source) },
+        })),
         total: page.total,
         next_cursor: page.next_cursor,
+        attribution: [...new Set(placed.map((x) => attribution(x.source)))],
       },
     };
   },
@@ -424,8 +435,8 @@ const reportsFreshnessMeta = meta(
 const mapUiContract = view(
   'getLayersResourceInfraMapUiContractStatus',
   '/map_ui_contract_status',
-  'What a map needs from the layer, checked on the stored objects: RFC 7946 coordinates, required properties, an attribution line per feature, a style per category, paging.',
-  doc({ passed: B(), checks: A(Check), required_properties: A(S()), categories: A(U()) }, 'Map UI contract'),
+  'What a map needs from the layer, checked on the stored objects: RFC 7946 coordinates and ring winding, required properties, an attribution line per feature, a style per category, paging. Each check names up to 20 failing objects and the action that fixes them (the ingest command of their sources).',
+  doc({ passed: B(), checks: A(MapCheck), required_properties: A(S()), categories: A(U()) }, 'Map UI contract'),
   (f) => views.mapUiContractView(f),
 );
 

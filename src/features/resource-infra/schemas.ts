@@ -74,6 +74,9 @@ export const FINDING_KINDS = [
   'missing_location',
   'duplicate',
   'duplicate_id',
+  'capacity_implausible',
+  'capacity_repeated',
+  'landfall_inland',
 ] as const;
 
 export const QualityQuery = Type.Object(
@@ -210,6 +213,8 @@ export const OverviewData = Type.Object({
   by_source: Counts,
   top_countries: Type.Array(Type.Object({ country: Type.String(), objects: Type.Integer() })),
   capacity_by_category: Type.Record(Type.String(), Type.Record(Type.String(), Type.Number())),
+  /** Objects whose capacity is left out of capacity_by_category, with the quality flag that says why. */
+  capacity_excluded: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), category: Type.String(), capacity: Type.Number(), unit: Type.String(), flag: Type.String() })),
   attribution: Type.Array(Type.String()),
   data_version: Type.Integer(),
 });

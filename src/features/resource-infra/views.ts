@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { iso, isoOrNull } from '../../clock.js';
 import { LAND_ATTRIBUTION } from '../../geo/land.js';
+import { windingIssues } from '../../geo/winding.js';
 import { isStale, releaseAgeDays, sourceHealth, sourceStates, type BacklogItem, type LayerFacts, type SourceState } from './facts.js';
 import type { LayerObject } from './layer-index.js';
 import { CANDIDATE_SOURCES, INFRA_CATEGORIES, INFRA_SOURCES, UNCOVERED_CATEGORIES, type ReferenceCount } from './sources.js';
@@ -108,10 +109,19 @@ export function categoriesView(f: LayerFacts) {
   });
 }
 
-export function overviewView(objects: LayerObject[]) {
+/** Quality flags whose capacity is left out of capacity totals (docs/decisions/092). */
+export const CAPACITY_EXCLUDING_FLAGS = ['capacity_implausible'] as const;
+
+export function overviewView(objects: LayerObject[], flagsOf: (id: string) => readonly string[] = () => []) {
   const capacity: Record<string, Record<string, number>> = {};
+  const excluded: Array<{ id: string; name: string; category: string; capacity: number; unit: string; flag: string }> = [];
   for (const o of objects) {
     if (o.body.capacity === null || !o.body.capacity_unit) continue;
+    const flag = CAPACITY_EXCLUDING_FLAGS.find((f) => flagsOf(o.id).includes(f));
+    if (flag) {
+      excluded.push({ id: o.id, name: o.name, category: o.category, capacity: o.body.capacity, unit: o.body.capacity_unit, flag });
+      continue;
+    }
     const byUnit = (capacity[o.category] ??= {});
     byUnit[o.body.capacity_unit] = Math.round(((byUnit[o.body.capacity_unit] ?? 0) + o.body.capacity) * 1000) / 1000;
   }
@@ -128,6 +138,7 @@ export function overviewView(objects: LayerObject[]) {
     by_source: sorted(count(objects, (o) => o.source_id)),
     top_countries: countries,
     capacity_by_category: capacity,
+    capacity_excluded: excluded,
     attribution: attributionFor(objects),
   };
 }
@@ -394,6 +405,7 @@ export function stabilityGateView(f: LayerFacts) {
     return last && previous && last.file_sha256 === previous.file_sha256 && last.created + last.updated + last.removed === 0;
   });
   const invalid = f.findings.filter((x) => x.kind === 'invalid_geometry').length;
+  const wrongWinding = f.layer.objects.filter((o) => o.body.geometry.type !== 'Point' && windingIssues(o.body.geometry).length > 0).length;
   const checks: GateCheck[] = [
     { id: 'all_sources_ingested', passed: states.every((s) => s.lastSuccess), detail: `${states.filter((s) => s.lastSuccess).length} of ${states.length} declared sources have a successful run` },
     {
@@ -403,7 +415,7 @@ export function stabilityGateView(f: LayerFacts) {
     },
     { id: 'failure_rate_below_5pct', passed: health.every((h) => h.failure_rate !== null && h.failure_rate <= 0.05), detail: health.map((h) => `${h.source} ${h.failure_rate ?? 'n/a'}`).join(', ') },
     { id: 'rerun_idempotent', passed: reruns.length > 0 && reruns.length === states.filter((s) => s.runs >= 2).length, detail: `${reruns.length} sources re-ran the same file with no change` },
-    { id: 'no_invalid_geometry', passed: invalid === 0, detail: `${invalid} invalid geometries` },
+    { id: 'no_invalid_geometry', passed: invalid + wrongWinding === 0, detail: `${invalid} invalid geometries, ${wrongWinding} polygons wound against RFC 7946 §3.1.6` },
     { id: 'attribution_complete', passed: states.every((s) => s.objects === 0 || s.source.attribution.length > 0), detail: 'every source with objects has an attribution line' },
   ];
   return { passed: checks.every((c) => c.passed), checks };
@@ -571,18 +583,54 @@ export const MAP_PAGE_MAX = 500;
 /** A geometry with more vertices than this slows a web map down. */
 export const MAP_HEAVY_VERTICES = 2000;
 
+/** Object ids a map check names at most (the count is in its detail). */
+export const MAP_CHECK_SAMPLE = 20;
+
+/** A map check with the objects that fail it and what the operator does about them. */
+export interface MapCheck extends GateCheck {
+  objects: string[];
+  action: string | null;
+}
+
 export function mapUiContractView(f: LayerFacts) {
   const styled = new Set(INFRA_CATEGORIES.map((c) => c.id));
   const unstyled = [...new Set(f.layer.objects.map((o) => o.category))].filter((c) => !styled.has(c));
-  const unnamed = f.layer.objects.filter((o) => !o.name).length;
-  const noAttribution = f.layer.objects.filter((o) => !INFRA_SOURCES.some((s) => s.id === o.source_id)).length;
-  const badBox = f.layer.objects.filter((o) => !o.body.bbox.every(Number.isFinite) || o.body.bbox[1] < -90 || o.body.bbox[3] > 90).length;
-  const checks: GateCheck[] = [
-    { id: 'feature_collection_rfc7946', passed: badBox === 0, detail: `${badBox} objects with coordinates outside WGS84 ranges` },
-    { id: 'required_properties', passed: unnamed === 0, detail: `properties ${MAP_REQUIRED_PROPERTIES.join(', ')} on every feature; ${unnamed} unnamed` },
-    { id: 'attribution_per_feature', passed: noAttribution === 0, detail: `${noAttribution} objects of an undeclared source` },
-    { id: 'category_styles', passed: unstyled.length === 0, detail: unstyled.length ? `no style for ${unstyled.join(', ')}` : 'every category has a color and icon' },
-    { id: 'paging', passed: true, detail: `pages of at most ${MAP_PAGE_MAX} features with next_cursor; bbox filter for the viewport` },
+  const unnamed = f.layer.objects.filter((o) => !o.name);
+  const noAttribution = f.layer.objects.filter((o) => !INFRA_SOURCES.some((s) => s.id === o.source_id));
+  const badBox = f.layer.objects.filter((o) => !o.body.bbox.every(Number.isFinite) || o.body.bbox[1] < -90 || o.body.bbox[3] > 90 || o.body.bbox[0] < -180 || o.body.bbox[2] > 180);
+  const wrongWinding = f.layer.objects.filter((o) => o.body.geometry.type !== 'Point' && windingIssues(o.body.geometry).length > 0);
+  const sourcesOf = (objects: LayerObject[]) => [...new Set(objects.map((o) => o.source_id))].sort();
+  const reingest = (objects: LayerObject[], why: string) =>
+    objects.length
+      ? `${sourcesOf(objects)
+          .map((s) => `bosun layers ingest resource_infra --source ${s}`)
+          .join('; ')} (${why})`
+      : null;
+  const check = (id: string, failing: LayerObject[], detail: string, action: string | null): MapCheck => ({
+    id,
+    passed: failing.length === 0,
+    detail,
+    objects: failing.slice(0, MAP_CHECK_SAMPLE).map((o) => o.id),
+    action: failing.length ? action : null,
+  });
+  const checks: MapCheck[] = [
+    check('feature_collection_rfc7946', badBox, `${badBox.length} objects with coordinates outside WGS84 ranges`, 'correct the rows in the source file (see /object?id=) and re-ingest it'),
+    check(
+      'ring_winding_rfc7946',
+      wrongWinding,
+      `${wrongWinding.length} polygon objects with an exterior ring clockwise or a hole counter-clockwise (RFC 7946 §3.1.6)`,
+      reingest(wrongWinding, 'the ingest turns rings as RFC 7946 asks; objects stored by an older ingest keep the rings of the file'),
+    ),
+    check('required_properties', unnamed, `properties ${MAP_REQUIRED_PROPERTIES.join(', ')} on every feature; ${unnamed.length} unnamed`, 'give the rows a name in the source file and re-ingest it'),
+    check('attribution_per_feature', noAttribution, `${noAttribution.length} objects of an undeclared source`, 'declare the source with its attribution line (sources.ts) or remove its objects'),
+    {
+      id: 'category_styles',
+      passed: unstyled.length === 0,
+      detail: unstyled.length ? `no style for ${unstyled.join(', ')}` : 'every category has a color and icon',
+      objects: [],
+      action: unstyled.length ? `add a style for ${unstyled.join(', ')} to INFRA_CATEGORIES (sources.ts)` : null,
+    },
+    { id: 'paging', passed: true, detail: `pages of at most ${MAP_PAGE_MAX} features with next_cursor; bbox filter for the viewport`, objects: [], action: null },
   ];
   return {
     passed: checks.every((c) => c.passed),

@@ -11,6 +11,7 @@ import type { EventsService } from '../events/events-service.js';
 import { resolveWindow } from '../kit/time-window.js';
 import { parseVesselRef } from '../kit/vessel-ids.js';
 import { flagsFor } from '../vessels/vessel-views.js';
+import { correctedIdentity, type Corrections } from '../kit/override-fields.js';
 
 export const STS_DEFAULT_RANGE_MS = 7 * DAY;
 export const STS_MAX_RANGE_MS = 30 * DAY;
@@ -76,9 +77,17 @@ export function parseMinDuration(text: string): number {
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Ship-to-ship encounters from the event store (docs/decisions/020, 031), newest first. */
-export function createStsService(deps: { events: EventsService; fleet: FleetService; cursors: CursorCodec; clock: Clock }) {
+export function createStsService(deps: {
+  events: EventsService;
+  fleet: FleetService;
+  cursors: CursorCodec;
+  clock: Clock;
+  /** Operator corrections of a vessel's identity (docs/feedback.md): the encounter's vessels are shown corrected. */
+  corrections?: (vslId: string) => Corrections | undefined;
+}) {
   function vesselView(vslId: string) {
-    const v = deps.fleet.byVesselId(vslId);
+    const observed = deps.fleet.byVesselId(vslId);
+    const v = observed && correctedIdentity(observed, deps.corrections?.(vslId));
     return { vsl_id: vslId, name: v?.name ?? null, imo: v?.imo ?? null, mmsi: v?.mmsi ?? null, flag: v?.flag ?? null, ship_type: v?.shipType ?? null, category: v ? shipCategory(v.shipType) : null };
   }
 

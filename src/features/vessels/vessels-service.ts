@@ -90,7 +90,14 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     return out;
   }
 
-  const vesselSearch = createVesselSearch({ vessels: () => fleet.vessels(), cursors, visibleFixes });
+  // search matches the identity as served: a corrected name is found, the observed one no longer (docs/feedback.md)
+  const vesselSearch = createVesselSearch({
+    vessels: function* () {
+      for (const v of fleet.vessels()) yield served(v);
+    },
+    cursors,
+    visibleFixes,
+  });
   const longPoll = createVesselUpdates({ ...deps, resolveVslId: async (ref) => (await resolve(ref)).vslId });
 
   return {
@@ -109,10 +116,10 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       return vesselAccess(agent, deps.findTrial, clock.now());
     },
 
-    /** A vessel and the position this caller may see (live, or delayed per decision 007), for operations built on a vessel's position; records no lookup. */
+    /** A vessel as served (operator corrections laid over it) and the position this caller may see (live, or delayed per decision 007); records no lookup. */
     async visible(ref: VesselRef, access: VesselAccess): Promise<{ vessel: VesselState } & SeenFix> {
       const v = await resolve(ref);
-      return { vessel: v, ...(await visibleFix(v, access, clock.now())) };
+      return { vessel: served(v), ...(await visibleFix(v, access, clock.now())) };
     },
 
     async lookup(ref: VesselRef, agentId: string, access: VesselAccess) {
@@ -287,7 +294,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
           items: vessels.map((v) => previewIdentity(v)),
           note: `Identity only. Delayed positions (at least ${PREVIEW.positionDelaySeconds} s old): GET /v1/bootstrap/vessels/last_position?imo=…`,
         },
-        qualityFlags: flagsFor(vessels.some((v) => v.simulated)),
+        qualityFlags: [...flagsFor(vessels.some((v) => v.simulated)), ...correctedFlag(vessels)],
       };
     },
 
@@ -308,7 +315,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const simulated = v.simulated || row.simulated === 1;
       return {
         data: {
-          vessel: previewIdentity(v, simulated),
+          vessel: previewIdentity(served(v), simulated),
           position: {
             lat: row.lat,
             lon: row.lon,
@@ -323,7 +330,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
         },
         freshnessSeconds: ageSeconds(now, observedAt),
         confidence: positionConfidence(storedFromRow(row, v.mmsi).qualityFlags),
-        qualityFlags: flagsFor(simulated),
+        qualityFlags: [...flagsFor(simulated), ...correctedFlag([v])],
       };
     },
 

@@ -207,7 +207,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
       const text = checkText(input.text, L.claimTextMin, L.claimTextMax, 'body.text', 'text');
       if (input.evidence.length === 0) throw new AppError('invalid_request', 'a claim needs at least one evidence reference', { field: 'body.evidence' });
       const subject = await references.subject(input.subject, 'body.subject');
-      const evidence = await references.evidence(input.evidence, 'body.evidence');
+      const evidence = await references.evidence(input.evidence, 'body.evidence', subject);
       return transaction(await agentOrderedLocks(member.agentId), async (trx) => {
         requirePrivilege(await ledger.balance(member.agentId, trx), 'participate', 'creating a claim');
         dailyLimit('claims', await repo.claimsAuthoredSince(member.agentId, clock.now() - DAY, trx));
@@ -508,6 +508,10 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
           after = await settleSubmission(row, input.decision === 'reward', 'operator', note, trx);
         }
         await audit.record({ actor: { kind: 'operator' }, action: `exchange.bounty.operator_${input.decision}`, target: row.bounty_id, details: { note } }, trx);
+        // both sides hear of the operator's decision (the claimant of a reward or rejection already did, from settleSubmission)
+        const closed = { bounty_id: row.bounty_id, decision: input.decision, state: after.state, by: 'operator', note, refunded: input.decision === 'refund' ? row.reward : 0 };
+        await notify(row.poster_id, 'exchange.bounty_closed', closed, trx);
+        if (row.claimant_id !== null && input.decision === 'refund') await notify(row.claimant_id, 'exchange.bounty_closed', closed, trx);
         return after;
       });
       return { swept, bounty: await bountyViewFor(bounty, null) };

@@ -95,7 +95,11 @@ export function createReferenceChecker(lookups: ReferenceLookups) {
       return { type, ref: `${lane[1]}-${lane[2]}` };
     },
 
-    async evidence(items: readonly EvidenceInput[], field: string): Promise<Evidence[]> {
+    /**
+     * `subject`, when given, is the claim's: a position offered as evidence for a claim about a vessel
+     * must be a fix of that vessel (evidence_not_relevant otherwise).
+     */
+    async evidence(items: readonly EvidenceInput[], field: string, subject?: Subject): Promise<Evidence[]> {
       if (items.length > EXCHANGE_CORE_LIMITS.evidenceMax) throw new AppError('invalid_request', `at most ${EXCHANGE_CORE_LIMITS.evidenceMax} evidence references`, { field });
       const out: Evidence[] = [];
       for (const [i, item] of items.entries()) {
@@ -116,6 +120,8 @@ export function createReferenceChecker(lookups: ReferenceLookups) {
           const seq = Number(raw);
           const rows = await lookups.fleetReads.positionsAfter(seq - 1, seq, {}, 1);
           if (rows.length === 0) missing(`position ${seq}`);
+          if (subject?.type === 'vessel' && rows[0]!.vsl_id !== subject.ref)
+            throw new AppError('evidence_not_relevant', `evidence ${i + 1}: position ${seq} is a fix of vessel ${rows[0]!.vsl_id}, not of the claim's vessel ${subject.ref}`, { field: refField });
           ref = String(seq);
         } else if (type === 'claim') {
           if (!(await lookups.claimVisible(raw))) missing(`claim ${raw}`);

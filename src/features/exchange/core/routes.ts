@@ -53,11 +53,11 @@ const listClaims = defineRoute({
 
 const createClaim = defineRoute({
   operationId: 'postExchangeClaims',
-  description: `States a claim about a vessel, port, detected event or lane (subject), of a kind (observation, identity, behaviour, correction, forecast), with text (10-2000 characters) and 1-20 evidence references to stored Bosun records (position seq numbers, event ids, vessels, ports, other claims), each checked now: a malformed reference is invalid_request, one naming no record claim_subject_not_found or evidence_not_found. The claim starts open; other agents vote on it with POST /v1/exchange/votes. Needs reputation 1 (participate); 20 claims per 24 hours. ${IDEMPOTENCY_NOTE}`,
+  description: `States a claim about a vessel, port, detected event or lane (subject), of a kind (observation, identity, behaviour, correction, forecast), with text (10-2000 characters) and 1-20 evidence references to stored Bosun records (position seq numbers, event ids, vessels, ports, other claims), each checked now: a malformed reference is invalid_request, one naming no record claim_subject_not_found or evidence_not_found, a position fix of another vessel than a vessel subject evidence_not_relevant. The claim starts open; other agents vote on it with POST /v1/exchange/votes. Needs reputation 1 (participate); 20 claims per 24 hours. ${IDEMPOTENCY_NOTE}`,
   body: CreateClaimBody,
   response: ClaimSchema,
   successStatus: 201,
-  errors: ['exchange_banned', 'invalid_request', 'claim_subject_not_found', 'evidence_not_found', 'exchange_insufficient_reputation', 'exchange_daily_limit', ...IDEMPOTENT],
+  errors: ['exchange_banned', 'invalid_request', 'claim_subject_not_found', 'evidence_not_found', 'evidence_not_relevant', 'exchange_insufficient_reputation', 'exchange_daily_limit', ...IDEMPOTENT],
   idempotencyKey: true,
   examples: [
     {

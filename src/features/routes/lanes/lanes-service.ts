@@ -1,4 +1,5 @@
 import type { Caller } from '../../../access/principals.js';
+import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { DAY, HOUR, iso, isoOrNull, type Clock } from '../../../clock.js';
 import { shipCategory, type ShipCategory } from '../../../fleet/ship-types.js';
 import { AppError } from '../../../http/errors.js';
@@ -444,7 +445,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: EventsServic
         const s = laneSummary(lane, false);
         features.push({ type: 'Feature' as const, geometry: route.geometry, properties: { rank: i + 1, ...s, sea_distance_nm: round(route.distance_nm, 1), passages: route.passages } });
       }
-      const data = { type: 'FeatureCollection' as const, features, ...meta(l), ship_type: query.ship_type ?? null, unroutable_lanes: unroutable };
+      const data = { type: 'FeatureCollection' as const, features, ...meta(l), ship_type: query.ship_type ?? null, unroutable_lanes: unroutable, attribution: [...LANE_GEOJSON_ATTRIBUTION.routed] };
       return envelope(
         l,
         data,
@@ -474,7 +475,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: EventsServic
         },
         properties: c,
       }));
-      return { ...answer, data: { type: 'FeatureCollection' as const, features, ...rest } };
+      return { ...answer, data: { type: 'FeatureCollection' as const, features, ...rest, attribution: [...LANE_GEOJSON_ATTRIBUTION.routed] } };
     },
 
     hubs: hubsAnswer,
@@ -484,7 +485,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: EventsServic
       const { items, ...rest } = answer.data;
       const placed = items.filter((i) => i.port.lat !== null && i.port.lon !== null);
       const features = placed.map((i) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [i.port.lon!, i.port.lat!] }, properties: i }));
-      return { ...answer, data: { type: 'FeatureCollection' as const, features, ...rest, unplaced_ports: items.length - placed.length } };
+      return { ...answer, data: { type: 'FeatureCollection' as const, features, ...rest, unplaced_ports: items.length - placed.length, attribution: [...LANE_GEOJSON_ATTRIBUTION.hubs] } };
     },
 
     async networkOverview(query: Common, caller: Caller) {

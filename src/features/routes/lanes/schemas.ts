@@ -195,6 +195,8 @@ export const TopPolylinesData = Type.Object({
   ...Meta,
   ship_type: ShipTypeOut,
   unroutable_lanes: Type.Integer(),
+  /** Attribution lines of the collection's data (docs/decisions/091). */
+  attribution: Type.Array(Type.String()),
 });
 
 const Cell = Type.Object({ west: Type.Number(), south: Type.Number(), east: Type.Number(), north: Type.Number(), voyages: Type.Integer(), lanes: Type.Integer() });
@@ -220,6 +222,8 @@ export const LaneHeatmapGeoJsonData = Type.Object({
     }),
   ),
   ...HeatmapMeta,
+  /** Attribution lines of the collection's data (docs/decisions/091). */
+  attribution: Type.Array(Type.String()),
 });
 
 const Hub = {
@@ -246,6 +250,8 @@ export const HubsGeoJsonData = Type.Object({
   ship_type: ShipTypeOut,
   ports_total: Type.Integer(),
   unplaced_ports: Type.Integer({ description: 'Ranked ports left out because a table update removed them (no position).' }),
+  /** Attribution lines of the collection's data (docs/decisions/091). */
+  attribution: Type.Array(Type.String()),
 });
 
 export const NetworkOverviewData = Type.Object({
