@@ -2,7 +2,7 @@ import { buildCatalogView } from '../catalog/catalog.js';
 import { loadConfig } from '../config.js';
 import { createBosun } from '../app/create.js';
 import { ALL_ROUTES } from '../features/index.js';
-import { migrateToLatest, openStore } from '../store/db.js';
+import { openMigratedStore } from '../store/db.js';
 import { err, out, type Command } from './command.js';
 import { cliIo } from './io.js';
 
@@ -45,9 +45,8 @@ export const coreCommands: Command[] = [
     usage: 'bosun migrate',
     async run() {
       const config = loadConfig(cliIo().env);
-      const store = await openStore(config.database);
+      const { store, applied } = await openMigratedStore(config.database);
       try {
-        const applied = await migrateToLatest(store);
         out(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
       } finally {
         await store.close();
