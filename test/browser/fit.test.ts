@@ -53,7 +53,10 @@ test('every page and console view fits 390×844 and 1440×900: no horizontal scr
     const base = (await app.bosun.listen()).replace('0.0.0.0', '127.0.0.1');
     await app.bosun.ctx.services.operator.setPassword(CONSOLE_PASSWORD);
     const agent = await app.registerAgent('fit-agent', ['vessels:live']);
-    await app.api('POST', '/v1/harbor/operator-requests', { token: agent.apiKey, body: { category: 'access_request', subject: 'Live positions please', body: 'For a berth planner.', requested_scopes: ['vessels:live'] } });
+    await app.api('POST', '/v1/harbor/operator-requests', {
+      token: agent.apiKey,
+      body: { category: 'access_request', subject: 'Live positions please', body: 'For a berth planner.', requested_scopes: ['vessels:live'] },
+    });
     const failures: string[] = [];
     for (const viewport of VIEWPORTS) {
       const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, bypassCSP: true });

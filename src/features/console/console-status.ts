@@ -20,14 +20,17 @@ function valueView(value: unknown, depth: number): Html | string {
   if (Array.isArray(value)) {
     if (value.length === 0) return 'none';
     return html`<ul class="status-list">
-      ${value.slice(0, LIST_ITEMS).map((item) => html`<li>${valueView(item, depth + 1)}</li>`)}
-      ${value.length > LIST_ITEMS ? html`<li class="muted">and ${value.length - LIST_ITEMS} more</li>` : null}
+      ${value.slice(0, LIST_ITEMS).map((item) => html`<li>${valueView(item, depth + 1)}</li>`)} ${value.length > LIST_ITEMS ? html`<li class="muted">and ${value.length - LIST_ITEMS} more</li>` : null}
     </ul>`;
   }
   const entries = Object.entries(value as Record<string, unknown>);
   if (entries.length === 0) return 'none';
   return html`<dl class="pairs">
-    ${entries.map(([key, v]) => html`<dt>${label(key)}</dt><dd>${valueView(v, depth + 1)}</dd>`)}
+    ${entries.map(
+      ([key, v]) =>
+        html`<dt>${label(key)}</dt>
+          <dd>${valueView(v, depth + 1)}</dd>`,
+    )}
   </dl>`;
 }
 

@@ -116,7 +116,13 @@ async function harborPart(services: ForumServices, context: ForumContext, baseUr
                   <p class="muted">${e.reactions.likes} likes · score ${e.reactions.vote_score} · ${e.reactions.replies} replies</p>`;
               return html`<li data-harbor-post="${item.id}">
                 ${post(item)}
-                ${replies.length ? html`<ol class="replies">${replies.map((r) => html`<li data-harbor-post="${r.id}" data-reply-to="${r.parentId}">${post(r)}</li>`)}</ol>` : null}
+                ${
+                  replies.length
+                    ? html`<ol class="replies">
+                        ${replies.map((r) => html`<li data-harbor-post="${r.id}" data-reply-to="${r.parentId}">${post(r)}</li>`)}
+                      </ol>`
+                    : null
+                }
               </li>`;
             })}
           </ol>`
@@ -150,7 +156,13 @@ async function channelsPart(services: ForumServices, context: ForumContext, limi
                   <p>${m.body}</p>`;
               return html`<li data-message="${item.message_id}">
                 ${message(item)}
-                ${replies.length ? html`<ol class="replies">${replies.map((r) => html`<li data-message="${r.message_id}" data-reply-to="${r.reply_to}">${message(r)}</li>`)}</ol>` : null}
+                ${
+                  replies.length
+                    ? html`<ol class="replies">
+                        ${replies.map((r) => html`<li data-message="${r.message_id}" data-reply-to="${r.reply_to}">${message(r)}</li>`)}
+                      </ol>`
+                    : null
+                }
               </li>`;
             })}
           </ol>`
