@@ -2,7 +2,7 @@ import { HOUR, iso, type Clock } from '../../clock.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
-import { dataTable, html, type Html } from './html.js';
+import { dataTable, html } from './html.js';
 import { layout, SITE_CSS } from './layout.js';
 import { API_REFERENCE_CSS, apiReference } from './api-reference.js';
 import { buildOpenApi } from '../../catalog/openapi.js';
