@@ -4,6 +4,8 @@ import type { Page } from 'playwright-core';
 import { startTestApp } from '../helpers/app.js';
 import { chromiumSkip, launchChromium, saveScreenshot, seriousAxeViolations } from '../helpers/browser.js';
 import { CONSOLE_PASSWORD } from '../helpers/console-client.js';
+import { seedSampleVessel } from '../helpers/fleet.js';
+import { LEGEND } from '../../src/features/map/map-client.js';
 
 const skip = chromiumSkip();
 
@@ -46,7 +48,11 @@ async function overflow(page: Page): Promise<{ excess: number; culprit: string |
   });
 }
 
-test('every page and console view fits 390×844 and 1440×900: no horizontal scroll, axe-core clean', { skip }, async () => {
+/**
+ * Opens each path at one viewport (signed in to the console first when asked) and collects what does
+ * not fit: horizontal overflow, on the phone also axe-core's serious violations; /map is checked further.
+ */
+async function checkPages(viewport: (typeof VIEWPORTS)[number], paths: readonly string[], signIn: boolean): Promise<void> {
   const app = await startTestApp({ env: { HOST: '127.0.0.1', PORT: '0' } });
   const browser = await launchChromium();
   try {
@@ -57,30 +63,62 @@ test('every page and console view fits 390×844 and 1440×900: no horizontal scr
       token: agent.apiKey,
       body: { category: 'access_request', subject: 'Live positions please', body: 'For a berth planner.', requested_scopes: ['vessels:live'] },
     });
+    await seedSampleVessel(app.bosun.ctx.services.fleet, app.clock.now());
     const failures: string[] = [];
-    for (const viewport of VIEWPORTS) {
-      const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, bypassCSP: true });
-      const page = await context.newPage();
+    const context = await browser.newContext({ viewport: { width: viewport.width, height: viewport.height }, bypassCSP: true });
+    const page = await context.newPage();
+    if (signIn) {
       await page.goto(base + '/console/login');
       await page.fill('#password', CONSOLE_PASSWORD);
       await Promise.all([page.waitForURL(base + '/console'), page.press('#password', 'Enter')]);
-      for (const path of [...PUBLIC_PAGES, ...CONSOLE_VIEWS]) {
-        const response = await page.goto(base + path);
-        assert.equal(response?.status(), 200, `${path} answers 200`);
-        const { excess, culprit } = await overflow(page);
-        if (excess > 0) failures.push(`${viewport.name} ${path}: ${excess} px wider than the screen (widest: ${culprit})`);
-        const name = `${viewport.name}-${path === '/' ? 'home' : path.slice(1).replace(/\//g, '-')}`;
-        await saveScreenshot(page, name, { fullPage: false });
-        if (viewport.name === 'phone') {
-          const violations = await seriousAxeViolations(page);
-          for (const v of violations) failures.push(`${path}: axe ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-        }
-      }
-      await context.close();
     }
+    for (const path of paths) {
+      const response = await page.goto(base + path);
+      assert.equal(response?.status(), 200, `${path} answers 200`);
+      if (path === '/map') await checkMap(page, viewport, failures);
+      const { excess, culprit } = await overflow(page);
+      if (excess > 0) failures.push(`${viewport.name} ${path}: ${excess} px wider than the screen (widest: ${culprit})`);
+      const name = `${viewport.name}-${path === '/' ? 'home' : path.slice(1).replace(/\//g, '-')}`;
+      await saveScreenshot(page, name, { fullPage: false });
+      if (viewport.name === 'phone') {
+        const violations = await seriousAxeViolations(page);
+        for (const v of violations) failures.push(`${path}: axe ${v.id} (${v.impact}) at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      }
+    }
+    await context.close();
     assert.deepEqual(failures, []);
   } finally {
     await browser.close();
     await app.close();
   }
-});
+}
+
+for (const viewport of VIEWPORTS) {
+  test(
+    `public pages fit ${viewport.width}×${viewport.height}: no horizontal scroll${viewport.name === 'phone' ? ', axe-core clean' : ''}; /map: canvas ≥ 70 %, a legend entry per layer, search finds a vessel by name`,
+    { skip },
+    () => checkPages(viewport, PUBLIC_PAGES, false),
+  );
+  test(`console views fit ${viewport.width}×${viewport.height}: no horizontal scroll${viewport.name === 'phone' ? ', axe-core clean' : ''}`, { skip }, () => checkPages(viewport, CONSOLE_VIEWS, true));
+}
+
+/** /map: the canvas covers at least 70 % of the viewport, the legend has an entry for every layer, search finds a vessel by name. */
+async function checkMap(page: Page, viewport: { name: string; width: number; height: number }, failures: string[]): Promise<void> {
+  await page.waitForFunction(() => (globalThis as unknown as { bosunMapState?: { loads: number } }).bosunMapState!.loads >= 1, undefined, { timeout: 60_000 });
+  const canvas = await page.evaluate(() => {
+    const c = (globalThis as unknown as { bosunMap: any }).bosunMap.getCanvas().getBoundingClientRect();
+    return { width: c.width as number, height: c.height as number };
+  });
+  const share = (canvas.width * canvas.height) / (viewport.width * viewport.height);
+  if (share < 0.7) failures.push(`${viewport.name} /map: the canvas covers ${(share * 100).toFixed(0)} % of the viewport`);
+  const legend = await page.locator('[data-legend]').evaluateAll((els) => els.map((e) => e.getAttribute('data-legend')));
+  assert.deepEqual(
+    legend,
+    LEGEND.map((e) => e.layer),
+  );
+  for (const layer of ['ports', 'more-ports', 'chokepoints', 'sts', 'congestion', 'simulated', 'vessel-tanker']) assert.ok(legend.includes(layer), `legend entry for ${layer}`);
+  await page.fill('#map-q', 'ocean pride');
+  await page.press('#map-q', 'Enter');
+  await page.locator('#map-card h2', { hasText: 'OCEAN PRIDE' }).waitFor({ timeout: 10_000 });
+  assert.match((await page.locator('#map-card').textContent()) ?? '', /Age\s*\d+ (h|min|days) ago/);
+}

@@ -7,6 +7,8 @@ export interface LayoutOptions {
   /** Scripts of this page (served by Bosun under /assets). */
   scripts?: readonly string[];
   styles?: readonly string[];
+  /** A class on <body> for a page laid out differently (the map fills the window). */
+  pageClass?: string;
   main: Html;
 }
 
@@ -50,7 +52,7 @@ export function layout(options: LayoutOptions): string {
         <link rel="stylesheet" href="/assets/site.css" />
         ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" />`)}
       </head>
-      <body>
+      <body${options.pageClass ? html` class="${options.pageClass}"` : null}>
         <a class="skip" href="#main">Skip to content</a>
         <header>
           <nav aria-label="${options.console ? 'Console' : 'Site'}">
