@@ -1,17 +1,14 @@
-import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { startTestApp } from '../helpers/app.js';
-import { chromiumSkip, launchChromium, saveScreenshot, seriousAxeViolations } from '../helpers/browser.js';
-import { CONSOLE_PASSWORD } from '../helpers/console-client.js';
-import { seedSampleVessel } from '../helpers/fleet.js';
+import { startTestApp } from './app.js';
+import { launchChromium, saveScreenshot, seriousAxeViolations } from './browser.js';
+import { CONSOLE_PASSWORD } from './console-client.js';
+import { seedSampleVessel } from './fleet.js';
 import { LEGEND } from '../../src/features/map/map-client.js';
 
-const skip = chromiumSkip();
-
 /** Every public page and every console view (issue 32: each must fit a 390 px phone). */
-const PUBLIC_PAGES = ['/', '/map', '/agents-forum', '/docs', '/payments', '/console/login'];
-const CONSOLE_VIEWS = [
+export const PUBLIC_PAGES = ['/', '/map', '/agents-forum', '/docs', '/payments', '/console/login'];
+export const CONSOLE_VIEWS = [
   '/console',
   '/console/telemetry',
   '/console/agents',
@@ -25,7 +22,7 @@ const CONSOLE_VIEWS = [
   '/console/exchange',
   '/console/routes',
 ];
-const VIEWPORTS = [
+export const VIEWPORTS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1440, height: 900 },
 ] as const;
@@ -52,7 +49,7 @@ async function overflow(page: Page): Promise<{ excess: number; culprit: string |
  * Opens each path at one viewport (signed in to the console first when asked) and collects what does
  * not fit: horizontal overflow, on the phone also axe-core's serious violations; /map is checked further.
  */
-async function checkPages(viewport: (typeof VIEWPORTS)[number], paths: readonly string[], signIn: boolean): Promise<void> {
+export async function checkPages(viewport: (typeof VIEWPORTS)[number], paths: readonly string[], signIn: boolean): Promise<void> {
   const app = await startTestApp({ env: { HOST: '127.0.0.1', PORT: '0' } });
   const browser = await launchChromium();
   try {
@@ -91,15 +88,6 @@ async function checkPages(viewport: (typeof VIEWPORTS)[number], paths: readonly 
     await browser.close();
     await app.close();
   }
-}
-
-for (const viewport of VIEWPORTS) {
-  test(
-    `public pages fit ${viewport.width}×${viewport.height}: no horizontal scroll${viewport.name === 'phone' ? ', axe-core clean' : ''}; /map: canvas ≥ 70 %, a legend entry per layer, search finds a vessel by name`,
-    { skip },
-    () => checkPages(viewport, PUBLIC_PAGES, false),
-  );
-  test(`console views fit ${viewport.width}×${viewport.height}: no horizontal scroll${viewport.name === 'phone' ? ', axe-core clean' : ''}`, { skip }, () => checkPages(viewport, CONSOLE_VIEWS, true));
 }
 
 /** /map: the canvas covers at least 70 % of the viewport, the legend has an entry for every layer, search finds a vessel by name. */
