@@ -62,7 +62,7 @@ test('docs: an API reference from the OpenAPI document, vessels first, searchabl
     // one operation in full: deep link, method, path, parameters, responses, an example request
     const ping = page.slice(page.indexOf('<article class="op" id="getPing"'));
     assert.match(ping, /^<article class="op" id="getPing" data-section="meta">\s*<h3>\s*<a class="anchor" href="#getPing"/);
-    assert.match(ping.slice(0, ping.indexOf('</article>')), /<h4>Responses<\/h4>[\s\S]*<code>200<\/code>[\s\S]*<h4>Examples<\/h4>[\s\S]*<pre><code>GET \/v1\/ping<\/code><\/pre>/);
+    assert.match(ping.slice(0, ping.indexOf('</article>')), /<h4>Responses<\/h4>[\s\S]*<code>200<\/code>[\s\S]*<h4>Examples<\/h4>[\s\S]*<pre tabindex="0"><code>GET \/v1\/ping<\/code><\/pre>/);
     const withQuery = page.slice(page.indexOf('<h4>Parameters</h4>'));
     assert.match(withQuery, /<dt><code>\w+<\/code> <span class="muted">(query|path)/);
     // paths break only after a slash

@@ -143,7 +143,7 @@ function operationView(op: Operation): Html {
               (e) =>
                 html`<figure class="example">
                   <figcaption>${e.summary}${e.expectError ? html` <span class="muted">(answers <code>${e.expectError}</code> on a default deployment)</span>` : null}</figcaption>
-                  <pre><code>${exampleRequest(op, e)}${e.body !== undefined ? `\n\n${JSON.stringify(e.body, null, 2)}` : ''}</code></pre>
+                  <pre tabindex="0"><code>${exampleRequest(op, e)}${e.body !== undefined ? `\n\n${JSON.stringify(e.body, null, 2)}` : ''}</code></pre>
                 </figure>`,
             )}`
         : null
@@ -194,8 +194,9 @@ export function apiReference(doc: OpenApi, query: string): Html {
 export const API_REFERENCE_CSS = `.reference{display:grid;grid-template-columns:minmax(0,1fr);gap:1.5rem}
 @media (min-width:64rem){.reference{grid-template-columns:15rem minmax(0,1fr)}.contents{position:sticky;top:1rem;align-self:start;max-height:calc(100vh - 2rem);overflow:auto}}
 .contents ul{list-style:none;padding:0;margin:.5rem 0}.contents li{margin:.15rem 0}.contents input{width:100%}
-.op{border-top:1px solid var(--line);padding:.75rem 0}.op h3{font-size:1.05rem;margin:.2rem 0}.op .anchor{text-decoration:none;color:var(--muted)}
-code.path{word-break:normal;overflow-wrap:normal}.method{display:inline-block;min-width:3.6rem;font:700 .8rem/1.6 ui-monospace,monospace;text-align:center;border-radius:.25rem;color:#fff;background:#3b4a57}
+.op{border-top:1px solid var(--line);padding:.75rem 0}.op h3{font-size:1.05rem;margin:.2rem 0}.reference a{text-decoration:underline}.op .anchor{color:var(--muted)}
+.op code{overflow-wrap:anywhere;word-break:normal}
+code.path{word-break:normal;overflow-wrap:normal;white-space:normal}.method{display:inline-block;min-width:3.6rem;font:700 .8rem/1.6 ui-monospace,monospace;text-align:center;border-radius:.25rem;color:#fff;background:#3b4a57}
 .method-get{background:#0b5394}.method-post{background:#1b6b3a}.method-put,.method-patch{background:#7a4b00}.method-delete{background:#9b1c2c}
 dl.params{display:grid;grid-template-columns:minmax(0,1fr);gap:.1rem;margin:.3rem 0}dl.params dd{margin:0 0 .5rem 1rem}
 .example pre{background:#f3f6f9;border:1px solid var(--line);border-radius:.3rem;padding:.5rem;overflow:auto}.example code{word-break:normal}
