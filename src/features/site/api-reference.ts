@@ -199,5 +199,5 @@ export const API_REFERENCE_CSS = `.reference{display:grid;grid-template-columns:
 code.path{word-break:normal;overflow-wrap:normal;white-space:normal}.method{display:inline-block;min-width:3.6rem;font:700 .8rem/1.6 ui-monospace,monospace;text-align:center;border-radius:.25rem;color:#fff;background:#3b4a57}
 .method-get{background:#0b5394}.method-post{background:#1b6b3a}.method-put,.method-patch{background:#7a4b00}.method-delete{background:#9b1c2c}
 dl.params{display:grid;grid-template-columns:minmax(0,1fr);gap:.1rem;margin:.3rem 0}dl.params dd{margin:0 0 .5rem 1rem}
-.example pre{background:#f3f6f9;border:1px solid var(--line);border-radius:.3rem;padding:.5rem;overflow:auto}.example code{word-break:normal}
+.operations,.contents{min-width:0}.example{margin:.5rem 0}.example pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f3f6f9;border:1px solid var(--line);border-radius:.3rem;padding:.5rem;overflow:auto}.example code{word-break:normal}
 `;
