@@ -1,6 +1,9 @@
 // The `bosun` executable: runs its command against this process's streams and environment.
 import { mainProcess } from './cli/main.js';
 import type { CliIo } from './cli/io.js';
+import { quietOnBrokenPipe } from './cli/cli-help.js';
+
+quietOnBrokenPipe(process.stdout);
 
 const io: CliIo = { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env };
 

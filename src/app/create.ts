@@ -65,7 +65,7 @@ import { createSecretsRepo } from '../features/secrets/secrets-repo.js';
 import { createScheduler, type Job, type Scheduler } from '../jobs/scheduler.js';
 import { FallbackLimiterBackend, Limiter, MemoryLimiterBackend, RedisLimiterBackend } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
-import { migrateToLatest, openStore, type Store } from '../store/db.js';
+import { openMigratedStore, type Store } from '../store/db.js';
 import { pingStore } from '../store/dialect.js';
 import type { AppContext } from './context.js';
 import type { StatusReporter } from '../observability/status.js';
@@ -137,10 +137,9 @@ export interface Bosun {
 export async function createCore(config: Config, options: CoreOptions = {}): Promise<BosunCore> {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const store = await openStore(config.database, {
+  const { store } = await openMigratedStore(config.database, {
     onConnectionError: (err) => logger.warn({ err: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on next use'),
   });
-  await migrateToLatest(store);
   const cursors = createCursorCodec(config.cursorSecret ?? (await createSecretsRepo(store.db).getOrCreate('cursor_signing', newCursorSecret(), clock.now())));
 
   let redis: Redis | null = null;

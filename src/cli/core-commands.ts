@@ -40,11 +40,10 @@ export const coreCommands: Command[] = [
     summary: 'Apply pending database migrations and exit.',
     usage: 'bosun migrate',
     async run() {
-      const [{ loadConfig }, { migrateToLatest, openStore }] = await Promise.all([import('../config.js'), import('../store/db.js')]);
+      const [{ loadConfig }, { openMigratedStore }] = await Promise.all([import('../config.js'), import('../store/db.js')]);
       const config = loadConfig(cliIo().env);
-      const store = await openStore(config.database);
+      const { store, applied } = await openMigratedStore(config.database);
       try {
-        const applied = await migrateToLatest(store);
         out(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
       } finally {
         await store.close();

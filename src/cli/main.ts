@@ -3,18 +3,11 @@ import { ConfigError } from '../config-error.js';
 import { AppError } from '../http/errors.js';
 import { err, out, type Command } from './kit.js';
 import { loadCommands } from './commands.js';
+import { badOptionValue, bosunVersion, commandList, groupOf } from './cli-help.js';
 import { runAsProcess, runWithCliIo, type CliIo } from './io.js';
 
 function help(commands: Command[]): string {
-  const width = Math.max(...commands.map((c) => c.name.length));
-  return [
-    'bosun — open maritime information service for software agents',
-    '',
-    'Commands:',
-    ...commands.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
-    '',
-    'Run "bosun <command> --help" for details.',
-  ].join('\n');
+  return ['bosun — open maritime information service for software agents', '', 'Commands:', ...commandList(commands), '', 'Run "bosun <command> --help" for details.'].join('\n');
 }
 
 /** Runs one `bosun` command line against `io` and resolves to its exit code. */
@@ -40,6 +33,22 @@ async function runCommand(argv: string[]): Promise<number> {
       out(help(commands));
       return 0;
     }
+    if (argv[0] === '--version' || argv[0] === '-V' || argv[0] === 'version') {
+      out(`bosun ${bosunVersion()}`);
+      return 0;
+    }
+    // A group of commands (`bosun agents`) lists its own; an unknown word under a group says so and lists them.
+    const group = groupOf(commands, argv);
+    if (group) {
+      const rest = argv.slice(group.words.length);
+      const list = `Commands under "bosun ${group.words.join(' ')}":\n${commandList(group.commands).join('\n')}\n\nRun "bosun <command> --help" for details.`;
+      if (rest.length === 0 || rest[0] === '--help' || rest[0] === '-h') {
+        out(list);
+        return 0;
+      }
+      err(`unknown command: bosun ${argv.join(' ')}\n\n${list}`);
+      return 2;
+    }
     err(`unknown command: ${argv.join(' ')}\n\n${help(commands)}`);
     return 2;
   }
@@ -53,6 +62,11 @@ async function runCommand(argv: string[]): Promise<number> {
     parsed = parseArgs({ args: rest, options: command.options ?? {}, allowPositionals: true, strict: true });
   } catch (e) {
     err(`${(e as Error).message}\n\nUsage: ${command.usage}`);
+    return 2;
+  }
+  const bad = badOptionValue(parsed.values);
+  if (bad) {
+    err(`${bad}\n\nUsage: ${command.usage}`);
     return 2;
   }
   try {

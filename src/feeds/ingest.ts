@@ -2,6 +2,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../clock.js';
 import type { AisSink } from '../fleet/types.js';
 import { FeedManager, reportToJson, type FeedSourceReport } from './feed-manager.js';
+import { feedRetryLog } from './retry-log.js';
 import { createSource } from './sources/index.js';
 import type { FeedSpec } from './spec.js';
 import { iso } from '../clock.js';
@@ -42,7 +43,8 @@ export function formatReport(report: FeedSourceReport): string {
  */
 export async function runIngest(options: IngestOptions): Promise<FeedSourceReport[]> {
   const manager = new FeedManager({ sink: options.sink, clock: options.clock, ...(options.logger ? { logger: options.logger } : {}) });
-  for (const spec of options.specs) manager.add(createSource(spec, { clock: options.clock, ...(options.stdin ? { stdin: options.stdin } : {}) }));
+  for (const spec of options.specs)
+    manager.add(createSource(spec, { clock: options.clock, ...(options.logger ? { onRetry: feedRetryLog(options.logger) } : {}), ...(options.stdin ? { stdin: options.stdin } : {}) }));
   const printProgress = () => {
     const reports = manager.reports();
     if (options.json) options.print(JSON.stringify({ sources: reports.map(reportToJson) }));

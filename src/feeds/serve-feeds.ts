@@ -5,6 +5,7 @@ import type { AisSink } from '../fleet/types.js';
 import type { KnownVessels } from '../sim/start.js';
 import { defaultFeeds } from './demo.js';
 import { FeedManager } from './feed-manager.js';
+import { feedRetryLog } from './retry-log.js';
 import { createSource } from './sources/index.js';
 import { FeedSpecError, parseFeedSpecs } from './spec.js';
 
@@ -17,7 +18,7 @@ export function configuredFeeds(feeds: string | null, deps: { demo: Config['demo
   const manager = new FeedManager({ sink: deps.sink, clock: deps.clock, logger: deps.logger });
   try {
     for (const spec of parseFeedSpecs(feeds ?? defaultFeeds())) {
-      manager.add(createSource(spec, { clock: deps.clock, demo: { settings: deps.demo, fleet: deps.fleet, logger: deps.logger, sink: deps.sink } }));
+      manager.add(createSource(spec, { clock: deps.clock, onRetry: feedRetryLog(deps.logger), demo: { settings: deps.demo, fleet: deps.fleet, logger: deps.logger, sink: deps.sink } }));
     }
   } catch (e) {
     if (e instanceof FeedSpecError) throw new ConfigError(`invalid configuration:\n  BOSUN_FEEDS: ${e.message}`);

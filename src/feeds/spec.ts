@@ -9,6 +9,8 @@
  *   none                         no feeds
  * Several specs are separated by commas.
  */
+import { closestWord } from '../edit-distance.js';
+
 export type ReplayPace = { kind: 'fast' } | { kind: 'recorded'; speed: number };
 
 export type FeedSpec =
@@ -64,6 +66,9 @@ function parseFile(spec: string, body: string): FeedSpec {
   return { kind: 'file', name: `file:${basename(path)}`, path, pace };
 }
 
+const SCHEMES = ['tcp', 'tcp-listen', 'udp', 'file'];
+const KEYWORDS = ['demo', 'none', 'stdin'];
+
 function parseOne(spec: string): FeedSpec {
   if (spec === '-' || spec === 'stdin') return { kind: 'stdin', name: 'stdin' };
   if (spec === 'demo') return { kind: 'demo', name: DEMO_SOURCE_NAME };
@@ -81,8 +86,12 @@ function parseOne(spec: string): FeedSpec {
   }
   if (scheme === 'file') return parseFile(spec, spec.slice('file:'.length));
   if (scheme !== undefined && scheme.length > 1) {
-    return fail(spec, `unknown scheme "${scheme}:" (use tcp://, tcp-listen://, udp://, file:, -, demo or none)`);
+    const near = closestWord(scheme, SCHEMES, 2);
+    return fail(spec, `unknown scheme "${scheme}:"${near ? ` — did you mean ${near}:?` : ''} (use tcp://, tcp-listen://, udp://, file:, -, demo or none)`);
   }
+  // A bare word one or two typos from a keyword is a misspelled keyword, not a file (file:word names a file).
+  const keyword = /^[a-z]+$/i.test(spec) ? closestWord(spec.toLowerCase(), KEYWORDS, spec.length <= 4 ? 1 : 2) : null;
+  if (keyword) fail(spec, `did you mean ${keyword}? (for a file of that name write file:${spec})`);
   // A bare path (a one-letter "scheme" is a Windows drive letter).
   return parseFile(spec, spec);
 }

@@ -9,6 +9,7 @@ import { copyDataOf, EACH_ROW_MARKER, eachRowStatement, runCopy } from './bulk.j
 import { dialectHelpers, type DialectHelpers } from './dialect.js';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { postgresStartError, sqliteStartError, startFailureOf } from './start-errors.js';
 import { createTransactionRunner, ImmediateSqliteDialect, type TransactionRunner } from './transaction.js';
 
 export type Db = Kysely<Database>;
@@ -72,9 +73,14 @@ export interface StoreOptions {
 
 export async function openStore(database: Config['database'], options: StoreOptions = {}): Promise<Store> {
   if (database.kind === 'sqlite') {
-    if (database.file !== ':memory:') mkdirSync(dirname(database.file), { recursive: true });
-    const sqlite = new SQLiteDatabase(database.file);
-    sqlite.pragma('journal_mode = WAL');
+    let sqlite: SQLiteDatabase.Database;
+    try {
+      if (database.file !== ':memory:') mkdirSync(dirname(database.file), { recursive: true });
+      sqlite = new SQLiteDatabase(database.file);
+      sqlite.pragma('journal_mode = WAL');
+    } catch (err) {
+      throw sqliteStartError(database.file, dirname(database.file), err);
+    }
     sqlite.pragma('synchronous = NORMAL');
     // Checkpoint every ~40 MB of WAL instead of 4 MB: a bulk write dirties a leaf of the (vsl_id,
     // observed_at) index per vessel in every batch; copied back once per checkpoint, not once per batch
@@ -187,6 +193,22 @@ function unavailableOnConnectionLoss(pool: pg.Pool): PostgresPool {
     },
     end: () => pool.end(),
   };
+}
+
+/**
+ * Opens the store and applies pending migrations, as a process starts: a PostgreSQL server that
+ * cannot be reached or refuses the database or role becomes a StoreStartError naming host, port,
+ * database, role, the cause and the fix (and the store is closed again).
+ */
+export async function openMigratedStore(database: Config['database'], options: StoreOptions = {}): Promise<{ store: Store; applied: string[] }> {
+  const store = await openStore(database, options);
+  try {
+    return { store, applied: await migrateToLatest(store) };
+  } catch (err) {
+    await store.close().catch(() => {});
+    if (database.kind === 'postgres' && startFailureOf(err)) throw postgresStartError(database.url, err);
+    throw err;
+  }
 }
 
 /** Kysely's bookkeeping table, kept under its name and shape so existing databases stay valid. */

@@ -112,6 +112,8 @@ test('console in Chromium refuses a form with a wrong CSRF token or a foreign Or
       const token = doc.querySelector('form[action="/console/agents/grant"] input[name="csrf"]');
       token.value = 'wrong-token';
     });
+    // the scope picker starts on a placeholder the browser will not submit: choose one
+    await page.locator('form[action="/console/agents/grant"] select[name="scope"]').first().selectOption('vessels:live');
     const [wrong] = await Promise.all([
       page.waitForResponse((r) => r.url() === base + '/console/agents/grant' && r.request().method() === 'POST'),
       page.locator('form[action="/console/agents/grant"] button[type="submit"]').first().click(),

@@ -61,8 +61,10 @@ async function renderedVessels(page: Page, count: number): Promise<string[]> {
   });
 }
 
-/** Clicks the vessel symbol at a position (the map projects it to the canvas). */
+/** Clicks the vessel symbol at a position: the map is centred on it first (the panels float over the map's edges), then it projects it to the canvas. */
 async function clickAt(page: Page, lonLat: [number, number]): Promise<void> {
+  await page.evaluate((ll) => (globalThis as unknown as { bosunMap: any }).bosunMap.jumpTo({ center: ll }), lonLat);
+  await page.waitForFunction(() => (globalThis as unknown as { bosunMap: any }).bosunMap.loaded());
   const point = await page.evaluate((ll) => {
     const map = (globalThis as unknown as { bosunMap: any }).bosunMap;
     const p = map.project(ll);

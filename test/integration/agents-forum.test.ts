@@ -71,7 +71,11 @@ test('agents forum shows public channel messages, claims with votes and state, a
     assert.deepEqual(shown.slice(1).map(String), [api.state, api.score, api.up_weight, api.down_weight, api.voters].map(String), 'as a member reads it through the API');
     assert.equal(api.voters, 1);
     assert.doesNotMatch(page, /seen it too/, 'vote reasons are private');
-    assert.match(page, /Explain the Rotterdam wait<\/strong> · 10 points · posted by <code>[^<]+<\/code>/, "a banned agent's bounty stays, as members see it");
+    assert.match(
+      page,
+      /Explain the Rotterdam wait<\/strong> · 10 points · posted by [\w-]+ <span class="muted">\(<code>agt_[^<]+<\/code>\)<\/span>/,
+      "a banned agent's bounty stays, as members see it",
+    );
     assert.ok(page.includes(bounty.body.data.bounty_id));
 
     // a member's own listing agrees: the banned poster's bounty is listed, the hidden claim is not

@@ -41,11 +41,11 @@ test('console trials: grant and revoke through the trials service, audited as th
     const me = await app.api('GET', '/v1/agents/me', { token: apiKey });
     assert.ok(me.body.data.scopes.includes('snapshot:read'), 'the agent has the trial scope');
     const list = await b.get('/console/trials');
-    assert.match(list.text, new RegExp(`<td><code>${agentId}</code></td>\\s*<td>IMO:${vesselImo}</td>`));
+    assert.match(list.text, new RegExp(`<td data-label="Agent"><code>${agentId}</code></td>\\s*<td data-label="Vessel">IMO:${vesselImo}</td>`));
     assert.deepEqual(await audited(app, 'harbor.snapshot_trial.grant'), { actor: 'operator', target: agentId });
 
     assert.equal((await b.post('/console/trials/revoke', { csrf: b.csrf, agent_id: agentId })).status, 303);
-    assert.match((await b.get('/console/trials')).text, /<td>revoked<\/td>/);
+    assert.match((await b.get('/console/trials')).text, /<td data-label="State">revoked<\/td>/);
     assert.deepEqual(await audited(app, 'harbor.snapshot_trial.revoke'), { actor: 'operator', target: agentId });
     const again = await b.post('/console/trials/revoke', { csrf: b.csrf, agent_id: agentId });
     assert.equal(again.status, 404);
@@ -189,7 +189,7 @@ test('console exchange moderation: ban and unban, hide and restore a claim throu
     assert.equal((await b.post('/console/exchange/ban', { csrf: b.csrf, agent_id: author.agentId, reason: 'spam claims' })).status, 303);
     const banned = await app.api('GET', '/v1/exchange/claims', { token: author.apiKey });
     assert.equal(banned.body.errors[0].code, 'exchange_banned');
-    assert.match((await b.get('/console/exchange')).text, new RegExp(`<td><code>${author.agentId}</code></td>[\\s\\S]*spam claims`));
+    assert.match((await b.get('/console/exchange')).text, new RegExp(`<td data-label="Agent"><code>${author.agentId}</code></td>[\\s\\S]*spam claims`));
     assert.deepEqual(await audited(app, 'exchange.ban'), { actor: 'operator', target: author.agentId });
     assert.equal((await b.post('/console/exchange/unban', { csrf: b.csrf, agent_id: author.agentId })).status, 303);
     assert.equal((await app.api('GET', '/v1/exchange/claims', { token: author.apiKey })).status, 200);

@@ -165,7 +165,7 @@ test('console telemetry: charts and the per-operation table from recorded reques
       bars('errors').some((t) => /: [1-9]\d* errors/.test(t!)),
       'the 404 is an error',
     );
-    assert.match(page.text, /<code>getPing<\/code><\/td>\s*<td>4<\/td>/);
+    assert.match(page.text, /<code>getPing<\/code><\/td>\s*<td data-label="Requests">4<\/td>/);
     const week = await b.get('/console/telemetry?window=7d');
     assert.equal([...week.text.matchAll(/<rect /g)].length, 4 * 28, 'four charts of 28 six-hour buckets');
     assert.match(week.text, /360-minute buckets/);
@@ -194,8 +194,14 @@ test('console moderation: an open report with its post; hiding the post upholds 
     const page = await b.get('/console/moderation');
     assert.match(page.text, /Buy cheap bunkers at &lt;this link&gt;/);
     assert.match(page.text, /looks like spam/);
+    // the reason preselected is other (abuse would be an incident against the author), as in the CLI
+    assert.deepEqual(
+      [...page.text.matchAll(/<option selected>(\w+)<\/option>/g)].map((m) => m[1]),
+      ['other', 'other'],
+    );
     const hidden = await b.post('/console/moderation/hide', { csrf: b.csrf, post_id: postId, reason: 'spam' });
     assert.equal(hidden.status, 303);
+    assert.match((await b.get(String(hidden.headers.location))).text, new RegExp(`role="status">Hid post ${postId} \\(reason spam\\)\\.`));
     assert.notEqual((await groups.findPostForOperator(postId))?.hidden_at, null);
     const open = await groups.listReports({ state: 'open', limit: 10 });
     assert.deepEqual(

@@ -38,7 +38,7 @@ test('docs page: every discoverable operation of the catalog, escaped; the API s
   try {
     const res = await app.api('GET', '/docs');
     assert.equal(res.status, 200);
-    const ids = [...res.text.matchAll(/<tr id="([A-Za-z0-9]+)">/g)].map((m) => m[1]);
+    const ids = [...res.text.matchAll(/<article class="op" id="([A-Za-z0-9]+)"/g)].map((m) => m[1]);
     const capabilities = (await app.api('GET', '/v1/capabilities')).body.data.capabilities as Array<{ operation_id?: string; operationId?: string }>;
     assert.equal(ids.length, capabilities.length);
     assert.ok(ids.includes('getPing') || ids.includes('getV1Ping') || ids.length > 50);
@@ -46,6 +46,37 @@ test('docs page: every discoverable operation of the catalog, escaped; the API s
     const form = await app.api('POST', '/v1/agents/register', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(form.status, 415, 'form bodies are parsed for site pages only');
     assert.equal(form.body.errors[0].code, 'unsupported_media_type');
+  } finally {
+    await app.close();
+  }
+});
+
+test('docs: an API reference from the OpenAPI document, vessels first, searchable, with parameters, responses and examples at deep links; paths wrap only after a slash', async () => {
+  const app = await startTestApp();
+  try {
+    const page = (await app.api('GET', '/docs')).text;
+    const sections = [...page.matchAll(/<h2 id="section-([a-z-]+)">/g)].map((m) => m[1]);
+    assert.deepEqual(sections.slice(0, 3), ['vessels', 'ports', 'sts'], 'the maritime data first, not catalog order');
+    assert.equal(new Set(sections).size, sections.length);
+    assert.match(page, /<nav aria-label="API sections">[\s\S]*<a href="#section-vessels">vessels<\/a>/);
+    // one operation in full: deep link, method, path, parameters, responses, an example request
+    const ping = page.slice(page.indexOf('<article class="op" id="getPing"'));
+    assert.match(ping, /^<article class="op" id="getPing" data-section="meta">\s*<h3>\s*<a class="anchor" href="#getPing"/);
+    assert.match(ping.slice(0, ping.indexOf('</article>')), /<h4>Responses<\/h4>[\s\S]*<code>200<\/code>[\s\S]*<h4>Examples<\/h4>[\s\S]*<pre tabindex="0"><code>GET \/v1\/ping<\/code><\/pre>/);
+    const withQuery = page.slice(page.indexOf('<h4>Parameters</h4>'));
+    assert.match(withQuery, /<dt><code>\w+<\/code> <span class="muted">(query|path)/);
+    // paths break only after a slash
+    for (const m of page.matchAll(/<code class="path">(.*?)<\/code>/g)) {
+      assert.doesNotMatch(m[1]!.replace(/\/<wbr \/>/g, '/'), /<wbr/, 'a break opportunity only after a slash');
+    }
+    assert.match(page, /<code class="path">\/<wbr \/>v1\/<wbr \/>capabilities/);
+    // search: every word must match; nothing else is listed
+    const found = (await app.api('GET', '/docs?q=vessel+track')).text;
+    const ids = [...found.matchAll(/<article class="op" id="([A-Za-z0-9]+)"/g)].map((m) => m[1]!);
+    assert.ok(ids.length >= 1 && ids.length < 20, `a few operations match: ${ids.join(', ')}`);
+    for (const id of ids) assert.match(found.slice(found.indexOf(`id="${id}"`), found.indexOf('</article>', found.indexOf(`id="${id}"`))).toLowerCase(), /vessel[\s\S]*track|track[\s\S]*vessel/);
+    assert.match(found, /value="vessel track"/);
+    assert.match((await app.api('GET', '/docs?q=zzqx-nothing')).text, /0 of \d+ operations match &quot;zzqx-nothing&quot;/);
   } finally {
     await app.close();
   }

@@ -16,6 +16,27 @@ export const agentCommands: Command[] = [
     },
   },
   {
+    name: 'agents show',
+    summary: 'Show one agent: state, key prefix and its scopes (who granted each, until when).',
+    usage: 'bosun agents show <agent_id> [--json]',
+    options: { json: { type: 'boolean' } },
+    async run({ positionals, values }) {
+      const id = positionals[0];
+      if (!id) throw new AppError('invalid_request', 'give the agent id');
+      const agent = await withBosun((b) => b.ctx.services.agents.describe(id));
+      if (values.json) {
+        out(JSON.stringify(agent, null, 2));
+        return 0;
+      }
+      out(`${agent.agent_id}  ${agent.name}  ${agent.state}  key ${agent.key_prefix}…  registered ${agent.created_at}`);
+      if (agent.sandbox_expires_at) out(`  sandbox until ${agent.sandbox_expires_at}`);
+      if (agent.trial_expires_at) out(`  trial until ${agent.trial_expires_at}`);
+      out(`  scopes: ${agent.scopes.join(', ')}`);
+      for (const g of agent.scope_grants) out(`    ${g.scope}  granted by ${g.granted_by} at ${g.granted_at}${g.expires_at ? `, until ${g.expires_at}` : ''}`);
+      return 0;
+    },
+  },
+  {
     name: 'agents rotate-key',
     summary: "Replace an agent's API key; the old key stops working at once. Prints the new key once.",
     usage: 'bosun agents rotate-key <agent_id>',

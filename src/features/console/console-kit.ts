@@ -113,3 +113,26 @@ function sameSiteReferer(req: PageRequest): boolean {
     return false;
   }
 }
+
+/** What a console action did, told on the page it returns to (`?done=granted&scope=…&agent=…`): fixed sentences, values escaped. */
+const CONFIRMATIONS: Record<string, (q: URLSearchParams) => string> = {
+  granted: (q) => `Granted ${q.get('scope') ?? 'the scope'} to ${q.get('agent') ?? 'the agent'}.`,
+  revoked: (q) => `Revoked ${q.get('agent') ?? 'the agent'}: its key no longer works.`,
+  respond: (q) => `Answered request ${q.get('request') ?? ''}; the agent sees the answer.`,
+  approve: (q) => `Approved request ${q.get('request') ?? ''}${q.get('scopes') ? `; granted ${q.get('scopes')}` : ''}.`,
+  reject: (q) => `Rejected request ${q.get('request') ?? ''}.`,
+  close: (q) => `Closed request ${q.get('request') ?? ''}.`,
+  hidden: (q) => `Hid post ${q.get('post') ?? ''} (reason ${q.get('reason') ?? 'other'}).`,
+  dismissed: (q) => `Dismissed report ${q.get('report') ?? ''}.`,
+};
+
+/** The path an action redirects to, with what it did for the confirmation. */
+export function doneAt(path: string, done: keyof typeof CONFIRMATIONS, params: Record<string, string> = {}): string {
+  return `${path}${path.includes('?') ? '&' : '?'}${new URLSearchParams({ done, ...params }).toString()}`;
+}
+
+/** The confirmation of the action that led here, or nothing. */
+export function confirmation(query: URLSearchParams): Html | null {
+  const say = CONFIRMATIONS[query.get('done') ?? ''];
+  return say ? html`<p class="confirmation" role="status">${say(query)}</p>` : null;
+}

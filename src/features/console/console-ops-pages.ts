@@ -8,6 +8,7 @@ import { layout } from '../web/layout.js';
 import { TICKET_KINDS, TICKET_STATES, type OperatorStep } from '../feedback/feedback-service.js';
 import { PAYMENT_STATES, proofFlags } from '../payments/payments-service.js';
 import { consoleKit, csrfField, OPERATOR, optional, required } from './console-kit.js';
+import { statusValueView } from './console-status.js';
 import type { ConsoleSessions } from './console-sessions.js';
 
 export interface ConsoleOpsDeps {
@@ -22,7 +23,8 @@ interface FeedSourceJson {
   simulated: boolean;
   lines: number;
   messages: number;
-  errors: number;
+  /** Lines refused, by reason (bad_checksum, …). */
+  errors: Record<string, number>;
   reconnects: number;
   last_message_at: string | null;
   last_observed_at: string | null;
@@ -47,6 +49,14 @@ function reason(form: URLSearchParams): string {
   const text = required(form, 'reason');
   if (text.length > REASON_MAX) throw new AppError('invalid_request', `reason is at most ${REASON_MAX} characters`, { field: 'reason' });
   return text;
+}
+
+/** Refused lines: the total, then each reason with its count (`12: bad_checksum 10, unsupported 2`). */
+export function errorsView(errors: Record<string, number>): string {
+  const entries = Object.entries(errors).filter(([, n]) => n > 0);
+  if (entries.length === 0) return '0';
+  const total = entries.reduce((sum, [, n]) => sum + n, 0);
+  return `${total.toLocaleString('en')}: ${entries.map(([reason, n]) => `${reason.replace(/_/g, ' ')} ${n.toLocaleString('en')}`).join(', ')}`;
 }
 
 const perMinute = (count: number, seconds: number) => (seconds <= 0 ? '—' : (count / (seconds / 60)).toFixed(1));
@@ -86,7 +96,7 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
                     f.state,
                     f.messages.toLocaleString('en'),
                     perMinute(f.messages, status.uptime_seconds),
-                    f.errors,
+                    errorsView(f.errors),
                     f.reconnects,
                     f.last_message_at ?? '—',
                     f.last_error ?? '—',
@@ -95,7 +105,7 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
                 )
           }
           <h2>Fleet</h2>
-          <pre>${JSON.stringify(fleet ?? {}, null, 2)}</pre>`;
+          ${fleet ? statusValueView(fleet) : html`<p>No fleet state in this process.</p>`}`;
         return { html: layout({ title: 'Feeds', console: session, main }) };
       }),
     },
@@ -434,7 +444,7 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
             recorded${quality.window.truncated ? ' (newest records only)' : ''}.
           </p>
           <h2>Engine and answer cache (this process)</h2>
-          <dl class="figures" data-section="route-engine">
+          <dl class="pairs" data-section="route-engine">
             ${
               engine.loaded
                 ? html`<dt>Sea network</dt>

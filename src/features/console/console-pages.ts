@@ -9,7 +9,8 @@ import { barChart } from './charts.js';
 import { chartAssetPages, CHART_SCRIPTS, CHART_STYLES } from './chart-assets.js';
 import { HIDE_REASONS, type HideReason } from '../harbor/groups/group-rules.js';
 import { CONSOLE_SESSION, type ConsoleSessions } from './console-sessions.js';
-import { consoleKit, cookie, forbidden, foreignOrigin, LOGIN_COOKIE, OPERATOR, required, sameToken, signInPage } from './console-kit.js';
+import { confirmation, consoleKit, cookie, doneAt, forbidden, foreignOrigin, LOGIN_COOKIE, OPERATOR, required, sameToken, signInPage } from './console-kit.js';
+import { statusView } from './console-status.js';
 import { consoleOpsPages, type ConsoleOpsDeps } from './console-ops-pages.js';
 
 export interface ConsoleDeps {
@@ -78,22 +79,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
       method: 'GET',
       path: '/console',
       handler: signedIn(async (_req, session) => {
-        const status = await services.meta.status();
-        const components = Object.entries(status.components);
-        const main = html`<h1>Service status: ${status.status}</h1>
-          <ul class="figures">
-            <li><strong>${status.store.dialect}</strong>store ${status.store.healthy ? 'healthy' : 'UNHEALTHY'} (${status.store.latency_ms ?? '—'} ms)</li>
-            <li><strong>${status.redis.configured ? (status.redis.healthy ? 'healthy' : 'UNHEALTHY') : 'none'}</strong>Redis</li>
-            <li><strong>${status.operations.implemented}</strong>operations implemented</li>
-            <li><strong>${Math.floor(status.uptime_seconds / 60)}</strong>minutes up (version ${status.version})</li>
-            <li><strong>${status.telemetry.pending_records}</strong>telemetry records pending</li>
-          </ul>
-          <h2>Components</h2>
-          ${components.map(
-            ([name, report]) =>
-              html`<h3>${name}</h3>
-                <pre>${JSON.stringify(report, null, 2)}</pre>`,
-          )}`;
+        const main = statusView(await services.meta.status());
         return { html: layout({ title: 'Console', console: session, main }) };
       }),
     },
@@ -142,22 +128,28 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
     {
       method: 'GET',
       path: '/console/agents',
-      handler: signedIn(async (_req, session) => {
+      handler: signedIn(async (req, session) => {
         const agents = await services.agents.list({ limit: 200 });
+        const scopesOf = new Map((await Promise.all(agents.map((a) => services.agents.describe(a.agent_id)))).map((d) => [d.agent_id, d.scopes]));
         const scopes = [...GRANTABLE_SCOPES].sort();
         const main = html`<h1>Agents</h1>
+          ${confirmation(req.query)}
           <p>The newest 200 agents. Actions are the CLI's (<code>bosun agents …</code>) and are audited.</p>
-          ${dataTable(['Agent', 'State', 'Registered', 'Grant a scope', 'Revoke'], agents, (a) => [
+          ${dataTable(['Agent', 'State', 'Registered', 'Scopes', 'Grant a scope', 'Revoke'], agents, (a) => [
             html`<code>${a.agent_id}</code><br />${a.name}${a.vendor ? html` <span class="muted">(${a.vendor})</span>` : null}`,
             a.state,
             iso(Number(a.created_at)),
+            html`<ul class="scopes">
+              ${(scopesOf.get(a.agent_id) ?? []).map((s) => html`<li><code>${s}</code></li>`)}
+            </ul>`,
             html`${
               a.state === 'revoked'
                 ? '—'
                 : html`<form method="post" action="/console/agents/grant" class="inline">
                     <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="agent_id" value="${a.agent_id}" />
                     <label for="scope-${a.agent_id}" class="muted">Scope</label>
-                    <select id="scope-${a.agent_id}" name="scope">
+                    <select id="scope-${a.agent_id}" name="scope" required>
+                      <option value="" selected>choose a scope…</option>
                       ${scopes.map((s) => html`<option>${s}</option>`)}
                     </select>
                     <button type="submit">Grant</button>
@@ -181,8 +173,8 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
       method: 'POST',
       path: '/console/agents/grant',
       handler: action(async (form) => {
-        await services.agents.grantScope(required(form, 'agent_id'), required(form, 'scope'), OPERATOR);
-        return '/console/agents';
+        const grant = await services.agents.grantScope(required(form, 'agent_id'), required(form, 'scope'), OPERATOR);
+        return doneAt('/console/agents', 'granted', { agent: required(form, 'agent_id'), scope: grant.expires_at ? `${grant.scope} until ${grant.expires_at}` : grant.scope });
       }),
     },
     {
@@ -190,16 +182,17 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
       path: '/console/agents/revoke',
       handler: action(async (form) => {
         await services.agents.revoke(required(form, 'agent_id'), OPERATOR, required(form, 'reason'));
-        return '/console/agents';
+        return doneAt('/console/agents', 'revoked', { agent: required(form, 'agent_id') });
       }),
     },
     {
       method: 'GET',
       path: '/console/moderation',
-      handler: signedIn(async (_req, session) => {
+      handler: signedIn(async (req, session) => {
         const reports = await services.groups.listReports({ state: 'open', limit: 100 });
         const posts = await Promise.all(reports.map((r) => services.groups.findPostForOperator(r.post_id)));
         const main = html`<h1>Moderation: open reports on group posts</h1>
+          ${confirmation(req.query)}
           ${
             reports.length === 0
               ? html`<p>No open reports.</p>`
@@ -220,7 +213,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
                       <input type="hidden" name="csrf" value="${session.csrf}" /><input type="hidden" name="post_id" value="${r.post_id}" />
                       <label for="why-${r.report_id}">Hide the post, reason</label>
                       <select id="why-${r.report_id}" name="reason">
-                        ${HIDE_REASONS.map((h) => html`<option>${h}</option>`)}
+                        ${HIDE_REASONS.map((h) => html`<option ${h === 'other' ? html`selected` : null}>${h}</option>`)}
                       </select>
                       <button type="submit">Hide</button>
                     </form>
@@ -241,7 +234,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         const reason = required(form, 'reason');
         if (!(HIDE_REASONS as readonly string[]).includes(reason)) throw new AppError('invalid_request', `reason must be one of ${HIDE_REASONS.join(', ')}`, { field: 'reason' });
         await services.groups.hidePost(required(form, 'post_id'), reason as HideReason, OPERATOR);
-        return '/console/moderation';
+        return doneAt('/console/moderation', 'hidden', { post: required(form, 'post_id'), reason });
       }),
     },
     {
@@ -249,7 +242,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
       path: '/console/moderation/dismiss',
       handler: action(async (form) => {
         await services.groups.dismissReport(required(form, 'report_id'), OPERATOR);
-        return '/console/moderation';
+        return doneAt('/console/moderation', 'dismissed', { report: required(form, 'report_id') });
       }),
     },
     {
@@ -259,6 +252,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         const state = req.query.get('state') ?? 'open';
         const rows = await services.operatorRequests.listForOperator({ state: (REQUEST_STATES as readonly string[]).includes(state) ? state : 'open', limit: 100 });
         const main = html`<h1>Operator requests</h1>
+          ${confirmation(req.query)}
           <p>${REQUEST_STATES.map((s) => html`<a href="/console/operator-requests?state=${s}" ${s === state ? html` aria-current="page"` : null}>${s}</a> `)}</p>
           ${
             rows.length === 0
@@ -298,12 +292,15 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
         const id = required(form, 'request_id');
         const answer = form.get('public_response')?.trim() || undefined;
         const decision = required(form, 'decision');
+        if (decision === 'approve') {
+          const { grants } = await services.operatorRequests.approve(id, { publicResponse: answer }, OPERATOR);
+          return doneAt('/console/operator-requests', 'approve', { request: id, ...(grants.length ? { scopes: grants.map((g) => g.scope).join(', ') } : {}) });
+        }
         if (decision === 'respond') await services.operatorRequests.respond(id, { publicResponse: required(form, 'public_response') }, OPERATOR);
-        else if (decision === 'approve') await services.operatorRequests.approve(id, { publicResponse: answer }, OPERATOR);
         else if (decision === 'reject') await services.operatorRequests.reject(id, { publicResponse: required(form, 'public_response') }, OPERATOR);
         else if (decision === 'close') await services.operatorRequests.close(id, { publicResponse: answer }, OPERATOR);
         else throw new AppError('invalid_request', 'decision must be respond, approve, reject or close', { field: 'decision' });
-        return '/console/operator-requests';
+        return doneAt('/console/operator-requests', decision, { request: id });
       }),
     },
     ...consoleOpsPages({ sessions, services }),

@@ -1,26 +1,63 @@
-/** Colours of the vessel symbols by ship category (shipCategory), 'unknown' when the type is not reported. */
+/**
+ * Colours of the vessel symbols by ship category (shipCategory), 'unknown' when the type is not
+ * reported: Paul Tol's colour-blind-safe "muted" scheme and neutral greys (docs/decisions/096).
+ */
 export const CATEGORY_COLOURS: Record<string, string> = {
-  cargo: '#2e7d32',
-  tanker: '#c62828',
-  passenger: '#1565c0',
-  fishing: '#ef6c00',
-  tug: '#6d4c41',
-  pleasure: '#ad1457',
-  high_speed: '#00838f',
-  sailing: '#6a1b9a',
-  military: '#37474f',
-  other: '#757575',
-  unknown: '#9e9d24',
+  cargo: '#117733',
+  tanker: '#cc6677',
+  passenger: '#332288',
+  fishing: '#ddcc77',
+  tug: '#882255',
+  pleasure: '#aa4499',
+  high_speed: '#44aa99',
+  sailing: '#88ccee',
+  military: '#3d3d3d',
+  other: '#999933',
+  unknown: '#a9a9a9',
 };
 
-export const MAP_CSS = `.map-layout{display:grid;grid-template-columns:minmax(0,1fr) 18rem;gap:1rem;align-items:start}
-#map{height:70vh;min-height:24rem;border:1px solid var(--line);border-radius:.3rem;background:#b8d4e8}
-.map-side fieldset{border:1px solid var(--line);margin:0 0 1rem}.map-side label.check{display:block;margin:.2rem 0}
-.map-side dl{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.5rem 0}.map-side dt{color:var(--muted)}.map-side dd{margin:0}
+/** Colours of the other layers: none shared with a vessel type or with each other (Okabe-Ito orange, vermillion, yellow; slate). */
+export const LAYER_COLOURS = {
+  port: '#1f3b57',
+  morePort: '#6b8299',
+  chokepoint: '#e69f00',
+  sts: '#f0e442',
+  congestion: '#d55e00',
+  /** The simulated mark: a thin dark dashed-looking halo that leaves the type colour readable. */
+  simulated: '#101010',
+} as const;
+
+/** The legend: one entry per layer of the map, each vessel type included. */
+export const LEGEND: ReadonlyArray<{ layer: string; label: string; colour: string; shape: 'dot' | 'ring' | 'square' }> = [
+  ...Object.entries(CATEGORY_COLOURS).map(([category, colour]) => ({ layer: `vessel-${category}`, label: `${category.replace('_', ' ')} vessel`, colour, shape: 'dot' as const })),
+  { layer: 'simulated', label: 'simulated (demo fleet): dark ring', colour: LAYER_COLOURS.simulated, shape: 'ring' },
+  { layer: 'ports', label: 'port (World Port Index)', colour: LAYER_COLOURS.port, shape: 'square' },
+  { layer: 'more-ports', label: 'port (UN/LOCODE only, zoom in)', colour: LAYER_COLOURS.morePort, shape: 'square' },
+  { layer: 'chokepoints', label: 'chokepoint gate', colour: LAYER_COLOURS.chokepoint, shape: 'ring' },
+  { layer: 'sts', label: 'ship-to-ship encounter (7 days)', colour: LAYER_COLOURS.sts, shape: 'dot' },
+  { layer: 'congestion', label: 'congestion at a port', colour: LAYER_COLOURS.congestion, shape: 'ring' },
+];
+
+export const MAP_CSS = `body.map-page{display:flex;flex-direction:column;height:100vh;height:100dvh}body.map-page main{flex:1;min-height:0;position:relative;max-width:none;margin:0;padding:0}body.map-page footer{display:none}
+body.map-page header nav{padding:.25rem .75rem}body.map-page header ul{gap:.2rem .9rem;font-size:.95rem}
+.map-layout{position:absolute;inset:0}
+#map{position:absolute;inset:0;background:#b8d4e8}
+.map-bar{position:absolute;top:.5rem;left:.5rem;z-index:2;display:flex;gap:.4rem;align-items:flex-start;max-width:calc(100% - 4rem);flex-wrap:wrap}
+.map-bar h1{font-size:1rem;margin:0;padding:.3rem .6rem;background:#fff;border:1px solid var(--line);border-radius:.3rem}
+.map-bar details{background:#fff;border:1px solid var(--line);border-radius:.3rem;padding:.3rem .6rem;max-width:28rem}.map-bar summary{cursor:pointer}
+.map-bar form{display:flex;gap:.3rem;background:#fff;border:1px solid var(--line);border-radius:.3rem;padding:.2rem}.map-bar input{width:12rem;max-width:40vw}
+.map-bar label{margin:0}
+.map-side{position:absolute;z-index:2;right:3.2rem;top:.5rem;width:20rem;max-height:calc(100% - 1rem);overflow:auto;background:#fff;border:1px solid var(--line);border-radius:.3rem;padding:.5rem .75rem}
+.map-side fieldset{border:1px solid var(--line);margin:0 0 .6rem;padding:.2rem .5rem}.map-side label.check{display:inline-block;margin:.1rem .6rem .1rem 0}
+.map-side dl{display:grid;grid-template-columns:auto 1fr;gap:.1rem .6rem;margin:.5rem 0}.map-side dt{color:var(--muted)}.map-side dd{margin:0}.map-side h2{font-size:1.1rem;margin:.3rem 0}
+#map-results{list-style:none;padding:0;margin:.3rem 0}#map-results button{width:100%;text-align:left}
+.map-tip{position:absolute;z-index:3;pointer-events:none;background:#fff;border:1px solid var(--line);border-radius:.25rem;padding:.15rem .4rem;font-size:.85rem;white-space:nowrap}
 .badge{display:inline-block;border-radius:.2rem;padding:0 .35rem;margin-right:.3rem;font-size:.85rem;font-weight:600}
-.badge.delayed{background:#fff1d6;color:#6b3a00;border:1px solid #8a4b00}.badge.simulated{background:#ece4f6;color:#4a1872;border:1px solid #6a1b9a}.badge.live{background:#e2f3e4;color:#1b5e20;border:1px solid #2e7d32}
-.legend{list-style:none;padding:0;margin:0;columns:2}.swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:50%;margin-right:.4rem;vertical-align:-.1rem}
-@media (max-width:48rem){.map-layout{grid-template-columns:1fr}}
+.badge.delayed{background:#fff1d6;color:#6b3a00;border:1px solid #8a4b00}.badge.simulated{background:#eeeeee;color:#101010;border:1px dashed #101010}.badge.live{background:#e2f3e4;color:#1b5e20;border:1px solid #117733}
+.legend{list-style:none;padding:0;margin:0;columns:2;font-size:.85rem}.swatch{display:inline-block;width:.9rem;height:.9rem;border-radius:50%;margin-right:.4rem;vertical-align:-.1rem;border:1px solid #555}
+.swatch.ring{background:transparent!important;border:2px solid}.swatch.square{border-radius:.1rem}
+@media (max-width:48rem){.map-side{left:0;right:0;top:auto;bottom:0;width:auto;max-height:42%;border-radius:.6rem .6rem 0 0;box-shadow:0 -2px 8px rgba(0,0,0,.2)}
+.map-side .legend{columns:2}.map-bar input{width:9rem}}
 `;
 
 /**
@@ -32,6 +69,16 @@ export const MAP_CSS = `.map-layout{display:grid;grid-template-columns:minmax(0,
 export const MAP_CLIENT_JS = `(function () {
   'use strict';
   var COLOURS = ${JSON.stringify(CATEGORY_COLOURS)};
+  var LAYER = ${JSON.stringify(LAYER_COLOURS)};
+  /** "just now", "12 min ago", "3 h ago", "2 days ago" (src/features/site/human-time.ts, in the browser). */
+  function ago(seconds) {
+    var s = Math.max(0, Math.round(seconds));
+    if (s < 45) return 'just now';
+    if (s < 3600) return Math.max(1, Math.round(s / 60)) + ' min ago';
+    if (s < 48 * 3600) return Math.round(s / 3600) + ' h ago';
+    return Math.round(s / 86400) + ' days ago';
+  }
+  window.bosunAgo = ago;
   var el = document.getElementById('map');
   var statusEl = document.getElementById('map-status');
   var card = document.getElementById('map-card');
@@ -69,7 +116,7 @@ export const MAP_CLIENT_JS = `(function () {
     return '<h2 id="map-card-title">' + esc(p.name || 'Unnamed vessel') + '</h2><p>' + badges + '</p><dl>' +
       row('MMSI', p.mmsi) + row('IMO', p.imo) + row('Type', String(p.category).replace('_', ' ')) +
       row('Speed', p.sog == null ? null : p.sog + ' kn') + row('Course', p.cog == null ? null : p.cog + '°') + row('Heading', p.heading == null ? null : p.heading + '°') +
-      row('Position time', p.observed_at) + row('Age', Math.round(p.age_seconds / 60) + ' min') + row('Vessel id', p.vsl_id) + '</dl>' +
+      row('Position time', String(p.observed_at).replace('T', ' ').replace(/:\\d\\d(\\.\\d+)?Z$/, ' UTC')) + row('Age', ago(p.age_seconds)) + row('Vessel id', p.vsl_id) + '</dl>' +
       (p.delayed ? '<p>Delayed: the newest position at least 50,400 s old, as the anonymous preview allows.</p>' : '') +
       (p.simulated ? '<p>Simulated: from the demo fleet, not a real vessel.</p>' : '');
   }
@@ -114,12 +161,12 @@ export const MAP_CLIENT_JS = `(function () {
           { id: 'sea', type: 'background', paint: { 'background-color': '#b8d4e8' } },
           { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f2efe6', 'fill-outline-color': '#9aa5ad' } },
           { id: 'borders', type: 'line', source: 'borders', paint: { 'line-color': '#a39e93', 'line-width': 0.6 } },
-          { id: 'chokepoints', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'chokepoint'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 7, 6, 20], 'circle-color': 'rgba(106,27,154,0.12)', 'circle-stroke-color': '#6a1b9a', 'circle-stroke-width': 1.5 } },
-          { id: 'ports', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'port'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 2, 8, 4], 'circle-color': '#455a64', 'circle-opacity': 0.7 } },
-          { id: 'more-ports', type: 'circle', source: 'more-ports', minzoom: 5, paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 5, 1.5, 10, 4], 'circle-color': '#78909c', 'circle-opacity': 0.7 } },
-          { id: 'congestion', type: 'circle', source: 'events', filter: ['==', ['get', 'layer'], 'congestion'], paint: { 'circle-radius': ['+', 6, ['*', 1.5, ['sqrt', ['+', ['get', 'waiting'], ['get', 'at_berth']]]]], 'circle-color': 'rgba(239,108,0,0.25)', 'circle-stroke-color': '#ef6c00', 'circle-stroke-width': 1 } },
-          { id: 'sts', type: 'circle', source: 'events', filter: ['==', ['get', 'layer'], 'sts'], paint: { 'circle-radius': 5, 'circle-color': '#fdd835', 'circle-stroke-color': '#5d4037', 'circle-stroke-width': 1.5 } },
-          { id: 'vessels-simulated', type: 'circle', source: 'vessels', filter: ['==', ['get', 'simulated'], true], paint: { 'circle-radius': 9, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-color': '#6a1b9a', 'circle-stroke-width': 1, 'circle-stroke-opacity': 0.6 } },
+          { id: 'chokepoints', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'chokepoint'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 7, 6, 20], 'circle-color': 'rgba(230,159,0,0.10)', 'circle-stroke-color': LAYER.chokepoint, 'circle-stroke-width': 2 } },
+          { id: 'ports', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'port'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 2, 8, 4], 'circle-color': LAYER.port, 'circle-opacity': 0.8 } },
+          { id: 'more-ports', type: 'circle', source: 'more-ports', minzoom: 5, paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 5, 1.5, 10, 4], 'circle-color': LAYER.morePort, 'circle-opacity': 0.8 } },
+          { id: 'congestion', type: 'circle', source: 'events', filter: ['==', ['get', 'layer'], 'congestion'], paint: { 'circle-radius': ['+', 6, ['*', 1.5, ['sqrt', ['+', ['get', 'waiting'], ['get', 'at_berth']]]]], 'circle-color': 'rgba(213,94,0,0.18)', 'circle-stroke-color': LAYER.congestion, 'circle-stroke-width': 1.5 } },
+          { id: 'sts', type: 'circle', source: 'events', filter: ['==', ['get', 'layer'], 'sts'], paint: { 'circle-radius': 5, 'circle-color': LAYER.sts, 'circle-stroke-color': '#101010', 'circle-stroke-width': 1.5 } },
+          { id: 'vessels-simulated', type: 'circle', source: 'vessels', filter: ['==', ['get', 'simulated'], true], paint: { 'circle-radius': 10, 'circle-color': 'rgba(0,0,0,0)', 'circle-stroke-color': LAYER.simulated, 'circle-stroke-width': 0.8, 'circle-stroke-opacity': 0.55 } },
           { id: 'vessels', type: 'symbol', source: 'vessels', layout: {
             'icon-image': ['concat', ['case', ['<', ['get', 'bearing'], 0], 'dot-', 'arrow-'], ['get', 'category']],
             'icon-rotate': ['max', ['get', 'bearing'], 0],
@@ -132,22 +179,76 @@ export const MAP_CLIENT_JS = `(function () {
       }
     });
     window.bosunMap = map;
+    var lastVessels = { features: [] }, lastPlaces = { features: [] };
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
     map.on('styleimagemissing', function (e) {
       var parts = e.id.split('-'), colour = COLOURS[parts.slice(1).join('-')];
       if (colour && !map.hasImage(e.id)) map.addImage(e.id, symbol(colour, parts[0] === 'arrow'), { pixelRatio: 2 });
     });
 
-    var clickable = ['vessels', 'sts', 'congestion', 'chokepoints', 'ports', 'more-ports'];
+    // an event dot is small and drawn over vessels: it wins a click over a vessel under it
+    var clickable = ['sts', 'vessels', 'congestion', 'chokepoints', 'ports', 'more-ports'];
+    function show(f) {
+      card.innerHTML = f.layer.id === 'vessels' ? vesselCard(f.properties) : placeCard(f.properties);
+      card.dataset.selected = f.layer.id === 'vessels' ? f.properties.vsl_id : f.layer.id;
+    }
+    var tip = document.createElement('div');
+    tip.className = 'map-tip';
+    tip.hidden = true;
+    el.appendChild(tip);
+    function tipText(f) {
+      var p = f.properties;
+      if (f.layer.id === 'vessels') return (p.name || 'Unnamed vessel') + ' · ' + String(p.category).replace('_', ' ') + ' · ' + ago(p.age_seconds);
+      if (f.layer.id === 'sts') return 'STS encounter · ' + p.duration_minutes + ' min';
+      if (f.layer.id === 'congestion') return 'Congestion: ' + p.name;
+      return p.name || f.layer.id;
+    }
+    map.on('mousemove', function (e) {
+      var hits = map.queryRenderedFeatures([[e.point.x - 4, e.point.y - 4], [e.point.x + 4, e.point.y + 4]], { layers: clickable.filter(function (id) { return map.getLayer(id) && map.getLayoutProperty(id, 'visibility') !== 'none'; }) });
+      if (!hits.length) { tip.hidden = true; return; }
+      hits.sort(function (a, b) { return clickable.indexOf(a.layer.id) - clickable.indexOf(b.layer.id); });
+      tip.textContent = tipText(hits[0]);
+      tip.style.left = (e.point.x + 12) + 'px';
+      tip.style.top = (e.point.y + 12) + 'px';
+      tip.hidden = false;
+    });
+    map.on('mouseout', function () { tip.hidden = true; });
+
+    // search: vessels by name, IMO or MMSI, ports and chokepoints by name or LOCODE, among what is loaded
+    var searchForm = document.getElementById('map-search');
+    var results = document.getElementById('map-results');
+    function searchables() {
+      var out = [];
+      (lastVessels.features || []).forEach(function (f) { out.push({ kind: 'vessels', f: f, text: [f.properties.name, f.properties.imo, f.properties.mmsi, f.properties.vsl_id].join(' ').toLowerCase(), label: (f.properties.name || 'Unnamed vessel') + ' (vessel, MMSI ' + f.properties.mmsi + ')' }); });
+      (lastPlaces.features || []).forEach(function (f) { out.push({ kind: f.properties.layer === 'port' ? 'ports' : 'chokepoints', f: f, text: [f.properties.name, f.properties.locode, f.properties.key].join(' ').toLowerCase(), label: f.properties.name + ' (' + f.properties.layer + ')' }); });
+      return out;
+    }
+    function go(hit) {
+      var c = hit.f.geometry.coordinates;
+      map.flyTo({ center: c, zoom: Math.max(map.getZoom(), hit.kind === 'vessels' ? 9 : 7) });
+      show({ layer: { id: hit.kind }, properties: hit.f.properties });
+    }
+    if (searchForm) searchForm.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      var q = String(new FormData(searchForm).get('q') || '').trim().toLowerCase();
+      results.innerHTML = '';
+      if (!q) return;
+      var hits = searchables().filter(function (h) { return h.text.indexOf(q) >= 0; }).slice(0, 8);
+      if (!hits.length) { results.innerHTML = '<li>Nothing found for “' + esc(q) + '”.</li>'; return; }
+      hits.forEach(function (h) {
+        var li = document.createElement('li'), b = document.createElement('button');
+        b.type = 'button'; b.textContent = h.label; b.addEventListener('click', function () { go(h); });
+        li.appendChild(b); results.appendChild(li);
+      });
+      go(hits[0]);
+    });
     map.on('click', function (e) {
       var box = [[e.point.x - 4, e.point.y - 4], [e.point.x + 4, e.point.y + 4]];
       var hits = map.queryRenderedFeatures(box, { layers: clickable.filter(function (id) { return map.getLayer(id) && map.getLayoutProperty(id, 'visibility') !== 'none'; }) });
       if (!hits.length) return;
       var order = function (f) { return clickable.indexOf(f.layer.id); };
       hits.sort(function (a, b) { return order(a) - order(b); });
-      var f = hits[0];
-      card.innerHTML = f.layer.id === 'vessels' ? vesselCard(f.properties) : placeCard(f.properties);
-      card.dataset.selected = f.layer.id === 'vessels' ? f.properties.vsl_id : f.layer.id;
+      show(hits[0]);
     });
     clickable.forEach(function (id) {
       map.on('mouseenter', id, function () { map.getCanvas().style.cursor = 'pointer'; });
@@ -162,6 +263,7 @@ export const MAP_CLIENT_JS = `(function () {
 
     function loadVessels() {
       return getJson(cfg.vessels).then(function (fc) {
+        lastVessels = fc;
         map.getSource('vessels').setData(fc);
         state.vessels = fc.features.length;
         state.delayed = fc.features.filter(function (f) { return f.properties.delayed; }).length;
@@ -181,7 +283,7 @@ export const MAP_CLIENT_JS = `(function () {
         if (!map.hasImage('arrow-' + k)) map.addImage('arrow-' + k, symbol(COLOURS[k], true), { pixelRatio: 2 });
         if (!map.hasImage('dot-' + k)) map.addImage('dot-' + k, symbol(COLOURS[k], false), { pixelRatio: 2 });
       });
-      getJson(cfg.places).then(function (fc) { map.getSource('places').setData(fc); }).catch(function () {});
+      getJson(cfg.places).then(function (fc) { lastPlaces = fc; map.getSource('places').setData(fc); }).catch(function () {});
       refresh();
       var morePorts = false;
       map.on('zoomend', function () {

@@ -6,7 +6,7 @@ import type { PageDefinition, PageRequest, PageResponse } from '../../http/pages
 import type { ConsoleSession } from '../console/console-sessions.js';
 import { html } from '../web/html.js';
 import { layout } from '../web/layout.js';
-import { MAP_CLIENT_JS, MAP_CSS, CATEGORY_COLOURS } from './map-client.js';
+import { MAP_CLIENT_JS, MAP_CSS, LEGEND } from './map-client.js';
 import { MAP_POLL_SECONDS, type FeatureCollection, type MapService, type MapViewer } from './map-service.js';
 import { DELAY_SECONDS } from '../vessels/entitlements.js';
 
@@ -163,67 +163,78 @@ const HOURS = DELAY_SECONDS / 3600;
 
 function mapPage(viewer: MapViewer, session: ConsoleSession | null): string {
   const prefix = viewer === 'operator' ? '/console/map' : '/map';
-  const main = html`<h1>Live map</h1>
-    ${
-      viewer === 'operator'
-        ? html`<p>Live vessel positions, as the operator sees them. The public map at <a href="/map">/map</a> shows positions at least ${DELAY_SECONDS.toLocaleString('en')} s old.</p>`
-        : html`<p>
-            Vessel positions from AIS as the anonymous preview allows: each vessel at its newest position at least ${DELAY_SECONDS.toLocaleString('en')} s (${HOURS} hours) old, labelled
-            <strong>delayed</strong>. Agents read the same data through the <a href="/docs">API</a> (e.g. <code>/v1/bootstrap/vessels/last_position</code>); live positions need the entitlement
-            <code>vessels:live</code>. The operator sees live positions in the <a href="/console/map">console map</a>.
-          </p>`
-    }
-    <p>
-      Layers: vessels coloured by type and pointing along their heading (a dot when neither heading nor course is known), ports of the port table (the UN/LOCODE-only ones once zoomed in), the twelve
-      chokepoint gates, ship-to-ship encounters of the last 7 days and congestion at the busiest ports. Vessels from the simulated demo fleet are ringed and labelled <strong>simulated</strong>. The
-      map refreshes every ${MAP_POLL_SECONDS} seconds without reloading the page.
-    </p>
-    <noscript>
-      <p class="notice">
-        The map needs JavaScript. The same data as GeoJSON: <a href="${prefix}/data/vessels.geojson">vessels</a>, <a href="/map/data/places.geojson">chokepoints and World Port Index ports</a>,
-        <a href="/map/data/more-ports.geojson">UN/LOCODE-only ports</a>, <a href="${prefix}/data/events.geojson">STS encounters and congestion</a>.
-      </p>
-    </noscript>
-    <div class="map-layout">
-      <div
-        id="map"
-        role="region"
-        aria-label="Map of vessel positions"
-        data-viewer="${viewer}"
-        data-vessels="${prefix}/data/vessels.geojson"
-        data-events="${prefix}/data/events.geojson"
-        data-places="/map/data/places.geojson"
-        data-more-ports="/map/data/more-ports.geojson"
-        data-basemap="/map/data/basemap.json"
-        data-poll="${MAP_POLL_SECONDS}"
-      ></div>
-      <aside class="map-side" aria-label="Map details">
-        <p id="map-status" role="status">The map loads with JavaScript.</p>
-        <fieldset>
-          <legend>Layers</legend>
-          ${[
-            ['vessels', 'Vessels'],
-            ['ports', 'Ports'],
-            ['chokepoints', 'Chokepoints'],
-            ['sts', 'STS encounters'],
-            ['congestion', 'Congestion'],
-          ].map(([key, label]) => html`<label class="check"><input type="checkbox" name="layer" value="${key}" checked /> ${label}</label>`)}
-        </fieldset>
-        <section id="map-card" aria-live="polite" aria-labelledby="map-card-title">
-          <h2 id="map-card-title">Details</h2>
-          <p>Select a vessel, port, chokepoint or event on the map.</p>
-        </section>
-        <h2>Vessel types</h2>
-        <ul class="legend">
-          ${Object.entries(CATEGORY_COLOURS).map(([category, colour]) => html`<li><span class="swatch" style="background:${colour}"></span>${category.replace('_', ' ')}</li>`)}
-        </ul>
-      </aside>
-    </div>`;
+  const main = html`<div class="map-layout">
+    <div
+      id="map"
+      role="region"
+      aria-label="Map of vessel positions"
+      data-viewer="${viewer}"
+      data-vessels="${prefix}/data/vessels.geojson"
+      data-events="${prefix}/data/events.geojson"
+      data-places="/map/data/places.geojson"
+      data-more-ports="/map/data/more-ports.geojson"
+      data-basemap="/map/data/basemap.json"
+      data-poll="${MAP_POLL_SECONDS}"
+    ></div>
+    <div class="map-bar">
+      <h1>${viewer === 'operator' ? 'Live map (operator)' : 'Live map'}</h1>
+      <form id="map-search" role="search">
+        <label class="sr-only" for="map-q">Find a vessel (name, IMO, MMSI) or a port</label>
+        <input id="map-q" name="q" type="search" placeholder="Vessel, IMO, MMSI or port" />
+        <button type="submit">Find</button>
+      </form>
+      <details id="map-info">
+        <summary>About this map</summary>
+        ${
+          viewer === 'operator'
+            ? html`<p>Live vessel positions, as the operator sees them. The public map at <a href="/map">/map</a> shows positions at least ${DELAY_SECONDS.toLocaleString('en')} s old.</p>`
+            : html`<p>
+                Vessel positions from AIS as the anonymous preview allows: each vessel at its newest position at least ${DELAY_SECONDS.toLocaleString('en')} s (${HOURS} hours) old, labelled
+                <strong>delayed</strong>. Agents read the same data through the <a href="/docs">API</a> (e.g. <code>/v1/bootstrap/vessels/last_position</code>); live positions need the entitlement
+                <code>vessels:live</code>. The operator sees live positions in the <a href="/console/map">console map</a>.
+              </p>`
+        }
+        <p>
+          Vessels are coloured by type and point along their heading (a dot when neither heading nor course is known); vessels of the simulated demo fleet carry a thin dark ring and the label
+          <strong>simulated</strong>. The map refreshes every ${MAP_POLL_SECONDS} seconds without reloading the page.
+        </p>
+        <noscript>
+          <p class="notice">
+            The map needs JavaScript. The same data as GeoJSON: <a href="${prefix}/data/vessels.geojson">vessels</a>, <a href="/map/data/places.geojson">chokepoints and World Port Index ports</a>,
+            <a href="/map/data/more-ports.geojson">UN/LOCODE-only ports</a>, <a href="${prefix}/data/events.geojson">STS encounters and congestion</a>.
+          </p>
+        </noscript>
+      </details>
+    </div>
+    <aside class="map-side" aria-label="Map details">
+      <p id="map-status" role="status">The map loads with JavaScript.</p>
+      <ul id="map-results" aria-label="Search results"></ul>
+      <section id="map-card" aria-live="polite" aria-labelledby="map-card-title">
+        <h2 id="map-card-title">Details</h2>
+        <p>Select a vessel, port, chokepoint or event on the map, or find one by name.</p>
+      </section>
+      <fieldset>
+        <legend>Layers</legend>
+        ${[
+          ['vessels', 'Vessels'],
+          ['ports', 'Ports'],
+          ['chokepoints', 'Chokepoints'],
+          ['sts', 'STS encounters'],
+          ['congestion', 'Congestion'],
+        ].map(([key, label]) => html`<label class="check"><input type="checkbox" name="layer" value="${key}" checked /> ${label}</label>`)}
+      </fieldset>
+      <h2>Legend</h2>
+      <ul class="legend">
+        ${LEGEND.map((entry) => html`<li data-legend="${entry.layer}"><span class="swatch ${entry.shape}" style="background:${entry.colour};border-color:${entry.colour}"></span>${entry.label}</li>`)}
+      </ul>
+    </aside>
+  </div>`;
   return layout({
     title: viewer === 'operator' ? 'Live map (operator)' : 'Live map',
     console: session ? { csrf: session.csrf } : null,
     styles: ['/assets/map/maplibre-gl.css', '/assets/map/map.css'],
     scripts: ['/assets/map/map.js'],
+    pageClass: 'map-page',
     main,
   });
 }

@@ -1,5 +1,6 @@
 import { distanceM, EARTH_RADIUS_M } from '../../geo/distance.js';
 import { nameKey, type PortRecord } from './port-table.js';
+import { editDistance } from '../../edit-distance.js';
 
 /**
  * Port search over the whole table, in memory (docs/decisions/018): names compared without
@@ -41,28 +42,6 @@ function trigrams(key: string): Set<string> {
   const out = new Set<string>();
   for (let i = 0; i + 3 <= padded.length; i++) out.add(padded.slice(i, i + 3));
   return out;
-}
-
-/** Optimal string alignment distance (adjacent transpositions count one), stopping early above `max`. */
-export function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let prevPrev: number[] = [];
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let value = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) value = Math.min(value, prevPrev[j - 2]! + 1);
-      row.push(value);
-      rowMin = Math.min(rowMin, value);
-    }
-    if (rowMin > max) return max + 1;
-    prevPrev = prev;
-    prev = row;
-  }
-  return prev[b.length]!;
 }
 
 /** Typos forgiven for a query of this many characters. */

@@ -25,7 +25,7 @@ const forum = defineRoute({
   response: Type.String({ description: 'HTML page' }),
   examples: [{ summary: 'Open the forum' }, { summary: 'The claims, newest first', query: { view: 'claims' } }],
   async handler({ query }, call) {
-    return { bare: await renderForum(call.services, query, call.baseUrl), contentType: 'text/html; charset=utf-8', headers: PAGE_SECURITY_HEADERS };
+    return { bare: await renderForum(call.services, query, call.baseUrl, call.clock.now()), contentType: 'text/html; charset=utf-8', headers: PAGE_SECURITY_HEADERS };
   },
 });
 

@@ -2,9 +2,11 @@ import { HOUR, iso, type Clock } from '../../clock.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
-import { dataTable, html, type Html } from '../web/html.js';
+import { dataTable, html } from '../web/html.js';
 import { layout, SITE_CSS } from '../web/layout.js';
 import { prefersJson, rootDocument } from './root-document.js';
+import { API_REFERENCE_CSS, apiReference } from './api-reference.js';
+import { buildOpenApi } from '../../catalog/openapi.js';
 
 export interface SiteDeps {
   services: Pick<Services, 'meta' | 'agents' | 'fleet' | 'groups'>;
@@ -32,6 +34,11 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
       method: 'GET',
       path: '/assets/site.css',
       handler: async () => ({ body: SITE_CSS, contentType: 'text/css; charset=utf-8', headers: { 'cache-control': 'public, max-age=3600' } }),
+    },
+    {
+      method: 'GET',
+      path: '/assets/docs.css',
+      handler: async () => ({ body: API_REFERENCE_CSS, contentType: 'text/css; charset=utf-8', headers: { 'cache-control': 'public, max-age=3600' } }),
     },
     {
       method: 'GET',
@@ -85,45 +92,10 @@ export function sitePages(deps: SiteDeps): PageDefinition[] {
     {
       method: 'GET',
       path: '/docs',
-      async handler() {
-        const sections = new Map<string, Html[]>();
-        for (const { entry, route } of catalog.discoverable) {
-          const rows = sections.get(entry.section) ?? [];
-          rows.push(
-            html`<tr id="${entry.operationId}">
-              <td><code>${entry.method}</code></td>
-              <td><code>${entry.path}</code></td>
-              <td>${entry.access === 'P' ? 'public' : entry.access === 'K' ? 'agent key' : 'operator'}</td>
-              <td>${entry.cost}</td>
-              <td>${route.description}</td>
-            </tr>`,
-          );
-          sections.set(entry.section, rows);
-        }
-        const main = html`<h1>API documentation</h1>
-          <p>
-            Every operation this deployment implements, from its catalog. Machine-readable: <a href="/openapi.json">OpenAPI 3.1 document</a>; every response is an envelope (status, request_id,
-            cost_units, data, errors…).
-          </p>
-          ${[...sections.entries()].map(
-            ([section, rows]) =>
-              html`<h2 id="section-${section}">${section}</h2>
-                <table>
-                  <thead>
-                    <tr>
-                      <th scope="col">Method</th>
-                      <th scope="col">Path</th>
-                      <th scope="col">Access</th>
-                      <th scope="col">Cost units</th>
-                      <th scope="col">Description</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    ${rows}
-                  </tbody>
-                </table>`,
-          )}`;
-        return { html: layout({ title: 'API documentation', main }) };
+      async handler(req) {
+        const query = (req.query.get('q') ?? '').slice(0, 200);
+        const main = apiReference(buildOpenApi(catalog, deps.siteUrl ?? ''), query);
+        return { html: layout({ title: 'API reference', main, styles: ['/assets/docs.css'] }) };
       },
     },
   ];

@@ -41,14 +41,15 @@ export function dataTable<T>(columns: readonly string[], items: readonly T[], ce
           .map(([name, value]) => ` ${name}="${escapeHtml(value)}"`)
           .join('')
       : '';
-  return html`<table>
+  // on a narrow screen each row becomes a card, each cell labelled with its column (site.css, table.cards)
+  return html`<table class="cards">
     <thead>
       <tr>
         ${columns.map((column) => html`<th scope="col">${column}</th>`)}
       </tr>
     </thead>
     <tbody>
-      ${items.map((item) => html`<tr${trusted(attributes(item))}>${cells(item).map((cell) => html`<td>${cell}</td>`)}</tr>`)}
+      ${items.map((item) => html`<tr${trusted(attributes(item))}>${cells(item).map((cell, i) => html`<td data-label="${columns[i] ?? ''}">${cell}</td>`)}</tr>`)}
     </tbody>
   </table>`;
 }

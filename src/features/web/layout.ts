@@ -7,6 +7,8 @@ export interface LayoutOptions {
   /** Scripts of this page (served by Bosun under /assets). */
   scripts?: readonly string[];
   styles?: readonly string[];
+  /** A class on <body> for a page laid out differently (the map fills the window). */
+  pageClass?: string;
   main: Html;
 }
 
@@ -50,7 +52,7 @@ export function layout(options: LayoutOptions): string {
         <link rel="stylesheet" href="/assets/site.css" />
         ${(options.styles ?? []).map((href) => html`<link rel="stylesheet" href="${href}" />`)}
       </head>
-      <body>
+      <body${options.pageClass ? html` class="${options.pageClass}"` : null}>
         <a class="skip" href="#main">Skip to content</a>
         <header>
           <nav aria-label="${options.console ? 'Console' : 'Site'}">
@@ -81,4 +83,16 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid var(--li
 form.inline{display:inline}label{display:block;margin:.5rem 0 .2rem}input,select,textarea{font:inherit;padding:.3rem}button{font:inherit;padding:.3rem .8rem;cursor:pointer}
 code{word-break:break-all}.muted{color:var(--muted)}
 .tabs{list-style:none;display:flex;flex-wrap:wrap;gap:1rem;padding:0}[aria-current=page]{font-weight:700}.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}
+pre{overflow:auto;max-width:100%}img,svg,canvas{max-width:100%}
+dl.pairs{display:grid;grid-template-columns:minmax(7rem,max-content) minmax(0,1fr);gap:.25rem 1rem;margin:.5rem 0}dl.pairs dt{font-weight:600}dl.pairs dd{margin:0;overflow-wrap:anywhere}
+.status-list{margin:0;padding-left:1.2rem}.component{border-top:1px solid var(--line);padding-top:.5rem}
+.confirmation{border-left:4px solid #1b7f3b;padding:.5rem 1rem;background:#e9f6ee}
+ul.scopes{margin:0;padding-left:1rem}ol.replies{list-style:none;margin:.5rem 0 .5rem 1.2rem;padding-left:.8rem;border-left:3px solid var(--line)}
+@media (max-width:40rem){
+header nav{flex-wrap:wrap;gap:.5rem}header ul{gap:.3rem .9rem}main{margin-top:1rem}
+table.cards,table.cards tbody,table.cards tr,table.cards td{display:block;width:100%}table.cards thead{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0)}
+table.cards tr{border:1px solid var(--line);border-radius:.4rem;margin:0 0 .8rem;padding:.3rem .5rem}table.cards td{border:0;padding:.2rem 0;overflow-wrap:anywhere}
+table.cards td::before{content:attr(data-label);display:block;font-size:.8rem;color:var(--muted)}
+input,select,textarea{max-width:100%}textarea{width:100%}
+}
 `;

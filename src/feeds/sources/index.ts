@@ -11,6 +11,8 @@ export interface SourceDeps {
   clock: Clock;
   stdin?: NodeJS.ReadableStream;
   sleeper?: Sleeper;
+  /** Told of each reconnect a network client source schedules (bosun serve logs it). */
+  onRetry?: (source: string, retry: { error: string; delayMs: number; failedAttempts: number }) => void;
   /** Needed only by the demo feed. */
   demo?: Omit<DemoFeedDeps, 'clock' | 'name'>;
 }
@@ -19,7 +21,7 @@ export interface SourceDeps {
 export function createSource(spec: FeedSpec, deps: SourceDeps): FeedSource {
   switch (spec.kind) {
     case 'tcp-client':
-      return new TcpClientSource(spec.name, deps.clock, { host: spec.host, port: spec.port });
+      return new TcpClientSource(spec.name, deps.clock, { host: spec.host, port: spec.port, ...(deps.onRetry ? { onRetry: (retry) => deps.onRetry!(spec.name, retry) } : {}) });
     case 'tcp-server':
       return new TcpServerSource(spec.name, deps.clock, spec.host, spec.port);
     case 'udp':

@@ -11,6 +11,8 @@ export interface TcpClientOptions {
   maxBackoffMs?: number;
   /** A connection silent for this long is considered dead and replaced. */
   idleTimeoutMs?: number;
+  /** Told of each lost or refused connection: the error, the delay before the next attempt, and how many attempts failed in a row. */
+  onRetry?: (retry: { error: string; delayMs: number; failedAttempts: number }) => void;
 }
 
 /** Connects to a receiver's or aggregator's NMEA TCP port and keeps reconnecting. */
@@ -76,10 +78,12 @@ export class TcpClientSource extends BaseSource {
       this.failedAttempts++;
       this.reconnects++;
       this.state = 'reconnecting';
+      const delayMs = this.backoffMs(this.failedAttempts);
+      this.options.onRetry?.({ error: this.lastError ?? 'connection closed', delayMs, failedAttempts: this.failedAttempts });
       this.retryTimer = setTimeout(() => {
         this.retryTimer = null;
         if (!this.stopping) this.connect();
-      }, this.backoffMs(this.failedAttempts));
+      }, delayMs);
     });
   }
 

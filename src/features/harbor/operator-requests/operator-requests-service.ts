@@ -192,7 +192,7 @@ export function createOperatorRequestsService(deps: {
       const granted = grants.map((g) => (g.expires_at ? `${g.scope} (until ${g.expires_at})` : g.scope));
       const patch = {
         state: 'approved',
-        public_response: input.publicResponse ?? (granted.length ? `Approved. Granted: ${granted.join(', ')}.` : 'Approved.'),
+        public_response: input.publicResponse ?? approvalAnswer(row.public_response, granted),
         internal_note: input.internalNote ?? row.internal_note,
         granted_scopes: jsonText(grants.map((g) => g.scope)),
         updated_at: now,
@@ -225,4 +225,14 @@ export function createOperatorRequestsService(deps: {
     return { ...row, ...patch };
   }
 }
+/**
+ * The public answer an approval leaves when the operator gives none: an earlier answer is kept (the
+ * scopes granted now added below it), never overwritten by a bare "Approved.".
+ */
+export function approvalAnswer(previous: string | null, granted: readonly string[]): string {
+  const approval = granted.length ? `Approved. Granted: ${granted.join(', ')}.` : 'Approved.';
+  if (previous === null || previous === '') return approval;
+  return granted.length ? `${previous}\n\n${approval}` : previous;
+}
+
 export type OperatorRequestsService = ReturnType<typeof createOperatorRequestsService>;
