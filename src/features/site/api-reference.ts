@@ -195,7 +195,7 @@ export const API_REFERENCE_CSS = `.reference{display:grid;grid-template-columns:
 @media (min-width:64rem){.reference{grid-template-columns:15rem minmax(0,1fr)}.contents{position:sticky;top:1rem;align-self:start;max-height:calc(100vh - 2rem);overflow:auto}}
 .contents ul{list-style:none;padding:0;margin:.5rem 0}.contents li{margin:.15rem 0}.contents input{width:100%}
 .op{border-top:1px solid var(--line);padding:.75rem 0}.op h3{font-size:1.05rem;margin:.2rem 0}.reference a{text-decoration:underline}.op .anchor{color:var(--muted)}
-.op code{overflow-wrap:anywhere;word-break:normal}
+.op code{overflow-wrap:anywhere;word-break:normal}.op p,.op dd,.op dt{overflow-wrap:anywhere}
 code.path{word-break:normal;overflow-wrap:normal;white-space:normal}.method{display:inline-block;min-width:3.6rem;font:700 .8rem/1.6 ui-monospace,monospace;text-align:center;border-radius:.25rem;color:#fff;background:#3b4a57}
 .method-get{background:#0b5394}.method-post{background:#1b6b3a}.method-put,.method-patch{background:#7a4b00}.method-delete{background:#9b1c2c}
 dl.params{display:grid;grid-template-columns:minmax(0,1fr);gap:.1rem;margin:.3rem 0}dl.params dd{margin:0 0 .5rem 1rem}
