@@ -12,7 +12,10 @@ test('every command module names its commands by one of its declared first words
 
 test('a first word loads only the modules that can name it; help and unknown words load every command', async () => {
   const all = await loadCommands(undefined);
-  assert.deepEqual((await loadCommands('decode')).map((c) => c.name), ['decode']);
+  assert.deepEqual(
+    (await loadCommands('decode')).map((c) => c.name),
+    ['decode'],
+  );
   assert.ok((await loadCommands('harbor')).every((c) => c.name.startsWith('harbor ')));
   assert.equal((await loadCommands('--help')).length, all.length);
   assert.equal((await loadCommands('no-such-command')).length, all.length);
