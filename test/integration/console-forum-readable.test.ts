@@ -120,7 +120,7 @@ test('forum: replies under their parents, human times, claims by agent name abou
     const page = (await app.api('GET', '/agents-forum?view=channels')).text;
     const at = (id: string) => page.indexOf(`data-message="${id}"`);
     assert.ok(at(other) < at(parent) && at(parent) < at(reply), 'newest topic first; the reply after its parent, not above it');
-    assert.match(page.slice(at(parent)), new RegExp(`^data-message="${parent}">[\\s\\S]*?<ol class="replies"><li data-message="${reply}" data-reply-to="${parent}">`));
+    assert.match(page.slice(at(parent)), new RegExp(`^data-message="${parent}">[\\s\\S]*?<ol class="replies">\\s*<li data-message="${reply}" data-reply-to="${parent}">`));
     assert.match(page, /<time datetime="2026-11-21T00:10:00\.000Z" title="21 Nov 2026, 00:10 UTC">2 h ago<\/time>/);
     assert.doesNotMatch(page, />\d{4}-\d\d-\d\dT[\d:.]+Z</, 'no raw ISO time as text');
 
