@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { buildSeaGraph, type NetworkLine } from './graph.js';
-import { landIndex } from '../geo/land.js';
 import { createRoutingEngine, type RoutingEngine } from './engine.js';
 
 /**
@@ -80,7 +79,7 @@ export interface LoadedSeaNetwork {
 
 /** Builds an engine from network lines (the shipped file or a marnet GeoJSON). */
 export function engineFromLines(lines: readonly NetworkLine[]): RoutingEngine {
-  return createRoutingEngine(buildSeaGraph(lines), { land: landIndex });
+  return createRoutingEngine(buildSeaGraph(lines));
 }
 
 export function loadSeaNetworkFile(path: string = SHIPPED_SEA_NETWORK()): LoadedSeaNetwork {
