@@ -10,7 +10,8 @@ const PUBLIC_URL = 'https://bosun.example';
 const STREAM = '/v1/exchange/messages/stream';
 const MCP_HEADERS = { accept: 'application/json, text/event-stream' };
 
-const rpc = (app: TestApp, token: string, id: number, method: string, params: unknown) => app.api('POST', '/mcp?toolsets=all', { token, headers: MCP_HEADERS, body: { jsonrpc: '2.0', id, method, params } });
+const rpc = (app: TestApp, token: string, id: number, method: string, params: unknown) =>
+  app.api('POST', '/mcp?toolsets=all', { token, headers: MCP_HEADERS, body: { jsonrpc: '2.0', id, method, params } });
 
 /** Opens the agent's own stream (a catch-up read) until its slot is free: the released lease may land a few I/O turns later on Redis. */
 async function ownStreamOpens(app: TestApp, token: string): Promise<number> {
