@@ -83,3 +83,37 @@ export function entitlementRequired(access: VesselAccess, what: string): AppErro
 export const DELAYED_READ_HELP = `Entitlement: positions are live only for keys holding ${LIVE_SCOPE} (operator-granted; ${HOW_TO_GET}) and, for its one vessel, an active snapshot trial; any other key gets identity and delayed positions, the newest at least ${DELAY_SECONDS} s (14 h) old, each flagged ${DELAYED_POSITION_FLAG} (the envelope too) with observed_at and age_seconds, for every source, simulated included.`;
 /** One sentence for the route descriptions of positions and updates. */
 export const LIVE_ONLY_HELP = `Live vessel data: needs the operator-granted entitlement ${LIVE_SCOPE} (${HOW_TO_GET}); any other key, a snapshot-trial key included, is refused with entitlement_required (403), whatever the source, simulated included.`;
+
+/** The quality flag of an answer whose voyage fields (destination, ETA, draught) are withheld under the delay. */
+export const VOYAGE_WITHHELD_FLAG = 'voyage_withheld';
+
+/** When a vessel was heard and what it last reported of its voyage, as a caller may see them. */
+export interface Presence {
+  firstSeenAt: number | null;
+  lastSeenAt: number | null;
+  draughtM: number | null;
+  destination: string | null;
+  eta: string | null;
+  voyageWithheld: boolean;
+}
+
+type PresenceSource = Pick<VesselState, 'firstSeenAt' | 'lastSeenAt' | 'identityObservedAt' | 'draughtM' | 'destination' | 'eta'>;
+
+/**
+ * Live presence under the delay (docs/decisions/109): "heard 5 s ago, bound for MXVER, draught 12.1 m"
+ * is live data as much as the position. Without live access the times served are the newest ones at
+ * least the delay old (null when the vessel was first heard within it), and the voyage fields of a
+ * static report younger than the delay are withheld: Bosun keeps only the newest report, so there is
+ * no older value to serve in their place.
+ */
+export function presenceFor(v: PresenceSource, live: boolean, servedFixAt: number | null, now: number): Presence {
+  const voyage = { draughtM: v.draughtM, destination: v.destination, eta: v.eta };
+  if (live) return { firstSeenAt: v.firstSeenAt, lastSeenAt: v.lastSeenAt, ...voyage, voyageWithheld: false };
+  const cutoff = delayCutoff(now);
+  const heard = [servedFixAt, v.identityObservedAt, v.lastSeenAt].filter((t): t is number => t !== null && t <= cutoff);
+  const times = { firstSeenAt: v.firstSeenAt <= cutoff ? v.firstSeenAt : null, lastSeenAt: heard.length === 0 ? null : Math.max(...heard) };
+  const hasVoyage = v.draughtM !== null || v.destination !== null || v.eta !== null;
+  const reportedBeforeCutoff = v.identityObservedAt !== null && v.identityObservedAt <= cutoff;
+  if (!hasVoyage || reportedBeforeCutoff) return { ...times, ...voyage, voyageWithheld: false };
+  return { ...times, draughtM: null, destination: null, eta: null, voyageWithheld: true };
+}

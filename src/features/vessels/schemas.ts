@@ -7,6 +7,7 @@ import { Nullable } from '../kit/schema-kit.js';
 
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
+const VOYAGE_NOTE = 'From the latest AIS static report. Without vessels:live null (and the answer flagged voyage_withheld) when that report is less than 50,400 s old: it is live data.';
 const ID_FORMS = 'IMO:<7 digits with a valid check digit>, MMSI:<9 digits>, a vsl_id, or bare 7 (IMO) or 9 (MMSI) digits';
 const VesselRef = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
@@ -63,13 +64,13 @@ export const VesselRecord = Type.Object({
   category: Category,
   length_m: Nullable(Type.Number()),
   beam_m: Nullable(Type.Number()),
-  draught_m: Nullable(Type.Number()),
-  destination: Nullable(Type.String({ description: 'As typed by the crew.' })),
-  eta: Nullable(DateTime('Reported ETA (AIS has no year; the year is inferred).')),
+  draught_m: Nullable(Type.Number(), VOYAGE_NOTE),
+  destination: Nullable(Type.String({ description: 'As typed by the crew.' }), VOYAGE_NOTE),
+  eta: Nullable(DateTime('Reported ETA (AIS has no year; the year is inferred).'), VOYAGE_NOTE),
   simulated: Type.Boolean({ description: 'True when the vessel comes from a simulated source (the demo fleet).' }),
   sources: Type.Array(Type.String(), { description: 'Feeds that reported the vessel, most recent last.' }),
-  first_seen_at: DateTime(),
-  last_seen_at: DateTime(),
+  first_seen_at: Nullable(DateTime(), 'When Bosun first heard the vessel; without vessels:live null when that is less than 50,400 s ago.'),
+  last_seen_at: Nullable(DateTime(), 'Its newest observation of any kind; without vessels:live the newest at least 50,400 s old (null when none).'),
   confidence: IdentityConfidence,
   corrections: Type.Optional(
     Type.Array(Type.Object({ field: Type.String(), value: Type.Union([Type.String(), Type.Number()]), ticket_id: Type.String(), provenance: Type.String(), applied_at: DateTime() }), {
@@ -82,7 +83,7 @@ export const VesselRecord = Type.Object({
 export const LookupData = Type.Object({
   vessel: VesselRecord,
   latest_position: Nullable(PositionSummary, 'Newest usable position the key may see (live with vessels:live, else at least 50,400 s old); null when none.'),
-  data_age_seconds: Nullable(Type.Integer(), 'Age of the newest observation of any kind.'),
+  data_age_seconds: Nullable(Type.Integer(), 'Age of last_seen_at (null when it is null).'),
 });
 
 export const LastPositionData = Type.Object({

@@ -3,7 +3,7 @@ import { iso } from '../../clock.js';
 import type { LatestFix, VesselState } from '../../fleet/fleet-service.js';
 import { shipCategory } from '../../fleet/ship-types.js';
 import type { StoredPosition } from '../../fleet/types.js';
-import { DELAYED_POSITION_FLAG } from './entitlements.js';
+import { DELAYED_POSITION_FLAG, type Presence } from './entitlements.js';
 import { identityConfidence, positionConfidence } from './confidence.js';
 
 /** How vessels and positions are shaped in the answers of the vessel endpoints. */
@@ -74,7 +74,8 @@ export function positionView(p: LatestFix, now: number, delayed = false): Positi
   };
 }
 
-export function vesselRecord(v: VesselState) {
+/** A vessel's identity and presence; the presence as the caller may see it (presenceFor). */
+export function vesselRecord(v: VesselState, presence: Presence) {
   return {
     vsl_id: v.vslId,
     mmsi: v.mmsi,
@@ -87,13 +88,13 @@ export function vesselRecord(v: VesselState) {
     category: shipCategory(v.shipType),
     length_m: v.lengthM,
     beam_m: v.beamM,
-    draught_m: v.draughtM,
-    destination: v.destination,
-    eta: v.eta,
+    draught_m: presence.draughtM,
+    destination: presence.destination,
+    eta: presence.eta,
     simulated: v.simulated,
     sources: [...v.sources],
-    first_seen_at: iso(v.firstSeenAt),
-    last_seen_at: iso(v.lastSeenAt),
+    first_seen_at: presence.firstSeenAt === null ? null : iso(presence.firstSeenAt),
+    last_seen_at: presence.lastSeenAt === null ? null : iso(presence.lastSeenAt),
     confidence: identityConfidence(v),
   };
 }

@@ -8,7 +8,7 @@ import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import { PREVIEW } from '../kit/preview-constants.js';
-import { delayCutoff, entitlementRequired, liveFor, vesselAccess, type TrialRecord, type VesselAccess } from './entitlements.js';
+import { delayCutoff, entitlementRequired, liveFor, presenceFor, vesselAccess, VOYAGE_WITHHELD_FLAG, type Presence, type TrialRecord, type VesselAccess } from './entitlements.js';
 import { LOOKUP_RETENTION_DAYS, PREVIEW_LABEL_RETENTION_DAYS } from './limits.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
 import { createLookupRecorder } from './lookup-recorder.js';
@@ -117,9 +117,11 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     /** A vessel as served (operator corrections laid over it) and the position this caller may see (live, or delayed per decision 007); records no lookup. */
-    async visible(ref: VesselRef, access: VesselAccess): Promise<{ vessel: VesselState } & SeenFix> {
+    async visible(ref: VesselRef, access: VesselAccess): Promise<{ vessel: VesselState; presence: Presence } & SeenFix> {
       const v = await resolve(ref);
-      return { vessel: served(v), ...(await visibleFix(v, access, clock.now())) };
+      const now = clock.now();
+      const seen = await visibleFix(v, access, now);
+      return { vessel: served(v), presence: presenceFor(v, liveFor(access, v), seen.fix?.observedAt ?? null, now), ...seen };
     },
 
     async lookup(ref: VesselRef, agentId: string, access: VesselAccess) {
@@ -127,17 +129,18 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       recorder.recordLookups([v], agentId, 'getVesselsLookup');
       const now = clock.now();
       const seen = await visibleFix(v, access, now);
-      const dataAge = ageSeconds(now, v.lastSeenAt);
+      const presence = presenceFor(v, liveFor(access, v), seen.fix?.observedAt ?? null, now);
+      const dataAge = presence.lastSeenAt === null ? null : ageSeconds(now, presence.lastSeenAt);
       return {
         data: {
-          vessel: withCorrections(vesselRecord(served(v)), correctionsOf(v.vslId)),
+          vessel: withCorrections(vesselRecord(served(v), presence), correctionsOf(v.vslId)),
           latest_position: seen.fix ? positionView(seen.fix, now, seen.delayed) : null,
           data_age_seconds: dataAge,
         },
         // the oldest data returned: the position served when there is one (older than the newest observation)
-        freshnessSeconds: seen.fix ? Math.max(dataAge, ageSeconds(now, seen.fix.observedAt)) : dataAge,
+        freshnessSeconds: Math.max(dataAge ?? 0, seen.fix ? ageSeconds(now, seen.fix.observedAt) : 0),
         confidence: lowestConfidence([identityConfidence(v), seen.fix ? positionConfidence(seen.fix.qualityFlags) : null]),
-        qualityFlags: [...flagsFor(isSimulated(v), seen.delayed), ...correctedFlag([v])],
+        qualityFlags: [...flagsFor(isSimulated(v), seen.delayed), ...(presence.voyageWithheld ? [VOYAGE_WITHHELD_FLAG] : []), ...correctedFlag([v])],
       };
     },
 

@@ -12,7 +12,7 @@ import type { EventsService } from '../../events/events-service.js';
 import { parseRange } from '../../kit/time-window.js';
 import { STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../stress/route-stress-service.js';
 import { correctedPortFlags, type PortsService } from '../../ports/ports-service.js';
-import { DELAYED_POSITION_FLAG } from '../../vessels/entitlements.js';
+import { DELAY_SECONDS, DELAYED_POSITION_FLAG } from '../../vessels/entitlements.js';
 import { parseVesselRef } from '../../kit/vessel-ids.js';
 import type { VesselsService } from '../../vessels/vessels-service.js';
 import { FLAG_THRESHOLDS, STS_LISTED_MAX, STS_NEAR_ROUTE_KM, type Conditions, type ForecastLiteData, type RouteAdvisoryData, type RouteRiskFlagsData } from './conditions-schemas.js';
@@ -485,7 +485,7 @@ export function createRouteConditionsService(deps: {
     async forecastLite(caller: Caller, agent: Parameters<VesselsService['access']>[0], query: { vessel: string; to?: string; speed_kn?: number; avoid?: string }) {
       const ref = parseVesselRef(query.vessel, 'query.vessel');
       const access = await deps.vessels.access(agent);
-      const { vessel, fix, delayed } = await deps.vessels.visible(ref, access);
+      const { vessel, fix, delayed, presence } = await deps.vessels.visible(ref, access);
       const now = deps.clock.now();
       if (fix === null) {
         throw new AppError(
@@ -508,7 +508,14 @@ export function createRouteConditionsService(deps: {
         target = { port: place.port, lat: place.lat, lon: place.lon };
         resolution = 'given';
       } else {
-        text = vessel.destination?.trim() ?? '';
+        if (presence.voyageWithheld) {
+          throw new AppError(
+            'destination_unknown',
+            `${query.vessel} reported its AIS destination less than ${DELAY_SECONDS / 3600} h ago, which is live data: give to (a port_id, UN/LOCODE or lat,lon), or ask for vessels:live`,
+            { field: 'query.to' },
+          );
+        }
+        text = presence.destination?.trim() ?? '';
         if (text === '') throw new AppError('destination_unknown', `${query.vessel} reports no AIS destination; give to (a port_id, UN/LOCODE or lat,lon)`, { field: 'query.to' });
         const found = await resolveDestination(text);
         if (found === null) {
