@@ -110,7 +110,30 @@ export function createFleetReads(db: Kysely<Database>) {
       const { rows } = await db.executeQuery<{ observed_at: number | string }>({ ...oldestUsableAfter, parameters: [vslId, after] });
       return rows[0] ? Number(rows[0].observed_at) : null;
     },
+
+    /** Changes of a vessel's voyage fields (destination, eta, draught_m) observed after `after`, oldest first. */
+    async voyageChangesAfter(vslId: string, after: number): Promise<VoyageChange[]> {
+      const rows = await db
+        .selectFrom('vessel_identity_history')
+        .select(['field', 'old_value', 'changed_at'])
+        .where('vsl_id', '=', vslId)
+        .where('changed_at', '>', after)
+        .where('field', 'in', [...VOYAGE_FIELDS])
+        .orderBy('changed_at')
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({ field: r.field as VoyageField, oldValue: r.old_value, changedAt: Number(r.changed_at) }));
+    },
   };
+}
+
+/** The voyage fields of an AIS static report, as vessel_identity_history names them. */
+export const VOYAGE_FIELDS = ['destination', 'eta', 'draught_m'] as const;
+export type VoyageField = (typeof VOYAGE_FIELDS)[number];
+export interface VoyageChange {
+  field: VoyageField;
+  oldValue: string | null;
+  changedAt: number;
 }
 
 export type FleetReads = ReturnType<typeof createFleetReads>;

@@ -8,6 +8,7 @@ import { iso, type Clock } from '../clock.js';
 import { jsonText } from '../store/dialect.js';
 import { convertMessage } from './convert.js';
 import type { FleetRepo, HistoryInsert, PositionWrite } from './fleet-repo.js';
+import { VOYAGE_FIELDS } from './fleet-reads.js';
 import { identityOf, rowFromState, stateFromRow } from './fleet-rows.js';
 import { offerLatestFix, type VesselState } from './latest-fix.js';
 import { QUALITY_FLAGS, checkQuality, isUsable, type QualityFlag } from './quality.js';
@@ -204,17 +205,19 @@ export class FleetService implements AisSink {
       if (value === null || value === state[key]) return;
       const old = state[key];
       if (old !== null && !current) return;
-      if (old !== null && historyField !== null) {
+      // a voyage field is recorded from its first value on: its value at any past moment can then be told (null before it)
+      const voyage = historyField !== null && (VOYAGE_FIELDS as readonly string[]).includes(historyField);
+      if (historyField !== null && (old !== null || voyage)) {
         this.historyBuffer.push({
           mmsi: state.mmsi,
           vsl_id: state.vslId,
           field: historyField,
-          old_value: String(old),
+          old_value: old === null ? null : String(old),
           new_value: String(value),
           changed_at: report.observedAt,
           source: report.source,
         });
-        this.identityChanges++;
+        if (!voyage) this.identityChanges++;
       }
       if (key === 'imo') {
         if (old !== null && this.byImo.get(old as number) === state) this.byImo.delete(old as number);
@@ -228,9 +231,10 @@ export class FleetService implements AisSink {
     set('shipType', report.shipType, 'ship_type');
     set('lengthM', report.lengthM, null);
     set('beamM', report.beamM, null);
-    set('draughtM', report.draughtM, null);
-    set('destination', report.destination, null);
-    set('eta', report.eta, null);
+    // voyage changes are kept so that a caller under the delay sees the voyage as it was (vessels/entitlements.ts)
+    set('draughtM', report.draughtM, 'draught_m');
+    set('destination', report.destination, 'destination');
+    set('eta', report.eta, 'eta');
     if (current) state.identityObservedAt = report.observedAt;
     this.dirty.add(state);
   }

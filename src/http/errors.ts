@@ -27,7 +27,7 @@ const definitions = {
   too_many_vias: { status: 400, retryable: false, summary: 'More vias than the operation accepts (its description gives the maximum).' },
   too_many_pairs: { status: 400, retryable: false, summary: 'More origin–destination pairs than the operation accepts (its description gives the maximum).' },
   position_unavailable: { status: 422, retryable: false, summary: 'The vessel has no position this credential may see (without vessels:live only positions at least 14 h old).' },
-  destination_unknown: { status: 422, retryable: false, summary: 'The vessel reports no AIS destination (or, without vessels:live, reported it within the delay); give the destination (to).' },
+  destination_unknown: { status: 422, retryable: false, summary: 'The vessel reports no AIS destination (or, without vessels:live, was first heard within the delay); give the destination (to).' },
   destination_unresolved: { status: 422, retryable: false, summary: 'The AIS destination names no port of the port table (no UN/LOCODE or port name in it); give the destination (to).' },
   unknown_zone: { status: 400, retryable: false, summary: 'The zone is not a known chokepoint key (see the operation description for the list) nor a bbox.' },
   conflict: { status: 409, retryable: false, summary: 'The request conflicts with the current state.' },

@@ -176,7 +176,7 @@ test('bad data is counted, never thrown: invalid MMSI, missing position, invalid
   }
 });
 
-test('identity merges per MMSI: later reports fill and change fields; changes of name, callsign, IMO and type leave history', async () => {
+test('identity merges per MMSI: later reports fill and change fields; changes of name, callsign, IMO and type leave history, and voyage fields from their first value on', async () => {
   const app = await startTestApp();
   try {
     const fleet = app.bosun.ctx.services.fleet;
@@ -201,6 +201,9 @@ test('identity merges per MMSI: later reports fill and change fields; changes of
     assert.deepEqual(
       history.map((h) => [h.vsl_id, h.field, h.old_value, h.new_value, Number(h.changed_at) - T0, h.source]),
       [
+        [v.vslId, 'draught_m', null, '9.5', 2 * MINUTE, 'file:test.nmea'],
+        [v.vslId, 'destination', null, 'SGSIN', 2 * MINUTE, 'file:test.nmea'],
+        [v.vslId, 'eta', null, '2026-11-22T06:00:00Z', 2 * MINUTE, 'file:test.nmea'],
         [v.vslId, 'name', 'OCEAN PRIDE', 'OCEAN GLORY', 3 * MINUTE, 'tcp:10.0.0.5:10110'],
         [v.vslId, 'ship_type', '70', '80', 3 * MINUTE, 'tcp:10.0.0.5:10110'],
       ],

@@ -39,7 +39,7 @@ async function seed(app: TestApp) {
 
 const iso = (t: number) => new Date(t).toISOString();
 
-test('without vessels:live, lookup serves last_seen_at and data_age_seconds under the delay and withholds a voyage report younger than it; with it, everything live', async () => {
+test('without vessels:live, lookup serves last_seen_at, data_age_seconds and the voyage as they were at the cutoff; with it, everything live', async () => {
   await withApp(async (app) => {
     await seed(app);
     const { apiKey: delayed } = await app.registerAgent('delayed-reader');
@@ -53,9 +53,9 @@ test('without vessels:live, lookup serves last_seen_at and data_age_seconds unde
     assert.equal(v.last_seen_at, iso(newestDelayed), 'the newest observation at least the delay old (the delayed position)');
     assert.equal(bound.body.data.data_age_seconds, DELAY + 60);
     assert.equal(bound.body.data.latest_position.observed_at, iso(newestDelayed));
-    assert.deepEqual([v.destination, v.eta, v.draught_m], [null, null, null], 'the voyage report of 1 h ago is withheld, not replaced by a guess');
+    assert.deepEqual([v.destination, v.draught_m], ['SGSIN', 9.5], 'the voyage as it was at the cutoff, not the report of 1 h ago');
     assert.equal(v.first_seen_at, iso(NOW - 30 * HOUR));
-    assert.deepEqual(bound.body.quality_flags, ['delayed_position', 'voyage_withheld']);
+    assert.deepEqual(bound.body.quality_flags, ['delayed_position']);
     assert.ok(!bound.text.includes(LIVE_ETA_TEXT), 'the live destination appears nowhere');
     assert.ok(bound.body.freshness_seconds >= DELAY);
 
@@ -69,7 +69,8 @@ test('without vessels:live, lookup serves last_seen_at and data_age_seconds unde
     assert.equal(newcomer.status, 200, newcomer.text);
     const n = newcomer.body.data;
     assert.deepEqual([n.vessel.first_seen_at, n.vessel.last_seen_at, n.data_age_seconds, n.latest_position], [null, null, null, null], 'first heard within the delay: no time to show');
-    assert.deepEqual([n.vessel.destination, n.vessel.draught_m], [null, null]);
+    assert.deepEqual([n.vessel.destination, n.vessel.draught_m], [null, null], 'no voyage was known at the cutoff');
+    assert.ok(newcomer.body.quality_flags.includes('voyage_withheld'));
     assert.equal(n.vessel.name, 'NEWCOMER', 'identity is still served');
 
     const liveBound = await app.api('GET', `/v1/vessels/lookup?imo=${BOUND.imo}`, { token: live });
@@ -92,20 +93,18 @@ test('the same rule on every path to lookup: MCP tools/call and webmcp dispatch'
     assert.ok(!mcp.text.includes(LIVE_ETA_TEXT), `MCP leaked the live destination: ${mcp.text.slice(0, 400)}`);
     const viaMcp = mcp.body.result.structuredContent;
     assert.equal(viaMcp.data.vessel.last_seen_at, iso(NOW - DELAY * SECOND - 60 * SECOND));
-    assert.equal(viaMcp.data.vessel.destination, null);
-    assert.ok(viaMcp.quality_flags.includes('voyage_withheld'));
+    assert.equal(viaMcp.data.vessel.destination, 'SGSIN');
 
     const dispatched = await app.api('POST', '/v1/webmcp/dispatch', { token: apiKey, body: { tool: 'getVesselsLookup', arguments: { imo: String(BOUND.imo) } } });
     assert.equal(dispatched.status, 200, dispatched.text);
     assert.ok(!dispatched.text.includes(LIVE_ETA_TEXT), 'dispatch leaked the live destination');
     const inner = dispatched.body.data.result;
     assert.equal(inner.data.vessel.last_seen_at, iso(NOW - DELAY * SECOND - 60 * SECOND));
-    assert.deepEqual([inner.data.vessel.destination, inner.data.data_age_seconds], [null, DELAY + 60]);
-    assert.ok(inner.quality_flags.includes('voyage_withheld'));
+    assert.deepEqual([inner.data.vessel.destination, inner.data.data_age_seconds], ['SGSIN', DELAY + 60]);
   });
 });
 
-test('the public map shows no live presence, and the vessel ETA does not route to a destination reported within the delay', async () => {
+test('the public map shows no live presence, and the vessel ETA routes to the destination in effect at the cutoff', async () => {
   await withApp(async (app) => {
     await seed(app);
     const map = await app.api('GET', '/map/data/vessels.geojson');
@@ -117,10 +116,12 @@ test('the public map shows no live presence, and the vessel ETA does not route t
     }
 
     const { apiKey } = await app.registerAgent('eta-reader');
-    const eta = await app.api('GET', `/v1/routes/forecast-lite?vessel=IMO:${BOUND.imo}`, { token: apiKey });
-    assert.equal(eta.status, 422, eta.text);
-    assert.equal(eta.body.errors[0].code, 'destination_unknown');
-    assert.match(eta.body.errors[0].message, /less than 14 h ago, which is live data/);
-    assert.ok(!eta.text.includes(LIVE_ETA_TEXT));
+    const eta = await app.api('GET', `/v1/routes/forecast-lite?vessel=IMO:${SETTLED.imo}`, { token: apiKey });
+    assert.equal(eta.status, 200, eta.text);
+    assert.equal(eta.body.data.destination.text, 'USHOU');
+    const bound = await app.api('GET', `/v1/routes/forecast-lite?vessel=IMO:${BOUND.imo}`, { token: apiKey });
+    assert.ok(!bound.text.includes(LIVE_ETA_TEXT), 'the ETA does not name the destination reported 1 h ago');
+    assert.equal(bound.status, 200, bound.text);
+    assert.equal(bound.body.data.destination.text, 'SGSIN');
   });
 });

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GRANTABLE_SCOPES, DEFAULT_SCOPES, SCOPE_BY_NAME } from '../../src/access/scopes.js';
 import { ERROR_CODES } from '../../src/http/errors.js';
-import { delayCutoff, entitlementRequired, liveFor, vesselAccess, type TrialRecord } from '../../src/features/vessels/entitlements.js';
+import { delayCutoff, entitlementRequired, liveFor, needsVoyageChanges, presenceFor, vesselAccess, type TrialRecord } from '../../src/features/vessels/entitlements.js';
 
 const NOW = Date.UTC(2026, 10, 21);
 const agent = (...scopes: string[]) => ({ agentId: 'agt_1', scopes: new Set(scopes) });
@@ -55,4 +55,39 @@ test('the cutoff is exactly the preview delay; the refusal names the scope and t
   assert.match(plain.message, /vessels:live.*POST \/v1\/harbor\/operator-requests.*access_request/);
   const trialKey = entitlementRequired({ live: false, trial: trial() }, 'The updates stream');
   assert.match(trialKey.message, /snapshot trial covers .* IMO:9811000 only/);
+});
+
+test('presenceFor: times and voyage as they were at the cutoff, to the millisecond', () => {
+  const now = 1_800_000_000_000;
+  const cutoff = delayCutoff(now);
+  const vessel = { firstSeenAt: cutoff - 10 * 3_600_000, lastSeenAt: now - 5_000, identityObservedAt: now - 60_000, draughtM: 12.1, destination: 'MXVER', eta: '2026-12-01T10:00:00.000Z' };
+  assert.deepEqual(presenceFor(vessel, true, now - 5_000, now), {
+    firstSeenAt: vessel.firstSeenAt,
+    lastSeenAt: now - 5_000,
+    draughtM: 12.1,
+    destination: 'MXVER',
+    eta: vessel.eta,
+    voyageWithheld: false,
+  });
+
+  const changes = [
+    { field: 'destination' as const, oldValue: null, changedAt: cutoff + 1 },
+    { field: 'destination' as const, oldValue: 'USHOU', changedAt: now - 60_000 },
+    { field: 'draught_m' as const, oldValue: '9.5', changedAt: now - 60_000 },
+  ];
+  const delayed = presenceFor(vessel, false, cutoff - 1_000, now, changes);
+  assert.equal(delayed.destination, null, 'set from nothing 1 ms after the cutoff: nothing was known at it');
+  assert.equal(delayed.draughtM, 9.5);
+  assert.equal(delayed.eta, vessel.eta, 'unchanged since before the cutoff');
+  assert.equal(delayed.lastSeenAt, cutoff - 1_000);
+  assert.equal(delayed.firstSeenAt, vessel.firstSeenAt);
+
+  const atTheEdge = presenceFor({ ...vessel, lastSeenAt: cutoff, identityObservedAt: cutoff }, false, null, now, [{ field: 'destination', oldValue: 'USHOU', changedAt: cutoff }]);
+  assert.deepEqual([atTheEdge.lastSeenAt, atTheEdge.destination], [cutoff, 'MXVER'], 'observed exactly at the cutoff is old enough');
+
+  const newcomer = presenceFor({ ...vessel, firstSeenAt: cutoff + 1 }, false, null, now);
+  assert.deepEqual(newcomer, { firstSeenAt: null, lastSeenAt: null, draughtM: null, destination: null, eta: null, voyageWithheld: true });
+  assert.equal(needsVoyageChanges(vessel, false, now), true);
+  assert.equal(needsVoyageChanges({ ...vessel, identityObservedAt: cutoff }, false, now), false);
+  assert.equal(needsVoyageChanges(vessel, true, now), false);
 });

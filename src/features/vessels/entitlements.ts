@@ -1,5 +1,6 @@
 import { SECOND } from '../../clock.js';
 import type { VesselState } from '../../fleet/fleet-service.js';
+import type { VoyageChange, VoyageField } from '../../fleet/fleet-reads.js';
 import { AppError } from '../../http/errors.js';
 import type { AgentPrincipal } from '../../access/principals.js';
 import { PREVIEW } from '../kit/preview-constants.js';
@@ -87,7 +88,7 @@ export const LIVE_ONLY_HELP = `Live vessel data: needs the operator-granted enti
 /** The quality flag of an answer whose voyage fields (destination, ETA, draught) are withheld under the delay. */
 export const VOYAGE_WITHHELD_FLAG = 'voyage_withheld';
 
-/** When a vessel was heard and what it last reported of its voyage, as a caller may see them. */
+/** When a vessel was heard and what it reported of its voyage, as a caller may see them. */
 export interface Presence {
   firstSeenAt: number | null;
   lastSeenAt: number | null;
@@ -99,21 +100,34 @@ export interface Presence {
 
 type PresenceSource = Pick<VesselState, 'firstSeenAt' | 'lastSeenAt' | 'identityObservedAt' | 'draughtM' | 'destination' | 'eta'>;
 
+/** Whether presenceFor needs the vessel's voyage changes after the cutoff (read from the store). */
+export const needsVoyageChanges = (v: PresenceSource, live: boolean, now: number) => !live && v.identityObservedAt !== null && v.identityObservedAt > delayCutoff(now);
+
 /**
  * Live presence under the delay (docs/decisions/109): "heard 5 s ago, bound for MXVER, draught 12.1 m"
  * is live data as much as the position. Without live access the times served are the newest ones at
- * least the delay old (null when the vessel was first heard within it), and the voyage fields of a
- * static report younger than the delay are withheld: Bosun keeps only the newest report, so there is
- * no older value to serve in their place.
+ * least the delay old (null when the vessel was first heard within it), and the voyage fields are
+ * the ones in effect at the cutoff: the current value unless it changed after the cutoff, else the
+ * value it replaced (`changesAfterCutoff`, oldest first). A vessel first heard within the delay had
+ * no voyage at the cutoff: its fields are withheld.
  */
-export function presenceFor(v: PresenceSource, live: boolean, servedFixAt: number | null, now: number): Presence {
-  const voyage = { draughtM: v.draughtM, destination: v.destination, eta: v.eta };
-  if (live) return { firstSeenAt: v.firstSeenAt, lastSeenAt: v.lastSeenAt, ...voyage, voyageWithheld: false };
+export function presenceFor(v: PresenceSource, live: boolean, servedFixAt: number | null, now: number, changesAfterCutoff: readonly VoyageChange[] = []): Presence {
+  const current = { draughtM: v.draughtM, destination: v.destination, eta: v.eta };
+  if (live) return { firstSeenAt: v.firstSeenAt, lastSeenAt: v.lastSeenAt, ...current, voyageWithheld: false };
   const cutoff = delayCutoff(now);
   const heard = [servedFixAt, v.identityObservedAt, v.lastSeenAt].filter((t): t is number => t !== null && t <= cutoff);
   const times = { firstSeenAt: v.firstSeenAt <= cutoff ? v.firstSeenAt : null, lastSeenAt: heard.length === 0 ? null : Math.max(...heard) };
   const hasVoyage = v.draughtM !== null || v.destination !== null || v.eta !== null;
-  const reportedBeforeCutoff = v.identityObservedAt !== null && v.identityObservedAt <= cutoff;
-  if (!hasVoyage || reportedBeforeCutoff) return { ...times, ...voyage, voyageWithheld: false };
-  return { ...times, draughtM: null, destination: null, eta: null, voyageWithheld: true };
+  if (times.firstSeenAt === null) return { ...times, draughtM: null, destination: null, eta: null, voyageWithheld: hasVoyage };
+  const atCutoff = (field: VoyageField) => changesAfterCutoff.find((c) => c.field === field && c.changedAt > cutoff);
+  const destination = atCutoff('destination');
+  const eta = atCutoff('eta');
+  const draught = atCutoff('draught_m');
+  return {
+    ...times,
+    destination: destination ? destination.oldValue : current.destination,
+    eta: eta ? eta.oldValue : current.eta,
+    draughtM: draught ? (draught.oldValue === null ? null : Number(draught.oldValue)) : current.draughtM,
+    voyageWithheld: false,
+  };
 }

@@ -7,7 +7,8 @@ import { Nullable } from '../kit/schema-kit.js';
 
 const DateTime = (description?: string) => Type.String({ format: 'date-time', ...(description ? { description } : {}) });
 
-const VOYAGE_NOTE = 'From the latest AIS static report. Without vessels:live null (and the answer flagged voyage_withheld) when that report is less than 50,400 s old: it is live data.';
+const VOYAGE_NOTE =
+  'From the AIS static reports: the latest with vessels:live; without it the value in effect 50,400 s ago (null, and the answer flagged voyage_withheld, when the vessel was first heard less than that ago).';
 const ID_FORMS = 'IMO:<7 digits with a valid check digit>, MMSI:<9 digits>, a vsl_id, or bare 7 (IMO) or 9 (MMSI) digits';
 const VesselRef = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 

@@ -8,7 +8,7 @@ import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import { PREVIEW } from '../kit/preview-constants.js';
-import { delayCutoff, entitlementRequired, liveFor, presenceFor, vesselAccess, VOYAGE_WITHHELD_FLAG, type Presence, type TrialRecord, type VesselAccess } from './entitlements.js';
+import { delayCutoff, entitlementRequired, liveFor, needsVoyageChanges, presenceFor, vesselAccess, VOYAGE_WITHHELD_FLAG, type Presence, type TrialRecord, type VesselAccess } from './entitlements.js';
 import { LOOKUP_RETENTION_DAYS, PREVIEW_LABEL_RETENTION_DAYS } from './limits.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from './confidence.js';
 import { createLookupRecorder } from './lookup-recorder.js';
@@ -80,6 +80,13 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     return { fix: row ? storedFromRow(row, v.mmsi) : null, delayed: true };
   }
 
+  /** When the vessel was heard and its voyage, as this caller may see them (the voyage changes after the cutoff read only when needed). */
+  async function presenceOf(v: VesselState, access: VesselAccess, seen: SeenFix, now: number): Promise<Presence> {
+    const live = liveFor(access, v);
+    const changes = needsVoyageChanges(v, live, now) ? await fleetReads.voyageChangesAfter(v.vslId, delayCutoff(now)) : [];
+    return presenceFor(v, live, seen.fix?.observedAt ?? null, now, changes);
+  }
+
   /** visibleFix for many vessels, a few store queries at a time. */
   async function visibleFixes(vessels: VesselState[], access: VesselAccess, now: number): Promise<SeenFix[]> {
     const out: SeenFix[] = [];
@@ -117,11 +124,17 @@ export function createVesselsService(deps: VesselsServiceDeps) {
     },
 
     /** A vessel as served (operator corrections laid over it) and the position this caller may see (live, or delayed per decision 007); records no lookup. */
-    async visible(ref: VesselRef, access: VesselAccess): Promise<{ vessel: VesselState; presence: Presence } & SeenFix> {
+    async visible(ref: VesselRef, access: VesselAccess): Promise<{ vessel: VesselState } & SeenFix> {
+      const v = await resolve(ref);
+      return { vessel: served(v), ...(await visibleFix(v, access, clock.now())) };
+    },
+
+    /** visible, with when the vessel was heard and its voyage as this caller may see them (decision 109). */
+    async visibleWithPresence(ref: VesselRef, access: VesselAccess): Promise<{ vessel: VesselState; presence: Presence } & SeenFix> {
       const v = await resolve(ref);
       const now = clock.now();
       const seen = await visibleFix(v, access, now);
-      return { vessel: served(v), presence: presenceFor(v, liveFor(access, v), seen.fix?.observedAt ?? null, now), ...seen };
+      return { vessel: served(v), presence: await presenceOf(v, access, seen, now), ...seen };
     },
 
     async lookup(ref: VesselRef, agentId: string, access: VesselAccess) {
@@ -129,7 +142,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       recorder.recordLookups([v], agentId, 'getVesselsLookup');
       const now = clock.now();
       const seen = await visibleFix(v, access, now);
-      const presence = presenceFor(v, liveFor(access, v), seen.fix?.observedAt ?? null, now);
+      const presence = await presenceOf(v, access, seen, now);
       const dataAge = presence.lastSeenAt === null ? null : ageSeconds(now, presence.lastSeenAt);
       return {
         data: {

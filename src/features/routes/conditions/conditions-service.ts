@@ -485,7 +485,7 @@ export function createRouteConditionsService(deps: {
     async forecastLite(caller: Caller, agent: Parameters<VesselsService['access']>[0], query: { vessel: string; to?: string; speed_kn?: number; avoid?: string }) {
       const ref = parseVesselRef(query.vessel, 'query.vessel');
       const access = await deps.vessels.access(agent);
-      const { vessel, fix, delayed, presence } = await deps.vessels.visible(ref, access);
+      const { vessel, fix, delayed, presence } = await deps.vessels.visibleWithPresence(ref, access);
       const now = deps.clock.now();
       if (fix === null) {
         throw new AppError(
@@ -511,7 +511,7 @@ export function createRouteConditionsService(deps: {
         if (presence.voyageWithheld) {
           throw new AppError(
             'destination_unknown',
-            `${query.vessel} reported its AIS destination less than ${DELAY_SECONDS / 3600} h ago, which is live data: give to (a port_id, UN/LOCODE or lat,lon), or ask for vessels:live`,
+            `${query.vessel} was first heard less than ${DELAY_SECONDS / 3600} h ago, so its AIS destination is live data: give to (a port_id, UN/LOCODE or lat,lon), or ask for vessels:live`,
             { field: 'query.to' },
           );
         }
