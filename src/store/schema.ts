@@ -566,6 +566,27 @@ export interface ConsoleSessionsTable {
   expires_at: number;
 }
 
+/** Failed console sign-ins of one key, hashed: a client address or a known browser (docs/decisions/106). */
+export interface ConsoleSigninGuardTable {
+  key_hash: string;
+  kind: 'address' | 'device';
+  /** What the operator is shown: the redacted address, or the device hash's first characters. */
+  label: string;
+  failures: number;
+  first_failure_at: number;
+  locked_until: number | null;
+  /** The last failure. */
+  updated_at: number;
+}
+
+/** A browser the operator signed in from: its device cookie's token, hashed (docs/decisions/106). */
+export interface ConsoleDevicesTable {
+  token_hash: string;
+  created_at: number;
+  last_signin_at: number;
+  expires_at: number;
+}
+
 /** Usage per caller, operation and UTC day (docs/billing.md); agent_id is '' for anonymous and operator calls. */
 export interface UsageLedgerTable {
   day: string;
@@ -957,6 +978,8 @@ export interface Database {
   exchange_bounties: ExchangeBountiesTable;
   exchange_reputation: ExchangeReputationTable;
   console_sessions: ConsoleSessionsTable;
+  console_signin_guard: ConsoleSigninGuardTable;
+  console_devices: ConsoleDevicesTable;
   exchange_bans: ExchangeBansTable;
   exchange_channels: ExchangeChannelsTable;
   exchange_messages: ExchangeMessagesTable;

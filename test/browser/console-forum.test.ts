@@ -133,7 +133,7 @@ test('console in Chromium refuses a form with a wrong CSRF token or a foreign Or
   }
 });
 
-test('console in Chromium locks sign-in after 5 failures from one network', { skip }, async () => {
+test('console in Chromium locks sign-in after 5 failures from one address', { skip }, async () => {
   const { app, browser, base } = await started();
   try {
     const page = await browser.newPage();

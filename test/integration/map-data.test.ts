@@ -44,7 +44,7 @@ before(async () => {
   await ingest(fleet, identity(244010002, now - 30 * MINUTE, { name: 'FRESH ONLY', shipType: 30 }), position(244010002, now - 30 * MINUTE, 51, 3));
   await app.bosun.ctx.services.events.runner.catchUp();
   await app.bosun.ctx.services.operator.setPassword(PASSWORD);
-  const signIn = await app.bosun.ctx.services.consoleSessions.signIn(PASSWORD, '127.0.0.1');
+  const signIn = await app.bosun.ctx.services.consoleSessions.signIn(PASSWORD, { ip: '127.0.0.1' });
   assert.ok(signIn.ok);
   session = signIn.token;
 });
@@ -193,7 +193,7 @@ test('congestion at the busiest ports, as each viewer may see it: a vessel waiti
 });
 
 test("the console map's data polls do not keep the operator signed in: the idle hour runs from the last page the operator opened", async () => {
-  const signedIn = await app.bosun.ctx.services.consoleSessions.signIn(PASSWORD, '127.0.0.1');
+  const signedIn = await app.bosun.ctx.services.consoleSessions.signIn(PASSWORD, { ip: '127.0.0.1' });
   assert.ok(signedIn.ok);
   const headers = { cookie: `bosun_console=${encodeURIComponent(signedIn.token)}` };
   assert.equal((await app.api('GET', '/console/map', { headers })).status, 200, 'the page itself renews the session');

@@ -16,15 +16,6 @@ export function createAuditRepo(db: Db) {
       if (filter.action) q = q.where('action', '=', filter.action);
       return q.execute();
     },
-    async count(filter: { action: string; ip: string | null; since: number }): Promise<number> {
-      let q = db
-        .selectFrom('audit_log')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('action', '=', filter.action)
-        .where('ts', '>=', filter.since);
-      q = filter.ip === null ? q.where('ip', 'is', null) : q.where('ip', '=', filter.ip);
-      return Number((await q.executeTakeFirstOrThrow()).n);
-    },
     async deleteOlderThan(cutoff: number): Promise<number> {
       const result = await db.deleteFrom('audit_log').where('ts', '<', cutoff).executeTakeFirst();
       return Number(result.numDeletedRows);

@@ -36,10 +36,6 @@ export function createAuditService(deps: { repo: AuditRepo; clock: Clock }) {
       const rows = await deps.repo.list(filter);
       return rows.map((r) => ({ ...r, details: parseJson<Record<string, unknown>>(r.details, {}) }));
     },
-    /** Entries of one action from the network of `ip` (redacted as stored) since `since`. */
-    async countFromNetwork(action: string, ip: string | null, since: number): Promise<number> {
-      return deps.repo.count({ action, ip: redactIp(ip), since });
-    },
     /** Retention job: audit rows older than 90 days are deleted. */
     async enforceRetention(): Promise<number> {
       return deps.repo.deleteOlderThan(deps.clock.now() - AUDIT_RETENTION_DAYS * DAY);

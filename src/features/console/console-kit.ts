@@ -14,6 +14,13 @@ export function cookie(name: string, value: string, req: PageRequest, maxAgeSeco
   return `${name}=${encodeURIComponent(value)}; Path=${path}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${req.secure ? '; Secure' : ''}`;
 }
 
+/** A wait in words: seconds under a minute, whole minutes (rounded up) from there. */
+export function inWords(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
 export const sameToken = (a: string, b: string | null) => b !== null && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** A form POST from another origin is refused whatever its token (browsers send Origin on POST). */

@@ -9,7 +9,7 @@ import { barChart } from './charts.js';
 import { chartAssetPages, CHART_SCRIPTS, CHART_STYLES } from './chart-assets.js';
 import { HIDE_REASONS, type HideReason } from '../harbor/groups/group-rules.js';
 import { CONSOLE_SESSION, type ConsoleSessions } from './console-sessions.js';
-import { confirmation, consoleKit, cookie, doneAt, forbidden, foreignOrigin, LOGIN_COOKIE, OPERATOR, required, sameToken, signInPage } from './console-kit.js';
+import { confirmation, consoleKit, cookie, doneAt, forbidden, foreignOrigin, inWords, LOGIN_COOKIE, OPERATOR, required, sameToken, signInPage } from './console-kit.js';
 import { statusView } from './console-status.js';
 import { consoleOpsPages, type ConsoleOpsDeps } from './console-ops-pages.js';
 
@@ -28,8 +28,8 @@ const REQUEST_STATES = ['open', 'answered', 'approved', 'rejected', 'closed'] as
 
 /**
  * The operator console (docs/decisions/054): sign-in with the operator password, a session cookie
- * (HttpOnly, SameSite=Strict, Secure over TLS), a CSRF token on every form, lockout after repeated
- * failures; each action calls the same service as the CLI, which audits it.
+ * (HttpOnly, SameSite=Strict, Secure over TLS), a CSRF token on every form, lockout with backoff per
+ * address or known browser (docs/decisions/106); each action calls the same service as the CLI, which audits it.
  */
 export function consolePages(deps: ConsoleDeps): PageDefinition[] {
   const { sessions, services } = deps;
@@ -43,16 +43,32 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
       async handler(req) {
         if (foreignOrigin(req) || !sameToken(req.cookies.get(LOGIN_COOKIE) ?? '', req.form.get('csrf')))
           return forbidden('The sign-in form is stale or came from another site. Reload the page and try again.');
-        const result = await sessions.signIn(req.form.get('password') ?? '', req.ip);
+        const result = await sessions.signIn(req.form.get('password') ?? '', { ip: req.ip, deviceToken: req.cookies.get(CONSOLE_SESSION.deviceCookie) });
         if (result.ok) {
-          return { redirect: '/console', cookies: [cookie(CONSOLE_SESSION.cookie, result.token, req, CONSOLE_SESSION.maxAgeMs / 1000), cookie(LOGIN_COOKIE, '', req, 0)] };
+          return {
+            redirect: '/console',
+            cookies: [
+              cookie(CONSOLE_SESSION.cookie, result.token, req, CONSOLE_SESSION.maxAgeMs / 1000),
+              cookie(CONSOLE_SESSION.deviceCookie, result.deviceToken, req, CONSOLE_SESSION.deviceMaxAgeMs / 1000),
+              cookie(LOGIN_COOKIE, '', req, 0),
+            ],
+          };
         }
         if (result.reason === 'locked') {
-          const page = signInPage(req, html`<p class="error" role="alert">Too many failed sign-ins from your network. Try again in ${Math.ceil(result.retryAfterSeconds! / 60)} minutes.</p>`, 429);
+          const page = signInPage(
+            req,
+            html`<p class="error" role="alert">
+              Too many failed sign-ins from this address (or, if it signed in here before, from this browser). Try again in ${inWords(result.retryAfterSeconds)}; the operator can clear the lock on the
+              server with <code>bosun operator unlock-console</code>.
+            </p>`,
+            429,
+          );
           return { ...page, headers: { 'retry-after': String(result.retryAfterSeconds) } };
         }
         if (result.reason === 'no_password')
           return signInPage(req, html`<p class="error" role="alert">No operator password is set on this deployment: run <code>bosun operator set-password</code>.</p>`, 401);
+        if (result.lockedForSeconds !== undefined)
+          return signInPage(req, html`<p class="error" role="alert">Wrong password. Too many failed sign-ins: sign-in from here is paused for ${inWords(result.lockedForSeconds)}.</p>`, 401);
         return signInPage(req, html`<p class="error" role="alert">Wrong password.</p>`, 401);
       },
     },

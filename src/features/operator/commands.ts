@@ -56,4 +56,30 @@ export const operatorCommands: Command[] = [
       return ok ? 0 : 1;
     },
   },
+  {
+    name: 'operator console-locks',
+    summary: 'List console sign-in locks and failure streaks (per client address or known browser).',
+    usage: 'bosun operator console-locks\n\nAddresses are shown redacted, as in the audit log; clear them with bosun operator unlock-console.',
+    async run() {
+      const locks = await withBosun((b) => b.ctx.services.consoleSessions.locks());
+      if (locks.length === 0) out('no console sign-in failures on record');
+      for (const l of locks) {
+        out(`${l.kind} ${l.label}  ${l.failures} failed  ${l.locked_until ? `LOCKED until ${l.locked_until}` : 'not locked'}  last failure ${l.last_failure_at}`);
+      }
+      return 0;
+    },
+  },
+  {
+    name: 'operator unlock-console',
+    summary: 'Clear the console sign-in lock of one client address, or of every address and browser.',
+    usage: 'bosun operator unlock-console --address <ip>\nbosun operator unlock-console --all\n\nAn IPv6 address clears its /64. Audited.',
+    options: { address: { type: 'string' }, all: { type: 'boolean' } },
+    async run({ values }) {
+      const address = values.address === undefined ? undefined : String(values.address);
+      if ((address === undefined) === !values.all) throw new AppError('invalid_request', 'give either --address <ip> or --all');
+      const cleared = await withBosun((b) => b.ctx.services.consoleSessions.unlock(address === undefined ? { all: true } : { address }));
+      out(cleared === 0 ? 'nothing to clear' : `cleared ${cleared} lock${cleared === 1 ? '' : 's'}`);
+      return 0;
+    },
+  },
 ];
