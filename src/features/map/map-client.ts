@@ -85,7 +85,7 @@ export const MAP_CLIENT_JS = `(function () {
   if (!el) return;
   var cfg = el.dataset;
   var viewer = cfg.viewer;
-  var state = { vessels: 0, delayed: 0, simulated: 0, generatedAt: null, loads: 0, error: null };
+  var state = { vessels: 0, changed: 0, delayed: 0, simulated: 0, generatedAt: null, loads: 0, error: null };
   window.bosunMapState = state;
 
   function say(text) { statusEl.textContent = text; }
@@ -261,8 +261,28 @@ export const MAP_CLIENT_JS = `(function () {
       });
     });
 
+    // After the first load only the vessels that moved since the last answer's horizon are sent; the set is
+    // rebuilt from a whole layer every FULL_EVERY polls (corrected names) and whenever the merged count drifts.
+    var byId = {}, since = null, polls = 0, FULL_EVERY = 20;
+    function mergeVessels(fc) {
+      if (!fc.changes_since) byId = {};
+      fc.features.forEach(function (f) { byId[f.properties.vsl_id] = f; });
+      var generated = Date.parse(fc.generated_at);
+      var all = Object.keys(byId).map(function (id) {
+        var f = byId[id];
+        f.properties.age_seconds = Math.max(0, Math.round((generated - Date.parse(f.properties.observed_at)) / 1000));
+        return f;
+      });
+      var merged = { type: 'FeatureCollection', features: all, generated_at: fc.generated_at, horizon: fc.horizon };
+      since = fc.changes_since && all.length !== fc.total ? null : fc.horizon;
+      return merged;
+    }
     function loadVessels() {
-      return getJson(cfg.vessels).then(function (fc) {
+      var full = since === null || polls++ % FULL_EVERY === 0;
+      var url = full ? cfg.vessels : cfg.vessels + '?since=' + encodeURIComponent(since);
+      return getJson(url).then(function (answer) {
+        var fc = mergeVessels(answer);
+        state.changed = answer.features.length;
         lastVessels = fc;
         map.getSource('vessels').setData(fc);
         state.vessels = fc.features.length;

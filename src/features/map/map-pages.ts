@@ -61,6 +61,8 @@ function once<T>(build: () => T): () => T {
  * operator with live positions (the console cookie is scoped to /console). Data comes from page JSON
  * routes built by the map service; MapLibre and the Natural Earth basemap are served by Bosun.
  */
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
+
 export function mapPages(deps: MapDeps): PageDefinition[] {
   const assets = new Map<string, () => Encoded>();
   for (const name of Object.keys(MAPLIBRE_FILES))
@@ -88,6 +90,11 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
   const geojson = 'application/geo+json; charset=utf-8';
 
   const operator = async (req: PageRequest, renew = true) => deps.resumeSession(req.cookies.get(deps.sessionCookie), { renew });
+  const badSince: PageResponse = {
+    status: 400,
+    body: 'since must be the horizon of an earlier answer (an ISO 8601 UTC time such as 2026-11-27T10:00:00.000Z); without since the whole layer is sent.',
+    contentType: 'text/plain; charset=utf-8',
+  };
   const unauthorized: PageResponse = {
     status: 401,
     // a page answer, not an API error envelope: the map script shows it as a status line
@@ -102,7 +109,11 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
       path: `${prefix}/data/vessels.geojson`,
       async handler(req) {
         if (viewer === 'operator' && !(await operator(req, false))) return unauthorized;
-        return send(req, encodeLayer(await deps.map.vessels(viewer)), geojson, DATA_CACHE);
+        const since = req.query.get('since');
+        if (since === null) return send(req, encodeLayer(await deps.map.vessels(viewer)), geojson, DATA_CACHE);
+        const at = ISO_TIME.test(since) ? Date.parse(since) : NaN;
+        if (Number.isNaN(at)) return badSince;
+        return send(req, encode(Buffer.from(JSON.stringify(await deps.map.vesselsSince(viewer, at)))), geojson, DATA_CACHE);
       },
     },
     {

@@ -114,6 +114,8 @@ export function createMapService(deps: MapServiceDeps) {
       features,
       viewer,
       generated_at: iso(now),
+      // the newest observation time this viewer may see: an answer ?since= this lists what changed after it
+      horizon: iso(viewer === 'operator' ? now : now - DELAY_SECONDS * SECOND),
       delay_seconds: viewer === 'operator' ? 0 : DELAY_SECONDS,
       simulated: features.some((f) => f.properties.simulated === true),
       attribution: [...MAP_ATTRIBUTION.vessels],
@@ -184,8 +186,20 @@ export function createMapService(deps: MapServiceDeps) {
     return placesOf;
   }
 
+  /**
+   * Only the vessels whose visible position changed after `since` (the horizon of an earlier answer),
+   * with `total` so that a client merging them can tell when its set has drifted (a vessel gone) and
+   * ask again without `since`.
+   */
+  async function vesselsSince(viewer: MapViewer, since: number): Promise<FeatureCollection> {
+    const full = await cached(`vessels:${viewer}`, () => vessels(viewer));
+    const changed = full.features.filter((f) => Date.parse(String(f.properties.observed_at)) > since);
+    return { ...full, features: changed, changes_since: iso(since), total: full.features.length };
+  }
+
   return {
     vessels: (viewer: MapViewer) => cached(`vessels:${viewer}`, () => vessels(viewer)),
+    vesselsSince,
     events: (viewer: MapViewer) => cached(`events:${viewer}`, () => events(viewer)),
     places: () => places().main,
     morePorts: () => places().more,
