@@ -7,9 +7,14 @@
  * - berth/anchor agreement: on found cargo/tanker stops, Bosun's kind of the stop covering most of it;
  * - timing: start and end differences of found stops whose start (end) is inside the file, where the Bosun stop
  *   lies mostly within the truth stop (one to one);
- * - a truth pair is reported when Bosun has an encounter of the same two vessels overlapping it in time.
+ * - a truth pair is reported when Bosun has an encounter of the same two vessels overlapping it in time;
+ * - per port: a truth stop belongs to the port with the nearest charted point (position or anchorage point of
+ *   the port table) within 30 km; at each instant, the cargo/tanker truth stops covering it are the port's
+ *   ships waiting (anchor) and at berth, against Bosun's `congestion?at=` of that port (cargo + tanker).
+ *   Ports with at least 10 such ships at an instant are listed; the ±15 % criterion is checked on each
+ *   figure (waiting, at berth) of at least 10 ships in the truth.
  */
-import { isCargoOrTanker, MIN_STOP_MS, type TruthDay, type TruthPair, type TruthStop } from './ground-truth.js';
+import { isCargoOrTanker, MIN_STOP_MS, portAttribution, type ChartedPoint, type TruthDay, type TruthPair, type TruthStop } from './ground-truth.js';
 
 export interface BosunStop {
   kind: 'anchorage' | 'berth';
@@ -23,12 +28,19 @@ export interface BosunDay {
   calls: Array<{ vsl_id: string; port_id: number; stops: string; arrival: number; departure: number | null }>;
   encounters: Array<{ vsl_a: string; vsl_b: string; start_at: number; end_at: number; setting?: string | null }>;
   portName: (portId: number) => string;
+  /** Every port's charted points (position and anchorage points of the port table): the truth's port attribution reads them. */
+  chartedPoints: ChartedPoint[];
   congestion: (portId: number, at: number) => Promise<{ waiting: number; atBerth: number }>;
   visitRank: (from: number, to: number) => Promise<Array<{ rank: number; name: string; calls: number; vessels: number }>>;
 }
 
 const overlap = (a: { start: number; end: number }, b: { start: number; end: number }) => Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
 const ratio = (n: number, d: number) => (d === 0 ? '–' : (n / d).toFixed(3));
+/** Relative error of Bosun's figure against the truth's, in per cent (signed). */
+const relErr = (bosun: number, truth: number) => (truth === 0 ? (bosun === 0 ? 0 : Infinity) : ((bosun - truth) / truth) * 100);
+const signedPct = (e: number) => (Number.isFinite(e) ? `${e > 0 ? '+' : ''}${Math.round(e)} %` : '∞');
+export const PER_PORT_MIN_SHIPS = 10;
+export const PER_PORT_TOLERANCE_PCT = 15;
 const pct = (n: number, d: number) => (d === 0 ? '–' : `${Math.round((n / d) * 100)} %`);
 function quantileMin(values: number[], q: number): string {
   if (values.length === 0) return '–';
@@ -95,6 +107,17 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
       );
     }
   }
+  if (listMisses) {
+    const hhmm = (t: number) => new Date(t).toISOString().slice(11, 16);
+    for (const { mmsi, b } of longCargo.filter((x) => !right(x.mmsi, x.b))) {
+      out.push(`| not in truth | ${mmsi} ${day.vessels.get(mmsi)?.name ?? ''} ${b.kind} ${bosun.portName(b.portId)} ${hhmm(b.start)}–${hhmm(b.end)} |`);
+    }
+    for (const { s, b } of cargoFound.filter((x) => (x.s.kind === 'anchor') !== (x.b.kind === 'anchorage'))) {
+      out.push(
+        `| disagree | ${s.mmsi} ${day.vessels.get(s.mmsi)?.name ?? ''} truth ${s.kind} (${s.spreadM} m, ${s.headingRangeDeg ?? '–'}°) Bosun ${b.kind} ${s.lat.toFixed(4)},${s.lon.toFixed(4)} ${hhmm(s.start)}–${hhmm(s.end)} |`,
+      );
+    }
+  }
   out.push(`| cargo/tanker anchor hours labelled as waiting | ${pct(anchorWaitingMs, anchorMs)} of ${(anchorMs / 3_600_000).toFixed(0)} h |`);
 
   // who is waiting and at berth at given moments: truth over the whole file's area, Bosun summed over its ports
@@ -116,6 +139,48 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
     );
   }
 
+  // per port: the truth's ships of each port (nearest charted point) against Bosun's congestion of that port
+  const portOf = portAttribution(cargo, bosun.chartedPoints);
+  const congestionOf = new Map<string, { waiting: number; atBerth: number }>();
+  const bosunAt = async (portId: number, at: number) => {
+    const key = `${portId}@${at}`;
+    if (!congestionOf.has(key)) congestionOf.set(key, await bosun.congestion(portId, at));
+    return congestionOf.get(key)!;
+  };
+  out.push(
+    '',
+    `Per port (truth: cargo/tanker stops attributed to the port with the nearest charted point within 30 km; ports with ≥ ${PER_PORT_MIN_SHIPS} such ships at an instant):`,
+    '',
+    '| port | at (UTC) | truth waiting | Bosun waiting | error | truth at berth | Bosun at berth | error |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  const checks: Array<{ ok: boolean; what: string }> = [];
+  for (const at of times) {
+    const byPort = new Map<number, { waiting: number; atBerth: number }>();
+    for (const s of cargo) {
+      const portId = portOf.get(s);
+      if (portId === null || portId === undefined || s.start > at || s.end < at) continue;
+      const c = byPort.get(portId) ?? { waiting: 0, atBerth: 0 };
+      if (s.kind === 'anchor') c.waiting++;
+      else c.atBerth++;
+      byPort.set(portId, c);
+    }
+    for (const [portId, t] of [...byPort].sort((a, b) => b[1].waiting + b[1].atBerth - (a[1].waiting + a[1].atBerth))) {
+      if (t.waiting + t.atBerth < PER_PORT_MIN_SHIPS) continue;
+      const b = await bosunAt(portId, at);
+      const hhmm = new Date(at).toISOString().slice(11, 16);
+      const [ew, eb] = [relErr(b.waiting, t.waiting), relErr(b.atBerth, t.atBerth)];
+      out.push(`| ${bosun.portName(portId)} | ${hhmm} | ${t.waiting} | ${b.waiting} | ${signedPct(ew)} | ${t.atBerth} | ${b.atBerth} | ${signedPct(eb)} |`);
+      if (t.waiting >= PER_PORT_MIN_SHIPS) checks.push({ ok: Math.abs(ew) <= PER_PORT_TOLERANCE_PCT, what: `${bosun.portName(portId)} ${hhmm} waiting ${signedPct(ew)}` });
+      if (t.atBerth >= PER_PORT_MIN_SHIPS) checks.push({ ok: Math.abs(eb) <= PER_PORT_TOLERANCE_PCT, what: `${bosun.portName(portId)} ${hhmm} at berth ${signedPct(eb)}` });
+    }
+  }
+  const failed = checks.filter((c) => !c.ok);
+  out.push(
+    '',
+    `±${PER_PORT_TOLERANCE_PCT} % per port (each figure of ≥ ${PER_PORT_MIN_SHIPS} ships in the truth): ${checks.length === 0 ? 'no figure qualifies' : failed.length === 0 ? `PASS (${checks.length}/${checks.length})` : `FAIL (${checks.length - failed.length}/${checks.length} within; outside: ${failed.map((c) => c.what).join('; ')})`}`,
+  );
+
   // stationary pairs with a cargo ship or tanker in them, by the setting the truth sees
   const vslOf = new Map([...bosun.mmsiOf].map(([v, m]) => [m, v]));
   const reported = (p: TruthPair) => {
@@ -131,6 +196,13 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
     for (const e of hits) settings.set(e.setting ?? 'none', (settings.get(e.setting ?? 'none') ?? 0) + 1);
     out.push(`| ${setting} | ${list.length} | ${hits.length} | ${[...settings].map(([k, n]) => `${k} ${n}`).join(', ') || '–'} |`);
   }
+  const atAnchorages = pairs.filter((p) => p.setting === 'anchorage');
+  const asAnchorage = atAnchorages.filter((p) => reported(p)?.setting === 'anchorage').length;
+  out.push(
+    '',
+    `Stationary pairs at anchorages reported with setting \`anchorage\`: ${asAnchorage}/${atAnchorages.length} (${pct(asAnchorage, atAnchorages.length)}; issue 26 asks ≥ 80 %: ${atAnchorages.length === 0 ? 'no pairs' : asAnchorage / atAnchorages.length >= 0.8 ? 'PASS' : 'FAIL'})`,
+    '',
+  );
   const bySetting = new Map<string, number>();
   for (const e of bosun.encounters) bySetting.set(e.setting ?? 'none', (bySetting.get(e.setting ?? 'none') ?? 0) + 1);
   out.push(`| all Bosun encounters | | ${bosun.encounters.length} | ${[...bySetting].map(([k, n]) => `${k} ${n}`).join(', ') || '–'} |`);

@@ -271,3 +271,41 @@ export function stationaryPairs(day: TruthDay, stops: readonly TruthStop[], invo
   for (const key of [...open.keys()]) finish(key);
   return done;
 }
+
+/** A charted point of a port (its position or an anchorage point), as plain data. */
+export interface ChartedPoint {
+  portId: number;
+  lat: number;
+  lon: number;
+}
+
+/** Ports are attributed within this distance of their nearest charted point. */
+export const PORT_WITHIN_M = 30_000;
+
+/**
+ * The port a stop belongs to in the truth: the port with the charted point nearest to the stop's
+ * position, within 30 km (null beyond). Geography only: it knows nothing of a vessel's call history.
+ */
+export function portAttribution(stops: readonly TruthStop[], points: readonly ChartedPoint[]): Map<TruthStop, number | null> {
+  const out = new Map<TruthStop, number | null>();
+  if (stops.length === 0) return out;
+  const margin = PORT_WITHIN_M / 100_000;
+  const lats = stops.map((s) => s.lat);
+  const lons = stops.map((s) => s.lon);
+  const [s0, n0] = [Math.min(...lats) - margin, Math.max(...lats) + margin];
+  const [w0, e0] = [Math.min(...lons) - 2 * margin, Math.max(...lons) + 2 * margin];
+  const near = points.filter((p) => p.lat >= s0 && p.lat <= n0 && p.lon >= w0 && p.lon <= e0);
+  for (const stop of stops) {
+    let best: number | null = null;
+    let bestM = PORT_WITHIN_M;
+    for (const p of near) {
+      const d = metres(stop.lat, stop.lon, p.lat, p.lon);
+      if (d <= bestM) {
+        best = p.portId;
+        bestM = d;
+      }
+    }
+    out.set(stop, best);
+  }
+  return out;
+}

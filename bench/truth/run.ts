@@ -7,7 +7,8 @@
  * ais-csv`), then the live event runner catches up (as the scheduler does on an idle server).
  *
  * Usage: node dist/bench/truth/run.js [--day houston|mississippi|both] [--at HH:MM,...] [--misses]
- * (--misses lists the cargo/tanker truth stops Bosun did not find)
+ * (--misses lists the cargo/tanker truth stops Bosun did not find, its cargo/tanker stops the truth does not have, and
+ * the berth/anchor disagreements)
  */
 import { createReadStream, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -53,6 +54,7 @@ async function withBosun<T>(path: string, dayStart: number, use: (day: BosunDay)
       calls,
       encounters: encounters as BosunDay['encounters'],
       portName: (id) => services.ports.byId(id)?.name ?? String(id),
+      chartedPoints: services.ports.table().flatMap((p) => [{ portId: p.port_id, lat: p.lat, lon: p.lon }, ...p.anchorages.map(([lat, lon]) => ({ portId: p.port_id, lat, lon }))]),
       congestion: async (portId, at) => {
         const counts = { waiting: 0, atBerth: 0 };
         for (const vessel_type of ['cargo', 'tanker'] as const) {

@@ -24,7 +24,7 @@ export interface PortCallParameters {
   moveAboveKn: number;
   /** Stops shorter than this are pauses in traffic, not anchorage or berth time. */
   minStopMs: number;
-  /** A silence longer than this inside a call is recorded (and lowers its confidence). */
+  /** A silence longer than this inside a call is recorded (and lowers its confidence); it also ends the stop under way. */
   gapMs: number;
   /**
    * A departure stands once the vessel has stayed beyond the exit distance this long (or entered
@@ -296,10 +296,25 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
   const onlyWaited = (state: VesselCallState) =>
     state.call!.stops.length > 0 && state.call!.stops.every((stop, i) => stopKind(state.call!, stop, i === state.call!.stops.length - 1, positions, params) === 'anchorage');
 
+  /**
+   * Further from the port's own position than every stop of the call: the vessel is leaving to sea, not
+   * on its way up the channel from an offshore anchorage (false where the port's position is unknown).
+   */
+  function headingAway(call: PortCall, fix: Fix): boolean {
+    const port = positions.get(call.portId);
+    if (!port || call.stops.length === 0) return false;
+    const fromPort = distanceM(port.lat, port.lon, fix.lat, fix.lon);
+    return call.stops.every((stop) => distanceM(port.lat, port.lon, stop.lat, stop.lon) + params.exitM < fromPort);
+  }
+
   /** A fix within the call's port area: counts it, and starts, extends or ends the stop under way. */
   function inside(state: VesselCallState, fix: Fix, kn: number | null, previous: Fix | null): void {
     const call = state.call!;
-    if (previous && fix.t - previous.t > params.gapMs) call.gaps++;
+    if (previous && fix.t - previous.t > params.gapMs) {
+      call.gaps++;
+      // nothing is known of the vessel through a silence this long: the stop ends where it was last heard (a new one begins if it is still stopped)
+      if (state.stop) closeStop(state, state.stop.lastT, params);
+    }
     call.fixes++;
     call.lastSeq = fix.seq;
     if (kn !== null && kn < params.stopBelowKn) state.moving = false;
@@ -384,13 +399,14 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
           // time outside the port area is neither waiting nor berth time
           if (state.stop) closeStop(state, fix.t, params);
           state.moving = true;
+          // stopped near another port (beyond its points): that port's area, before the pending check below drops it
+          if (state.pending && stoppedNear === state.pending.portId) ports.set(stoppedNear, params.exitM);
           if (state.pending && !ports.has(state.pending.portId)) state.pending = null;
           const other = nearestEntered(ports, call.portId);
           if (other !== null && !state.pending) state.pending = { portId: other, arrival: fix.t, seq: fix.seq };
-          if (state.pending && stoppedNear === state.pending.portId) ports.set(stoppedNear, params.exitM);
           // the departure stands after an hour outside, or at once when the vessel stops in another port
           const stoppedElsewhere = state.pending !== null && kn !== null && kn < params.stopBelowKn;
-          const confirmMs = onlyWaited(state) ? params.waitingDepartureConfirmMs : params.departureConfirmMs;
+          const confirmMs = onlyWaited(state) && !headingAway(state.call, fix) ? params.waitingDepartureConfirmMs : params.departureConfirmMs;
           if (stoppedElsewhere || fix.t - state.leftAt >= confirmMs) {
             const departure = state.leftAt;
             state.leftAt = null;

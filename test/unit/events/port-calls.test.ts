@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { createPortCallDetector, emptyCallState, PortPointIndex, type Fix, type PortCall, type VesselCallState } from '../../../src/events/port-calls.js';
+import { createPortCallDetector, emptyCallState, GFW_PORT_CALL_PARAMETERS, PortPointIndex, type Fix, type PortCall, type VesselCallState } from '../../../src/events/port-calls.js';
 import { destinationPoint, distanceM } from '../../../src/geo/distance.js';
 
 const HOUR = 3_600_000;
@@ -255,4 +255,62 @@ test('a silence over 6 hours inside a call is counted and lowers its confidence;
   const fixes = [...loud.fixes];
   fixes.splice(40, 0, { ...fixes[10]!, seq: 9999 });
   assert.deepEqual(detect(fixes).calls, detect(loud.fixes).calls);
+});
+
+test('a waiting-only call ends at once when the vessel stops near another port beyond its points, and a call there begins with the stop', () => {
+  const track = new Track()
+    .run(ANCHORAGE, 20_000, 500, 12)
+    .stay(ANCHORAGE, 500, 0.05, 5 * HOUR, 10 * MIN, 1) // at anchor (status 1): the call so far is only a wait
+    .tick(30 * MIN)
+    .at(OTHER, 180, 10_000, 10) // on the way, beyond 4 km of every point
+    .tick(30 * MIN)
+    .stay(OTHER, 5_000, 0, 6 * HOUR); // 5 km from the other port's point (beyond its 3 km), 23 km from this one's
+  const { calls, current } = detect(track.fixes);
+  assert.equal(calls.length, 1);
+  assert.equal(calls[0]!.portId, 9150);
+  assert.deepEqual(
+    calls[0]!.stops.map((s) => s.kind),
+    ['anchorage'],
+  );
+  const firstStopped = track.fixes.find((f) => distanceM(f.lat, f.lon, OTHER.lat, OTHER.lon) < 5_100)!;
+  assert.equal(current?.portId, 9160);
+  assert.equal(current.arrival, firstStopped.t);
+  assert.equal(current.stops.length, 1);
+  assert.equal(current.stops[0]!.start, firstStopped.t);
+  assert.equal(current.stops[0]!.kind, 'berth');
+});
+
+test('a waiting-only call ends an hour after the vessel leaves to sea, away from the port, not after the twelve hours allowed on the way in', () => {
+  const detector = createPortCallDetector(index, GFW_PORT_CALL_PARAMETERS, new Map([[9150, { lat: PORT.lat, lon: PORT.lon }]]));
+  const track = new Track()
+    .run(ANCHORAGE, 20_000, 500, 12)
+    .stay(ANCHORAGE, 500, 0.05, 5 * HOUR, 10 * MIN, 1) // at anchor (status 1): the call so far is only a wait
+    .run(ANCHORAGE, 500, 60_000, 10); // due east: further from the port's position with every fix
+  const state = emptyCallState();
+  const calls = track.fixes.flatMap((fix) => detector.push(state, fix));
+  assert.equal(calls.length, 1);
+  assert.equal(state.call, null);
+  const lastInside = track.fixes.filter((f) => distanceM(f.lat, f.lon, ANCHORAGE.lat, ANCHORAGE.lon) <= 4_000).at(-1)!;
+  assert.equal(calls[0]!.departure, lastInside.t);
+  assert.equal(calls[0]!.stops[0]!.kind, 'anchorage');
+});
+
+test('a silence over six hours ends the stop under way where the vessel was last heard; a new stop begins when it is heard again', () => {
+  const track = new Track().run(PORT, 20_000, 300, 12).stay(PORT, 300, 0, 3 * HOUR);
+  const lastBefore = track.fixes.at(-1)!;
+  track.tick(7 * HOUR);
+  const firstAfter = track.fixes.length;
+  track
+    .stay(PORT, 300, 0, 3 * HOUR)
+    .run(PORT, 300, 20_000, 10)
+    .away();
+  const { calls } = detect(track.fixes);
+  assert.equal(calls.length, 1);
+  const call = calls[0]!;
+  assert.equal(call.gaps, 1);
+  assert.equal(call.stops.length, 2);
+  assert.equal(call.stops[0]!.end, lastBefore.t);
+  assert.equal(call.stops[1]!.start, track.fixes[firstAfter]!.t);
+  // the silence counts as neither berth nor waiting time
+  assert.ok(call.anchorageMs + call.berthMs < 6 * HOUR + 10 * MIN, String((call.anchorageMs + call.berthMs) / HOUR));
 });
