@@ -7,7 +7,24 @@ export type Stability = 'stable' | 'beta' | 'experimental';
 export type AccessClass = 'P' | 'K' | 'U';
 
 export type Section =
-  'meta' | 'billing' | 'vessels' | 'ports' | 'sts' | 'events' | 'metrics' | 'layers' | 'routes' | 'feedback' | 'exchange' | 'workspace' | 'services' | 'agents' | 'harbor' | 'payments' | 'discovery' | 'site';
+  | 'meta'
+  | 'billing'
+  | 'vessels'
+  | 'ports'
+  | 'sts'
+  | 'events'
+  | 'metrics'
+  | 'layers'
+  | 'routes'
+  | 'feedback'
+  | 'exchange'
+  | 'workspace'
+  | 'services'
+  | 'agents'
+  | 'harbor'
+  | 'payments'
+  | 'discovery'
+  | 'site';
 
 export type RatePolicyName = 'anonymous_preview' | 'registration' | 'snapshot_trial';
 

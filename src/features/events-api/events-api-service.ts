@@ -17,7 +17,7 @@ import { parseVesselRef } from '../kit/vessel-ids.js';
 import type { PortsService } from '../ports/ports-service.js';
 import { parseZone } from '../sts/sts-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';
-import type { EventKey, EventsListFilter, EventsListRepo } from './events-list-repo.js';
+import { RANK, type EventKey, type EventsListFilter, type EventsListRepo } from './events-list-repo.js';
 import { EVENT_TYPES, UNDETECTED_EVENT_TYPES, type EventType } from './schemas.js';
 
 export const EVENTS_DEFAULT_WINDOW_MS = 30 * DAY;
@@ -26,7 +26,6 @@ export const EVENTS_MAX_VESSELS = 20;
 /** Port ids bound in one statement at most (SQLite and PostgreSQL bound far more; a plan stays sane). */
 const PORT_IDS_BOUND = 1000;
 
-const RANK: Record<EventType, number> = { port_call: 0, encounter: 1, chokepoint_transit: 2 };
 const PREFIX: Record<EventType, string> = { port_call: 'pc', encounter: 'enc', chokepoint_transit: 'tr' };
 const EVENT_ID = /^(pc|enc|tr)_([0-9]{1,15})$/;
 const PAGE_CURSOR = /^ev:(-?\d{1,15}):(-?\d{1,15}):([0-2]):(\d{1,15}):([0-9a-f]{16})$/;
@@ -84,7 +83,8 @@ export function parseTypes(text: string | undefined): EventType[] {
     if ((UNDETECTED_EVENT_TYPES as readonly string[]).includes(word)) {
       throw new AppError('invalid_request', `type ${word} is not detected yet (issue 27 builds it next); types listed now: ${EVENT_TYPES.join(', ')}`, { field: 'query.type' });
     }
-    if (!(EVENT_TYPES as readonly string[]).includes(word)) throw new AppError('invalid_request', `unknown event type ${JSON.stringify(word)}; types: ${EVENT_TYPES.join(', ')}`, { field: 'query.type' });
+    if (!(EVENT_TYPES as readonly string[]).includes(word))
+      throw new AppError('invalid_request', `unknown event type ${JSON.stringify(word)}; types: ${EVENT_TYPES.join(', ')}`, { field: 'query.type' });
   }
   return EVENT_TYPES.filter((t) => words.includes(t));
 }
@@ -179,8 +179,11 @@ export function createEventsApiService(deps: {
     };
   }
 
-  /** The vsl_ids of `vessel`; vessel_not_found (naming it) for one the fleet has never seen. */
-  function vesselIds(text: string): string[] {
+  /**
+   * The vsl_ids of `vessel`; vessel_not_found (naming it) for one the fleet has never seen, or, under
+   * the delay, first heard after the caller's horizon (decision 109: no sign of a vessel newer than it).
+   */
+  function vesselIds(text: string, horizon: number, live: boolean): string[] {
     const refs = text
       .split(',')
       .map((t) => t.trim())
@@ -191,7 +194,7 @@ export function createEventsApiService(deps: {
         refs.map((raw) => {
           const ref = parseVesselRef(raw, 'query.vessel');
           const state = ref.kind === 'imo' ? deps.fleet.byImoNumber(ref.imo) : ref.kind === 'mmsi' ? deps.fleet.byMmsiNumber(ref.mmsi) : deps.fleet.byVesselId(ref.vslId);
-          if (!state) throw new AppError('vessel_not_found', `no vessel ${raw} is known`, { field: 'query.vessel' });
+          if (!state || (!live && state.firstSeenAt > horizon)) throw new AppError('vessel_not_found', `no vessel ${raw} is known`, { field: 'query.vessel' });
           return state.vslId;
         }),
       ),
@@ -230,7 +233,7 @@ export function createEventsApiService(deps: {
       for (const r of rows) if (wanted.has(r.port_id) && out.length < filter.limit) out.push(r);
       const last = rows[rows.length - 1];
       if (out.length >= filter.limit || rows.length < batch || !last) return out;
-      after = { start: last.arrival, rank: 0, id: last.id };
+      after = { start: last.arrival, rank: RANK.port_call, id: last.id };
     }
   }
 
@@ -256,7 +259,8 @@ export function createEventsApiService(deps: {
         if (options.type !== undefined && !types.includes(only)) throw new AppError('invalid_request', `${field} filters ${only} events; type does not include ${only}`, { field: `query.${field}` });
         types = [only];
       }
-      if (options.port_id !== undefined && options.setting !== undefined) throw new AppError('invalid_request', 'port_id lists port calls and setting encounters: give one of them', { field: 'query.setting' });
+      if (options.port_id !== undefined && options.setting !== undefined)
+        throw new AppError('invalid_request', 'port_id lists port calls and setting encounters: give one of them', { field: 'query.setting' });
       if (options.port_id !== undefined && deps.ports.byId(options.port_id) === undefined) throw new AppError('port_not_found', `no port has port_id ${options.port_id}`, { field: 'query.port_id' });
 
       const to = options.to !== undefined ? parseTime(options.to, 'to') : asked;
@@ -264,7 +268,7 @@ export function createEventsApiService(deps: {
       if (from > to) throw new AppError('invalid_range', 'from must not be after to', { field: 'query.from' });
       if (to - from > EVENTS_MAX_WINDOW_MS) throw new AppError('invalid_range', 'the window (from to to) may span at most 366 days', { field: 'query.from' });
       const area = options.area !== undefined ? parseArea(options.area) : null;
-      const vslIds = options.vessel !== undefined ? vesselIds(options.vessel) : undefined;
+      const vslIds = options.vessel !== undefined ? vesselIds(options.vessel, horizon, live) : undefined;
       const settings = options.setting === undefined || options.setting === 'all' ? undefined : ENCOUNTER_SETTINGS.filter((s) => options.setting!.split(',').includes(s));
 
       // a cursor belongs to one query (its filters as resolved, the caller's visibility) and keeps the first page's horizon
@@ -296,14 +300,16 @@ export function createEventsApiService(deps: {
       type Listed = { key: EventKey; view: ReturnType<typeof portCallView> | ReturnType<typeof encounterView> | ReturnType<typeof transitView> };
       const listed: Listed[] = [];
       if (types.includes('port_call')) {
-        for (const r of await portCallsAt(filter, portIds)) listed.push({ key: { start: r.arrival, rank: 0, id: r.id }, view: portCallView(r, pageHorizon) });
+        for (const r of await portCallsAt(filter, portIds)) listed.push({ key: { start: r.arrival, rank: RANK.port_call, id: r.id }, view: portCallView(r, pageHorizon) });
       }
       if (types.includes('encounter')) {
         const where = area ? ('box' in area ? { box: area.box } : { zones: [area.key] }) : {};
-        for (const r of await deps.repo.encounters({ ...filter, ...where, ...(settings ? { settings } : {}) })) listed.push({ key: { start: r.start_at, rank: 1, id: r.id }, view: encounterView(r, vslIds) });
+        for (const r of await deps.repo.encounters({ ...filter, ...where, ...(settings ? { settings } : {}) }))
+          listed.push({ key: { start: r.start_at, rank: RANK.encounter, id: r.id }, view: encounterView(r, vslIds) });
       }
       if (types.includes('chokepoint_transit')) {
-        for (const r of await deps.repo.transits({ ...filter, ...(zones ? { zones } : {}) })) listed.push({ key: { start: r.entered_at, rank: 2, id: r.id }, view: transitView(r) });
+        for (const r of await deps.repo.transits({ ...filter, ...(zones ? { zones } : {}) }))
+          listed.push({ key: { start: r.entered_at, rank: RANK.chokepoint_transit, id: r.id }, view: transitView(r) });
       }
       listed.sort((a, b) => a.key.start - b.key.start || a.key.rank - b.key.rank || a.key.id - b.key.id);
       const page = listed.slice(0, options.limit);
@@ -330,7 +336,8 @@ export function createEventsApiService(deps: {
       const horizon = deps.events.horizon(caller);
       const live = horizon >= asked;
       const match = EVENT_ID.exec(eventId);
-      const notFound = () => new AppError('event_not_found', `no event ${eventId} is visible to you (events that ended less than 50,400 s ago, or are under way, need vessels:live)`, { field: 'params.event_id' });
+      const notFound = () =>
+        new AppError('event_not_found', `no event ${eventId} is visible to you (events that ended less than 50,400 s ago, or are under way, need vessels:live)`, { field: 'params.event_id' });
       if (!match) throw notFound();
       const id = Number(match[2]);
       const visible = (start: number, end: number | null) => start <= horizon && (end === null ? live : end <= horizon);

@@ -3,6 +3,9 @@ import type { Db } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
 import type { EncounterRow, PortCallRow, TransitRow } from '../events/events-repo.js';
 
+/** Each type's place among events that began at the same moment. */
+export const RANK = { port_call: 0, encounter: 1, chokepoint_transit: 2 } as const;
+
 /** Position in the listing's order: start time, then type rank (port_call 0, encounter 1, chokepoint_transit 2), then row id. */
 export interface EventKey {
   start: number;
@@ -64,18 +67,13 @@ export function createEventsListRepo(db: Db) {
       }
       if (f.after) {
         const key = f.after;
-        q = q.where((eb) => afterKey(eb, 'arrival', 0, key));
+        q = q.where((eb) => afterKey(eb, 'arrival', RANK.port_call, key));
       }
       return q.orderBy('arrival', 'asc').orderBy('id', 'asc').limit(f.limit).execute();
     },
 
     async encounters(f: EventsListFilter): Promise<EncounterRow[]> {
-      let q = db
-        .selectFrom('encounters')
-        .selectAll()
-        .where('start_at', '<=', Math.min(f.to, f.horizon))
-        .where('end_at', '>=', f.from)
-        .where('end_at', '<=', f.horizon);
+      let q = db.selectFrom('encounters').selectAll().where('start_at', '<=', Math.min(f.to, f.horizon)).where('end_at', '>=', f.from).where('end_at', '<=', f.horizon);
       if (f.vslIds) {
         const list = ids(f.vslIds, '-');
         q = q.where((eb) => eb.or([eb('vsl_a', 'in', list), eb('vsl_b', 'in', list)]));
@@ -93,18 +91,13 @@ export function createEventsListRepo(db: Db) {
       }
       if (f.after) {
         const key = f.after;
-        q = q.where((eb) => afterKey(eb, 'start_at', 1, key));
+        q = q.where((eb) => afterKey(eb, 'start_at', RANK.encounter, key));
       }
       return q.orderBy('start_at', 'asc').orderBy('id', 'asc').limit(f.limit).execute();
     },
 
     async transits(f: EventsListFilter): Promise<TransitRow[]> {
-      let q = db
-        .selectFrom('transits')
-        .selectAll()
-        .where('entered_at', '<=', Math.min(f.to, f.horizon))
-        .where('exited_at', '>=', f.from)
-        .where('exited_at', '<=', f.horizon);
+      let q = db.selectFrom('transits').selectAll().where('entered_at', '<=', Math.min(f.to, f.horizon)).where('exited_at', '>=', f.from).where('exited_at', '<=', f.horizon);
       if (f.vslIds) q = q.where('vsl_id', 'in', ids(f.vslIds, '-'));
       if (f.zones) q = q.where('zone', 'in', ids(f.zones, '-'));
       if (f.minDurationMs !== undefined) {
@@ -113,7 +106,7 @@ export function createEventsListRepo(db: Db) {
       }
       if (f.after) {
         const key = f.after;
-        q = q.where((eb) => afterKey(eb, 'entered_at', 2, key));
+        q = q.where((eb) => afterKey(eb, 'entered_at', RANK.chokepoint_transit, key));
       }
       return q.orderBy('entered_at', 'asc').orderBy('id', 'asc').limit(f.limit).execute();
     },

@@ -30,7 +30,9 @@ export const EventsQuery = Type.Object(
         description: `A box minLon,minLat,maxLon,maxLat (decimal degrees, minLon > maxLon crosses the antimeridian) or a chokepoint key (${CHOKEPOINT_KEYS}). Port calls by their port's position, encounters by where they met, transits by their chokepoint.`,
       }),
     ),
-    from: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Window start: ISO 8601 time or epoch milliseconds. Events under way at some moment of [from, to] are listed. Default: to − 30 days.' })),
+    from: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 40, description: 'Window start: ISO 8601 time or epoch milliseconds. Events under way at some moment of [from, to] are listed. Default: to − 30 days.' }),
+    ),
     to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Window end: ISO 8601 time or epoch milliseconds (default now). At most 366 days after from.' })),
     min_duration: Type.Optional(Type.Integer({ minimum: 0, maximum: 366 * 86_400, description: 'Shortest duration listed, in seconds (ongoing events count the time so far).' })),
     setting: Type.Optional(
@@ -46,7 +48,14 @@ export const EventsQuery = Type.Object(
 );
 
 export const EventParams = Type.Object(
-  { event_id: Type.String({ minLength: 1, maxLength: 40, pattern: '^(pc|enc|tr)_[0-9]{1,15}$', description: 'An event id as listed: pc_<n> (port call), enc_<n> (encounter), tr_<n> (chokepoint transit).' }) },
+  {
+    event_id: Type.String({
+      minLength: 1,
+      maxLength: 40,
+      pattern: '^(pc|enc|tr)_[0-9]{1,15}$',
+      description: 'An event id as listed: pc_<n> (port call), enc_<n> (encounter), tr_<n> (chokepoint transit).',
+    }),
+  },
   { additionalProperties: false },
 );
 
