@@ -211,10 +211,7 @@ test('the 50,400 s edge: an event that ended exactly at now − 50,400 s is list
   assert.equal(unknown.body.errors[0].message.replace('pc_999999', ids.late!), (await get(`/v1/events/${ids.late}`)).body.errors[0].message, 'a hidden event answers as an unknown one');
 
   const live = await get(`/v1/events?from=${NOW - DAY}`, liveKey);
-  assert.deepEqual(
-    eventIds(live),
-    [ids.late, ids.edge, ids.ongoing].sort((x, y) => (x === ids.ongoing ? 1 : y === ids.ongoing ? -1 : Number(x!.slice(3)) - Number(y!.slice(3)))),
-  );
+  assert.deepEqual(eventIds(live), [ids.edge, ids.late, ids.ongoing], 'same arrival: by id (the edge call was written first)');
   const ongoing = (live.body.data.items as Item[]).find((i) => i.event_id === ids.ongoing)!;
   assert.equal(ongoing.end_at, null);
   assert.equal(ongoing.duration_seconds, 2 * 3600);
@@ -385,4 +382,23 @@ test('the operation is a Bosun extension in OpenAPI and capabilities, and its to
   assert.ok(names.includes('getEvents') && names.includes('getEventsByEventId'), 'listed to a client naming no toolset');
   const llms = (await get('/llms.txt')).text;
   assert.match(llms, /GET \/v1\/events\]\([^)]*\): Bosun extension/);
+});
+
+test("an applied correction of a vessel's name is the name its events show", async () => {
+  const res = await app.api('POST', '/v1/feedback/correction', {
+    token: plainKey,
+    body: { subject: { kind: 'vessel', id: `IMO:${A.imo}` }, changes: [{ field: 'name', value: 'NORDIC STAR' }], body: 'Renamed.' },
+  });
+  assert.equal(res.status, 201, res.text);
+  const ticketId = res.body.data.ticket_id as string;
+  await app.bosun.ctx.services.feedback.step(ticketId, 'accept', {}, { kind: 'cli' });
+  await app.bosun.ctx.services.feedback.step(ticketId, 'apply', {}, { kind: 'cli' });
+  const one = await get(`/v1/events/${ids.houston}`);
+  assert.equal(one.body.data.event.vessel.name, 'NORDIC STAR');
+  const malta = await get(`/v1/events/${ids.malta}`);
+  const names = [malta.body.data.event.vessel, malta.body.data.event.other_vessel].map((v: { vsl_id: string; name: string }) => [v.vsl_id === vsl.A, v.name]);
+  assert.ok(
+    names.some(([isA, name]) => isA && name === 'NORDIC STAR'),
+    JSON.stringify(names),
+  );
 });
