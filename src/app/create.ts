@@ -38,6 +38,8 @@ import { createEventsRepo } from '../features/events/events-repo.js';
 import { createEventRunner } from '../features/events/event-runner.js';
 import { createEventsService } from '../features/events/events-service.js';
 import { createStsService } from '../features/sts/sts-service.js';
+import { createEventsApiService } from '../features/events-api/events-api-service.js';
+import { createEventsListRepo } from '../features/events-api/events-list-repo.js';
 import { createPortsRepo } from '../features/ports/ports-repo.js';
 import { createInfraRepo } from '../features/resource-infra/infra-repo.js';
 import { createInfraService } from '../features/resource-infra/infra-service.js';
@@ -256,6 +258,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     ports,
     events,
     sts: createStsService({ events, fleet, cursors, clock, corrections: (vslId) => overrides.corrections('vessel', vslId) }),
+    eventsApi: createEventsApiService({ events, repo: createEventsListRepo(store.db), fleet, ports, cursors, clock, corrections: (vslId) => overrides.corrections('vessel', vslId) }),
     congestion: createCongestionService({ events, fleet, repo: createVisitRankRepo(store.db), clock, ports, corrections: (vslId) => overrides.corrections('vessel', vslId) }),
     consoleSessions: createConsoleSessions({ repo: createConsoleSessionsRepo(store.db), operator: operatorService, audit, clock }),
     resourceInfra: createInfraService({ repo: createInfraRepo(store.db), cursors, clock, ports: () => ports.table(), layerFile: options.infraLayerFile }),

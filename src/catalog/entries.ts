@@ -3,7 +3,8 @@ import type { CatalogEntry } from './types.js';
 const op = (operationId: string, method: CatalogEntry['method'], path: string, rest: Omit<CatalogEntry, 'operationId' | 'method' | 'path'>): CatalogEntry => ({ operationId, method, path, ...rest });
 
 /**
- * Every operation of the two interface documents, one entry each (the spine of DESIGN §4).
+ * Every operation of the two interface documents, one entry each (the spine of DESIGN §4), and the
+ * Bosun extensions beyond them (marked `extension`).
  * Whether an entry is implemented is decided by the feature routes that bind a handler to it.
  */
 export const CATALOG: readonly CatalogEntry[] = [
@@ -262,6 +263,24 @@ export const CATALOG: readonly CatalogEntry[] = [
     scopes: [],
     section: 'sts',
     summary: 'Ship-to-ship transfer encounters detected between vessels, newest first',
+  }),
+  op('getEvents', 'GET', '/v1/events', {
+    stability: 'experimental',
+    cost: 1.2,
+    access: 'P',
+    scopes: [],
+    section: 'events',
+    summary: 'Port calls, encounters and chokepoint transits of a vessel, port or area over time, paged',
+    extension: true,
+  }),
+  op('getEventsByEventId', 'GET', '/v1/events/{event_id}', {
+    stability: 'experimental',
+    cost: 0.4,
+    access: 'P',
+    scopes: [],
+    section: 'events',
+    summary: 'One detected event by its id: a port call with its stops, an encounter or a transit',
+    extension: true,
   }),
   op('getMetricsRouteStressIndex', 'GET', '/v1/metrics/route_stress_index', {
     stability: 'beta',

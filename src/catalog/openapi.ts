@@ -149,6 +149,7 @@ function operationObject(entry: CatalogEntry, route: OperationContract) {
     'x-access-class': entry.access,
     ...(entry.scopes.length ? { 'x-required-scopes': entry.scopes } : {}),
     ...(entry.access === 'U' ? { 'x-required-scopes': ['ops:read'] } : {}),
+    ...(entry.extension ? { 'x-bosun-extension': true } : {}),
     'x-examples': route.examples,
   };
 }

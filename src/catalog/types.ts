@@ -7,7 +7,24 @@ export type Stability = 'stable' | 'beta' | 'experimental';
 export type AccessClass = 'P' | 'K' | 'U';
 
 export type Section =
-  'meta' | 'billing' | 'vessels' | 'ports' | 'sts' | 'metrics' | 'layers' | 'routes' | 'feedback' | 'exchange' | 'workspace' | 'services' | 'agents' | 'harbor' | 'payments' | 'discovery' | 'site';
+  | 'meta'
+  | 'billing'
+  | 'vessels'
+  | 'ports'
+  | 'sts'
+  | 'events'
+  | 'metrics'
+  | 'layers'
+  | 'routes'
+  | 'feedback'
+  | 'exchange'
+  | 'workspace'
+  | 'services'
+  | 'agents'
+  | 'harbor'
+  | 'payments'
+  | 'discovery'
+  | 'site';
 
 export type RatePolicyName = 'anonymous_preview' | 'registration' | 'snapshot_trial';
 
@@ -35,6 +52,11 @@ export interface CatalogEntry {
    * examples and the service directory; the operator's OpenAPI lists it.
    */
   discovery?: 'closed';
+  /**
+   * A Bosun extension: an operation beyond the two interface documents (spec/endpoints.tsv), marked
+   * x-bosun-extension in OpenAPI and `extension` in the capabilities (docs/decisions/112).
+   */
+  extension?: true;
 }
 
 /**

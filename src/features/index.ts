@@ -13,6 +13,7 @@ import { metaRoutes } from './meta/routes.js';
 import { paymentRoutes } from './payments/routes.js';
 import { portRoutes } from './ports/routes.js';
 import { stsRoutes } from './sts/routes.js';
+import { eventsApiRoutes } from './events-api/routes.js';
 import { metricsRoutes } from './routes/stress/routes.js';
 import { routeRoutes } from './routes/routes.js';
 import { planningRoutes } from './routes/planning/planning-routes.js';
@@ -51,6 +52,7 @@ export const ALL_ROUTES: readonly RouteDefinition[] = [
   ...trialRoutes,
   ...portRoutes,
   ...stsRoutes,
+  ...eventsApiRoutes,
   ...metricsRoutes,
   ...routeRoutes,
   ...planningRoutes,

@@ -9,6 +9,7 @@ import type { PlanningService } from './routes/planning/planning-service.js';
 import type { RouteConditionsService } from './routes/conditions/conditions-service.js';
 import type { EventsService } from './events/events-service.js';
 import type { StsService } from './sts/sts-service.js';
+import type { EventsApiService } from './events-api/events-api-service.js';
 import type { RouteStressService } from './routes/stress/route-stress-service.js';
 import type { CongestionService } from './congestion/congestion-service.js';
 import type { OperatorService } from './operator/operator-service.js';
@@ -59,6 +60,8 @@ export interface Services extends HarborServices {
   events: EventsService;
   /** Ship-to-ship encounters (GET /v1/sts/events). */
   sts: StsService;
+  /** The stored events listed by vessel, port, area and time (GET /v1/events, a Bosun extension). */
+  eventsApi: EventsApiService;
   /** Route stress index of a chokepoint (GET /v1/metrics/route_stress_index). */
   routeStress: RouteStressService;
   /** Port congestion and the visit leaderboard, read from the event store. */

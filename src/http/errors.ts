@@ -94,6 +94,9 @@ const definitions = {
     summary: "An evidence reference is a record of another vessel than the claim's subject (a position fix of another vessel); the message names both.",
   },
 
+  // events (GET /v1/events/{event_id}, a Bosun extension)
+  event_not_found: { status: 404, retryable: false, summary: 'No event has this id, or it is not visible to you yet (events newer than the preview delay need vessels:live).' },
+
   // harbor (harbor-interface part 7; exact identifiers)
   trial_not_enabled: { status: 403, retryable: false, summary: 'No active vessel snapshot trial for this agent.' },
   trial_vessel_not_allowed: { status: 403, retryable: false, summary: 'The trial covers a different vessel.' },

@@ -55,7 +55,7 @@ export interface ToolSet {
 export const BODY_ARGUMENT = 'body';
 
 /** Sections whose answers come from the outside world (AIS feeds, port tables, sea conditions) rather than from this service's own records. */
-const OPEN_WORLD_SECTIONS: ReadonlySet<string> = new Set(['vessels', 'ports', 'sts', 'metrics', 'layers', 'routes']);
+const OPEN_WORLD_SECTIONS: ReadonlySet<string> = new Set(['vessels', 'ports', 'sts', 'events', 'metrics', 'layers', 'routes']);
 
 /** Why an implemented, discoverable operation has no tool; null when it has one. */
 function exclusionReason({ entry, route }: ImplementedOperation): string | null {

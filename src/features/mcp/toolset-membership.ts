@@ -48,6 +48,7 @@ export function toolsetOf(entry: CatalogEntry): string {
       return 'vessels';
     case 'ports':
     case 'sts':
+    case 'events':
       return 'ports';
     case 'routes':
     case 'metrics':

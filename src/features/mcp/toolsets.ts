@@ -35,7 +35,8 @@ export const TOOLSETS: readonly ToolsetDefinition[] = [
   {
     name: 'ports',
     title: 'Ports and events',
-    description: 'Search ports by name or UN/LOCODE, port congestion, ship-to-ship transfer events, the ports a vessel visits most.',
+    description:
+      'Search ports by name or UN/LOCODE, port congestion, ship-to-ship transfer events, the port calls, encounters and chokepoint transits of a vessel, port or area, the ports a vessel visits most.',
     default: true,
   },
   {

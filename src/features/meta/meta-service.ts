@@ -136,6 +136,7 @@ function flatCapability(entry: CatalogEntry, description: string) {
     cost: entry.cost,
     free: entry.free === true,
     stability: entry.stability,
+    extension: entry.extension === true,
     scopes: entry.access === 'U' ? ['ops:read'] : [...entry.scopes],
     summary: entry.summary,
     description,

@@ -77,6 +77,7 @@ const FlatCapability = Type.Object({
   cost: Type.Number({ minimum: 0, description: 'x-cost-units-hint: what a successful call charges.' }),
   free: Type.Boolean({ description: 'true: the call charges nothing even on success.' }),
   stability: Type.Union([Type.Literal('stable'), Type.Literal('beta'), Type.Literal('experimental')]),
+  extension: Type.Boolean({ description: 'true: a Bosun extension beyond the interface documents (x-bosun-extension in OpenAPI).' }),
   scopes: Type.Array(Type.String()),
   summary: Type.String(),
   description: Type.String(),

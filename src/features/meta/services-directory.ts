@@ -14,7 +14,12 @@ export const SERVICES: readonly ServiceDefinition[] = [
   { service_id: 'core.meta', name: 'Meta and utility', description: 'Health, capabilities, limits, examples, policy, quality and the service directory.', sections: ['meta'] },
   { service_id: 'core.billing', name: 'Billing', description: 'Pricing and payment instructions; payments, x402 and wallets are unavailable at present.', sections: ['billing'] },
   { service_id: 'core.vessels', name: 'Vessels', description: 'Vessel identity lookup, search, positions, long-poll updates and the anonymous delayed preview, from AIS.', sections: ['vessels'] },
-  { service_id: 'core.ports', name: 'Ports, STS and metrics', description: 'Port search and congestion, ship-to-ship events and the route stress index.', sections: ['ports', 'sts', 'metrics'] },
+  {
+    service_id: 'core.ports',
+    name: 'Ports, STS and metrics',
+    description: 'Port search and congestion, ship-to-ship events, detected events by vessel, port and area, and the route stress index.',
+    sections: ['ports', 'sts', 'events', 'metrics'],
+  },
   { service_id: 'core.layers.resource_infra', name: 'resource_infra layer', description: 'The geographic infrastructure layer and its quality reports.', sections: ['layers'] },
   { service_id: 'core.routes', name: 'Route analytics', description: 'Sea routing, lanes, corridors, hubs and their trends.', sections: ['routes'] },
   { service_id: 'core.feedback', name: 'Feedback', description: 'Corrections, data requests and metric proposals with tickets.', sections: ['feedback'] },

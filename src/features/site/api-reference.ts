@@ -34,6 +34,7 @@ const SECTION_ORDER = [
   'vessels',
   'ports',
   'sts',
+  'events',
   'layers',
   'routes',
   'metrics',

@@ -22,7 +22,20 @@ export const TEST_MARK = /(^|[^a-z0-9])(test|tests|testing|e2e|ci|qa|bench|bench
  * pages, the harbor (onboarding and sandbox) and payments are left out: an agent that only ever used
  * those has not used Bosun for real work.
  */
-export const PRODUCTION_SECTIONS: ReadonlySet<Section> = new Set<Section>(['vessels', 'ports', 'sts', 'metrics', 'routes', 'layers', 'exchange', 'workspace', 'services', 'feedback', 'discovery']);
+export const PRODUCTION_SECTIONS: ReadonlySet<Section> = new Set<Section>([
+  'vessels',
+  'ports',
+  'sts',
+  'events',
+  'metrics',
+  'routes',
+  'layers',
+  'exchange',
+  'workspace',
+  'services',
+  'feedback',
+  'discovery',
+]);
 export const PRODUCTION_OPERATIONS: readonly string[] = CATALOG.filter((e) => PRODUCTION_SECTIONS.has(e.section)).map((e) => e.operationId);
 
 export const ACTIVE_LISTED_MAX = 100;
