@@ -142,6 +142,29 @@ test('anonymous /map renders delayed vessel symbols, opens the vessel card, neve
     const maplibre = responses.find((r) => r.url().endsWith('/assets/map/maplibre-gl.mjs'))!;
     assert.equal(maplibre.headers()['content-encoding'], 'gzip');
 
+    // names at close zoom: none at world zoom, the vessel's name beside its symbol at harbour zoom
+    assert.equal(await page.locator('.vessel-label').count(), 0, 'no names at the zoom the page opens at');
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve) => {
+          const map = (globalThis as unknown as { bosunMap: any }).bosunMap;
+          map.once('idle', () => setTimeout(resolve, 0));
+          map.jumpTo({ center: [103.7, 1.2], zoom: 10 });
+        }),
+    );
+    await page.locator('.vessel-label', { hasText: 'OCEAN PRIDE' }).waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('.map-labels').getAttribute('aria-hidden'), 'true');
+    // at that zoom the 1:10m coast of the view replaces the 1:50m land
+    await page.waitForFunction(() => (globalThis as unknown as { bosunMapState: { coast: string | null } }).bosunMapState.coast !== null, undefined, { timeout: 30_000 });
+    const layers = await page.evaluate(() => {
+      const map = (globalThis as unknown as { bosunMap: any }).bosunMap;
+      return [map.getLayoutProperty('coast', 'visibility'), map.getLayoutProperty('land', 'visibility'), (globalThis as unknown as { bosunMapState: { coast: string } }).bosunMapState.coast];
+    });
+    assert.deepEqual(layers.slice(0, 2), ['visible', 'none']);
+    assert.match(String(layers[2]), /^10\d,-?\d+,10\d,\d+$/, 'a grid box around Singapore');
+    await page.evaluate(() => new Promise<void>((resolve) => (globalThis as unknown as { bosunMap: any }).bosunMap.once('idle', () => resolve())));
+    await saveScreenshot(page, 'map-harbour');
+
     // the screenshot shows two of the vessels up close (Europe), with the ferry's card open
     await page.evaluate(
       () =>

@@ -109,4 +109,21 @@ async function checkMap(page: Page, viewport: { name: string; width: number; hei
   await page.press('#map-q', 'Enter');
   await page.locator('#map-card h2', { hasText: 'OCEAN PRIDE' }).waitFor({ timeout: 10_000 });
   assert.match((await page.locator('#map-card').textContent()) ?? '', /Age\s*\d+ (h|min|days) ago/);
+  // the screenshot after the flight to the vessel has ended and the map has drawn what it loaded
+  await page.waitForFunction(
+    () => {
+      const map = (globalThis as unknown as { bosunMap: any }).bosunMap;
+      return !map.isMoving() && map.loaded();
+    },
+    undefined,
+    { timeout: 30_000 },
+  );
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) => {
+        const map = (globalThis as unknown as { bosunMap: any }).bosunMap;
+        map.once('idle', () => resolve());
+        map.triggerRepaint();
+      }),
+  );
 }

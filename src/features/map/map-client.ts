@@ -41,6 +41,7 @@ export const LEGEND: ReadonlyArray<{ layer: string; label: string; colour: strin
 export const MAP_CSS = `body.map-page{display:flex;flex-direction:column;height:100vh;height:100dvh}body.map-page main{flex:1;min-height:0;position:relative;max-width:none;margin:0;padding:0}body.map-page footer{display:none}
 body.map-page header nav{padding:.25rem .75rem}body.map-page header ul{gap:.2rem .9rem;font-size:.95rem}
 .map-layout{position:absolute;inset:0}
+.map-labels{position:absolute;inset:0;pointer-events:none;overflow:hidden;z-index:1}.vessel-label{position:absolute;left:0;top:0;font:600 11px/1.2 system-ui,sans-serif;color:#0b1c2c;white-space:nowrap;text-shadow:0 0 2px #fff,0 0 2px #fff,0 0 3px #fff}
 #map{position:absolute;inset:0;background:#b8d4e8}
 .map-bar{position:absolute;top:.5rem;left:.5rem;z-index:2;display:flex;gap:.4rem;align-items:flex-start;max-width:calc(100% - 4rem);flex-wrap:wrap}
 .map-bar h1{font-size:1rem;margin:0;padding:.3rem .6rem;background:#fff;border:1px solid var(--line);border-radius:.3rem}
@@ -85,7 +86,7 @@ export const MAP_CLIENT_JS = `(function () {
   if (!el) return;
   var cfg = el.dataset;
   var viewer = cfg.viewer;
-  var state = { vessels: 0, changed: 0, delayed: 0, simulated: 0, generatedAt: null, loads: 0, error: null };
+  var state = { coast: null, vessels: 0, changed: 0, delayed: 0, simulated: 0, generatedAt: null, loads: 0, error: null };
   window.bosunMapState = state;
 
   function say(text) { statusEl.textContent = text; }
@@ -146,12 +147,13 @@ export const MAP_CLIENT_JS = `(function () {
       center: [20, 25],
       zoom: 1.4,
       maxZoom: 14,
-      attributionControl: { compact: false, customAttribution: basemap.attribution },
+      attributionControl: { compact: false, customAttribution: [basemap.attribution, cfg.coastAttribution + ' from zoom ' + cfg.coastZoom] },
       style: {
         version: 8,
         sources: {
           land: { type: 'geojson', data: basemap.land },
           borders: { type: 'geojson', data: basemap.borders },
+          coast: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
           places: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
           'more-ports': { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
           events: { type: 'geojson', data: { type: 'FeatureCollection', features: [] } },
@@ -160,6 +162,7 @@ export const MAP_CLIENT_JS = `(function () {
         layers: [
           { id: 'sea', type: 'background', paint: { 'background-color': '#b8d4e8' } },
           { id: 'land', type: 'fill', source: 'land', paint: { 'fill-color': '#f2efe6', 'fill-outline-color': '#9aa5ad' } },
+          { id: 'coast', type: 'fill', source: 'coast', layout: { visibility: 'none' }, paint: { 'fill-color': '#f2efe6', 'fill-outline-color': '#9aa5ad' } },
           { id: 'borders', type: 'line', source: 'borders', paint: { 'line-color': '#a39e93', 'line-width': 0.6 } },
           { id: 'chokepoints', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'chokepoint'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 7, 6, 20], 'circle-color': 'rgba(230,159,0,0.10)', 'circle-stroke-color': LAYER.chokepoint, 'circle-stroke-width': 2 } },
           { id: 'ports', type: 'circle', source: 'places', filter: ['==', ['get', 'layer'], 'port'], paint: { 'circle-radius': ['interpolate', ['linear'], ['zoom'], 1, 2, 8, 4], 'circle-color': LAYER.port, 'circle-opacity': 0.8 } },
@@ -180,6 +183,54 @@ export const MAP_CLIENT_JS = `(function () {
     });
     window.bosunMap = map;
     var lastVessels = { features: [] }, lastPlaces = { features: [] };
+
+    // Vessel names at close zoom, drawn as page text over the canvas (no glyph server: the map itself draws no text).
+    var LABEL_ZOOM = 9, LABEL_MAX = 150, labelled = [];
+    var labelLayer = document.createElement('div');
+    labelLayer.className = 'map-labels';
+    labelLayer.setAttribute('aria-hidden', 'true');
+    el.appendChild(labelLayer);
+    function placeLabels() {
+      labelLayer.textContent = '';
+      labelled.forEach(function (f) {
+        var at = map.project(f.geometry.coordinates);
+        var span = document.createElement('span');
+        span.className = 'vessel-label';
+        span.textContent = f.properties.name;
+        span.style.transform = 'translate(' + Math.round(at.x + 9) + 'px,' + Math.round(at.y - 8) + 'px)';
+        labelLayer.appendChild(span);
+      });
+    }
+    function pickLabels() {
+      var shown = map.getZoom() >= LABEL_ZOOM && map.getLayoutProperty('vessels', 'visibility') !== 'none';
+      labelled = shown ? map.queryRenderedFeatures({ layers: ['vessels'] }).filter(function (f) { return f.properties.name; }).slice(0, LABEL_MAX) : [];
+      placeLabels();
+    }
+    // From harbour zoom the 1:50m land gives way to the 1:10m coast of the view (asked for on a grid, so neighbouring views share answers).
+    var coastKey = null, COAST_ZOOM = Number(cfg.coastZoom), COAST_GRID = Number(cfg.coastGrid), COAST_SPAN = Number(cfg.coastSpan);
+    function showCoast(detailed) {
+      map.setLayoutProperty('coast', 'visibility', detailed ? 'visible' : 'none');
+      map.setLayoutProperty('land', 'visibility', detailed ? 'none' : 'visible');
+    }
+    function loadCoast() {
+      var b = map.getBounds(), g = COAST_GRID;
+      var box = [Math.max(-180, Math.floor(b.getWest() / g) * g), Math.max(-90, Math.floor(b.getSouth() / g) * g), Math.min(180, Math.ceil(b.getEast() / g) * g), Math.min(90, Math.ceil(b.getNorth() / g) * g)];
+      if (map.getZoom() < COAST_ZOOM || box[2] - box[0] > COAST_SPAN || box[3] - box[1] > COAST_SPAN) { coastKey = null; showCoast(false); return; }
+      var key = box.join(',');
+      if (key === coastKey) return;
+      coastKey = key;
+      // the 1:50m land until the new box arrives: an old box would leave the rest of the view without land
+      showCoast(false);
+      getJson(cfg.coast + '?bbox=' + key).then(function (fc) {
+        if (coastKey !== key) return;
+        map.getSource('coast').setData(fc);
+        showCoast(true);
+        state.coast = key;
+      }).catch(function () { coastKey = null; showCoast(false); });
+    }
+    map.on('moveend', loadCoast);
+    map.on('move', placeLabels);
+    map.on('moveend', pickLabels);
     map.addControl(new maplibregl.NavigationControl({ showCompass: false }), 'top-right');
     map.on('styleimagemissing', function (e) {
       var parts = e.id.split('-'), colour = COLOURS[parts.slice(1).join('-')];
@@ -258,6 +309,7 @@ export const MAP_CLIENT_JS = `(function () {
       box.addEventListener('change', function () {
         var ids = box.value === 'vessels' ? ['vessels', 'vessels-simulated'] : box.value === 'ports' ? ['ports', 'more-ports'] : [box.value];
         ids.forEach(function (id) { map.setLayoutProperty(id, 'visibility', box.checked ? 'visible' : 'none'); });
+        if (box.value === 'vessels') map.once('idle', pickLabels);
       });
     });
 
@@ -285,6 +337,7 @@ export const MAP_CLIENT_JS = `(function () {
         state.changed = answer.features.length;
         lastVessels = fc;
         map.getSource('vessels').setData(fc);
+        map.once('idle', pickLabels);
         state.vessels = fc.features.length;
         state.delayed = fc.features.filter(function (f) { return f.properties.delayed; }).length;
         state.simulated = fc.features.filter(function (f) { return f.properties.simulated; }).length;

@@ -9,6 +9,8 @@ import { layout } from '../web/layout.js';
 import { MAP_CLIENT_JS, MAP_CSS, LEGEND } from './map-client.js';
 import { MAP_POLL_SECONDS, type FeatureCollection, type MapService, type MapViewer } from './map-service.js';
 import { DELAY_SECONDS } from '../vessels/entitlements.js';
+import { COAST_DETAIL, COAST_DETAIL_ATTRIBUTION, coastBoxProblem, coastDetail } from './coast-detail.js';
+import type { Box } from '../../geo/clip.js';
 
 export interface MapDeps {
   map: MapService;
@@ -61,6 +63,7 @@ function once<T>(build: () => T): () => T {
  * operator with live positions (the console cookie is scoped to /console). Data comes from page JSON
  * routes built by the map service; MapLibre and the Natural Earth basemap are served by Bosun.
  */
+const COAST_CACHE_ENTRIES = 64;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
 export function mapPages(deps: MapDeps): PageDefinition[] {
@@ -88,6 +91,18 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
     return e;
   };
   const geojson = 'application/geo+json; charset=utf-8';
+  // detailed coast answers by box: the map asks on a grid, so a small cache serves neighbouring views
+  const coastCache = new Map<string, Encoded>();
+  const coast = (box: Box) => {
+    const key = [box.minLon, box.minLat, box.maxLon, box.maxLat].join(',');
+    let e = coastCache.get(key);
+    if (!e) {
+      e = encode(Buffer.from(JSON.stringify(coastDetail(box))));
+      if (coastCache.size >= COAST_CACHE_ENTRIES) coastCache.delete(coastCache.keys().next().value!);
+      coastCache.set(key, e);
+    }
+    return e;
+  };
 
   const operator = async (req: PageRequest, renew = true) => deps.resumeSession(req.cookies.get(deps.sessionCookie), { renew });
   const badSince: PageResponse = {
@@ -143,6 +158,18 @@ export function mapPages(deps: MapDeps): PageDefinition[] {
     },
     {
       method: 'GET',
+      path: '/map/data/coast.geojson',
+      handler: async (req) => {
+        const parts = (req.query.get('bbox') ?? '').split(',');
+        const box =
+          parts.length === 4 && parts.every((p) => /^-?\d+(\.\d+)?$/.test(p)) ? { minLon: Number(parts[0]), minLat: Number(parts[1]), maxLon: Number(parts[2]), maxLat: Number(parts[3]) } : null;
+        const problem = box ? coastBoxProblem(box) : 'bbox must be four decimal numbers: minLon,minLat,maxLon,maxLat';
+        if (problem || !box) return { status: 400, body: problem ?? '', contentType: 'text/plain; charset=utf-8' };
+        return send(req, coast(box), geojson, ASSET_CACHE);
+      },
+    },
+    {
+      method: 'GET',
       path: '/map/data/places.geojson',
       handler: async (req) => send(req, places(), geojson, 'public, max-age=300'),
     },
@@ -185,6 +212,11 @@ function mapPage(viewer: MapViewer, session: ConsoleSession | null): string {
       data-places="/map/data/places.geojson"
       data-more-ports="/map/data/more-ports.geojson"
       data-basemap="/map/data/basemap.json"
+      data-coast="/map/data/coast.geojson"
+      data-coast-zoom="${COAST_DETAIL.minZoom}"
+      data-coast-grid="${COAST_DETAIL.gridDeg}"
+      data-coast-span="${COAST_DETAIL.maxSpanDeg}"
+      data-coast-attribution="${COAST_DETAIL_ATTRIBUTION}"
       data-poll="${MAP_POLL_SECONDS}"
     ></div>
     <div class="map-bar">
