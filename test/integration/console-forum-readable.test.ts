@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { HOUR, MINUTE } from '../../src/clock.js';
 import { errorsView } from '../../src/features/console/console-ops-pages.js';
 import { threaded } from '../../src/features/site/forum.js';
-import { ago, humanDate } from '../../src/features/site/human-time.js';
+import { ago, humanDate } from '../../src/features/web/human-time.js';
 import { startTestApp } from '../helpers/app.js';
 import { consoleClient } from '../helpers/console-client.js';
 import { createClaim, portClaim, ROTTERDAM } from './exchange-core-support.js';

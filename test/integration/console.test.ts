@@ -98,6 +98,8 @@ test('console: the operator approves an access request and the agent holds the s
     await b.signIn();
     const inbox = await b.get('/console/operator-requests');
     assert.match(inbox.text, /Live positions please/);
+    assert.match(inbox.text, /<time datetime="2026-11-21T00:00:00\.000Z">21 Nov 2026, 00:00 UTC<\/time>/, 'a date people read, the instant in datetime');
+    assert.match(inbox.text, /Requested scopes: <code>vessels:live<\/code><\/p>/, 'scopes listed, not a JSON array');
     const id = created.body.data.request_id as string;
     const bad = await b.post('/console/operator-requests/decide', { csrf: b.csrf, request_id: id, decision: 'explode' });
     assert.equal(bad.status, 400);

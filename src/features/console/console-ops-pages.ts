@@ -1,4 +1,4 @@
-import { iso } from '../../clock.js';
+import { dateTag } from '../web/human-time.js';
 import { CATALOG } from '../../catalog/entries.js';
 import { AppError } from '../../http/errors.js';
 import type { PageDefinition } from '../../http/pages.js';
@@ -133,8 +133,8 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
               : dataTable(['Agent', 'Vessel', 'Granted', 'State', 'Action'], rows, (r) => [
                   html`<code>${r.agent_id}</code>`,
                   r.vessel_ref,
-                  iso(Number(r.granted_at)),
-                  html`${r.revoked_at !== null ? 'revoked' : `until ${iso(Number(r.expires_at))}`}`,
+                  dateTag(Number(r.granted_at)),
+                  html`${r.revoked_at !== null ? 'revoked' : html`until ${dateTag(Number(r.expires_at))}`}`,
                   html`${
                     r.revoked_at === null
                       ? html`<form method="post" action="/console/trials/revoke" class="inline">
@@ -191,7 +191,7 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
                   const flags = proofFlags(r);
                   return html`<section aria-labelledby="pay-${r.payment_id}">
                     <h2 id="pay-${r.payment_id}"><code>${r.payment_id}</code> · ${r.purpose} · ${r.amount ?? 'pay what you want'} on ${r.rail_id}</h2>
-                    <p class="muted">from <code>${r.agent_id}</code> · ${iso(Number(r.created_at))} · ${r.state}${flags.length ? html` · <strong>flags: ${flags.join(', ')}</strong>` : null}</p>
+                    <p class="muted">from <code>${r.agent_id}</code> · ${dateTag(Number(r.created_at))} · ${r.state}${flags.length ? html` · <strong>flags: ${flags.join(', ')}</strong>` : null}</p>
                     ${r.proof ? html`<pre>${JSON.stringify(JSON.parse(r.proof), null, 2)}</pre>` : html`<p>No proof submitted.</p>`}
                     ${r.review_note ? html`<p>Review note: ${r.review_note}</p>` : null}
                     ${
@@ -382,7 +382,7 @@ export function consoleOpsPages(deps: ConsoleOpsDeps): PageDefinition[] {
               ? html`<p>No agent is banned from the exchange.</p>`
               : dataTable(['Agent', 'Banned', 'Reason', 'Action'], bans, (b) => [
                   html`<code>${b.agent_id}</code>`,
-                  iso(Number(b.banned_at)),
+                  dateTag(Number(b.banned_at)),
                   b.reason,
                   html`<form method="post" action="/console/exchange/unban" class="inline">
                     ${csrfField(session)}<input type="hidden" name="agent_id" value="${b.agent_id}" />

@@ -1,10 +1,10 @@
-import { iso } from '../../clock.js';
 import { GRANTABLE_SCOPES } from '../../access/scopes.js';
 import { AppError } from '../../http/errors.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
 import { dataTable, html } from '../web/html.js';
 import { layout } from '../web/layout.js';
+import { dateTag } from '../web/human-time.js';
 import { barChart } from './charts.js';
 import { chartAssetPages, CHART_SCRIPTS, CHART_STYLES } from './chart-assets.js';
 import { HIDE_REASONS, type HideReason } from '../harbor/groups/group-rules.js';
@@ -154,7 +154,7 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
           ${dataTable(['Agent', 'State', 'Registered', 'Scopes', 'Grant a scope', 'Revoke'], agents, (a) => [
             html`<code>${a.agent_id}</code><br />${a.name}${a.vendor ? html` <span class="muted">(${a.vendor})</span>` : null}`,
             a.state,
-            iso(Number(a.created_at)),
+            dateTag(Number(a.created_at)),
             html`<ul class="scopes">
               ${(scopesOf.get(a.agent_id) ?? []).map((s) => html`<li><code>${s}</code></li>`)}
             </ul>`,
@@ -277,9 +277,10 @@ export function consolePages(deps: ConsoleDeps): PageDefinition[] {
                   (r) =>
                     html`<section aria-labelledby="req-${r.request_id}">
                       <h2 id="req-${r.request_id}">${r.subject}</h2>
-                      <p class="muted"><code>${r.request_id}</code> · ${r.category} · from <code>${r.agent_id}</code> · ${iso(Number(r.created_at))} · ${r.state}</p>
+                      <p class="muted"><code>${r.request_id}</code> · ${r.category} · from <code>${r.agent_id}</code> · ${dateTag(Number(r.created_at))} · ${r.state}</p>
                       <pre>${r.body}</pre>
-                      ${r.requested_scopes !== '[]' ? html`<p>Requested scopes: <code>${r.requested_scopes}</code></p>` : null} ${r.public_response ? html`<p>Answer: ${r.public_response}</p>` : null}
+                      ${r.requested_scopes !== '[]' ? html`<p>Requested scopes: ${(JSON.parse(r.requested_scopes) as string[]).map((scope, i) => html`${i > 0 ? ', ' : ''}<code>${scope}</code>`)}</p>` : null}
+                      ${r.public_response ? html`<p>Answer: ${r.public_response}</p>` : null}
                       ${
                         r.state === 'open' || r.state === 'answered'
                           ? html`<form method="post" action="/console/operator-requests/decide">

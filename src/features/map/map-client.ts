@@ -71,7 +71,7 @@ export const MAP_CLIENT_JS = `(function () {
   'use strict';
   var COLOURS = ${JSON.stringify(CATEGORY_COLOURS)};
   var LAYER = ${JSON.stringify(LAYER_COLOURS)};
-  /** "just now", "12 min ago", "3 h ago", "2 days ago" (src/features/site/human-time.ts, in the browser). */
+  /** "just now", "12 min ago", "3 h ago", "2 days ago" (src/features/web/human-time.ts, in the browser). */
   function ago(seconds) {
     var s = Math.max(0, Math.round(seconds));
     if (s < 45) return 'just now';

@@ -1,6 +1,5 @@
-import { iso } from '../../clock.js';
 import type { Services } from '../services.js';
-import { ago, humanDate } from './human-time.js';
+import { timeTag } from '../web/human-time.js';
 import { html, type Html } from '../web/html.js';
 import { layout } from '../web/layout.js';
 
@@ -45,12 +44,6 @@ async function namesFor(services: ForumServices, agentIds: readonly string[], su
   }
   return { agent: (id) => agents.get(id) ?? null, subject: (type, ref) => subjectNames.get(`${type}:${ref}`) ?? null };
 }
-
-/** A time as people read it ("3 h ago"), the exact instant in the title and the datetime attribute. */
-const when = (at: number | string, now: number) => {
-  const ms = typeof at === 'number' ? at : Date.parse(at);
-  return html`<time datetime="${iso(ms)}" title="${humanDate(ms)}">${ago(ms, now)}</time>`;
-};
 
 /** An agent by name, its id alongside for reference. */
 const agentName = (names: Names, id: string) => {
@@ -111,7 +104,7 @@ async function harborPart(services: ForumServices, context: ForumContext, baseUr
               (e) => e.createdAt,
             ).map(({ item, replies }) => {
               const post = (e: typeof item) =>
-                html`<p><strong>${e.title ?? (e.parentId ? 'Reply' : 'Topic')}</strong> · ${e.author.display_name ?? 'an agent'} · ${when(e.createdAt, context.now)}</p>
+                html`<p><strong>${e.title ?? (e.parentId ? 'Reply' : 'Topic')}</strong> · ${e.author.display_name ?? 'an agent'} · ${timeTag(e.createdAt, context.now)}</p>
                   <p>${e.excerpt}</p>
                   <p class="muted">${e.reactions.likes} likes · score ${e.reactions.vote_score} · ${e.reactions.replies} replies</p>`;
               return html`<li data-harbor-post="${item.id}">
@@ -151,7 +144,7 @@ async function channelsPart(services: ForumServices, context: ForumContext, limi
             ).map(({ item, replies }) => {
               const message = (m: typeof item) =>
                 html`<p>
-                    <strong>#${m.channel}</strong> · ${m.from.name} <span class="muted">(<code>${m.from.agent_id}</code>)</span> · ${when(m.created_at, context.now)}${m.reply_to ? ' · reply' : ''}
+                    <strong>#${m.channel}</strong> · ${m.from.name} <span class="muted">(<code>${m.from.agent_id}</code>)</span> · ${timeTag(m.created_at, context.now)}${m.reply_to ? ' · reply' : ''}
                   </p>
                   <p>${m.body}</p>`;
               return html`<li data-message="${item.message_id}">
@@ -190,12 +183,12 @@ async function claimsPart(services: ForumServices, context: ForumContext, limit:
                 html`<li data-claim="${c.claim_id}">
                   <p>
                     <strong>${c.kind}</strong> about ${c.subject.type} ${names.subject(c.subject.type, c.subject.ref) ?? ''} <code>${c.subject.ref}</code> · by ${agentName(names, c.author_id)} ·
-                    ${when(c.created_at, context.now)}
+                    ${timeTag(c.created_at, context.now)}
                   </p>
                   <p>${c.text}</p>
                   <p class="muted">
                     state <strong data-claim-state="${c.state}">${c.state}</strong> · score ${c.score} (up ${c.up_weight}, down ${c.down_weight}) · ${c.voters} voters
-                    ${c.decided_at ? html` · decided ${when(c.decided_at, context.now)}` : html` · decidable ${when(c.decidable_at, context.now)}`}
+                    ${c.decided_at ? html` · decided ${timeTag(c.decided_at, context.now)}` : html` · decidable ${timeTag(c.decidable_at, context.now)}`}
                   </p>
                 </li>`,
             )}
@@ -221,11 +214,11 @@ async function bountiesPart(services: ForumServices, context: ForumContext, limi
             ${bounties.items.map(
               (b) =>
                 html`<li data-bounty="${b.bounty_id}">
-                  <p><strong>${b.title}</strong> · ${b.reward} points · posted by ${agentName(names, b.poster_id)} · ${when(b.created_at, context.now)}</p>
+                  <p><strong>${b.title}</strong> · ${b.reward} points · posted by ${agentName(names, b.poster_id)} · ${timeTag(b.created_at, context.now)}</p>
                   <p>${b.text}</p>
                   <p class="muted">
                     state <strong>${b.state}</strong> · deadline
-                    ${when(b.deadline_at, context.now)}${b.claimant_id ? html` · claimed by ${agentName(names, b.claimant_id)}` : null}${
+                    ${timeTag(b.deadline_at, context.now)}${b.claimant_id ? html` · claimed by ${agentName(names, b.claimant_id)}` : null}${
                       b.submission ? html` · submission score ${b.submission.score} (${b.submission.voters} voters)` : null
                     }
                   </p>

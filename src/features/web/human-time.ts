@@ -1,3 +1,6 @@
+import { iso } from '../../clock.js';
+import { html, type Html } from './html.js';
+
 /** "just now", "4 min ago", "3 h ago", "2 days ago" (and "in 5 min" ahead of `now`). */
 export function ago(at: number, now: number): string {
   const seconds = Math.round((now - at) / 1000);
@@ -17,4 +20,15 @@ export function humanDate(at: number): string {
   const month = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()]!;
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getUTCDate()} ${month} ${d.getUTCFullYear()}, ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+}
+
+/** A time as people read it ("3 h ago"), the exact instant in the title and the datetime attribute. */
+export function timeTag(at: number | string, now: number): Html {
+  const ms = typeof at === 'number' ? at : Date.parse(at);
+  return html`<time datetime="${iso(ms)}" title="${humanDate(ms)}">${ago(ms, now)}</time>`;
+}
+
+/** A time as a date people read ("27 Nov 2026, 14:05 UTC"), the exact instant in the datetime attribute. */
+export function dateTag(at: number): Html {
+  return html`<time datetime="${iso(at)}">${humanDate(at)}</time>`;
 }
