@@ -9,7 +9,7 @@ import { distanceM } from '../../geo/distance.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import { parseJson } from '../../store/dialect.js';
-import type { EncounterRow, PortCallRow, TransitRow } from '../events/events-repo.js';
+import type { EncounterRow, PortCallRow, TransitRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';
 import { correctedIdentity, type Corrections } from '../kit/override-fields.js';
 import { parseTime } from '../kit/time-window.js';

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
-import type { EncounterRow, PortCallRow, TransitRow } from '../events/events-repo.js';
+import type { EncounterRow, PortCallRow, TransitRow } from '../events/event-rows.js';
 
 /** Each type's place among events that began at the same moment. */
 export const RANK = { port_call: 0, encounter: 1, chokepoint_transit: 2 } as const;

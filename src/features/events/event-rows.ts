@@ -1,7 +1,13 @@
 import type { CongestionCall } from '../../events/congestion.js';
 import type { Stop } from '../../events/port-calls.js';
 import { parseJson } from '../../store/dialect.js';
-import type { PortCallRow } from './events-repo.js';
+import type { Selectable } from 'kysely';
+import type { EncountersTable, PortCallsTable, TransitsTable } from '../../store/schema.js';
+
+/** Stored events as the store returns them; other features read these types, never the events repository. */
+export type PortCallRow = Selectable<PortCallsTable>;
+export type EncounterRow = Selectable<EncountersTable>;
+export type TransitRow = Selectable<TransitsTable>;
 
 /** A stored call as the detectors and the congestion arithmetic read it (with the time of its last fix). */
 export function portCallFromRow(row: PortCallRow): CongestionCall {

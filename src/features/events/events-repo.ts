@@ -1,15 +1,14 @@
 import type { Db } from '../../store/db.js';
 import type { EncountersTable, EventDetectorStateTable, PortCallsTable, TransitsTable } from '../../store/schema.js';
+import type { EncounterRow, PortCallRow, TransitRow } from './event-rows.js';
 import type { Executor } from '../../store/transaction.js';
-import type { Insertable, Selectable } from 'kysely';
+import type { Insertable } from 'kysely';
 
-export type PortCallRow = Selectable<PortCallsTable>;
 export type PortCallWrite = Insertable<PortCallsTable>;
-export type EncounterRow = Selectable<EncountersTable>;
 export type EncounterWrite = Insertable<EncountersTable>;
-export type TransitRow = Selectable<TransitsTable>;
 export type TransitWrite = Insertable<TransitsTable>;
 export type DetectorCheckpoint = EventDetectorStateTable;
+export type { EncounterRow, PortCallRow, TransitRow };
 
 /** Rows per statement: far below SQLite's bound-parameter limit at 17 columns. */
 const CHUNK = 400;
