@@ -26,6 +26,11 @@ export interface PortRecord {
   /** Anchorage points ([lat, lon], 5 decimals) nearest to this port within the assignment radius. */
   anchorages: Array<[number, number]>;
   /**
+   * UN/LOCODEs of places that are not ports (a city listed with its airport function, as CNSHA) served by
+   * this port: the largest port of the same country within LOCODE_ALIAS_RADIUS_KM (decision 084).
+   */
+  locode_aliases?: string[];
+  /**
    * Operator corrections laid over this record (name, lat, lon; docs/feedback.md), with their
    * provenance: present only in the served (corrected) view of the table, never in the sources.
    */
@@ -125,6 +130,53 @@ function nearestOf(candidates: PortRecord[], lat: number, lon: number, radiusM: 
     }
   }
   return best;
+}
+
+/** A name with U+FFFD (a character lost upstream, as "Vr\uFFFDng\uFFFD") gives way to the first alternate name without one (decision 084). */
+function cleanReplacementCharacters(ports: PortRecord[]): void {
+  for (const port of ports) {
+    if (!port.name.includes('\uFFFD')) continue;
+    const clean = port.alternate_names.find((n) => !n.includes('\uFFFD'));
+    if (clean === undefined) continue;
+    port.name = clean;
+    port.alternate_names = port.alternate_names.filter((n) => n !== clean && !n.includes('\uFFFD'));
+  }
+}
+
+/** A place that is not a port resolves to a port of its country at most this far away (km). */
+export const LOCODE_ALIAS_RADIUS_KM = 30;
+const ALIAS_SIZE_RANK: Record<string, number> = { large: 4, medium: 3, small: 2, very_small: 1 };
+
+/**
+ * UN/LOCODEs without a port of their own (not listed as ports, as CNSHA for Shanghai) become aliases of
+ * the port that serves them: the largest port (harbour size) of the same country within
+ * LOCODE_ALIAS_RADIUS_KM of the place, the nearest among equals (decision 084).
+ */
+function assignLocodeAliases(ports: PortRecord[], places: readonly LocodePlace[]): void {
+  const taken = new Set(ports.flatMap((p) => (p.locode ? [p.locode] : [])));
+  const byCountry = new Map<string, PortRecord[]>();
+  for (const port of ports) if (port.country) byCountry.set(port.country, [...(byCountry.get(port.country) ?? []), port]);
+  const seen = new Set<string>();
+  const degLat = LOCODE_ALIAS_RADIUS_KM / 111;
+  for (const place of places) {
+    if (taken.has(place.locode) || seen.has(place.locode) || place.lat === null || place.lon === null) continue;
+    seen.add(place.locode);
+    let best: PortRecord | null = null;
+    let bestRank = -1;
+    let bestKm = Infinity;
+    for (const port of byCountry.get(place.country) ?? []) {
+      if (Math.abs(port.lat - place.lat) > degLat) continue;
+      const km = distanceM(place.lat, place.lon, port.lat, port.lon) / 1000;
+      if (km > LOCODE_ALIAS_RADIUS_KM) continue;
+      const rank = ALIAS_SIZE_RANK[port.harbor_size ?? ''] ?? 0;
+      if (rank > bestRank || (rank === bestRank && km < bestKm)) {
+        best = port;
+        bestRank = rank;
+        bestKm = km;
+      }
+    }
+    if (best !== null) (best.locode_aliases ??= []).push(place.locode);
+  }
 }
 
 function uniqueNames(main: string, candidates: string[]): string[] {
@@ -277,6 +329,8 @@ export function buildPortTable(
     assigned++;
   }
 
+  cleanReplacementCharacters(ports);
+  assignLocodeAliases(ports, sources.unlocode);
   ports.sort((a, b) => a.port_id - b.port_id);
   return {
     ports,
