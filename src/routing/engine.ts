@@ -239,7 +239,8 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
     // none at sea: the join whose connector crosses the least land (measured whole), flagged by its overLandKm
     let least: Snap | null = null;
     for (const c of rejected.slice(0, MAX_CHECKED)) {
-      const m = measured(c);
+      // a count past the least so far stops there: that join is not the least
+      const m = measured(c, least?.overLandKm ?? Infinity);
       if (least === null || m.overLandKm! < least.overLandKm!) least = m;
     }
     return least === null ? [measured(nearest)] : [least];
@@ -272,10 +273,10 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
     if (found.length === 0) throw offNetwork();
     return found;
   };
-  /** A join whose connector crosses land, with its whole over-land length measured. */
-  const measured = (snap: Snap): Snap => {
+  /** A join whose connector crosses land, with its over-land length measured whole (or up to just past stopAboveKm). */
+  const measured = (snap: Snap, stopAboveKm = Infinity): Snap => {
     const land = options.land?.();
-    return land === undefined ? snap : { ...snap, overLandKm: connectorOverLandKm(land, [snap.lon, snap.lat], [snap.snappedLon, snap.snappedLat], Infinity) };
+    return land === undefined ? snap : { ...snap, overLandKm: connectorOverLandKm(land, [snap.lon, snap.lat], [snap.snappedLon, snap.snappedLat], stopAboveKm) };
   };
 
   /** Network part of a leg: the edges from the source snap to the target snap (snap edges included when partly used). */
