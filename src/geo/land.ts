@@ -112,6 +112,16 @@ function eachRingSegment(rings: readonly Ring[], emit: (ax: number, ay: number, 
   }
 }
 
+/** Side of the cells whose land-or-sea answer is kept (0.125°: 4 MB for the globe, filled on first use). */
+const CELL_DEG = 0.125;
+const CELL_EPSILON = 1e-9;
+const SUBCELLS = 8;
+const SPLIT_AFTER = 4;
+const CELL_UNKNOWN = 0;
+const CELL_SEA = 1;
+const CELL_LAND = 2;
+const CELL_COAST = 3;
+
 /** Builds the index from closed rings (exported for tests with small shapes). */
 export function buildLandIndex(rings: Ring[]): LandIndex {
   // segment ends straight into one typed array (x1, y1, x2, y2 per segment), grown by doubling
@@ -150,7 +160,65 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
   if (count === 0) index.add(0, 0, 0, 0);
   index.finish();
 
+  // Cells of CELL_DEG: a cell no segment touches is all land or all sea (a point's ray parity cannot change
+  // without crossing a segment), so its answer is computed once; cells a segment touches take the ray test.
+  const columns = Math.round(360 / CELL_DEG);
+  const rows = Math.round(180 / CELL_DEG);
+  const cells = new Uint8Array(columns * rows);
+
   function isLand(lon: number, lat: number): boolean {
+    if (!(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90)) return rayIsLand(lon, lat);
+    const cx = Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG));
+    const cy = Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG));
+    const cell = cy * columns + cx;
+    let state = cells[cell]!;
+    if (state === CELL_UNKNOWN) {
+      const west = -180 + cx * CELL_DEG;
+      const south = -90 + cy * CELL_DEG;
+      const touched = index.search(west - CELL_EPSILON, south - CELL_EPSILON, west + CELL_DEG + CELL_EPSILON, south + CELL_DEG + CELL_EPSILON, (s) => s < count);
+      state = touched.length > 0 ? CELL_COAST : rayIsLand(west + CELL_DEG / 2, south + CELL_DEG / 2) ? CELL_LAND : CELL_SEA;
+      cells[cell] = state;
+    }
+    return state === CELL_COAST ? coastCellIsLand(cell, cx, cy, lon, lat) : state === CELL_LAND;
+  }
+
+  // A cell the coast crosses is split the same way into SUBCELLS × SUBCELLS, kept for the cells asked about.
+  // Split only once asked SPLIT_AFTER times: scattered single questions (a random sample) pay the ray test alone.
+  const subcells = new Map<number, Uint8Array>();
+  const coastQuestions = new Map<number, number>();
+  function coastCellIsLand(cell: number, cx: number, cy: number, lon: number, lat: number): boolean {
+    let sub = subcells.get(cell);
+    if (sub === undefined) {
+      const asked = (coastQuestions.get(cell) ?? 0) + 1;
+      if (asked < SPLIT_AFTER) {
+        coastQuestions.set(cell, asked);
+        return rayIsLand(lon, lat);
+      }
+      coastQuestions.delete(cell);
+      sub = new Uint8Array(SUBCELLS * SUBCELLS);
+      subcells.set(cell, sub);
+    }
+    const size = CELL_DEG / SUBCELLS;
+    const west = -180 + cx * CELL_DEG;
+    const south = -90 + cy * CELL_DEG;
+    const sx = Math.max(0, Math.min(SUBCELLS - 1, Math.floor((lon - west) / size)));
+    const sy = Math.max(0, Math.min(SUBCELLS - 1, Math.floor((lat - south) / size)));
+    const at = sy * SUBCELLS + sx;
+    let state = sub[at]!;
+    if (state === CELL_UNKNOWN) {
+      const w = west + sx * size;
+      const s = south + sy * size;
+      // the point must lie in the box searched (a rounding step outside it would leave a segment unseen)
+      const inBox = lon >= w && lon <= w + size && lat >= s && lat <= s + size;
+      if (!inBox) return rayIsLand(lon, lat);
+      const touched = index.search(w - CELL_EPSILON, s - CELL_EPSILON, w + size + CELL_EPSILON, s + size + CELL_EPSILON, (i) => i < count);
+      state = touched.length > 0 ? CELL_COAST : rayIsLand(w + size / 2, s + size / 2) ? CELL_LAND : CELL_SEA;
+      sub[at] = state;
+    }
+    return state === CELL_COAST ? rayIsLand(lon, lat) : state === CELL_LAND;
+  }
+
+  function rayIsLand(lon: number, lat: number): boolean {
     let inside = false;
     for (const s of index.search(lon, lat, 180, lat)) {
       if (s >= count) continue;

@@ -3,7 +3,9 @@
  * as a bitmask read during relaxation (the graph is never rebuilt), vias as consecutive legs.
  * Pure: no HTTP, no store; callers map RoutingError codes to their own errors.
  */
+import type { LandIndex } from '../geo/land.js';
 import { graphBytes, PASSAGES, passageAt, passageByName, type PassageInfo, type SeaGraph } from './graph.js';
+import { connectorOverLandKm, CONNECTOR_LAND_TOLERANCE_KM } from './connector-land.js';
 import { createSnapIndex, SNAP_MAX_NM, type Snap } from './snap.js';
 
 export type RoutingErrorCode = 'point_off_network' | 'route_unreachable' | 'unknown_passage' | 'same_origin_destination';
@@ -56,6 +58,29 @@ export interface Route {
   excludedMask: number;
 }
 
+export interface EngineOptions {
+  /**
+   * Natural Earth land for the connectors (decision 082): a place joins the network only by a connector
+   * that stays at sea (or, from a place on land, one that crosses no more land than the way to the
+   * coast). Without it (small test graphs) connectors are not checked.
+   */
+  land?: () => LandIndex;
+}
+
+/** Candidate joins of a place: the nearest point of each edge within this much of the nearest edge (nm), at most MAX_CANDIDATES. */
+const CANDIDATE_EXTRA_NM = 12;
+/** When no candidate within the first radius has a connector at sea, the search widens to every edge within SNAP_MAX_NM. */
+const CANDIDATE_WIDE_EXTRA_NM = SNAP_MAX_NM;
+const MAX_CANDIDATES = 8;
+/** A join at sea found by the wide search replaces the near join over land only within 2 × its connector + 10 nm. */
+const WIDE_JOIN_FACTOR = 2;
+const WIDE_JOIN_EXTRA_NM = 10;
+/** Connectors land-checked per place at most (nearest first), in the first radius and in the wide one. */
+const MAX_CHECKED = 40;
+const MAX_CHECKED_WIDE = 400;
+/** Candidate sets kept per place (a port is joined the same way every time). */
+const CANDIDATE_CACHE = 4096;
+
 export interface RouteOptions {
   /** Bit i set: edges of passage index i are not used (see passageMask). */
   excludedMask?: number;
@@ -83,6 +108,12 @@ export interface RoutingEngine {
   /** The passages known to the engine with the number of network edges in each (0: absent from this network). */
   passages(): (PassageInfo & { edges: number })[];
   snap(point: LatLon, excludedMask?: number, pointIndex?: number): Snap;
+  /**
+   * The joins of a place a route may use (decision 082): the nearest point of each edge near it whose
+   * connector is at sea, nearest first, chosen without regard to closures and then filtered by the mask,
+   * so that closing a passage only ever removes joins.
+   */
+  joins(point: LatLon, excludedMask?: number, pointIndex?: number): Snap[];
   /** Shortest route through the points in order (origin, vias…, destination). */
   route(points: readonly LatLon[], options?: RouteOptions): Route;
   /**
@@ -92,7 +123,7 @@ export interface RoutingEngine {
   alternatives(points: readonly LatLon[], options?: RouteOptions): { best: Route; without: { passage: string; route: Route }[] };
 }
 
-export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
+export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}): RoutingEngine {
   const n = graph.nodeCount;
   const cosLat = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -103,6 +134,10 @@ export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
   const parentEdge = new Int32Array(n);
   const stamp = new Int32Array(n);
   const closed = new Int32Array(n);
+  const seedOf = new Int32Array(n);
+  const termCost = new Float64Array(n);
+  const termOf = new Int32Array(n);
+  const termStamp = new Int32Array(n);
   let generation = 0;
   let heapKey = new Float64Array(1024);
   let heapNode = new Int32Array(1024);
@@ -165,39 +200,147 @@ export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
     return found;
   };
 
+  const candidateCache = new Map<string, Snap[]>();
+  /** Every passage bit: joins outside all passages are kept apart, so that closing passages never leaves a place without its usual joins. */
+  const allPassages = PASSAGES.reduce((m, p) => m | (1 << p.index), 0);
+  /**
+   * Land-checked candidate joins within `extraNm` of the nearest edge allowed by `mask`, and the same
+   * among edges outside every passage; with none at sea, the join crossing the least land.
+   */
+  const landChecked = (point: LatLon, extraNm: number, mask: number, maxChecked = MAX_CHECKED): Snap[] => {
+    const nearest = index.nearest(point.lat, point.lon, mask);
+    if (nearest === null) return [];
+    const lists = [index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, nearest.connectorNm + extraNm), mask)];
+    const plain = index.nearest(point.lat, point.lon, mask | allPassages);
+    if (plain !== null && plain.edge !== nearest.edge) lists.push(index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, plain.connectorNm + extraNm), mask | allPassages));
+    const land = options.land?.();
+    const seen = new Set<number>();
+    const clear: Snap[] = [];
+    const rejected: Snap[] = [];
+    // a place on land crosses land on any connector: it may cross as much as its way to the coast
+    const allowance = land === undefined ? Infinity : CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) ? land.coastDistanceKm(point.lon, point.lat, 400) : 0);
+    for (const list of lists) {
+      let found = 0;
+      for (let i = 0; i < list.length && i < maxChecked && found < MAX_CANDIDATES; i++) {
+        const c = list[i]!;
+        if (seen.has(c.edge)) {
+          if (clear.some((x) => x.edge === c.edge)) found++;
+          continue;
+        }
+        seen.add(c.edge);
+        const over = land === undefined ? 0 : connectorOverLandKm(land, [point.lon, point.lat], [c.snappedLon, c.snappedLat], allowance);
+        if (over <= allowance) {
+          clear.push({ ...c, overLandKm: over });
+          found++;
+        } else rejected.push(c);
+      }
+    }
+    if (clear.length > 0) return clear.sort((a, b) => a.connectorNm - b.connectorNm);
+    // none at sea: the join whose connector crosses the least land (measured whole), flagged by its overLandKm
+    let least: Snap | null = null;
+    for (const c of rejected.slice(0, MAX_CHECKED)) {
+      // a count past the least so far stops there: that join is not the least
+      const m = measured(c, least?.overLandKm ?? Infinity);
+      if (least === null || m.overLandKm! < least.overLandKm!) least = m;
+    }
+    return least === null ? [measured(nearest)] : [least];
+  };
+  const joinsOf = (point: LatLon, mask: number, pointIndex?: number): Snap[] => {
+    const offNetwork = () =>
+      new RoutingError(
+        'point_off_network',
+        `${point.lat},${point.lon} is more than ${Math.round(SNAP_MAX_NM * 1.852)} km from the sea network (inland, or on a coast the network does not serve)`,
+        pointIndex,
+      );
+    const key = `${point.lat},${point.lon}`;
+    let candidates = candidateCache.get(key);
+    if (candidates === undefined) {
+      if (index.nearest(point.lat, point.lon, 0) === null) throw offNetwork();
+      candidates = landChecked(point, CANDIDATE_EXTRA_NM, 0);
+      if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM)) {
+        // a join at sea farther off is taken only when it is not much longer than the near join over land
+        const wide = landChecked(point, CANDIDATE_WIDE_EXTRA_NM, 0, MAX_CHECKED_WIDE);
+        const near = candidates[0]?.connectorNm ?? Infinity;
+        if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity) && wide[0]!.connectorNm <= WIDE_JOIN_FACTOR * near + WIDE_JOIN_EXTRA_NM) candidates = wide;
+      }
+      if (candidateCache.size >= CANDIDATE_CACHE) candidateCache.delete(candidateCache.keys().next().value!);
+      candidateCache.set(key, candidates);
+    }
+    const open = candidates.filter((c) => (mask & (1 << graph.edgePassage[c.edge]!)) === 0);
+    if (open.length > 0) return open;
+    // every join lies in a closed passage (a place with no join outside the passages): the joins outside it
+    const found = landChecked(point, CANDIDATE_EXTRA_NM, mask);
+    if (found.length === 0) throw offNetwork();
+    return found;
+  };
+  /** A join whose connector crosses land, with its over-land length measured whole (or up to just past stopAboveKm). */
+  const measured = (snap: Snap, stopAboveKm = Infinity): Snap => {
+    const land = options.land?.();
+    return land === undefined ? snap : { ...snap, overLandKm: connectorOverLandKm(land, [snap.lon, snap.lat], [snap.snappedLon, snap.snappedLat], stopAboveKm) };
+  };
+
   /** Network part of a leg: the edges from the source snap to the target snap (snap edges included when partly used). */
-  const searchLeg = (s: Snap, t: Snap, mask: number): { edges: number[]; startNode: number; endNode: number; lengthNm: number } => {
-    const sLen = graph.edgeNm[s.edge]!;
-    const tLen = graph.edgeNm[t.edge]!;
+  /**
+   * The best leg from any source join to any target join (connectors included in lengthNm): A* seeded
+   * from both ends of every source join's edge, ended at the ends of the target joins' edges. The
+   * heuristic is the great circle to the target place, a lower bound whichever join is used.
+   */
+  const searchLeg = (sources: readonly Snap[], targets: readonly Snap[], target: LatLon, mask: number): { edges: number[]; startNode: number; endNode: number; lengthNm: number; s: Snap; t: Snap } => {
     let best = Infinity;
     let bestEnd = -1;
-    if (s.edge === t.edge) {
-      best = Math.abs(s.t - t.t) * sLen;
-      bestEnd = -2;
+    let bestS = -1;
+    let bestT = -1;
+    for (let si = 0; si < sources.length; si++) {
+      for (let ti = 0; ti < targets.length; ti++) {
+        const s = sources[si]!;
+        const t = targets[ti]!;
+        if (s.edge !== t.edge) continue;
+        const direct = s.connectorNm + Math.abs(s.t - t.t) * graph.edgeNm[s.edge]! + t.connectorNm;
+        if (direct < best) {
+          best = direct;
+          bestEnd = -2;
+          bestS = si;
+          bestT = ti;
+        }
+      }
     }
     generation++;
     heapSize = 0;
-    const cosT = Math.cos(t.snappedLat * RAD);
-    const lonT = t.snappedLon * RAD;
+    const cosT = Math.cos(target.lat * RAD);
+    const latT = target.lat * RAD;
+    const lonT = target.lon * RAD;
     const h = (node: number) => {
-      const sdLat = Math.sin((graph.lat[node]! * RAD - t.snappedLat * RAD) / 2);
+      const sdLat = Math.sin((graph.lat[node]! * RAD - latT) / 2);
       const sdLon = Math.sin((graph.lon[node]! * RAD - lonT) / 2);
       const a = sdLat * sdLat + cosLat[node]! * cosT * sdLon * sdLon;
       return 2 * EARTH_NM * Math.asin(Math.min(1, Math.sqrt(a))) * HEURISTIC_FACTOR;
     };
-    const seed = (node: number, cost: number) => {
+    const seed = (node: number, cost: number, si: number) => {
       if (stamp[node] === generation && g[node]! <= cost) return;
       stamp[node] = generation;
       g[node] = cost;
       parentEdge[node] = -1;
+      seedOf[node] = si;
       push(cost + h(node), node);
     };
-    seed(graph.edgeA[s.edge]!, s.t * sLen);
-    seed(graph.edgeB[s.edge]!, (1 - s.t) * sLen);
-    const tA = graph.edgeA[t.edge]!;
-    const tB = graph.edgeB[t.edge]!;
-    const tACost = t.t * tLen;
-    const tBCost = (1 - t.t) * tLen;
+    const terminal = (node: number, cost: number, ti: number) => {
+      if (termStamp[node] === generation && termCost[node]! <= cost) return;
+      termStamp[node] = generation;
+      termCost[node] = cost;
+      termOf[node] = ti;
+    };
+    for (let si = 0; si < sources.length; si++) {
+      const s = sources[si]!;
+      const len = graph.edgeNm[s.edge]!;
+      seed(graph.edgeA[s.edge]!, s.connectorNm + s.t * len, si);
+      seed(graph.edgeB[s.edge]!, s.connectorNm + (1 - s.t) * len, si);
+    }
+    for (let ti = 0; ti < targets.length; ti++) {
+      const t = targets[ti]!;
+      const len = graph.edgeNm[t.edge]!;
+      terminal(graph.edgeA[t.edge]!, t.connectorNm + t.t * len, ti);
+      terminal(graph.edgeB[t.edge]!, t.connectorNm + (1 - t.t) * len, ti);
+    }
     while (heapSize > 0) {
       const f = heapKey[0]!;
       if (f >= best) break;
@@ -205,13 +348,10 @@ export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
       if (closed[u] === generation) continue;
       closed[u] = generation;
       const gu = g[u]!;
-      if (u === tA && gu + tACost < best) {
-        best = gu + tACost;
+      if (termStamp[u] === generation && gu + termCost[u]! < best) {
+        best = gu + termCost[u]!;
         bestEnd = u;
-      }
-      if (u === tB && gu + tBCost < best) {
-        best = gu + tBCost;
-        bestEnd = u;
+        bestT = termOf[u]!;
       }
       for (let i = graph.offsets[u]!, end = graph.offsets[u + 1]!; i < end; i++) {
         const e = graph.arcEdge[i]!;
@@ -223,12 +363,13 @@ export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
           stamp[v] = generation;
           g[v] = gv;
           parentEdge[v] = e;
+          seedOf[v] = seedOf[u]!;
           push(gv + h(v), v);
         }
       }
     }
     if (bestEnd === -1) throw new RoutingError('route_unreachable', 'no sea route joins these points with the given closures');
-    if (bestEnd === -2) return { edges: [], startNode: -1, endNode: -1, lengthNm: best };
+    if (bestEnd === -2) return { edges: [], startNode: -1, endNode: -1, lengthNm: best, s: sources[bestS]!, t: targets[bestT]! };
     const path: number[] = [];
     let node = bestEnd;
     while (parentEdge[node] !== -1) {
@@ -237,7 +378,7 @@ export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
       node = graph.edgeA[e] === node ? graph.edgeB[e]! : graph.edgeA[e]!;
     }
     path.reverse();
-    return { edges: path, startNode: node, endNode: bestEnd, lengthNm: best };
+    return { edges: path, startNode: node, endNode: bestEnd, lengthNm: best, s: sources[seedOf[node]!]!, t: targets[bestT]! };
   };
 
   const unwrapPush = (coords: [number, number][], lon: number, lat: number) => {
@@ -251,8 +392,9 @@ export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
     coords.push([l, lat]);
   };
 
-  const leg = (s: Snap, t: Snap, mask: number, startNm: number): RouteLeg => {
-    const found = searchLeg(s, t, mask);
+  const leg = (sources: readonly Snap[], targets: readonly Snap[], target: LatLon, mask: number, startNm: number): RouteLeg => {
+    const found = searchLeg(sources, targets, target, mask);
+    const { s, t } = found;
     const coordinates: [number, number][] = [];
     const passages: PassageCrossing[] = [];
     let along = startNm;
@@ -287,17 +429,17 @@ export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
     }
     step(-1, t.connectorNm, t.lon, t.lat);
     const connectorNm = s.connectorNm + t.connectorNm;
-    return { from: s, to: t, distanceNm: found.lengthNm + connectorNm, connectorNm, passages, coordinates };
+    return { from: s, to: t, distanceNm: found.lengthNm, connectorNm, passages, coordinates };
   };
 
   const route = (points: readonly LatLon[], options: RouteOptions = {}): Route => {
     const mask = options.excludedMask ?? 0;
     if (points.length < 2) throw new Error('a route needs at least two points');
-    const snaps = points.map((p, i) => snap(p, mask, i));
+    const joins = points.map((p, i) => joinsOf(p, mask, i));
     const legs: RouteLeg[] = [];
     let total = 0;
-    for (let i = 1; i < snaps.length; i++) {
-      const l = leg(snaps[i - 1]!, snaps[i]!, mask, total);
+    for (let i = 1; i < joins.length; i++) {
+      const l = leg(joins[i - 1]!, joins[i]!, points[i]!, mask, total);
       legs.push(l);
       total += l.distanceNm;
     }
@@ -331,11 +473,12 @@ export function createRoutingEngine(graph: SeaGraph): RoutingEngine {
 
   return {
     graph,
-    bytes: graphBytes(graph) + index.bytes + n * 24 + heapKey.byteLength + heapNode.byteLength,
+    bytes: graphBytes(graph) + index.bytes + n * 44 + heapKey.byteLength + heapNode.byteLength,
     passageMask,
     maskNames: (mask) => PASSAGES.filter((p) => mask & (1 << p.index)).map((p) => p.id),
     passages: () => PASSAGES.map((p) => ({ ...p, edges: edgeCount.get(p.index) ?? 0 })),
     snap,
+    joins: (point, excludedMask = 0, pointIndex) => joinsOf(point, excludedMask, pointIndex),
     route,
     alternatives(points, options = {}) {
       const best = route(points, options);

@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { buildSeaGraph, type NetworkLine } from './graph.js';
+import { landIndex } from '../geo/land.js';
 import { createRoutingEngine, type RoutingEngine } from './engine.js';
 
 /**
@@ -79,7 +80,7 @@ export interface LoadedSeaNetwork {
 
 /** Builds an engine from network lines (the shipped file or a marnet GeoJSON). */
 export function engineFromLines(lines: readonly NetworkLine[]): RoutingEngine {
-  return createRoutingEngine(buildSeaGraph(lines));
+  return createRoutingEngine(buildSeaGraph(lines), { land: landIndex });
 }
 
 export function loadSeaNetworkFile(path: string = SHIPPED_SEA_NETWORK()): LoadedSeaNetwork {

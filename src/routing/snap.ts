@@ -22,6 +22,8 @@ export interface Snap {
   snappedLon: number;
   /** Great-circle length of the connector from the point to the snapped point. */
   connectorNm: number;
+  /** Length of the connector over land (km, Natural Earth 1:10m outside the declared waterways), when checked. */
+  overLandKm?: number;
 }
 
 export interface SnapIndex {
@@ -29,6 +31,8 @@ export interface SnapIndex {
   bytes: number;
   /** The nearest edge allowed by `excludedMask` within SNAP_MAX_NM, or null. */
   nearest(lat: number, lon: number, excludedMask: number): Snap | null;
+  /** The nearest point of every edge allowed by `excludedMask` within `radiusNm`, nearest first. */
+  within(lat: number, lon: number, radiusNm: number, excludedMask: number): Snap[];
 }
 
 /** An edge's endpoints with B's longitude moved by 360° when the edge touches the antimeridian from the other side. */
@@ -62,7 +66,7 @@ export function createSnapIndex(g: SeaGraph): SnapIndex {
   const seen = new Int32Array(g.edgeCount);
   let generation = 0;
 
-  const search = (lat: number, lon: number, radiusNm: number, excludedMask: number): Snap | null => {
+  const search = (lat: number, lon: number, radiusNm: number, excludedMask: number, all?: Snap[]): Snap | null => {
     generation++;
     const dLat = radiusNm / NM_PER_DEG;
     const cosLat = Math.max(Math.cos((Math.min(89.9, Math.abs(lat) + dLat) * Math.PI) / 180), 0.01);
@@ -104,10 +108,12 @@ export function createSnapIndex(g: SeaGraph): SnapIndex {
           const sLat = aLat + t * (bLat - aLat);
           let sLon = aLon + t * (bLon - aLon);
           const d = distanceNm(lat, lon, sLat, sLon);
-          if (d <= radiusNm && (best === null || d < best.connectorNm)) {
+          if (d <= radiusNm && (all !== undefined || best === null || d < best.connectorNm)) {
             if (sLon > 180) sLon -= 360;
             else if (sLon < -180) sLon += 360;
-            best = { lat, lon, edge: e, t, snappedLat: sLat, snappedLon: sLon, connectorNm: d };
+            const found = { lat, lon, edge: e, t, snappedLat: sLat, snappedLon: sLon, connectorNm: d };
+            if (all !== undefined) all.push(found);
+            if (best === null || d < best.connectorNm) best = found;
           }
         }
       }
@@ -119,6 +125,11 @@ export function createSnapIndex(g: SeaGraph): SnapIndex {
     bytes: cellStart.byteLength + cellEdges.byteLength + seen.byteLength,
     nearest(lat, lon, excludedMask) {
       return search(lat, lon, SNAP_NEAR_NM, excludedMask) ?? search(lat, lon, SNAP_MAX_NM, excludedMask);
+    },
+    within(lat, lon, radiusNm, excludedMask) {
+      const all: Snap[] = [];
+      search(lat, lon, radiusNm, excludedMask, all);
+      return all.sort((a, b) => a.connectorNm - b.connectorNm);
     },
   };
 }

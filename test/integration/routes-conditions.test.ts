@@ -271,7 +271,7 @@ test('advisory and risk-flags errors', async () => {
     ['from=PTLIS&to=GIGIB&avoid=atlantis', 'unknown_passage', 400],
     ['from=PTLIS&to=GIGIB&range=31D', 'invalid_range', 400],
     ['from=PTLIS&to=PTLIS', 'same_origin_destination', 400],
-    ['from=47.0,100.0&to=GIGIB', 'point_off_network', 422],
+    ['from=47.0,100.0&to=GIGIB', 'point_on_land', 422],
     ['from=NLRTM&to=GRPIR&avoid=gibraltar,suez,good_hope,panama,cape_horn,magellan', 'route_unreachable', 422],
     [`from=NLRTM&to=GRPIR&via=${Array.from({ length: 11 }, () => 'GIGIB').join(';')}`, 'too_many_vias', 400],
     ['from=PTLIS', 'invalid_request', 400],

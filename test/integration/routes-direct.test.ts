@@ -115,7 +115,7 @@ test('routes: every refusal is a clear 4xx with its code', async () => {
       ['/v1/routes/direct?from=99999999&to=SGSIN', 404, 'port_not_found', 'query.from'],
       ['/v1/routes/direct?from=Rotterdam&to=SGSIN', 400, 'invalid_request', 'query.from'],
       ['/v1/routes/direct?from=NLRTM&to=91,10', 400, 'invalid_request', 'query.to'],
-      ['/v1/routes/direct?from=NLRTM&to=45,80', 422, 'point_off_network', 'query.to'],
+      ['/v1/routes/direct?from=NLRTM&to=USDLH', 422, 'point_off_network', 'query.to'],
       ['/v1/routes/direct?from=NLRTM&to=31140', 400, 'same_origin_destination', 'query.to'],
       ['/v1/routes/direct?from=1.2,103.8&to=1.2,103.8', 400, 'same_origin_destination', 'query.to'],
       ['/v1/routes/direct?from=NLRTM&to=SGSIN&avoid=suez,atlantis', 400, 'unknown_passage', 'query.avoid'],

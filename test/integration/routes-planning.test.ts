@@ -169,7 +169,7 @@ test('summary: pairs answered and remembered; summary/latest gives the calling a
 });
 
 test('portfolio: per-pair results, a bad pair inline, totals over the routed pairs', async () => {
-  const res = await get('/v1/routes/portfolio?pairs=NLRTM:SGSIN;NLXXX:SGSIN;CNSGH:USLAX;CNQIN:CNQIN;NLRTM:45,80&ship_type=container');
+  const res = await get('/v1/routes/portfolio?pairs=NLRTM:SGSIN;NLXXX:SGSIN;CNSGH:USLAX;CNQIN:CNQIN;NLRTM:USDLH&ship_type=container');
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
   assert.deepEqual(
@@ -310,20 +310,20 @@ test('route planning: every refusal is a clear 4xx with its code and field', asy
     ['/v1/routes/what-if?from=NLRTM&to=SGSIN', 400, 'invalid_request', undefined],
     ['/v1/routes/what-if?from=NLRTM&to=SGSIN&closed=suez,good_hope,cape_horn,magellan,panama', 422, 'route_unreachable', undefined],
     ['/v1/routes/what-if?from=NLXXX&to=SGSIN&closed=suez', 404, 'port_not_found', 'query.from'],
-    ['/v1/routes/what-if?from=NLRTM&to=45,80&closed=suez', 422, 'point_off_network', 'query.to'],
+    ['/v1/routes/what-if?from=NLRTM&to=USDLH&closed=suez', 422, 'point_off_network', 'query.to'],
     ['/v1/routes/what-if?from=NLRTM&to=NLRTM&closed=suez', 400, 'same_origin_destination', 'query.to'],
     ['/v1/routes/what-if?from=Rotterdam&to=SGSIN&closed=suez', 400, 'invalid_request', 'query.from'],
     ['/v1/routes/what-if?from=NLRTM&to=SGSIN&closed=suez&via=GRPIR;GRPIR', 400, 'same_origin_destination', 'query.via[1]'],
     [`/v1/routes/what-if?from=NLRTM&to=SGSIN&closed=suez&via=${Array.from({ length: 11 }, (_, i) => `${i},-30`).join(';')}`, 400, 'too_many_vias', 'query.via'],
     ['/v1/routes/explain?from=NLRTM&to=SGSIN&speed_kn=0', 400, 'invalid_request', undefined],
     ['/v1/routes/explain?from=NLRTM&to=31140', 400, 'same_origin_destination', 'query.to'],
-    ['/v1/routes/explain?from=45,80&to=SGSIN', 422, 'point_off_network', 'query.from'],
+    ['/v1/routes/explain?from=USDLH&to=SGSIN', 422, 'point_off_network', 'query.from'],
     ['/v1/routes/explain?from=99999999&to=SGSIN', 404, 'port_not_found', 'query.from'],
     ['/v1/routes/explain?from=TRIST&to=UAODS&closed=suez', 400, 'invalid_request', undefined],
     ['/v1/routes/summary?pairs=NLRTM-SGSIN', 400, 'invalid_request', 'query.pairs[0]'],
     ['/v1/routes/summary?pairs=;;', 400, 'invalid_request', 'query.pairs'],
     ['/v1/routes/summary?pairs=NLRTM:SGSIN;NLXXX:SGSIN', 404, 'port_not_found', 'query.pairs[1].from'],
-    ['/v1/routes/summary?pairs=NLRTM:45,80', 422, 'point_off_network', 'query.pairs[0].to'],
+    ['/v1/routes/summary?pairs=NLRTM:USDLH', 422, 'point_off_network', 'query.pairs[0].to'],
     ['/v1/routes/summary?pairs=SGSIN:SGSIN', 400, 'same_origin_destination', 'query.pairs[0].to'],
     ['/v1/routes/summary/latest?limit=0', 400, 'invalid_request', undefined],
     ['/v1/routes/summary/latest?limit=51', 400, 'invalid_request', undefined],

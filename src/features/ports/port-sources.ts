@@ -158,8 +158,11 @@ export function unLocodeReader(): RowReader<LocodePlace> {
     if (f.length < 9 || functionAt < 0) return { line: lineNo, reason: 'no function classifier where one is expected' };
     const names = f.slice(2, functionAt - (functionAt === f.length - 5 ? 2 : 1)).map((n) => n.replace(/"/g, '').trim());
     const half = Math.ceil(names.length / 2);
-    const name = names.slice(0, half).join(', ');
-    const nameAscii = names.length > 1 ? names.slice(half).join(', ') : name;
+    const written = names.slice(0, half).join(', ');
+    const nameAscii = names.length > 1 ? names.slice(half).join(', ') : written;
+    // a name with U+FFFD (a character lost upstream, "Vr\uFFFDng\uFFFD") gives way to its clean ASCII form, read
+    // the same by the table's build and by an import (decision 084)
+    const name = written.includes('\uFFFD') && nameAscii !== '' && !nameAscii.includes('\uFFFD') ? nameAscii : written;
     const tail = { function: f[functionAt]!, lat: f[f.length - 3], lon: f[f.length - 2], geocoded: f[f.length - 1] };
     const locode = `${f[0]!.trim()}${f[1]!.trim()}`.toUpperCase();
     if (!LOCODE.test(locode)) return { line: lineNo, reason: `"${locode}" is not a UN/LOCODE` };

@@ -26,6 +26,11 @@ export interface PortRecord {
   /** Anchorage points ([lat, lon], 5 decimals) nearest to this port within the assignment radius. */
   anchorages: Array<[number, number]>;
   /**
+   * UN/LOCODEs of places that are not ports (a city listed with its airport function, as CNSHA) served by
+   * this port: the largest port of the same country within LOCODE_ALIAS_RADIUS_KM (decision 084).
+   */
+  locode_aliases?: string[];
+  /**
    * Operator corrections laid over this record (name, lat, lon; docs/feedback.md), with their
    * provenance: present only in the served (corrected) view of the table, never in the sources.
    */
@@ -127,6 +132,61 @@ function nearestOf(candidates: PortRecord[], lat: number, lon: number, radiusM: 
   return best;
 }
 
+/** A name with U+FFFD (a character lost upstream, as "Vr\uFFFDng\uFFFD") gives way to the first alternate name without one (decision 084). */
+function cleanReplacementCharacters(ports: PortRecord[]): void {
+  for (const port of ports) {
+    if (!port.name.includes('\uFFFD')) continue;
+    const clean = port.alternate_names.find((n) => !n.includes('\uFFFD'));
+    if (clean === undefined) continue;
+    port.name = clean;
+    port.alternate_names = port.alternate_names.filter((n) => n !== clean && !n.includes('\uFFFD'));
+  }
+}
+
+/** A place that is not a port resolves to a port of its country at most this far away (km). */
+export const LOCODE_ALIAS_RADIUS_KM = 30;
+const ALIAS_SIZE_RANK: Record<string, number> = { large: 4, medium: 3, small: 2, very_small: 1 };
+
+/**
+ * UN/LOCODEs without a port of their own (not listed as ports, as CNSHA for Shanghai) become aliases of
+ * the port that serves them: the largest port (harbour size) of the same country within
+ * LOCODE_ALIAS_RADIUS_KM of the place, the nearest among equals (decision 084).
+ */
+function assignLocodeAliases(ports: PortRecord[], places: readonly LocodePlace[]): LocodePlace[] {
+  const assigned: LocodePlace[] = [];
+  const taken = new Set(ports.flatMap((p) => (p.locode ? [p.locode] : [])));
+  const byCountry = new Map<string, PortRecord[]>();
+  for (const port of ports) if (port.country) byCountry.set(port.country, [...(byCountry.get(port.country) ?? []), port]);
+  const seen = new Set<string>();
+  const degLat = LOCODE_ALIAS_RADIUS_KM / 111;
+  for (const place of places) {
+    if (taken.has(place.locode) || seen.has(place.locode) || place.lat === null || place.lon === null) continue;
+    seen.add(place.locode);
+    // 5 decimals (about a metre), as the table keeps them: a rebuild from alias_places decides the same
+    const lat = round5(place.lat);
+    const lon = round5(place.lon);
+    let best: PortRecord | null = null;
+    let bestRank = -1;
+    let bestKm = Infinity;
+    for (const port of byCountry.get(place.country) ?? []) {
+      if (Math.abs(port.lat - lat) > degLat) continue;
+      const km = distanceM(lat, lon, port.lat, port.lon) / 1000;
+      if (km > LOCODE_ALIAS_RADIUS_KM) continue;
+      const rank = ALIAS_SIZE_RANK[port.harbor_size ?? ''] ?? 0;
+      if (rank > bestRank || (rank === bestRank && km < bestKm)) {
+        best = port;
+        bestRank = rank;
+        bestKm = km;
+      }
+    }
+    if (best !== null) {
+      (best.locode_aliases ??= []).push(place.locode);
+      assigned.push(place);
+    }
+  }
+  return assigned;
+}
+
 function uniqueNames(main: string, candidates: string[]): string[] {
   const seen = new Set([main.toLowerCase()]);
   const out: string[] = [];
@@ -162,6 +222,11 @@ function countryCodesByName(wpi: WpiPort[]): Map<string, string> {
 export interface PortTableSources {
   wpi: WpiPort[];
   joined_places: LocodePlace[];
+  /**
+   * The UN/LOCODE listings that are no port but became aliases of one (assignLocodeAliases), in source
+   * order, as [locode, lat, lon]: without them a rebuild (an import) would lose every alias.
+   */
+  alias_places?: Array<[string, number, number]>;
 }
 
 /** The UN/LOCODE listing a UN/LOCODE-only port was built from (its record holds all the table uses). */
@@ -169,9 +234,17 @@ export function placeOfRecord(port: PortRecord): LocodePlace {
   return { locode: port.locode!, country: port.country!, name: port.name, nameAscii: port.alternate_names[0] ?? port.name, isPort: true, lat: port.lat, lon: port.lon, geocoded: false };
 }
 
-/** The sources of a table: its shipped index rows and joined listings, plus its UN/LOCODE-only ports read back. */
+/** A listing kept only as an alias (PortTableSources.alias_places): a place that is no port, with its coordinates. */
+function aliasPlace([locode, lat, lon]: [string, number, number]): LocodePlace {
+  return { locode, country: locode.slice(0, 2), name: locode, nameAscii: locode, isPort: false, lat, lon, geocoded: false };
+}
+
+/** The sources of a table: its shipped index rows and joined listings, its UN/LOCODE-only ports read back and the listings kept as aliases. */
 export function sourcesOfTable(ports: readonly PortRecord[], sources: PortTableSources): { wpi: WpiPort[]; places: LocodePlace[] } {
-  return { wpi: [...sources.wpi], places: [...sources.joined_places, ...ports.filter((p) => p.port_id >= LOCODE_PORT_ID_BASE).map(placeOfRecord)] };
+  return {
+    wpi: [...sources.wpi],
+    places: [...sources.joined_places, ...ports.filter((p) => p.port_id >= LOCODE_PORT_ID_BASE).map(placeOfRecord), ...(sources.alias_places ?? []).map(aliasPlace)],
+  };
 }
 
 /**
@@ -277,7 +350,10 @@ export function buildPortTable(
     assigned++;
   }
 
+  cleanReplacementCharacters(ports);
+  // sorted first: among ports at the same distance the alias goes to the lower id, in a rebuild too
   ports.sort((a, b) => a.port_id - b.port_id);
+  const aliasPlaces = assignLocodeAliases(ports, sources.unlocode);
   return {
     ports,
     sources: {
@@ -286,6 +362,7 @@ export function buildPortTable(
         .map((code) => places.get(code))
         .filter((p) => p !== undefined)
         .sort((a, b) => a.locode.localeCompare(b.locode)),
+      alias_places: aliasPlaces.map((p) => [p.locode, round5(p.lat!), round5(p.lon!)]),
     },
     report: {
       wpi_ports: seenIds.size,

@@ -10,6 +10,11 @@ import { OPERATOR_CORRECTED_FLAG } from '../kit/override-fields.js';
 import { estimateFuel, FUEL_METHOD, REFERENCE_SHIPS } from './fuel.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type RouteData, type RouteFeature as RouteFeatureSchema, type ShipType } from './schemas.js';
 import { round } from '../../stats.js';
+import { passagesClosedBySize, shipDimensions, type ShipClass } from '../../routing/ship-size.js';
+import { landIndex } from '../../geo/land.js';
+import { CONNECTOR_LAND_TOLERANCE_KM, nearestCoastalPoint, POSITION_INLAND_REFUSED_KM } from '../../routing/connector-land.js';
+import { waterwayAt } from '../../routing/waterways.js';
+import { LOCODE_ALIAS_RADIUS_KM } from '../ports/port-table.js';
 
 export interface RouteRequest {
   from: string;
@@ -20,6 +25,18 @@ export interface RouteRequest {
   speed_kn?: number;
   ship_type?: ShipType;
   format?: 'json' | 'geojson';
+  ship_class?: ShipClass;
+  loa_m?: number;
+  beam_m?: number;
+  draught_m?: number;
+}
+
+/** The ship size of a request (decision 084): its dimensions and the passages they close, or null without a size. */
+export function shipSizeOf(request: { ship_class?: ShipClass; loa_m?: number; beam_m?: number; draught_m?: number }) {
+  const dimensions = shipDimensions(request.ship_class, request);
+  if (dimensions === null) return null;
+  const check = passagesClosedBySize(dimensions);
+  return { mask: check.mask, view: { ship_class: request.ship_class ?? null, ...dimensions, closed_by_size: check.closed } };
 }
 
 /** A place of a route request, resolved: a port of the port table or a position. */
@@ -32,6 +49,8 @@ export interface Place {
   lon: number;
   /** The port's record carries operator corrections (name or coordinates, docs/feedback.md). */
   corrected?: boolean;
+  /** The UN/LOCODE given is not a port's own: it names a place the port serves (decision 084). */
+  alias?: { locode: string; note: string };
 }
 
 const POSITION = /^\s*(-?\d{1,3}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
@@ -60,6 +79,21 @@ function deepFreeze<T>(value: T): T {
 /** A place farther than the network's resolution (50 km) from its lane: the answer leans on an unchecked straight connector (decision 066). */
 export const LONG_CONNECTOR_NM = 27;
 export const LONG_CONNECTOR_FALLBACK = 'long_connector';
+/** A place on land (a port position inland): its connector crosses more than 0.5 km of land, named in network.over_land_km (decision 082). */
+export const CONNECTOR_OVER_LAND_FLAG = 'connector_over_land';
+/** A UN/LOCODE resolved to the port that serves it (decision 084); the endpoint's `alias` says which. */
+export const LOCODE_ALIAS_FLAG = 'locode_alias';
+
+/** A position (lat,lon) deeper inland than POSITION_INLAND_REFUSED_KM is refused, naming the nearest coastal point (decision 082). */
+function refuseInland(lat: number, lon: number, field: string): void {
+  const land = landIndex();
+  if (!land.isLand(lon, lat) || waterwayAt(lon, lat) !== null) return;
+  const inland = land.coastDistanceKm(lon, lat, 2000);
+  if (inland <= POSITION_INLAND_REFUSED_KM) return;
+  const coast = nearestCoastalPoint(land, lon, lat);
+  const offer = coast === null ? '' : `; the nearest coastal point is ${round(coast.lat, 4)},${round(coast.lon, 4)} (${round(coast.distanceKm, 1)} km away): route from there`;
+  throw new AppError('point_on_land', `${field}: ${lat},${lon} lies ${Number.isFinite(inland) ? `${round(inland, 1)} km` : 'far'} inland (Natural Earth 1:10m)${offer}`, { field });
+}
 
 export function createRoutesService(deps: { ports: () => readonly PortRecord[]; network?: () => LoadedSeaNetwork; answerCacheEntries?: number; clock?: Clock }) {
   const answerCacheEntries = deps.answerCacheEntries ?? ANSWER_CACHE_ENTRIES;
@@ -68,6 +102,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
   const answers = new Map<string, { data: RouteView | RouteFeature; dataJson: string; qualityFlags: string[]; fallback: string | null; cachedAt: number }>();
   let byId: Map<number, PortRecord> | null = null;
   let byLocode: Map<string, PortRecord> | null = null;
+  let byAlias: Map<string, PortRecord> | null = null;
   let indexedTable: readonly PortRecord[] | null = null;
   const loadNetwork = deps.network ?? shippedSeaNetwork;
   /** The network once a route asked for it (it loads on first use; the status never loads it). */
@@ -84,7 +119,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
   const findPort = (ref: { portId: number } | { locode: string }): PortRecord | undefined => {
     const table = deps.ports();
     // rebuilt when the table changes (a port import, a correction applied or reverted); answers built on the old table go
-    if (byId === null || byLocode === null || indexedTable !== table) {
+    if (byId === null || byLocode === null || byAlias === null || indexedTable !== table) {
       if (indexedTable !== null && answers.size > 0) {
         answers.clear();
         answerKeys.clear();
@@ -93,8 +128,10 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       indexedTable = table;
       byId = new Map();
       byLocode = new Map();
+      byAlias = new Map();
       for (const port of table) {
         byId.set(port.port_id, port);
+        for (const alias of port.locode_aliases ?? []) byAlias.set(alias, port);
         if (port.locode === null) continue;
         // a LOCODE on two ports designates the larger harbour (then the World Port Index one)
         const held = byLocode.get(port.locode);
@@ -104,6 +141,11 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     }
     return 'portId' in ref ? byId.get(ref.portId) : byLocode.get(ref.locode);
   };
+  /** The port serving a UN/LOCODE that is no port's own (a city listed with its airport, as CNSHA), or undefined. */
+  const findAlias = (locode: string): PortRecord | undefined => {
+    findPort({ locode });
+    return byAlias!.get(locode);
+  };
 
   const resolvePlace = (input: string, field: string): Place => {
     const position = POSITION.exec(input);
@@ -111,14 +153,26 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       const lat = Number(position[1]);
       const lon = Number(position[2]);
       if (Math.abs(lat) > 90 || Math.abs(lon) > 180) throw new AppError('invalid_request', `${field}: latitude must be within -90..90 and longitude within -180..180`, { field });
+      refuseInland(lat, lon, field);
       return { input, field, kind: 'position', port: null, lat, lon };
     }
     const text = input.trim();
     const locode = LOCODE.exec(text);
     let port: PortRecord | undefined;
+    let alias: Place['alias'];
     if (PORT_ID.test(text)) port = findPort({ portId: Number(text) });
-    else if (locode) port = findPort({ locode: `${locode[1]}${locode[2]}`.toUpperCase() });
-    else throw new AppError('invalid_request', `${field} must be a port_id, a UN/LOCODE (e.g. NLRTM) or lat,lon`, { field });
+    else if (locode) {
+      const code = `${locode[1]}${locode[2]}`.toUpperCase();
+      port = findPort({ locode: code });
+      if (port === undefined) {
+        port = findAlias(code);
+        if (port !== undefined)
+          alias = {
+            locode: code,
+            note: `${code} is not a port of its own in UN/LOCODE; it resolves to the port that serves it, ${port.locode ?? port.port_id} ${port.name} (the largest port of the country within ${LOCODE_ALIAS_RADIUS_KM} km)`,
+          };
+      }
+    } else throw new AppError('invalid_request', `${field} must be a port_id, a UN/LOCODE (e.g. NLRTM) or lat,lon`, { field });
     if (port === undefined) throw new AppError('port_not_found', `${field}: no port ${text} in the port table (find one with /v1/ports/search)`, { field });
     return {
       input,
@@ -128,6 +182,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       lat: port.lat,
       lon: port.lon,
       ...(port.corrections?.length ? { corrected: true } : {}),
+      ...(alias ? { alias } : {}),
     };
   };
 
@@ -139,7 +194,20 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
 
   const plan = (request: RouteRequest, viaTexts: string[]) => {
     if (viaTexts.length > MAX_VIAS) throw new AppError('too_many_vias', `at most ${MAX_VIAS} vias (got ${viaTexts.length})`, { field: 'query.via' });
-    const sent = [request.from, ...viaTexts, request.to, request.avoid, request.allow, request.ship_type, request.speed_kn, request.format ?? 'json'].join('\u0000');
+    const sent = [
+      request.from,
+      ...viaTexts,
+      request.to,
+      request.avoid,
+      request.allow,
+      request.ship_type,
+      request.speed_kn,
+      request.format ?? 'json',
+      request.ship_class,
+      request.loa_m,
+      request.beam_m,
+      request.draught_m,
+    ].join('\u0000');
     if (indexedTable !== null && deps.ports() === indexedTable) {
       const known = answerKeys.get(sent);
       const cached = known === undefined ? undefined : answers.get(known);
@@ -168,8 +236,16 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       if (unknown !== undefined) throw new AppError('unknown_passage', `${field}: unknown passage "${unknown}"; known: ${PASSAGES.map((p) => p.id).join(', ')}`, { field });
     }
     const { engine, resolutionKm, attribution } = network();
-    const mask = engine.passageMask(avoid, allow);
-    const key = JSON.stringify([places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]), mask, request.ship_type ?? null, request.speed_kn ?? null, request.format ?? 'json']);
+    const size = shipSizeOf(request);
+    const mask = engine.passageMask(avoid, allow) | (size?.mask ?? 0);
+    const key = JSON.stringify([
+      places.map((p) => [p.input, p.lat, p.lon, p.port?.port_id ?? null]),
+      mask,
+      request.ship_type ?? null,
+      request.speed_kn ?? null,
+      request.format ?? 'json',
+      size?.view ?? null,
+    ]);
     if (answerKeys.size >= answerCacheEntries) answerKeys.delete(answerKeys.keys().next().value!);
     answerKeys.set(sent, key);
     const cached = answers.get(key);
@@ -185,7 +261,9 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
     } catch (error) {
       if (!(error instanceof RoutingError)) throw error;
       const place = error.pointIndex === undefined ? undefined : places[error.pointIndex];
-      throw new AppError(error.code, place ? `${place.field}: ${error.message}` : error.message, place ? { field: place.field } : {});
+      const bySize =
+        error.code === 'route_unreachable' && size !== null && size.view.closed_by_size.length > 0 ? ` (closed by the ship size: ${size.view.closed_by_size.map((c) => c.passage).join(', ')})` : '';
+      throw new AppError(error.code, `${place ? `${place.field}: ` : ''}${error.message}${bySize}`, place ? { field: place.field } : {});
     }
     const shipType: ShipType = request.ship_type ?? 'other';
     const speed = request.speed_kn ?? DEFAULT_SPEED_KN[shipType];
@@ -198,7 +276,8 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
         port: place.port,
         lat: place.lat,
         lon: place.lon,
-        network: { lat: round(snap.snappedLat, 5), lon: round(snap.snappedLon, 5), connector_nm: round(snap.connectorNm, 1) },
+        network: { lat: round(snap.snappedLat, 5), lon: round(snap.snappedLon, 5), connector_nm: round(snap.connectorNm, 1), over_land_km: round(snap.overLandKm ?? 0, 1) },
+        ...(place.alias ? { alias: place.alias } : {}),
       };
     };
     const view: RouteView = {
@@ -214,6 +293,7 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       duration_days: round(route.distanceNm / speed / 24, 2),
       passages: route.passages.map((p) => ({ ...p, lat: round(p.lat, 4), lon: round(p.lon, 4) })),
       avoided: engine.maskNames(mask),
+      ship_size: size?.view ?? null,
       legs: route.legs.map((leg, i) => ({
         from: places[i]!.input,
         to: places[i + 1]!.input,
@@ -249,7 +329,10 @@ export function createRoutesService(deps: { ports: () => readonly PortRecord[]; 
       const data = deepFreeze(shape(view, format));
       // a place at a corrected port: the answer stands on the operator's value (docs/feedback.md)
       const qualityFlags = planned.places.some((p) => p.corrected) ? [OPERATOR_CORRECTED_FLAG] : [];
-      const connectors = [view.from, view.to, ...view.via].map((p) => p.network.connector_nm);
+      const ends = [view.from, view.to, ...view.via];
+      if (ends.some((p) => p.network.over_land_km > CONNECTOR_LAND_TOLERANCE_KM)) qualityFlags.push(CONNECTOR_OVER_LAND_FLAG);
+      if (ends.some((p) => p.alias !== undefined)) qualityFlags.push(LOCODE_ALIAS_FLAG);
+      const connectors = ends.map((p) => p.network.connector_nm);
       const fallback = Math.max(...connectors) > LONG_CONNECTOR_NM ? LONG_CONNECTOR_FALLBACK : null;
       entry = { data, dataJson: JSON.stringify(data), qualityFlags, fallback, cachedAt: clock.now() };
       cacheCounts.misses++;

@@ -1,7 +1,7 @@
 import { defineRoute } from '../route.js';
 import { MAX_VIAS, RouteResponse, RoutesDirectQuery, RoutesWithViaQuery } from './schemas.js';
 
-const ERRORS = ['invalid_request', 'port_not_found', 'point_off_network', 'same_origin_destination', 'unknown_passage', 'route_unreachable'] as const;
+const ERRORS = ['invalid_request', 'port_not_found', 'point_off_network', 'point_on_land', 'same_origin_destination', 'unknown_passage', 'route_unreachable'] as const;
 
 const METHOD =
   'Shortest sea route over the Eurostat marnet network (50 km resolution, EUPL-1.2; attribution in data.attribution): A* on great-circle segment lengths, distances in nautical miles of 1,852 m. Each place joins the network at the nearest point of the nearest edge by a straight connector, counted in the distance and drawn in the geometry; a place more than 300 km from the network is refused (point_off_network: the service cannot tell land from sea, only distance from the network). The Arctic passages (northeast, northwest) and the Corinth Canal are used only when allow lists them. Passages crossed are listed in order: suez, panama, malacca, gibraltar, dover, bering, magellan, babelmandeb, kiel, corinth, northwest, northeast from the network, bosporus, hormuz, good_hope (the Cape), cape_horn marked by Bosun. duration_hours is time at sea at speed_kn (default by ship_type). The geometry is a GeoJSON LineString, cut into a MultiLineString at ±180° when the route crosses the antimeridian.';

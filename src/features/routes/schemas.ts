@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { PASSAGES } from '../../routing/graph.js';
 import { FUEL_METHOD } from './fuel.js';
 import { Nullable } from '../kit/schema-kit.js';
+import { SHIP_CLASS_IDS, SHIP_CLASSES } from '../../routing/ship-size.js';
 
 /** Vias one with-via route may pass through (each is a search of its own). */
 export const MAX_VIAS = 10;
@@ -11,6 +12,34 @@ import { DEFAULT_SPEED_KN, SHIP_TYPES } from './ship-types.js';
 
 const PASSAGE_LIST = PASSAGES.map((p) => p.id).join(', ');
 const PLACE = 'A port_id (e.g. 31140), a UN/LOCODE (NLRTM or NL RTM) or a position lat,lon in decimal degrees.';
+
+/** Ship size (decision 084): a class and/or dimensions close the passages the ship does not fit. */
+export const shipSizeParams = {
+  ship_class: Type.Optional(
+    Type.Union(
+      SHIP_CLASS_IDS.map((c) => Type.Literal(c)),
+      {
+        description: `Size class of the ship: ${SHIP_CLASS_IDS.map((c) => `${c} (${SHIP_CLASSES[c].loa_m} × ${SHIP_CLASSES[c].beam_m} m, draught ${SHIP_CLASSES[c].draught_m} m)`).join(', ')}. Closes the passages it does not fit (Panama, Suez, Malacca, Kiel, Corinth, Bosporus limits in docs/routing.md); loa_m, beam_m and draught_m override the class's values.`,
+      },
+    ),
+  ),
+  loa_m: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 500, description: 'Length overall, metres (AIS static data: A + B).' })),
+  beam_m: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 80, description: 'Beam, metres (AIS static data: C + D).' })),
+  draught_m: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 30, description: 'Draught, metres (AIS static data: the reported draught).' })),
+};
+
+export const ShipSize = Type.Object(
+  {
+    ship_class: Nullable(Type.String()),
+    loa_m: Nullable(Type.Number()),
+    beam_m: Nullable(Type.Number()),
+    draught_m: Nullable(Type.Number()),
+    closed_by_size: Type.Array(Type.Object({ passage: Type.String(), limit: Type.String(), source: Type.String(), exceeds: Type.Array(Type.String()) }), {
+      description: 'Passages closed to this ship by its size, the published limit, its source and what the ship exceeds.',
+    }),
+  },
+  { description: 'The ship size the route was planned for (decision 084); null when no size was given.' },
+);
 
 const routeParams = {
   from: Type.String({ minLength: 1, maxLength: 40, description: `Origin. ${PLACE}` }),
@@ -43,6 +72,7 @@ const routeParams = {
       description: 'json (default): the route object with its geometry; geojson: a GeoJSON Feature whose properties are the route object.',
     }),
   ),
+  ...shipSizeParams,
 };
 
 export const RoutesDirectQuery = Type.Object(routeParams, { additionalProperties: false });
@@ -66,8 +96,18 @@ const Endpoint = Type.Object({
       lat: Type.Number(),
       lon: Type.Number(),
       connector_nm: Type.Number({ description: 'Straight great-circle connector from the place to this point of the network; included in the distance and the geometry.' }),
+      over_land_km: Type.Number({
+        description:
+          'Length of the connector over land (Natural Earth 1:10m, declared waterways as water). Above 0.5 km the place lies on land (a port position inland) and the answer carries the connector_over_land quality flag.',
+      }),
     },
-    { description: 'Where the place joins the sea network (nearest point of the nearest edge).' },
+    { description: 'Where the place joins the sea network: the nearest point of the network reachable by a connector at sea (decision 082).' },
+  ),
+  alias: Type.Optional(
+    Type.Object(
+      { locode: Type.String(), note: Type.String() },
+      { description: 'The UN/LOCODE given is no port of its own (a city listed with its airport, as CNSHA): it resolved to the port that serves it (decision 084).' },
+    ),
   ),
 });
 
@@ -98,7 +138,8 @@ const RouteProperties = {
   duration_hours: Type.Number({ description: 'distance_nm / speed_kn, at sea only (no port, canal or weather time).' }),
   duration_days: Type.Number(),
   passages: Type.Array(Passage, { description: 'Passages crossed, in order.' }),
-  avoided: Type.Array(Type.String(), { description: 'Passages the route was not allowed to use (avoid, plus northeast, northwest and corinth unless allowed).' }),
+  avoided: Type.Array(Type.String(), { description: 'Passages the route was not allowed to use (avoid, plus northeast, northwest and corinth unless allowed, plus those closed by the ship size).' }),
+  ship_size: Nullable(ShipSize),
   legs: Type.Array(Type.Object({ from: Type.String(), to: Type.String(), distance_nm: Type.Number(), duration_hours: Type.Number(), passages: Type.Array(Type.String()) }), {
     description: 'One per stretch between consecutive places.',
   }),

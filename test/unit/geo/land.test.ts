@@ -91,3 +91,38 @@ test('a ring crossing the antimeridian is closed along 180°: inside on both sid
   assert.equal(land.isLand(160, 15), false);
   assert.equal(land.isLand(175, 25), false);
 });
+
+test('cells kept as all land or all sea answer as the ray test does: a dense grid over a slanted shape, asked twice', () => {
+  // a triangle with slanted sides and a notch: cells wholly inside, wholly outside and crossed by the coast
+  const shape: Array<[number, number]> = [
+    [0.03, 0.01],
+    [1.71, 0.26],
+    [0.9, 0.93],
+    [0.86, 0.51],
+    [0.41, 1.37],
+    [0.03, 0.01],
+  ];
+  const land = buildLandIndex([shape]);
+  const evenOdd = (x: number, y: number) => {
+    let inside = false;
+    for (let i = 0, j = shape.length - 2; i < shape.length - 1; j = i++) {
+      const [xi, yi] = shape[i]!;
+      const [xj, yj] = shape[j]!;
+      if (yi > y !== yj > y && x < xj + ((y - yj) / (yi - yj)) * (xi - xj)) inside = !inside;
+    }
+    return inside;
+  };
+  let landPoints = 0;
+  for (const round of [1, 2]) {
+    for (let x = -0.2; x <= 1.9; x += 0.0123) {
+      for (let y = -0.2; y <= 1.6; y += 0.0117) {
+        assert.equal(land.isLand(x, y), evenOdd(x, y), `${x},${y} (round ${round})`);
+        if (round === 1 && evenOdd(x, y)) landPoints++;
+      }
+    }
+  }
+  assert.ok(landPoints > 1000, String(landPoints));
+  assert.equal(land.isLand(0.5, 0.25), true, 'a cell corner inside');
+  assert.equal(land.isLand(-179.99, 0), false);
+  assert.equal(land.isLand(180, 90), false, 'the last cell');
+});

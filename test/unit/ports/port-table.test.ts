@@ -68,6 +68,15 @@ test('UN/LOCODE rows, including the badly quoted upstream rows that lost status 
   assert.deepEqual(rejected, [{ line: 5, reason: '"XX??" is not a UN/LOCODE' }]);
 });
 
+test('UN/LOCODE names with U+FFFD give way to their clean ASCII form when it has none (decision 084)', () => {
+  const { rows } = parseUnLocode([UNLOCODE_HEADER, 'SE,VGO,Vr\uFFFDng\uFFFD,Vrango,O,RL,1-------,,57.57,11.77,'].join('\n'));
+  assert.deepEqual([rows[0]!.name, rows[0]!.nameAscii], ['Vrango', 'Vrango']);
+  const kept = parseUnLocode([UNLOCODE_HEADER, 'DE,KXX,K\uFFFDln,K\uFFFDln,,RL,1-------,,50.9,6.9,'].join('\n')).rows[0]!;
+  assert.equal(kept.name, 'K\uFFFDln', 'no clean form: kept as read');
+  const shipped = readPortTableFile().ports;
+  assert.equal(shipped.find((p) => p.locode === 'SEVGO')?.name.includes('\uFFFD'), false);
+});
+
 test('the table joins by LOCODE, flags (does not merge) positions more than 20 km apart, adds UN/LOCODE-only ports and assigns anchorages', () => {
   const wpi = parseWorldPortIndex(
     [

@@ -7,7 +7,17 @@ import { FLAG_THRESHOLDS, ForecastLiteData, ForecastLiteQuery, RouteAdvisoryData
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import { MIN_SPEED_SAMPLES, MOVING_KN } from './conditions-service.js';
 
-const ROUTE_ERRORS = ['invalid_request', 'invalid_range', 'port_not_found', 'point_off_network', 'same_origin_destination', 'unknown_passage', 'route_unreachable', 'too_many_vias'] as const;
+const ROUTE_ERRORS = [
+  'invalid_request',
+  'invalid_range',
+  'port_not_found',
+  'point_off_network',
+  'point_on_land',
+  'same_origin_destination',
+  'unknown_passage',
+  'route_unreachable',
+  'too_many_vias',
+] as const;
 
 const mapping = Object.entries(CHOKEPOINT_PASSAGES)
   .map(([key, passage]) => `${key}${passage === null ? ' (gate disc)' : passage === key ? '' : ` = ${passage}`}`)

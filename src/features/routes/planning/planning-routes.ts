@@ -20,7 +20,7 @@ import {
   WhatIfQuery,
 } from './planning-schemas.js';
 
-const PLACE_ERRORS = ['invalid_request', 'port_not_found', 'point_off_network', 'same_origin_destination'] as const;
+const PLACE_ERRORS = ['invalid_request', 'port_not_found', 'point_off_network', 'point_on_land', 'same_origin_destination'] as const;
 const ENGINE =
   'Routes are the shortest over the Eurostat marnet sea network (50 km, EUPL-1.2) as in /v1/routes/direct (method there); the Arctic passages and the Corinth Canal are never used. Durations are time at sea at the speed (no port, canal or weather time). Fuel and CO2 (fuel_t, co2_t) are estimates for the reference ship of ship_type (Fourth IMO GHG Study main-engine method, IMO carbon factors; the reference ships are assumptions of Bosun, docs/routing.md).';
 const PAIRS = 'pairs are origin:destination separated by ; (each a port_id, a UN/LOCODE or lat,lon), e.g. NLRTM:SGSIN;USHOU:NLRTM.';

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { FUEL_METHOD } from '../fuel.js';
 import { PASSAGES } from '../../../routing/graph.js';
-import { DEFAULT_SPEED_KN, MAX_VIAS, SHIP_TYPES } from '../schemas.js';
+import { DEFAULT_SPEED_KN, MAX_VIAS, SHIP_TYPES, ShipSize, shipSizeParams } from '../schemas.js';
 import { Nullable } from '../../kit/schema-kit.js';
 
 /** Pairs one summary request may list. */
@@ -59,6 +59,7 @@ export const WhatIfQuery = Type.Object(
     closed: closed(true),
     speed_kn: speedKn,
     ship_type: shipType,
+    ...shipSizeParams,
   },
   { additionalProperties: false },
 );
@@ -118,6 +119,7 @@ export const WhatIfData = Type.Object({
   via: Type.Array(Type.String()),
   ...Speed,
   closed: Type.Array(Type.String(), { description: 'The closed passages, as engine ids.' }),
+  ship_size: Nullable(ShipSize),
   baseline: RouteFiguresSchema,
   with_closures: RouteFiguresSchema,
   added: Delta,

@@ -20,7 +20,8 @@ import {
   type SummaryLatestData,
   type WhatIfData,
 } from './planning-schemas.js';
-import type { Place, RoutesService } from '../routes-service.js';
+import { shipSizeOf, type Place, type RoutesService } from '../routes-service.js';
+import type { ShipClass } from '../../../routing/ship-size.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type ShipType } from '../schemas.js';
 import { estimateFuel } from '../fuel.js';
 import { round } from '../../../stats.js';
@@ -158,7 +159,7 @@ export function createPlanningService(deps: { routes: RoutesService; events: Eve
   /** `operator_corrected` when a place is a port whose record carries an operator correction (docs/feedback.md). */
   const correctedFlags = (places: readonly Place[]): string[] => (places.some((p) => p.corrected) ? [OPERATOR_CORRECTED_FLAG] : []);
 
-  const route = (places: readonly Place[], closed: readonly string[]): Route => guarded(places, closed, (engine, mask) => engine.route(places, { excludedMask: mask }));
+  const route = (places: readonly Place[], closed: readonly string[], sizeMask = 0): Route => guarded(places, closed, (engine, mask) => engine.route(places, { excludedMask: mask | sizeMask }));
 
   /** Runs a search, its RoutingError turned into the API error of the place at fault. */
   function guarded<T>(places: readonly Place[], closed: readonly string[], search: (engine: RoutingEngine, mask: number) => T): T {
@@ -210,7 +211,7 @@ export function createPlanningService(deps: { routes: RoutesService; events: Eve
   };
 
   return {
-    whatIf(request: { from: string; to: string; via?: string; closed: string; speed_kn?: number; ship_type?: ShipType }) {
+    whatIf(request: { from: string; to: string; via?: string; closed: string; speed_kn?: number; ship_type?: ShipType; ship_class?: ShipClass; loa_m?: number; beam_m?: number; draught_m?: number }) {
       const closed = closedPassages(request.closed, 'query.closed');
       if (closed.length === 0) throw new AppError('invalid_request', 'closed must name at least one passage', { field: 'query.closed' });
       const vias = (request.via ?? '')
@@ -220,8 +221,11 @@ export function createPlanningService(deps: { routes: RoutesService; events: Eve
       if (vias.length > MAX_VIAS) throw new AppError('too_many_vias', `at most ${MAX_VIAS} vias (got ${vias.length})`, { field: 'query.via' });
       const places = resolve([{ input: request.from, field: 'query.from' }, ...vias.map((v, i) => ({ input: v, field: `query.via[${i}]` })), { input: request.to, field: 'query.to' }]);
       const speed = speedOf(request);
-      const baseline = route(places, []);
-      const closedRoute = route(places, closed);
+      const size = shipSizeOf(request);
+      const closedRoute = route(places, closed, size?.mask);
+      // a route that avoids the closed passages is a route without the closure too: the baseline is never the longer one
+      const open = route(places, [], size?.mask);
+      const baseline = closedRoute.distanceNm < open.distanceNm ? closedRoute : open;
       const basePassages = new Set(baseline.passages.map((p) => p.id));
       const added = delta(passage(baseline.distanceNm, speed.speed_kn, speed.ship_type), passage(closedRoute.distanceNm, speed.speed_kn, speed.ship_type));
       const nowUses = [...new Set(closedRoute.passages.map((p) => p.id))].filter((id) => !basePassages.has(id));
@@ -237,6 +241,7 @@ export function createPlanningService(deps: { routes: RoutesService; events: Eve
         via: vias,
         ...speed,
         closed,
+        ship_size: size?.view ?? null,
         baseline: figures(baseline, speed.speed_kn, speed.ship_type),
         with_closures: figures(closedRoute, speed.speed_kn, speed.ship_type),
         added,

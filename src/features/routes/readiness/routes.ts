@@ -4,6 +4,7 @@ import { DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_LAG_SECONDS, LAG_SAMPLE_CAP, REGIO
 import { COVERAGE_CELL_DEG } from './network-cells.js';
 import {
   BENCHMARK_CACHE_MS,
+  BENCHMARK_PAIRS,
   BENCHMARK_TOLERANCE,
   REGRESSION_ERROR_RATE_DELTA,
   REGRESSION_LATENCY_FACTOR,
@@ -13,6 +14,7 @@ import {
   RELEASE_SCHEMA_COMPLETE_MIN,
   ROLLOUT_WEIGHTS,
 } from './readiness-service.js';
+import { SHORT_SEA_TOLERANCE } from '../../../routing/reference-pairs.js';
 import {
   BenchmarkData,
   BenchmarkQuery,
@@ -169,7 +171,7 @@ const schemaCoverage = defineRoute({
 
 const benchmark = defineRoute({
   operationId: 'getRoutesBenchmark',
-  description: `Runs the routing engine now on the reference pairs of docs/routing.md (Rotterdam–Singapore via Suez and via the Cape, Shanghai–Los Angeles, Houston–Rotterdam, Los Angeles–New York, Santos–Qingdao) between the port table's positions, bypassing the route answer cache: distance, passages, deviation from the reference distance (0 inside its range) and within ${BENCHMARK_TOLERANCE * 100}%, and the search time (median, min, max of runs). Six pairs × at most 5 runs; the answer is kept ${BENCHMARK_CACHE_MS / 60_000} minutes per runs value (cached, age_seconds). Times are wall-clock on a shared machine.`,
+  description: `Runs the routing engine now on the reference pairs of docs/routing.md (distances published by others, each with its source: Rotterdam–Singapore via Suez and via the Cape, Houston–Rotterdam, Yokohama–Vancouver, Dover–Calais and the others listed there; never the engine's own figures) between the port table's positions, bypassing the route answer cache: distance, passages, deviation from the published distance (0 inside its range) and within ${BENCHMARK_TOLERANCE * 100}% (short-sea pairs under 100 nm: ${SHORT_SEA_TOLERANCE * 100}%), and the search time (median, min, max of runs). ${BENCHMARK_PAIRS.length} pairs × at most 5 runs; the answer is kept ${BENCHMARK_CACHE_MS / 60_000} minutes per runs value (cached, age_seconds). Times are wall-clock on a shared machine.`,
   query: BenchmarkQuery,
   response: BenchmarkData,
   errors: ERRORS,
@@ -206,7 +208,7 @@ const readinessHistory = defineRoute({
 
 const releaseReadiness = defineRoute({
   operationId: 'getRoutesReleaseReadiness',
-  description: `A release gate over four criteria, each pass, fail or no_data with value and threshold: readiness (every readiness check passes, default parameters), schema_coverage (complete share ≥ ${RELEASE_SCHEMA_COMPLETE_MIN}), benchmark_accuracy (every reference pair within ${BENCHMARK_TOLERANCE * 100}%), server_error_rate (5xx share of routes requests in the window from request telemetry ≤ ${RELEASE_MAX_SERVER_ERROR_RATE}). verdict: no_go if any fails, insufficient_data if none fails but one has no data, else go.`,
+  description: `A release gate over four criteria, each pass, fail or no_data with value and threshold: readiness (every readiness check passes, default parameters), schema_coverage (complete share ≥ ${RELEASE_SCHEMA_COMPLETE_MIN}), benchmark_accuracy (every reference pair within ${BENCHMARK_TOLERANCE * 100}% of its published distance, short-sea pairs ${SHORT_SEA_TOLERANCE * 100}%), server_error_rate (5xx share of routes requests in the window from request telemetry ≤ ${RELEASE_MAX_SERVER_ERROR_RATE}). verdict: no_go if any fails, insufficient_data if none fails but one has no data, else go.`,
   query: GateQuery,
   response: ReleaseReadinessData,
   errors: ERRORS,

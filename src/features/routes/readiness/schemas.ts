@@ -252,6 +252,7 @@ export const BenchmarkData = Type.Object({
       to: Type.String(),
       avoid: Nullable(Type.String()),
       label: Type.String(),
+      source: Type.String({ description: 'Who published the reference distance (docs/routing.md, "Accuracy").' }),
       distance_nm: Nullable(Type.Number(), 'Null when the pair could not be routed (error).'),
       passages: Type.Array(Type.String()),
       reference_nm: Reference,
