@@ -38,7 +38,7 @@ function comparatorHolds(version: Version, comparator: string): boolean {
   }
 }
 
-export function satisfies(version: Version, range: string): boolean {
+function satisfies(version: Version, range: string): boolean {
   return range.split('||').some((alternative) =>
     alternative
       .trim()

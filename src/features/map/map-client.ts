@@ -86,7 +86,7 @@ export const MAP_CLIENT_JS = `(function () {
   if (!el) return;
   var cfg = el.dataset;
   var viewer = cfg.viewer;
-  var state = { coast: null, vessels: 0, changed: 0, delayed: 0, simulated: 0, generatedAt: null, loads: 0, error: null };
+  var state = { coast: null, vessels: 0, delayed: 0, simulated: 0, generatedAt: null, loads: 0, error: null };
   window.bosunMapState = state;
 
   function say(text) { statusEl.textContent = text; }
@@ -334,7 +334,6 @@ export const MAP_CLIENT_JS = `(function () {
       var url = full ? cfg.vessels : cfg.vessels + '?since=' + encodeURIComponent(since);
       return getJson(url).then(function (answer) {
         var fc = mergeVessels(answer);
-        state.changed = answer.features.length;
         lastVessels = fc;
         map.getSource('vessels').setData(fc);
         map.once('idle', pickLabels);
