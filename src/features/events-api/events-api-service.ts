@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../access/principals.js';
-import { DAY, type Clock } from '../../clock.js';
+import { DAY, iso, isoOrNull, type Clock } from '../../clock.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import { ENCOUNTER_SETTINGS, GFW_ENCOUNTER_PARAMETERS } from '../../events/encounters.js';
 import { GFW_PORT_CALL_PARAMETERS, type Stop } from '../../events/port-calls.js';
@@ -73,8 +73,6 @@ export interface EventsListOptions {
   cursor?: string;
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 /** type: comma-separated event types; loitering and ais_gap refused as not detected yet (decision 112). */
 export function parseTypes(text: string | undefined): EventType[] {
   if (text === undefined) return [...EVENT_TYPES];
@@ -114,7 +112,7 @@ export function createEventsApiService(deps: {
       vessel: vesselView(row.vsl_id),
       other_vessel: null,
       start_at: iso(row.arrival),
-      end_at: row.departure === null ? null : iso(row.departure),
+      end_at: isoOrNull(row.departure),
       duration_seconds: Math.max(0, Math.round(((row.departure ?? horizon) - row.arrival) / 1000)),
       position: port ? { lat: port.lat, lon: port.lon } : null,
       zone: null,

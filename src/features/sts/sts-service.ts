@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../access/principals.js';
-import { DAY, MINUTE, type Clock } from '../../clock.js';
+import { DAY, MINUTE, iso, type Clock } from '../../clock.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import { ENCOUNTER_SETTINGS, type EncounterSetting } from '../../events/encounters.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
@@ -73,8 +73,6 @@ export function parseMinDuration(text: string): number {
   }
   return ms;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Ship-to-ship encounters from the event store (docs/decisions/020, 031), newest first. */
 export function createStsService(deps: {

@@ -1,5 +1,5 @@
 import type { Caller } from '../../../access/principals.js';
-import { DAY, type Clock } from '../../../clock.js';
+import { DAY, iso, type Clock } from '../../../clock.js';
 import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { AppError } from '../../../http/errors.js';
@@ -42,7 +42,6 @@ export const NO_TRANSITS_FLAG = 'no_transits_in_window';
 export const NOT_ANALYSED_FLAG = 'events_not_analysed';
 export const NO_BASELINE_FLAG = 'no_baseline';
 
-const iso = (ms: number) => new Date(ms).toISOString();
 const directionsOf = (gate: Chokepoint) => gate.directions;
 
 export const corridorKeys = () => CHOKEPOINTS.map((c) => c.key);

@@ -1,5 +1,5 @@
 import type { Caller } from '../../../access/principals.js';
-import { DAY, HOUR, type Clock } from '../../../clock.js';
+import { DAY, HOUR, iso, type Clock } from '../../../clock.js';
 import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
 import { percentile } from '../../../stats.js';
 import { routeStressIndex, type StressComponentName, type StressInput } from '../../../events/route-stress.js';
@@ -36,7 +36,6 @@ interface WindowMeasures {
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
-const iso = (ms: number) => new Date(ms).toISOString();
 const newestOf = (times: number[]) => (times.length ? Math.max(...times) : null);
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
 
