@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import Flatbush from 'flatbush';
 import { feature } from 'topojson-client';
 import type { Topology, GeometryObject } from 'topojson-specification';
+import type { Ring } from './clip.js';
 import { distanceM } from './distance.js';
 
 /**
@@ -31,19 +32,19 @@ export function landIndex(): LandIndex {
   return shared;
 }
 
-type Ring = Array<[number, number]>;
-
-function loadLandRings(): Ring[] {
+/** The Natural Earth 1:10m land polygons (each its exterior ring, then its holes), read from world-atlas. */
+export function readLandPolygons(): Ring[][] {
   // read, not require()d: the parsed topology (about 400,000 small arrays) is not kept in the module cache
   const require = createRequire(import.meta.url);
   const topology = JSON.parse(readFileSync(require.resolve('world-atlas/land-10m.json'), 'utf8')) as Topology;
   const land = feature(topology, topology.objects.land as GeometryObject) as unknown as GeoJSON.FeatureCollection<GeoJSON.MultiPolygon | GeoJSON.Polygon>;
-  const rings: Ring[] = [];
-  for (const f of land.features) {
-    const polygons = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates;
-    for (const polygon of polygons) for (const ring of polygon) rings.push(ring as Ring);
-  }
-  return rings;
+  const polygons: Ring[][] = [];
+  for (const f of land.features) for (const polygon of f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates) polygons.push(polygon as Ring[]);
+  return polygons;
+}
+
+function loadLandRings(): Ring[] {
+  return readLandPolygons().flat();
 }
 
 /**

@@ -1,9 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import Flatbush from 'flatbush';
-import { feature } from 'topojson-client';
-import type { GeometryObject, Topology } from 'topojson-specification';
 import { clipRing, ringBox, type Box, type Ring } from '../../geo/clip.js';
+import { readLandPolygons } from '../../geo/land.js';
 import { rewindPolygon } from '../../geo/winding.js';
 
 /** Natural Earth 1:10m land (public domain), via the world-atlas package: the coastline at harbour zoom. */
@@ -28,15 +25,7 @@ let loaded: LandPolygons | null = null;
 /** The 1:10m land polygons and an index of their boxes, read on the first request (about a second). */
 function landPolygons(): LandPolygons {
   if (loaded) return loaded;
-  const require = createRequire(import.meta.url);
-  // read, not require()d: the parsed topology is not kept in the module cache
-  const topology = JSON.parse(readFileSync(require.resolve('world-atlas/land-10m.json'), 'utf8')) as Topology;
-  const land = feature(topology, topology.objects.land as GeometryObject) as unknown as GeoJSON.FeatureCollection<GeoJSON.MultiPolygon | GeoJSON.Polygon>;
-  const polygons: Ring[][] = [];
-  for (const f of land.features) {
-    const list = f.geometry.type === 'Polygon' ? [f.geometry.coordinates] : f.geometry.coordinates;
-    for (const rings of list) if (rings.length > 0 && rings[0]!.length >= 4) polygons.push(rings as Ring[]);
-  }
+  const polygons = readLandPolygons().filter((rings) => rings.length > 0 && rings[0]!.length >= 4);
   const index = new Flatbush(polygons.length);
   for (const rings of polygons) {
     const b = ringBox(rings[0]!);
