@@ -155,7 +155,7 @@ test('retention drops whole partitions older than the cutoff without locking rea
       await reader.query(`insert into positions (vsl_id, observed_at, received_at, lat, lon, source, simulated, usable, quality_flags) values ('vsl_new', $1, $1, 1, 1, 'test', 0, 1, '[]')`, [
         TODAY * DAY_MS + 99,
       ]);
-      const exclusive = await watcher.query(`select l.mode, l.granted from pg_locks l join pg_class c on c.oid = l.relation where c.relname = 'positions' and l.mode = 'AccessExclusiveLock'`);
+      const exclusive = await watcher.query(`select l.mode, l.granted from pg_locks l where l.relation = 'positions'::regclass and l.mode = 'AccessExclusiveLock'`);
       assert.deepEqual(exclusive.rows, [], 'nobody holds or waits for an exclusive lock on positions');
       await longReader.query('commit');
       const report = await run;
