@@ -46,13 +46,25 @@ describe('resource_infra: two ingests are serialised by the ingest lock', { skip
 
   it('refuses an ingest started while another runs (ingest_in_progress), then runs once the first has finished', async () => {
     const started: Array<Promise<{ code: string; message: string }>> = [];
-    const first = await infra().ingest({
+    // the first ingest has read and classified its file and holds the lock: it starts a second one and
+    // waits for its answer before it goes on (timing alone let the first finish first on a loaded machine)
+    const holding: InfraRepo = {
+      ...repo,
+      async hashes(sourceId) {
+        if (!started.length) started.push(refusal(infra().ingest({ source: 'gem_gctt', file: path })));
+        await started[0];
+        return repo.hashes(sourceId);
+      },
+    };
+    const first = await createInfraService({
+      repo: holding,
+      cursors: createCursorCodec('lock-test-secret-0123456789abcdef'),
+      clock: app.clock,
+      ports: () => app.bosun.ctx.services.ports.table(),
+      layerFile: null,
+    }).ingest({
       source: 'gem_gctt',
       file: path,
-      // the first ingest has read its file and holds the lock: a second one starts now
-      onProgress: (p) => {
-        if (p.phase === 'classifying' && !started.length) started.push(refusal(infra().ingest({ source: 'gem_gctt', file: path })));
-      },
     });
     assert.equal(started.length, 1, 'the second ingest was started during the first');
     const refused = await started[0]!;
