@@ -42,9 +42,13 @@ test('the quickstart works as written on a default install: every step answers, 
     const preview = steps.find((s) => s.url.includes('/v1/bootstrap/vessels/search'))!;
     assert.match(preview.url, /q=ocean&/, 'the preview searches the name of the sample vessel');
     assert.match(preview.expect, /OCEAN PRIDE \(IMO 9811000/);
+    // the step that answers a help request needs one by another agent
+    const asker = await app.registerAgent('quickstart-asker');
+    const asked = await app.api('POST', '/v1/harbor/help-requests', { token: asker.apiKey, body: { title: 'Decoding AIS names', body: 'How are type 5 names encoded?', visibility: 'public' } });
+    assert.equal(asked.status, 201, asked.text);
     let apiKey: string | undefined;
     for (const [i, step] of steps.entries()) {
-      const res = await app.api(step.method, step.url.slice(BASE.length), {
+      const res = await app.api(step.method, step.url.slice(BASE.length).replace('{id}', asked.body.data.id), {
         headers: { host: HOST },
         ...(step.auth.startsWith('Bearer') ? { token: apiKey } : {}),
         ...(step.body !== undefined ? { body: step.body } : {}),
