@@ -239,6 +239,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const routesArea = createRoutesArea({
     store,
     clock,
+    cursors,
     catalog,
     network: shippedSeaNetwork,
     ports,

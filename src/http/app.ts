@@ -17,6 +17,7 @@ import { bearerChallenge, ignoreInvalidCredential } from './credential-fallback.
 import { pathPattern, plannedOperations } from './planned.js';
 import { rateLimitPolicyHeader } from './ratelimit-headers.js';
 import { allowedValues, allowedValuesText, fieldQualifier } from './validation-messages.js';
+import { applyQueryAliases, type QueryAliases } from './query-vocabulary.js';
 import { INNER_BASE_HEADER, innerBaseOf } from './inner-base.js';
 import { teachingDetails } from './teaching-errors.js';
 import { envelopeJson, envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
@@ -403,6 +404,18 @@ function applyAdmission({ guardFull, decisions }: Admission, reply: FastifyReply
   }
 }
 
+/** Rewrites the shared query names (range, to) into the operation's own before its query is validated. */
+function queryAliasHook(aliases: QueryAliases) {
+  return (req: FastifyRequest, _reply: FastifyReply, done: (err?: Error) => void): void => {
+    try {
+      applyQueryAliases(req.query as Record<string, unknown>, aliases);
+    } catch (err) {
+      return done(err as Error);
+    }
+    done();
+  };
+}
+
 function registerOperation(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }: ImplementedOperation<RouteDefinition<HttpServices>>) {
   // a discovery document is also served bare at its sibling path (docs/decisions/010)
   for (const url of [toRouterPath(entry.path), ...(route.document ? [route.document.barePath] : [])]) registerUrl(app, ctx, { entry, route }, url);
@@ -418,6 +431,7 @@ function registerUrl(app: FastifyInstance, ctx: AnyHttpContext, { entry, route }
       ...(route.params ? { params: route.params } : {}),
       ...(route.body ? { body: route.body } : {}),
     },
+    ...(route.queryAliases?.range || route.queryAliases?.to || route.queryAliases?.values ? { preValidation: queryAliasHook(route.queryAliases) } : {}),
     onRequest: (req, reply, done) => {
       req.bosun.entry = entry;
       // The common case runs without a promise: no caller to look up in the store (anonymous, or an agent

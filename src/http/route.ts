@@ -5,6 +5,7 @@ import type { CatalogView } from '../catalog/catalog.js';
 import type { DocumentForms, OperationContract, OperationExample } from '../catalog/types.js';
 import type { Clock } from '../clock.js';
 import { AppError, type ErrorCode } from './errors.js';
+import { queryAliasesOf, withQueryAliases, type QueryAliases, type ValueVocabulary } from './query-vocabulary.js';
 
 /**
  * What a handler gets besides its input: the services (of type S, given by whoever composes the
@@ -91,6 +92,8 @@ export interface RouteInput<Q = unknown, P = unknown, B = unknown> {
 
 /** An operation's published contract bound to the handler that serves it. */
 export interface RouteDefinition<S = any> extends OperationContract {
+  /** The shared query names (range, to) this operation also takes, and which of its own they stand for. */
+  queryAliases?: QueryAliases;
   handler(input: RouteInput<any, any, any>, call: CallContext<S>): Promise<EnvelopeResult | BareResult | StreamResult>;
 }
 
@@ -99,9 +102,10 @@ type Empty = TObject<{}>;
 
 /**
  * The `defineRoute` of an application whose handlers see services of type S: binds a handler to a
- * catalog operation; input and output types follow the schemas.
+ * catalog operation; input and output types follow the schemas. Every query also takes the shared names
+ * of query-vocabulary.ts and the application's shared values (`vocabulary`).
  */
-export function routeDefiner<S>() {
+export function routeDefiner<S>(vocabulary: ValueVocabulary = {}) {
   return function defineRoute<Q extends TObject = Empty, P extends TObject = Empty, B extends TSchema = TUndefined, R extends TSchema = TSchema>(def: {
     operationId: string;
     description: string;
@@ -119,7 +123,8 @@ export function routeDefiner<S>() {
     notModified?: boolean;
     handler(input: RouteInput<Static<Q>, Static<P>, Static<B>>, call: CallContext<S>): Promise<EnvelopeResult<Static<R>> | BareResult | StreamResult>;
   }): RouteDefinition<S> {
-    return def;
+    if (!def.query) return def;
+    return { ...def, query: withQueryAliases(def.query, vocabulary), queryAliases: queryAliasesOf(def.query, vocabulary) };
   };
 }
 

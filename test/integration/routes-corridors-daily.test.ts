@@ -199,7 +199,11 @@ test('corridor daily operations: errors', async () => {
       const bad = await get(`/v1/routes/${path}?days=${days}`);
       assert.deepEqual([bad.status, bad.body.errors[0].code], [400, 'invalid_request'], `${path} days=${days}`);
     }
-    assert.equal((await get(`/v1/routes/${path}?range=7D`)).body.errors[0].code, 'invalid_request');
+    // the shared window name (decision 119): range=7D is days=7, and a range outside the days bounds is refused naming range
+    const [byRange, byDays] = [await get(`/v1/routes/${path}?range=7D`), await get(`/v1/routes/${path}?days=7`)];
+    assert.equal(byRange.status, 200, byRange.text);
+    assert.deepEqual(byRange.body.data.window, byDays.body.data.window);
+    assert.deepEqual([(await get(`/v1/routes/${path}?range=6D`)).body.errors[0].field, (await get(`/v1/routes/${path}?range=6D`)).body.errors[0].code], ['query.range', 'invalid_range']);
   }
 });
 

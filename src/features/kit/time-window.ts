@@ -1,14 +1,13 @@
-import { DAY, HOUR } from '../../clock.js';
+import { DAY } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
+import { rangeMs } from '../../http/query-vocabulary.js';
 
-/** A range as the interface writes it: a count and a unit, `24H`, `7D`, `30D`. */
-export const RANGE_PATTERN = '^[0-9]{1,3}[HhDd]$';
+export { RANGE_PATTERN } from '../../http/query-vocabulary.js';
 
 /** Milliseconds of a range text, or an invalid_range error naming the field and what is accepted. */
 export function parseRange(text: string, field: string, maxMs: number): number {
-  const match = /^([0-9]{1,3})([HhDd])$/.exec(text);
-  const ms = match ? Number(match[1]) * (match[2]!.toUpperCase() === 'H' ? HOUR : DAY) : NaN;
-  if (!match || ms <= 0 || ms > maxMs) {
+  const ms = rangeMs(text);
+  if (ms === null || ms <= 0 || ms > maxMs) {
     throw new AppError('invalid_range', `${field} must be a count of hours or days like 24H, 7D or 30D, at most ${maxMs / DAY} days`, { field: `query.${field}` });
   }
   return ms;

@@ -1,3 +1,4 @@
+import type { CursorCodec } from '../../http/cursor-codec.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { Clock } from '../../clock.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
@@ -29,6 +30,7 @@ import { createRouteStressService } from './stress/route-stress-service.js';
 export function createRoutesArea(deps: {
   store: Store;
   clock: Clock;
+  cursors: CursorCodec;
   catalog: CatalogView;
   network: () => LoadedSeaNetwork;
   ports: PortsService;
@@ -49,7 +51,7 @@ export function createRoutesArea(deps: {
   const routeStress = createRouteStressService({ events, fleetReads, clock, ports: portTable });
   const routeConditions = createRouteConditionsService({ routes, routeStress, events, ports, vessels: deps.vessels, fleetReads, clock });
   const corridors = createCorridorsService({ repo: createCorridorsRepo(store.db), events, routeStress, fleetReads, clock });
-  const lanes = createLanesService({ repo: createLanesRepo(store.db), events, ports, routes, clock });
+  const lanes = createLanesService({ repo: createLanesRepo(store.db), events, ports, routes, clock, cursors: deps.cursors });
   const routesQuality = createRoutesQualityService({
     repo: createRoutesQualityRepo(store.db),
     clock,

@@ -2,6 +2,7 @@ import type { Caller } from '../../../access/principals.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { DAY, HOUR, iso, isoOrNull, type Clock } from '../../../clock.js';
 import { shipCategory, type ShipCategory } from '../../../fleet/ship-types.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
 import type { EventsService } from '../../events/events-service.js';
 import { parseTime } from '../../kit/time-window.js';
@@ -67,7 +68,7 @@ const hours = (ms: number) => round(ms / HOUR, 1);
 const maybe = (x: number | null, places: number) => (x === null ? null : round(x, places));
 
 /** Voyages and lanes from the event store's port calls (docs/lanes.md, decisions 062 and 063). */
-export function createLanesService(deps: { repo: LanesRepo; events: EventsService; ports: Pick<PortsService, 'byId'>; routes: RoutesService; clock: Clock }) {
+export function createLanesService(deps: { repo: LanesRepo; events: EventsService; ports: Pick<PortsService, 'byId'>; routes: RoutesService; clock: Clock; cursors: CursorCodec }) {
   const portRecord = (portId: number) => deps.ports.byId(portId);
   const portView = (portId: number): PortView => {
     const p = portRecord(portId);
@@ -303,7 +304,7 @@ export function createLanesService(deps: { repo: LanesRepo; events: EventsServic
       return envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { voyages });
     },
 
-    async laneDetails(query: Common & { from: string; to: string; limit?: number; offset?: number }, caller: Caller) {
+    async laneDetails(query: Common & { from: string; to: string; limit?: number; offset?: number; cursor?: string }, caller: Caller) {
       const from = requirePort(query.from, 'query.from');
       const to = requirePort(query.to, 'query.to');
       if (from.port_id === to.port_id) throw new AppError('same_origin_destination', 'from and to are the same port: a lane joins two ports', { field: 'query.to' });
@@ -313,8 +314,11 @@ export function createLanesService(deps: { repo: LanesRepo; events: EventsServic
       const route = laneRoute(from.port_id, to.port_id);
       const medianHours = median(hrs);
       const limit = query.limit ?? 20;
-      const offset = query.offset ?? 0;
+      if (query.cursor !== undefined && query.offset !== undefined) throw new AppError('invalid_request', 'give cursor or offset, not both', { field: 'query.offset' });
+      const lane = `lane:${from.port_id}:${to.port_id}:`;
+      const offset = query.cursor !== undefined ? Number(deps.cursors.read(query.cursor, new RegExp(`^${lane}(\\d{1,6})$`), 'query.cursor')[1]) : (query.offset ?? 0);
       const page = voyages.slice(offset, offset + limit);
+      const nextOffset = offset + limit < voyages.length ? offset + limit : null;
       const data = {
         ...meta(l, voyages),
         ship_type: query.ship_type ?? null,
@@ -342,8 +346,9 @@ export function createLanesService(deps: { repo: LanesRepo; events: EventsServic
           ship_type: shipCategory(v.shipType),
           simulated: v.simulated,
         })),
+        next_cursor: nextOffset === null ? null : deps.cursors.seal(`${lane}${nextOffset}`),
         offset,
-        next_offset: offset + limit < voyages.length ? offset + limit : null,
+        next_offset: nextOffset,
       };
       return envelope(l, data, [from.port_id, to.port_id], { voyages });
     },

@@ -56,10 +56,10 @@ const topLanes = defineRoute({
 
 const laneDetails = defineRoute({
   operationId: 'getRoutesLaneDetails',
-  description: `One lane from → to: its voyages (paged by offset/limit, oldest departure first), transit hours (min, median, mean, p90, max), ship type mix, voyages per 7 days, and the engine's route distance, passages and the implied speed (distance / median hours). ${VOYAGES}`,
+  description: `One lane from → to: its voyages (limit per page, oldest departure first; pass next_cursor as cursor for the next page — offset/next_offset still work), transit hours (min, median, mean, p90, max), ship type mix, voyages per 7 days, and the engine's route distance, passages and the implied speed (distance / median hours). ${VOYAGES}`,
   query: LaneDetailsQuery,
   response: LaneDetailsData,
-  errors: [...PORT_ERRORS, 'same_origin_destination'],
+  errors: [...PORT_ERRORS, 'same_origin_destination', 'cursor_invalid'],
   examples: [{ summary: 'Rotterdam to Hamburg, last 30 days', query: { from: 'NLRTM', to: 'DEHAM' } }],
   async handler({ query }, call) {
     return call.services.lanes.laneDetails(query, call.caller);

@@ -1,7 +1,7 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { SHIP_CATEGORIES } from '../../../fleet/ship-types.js';
 import { RouteGeometrySchema } from '../schemas.js';
-import { Nullable, Limit } from '../../kit/schema-kit.js';
+import { Cursor, Limit, NextCursor, Nullable } from '../../kit/schema-kit.js';
 
 const Int = (min: number, max: number, description: string) => Type.Integer({ minimum: min, maximum: max, description });
 
@@ -31,7 +31,8 @@ export const LaneDetailsQuery = Q({
   from: PortParam('Origin port.'),
   to: PortParam('Destination port.'),
   limit: Rows(20, 100),
-  offset: Type.Optional(Int(0, 100_000, 'Voyages to skip (next_offset of the previous page).')),
+  cursor: Cursor(),
+  offset: Type.Optional(Int(0, 100_000, 'Voyages to skip: the older way to page, kept for clients that send it (next_offset of the previous page); prefer cursor.')),
 });
 export const LaneTrendsQuery = Q({
   weeks: Type.Optional(Weeks(2, 8, 13, 'Weeks of the current period; the previous period is as long')),
@@ -132,8 +133,9 @@ export const LaneDetailsData = Type.Object({
   weekly: Type.Array(Type.Object({ week_start: Iso, week_end: Iso, voyages: Type.Integer() })),
   route: Type.Object({ distance_nm: Num, passages: Type.Array(Type.String()), implied_speed_kn: Nullable(Type.Number(), 'distance_nm / median transit hours.') }),
   voyages: Type.Array(Type.Object({ vsl_id: Type.String(), departure: Iso, arrival: Iso, hours: Type.Number(), ship_type: Nullable(Type.String()), simulated: Type.Boolean() })),
-  offset: Type.Integer(),
-  next_offset: Nullable(Type.Integer()),
+  next_cursor: NextCursor,
+  offset: Type.Integer({ description: 'Voyages skipped before this page.' }),
+  next_offset: Nullable(Type.Integer(), 'offset of the next page, for clients that page by offset; null on the last page.'),
 });
 
 const Direction = Type.Union(['rising', 'falling', 'steady', 'unknown'].map((d) => Type.Literal(d)));
