@@ -115,7 +115,8 @@ export function applyQueryAliases(query: Record<string, unknown>, aliases: Query
   if (aliases.range && query.range !== undefined) {
     const { param } = aliases.range;
     if (query[param] !== undefined) throw new AppError('invalid_request', `give range or ${param}, not both`, { field: 'query.range' });
-    const text = String(query.range);
+    const text = query.range;
+    if (typeof text !== 'string') throw new AppError('invalid_request', 'range must be given once, like 7D', { field: 'query.range' });
     const ms = rangeMs(text);
     if ('values' in aliases.range) {
       const value = aliases.range.values.find((v) => rangeMs(v) === ms);
