@@ -25,7 +25,7 @@ export interface DemoEventsStore {
   from: number;
   to: number;
   /** Present when the store was built in this run. */
-  build: { positions: number; backfillSeconds: number; detectSeconds: number; events: { calls: number; encounters: number; transits: number } } | null;
+  build: { positions: number; backfillSeconds: number; detectSeconds: number; events: { calls: number; encounters: number; transits: number; loitering: number; gaps: number } } | null;
   /** An in-process HTTP request (no socket), as an anonymous caller unless a token is given. */
   api(method: string, url: string, token?: string): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
@@ -51,7 +51,7 @@ export async function openDemoEventsStore(options: { days: number; vessels: numb
     const positions = await bosun.ctx.services.events.runner.catchUp();
     const t2 = performance.now();
     const db = bosun.ctx.store.db;
-    const count = async (table: 'port_calls' | 'encounters' | 'transits') =>
+    const count = async (table: 'port_calls' | 'encounters' | 'transits' | 'loitering_events' | 'ais_gaps') =>
       Number(
         (
           await db
@@ -64,7 +64,7 @@ export async function openDemoEventsStore(options: { days: number; vessels: numb
       positions,
       backfillSeconds: (t1 - t0) / 1000,
       detectSeconds: (t2 - t1) / 1000,
-      events: { calls: await count('port_calls'), encounters: await count('encounters'), transits: await count('transits') },
+      events: { calls: await count('port_calls'), encounters: await count('encounters'), transits: await count('transits'), loitering: await count('loitering_events'), gaps: await count('ais_gaps') },
     };
     void result;
   }

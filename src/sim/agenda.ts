@@ -5,6 +5,7 @@
  */
 import { HOUR, MINUTE } from '../clock.js';
 import { destinationPoint, distanceM, METRES_PER_NM, type LatLon } from '../geo/distance.js';
+import { landIndex } from '../geo/land.js';
 import { Polyline } from '../geo/polyline.js';
 import { hashUnit, type Rng } from './random.js';
 import type { VesselProfile } from './vessel-types.js';
@@ -30,6 +31,8 @@ interface SegmentBase {
   end: number;
   status: number;
   voyage: VoyageInfo;
+  /** The vessel transmits nothing during this segment (a labelled vessel going dark). */
+  silent?: true;
 }
 
 export interface StationarySegment extends SegmentBase {
@@ -323,12 +326,83 @@ export class Agenda {
     const line = () => (cached ??= new Polyline([...departure, ...sea.points, spot]));
     this.laden = !this.laden;
     const voyage: VoyageInfo = { destination: to.locode, etaMs: null, draughtM: this.draught(), ...(variant === 'shortest' ? {} : { route: variant }) };
-    const sailing = this.sail(line, lengthM, from.inbound.lengthM, start, voyage, 10);
+    let sailing: Segment[] = this.sail(line, lengthM, from.inbound.lengthM, start, voyage, 10);
+    if (this.spec.profile.kind === 'loiterer') sailing = this.loiterAtSea(sailing as SailingSegment[]);
+    else if (this.spec.profile.kind === 'dark') sailing = this.goDark(sailing as SailingSegment[]);
     const arrival = sailing[sailing.length - 1]?.end ?? start;
     const { anchorChance, anchorHours } = this.spec.profile;
     const anchorMs = anchorChance > 0 && rng.chance(anchorChance) ? this.hours(anchorHours) : 0;
     this.port = to;
     return [...sailing, ...this.arriveAndBerth(arrival, to, spot, anchorMs, voyage)];
+  }
+
+  /** The open-sea leg of a passage (the longest of the legs `sail` makes), with its index. */
+  private seaLeg(legs: SailingSegment[]): { leg: SailingSegment; at: number } | null {
+    let at = -1;
+    legs.forEach((leg, i) => {
+      if (at < 0 || leg.toM - leg.fromM > legs[at]!.toM - legs[at]!.fromM) at = i;
+    });
+    return at < 0 ? null : { leg: legs[at]!, at };
+  }
+
+  /** The leg cut in two at time t (positions along the line in proportion). */
+  private static split(leg: SailingSegment, t: number): [SailingSegment, SailingSegment] {
+    const m = leg.fromM + ((t - leg.start) / (leg.end - leg.start)) * (leg.toM - leg.fromM);
+    return [
+      { ...leg, end: t, toM: m },
+      { ...leg, start: t, fromM: m },
+    ];
+  }
+
+  /**
+   * A loiterer stops on the open-sea leg, once in every 36 hours of it, for 5 to 12 hours, drifting at
+   * 0.3 kn in a 300 m circle where the leg lies 30 nm or more from Natural Earth shore (where it does
+   * not, it sails on).
+   */
+  private loiterAtSea(legs: SailingSegment[]): Segment[] {
+    const sea = this.seaLeg(legs);
+    if (!sea || sea.leg.toM - sea.leg.fromM < 100 * METRES_PER_NM) return legs;
+    const { leg, at } = sea;
+    const land = landIndex();
+    const offshoreKm = 30 * (METRES_PER_NM / 1000);
+    const stops = Math.max(1, Math.floor((leg.end - leg.start) / (36 * HOUR)));
+    const out: Segment[] = [...legs.slice(0, at)];
+    let rest = leg;
+    let shift = 0;
+    for (let i = 0; i < stops; i++) {
+      const hours = this.hours([5, 12]);
+      const stopAt = leg.start + Math.round(((i + 0.5) / stops) * (leg.end - leg.start)) + shift;
+      const [before, after] = Agenda.split(rest, stopAt);
+      const point = leg.line().at(before.toM);
+      if (land.isLand(point.lon, point.lat) || land.coastDistanceKm(point.lon, point.lat, offshoreKm) !== Infinity) continue;
+      out.push(before, this.circle(point, 300, 0.3, stopAt, stopAt + hours, NAV_STATUS.underWay, leg.voyage));
+      rest = { ...after, start: after.start + hours, end: after.end + hours };
+      shift += hours;
+    }
+    const later = legs.slice(at + 1).map((l) => ({ ...l, start: l.start + shift, end: l.end + shift }));
+    out.push(rest, ...later);
+    leg.voyage.etaMs = out[out.length - 1]!.end;
+    return out;
+  }
+
+  /** A dark vessel goes silent for 7 to 14 hours, once in every 36 hours of the open-sea leg (a leg of 11 hours or more), sailing on. */
+  private goDark(legs: SailingSegment[]): Segment[] {
+    const sea = this.seaLeg(legs);
+    if (!sea || sea.leg.end - sea.leg.start < 11 * HOUR) return legs;
+    const { leg, at } = sea;
+    const silences = Math.max(1, Math.floor((leg.end - leg.start) / (36 * HOUR)));
+    const out: Segment[] = [...legs.slice(0, at)];
+    let rest = leg;
+    for (let i = 0; i < silences; i++) {
+      const silence = Math.min(this.hours([7, 14]), leg.end - leg.start - 4 * HOUR);
+      const from = leg.start + Math.round(((i + 0.5) / silences) * (leg.end - leg.start) - silence / 2);
+      const [before, silent] = Agenda.split(rest, from);
+      const [dark, after] = Agenda.split(silent, from + silence);
+      out.push(before, { ...dark, silent: true });
+      rest = after;
+    }
+    out.push(rest, ...legs.slice(at + 1));
+    return out;
   }
 
   /** Moored → out to the anchorage → standing by a ship → back alongside escorting it. */

@@ -133,6 +133,14 @@ class EventQueue {
   }
 }
 
+/**
+ * Labelled vessels of each kind (a loiterer, a vessel that goes dark) added to a fleet of `total`:
+ * one per fifty, at least one from 12 vessels on (the size from which STS areas are simulated).
+ */
+export function labelledPerKind(total: number): number {
+  return total >= 12 ? Math.max(1, Math.round(total / 50)) : 0;
+}
+
 /** Counts per kind of fleet size; STS areas take one storage tanker and its shuttles each. */
 function fleetComposition(total: number): { kinds: VesselKind[]; stsAreas: number } {
   const stsAreas = total >= 12 ? Math.min(4, Math.max(1, Math.round(total / 100))) : 0;
@@ -209,6 +217,10 @@ export class DemoFleet {
         const home = this.world.port(area.ports[slot % area.ports.length]!);
         specs.push({ spec: this.dimensions(rng, PROFILES.sts_shuttle, home, null, area, slot), local: false });
       }
+    }
+    // labelled vessels, after the rest so that the others are the same with or without them
+    for (let n = 0; n < labelledPerKind(options.vessels); n++) {
+      for (const kind of ['loiterer', 'dark'] as const) specs.push({ spec: this.dimensions(rng, PROFILES[kind], rng.pick(largePorts), null, null, 0), local: false });
     }
 
     const vessels: SimVessel[] = [];
@@ -324,15 +336,17 @@ export class DemoFleet {
       const segment = this.agendas[index]!.at(time);
       const state = stateIn(segment, time, reportNoise(this.seed, index, time));
       if (kind === KIND_POSITION) {
-        this.emitPosition(index, time, state, onLine);
-        messages++;
+        if (!segment.silent) {
+          this.emitPosition(index, time, state, onLine);
+          messages++;
+        }
         let next = this.nextOnGrid(index, KIND_POSITION, time, this.positionInterval(index, state));
         // Report promptly when the vessel starts or stops moving.
         const change = Math.ceil(segment.end / 1000) * 1000;
         if (change > time && change < next) next = change;
         this.queue.push(next, id);
       } else {
-        messages += this.emitStatic(index, time, segment, onLine);
+        if (!segment.silent) messages += this.emitStatic(index, time, segment, onLine);
         this.queue.push(this.nextOnGrid(index, KIND_STATIC, time, this.rates.staticSeconds * 1000), id);
       }
     }

@@ -1,6 +1,6 @@
 /** The kinds of vessel in the demo fleet, with plausible dimensions, speeds and port times. */
 
-export type VesselKind = 'container' | 'bulk' | 'tanker' | 'lng' | 'roro' | 'general' | 'passenger' | 'tug' | 'fishing' | 'sts_storage' | 'sts_shuttle';
+export type VesselKind = 'container' | 'bulk' | 'tanker' | 'lng' | 'roro' | 'general' | 'passenger' | 'tug' | 'fishing' | 'sts_storage' | 'sts_shuttle' | 'loiterer' | 'dark';
 
 export interface VesselProfile {
   kind: VesselKind;
@@ -261,6 +261,39 @@ export const PROFILES: Readonly<Record<VesselKind, VesselProfile>> = {
     avoidSuezChance: 0,
     hasImo: true,
     names: [TANKER_FIRST, TANKER_SECOND],
+  },
+  // labelled vessels (docs/demo-fleet.md): tankers that stop at sea on each passage, cargo ships that go silent
+  loiterer: {
+    kind: 'loiterer',
+    share: 0,
+    shipTypes: [80, 81],
+    classB: false,
+    lengthM: [180, 250],
+    beamRatio: [0.17, 0.18],
+    draughtM: [10, 14],
+    speedKn: [12, 14],
+    berthHours: [6, 12],
+    anchorChance: 0.3,
+    anchorHours: [1, 3],
+    avoidSuezChance: 0,
+    hasImo: true,
+    names: [TANKER_FIRST, TANKER_SECOND],
+  },
+  dark: {
+    kind: 'dark',
+    share: 0,
+    shipTypes: [70, 79],
+    classB: false,
+    lengthM: [90, 160],
+    beamRatio: [0.14, 0.17],
+    draughtM: [5.5, 9],
+    speedKn: [11, 13],
+    berthHours: [6, 12],
+    anchorChance: 0.3,
+    anchorHours: [1, 3],
+    avoidSuezChance: 0,
+    hasImo: true,
+    names: [GENERAL_FIRST, GENERAL_SECOND],
   },
 };
 

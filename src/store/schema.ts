@@ -507,6 +507,45 @@ export interface TransitsTable {
   updated_at: number;
 }
 
+/** Loitering: slower than 2 kn for 4 h or more, 20 nm or more from shore (docs/decisions/114). */
+export interface LoiteringEventsTable {
+  id: Generated<number>;
+  vsl_id: string;
+  start_at: number;
+  end_at: number;
+  lat: number;
+  lon: number;
+  mean_speed_kn: number;
+  distance_nm: number;
+  min_shore_nm: number;
+  fixes: number;
+  first_seq: number;
+  last_seq: number;
+  simulated: number;
+  updated_at: number;
+}
+
+/** AIS gaps: no position for 6 h or more (docs/decisions/114); near_shore 1 when both ends lie within 50 nm of shore. */
+export interface AisGapsTable {
+  id: Generated<number>;
+  vsl_id: string;
+  start_at: number;
+  end_at: number;
+  start_lat: number;
+  start_lon: number;
+  end_lat: number;
+  end_lon: number;
+  distance_nm: number;
+  implied_speed_kn: number;
+  start_shore_nm: number;
+  end_shore_nm: number;
+  near_shore: number;
+  first_seq: number;
+  last_seq: number;
+  simulated: number;
+  updated_at: number;
+}
+
 /** The detector runner's checkpoint (cursor and detector state as JSON) and its lease. */
 export interface EventDetectorStateTable {
   name: string;
@@ -1025,6 +1064,8 @@ export interface Database {
   port_calls: PortCallsTable;
   encounters: EncountersTable;
   transits: TransitsTable;
+  loitering_events: LoiteringEventsTable;
+  ais_gaps: AisGapsTable;
   event_detector_state: EventDetectorStateTable;
   process_leases: ProcessLeasesTable;
   position_thinning: PositionThinningTable;

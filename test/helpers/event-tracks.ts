@@ -48,3 +48,43 @@ export function meeting(mmsiA: number, mmsiB: number, start: number, hours: numb
   }
   return reports;
 }
+
+/** Open Atlantic, about 1,000 nm from any shore. */
+export const MID_ATLANTIC = { lat: 20, lon: -40 };
+
+/**
+ * A vessel sailing east at 12 kn for 2 h, drifting at `driftKn` for `hours` at `at`, then sailing on
+ * east for 2 h: a fix every 10 minutes.
+ */
+export function loiterTrack(mmsi: number, start: number, hours: number, at: { lat: number; lon: number } = MID_ATLANTIC, driftKn = 0.8): PositionReport[] {
+  const reports: PositionReport[] = [];
+  const nmPerMs = (kn: number) => kn / HOUR;
+  let t = start;
+  for (const end = start + 2 * HOUR; t < end; t += 10 * MINUTE) {
+    const p = destinationPoint(at.lat, at.lon, 270, (end - t) * nmPerMs(12) * 1852);
+    reports.push(position(mmsi, t, p.lat, p.lon, { sog: 12, navStatus: 0, cog: 90 }));
+  }
+  const driftStart = t;
+  for (const end = driftStart + hours * HOUR; t <= end; t += 10 * MINUTE) {
+    const p = destinationPoint(at.lat, at.lon, 90, (t - driftStart) * nmPerMs(driftKn) * 1852);
+    reports.push(position(mmsi, t, p.lat, p.lon, { sog: driftKn, navStatus: 0, cog: 90 }));
+  }
+  const from = destinationPoint(at.lat, at.lon, 90, hours * HOUR * nmPerMs(driftKn) * 1852);
+  const sailStart = t;
+  for (const end = sailStart + 2 * HOUR; t <= end; t += 10 * MINUTE) {
+    const p = destinationPoint(from.lat, from.lon, 90, (t - sailStart + 10 * MINUTE) * nmPerMs(12) * 1852);
+    reports.push(position(mmsi, t, p.lat, p.lon, { sog: 12, navStatus: 0, cog: 90 }));
+  }
+  return reports;
+}
+
+/** A vessel sailing east at 12 kn from `at`, a fix every 10 minutes, silent between `silentFrom` and `silentFrom + silentHours`. */
+export function darkTrack(mmsi: number, start: number, hours: number, silentFrom: number, silentHours: number, at: { lat: number; lon: number } = MID_ATLANTIC): PositionReport[] {
+  const reports: PositionReport[] = [];
+  for (let t = start; t <= start + hours * HOUR; t += 10 * MINUTE) {
+    if (t > silentFrom && t < silentFrom + silentHours * HOUR) continue;
+    const p = destinationPoint(at.lat, at.lon, 90, ((t - start) / HOUR) * 12 * 1852);
+    reports.push(position(mmsi, t, p.lat, p.lon, { sog: 12, navStatus: 0, cog: 90 }));
+  }
+  return reports;
+}

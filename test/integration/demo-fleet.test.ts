@@ -4,6 +4,7 @@ import { DAY, HOUR, MINUTE } from '../../src/clock.js';
 import type { BackfillResult } from '../../src/sim/backfill.js';
 import { SAMPLE_VESSEL } from '../../src/fleet/sample-vessel.js';
 import { createDemoFeed } from '../../src/sim/start.js';
+import { labelledPerKind } from '../../src/sim/fleet.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
 const DEMO_ENV = { BOSUN_DEMO_VESSELS: '30', BOSUN_DEMO_BACKFILL_DAYS: '1', BOSUN_DEMO_SEED: 'e2e' };
@@ -42,7 +43,8 @@ test('demo fleet: a 1-day backfill fills the store, and everything served from i
     assert.equal(result.fromMs, TEST_EPOCH - DAY);
     assert.equal(result.rejectedLines, 0);
     const stats = app.bosun.ctx.services.fleet.stats();
-    assert.equal(stats.vessels, 30);
+    // the 30 asked for and the labelled ones added after them (a loiterer and one that goes dark)
+    assert.equal(stats.vessels, 30 + 2 * labelledPerKind(30));
     assert.ok(stats.positions_stored > 3000, `${stats.positions_stored} positions`);
     assert.equal(stats.quality_flags.simulated_source, stats.positions_stored);
     assert.equal(stats.quality_flags.impossible_jump, 0);
@@ -95,7 +97,7 @@ test('demo fleet: after downtime only the gap is backfilled, continuing the same
     assert.equal(second.result.toMs, TEST_EPOCH + 6 * HOUR);
     const stats = app.bosun.ctx.services.fleet.stats();
     assert.ok(stats.positions_stored > before);
-    assert.equal(stats.vessels, 30, 'the same vessels, not new ones');
+    assert.equal(stats.vessels, 30 + 2 * labelledPerKind(30), 'the same vessels, not new ones');
     assert.equal(stats.quality_flags.impossible_jump, 0, 'tracks continue across the gap');
 
     app.clock.advance(MINUTE);

@@ -167,7 +167,7 @@ test('the default listing: the last 30 days, oldest first, every visible type; o
   assert.equal(res.body.cost_units, 1.2);
   assert.deepEqual(res.body.data.window, { from: new Date(NOW - 30 * DAY).toISOString(), to: new Date(NOW).toISOString() });
   assert.equal(res.body.data.visible_up_to, new Date(CUTOFF).toISOString());
-  assert.deepEqual(res.body.data.types, ['port_call', 'encounter', 'chokepoint_transit']);
+  assert.deepEqual(res.body.data.types, ['port_call', 'encounter', 'chokepoint_transit', 'loitering', 'ais_gap']);
   assert.ok(res.body.quality_flags.includes('delayed_position'));
   assert.equal(res.body.data.next_cursor, null);
 
@@ -335,8 +335,7 @@ test('one event by id has the fields of the listing', async () => {
 test('bad input answers a clear envelope error', async () => {
   const cases: Array<[string, number, string, RegExp]> = [
     ['type=port_visit', 400, 'invalid_request', /unknown event type "port_visit"/],
-    ['type=loitering', 400, 'invalid_request', /loitering is not detected yet/],
-    ['type=ais_gap,port_call', 400, 'invalid_request', /ais_gap is not detected yet/],
+    ['type=loitering,ais_gaps', 400, 'invalid_request', /unknown event type "ais_gaps"/],
     [`from=${NOW}&to=${NOW - DAY}`, 400, 'invalid_range', /from must not be after to/],
     [`from=${NOW - 367 * DAY}&to=${NOW}`, 400, 'invalid_range', /366 days/],
     ['from=yesterday', 400, 'invalid_request', /ISO 8601/],

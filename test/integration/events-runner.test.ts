@@ -6,7 +6,7 @@ import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import type { PositionReport } from '../../src/fleet/types.js';
-import { meeting, PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
+import { darkTrack, loiterTrack, meeting, PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
 const { ports } = readPortTableFile();
@@ -118,7 +118,7 @@ test('rebuild replays a window in time order, replacing what was detected there,
     assert.equal(report.written.encounters, 1);
     assert.equal(report.written.calls, 1);
     const again = await runner.rebuild({ from: T0, to: T0 + 24 * HOUR });
-    assert.deepEqual(again.deleted, { calls: 1, encounters: 1, transits: 0 });
+    assert.deepEqual(again.deleted, { calls: 1, encounters: 1, transits: 0, loitering: 0, gaps: 0 });
     assert.deepEqual(again.written, report.written);
     const repo = createEventsRepo(app.bosun.ctx.store.db);
     assert.equal((await repo.encounters({ from: T0, to: T0 + 24 * HOUR, limit: 10 })).length, 1);
@@ -150,6 +150,45 @@ test('a port table update reaches detection without a restart: a port added to t
     const calls = await repo.callsAtPort(PAPEETE.port_id, T0, T0 + 3 * 24 * HOUR);
     assert.equal(calls.length, 1);
     assert.ok(calls[0]!.arrival >= T0 + 24 * HOUR, 'the call after the update');
+  } finally {
+    await app.close();
+  }
+});
+
+test('loitering and AIS gaps on the same runner: a restart in the middle of a loitering run continues it, and events rebuild writes the same events again', async () => {
+  const app = await startTestApp();
+  try {
+    const loiterer = loiterTrack(244000031, T0, 6);
+    const dark = darkTrack(244000032, T0, 20, T0 + 5 * HOUR, 8);
+    const all = [...loiterer, ...dark].sort((a, b) => a.observedAt - b.observedAt);
+    const half = all.findIndex((r) => r.observedAt >= T0 + 5 * HOUR);
+    await ingestAll(app, all.slice(0, half));
+    const first = runnerFor(app, 'process-a');
+    await first.catchUp();
+    await first.stop();
+    await ingestAll(app, all.slice(half));
+    const second = runnerFor(app, 'process-b');
+    await second.catchUp();
+
+    const db = app.bosun.ctx.store.db;
+    const fleet = app.bosun.ctx.services.fleet;
+    const read = async () => ({
+      loitering: await db.selectFrom('loitering_events').select(['vsl_id', 'start_at', 'end_at', 'fixes', 'simulated']).execute(),
+      gaps: await db.selectFrom('ais_gaps').select(['vsl_id', 'start_at', 'end_at', 'near_shore', 'distance_nm']).execute(),
+    });
+    const live = await read();
+    // drifting from T0 + 2 h for 6 h, fixes every 10 minutes: one run of 37 fixes
+    assert.deepEqual(live.loitering, [{ vsl_id: fleet.byMmsiNumber(244000031)!.vslId, start_at: T0 + 2 * HOUR, end_at: T0 + 8 * HOUR, fixes: 37, simulated: 0 }]);
+    // silent after the fix at T0 + 5 h until the one at T0 + 13 h: 8 h and 96 nm at 12 kn, mid-ocean
+    assert.equal(live.gaps.length, 1);
+    const gap = live.gaps[0]!;
+    assert.deepEqual([gap.vsl_id, gap.start_at, gap.end_at, gap.near_shore], [fleet.byMmsiNumber(244000032)!.vslId, T0 + 5 * HOUR, T0 + 13 * HOUR, 0]);
+    assert.ok(Math.abs(gap.distance_nm - 96) < 0.5, String(gap.distance_nm));
+
+    const report = await runnerFor(app, 'cli').rebuild({ from: T0 - HOUR, to: T0 + 24 * HOUR });
+    assert.deepEqual([report.deleted.loitering, report.deleted.gaps, report.written.loitering, report.written.gaps], [1, 1, 1, 1]);
+    const rebuilt = await read();
+    assert.deepEqual(rebuilt, live);
   } finally {
     await app.close();
   }

@@ -3,13 +3,14 @@ import type { Caller } from '../../access/principals.js';
 import { DAY, iso, isoOrNull, type Clock } from '../../clock.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import { ENCOUNTER_SETTINGS, GFW_ENCOUNTER_PARAMETERS } from '../../events/encounters.js';
+import { GFW_GAP_PARAMETERS, GFW_LOITERING_PARAMETERS } from '../../events/loitering-gaps.js';
 import { GFW_PORT_CALL_PARAMETERS, type Stop } from '../../events/port-calls.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
 import { distanceM } from '../../geo/distance.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import { parseJson } from '../../store/dialect.js';
-import type { EncounterRow, PortCallRow, TransitRow } from '../events/event-rows.js';
+import type { AisGapRow, EncounterRow, LoiteringRow, PortCallRow, TransitRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';
 import { correctedIdentity, type Corrections } from '../kit/override-fields.js';
 import { parseTime } from '../kit/time-window.js';
@@ -18,7 +19,7 @@ import type { PortsService } from '../ports/ports-service.js';
 import { parseZone } from '../sts/sts-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';
 import { RANK, type EventKey, type EventsListFilter, type EventsListRepo } from './events-list-repo.js';
-import { EVENT_TYPES, UNDETECTED_EVENT_TYPES, type EventType } from './schemas.js';
+import { EVENT_TYPES, type EventType } from './schemas.js';
 
 export const EVENTS_DEFAULT_WINDOW_MS = 30 * DAY;
 export const EVENTS_MAX_WINDOW_MS = 366 * DAY;
@@ -26,9 +27,9 @@ export const EVENTS_MAX_VESSELS = 20;
 /** Port ids bound in one statement at most (SQLite and PostgreSQL bound far more; a plan stays sane). */
 const PORT_IDS_BOUND = 1000;
 
-const PREFIX: Record<EventType, string> = { port_call: 'pc', encounter: 'enc', chokepoint_transit: 'tr' };
-const EVENT_ID = /^(pc|enc|tr)_([0-9]{1,15})$/;
-const PAGE_CURSOR = /^ev:(-?\d{1,15}):(-?\d{1,15}):([0-2]):(\d{1,15}):([0-9a-f]{16})$/;
+const PREFIX: Record<EventType, string> = { port_call: 'pc', encounter: 'enc', chokepoint_transit: 'tr', loitering: 'lt', ais_gap: 'gap' };
+const EVENT_ID = /^(pc|enc|tr|lt|gap)_([0-9]{1,15})$/;
+const PAGE_CURSOR = /^ev:(-?\d{1,15}):(-?\d{1,15}):([0-4]):(\d{1,15}):([0-9a-f]{16})$/;
 
 /** The published parameters each detector runs with (docs/decisions/019, 020, 021), as listed with every event. */
 const PORT_CALL_DETECTOR = {
@@ -55,6 +56,27 @@ const ENCOUNTER_DETECTOR = {
     near_port_min_duration_seconds: GFW_ENCOUNTER_PARAMETERS.nearPortMinDurationMs / 1000,
   },
 };
+const LOITERING_DETECTOR = {
+  name: 'loitering',
+  parameters: {
+    source: 'Global Fishing Watch loitering',
+    max_mean_speed_kn: GFW_LOITERING_PARAMETERS.maxSpeedKn,
+    min_duration_seconds: GFW_LOITERING_PARAMETERS.minDurationMs / 1000,
+    min_shore_distance_nm: GFW_LOITERING_PARAMETERS.minShoreNm,
+    max_silence_seconds: GFW_LOITERING_PARAMETERS.maxSilenceMs / 1000,
+    shore: 'Natural Earth 1:10m land',
+  },
+};
+const GAP_DETECTOR = {
+  name: 'ais_gap',
+  parameters: {
+    source: 'Global Fishing Watch AIS gaps',
+    min_gap_seconds: GFW_GAP_PARAMETERS.minGapMs / 1000,
+    near_shore_nm: GFW_GAP_PARAMETERS.nearShoreNm,
+    shore: 'Natural Earth 1:10m land',
+  },
+};
+const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
 const transitDetector = (zone: string) => {
   const gate = CHOKEPOINTS.find((c) => c.key === zone);
   return { name: 'chokepoint_transit', parameters: { source: 'Bosun chokepoint gates (IMF PortWatch centres)', radius_km: gate?.radiusKm ?? 0, axis_deg: gate?.axisDeg ?? 0 } };
@@ -73,14 +95,11 @@ export interface EventsListOptions {
   cursor?: string;
 }
 
-/** type: comma-separated event types; loitering and ais_gap refused as not detected yet (decision 112). */
+/** type: comma-separated event types. */
 export function parseTypes(text: string | undefined): EventType[] {
   if (text === undefined) return [...EVENT_TYPES];
   const words = [...new Set(text.split(',').map((w) => w.trim().toLowerCase()))];
   for (const word of words) {
-    if ((UNDETECTED_EVENT_TYPES as readonly string[]).includes(word)) {
-      throw new AppError('invalid_request', `type ${word} is not detected yet (issue 27 builds it next); types listed now: ${EVENT_TYPES.join(', ')}`, { field: 'query.type' });
-    }
     if (!(EVENT_TYPES as readonly string[]).includes(word))
       throw new AppError('invalid_request', `unknown event type ${JSON.stringify(word)}; types: ${EVENT_TYPES.join(', ')}`, { field: 'query.type' });
   }
@@ -121,6 +140,8 @@ export function createEventsApiService(deps: {
       port: { port_id: row.port_id, name: port?.name ?? null, locode: port?.locode ?? null },
       stops: stops.map((s) => ({ kind: s.kind, start_at: iso(s.start), end_at: iso(s.end), position: { lat: s.lat, lon: s.lon }, nav_status: s.navStatus })),
       durations: { anchorage_seconds: Math.round(row.anchorage_ms / 1000), berth_seconds: Math.round(row.berth_ms / 1000) },
+      loitering: null,
+      gap: null,
       evidence: { observations: row.fixes, first_seq: row.first_seq, last_seq: row.last_seq, gaps: row.gaps },
       confidence: row.confidence,
       detector: PORT_CALL_DETECTOR,
@@ -146,6 +167,8 @@ export function createEventsApiService(deps: {
       port: null,
       stops: null,
       durations: null,
+      loitering: null,
+      gap: null,
       evidence: { observations: row.observations, first_seq: row.first_seq, last_seq: row.last_seq, gaps: null },
       confidence: row.confidence,
       detector: ENCOUNTER_DETECTOR,
@@ -170,9 +193,69 @@ export function createEventsApiService(deps: {
       port: null,
       stops: null,
       durations: null,
+      loitering: null,
+      gap: null,
       evidence: { observations: row.fixes, first_seq: row.first_seq, last_seq: row.last_seq, gaps: null },
       confidence: null,
       detector: transitDetector(row.zone),
+      simulated: row.simulated === 1,
+    };
+  }
+
+  function loiteringView(row: LoiteringRow) {
+    return {
+      event_id: `lt_${row.id}`,
+      type: 'loitering' as const,
+      vessel: vesselView(row.vsl_id),
+      other_vessel: null,
+      start_at: iso(row.start_at),
+      end_at: iso(row.end_at),
+      duration_seconds: Math.round((row.end_at - row.start_at) / 1000),
+      position: { lat: row.lat, lon: row.lon },
+      zone: null,
+      setting: null,
+      direction: null,
+      port: null,
+      stops: null,
+      durations: null,
+      loitering: { mean_speed_kn: round(row.mean_speed_kn, 2), distance_nm: round(row.distance_nm, 2), min_shore_distance_nm: round(row.min_shore_nm, 1) },
+      gap: null,
+      evidence: { observations: row.fixes, first_seq: row.first_seq, last_seq: row.last_seq, gaps: null },
+      confidence: null,
+      detector: LOITERING_DETECTOR,
+      simulated: row.simulated === 1,
+    };
+  }
+
+  function gapView(row: AisGapRow) {
+    return {
+      event_id: `gap_${row.id}`,
+      type: 'ais_gap' as const,
+      vessel: vesselView(row.vsl_id),
+      other_vessel: null,
+      start_at: iso(row.start_at),
+      end_at: iso(row.end_at),
+      duration_seconds: Math.round((row.end_at - row.start_at) / 1000),
+      position: { lat: row.start_lat, lon: row.start_lon },
+      zone: null,
+      setting: null,
+      direction: null,
+      port: null,
+      stops: null,
+      durations: null,
+      loitering: null,
+      gap: {
+        start_position: { lat: row.start_lat, lon: row.start_lon },
+        end_position: { lat: row.end_lat, lon: row.end_lon },
+        distance_nm: round(row.distance_nm, 2),
+        implied_speed_kn: round(row.implied_speed_kn, 2),
+        start_shore_distance_nm: round(row.start_shore_nm, 1),
+        end_shore_distance_nm: round(row.end_shore_nm, 1),
+        near_shore: row.near_shore === 1,
+      },
+      evidence: { observations: 2, first_seq: row.first_seq, last_seq: row.last_seq, gaps: null },
+      confidence: null,
+      detector: GAP_DETECTOR,
       simulated: row.simulated === 1,
     };
   }
@@ -242,6 +325,8 @@ export function createEventsApiService(deps: {
     return CHOKEPOINTS.filter((c) => c.lat >= b.minLat && c.lat <= b.maxLat && inLon(c.lon)).map((c) => c.key);
   }
 
+  type EventViewOf = ReturnType<typeof portCallView> | ReturnType<typeof encounterView> | ReturnType<typeof transitView> | ReturnType<typeof loiteringView> | ReturnType<typeof gapView>;
+
   return {
     async list(caller: Caller, options: EventsListOptions) {
       const asked = deps.clock.now();
@@ -295,7 +380,7 @@ export function createEventsApiService(deps: {
       };
       const portIds = options.port_id !== undefined ? [options.port_id] : area ? portsIn(area) : undefined;
       const zones = area ? zonesIn(area) : undefined;
-      type Listed = { key: EventKey; view: ReturnType<typeof portCallView> | ReturnType<typeof encounterView> | ReturnType<typeof transitView> };
+      type Listed = { key: EventKey; view: EventViewOf };
       const listed: Listed[] = [];
       if (types.includes('port_call')) {
         for (const r of await portCallsAt(filter, portIds)) listed.push({ key: { start: r.arrival, rank: RANK.port_call, id: r.id }, view: portCallView(r, pageHorizon) });
@@ -308,6 +393,14 @@ export function createEventsApiService(deps: {
       if (types.includes('chokepoint_transit')) {
         for (const r of await deps.repo.transits({ ...filter, ...(zones ? { zones } : {}) }))
           listed.push({ key: { start: r.entered_at, rank: RANK.chokepoint_transit, id: r.id }, view: transitView(r) });
+      }
+      // loitering and gaps in a chokepoint: within the box around its gate
+      const box = area ? ('box' in area ? area.box : gateBox(area.key)) : undefined;
+      if (types.includes('loitering')) {
+        for (const r of await deps.repo.loitering({ ...filter, ...(box ? { box } : {}) })) listed.push({ key: { start: r.start_at, rank: RANK.loitering, id: r.id }, view: loiteringView(r) });
+      }
+      if (types.includes('ais_gap')) {
+        for (const r of await deps.repo.gaps({ ...filter, ...(box ? { box } : {}) })) listed.push({ key: { start: r.start_at, rank: RANK.ais_gap, id: r.id }, view: gapView(r) });
       }
       listed.sort((a, b) => a.key.start - b.key.start || a.key.rank - b.key.rank || a.key.id - b.key.id);
       const page = listed.slice(0, options.limit);
@@ -339,8 +432,14 @@ export function createEventsApiService(deps: {
       if (!match) throw notFound();
       const id = Number(match[2]);
       const visible = (start: number, end: number | null) => start <= horizon && (end === null ? live : end <= horizon);
-      let view;
-      if (match[1] === PREFIX.port_call) {
+      let view: EventViewOf | undefined;
+      if (match[1] === PREFIX.loitering) {
+        const row = await deps.repo.loiteringEvent(id);
+        if (row && visible(row.start_at, row.end_at)) view = loiteringView(row);
+      } else if (match[1] === PREFIX.ais_gap) {
+        const row = await deps.repo.gap(id);
+        if (row && visible(row.start_at, row.end_at)) view = gapView(row);
+      } else if (match[1] === PREFIX.port_call) {
         const row = await deps.repo.portCall(id);
         if (row && visible(row.arrival, row.departure)) view = portCallView(row, horizon);
       } else if (match[1] === PREFIX.encounter) {
@@ -356,6 +455,14 @@ export function createEventsApiService(deps: {
   };
 }
 export type EventsApiService = ReturnType<typeof createEventsApiService>;
+
+/** The box around a chokepoint's gate (its disc's north, south, east and west edges). */
+function gateBox(key: string): { minLon: number; minLat: number; maxLon: number; maxLat: number } {
+  const gate = CHOKEPOINTS.find((c) => c.key === key)!;
+  const dLat = gate.radiusKm / 111.2;
+  const dLon = gate.radiusKm / (111.2 * Math.cos((gate.lat * Math.PI) / 180));
+  return { minLon: gate.lon - dLon, minLat: gate.lat - dLat, maxLon: gate.lon + dLon, maxLat: gate.lat + dLat };
+}
 
 /** area: a box or a chokepoint key (parseZone's rules), errors on query.area. */
 function parseArea(text: string): ReturnType<typeof parseZone> {

@@ -1,12 +1,12 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
-import type { EncounterRow, PortCallRow, TransitRow } from '../events/event-rows.js';
+import type { AisGapRow, EncounterRow, LoiteringRow, PortCallRow, TransitRow } from '../events/event-rows.js';
 
 /** Each type's place among events that began at the same moment. */
-export const RANK = { port_call: 0, encounter: 1, chokepoint_transit: 2 } as const;
+export const RANK = { port_call: 0, encounter: 1, chokepoint_transit: 2, loitering: 3, ais_gap: 4 } as const;
 
-/** Position in the listing's order: start time, then type rank (port_call 0, encounter 1, chokepoint_transit 2), then row id. */
+/** Position in the listing's order: start time, then type rank (port_call 0, encounter 1, chokepoint_transit 2, loitering 3, ais_gap 4), then row id. */
 export interface EventKey {
   start: number;
   rank: number;
@@ -23,7 +23,7 @@ export interface EventsListFilter {
   vslIds?: readonly string[];
   /** Port calls at these ports (port_id, or the ports of an area). */
   portIds?: readonly number[];
-  /** Encounters whose position lies in the box (minLon > maxLon crosses the antimeridian). */
+  /** Encounters and loitering whose position, gaps whose either end, lies in the box (minLon > maxLon crosses the antimeridian). */
   box?: { minLon: number; minLat: number; maxLon: number; maxLat: number };
   /** Encounters and transits in these chokepoint gates. */
   zones?: readonly string[];
@@ -33,7 +33,7 @@ export interface EventsListFilter {
   limit: number;
 }
 
-type Table = 'port_calls' | 'encounters' | 'transits';
+type Table = 'port_calls' | 'encounters' | 'transits' | 'loitering_events' | 'ais_gaps';
 type Eb<T extends Table> = ExpressionBuilder<Database, T>;
 
 /** The keyset condition after `key` for a table of type rank `rank`, on its start column. */
@@ -46,7 +46,18 @@ function afterKey<T extends Table>(eb: Eb<T>, start: 'arrival' | 'start_at' | 'e
 
 const ids = <T>(list: readonly T[], none: T): T[] => (list.length > 0 ? [...list] : [none]);
 
-/** Reads of the event store for GET /v1/events: the three event tables, each in (start, id) order from a keyset. */
+type Box = NonNullable<EventsListFilter['box']>;
+
+/** lat/lon columns inside the box (minLon > maxLon crosses the antimeridian). */
+function inBox<T extends Table>(eb: Eb<T>, box: Box, lat: string, lon: string) {
+  const la = eb.ref(lat as never);
+  const lo = eb.ref(lon as never);
+  const lons =
+    box.minLon <= box.maxLon ? eb.and([eb(lo, '>=', box.minLon as never), eb(lo, '<=', box.maxLon as never)]) : eb.or([eb(lo, '>=', box.minLon as never), eb(lo, '<=', box.maxLon as never)]);
+  return eb.and([eb(la, '>=', box.minLat as never), eb(la, '<=', box.maxLat as never), lons]);
+}
+
+/** Reads of the event store for GET /v1/events: the five event tables, each in (start, id) order from a keyset. */
 export function createEventsListRepo(db: Db) {
   return {
     async portCalls(f: EventsListFilter): Promise<PortCallRow[]> {
@@ -111,9 +122,48 @@ export function createEventsListRepo(db: Db) {
       return q.orderBy('entered_at', 'asc').orderBy('id', 'asc').limit(f.limit).execute();
     },
 
+    /** Loitering and AIS gaps: complete events only (written when they end), under way in [from, to]. */
+    async loitering(f: EventsListFilter): Promise<LoiteringRow[]> {
+      let q = db.selectFrom('loitering_events').selectAll().where('start_at', '<=', Math.min(f.to, f.horizon)).where('end_at', '>=', f.from).where('end_at', '<=', f.horizon);
+      if (f.vslIds) q = q.where('vsl_id', 'in', ids(f.vslIds, '-'));
+      if (f.box) {
+        const box = f.box;
+        q = q.where((eb) => inBox(eb, box, 'lat', 'lon'));
+      }
+      if (f.minDurationMs !== undefined) {
+        const min = f.minDurationMs;
+        q = q.where((eb) => eb(eb('end_at', '-', eb.ref('start_at')), '>=', min));
+      }
+      if (f.after) {
+        const key = f.after;
+        q = q.where((eb) => afterKey(eb, 'start_at', RANK.loitering, key));
+      }
+      return q.orderBy('start_at', 'asc').orderBy('id', 'asc').limit(f.limit).execute();
+    },
+
+    async gaps(f: EventsListFilter): Promise<AisGapRow[]> {
+      let q = db.selectFrom('ais_gaps').selectAll().where('start_at', '<=', Math.min(f.to, f.horizon)).where('end_at', '>=', f.from).where('end_at', '<=', f.horizon);
+      if (f.vslIds) q = q.where('vsl_id', 'in', ids(f.vslIds, '-'));
+      if (f.box) {
+        const box = f.box;
+        q = q.where((eb) => eb.or([inBox(eb, box, 'start_lat', 'start_lon'), inBox(eb, box, 'end_lat', 'end_lon')]));
+      }
+      if (f.minDurationMs !== undefined) {
+        const min = f.minDurationMs;
+        q = q.where((eb) => eb(eb('end_at', '-', eb.ref('start_at')), '>=', min));
+      }
+      if (f.after) {
+        const key = f.after;
+        q = q.where((eb) => afterKey(eb, 'start_at', RANK.ais_gap, key));
+      }
+      return q.orderBy('start_at', 'asc').orderBy('id', 'asc').limit(f.limit).execute();
+    },
+
     portCall: (id: number) => db.selectFrom('port_calls').selectAll().where('id', '=', id).executeTakeFirst(),
     encounter: (id: number) => db.selectFrom('encounters').selectAll().where('id', '=', id).executeTakeFirst(),
     transit: (id: number) => db.selectFrom('transits').selectAll().where('id', '=', id).executeTakeFirst(),
+    loiteringEvent: (id: number) => db.selectFrom('loitering_events').selectAll().where('id', '=', id).executeTakeFirst(),
+    gap: (id: number) => db.selectFrom('ais_gaps').selectAll().where('id', '=', id).executeTakeFirst(),
   };
 }
 export type EventsListRepo = ReturnType<typeof createEventsListRepo>;

@@ -4,11 +4,9 @@ import { Cursor, Limit, NextCursor, Nullable } from '../kit/schema-kit.js';
 
 export const EVENTS_LIMIT_MAX = 1000;
 export const EVENTS_LIMIT_DEFAULT = 50;
-/** The event types listed by GET /v1/events (docs/decisions/112); loitering and ais_gap are not detected yet. */
-export const EVENT_TYPES = ['port_call', 'encounter', 'chokepoint_transit'] as const;
+/** The event types listed by GET /v1/events (docs/decisions/112, 114). */
+export const EVENT_TYPES = ['port_call', 'encounter', 'chokepoint_transit', 'loitering', 'ais_gap'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-/** Named by issue 27 but not detected yet: refused with a message saying so rather than listed empty. */
-export const UNDETECTED_EVENT_TYPES = ['loitering', 'ais_gap'] as const;
 
 const CHOKEPOINT_KEYS = CHOKEPOINTS.map((c) => c.key).join(', ');
 
@@ -18,7 +16,7 @@ export const EventsQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
-        description: `Event types, comma-separated: ${EVENT_TYPES.join(', ')} (default all three). loitering and ais_gap are not detected yet and are refused.`,
+        description: `Event types, comma-separated: ${EVENT_TYPES.join(', ')} (default all).`,
       }),
     ),
     vessel: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'Events of these vessels, comma-separated (at most 20): IMO:<7 digits>, MMSI:<9 digits> or a vsl_id.' })),
@@ -27,7 +25,7 @@ export const EventsQuery = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
-        description: `A box minLon,minLat,maxLon,maxLat (decimal degrees, minLon > maxLon crosses the antimeridian) or a chokepoint key (${CHOKEPOINT_KEYS}). Port calls by their port's position, encounters by where they met, transits by their chokepoint.`,
+        description: `A box minLon,minLat,maxLon,maxLat (decimal degrees, minLon > maxLon crosses the antimeridian) or a chokepoint key (${CHOKEPOINT_KEYS}). Port calls by their port's position, encounters and loitering by where they happened, AIS gaps by either end, transits by their chokepoint (loitering and gaps in a chokepoint: within the box around its gate).`,
       }),
     ),
     from: Type.Optional(
@@ -52,8 +50,8 @@ export const EventParams = Type.Object(
     event_id: Type.String({
       minLength: 1,
       maxLength: 40,
-      pattern: '^(pc|enc|tr)_[0-9]{1,15}$',
-      description: 'An event id as listed: pc_<n> (port call), enc_<n> (encounter), tr_<n> (chokepoint transit).',
+      pattern: '^(pc|enc|tr|lt|gap)_[0-9]{1,15}$',
+      description: 'An event id as listed: pc_<n> (port call), enc_<n> (encounter), tr_<n> (chokepoint transit), lt_<n> (loitering), gap_<n> (AIS gap).',
     }),
   },
   { additionalProperties: false },
@@ -76,34 +74,56 @@ const EventStop = Type.Object({
   nav_status: Nullable(Type.Integer(), 'AIS navigation status last reported during the stop (1 at anchor, 5 moored).'),
 });
 
+const Position = Type.Object({ lat: Type.Number(), lon: Type.Number() });
+
+const EventLoitering = Type.Object({
+  mean_speed_kn: Type.Number({ description: 'Time-weighted mean speed over ground during the event.' }),
+  distance_nm: Type.Number({ description: 'Track length during the event.' }),
+  min_shore_distance_nm: Type.Number({ description: 'Nearest the vessel came to shore (Natural Earth 1:10m land); 100 stands for 100 or more.' }),
+});
+
+const EventGap = Type.Object({
+  start_position: Position,
+  end_position: Position,
+  distance_nm: Type.Number({ description: 'Great-circle distance between where the vessel went silent and where it reappeared.' }),
+  implied_speed_kn: Type.Number({ description: 'distance_nm over the silence.' }),
+  start_shore_distance_nm: Type.Number({ description: 'Distance to shore where it went silent; 100 stands for 100 or more.' }),
+  end_shore_distance_nm: Type.Number({ description: 'Distance to shore where it reappeared; 100 stands for 100 or more.' }),
+  near_shore: Type.Boolean({ description: 'Both ends within 50 nm of shore: more likely a hole in receiver coverage than a switch-off.' }),
+});
+
 export const EventView = Type.Object({
-  event_id: Type.String({ description: 'Stable id: pc_<n>, enc_<n> or tr_<n>.' }),
+  event_id: Type.String({ description: 'Stable id: pc_<n>, enc_<n>, tr_<n>, lt_<n> or gap_<n>.' }),
   type: Type.Union(EVENT_TYPES.map((t) => Type.Literal(t))),
   vessel: EventVessel,
   other_vessel: Nullable(EventVessel, 'The other vessel of an encounter (the one not asked for when filtering by vessel); null for other types.'),
   start_at: Type.String(),
   end_at: Nullable(Type.String(), 'Null while the event is under way (port calls; visible with vessels:live only).'),
   duration_seconds: Type.Integer({ description: 'end − start, or the time so far while under way.' }),
-  position: Nullable(Type.Object({ lat: Type.Number(), lon: Type.Number() }), "Port call: the port's position; encounter: where they met; transit: the chokepoint's centre."),
+  position: Nullable(Position, "Port call: the port's position; encounter: where they met; transit: the chokepoint's centre; loitering: the mean position; AIS gap: where the vessel went silent."),
   zone: Nullable(Type.String(), 'The chokepoint key of a transit or of an encounter in a gate.'),
   setting: Nullable(Type.String(), 'Encounters: open_sea, anchorage or port; null for other types.'),
   direction: Nullable(Type.String(), 'Transits: the direction of passage; null for other types.'),
   port: Nullable(EventPort, 'Port calls: the port.'),
   stops: Nullable(Type.Array(EventStop), 'Port calls: berth and anchorage stops with times.'),
   durations: Nullable(Type.Object({ anchorage_seconds: Type.Integer(), berth_seconds: Type.Integer() }), 'Port calls: time at anchor and at berth.'),
+  loitering: Nullable(EventLoitering, 'Loitering: speed, track length and distance to shore; null for other types.'),
+  gap: Nullable(EventGap, 'AIS gaps: where and when the vessel went silent and reappeared; null for other types.'),
   evidence: Type.Object(
     {
-      observations: Type.Integer({ description: 'Positions (port calls, transits) or paired observations (encounters) the event stands on.' }),
+      observations: Type.Integer({
+        description: 'Positions (port calls, transits, loitering; 2 for an AIS gap: the last before and the first after) or paired observations (encounters) the event stands on.',
+      }),
       first_seq: Type.Integer(),
       last_seq: Type.Integer(),
       gaps: Nullable(Type.Integer(), 'Port calls: silences over 6 h inside the call.'),
     },
     { description: 'Counts and the sequence numbers of the first and last stored position behind the event.' },
   ),
-  confidence: Nullable(Type.Number(), 'Null for transits (the gate detector rates none).'),
+  confidence: Nullable(Type.Number(), 'Null for transits, loitering and AIS gaps (those detectors rate none).'),
   detector: Type.Object(
     { name: Type.String(), parameters: Type.Record(Type.String(), Type.Union([Type.Number(), Type.String()])) },
-    { description: "The detector and its published parameters (Global Fishing Watch definitions for port calls and encounters; Bosun's gates for transits)." },
+    { description: "The detector and its published parameters (Global Fishing Watch definitions for port calls, encounters, loitering and AIS gaps; Bosun's gates for transits)." },
   ),
   simulated: Type.Boolean({ description: 'Reported by the demo simulator.' }),
 });

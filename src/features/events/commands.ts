@@ -3,10 +3,12 @@ import { iso, parseIso } from '../../clock.js';
 
 const REBUILD_USAGE = `bosun events rebuild --from ISO-TIME --to ISO-TIME
 
-Detects port calls, encounters (possible STS transfers) and chokepoint transits again over stored
+Detects port calls, encounters (possible STS transfers), chokepoint transits, loitering and AIS
+gaps again over stored
 history: deletes the events that began between --from and --to, replays every usable position
 observed from 12 hours before --from up to --to in time order, and writes the events that began in
-the window (calls still under way at --to as ongoing). Run it after importing history (e.g.
+the window (calls still under way at --to as ongoing; loitering still under way at --to ends at the
+last position before it). Run it after importing history (e.g.
 \`bosun import ais-csv\`) whose positions arrived out of time order. The live detector's own state
 is not touched.`;
 
@@ -18,7 +20,7 @@ time it had reached, and which process holds the detector lease.`;
 export const eventCommands: Command[] = [
   {
     name: 'events rebuild',
-    summary: 'Detect port calls, encounters and chokepoint transits again over a window of stored history.',
+    summary: 'Detect port calls, encounters, chokepoint transits, loitering and AIS gaps again over a window of stored history.',
     usage: REBUILD_USAGE,
     options: { from: { type: 'string' }, to: { type: 'string' } },
     async run({ values }) {
@@ -32,8 +34,12 @@ export const eventCommands: Command[] = [
         await ctx.services.overrides.refresh();
         const report = await ctx.services.events.runner.rebuild({ from, to });
         out(`analysed ${report.positions} positions observed ${iso(from - 12 * 3_600_000)} .. ${iso(to)}`);
-        out(`deleted  ${report.deleted.calls} port calls, ${report.deleted.encounters} encounters, ${report.deleted.transits} transits that began in the window`);
-        out(`written  ${report.written.calls} port calls (+${report.written.ongoingCalls} under way at --to), ${report.written.encounters} encounters, ${report.written.transits} transits`);
+        out(
+          `deleted  ${report.deleted.calls} port calls, ${report.deleted.encounters} encounters, ${report.deleted.transits} transits, ${report.deleted.loitering} loitering, ${report.deleted.gaps} AIS gaps that began in the window`,
+        );
+        out(
+          `written  ${report.written.calls} port calls (+${report.written.ongoingCalls} under way at --to), ${report.written.encounters} encounters, ${report.written.transits} transits, ${report.written.loitering} loitering, ${report.written.gaps} AIS gaps`,
+        );
         return 0;
       });
     },

@@ -1,6 +1,8 @@
 import { createTransitDetector, emptyGateState, type GateState, type Transit } from '../../events/chokepoints.js';
 import { createEncounterDetector, emptyEncounterState, GFW_ENCOUNTER_PARAMETERS, type Encounter, type EncounterState } from '../../events/encounters.js';
 import { createPortCallDetector, emptyCallState, GFW_PORT_CALL_PARAMETERS, PortPointIndex, type PortCall, type PortPoint, type VesselCallState } from '../../events/port-calls.js';
+import { createGapDetector, createLoiteringDetector, shoreFromLand, type AisGap, type Loitering, type LoiterRun, type ShoreDistanceNm } from '../../events/loitering-gaps.js';
+import { landIndex } from '../../geo/land.js';
 import { BUILTIN_PORTS } from '../../geo/ports-builtin.js';
 import { matchPort, type PortRecord } from '../ports/port-table.js';
 
@@ -25,18 +27,22 @@ export interface DetectionState {
   encounters: EncounterState;
   /** Last seen simulated flag per vessel (events from simulated positions are labelled simulated). */
   simulated: Record<string, boolean>;
+  /** Loitering runs under way, by vessel. */
+  loitering: Record<string, LoiterRun>;
   /** Ongoing calls written to the store (by vessel: arrival), to be removed if they end without a stop. */
   written: Record<string, number>;
   /** Newest observation time seen. */
   dataTime: number | null;
 }
 
-export const emptyDetectionState = (): DetectionState => ({ calls: {}, gates: {}, encounters: emptyEncounterState(), simulated: {}, written: {}, dataTime: null });
+export const emptyDetectionState = (): DetectionState => ({ calls: {}, gates: {}, encounters: emptyEncounterState(), simulated: {}, loitering: {}, written: {}, dataTime: null });
 
 export interface DetectedEvents {
   calls: Array<PortCall & { vslId: string; simulated: boolean }>;
   encounters: Array<Encounter & { simulated: boolean; zone: string | null }>;
   transits: Array<Transit & { vslId: string; simulated: boolean }>;
+  loitering: Array<Loitering & { vslId: string; simulated: boolean }>;
+  gaps: Array<AisGap & { vslId: string; simulated: boolean }>;
 }
 
 /** Vessels whose call is under way (read from the state alone: no detector is needed). */
@@ -46,7 +52,10 @@ export function vesselsInPort(state: DetectionState): string[] {
     .map(([id]) => id);
 }
 
-export const noEvents = (): DetectedEvents => ({ calls: [], encounters: [], transits: [] });
+export const noEvents = (): DetectedEvents => ({ calls: [], encounters: [], transits: [], loitering: [], gaps: [] });
+
+/** Distance to shore from Natural Earth 1:10m land, the index built on first use. */
+const naturalEarthShore: ShoreDistanceNm = (lat, lon, maxNm) => shoreFromLand(landIndex())(lat, lon, maxNm);
 
 /**
  * The points a port call is detected against: every table port's position and anchorage points, plus
@@ -62,8 +71,8 @@ export function portPoints(ports: readonly PortRecord[]): PortPoint[] {
   return points;
 }
 
-/** Port calls, encounters and chokepoint transits from positions, with the detectors' published defaults. */
-export function createEventDetection(ports: readonly PortRecord[]) {
+/** Port calls, encounters, chokepoint transits, loitering and AIS gaps from positions, with the detectors' published defaults. */
+export function createEventDetection(ports: readonly PortRecord[], shoreNm: ShoreDistanceNm = naturalEarthShore) {
   const index = new PortPointIndex(portPoints(ports));
   const callDetector = createPortCallDetector(index, GFW_PORT_CALL_PARAMETERS, new Map(ports.map((p) => [p.port_id, p])));
   // the state the encounter detector asks about is the one being fed (set in push)
@@ -74,6 +83,8 @@ export function createEventDetection(ports: readonly PortRecord[]) {
   };
   const encounterDetector = createEncounterDetector(index, GFW_ENCOUNTER_PARAMETERS, stoppedAs);
   const transitDetector = createTransitDetector();
+  const loiteringDetector = createLoiteringDetector(shoreNm);
+  const gapDetector = createGapDetector(shoreNm);
 
   const encounterOut = (state: DetectionState, encounter: Encounter) => ({
     ...encounter,
@@ -89,6 +100,14 @@ export function createEventDetection(ports: readonly PortRecord[]) {
       if (state.dataTime === null || fix.t > state.dataTime) state.dataTime = fix.t;
       const calls = (state.calls[fix.vslId] ??= emptyCallState());
       const detectorFix = { seq: fix.seq, t: fix.t, lat: fix.lat, lon: fix.lon, sog: fix.sog, navStatus: fix.navStatus, heading: fix.heading ?? null };
+      // the vessel's previous fix is the port-call state's, read before that detector moves it on
+      const gap = calls.last && fix.t >= calls.last.t ? gapDetector.between(calls.last, detectorFix) : null;
+      if (gap) out.gaps.push({ ...gap, vslId: fix.vslId, simulated: fix.simulated });
+      const runs = state.loitering;
+      const loiter = loiteringDetector.push(runs[fix.vslId] ?? null, detectorFix, calls.last);
+      if (loiter.run) runs[fix.vslId] = loiter.run;
+      else delete runs[fix.vslId];
+      if (loiter.done) out.loitering.push({ ...loiter.done, vslId: fix.vslId, simulated: fix.simulated });
       for (const call of callDetector.push(calls, detectorFix)) out.calls.push({ ...call, vslId: fix.vslId, simulated: fix.simulated });
       const gate = (state.gates[fix.vslId] ??= emptyGateState());
       const transit = transitDetector.push(gate, detectorFix);
@@ -102,6 +121,15 @@ export function createEventDetection(ports: readonly PortRecord[]) {
     flushEncounters(state: DetectionState, now: number, out: DetectedEvents): void {
       fed = state;
       for (const encounter of encounterDetector.flush(state.encounters, now)) out.encounters.push(encounterOut(state, encounter));
+    },
+
+    /** Ends every loitering run (end of a replay): those long enough are complete at their last fix. */
+    flushLoitering(state: DetectionState, out: DetectedEvents): void {
+      for (const [vslId, run] of Object.entries(state.loitering)) {
+        const done = loiteringDetector.close(run);
+        if (done) out.loitering.push({ ...done, vslId, simulated: state.simulated[vslId] ?? false });
+      }
+      state.loitering = {};
     },
 
     /** The call under way for a vessel, as it stands; null when none or it has no stop long enough to be a call yet. */

@@ -5,7 +5,7 @@ import type { PositionRow } from '../../fleet/fleet-repo.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import type { PortRecord } from '../ports/port-table.js';
 import { createEventDetection, emptyDetectionState, noEvents, vesselsInPort, type DetectedEvents, type DetectionFix, type DetectionState, type EventDetection } from './event-detection.js';
-import type { EncounterWrite, EventsRepo, PortCallWrite, TransitWrite } from './events-repo.js';
+import type { AisGapWrite, EncounterWrite, EventsRepo, LoiteringWrite, PortCallWrite, TransitWrite } from './events-repo.js';
 
 /** The checkpoint row of the live detector. */
 export const LIVE_DETECTOR = 'events';
@@ -40,8 +40,8 @@ export interface RebuildReport {
   from: number;
   to: number;
   positions: number;
-  deleted: { calls: number; encounters: number; transits: number };
-  written: { calls: number; ongoingCalls: number; encounters: number; transits: number };
+  deleted: { calls: number; encounters: number; transits: number; loitering: number; gaps: number };
+  written: { calls: number; ongoingCalls: number; encounters: number; transits: number; loitering: number; gaps: number };
 }
 
 const fixOf = (row: PositionRow): DetectionFix => ({
@@ -113,10 +113,16 @@ export function createEventRunner(deps: EventRunnerDeps) {
   const endedAsCall = new Set<string>();
   let running: Promise<unknown> = Promise.resolve();
 
-  async function writeEvents(found: DetectedEvents, now: number, keep: (start: number) => boolean = () => true): Promise<{ calls: number; encounters: number; transits: number }> {
+  async function writeEvents(
+    found: DetectedEvents,
+    now: number,
+    keep: (start: number) => boolean = () => true,
+  ): Promise<{ calls: number; encounters: number; transits: number; loitering: number; gaps: number }> {
     const calls = found.calls.filter((c) => keep(c.arrival));
     const encounters = found.encounters.filter((e) => keep(e.start));
     const transits = found.transits.filter((t) => keep(t.entered));
+    const loitering = found.loitering.filter((l) => keep(l.start));
+    const gaps = found.gaps.filter((g) => keep(g.start));
     const types = calls.length > 0 ? await deps.fleetReads.shipTypes([...new Set(calls.map((c) => c.vslId))]) : new Map<string, number | null>();
     await deps.repo.upsertCalls(calls.map((c) => callRow(c.vslId, c, types.get(c.vslId) ?? null, c.simulated, c.departure ?? c.arrival, now)));
     await deps.repo.upsertEncounters(
@@ -154,7 +160,44 @@ export function createEventRunner(deps: EventRunnerDeps) {
         updated_at: now,
       })),
     );
-    return { calls: calls.length, encounters: encounters.length, transits: transits.length };
+    await deps.repo.upsertLoitering(
+      loitering.map((l): LoiteringWrite => ({
+        vsl_id: l.vslId,
+        start_at: l.start,
+        end_at: l.end,
+        lat: l.lat,
+        lon: l.lon,
+        mean_speed_kn: l.meanSpeedKn,
+        distance_nm: l.distanceNm,
+        min_shore_nm: l.minShoreNm,
+        fixes: l.fixes,
+        first_seq: l.firstSeq,
+        last_seq: l.lastSeq,
+        simulated: l.simulated ? 1 : 0,
+        updated_at: now,
+      })),
+    );
+    await deps.repo.upsertGaps(
+      gaps.map((g): AisGapWrite => ({
+        vsl_id: g.vslId,
+        start_at: g.start,
+        end_at: g.end,
+        start_lat: g.startLat,
+        start_lon: g.startLon,
+        end_lat: g.endLat,
+        end_lon: g.endLon,
+        distance_nm: g.distanceNm,
+        implied_speed_kn: g.impliedSpeedKn,
+        start_shore_nm: g.startShoreNm,
+        end_shore_nm: g.endShoreNm,
+        near_shore: g.nearShore ? 1 : 0,
+        first_seq: g.firstSeq,
+        last_seq: g.lastSeq,
+        simulated: g.simulated ? 1 : 0,
+        updated_at: now,
+      })),
+    );
+    return { calls: calls.length, encounters: encounters.length, transits: transits.length, loitering: loitering.length, gaps: gaps.length };
   }
 
   /** Writes (or rewrites) the calls under way of the given vessels; removes written ones that ended as no call. */
@@ -321,7 +364,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
         const keep = (start: number) => start >= range.from && start <= range.to;
         const deleted = await deps.repo.deleteStartedBetween(range.from, range.to);
         const replay = emptyDetectionState();
-        const written = { calls: 0, ongoingCalls: 0, encounters: 0, transits: 0 };
+        const written = { calls: 0, ongoingCalls: 0, encounters: 0, transits: 0, loitering: 0, gaps: 0 };
         let after: { observedAt: number; seq: number } | null = null;
         let positions = 0;
         for (;;) {
@@ -334,6 +377,8 @@ export function createEventRunner(deps: EventRunnerDeps) {
           written.calls += n.calls;
           written.encounters += n.encounters;
           written.transits += n.transits;
+          written.loitering += n.loitering;
+          written.gaps += n.gaps;
           positions += rows.length;
           const last = rows[rows.length - 1]!;
           after = { observedAt: last.observed_at, seq: last.seq };
@@ -342,8 +387,11 @@ export function createEventRunner(deps: EventRunnerDeps) {
         }
         const found = noEvents();
         detectors().flushEncounters(replay, Infinity, found);
+        // a run still slow and offshore at the end of the range ends at its last fix (the live detector rewrites one with the same start)
+        detectors().flushLoitering(replay, found);
         const n = await writeEvents(found, now, keep);
         written.encounters += n.encounters;
+        written.loitering += n.loitering;
         written.ongoingCalls = await writeOngoing(replay, vesselsInPort(replay), new Set(), now, keep);
         return { from: range.from, to: range.to, positions, deleted, written };
       }),

@@ -1,5 +1,5 @@
 import type { Db } from '../../store/db.js';
-import type { EncountersTable, EventDetectorStateTable, PortCallsTable, TransitsTable } from '../../store/schema.js';
+import type { AisGapsTable, EncountersTable, EventDetectorStateTable, LoiteringEventsTable, PortCallsTable, TransitsTable } from '../../store/schema.js';
 import type { EncounterRow, PortCallRow, TransitRow } from './event-rows.js';
 import type { Executor } from '../../store/transaction.js';
 import type { Insertable } from 'kysely';
@@ -7,6 +7,8 @@ import type { Insertable } from 'kysely';
 export type PortCallWrite = Insertable<PortCallsTable>;
 export type EncounterWrite = Insertable<EncountersTable>;
 export type TransitWrite = Insertable<TransitsTable>;
+export type LoiteringWrite = Insertable<LoiteringEventsTable>;
+export type AisGapWrite = Insertable<AisGapsTable>;
 export type DetectorCheckpoint = EventDetectorStateTable;
 export type { EncounterRow, PortCallRow, TransitRow };
 
@@ -117,12 +119,67 @@ export function createEventsRepo(db: Db) {
       }
     },
 
+    async upsertLoitering(rows: readonly LoiteringWrite[], ex: Executor = db): Promise<void> {
+      for (const chunk of chunks(rows)) {
+        await ex
+          .insertInto('loitering_events')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc.columns(['vsl_id', 'start_at']).doUpdateSet((eb) => ({
+              end_at: eb.ref('excluded.end_at'),
+              lat: eb.ref('excluded.lat'),
+              lon: eb.ref('excluded.lon'),
+              mean_speed_kn: eb.ref('excluded.mean_speed_kn'),
+              distance_nm: eb.ref('excluded.distance_nm'),
+              min_shore_nm: eb.ref('excluded.min_shore_nm'),
+              fixes: eb.ref('excluded.fixes'),
+              first_seq: eb.ref('excluded.first_seq'),
+              last_seq: eb.ref('excluded.last_seq'),
+              simulated: eb.ref('excluded.simulated'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+    },
+
+    async upsertGaps(rows: readonly AisGapWrite[], ex: Executor = db): Promise<void> {
+      for (const chunk of chunks(rows)) {
+        await ex
+          .insertInto('ais_gaps')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc.columns(['vsl_id', 'start_at']).doUpdateSet((eb) => ({
+              end_at: eb.ref('excluded.end_at'),
+              end_lat: eb.ref('excluded.end_lat'),
+              end_lon: eb.ref('excluded.end_lon'),
+              distance_nm: eb.ref('excluded.distance_nm'),
+              implied_speed_kn: eb.ref('excluded.implied_speed_kn'),
+              end_shore_nm: eb.ref('excluded.end_shore_nm'),
+              near_shore: eb.ref('excluded.near_shore'),
+              last_seq: eb.ref('excluded.last_seq'),
+              simulated: eb.ref('excluded.simulated'),
+              updated_at: eb.ref('excluded.updated_at'),
+            })),
+          )
+          .execute();
+      }
+    },
+
     /** Deletes the events that began in [from, to] (before a rebuild of that range). */
-    async deleteStartedBetween(from: number, to: number, ex: Executor = db): Promise<{ calls: number; encounters: number; transits: number }> {
+    async deleteStartedBetween(from: number, to: number, ex: Executor = db): Promise<{ calls: number; encounters: number; transits: number; loitering: number; gaps: number }> {
       const calls = await ex.deleteFrom('port_calls').where('arrival', '>=', from).where('arrival', '<=', to).executeTakeFirst();
       const encounters = await ex.deleteFrom('encounters').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
       const transits = await ex.deleteFrom('transits').where('entered_at', '>=', from).where('entered_at', '<=', to).executeTakeFirst();
-      return { calls: Number(calls.numDeletedRows), encounters: Number(encounters.numDeletedRows), transits: Number(transits.numDeletedRows) };
+      const loitering = await ex.deleteFrom('loitering_events').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
+      const gaps = await ex.deleteFrom('ais_gaps').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
+      return {
+        calls: Number(calls.numDeletedRows),
+        encounters: Number(encounters.numDeletedRows),
+        transits: Number(transits.numDeletedRows),
+        loitering: Number(loitering.numDeletedRows),
+        gaps: Number(gaps.numDeletedRows),
+      };
     },
 
     // ---- reads ----

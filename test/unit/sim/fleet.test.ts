@@ -88,9 +88,11 @@ test('sentences: every line decodes without a single error, in time order, tagge
 
 test('identities: unique valid MMSIs with the MID of the flag, valid IMO numbers, plausible names, types and sizes', () => {
   const fleet = new DemoFleet({ seed: 1, vessels: 300, startMs: T0, rates: BACKFILL_RATES });
-  assert.equal(fleet.vessels.length, 300);
-  assert.equal(new Set(fleet.vessels.map((v) => v.mmsi)).size, 300);
-  assert.equal(new Set(fleet.vessels.map((v) => v.name)).size, 300);
+  // 300 and the labelled vessels added after them: 6 loiterers and 6 that go dark
+  assert.equal(fleet.vessels.length, 312);
+  assert.equal(fleet.vessels.slice(300).filter((v) => v.kind === 'loiterer').length, 6);
+  assert.equal(new Set(fleet.vessels.map((v) => v.mmsi)).size, 312);
+  assert.equal(new Set(fleet.vessels.map((v) => v.name)).size, 312);
   const kinds = new Map<string, number>();
   for (const v of fleet.vessels) {
     kinds.set(v.kind, (kinds.get(v.kind) ?? 0) + 1);
