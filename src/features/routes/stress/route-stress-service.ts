@@ -134,7 +134,7 @@ export function createRouteStressService(deps: {
     // calls and transits from a voyage's length before the oldest window: a voyage arriving in it began then
     const gateTransits = await deps.events.repo.transits(gate.key, oldest - MAX_VOYAGE_MS, to);
     const transits = gateTransits.filter((t) => t.exited_at >= oldest);
-    const recentCalls = await deps.events.repo.callsArrivedBetween(oldest - MAX_VOYAGE_MS, to + 1);
+    const recentCalls = await deps.events.repo.callSpansArrivedBetween(oldest - MAX_VOYAGE_MS, to + 1);
     const callsOf = byVessel(recentCalls);
     const passageName = CHOKEPOINT_PASSAGES[gate.key];
     const passage = passageName ? (passageByName(passageName)?.id ?? null) : null;
