@@ -119,7 +119,6 @@ const createBounty = defineRoute({
     {
       summary: 'Ask for a verified answer',
       body: { title: 'Why did the vessel wait off Singapore?', text: 'A claim with position evidence explaining the 3-day wait.', reward: 10, deadline_hours: 72 },
-      requires: 'reputation of at least 15 + the reward (earn it with accepted claims)',
     },
   ],
   async handler({ body }, call) {
