@@ -835,6 +835,8 @@ export interface ExchangeBountiesTable {
   submission_claim_id: string | null;
   submitted_at: number | null;
   refused_claimants: string;
+  /** 'reputation' (escrowed in the ledger) or 'allowance' (the poster's starter allowance; decision 117). */
+  funding: string;
   settled_by: string | null;
   settled_note: string | null;
   settled_at: number | null;

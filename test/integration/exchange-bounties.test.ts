@@ -6,19 +6,19 @@ import { createClaim, credit, errorCode, reputation, ROTTERDAM, vote, type Agent
 
 const bountyBody = (extra: Record<string, unknown> = {}) => ({ title: 'Explain the Rotterdam wait', text: 'A claim with evidence about the anchorage wait.', reward: 10, ...extra });
 
-test('bounties: posting needs the post_bounties privilege and escrows the reward; claim, lapse, submit, poster rejection and reward move reputation exactly', async () => {
+test('bounties: a reward beyond the starter allowance needs the post_bounties privilege and escrows the reward; claim, lapse, submit, poster rejection and reward move reputation exactly', async () => {
   const app = await startTestApp();
   try {
     const [poster, b, c] = [await app.registerAgent('bounty-poster'), await app.registerAgent('bounty-b'), await app.registerAgent('bounty-c')];
     const post = (agent: Agent, body: Record<string, unknown>) => app.api('POST', '/v1/exchange/bounties', { token: agent.apiKey, body });
 
-    const tooNew = await post(poster, bountyBody());
+    const tooNew = await post(poster, bountyBody({ reward: 21 }));
     assert.equal(tooNew.status, 403);
     assert.equal(errorCode(tooNew), 'exchange_insufficient_reputation');
-    assert.match(tooNew.body.errors[0].message, /post_bounties privilege \(reputation 15\); you have 1/);
+    assert.match(tooNew.body.errors[0].message, /post_bounties privilege \(reputation 15, points in escrow included\); you have 1, and 20 of your starter allowance of 20 is left/);
 
     await credit(app, poster.agentId, 19);
-    const tooRich = await post(poster, bountyBody({ reward: 20 }));
+    const tooRich = await post(poster, bountyBody({ reward: 21 }));
     assert.equal(errorCode(tooRich), 'exchange_insufficient_reputation');
     assert.match(tooRich.body.errors[0].message, /offer at most 19/);
     for (const [patch, field] of [
@@ -35,7 +35,7 @@ test('bounties: posting needs the post_bounties privilege and escrows the reward
     const created = await post(poster, bountyBody({ deadline_hours: 72, subject: { type: 'port', ref: String(ROTTERDAM) } }));
     assert.equal(created.status, 201, created.text);
     const bounty = created.body.data;
-    assert.deepEqual([bounty.state, bounty.reward, bounty.claimant_id, bounty.submission], ['open', 10, null, null]);
+    assert.deepEqual([bounty.state, bounty.reward, bounty.funding, bounty.claimant_id, bounty.submission], ['open', 10, 'reputation', null, null]);
     assert.equal(bounty.deadline_at, new Date(TEST_EPOCH + 72 * HOUR).toISOString());
     assert.equal((await reputation(app, poster)).reputation, 10, '20 − 10 escrowed');
     const id = bounty.bounty_id;
@@ -237,6 +237,74 @@ test('bounties: listing by poster and claimant with cursors; linked agents canno
     );
     const forged = await app.api('GET', '/v1/exchange/bounties?cursor=nope', { token: other.apiKey });
     assert.equal(errorCode(forged), 'cursor_invalid');
+  } finally {
+    await app.close();
+  }
+});
+
+test('decision 117: a new agent posts on its first day from the starter allowance, returned on expiry; points in escrow count toward post_bounties', async () => {
+  const app = await startTestApp();
+  try {
+    const [newcomer, helper, regular] = [await app.registerAgent('allowance-new'), await app.registerAgent('allowance-helper'), await app.registerAgent('allowance-regular')];
+    const post = (agent: Agent, body: Record<string, unknown>) => app.api('POST', '/v1/exchange/bounties', { token: agent.apiKey, body });
+    const funds = async (agent: Agent) => (await app.api('GET', '/v1/exchange/reputation/privileges/me', { token: agent.apiKey })).body.data.bounty_funds;
+    assert.deepEqual(await funds(newcomer), { escrowed: 0, standing: 1, starter_allowance: 20, allowance_left: 20 });
+
+    // minutes after registering, reputation 1: the allowance pays
+    const first = await post(newcomer, bountyBody({ reward: 15, deadline_hours: 48 }));
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.body.data.funding, 'allowance');
+    const short = await post(newcomer, bountyBody({ reward: 5, deadline_hours: 24 }));
+    assert.equal(short.body.data.funding, 'allowance');
+    const beyond = await post(newcomer, bountyBody({ reward: 5 }));
+    assert.equal(beyond.status, 403);
+    assert.equal(errorCode(beyond), 'exchange_insufficient_reputation');
+    assert.match(beyond.body.errors[0].message, /you have 1, and 0 of your starter allowance of 20 is left/);
+    const newcomerRep = await reputation(app, newcomer);
+    assert.deepEqual([newcomerRep.reputation, newcomerRep.entries], [1, []], 'nothing escrowed from reputation');
+    assert.deepEqual(await funds(newcomer), { escrowed: 0, standing: 1, starter_allowance: 20, allowance_left: 0 });
+
+    // the allowance bounty pays its claimant like any other
+    const id = first.body.data.bounty_id;
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/claim', { token: helper.apiKey, body: { bounty_id: id } })).status, 200);
+    assert.equal((await app.api('POST', '/v1/exchange/bounties/submit', { token: helper.apiKey, body: { bounty_id: id, text: 'The anchorage was full.', evidence: [] } })).status, 200);
+    const paid = await vote(app, newcomer, 'bounty_submission', id, 'up', 'Thanks');
+    assert.equal(paid.body.data.bounty.state, 'rewarded');
+    assert.deepEqual(
+      (await reputation(app, helper)).entries.map((e: any) => [e.reason, e.delta]),
+      [['bounty_reward', 15]],
+    );
+
+    // one millisecond before its deadline the short bounty still holds 5 points; at the deadline they return to the allowance, not to reputation
+    app.clock.set(TEST_EPOCH + DAY - 1);
+    assert.equal((await funds(newcomer)).allowance_left, 0);
+    app.clock.set(TEST_EPOCH + DAY);
+    const expired = await app.api('GET', '/v1/exchange/bounties?state=expired', { token: newcomer.apiKey });
+    assert.deepEqual(
+      expired.body.data.items.map((b: any) => [b.bounty_id, b.funding]),
+      [[short.body.data.bounty_id, 'allowance']],
+    );
+    assert.deepEqual(await funds(newcomer), { escrowed: 0, standing: 1, starter_allowance: 20, allowance_left: 5 });
+    assert.equal((await reputation(app, newcomer)).reputation, 1);
+    assert.equal((await post(newcomer, bountyBody({ reward: 5 }))).body.data.funding, 'allowance');
+
+    // 19 points: escrowing 10 leaves 9, yet the 10 in escrow keep the agent at post_bounties for a second bounty
+    await credit(app, regular.agentId, 18);
+    assert.equal((await post(regular, bountyBody({ reward: 10 }))).body.data.funding, 'reputation');
+    const second = await post(regular, bountyBody({ reward: 5 }));
+    assert.equal(second.status, 201, second.text);
+    assert.equal(second.body.data.funding, 'reputation');
+    assert.equal((await reputation(app, regular)).reputation, 4);
+    assert.deepEqual(await funds(regular), { escrowed: 15, standing: 19, starter_allowance: 20, allowance_left: 20 });
+    // balance 4 cannot escrow 5 more (it must keep 1): the allowance pays instead
+    assert.equal((await post(regular, bountyBody({ reward: 5 }))).body.data.funding, 'allowance');
+
+    // an operator refund returns an allowance reward to the allowance, a reputation one to reputation
+    const operator = await app.operatorToken();
+    const refund = await app.api('POST', '/v1/exchange/bounties/reward', { token: operator, body: { bounty_id: second.body.data.bounty_id, decision: 'refund', note: 'Asked by the poster.' } });
+    assert.equal(refund.status, 200, refund.text);
+    assert.equal((await reputation(app, regular)).reputation, 9);
+    assert.deepEqual(await funds(regular), { escrowed: 10, standing: 19, starter_allowance: 20, allowance_left: 15 });
   } finally {
     await app.close();
   }

@@ -104,7 +104,7 @@ test('the operator closing or refunding a bounty sends exchange.bounty_closed to
     assert.equal((await app.api('POST', '/v1/exchange/bounties/claim', { token: claimant.apiKey, body: { bounty_id: refunded } })).status, 200);
     const refund = await app.api('POST', '/v1/exchange/bounties/reward', { token: operator, body: { bounty_id: refunded, decision: 'refund', note: 'Asked by the poster.' } });
     assert.equal(refund.status, 200, refund.text);
-    const closed = { kind: 'exchange.bounty_closed', bounty_id: refunded, decision: 'refund', state: 'closed', by: 'operator', note: 'Asked by the poster.', refunded: 10 };
+    const closed = { kind: 'exchange.bounty_closed', bounty_id: refunded, decision: 'refund', state: 'closed', by: 'operator', note: 'Asked by the poster.', refunded: 10, funding: 'reputation' };
     assert.deepEqual(
       (await events(app, poster)).filter((e: { kind: string }) => e.kind === 'exchange.bounty_closed'),
       [closed],

@@ -220,6 +220,29 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     assert.ok(candidates.find((c: { id: string }) => c.id === 'ogim').fills.includes('uncovered:refinery'));
     const digest = (await get('/coverage_candidates_digest')).body.data;
     assert.equal(digest.candidates, candidates.length);
+    // what the operator does next: the open-licence candidate closing the most backlog items, and how to get it
+    assert.deepEqual(digest.next, { id: 'ogim', closes: 3, blocker: 'too_large', obtain: 'Zenodo OGIM release' });
+    assert.deepEqual(digest.backlog_items_they_close, [
+      'empty:coastal_power_plant',
+      'uncovered:cable_landing',
+      'uncovered:offshore_platform',
+      'uncovered:oil_pipeline',
+      'uncovered:oil_terminal',
+      'uncovered:refinery',
+    ]);
+    const sourcesMeta = (await get('/external_sources_completion_meta')).body.data;
+    assert.deepEqual(
+      sourcesMeta.not_ingested.map((n: { source: string; file_present: boolean; last_error: string | null; action: string }) => [n.source, n.file_present, n.last_error, n.action]),
+      ['gem_gogpt', 'gem_gnpt', 'gem_gcpt'].map((id) => [id, true, null, `bosun layers ingest resource_infra --source ${id}`]),
+    );
+    const completion = (await get('/completion_status_meta')).body.data;
+    assert.deepEqual(completion.empty_categories, [
+      { category: 'coastal_power_plant', actions: ['gem_gogpt', 'gem_gnpt', 'gem_gcpt'].map((id) => `bosun layers ingest resource_infra --source ${id}`) },
+    ]);
+    assert.deepEqual(
+      completion.uncovered_candidates.find((u: { category: string }) => u.category === 'refinery'),
+      { category: 'refinery', candidates: ['ogim', 'eia_us_refineries'] },
+    );
     const health = (await get('/source_health')).body.data;
     assert.equal(health.summary.not_ingested, 3);
     const detail = (await get('/source_health_detail?source=gem_goget')).body.data;
@@ -287,6 +310,14 @@ describe('resource_infra on real slices', { skip: infraDir.skip }, () => {
     assert.equal(more.items.length, 4);
     const blockers = (await get('/source_blockers', operator)).body.data.items;
     assert.equal(blockers.find((b: { source: string }) => b.source === 'telegeography_landings').blockers[0].startsWith('non_commercial_licence'), true);
+    // an ingested source is not blocked and needs nothing; a candidate says how to obtain it
+    assert.deepEqual(
+      blockers.filter((b: { source: string }) => ['gem_gctt', 'ogim'].includes(b.source)).map((b: { source: string; blocked: boolean; action: string | null }) => [b.source, b.blocked, b.action]),
+      [
+        ['gem_gctt', false, null],
+        ['ogim', true, 'Zenodo OGIM release'],
+      ],
+    );
     const profile = (await get('/map_profile', operator)).body.data.items;
     assert.equal(profile.find((p: { category: string }) => p.category === 'offshore_wind_farm').objects, 1038);
     const alerts = (await get('/map_profile_alerts', operator)).body.data.items;

@@ -135,16 +135,18 @@ test('route_stress_index at Gibraltar: each component against the mean of the fo
   assert.deepEqual(summary(c.port_congestion!), [3, 2, 0.5, 0.15, true]);
   // 2 encounters within 100 km against 1 (the one 150 km away does not count)
   assert.deepEqual(summary(c.sts_activity!), [2, 1, 1, 0.1, true]);
+  // the calls are one per vessel: no voyage, so nothing to say of detours
   assert.deepEqual(summary(c.detours!), [null, null, null, 0.1, false]);
-  assert.match(c.detours!.note!, /routing engine/);
+  assert.equal(c.detours!.note, 'no voyage in the window whose shortest route crosses the gate');
+  assert.deepEqual(data.detour_voyages, { expected: 0, avoided: 0 });
   // (0.3·0.5 + 0.15·0.5 + 0.2·1 + 0.15·0.5 + 0.1·1) / 0.9
   assert.equal(data.index, 66.7);
   assert.equal(data.level, 'high');
   assert.equal(data.weight_measured, 0.9);
-  // data age: the newest transit left 3 h ago, the newest call 5 h ago, the newest encounter ended 4 h ago
+  // data age: the newest transit left 3 h ago, the newest call 5 h ago, the newest encounter ended 4 h ago; no voyage: the analysed data's age
   assert.deepEqual(
     [c.transit_volume!.data_age_seconds, c.gate_speed!.data_age_seconds, c.port_congestion!.data_age_seconds, c.sts_activity!.data_age_seconds, c.detours!.data_age_seconds],
-    [3 * 3600, 3 * 3600, 5 * 3600, 4 * 3600, null],
+    [3 * 3600, 3 * 3600, 5 * 3600, 4 * 3600, 600],
   );
   assert.ok(data.nearby_ports.some((p: { port_id: number }) => p.port_id === GIB_PORT.port_id));
   assert.ok(data.nearby_ports.every((p: { distance_km: number }) => p.distance_km <= 100));
@@ -225,6 +227,75 @@ test('route_stress_index counts a transit the detector found in positions throug
     assert.equal(c.gate_waiting!.value, 0);
     assert.equal(res.body.data.baseline.windows, 0, 'the positions begin inside the range');
     assert.deepEqual(res.body.quality_flags, ['simulated_source']);
+  } finally {
+    await fresh.close();
+  }
+});
+
+const portOf = (locode: string) => readPortTableFile().ports.find((p) => p.locode === locode)!;
+
+test('decision 118: detours are voyages routed through the gate by the engine whose vessel did not transit it; a port call inside the gate is not strait waiting', async () => {
+  const fresh = await startTestApp({ now: NOW });
+  try {
+    const fleet = fresh.bosun.ctx.services.fleet;
+    for (const r of [position(244000902, NOW - 6 * DAY, 10, -30, { sog: 0.1 }), position(244000902, NOW - 10 * MINUTE, 10.001, -30, { sog: 0.1 })]) fleet.acceptPosition(r);
+    await fleet.flush();
+    await fresh.bosun.ctx.services.events.runner.catchUp();
+    const [rotterdam, piraeus, hamburg, tangerMed] = [portOf('NLRTM'), portOf('GRPIR'), portOf('DEHAM'), portOf('MAPTM')];
+    const at = (vslId: string, portId: number, arrival: number, departure: number | null) => ({
+      ...call(vslId, departure ?? arrival, 0),
+      port_id: portId,
+      arrival,
+      departure,
+      last_fix_at: departure ?? arrival,
+      berth_ms: (departure ?? arrival) - arrival,
+    });
+    const calls = [];
+    const transits = [];
+    // the baseline days: two Rotterdam → Piraeus voyages a day, both through the strait (0 % avoided)
+    for (let k = 1; k <= 4; k++) {
+      for (const i of [1, 2]) {
+        const v = `vsl_base${k}_${i}`;
+        calls.push(at(v, rotterdam.port_id, NOW - k * DAY - 6 * DAY, NOW - k * DAY - 5 * DAY), at(v, piraeus.port_id, NOW - k * DAY - i * HOUR, null));
+        transits.push({ ...transit(v, NOW - k * DAY - 2 * DAY, 12, 0) });
+      }
+    }
+    // the range: four Rotterdam → Piraeus voyages; one passed the strait, three never did (around Africa, or lost)
+    for (const i of [1, 2, 3, 4]) {
+      const v = `vsl_now${i}`;
+      calls.push(at(v, rotterdam.port_id, NOW - 9 * DAY, NOW - 8 * DAY), at(v, piraeus.port_id, NOW - i * HOUR, null));
+    }
+    transits.push(transit('vsl_now1', NOW - 3 * DAY, 12, 0));
+    // a Rotterdam → Hamburg voyage does not route by the strait: no detour whatever its track
+    calls.push(at('vsl_north', rotterdam.port_id, NOW - 3 * DAY, NOW - 2 * DAY), at('vsl_north', hamburg.port_id, NOW - 5 * HOUR, null));
+    // the same port twice is no voyage
+    calls.push(at('vsl_same', piraeus.port_id, NOW - 4 * DAY, NOW - 3 * DAY), at('vsl_same', piraeus.port_id, NOW - 2 * HOUR, null));
+    // a tanker in the strait 55 h, 51 of them at berth in Tanger Med (inside the gate), 52 h stopped: 1 h of strait waiting
+    calls.push(at('vsl_tanger', tangerMed.port_id, NOW - 54 * HOUR, NOW - 3 * HOUR));
+    transits.push({ ...transit('vsl_tanger', NOW - 2 * HOUR, 3, 52 * HOUR), entered_at: NOW - 57 * HOUR });
+    // another transit stopped 2 h with no call: all of it strait waiting
+    transits.push(transit('vsl_waiting', NOW - 4 * HOUR, 8, 2 * HOUR));
+    const repo = fresh.bosun.ctx.services.events.repo;
+    await repo.upsertCalls(calls);
+    await repo.upsertTransits(transits);
+
+    const operator = await fresh.operatorToken();
+    const res = await fresh.api('GET', '/v1/metrics/route_stress_index?zone_key=gibraltar&range=24H', { token: operator });
+    assert.equal(res.status, 200, res.text);
+    const c = byName(res.body.data.components);
+    // the range holds the Tanger Med transit (52 h stopped − 51 h in port = 1 h) and the other (2 h): 1.5 h per transit
+    assert.equal(c.gate_waiting!.value, 1.5);
+    // 3 of 4 voyages routed through the strait avoided it, against 0 of 2 each day before: (0.75 − 0) × 10, clamped
+    assert.deepEqual(res.body.data.detour_voyages, { expected: 4, avoided: 3 });
+    assert.deepEqual([c.detours!.value, c.detours!.baseline, c.detours!.stress, c.detours!.available], [0.75, 0, 1, true]);
+    assert.equal(c.detours!.data_age_seconds, 3600, 'the newest voyage routed through the strait arrived an hour ago');
+
+    // Øresund is watched by the event layer but is no passage of the sea network
+    const oresund = await fresh.api('GET', '/v1/metrics/route_stress_index?zone_key=oresund&range=24H', { token: operator });
+    const o = byName(oresund.body.data.components);
+    assert.equal(o.detours!.available, false);
+    assert.match(o.detours!.note!, /not a passage of the sea network/);
+    assert.equal(oresund.body.data.detour_voyages, null);
   } finally {
     await fresh.close();
   }

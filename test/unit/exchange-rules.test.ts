@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/clock.js';
-import { balanceState, decision, dueAt, level, nextPrivilege, privilegesHeld, utcDayStart, voteWeight } from '../../src/features/exchange/core/exchange-rules.js';
+import { balanceState, bountyFunding, decision, dueAt, level, nextPrivilege, privilegesHeld, utcDayStart, voteWeight } from '../../src/features/exchange/core/exchange-rules.js';
 
 const claim = (score: number, voters: number) => ({ score, voters, decidable_at: DAY, expires_at: 14 * DAY });
 
@@ -40,4 +40,21 @@ test('privilege ladder and vote weights at their thresholds; UTC day start', () 
   const day = Date.UTC(2026, 10, 22);
   assert.equal(utcDayStart(day + DAY - 1), day);
   assert.equal(utcDayStart(day + DAY), day + DAY);
+});
+
+test('bounty funding (decision 117): reputation at standing 15 keeping the base, else the starter allowance up to its last point', () => {
+  // standing = balance + escrowed: 5 in the balance and 10 in escrow is exactly the threshold
+  assert.equal(bountyFunding({ balance: 5, escrowed: 10, allowanceUsed: 20 }, 4), 'reputation', 'leaves 1, the base');
+  assert.throws(
+    () => bountyFunding({ balance: 5, escrowed: 9, allowanceUsed: 20 }, 4),
+    /post_bounties privilege \(reputation 15, points in escrow included\); you have 14, and 0 of your starter allowance/,
+  );
+  assert.throws(() => bountyFunding({ balance: 5, escrowed: 10, allowanceUsed: 20 }, 5), /offer at most 4/);
+  // the allowance pays a new agent up to exactly what is left
+  assert.equal(bountyFunding({ balance: 1, escrowed: 0, allowanceUsed: 15 }, 5), 'allowance');
+  assert.throws(() => bountyFunding({ balance: 1, escrowed: 0, allowanceUsed: 16 }, 5), /4 of your starter allowance of 20 is left/);
+  // reputation first when both could pay
+  assert.equal(bountyFunding({ balance: 30, escrowed: 0, allowanceUsed: 0 }, 5), 'reputation');
+  // below participate (a moderation penalty) not even the allowance
+  assert.throws(() => bountyFunding({ balance: 0, escrowed: 0, allowanceUsed: 0 }, 5), /participate privilege/);
 });

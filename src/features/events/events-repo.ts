@@ -214,6 +214,11 @@ export function createEventsRepo(db: Db) {
       return db.selectFrom('port_calls').selectAll().where('arrival', '>=', from).where('arrival', '<', to).orderBy('arrival', 'asc').execute();
     },
 
+    /** Who was in which port when, for calls that began in [from, to): the columns voyages and port time need, without the stops. */
+    async callSpansArrivedBetween(from: number, to: number): Promise<Pick<PortCallRow, 'vsl_id' | 'port_id' | 'arrival' | 'departure' | 'last_fix_at' | 'simulated'>[]> {
+      return db.selectFrom('port_calls').select(['vsl_id', 'port_id', 'arrival', 'departure', 'last_fix_at', 'simulated']).where('arrival', '>=', from).where('arrival', '<', to).execute();
+    },
+
     /** Encounters ended in the window, newest first (end_at desc, id desc). */
     async encounters(filter: EncounterFilter): Promise<EncounterRow[]> {
       let query = db.selectFrom('encounters').selectAll().where('end_at', '>=', filter.from).where('end_at', '<=', filter.to);

@@ -445,9 +445,9 @@ export function createInfraService(deps: {
         const blockers: string[] = [];
         if (!f.shippedFilePresent[s.source.id]) blockers.push(`file missing: ${join(dataDir, s.source.file)}`);
         if (s.lastRun?.state === 'failed') blockers.push(`last run ${s.lastRun.id} failed: ${s.lastRun.error}`);
-        return { source: s.source.id, declared: true, blocked: blockers.length > 0, blockers };
+        return { source: s.source.id, declared: true, blocked: blockers.length > 0, blockers, action: blockers.length > 0 ? views.ingestAction(f, s) : null };
       });
-      const candidates = CANDIDATE_SOURCES.map((c) => ({ source: c.id, declared: false, blocked: true, blockers: [`${c.blocker}: ${c.detail}`] }));
+      const candidates = CANDIDATE_SOURCES.map((c) => ({ source: c.id, declared: false, blocked: true, blockers: [`${c.blocker}: ${c.detail}`], action: c.obtain }));
       return [...declared, ...candidates];
     },
 

@@ -305,8 +305,18 @@ const candidates = view(
 const candidatesDigest = view(
   'getLayersResourceInfraCoverageCandidatesDigest',
   '/coverage_candidates_digest',
-  'The candidates in short: how many, by blocker, how many are openly licensed, which categories they would add.',
-  doc({ candidates: I(), by_blocker: Counts, open_licence: I(), categories_they_would_add: A(S()) }, 'Digest'),
+  'The candidates in short: how many, by blocker, how many are openly licensed, which categories they would add, which open backlog items they would close, and the one to obtain next (an open licence first, then the most backlog items closed) with how to obtain it.',
+  doc(
+    {
+      candidates: I(),
+      by_blocker: Counts,
+      open_licence: I(),
+      categories_they_would_add: A(S()),
+      backlog_items_they_close: A(S()),
+      next: Nul(Type.Object({ id: S(), closes: I(), blocker: S(), obtain: S() })),
+    },
+    'Digest',
+  ),
   (f) => views.candidatesDigestView(f),
 );
 const plan = view(
@@ -399,14 +409,21 @@ const gate = view(
   doc({ passed: B(), checks: A(Check) }, 'Gate'),
   (f) => views.stabilityGateView(f),
 );
-const meta = (operationId: string, suffix: string, which: Parameters<typeof views.metaView>[1], description: string) =>
-  view(operationId, suffix, description, doc({ document: S(), generated_at: S(), data_version: I(), data_as_of: Nul(S()) }, 'Meta document'), (f) => views.metaView(f, which));
+const meta = (operationId: string, suffix: string, which: Parameters<typeof views.metaView>[1], description: string, fields: Record<string, TSchema> = {}) =>
+  view(operationId, suffix, description, doc({ document: S(), generated_at: S(), data_version: I(), data_as_of: Nul(S()), ...fields }, 'Meta document'), (f) => views.metaView(f, which));
 const backlogMeta = meta('getLayersResourceInfraBacklogMachineMeta', '/backlog_machine_meta', 'backlog_machine', 'Machine metadata of the coverage backlog: items by kind and priority, data version.');
 const externalSourcesMeta = meta(
   'getLayersResourceInfraExternalSourcesCompletionMeta',
   '/external_sources_completion_meta',
   'external_sources_completion',
-  'Declared sources ingested against declared plus candidate sources.',
+  'Declared sources ingested against declared plus candidate sources, and each declared source not yet ingested with whether its file is present, its last error and the command that brings it in.',
+  {
+    declared_sources: I(),
+    ingested_sources: I(),
+    candidate_sources: I(),
+    completion: N(),
+    not_ingested: A(Type.Object({ source: S(), file_present: B(), last_error: Nul(S()), action: S() })),
+  },
 );
 const snapshotMeta = meta(
   'getLayersResourceInfraLayerStatusSnapshotMeta',
@@ -418,7 +435,15 @@ const completionMeta = meta(
   'getLayersResourceInfraCompletionStatusMeta',
   '/completion_status_meta',
   'completion_status',
-  'Categories with objects against the taxonomy (shipped categories plus those only candidates cover).',
+  'Categories with objects against the taxonomy (shipped categories plus those only candidates cover); each shipped category without objects with what fills it (ingest or re-ingest of its sources), and each uncovered category with the candidate sources that would cover it.',
+  {
+    categories_filled: I(),
+    categories_total: I(),
+    completion: N(),
+    uncovered: A(S()),
+    empty_categories: A(Type.Object({ category: S(), actions: A(S()) })),
+    uncovered_candidates: A(Type.Object({ category: S(), candidates: A(S()) })),
+  },
 );
 const closeoutMeta = meta(
   'getLayersResourceInfraProjectCloseoutStatusMeta',
@@ -502,8 +527,8 @@ const roadmap = operatorDoc(
 const blockers = operatorDoc(
   'getLayersResourceInfraSourceBlockers',
   '/source_blockers',
-  'what blocks each declared source (file missing, newest run failed) and each candidate source (licence, size, availability).',
-  doc({ items: A(Type.Object({ source: S(), declared: B(), blocked: B(), blockers: A(S()) })) }, 'Blockers'),
+  'what blocks each declared source (file missing, newest run failed) and each candidate source (licence, size, availability), with the action that unblocks it (the ingest command, after obtaining a missing file; for a candidate, how to obtain it).',
+  doc({ items: A(Type.Object({ source: S(), declared: B(), blocked: B(), blockers: A(S()), action: Nul(S()) })) }, 'Blockers'),
   async (call) => ({ items: await call.services.resourceInfra.sourceBlockers() }),
 );
 const mapProfile = operatorDoc(

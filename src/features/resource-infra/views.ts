@@ -511,14 +511,26 @@ export function candidatesView(f: LayerFacts) {
   }));
 }
 
+const openLicence = (c: { blocker: string }) => c.blocker !== 'non_commercial_licence' && c.blocker !== 'licence_unverified';
+
 export function candidatesDigestView(f: LayerFacts) {
   const candidates = candidatesView(f);
+  // the candidate to obtain first: an open licence before a restricted one, then the most open backlog items it closes
+  const best = [...candidates].filter((c) => c.fills.length > 0).sort((a, b) => Number(openLicence(b)) - Number(openLicence(a)) || b.fills.length - a.fills.length || (a.id < b.id ? -1 : 1))[0];
   return {
     candidates: candidates.length,
     by_blocker: sorted(count(candidates, (c) => c.blocker)),
-    open_licence: candidates.filter((c) => c.blocker !== 'non_commercial_licence' && c.blocker !== 'licence_unverified').length,
+    open_licence: candidates.filter(openLicence).length,
     categories_they_would_add: [...new Set(candidates.flatMap((c) => c.categories))].sort(),
+    backlog_items_they_close: [...new Set(candidates.flatMap((c) => c.fills))].sort(),
+    next: best ? { id: best.id, closes: best.fills.length, blocker: best.blocker, obtain: best.obtain } : null,
   };
+}
+
+/** What an operator runs to bring a declared source into the layer: the ingest, after obtaining its file when it is missing. */
+export function ingestAction(f: LayerFacts, s: SourceState): string {
+  const ingest = `bosun layers ingest resource_infra --source ${s.source.id}`;
+  return f.shippedFilePresent[s.source.id] ? ingest : `obtain ${s.source.file} (${s.source.publisher}, ../shared/data/infra/PROVENANCE.md), then ${ingest}`;
 }
 
 export function coveragePlanView(f: LayerFacts) {
@@ -553,6 +565,14 @@ export function metaView(f: LayerFacts, which: 'backlog_machine' | 'external_sou
         ingested_sources: ingested,
         candidate_sources: CANDIDATE_SOURCES.length,
         completion: ratio(ingested, states.length + CANDIDATE_SOURCES.length),
+        not_ingested: states
+          .filter((s) => !s.lastSuccess)
+          .map((s) => ({
+            source: s.source.id,
+            file_present: f.shippedFilePresent[s.source.id] ?? false,
+            last_error: s.lastRun?.state === 'failed' ? s.lastRun.error : null,
+            action: ingestAction(f, s),
+          })),
       };
     }
     case 'layer_status_snapshot':
@@ -560,7 +580,20 @@ export function metaView(f: LayerFacts, which: 'backlog_machine' | 'external_sou
     case 'completion_status': {
       const filled = INFRA_CATEGORIES.filter((c) => f.layer.objects.some((o) => o.category === c.id)).length;
       const total = INFRA_CATEGORIES.length + UNCOVERED_CATEGORIES.length;
-      return { ...base, categories_filled: filled, categories_total: total, completion: ratio(filled, total), uncovered: UNCOVERED_CATEGORIES };
+      const empty = INFRA_CATEGORIES.filter((c) => !f.layer.objects.some((o) => o.category === c.id)).map((c) => ({
+        category: c.id,
+        actions: states.filter((s) => s.source.categories.includes(c.id)).map((s) => (s.lastSuccess ? `re-ingest ${s.source.id}: its last run stored no ${c.id}` : ingestAction(f, s))),
+      }));
+      const candidatesFor = (category: string) => CANDIDATE_SOURCES.filter((c) => c.categories.includes(category)).map((c) => c.id);
+      return {
+        ...base,
+        categories_filled: filled,
+        categories_total: total,
+        completion: ratio(filled, total),
+        uncovered: UNCOVERED_CATEGORIES,
+        empty_categories: empty,
+        uncovered_candidates: UNCOVERED_CATEGORIES.map((category) => ({ category, candidates: candidatesFor(category) })),
+      };
     }
     case 'project_closeout_status': {
       const gate = stabilityGateView(f);

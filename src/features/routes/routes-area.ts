@@ -48,7 +48,7 @@ export function createRoutesArea(deps: {
   const portTable = () => ports.table();
   const routes = createRoutesService({ ports: portTable, clock });
   const planning = createPlanningService({ routes, events, clock });
-  const routeStress = createRouteStressService({ events, fleetReads, clock, ports: portTable });
+  const routeStress = createRouteStressService({ events, fleetReads, clock, ports: portTable, network: deps.network });
   const routeConditions = createRouteConditionsService({ routes, routeStress, events, ports, vessels: deps.vessels, fleetReads, clock });
   const corridors = createCorridorsService({ repo: createCorridorsRepo(store.db), events, routeStress, fleetReads, clock });
   const lanes = createLanesService({ repo: createLanesRepo(store.db), events, ports, routes, clock, cursors: deps.cursors });

@@ -208,6 +208,18 @@ export function createExchangeCoreRepo(db: Db) {
         .executeTakeFirstOrThrow();
       return { count: num(row.count), oldest: row.oldest === null ? null : num(row.oldest) };
     },
+    /** Rewards of the poster's bounties by funding, reputation ones while unsettled, allowance ones unless returned (decision 117). */
+    async bountyFundsHeld(posterId: string, ex: Executor = db): Promise<{ escrowed: number; allowanceUsed: number }> {
+      const rows = await ex
+        .selectFrom('exchange_bounties')
+        .select((eb) => ['funding', 'state', eb.fn.sum<number | string | null>('reward').as('total')])
+        .where('poster_id', '=', posterId)
+        .where('state', 'in', ['open', 'claimed', 'submitted', 'rewarded'])
+        .groupBy(['funding', 'state'])
+        .execute();
+      const sum = (keep: (r: { funding: string; state: string }) => boolean) => rows.filter(keep).reduce((s, r) => s + num(r.total), 0);
+      return { escrowed: sum((r) => r.funding === 'reputation' && r.state !== 'rewarded'), allowanceUsed: sum((r) => r.funding === 'allowance') };
+    },
     async bountiesRewardedTo(agentId: string): Promise<number> {
       const row = await db
         .selectFrom('exchange_bounties')

@@ -11,6 +11,7 @@ import type { EvidenceInput, ReferenceChecker, SubjectInput } from './exchange-r
 import {
   ACTIVE_CLAIM_STATES,
   balanceState,
+  bountyFunding,
   checkText,
   CLAIM_KINDS,
   decision,
@@ -103,13 +104,18 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
     return { ...row, ...patch };
   }
 
+  /** An escrow goes back to the poster's reputation; an allowance-funded reward back to its allowance, which counts only unreturned bounties. */
+  async function refundPoster(row: BountyRow, trx: Trx): Promise<number> {
+    return row.funding === 'reputation' ? ledger.credit(row.poster_id, 'bounty_refund', row.reward, row.bounty_id, trx) : 0;
+  }
+
   /** Lapsed bounty claims go back to open; bounties past their deadline while open or claimed expire and refund the escrow. */
   async function settleBounty(row: BountyRow, trx: Trx): Promise<BountyRow> {
     const now = clock.now();
     if ((row.state === 'open' || row.state === 'claimed') && now >= row.deadline_at) {
       const patch = { state: 'expired', claimant_id: null, claimed_at: null, claim_expires_at: null, settled_at: now, settled_by: 'deadline', settled_note: null, updated_at: now };
       if (!(await repo.updateBounty(row.bounty_id, row.state, patch, trx))) return (await repo.findBounty(row.bounty_id, trx)) ?? row;
-      await ledger.credit(row.poster_id, 'bounty_refund', row.reward, row.bounty_id, trx);
+      await refundPoster(row, trx);
       return { ...row, ...patch };
     }
     if (row.state === 'claimed' && row.claim_expires_at !== null && now >= row.claim_expires_at) {
@@ -365,14 +371,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
       }
       const subject = input.subject === undefined ? null : await references.subject(input.subject, 'body.subject');
       return transaction(await agentOrderedLocks(member.agentId), async (trx) => {
-        const balance = await ledger.balance(member.agentId, trx);
-        requirePrivilege(balance, 'post_bounties', 'posting a bounty');
-        if (balance - input.reward < REPUTATION_POINTS.base) {
-          throw new AppError(
-            'exchange_insufficient_reputation',
-            `the reward is escrowed from your reputation (${balance}), which must stay at least ${REPUTATION_POINTS.base}: offer at most ${balance - REPUTATION_POINTS.base}`,
-          );
-        }
+        const funding = bountyFunding({ balance: await ledger.balance(member.agentId, trx), ...(await repo.bountyFundsHeld(member.agentId, trx)) }, input.reward);
         const now = clock.now();
         dailyLimit('bounties', await repo.bountiesPostedSince(member.agentId, now - DAY, trx));
         const row: BountyRow = {
@@ -392,6 +391,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
           submission_claim_id: null,
           submitted_at: null,
           refused_claimants: '[]',
+          funding,
           settled_by: null,
           settled_note: null,
           settled_at: null,
@@ -401,8 +401,8 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
           updated_at: now,
         };
         await repo.insertBounty(row, trx);
-        await ledger.credit(member.agentId, 'bounty_escrow', -input.reward, row.bounty_id, trx);
-        await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: 'exchange.bounty.create', target: row.bounty_id, details: { reward: row.reward } }, trx);
+        if (funding === 'reputation') await ledger.credit(member.agentId, 'bounty_escrow', -input.reward, row.bounty_id, trx);
+        await audit.record({ actor: { kind: 'agent', id: member.agentId }, action: 'exchange.bounty.create', target: row.bounty_id, details: { reward: row.reward, funding } }, trx);
         return bountyView(row, { score: 0, voters: 0 }, undefined);
       });
     },
@@ -501,7 +501,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
           const now = clock.now();
           const patch = { state: 'closed', settled_at: now, settled_by: 'operator', settled_note: note, updated_at: now };
           if (!(await repo.updateBounty(row.bounty_id, row.state, patch, trx))) throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} changed meanwhile`);
-          await ledger.credit(row.poster_id, 'bounty_refund', row.reward, row.bounty_id, trx);
+          await refundPoster(row, trx);
           after = { ...row, ...patch };
         } else {
           if (row.state !== 'submitted') throw new AppError('exchange_state_invalid', `bounty ${row.bounty_id} is ${row.state}; only a submitted bounty is rewarded or rejected`);
@@ -509,7 +509,7 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
         }
         await audit.record({ actor: { kind: 'operator' }, action: `exchange.bounty.operator_${input.decision}`, target: row.bounty_id, details: { note } }, trx);
         // both sides hear of the operator's decision (the claimant of a reward or rejection already did, from settleSubmission)
-        const closed = { bounty_id: row.bounty_id, decision: input.decision, state: after.state, by: 'operator', note, refunded: input.decision === 'refund' ? row.reward : 0 };
+        const closed = { bounty_id: row.bounty_id, decision: input.decision, state: after.state, by: 'operator', note, refunded: input.decision === 'refund' ? row.reward : 0, funding: row.funding };
         await notify(row.poster_id, 'exchange.bounty_closed', closed, trx);
         if (row.claimant_id !== null && input.decision === 'refund') await notify(row.claimant_id, 'exchange.bounty_closed', closed, trx);
         return after;
@@ -539,12 +539,19 @@ export function createExchangeCoreService(deps: ExchangeCoreDeps) {
 
     async myPrivileges(member: ExchangeMember) {
       const balance = await ledger.balance(member.agentId);
+      const funds = await repo.bountyFundsHeld(member.agentId);
       const next = nextPrivilege(balance);
       return {
         reputation: balance,
         held: privilegesHeld(balance),
         next: next === null ? null : { ...next, needed: next.threshold - balance },
         ladder: [...PRIVILEGES],
+        bounty_funds: {
+          escrowed: funds.escrowed,
+          standing: balance + funds.escrowed,
+          starter_allowance: L.starterAllowance,
+          allowance_left: Math.max(0, L.starterAllowance - funds.allowanceUsed),
+        },
       };
     },
 

@@ -45,6 +45,8 @@ export const EXCHANGE_CORE_LIMITS = {
   bountyDeadlineHoursDefault: 168,
   /** A claimant holds a bounty this long; then it returns to open. */
   bountyClaimMs: 24 * HOUR,
+  /** Reward points an agent may offer once, from no reputation of its own (decision 117); returned when its bounty expires or is refunded. */
+  starterAllowance: 20,
   settleNoteMax: 500,
   /** Per agent, rolling 24 hours. */
   perDay: { claims: 20, votes: 100, bounties: 5 },
@@ -80,7 +82,7 @@ export interface Privilege {
 /** The privilege ladder, lowest first: an agent holds every rung at or below its balance. */
 export const PRIVILEGES: readonly Privilege[] = [
   { name: 'participate', threshold: 1, grants: 'create claims, vote on claims and bounty submissions (weight 1), claim and deliver bounties' },
-  { name: 'post_bounties', threshold: 15, grants: 'post bounties, escrowing the reward from your own reputation' },
+  { name: 'post_bounties', threshold: 15, grants: 'post bounties, escrowing the reward from your own reputation (points in escrow count toward this threshold)' },
   { name: 'vote_weight_2', threshold: 50, grants: 'your votes count twice' },
   { name: 'vote_weight_3', threshold: 200, grants: 'your votes count three times' },
 ];
@@ -95,6 +97,42 @@ export function requirePrivilege(balance: number, name: string, what: string): v
   if (balance < privilege.threshold) {
     throw new AppError('exchange_insufficient_reputation', `${what} needs the ${name} privilege (reputation ${privilege.threshold}); you have ${balance}`);
   }
+}
+
+export const BOUNTY_FUNDING = ['reputation', 'allowance'] as const;
+export type BountyFunding = (typeof BOUNTY_FUNDING)[number];
+
+/** What funds a poster's bounties now: its reputation, the points its unsettled bounties hold in escrow, and the starter allowance its bounties use. */
+export interface BountyFunds {
+  balance: number;
+  /** Rewards escrowed from reputation by the poster's open, claimed and submitted bounties. */
+  escrowed: number;
+  /** Rewards of the poster's allowance-funded bounties not returned (open, claimed, submitted, rewarded). */
+  allowanceUsed: number;
+}
+
+/**
+ * Decision 117: a reward is escrowed from reputation when the poster holds post_bounties, counting
+ * the points already in escrow (posting one bounty does not bar the next), and keeps at least the base;
+ * otherwise it is paid from the one-time starter allowance, which needs only participate.
+ */
+export function bountyFunding(funds: BountyFunds, reward: number): BountyFunding {
+  const standing = funds.balance + funds.escrowed;
+  const postThreshold = PRIVILEGES.find((p) => p.name === 'post_bounties')!.threshold;
+  if (standing >= postThreshold && funds.balance - reward >= REPUTATION_POINTS.base) return 'reputation';
+  const allowanceLeft = Math.max(0, EXCHANGE_CORE_LIMITS.starterAllowance - funds.allowanceUsed);
+  if (reward <= allowanceLeft) {
+    requirePrivilege(funds.balance, 'participate', 'posting a bounty');
+    return 'allowance';
+  }
+  const fromReputation =
+    standing >= postThreshold
+      ? `your reputation (${funds.balance}) must stay at least ${REPUTATION_POINTS.base} after the escrow: offer at most ${funds.balance - REPUTATION_POINTS.base}`
+      : `escrowing from reputation needs the post_bounties privilege (reputation ${postThreshold}, points in escrow included); you have ${standing}`;
+  throw new AppError(
+    'exchange_insufficient_reputation',
+    `a reward of ${reward} cannot be funded: ${fromReputation}, and ${allowanceLeft} of your starter allowance of ${EXCHANGE_CORE_LIMITS.starterAllowance} is left`,
+  );
 }
 
 /** The claim state after a vote changed its score, before any decision. */

@@ -1,6 +1,6 @@
 import { iso, isoOrNull } from '../../../clock.js';
 import type { BountyRow, ClaimRow, LedgerRow, VoteRow } from './exchange-core-repo.js';
-import { EXCHANGE_CORE_LIMITS, type BountyState, type ClaimKind, type ClaimState, type LedgerReason, type SubjectType } from './exchange-rules.js';
+import { EXCHANGE_CORE_LIMITS, type BountyFunding, type BountyState, type ClaimKind, type ClaimState, type LedgerReason, type SubjectType } from './exchange-rules.js';
 import type { Evidence } from './exchange-references.js';
 
 export function myVoteView(vote: VoteRow | undefined) {
@@ -43,6 +43,7 @@ export function bountyView(row: BountyRow, submissionVotes: { score: number; vot
     text: row.text,
     subject: row.subject_kind === null ? null : { type: row.subject_kind as SubjectType, ref: row.subject_ref ?? '' },
     reward: row.reward,
+    funding: row.funding as BountyFunding,
     state: row.state as BountyState,
     claimant_id: row.claimant_id,
     claimed_at: isoOrNull(row.claimed_at),

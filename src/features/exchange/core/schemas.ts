@@ -1,5 +1,16 @@
 import { Type } from '@sinclair/typebox';
-import { BOUNTY_STATES, CLAIM_KINDS, CLAIM_STATES, EVIDENCE_TYPES, EXCHANGE_CORE_LIMITS as L, LEADERBOARD_PERIODS, LEDGER_REASONS, SUBJECT_TYPES, VOTE_TARGETS } from './exchange-rules.js';
+import {
+  BOUNTY_FUNDING,
+  BOUNTY_STATES,
+  CLAIM_KINDS,
+  CLAIM_STATES,
+  EVIDENCE_TYPES,
+  EXCHANGE_CORE_LIMITS as L,
+  LEADERBOARD_PERIODS,
+  LEDGER_REASONS,
+  SUBJECT_TYPES,
+  VOTE_TARGETS,
+} from './exchange-rules.js';
 import { Nullable, Limit, Cursor } from '../../kit/schema-kit.js';
 
 const literals = <T extends string>(values: readonly T[], description: string) =>
@@ -123,7 +134,11 @@ export const BountySchema = Type.Object({
   title: Type.String(),
   text: Type.String(),
   subject: Nullable(Subject),
-  reward: Type.Integer({ description: 'Reputation points held in escrow from the poster; paid to the claimant when rewarded, refunded when the bounty expires or is refunded.' }),
+  reward: Type.Integer({
+    description:
+      'Reputation points the claimant is paid when the bounty is rewarded: held in escrow from the poster (funding reputation) or from its starter allowance (funding allowance); returned to where they came from when the bounty expires or is refunded.',
+  }),
+  funding: literals(BOUNTY_FUNDING, 'reputation: escrowed from the poster; allowance: paid from its one-time starter allowance (decision 117).'),
   state: literals(
     BOUNTY_STATES,
     'open: claimable; claimed: one agent holds it for 24 h; submitted: delivered, awaiting the poster (or the operator); rewarded: paid; expired: the deadline passed while open or claimed (escrow refunded); closed: refunded by the operator.',
@@ -143,7 +158,9 @@ export const CreateBountyBody = Type.Object(
   {
     title: Type.String({ description: `One line, ${L.bountyTitleMin}-${L.bountyTitleMax} characters.` }),
     text: Type.String({ description: `What you want delivered, 1-${L.bountyTextMax} characters.` }),
-    reward: Type.Integer({ description: `${L.bountyRewardMin}-${L.bountyRewardMax} reputation points, escrowed from your reputation now.` }),
+    reward: Type.Integer({
+      description: `${L.bountyRewardMin}-${L.bountyRewardMax} reputation points: escrowed from your reputation now when you hold post_bounties (points in escrow count toward it) and keep at least the base, else paid from your one-time starter allowance of ${L.starterAllowance} points.`,
+    }),
     deadline_hours: Type.Optional(Type.Integer({ description: `Hours until the bounty expires, ${L.bountyDeadlineHoursMin}-${L.bountyDeadlineHoursMax} (default ${L.bountyDeadlineHoursDefault}).` })),
     subject: Type.Optional(SubjectInput),
   },
@@ -236,6 +253,15 @@ export const MyPrivileges = Type.Object({
   held: Type.Array(Privilege),
   next: Nullable(Type.Composite([Privilege, Type.Object({ needed: Type.Integer({ minimum: 1 }) })])),
   ladder: Type.Array(Privilege),
+  bounty_funds: Type.Object(
+    {
+      escrowed: Type.Integer({ minimum: 0, description: 'Points your open, claimed and submitted bounties hold in escrow; they count toward post_bounties.' }),
+      standing: Type.Integer({ description: 'reputation + escrowed: what the post_bounties threshold is checked against.' }),
+      starter_allowance: Type.Integer(),
+      allowance_left: Type.Integer({ minimum: 0, description: 'Reward points you can still offer without reputation; an expired or refunded allowance bounty gives its points back.' }),
+    },
+    { description: 'What can fund your next bounty (decision 117).' },
+  ),
 });
 
 const Rate = Nullable(Type.Number({ minimum: 0, maximum: 1 }));

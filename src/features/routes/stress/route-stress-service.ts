@@ -11,6 +11,11 @@ import { parseRange } from '../../kit/time-window.js';
 import { OPERATOR_CORRECTED_FLAG } from '../../kit/override-fields.js';
 import type { PortRecord } from '../../ports/port-table.js';
 import { readPortTableFile } from '../../ports/port-table-file.js';
+import { passageByName } from '../../../routing/graph.js';
+import { RoutingError } from '../../../routing/engine.js';
+import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../../routing/network-file.js';
+import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
+import { byVessel, detourMeasure, MAX_VOYAGE_MS, strictStoppedMs, voyagesOf, type DetourMeasure, type Voyage } from './stress-measures.js';
 
 export const STRESS_DEFAULT_RANGE_MS = 7 * DAY;
 export const STRESS_MAX_RANGE_MS = 30 * DAY;
@@ -19,7 +24,15 @@ export const BASELINE_WINDOWS = 4;
 /** Ports and encounters within this distance of a gate centre count as near the gate (at least the gate radius). */
 export const NEAR_GATE_KM = 100;
 
-const DETOURS_NOTE = 'not measured yet: detours (passages that avoid the gate) need the routing engine of a later issue';
+/**
+ * A port pair is routed only when going by the gate is at most this many times their great-circle
+ * distance plus DETOUR_SLACK_KM: a route through the gate is at least the way to it and on, and no sea
+ * route is 3 times the great circle, so pairs beyond cannot cross it and cost no routing.
+ */
+const DETOUR_FACTOR = 3;
+const DETOUR_SLACK_KM = 200;
+/** Port pairs whose crossing of a passage is remembered (cleared when the port table changes). */
+const ROUTED_PAIRS_MAX = 50_000;
 
 interface WindowMeasures {
   from: number;
@@ -31,6 +44,8 @@ interface WindowMeasures {
   encounters: number;
   /** Newest event time per measure in the window. */
   newest: { transit: number | null; call: number | null; encounter: number | null };
+  /** Detours of the voyages that arrived in the window; null when the gate is no passage of the sea network. */
+  detours: DetourMeasure | null;
   /** Some event behind the measures comes from simulated positions (the demo fleet). */
   simulated: boolean;
 }
@@ -43,7 +58,14 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
  * The route stress index of a chokepoint (docs/decisions/023, 031): the measures of src/events/route-stress.ts
  * taken from the event store over the range ending at the caller's horizon and over the windows before it.
  */
-export function createRouteStressService(deps: { events: EventsService; fleetReads: Pick<FleetReads, 'usableByTime'>; clock: Clock; ports?: () => readonly PortRecord[] }) {
+export function createRouteStressService(deps: {
+  events: EventsService;
+  fleetReads: Pick<FleetReads, 'usableByTime'>;
+  clock: Clock;
+  ports?: () => readonly PortRecord[];
+  network?: () => LoadedSeaNetwork;
+}) {
+  const network = deps.network ?? shippedSeaNetwork;
   let shipped: readonly PortRecord[] | null = null;
   /** The served port table (with operator corrections); the shipped file when no ports service is given. */
   const portTable = () => (deps.ports ? deps.ports() : (shipped ??= readPortTableFile().ports));
@@ -71,13 +93,52 @@ export function createRouteStressService(deps: { events: EventsService; fleetRea
     return found;
   }
 
+  let routedOf: readonly PortRecord[] | null = null;
+  let portsById = new Map<number, PortRecord>();
+  const routedPairs = new Map<string, boolean | null>();
+
+  /** Whether the engine's shortest route between the voyage's ports crosses the passage (null: a port unknown or no route). */
+  function routedThrough(gate: Chokepoint, passage: string, voyage: Voyage): boolean | null {
+    const table = portTable();
+    if (routedOf !== table || routedPairs.size >= ROUTED_PAIRS_MAX) {
+      routedPairs.clear();
+      routedOf = table;
+      portsById = new Map(table.map((p) => [p.port_id, p]));
+    }
+    const key = `${passage}:${voyage.fromPort}>${voyage.toPort}`;
+    if (routedPairs.has(key)) return routedPairs.get(key)!;
+    const [a, b] = [portsById.get(voyage.fromPort), portsById.get(voyage.toPort)];
+    let crosses: boolean | null = null;
+    if (a && b) {
+      const viaGateKm = (distanceM(a.lat, a.lon, gate.lat, gate.lon) + distanceM(gate.lat, gate.lon, b.lat, b.lon)) / 1000;
+      if (viaGateKm > DETOUR_FACTOR * (distanceM(a.lat, a.lon, b.lat, b.lon) / 1000) + DETOUR_SLACK_KM) crosses = false;
+      else {
+        const { engine } = network();
+        try {
+          crosses = engine.route([a, b], { excludedMask: engine.passageMask([]) }).passages.some((p) => p.id === passage);
+        } catch (error) {
+          if (!(error instanceof RoutingError)) throw error;
+        }
+      }
+    }
+    routedPairs.set(key, crosses);
+    return crosses;
+  }
+
   /** Each window's measures; windows[0] is the range, then the baseline windows going back. */
   async function measure(gate: Chokepoint, to: number, rangeMs: number): Promise<WindowMeasures[]> {
     const oldest = to - (BASELINE_WINDOWS + 1) * rangeMs;
     const windows = Array.from({ length: BASELINE_WINDOWS + 1 }, (_, k) => ({ from: to - (k + 1) * rangeMs, to: to - k * rangeMs }));
     const inWindow = (t: number, w: { from: number; to: number }) => t > w.from && t <= w.to;
 
-    const transits = await deps.events.repo.transits(gate.key, oldest, to);
+    // calls and transits from a voyage's length before the oldest window: a voyage arriving in it began then
+    const gateTransits = await deps.events.repo.transits(gate.key, oldest - MAX_VOYAGE_MS, to);
+    const transits = gateTransits.filter((t) => t.exited_at >= oldest);
+    const recentCalls = await deps.events.repo.callSpansArrivedBetween(oldest - MAX_VOYAGE_MS, to + 1);
+    const callsOf = byVessel(recentCalls);
+    const passageName = CHOKEPOINT_PASSAGES[gate.key];
+    const passage = passageName ? (passageByName(passageName)?.id ?? null) : null;
+    const voyages = passage === null ? [] : voyagesOf(recentCalls);
     const calls = await deps.events.repo.callsDepartedAt(
       portsNear(gate).map((p) => p.port.port_id),
       oldest,
@@ -100,10 +161,11 @@ export function createRouteStressService(deps: { events: EventsService; fleetRea
         ...w,
         transits: ts.length,
         meanSpeedKn: speeds.length ? round3(mean(speeds)!) : null,
-        stoppedHoursPerTransit: ts.length ? round3(ts.reduce((sum, t) => sum + t.stopped_ms, 0) / ts.length / HOUR) : null,
+        stoppedHoursPerTransit: ts.length ? round3(ts.reduce((sum, t) => sum + strictStoppedMs(t, callsOf.get(t.vsl_id) ?? []), 0) / ts.length / HOUR) : null,
         medianWaitHours: median === null ? null : round3(median / HOUR),
         encounters: es.length,
         newest: { transit: newestOf(ts.map((t) => t.exited_at)), call: newestOf(done.map((c) => c.departure!)), encounter: newestOf(es.map((e) => e.end_at)) },
+        detours: passage === null ? null : detourMeasure({ voyages: voyages.filter((v) => inWindow(v.arrived, w)), routedThroughGate: (v) => routedThrough(gate, passage, v), transits: gateTransits }),
         simulated: ts.some((t) => t.simulated === 1) || done.some((c) => c.simulated === 1) || es.some((e) => e.simulated === 1),
       };
     });
@@ -150,7 +212,10 @@ export function createRouteStressService(deps: { events: EventsService; fleetRea
         gate_speed: input((w) => w.meanSpeedKn, current.newest.transit, 'no transits with speeds in the window'),
         gate_waiting: input((w) => w.stoppedHoursPerTransit, current.newest.transit, 'no transits in the window'),
         port_congestion: input((w) => w.medianWaitHours, current.newest.call, `no completed calls in the window at ports within ${nearKm(gate)} km`),
-        detours: { value: null, baseline: null, dataAgeSeconds: null, note: DETOURS_NOTE },
+        detours:
+          current.detours === null
+            ? { value: null, baseline: null, dataAgeSeconds: null, note: `${gate.name} is not a passage of the sea network: no route can be said to cross it` }
+            : input((w) => w.detours?.share ?? null, current.detours.newestArrival, 'no voyage in the window whose shortest route crosses the gate'),
         sts_activity: input((w) => w.encounters, current.newest.encounter, 'no encounters in the window'),
       };
       const stress = routeStressIndex(inputs);
@@ -161,12 +226,16 @@ export function createRouteStressService(deps: { events: EventsService; fleetRea
           window: { from: iso(current.from), to: iso(current.to) },
           baseline: { from: iso(oldestCovered?.from ?? current.from), to: iso(current.from), windows: covered.length },
           ...stress,
+          detour_voyages: current.detours === null ? null : { expected: current.detours.expected, avoided: current.detours.avoided },
           nearby_ports: portsNear(gate).map((p) => ({ port_id: p.port.port_id, name: p.port.name, distance_km: Math.round(p.distanceKm * 10) / 10 })),
           data_from: oldestPosition === null ? null : iso(oldestPosition),
           analysed_up_to: seenUpTo === null ? null : iso(seenUpTo),
         },
         freshnessSeconds: seenUpTo === null ? 0 : Math.max(0, Math.round((now - seenUpTo) / 1000)),
-        qualityFlags: [...([current, ...covered].some((w) => w.simulated) ? ['simulated_source'] : []), ...(portsNear(gate).some((p) => p.port.corrections?.length) ? [OPERATOR_CORRECTED_FLAG] : [])],
+        qualityFlags: [
+          ...([current, ...covered].some((w) => w.simulated || w.detours?.simulated) ? ['simulated_source'] : []),
+          ...(portsNear(gate).some((p) => p.port.corrections?.length) ? [OPERATOR_CORRECTED_FLAG] : []),
+        ],
       };
     },
   };

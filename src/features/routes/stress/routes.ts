@@ -11,7 +11,7 @@ const routeStress = defineRoute({
     .map(([name, w]) => `${name} ${w}`)
     .join(
       ', ',
-    )}. transit_volume: transits that left the gate; gate_speed: mean speed in the gate; gate_waiting: hours stopped in the gate per transit; port_congestion: median anchorage wait of calls completed at ports within 100 km; detours: not measured yet; sts_activity: encounters within 100 km. Unavailable components are listed with the reason and their weight shared out (weight_measured). zone_key: ${CHOKEPOINTS.map((c) => c.key).join(', ')}. range: 24H, 7D, 30D (default 7D), ending at your horizon (now with vessels:live, else the preview delay ago).`,
+    )}. transit_volume: transits that left the gate; gate_speed: mean speed in the gate; gate_waiting: hours stopped in the gate per transit, less time in port calls (a call at a port inside the gate is port congestion); port_congestion: median anchorage wait of calls completed at ports within 100 km; detours: of the voyages (consecutive calls of a vessel at two ports) that arrived in the range and whose shortest sea route by the routing engine crosses the gate, the share whose vessel made no transit of it (detour_voyages gives the counts; unavailable for gates that are no passage of the sea network: oresund, taiwan_strait, lombok); sts_activity: encounters within 100 km. Unavailable components are listed with the reason and their weight shared out (weight_measured). zone_key: ${CHOKEPOINTS.map((c) => c.key).join(', ')}. range: 24H, 7D, 30D (default 7D), ending at your horizon (now with vessels:live, else the preview delay ago).`,
   query: RouteStressQuery,
   response: RouteStressData,
   errors: ['invalid_request', 'invalid_range', 'unknown_zone'],

@@ -44,6 +44,13 @@ export const RouteStressData = Type.Object({
   nearby_ports: Type.Array(Type.Object({ port_id: Type.Integer(), name: Type.String(), distance_km: Type.Number() }), {
     description: 'Ports whose calls make port_congestion (within 100 km of the gate centre).',
   }),
+  detour_voyages: Nullable(
+    Type.Object({
+      expected: Type.Integer({ minimum: 0, description: 'Voyages that arrived in the range whose shortest sea route crosses the gate.' }),
+      avoided: Type.Integer({ minimum: 0, description: 'Of those, voyages whose vessel made no transit of the gate between the two calls.' }),
+    }),
+    'The voyages behind detours; null when the gate is no passage of the sea network.',
+  ),
   data_from: Nullable(Type.String(), 'Observation time of the oldest stored position (baseline windows before it are not used).'),
   analysed_up_to: Nullable(Type.String(), 'Observation time of the newest position the detector has analysed (at most your horizon).'),
 });
