@@ -203,6 +203,21 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
     `Stationary pairs at anchorages reported with setting \`anchorage\`: ${asAnchorage}/${atAnchorages.length} (${pct(asAnchorage, atAnchorages.length)}; issue 26 asks ≥ 80 %: ${atAnchorages.length === 0 ? 'no pairs' : asAnchorage / atAnchorages.length >= 0.8 ? 'PASS' : 'FAIL'})`,
     '',
   );
+  if (listMisses) {
+    const iso = (t: number) => new Date(t).toISOString().slice(11, 16);
+    const stopKinds = (mmsi: number, p: TruthPair) =>
+      (bosunStops.get(mmsi) ?? [])
+        .filter((s) => overlap(s, p) > 0)
+        .map((s) => `${s.kind} ${iso(s.start)}–${iso(s.end)} (${bosun.portName(s.portId)})`)
+        .join(', ') || 'no Bosun stop';
+    for (const p of atAnchorages.filter((q) => reported(q)?.setting !== 'anchorage')) {
+      const e = reported(p);
+      out.push(
+        `- anchorage pair not reported as anchorage: ${day.vessels.get(p.a)?.name ?? p.a} (${p.a}) + ${day.vessels.get(p.b)?.name ?? p.b} (${p.b}) ${iso(p.start)}–${iso(p.end)} ${p.medianDistanceM} m at ${p.lat.toFixed(4)}, ${p.lon.toFixed(4)}; Bosun: ${e ? `${e.setting} ${iso(e.start_at)}–${iso(e.end_at)}` : 'no encounter'}; stops ${p.a}: ${stopKinds(p.a, p)}; ${p.b}: ${stopKinds(p.b, p)}`,
+      );
+    }
+    out.push('');
+  }
   const bySetting = new Map<string, number>();
   for (const e of bosun.encounters) bySetting.set(e.setting ?? 'none', (bySetting.get(e.setting ?? 'none') ?? 0) + 1);
   out.push(`| all Bosun encounters | | ${bosun.encounters.length} | ${[...bySetting].map(([k, n]) => `${k} ${n}`).join(', ') || '–'} |`);

@@ -8,7 +8,8 @@ import type { PortPointIndex } from './port-calls.js';
  * from any port or anchorage point: setting `open_sea`. Nearer a port (docs/decisions/077), two
  * vessels within 100 m of each other for at least an hour, both slower than 2 kn, meet at an
  * `anchorage` when one of them at least lies at anchor (swinging, or AIS status 1) for most of the
- * time together — a bunker barge or a lightering tanker alongside an anchored ship — and otherwise in
+ * time together, or the stop it lay in then is known to be at anchor when the encounter completes
+ * (decision 115) — a bunker barge or a lightering tanker alongside an anchored ship — and otherwise in
  * `port` (ships moored side by side at a quay, tugs and barges in their fleets: listed only when asked for). Vessels are found
  * near each other through a grid of cells about 1 km across holding each vessel's latest fix, so a
  * fix costs a look at its neighbours only, never a pass over the fleet.
@@ -28,6 +29,11 @@ export interface EncounterParameters {
   nearPortMaxDistanceM: number;
   /** …for at least this long. */
   nearPortMinDurationMs: number;
+  /**
+   * A near-port encounter that would be `port` waits, after the pair parted, while either vessel is
+   * still in the stop it lay in (its swing may show later), at most this long (decision 115).
+   */
+  nearPortSettleMs: number;
 }
 
 export const GFW_ENCOUNTER_PARAMETERS: EncounterParameters = {
@@ -39,10 +45,16 @@ export const GFW_ENCOUNTER_PARAMETERS: EncounterParameters = {
   staleAfterMs: 30 * 60_000,
   nearPortMaxDistanceM: 100,
   nearPortMinDurationMs: 3_600_000,
+  nearPortSettleMs: 12 * 3_600_000,
 };
 
-/** Where a stopped vessel lies, as the port-call detector sees it (null: not stopped in a port, or not known). */
-export type StopKindOf = (vesselId: string) => 'anchorage' | 'berth' | null;
+/**
+ * Where a vessel lay between two times, as the port-call detector sees it now (null: not stopped in a
+ * port, or not known). Asked again when an encounter completes: a swing shows only as a stop goes on.
+ */
+export type StopKindOf = (vesselId: string, from: number, to: number) => 'anchorage' | 'berth' | null;
+/** Whether the vessel is still in the stop it was in at `t` (what is known of that stop may change). */
+export type StillStopped = (vesselId: string, t: number) => boolean;
 
 export interface EncounterFix {
   vesselId: string;
@@ -107,7 +119,12 @@ export interface EncounterDetector {
   flush(state: EncounterState, now: number): Encounter[];
 }
 
-export function createEncounterDetector(ports: PortPointIndex, params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS, kindOf: StopKindOf = () => null): EncounterDetector {
+export function createEncounterDetector(
+  ports: PortPointIndex,
+  params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS,
+  kindOf: StopKindOf = () => null,
+  stillStopped: StillStopped = () => false,
+): EncounterDetector {
   // The grid is derived from state.latest and rebuilt when a different state object comes in.
   let gridFor: EncounterState | null = null;
   const grid = new Map<string, Set<string>>();
@@ -135,9 +152,20 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
     gridFor = state;
   }
 
+  const isNearPort = (pair: PairState) => (pair.nearPort ?? 0) * 2 > pair.distances.length;
+  const atAnchor = (a: string, b: string, pair: PairState) =>
+    (pair.anchored ?? 0) * 2 > pair.distances.length || kindOf(a, pair.start, pair.lastClose) === 'anchorage' || kindOf(b, pair.start, pair.lastClose) === 'anchorage';
+
+  /** A parted near-port pair not (yet) known to be at an anchorage, one of whose vessels has not left its stop: wait. */
+  function unsettled(key: string, pair: PairState, now: number): boolean {
+    if (!isNearPort(pair) || now - pair.lastClose > params.nearPortSettleMs || pair.lastClose - pair.start < params.nearPortMinDurationMs) return false;
+    const [a, b] = key.split('|') as [string, string];
+    return !atAnchor(a, b, pair) && (stillStopped(a, pair.lastClose) || stillStopped(b, pair.lastClose));
+  }
+
   function complete(key: string, pair: PairState): Encounter | null {
     const n = pair.distances.length;
-    const nearPort = (pair.nearPort ?? 0) * 2 > n;
+    const nearPort = isNearPort(pair);
     if (pair.lastClose - pair.start < (nearPort ? params.nearPortMinDurationMs : params.minDurationMs)) return null;
     const [a, b] = key.split('|') as [string, string];
     return {
@@ -152,14 +180,14 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
       lastSeq: pair.lastSeq,
       // more observations per hour together make it surer; one every 10 minutes or better is 1
       confidence: Math.round(Math.min(1, 0.4 + (n / ((pair.lastClose - pair.start) / 600_000 + 1)) * 0.6) * 100) / 100,
-      setting: !nearPort ? 'open_sea' : (pair.anchored ?? 0) * 2 > n ? 'anchorage' : 'port',
+      setting: !nearPort ? 'open_sea' : atAnchor(a, b, pair) ? 'anchorage' : 'port',
     };
   }
 
   function flushParted(state: EncounterState, now: number): Encounter[] {
     const done: Encounter[] = [];
     for (const [key, pair] of Object.entries(state.pairs)) {
-      if (now - pair.lastClose <= params.partedAfterMs) continue;
+      if (now - pair.lastClose <= params.partedAfterMs || unsettled(key, pair, now)) continue;
       delete state.pairs[key];
       const encounter = complete(key, pair);
       if (encounter) done.push(encounter);
@@ -191,7 +219,7 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
               const d = distanceM(fix.lat, fix.lon, other.lat, other.lon);
               if (d > maxDistanceM) continue;
               const near = nearPort ? 1 : 0;
-              const anchored = nearPort && (kindOf(fix.vesselId) === 'anchorage' || kindOf(otherId) === 'anchorage') ? 1 : 0;
+              const anchored = nearPort && (kindOf(fix.vesselId, fix.t, fix.t) === 'anchorage' || kindOf(otherId, fix.t, fix.t) === 'anchorage') ? 1 : 0;
               const key = fix.vesselId < otherId ? `${fix.vesselId}|${otherId}` : `${otherId}|${fix.vesselId}`;
               const pair = state.pairs[key];
               if (pair && fix.t - pair.lastClose <= params.partedAfterMs) {
