@@ -34,6 +34,17 @@ export interface BosunDay {
   visitRank: (from: number, to: number) => Promise<Array<{ rank: number; name: string; calls: number; vessels: number }>>;
 }
 
+function nearestCharted(points: readonly ChartedPoint[], lat: number, lon: number): { portId: number; m: number } | null {
+  let best: { portId: number; m: number } | null = null;
+  for (const p of points) {
+    const dy = (p.lat - lat) * 111_320;
+    const dx = (p.lon - lon) * 111_320 * Math.cos((lat * Math.PI) / 180);
+    const m = Math.hypot(dx, dy);
+    if (!best || m < best.m) best = { portId: p.portId, m };
+  }
+  return best;
+}
+
 const overlap = (a: { start: number; end: number }, b: { start: number; end: number }) => Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
 const ratio = (n: number, d: number) => (d === 0 ? '–' : (n / d).toFixed(3));
 /** Relative error of Bosun's figure against the truth's, in per cent (signed). */
@@ -214,6 +225,12 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
       const e = reported(p);
       out.push(
         `- anchorage pair not reported as anchorage: ${day.vessels.get(p.a)?.name ?? p.a} (${p.a}) + ${day.vessels.get(p.b)?.name ?? p.b} (${p.b}) ${iso(p.start)}–${iso(p.end)} ${p.medianDistanceM} m at ${p.lat.toFixed(4)}, ${p.lon.toFixed(4)}; Bosun: ${e ? `${e.setting} ${iso(e.start_at)}–${iso(e.end_at)}` : 'no encounter'}; stops ${p.a}: ${stopKinds(p.a, p)}; ${p.b}: ${stopKinds(p.b, p)}`,
+      );
+    }
+    for (const p of pairs.filter((q) => q.setting === 'port' && reported(q)?.setting === 'open_sea')) {
+      const near = nearestCharted(bosun.chartedPoints, p.lat, p.lon);
+      out.push(
+        `- pair alongside reported as open_sea: ${day.vessels.get(p.a)?.name ?? p.a} (${p.a}) + ${day.vessels.get(p.b)?.name ?? p.b} (${p.b}) ${iso(p.start)}–${iso(p.end)} ${p.medianDistanceM} m at ${p.lat.toFixed(4)}, ${p.lon.toFixed(4)}; nearest charted point ${near ? `${bosun.portName(near.portId)} ${(near.m / 1000).toFixed(1)} km` : 'none'}; stops ${p.a}: ${stopKinds(p.a, p)}; ${p.b}: ${stopKinds(p.b, p)}`,
       );
     }
     out.push('');

@@ -33,6 +33,7 @@ import * as processLeases from './20261127T0100_process_leases.js';
 import * as positionsByDay from './20261127T0200_positions_by_day.js';
 import * as encounterSetting from './20261127T0600_encounter_setting.js';
 import * as consoleSigninGuard from './20261127T2100_console_signin_guard.js';
+import * as portAreas from './20261128T0200_port_areas.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -73,4 +74,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261127T0200_positions_by_day': positionsByDay,
   '20261127T0600_encounter_setting': encounterSetting,
   '20261127T2100_console_signin_guard': consoleSigninGuard,
+  '20261128T0200_port_areas': portAreas,
 };

@@ -199,3 +199,22 @@ test('two ships moored side by side: after the pair parts, the meeting waits at 
     [['31+32', 'port']],
   );
 });
+
+test('beyond 10 km of every port point: two ships stopped in port calls side by side are `port`, two drifting 300 m apart are `open_sea` (decision 115)', () => {
+  const radio = new Radio();
+  const berth = destinationPoint(PORT.lat, PORT.lon, 270, 15_000); // a river berth no port point marks
+  radio.stay(41, T0, 3, berth, false, 15);
+  radio.stay(42, T0 + MIN, 3, destinationPoint(berth.lat, berth.lon, 0, 35), false, 15);
+  const drift = destinationPoint(PORT.lat, PORT.lon, 180, 15_000);
+  for (let i = 0; i <= 30; i++) {
+    const a = destinationPoint(drift.lat, drift.lon, 90, i * 0.1 * 1852); // 1 kn east, a report every 6 min
+    radio.report(43, T0 + i * 6 * MIN, a, 1, 0, 90);
+    radio.report(44, T0 + i * 6 * MIN + 1000, destinationPoint(a.lat, a.lon, 0, 300), 1, 0, 90);
+  }
+  const { found, flush } = meetings(radio);
+  found.push(...flush(T0 + 20 * HOUR).map((e) => ({ ...e, reportedAt: Infinity })));
+  assert.deepEqual(found.map((e) => [e.vessels.join('+'), e.setting]).sort(), [
+    ['41+42', 'port'],
+    ['43+44', 'open_sea'],
+  ]);
+});
