@@ -5,8 +5,8 @@ import type { PortPointIndex } from './port-calls.js';
  * Encounters (possible ship-to-ship transfers) from the whole fleet's positions, incrementally
  * (docs/decisions/020-encounters.md). Global Fishing Watch's published parameters are the defaults:
  * two vessels within 500 m of each other for at least 2 hours, both slower than 2 kn, at least 10 km
- * from any port or anchorage point: setting `open_sea`. Nearer a port (docs/decisions/077), or both
- * stopped in port calls (in an area near a port the points do not mark, decision 115), two
+ * from any port or anchorage point and at sea: setting `open_sea`. Nearer a port (docs/decisions/077),
+ * or on land as the 1:10m coastline charts it (a river, a bayou: decision 115), two
  * vessels within 100 m of each other for at least an hour, both slower than 2 kn, meet at an
  * `anchorage` when one of them at least lies at anchor (swinging, or AIS status 1) for most of the
  * time together, or the stop it lay in then is known to be at anchor when the encounter completes
@@ -54,7 +54,7 @@ export const GFW_ENCOUNTER_PARAMETERS: EncounterParameters = {
  * port, or not known). Asked again when an encounter completes: a swing shows only as a stop goes on.
  */
 export type StopKindOf = (vesselId: string, from: number, to: number) => 'anchorage' | 'berth' | null;
-/** Whether the vessel is (still) in a stop of a port call that it was in at `t`: what is known of that stop may change. */
+/** Whether the vessel is still in the stop of a port call it was in at `t`: what is known of that stop may change. */
 export type StillStopped = (vesselId: string, t: number) => boolean;
 
 export interface EncounterFix {
@@ -120,12 +120,16 @@ export interface EncounterDetector {
   flush(state: EncounterState, now: number): Encounter[];
 }
 
-export function createEncounterDetector(
-  ports: PortPointIndex,
-  params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS,
-  kindOf: StopKindOf = () => null,
-  stillStopped: StillStopped = () => false,
-): EncounterDetector {
+/** What the encounter detector asks of the rest of the world: the port-call detector's stops, and where land is. */
+export interface EncounterContext {
+  kindOf?: StopKindOf;
+  stillStopped?: StillStopped;
+  /** True on land as the coastline charts it (rivers, bayous and inner harbours too narrow for it): never the open sea. */
+  onLand?: (lat: number, lon: number) => boolean;
+}
+
+export function createEncounterDetector(ports: PortPointIndex, params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS, context: EncounterContext = {}): EncounterDetector {
+  const { kindOf = () => null, stillStopped = () => false, onLand = () => false } = context;
   // The grid is derived from state.latest and rebuilt when a different state object comes in.
   let gridFor: EncounterState | null = null;
   const grid = new Map<string, Set<string>>();
@@ -208,7 +212,8 @@ export function createEncounterDetector(
       const slow = fix.sog !== null && fix.sog < params.maxSpeedKn;
       const nearPortPoint = slow && ports.portsWithin(fix.lat, fix.lon, params.minPortDistanceM).size > 0;
       if (slow) {
-        const inPortStop = stillStopped(fix.vesselId, fix.t);
+        // asked once per fix, and only for a pair the port rules leave at sea
+        let inland: boolean | undefined;
         const row = Math.floor(fix.lat / CELL_DEG);
         const col = Math.floor(fix.lon / CELL_DEG);
         for (let r = row - 1; r <= row + 1; r++) {
@@ -217,9 +222,10 @@ export function createEncounterDetector(
               if (otherId === fix.vesselId) continue;
               const other = state.latest[otherId]!;
               if (fix.t - other.t > params.staleAfterMs || other.sog === null || other.sog >= params.maxSpeedKn) continue;
-              // both stopped in a port call (within 30 km of a port: decision 075) is not the open sea either (decision 115)
-              const nearPort = nearPortPoint || (inPortStop && stillStopped(otherId, fix.t));
               const d = distanceM(fix.lat, fix.lon, other.lat, other.lon);
+              if (d > Math.max(params.maxDistanceM, params.nearPortMaxDistanceM)) continue;
+              // on land as charted (a river, a bayou) is not the open sea either (decision 115)
+              const nearPort = nearPortPoint || (inland ??= onLand(fix.lat, fix.lon));
               if (d > (nearPort ? params.nearPortMaxDistanceM : params.maxDistanceM)) continue;
               const near = nearPort ? 1 : 0;
               const anchored = nearPort && (kindOf(fix.vesselId, fix.t, fix.t) === 'anchorage' || kindOf(otherId, fix.t, fix.t) === 'anchorage') ? 1 : 0;

@@ -1,6 +1,7 @@
 import { createTransitDetector, emptyGateState, type GateState, type Transit } from '../../events/chokepoints.js';
 import { createEncounterDetector, emptyEncounterState, GFW_ENCOUNTER_PARAMETERS, type Encounter, type EncounterState } from '../../events/encounters.js';
 import { createPortCallDetector, emptyCallState, GFW_PORT_CALL_PARAMETERS, PortPointIndex, type PortCall, type PortPoint, type VesselCallState } from '../../events/port-calls.js';
+import { landIndex } from '../../geo/land.js';
 import { BUILTIN_PORTS } from '../../geo/ports-builtin.js';
 import { matchPort, type PortRecord } from '../ports/port-table.js';
 
@@ -77,7 +78,7 @@ export function createEventDetection(ports: readonly PortRecord[]) {
     const calls = fed?.calls[vslId];
     return calls ? callDetector.stillStoppedSince(calls, t) : false;
   };
-  const encounterDetector = createEncounterDetector(index, GFW_ENCOUNTER_PARAMETERS, stoppedAs, stillStopped);
+  const encounterDetector = createEncounterDetector(index, GFW_ENCOUNTER_PARAMETERS, { kindOf: stoppedAs, stillStopped, onLand: (lat, lon) => landIndex().isLand(lon, lat) });
   const transitDetector = createTransitDetector();
 
   const encounterOut = (state: DetectionState, encounter: Encounter) => ({

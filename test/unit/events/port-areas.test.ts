@@ -6,6 +6,7 @@ import { createEncounterDetector, emptyEncounterState, type Encounter } from '..
 import { createPortCallDetector, emptyCallState, PortPointIndex, type Fix, type PortCall, type VesselCallState } from '../../../src/events/port-calls.js';
 import { convertMessage } from '../../../src/fleet/convert.js';
 import { destinationPoint } from '../../../src/geo/distance.js';
+import { landIndex } from '../../../src/geo/land.js';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -120,7 +121,7 @@ test('encounters by setting: alongside an anchored ship near a port is anchorage
   const all = [...radio.fixes].flatMap(([mmsi, fixes]) => fixes.map((f) => ({ mmsi, f }))).sort((a, b) => a.f.t - b.f.t || a.f.seq - b.f.seq);
   const calls = createPortCallDetector(index);
   const states = new Map<string, VesselCallState>();
-  const encounters = createEncounterDetector(index, undefined, (id) => calls.stoppedAs(states.get(id) ?? emptyCallState()));
+  const encounters = createEncounterDetector(index, undefined, { kindOf: (id) => calls.stoppedAs(states.get(id) ?? emptyCallState()) });
   const state = emptyEncounterState();
   const found: Encounter[] = [];
   for (const { mmsi, f } of all) {
@@ -142,12 +143,11 @@ function meetings(radio: Radio) {
   const calls = createPortCallDetector(index);
   const states = new Map<string, VesselCallState>();
   const stateOf = (id: string) => states.get(id) ?? emptyCallState();
-  const detector = createEncounterDetector(
-    index,
-    undefined,
-    (id, from, to) => (from === to ? calls.stoppedAs(stateOf(id)) : calls.stoppedDuring(stateOf(id), from, to)),
-    (id, t) => calls.stillStoppedSince(stateOf(id), t),
-  );
+  const detector = createEncounterDetector(index, undefined, {
+    kindOf: (id, from, to) => (from === to ? calls.stoppedAs(stateOf(id)) : calls.stoppedDuring(stateOf(id), from, to)),
+    stillStopped: (id, t) => calls.stillStoppedSince(stateOf(id), t),
+    onLand: (lat, lon) => landIndex().isLand(lon, lat),
+  });
   const state = emptyEncounterState();
   const found: Array<Encounter & { reportedAt: number }> = [];
   const all = [...radio.fixes].flatMap(([mmsi, fixes]) => fixes.map((f) => ({ mmsi, f }))).sort((a, b) => a.f.t - b.f.t || a.f.seq - b.f.seq);
@@ -200,14 +200,16 @@ test('two ships moored side by side: after the pair parts, the meeting waits at 
   );
 });
 
-test('beyond 10 km of every port point: two ships stopped in port calls side by side are `port`, two drifting 300 m apart are `open_sea` (decision 115)', () => {
+test('beyond 10 km of every port point: two ships side by side on land as charted (a river berth) are `port`, two drifting 300 m apart at sea are `open_sea` (decision 115)', () => {
   const radio = new Radio();
-  const berth = destinationPoint(PORT.lat, PORT.lon, 270, 15_000); // a river berth no port point marks
-  radio.stay(41, T0, 3, berth, false, 15);
-  radio.stay(42, T0 + MIN, 3, destinationPoint(berth.lat, berth.lon, 0, 35), false, 15);
-  const drift = destinationPoint(PORT.lat, PORT.lon, 180, 15_000);
+  const river = destinationPoint(PORT.lat, PORT.lon, 270, 15_000); // Natural Earth 1:10m land: no water there at that scale
+  assert.equal(landIndex().isLand(river.lon, river.lat), true);
+  radio.stay(41, T0, 3, river, false, 15);
+  radio.stay(42, T0 + MIN, 3, destinationPoint(river.lat, river.lon, 0, 35), false, 15);
+  const sea = { lat: 28.9, lon: -94.6 }; // the Gulf, 100 km from the port
+  assert.equal(landIndex().isLand(sea.lon, sea.lat), false);
   for (let i = 0; i <= 30; i++) {
-    const a = destinationPoint(drift.lat, drift.lon, 90, i * 0.1 * 1852); // 1 kn east, a report every 6 min
+    const a = destinationPoint(sea.lat, sea.lon, 90, i * 0.1 * 1852); // 1 kn east, a report every 6 min
     radio.report(43, T0 + i * 6 * MIN, a, 1, 0, 90);
     radio.report(44, T0 + i * 6 * MIN + 1000, destinationPoint(a.lat, a.lon, 0, 300), 1, 0, 90);
   }
