@@ -189,7 +189,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const events = createEventsService({
     repo: eventsRepo,
     runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
-    areas: createPortAreasService({ repo: createPortAreasRepo(store.db), ports: () => ports.table(), clock }),
+    areas: createPortAreasService({ repo: createPortAreasRepo(store.db), ports: () => ports.table(), portById: (id) => ports.byId(id), clock }),
     clock,
   });
   const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });

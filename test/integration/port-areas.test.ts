@@ -3,7 +3,7 @@ import test from 'node:test';
 import { HOUR } from '../../src/clock.js';
 import { PORT_AREA_CELL_DEG } from '../../src/events/port-areas.js';
 import { destinationPoint } from '../../src/geo/distance.js';
-import { TEST_EPOCH } from '../helpers/app.js';
+import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
 import { childStore } from '../helpers/child-store.js';
 import { runCli } from '../helpers/cli.js';
 import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
@@ -68,5 +68,48 @@ test('bosun events areas rebuild: GFW areas per port and areas learnt where seve
     }
   } finally {
     await store.cleanup();
+  }
+});
+
+test('GET /v1/ports/{port_id}/areas: the stored areas as GeoJSON (after a rebuild); empty before; port_not_found and invalid_request', async () => {
+  const app = await startTestApp({ now: TEST_EPOCH });
+  try {
+    const empty = await app.api('GET', `/v1/ports/${PAPEETE.port_id}/areas`);
+    assert.equal(empty.status, 200);
+    assert.deepEqual(empty.body.data.features, []);
+    const fleet = app.bosun.ctx.services.fleet;
+    for (const r of [244000051, 244000052].flatMap((mmsi, i) => papeeteCall(mmsi, T0 + i * 20 * HOUR)).sort((a, b) => a.observedAt - b.observedAt)) fleet.acceptPosition(r);
+    await fleet.flush();
+    await app.bosun.ctx.services.events.runner.catchUp();
+    await app.bosun.ctx.services.events.areas.rebuild();
+
+    const res = await app.api('GET', `/v1/ports/${PAPEETE.port_id}/areas`);
+    assert.equal(res.status, 200);
+    const data = res.body.data as {
+      type: string;
+      port: { port_id: number };
+      features: Array<{ id: number; geometry: { type: string; coordinates: number[][][][] }; properties: Record<string, unknown> }>;
+    };
+    assert.equal(data.type, 'FeatureCollection');
+    assert.equal(data.port.port_id, PAPEETE.port_id);
+    const berthCell = JSON.parse(cellOf(destinationPoint(PAPEETE.lat, PAPEETE.lon, 0, 200))) as [number, number];
+    const berth = data.features.find((f) =>
+      f.geometry.coordinates.some(
+        (square) => square[0]![0]![1] === Math.round(berthCell[0] * PORT_AREA_CELL_DEG * 1e5) / 1e5 && square[0]![0]![0] === Math.round(berthCell[1] * PORT_AREA_CELL_DEG * 1e5) / 1e5,
+      ),
+    );
+    assert.ok(berth, JSON.stringify(data.features.map((f) => f.properties)));
+    assert.equal(berth.geometry.type, 'MultiPolygon');
+    assert.deepEqual([berth.properties.kind, berth.properties.vessels, berth.properties.stops, berth.properties.confidence], ['berth', 2, 2, 0.75]);
+    assert.equal(berth.id, berth.properties.area_id);
+
+    const unknown = await app.api('GET', '/v1/ports/999999/areas');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.errors[0].code, 'port_not_found');
+    const bad = await app.api('GET', '/v1/ports/abc/areas');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errors[0].code, 'invalid_request');
+  } finally {
+    await app.close();
   }
 });

@@ -1,8 +1,11 @@
 import type { Clock } from '../../clock.js';
-import { buildPortAreas, PORT_AREA_PARAMETERS, type PortAreaFacts } from '../../events/port-areas.js';
+import { AppError } from '../../http/errors.js';
+import { areaGeometry, buildPortAreas, PORT_AREA_PARAMETERS, type PortAreaFacts } from '../../events/port-areas.js';
 import type { Stop } from '../../events/port-calls.js';
 import type { PortRecord } from '../ports/port-table.js';
 import type { PortAreasRepo } from './port-areas-repo.js';
+
+const GFW_ATTRIBUTION = 'Anchorage points: Global Fishing Watch anchorages_pipeline (Apache-2.0)';
 
 export interface PortAreasRebuild {
   gfwPoints: number;
@@ -14,9 +17,40 @@ export interface PortAreasRebuild {
 }
 
 /** Builds the stored port areas from the port table's GFW points and the stored calls' stops (docs/decisions/116). */
-export function createPortAreasService(deps: { repo: PortAreasRepo; ports: () => readonly PortRecord[]; clock: Clock }) {
+export function createPortAreasService(deps: { repo: PortAreasRepo; ports: () => readonly PortRecord[]; portById: (portId: number) => PortRecord | undefined; clock: Clock }) {
   return {
     repo: deps.repo,
+
+    /** A port's stored areas as a GeoJSON FeatureCollection (docs/decisions/116). */
+    async geojson(portId: number) {
+      const port = deps.portById(portId);
+      if (!port) throw new AppError('port_not_found', `no port with port_id ${portId} in the port table (find one with /v1/ports/search)`, { field: 'params.port_id' });
+      const rows = await deps.repo.ofPort(portId);
+      return {
+        data: {
+          type: 'FeatureCollection' as const,
+          port: { port_id: port.port_id, name: port.name, locode: port.locode },
+          features: rows.map((r) => ({
+            type: 'Feature' as const,
+            id: Number(r.area_id),
+            geometry: areaGeometry(JSON.parse(r.cells) as Array<[number, number]>),
+            properties: {
+              area_id: Number(r.area_id),
+              kind: r.kind as 'berth' | 'anchorage',
+              provenance: r.provenance as 'gfw' | 'learnt' | 'operator',
+              confidence: r.confidence,
+              centre: { lat: r.lat, lon: r.lon },
+              vessels: r.vessels,
+              stops: r.stops,
+              anchor_stops: r.anchor_stops,
+              gfw_points: r.gfw_points,
+              updated_at: new Date(Number(r.updated_at)).toISOString(),
+            },
+          })),
+          attribution: [GFW_ATTRIBUTION],
+        },
+      };
+    },
 
     /** Rebuilds the gfw and learnt areas; operator areas stay as they are. */
     async rebuild(): Promise<PortAreasRebuild> {
