@@ -34,6 +34,17 @@ export interface BosunDay {
   visitRank: (from: number, to: number) => Promise<Array<{ rank: number; name: string; calls: number; vessels: number }>>;
 }
 
+function nearestCharted(points: readonly ChartedPoint[], lat: number, lon: number): { portId: number; m: number } | null {
+  let best: { portId: number; m: number } | null = null;
+  for (const p of points) {
+    const dy = (p.lat - lat) * 111_320;
+    const dx = (p.lon - lon) * 111_320 * Math.cos((lat * Math.PI) / 180);
+    const m = Math.hypot(dx, dy);
+    if (!best || m < best.m) best = { portId: p.portId, m };
+  }
+  return best;
+}
+
 const overlap = (a: { start: number; end: number }, b: { start: number; end: number }) => Math.max(0, Math.min(a.end, b.end) - Math.max(a.start, b.start));
 const ratio = (n: number, d: number) => (d === 0 ? '–' : (n / d).toFixed(3));
 /** Relative error of Bosun's figure against the truth's, in per cent (signed). */
@@ -203,6 +214,27 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
     `Stationary pairs at anchorages reported with setting \`anchorage\`: ${asAnchorage}/${atAnchorages.length} (${pct(asAnchorage, atAnchorages.length)}; issue 26 asks ≥ 80 %: ${atAnchorages.length === 0 ? 'no pairs' : asAnchorage / atAnchorages.length >= 0.8 ? 'PASS' : 'FAIL'})`,
     '',
   );
+  if (listMisses) {
+    const iso = (t: number) => new Date(t).toISOString().slice(11, 16);
+    const stopKinds = (mmsi: number, p: TruthPair) =>
+      (bosunStops.get(mmsi) ?? [])
+        .filter((s) => overlap(s, p) > 0)
+        .map((s) => `${s.kind} ${iso(s.start)}–${iso(s.end)} (${bosun.portName(s.portId)})`)
+        .join(', ') || 'no Bosun stop';
+    for (const p of atAnchorages.filter((q) => reported(q)?.setting !== 'anchorage')) {
+      const e = reported(p);
+      out.push(
+        `- anchorage pair not reported as anchorage: ${day.vessels.get(p.a)?.name ?? p.a} (${p.a}) + ${day.vessels.get(p.b)?.name ?? p.b} (${p.b}) ${iso(p.start)}–${iso(p.end)} ${p.medianDistanceM} m at ${p.lat.toFixed(4)}, ${p.lon.toFixed(4)}; Bosun: ${e ? `${e.setting} ${iso(e.start_at)}–${iso(e.end_at)}` : 'no encounter'}; stops ${p.a}: ${stopKinds(p.a, p)}; ${p.b}: ${stopKinds(p.b, p)}`,
+      );
+    }
+    for (const p of pairs.filter((q) => q.setting === 'port' && reported(q)?.setting === 'open_sea')) {
+      const near = nearestCharted(bosun.chartedPoints, p.lat, p.lon);
+      out.push(
+        `- pair alongside reported as open_sea: ${day.vessels.get(p.a)?.name ?? p.a} (${p.a}) + ${day.vessels.get(p.b)?.name ?? p.b} (${p.b}) ${iso(p.start)}–${iso(p.end)} ${p.medianDistanceM} m at ${p.lat.toFixed(4)}, ${p.lon.toFixed(4)}; nearest charted point ${near ? `${bosun.portName(near.portId)} ${(near.m / 1000).toFixed(1)} km` : 'none'}; stops ${p.a}: ${stopKinds(p.a, p)}; ${p.b}: ${stopKinds(p.b, p)}`,
+      );
+    }
+    out.push('');
+  }
   const bySetting = new Map<string, number>();
   for (const e of bosun.encounters) bySetting.set(e.setting ?? 'none', (bySetting.get(e.setting ?? 'none') ?? 0) + 1);
   out.push(`| all Bosun encounters | | ${bosun.encounters.length} | ${[...bySetting].map(([k, n]) => `${k} ${n}`).join(', ') || '–'} |`);

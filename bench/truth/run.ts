@@ -32,7 +32,7 @@ const root = resolve(import.meta.dirname, '..', '..', '..');
 const names = values.day === 'both' ? (['houston', 'mississippi'] as const) : ([values.day] as Array<keyof typeof DAYS>);
 
 /** Imports and detects the day, then hands Bosun's answers to `use` while the store is open. */
-async function withBosun<T>(path: string, dayStart: number, use: (day: BosunDay) => Promise<T>): Promise<T> {
+async function withBosun(path: string, dayStart: number, use: (day: BosunDay) => Promise<string[]>): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-truth-'));
   // the day after, so no preview delay hides the day's last positions
   const clock = new ManualClock(dayStart + 3 * 86_400_000);
@@ -48,27 +48,44 @@ async function withBosun<T>(path: string, dayStart: number, use: (day: BosunDay)
     const calls = await db.selectFrom('port_calls').selectAll().execute();
     const encounters = await db.selectFrom('encounters').selectAll().execute();
     const services = bosun.ctx.services;
-    return await use({
-      detectSeconds,
-      mmsiOf: new Map(vessels.map((v) => [v.vsl_id, v.mmsi])),
-      calls,
-      encounters: encounters as BosunDay['encounters'],
-      portName: (id) => services.ports.byId(id)?.name ?? String(id),
-      chartedPoints: services.ports.table().flatMap((p) => [{ portId: p.port_id, lat: p.lat, lon: p.lon }, ...p.anchorages.map(([lat, lon]) => ({ portId: p.port_id, lat, lon }))]),
-      congestion: async (portId, at) => {
-        const counts = { waiting: 0, atBerth: 0 };
-        for (const vessel_type of ['cargo', 'tanker'] as const) {
-          const answer = await services.congestion.congestion(portId, { at: new Date(at).toISOString(), vessel_type }, { kind: 'anonymous' });
-          counts.waiting += answer.data.now.waiting_at_anchor;
-          counts.atBerth += answer.data.now.at_berth;
-        }
-        return counts;
-      },
-      visitRank: async (from, to) => {
-        const answer = await services.congestion.visitRank({ by: 'port', from: new Date(from).toISOString(), to: new Date(to).toISOString(), limit: 15 }, { kind: 'anonymous' });
-        return answer.data.items.flatMap((i) => ('port' in i ? [{ rank: i.rank, name: i.port.name ?? String(i.port.port_id), calls: i.calls, vessels: i.distinct_vessels }] : []));
-      },
-    });
+    // the stored port areas (decision 116) built from the day's calls
+    const rebuilt = await services.events.areas.rebuild();
+    const areas = (await services.events.areas.repo.all()).filter((a) => a.stops > 0);
+    const count = (provenance: string, kind: string) => areas.filter((a) => a.provenance === provenance && a.kind === kind).length;
+    const areaLines = [
+      '',
+      `Port areas (bosun events areas rebuild): ${rebuilt.written.gfw} gfw and ${rebuilt.written.learnt} learnt areas from ${rebuilt.stops} stops; with stops: gfw ${count('gfw', 'berth')} berth / ${count('gfw', 'anchorage')} anchorage, learnt ${count('learnt', 'berth')} berth / ${count('learnt', 'anchorage')} anchorage`,
+      `Most-used learnt areas: ${areas
+        .filter((a) => a.provenance === 'learnt')
+        .sort((a, b) => b.vessels - a.vessels)
+        .slice(0, 6)
+        .map((a) => `${services.ports.byId(a.port_id)?.name ?? a.port_id} ${a.kind} at ${a.lat.toFixed(3)}, ${a.lon.toFixed(3)} (${a.vessels} vessels, ${a.stops} stops, confidence ${a.confidence})`)
+        .join('; ')}`,
+    ];
+    return [
+      ...(await use({
+        detectSeconds,
+        mmsiOf: new Map(vessels.map((v) => [v.vsl_id, v.mmsi])),
+        calls,
+        encounters: encounters as BosunDay['encounters'],
+        portName: (id) => services.ports.byId(id)?.name ?? String(id),
+        chartedPoints: services.ports.table().flatMap((p) => [{ portId: p.port_id, lat: p.lat, lon: p.lon }, ...p.anchorages.map(([lat, lon]) => ({ portId: p.port_id, lat, lon }))]),
+        congestion: async (portId, at) => {
+          const counts = { waiting: 0, atBerth: 0 };
+          for (const vessel_type of ['cargo', 'tanker'] as const) {
+            const answer = await services.congestion.congestion(portId, { at: new Date(at).toISOString(), vessel_type }, { kind: 'anonymous' });
+            counts.waiting += answer.data.now.waiting_at_anchor;
+            counts.atBerth += answer.data.now.at_berth;
+          }
+          return counts;
+        },
+        visitRank: async (from, to) => {
+          const answer = await services.congestion.visitRank({ by: 'port', from: new Date(from).toISOString(), to: new Date(to).toISOString(), limit: 15 }, { kind: 'anonymous' });
+          return answer.data.items.flatMap((i) => ('port' in i ? [{ rank: i.rank, name: i.port.name ?? String(i.port.port_id), calls: i.calls, vessels: i.distinct_vessels }] : []));
+        },
+      })),
+      ...areaLines,
+    ];
   } finally {
     await bosun.close();
     rmSync(dir, { recursive: true, force: true });

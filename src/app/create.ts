@@ -37,6 +37,8 @@ import { createPortsService } from '../features/ports/ports-service.js';
 import { createEventsRepo } from '../features/events/events-repo.js';
 import { createEventRunner } from '../features/events/event-runner.js';
 import { createEventsService } from '../features/events/events-service.js';
+import { createPortAreasRepo } from '../features/events/port-areas-repo.js';
+import { createPortAreasService } from '../features/events/port-areas-service.js';
 import { createStsService } from '../features/sts/sts-service.js';
 import { createEventsApiService } from '../features/events-api/events-api-service.js';
 import { createEventsListRepo } from '../features/events-api/events-list-repo.js';
@@ -187,6 +189,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const events = createEventsService({
     repo: eventsRepo,
     runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
+    areas: createPortAreasService({ repo: createPortAreasRepo(store.db), ports: () => ports.table(), portById: (id) => ports.byId(id), clock }),
     clock,
   });
   const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });

@@ -256,6 +256,15 @@ export const CATALOG: readonly CatalogEntry[] = [
     section: 'ports',
     summary: 'How congested a port is: ships waiting at anchor, at berth, and waiting times',
   }),
+  op('getPortsByPortIdAreas', 'GET', '/v1/ports/{port_id}/areas', {
+    stability: 'experimental',
+    cost: 0.4,
+    access: 'P',
+    scopes: [],
+    section: 'ports',
+    summary: "A port's berth and anchorage areas as GeoJSON, with provenance, confidence and evidence",
+    extension: true,
+  }),
   op('getStsEvents', 'GET', '/v1/sts/events', {
     stability: 'beta',
     cost: 1.2,

@@ -5,10 +5,12 @@ import type { PortPointIndex } from './port-calls.js';
  * Encounters (possible ship-to-ship transfers) from the whole fleet's positions, incrementally
  * (docs/decisions/020-encounters.md). Global Fishing Watch's published parameters are the defaults:
  * two vessels within 500 m of each other for at least 2 hours, both slower than 2 kn, at least 10 km
- * from any port or anchorage point: setting `open_sea`. Nearer a port (docs/decisions/077), two
+ * from any port or anchorage point and at sea: setting `open_sea`. Nearer a port (docs/decisions/077),
+ * or on land as the 1:10m coastline charts it (a river, a bayou: decision 115), two
  * vessels within 100 m of each other for at least an hour, both slower than 2 kn, meet at an
  * `anchorage` when one of them at least lies at anchor (swinging, or AIS status 1) for most of the
- * time together — a bunker barge or a lightering tanker alongside an anchored ship — and otherwise in
+ * time together, or the stop it lay in then is known to be at anchor when the encounter completes
+ * (decision 115) — a bunker barge or a lightering tanker alongside an anchored ship — and otherwise in
  * `port` (ships moored side by side at a quay, tugs and barges in their fleets: listed only when asked for). Vessels are found
  * near each other through a grid of cells about 1 km across holding each vessel's latest fix, so a
  * fix costs a look at its neighbours only, never a pass over the fleet.
@@ -28,6 +30,11 @@ export interface EncounterParameters {
   nearPortMaxDistanceM: number;
   /** …for at least this long. */
   nearPortMinDurationMs: number;
+  /**
+   * A near-port encounter that would be `port` waits, after the pair parted, while either vessel is
+   * still in the stop it lay in (its swing may show later), at most this long (decision 115).
+   */
+  nearPortSettleMs: number;
 }
 
 export const GFW_ENCOUNTER_PARAMETERS: EncounterParameters = {
@@ -39,10 +46,16 @@ export const GFW_ENCOUNTER_PARAMETERS: EncounterParameters = {
   staleAfterMs: 30 * 60_000,
   nearPortMaxDistanceM: 100,
   nearPortMinDurationMs: 3_600_000,
+  nearPortSettleMs: 12 * 3_600_000,
 };
 
-/** Where a stopped vessel lies, as the port-call detector sees it (null: not stopped in a port, or not known). */
-export type StopKindOf = (vesselId: string) => 'anchorage' | 'berth' | null;
+/**
+ * Where a vessel lay between two times, as the port-call detector sees it now (null: not stopped in a
+ * port, or not known). Asked again when an encounter completes: a swing shows only as a stop goes on.
+ */
+export type StopKindOf = (vesselId: string, from: number, to: number) => 'anchorage' | 'berth' | null;
+/** Whether the vessel is still in the stop of a port call it was in at `t`: what is known of that stop may change. */
+export type StillStopped = (vesselId: string, t: number) => boolean;
 
 export interface EncounterFix {
   vesselId: string;
@@ -107,7 +120,16 @@ export interface EncounterDetector {
   flush(state: EncounterState, now: number): Encounter[];
 }
 
-export function createEncounterDetector(ports: PortPointIndex, params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS, kindOf: StopKindOf = () => null): EncounterDetector {
+/** What the encounter detector asks of the rest of the world: the port-call detector's stops, and where land is. */
+export interface EncounterContext {
+  kindOf?: StopKindOf;
+  stillStopped?: StillStopped;
+  /** True on land as the coastline charts it (rivers, bayous and inner harbours too narrow for it): never the open sea. */
+  onLand?: (lat: number, lon: number) => boolean;
+}
+
+export function createEncounterDetector(ports: PortPointIndex, params: EncounterParameters = GFW_ENCOUNTER_PARAMETERS, context: EncounterContext = {}): EncounterDetector {
+  const { kindOf = () => null, stillStopped = () => false, onLand = () => false } = context;
   // The grid is derived from state.latest and rebuilt when a different state object comes in.
   let gridFor: EncounterState | null = null;
   const grid = new Map<string, Set<string>>();
@@ -135,9 +157,20 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
     gridFor = state;
   }
 
+  const isNearPort = (pair: PairState) => (pair.nearPort ?? 0) * 2 > pair.distances.length;
+  const atAnchor = (a: string, b: string, pair: PairState) =>
+    (pair.anchored ?? 0) * 2 > pair.distances.length || kindOf(a, pair.start, pair.lastClose) === 'anchorage' || kindOf(b, pair.start, pair.lastClose) === 'anchorage';
+
+  /** A parted near-port pair not (yet) known to be at an anchorage, one of whose vessels has not left its stop: wait. */
+  function unsettled(key: string, pair: PairState, now: number): boolean {
+    if (!isNearPort(pair) || now - pair.lastClose > params.nearPortSettleMs || pair.lastClose - pair.start < params.nearPortMinDurationMs) return false;
+    const [a, b] = key.split('|') as [string, string];
+    return !atAnchor(a, b, pair) && (stillStopped(a, pair.lastClose) || stillStopped(b, pair.lastClose));
+  }
+
   function complete(key: string, pair: PairState): Encounter | null {
     const n = pair.distances.length;
-    const nearPort = (pair.nearPort ?? 0) * 2 > n;
+    const nearPort = isNearPort(pair);
     if (pair.lastClose - pair.start < (nearPort ? params.nearPortMinDurationMs : params.minDurationMs)) return null;
     const [a, b] = key.split('|') as [string, string];
     return {
@@ -152,14 +185,14 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
       lastSeq: pair.lastSeq,
       // more observations per hour together make it surer; one every 10 minutes or better is 1
       confidence: Math.round(Math.min(1, 0.4 + (n / ((pair.lastClose - pair.start) / 600_000 + 1)) * 0.6) * 100) / 100,
-      setting: !nearPort ? 'open_sea' : (pair.anchored ?? 0) * 2 > n ? 'anchorage' : 'port',
+      setting: !nearPort ? 'open_sea' : atAnchor(a, b, pair) ? 'anchorage' : 'port',
     };
   }
 
   function flushParted(state: EncounterState, now: number): Encounter[] {
     const done: Encounter[] = [];
     for (const [key, pair] of Object.entries(state.pairs)) {
-      if (now - pair.lastClose <= params.partedAfterMs) continue;
+      if (now - pair.lastClose <= params.partedAfterMs || unsettled(key, pair, now)) continue;
       delete state.pairs[key];
       const encounter = complete(key, pair);
       if (encounter) done.push(encounter);
@@ -177,9 +210,10 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
       place(fix.vesselId, cellOf(fix.lat, fix.lon));
 
       const slow = fix.sog !== null && fix.sog < params.maxSpeedKn;
-      const nearPort = slow && ports.portsWithin(fix.lat, fix.lon, params.minPortDistanceM).size > 0;
-      const maxDistanceM = nearPort ? params.nearPortMaxDistanceM : params.maxDistanceM;
+      const nearPortPoint = slow && ports.portsWithin(fix.lat, fix.lon, params.minPortDistanceM).size > 0;
       if (slow) {
+        // asked once per fix, and only for a pair the port rules leave at sea
+        let inland: boolean | undefined;
         const row = Math.floor(fix.lat / CELL_DEG);
         const col = Math.floor(fix.lon / CELL_DEG);
         for (let r = row - 1; r <= row + 1; r++) {
@@ -189,9 +223,12 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
               const other = state.latest[otherId]!;
               if (fix.t - other.t > params.staleAfterMs || other.sog === null || other.sog >= params.maxSpeedKn) continue;
               const d = distanceM(fix.lat, fix.lon, other.lat, other.lon);
-              if (d > maxDistanceM) continue;
+              if (d > Math.max(params.maxDistanceM, params.nearPortMaxDistanceM)) continue;
+              // on land as charted (a river, a bayou) is not the open sea either (decision 115)
+              const nearPort = nearPortPoint || (inland ??= onLand(fix.lat, fix.lon));
+              if (d > (nearPort ? params.nearPortMaxDistanceM : params.maxDistanceM)) continue;
               const near = nearPort ? 1 : 0;
-              const anchored = nearPort && (kindOf(fix.vesselId) === 'anchorage' || kindOf(otherId) === 'anchorage') ? 1 : 0;
+              const anchored = nearPort && (kindOf(fix.vesselId, fix.t, fix.t) === 'anchorage' || kindOf(otherId, fix.t, fix.t) === 'anchorage') ? 1 : 0;
               const key = fix.vesselId < otherId ? `${fix.vesselId}|${otherId}` : `${otherId}|${fix.vesselId}`;
               const pair = state.pairs[key];
               if (pair && fix.t - pair.lastClose <= params.partedAfterMs) {

@@ -262,12 +262,17 @@ function closeStop(state: VesselCallState, end: number, params: PortCallParamete
 /** Where a port's own position is: stops far from it (offshore anchorages) are waits. */
 export type PortPositions = ReadonlyMap<number, { lat: number; lon: number }>;
 
+/** A stop's kind by the AIS status, else by how the ship behaved (null: no status and no headings). */
+function behaviourKind(navStatus: number | null, motion: StopMotion | undefined, params: PortCallParameters): Stop['kind'] | null {
+  if (navStatus === 5) return 'berth';
+  if (navStatus === 1) return 'anchorage';
+  if (!motion || motion.headingRangeDeg === null) return null;
+  return motion.spreadM >= params.swingSpreadM && motion.headingRangeDeg >= params.swingHeadingDeg ? 'anchorage' : 'berth';
+}
+
 function stopKind(call: PortCall, stop: Stop, isLast: boolean, positions: PortPositions, params: PortCallParameters): Stop['kind'] {
-  if (stop.navStatus === 5) return 'berth';
-  if (stop.navStatus === 1) return 'anchorage';
-  if (stop.motion && stop.motion.headingRangeDeg !== null) {
-    return stop.motion.spreadM >= params.swingSpreadM && stop.motion.headingRangeDeg >= params.swingHeadingDeg ? 'anchorage' : 'berth';
-  }
+  const byBehaviour = behaviourKind(stop.navStatus, stop.motion, params);
+  if (byBehaviour) return byBehaviour;
   const port = positions.get(call.portId);
   if (port && distanceM(port.lat, port.lon, stop.lat, stop.lon) > params.offshoreAnchorageM) return 'anchorage';
   return isLast ? 'berth' : 'anchorage';
@@ -289,6 +294,14 @@ export interface PortCallDetector {
   current(state: VesselCallState): PortCall | null;
   /** Where the vessel lies now, if stopped in a call: by its status, else its behaviour so far (null without headings). */
   stoppedAs(state: VesselCallState): Stop['kind'] | null;
+  /**
+   * Where the vessel lay from `from` to `to`, as known now: the kind (status, else behaviour) of the
+   * stop of the current call that covers most of that time, the stop under way included. A swing shows
+   * only as a stop goes on, so this can know more than `stoppedAs` did at the time.
+   */
+  stoppedDuring(state: VesselCallState, from: number, to: number): Stop['kind'] | null;
+  /** Whether the vessel is still in the stop (of a call) it was in at `t`. */
+  stillStoppedSince(state: VesselCallState, t: number): boolean;
 }
 
 export function createPortCallDetector(index: PortPointIndex, params: PortCallParameters = GFW_PORT_CALL_PARAMETERS, positions: PortPositions = new Map()): PortCallDetector {
@@ -449,11 +462,26 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
 
     stoppedAs(state) {
       if (!state.call || !state.stop) return null;
-      if (state.stop.navStatus === 5) return 'berth';
-      if (state.stop.navStatus === 1) return 'anchorage';
-      const motion = motionOf(state.stop);
-      if (!motion || motion.headingRangeDeg === null) return null;
-      return motion.spreadM >= params.swingSpreadM && motion.headingRangeDeg >= params.swingHeadingDeg ? 'anchorage' : 'berth';
+      return behaviourKind(state.stop.navStatus, motionOf(state.stop), params);
+    },
+
+    stillStoppedSince(state, t) {
+      return state.call !== null && state.stop !== null && state.stop.start <= t;
+    },
+
+    stoppedDuring(state, from, to) {
+      if (!state.call) return null;
+      const stops = state.stop ? [...state.call.stops, stopOf(state.stop, state.stop.lastT)] : state.call.stops;
+      let best: Stop | null = null;
+      let bestOverlap = 0;
+      for (const stop of stops) {
+        const overlap = Math.min(stop.end, to) - Math.max(stop.start, from);
+        if (overlap >= bestOverlap && (overlap > 0 || (from === to && stop.start <= from && from <= stop.end))) {
+          best = stop;
+          bestOverlap = overlap;
+        }
+      }
+      return best ? behaviourKind(best.navStatus, best.motion, params) : null;
     },
 
     current(state) {

@@ -470,6 +470,25 @@ export interface PortCallsTable {
   updated_at: number;
 }
 
+/** A port's berth or anchorage area (docs/decisions/116); cells is JSON `[[row, col], …]` of a 0.005° grid. */
+export interface PortAreasTable {
+  area_id: Generated<number>;
+  port_id: number;
+  /** gfw, learnt or operator. */
+  provenance: string;
+  /** berth or anchorage. */
+  kind: string;
+  cells: string;
+  lat: number;
+  lon: number;
+  confidence: number;
+  vessels: number;
+  stops: number;
+  anchor_stops: number;
+  gfw_points: number;
+  updated_at: number;
+}
+
 /** Encounters (possible STS transfers); vsl_a < vsl_b. */
 export interface EncountersTable {
   id: Generated<number>;
@@ -1065,6 +1084,7 @@ export interface Database {
   service_secrets: ServiceSecretsTable;
   port_calls: PortCallsTable;
   encounters: EncountersTable;
+  port_areas: PortAreasTable;
   transits: TransitsTable;
   loitering_events: LoiteringEventsTable;
   ais_gaps: AisGapsTable;

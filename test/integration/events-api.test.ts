@@ -370,11 +370,12 @@ test('the operation is a Bosun extension in OpenAPI and capabilities, and its to
   const doc = (await get('/openapi.json')).body;
   assert.equal(doc.paths['/v1/events'].get['x-bosun-extension'], true);
   assert.equal(doc.paths['/v1/events/{event_id}'].get['x-bosun-extension'], true);
+  assert.equal(doc.paths['/v1/ports/{port_id}/areas'].get['x-bosun-extension'], true);
   assert.equal(doc.paths['/v1/sts/events'].get['x-bosun-extension'], undefined);
   const caps = (await get('/v1/capabilities')).body.data.capabilities as Array<{ operation_id: string; extension: boolean }>;
   assert.deepEqual(
     caps.filter((c) => c.extension).map((c) => c.operation_id),
-    ['getEvents', 'getEventsByEventId'],
+    ['getPortsByPortIdAreas', 'getEvents', 'getEventsByEventId'],
   );
   const tools = await app.api('POST', '/mcp', { token: plainKey, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} } });
   const names = (tools.body.result.tools as Array<{ name: string; description: string }>).map((t) => t.name);

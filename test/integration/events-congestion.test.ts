@@ -257,6 +257,10 @@ test('real Houston–Galveston day: congestion at Houston and Texas City at the 
       calls: 2,
       distinct_ports: 1,
     });
+    // visit rank by port (decision 079): the Houston channel's entries roll up to Houston, which ranks above Galveston
+    const ports = await app.api('GET', '/v1/vessels/visit_rank?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z&limit=3', { token: apiKey });
+    const ranked = (ports.body.data.items as Array<{ port: { port_id: number }; calls: number }>).map((r) => r.port.port_id);
+    assert.deepEqual(ranked.slice(0, 2), [HOUSTON, GALVESTON], JSON.stringify(ports.body.data.items.map((r: { port: { name: string }; calls: number }) => [r.port.name, r.calls])));
   } finally {
     await app.close();
   }

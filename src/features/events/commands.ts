@@ -17,6 +17,15 @@ const STATUS_USAGE = `bosun events status
 Prints the live event detector's checkpoint: the last position sequence analysed, the observation
 time it had reached, and which process holds the detector lease.`;
 
+const AREAS_USAGE = `bosun events areas rebuild
+
+Rebuilds the stored port areas (docs/decisions/116): the cells of the Global Fishing Watch anchorage
+points the port table assigns to each port, merged into areas (provenance gfw), and the cells where at
+least two distinct vessels stopped in stored port calls, outside those, merged and attached to the port
+of the calls (provenance learnt). Each area is berth or anchorage by how the ships behaved in its
+stops (swinging at anchor or AIS status 1: anchorage), with a confidence and its evidence counts.
+Operator areas are kept. Run it after importing history or rebuilding events.`;
+
 export const eventCommands: Command[] = [
   {
     name: 'events rebuild',
@@ -40,6 +49,20 @@ export const eventCommands: Command[] = [
         out(
           `written  ${report.written.calls} port calls (+${report.written.ongoingCalls} under way at --to), ${report.written.encounters} encounters, ${report.written.transits} transits, ${report.written.loitering} loitering, ${report.written.gaps} AIS gaps`,
         );
+        return 0;
+      });
+    },
+  },
+  {
+    name: 'events areas rebuild',
+    summary: 'Rebuild the stored port areas from the GFW anchorage points and the stops of stored port calls.',
+    usage: AREAS_USAGE,
+    async run() {
+      return withBosun(async ({ ctx }) => {
+        await ctx.services.ports.refresh();
+        const r = await ctx.services.events.areas.rebuild();
+        out(`read     ${r.gfwPoints} GFW anchorage points, ${r.stops} stops of ${r.calls} port calls`);
+        out(`replaced ${r.deleted} areas with ${r.written.gfw} gfw and ${r.written.learnt} learnt areas at ${r.ports} ports`);
         return 0;
       });
     },

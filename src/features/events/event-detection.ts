@@ -77,11 +77,16 @@ export function createEventDetection(ports: readonly PortRecord[], shoreNm: Shor
   const callDetector = createPortCallDetector(index, GFW_PORT_CALL_PARAMETERS, new Map(ports.map((p) => [p.port_id, p])));
   // the state the encounter detector asks about is the one being fed (set in push)
   let fed: DetectionState | null = null;
-  const stoppedAs = (vslId: string) => {
+  const stoppedAs = (vslId: string, from: number, to: number) => {
     const calls = fed?.calls[vslId];
-    return calls ? callDetector.stoppedAs(calls) : null;
+    if (!calls) return null;
+    return from === to ? callDetector.stoppedAs(calls) : callDetector.stoppedDuring(calls, from, to);
   };
-  const encounterDetector = createEncounterDetector(index, GFW_ENCOUNTER_PARAMETERS, stoppedAs);
+  const stillStopped = (vslId: string, t: number) => {
+    const calls = fed?.calls[vslId];
+    return calls ? callDetector.stillStoppedSince(calls, t) : false;
+  };
+  const encounterDetector = createEncounterDetector(index, GFW_ENCOUNTER_PARAMETERS, { kindOf: stoppedAs, stillStopped, onLand: (lat, lon) => landIndex().isLand(lon, lat) });
   const transitDetector = createTransitDetector();
   const loiteringDetector = createLoiteringDetector(shoreNm);
   const gapDetector = createGapDetector(shoreNm);

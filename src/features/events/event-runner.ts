@@ -260,6 +260,13 @@ export function createEventRunner(deps: EventRunnerDeps) {
     lastCheckpointAt = now;
   }
 
+  /** Pairs not seen together for the parting time have parted: the next fix would end them, an import's last ones never get one. */
+  async function flushParted(current: DetectionState, now: number): Promise<void> {
+    const parted = noEvents();
+    detectors().flushEncounters(current, now, parted);
+    if (parted.encounters.length > 0) await writeEvents(parted, now);
+  }
+
   /** One batch of the stream; the number of positions read (0: caught up, or another process holds the lease). */
   async function step(): Promise<number> {
     const now = deps.clock.now();
@@ -270,6 +277,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
     if (head <= cursorSeq) {
       // nothing new: what was analysed is written now (an import on an idle server counts at once)
       if (changedInPort.size > 0 || endedAsCall.size > 0) await flushOngoing(now);
+      await flushParted(current, now);
       return 0;
     }
     const rows = await deps.fleetReads.positionsAfter(cursorSeq, head, { usableOnly: true }, batchSize);
@@ -328,6 +336,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
           total += read;
           if (read < batchSize) break;
         }
+        if (state && holdsLease) await flushParted(state, deps.clock.now());
         await checkpoint(deps.clock.now());
         return total;
       }),

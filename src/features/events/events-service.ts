@@ -4,12 +4,15 @@ import { DELAY_SECONDS, LIVE_SCOPE } from '../vessels/entitlements.js';
 import type { EventRunner } from './event-runner.js';
 import { LIVE_DETECTOR } from './event-runner.js';
 import type { EventsRepo } from './events-repo.js';
+import type { PortAreasService } from './port-areas-service.js';
 
 /** What every events operation needs: the runner, the store, and what a caller may see. */
-export function createEventsService(deps: { repo: EventsRepo; runner: EventRunner; clock: Clock }) {
+export function createEventsService(deps: { repo: EventsRepo; runner: EventRunner; areas: PortAreasService; clock: Clock }) {
   return {
     runner: deps.runner,
     repo: deps.repo,
+    /** Stored port areas (docs/decisions/116). */
+    areas: deps.areas,
 
     /**
      * The latest moment a caller's analysis may use (docs/decisions/029-event-visibility.md): now for

@@ -1,5 +1,5 @@
 import { defineRoute } from '../route.js';
-import { PORTS_SEARCH_LIMIT_MAX, PortsSearchData, PortsSearchQuery } from './schemas.js';
+import { PortAreasData, PortAreasParams, PORTS_SEARCH_LIMIT_MAX, PortsSearchData, PortsSearchQuery } from './schemas.js';
 
 const search = defineRoute({
   operationId: 'getPortsSearch',
@@ -18,4 +18,17 @@ const search = defineRoute({
   },
 });
 
-export const portRoutes = [search];
+const areas = defineRoute({
+  operationId: 'getPortsByPortIdAreas',
+  description:
+    'Bosun extension (beyond the interface documents): the berth and anchorage areas of a port as a GeoJSON FeatureCollection, one MultiPolygon of 0.005° grid cells per area. Provenance gfw: cells of the Global Fishing Watch anchorage points assigned to the port; learnt: cells where at least two distinct vessels stopped in the port calls Bosun detected; operator: set by the operator. kind (berth or anchorage) is by how ships behaved in the stops there (swinging at anchor or AIS status 1: anchorage), with a confidence and the evidence counts (vessels, stops, anchor_stops, gfw_points). Empty until the operator runs bosun events areas rebuild. Method: docs/decisions/116.',
+  params: PortAreasParams,
+  response: PortAreasData,
+  errors: ['invalid_request', 'port_not_found'],
+  examples: [{ summary: 'Houston', params: { port_id: '9240' } }],
+  async handler({ params }, call) {
+    return call.services.events.areas.geojson(params.port_id);
+  },
+});
+
+export const portRoutes = [search, areas];

@@ -56,3 +56,38 @@ export const PortsSearchData = Type.Object({
   next_cursor: Nullable(Type.String()),
   attribution: Type.Array(Type.String(), { description: 'Sources of the port table, to cite when reusing it.' }),
 });
+
+export const PortAreasParams = Type.Object(
+  { port_id: Type.Integer({ minimum: 1, maximum: 999_999_999, description: 'A port_id of the port table (find one with /v1/ports/search).' }) },
+  { additionalProperties: false },
+);
+
+export const PortAreasData = Type.Object({
+  type: Type.Literal('FeatureCollection'),
+  port: Type.Object({ port_id: Type.Integer(), name: Type.String(), locode: Nullable(Type.String()) }),
+  features: Type.Array(
+    Type.Object({
+      type: Type.Literal('Feature'),
+      id: Type.Integer({ description: 'area_id.' }),
+      geometry: Type.Object({
+        type: Type.Literal('MultiPolygon'),
+        coordinates: Type.Array(Type.Array(Type.Array(Type.Array(Type.Number()))), { description: 'One square per grid cell of 0.005°, counter-clockwise (RFC 7946).' }),
+      }),
+      properties: Type.Object({
+        area_id: Type.Integer(),
+        kind: Type.Union([Type.Literal('berth'), Type.Literal('anchorage')], { description: 'By how ships behaved in its stops: most at anchor (swinging, or AIS status 1) is anchorage.' }),
+        provenance: Type.Union([Type.Literal('gfw'), Type.Literal('learnt'), Type.Literal('operator')], {
+          description: 'gfw: cells of Global Fishing Watch anchorage points; learnt: cells where at least two distinct vessels stopped in port calls; operator: set by the operator.',
+        }),
+        confidence: Type.Number({ description: '(stops agreeing with the kind + 1) / (stops + 2); 0.5 without evidence.' }),
+        centre: Type.Object({ lat: Type.Number(), lon: Type.Number() }),
+        vessels: Type.Integer({ description: 'Distinct vessels that stopped in it (stored port calls).' }),
+        stops: Type.Integer(),
+        anchor_stops: Type.Integer(),
+        gfw_points: Type.Integer(),
+        updated_at: Type.String({ format: 'date-time', description: 'When the area was last built (bosun events areas rebuild).' }),
+      }),
+    }),
+  ),
+  attribution: Type.Array(Type.String()),
+});

@@ -34,6 +34,7 @@ import * as positionsByDay from './20261127T0200_positions_by_day.js';
 import * as encounterSetting from './20261127T0600_encounter_setting.js';
 import * as consoleSigninGuard from './20261127T2100_console_signin_guard.js';
 import * as loiteringGaps from './20261128T0100_loitering_gaps.js';
+import * as portAreas from './20261128T0200_port_areas.js';
 import * as bountyFunding from './20261128T0300_bounty_funding.js';
 
 export interface BosunMigration {
@@ -76,5 +77,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261127T0600_encounter_setting': encounterSetting,
   '20261127T2100_console_signin_guard': consoleSigninGuard,
   '20261128T0100_loitering_gaps': loiteringGaps,
+  '20261128T0200_port_areas': portAreas,
   '20261128T0300_bounty_funding': bountyFunding,
 };

@@ -6,6 +6,7 @@ import { createEncounterDetector, emptyEncounterState, type Encounter } from '..
 import { createPortCallDetector, emptyCallState, PortPointIndex, type Fix, type PortCall, type VesselCallState } from '../../../src/events/port-calls.js';
 import { convertMessage } from '../../../src/fleet/convert.js';
 import { destinationPoint } from '../../../src/geo/distance.js';
+import { landIndex } from '../../../src/geo/land.js';
 
 const MIN = 60_000;
 const HOUR = 3_600_000;
@@ -120,7 +121,7 @@ test('encounters by setting: alongside an anchored ship near a port is anchorage
   const all = [...radio.fixes].flatMap(([mmsi, fixes]) => fixes.map((f) => ({ mmsi, f }))).sort((a, b) => a.f.t - b.f.t || a.f.seq - b.f.seq);
   const calls = createPortCallDetector(index);
   const states = new Map<string, VesselCallState>();
-  const encounters = createEncounterDetector(index, undefined, (id) => calls.stoppedAs(states.get(id) ?? emptyCallState()));
+  const encounters = createEncounterDetector(index, undefined, { kindOf: (id) => calls.stoppedAs(states.get(id) ?? emptyCallState()) });
   const state = emptyEncounterState();
   const found: Encounter[] = [];
   for (const { mmsi, f } of all) {
@@ -134,5 +135,88 @@ test('encounters by setting: alongside an anchored ship near a port is anchorage
     ['11+12', 'anchorage'],
     ['13+14', 'port'],
     ['15+16', 'open_sea'],
+  ]);
+});
+
+/** Port calls and encounters fed together, wired as the event runner wires them (src/features/events/event-detection.ts). */
+function meetings(radio: Radio) {
+  const calls = createPortCallDetector(index);
+  const states = new Map<string, VesselCallState>();
+  const stateOf = (id: string) => states.get(id) ?? emptyCallState();
+  const detector = createEncounterDetector(index, undefined, {
+    kindOf: (id, from, to) => (from === to ? calls.stoppedAs(stateOf(id)) : calls.stoppedDuring(stateOf(id), from, to)),
+    stillStopped: (id, t) => calls.stillStoppedSince(stateOf(id), t),
+    onLand: (lat, lon) => landIndex().isLand(lon, lat),
+  });
+  const state = emptyEncounterState();
+  const found: Array<Encounter & { reportedAt: number }> = [];
+  const all = [...radio.fixes].flatMap(([mmsi, fixes]) => fixes.map((f) => ({ mmsi, f }))).sort((a, b) => a.f.t - b.f.t || a.f.seq - b.f.seq);
+  for (const { mmsi, f } of all) {
+    const id = String(mmsi);
+    if (!states.has(id)) states.set(id, emptyCallState());
+    calls.push(states.get(id)!, f);
+    found.push(...detector.push(state, { vesselId: id, seq: f.seq, t: f.t, lat: f.lat, lon: f.lon, sog: f.sog }).map((e) => ({ ...e, reportedAt: f.t })));
+  }
+  return { found, flush: (now: number) => detector.flush(state, now), pending: () => Object.keys(state.pairs) };
+}
+
+test('an anchored ship that swings only after its visitor left: the meeting waits for the swing and is reported at the anchorage (decision 115)', () => {
+  const radio = new Radio();
+  const anchored = destinationPoint(PORT.lat, PORT.lon, 135, 8_000);
+  // no status (15): lies still with a steady heading for 2 h, then swings round its anchor for 3 h
+  const swingFrom = radio.stay(21, T0, 2, anchored, false, 15);
+  radio.stay(21, swingFrom, 3, anchored, true, 15);
+  // a boat alongside, 40 m off, for 1.5 h, then away at 10 kn
+  const left = radio.stay(22, T0 + MIN, 1.5, destinationPoint(anchored.lat, anchored.lon, 90, 40), false, 15);
+  radio.run(22, left, destinationPoint(anchored.lat, anchored.lon, 90, 40), 20_000, 90);
+  const { found } = meetings(radio);
+  assert.deepEqual(
+    found.map((e) => [e.vessels.join('+'), e.setting]),
+    [['21+22', 'anchorage']],
+  );
+  assert.ok(found[0]!.reportedAt > swingFrom, 'not reported as `port` while the ship had not swung yet');
+  assert.ok(found[0]!.end < left && found[0]!.end - found[0]!.start >= HOUR);
+});
+
+test('two ships moored side by side: after the pair parts, the meeting waits at most 12 h for the one still alongside, then is `port`', () => {
+  const radio = new Radio();
+  const quay = destinationPoint(PORT.lat, PORT.lon, 90, 500);
+  const end = radio.stay(31, T0, 2, quay, false, 15);
+  radio.run(31, end, quay, 20_000, 90);
+  radio.stay(32, T0 + MIN, 3, destinationPoint(quay.lat, quay.lon, 0, 35), false, 15); // stays on, heard no more after 3 h
+  const { found, flush, pending } = meetings(radio);
+  assert.deepEqual(found, []);
+  assert.deepEqual(pending(), ['31|32']);
+  // the pair was last close when 32 reported next to 31's last report alongside
+  const last31 = radio.fixes
+    .get(31)!
+    .filter((f) => f.t < end)
+    .at(-1)!.t;
+  const lastClose = radio.fixes.get(32)!.find((f) => f.t > last31)!.t;
+  assert.deepEqual(flush(lastClose + 12 * HOUR), [], 'waits 12 h at the edge');
+  assert.deepEqual(
+    flush(lastClose + 12 * HOUR + 1).map((e) => [e.vessels.join('+'), e.setting]),
+    [['31+32', 'port']],
+  );
+});
+
+test('beyond 10 km of every port point: two ships side by side on land as charted (a river berth) are `port`, two drifting 300 m apart at sea are `open_sea` (decision 115)', () => {
+  const radio = new Radio();
+  const river = destinationPoint(PORT.lat, PORT.lon, 270, 15_000); // Natural Earth 1:10m land: no water there at that scale
+  assert.equal(landIndex().isLand(river.lon, river.lat), true);
+  radio.stay(41, T0, 3, river, false, 15);
+  radio.stay(42, T0 + MIN, 3, destinationPoint(river.lat, river.lon, 0, 35), false, 15);
+  const sea = { lat: 28.9, lon: -94.6 }; // the Gulf, 100 km from the port
+  assert.equal(landIndex().isLand(sea.lon, sea.lat), false);
+  for (let i = 0; i <= 30; i++) {
+    const a = destinationPoint(sea.lat, sea.lon, 90, i * 0.1 * 1852); // 1 kn east, a report every 6 min
+    radio.report(43, T0 + i * 6 * MIN, a, 1, 0, 90);
+    radio.report(44, T0 + i * 6 * MIN + 1000, destinationPoint(a.lat, a.lon, 0, 300), 1, 0, 90);
+  }
+  const { found, flush } = meetings(radio);
+  found.push(...flush(T0 + 20 * HOUR).map((e) => ({ ...e, reportedAt: Infinity })));
+  assert.deepEqual(found.map((e) => [e.vessels.join('+'), e.setting]).sort(), [
+    ['41+42', 'port'],
+    ['43+44', 'open_sea'],
   ]);
 });

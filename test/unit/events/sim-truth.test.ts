@@ -5,6 +5,7 @@ import { createPortCallDetector, emptyCallState, PortPointIndex, type PortCall, 
 import { readPortTableFile } from '../../../src/features/ports/port-table-file.js';
 import { matchPort } from '../../../src/features/ports/port-table.js';
 import { distanceM } from '../../../src/geo/distance.js';
+import { landIndex } from '../../../src/geo/land.js';
 import { BUILTIN_PORTS } from '../../../src/geo/ports-builtin.js';
 import { DemoFleet } from '../../../src/sim/fleet.js';
 import { simulateWithTruth } from '../../../src/sim/truth.js';
@@ -41,9 +42,17 @@ test('port calls and STS meetings over 7 simulated days: precision and recall ag
   const encounters: Encounter[] = [];
   const encounterState = emptyEncounterState();
   // where each vessel lies, as the port-call detector sees it, sets an encounter's setting near a port (decision 077)
-  const encounterDetector = createEncounterDetector(index, undefined, (id) => {
-    const state = states.get(Number(id));
-    return state ? detector.stoppedAs(state) : null;
+  // and, as the event runner wires it, the stops as known when a pair completes and the coastline (decision 115)
+  const encounterDetector = createEncounterDetector(index, undefined, {
+    kindOf: (id, from, to) => {
+      const state = states.get(Number(id));
+      return !state ? null : from === to ? detector.stoppedAs(state) : detector.stoppedDuring(state, from, to);
+    },
+    stillStopped: (id, t) => {
+      const state = states.get(Number(id));
+      return state ? detector.stillStoppedSince(state, t) : false;
+    },
+    onLand: (lat, lon) => landIndex().isLand(lon, lat),
   });
   week.samples.forEach((s, i) => {
     let state = states.get(s.vessel);

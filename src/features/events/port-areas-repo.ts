@@ -1,0 +1,51 @@
+import type { Insertable } from 'kysely';
+import type { Db } from '../../store/db.js';
+import type { PortAreasTable } from '../../store/schema.js';
+
+export type PortAreaRow = PortAreasTable & { area_id: number };
+export type PortAreaWrite = Insertable<PortAreasTable>;
+
+/** Rows per statement: far below SQLite's bound-parameter limit at 13 columns. */
+const CHUNK = 400;
+/** Port calls read per page when the areas are rebuilt. */
+const CALLS_PAGE = 5_000;
+
+/** Stored port areas (docs/decisions/116) and the stored stops they are learnt from. */
+export function createPortAreasRepo(db: Db) {
+  return {
+    /** Replaces every area of the given provenances (operator areas are kept) in one transaction. */
+    async replace(provenances: readonly string[], rows: readonly PortAreaWrite[]): Promise<{ deleted: number; written: number }> {
+      return db.transaction().execute(async (trx) => {
+        const deleted = await trx.deleteFrom('port_areas').where('provenance', 'in', provenances).executeTakeFirst();
+        for (let i = 0; i < rows.length; i += CHUNK)
+          await trx
+            .insertInto('port_areas')
+            .values(rows.slice(i, i + CHUNK))
+            .execute();
+        return { deleted: Number(deleted.numDeletedRows), written: rows.length };
+      });
+    },
+
+    async ofPort(portId: number): Promise<PortAreaRow[]> {
+      return db.selectFrom('port_areas').selectAll().where('port_id', '=', portId).orderBy('area_id', 'asc').execute() as Promise<PortAreaRow[]>;
+    },
+
+    async all(): Promise<PortAreaRow[]> {
+      return db.selectFrom('port_areas').selectAll().orderBy('area_id', 'asc').execute() as Promise<PortAreaRow[]>;
+    },
+
+    /** Every stored call's port, vessel and stops, a page at a time (by id). */
+    async *callStops(): AsyncGenerator<Array<{ port_id: number; vsl_id: string; stops: string }>> {
+      let after = 0;
+      for (;;) {
+        const rows = await db.selectFrom('port_calls').select(['id', 'port_id', 'vsl_id', 'stops']).where('id', '>', after).orderBy('id', 'asc').limit(CALLS_PAGE).execute();
+        if (rows.length === 0) return;
+        yield rows;
+        after = rows[rows.length - 1]!.id;
+        if (rows.length < CALLS_PAGE) return;
+      }
+    },
+  };
+}
+
+export type PortAreasRepo = ReturnType<typeof createPortAreasRepo>;

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import test from 'node:test';
+import { HOUR } from '../../src/clock.js';
+import { PORT_AREA_CELL_DEG } from '../../src/events/port-areas.js';
+import { destinationPoint } from '../../src/geo/distance.js';
+import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
+import { childStore } from '../helpers/child-store.js';
+import { runCli } from '../helpers/cli.js';
+import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
+
+const T0 = TEST_EPOCH - 3 * 24 * HOUR;
+const cellOf = (p: { lat: number; lon: number }) => JSON.stringify([Math.floor(p.lat / PORT_AREA_CELL_DEG), Math.floor(p.lon / PORT_AREA_CELL_DEG)]);
+
+test('bosun events areas rebuild: GFW areas per port and areas learnt where several vessels stopped, berth or anchorage by their stops; operator areas kept', async () => {
+  const store = childStore();
+  try {
+    // three vessels, each 3 h at anchor 2.5 km north of Papeete (status 1) and 10 h alongside 200 m north (status 5)
+    const bosun = await store.open();
+    try {
+      const reports = [244000041, 244000042, 244000043].flatMap((mmsi, i) => papeeteCall(mmsi, T0 + i * 20 * HOUR));
+      for (const r of reports.sort((a, b) => a.observedAt - b.observedAt)) bosun.ctx.services.fleet.acceptPosition(r);
+      await bosun.ctx.services.fleet.flush();
+      await bosun.ctx.services.events.runner.catchUp();
+      assert.equal((await bosun.ctx.store.db.selectFrom('port_calls').select('id').execute()).length, 3);
+      await bosun.ctx.store.db
+        .insertInto('port_areas')
+        .values({
+          port_id: PAPEETE.port_id,
+          provenance: 'operator',
+          kind: 'berth',
+          cells: '[[0,0]]',
+          lat: 0,
+          lon: 0,
+          confidence: 1,
+          vessels: 0,
+          stops: 0,
+          anchor_stops: 0,
+          gfw_points: 0,
+          updated_at: T0,
+        })
+        .execute();
+    } finally {
+      await bosun.close();
+    }
+    const cli = () => runCli(['events', 'areas', 'rebuild'], { env: { ...store.env, LOG_LEVEL: 'silent' } });
+    const first = await cli();
+    assert.equal(first.status, 0, first.stderr);
+    assert.match(first.stdout, /read {5}\d+ GFW anchorage points, 6 stops of 3 port calls/);
+    const replaced = /replaced 0 areas with (\d+) gfw and (\d+) learnt areas at \d+ ports/.exec(first.stdout);
+    assert.ok(replaced, first.stdout);
+    const again = await cli();
+    assert.match(again.stdout, new RegExp(`replaced ${Number(replaced[1]) + Number(replaced[2])} areas with ${replaced[1]} gfw and ${replaced[2]} learnt`));
+
+    const reopened = await store.open();
+    try {
+      const rows = await reopened.ctx.services.events.areas.repo.ofPort(PAPEETE.port_id);
+      const gfwCells = new Set(PAPEETE.anchorages.map(([lat, lon]) => cellOf({ lat, lon })));
+      const holding = (p: { lat: number; lon: number }) => rows.find((r) => r.provenance !== 'operator' && (JSON.parse(r.cells) as unknown[]).some((c) => JSON.stringify(c) === cellOf(p)));
+      const berth = holding(destinationPoint(PAPEETE.lat, PAPEETE.lon, 0, 200))!;
+      const anchorage = holding(destinationPoint(PAPEETE.lat, PAPEETE.lon, 0, 2_500))!;
+      assert.ok(berth && anchorage, JSON.stringify(rows));
+      assert.deepEqual([berth.kind, berth.vessels, berth.stops, berth.anchor_stops, berth.confidence], ['berth', 3, 3, 0, 0.8]);
+      assert.deepEqual([anchorage.kind, anchorage.vessels, anchorage.stops, anchorage.anchor_stops, anchorage.confidence], ['anchorage', 3, 3, 3, 0.8]);
+      assert.equal(berth.provenance, gfwCells.has(cellOf(destinationPoint(PAPEETE.lat, PAPEETE.lon, 0, 200))) ? 'gfw' : 'learnt');
+      assert.equal(rows.filter((r) => r.provenance === 'operator').length, 1, 'the operator area stays');
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    await store.cleanup();
+  }
+});
+
+test('GET /v1/ports/{port_id}/areas: the stored areas as GeoJSON (after a rebuild); empty before; port_not_found and invalid_request', async () => {
+  const app = await startTestApp({ now: TEST_EPOCH });
+  try {
+    const empty = await app.api('GET', `/v1/ports/${PAPEETE.port_id}/areas`);
+    assert.equal(empty.status, 200);
+    assert.deepEqual(empty.body.data.features, []);
+    const fleet = app.bosun.ctx.services.fleet;
+    for (const r of [244000051, 244000052].flatMap((mmsi, i) => papeeteCall(mmsi, T0 + i * 20 * HOUR)).sort((a, b) => a.observedAt - b.observedAt)) fleet.acceptPosition(r);
+    await fleet.flush();
+    await app.bosun.ctx.services.events.runner.catchUp();
+    await app.bosun.ctx.services.events.areas.rebuild();
+
+    const res = await app.api('GET', `/v1/ports/${PAPEETE.port_id}/areas`);
+    assert.equal(res.status, 200);
+    const data = res.body.data as {
+      type: string;
+      port: { port_id: number };
+      features: Array<{ id: number; geometry: { type: string; coordinates: number[][][][] }; properties: Record<string, unknown> }>;
+    };
+    assert.equal(data.type, 'FeatureCollection');
+    assert.equal(data.port.port_id, PAPEETE.port_id);
+    const berthCell = JSON.parse(cellOf(destinationPoint(PAPEETE.lat, PAPEETE.lon, 0, 200))) as [number, number];
+    const berth = data.features.find((f) =>
+      f.geometry.coordinates.some(
+        (square) => square[0]![0]![1] === Math.round(berthCell[0] * PORT_AREA_CELL_DEG * 1e5) / 1e5 && square[0]![0]![0] === Math.round(berthCell[1] * PORT_AREA_CELL_DEG * 1e5) / 1e5,
+      ),
+    );
+    assert.ok(berth, JSON.stringify(data.features.map((f) => f.properties)));
+    assert.equal(berth.geometry.type, 'MultiPolygon');
+    assert.deepEqual([berth.properties.kind, berth.properties.vessels, berth.properties.stops, berth.properties.confidence], ['berth', 2, 2, 0.75]);
+    assert.equal(berth.id, berth.properties.area_id);
+
+    const unknown = await app.api('GET', '/v1/ports/999999/areas');
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.body.errors[0].code, 'port_not_found');
+    const bad = await app.api('GET', '/v1/ports/abc/areas');
+    assert.equal(bad.status, 400);
+    assert.equal(bad.body.errors[0].code, 'invalid_request');
+  } finally {
+    await app.close();
+  }
+});
