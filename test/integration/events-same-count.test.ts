@@ -58,3 +58,25 @@ test('loitering and gaps: by vessel, the per-vessel listings add up to the whole
   for (const e of whole) byVessel.set(e.vessel.vsl_id, (byVessel.get(e.vessel.vsl_id) ?? 0) + 1);
   for (const [vslId, n] of byVessel) assert.equal((await all(`/v1/events?type=loitering,ais_gap&vessel=${vslId}&limit=1000&${window}`, (b) => b.data.items)).length, n, vslId);
 });
+
+test('port calls: visit rank counts, by vessel and by port, the calls GET /v1/events lists as beginning in the same window', async () => {
+  const from = new Date(TEST_EPOCH - 3 * DAY).toISOString();
+  const to = new Date(TEST_EPOCH).toISOString();
+  const calls = (await all(`/v1/events?type=port_call&from=${from}&to=${to}&limit=50`, (b) => b.data.items)).filter((c) => c.start_at >= from && c.start_at < to);
+  const count = (key: (c: Record<string, any>) => string) => calls.reduce((m, c) => m.set(key(c), (m.get(key(c)) ?? 0) + 1), new Map<string, number>());
+  const byVessel = count((c) => c.vessel.vsl_id);
+  const byPort = count((c) => String(c.port.port_id));
+
+  const vessels: ApiResponse = await app.api('GET', `/v1/vessels/visit_rank?by=vessel&from=${from}&to=${to}&limit=50`, { token: operator });
+  assert.equal(vessels.status, 200, vessels.text);
+  assert.ok(calls.length > 20, `${calls.length} calls began in the window`);
+  assert.equal(vessels.body.data.total_calls, calls.length);
+  assert.deepEqual(
+    vessels.body.data.items.map((i: { vessel: { vsl_id: string }; calls: number }) => [i.vessel.vsl_id, i.calls]),
+    vessels.body.data.items.map((i: { vessel: { vsl_id: string } }) => [i.vessel.vsl_id, byVessel.get(i.vessel.vsl_id) ?? 0]),
+  );
+  const ports: ApiResponse = await app.api('GET', `/v1/vessels/visit_rank?by=port&terminals=true&from=${from}&to=${to}&limit=50`, { token: operator });
+  assert.equal(ports.status, 200, ports.text);
+  const ranked = ports.body.data.items.map((i: { port: { port_id: number }; calls: number }) => [String(i.port.port_id), i.calls]);
+  assert.deepEqual(new Map(ranked), byPort);
+});
