@@ -83,7 +83,12 @@ test('GET /v1/ports/{port_id}/areas: the stored areas as GeoJSON (after a rebuil
     await app.bosun.ctx.services.events.runner.catchUp();
     await app.bosun.ctx.services.events.areas.rebuild();
 
-    const res = await app.api('GET', `/v1/ports/${PAPEETE.port_id}/areas`);
+    // port search links each port's areas; the link answers them
+    const found = await app.api('GET', `/v1/ports/search?near=${PAPEETE.lat},${PAPEETE.lon}&radius_km=5&limit=5`);
+    assert.equal(found.status, 200, found.text);
+    const papeete = found.body.data.items.find((p: { port_id: number }) => p.port_id === PAPEETE.port_id);
+    assert.equal(papeete.areas_url, `http://localhost:80/v1/ports/${PAPEETE.port_id}/areas`);
+    const res = await app.api('GET', new URL(papeete.areas_url).pathname);
     assert.equal(res.status, 200);
     const data = res.body.data as {
       type: string;

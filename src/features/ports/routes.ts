@@ -3,7 +3,7 @@ import { PortAreasData, PortAreasParams, PORTS_SEARCH_LIMIT_MAX, PortsSearchData
 
 const search = defineRoute({
   operationId: 'getPortsSearch',
-  description: `Search the port table: about 17,900 ports from the World Port Index joined to UN/LOCODE, with Global Fishing Watch anchorage points. q (or name): a port name, an alternate name or a UN/LOCODE, diacritics and case ignored, one typo forgiven from 4 characters and two from 8 ("Rotterdm" finds Rotterdam). Filters: locode, country (ISO alpha-2), near=lat,lon with radius_km (default 50). Give at least one of q/name, locode, country, near. Ranked: exact, prefix, contains, then typo matches; among equals the nearer (with near), then the larger harbour. port_id is the World Port Index number where the port has one. Ports whose sources disagree by more than 20 km carry the flag coordinate_conflict with both positions. limit 1-${PORTS_SEARCH_LIMIT_MAX}; page with next_cursor (same query).`,
+  description: `Search the port table: about 17,900 ports from the World Port Index joined to UN/LOCODE, with Global Fishing Watch anchorage points. q (or name): a port name, an alternate name or a UN/LOCODE, diacritics and case ignored, one typo forgiven from 4 characters and two from 8 ("Rotterdm" finds Rotterdam). Filters: locode, country (ISO alpha-2), near=lat,lon with radius_km (default 50). Give at least one of q/name, locode, country, near. Ranked: exact, prefix, contains, then typo matches; among equals the nearer (with near), then the larger harbour. port_id is the World Port Index number where the port has one. Ports whose sources disagree by more than 20 km carry the flag coordinate_conflict with both positions. Each port links its berth and anchorage areas (areas_url, GeoJSON). limit 1-${PORTS_SEARCH_LIMIT_MAX}; page with next_cursor (same query).`,
   query: PortsSearchQuery,
   response: PortsSearchData,
   errors: ['invalid_request', 'cursor_invalid'],
@@ -14,7 +14,9 @@ const search = defineRoute({
     { summary: 'By UN/LOCODE', query: { locode: 'SGSIN' } },
   ],
   async handler({ query }, call) {
-    return call.services.ports.search({ ...query, limit: query.limit ?? 20 });
+    const found = await call.services.ports.search({ ...query, limit: query.limit ?? 20 });
+    const items = found.data.items.map((item) => ({ ...item, areas_url: `${call.baseUrl}/v1/ports/${item.port_id}/areas` }));
+    return { ...found, data: { ...found.data, items } };
   },
 });
 

@@ -39,6 +39,7 @@ export const PortItem = Type.Object({
     matched_name: Nullable(Type.String()),
   }),
   distance_km: Nullable(Type.Number({ description: 'From near, when given.' })),
+  areas_url: Type.String({ description: "GeoJSON of the port's berth and anchorage areas (GET /v1/ports/{port_id}/areas, a Bosun extension)." }),
   corrections: Type.Optional(
     Type.Array(
       Type.Object({ field: Type.String(), value: Type.Union([Type.String(), Type.Number()]), ticket_id: Type.String(), provenance: Type.String(), applied_at: Type.String({ format: 'date-time' }) }),
