@@ -189,7 +189,14 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const events = createEventsService({
     repo: eventsRepo,
     runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
-    areas: createPortAreasService({ repo: createPortAreasRepo(store.db), ports: () => ports.table(), portById: (id) => ports.byId(id), clock }),
+    areas: createPortAreasService({
+      repo: createPortAreasRepo(store.db),
+      ports: () => ports.table(),
+      portById: (id) => ports.byId(id),
+      clock,
+      leases: createLeaseRepo(store.db),
+      owner: fleet.instanceId,
+    }),
     clock,
   });
   const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });
@@ -328,6 +335,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     { name: 'positions_retention', everyMs: HOUR, run: () => positionRetention.run() },
     { name: 'event_detection', everyMs: 2 * SECOND, run: () => services.events.runner.follow(SECOND) },
     { name: 'port_table_refresh', everyMs: MINUTE, run: () => services.ports.refreshIfLoaded() },
+    { name: 'port_areas_rebuild', everyMs: HOUR, run: () => services.events.areas.rebuildIfDue() },
     { name: 'webmcp_dispatch_retention', everyMs: HOUR, run: () => services.webmcp.enforceRetention() },
     ...harbor.jobs,
     ...exchange.jobs,

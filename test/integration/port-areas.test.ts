@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { HOUR } from '../../src/clock.js';
 import { PORT_AREA_CELL_DEG } from '../../src/events/port-areas.js';
+import { PORT_AREAS_REBUILD_EVERY_MS } from '../../src/features/events/port-areas-service.js';
+import { createLeaseRepo } from '../../src/store/leases.js';
 import { destinationPoint } from '../../src/geo/distance.js';
 import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
 import { childStore } from '../helpers/child-store.js';
@@ -114,6 +116,39 @@ test('GET /v1/ports/{port_id}/areas: the stored areas as GeoJSON (after a rebuil
     const bad = await app.api('GET', '/v1/ports/abc/areas');
     assert.equal(bad.status, 400);
     assert.equal(bad.body.errors[0].code, 'invalid_request');
+  } finally {
+    await app.close();
+  }
+});
+
+test('the scheduled rebuild: due on a store never built and a day after the last build, not before; one process at a time under the store lease', async () => {
+  const app = await startTestApp({ now: TEST_EPOCH });
+  try {
+    const { areas } = app.bosun.ctx.services.events;
+    const fleet = app.bosun.ctx.services.fleet;
+    for (const r of [244000061, 244000062].flatMap((mmsi, i) => papeeteCall(mmsi, T0 + i * 20 * HOUR)).sort((a, b) => a.observedAt - b.observedAt)) fleet.acceptPosition(r);
+    await fleet.flush();
+    await app.bosun.ctx.services.events.runner.catchUp();
+
+    // another process holds the rebuild lease: this one leaves the work to it
+    const leases = createLeaseRepo(app.bosun.ctx.store.db);
+    assert.equal(await leases.claim('port_areas_rebuild', 'other-process', app.clock.now(), HOUR), true);
+    assert.equal(await areas.rebuildIfDue(), null);
+    assert.equal(await areas.repo.lastBuiltAt(), null);
+    await leases.release('port_areas_rebuild', 'other-process', app.clock.now());
+
+    const first = await areas.rebuildIfDue();
+    assert.ok(first && first.written.learnt >= 1 && first.written.gfw > 1000, JSON.stringify(first));
+    assert.equal(await areas.repo.lastBuiltAt(), TEST_EPOCH);
+    assert.ok((await areas.repo.ofPort(PAPEETE.port_id)).some((a) => a.provenance === 'learnt'));
+
+    app.clock.advance(PORT_AREAS_REBUILD_EVERY_MS - 1);
+    assert.equal(await areas.rebuildIfDue(), null, 'not due a millisecond before a day');
+    app.clock.advance(1);
+    const again = await areas.rebuildIfDue();
+    assert.deepEqual(again?.written, first.written);
+    assert.equal(await areas.repo.lastBuiltAt(), TEST_EPOCH + PORT_AREAS_REBUILD_EVERY_MS);
+    assert.equal(await leases.holder('port_areas_rebuild', app.clock.now()), null, 'the lease is released after the build');
   } finally {
     await app.close();
   }

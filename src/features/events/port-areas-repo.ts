@@ -26,6 +26,16 @@ export function createPortAreasRepo(db: Db) {
       });
     },
 
+    /** When the gfw and learnt areas were last built (operator areas aside), or null before any build. */
+    async lastBuiltAt(): Promise<number | null> {
+      const row = await db
+        .selectFrom('port_areas')
+        .select((eb) => eb.fn.max('updated_at').as('at'))
+        .where('provenance', 'in', ['gfw', 'learnt'])
+        .executeTakeFirst();
+      return row?.at == null ? null : Number(row.at);
+    },
+
     async ofPort(portId: number): Promise<PortAreaRow[]> {
       return db.selectFrom('port_areas').selectAll().where('port_id', '=', portId).orderBy('area_id', 'asc').execute() as Promise<PortAreaRow[]>;
     },

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import { DAY, HOUR, type Clock } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
 import { areaGeometry, buildPortAreas, PORT_AREA_PARAMETERS, type PortAreaFacts } from '../../events/port-areas.js';
 import type { Stop } from '../../events/port-calls.js';
@@ -16,9 +16,28 @@ export interface PortAreasRebuild {
   ports: number;
 }
 
+/** The learnt areas follow the stored calls: rebuilt when the last build is this old. */
+export const PORT_AREAS_REBUILD_EVERY_MS = DAY;
+/** One process rebuilds at a time; a rebuilder that dies leaves the work to another after this. */
+const REBUILD_LEASE = 'port_areas_rebuild';
+const REBUILD_LEASE_MS = HOUR;
+
+/** The store lease the daily rebuild is taken under (store/leases.ts). */
+export interface RebuildLease {
+  claim(name: string, owner: string, now: number, leaseMs: number): Promise<boolean>;
+  release(name: string, owner: string, now: number): Promise<void>;
+}
+
 /** Builds the stored port areas from the port table's GFW points and the stored calls' stops (docs/decisions/116). */
-export function createPortAreasService(deps: { repo: PortAreasRepo; ports: () => readonly PortRecord[]; portById: (portId: number) => PortRecord | undefined; clock: Clock }) {
-  return {
+export function createPortAreasService(deps: {
+  repo: PortAreasRepo;
+  ports: () => readonly PortRecord[];
+  portById: (portId: number) => PortRecord | undefined;
+  clock: Clock;
+  leases: RebuildLease;
+  owner: string;
+}) {
+  const service = {
     repo: deps.repo,
 
     /** A port's stored areas as a GeoJSON FeatureCollection (docs/decisions/116). */
@@ -91,7 +110,24 @@ export function createPortAreasService(deps: { repo: PortAreasRepo; ports: () =>
         ports: new Set(areas.map((a) => a.portId)).size,
       };
     },
+
+    /**
+     * The scheduled rebuild (every process runs the job): nothing while the last build is younger than a
+     * day or another process holds the rebuild lease; otherwise this process rebuilds under the lease.
+     */
+    async rebuildIfDue(): Promise<PortAreasRebuild | null> {
+      const now = deps.clock.now();
+      const last = await deps.repo.lastBuiltAt();
+      if (last !== null && now - last < PORT_AREAS_REBUILD_EVERY_MS) return null;
+      if (!(await deps.leases.claim(REBUILD_LEASE, deps.owner, now, REBUILD_LEASE_MS))) return null;
+      try {
+        return await service.rebuild();
+      } finally {
+        await deps.leases.release(REBUILD_LEASE, deps.owner, deps.clock.now());
+      }
+    },
   };
+  return service;
 }
 
 export type PortAreasService = ReturnType<typeof createPortAreasService>;
