@@ -22,6 +22,10 @@ export function rangeMs(text: string): number | null {
 // finest first: an operation that takes both hours and days takes range as hours
 const WINDOW_UNITS: Readonly<Record<string, number>> = { hours: HOUR_MS, window_hours: HOUR_MS, days: DAY_MS, weeks: 7 * DAY_MS };
 
+const unitName = (unitMs: number) => (unitMs === HOUR_MS ? 'hours' : unitMs === DAY_MS ? 'days' : 'weeks');
+/** `n` of a unit written as a range: hours as H, days and weeks as D. */
+const asRange = (n: number, unitMs: number) => (unitMs === HOUR_MS ? `${n}H` : `${(n * unitMs) / DAY_MS}D`);
+
 /** How one operation's query takes the shared names: which of its parameters `range` and `to` stand for. */
 export interface QueryAliases {
   range?: { param: string; unitMs: number; minimum: number; maximum: number } | { param: string; values: readonly string[] };
@@ -79,7 +83,7 @@ export function queryAliasesOf(query: TObject | undefined, vocabulary: ValueVoca
 const describeRange = (alias: NonNullable<QueryAliases['range']>) =>
   'values' in alias
     ? `The window as a range: ${alias.values.map((v) => v.toUpperCase()).join(' or ')} (the same as ${alias.param}; give one of them).`
-    : `The window as a range back from its end, like 24H, 7D or 30D (the same as ${alias.param} in ${alias.unitMs === DAY_MS ? 'days' : alias.unitMs === HOUR_MS ? 'hours' : 'weeks'}; give one of them).`;
+    : `The window as a range back from its end, like 24H, 7D or 30D (the same as ${alias.param} in ${unitName(alias.unitMs)}; give one of them).`;
 
 /** The query schema with the shared names and values added beside the operation's own, documented as such. */
 export function withQueryAliases<Q extends TObject>(query: Q, vocabulary: ValueVocabulary = {}): Q {
@@ -126,11 +130,9 @@ export function applyQueryAliases(query: Record<string, unknown>, aliases: Query
       const { unitMs, minimum, maximum } = aliases.range;
       const count = ms === null ? NaN : ms / unitMs;
       if (!Number.isInteger(count) || count < minimum || count > maximum) {
-        const unit = unitMs === DAY_MS ? 'D' : unitMs === HOUR_MS ? 'H' : 'D (whole weeks)';
-        const span = (n: number) => (unitMs === 7 * DAY_MS ? `${n * 7}D` : `${n}${unit}`);
         throw new AppError(
           'invalid_range',
-          `range must be written like 24H or 7D and run from ${span(minimum)} to ${span(maximum)} in whole ${param === 'weeks' ? 'weeks' : unit === 'D' ? 'days' : 'hours'} here (it is the same as ${param})`,
+          `range must be written like 24H or 7D and run from ${asRange(minimum, unitMs)} to ${asRange(maximum, unitMs)} in whole ${unitName(unitMs)} here (it is the same as ${param})`,
           {
             field: 'query.range',
           },
