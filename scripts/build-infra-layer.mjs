@@ -4,7 +4,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { createCore } from '../dist/src/app/create.js';
-import { loadConfig } from '../dist/src/config.js';
+import { loadConfig } from '../dist/src/platform/config.js';
 import { encodeInfraLayer, SHIPPED_INFRA_LAYER } from '../dist/src/features/resource-infra/layer-file.js';
 
 const core = await createCore(loadConfig({ DATABASE_URL: ':memory:', LOG_LEVEL: 'warn', PORT: '0' }), { infraLayerFile: null });

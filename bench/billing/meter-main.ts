@@ -5,8 +5,8 @@
  * Store: DATABASE_URL (default an in-memory SQLite store).
  */
 import { parseArgs } from 'node:util';
-import { ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { withUsageMetering } from '../../src/features/billing/metered-telemetry.js';
 import { createUsageMeter, toMilli, utcDay } from '../../src/features/billing/usage-meter.js';
 import { createUsageRepo } from '../../src/features/billing/usage-repo.js';

@@ -7,7 +7,7 @@
  * Usage: node dist/bench/events/congestion-main.js [--days 30] [--vessels 300] [--rounds 100]
  */
 import { parseArgs } from 'node:util';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { medianHours } from '../../src/events/visit-rank.js';
 import { openDemoEventsStore } from './demo-store.js';
 

@@ -10,8 +10,8 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createBosun, type Bosun } from '../../src/app/create.js';
-import { DAY, ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { DAY, ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { backfill } from '../../src/sim/backfill.js';
 import { BACKFILL_RATES, DemoFleet } from '../../src/sim/fleet.js';
 import { seedFromText } from '../../src/sim/random.js';

@@ -10,8 +10,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGunzip } from 'node:zlib';
 import { createBosun } from '../../src/app/create.js';
-import { ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { csvSourceName, importAisCsv } from '../../src/feeds/ais-csv.js';
 import { openDemoEventsStore } from './demo-store.js';
 

@@ -5,7 +5,7 @@
  * Usage: node dist/bench/events/events-page-main.js [--days 30] [--vessels 300] [--rounds 20]
  */
 import { parseArgs } from 'node:util';
-import { DAY, iso } from '../../src/clock.js';
+import { DAY, iso } from '../../src/platform/clock.js';
 import { openDemoEventsStore } from './demo-store.js';
 
 const { values } = parseArgs({ options: { days: { type: 'string', default: '30' }, vessels: { type: 'string', default: '300' }, rounds: { type: 'string', default: '20' } } });

@@ -6,8 +6,8 @@
  */
 import { parseArgs } from 'node:util';
 import { createCore } from '../../src/app/create.js';
-import { DAY, ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { DAY, ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 import type { ExchangeMember } from '../../src/features/exchange/gate/exchange-gate.js';
 
 const { values } = parseArgs({

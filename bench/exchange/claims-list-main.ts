@@ -11,8 +11,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCore } from '../../src/app/create.js';
-import { DAY, ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { DAY, ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { createExchangeCoreRepo, type ClaimRow } from '../../src/features/exchange/core/exchange-core-repo.js';
 import { CLAIM_KINDS, EXCHANGE_CORE_LIMITS } from '../../src/features/exchange/core/exchange-rules.js';
 

@@ -11,7 +11,7 @@ import { createServer, request, Agent, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createBosun } from '../../src/app/create.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 
 const { values } = parseArgs({ options: { subscribers: { type: 'string', default: '1000' }, messages: { type: 'string', default: '20' } } });
 const SUBSCRIBERS = Number(values.subscribers);

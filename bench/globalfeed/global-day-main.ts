@@ -22,12 +22,12 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createBosun } from '../../src/app/create.js';
-import { ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import { createFleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.js';
 import { Rng } from '../../src/sim/random.js';
-import { median } from '../../src/stats.js';
+import { median } from '../../src/platform/stats.js';
 
 const { values } = parseArgs({
   options: { vessels: { type: 'string', default: '5000' }, minutes: { type: 'string', default: '10' }, store: { type: 'string', default: 'sqlite' }, batch: { type: 'string', default: '5000' } },

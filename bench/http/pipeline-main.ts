@@ -11,8 +11,8 @@ import Fastify from 'fastify';
 import { createHook } from 'node:async_hooks';
 import { parseArgs } from 'node:util';
 import { createBosun } from '../../src/app/create.js';
-import { ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 
 const { values } = parseArgs({
   options: { requests: { type: 'string', default: '5000' }, only: { type: 'string' }, 'skip-bare': { type: 'boolean', default: false }, 'count-promises': { type: 'boolean', default: false } },

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { createCore } from '../../src/app/create.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { buildLayerIndex } from '../../src/features/resource-infra/layer-index.js';
 import { createInfraRepo } from '../../src/features/resource-infra/infra-repo.js';
 

@@ -14,7 +14,7 @@ import { createGunzip } from 'node:zlib';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
 import { createBosun } from '../../src/app/create.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { csvSourceName, importAisCsv } from '../../src/feeds/ais-csv.js';
 import type { AisSink, PositionReport, StaticReport } from '../../src/fleet/types.js';
 

@@ -7,8 +7,8 @@
  */
 import { parseArgs } from 'node:util';
 import { createBosun } from '../../src/app/create.js';
-import { DAY, HOUR, ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { DAY, HOUR, ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { BULK_PORTS, LNG_IMPORT_PORTS, OIL_PORTS } from '../../src/sim/world.js';
 
 const { values } = parseArgs({ options: { days: { type: 'string', default: '90' }, vessels: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '20' } } });

@@ -9,8 +9,8 @@ import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createBosun } from '../../src/app/create.js';
-import { ManualClock } from '../../src/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { loadConfig } from '../../src/platform/config.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string', default: '400' }, rounds: { type: 'string', default: '3' } } });
 const calls = Number(values.calls);

@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { createBosun } from '../../src/app/create.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { launchChromium } from '../../test/helpers/browser.js';
 
 const { values } = parseArgs({ options: { vessels: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '5' } } });

@@ -1,8 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { Bus } from '../bus/bus.js';
 import type { CatalogView } from '../catalog/catalog.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import type { Store } from '../store/db.js';

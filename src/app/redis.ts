@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
-import type { Clock } from '../clock.js';
-import { ConfigError, type Config } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import { ConfigError, type Config } from '../platform/config.js';
 import type { Logger } from '../observability/logger.js';
 
 /** A Redis command not answered within this time fails (and the caller falls back or answers 503). */

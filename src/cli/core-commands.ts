@@ -7,7 +7,7 @@ export const coreCommands: Command[] = [
     summary: 'Run the HTTP service (and its jobs) until Ctrl-C.',
     usage: 'bosun serve\n\nConfiguration comes from the environment: HOST, PORT, BOSUN_DATA_DIR, DATABASE_URL, REDIS_URL, … (see README).',
     async run() {
-      const [{ loadConfig }, { createBosun }] = await Promise.all([import('../config.js'), import('../app/create.js')]);
+      const [{ loadConfig }, { createBosun }] = await Promise.all([import('../platform/config.js'), import('../app/create.js')]);
       const config = loadConfig(cliIo().env);
       const bosun = await createBosun(config, { background: true });
       const address = await bosun.listen();
@@ -40,7 +40,7 @@ export const coreCommands: Command[] = [
     summary: 'Apply pending database migrations and exit.',
     usage: 'bosun migrate',
     async run() {
-      const [{ loadConfig }, { openMigratedStore }] = await Promise.all([import('../config.js'), import('../store/db.js')]);
+      const [{ loadConfig }, { openMigratedStore }] = await Promise.all([import('../platform/config.js'), import('../store/db.js')]);
       const config = loadConfig(cliIo().env);
       const { store, applied } = await openMigratedStore(config.database);
       try {

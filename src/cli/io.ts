@@ -5,7 +5,7 @@ export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
-  /** The environment configuration is loaded from (src/config.ts reads nothing else). */
+  /** The environment configuration is loaded from (src/platform/config.ts reads nothing else). */
   env: Readonly<Record<string, string | undefined>>;
 }
 

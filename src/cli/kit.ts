@@ -27,7 +27,7 @@ export const err = (line: string) => cliIo().stderr.write(line + '\n');
  * starts the fleet itself.
  */
 export async function withBosun<T>(fn: (bosun: { ctx: BosunCore }) => Promise<T>): Promise<T> {
-  const [{ loadConfig }, { createCore }] = await Promise.all([import('../config.js'), import('../app/create.js')]);
+  const [{ loadConfig }, { createCore }] = await Promise.all([import('../platform/config.js'), import('../app/create.js')]);
   const config = loadConfig(cliIo().env);
   const core = await createCore({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
   try {

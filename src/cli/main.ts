@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ConfigError } from '../config-error.js';
+import { ConfigError } from '../platform/config-error.js';
 import { AppError } from '../http/errors.js';
 import { err, out, type Command } from './kit.js';
 import { loadCommands } from './commands.js';

@@ -1,5 +1,5 @@
 import type { PortCall } from './port-calls.js';
-import { percentile } from '../stats.js';
+import { percentile } from '../platform/stats.js';
 
 /**
  * Port congestion from port calls (docs/decisions/022-congestion.md): who is waiting at anchor and

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { AisSink, PositionReport } from '../fleet/types.js';
 import { LineSplitter } from './line-splitter.js';
 

@@ -4,8 +4,8 @@ import { createGunzip } from 'node:zlib';
 import { cliIo } from '../cli/io.js';
 import { err, out, withBosun, type Command } from '../cli/kit.js';
 import type { AisCsvSummary } from './ais-csv.js';
-import { FeedSpecError, parseFeedSpecs, type FeedSpec } from './spec.js';
-import { iso } from '../clock.js';
+import { FeedSpecError, parseFeedSpecs, type FeedSpec } from '../platform/feed-spec.js';
+import { iso } from '../platform/clock.js';
 
 const n = (value: number) => value.toLocaleString('en-US');
 

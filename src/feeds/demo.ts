@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
 import type { AisSink } from '../fleet/types.js';
 import type { Logger } from '../observability/logger.js';
 import { createDemoFeed, type KnownVessels } from '../sim/start.js';

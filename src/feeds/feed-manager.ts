@@ -1,11 +1,11 @@
 import { AisDecoder, type DecodedMessage, type DecoderStats } from '../ais/index.js';
 import type { StatusReporter } from '../observability/status.js';
 import type { Logger } from '../observability/logger.js';
-import type { Clock } from '../clock.js';
-import { ConfigError } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import { ConfigError } from '../platform/config.js';
 import type { AisSink } from '../fleet/types.js';
 import type { FeedSource, SourceStatus } from './types.js';
-import { isoOrNull } from '../clock.js';
+import { isoOrNull } from '../platform/clock.js';
 
 /** Messages accepted between two `flush()` awaits of a source that reads as fast as it can. */
 export const FLUSH_EVERY_MESSAGES = 4000;

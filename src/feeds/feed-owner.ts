@@ -1,4 +1,4 @@
-import { isoOrNull, type Clock } from '../clock.js';
+import { isoOrNull, type Clock } from '../platform/clock.js';
 import type { Logger } from '../observability/logger.js';
 import type { StatusReporter } from '../observability/status.js';
 import type { LeaseRepo } from '../store/leases.js';

@@ -1,11 +1,11 @@
 import type { Logger } from '../observability/logger.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../platform/clock.js';
 import type { AisSink } from '../fleet/types.js';
 import { FeedManager, reportToJson, type FeedSourceReport } from './feed-manager.js';
 import { feedRetryLog } from './retry-log.js';
 import { createSource } from './sources/index.js';
-import type { FeedSpec } from './spec.js';
-import { iso } from '../clock.js';
+import type { FeedSpec } from '../platform/feed-spec.js';
+import { iso } from '../platform/clock.js';
 
 export interface IngestOptions {
   specs: FeedSpec[];

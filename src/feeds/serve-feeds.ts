@@ -1,13 +1,13 @@
 import type { Logger } from '../observability/logger.js';
-import type { Clock } from '../clock.js';
-import { ConfigError, type Config } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import { ConfigError, type Config } from '../platform/config.js';
 import type { AisSink } from '../fleet/types.js';
 import type { KnownVessels } from '../sim/start.js';
 import { defaultFeeds } from './demo.js';
 import { FeedManager } from './feed-manager.js';
 import { feedRetryLog } from './retry-log.js';
 import { createSource } from './sources/index.js';
-import { FeedSpecError, parseFeedSpecs } from './spec.js';
+import { FeedSpecError, parseFeedSpecs } from '../platform/feed-spec.js';
 
 /**
  * The feeds `bosun serve` runs in-process: BOSUN_FEEDS, or the default (the demo fleet when the

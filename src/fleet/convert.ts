@@ -1,6 +1,6 @@
 import type { DecodedMessage } from '../ais/index.js';
 import type { ObservationMeta, PositionReport, StaticReport } from './types.js';
-import { iso } from '../clock.js';
+import { iso } from '../platform/clock.js';
 
 /** What one decoded AIS message means to the fleet. */
 export type Conversion =

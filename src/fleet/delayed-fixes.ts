@@ -1,5 +1,5 @@
 import type { Bus } from '../bus/bus.js';
-import { MINUTE } from '../clock.js';
+import { MINUTE } from '../platform/clock.js';
 import type { PositionRow } from './fleet-repo.js';
 import { POSITIONS_TOPIC, type PositionsEvent } from './types.js';
 

@@ -4,7 +4,7 @@ import { flagForMmsi } from '../ais/mid.js';
 import type { DecodedMessage } from '../ais/index.js';
 import type { StatusReporter } from '../observability/status.js';
 import type { Bus } from '../bus/bus.js';
-import { iso, type Clock } from '../clock.js';
+import { iso, type Clock } from '../platform/clock.js';
 import { jsonText } from '../store/dialect.js';
 import { convertMessage } from './convert.js';
 import type { FleetRepo, HistoryInsert, PositionWrite } from './fleet-repo.js';

@@ -2,8 +2,8 @@ import { sql, type Kysely } from 'kysely';
 import { DAY_MS, dayIndexOf, type PositionPartitions } from '../store/position-partitions.js';
 import type { DialectHelpers } from '../store/dialect.js';
 import type { Database } from '../store/schema.js';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
 
 export interface RetentionDeps {
   db: Kysely<Database>;

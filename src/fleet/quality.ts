@@ -1,4 +1,4 @@
-import { MINUTE } from '../clock.js';
+import { MINUTE } from '../platform/clock.js';
 import { distanceNm } from '../geo/distance.js';
 import type { JumpCandidate, LatestFix } from './latest-fix.js';
 import type { PositionReport } from './types.js';

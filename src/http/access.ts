@@ -2,7 +2,7 @@ import type { CatalogEntry } from '../catalog/types.js';
 import { DEFAULT_SCOPES, SCOPE_BY_NAME } from '../access/scopes.js';
 import { AppError } from './errors.js';
 import type { Caller } from '../access/principals.js';
-import { iso } from '../clock.js';
+import { iso } from '../platform/clock.js';
 
 export const OPS_READ_SCOPE = 'ops:read';
 

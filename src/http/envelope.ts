@@ -1,6 +1,6 @@
 import type { ErrorDetail } from './errors.js';
 import type { Caller } from '../access/principals.js';
-import { iso } from '../clock.js';
+import { iso } from '../platform/clock.js';
 
 export const ATTRIBUTION_TEXT =
   'Data from Bosun, an open maritime information service. AIS positions come from the feeds each response names; simulated data is labelled as such. Cite "Bosun" and the named source when you reuse it.';

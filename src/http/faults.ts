@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { DEPENDENCY_RETRY_AFTER_SECONDS, type DependencyUnavailableError } from '../dependency.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, type DependencyUnavailableError } from '../platform/dependency.js';
 import { AppError } from './errors.js';
 
 /** The answer to a request that met an unavailable store or Redis: 503, retryable, with Retry-After. */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { DEPENDENCY_RETRY_AFTER_SECONDS, DependencyUnavailableError } from '../dependency.js';
+import { DEPENDENCY_RETRY_AFTER_SECONDS, DependencyUnavailableError } from '../platform/dependency.js';
 
 /**
  * Pages of the site (HTML for people, not operations of the catalog): server-rendered, registered in

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { AgentPrincipal, Caller } from '../access/principals.js';
 import type { CatalogView } from '../catalog/catalog.js';
 import type { DocumentForms, OperationContract, OperationExample } from '../catalog/types.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../platform/clock.js';
 import { AppError, type ErrorCode } from './errors.js';
 import { queryAliasesOf, withQueryAliases, type QueryAliases, type ValueVocabulary } from './query-vocabulary.js';
 

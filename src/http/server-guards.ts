@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import type { Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
 import { errorEnvelope } from './envelope.js';
 import { AppError, type ErrorCode } from './errors.js';
 

@@ -1,5 +1,5 @@
 import type { Logger } from '../observability/logger.js';
-import { iso } from '../clock.js';
+import { iso } from '../platform/clock.js';
 
 export interface Job {
   name: string;

@@ -1,4 +1,4 @@
-import { DAY, HOUR, MINUTE } from '../clock.js';
+import { DAY, HOUR, MINUTE } from '../platform/clock.js';
 
 export interface LimitWindow {
   name: 'minute' | 'hour' | 'day';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { DependencyUnavailableError } from '../dependency.js';
+import { DependencyUnavailableError } from '../platform/dependency.js';
 
 /**
  * Per-agent slots for long-lived requests (long polls, event streams), counted as leases that lapse

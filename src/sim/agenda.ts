@@ -3,7 +3,7 @@
  * circling) planned one port call at a time from the vessel's own seeded generator. Position,
  * speed and course at any instant are a pure function of the segment and the time.
  */
-import { HOUR, MINUTE } from '../clock.js';
+import { HOUR, MINUTE } from '../platform/clock.js';
 import { destinationPoint, distanceM, METRES_PER_NM, type LatLon } from '../geo/distance.js';
 import { landIndex } from '../geo/land.js';
 import { Polyline } from '../geo/polyline.js';

@@ -1,6 +1,6 @@
 /** Fills the store with simulated history as fast as the store takes it. */
 import { AisDecoder } from '../ais/index.js';
-import { MINUTE, type Clock } from '../clock.js';
+import { MINUTE, type Clock } from '../platform/clock.js';
 import type { AisSink } from '../fleet/types.js';
 import { DEMO_SOURCE, type DemoFleet } from './fleet.js';
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { err, type Command } from '../cli/kit.js';
 import { cliIo } from '../cli/io.js';
-import { parseIso, HOUR, MINUTE, systemClock } from '../clock.js';
+import { parseIso, HOUR, MINUTE, systemClock } from '../platform/clock.js';
 import { seedFromText } from './random.js';
 
 const USAGE = `bosun demo nmea [--hours N] [--from ISO-TIME] [--vessels N] [--seed TEXT] [--rates live|backfill]
@@ -18,7 +18,7 @@ export const simCommands: Command[] = [
     usage: USAGE,
     options: { hours: { type: 'string' }, from: { type: 'string' }, vessels: { type: 'string' }, seed: { type: 'string' }, rates: { type: 'string' } },
     async run({ values }) {
-      const [{ loadConfig }, { BACKFILL_RATES, DemoFleet, LIVE_RATES }] = await Promise.all([import('../config.js'), import('./fleet.js')]);
+      const [{ loadConfig }, { BACKFILL_RATES, DemoFleet, LIVE_RATES }] = await Promise.all([import('../platform/config.js'), import('./fleet.js')]);
       const demo = loadConfig(cliIo().env).demo;
       const hours = Number(values.hours ?? '1');
       const vessels = Number(values.vessels ?? demo.vessels);

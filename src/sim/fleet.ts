@@ -3,7 +3,7 @@ import { SAMPLE_VESSEL } from '../fleet/sample-vessel.js';
  * The demo fleet: a few hundred simulated vessels and the AIVDM sentences they transmit, in
  * time order. Everything is a function of the seed and the times asked for.
  */
-import { DAY } from '../clock.js';
+import { DAY } from '../platform/clock.js';
 import { encodeClassBPosition, encodePositionReport, encodeStaticPartA, encodeStaticPartB, encodeStaticVoyage, toSentences } from '../ais/encode.js';
 import { Agenda, reportNoise, stateIn, STS_SHUTTLES, type Segment, type VesselSpec, type VesselState } from './agenda.js';
 import { FLAG_MIDS, IdentityFactory, OCEAN_FLAGS } from './identity.js';

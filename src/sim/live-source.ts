@@ -1,5 +1,5 @@
 /** The demo fleet as a live feed: AIVDM lines as the clock advances. */
-import { MINUTE, type Clock } from '../clock.js';
+import { MINUTE, type Clock } from '../platform/clock.js';
 import type { FeedSource, LineSink, SourceStatus } from '../feeds/types.js';
 import { BACKFILL_RATES, LIVE_RATES, type DemoFleet } from './fleet.js';
 

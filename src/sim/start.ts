@@ -7,8 +7,8 @@
  *
  * `createDemoFeed` has the shape of the feeds' `demoFeedFactory` hook (src/feeds/demo.ts).
  */
-import { DAY, MINUTE, type Clock } from '../clock.js';
-import type { Config } from '../config.js';
+import { DAY, MINUTE, type Clock } from '../platform/clock.js';
+import type { Config } from '../platform/config.js';
 import type { FleetService } from '../fleet/fleet-service.js';
 import type { AisSink } from '../fleet/types.js';
 import type { Logger } from '../observability/logger.js';

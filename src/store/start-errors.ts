@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../platform/config.js';
 
 /**
  * The store could not be opened at start: a ConfigError, so `bosun serve` and every command print

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page, Response } from 'playwright-core';
-import { HOUR, MINUTE } from '../../src/clock.js';
+import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { chromiumSkip, launchChromium, saveScreenshot, seriousAxeViolations } from '../helpers/browser.js';
 import { identity, imo, ingest, position, seedSampleVessel } from '../helpers/fleet.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { SAMPLE_VESSEL } from '../../src/fleet/sample-vessel.js';
 import { createDemoFeed } from '../../src/sim/start.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createBosun } from '../../src/app/create.js';
-import { SECOND } from '../../src/clock.js';
+import { SECOND } from '../../src/platform/clock.js';
 import { startTestApp, usingPostgres, usingRedis, type TestApp } from '../helpers/app.js';
 import { openSse, type SseConnection, type SseParse } from '../helpers/sse.js';
 

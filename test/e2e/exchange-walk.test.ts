@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, SECOND } from '../../src/clock.js';
+import { DAY, SECOND } from '../../src/platform/clock.js';
 import { startTestApp } from '../helpers/app.js';
 import { openSse, type SseConnection, type SseParse } from '../helpers/sse.js';
 import { ROTTERDAM, seedRecords } from '../integration/exchange-core-support.js';

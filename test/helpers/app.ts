@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createBosun, type Bosun, type BosunOptions } from '../../src/app/create.js';
-import { ManualClock } from '../../src/clock.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { ManualClock } from '../../src/platform/clock.js';
+import { loadConfig, type Config } from '../../src/platform/config.js';
 import { buildOpenApi } from '../../src/catalog/openapi.js';
 import { recordProducedCodes } from './produced-codes.js';
 import { createSchemaChecker, type SchemaChecker } from './schema-check.js';

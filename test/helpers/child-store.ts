@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBosun, type Bosun } from '../../src/app/create.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 import { dropTestSchema, testConfig } from './app.js';
 
 /** A store for child processes (a SQLite file, or a fresh PostgreSQL schema) and a way to open it here. */

@@ -1,5 +1,5 @@
 // Constructed tracks whose events are known, for the event detector and events operation tests.
-import { HOUR, MINUTE } from '../../src/clock.js';
+import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import type { PositionReport } from '../../src/fleet/types.js';
 import { destinationPoint } from '../../src/geo/distance.js';

@@ -1,4 +1,4 @@
-import { HOUR } from '../../src/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import type { Stop } from '../../src/events/port-calls.js';
 import type { PortCallWrite } from '../../src/features/events/events-repo.js';
 

@@ -1,4 +1,4 @@
-import { MINUTE } from '../../src/clock.js';
+import { MINUTE } from '../../src/platform/clock.js';
 import type { PositionReport } from '../../src/fleet/types.js';
 import { destinationPoint } from '../../src/geo/distance.js';
 import { position } from './fleet.js';

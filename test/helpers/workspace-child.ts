@@ -2,7 +2,7 @@
 // its environment and either writes events as fast as it can (produce) or receives and acknowledges part
 // of them (consume), reporting each step on stdout, until the test kills it.
 import { createCore } from '../../src/app/create.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/platform/config.js';
 
 const [mode, agentId, ackArg] = process.argv.slice(2);
 const core = await createCore(loadConfig(process.env));

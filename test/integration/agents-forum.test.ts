@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR } from '../../src/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createClaim, credit, portClaim, vote } from './exchange-core-support.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { DEFAULT_SCOPES } from '../../src/access/scopes.js';
 import { startTestApp } from '../helpers/app.js';
 

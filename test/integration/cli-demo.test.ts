@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { AisDecoder } from '../../src/ais/index.js';
-import { HOUR } from '../../src/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { DemoFleet, LIVE_RATES } from '../../src/sim/fleet.js';
 import { seedFromText } from '../../src/sim/random.js';
 import { runCli } from '../helpers/cli.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { createGroupsService } from '../../src/features/harbor/groups/groups-service.js';
 import { startTestApp, usingPostgres } from '../helpers/app.js';

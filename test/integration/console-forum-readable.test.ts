@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR, MINUTE } from '../../src/clock.js';
+import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { errorsView } from '../../src/features/console/console-ops-pages.js';
 import { threaded } from '../../src/features/site/forum.js';
 import { ago, humanDate } from '../../src/features/web/human-time.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MINUTE, SECOND } from '../../src/clock.js';
+import { MINUTE, SECOND } from '../../src/platform/clock.js';
 import { startTestApp, usingPostgres, type ApiResponse } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { consoleClient as browser, CONSOLE_PASSWORD as PASSWORD } from '../helpers/console-client.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MINUTE } from '../../src/clock.js';
+import { MINUTE } from '../../src/platform/clock.js';
 import { startTestApp } from '../helpers/app.js';
 import { consoleClient as browser, CONSOLE_PASSWORD as PASSWORD } from '../helpers/console-client.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBosun } from '../../src/app/create.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/platform/clock.js';
 import { createCursorCodec } from '../../src/http/cursor-codec.js';
 import { AppError } from '../../src/http/errors.js';
 import { startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, HOUR, MINUTE } from '../../src/clock.js';
+import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import type { BackfillResult } from '../../src/sim/backfill.js';
 import { SAMPLE_VESSEL } from '../../src/fleet/sample-vessel.js';
 import { createDemoFeed } from '../../src/sim/start.js';

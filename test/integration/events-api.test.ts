@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DAY, HOUR, MINUTE } from '../../src/clock.js';
+import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import type { EncounterWrite, PortCallWrite, TransitWrite } from '../../src/features/events/events-repo.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { createReadStream } from 'node:fs';
 import test from 'node:test';
 import { createGunzip } from 'node:zlib';
-import { HOUR } from '../../src/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { importAisCsv } from '../../src/feeds/ais-csv.js';
 import { callRow, completedCall, type CallSpec } from '../helpers/events-congestion.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { HOUR, iso, MINUTE } from '../../src/clock.js';
+import { HOUR, iso, MINUTE } from '../../src/platform/clock.js';
 import type { PositionReport } from '../../src/fleet/types.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { HOUR } from '../../src/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { createEventRunner } from '../../src/features/events/event-runner.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { backfill } from '../../src/sim/backfill.js';
 import { BACKFILL_RATES, DemoFleet } from '../../src/sim/fleet.js';
 import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';

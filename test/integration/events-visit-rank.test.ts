@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { callRow, completedCall, type CallSpec } from '../helpers/events-congestion.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
 import { createClaim, errorCode, portClaim, reputation, ROTTERDAM, seedRecords, VESSEL_IMO, VESSEL_MMSI, vote } from './exchange-core-support.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY, HOUR, iso, MINUTE, SECOND } from '../../src/clock.js';
+import { DAY, HOUR, iso, MINUTE, SECOND } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { parseSse } from '../helpers/sse.js';

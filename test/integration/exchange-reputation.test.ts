@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
 import { createClaim, credit, errorCode, portClaim, reputation, vote, type Agent } from './exchange-core-support.js';
 

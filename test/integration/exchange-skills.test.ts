@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { COMMUNITY_LIMITS } from '../../src/features/exchange/community/community-rules.js';
 import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';

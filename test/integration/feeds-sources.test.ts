@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSocket } from 'node:dgram';
 import { connect, createServer, type Socket } from 'node:net';
-import { systemClock } from '../../src/clock.js';
+import { systemClock } from '../../src/platform/clock.js';
 import { FeedManager } from '../../src/feeds/feed-manager.js';
 import { TcpClientSource } from '../../src/feeds/sources/tcp-client.js';
 import { TcpServerSource } from '../../src/feeds/sources/tcp-server.js';

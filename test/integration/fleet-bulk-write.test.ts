@@ -5,7 +5,7 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBosun } from '../../src/app/create.js';
-import { MINUTE, SECOND } from '../../src/clock.js';
+import { MINUTE, SECOND } from '../../src/platform/clock.js';
 import { createFleetRepo, type FleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.js';
 import { identityOf } from '../../src/fleet/fleet-rows.js';
 import type { VesselState } from '../../src/fleet/fleet-service.js';

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AisDecoder } from '../../src/ais/index.js';
 import { createBosun } from '../../src/app/create.js';
-import { MINUTE, SECOND } from '../../src/clock.js';
+import { MINUTE, SECOND } from '../../src/platform/clock.js';
 import { POSITIONS_TOPIC, type PositionsEvent } from '../../src/fleet/types.js';
 import { startTestApp, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, SECOND } from '../../src/clock.js';
+import { DAY, SECOND } from '../../src/platform/clock.js';
 import { newId } from '../../src/access/credentials.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';

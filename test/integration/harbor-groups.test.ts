@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import type { ParticipationSignals } from '../../src/features/harbor/groups/group-rules.js';
 import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';

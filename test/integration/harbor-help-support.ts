@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { type ApiResponse, type TestApp } from '../helpers/app.js';
 
 export const HELP = '/v1/harbor/help-requests';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { withApp } from '../helpers/app.js';
 
 const URL = '/v1/harbor/operator-requests';

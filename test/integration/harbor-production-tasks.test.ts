@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { withApp, type TestApp } from '../helpers/app.js';
 

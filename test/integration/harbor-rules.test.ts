@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { withApp, type TestApp } from '../helpers/app.js';
 
 const OPR = '/v1/harbor/operator-requests';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { createSandboxTasksRepo } from '../../src/features/harbor/tasks/sandbox-tasks-repo.js';
 import { createSandboxTasksService } from '../../src/features/harbor/tasks/sandbox-tasks-service.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DAY, HOUR, MINUTE } from '../../src/clock.js';
+import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import type { PositionReport, StaticReport } from '../../src/fleet/types.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 

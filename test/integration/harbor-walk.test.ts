@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { createBosun } from '../../src/app/create.js';
-import { MINUTE } from '../../src/clock.js';
-import { ManualClock } from '../../src/clock.js';
+import { MINUTE } from '../../src/platform/clock.js';
+import { ManualClock } from '../../src/platform/clock.js';
 import { dropTestSchema, testConfig, TEST_EPOCH } from '../helpers/app.js';
 
 /**

@@ -4,7 +4,7 @@ import { Type } from '@sinclair/typebox';
 import type { AgentPrincipal } from '../../src/access/principals.js';
 import { buildCatalogView } from '../../src/catalog/catalog.js';
 import type { CatalogEntry } from '../../src/catalog/types.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/platform/clock.js';
 import { buildHttpApp, type HttpServices } from '../../src/http/app.js';
 import type { IdempotentWrites } from '../../src/http/idempotency.js';
 import { routeDefiner } from '../../src/http/route.js';

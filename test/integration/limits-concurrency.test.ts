@@ -1,7 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
-import { HOUR, MINUTE } from '../../src/clock.js';
+import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { newId } from '../../src/access/credentials.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';

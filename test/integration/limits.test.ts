@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, MINUTE } from '../../src/clock.js';
+import { DAY, MINUTE } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
 
 test('the anonymous preview policy on a P endpoint: 6/min and 60/day per identity+IP, 429 with Retry-After and RateLimit headers', async () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR, MINUTE, SECOND } from '../../src/clock.js';
+import { HOUR, MINUTE, SECOND } from '../../src/platform/clock.js';
 import { MAP_LAYER_TTL_MS } from '../../src/features/map/map-service.js';
 import { withApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';

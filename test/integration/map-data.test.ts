@@ -3,7 +3,7 @@ import { MAP_ATTRIBUTION } from '../../src/features/map/map-service.js';
 import { rfc7946Issues } from '../helpers/geojson.js';
 import assert from 'node:assert/strict';
 import { gunzipSync } from 'node:zlib';
-import { HOUR, MINUTE, SECOND } from '../../src/clock.js';
+import { HOUR, MINUTE, SECOND } from '../../src/platform/clock.js';
 import { CHOKEPOINTS } from '../../src/events/chokepoints.js';
 import { unwrapRing } from '../../src/features/map/basemap.js';
 import { MAP_LAYER_TTL_MS } from '../../src/features/map/map-service.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR } from '../../src/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { ENABLED_TOOLSETS_TTL_MS, TOOLSETS, DEFAULT_TOOLSETS } from '../../src/features/mcp/toolsets.js';
 import { withApp, type TestApp } from '../helpers/app.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR } from '../../src/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { LIMIT_POLICIES } from '../../src/limits/policies.js';
 import { startTestApp } from '../helpers/app.js';
 import { seedSampleVessel } from '../helpers/fleet.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createBosun, createCore } from '../../src/app/create.js';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/platform/clock.js';
 import { TEST_EPOCH, testConfig, usingPostgres } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR } from '../../src/clock.js';
-import { DependencyUnavailableError } from '../../src/dependency.js';
+import { HOUR } from '../../src/platform/clock.js';
+import { DependencyUnavailableError } from '../../src/platform/dependency.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
 import { withApp } from '../helpers/app.js';
 

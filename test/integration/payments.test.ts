@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { MINUTE } from '../../src/clock.js';
+import { MINUTE } from '../../src/platform/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 const RAILS = JSON.stringify([

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { HOUR } from '../../src/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { PORT_AREA_CELL_DEG } from '../../src/events/port-areas.js';
 import { PORT_AREAS_REBUILD_EVERY_MS } from '../../src/features/events/port-areas-service.js';
 import { createLeaseRepo } from '../../src/store/leases.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PositionReport } from '../../src/fleet/types.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
 import { childStore } from '../helpers/child-store.js';

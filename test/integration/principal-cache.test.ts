@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { startTestApp, usingPostgres, usingRedis, type TestApp } from '../helpers/app.js';
 
 /**

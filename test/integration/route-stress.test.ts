@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HOUR, MINUTE } from '../../src/clock.js';
+import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { CHOKEPOINTS } from '../../src/events/chokepoints.js';
 import { metricsRoutes } from '../../src/features/routes/stress/routes.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';

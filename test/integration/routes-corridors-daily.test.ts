@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HOUR, MINUTE } from '../../src/clock.js';
+import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { corridorRoutes } from '../../src/features/routes/corridors/routes.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { LANE_GEOJSON_ATTRIBUTION } from '../../src/features/routes/lanes/attribution.js';
 import { rfc7946Issues } from '../helpers/geojson.js';
 import { after, before, test } from 'node:test';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
 /**

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HOUR, MINUTE, SECOND } from '../../src/clock.js';
+import { HOUR, MINUTE, SECOND } from '../../src/platform/clock.js';
 import { cellOfPoint, contiguousGroups, networkCells } from '../../src/features/routes/readiness/network-cells.js';
 import { shippedSeaNetwork } from '../../src/routing/network-file.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { CATALOG } from '../../src/catalog/entries.js';
-import { DAY, HOUR, MINUTE } from '../../src/clock.js';
+import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { ALL_ROUTES } from '../../src/features/index.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { DAY, HOUR, SECOND } from '../../src/clock.js';
+import { DAY, HOUR, SECOND } from '../../src/platform/clock.js';
 import { CHOKEPOINTS } from '../../src/events/chokepoints.js';
 import { passageByName } from '../../src/routing/graph.js';
 import { CHOKEPOINT_PASSAGES } from '../../src/features/routes/chokepoint-passages.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HOUR, MINUTE, iso } from '../../src/clock.js';
+import { HOUR, MINUTE, iso } from '../../src/platform/clock.js';
 import type { TelemetryRecord } from '../../src/features/telemetry/telemetry-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 

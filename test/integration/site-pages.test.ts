@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MINUTE } from '../../src/clock.js';
+import { MINUTE } from '../../src/platform/clock.js';
 import { MESSAGE_LIMITS } from '../../src/features/exchange/messages/message-rules.js';
 import { openStreams } from '../../src/http/stream.js';
 import { parseSse } from '../helpers/sse.js';

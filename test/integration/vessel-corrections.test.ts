@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { callRow, completedCall } from '../helpers/events-congestion.js';
 import { identity, ingest, position, seedSampleVessel } from '../helpers/fleet.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY, HOUR, MINUTE } from '../../src/clock.js';
+import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { identity, ingest, position } from '../helpers/fleet.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR, MINUTE } from '../../src/clock.js';
+import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from '../../src/features/vessels/confidence.js';
 import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DAY, HOUR, MINUTE, SECOND } from '../../src/clock.js';
+import { DAY, HOUR, MINUTE, SECOND } from '../../src/platform/clock.js';
 import { buildOpenApi } from '../../src/catalog/openapi.js';
 import { PREVIEW } from '../../src/features/kit/preview-constants.js';
 import { withApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR, SECOND } from '../../src/clock.js';
+import { HOUR, SECOND } from '../../src/platform/clock.js';
 import { PREVIEW } from '../../src/features/kit/preview-constants.js';
 import { withApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';

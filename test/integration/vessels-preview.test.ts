@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR, MINUTE, SECOND } from '../../src/clock.js';
+import { HOUR, MINUTE, SECOND } from '../../src/platform/clock.js';
 import { PREVIEW } from '../../src/features/kit/preview-constants.js';
 import { POSITIONS_TOPIC } from '../../src/fleet/types.js';
 import { randomBytes } from 'node:crypto';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MINUTE, SECOND } from '../../src/clock.js';
+import { MINUTE, SECOND } from '../../src/platform/clock.js';
 import { withApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
 

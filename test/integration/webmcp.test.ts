@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, HOUR } from '../../src/clock.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, withApp } from '../helpers/app.js';
 
 const PUBLIC_URL = 'https://bosun.example';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { withApp, type TestApp } from '../helpers/app.js';
 import { register, resolvedRequest, type Agent } from './harbor-help-support.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { iso, isoOrNull, parseIso } from '../../src/clock.js';
+import { iso, isoOrNull, parseIso } from '../../src/platform/clock.js';
 
 test('iso, isoOrNull and parseIso: UTC with milliseconds, round trip', () => {
   assert.equal(iso(0), '1970-01-01T00:00:00.000Z');

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
-import { ConfigError, loadConfig } from '../../src/config.js';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
 
 test('defaults: 127.0.0.1:8080, SQLite under ./data, auto-sandbox and telemetry on, no Redis', () => {
   const c = loadConfig({});

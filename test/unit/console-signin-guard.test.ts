@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { HOUR, MINUTE } from '../../src/clock.js';
+import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { addressKey, afterFailure, clientOfAddress, lockRemainingMs, SIGNIN_GUARD, type GuardState } from '../../src/features/console/console-signin-guard.js';
 import { inWords } from '../../src/features/console/console-kit.js';
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY } from '../../src/clock.js';
+import { DAY } from '../../src/platform/clock.js';
 import { balanceState, bountyFunding, decision, dueAt, level, nextPrivilege, privilegesHeld, utcDayStart, voteWeight } from '../../src/features/exchange/core/exchange-rules.js';
 
 const claim = (score: number, voters: number) => ({ score, voters, decidable_at: DAY, expires_at: 14 * DAY });

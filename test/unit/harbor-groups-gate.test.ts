@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, ManualClock } from '../../src/clock.js';
+import { DAY, ManualClock } from '../../src/platform/clock.js';
 import type { AgentPrincipal } from '../../src/access/principals.js';
 import type { AuditService } from '../../src/features/audit/audit-service.js';
 import type { GroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { DAY, MINUTE } from '../../src/clock.js';
+import { DAY, MINUTE } from '../../src/platform/clock.js';
 import { Limiter, MemoryLimiterBackend, RedisLimiterBackend, type LimiterBackend } from '../../src/limits/limiter.js';
 import { LIMIT_POLICIES } from '../../src/limits/policies.js';
 import { TEST_EPOCH } from '../helpers/app.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/platform/clock.js';
 import { periodStarts } from '../../src/features/billing/billing-service.js';
 import { createUsageMeter, fromMilli, toMilli, USAGE_BUFFER_LINES, utcDay } from '../../src/features/billing/usage-meter.js';
 import type { UsageRepo, UsageRow } from '../../src/features/billing/usage-repo.js';

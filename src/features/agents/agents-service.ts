@@ -1,7 +1,7 @@
 import { HARBOR_LIMITS } from '../harbor/harbor-constants.js';
 import { harborText } from '../kit/text-rules.js';
-import type { Clock } from '../../clock.js';
-import { isoOrNull, iso, DAY } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
+import { isoOrNull, iso, DAY } from '../../platform/clock.js';
 import { AppError } from '../../http/errors.js';
 import type { AgentPrincipal, AgentState, EffectiveState } from '../../access/principals.js';
 import type { AuditService } from '../audit/audit-service.js';

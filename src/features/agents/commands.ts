@@ -1,7 +1,7 @@
 import { LIFECYCLE_TARGETS, type LifecycleTarget } from './agents-service.js';
 import { AppError } from '../../http/errors.js';
 import { err, out, withBosun, type Command } from '../../cli/kit.js';
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 
 export const agentCommands: Command[] = [
   {

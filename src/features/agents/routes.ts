@@ -1,7 +1,7 @@
 import { defineRoute } from '../route.js';
 import { AppError } from '../../http/errors.js';
 import { AgentSelf, RegisterBody, RegisterResponse } from './schemas.js';
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 
 const register = defineRoute({
   operationId: 'postAgentsRegister',

@@ -1,5 +1,5 @@
-import type { Clock } from '../../clock.js';
-import { DAY } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
+import { DAY } from '../../platform/clock.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import type { Trx } from '../../store/transaction.js';
 import type { AuditRepo } from './audit-repo.js';

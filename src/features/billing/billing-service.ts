@@ -1,8 +1,8 @@
 import type { AgentPrincipal } from '../../access/principals.js';
 import type { CatalogView } from '../../catalog/catalog.js';
-import type { Clock } from '../../clock.js';
-import { DAY } from '../../clock.js';
-import type { PaymentRail } from '../../config.js';
+import type { Clock } from '../../platform/clock.js';
+import { DAY } from '../../platform/clock.js';
+import type { PaymentRail } from '../../platform/config.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';

@@ -1,4 +1,4 @@
-import { DAY, type Clock } from '../../clock.js';
+import { DAY, type Clock } from '../../platform/clock.js';
 import type { UsageRepo, UsageRow } from './usage-repo.js';
 
 export const USAGE_FLUSH_MS = 1000;

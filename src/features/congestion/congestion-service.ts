@@ -1,6 +1,6 @@
 import type { Caller } from '../../access/principals.js';
-import type { Clock } from '../../clock.js';
-import { DAY, HOUR, iso, isoOrNull } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
+import { DAY, HOUR, iso, isoOrNull } from '../../platform/clock.js';
 import { congestion, type CallsSummary } from '../../events/congestion.js';
 import { medianHours } from '../../events/visit-rank.js';
 import type { FleetService } from '../../fleet/fleet-service.js';

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { DAY, HOUR, iso, type Clock } from '../../clock.js';
+import { DAY, HOUR, iso, type Clock } from '../../platform/clock.js';
 import { hashSecret } from '../../access/credentials.js';
 import { AppError } from '../../http/errors.js';
 import type { AuditService } from '../audit/audit-service.js';

@@ -1,5 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
-import { HOUR, MINUTE } from '../../clock.js';
+import { HOUR, MINUTE } from '../../platform/clock.js';
 import { hashSecret } from '../../access/credentials.js';
 import { redactIp } from '../audit/redact-ip.js';
 import type { ConsoleSessionsRepo, SigninGuardRow } from './console-sessions-repo.js';

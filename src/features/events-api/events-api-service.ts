@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../access/principals.js';
-import { DAY, iso, isoOrNull, type Clock } from '../../clock.js';
+import { DAY, iso, isoOrNull, type Clock } from '../../platform/clock.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import { ENCOUNTER_SETTINGS, GFW_ENCOUNTER_PARAMETERS } from '../../events/encounters.js';
 import { GFW_GAP_PARAMETERS, GFW_LOITERING_PARAMETERS } from '../../events/loitering-gaps.js';

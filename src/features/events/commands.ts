@@ -1,5 +1,5 @@
 import { err, out, withBosun, type Command } from '../../cli/kit.js';
-import { iso, parseIso } from '../../clock.js';
+import { iso, parseIso } from '../../platform/clock.js';
 
 const REBUILD_USAGE = `bosun events rebuild --from ISO-TIME --to ISO-TIME
 

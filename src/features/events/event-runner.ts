@@ -1,4 +1,4 @@
-import { isoOrNull, type Clock } from '../../clock.js';
+import { isoOrNull, type Clock } from '../../platform/clock.js';
 import type { PortCall } from '../../events/port-calls.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import type { PositionRow } from '../../fleet/fleet-repo.js';

@@ -1,5 +1,5 @@
 import type { Caller } from '../../access/principals.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { DELAY_SECONDS, LIVE_SCOPE } from '../vessels/entitlements.js';
 import type { EventRunner } from './event-runner.js';
 import { LIVE_DETECTOR } from './event-runner.js';

@@ -1,4 +1,4 @@
-import { DAY, HOUR, type Clock } from '../../clock.js';
+import { DAY, HOUR, type Clock } from '../../platform/clock.js';
 import { AppError } from '../../http/errors.js';
 import { areaGeometry, buildPortAreas, PORT_AREA_PARAMETERS, type PortAreaFacts } from '../../events/port-areas.js';
 import type { Stop } from '../../events/port-calls.js';

@@ -1,4 +1,4 @@
-import { HOUR, MINUTE, type Clock } from '../../clock.js';
+import { HOUR, MINUTE, type Clock } from '../../platform/clock.js';
 import type { Bus } from '../../bus/index.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import type { FleetService } from '../../fleet/fleet-service.js';

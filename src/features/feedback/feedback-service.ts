@@ -1,4 +1,4 @@
-import { DAY, iso, type Clock } from '../../clock.js';
+import { DAY, iso, type Clock } from '../../platform/clock.js';
 import { AppError } from '../../http/errors.js';
 import { newId } from '../../access/credentials.js';
 import { jsonText, parseJson } from '../../store/dialect.js';

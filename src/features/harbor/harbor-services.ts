@@ -1,4 +1,4 @@
-import { HOUR, MINUTE, type Clock } from '../../clock.js';
+import { HOUR, MINUTE, type Clock } from '../../platform/clock.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
 import type { Job } from '../../jobs/scheduler.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DAY, MINUTE, type Clock } from '../../clock.js';
+import { DAY, MINUTE, type Clock } from '../../platform/clock.js';
 import { AppError } from '../../http/errors.js';
 import type { IdempotentRequest } from '../../http/idempotency.js';
 import { jsonText, parseJson } from '../../store/dialect.js';

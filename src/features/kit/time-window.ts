@@ -1,4 +1,4 @@
-import { DAY } from '../../clock.js';
+import { DAY } from '../../platform/clock.js';
 import { AppError } from '../../http/errors.js';
 import { rangeMs } from '../../http/query-vocabulary.js';
 

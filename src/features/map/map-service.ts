@@ -1,5 +1,5 @@
 import type { Caller } from '../../access/principals.js';
-import { iso, SECOND, type Clock } from '../../clock.js';
+import { iso, SECOND, type Clock } from '../../platform/clock.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
 import { shipCategory } from '../../fleet/ship-types.js';
@@ -10,7 +10,7 @@ import { DELAY_SECONDS, type VesselAccess } from '../vessels/entitlements.js';
 import type { VesselsService } from '../vessels/vessels-service.js';
 import { buildBasemap } from './basemap.js';
 import { PORT_TABLE_ATTRIBUTION } from '../ports/port-table-file.js';
-import { round } from '../../stats.js';
+import { round } from '../../platform/stats.js';
 
 /** Who looks at the map: anyone (the anonymous preview: delayed positions) or the signed-in operator (live). */
 export type MapViewer = 'anonymous' | 'operator';

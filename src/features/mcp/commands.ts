@@ -28,7 +28,7 @@ export const mcpCommands: Command[] = [
       const keyVariable = typeof values['api-key-env'] === 'string' ? values['api-key-env'] : 'BOSUN_API_KEY';
       const apiKey = io.env[keyVariable] || undefined;
       try {
-        const [{ loadConfig }, { runStdioBridge }] = await Promise.all([import('../../config.js'), import('./stdio-bridge.js')]);
+        const [{ loadConfig }, { runStdioBridge }] = await Promise.all([import('../../platform/config.js'), import('./stdio-bridge.js')]);
         await runStdioBridge({
           baseUrl,
           ...(apiKey ? { apiKey } : {}),

@@ -17,11 +17,11 @@ import {
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Caller } from '../../access/principals.js';
 import { OPERATOR_TOKEN_PREFIX } from '../../access/credentials.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../platform/config.js';
 import { bearerCredential } from '../../http/access.js';
 import { baseUrlOf, limitRefusal } from '../../http/app.js';
 import { rateLimitPolicyHeader } from '../../http/ratelimit-headers.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { Limiter } from '../../limits/limiter.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { AppError } from '../../http/errors.js';

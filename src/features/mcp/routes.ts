@@ -1,4 +1,4 @@
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 import { callingAgent } from '../../http/route.js';
 import { HARBOR_CONTRACT } from '../harbor/harbor-constants.js';
 import { defineRoute, type CallContext, type RouteDefinition } from '../route.js';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { Caller } from '../../access/principals.js';
-import { DAY, HOUR, iso, type Clock } from '../../clock.js';
+import { DAY, HOUR, iso, type Clock } from '../../platform/clock.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError, ERROR_CODES, type ErrorCode } from '../../http/errors.js';
 import { INNER_BASE_HEADER, innerBaseHeaderValue } from '../../http/inner-base.js';
@@ -9,7 +9,7 @@ import { redactArguments } from './redact.js';
 import { inToolTerms } from './tool-errors.js';
 import { BODY_ARGUMENT, buildToolSet, OPERATION_META_KEY, streamExclusion, toolRequest, toolResult, type BosunTool, type ToolRequest, type ToolSet } from './tools.js';
 import type { DispatchRecord, DispatchSample, WebmcpRepo } from './webmcp-repo.js';
-import { percentile as nearestRank, round } from '../../stats.js';
+import { percentile as nearestRank, round } from '../../platform/stats.js';
 
 export const DISPATCH_RETENTION_DAYS = 30 as const;
 /** The health view reads at most this many of the newest dispatches of its window. */

@@ -1,6 +1,6 @@
 import { AppError } from '../../http/errors.js';
 import { err, out, readSecret, withBosun, type Command } from '../../cli/kit.js';
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 import { cliIo } from '../../cli/io.js';
 
 export const operatorCommands: Command[] = [

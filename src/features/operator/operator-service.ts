@@ -1,7 +1,7 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { OperatorPrincipal } from '../../access/principals.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { AppError } from '../../http/errors.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { OPERATOR_TOKEN_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newSecret, sameHash } from '../../access/credentials.js';

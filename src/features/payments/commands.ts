@@ -1,6 +1,6 @@
 import { err, out, withBosun, type Command } from '../../cli/kit.js';
 import { AppError } from '../../http/errors.js';
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 
 export const paymentCommands: Command[] = [
   {

@@ -1,4 +1,4 @@
-import type { PaymentRail } from '../../config.js';
+import type { PaymentRail } from '../../platform/config.js';
 import { html } from '../web/html.js';
 import { layout } from '../web/layout.js';
 

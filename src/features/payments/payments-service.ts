@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../clock.js';
-import type { PaymentRail } from '../../config.js';
+import type { Clock } from '../../platform/clock.js';
+import type { PaymentRail } from '../../platform/config.js';
 import { AppError } from '../../http/errors.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import { newId } from '../../access/credentials.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../store/transaction.js';
 import type { PaymentIntentRow, PaymentsRepo } from './payments-repo.js';
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 
 export const PAYMENT_PURPOSES = ['contribution', 'pay_what_you_want', 'help_request', 'vessel_snapshot', 'sponsorship'] as const;
 export type PaymentPurpose = (typeof PAYMENT_PURPOSES)[number];

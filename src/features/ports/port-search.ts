@@ -1,6 +1,6 @@
 import { distanceM, EARTH_RADIUS_M } from '../../geo/distance.js';
 import { nameKey, type PortRecord } from './port-table.js';
-import { editDistance } from '../../edit-distance.js';
+import { editDistance } from '../../platform/edit-distance.js';
 
 /**
  * Port search over the whole table, in memory (docs/decisions/018): names compared without

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../http/errors.js';
 import { planPortImport, readPortRows, type PortImportReport, type TableSources } from './port-import.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { iso, isoOrNull } from '../../clock.js';
+import { iso, isoOrNull } from '../../platform/clock.js';
 import { LAND_ATTRIBUTION } from '../../geo/land.js';
 import { windingIssues } from '../../geo/winding.js';
 import { isStale, releaseAgeDays, sourceHealth, sourceStates, type BacklogItem, type LayerFacts, type SourceState } from './facts.js';

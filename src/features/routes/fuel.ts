@@ -1,5 +1,5 @@
 import type { ShipType } from './ship-types.js';
-import { round } from '../../stats.js';
+import { round } from '../../platform/stats.js';
 
 /**
  * Main-engine fuel and CO₂ estimates for a passage (docs/decisions/053-fuel-and-co2-estimates.md).

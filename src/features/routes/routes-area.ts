@@ -1,6 +1,6 @@
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import type { CatalogView } from '../../catalog/catalog.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import type { Job } from '../../jobs/scheduler.js';
 import type { LoadedSeaNetwork } from '../../routing/network-file.js';

@@ -1,4 +1,4 @@
-import { HOUR, iso, type Clock } from '../../clock.js';
+import { HOUR, iso, type Clock } from '../../platform/clock.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';

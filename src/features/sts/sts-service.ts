@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../access/principals.js';
-import { DAY, MINUTE, iso, type Clock } from '../../clock.js';
+import { DAY, MINUTE, iso, type Clock } from '../../platform/clock.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import { ENCOUNTER_SETTINGS, type EncounterSetting } from '../../events/encounters.js';
 import type { FleetService } from '../../fleet/fleet-service.js';

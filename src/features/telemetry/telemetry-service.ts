@@ -1,7 +1,7 @@
-import type { Clock } from '../../clock.js';
-import { iso, DAY, HOUR } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
+import { iso, DAY, HOUR } from '../../platform/clock.js';
 import type { TelemetryRecord, TelemetryRepo, TelemetrySample } from './telemetry-repo.js';
-import { groupBy, percentile as nearestRank, round } from '../../stats.js';
+import { groupBy, percentile as nearestRank, round } from '../../platform/stats.js';
 
 export const TELEMETRY_RETENTION_DAYS = 30;
 export const TELEMETRY_FLUSH_MS = 1000;

@@ -1,5 +1,5 @@
 import { AppError } from '../../http/errors.js';
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 import { out, withBosun, type Command } from '../../cli/kit.js';
 import type { VesselServiceGrantRow } from './vessel-services-repo.js';
 

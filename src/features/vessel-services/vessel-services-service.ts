@@ -1,4 +1,4 @@
-import { DAY, HOUR, iso, type Clock } from '../../clock.js';
+import { DAY, HOUR, iso, type Clock } from '../../platform/clock.js';
 import type { AgentPrincipal } from '../../access/principals.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import { storedFromRow, type VesselState } from '../../fleet/fleet-service.js';

@@ -1,4 +1,4 @@
-import { SECOND } from '../../clock.js';
+import { SECOND } from '../../platform/clock.js';
 import type { VesselState } from '../../fleet/fleet-service.js';
 import type { VoyageChange, VoyageField } from '../../fleet/fleet-reads.js';
 import { AppError } from '../../http/errors.js';

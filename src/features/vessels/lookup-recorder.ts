@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import type { VesselState } from '../../fleet/fleet-service.js';
 import { cleanLabel } from '../../http/declared-identity.js';
 import { redactIp } from '../audit/redact-ip.js';

@@ -1,7 +1,7 @@
 import type { BBox } from '../../fleet/geo.js';
 import { AppError } from '../../http/errors.js';
 import { WATCHLIST_MAX_IDS } from './limits.js';
-import { parseIso } from '../../clock.js';
+import { parseIso } from '../../platform/clock.js';
 
 /** Query-string values of the vessel endpoints, parsed or answered with invalid_request on their field. */
 

@@ -1,5 +1,5 @@
 import type { Bus } from '../../bus/bus.js';
-import { SECOND, type Clock } from '../../clock.js';
+import { SECOND, type Clock } from '../../platform/clock.js';
 import { storedFromRow, type FleetService } from '../../fleet/fleet-service.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import { inBBox, type BBox } from '../../fleet/geo.js';

@@ -1,5 +1,5 @@
 import { NAVIGATION_STATUS, shipTypeText } from '../../ais/legends.js';
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 import type { LatestFix, VesselState } from '../../fleet/fleet-service.js';
 import { shipCategory } from '../../fleet/ship-types.js';
 import type { StoredPosition } from '../../fleet/types.js';

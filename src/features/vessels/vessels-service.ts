@@ -1,5 +1,5 @@
 import type { Bus } from '../../bus/bus.js';
-import { DAY, HOUR, iso, SECOND, type Clock } from '../../clock.js';
+import { DAY, HOUR, iso, SECOND, type Clock } from '../../platform/clock.js';
 import { storedFromRow, type FleetService, type VesselState } from '../../fleet/fleet-service.js';
 import type { PositionRow } from '../../fleet/fleet-repo.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';

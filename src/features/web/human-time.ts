@@ -1,4 +1,4 @@
-import { iso } from '../../clock.js';
+import { iso } from '../../platform/clock.js';
 import { html, type Html } from './html.js';
 
 /** "just now", "4 min ago", "3 h ago", "2 days ago" (and "in 5 min" ahead of `now`). */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { DAY } from '../../clock.js';
+import { DAY } from '../../platform/clock.js';
 
 /** Document names: 1-128 characters, letters, digits, dot, underscore and hyphen, starting with a letter or digit. */
 export const DOCUMENT_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';

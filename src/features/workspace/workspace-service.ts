@@ -1,5 +1,5 @@
 import type { Bus } from '../../bus/bus.js';
-import { iso, SECOND, type Clock } from '../../clock.js';
+import { iso, SECOND, type Clock } from '../../platform/clock.js';
 import { AppError } from '../../http/errors.js';
 import { newId } from '../../access/credentials.js';
 import { jsonText, parseJson } from '../../store/dialect.js';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { LineSplitter } from '../line-splitter.js';
 import type { FeedSource, LineSink, SourceControl, SourceStatus } from '../types.js';
 

@@ -1,6 +1,6 @@
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { demoFeedFactory, type DemoFeedDeps } from '../demo.js';
-import { FeedSpecError, type FeedSpec } from '../spec.js';
+import { FeedSpecError, type FeedSpec } from '../../platform/feed-spec.js';
 import type { FeedSource } from '../types.js';
 import { StreamSource, type Sleeper } from './stream.js';
 import { TcpClientSource } from './tcp-client.js';

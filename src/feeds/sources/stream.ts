@@ -1,10 +1,10 @@
 import { createReadStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { LineSplitter } from '../line-splitter.js';
 import { recordedLineTime } from '../line-time.js';
-import type { ReplayPace } from '../spec.js';
+import type { ReplayPace } from '../../platform/feed-spec.js';
 import { BaseSource } from './base.js';
 
 /** Waiting in replay; tests substitute one that moves a ManualClock instead of sleeping. */

@@ -1,5 +1,5 @@
 import { connect, type Socket } from 'node:net';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { LineSplitter } from '../line-splitter.js';
 import { BaseSource } from './base.js';
 

@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { LineSplitter } from '../line-splitter.js';
 import type { SourceStatus } from '../types.js';
 import { BaseSource } from './base.js';

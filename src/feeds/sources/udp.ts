@@ -1,6 +1,6 @@
 import { createSocket, type Socket } from 'node:dgram';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { LineSplitter } from '../line-splitter.js';
 import { BaseSource } from './base.js';
 

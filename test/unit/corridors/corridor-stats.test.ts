@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HOUR } from '../../../src/clock.js';
+import { HOUR } from '../../../src/platform/clock.js';
 import {
   baselineFigures,
   classifyDay,

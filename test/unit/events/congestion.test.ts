@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { congestion } from '../../../src/events/congestion.js';
-import { percentile } from '../../../src/stats.js';
+import { percentile } from '../../../src/platform/stats.js';
 import type { PortCall, Stop } from '../../../src/events/port-calls.js';
 
 const H = 3_600_000;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY, HOUR } from '../../../src/clock.js';
+import { DAY, HOUR } from '../../../src/platform/clock.js';
 import { detourMeasure, MAX_VOYAGE_MS, strictStoppedMs, voyagesOf } from '../../../src/features/routes/stress/stress-measures.js';
 
 const call = (vsl_id: string, port_id: number, arrival: number, departure: number | null) => ({ vsl_id, port_id, arrival, departure, last_fix_at: departure ?? arrival + HOUR, simulated: 0 });

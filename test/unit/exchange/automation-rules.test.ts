@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HOUR, MINUTE, iso } from '../../../src/clock.js';
+import { HOUR, MINUTE, iso } from '../../../src/platform/clock.js';
 import { createScheduler, type JobStatus } from '../../../src/jobs/scheduler.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import { evaluateAlerts, jobHealth, overallState } from '../../../src/features/exchange/community/automation-rules.js';

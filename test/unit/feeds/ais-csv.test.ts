@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../../src/platform/clock.js';
 import { AisCsvError, csvSourceName, importAisCsv, parseBaseDateTime, parseImo, splitCsvLine } from '../../../src/feeds/ais-csv.js';
 import type { AisSink, PositionReport, StaticReport } from '../../../src/fleet/types.js';
 import { TEST_EPOCH } from '../../helpers/app.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../../src/platform/clock.js';
 import { FeedManager } from '../../../src/feeds/feed-manager.js';
 import { StreamSource } from '../../../src/feeds/sources/stream.js';
 import { BaseSource } from '../../../src/feeds/sources/base.js';

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { ManualClock } from '../../../src/clock.js';
+import { ManualClock } from '../../../src/platform/clock.js';
 import { recordedLineTime } from '../../../src/feeds/line-time.js';
 import { StreamSource, type Sleeper } from '../../../src/feeds/sources/stream.js';
 import { TEST_EPOCH } from '../../helpers/app.js';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { FeedSpecError, parseFeedSpecs } from '../../../src/feeds/spec.js';
+import { FeedSpecError, parseFeedSpecs } from '../../../src/platform/feed-spec.js';
 
 test('feed specs: every kind, comma-separated, with stable names', () => {
   const specs = parseFeedSpecs('tcp://ais.example.org:5631, tcp-listen://0.0.0.0:10110,udp://:10111,file:/data/houston.nmea.gz?pace=x10,-');
@@ -44,7 +44,7 @@ test('feed specs: bad specs are refused with a message naming the spec and the f
 });
 
 test('BOSUN_FEEDS is validated with the rest of the configuration: a bad spec stops the start with a clear message', async () => {
-  const { ConfigError, loadConfig } = await import('../../../src/config.js');
+  const { ConfigError, loadConfig } = await import('../../../src/platform/config.js');
   assert.throws(
     () => loadConfig({ BOSUN_FEEDS: 'tcp://receiver' }),
     (e: unknown) => e instanceof ConfigError && /BOSUN_FEEDS: invalid feed "tcp:\/\/receiver": expected host:port/.test(e.message),

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import test from 'node:test';
 import { parseAnchorages, parseUnLocode, parseWorldPortIndex } from '../../../src/features/ports/port-sources.js';
 import { createPortSearchIndex } from '../../../src/features/ports/port-search.js';
-import { editDistance } from '../../../src/edit-distance.js';
+import { editDistance } from '../../../src/platform/edit-distance.js';
 import { buildPortTable, type PortRecord } from '../../../src/features/ports/port-table.js';
 import { distanceM } from '../../../src/geo/distance.js';
 import { sharedDataPath } from '../../helpers/shared-data.js';

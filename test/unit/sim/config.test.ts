@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ConfigError, loadConfig } from '../../../src/config.js';
+import { ConfigError, loadConfig } from '../../../src/platform/config.js';
 
 test('demo fleet configuration: defaults, explicit values, invalid values refused at start', () => {
   assert.deepEqual(loadConfig({}).demo, { vessels: 300, seed: 'bosun', backfillDays: 7 });

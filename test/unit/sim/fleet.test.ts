@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { AisDecoder, type DecodedMessage } from '../../../src/ais/index.js';
 import { isValidImo } from '../../../src/ais/imo.js';
 import { flagForMmsi } from '../../../src/ais/mid.js';
-import { DAY, HOUR, MINUTE, ManualClock } from '../../../src/clock.js';
+import { DAY, HOUR, MINUTE, ManualClock } from '../../../src/platform/clock.js';
 import { distanceM, distanceToSegmentM, type LatLon } from '../../../src/geo/distance.js';
 import { BACKFILL_RATES, DemoFleet, type EmissionRates } from '../../../src/sim/fleet.js';
 import { DemoFeedSource } from '../../../src/sim/live-source.js';

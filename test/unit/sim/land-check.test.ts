@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DAY } from '../../../src/clock.js';
+import { DAY } from '../../../src/platform/clock.js';
 import { landIndex } from '../../../src/geo/land.js';
 import { Polyline } from '../../../src/geo/polyline.js';
 import { inlandKm, segmentLand } from '../../../src/routing/land-check.js';

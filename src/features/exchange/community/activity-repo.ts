@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../../store/db.js';
-import { DAY } from '../../../clock.js';
+import { DAY } from '../../../platform/clock.js';
 
 /**
  * Read-only aggregates over stored activity for the exchange activity views (docs/exchange-community.md):

@@ -1,4 +1,4 @@
-import { DAY, HOUR, MINUTE, iso, type Clock } from '../../../clock.js';
+import { DAY, HOUR, MINUTE, iso, type Clock } from '../../../platform/clock.js';
 import { CATALOG } from '../../../catalog/entries.js';
 import type { Section } from '../../../catalog/types.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';

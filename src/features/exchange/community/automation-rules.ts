@@ -1,4 +1,4 @@
-import { iso, parseIso } from '../../../clock.js';
+import { iso, parseIso } from '../../../platform/clock.js';
 import type { JobStatus } from '../../../jobs/scheduler.js';
 
 /**

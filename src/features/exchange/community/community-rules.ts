@@ -1,4 +1,4 @@
-import { DAY } from '../../../clock.js';
+import { DAY } from '../../../platform/clock.js';
 import { AppError, type ErrorCode } from '../../../http/errors.js';
 import { findSensitiveContent, harborText } from '../../kit/text-rules.js';
 import { CAPABILITY_TAG } from '../../harbor/profiles/profiles-service.js';

@@ -1,4 +1,4 @@
-import { MINUTE, type Clock } from '../../../clock.js';
+import { MINUTE, type Clock } from '../../../platform/clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import type { Job } from '../../../jobs/scheduler.js';
 import type { Store } from '../../../store/db.js';

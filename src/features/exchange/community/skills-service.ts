@@ -1,4 +1,4 @@
-import { iso, type Clock } from '../../../clock.js';
+import { iso, type Clock } from '../../../platform/clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
 import { newId } from '../../../access/credentials.js';

@@ -1,4 +1,4 @@
-import { DAY, HOUR, iso, type Clock } from '../../../clock.js';
+import { DAY, HOUR, iso, type Clock } from '../../../platform/clock.js';
 import { newId } from '../../../access/credentials.js';
 import type { Caller } from '../../../access/principals.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';

@@ -1,5 +1,5 @@
 import type { ExchangeCoreDeps } from './exchange-core-service.js';
-import type { Clock } from '../../../clock.js';
+import type { Clock } from '../../../platform/clock.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import type { FleetService } from '../../../fleet/fleet-service.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';

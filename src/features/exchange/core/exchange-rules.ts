@@ -1,4 +1,4 @@
-import { DAY, HOUR } from '../../../clock.js';
+import { DAY, HOUR } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 
 /** What a claim is about (docs/exchange.md, "Claims"). */

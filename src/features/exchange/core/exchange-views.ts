@@ -1,4 +1,4 @@
-import { iso, isoOrNull } from '../../../clock.js';
+import { iso, isoOrNull } from '../../../platform/clock.js';
 import type { BountyRow, ClaimRow, LedgerRow, VoteRow } from './exchange-core-repo.js';
 import { EXCHANGE_CORE_LIMITS, type BountyFunding, type BountyState, type ClaimKind, type ClaimState, type LedgerReason, type SubjectType } from './exchange-rules.js';
 import type { Evidence } from './exchange-references.js';

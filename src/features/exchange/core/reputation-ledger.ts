@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock.js';
+import type { Clock } from '../../../platform/clock.js';
 import { newId } from '../../../access/credentials.js';
 import type { Executor } from '../../../store/transaction.js';
 import type { ExchangeCoreRepo } from './exchange-core-repo.js';

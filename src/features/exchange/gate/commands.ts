@@ -1,5 +1,5 @@
 import { err, out, withBosun, type Command } from '../../../cli/kit.js';
-import { iso } from '../../../clock.js';
+import { iso } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { ExchangeGate } from './exchange-gate.js';
 

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock.js';
+import type { Clock } from '../../../platform/clock.js';
 import type { Caller, EffectiveState } from '../../../access/principals.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';

@@ -1,4 +1,4 @@
-import { iso } from '../../../clock.js';
+import { iso } from '../../../platform/clock.js';
 import type { DigestRow, MessageRow } from './messages-repo.js';
 
 export type DayMessage = Pick<MessageRow, 'message_id' | 'channel' | 'sender_id' | 'sender_name' | 'thread_id' | 'reply_to' | 'created_at'>;

@@ -1,4 +1,4 @@
-import { DAY, HOUR, iso, MINUTE } from '../../../clock.js';
+import { DAY, HOUR, iso, MINUTE } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { MessageRow, MessageView } from './messages-repo.js';
 

@@ -1,7 +1,7 @@
 import type { Trx } from '../../../store/transaction.js';
 import { newId } from '../../../access/credentials.js';
 import type { Bus } from '../../../bus/index.js';
-import { DAY, iso, isoOrNull, MINUTE, parseIso, type Clock } from '../../../clock.js';
+import { DAY, iso, isoOrNull, MINUTE, parseIso, type Clock } from '../../../platform/clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';

@@ -1,5 +1,5 @@
 import type { Bus } from '../../../bus/index.js';
-import { iso, type Clock } from '../../../clock.js';
+import { iso, type Clock } from '../../../platform/clock.js';
 import { matchesView, messageView, MESSAGE_LIMITS } from './message-rules.js';
 import type { MessageRow, MessagesRepo, MessageView, NoticeRow } from './messages-repo.js';
 

@@ -3,7 +3,7 @@ import { defineRoute } from '../../route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { FeedEntry } from './feed-service.js';
 import { FeedData, FeedQuery } from './schemas.js';
-import { iso } from '../../../clock.js';
+import { iso } from '../../../platform/clock.js';
 
 const { pagination } = HARBOR_LIMITS;
 

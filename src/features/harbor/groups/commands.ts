@@ -1,7 +1,7 @@
 import { AppError } from '../../../http/errors.js';
 import { out, withBosun, type Command } from '../../../cli/kit.js';
 import { HIDE_REASONS, type HideReason } from './group-rules.js';
-import { isoOrNull } from '../../../clock.js';
+import { isoOrNull } from '../../../platform/clock.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
 const isoOrDash = (ms: number | null) => isoOrNull(ms) ?? '-';

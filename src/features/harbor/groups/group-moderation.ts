@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock.js';
+import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { FIRST_OPERATOR_GROUP_ID } from './group-constants.js';

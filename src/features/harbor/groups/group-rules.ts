@@ -1,4 +1,4 @@
-import { DAY } from '../../../clock.js';
+import { DAY } from '../../../platform/clock.js';
 import { AppError, type ErrorCode } from '../../../http/errors.js';
 import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
 import { findSensitiveContent, harborText, refuseRawCoordinates } from '../../kit/text-rules.js';

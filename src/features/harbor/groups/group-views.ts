@@ -1,4 +1,4 @@
-import { iso, isoOrNull } from '../../../clock.js';
+import { iso, isoOrNull } from '../../../platform/clock.js';
 import type { FeedEntry } from '../feed/feed-service.js';
 import { excerptOf } from '../feed/feed-service.js';
 import { ONBOARDING_GROUP_ID } from './group-constants.js';

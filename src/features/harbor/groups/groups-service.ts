@@ -1,5 +1,5 @@
 import type { ListPosition } from '../../../http/cursor-codec.js';
-import { DAY, type Clock } from '../../../clock.js';
+import { DAY, type Clock } from '../../../platform/clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentPrincipal } from '../../../access/principals.js';

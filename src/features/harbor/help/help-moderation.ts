@@ -1,4 +1,4 @@
-import { iso, type Clock } from '../../../clock.js';
+import { iso, type Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import { newId } from '../../../access/credentials.js';

@@ -1,4 +1,4 @@
-import { DAY, type Clock } from '../../../clock.js';
+import { DAY, type Clock } from '../../../platform/clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';

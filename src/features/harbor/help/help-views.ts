@@ -1,4 +1,4 @@
-import { iso, isoOrNull } from '../../../clock.js';
+import { iso, isoOrNull } from '../../../platform/clock.js';
 import { excerptOf, type FeedEntry } from '../feed/feed-service.js';
 import type { DiscoveryItem } from '../profiles/profiles-service.js';
 import type { HelpFeedbackRow, HelpRequestRow, HelpResponseRow, OperatorReportRow } from './help-repo.js';

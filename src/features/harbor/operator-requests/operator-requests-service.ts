@@ -1,4 +1,4 @@
-import type { Clock } from '../../../clock.js';
+import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
 import type { QuotaService } from '../quota/quota-service.js';
@@ -10,7 +10,7 @@ import { agentLock, type TransactionRunner } from '../../../store/transaction.js
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { harborText } from '../../kit/text-rules.js';
 import type { OperatorRequestRow, OperatorRequestsRepo } from './operator-requests-repo.js';
-import { iso, isoOrNull } from '../../../clock.js';
+import { iso, isoOrNull } from '../../../platform/clock.js';
 import type { WorkspaceEmit } from '../../workspace/workspace-service.js';
 
 export const OPERATOR_REQUEST_CATEGORIES = ['missing_function', 'data_problem', 'api_problem', 'service_request', 'access_request', 'collaboration'] as const;

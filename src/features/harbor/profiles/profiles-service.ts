@@ -1,6 +1,6 @@
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { QuotaService } from '../quota/quota-service.js';
-import type { Clock } from '../../../clock.js';
+import type { Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
 import type { AuditService } from '../../audit/audit-service.js';
@@ -8,7 +8,7 @@ import { agentLock, type TransactionRunner } from '../../../store/transaction.js
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import type { ProfileRow, ProfilesRepo } from './profiles-repo.js';
 import { findSensitiveContent, harborText, refuseRawCoordinates } from '../../kit/text-rules.js';
-import { iso } from '../../../clock.js';
+import { iso } from '../../../platform/clock.js';
 
 /** Harbor-interface part 8: a reputation projection is shown only from this many interactions. */
 export const REPUTATION_MIN_INTERACTIONS = HARBOR_LIMITS.minInteractionsForReputation;

@@ -1,4 +1,4 @@
-import { DAY, MINUTE, type Clock } from '../../../clock.js';
+import { DAY, MINUTE, type Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import { agentLock, type Executor, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';

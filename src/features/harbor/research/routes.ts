@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../http/errors.js';
 import { defineRoute } from '../../route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
-import { parseIso } from '../../../clock.js';
+import { parseIso } from '../../../platform/clock.js';
 
 const { latestItems, historyDays, historyPoints } = HARBOR_LIMITS.vesselResearch;
 

@@ -1,4 +1,4 @@
-import { isoOrNull, iso, DAY, type Clock } from '../../../clock.js';
+import { isoOrNull, iso, DAY, type Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../../access/credentials.js';

@@ -1,6 +1,6 @@
 import { out, withBosun, type Command } from '../../../cli/kit.js';
 import { AppError } from '../../../http/errors.js';
-import { iso } from '../../../clock.js';
+import { iso } from '../../../platform/clock.js';
 
 export const trialCommands: Command[] = [
   {

@@ -1,4 +1,4 @@
-import { iso, DAY, HOUR, type Clock } from '../../../clock.js';
+import { iso, DAY, HOUR, type Clock } from '../../../platform/clock.js';
 import { AppError, type ErrorCode } from '../../../http/errors.js';
 import type { FleetService, VesselState } from '../../../fleet/fleet-service.js';
 import type { AgentsService } from '../../agents/agents-service.js';

@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { portCallFromRow } from '../../events/event-rows.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import type { Caller } from '../../../access/principals.js';
-import { HOUR, iso, type Clock } from '../../../clock.js';
+import { HOUR, iso, type Clock } from '../../../platform/clock.js';
 import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
 import { congestion } from '../../../events/congestion.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
@@ -18,7 +18,7 @@ import type { VesselsService } from '../../vessels/vessels-service.js';
 import { FLAG_THRESHOLDS, STS_LISTED_MAX, STS_NEAR_ROUTE_KM, type Conditions, type ForecastLiteData, type RouteAdvisoryData, type RouteRiskFlagsData } from './conditions-schemas.js';
 import type { RouteRequest, RoutesService } from '../routes-service.js';
 import { DEFAULT_SPEED_KN, type RouteData, type ShipType } from '../schemas.js';
-import { round } from '../../../stats.js';
+import { round } from '../../../platform/stats.js';
 
 /** Positions up to this long before the vessel's position give its recent speed. */
 export const RECENT_SPEED_WINDOW_MS = 6 * HOUR;

@@ -1,5 +1,5 @@
-import { DAY, HOUR } from '../../../clock.js';
-import { coefficientOfVariation, mean, median, round, slope, stdDev } from '../../../stats.js';
+import { DAY, HOUR } from '../../../platform/clock.js';
+import { coefficientOfVariation, mean, median, round, slope, stdDev } from '../../../platform/stats.js';
 
 /**
  * Corridor analytics over chokepoint transits (docs/corridors.md, docs/decisions/064 and 065): the

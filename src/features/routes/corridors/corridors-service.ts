@@ -1,5 +1,5 @@
 import type { Caller } from '../../../access/principals.js';
-import { DAY, iso, type Clock } from '../../../clock.js';
+import { DAY, iso, type Clock } from '../../../platform/clock.js';
 import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { AppError } from '../../../http/errors.js';
@@ -8,7 +8,7 @@ import { parseRange } from '../../kit/time-window.js';
 import { BASELINE_WINDOWS, STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../stress/route-stress-service.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import { DELAYED_POSITION_FLAG } from '../../vessels/entitlements.js';
-import { groupBy } from '../../../stats.js';
+import { groupBy } from '../../../platform/stats.js';
 import {
   ANOMALY_Z,
   baselineFigures,

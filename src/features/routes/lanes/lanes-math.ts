@@ -1,4 +1,4 @@
-import { coefficientOfVariation, mean, median, percentile, round, slope, stdDev } from '../../../stats.js';
+import { coefficientOfVariation, mean, median, percentile, round, slope, stdDev } from '../../../platform/stats.js';
 /** Pure computations of the lanes analytics (docs/lanes.md, decisions 062 and 063): no store, no clock. */
 
 /** The columns of a port call the lanes read. */

@@ -1,6 +1,6 @@
 import type { Caller } from '../../../access/principals.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
-import { DAY, HOUR, iso, isoOrNull, type Clock } from '../../../clock.js';
+import { DAY, HOUR, iso, isoOrNull, type Clock } from '../../../platform/clock.js';
 import { shipCategory, type ShipCategory } from '../../../fleet/ship-types.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../http/errors.js';
@@ -28,7 +28,7 @@ import {
   type LaneCall,
   type Voyage,
 } from './lanes-math.js';
-import { groupBy } from '../../../stats.js';
+import { groupBy } from '../../../platform/stats.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
 export const CALL_LOOKBACK_MS = 30 * DAY;

@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import type { Caller } from '../../../access/principals.js';
-import { DAY, iso, type Clock } from '../../../clock.js';
+import { DAY, iso, type Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import { RoutingError, type Route, type RoutingEngine } from '../../../routing/engine.js';
 import { passageByName, PASSAGES } from '../../../routing/graph.js';
@@ -24,7 +24,7 @@ import { shipSizeOf, type Place, type RoutesService } from '../routes-service.js
 import type { ShipClass } from '../../../routing/ship-size.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type ShipType } from '../schemas.js';
 import { estimateFuel } from '../fuel.js';
-import { round } from '../../../stats.js';
+import { round } from '../../../platform/stats.js';
 
 /** How far back scenario looks for the busiest port pairs when the caller gives none. */
 export const BUSIEST_WINDOW_MS = 30 * DAY;

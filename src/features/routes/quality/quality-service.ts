@@ -1,5 +1,5 @@
 import type { CatalogView } from '../../../catalog/catalog.js';
-import { HOUR, iso, isoOrNull, type Clock } from '../../../clock.js';
+import { HOUR, iso, isoOrNull, type Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../http/errors.js';
 import type { QualitySample, RoutesQualityRepo } from './quality-repo.js';
 import {
@@ -26,7 +26,7 @@ import {
   type BucketStatus,
   type Incident,
 } from './rules.js';
-import { groupBy } from '../../../stats.js';
+import { groupBy } from '../../../platform/stats.js';
 
 export const QUALITY_VIEW_CAP = 200_000;
 export const DEFAULT_HOURS = 24;

@@ -1,5 +1,5 @@
 import type { QualitySample } from './quality-repo.js';
-import { coefficientOfVariation, groupBy, mean, percentile as nearestRank, round, stdDev } from '../../../stats.js';
+import { coefficientOfVariation, groupBy, mean, percentile as nearestRank, round, stdDev } from '../../../platform/stats.js';
 
 /**
  * The definitions behind the routes quality views (docs/decisions/066 and 067, docs/routes-service-quality.md):

@@ -1,12 +1,12 @@
-import type { Clock } from '../../../clock.js';
-import { DAY, HOUR, iso, isoOrNull, MINUTE, SECOND } from '../../../clock.js';
+import type { Clock } from '../../../platform/clock.js';
+import { DAY, HOUR, iso, isoOrNull, MINUTE, SECOND } from '../../../platform/clock.js';
 import { CHOKEPOINTS } from '../../../events/chokepoints.js';
 import { distanceM } from '../../../geo/distance.js';
 import type { LoadedSeaNetwork } from '../../../routing/network-file.js';
 import type { PortRecord } from '../../ports/port-table.js';
 import { cellCol, cellCorner, cellKey, cellRow, contiguousGroups, COVERAGE_CELL_DEG, networkCells } from './network-cells.js';
 import type { ReadinessRepo } from './readiness-repo.js';
-import { percentile, round } from '../../../stats.js';
+import { percentile, round } from '../../../platform/stats.js';
 
 /** Size of the freshness regions (an ocean grid), degrees. */
 export const REGION_DEG = 30;

@@ -2,8 +2,8 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import { performance } from 'node:perf_hooks';
 import type { AgentPrincipal } from '../../../access/principals.js';
 import type { CatalogView } from '../../../catalog/catalog.js';
-import type { Clock } from '../../../clock.js';
-import { DAY, HOUR, iso, MINUTE, SECOND } from '../../../clock.js';
+import type { Clock } from '../../../platform/clock.js';
+import { DAY, HOUR, iso, MINUTE, SECOND } from '../../../platform/clock.js';
 import { CHOKEPOINTS } from '../../../events/chokepoints.js';
 import type { LoadedSeaNetwork } from '../../../routing/network-file.js';
 import { AppError } from '../../../http/errors.js';
@@ -12,7 +12,7 @@ import { REFERENCE_MAX_TOLERANCE, REFERENCE_PAIRS, SHORT_SEA_TOLERANCE } from '.
 import type { TelemetryService } from '../../telemetry/telemetry-service.js';
 import { TELEMETRY_VIEW_CAP } from '../../telemetry/telemetry-service.js';
 import type { RoutesDataService } from './data-service.js';
-import { percentile, round } from '../../../stats.js';
+import { percentile, round } from '../../../platform/stats.js';
 import type { ReadinessRepo } from './readiness-repo.js';
 
 const utcDay = (ms: number) => iso(ms).slice(0, 10);

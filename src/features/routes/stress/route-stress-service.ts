@@ -1,7 +1,7 @@
 import type { Caller } from '../../../access/principals.js';
-import { DAY, HOUR, iso, type Clock } from '../../../clock.js';
+import { DAY, HOUR, iso, type Clock } from '../../../platform/clock.js';
 import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
-import { percentile } from '../../../stats.js';
+import { percentile } from '../../../platform/stats.js';
 import { routeStressIndex, type StressComponentName, type StressInput } from '../../../events/route-stress.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { distanceM } from '../../../geo/distance.js';

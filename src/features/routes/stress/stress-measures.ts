@@ -1,4 +1,4 @@
-import { DAY } from '../../../clock.js';
+import { DAY } from '../../../platform/clock.js';
 
 /** A voyage is two consecutive calls of one vessel at different ports at most this far apart (departure to arrival). */
 export const MAX_VOYAGE_MS = 30 * DAY;

@@ -1,8 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { resolve } from 'node:path';
-import { FeedSpecError, parseFeedSpecs } from './feeds/spec.js';
-import type { LogLevel } from './observability/logger.js';
+import { FeedSpecError, parseFeedSpecs } from './feed-spec.js';
+import type { LogLevel } from '../observability/logger.js';
 
 const Bool = Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('1'), Type.Literal('0')]);
 

@@ -9,7 +9,7 @@
  *   none                         no feeds
  * Several specs are separated by commas.
  */
-import { closestWord } from '../edit-distance.js';
+import { closestWord } from './edit-distance.js';
 
 export type ReplayPace = { kind: 'fast' } | { kind: 'recorded'; speed: number };
 
