@@ -79,7 +79,7 @@ process.exit(status);
 
 /** Every harbor error code of harbor-interface part 7 must have been answered by the server during the run. */
 async function checkProducedCodes(dir) {
-  const { HARBOR_ERROR_CODES } = await import(pathToFileURL(resolve('dist/src/http/errors.js')).href);
+  const { HARBOR_ERROR_CODES } = await import(pathToFileURL(resolve('dist/src/platform/errors.js')).href);
   const produced = new Set(readdirSync(dir).flatMap((name) => readFileSync(join(dir, name), 'utf8').split('\n').filter(Boolean)));
   const missing = HARBOR_ERROR_CODES.filter((code) => !produced.has(code));
   if (missing.length === 0) {

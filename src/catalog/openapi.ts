@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { ERROR_CODES, type ErrorCode } from '../http/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../platform/errors.js';
 import type { CatalogView } from './catalog.js';
 import type { CatalogEntry, OperationContract } from './types.js';
 

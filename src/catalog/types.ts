@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import type { ErrorCode } from '../http/errors.js';
+import type { ErrorCode } from '../platform/errors.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export type Stability = 'stable' | 'beta' | 'experimental';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../platform/config-error.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../platform/errors.js';
 import { err, out, type Command } from './kit.js';
 import { loadCommands } from './commands.js';
 import { badOptionValue, bosunVersion, commandList, groupOf } from './cli-help.js';

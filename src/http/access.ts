@@ -1,6 +1,6 @@
 import type { CatalogEntry } from '../catalog/types.js';
 import { DEFAULT_SCOPES, SCOPE_BY_NAME } from '../access/scopes.js';
-import { AppError } from './errors.js';
+import { AppError } from '../platform/errors.js';
 import type { Caller } from '../access/principals.js';
 import { iso } from '../platform/clock.js';
 

@@ -23,7 +23,7 @@ import { teachingDetails } from './teaching-errors.js';
 import { envelopeJson, envelopeJsonWithData, errorEnvelope, okEnvelope } from './envelope.js';
 import { DependencyUnavailableError } from '../platform/dependency.js';
 import { boundNumbers, jsonNestsTooDeep, MAX_INPUT_DEPTH, rejectInvalidText } from './edge-input.js';
-import { AppError, type ErrorDetail } from './errors.js';
+import { AppError, type ErrorDetail } from '../platform/errors.js';
 import { addQualityFlag, dependencyUnavailable, withRequestFlags } from './faults.js';
 import { capConnectionsPerAddress, closeUnusedConnectionsOnClose, frameworkErrorsOption, serverGuardOptions } from './server-guards.js';
 import { OPERATOR_TOKEN_PREFIX } from '../access/credentials.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CatalogEntry } from '../catalog/types.js';
-import { AppError } from './errors.js';
+import { AppError } from '../platform/errors.js';
 import { addQualityFlag } from './faults.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError } from './errors.js';
+import { AppError } from '../platform/errors.js';
 
 /**
  * Opaque pagination cursors (docs/decisions/010, 014): `base64url(payload).base64url(tag)`, the tag the

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ImplementedOperation } from '../catalog/catalog.js';
-import { AppError, type ErrorCode } from './errors.js';
+import { AppError, type ErrorCode } from '../platform/errors.js';
 
 /**
  * Input rules applied at the edge, before any operation's own schema, identically on every store

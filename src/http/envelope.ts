@@ -1,4 +1,4 @@
-import type { ErrorDetail } from './errors.js';
+import type { ErrorDetail } from '../platform/errors.js';
 import type { Caller } from '../access/principals.js';
 import { iso } from '../platform/clock.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { DEPENDENCY_RETRY_AFTER_SECONDS, type DependencyUnavailableError } from '../platform/dependency.js';
-import { AppError } from './errors.js';
+import { AppError } from '../platform/errors.js';
 
 /** The answer to a request that met an unavailable store or Redis: 503, retryable, with Retry-After. */
 export function dependencyUnavailable(err: DependencyUnavailableError): AppError {

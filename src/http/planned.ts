@@ -1,6 +1,6 @@
 import type { CatalogView } from '../catalog/catalog.js';
 import type { CatalogEntry } from '../catalog/types.js';
-import { AppError } from './errors.js';
+import { AppError } from '../platform/errors.js';
 
 /** `/v1/vessels/{vsl_id}/positions` → a pattern matching any value of the path parameters. */
 export const pathPattern = (path: string) => new RegExp('^' + path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+') + '/?$');

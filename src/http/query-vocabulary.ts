@@ -4,7 +4,7 @@
 // The operation's own names keep working; the shared names are converted to them before validation,
 // so a handler sees one spelling.
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import { AppError } from './errors.js';
+import { AppError } from '../platform/errors.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

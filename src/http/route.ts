@@ -4,7 +4,7 @@ import type { AgentPrincipal, Caller } from '../access/principals.js';
 import type { CatalogView } from '../catalog/catalog.js';
 import type { DocumentForms, OperationContract, OperationExample } from '../catalog/types.js';
 import type { Clock } from '../platform/clock.js';
-import { AppError, type ErrorCode } from './errors.js';
+import { AppError, type ErrorCode } from '../platform/errors.js';
 import { queryAliasesOf, withQueryAliases, type QueryAliases, type ValueVocabulary } from './query-vocabulary.js';
 
 /**

@@ -5,7 +5,7 @@ import type { FastifyHttpOptions, FastifyInstance, FastifyReply, FastifyRequest,
 import type { Clock } from '../platform/clock.js';
 import type { Config } from '../platform/config.js';
 import { errorEnvelope } from './envelope.js';
-import { AppError, type ErrorCode } from './errors.js';
+import { AppError, type ErrorCode } from '../platform/errors.js';
 
 /**
  * Guards of the HTTP server itself, below Bosun's handlers (docs/decisions/012-faults-and-hostile-input.md):

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyError } from 'fastify';
 import type { OperationContract } from '../catalog/types.js';
-import type { ErrorDetail } from './errors.js';
+import type { ErrorDetail } from '../platform/errors.js';
 
 /** At most this many details in one refusal (a body with many missing fields names them all up to here). */
 export const MAX_VALIDATION_DETAILS = 20;

@@ -22,7 +22,7 @@ export interface LimitPolicy {
   keying: LimitKeying;
   /** Counted separately for each operation rather than across all of them. */
   perOperation: boolean;
-  /** The error code of a refusal (each one is in src/http/errors.ts, which checks it where it throws). */
+  /** The error code of a refusal (each one is in src/platform/errors.ts, which checks it where it throws). */
   code: LimitRefusalCode;
 }
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { createBosun } from '../../src/app/create.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { createCursorCodec } from '../../src/http/cursor-codec.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/platform/errors.js';
 import { startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Caller } from '../../src/access/principals.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/platform/errors.js';
 import { startTestApp, usingPostgres, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HARBOR_ERROR_CODES } from '../../src/http/errors.js';
+import { HARBOR_ERROR_CODES } from '../../src/platform/errors.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let app: TestApp;

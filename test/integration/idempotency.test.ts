@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MINUTE, SECOND } from '../../src/platform/clock.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/platform/errors.js';
 import { canonicalJson } from '../../src/features/idempotency/idempotency-service.js';
 import { startTestApp } from '../helpers/app.js';
 

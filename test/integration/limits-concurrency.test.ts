@@ -7,7 +7,7 @@ import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.j
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
 import { createSandboxTasksRepo } from '../../src/features/harbor/tasks/sandbox-tasks-repo.js';
-import { ERROR_CODES, type ErrorCode } from '../../src/http/errors.js';
+import { ERROR_CODES, type ErrorCode } from '../../src/platform/errors.js';
 import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
 
 /**

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCursorCodec } from '../../src/http/cursor-codec.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/platform/errors.js';
 import { createInfraRepo, type InfraRepo } from '../../src/features/resource-infra/infra-repo.js';
 import { createInfraService, INGEST_LEASE_MS } from '../../src/features/resource-infra/infra-service.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCursorCodec } from '../../src/http/cursor-codec.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/platform/errors.js';
 
 test('a codec opens what it sealed and nothing else; codecs with the same secret agree', () => {
   const codec = createCursorCodec('secret one');

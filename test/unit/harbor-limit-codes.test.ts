@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ERROR_CODES } from '../../src/http/errors.js';
+import { ERROR_CODES } from '../../src/platform/errors.js';
 
 test('limits that only clear by closing something answer 409, not retryable; time-window limits answer 429, retryable', () => {
   for (const code of ['active_items_limit', 'help_auto_sandbox_active_limit'] as const) {

@@ -5,7 +5,7 @@ import { buildOpenApi } from '../../src/catalog/openapi.js';
 import { ALL_ROUTES } from '../../src/features/index.js';
 import { redactArguments } from '../../src/features/mcp/redact.js';
 import { buildToolSet, OPERATION_META_KEY, toolRequest, toolResult } from '../../src/features/mcp/tools.js';
-import { AppError } from '../../src/http/errors.js';
+import { AppError } from '../../src/platform/errors.js';
 
 const catalog = buildCatalogView(ALL_ROUTES);
 const toolSet = buildToolSet(catalog);

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GRANTABLE_SCOPES, DEFAULT_SCOPES, SCOPE_BY_NAME } from '../../src/access/scopes.js';
-import { ERROR_CODES } from '../../src/http/errors.js';
+import { ERROR_CODES } from '../../src/platform/errors.js';
 import { delayCutoff, entitlementRequired, liveFor, needsVoyageChanges, presenceFor, vesselAccess, type TrialRecord } from '../../src/features/vessels/entitlements.js';
 
 const NOW = Date.UTC(2026, 10, 21);

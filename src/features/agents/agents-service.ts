@@ -2,7 +2,7 @@ import { HARBOR_LIMITS } from '../harbor/harbor-constants.js';
 import { harborText } from '../kit/text-rules.js';
 import type { Clock } from '../../platform/clock.js';
 import { isoOrNull, iso, DAY } from '../../platform/clock.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { AgentPrincipal, AgentState, EffectiveState } from '../../access/principals.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { redactIp } from '../audit/redact-ip.js';

@@ -1,5 +1,5 @@
 import { LIFECYCLE_TARGETS, type LifecycleTarget } from './agents-service.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { err, out, withBosun, type Command } from '../../cli/kit.js';
 import { iso } from '../../platform/clock.js';
 

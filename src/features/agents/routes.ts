@@ -1,5 +1,5 @@
 import { defineRoute } from '../route.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { AgentSelf, RegisterBody, RegisterResponse } from './schemas.js';
 import { iso } from '../../platform/clock.js';
 

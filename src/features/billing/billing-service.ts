@@ -4,7 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import { DAY } from '../../platform/clock.js';
 import type { PaymentRail } from '../../platform/config.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { fromMilli, utcDay, type UsageMeter } from './usage-meter.js';
 import type { UsageRepo } from './usage-repo.js';

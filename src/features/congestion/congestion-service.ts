@@ -5,7 +5,7 @@ import { congestion, type CallsSummary } from '../../events/congestion.js';
 import { medianHours } from '../../events/visit-rank.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
 import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { portCallFromRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';
 import { parseRange, parseTime, resolveWindow } from '../kit/time-window.js';

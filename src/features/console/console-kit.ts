@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { PageRequest, PageResponse } from '../../http/pages.js';
 import { html, type Html } from '../web/html.js';
 import { layout } from '../web/layout.js';

@@ -1,6 +1,6 @@
 import { dateTag } from '../web/human-time.js';
 import { CATALOG } from '../../catalog/entries.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
 import { dataTable, html } from '../web/html.js';

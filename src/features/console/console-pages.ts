@@ -1,5 +1,5 @@
 import { GRANTABLE_SCOPES } from '../../access/scopes.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { PageDefinition } from '../../http/pages.js';
 import type { Services } from '../services.js';
 import { dataTable, html } from '../web/html.js';

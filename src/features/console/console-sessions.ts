@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import { DAY, HOUR, iso, type Clock } from '../../platform/clock.js';
 import { hashSecret } from '../../access/credentials.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { AuditService } from '../audit/audit-service.js';
 import type { OperatorService } from '../operator/operator-service.js';
 import type { ConsoleSessionsRepo } from './console-sessions-repo.js';

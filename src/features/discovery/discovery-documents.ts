@@ -2,7 +2,7 @@ import type { TSchema } from '@sinclair/typebox';
 import type { CatalogView, ImplementedOperation } from '../../catalog/catalog.js';
 import { DISCOVERY_DOCUMENTS } from '../../catalog/openapi.js';
 import type { CatalogEntry, OperationContract } from '../../catalog/types.js';
-import { ERROR_CODES } from '../../http/errors.js';
+import { ERROR_CODES } from '../../platform/errors.js';
 
 /** What the discovery documents are generated from: the catalog and a few facts of this deployment. */
 export interface DiscoverySource {

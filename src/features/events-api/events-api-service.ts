@@ -8,7 +8,7 @@ import { GFW_PORT_CALL_PARAMETERS, type Stop } from '../../events/port-calls.js'
 import type { FleetService } from '../../fleet/fleet-service.js';
 import { distanceM } from '../../geo/distance.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { parseJson } from '../../store/dialect.js';
 import type { AisGapRow, EncounterRow, LoiteringRow, PortCallRow, TransitRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';

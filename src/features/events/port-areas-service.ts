@@ -1,5 +1,5 @@
 import { DAY, HOUR, type Clock } from '../../platform/clock.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { areaGeometry, buildPortAreas, PORT_AREA_PARAMETERS, type PortAreaFacts } from '../../events/port-areas.js';
 import type { Stop } from '../../events/port-calls.js';
 import type { PortRecord } from '../ports/port-table.js';

@@ -2,7 +2,7 @@ import { HOUR, MINUTE, type Clock } from '../../platform/clock.js';
 import type { Bus } from '../../bus/index.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import type { Job } from '../../jobs/scheduler.js';
 import type { LeaseSlots } from '../../limits/slots.js';

@@ -1,5 +1,5 @@
 import { DAY, iso, type Clock } from '../../platform/clock.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { newId } from '../../access/credentials.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import { agentLock, type TransactionRunner } from '../../store/transaction.js';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { DAY, MINUTE, type Clock } from '../../platform/clock.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { IdempotentRequest } from '../../http/idempotency.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import type { IdempotencyRepo } from './idempotency-repo.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 
 /**
  * What a correction may change (docs/feedback.md): a vessel's identity fields and a port's name and

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode } from '../../http/errors.js';
+import { AppError, type ErrorCode } from '../../platform/errors.js';
 
 /**
  * The text rules of harbor content, in one place (docs/harbor.md, "Text rules"): every feature that

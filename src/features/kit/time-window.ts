@@ -1,5 +1,5 @@
 import { DAY } from '../../platform/clock.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { rangeMs } from '../../http/query-vocabulary.js';
 
 export { RANGE_PATTERN } from '../../http/query-vocabulary.js';

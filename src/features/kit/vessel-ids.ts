@@ -1,5 +1,5 @@
 import { isValidImo } from '../../ais/imo.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 
 export type VesselRef = { kind: 'imo'; imo: number } | { kind: 'mmsi'; mmsi: number } | { kind: 'vsl_id'; vslId: string };
 

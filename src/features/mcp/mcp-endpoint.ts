@@ -24,7 +24,7 @@ import { rateLimitPolicyHeader } from '../../http/ratelimit-headers.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Limiter } from '../../limits/limiter.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { Services } from '../services.js';
 import { PLAYBOOKS, playbookPromptText, withArguments, type Playbook } from './playbooks.js';
 import {

@@ -11,7 +11,7 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { DOCUMENT_RESOURCES, docResources, documentText, promptOf, promptText } from './mcp-endpoint.js';
 import { PLAYBOOKS } from './playbooks.js';
 import { toolRequest, toolResult, OPERATION_META_KEY, type BosunTool } from './tools.js';

@@ -2,7 +2,7 @@ import type { TObject, TSchema } from '@sinclair/typebox';
 import type { CatalogView, ImplementedOperation } from '../../catalog/catalog.js';
 import type { OperationContract } from '../../catalog/types.js';
 import type { AccessClass, HttpMethod } from '../../catalog/types.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { toolsetOf } from './toolset-membership.js';
 
 /** The operation behind a tool, published in the tool's `_meta` so a remote client (bosun mcp) can call it over plain HTTP. */

@@ -1,6 +1,6 @@
 import type { Caller } from '../../access/principals.js';
 import { OPS_READ_SCOPE } from '../../http/access.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { OPERATION_META_KEY, type BosunTool } from './tools.js';
 
 /**

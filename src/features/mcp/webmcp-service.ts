@@ -3,7 +3,7 @@ import type { CatalogView } from '../../catalog/catalog.js';
 import type { Caller } from '../../access/principals.js';
 import { DAY, HOUR, iso, type Clock } from '../../platform/clock.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError, ERROR_CODES, type ErrorCode } from '../../http/errors.js';
+import { AppError, ERROR_CODES, type ErrorCode } from '../../platform/errors.js';
 import { INNER_BASE_HEADER, innerBaseHeaderValue } from '../../http/inner-base.js';
 import { redactArguments } from './redact.js';
 import { inToolTerms } from './tool-errors.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { err, out, readSecret, withBosun, type Command } from '../../cli/kit.js';
 import { iso } from '../../platform/clock.js';
 import { cliIo } from '../../cli/io.js';

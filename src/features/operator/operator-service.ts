@@ -2,7 +2,7 @@ import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { OperatorPrincipal } from '../../access/principals.js';
 import type { Clock } from '../../platform/clock.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { OPERATOR_TOKEN_PREFIX, displayPrefix, hashSecret, isWellFormedSecret, newSecret, sameHash } from '../../access/credentials.js';
 import type { OperatorRepo } from './operator-repo.js';

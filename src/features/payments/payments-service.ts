@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import type { PaymentRail } from '../../platform/config.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import { newId } from '../../access/credentials.js';
 import type { AuditService } from '../audit/audit-service.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { isRejected, portFileKind, unLocodeReader, worldPortIndexReader, type LocodePlace, type Rejected, type RowReader, type WpiPort } from './port-sources.js';
 import { locodePortId, rebuildPortTable, type PortRecord } from './port-table.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { planPortImport, readPortRows, type PortImportReport, type TableSources } from './port-import.js';
 import { createPortSearchIndex, type PortHit, type PortQuery, type PortSearchIndex } from './port-search.js';
 import type { LocodePlace, WpiPort } from './port-sources.js';

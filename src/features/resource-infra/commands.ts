@@ -1,6 +1,6 @@
 import { err, out, withBosun, type Command } from '../../cli/kit.js';
 import { cliIo } from '../../cli/io.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { IngestReport } from './pipeline.js';
 import { INFRA_SOURCES } from './sources.js';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { STATUSES } from './classify.js';
 import type { LayerFilter } from './layer-index.js';
 import { INFRA_CATEGORIES } from './sources.js';

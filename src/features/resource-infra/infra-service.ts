@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import { iso } from '../../platform/clock.js';
 import { landIndex, type LandIndex } from '../../geo/land.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { PortPoint } from './classify.js';
 import { sourceStates, type LayerFacts } from './facts.js';
 import { IngestLockLost, type InfraRepo, type LockHold } from './infra-repo.js';

@@ -1,5 +1,5 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { StreamResult } from '../../http/route.js';
 import { defineRoute, type CallContext } from '../route.js';
 import type { LayerFacts } from './facts.js';

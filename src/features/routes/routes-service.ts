@@ -1,5 +1,5 @@
 import type { Static } from '@sinclair/typebox';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { RoutingError, type Route } from '../../routing/engine.js';
 import { toGeoJsonGeometry } from '../../routing/geometry.js';
 import { passageByName, PASSAGES } from '../../routing/graph.js';

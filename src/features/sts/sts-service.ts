@@ -6,7 +6,7 @@ import { ENCOUNTER_SETTINGS, type EncounterSetting } from '../../events/encounte
 import type { FleetService } from '../../fleet/fleet-service.js';
 import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { EventsService } from '../events/events-service.js';
 import { resolveWindow } from '../kit/time-window.js';
 import { parseVesselRef } from '../kit/vessel-ids.js';

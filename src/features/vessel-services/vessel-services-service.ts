@@ -3,7 +3,7 @@ import type { AgentPrincipal } from '../../access/principals.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import { storedFromRow, type VesselState } from '../../fleet/fleet-service.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { newId } from '../../access/credentials.js';
 import type { AuditService } from '../audit/audit-service.js';
 import type { EventsService } from '../events/events-service.js';

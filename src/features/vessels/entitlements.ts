@@ -1,7 +1,7 @@
 import { SECOND } from '../../platform/clock.js';
 import type { VesselState } from '../../fleet/fleet-service.js';
 import type { VoyageChange, VoyageField } from '../../fleet/fleet-reads.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import type { AgentPrincipal } from '../../access/principals.js';
 import { PREVIEW } from '../kit/preview-constants.js';
 

@@ -1,5 +1,5 @@
 import type { BBox } from '../../fleet/geo.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { WATCHLIST_MAX_IDS } from './limits.js';
 import { parseIso } from '../../platform/clock.js';
 

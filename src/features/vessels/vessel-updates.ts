@@ -5,7 +5,7 @@ import type { FleetReads } from '../../fleet/fleet-reads.js';
 import { inBBox, type BBox } from '../../fleet/geo.js';
 import { POSITIONS_TOPIC, type PositionsEvent } from '../../fleet/types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { lowestConfidence } from './confidence.js';
 import { entitlementRequired, type VesselAccess } from './entitlements.js';
 import { MAX_CONCURRENT_POLLS, POLL_TIMEOUT_MAX } from './limits.js';

@@ -6,7 +6,7 @@ import type { FleetReads } from '../../fleet/fleet-reads.js';
 import { createDelayedFixes } from '../../fleet/delayed-fixes.js';
 import { shipCategory } from '../../fleet/ship-types.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { PREVIEW } from '../kit/preview-constants.js';
 import { delayCutoff, entitlementRequired, liveFor, needsVoyageChanges, presenceFor, vesselAccess, VOYAGE_WITHHELD_FLAG, type Presence, type TrialRecord, type VesselAccess } from './entitlements.js';
 import { LOOKUP_RETENTION_DAYS, PREVIEW_LABEL_RETENTION_DAYS } from './limits.js';

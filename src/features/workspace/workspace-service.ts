@@ -1,6 +1,6 @@
 import type { Bus } from '../../bus/bus.js';
 import { iso, SECOND, type Clock } from '../../platform/clock.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../platform/errors.js';
 import { newId } from '../../access/credentials.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../store/transaction.js';

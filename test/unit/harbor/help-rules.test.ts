@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppError } from '../../../src/http/errors.js';
+import { AppError } from '../../../src/platform/errors.js';
 import {
   canRead,
   checkVisibilityAllowed,

@@ -6,7 +6,7 @@ import { parseFilter } from '../../../src/features/resource-infra/filters.js';
 import { buildLayerIndex } from '../../../src/features/resource-infra/layer-index.js';
 import { geometryFromWkt, pointFrom } from '../../../src/features/resource-infra/parsers.js';
 import { duplicatePairs, normaliseName } from '../../../src/features/resource-infra/quality.js';
-import { AppError } from '../../../src/http/errors.js';
+import { AppError } from '../../../src/platform/errors.js';
 
 // One square island from 0,0 to 1,1.
 const island = buildLandIndex([

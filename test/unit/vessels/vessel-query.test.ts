@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { AppError } from '../../../src/http/errors.js';
+import { AppError } from '../../../src/platform/errors.js';
 import { WATCHLIST_MAX_IDS } from '../../../src/features/vessels/limits.js';
 import { parseBBox, parseTime, splitIds } from '../../../src/features/vessels/vessel-query.js';
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCursorCodec } from '../../../src/http/cursor-codec.js';
-import { AppError } from '../../../src/http/errors.js';
+import { AppError } from '../../../src/platform/errors.js';
 import { compareKeys, decodeSearchCursor, encodeSearchCursor, matchRank, normalizeQuery, rankVessels, searchKey, type SearchKey } from '../../../src/features/vessels/vessel-search.js';
 
 type Candidate = Parameters<typeof rankVessels>[0] extends Iterable<infer V> ? V : never;

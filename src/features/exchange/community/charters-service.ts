@@ -1,6 +1,6 @@
 import { iso, type Clock } from '../../../platform/clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import type { AuditService } from '../../audit/audit-service.js';

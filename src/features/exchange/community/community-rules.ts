@@ -1,5 +1,5 @@
 import { DAY } from '../../../platform/clock.js';
-import { AppError, type ErrorCode } from '../../../http/errors.js';
+import { AppError, type ErrorCode } from '../../../platform/errors.js';
 import { findSensitiveContent, harborText } from '../../kit/text-rules.js';
 import { CAPABILITY_TAG } from '../../harbor/profiles/profiles-service.js';
 

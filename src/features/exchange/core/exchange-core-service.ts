@@ -2,7 +2,7 @@ import { DAY, HOUR, iso, type Clock } from '../../../platform/clock.js';
 import { newId } from '../../../access/credentials.js';
 import type { Caller } from '../../../access/principals.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import type { ExchangeGate, ExchangeMember } from '../gate/exchange-gate.js';

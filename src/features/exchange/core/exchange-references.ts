@@ -1,6 +1,6 @@
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import type { FleetService } from '../../../fleet/fleet-service.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { PortRecord } from '../../ports/port-table.js';
 import { parseVesselRef } from '../../kit/vessel-ids.js';
 import { EVENT_KINDS, EVIDENCE_TYPES, EXCHANGE_CORE_LIMITS, SUBJECT_TYPES, type EventKind, type EvidenceType, type SubjectType } from './exchange-rules.js';

@@ -1,5 +1,5 @@
 import { DAY, HOUR } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 
 /** What a claim is about (docs/exchange.md, "Claims"). */
 export const SUBJECT_TYPES = ['vessel', 'port', 'event', 'lane'] as const;

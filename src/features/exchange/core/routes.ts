@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { defineRoute } from '../../route.js';
 import { IDEMPOTENCY_NOTE } from '../../idempotency/idempotency-service.js';
 import {

@@ -1,6 +1,6 @@
 import { err, out, withBosun, type Command } from '../../../cli/kit.js';
 import { iso } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { ExchangeGate } from './exchange-gate.js';
 
 const REASON_MAX = 500;

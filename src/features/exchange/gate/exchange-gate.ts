@@ -1,6 +1,6 @@
 import type { Clock } from '../../../platform/clock.js';
 import type { Caller, EffectiveState } from '../../../access/principals.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import type { ExchangeBan, ExchangeGateRepo } from './exchange-gate-repo.js';

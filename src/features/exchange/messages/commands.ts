@@ -1,5 +1,5 @@
 import { err, out, withBosun, type Command } from '../../../cli/kit.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { MessagesService } from './messages-service.js';
 
 const DESCRIPTION_MAX = 300;

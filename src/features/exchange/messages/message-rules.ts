@@ -1,5 +1,5 @@
 import { DAY, HOUR, iso, MINUTE } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { MessageRow, MessageView } from './messages-repo.js';
 
 /** The limits of the messages part of the exchange (docs/exchange-messages.md, decision 040). */

@@ -3,7 +3,7 @@ import { newId } from '../../../access/credentials.js';
 import type { Bus } from '../../../bus/index.js';
 import { DAY, iso, isoOrNull, MINUTE, parseIso, type Clock } from '../../../platform/clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import { parseJson } from '../../../store/dialect.js';
 import type { AgentsService } from '../../agents/agents-service.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { ExchangeMember } from '../gate/exchange-gate.js';
 import { MESSAGE_LIMITS, viewOf } from './message-rules.js';
 import type { EventSink, StreamHub } from './stream-hub.js';

@@ -1,5 +1,5 @@
 import type { CatalogView } from '../../../catalog/catalog.js';
-import { ERROR_CODES, HARBOR_ERROR_CODES } from '../../../http/errors.js';
+import { ERROR_CODES, HARBOR_ERROR_CODES } from '../../../platform/errors.js';
 import { SCOPES } from '../../../access/scopes.js';
 import { AVAILABILITY_SETS, CAPABILITY_STATUSES, HARBOR_CAPABILITIES, HARBOR_CONTRACT, HARBOR_LIMITS, HELPER_ROLES, PARTICIPATION_GATES, PRIVACY_GUARANTEES } from '../harbor-constants.js';
 

@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { defineRoute } from '../../route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { FeedEntry } from './feed-service.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { out, withBosun, type Command } from '../../../cli/kit.js';
 import { HIDE_REASONS, type HideReason } from './group-rules.js';
 import { isoOrNull } from '../../../platform/clock.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { FIRST_OPERATOR_GROUP_ID } from './group-constants.js';
 import { checkGroupText, MEMBERSHIP_STATES, REPORT_STATES, type HideReason } from './group-rules.js';

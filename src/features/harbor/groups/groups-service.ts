@@ -1,7 +1,7 @@
 import type { ListPosition } from '../../../http/cursor-codec.js';
 import { DAY, type Clock } from '../../../platform/clock.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { AgentPrincipal } from '../../../access/principals.js';
 import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';

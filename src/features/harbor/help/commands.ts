@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { out, withBosun, type Command } from '../../../cli/kit.js';
 import type { HelpRequestView, operatorReportView } from './help-views.js';
 

@@ -1,5 +1,5 @@
 import { iso, type Clock } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { EffectiveState } from '../../../access/principals.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { harborText, refuseRawCoordinates } from '../../kit/text-rules.js';

@@ -1,5 +1,5 @@
 import type { Clock } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { jsonText, parseJson } from '../../../store/dialect.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import type { AgentsService } from '../../agents/agents-service.js';

@@ -1,5 +1,5 @@
 import { DAY, MINUTE, type Clock } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { agentLock, type Executor, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { QuotaRepo } from './quota-repo.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { defineRoute } from '../../route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { parseIso } from '../../../platform/clock.js';

@@ -1,4 +1,4 @@
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { out, withBosun, type Command } from '../../../cli/kit.js';
 import type { ProductionTaskRow } from './production-tasks-repo.js';
 import { operatorTaskView, PRODUCTION_TASK_STATES, TASK_ACTION_SCOPES, type ProductionMessageView } from './production-tasks-service.js';

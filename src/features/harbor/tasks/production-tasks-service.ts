@@ -1,5 +1,5 @@
 import { isoOrNull, iso, DAY, type Clock } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';

@@ -1,5 +1,5 @@
 import { out, withBosun, type Command } from '../../../cli/kit.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { iso } from '../../../platform/clock.js';
 
 export const trialCommands: Command[] = [

@@ -1,5 +1,5 @@
 import { iso, DAY, HOUR, type Clock } from '../../../platform/clock.js';
-import { AppError, type ErrorCode } from '../../../http/errors.js';
+import { AppError, type ErrorCode } from '../../../platform/errors.js';
 import type { FleetService, VesselState } from '../../../fleet/fleet-service.js';
 import type { AgentsService } from '../../agents/agents-service.js';
 import type { AuditService } from '../../audit/audit-service.js';

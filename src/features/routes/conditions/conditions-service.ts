@@ -7,7 +7,7 @@ import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
 import { congestion } from '../../../events/congestion.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { distanceM, distanceToSegmentM, EARTH_RADIUS_M } from '../../../geo/distance.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { EventsService } from '../../events/events-service.js';
 import { parseRange } from '../../kit/time-window.js';
 import { STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../stress/route-stress-service.js';

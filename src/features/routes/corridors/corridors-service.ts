@@ -2,7 +2,7 @@ import type { Caller } from '../../../access/principals.js';
 import { DAY, iso, type Clock } from '../../../platform/clock.js';
 import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { EventsService } from '../../events/events-service.js';
 import { parseRange } from '../../kit/time-window.js';
 import { BASELINE_WINDOWS, STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../stress/route-stress-service.js';

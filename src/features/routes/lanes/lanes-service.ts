@@ -3,7 +3,7 @@ import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { DAY, HOUR, iso, isoOrNull, type Clock } from '../../../platform/clock.js';
 import { shipCategory, type ShipCategory } from '../../../fleet/ship-types.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { EventsService } from '../../events/events-service.js';
 import { parseTime } from '../../kit/time-window.js';
 import type { PortRecord } from '../../ports/port-table.js';

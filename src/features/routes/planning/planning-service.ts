@@ -2,7 +2,7 @@ import type { Static } from '@sinclair/typebox';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import type { Caller } from '../../../access/principals.js';
 import { DAY, iso, type Clock } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { RoutingError, type Route, type RoutingEngine } from '../../../routing/engine.js';
 import { passageByName, PASSAGES } from '../../../routing/graph.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../../routing/network-file.js';

@@ -1,6 +1,6 @@
 import type { CatalogView } from '../../../catalog/catalog.js';
 import { HOUR, iso, isoOrNull, type Clock } from '../../../platform/clock.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { QualitySample, RoutesQualityRepo } from './quality-repo.js';
 import {
   ALERT_RULE_NAMES,

@@ -6,7 +6,7 @@ import type { Clock } from '../../../platform/clock.js';
 import { DAY, HOUR, iso, MINUTE, SECOND } from '../../../platform/clock.js';
 import { CHOKEPOINTS } from '../../../events/chokepoints.js';
 import type { LoadedSeaNetwork } from '../../../routing/network-file.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import { RoutingError } from '../../../routing/engine.js';
 import { REFERENCE_MAX_TOLERANCE, REFERENCE_PAIRS, SHORT_SEA_TOLERANCE } from '../../../routing/reference-pairs.js';
 import type { TelemetryService } from '../../telemetry/telemetry-service.js';

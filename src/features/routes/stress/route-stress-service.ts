@@ -5,7 +5,7 @@ import { percentile } from '../../../platform/stats.js';
 import { routeStressIndex, type StressComponentName, type StressInput } from '../../../events/route-stress.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { distanceM } from '../../../geo/distance.js';
-import { AppError } from '../../../http/errors.js';
+import { AppError } from '../../../platform/errors.js';
 import type { EventsService } from '../../events/events-service.js';
 import { parseRange } from '../../kit/time-window.js';
 import { OPERATOR_CORRECTED_FLAG } from '../../kit/override-fields.js';
