@@ -1,6 +1,6 @@
 // The `bosun` executable: runs its command against this process's streams and environment.
 import { mainProcess } from './cli/main.js';
-import type { CliIo } from './cli/io.js';
+import type { CliIo } from './cli-kit/io.js';
 import { quietOnBrokenPipe } from './cli/cli-help.js';
 
 quietOnBrokenPipe(process.stdout);

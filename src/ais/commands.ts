@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { err, type Command } from '../cli/kit.js';
-import { cliIo } from '../cli/io.js';
+import { err, type Command } from '../cli-kit/kit.js';
+import { cliIo } from '../cli-kit/io.js';
 import { DECODE_CHUNK_BYTES, keepYoungGenerationSmall, runDecode } from './decode-cli.js';
 
 export const aisCommands: Command[] = [

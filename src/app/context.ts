@@ -6,7 +6,7 @@ import type { Config } from '../platform/config.js';
 import type { Limiter } from '../limits/limiter.js';
 import type { LimitPolicyName } from '../limits/policies.js';
 import type { Store } from '../store/db.js';
-import type { RouteDefinition } from '../features/route.js';
+import type { RouteDefinition } from '../features/kit/route.js';
 import type { Services } from '../features/services.js';
 import type { Logger } from '../observability/logger.js';
 import type { StatusReporter } from '../observability/status.js';

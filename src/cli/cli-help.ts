@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Command } from './kit.js';
+import type { Command } from '../cli-kit/kit.js';
 
 /** The commands under a group of words (`bosun agents` → agents list, agents show, …), sorted by name. */
 export function commandsUnder(commands: readonly Command[], words: readonly string[]): Command[] {

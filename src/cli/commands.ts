@@ -1,4 +1,4 @@
-import type { Command } from './kit.js';
+import type { Command } from '../cli-kit/kit.js';
 
 /**
  * A module of `bosun` commands and the first words of their names. The command line loads only the

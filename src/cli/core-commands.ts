@@ -1,5 +1,5 @@
-import { err, out, type Command } from './kit.js';
-import { cliIo } from './io.js';
+import { err, out, type Command } from '../cli-kit/kit.js';
+import { cliIo } from '../cli-kit/io.js';
 
 export const coreCommands: Command[] = [
   {

@@ -1,10 +1,18 @@
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../platform/config-error.js';
 import { AppError } from '../platform/errors.js';
-import { err, out, type Command } from './kit.js';
+import { err, out, provideCoreOpener, type Command } from '../cli-kit/kit.js';
 import { loadCommands } from './commands.js';
 import { badOptionValue, bosunVersion, commandList, groupOf } from './cli-help.js';
-import { runAsProcess, runWithCliIo, type CliIo } from './io.js';
+import { cliIo, runAsProcess, runWithCliIo, type CliIo } from '../cli-kit/io.js';
+
+// Commands open the store through the CLI kit; the composition root (and TypeBox, through the config
+// schema) is imported only when a command opens it.
+provideCoreOpener(async () => {
+  const [{ loadConfig }, { createCore }] = await Promise.all([import('../platform/config.js'), import('../app/create.js')]);
+  const config = loadConfig(cliIo().env);
+  return createCore({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+});
 
 function help(commands: Command[]): string {
   return ['bosun — open maritime information service for software agents', '', 'Commands:', ...commandList(commands), '', 'Run "bosun <command> --help" for details.'].join('\n');

@@ -1,4 +1,4 @@
-import type { RouteDefinition } from './route.js';
+import type { RouteDefinition } from './kit/route.js';
 import { agentRoutes } from './agents/routes.js';
 import { contractRoutes } from './harbor/contract/routes.js';
 import { feedRoutes } from './harbor/feed/routes.js';

@@ -1,8 +1,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createGunzip } from 'node:zlib';
-import { cliIo } from '../cli/io.js';
-import { err, out, withBosun, type Command } from '../cli/kit.js';
+import { cliIo } from '../cli-kit/io.js';
+import { err, out, withBosun, type Command } from '../cli-kit/kit.js';
 import type { AisCsvSummary } from './ais-csv.js';
 import { FeedSpecError, parseFeedSpecs, type FeedSpec } from '../platform/feed-spec.js';
 import { iso } from '../platform/clock.js';

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
-import { err, type Command } from '../cli/kit.js';
-import { cliIo } from '../cli/io.js';
+import { err, type Command } from '../cli-kit/kit.js';
+import { cliIo } from '../cli-kit/io.js';
 import { parseIso, HOUR, MINUTE, systemClock } from '../platform/clock.js';
 import { seedFromText } from './random.js';
 

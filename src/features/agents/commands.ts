@@ -1,6 +1,6 @@
 import { LIFECYCLE_TARGETS, type LifecycleTarget } from './agents-service.js';
 import { AppError } from '../../platform/errors.js';
-import { err, out, withBosun, type Command } from '../../cli/kit.js';
+import { err, out, withBosun, type Command } from '../../cli-kit/kit.js';
 import { iso } from '../../platform/clock.js';
 
 export const agentCommands: Command[] = [

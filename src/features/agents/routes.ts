@@ -1,4 +1,4 @@
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { AppError } from '../../platform/errors.js';
 import { AgentSelf, RegisterBody, RegisterResponse } from './schemas.js';
 import { iso } from '../../platform/clock.js';

@@ -1,5 +1,5 @@
 import { SHIP_CATEGORIES } from '../../fleet/ship-types.js';
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { CongestionData, CongestionParams, CongestionQuery, VISIT_RANK_LIMIT_MAX, VisitRankData, VisitRankQuery } from './schemas.js';
 
 const HORIZON_HELP =

@@ -2,7 +2,7 @@ import { dateTag } from '../web/human-time.js';
 import { CATALOG } from '../../catalog/entries.js';
 import { AppError } from '../../platform/errors.js';
 import type { PageDefinition } from '../../http/pages.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../platform/services.js';
 import { dataTable, html } from '../web/html.js';
 import { layout } from '../web/layout.js';
 import { TICKET_KINDS, TICKET_STATES, type OperatorStep } from '../feedback/feedback-service.js';

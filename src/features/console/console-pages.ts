@@ -1,7 +1,7 @@
 import { GRANTABLE_SCOPES } from '../../access/scopes.js';
 import { AppError } from '../../platform/errors.js';
 import type { PageDefinition } from '../../http/pages.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../platform/services.js';
 import { dataTable, html } from '../web/html.js';
 import { layout } from '../web/layout.js';
 import { dateTag } from '../web/human-time.js';

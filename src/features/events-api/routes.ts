@@ -1,7 +1,7 @@
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import { DELAY_SECONDS } from '../vessels/entitlements.js';
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { EVENT_TYPES, EVENTS_LIMIT_DEFAULT, EVENTS_LIMIT_MAX, EventData, EventParams, EventsData, EventsQuery } from './schemas.js';
 
 const VISIBILITY = `Callers without vessels:live see only events that ended at least ${DELAY_SECONDS} s (${DELAY_SECONDS / 3600} h) ago; under way and newer ones are left out (the operator and vessels:live holders see them up to now).`;

@@ -1,4 +1,4 @@
-import { err, out, withBosun, type Command } from '../../cli/kit.js';
+import { err, out, withBosun, type Command } from '../../cli-kit/kit.js';
 import { iso, parseIso } from '../../platform/clock.js';
 
 const REBUILD_USAGE = `bosun events rebuild --from ISO-TIME --to ISO-TIME

@@ -1,5 +1,5 @@
 import { AppError } from '../../platform/errors.js';
-import { out, withBosun, type Command } from '../../cli/kit.js';
+import { out, withBosun, type Command } from '../../cli-kit/kit.js';
 import { operatorTicketView, type OperatorStep } from './feedback-service.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;

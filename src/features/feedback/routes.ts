@@ -1,5 +1,5 @@
 import { callingAgent } from '../../http/route.js';
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { IDEMPOTENCY_NOTE } from '../idempotency/idempotency-service.js';
 import { FEEDBACK_LIMITS } from './feedback-service.js';
 import { CorrectionBody, ProposeMetricBody, RequestDataBody, TicketIdParams, TicketSchema } from './schemas.js';

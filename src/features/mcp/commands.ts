@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
-import { err, type Command } from '../../cli/kit.js';
-import { cliIo } from '../../cli/io.js';
+import { err, type Command } from '../../cli-kit/kit.js';
+import { cliIo } from '../../cli-kit/io.js';
 
 const USAGE = `bosun mcp --base-url URL [--api-key-env NAME] [--toolsets LIST]
 

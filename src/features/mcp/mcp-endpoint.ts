@@ -25,7 +25,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Limiter } from '../../limits/limiter.js';
 import { LIMIT_POLICIES } from '../../limits/policies.js';
 import { AppError } from '../../platform/errors.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../platform/services.js';
 import { PLAYBOOKS, playbookPromptText, withArguments, type Playbook } from './playbooks.js';
 import {
   answerMetaTool,

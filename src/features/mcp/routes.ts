@@ -1,7 +1,7 @@
 import { iso } from '../../platform/clock.js';
 import { callingAgent } from '../../http/route.js';
 import { HARBOR_CONTRACT } from '../harbor/harbor-constants.js';
-import { defineRoute, type CallContext, type RouteDefinition } from '../route.js';
+import { defineRoute, type CallContext, type RouteDefinition } from '../kit/route.js';
 import { LATEST_PROTOCOL_VERSION, MCP_PATH, resourceCount } from './mcp-endpoint.js';
 import { PLAYBOOKS, playbookPromptText, withArguments } from './playbooks.js';
 import { OPERATION_META_KEY } from './tools.js';

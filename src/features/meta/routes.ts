@@ -2,7 +2,7 @@ import { buildOpenApi } from '../../catalog/openapi.js';
 import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import { OPS_READ_SCOPE } from '../../http/access.js';
 import { AppError } from '../../platform/errors.js';
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import {
   CapabilitiesData,
   ConnectorsData,

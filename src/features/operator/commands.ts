@@ -1,7 +1,7 @@
 import { AppError } from '../../platform/errors.js';
-import { err, out, readSecret, withBosun, type Command } from '../../cli/kit.js';
+import { err, out, readSecret, withBosun, type Command } from '../../cli-kit/kit.js';
 import { iso } from '../../platform/clock.js';
-import { cliIo } from '../../cli/io.js';
+import { cliIo } from '../../cli-kit/io.js';
 
 export const operatorCommands: Command[] = [
   {

@@ -1,5 +1,5 @@
 import { callingAgent } from '../../http/route.js';
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { PAGE_SECURITY_HEADERS } from '../../http/pages.js';
 import { renderPaymentsPage } from './payments-page.js';
 import { PAYMENT_PURPOSES } from './payments-service.js';

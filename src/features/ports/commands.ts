@@ -3,8 +3,8 @@ import { open, stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
-import { err, out, withBosun, type Command } from '../../cli/kit.js';
-import { cliIo } from '../../cli/io.js';
+import { err, out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { cliIo } from '../../cli-kit/io.js';
 import type { PortImportReport } from './port-import.js';
 
 const n = (value: number) => value.toLocaleString('en-US');

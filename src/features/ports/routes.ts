@@ -1,4 +1,4 @@
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { PortAreasData, PortAreasParams, PORTS_SEARCH_LIMIT_MAX, PortsSearchData, PortsSearchQuery } from './schemas.js';
 
 const search = defineRoute({

@@ -1,5 +1,5 @@
-import { err, out, withBosun, type Command } from '../../cli/kit.js';
-import { cliIo } from '../../cli/io.js';
+import { err, out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { cliIo } from '../../cli-kit/io.js';
 import { AppError } from '../../platform/errors.js';
 import type { IngestReport } from './pipeline.js';
 import { INFRA_SOURCES } from './sources.js';

@@ -1,7 +1,7 @@
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
 import { AppError } from '../../platform/errors.js';
 import type { StreamResult } from '../../http/route.js';
-import { defineRoute, type CallContext } from '../route.js';
+import { defineRoute, type CallContext } from '../kit/route.js';
 import type { LayerFacts } from './facts.js';
 import * as views from './views.js';
 import { parseFilter } from './filters.js';

@@ -1,4 +1,4 @@
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { MAX_VIAS, RouteResponse, RoutesDirectQuery, RoutesWithViaQuery } from './schemas.js';
 
 const ERRORS = ['invalid_request', 'port_not_found', 'point_off_network', 'point_on_land', 'same_origin_destination', 'unknown_passage', 'route_unreachable'] as const;

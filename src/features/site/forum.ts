@@ -1,4 +1,4 @@
-import type { Services } from '../services.js';
+import type { Services } from '../../platform/services.js';
 import { timeTag } from '../web/human-time.js';
 import { html, type Html } from '../web/html.js';
 import { layout } from '../web/layout.js';

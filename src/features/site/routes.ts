@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { PAGE_SECURITY_HEADERS } from '../../http/pages.js';
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { FORUM_VIEWS, renderForum } from './forum.js';
 
 const ForumQuery = Type.Object(

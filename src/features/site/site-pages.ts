@@ -1,7 +1,7 @@
 import { HOUR, iso, type Clock } from '../../platform/clock.js';
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { PageDefinition } from '../../http/pages.js';
-import type { Services } from '../services.js';
+import type { Services } from '../../platform/services.js';
 import { dataTable, html } from '../web/html.js';
 import { layout, SITE_CSS } from '../web/layout.js';
 import { prefersJson, rootDocument } from './root-document.js';

@@ -1,7 +1,7 @@
 import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
 import { DELAY_SECONDS } from '../vessels/entitlements.js';
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { STS_LIMIT_DEFAULT, STS_LIMIT_MAX, StsEventsData, StsEventsQuery } from './schemas.js';
 
 const events = defineRoute({

@@ -1,6 +1,6 @@
 import { AppError } from '../../platform/errors.js';
 import { iso } from '../../platform/clock.js';
-import { out, withBosun, type Command } from '../../cli/kit.js';
+import { out, withBosun, type Command } from '../../cli-kit/kit.js';
 import type { VesselServiceGrantRow } from './vessel-services-repo.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;

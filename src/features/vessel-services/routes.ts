@@ -1,5 +1,5 @@
 import { callingAgent } from '../../http/route.js';
-import { defineRoute } from '../route.js';
+import { defineRoute } from '../kit/route.js';
 import { selectorRef } from '../kit/vessel-ids.js';
 import { HistoryData, HistoryQuery, SnapshotData, SnapshotQuery } from './schemas.js';
 

@@ -1,6 +1,6 @@
 import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import { callingAgent } from '../../http/route.js';
-import { defineRoute, type CallContext } from '../route.js';
+import { defineRoute, type CallContext } from '../kit/route.js';
 import { PREVIEW } from '../kit/preview-constants.js';
 import { MAX_CONCURRENT_POLLS, POLL_TIMEOUT_DEFAULT, POLL_TIMEOUT_MAX, POSITIONS_LIMIT_MAX, SEARCH_LIMIT_MAX, WATCHLIST_MAX_IDS } from './limits.js';
 import {

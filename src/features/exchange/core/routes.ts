@@ -1,5 +1,5 @@
 import { AppError } from '../../../platform/errors.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { IDEMPOTENCY_NOTE } from '../../idempotency/idempotency-service.js';
 import {
   AgentIdParams,

@@ -1,4 +1,4 @@
-import { err, out, withBosun, type Command } from '../../../cli/kit.js';
+import { err, out, withBosun, type Command } from '../../../cli-kit/kit.js';
 import { AppError } from '../../../platform/errors.js';
 import type { MessagesService } from './messages-service.js';
 

@@ -1,6 +1,6 @@
 import { callingAgent } from '../../../http/route.js';
 import { IDEMPOTENCY_NOTE } from '../../idempotency/idempotency-service.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { MESSAGE_LIMITS, TRENDING_HALF_LIFE_MS, TRENDING_WINDOW_MS } from './message-rules.js';
 import { RETRY_MS } from './stream-hub.js';
 import {

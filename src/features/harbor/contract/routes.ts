@@ -1,4 +1,4 @@
-import { defineRoute, type CallContext } from '../../route.js';
+import { defineRoute, type CallContext } from '../../kit/route.js';
 import { buildContract, buildManifest, type ContractLinks } from './contract-document.js';
 import { ContractData, ManifestDocument } from './schemas.js';
 

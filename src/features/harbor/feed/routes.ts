@@ -1,5 +1,5 @@
 import { AppError } from '../../../platform/errors.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import type { FeedEntry } from './feed-service.js';
 import { FeedData, FeedQuery } from './schemas.js';

@@ -1,5 +1,5 @@
 import { AppError } from '../../../platform/errors.js';
-import { out, withBosun, type Command } from '../../../cli/kit.js';
+import { out, withBosun, type Command } from '../../../cli-kit/kit.js';
 import { HIDE_REASONS, type HideReason } from './group-rules.js';
 import { isoOrNull } from '../../../platform/clock.js';
 

@@ -1,5 +1,5 @@
 import { callingAgent } from '../../../http/route.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
 import { ONBOARDING_GROUP_ID, WELCOME_POST_ID } from './group-constants.js';
 import { GroupActionBody, GroupActionResult, GroupIdParams, GroupList, PageQuery, PostList, PostParams, ReplyList } from './schemas.js';

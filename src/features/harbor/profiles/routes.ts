@@ -1,6 +1,6 @@
 import { callingAgent } from '../../../http/route.js';
 import { CALLER_AGENT_ID } from '../../../catalog/types.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { DISCOVERY_PROFILES_MAX } from './profiles-service.js';
 import { AgentIdParams, DiscoveryData, OwnProfile, ProfileBody, ProfileList, ProfileListQuery, PublicProfile, SkillsData, SkillsQuery } from './schemas.js';
 

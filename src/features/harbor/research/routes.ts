@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../platform/errors.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { parseIso } from '../../../platform/clock.js';
 

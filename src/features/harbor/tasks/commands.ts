@@ -1,5 +1,5 @@
 import { AppError } from '../../../platform/errors.js';
-import { out, withBosun, type Command } from '../../../cli/kit.js';
+import { out, withBosun, type Command } from '../../../cli-kit/kit.js';
 import type { ProductionTaskRow } from './production-tasks-repo.js';
 import { operatorTaskView, PRODUCTION_TASK_STATES, TASK_ACTION_SCOPES, type ProductionMessageView } from './production-tasks-service.js';
 

@@ -1,5 +1,5 @@
 import { callingAgent } from '../../../http/route.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import type { AgentPrincipal } from '../../../access/principals.js';
 import { HARBOR_LIMITS } from '../harbor-constants.js';
 import { productionTaskView, type ProductionMessageView } from './production-tasks-service.js';

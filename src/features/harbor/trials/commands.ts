@@ -1,4 +1,4 @@
-import { out, withBosun, type Command } from '../../../cli/kit.js';
+import { out, withBosun, type Command } from '../../../cli-kit/kit.js';
 import { AppError } from '../../../platform/errors.js';
 import { iso } from '../../../platform/clock.js';
 

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../platform/errors.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { Nullable } from '../../kit/schema-kit.js';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 32, description });

@@ -2,7 +2,7 @@ import { callingAgent } from '../../../http/route.js';
 import { SAMPLE_VESSEL } from '../../../fleet/sample-vessel.js';
 import { DELAY_SECONDS } from '../../vessels/entitlements.js';
 import type { OperationExample } from '../../../catalog/types.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { FLAG_THRESHOLDS, ForecastLiteData, ForecastLiteQuery, RouteAdvisoryData, RouteConditionsQuery, RouteRiskFlagsData, STS_NEAR_ROUTE_KM } from './conditions-schemas.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import { MIN_SPEED_SAMPLES, MOVING_KN } from './conditions-service.js';

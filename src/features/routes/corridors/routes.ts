@@ -1,6 +1,6 @@
 import { ANOMALY_Z, CV_STABLE, CV_VARIABLE, HEALTH_WEIGHTS, MIN_HISTORY, REGIME_RULES, WATCH_RULES } from './corridor-stats.js';
 import { PRESSURE_TREND_PCT } from './corridors-service.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import {
   CorridorAnomalyScoreData,
   CorridorDailyQuery,

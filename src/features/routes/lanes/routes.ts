@@ -1,4 +1,4 @@
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import {
   AnomalyDaysData,
   AnomalyDaysQuery,

@@ -1,5 +1,5 @@
 import { callingAgent } from '../../../http/route.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import {
   ExplainData,
   ExplainQuery,

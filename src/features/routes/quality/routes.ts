@@ -1,8 +1,8 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { OperationExample } from '../../../catalog/types.js';
 import type { EnvelopeResult } from '../../../http/route.js';
-import { defineRoute } from '../../route.js';
-import type { Services } from '../../services.js';
+import { defineRoute } from '../../kit/route.js';
+import type { Services } from '../../../platform/services.js';
 import { AVAILABILITY_TARGET, DOWN_SERVER_ERROR_RATE, LATENCY_TARGET, MIN_ALERT_REQUESTS, DEFAULT_LATENCY_SLO_MS, LATENCY_SLO_MS } from './rules.js';
 import type { QualityQuery as QualityInput } from './quality-service.js';
 import * as S from './schemas.js';

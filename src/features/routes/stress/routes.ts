@@ -1,6 +1,6 @@
 import { CHOKEPOINTS } from '../../../events/chokepoints.js';
 import { STRESS_WEIGHTS } from '../../../events/route-stress.js';
-import { defineRoute } from '../../route.js';
+import { defineRoute } from '../../kit/route.js';
 import { RouteStressData, RouteStressQuery } from './schemas.js';
 
 const routeStress = defineRoute({

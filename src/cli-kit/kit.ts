@@ -1,12 +1,15 @@
 import type { ParseArgsConfig } from 'node:util';
 import { createInterface } from 'node:readline';
-import type { BosunCore } from '../app/create.js';
+import type { Logger } from '../observability/logger.js';
+import type { Clock } from '../platform/clock.js';
+import type { Services } from '../platform/services.js';
 import { cliIo } from './io.js';
 
 export type CommandOptions = NonNullable<ParseArgsConfig['options']>;
 
-// The CLI kit: what every command module needs. It never loads the composition root at import time
-// (withBosun imports it when a command runs), so `bosun --help` and `bosun decode` start small.
+// The CLI kit: what every command module needs, lower layers' commands included. It never imports the
+// composition root: src/cli/main.ts hands it the opener, which loads the app only when a command runs, so
+// `bosun --help` and `bosun decode` start small.
 
 /** One `bosun` sub-command; features contribute theirs through src/cli/commands.ts. */
 export interface Command {
@@ -21,15 +24,29 @@ export interface Command {
 export const out = (line = '') => cliIo().stdout.write(line + '\n');
 export const err = (line: string) => cliIo().stderr.write(line + '\n');
 
+/** What a one-shot command works with: the services of a store opened for it (src/app/create.ts's createCore). */
+export interface CommandCore {
+  services: Services;
+  clock: Clock;
+  logger: Logger;
+  close(): Promise<void>;
+}
+
+let openCore: (() => Promise<CommandCore>) | undefined;
+
+/** src/cli/main.ts, the only runner of commands, hands the kit the composition root's opener. */
+export function provideCoreOpener(open: () => Promise<CommandCore>): void {
+  openCore = open;
+}
+
 /**
  * Opens the configured store (migrated) and the services for a one-shot command, then closes them.
  * Nothing is started (createCore): no HTTP app, no jobs, no fleet state; a command that ingests
  * starts the fleet itself.
  */
-export async function withBosun<T>(fn: (bosun: { ctx: BosunCore }) => Promise<T>): Promise<T> {
-  const [{ loadConfig }, { createCore }] = await Promise.all([import('../platform/config.js'), import('../app/create.js')]);
-  const config = loadConfig(cliIo().env);
-  const core = await createCore({ ...config, logLevel: config.logLevel === 'info' ? 'warn' : config.logLevel });
+export async function withBosun<T>(fn: (bosun: { ctx: CommandCore }) => Promise<T>): Promise<T> {
+  if (!openCore) throw new Error('bosun command run outside src/cli/main.ts (no store opener)');
+  const core = await openCore();
   try {
     return await fn({ ctx: core });
   } finally {

@@ -1,6 +1,6 @@
-import { routeDefiner, type CallContext as HttpCallContext, type RouteDefinition as HttpRouteDefinition } from '../http/route.js';
-import type { Services } from './services.js';
-import { SHIP_TYPE_VOCABULARY } from './kit/ship-type-vocabulary.js';
+import { routeDefiner, type CallContext as HttpCallContext, type RouteDefinition as HttpRouteDefinition } from '../../http/route.js';
+import type { Services } from '../../platform/services.js';
+import { SHIP_TYPE_VOCABULARY } from './ship-type-vocabulary.js';
 
 /** What a Bosun handler gets: http/route.ts's call context with Bosun's services. */
 export type CallContext = HttpCallContext<Services>;
