@@ -3,7 +3,7 @@ import type { Config } from '../platform/config.js';
 import type { AisSink } from '../fleet/types.js';
 import type { Logger } from '../observability/logger.js';
 import { createDemoFeed, type KnownVessels } from '../sim/start.js';
-import type { FeedSource } from './types.js';
+import type { FeedSource } from '../ais/line-source.js';
 
 export interface DemoFeedDeps {
   /** BOSUN_DEMO_*: fleet size, seed, backfill days. */

@@ -4,7 +4,7 @@ import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../platform/clock.js';
 import { ConfigError } from '../platform/config.js';
 import type { AisSink } from '../fleet/types.js';
-import type { FeedSource, SourceStatus } from './types.js';
+import type { FeedSource, SourceStatus } from '../ais/line-source.js';
 import { isoOrNull } from '../platform/clock.js';
 
 /** Messages accepted between two `flush()` awaits of a source that reads as fast as it can. */

@@ -1,6 +1,6 @@
 /** The demo fleet as a live feed: AIVDM lines as the clock advances. */
 import { MINUTE, type Clock } from '../platform/clock.js';
-import type { FeedSource, LineSink, SourceStatus } from '../feeds/types.js';
+import type { FeedSource, LineSink, SourceStatus } from '../ais/line-source.js';
 import { BACKFILL_RATES, LIVE_RATES, type DemoFleet } from './fleet.js';
 
 /** After a longer pause (a suspended laptop, a stalled event loop) the gap is filled at backfill rates. */

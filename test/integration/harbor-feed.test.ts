@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createFeedService, type FeedEntry, type FeedSource } from '../../src/features/harbor/feed/feed-service.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { createCursorCodec } from '../../src/http/cursor-codec.js';
 

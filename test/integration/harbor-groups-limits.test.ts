@@ -4,7 +4,7 @@ import { DAY, SECOND } from '../../src/platform/clock.js';
 import { newId } from '../../src/access/credentials.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 
 const G4 = HARBOR_LIMITS.onboarding.groupId;

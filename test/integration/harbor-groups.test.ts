@@ -5,7 +5,7 @@ import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.j
 import type { ParticipationSignals } from '../../src/features/harbor/groups/group-rules.js';
 import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
 
 const GROUPS = '/v1/harbor/public/groups';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { HELP, createRequest, expectError, grant, post, register, resolvedRequest, respond, setState, withApp } from './harbor-help-support.js';
 
 const NEW = { title: 'Another question', body: 'details', visibility: 'public' };

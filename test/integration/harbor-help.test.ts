@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/platform/clock.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { HELP, HELP_SCOPES, createRequest, expectError, grant, post, register, registerAll, resolvedRequest, respond, setState, withApp } from './harbor-help-support.js';
 
 test('lifecycle: open → selected → in_progress → resolved → closed, with feedback from both participants', async () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/platform/clock.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { withApp, type TestApp } from '../helpers/app.js';
 
 const URL = '/experimental/agent-harbor-tasks.php';

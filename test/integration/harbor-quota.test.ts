@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { MINUTE, HOUR } from '../../src/platform/clock.js';
 import { AppError } from '../../src/platform/errors.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 
 let app: TestApp;

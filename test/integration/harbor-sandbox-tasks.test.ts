@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/platform/clock.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { createSandboxTasksRepo } from '../../src/features/harbor/tasks/sandbox-tasks-repo.js';
 import { createSandboxTasksService } from '../../src/features/harbor/tasks/sandbox-tasks-service.js';
 import { createTaskCompletionsRepo } from '../../src/features/harbor/tasks/task-completions-repo.js';

@@ -5,7 +5,7 @@ import { startTestApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';
-import { HARBOR_LIMITS } from '../../src/features/harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 
 const CLI = { kind: 'cli' } as const;
 

@@ -6,7 +6,7 @@ import type { AuditService } from '../../src/features/audit/audit-service.js';
 import type { GroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { unmetParticipationConditions, type ParticipationSignals } from '../../src/features/harbor/groups/group-rules.js';
 import { createGroupsService } from '../../src/features/harbor/groups/groups-service.js';
-import { PARTICIPATION_GATES } from '../../src/features/harbor/harbor-constants.js';
+import { PARTICIPATION_GATES } from '../../src/features/kit/harbor-contract.js';
 import type { TransactionRunner, Trx } from '../../src/store/transaction.js';
 import type { QuotaService } from '../../src/features/harbor/quota/quota-service.js';
 import { createCursorCodec } from '../../src/http/cursor-codec.js';

@@ -1,4 +1,4 @@
-import { HARBOR_LIMITS } from '../harbor/harbor-constants.js';
+import { HARBOR_LIMITS } from '../kit/harbor-contract.js';
 import { harborText } from '../kit/text-rules.js';
 import type { Clock } from '../../platform/clock.js';
 import { isoOrNull, iso, DAY } from '../../platform/clock.js';

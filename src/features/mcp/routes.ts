@@ -1,6 +1,6 @@
 import { iso } from '../../platform/clock.js';
 import { callingAgent } from '../../http/route.js';
-import { HARBOR_CONTRACT } from '../harbor/harbor-constants.js';
+import { HARBOR_CONTRACT } from '../kit/harbor-contract.js';
 import { defineRoute, type CallContext, type RouteDefinition } from '../kit/route.js';
 import { LATEST_PROTOCOL_VERSION, MCP_PATH, resourceCount } from './mcp-endpoint.js';
 import { PLAYBOOKS, playbookPromptText, withArguments } from './playbooks.js';

@@ -1,6 +1,6 @@
 import type { CatalogView } from '../../catalog/catalog.js';
 import type { Section } from '../../catalog/types.js';
-import { HARBOR_CONTRACT } from '../harbor/harbor-constants.js';
+import { HARBOR_CONTRACT } from '../kit/harbor-contract.js';
 
 interface ServiceDefinition {
   service_id: string;

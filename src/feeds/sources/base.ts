@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import { LineSplitter } from '../line-splitter.js';
-import type { FeedSource, LineSink, SourceControl, SourceStatus } from '../types.js';
+import type { FeedSource, LineSink, SourceControl, SourceStatus } from '../../ais/line-source.js';
 
 const NO_BACKPRESSURE: SourceControl = { drain: () => Promise.resolve() };
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { demoFeedFactory, type DemoFeedDeps } from '../demo.js';
 import { FeedSpecError, type FeedSpec } from '../../platform/feed-spec.js';
-import type { FeedSource } from '../types.js';
+import type { FeedSource } from '../../ais/line-source.js';
 import { StreamSource, type Sleeper } from './stream.js';
 import { TcpClientSource } from './tcp-client.js';
 import { TcpServerSource } from './tcp-server.js';

@@ -1,7 +1,7 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import type { Clock } from '../../platform/clock.js';
 import { LineSplitter } from '../line-splitter.js';
-import type { SourceStatus } from '../types.js';
+import type { SourceStatus } from '../../ais/line-source.js';
 import { BaseSource } from './base.js';
 
 /** Accepts NMEA clients (receivers pushing to us, e.g. AIS dispatcher or a plotter's output). */

@@ -1,7 +1,7 @@
 import type { CatalogView } from '../../../catalog/catalog.js';
 import { ERROR_CODES, HARBOR_ERROR_CODES } from '../../../platform/errors.js';
 import { SCOPES } from '../../../access/scopes.js';
-import { AVAILABILITY_SETS, CAPABILITY_STATUSES, HARBOR_CAPABILITIES, HARBOR_CONTRACT, HARBOR_LIMITS, HELPER_ROLES, PARTICIPATION_GATES, PRIVACY_GUARANTEES } from '../harbor-constants.js';
+import { AVAILABILITY_SETS, CAPABILITY_STATUSES, HARBOR_CAPABILITIES, HARBOR_CONTRACT, HARBOR_LIMITS, HELPER_ROLES, PARTICIPATION_GATES, PRIVACY_GUARANTEES } from '../../kit/harbor-contract.js';
 
 export interface ContractLinks {
   baseUrl: string;

@@ -1,6 +1,6 @@
 import { AppError } from '../../../platform/errors.js';
 import { defineRoute } from '../../kit/route.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import type { FeedEntry } from './feed-service.js';
 import { FeedData, FeedQuery } from './schemas.js';
 import { iso } from '../../../platform/clock.js';

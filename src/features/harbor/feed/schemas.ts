@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import { FEED_EXCERPT_MAX } from './feed-service.js';
 
 const { pagination } = HARBOR_LIMITS;

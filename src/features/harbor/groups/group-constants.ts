@@ -1,4 +1,4 @@
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 
 export const ONBOARDING_GROUP_ID = HARBOR_LIMITS.onboarding.groupId;
 /** The operator's pinned welcome topic of the onboarding group, seeded with it. */

@@ -1,6 +1,6 @@
 import { DAY } from '../../../platform/clock.js';
 import { AppError, type ErrorCode } from '../../../platform/errors.js';
-import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
+import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../../kit/harbor-contract.js';
 import { findSensitiveContent, harborText, refuseRawCoordinates } from '../../kit/text-rules.js';
 import { GROUP_DESCRIPTION_MAX, GROUP_NAME_MAX, ONBOARDING_GROUP_ID } from './group-constants.js';
 import type { WindowCount } from './groups-repo.js';

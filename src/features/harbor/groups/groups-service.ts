@@ -7,7 +7,7 @@ import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import type { FeedEntry, FeedSource, FeedViewer } from '../feed/feed-service.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import type { ProfilesService } from '../profiles/profiles-service.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import { ONBOARDING_GROUP_ID } from './group-constants.js';

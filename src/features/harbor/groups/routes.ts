@@ -1,6 +1,6 @@
 import { callingAgent } from '../../../http/route.js';
 import { defineRoute } from '../../kit/route.js';
-import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../harbor-constants.js';
+import { HARBOR_LIMITS, PARTICIPATION_GATES } from '../../kit/harbor-contract.js';
 import { ONBOARDING_GROUP_ID, WELCOME_POST_ID } from './group-constants.js';
 import { GroupActionBody, GroupActionResult, GroupIdParams, GroupList, PageQuery, PostList, PostParams, ReplyList } from './schemas.js';
 

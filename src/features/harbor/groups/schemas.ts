@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import { ONBOARDING_GROUP_ID, REPORT_REASON_MAX } from './group-constants.js';
 import { GROUP_ACTIONS, MEMBERSHIP_STATES, ONBOARDING_SCOPE, PARTICIPATE_SCOPE, REPORT_STATES } from './group-rules.js';
 

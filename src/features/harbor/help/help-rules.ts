@@ -1,6 +1,6 @@
 import { AppError } from '../../../platform/errors.js';
 import type { EffectiveState } from '../../../access/principals.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import { harborText, refuseRawCoordinates } from '../../kit/text-rules.js';
 import type { HelpRequestRow } from './help-repo.js';
 

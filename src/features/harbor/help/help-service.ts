@@ -5,7 +5,7 @@ import type { AgentsService } from '../../agents/agents-service.js';
 import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import type { FeedEntry, FeedSource } from '../feed/feed-service.js';
 import type { DiscoveryItem, DiscoverySource } from '../profiles/profiles-service.js';
 import type { ActiveItemSource, QuotaService } from '../quota/quota-service.js';

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import { BODY_MAX_BYTES, CLOSE_OUTCOMES, FEEDBACK_COMMENT_MAX, HELP_STATES, HELP_VISIBILITIES, REPORT_REASON_MAX, REPORT_REASON_MIN, TITLE_MAX, TITLE_MIN } from './help-rules.js';
 import { Nullable, Limit, Cursor } from '../../kit/schema-kit.js';
 

@@ -1,7 +1,7 @@
 import { DAY, MINUTE, type Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import { agentLock, type Executor, type TransactionRunner, type Trx } from '../../../store/transaction.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import type { QuotaRepo } from './quota-repo.js';
 
 const ACTION_WINDOW_MS = 5 * MINUTE;

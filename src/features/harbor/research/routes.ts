@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../platform/errors.js';
 import { defineRoute } from '../../kit/route.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import { parseIso } from '../../../platform/clock.js';
 
 const { latestItems, historyDays, historyPoints } = HARBOR_LIMITS.vesselResearch;

@@ -1,4 +1,4 @@
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 
 /**
  * The onboarding checklist the service assigns to every sandbox agent. Each item is completed by the

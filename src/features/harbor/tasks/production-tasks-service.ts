@@ -5,7 +5,7 @@ import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type Executor, type TransactionRunner, type Trx } from '../../../store/transaction.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import type { ProductionMessageRow, ProductionTaskRow, ProductionTasksRepo } from './production-tasks-repo.js';
 import type { TaskCompletionsRepo } from './task-completions-repo.js';

@@ -1,7 +1,7 @@
 import { callingAgent } from '../../../http/route.js';
 import { defineRoute } from '../../kit/route.js';
 import type { AgentPrincipal } from '../../../access/principals.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import { productionTaskView, type ProductionMessageView } from './production-tasks-service.js';
 import { ProductionTaskBody, ProductionTaskDetail, ProductionTaskQuery, ProductionTaskReadResult, SandboxTaskBody, SandboxTaskDetail, SandboxTaskQuery, SandboxTaskReadResult } from './schemas.js';
 import type { ProductionTaskRow } from './production-tasks-repo.js';

@@ -6,7 +6,7 @@ import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type Executor, type TransactionRunner } from '../../../store/transaction.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import { ONBOARDING_TASKS, type OnboardingCheck, type OnboardingTaskKey } from './onboarding.js';
 import type { SandboxMessageRow, SandboxTaskRow, SandboxTasksRepo } from './sandbox-tasks-repo.js';

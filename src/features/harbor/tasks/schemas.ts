@@ -1,6 +1,6 @@
 import { Limit, Cursor } from '../../kit/schema-kit.js';
 import { Type, type Static, type TObject, type TUnion } from '@sinclair/typebox';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import { ONBOARDING_TASKS } from './onboarding.js';
 import { PRODUCTION_TASK_STATES } from './production-tasks-service.js';
 import { HARBOR_SERVICE_AUTHOR, SANDBOX_TASK_STATES } from './sandbox-tasks-service.js';

@@ -1,4 +1,4 @@
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import { harborText } from '../../kit/text-rules.js';
 
 /** Task titles (agents' and the operator's CLI): one line of 3-200 characters, no invisible formatting, trimmed. */

@@ -5,7 +5,7 @@ import type { AgentsService } from '../../agents/agents-service.js';
 import type { AuditService } from '../../audit/audit-service.js';
 import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
 import { parseVesselRef, type VesselRef } from '../../kit/vessel-ids.js';
-import { HARBOR_LIMITS } from '../harbor-constants.js';
+import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import type { TrialRow, TrialsRepo } from './trials-repo.js';
 import { identityConfidence, lowestConfidence, positionConfidence } from '../../vessels/confidence.js';
 
