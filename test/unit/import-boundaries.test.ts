@@ -25,6 +25,10 @@ const fixture: Record<string, string> = {
   'src/app/create.ts': "import { repo } from '../features/a/a-repo';\nimport { xRepo } from '../features/harbor/x/x-repo';\nexport const c = repo + xRepo;\n",
   'src/store/cycle-a.ts': "import type { B } from './cycle-b';\nexport type A = { b?: B };\n",
   'src/store/cycle-b.ts': "import type { A } from './cycle-a';\nexport type B = { a?: A };\n",
+  'src/platform/clock.ts': "import { code } from '../http/errors';\nexport const now = code;\n",
+  'src/cli-kit/kit.ts': "import { c } from '../app/create';\nexport const k = c;\n",
+  'src/feeds/commands.ts': "import { k } from '../cli-kit/kit';\nimport { t } from '../cli/tool';\nexport const f = k + t;\n",
+  'src/features/kit/route.ts': "import { service } from '../a/a-service';\nimport { now } from '../../platform/clock';\nexport const d = service + now;\n",
 };
 
 test('each import-boundary rule reports its violating import and nothing else', async () => {
@@ -38,12 +42,16 @@ test('each import-boundary rule reports its violating import and nothing else', 
     const output = result.output as ICruiseResult;
     const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
     assert.deepEqual(found, [
+      'cli-kit-never-imports-the-app: src/cli-kit/kit.ts -> src/app/create.ts',
+      'core-imports-app-layer: src/feeds/commands.ts -> src/cli/tool.ts',
       'core-imports-app-layer: src/fleet/core.ts -> src/http/errors.ts',
+      'feature-kit-imports-no-feature: src/features/kit/route.ts -> src/features/a/a-service.ts',
       'foreign-feature-repo-between-features: src/features/b/b-service.ts -> src/features/a/a-repo.ts',
       'foreign-feature-repo-between-features: src/features/harbor/x/x-service.ts -> src/features/harbor/y/y-repo.ts',
       'foreign-feature-repo: src/cli/tool.ts -> src/features/a/a-repo.ts',
       'http-imports-features: src/http/route.ts -> src/features/a/a-service.ts',
       'no-circular: src/store/cycle-a.ts -> src/store/cycle-b.ts',
+      'platform-imports-only-the-platform: src/platform/clock.ts -> src/http/errors.ts',
     ]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
