@@ -18,9 +18,8 @@ const EXAMPLES: readonly OperationExample[] = [
   { summary: 'Route direct, 7 days in 6-hour buckets', query: { operation: 'direct', days: 7, bucket_minutes: 360 } },
 ];
 
-type Method = { [K in keyof Services['routesQuality']]: Services['routesQuality'][K] extends (q: QualityInput) => Promise<unknown> ? K : never }[keyof Services['routesQuality']];
-
-function view<R extends TSchema>(operationId: string, description: string, response: R, method: Method) {
+/** One view: the service's answer for the window of `query`, checked against `response` by the compiler. */
+function view<R extends TSchema>(operationId: string, description: string, response: R, answer: (query: QualityInput, quality: Services['routesQuality']) => Promise<EnvelopeResult<Static<R>>>) {
   return defineRoute({
     operationId,
     description: `${description} ${COMMON}`,
@@ -28,10 +27,7 @@ function view<R extends TSchema>(operationId: string, description: string, respo
     response,
     errors: ['invalid_request'],
     examples: EXAMPLES,
-    async handler({ query }, call) {
-      // the answers are checked against `response` by the tests (every view, with values)
-      return (await call.services.routesQuality[method](query)) as EnvelopeResult<Static<R>>;
-    },
+    handler: ({ query }, call) => answer(query, call.services.routesQuality),
   });
 }
 
@@ -40,124 +36,129 @@ export const routesQualityRoutes = [
     'getRoutesQuality',
     'Service quality of the routes operations: per operation and overall requests, availability, error rates, latency percentiles, latency SLO attainment, cache hits, fallback share and the quality score 100 × (0.5 availability + 0.3 latency attainment + 0.2 (1 − fallback share)).',
     S.QualityData,
-    'quality',
+    (q, quality) => quality.quality(q),
   ),
-  view('getRoutesPerf', 'Latency of the routes operations: p50, p90, p95, p99, max and mean per operation and overall, with the latency SLO and its attainment.', S.PerfData, 'perf'),
-  view(
-    'getRoutesPerfBreakdown',
-    'Latency percentiles per operation split by status class (2xx, 4xx, 5xx) and by answer-cache use (hit, miss, miss_evict, none).',
-    S.PerfBreakdownData,
-    'perfBreakdown',
+  view('getRoutesPerf', 'Latency of the routes operations: p50, p90, p95, p99, max and mean per operation and overall, with the latency SLO and its attainment.', S.PerfData, (q, quality) =>
+    quality.perf(q),
   ),
-  view('getRoutesLatencyTrend', 'Latency per bucket: p50, p95, p99, max and the requests over their latency SLO.', S.LatencyTrendData, 'latencyTrend'),
+  view('getRoutesPerfBreakdown', 'Latency percentiles per operation split by status class (2xx, 4xx, 5xx) and by answer-cache use (hit, miss, miss_evict, none).', S.PerfBreakdownData, (q, quality) =>
+    quality.perfBreakdown(q),
+  ),
+  view('getRoutesLatencyTrend', 'Latency per bucket: p50, p95, p99, max and the requests over their latency SLO.', S.LatencyTrendData, (q, quality) => quality.latencyTrend(q)),
   view(
     'getRoutesCacheEfficiency',
     'The route answer cache (direct, with-via): hits, misses, evictions, hit ratio, median latency of hits and misses and the time hits saved = hits × (p50 miss − p50 hit); and the answering process cache counters.',
     S.CacheEfficiencyData,
-    'cacheEfficiency',
+    (q, quality) => quality.cacheEfficiency(q),
   ),
-  view('getRoutesCacheHitTrend', 'Answer-cache hits, misses, evictions and hit ratio per bucket.', S.CacheHitTrendData, 'cacheHitTrend'),
+  view('getRoutesCacheHitTrend', 'Answer-cache hits, misses, evictions and hit ratio per bucket.', S.CacheHitTrendData, (q, quality) => quality.cacheHitTrend(q)),
   view(
     'getRoutesCacheStaleness',
     'Age of the answers served from the cache (percentiles of the cached answer age at the time it was served) and the ages of the answers the answering process holds now.',
     S.CacheStalenessData,
-    'cacheStaleness',
+    (q, quality) => quality.cacheStaleness(q),
   ),
   view(
     'getRoutesCacheTurnover',
     'Answer-cache turnover per bucket: inserts (misses), evictions (inserts that evicted the least recently used answer), hits and hit ratio.',
     S.CacheTurnoverData,
-    'cacheTurnover',
+    (q, quality) => quality.cacheTurnover(q),
   ),
   view(
     'getRoutesFallbackTrend',
     'Answers produced by a documented fallback per bucket, by reason: long_connector (a place over 27 nm from the network), no_event_data (advisory or risk-flags without the event layer), ship_type_default_speed (forecast-lite without a measured speed).',
     S.FallbackTrendData,
-    'fallbackTrend',
+    (q, quality) => quality.fallbackTrend(q),
   ),
-  view('getRoutesSlaBreaches', 'Requests over their latency SLO and server errors per operation against the SLO targets, and the newest 50 breaching requests.', S.SlaBreachesData, 'slaBreaches'),
+  view('getRoutesSlaBreaches', 'Requests over their latency SLO and server errors per operation against the SLO targets, and the newest 50 breaching requests.', S.SlaBreachesData, (q, quality) =>
+    quality.slaBreaches(q),
+  ),
   view(
     'getRoutesSloSnapshot',
     'SLO targets, attainment, and the error budget left: allowed failures = (1 − availability target) × requests, remaining = 1 − failures / allowed (negative when overspent); the same for the latency budget.',
     S.SloSnapshotData,
-    'sloSnapshot',
+    (q, quality) => quality.sloSnapshot(q),
   ),
   view(
     'getRoutesEndpointReliability',
     `Per operation: availability, success and client error rates, latency attainment, buckets ok/degraded/down, the longest unhealthy streak, the last server error and the reliability index. ${ALERTS}`,
     S.EndpointReliabilityData,
-    'endpointReliability',
+    (q, quality) => quality.endpointReliability(q),
   ),
   view(
     'getRoutesReliabilityIndex',
     `Reliability index 0–100 = 100 × (0.6 availability + 0.2 latency attainment + 0.2 share of ok buckets among buckets with requests), overall and per operation. ${ALERTS}`,
     S.ReliabilityIndexData,
-    'reliabilityIndex',
+    (q, quality) => quality.reliabilityIndex(q),
   ),
   view(
     'getRoutesReliabilityDrivers',
     'What drives unreliability (requests with 5xx or over their latency SLO): operations by their share of unreliable requests, server error codes by their share of server errors.',
     S.ReliabilityDriversData,
-    'reliabilityDrivers',
+    (q, quality) => quality.reliabilityDrivers(q),
   ),
   view(
     'getRoutesErrorCatalog',
     'Error codes answered in the window with counts, statuses and operations, and per routes operation the codes its catalog entry declares, those seen, and those seen but neither declared nor a pipeline code.',
     S.ErrorCatalogData,
-    'errorCatalog',
+    (q, quality) => quality.errorCatalog(q),
   ),
-  view('getRoutesStatusTimeline', `Status per bucket over the routes operations. ${ALERTS}`, S.StatusTimelineData, 'statusTimeline'),
-  view('getRoutesAlertsFeed', `Alerts raised in the window, newest first, with value, threshold and message. ${ALERTS}`, S.AlertsFeedData, 'alertsFeed'),
-  view('getRoutesAlertsSummary', `Alert counts by rule, severity and operation, and the alerts of the current bucket. ${ALERTS}`, S.AlertsSummaryData, 'alertsSummary'),
-  view('getRoutesAlertKeysTrend', `Alerts per bucket by rule, with their keys (rule:operation). ${ALERTS}`, S.AlertKeysTrendData, 'alertKeysTrend'),
+  view('getRoutesStatusTimeline', `Status per bucket over the routes operations. ${ALERTS}`, S.StatusTimelineData, (q, quality) => quality.statusTimeline(q)),
+  view('getRoutesAlertsFeed', `Alerts raised in the window, newest first, with value, threshold and message. ${ALERTS}`, S.AlertsFeedData, (q, quality) => quality.alertsFeed(q)),
+  view('getRoutesAlertsSummary', `Alert counts by rule, severity and operation, and the alerts of the current bucket. ${ALERTS}`, S.AlertsSummaryData, (q, quality) => quality.alertsSummary(q)),
+  view('getRoutesAlertKeysTrend', `Alerts per bucket by rule, with their keys (rule:operation). ${ALERTS}`, S.AlertKeysTrendData, (q, quality) => quality.alertKeysTrend(q)),
   view(
     'getRoutesIncidentQueue',
     `Incidents: consecutive buckets raising the same alert key; open while the current bucket raises it, otherwise closed at the end of its last bucket. Open first, newest first. ${ALERTS}`,
     S.IncidentQueueData,
-    'incidentQueue',
+    (q, quality) => quality.incidentQueue(q),
   ),
   view(
     'getRoutesQualityHistory',
     'Per bucket: requests, availability, success and server error rates, latency p50/p95 and attainment, cache hit ratio, fallback share and quality score.',
     S.QualityHistoryData,
-    'qualityHistory',
+    (q, quality) => quality.qualityHistory(q),
   ),
   view(
     'getRoutesQualityScoreTrend',
     'Quality score per bucket (100 × (0.5 availability + 0.3 latency attainment + 0.2 (1 − fallback share)); null without requests), over the window, and its min, max, mean and change.',
     S.QualityScoreTrendData,
-    'qualityScoreTrend',
+    (q, quality) => quality.qualityScoreTrend(q),
   ),
   view(
     'getRoutesOpsDigest',
     `Operator digest: headline numbers and sentences quoting them (requests, availability, score, lowest-scoring operation, top error code, cache, alerts, incidents). ${ALERTS}`,
     S.OpsDigestData,
-    'opsDigest',
+    (q, quality) => quality.opsDigest(q),
   ),
-  view('getRoutesOpsScorecard', 'Operator scorecard: per operation the quality score and its grade (A ≥ 95, B ≥ 90, C ≥ 80, D ≥ 70, F below).', S.OpsScorecardData, 'opsScorecard'),
-  view('getRoutesOpsOverview', `Operator overview: status now, totals, SLO, alerts firing, open incidents, cache, fallbacks, the busiest operations. ${ALERTS}`, S.OpsOverviewData, 'opsOverview'),
+  view('getRoutesOpsScorecard', 'Operator scorecard: per operation the quality score and its grade (A ≥ 95, B ≥ 90, C ≥ 80, D ≥ 70, F below).', S.OpsScorecardData, (q, quality) =>
+    quality.opsScorecard(q),
+  ),
+  view('getRoutesOpsOverview', `Operator overview: status now, totals, SLO, alerts firing, open incidents, cache, fallbacks, the busiest operations. ${ALERTS}`, S.OpsOverviewData, (q, quality) =>
+    quality.opsOverview(q),
+  ),
   view(
     'getRoutesOpsVolatility',
     'Operator volatility: mean, standard deviation and coefficient of variation across buckets of requests per bucket, p95 latency and server error rate (buckets with requests), overall and per operation.',
     S.OpsVolatilityData,
-    'opsVolatility',
+    (q, quality) => quality.opsVolatility(q),
   ),
   view(
     'getRoutesOpsControlTower',
     `Operator control tower: per operation status now, availability, p95 against SLO, error budget left, score, alerts firing and open incidents. ${ALERTS}`,
     S.OpsControlTowerData,
-    'opsControlTower',
+    (q, quality) => quality.opsControlTower(q),
   ),
   view(
     'getRoutesOpsRecommendations',
     `Operator recommendations derived by rule, each with its evidence: availability or latency below target, frequent fallback (reason-specific action), answer cache churning (evictions while under half the requests hit), open incidents. Priority 1 first. ${ALERTS}`,
     S.OpsRecommendationsData,
-    'opsRecommendations',
+    (q, quality) => quality.opsRecommendations(q),
   ),
   view(
     'getRoutesOpsHealth',
     `Operator health checks: telemetry recorded, status now, availability and latency SLOs, open incidents, answer cache; health = unknown without requests, unhealthy when down or three checks fail, degraded when one fails. ${ALERTS}`,
     S.OpsHealthData,
-    'opsHealth',
+    (q, quality) => quality.opsHealth(q),
   ),
 ];
