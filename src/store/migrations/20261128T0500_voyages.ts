@@ -25,7 +25,12 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
     .addColumn('simulated', 'integer', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('voyages_vessel_origin').on('voyages').columns(['vsl_id', 'from_arrival']).unique().execute();
-  await db.schema.createIndex('voyages_departure').on('voyages').columns(['departure']).execute();
+  // covering the window read of the lanes (departure range, every column they use): no table lookups
+  await db.schema
+    .createIndex('voyages_departure')
+    .on('voyages')
+    .columns(['departure', 'arrival', 'from_arrival', 'ship_type', 'from_port', 'to_port', 'vsl_id', 'simulated'])
+    .execute();
   await db.schema.createIndex('voyages_from_departure').on('voyages').columns(['from_port', 'departure']).execute();
   await db.schema.createIndex('voyages_to_departure').on('voyages').columns(['to_port', 'departure']).execute();
 
