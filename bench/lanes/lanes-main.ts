@@ -93,8 +93,13 @@ for (let v = 0; v < vessels; v++) {
   if (rows.length >= 2000) await flush();
 }
 await flush();
-const voyages = await bosun.ctx.store.db.selectFrom('voyages').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst();
-console.log(`${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+const voyages = await bosun.ctx.store.db
+  .selectFrom('voyages')
+  .select((eb) => eb.fn.countAll().as('n'))
+  .executeTakeFirst();
+console.log(
+  `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });
 const agent = registered.json().data as { agent_id: string; api_key: string };

@@ -762,7 +762,6 @@ export function createReferenceLanesService(deps: { repo: ReferenceLanesRepo; ev
   };
 }
 
-
 /** The reference's repo: the window's raw port calls (the pre-issue-31 lanes repo). */
 export function createReferenceLanesRepo(db: Db) {
   return {

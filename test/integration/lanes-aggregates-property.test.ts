@@ -174,9 +174,19 @@ test('every lanes operation answers from the stored voyages what it computed fro
     await compare(rand, `store ${s} after rewrites`);
 
     // what the runner kept is what a rebuild from all calls writes
-    const kept = await store.db.selectFrom('voyages').select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated']).orderBy('vsl_id').orderBy('from_arrival').execute();
+    const kept = await store.db
+      .selectFrom('voyages')
+      .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
+      .orderBy('vsl_id')
+      .orderBy('from_arrival')
+      .execute();
     await repo.rebuildVoyages();
-    const rebuilt = await store.db.selectFrom('voyages').select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated']).orderBy('vsl_id').orderBy('from_arrival').execute();
+    const rebuilt = await store.db
+      .selectFrom('voyages')
+      .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
+      .orderBy('vsl_id')
+      .orderBy('from_arrival')
+      .execute();
     assert.deepEqual(kept, rebuilt, `store ${s}: voyages kept incrementally = voyages rebuilt`);
     assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);
   }

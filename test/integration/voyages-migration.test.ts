@@ -36,7 +36,11 @@ test('the voyages migration backfills one voyage per consecutive pair of stored 
           updated_at: TEST_EPOCH,
         });
       }
-    for (let i = 0; i < rows.length; i += 400) await store.db.insertInto('port_calls').values(rows.slice(i, i + 400)).execute();
+    for (let i = 0; i < rows.length; i += 400)
+      await store.db
+        .insertInto('port_calls')
+        .values(rows.slice(i, i + 400))
+        .execute();
     await migrateToLatest(store);
     const stored = await store.db
       .selectFrom('voyages')

@@ -42,7 +42,11 @@ export async function refreshVoyages(ex: Executor, changedFrom: ReadonlyMap<stri
 }
 
 export async function insertVoyages(ex: Executor, rows: readonly VoyageRow[]): Promise<void> {
-  for (let i = 0; i < rows.length; i += CHUNK) await ex.insertInto('voyages').values(rows.slice(i, i + CHUNK)).execute();
+  for (let i = 0; i < rows.length; i += CHUNK)
+    await ex
+      .insertInto('voyages')
+      .values(rows.slice(i, i + CHUNK))
+      .execute();
 }
 
 /** The earliest changed arrival per vessel of a set of call keys. */

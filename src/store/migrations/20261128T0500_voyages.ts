@@ -26,11 +26,7 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
     .execute();
   await db.schema.createIndex('voyages_vessel_origin').on('voyages').columns(['vsl_id', 'from_arrival']).unique().execute();
   // covering the window read of the lanes (departure range, every column they use): no table lookups
-  await db.schema
-    .createIndex('voyages_departure')
-    .on('voyages')
-    .columns(['departure', 'arrival', 'from_arrival', 'ship_type', 'from_port', 'to_port', 'vsl_id', 'simulated'])
-    .execute();
+  await db.schema.createIndex('voyages_departure').on('voyages').columns(['departure', 'arrival', 'from_arrival', 'ship_type', 'from_port', 'to_port', 'vsl_id', 'simulated']).execute();
   await db.schema.createIndex('voyages_from_departure').on('voyages').columns(['from_port', 'departure']).execute();
   await db.schema.createIndex('voyages_to_departure').on('voyages').columns(['to_port', 'departure']).execute();
 
@@ -44,9 +40,20 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
     }
     const rows = (await q.orderBy('vsl_id', 'asc').orderBy('arrival', 'asc').limit(PAGE).execute()) as VoyageCall[];
     if (rows.length === 0) break;
-    const calls: VoyageCall[] = (carry ? [carry, ...rows] : rows).map((r) => ({ ...r, port_id: Number(r.port_id), arrival: Number(r.arrival), departure: r.departure === null ? null : Number(r.departure), last_fix_at: Number(r.last_fix_at), simulated: Number(r.simulated) }));
+    const calls: VoyageCall[] = (carry ? [carry, ...rows] : rows).map((r) => ({
+      ...r,
+      port_id: Number(r.port_id),
+      arrival: Number(r.arrival),
+      departure: r.departure === null ? null : Number(r.departure),
+      last_fix_at: Number(r.last_fix_at),
+      simulated: Number(r.simulated),
+    }));
     const voyages: VoyageRow[] = voyagePairs(calls);
-    for (let i = 0; i < voyages.length; i += CHUNK) await db.insertInto('voyages').values(voyages.slice(i, i + CHUNK)).execute();
+    for (let i = 0; i < voyages.length; i += CHUNK)
+      await db
+        .insertInto('voyages')
+        .values(voyages.slice(i, i + CHUNK))
+        .execute();
     carry = calls[calls.length - 1]!;
     if (rows.length < PAGE) break;
   }

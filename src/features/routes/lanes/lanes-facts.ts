@@ -32,7 +32,6 @@ export const laneKey = (from: number, to: number) => `${from}>${to}`;
 export const hours = (ms: number) => round(ms / HOUR, 1);
 export const maybe = (x: number | null, places: number) => (x === null ? null : round(x, places));
 export const departures = (voyages: readonly Voyage[]) => voyages.map((v) => v.departure);
-export const touches = (portId: number | undefined) => (v: Voyage) => portId === undefined || v.from === portId || v.to === portId;
 export const vesselCount = (voyages: readonly Voyage[]) => new Set(voyages.map((v) => v.vslId)).size;
 
 /** The AIS ship-type codes (1–99) of a category, or null for no filter. */

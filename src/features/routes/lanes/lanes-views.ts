@@ -5,7 +5,7 @@ import { AppError } from '../../../http/errors.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { HEATMAP_MAX_LANES, type LanesKit } from './lanes-kit.js';
 import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
-import { countPer, departures, directionOf, hours, laneKey, lanesOf, maybe, shipTypeMix, touches, weekly, type Common, type LaneAgg } from './lanes-facts.js';
+import { countPer, departures, directionOf, hours, laneKey, lanesOf, maybe, shipTypeMix, weekly, type Common, type LaneAgg } from './lanes-facts.js';
 
 /** The lane views (docs/lanes.md): the busiest lanes, one lane's voyages, trends, volatility, lines and the heatmap. */
 export function createLaneViews(kit: LanesKit) {
@@ -69,7 +69,6 @@ export function createLaneViews(kit: LanesKit) {
     };
     return kit.envelope(l, data, [], { voyages: l.voyages });
   };
-
 
   return {
     async topLanes(query: Common & { limit?: number; port?: string }, caller: Caller) {
@@ -228,7 +227,14 @@ export function createLaneViews(kit: LanesKit) {
         const s = laneSummary(lane, false);
         features.push({ type: 'Feature' as const, geometry: route.geometry, properties: { rank: i + 1, ...s, sea_distance_nm: round(route.distance_nm, 1), passages: route.passages } });
       }
-      const data = { type: 'FeatureCollection' as const, features, ...kit.meta(l), ship_type: query.ship_type ?? null, unroutable_lanes: unroutable, attribution: [...LANE_GEOJSON_ATTRIBUTION.routed] };
+      const data = {
+        type: 'FeatureCollection' as const,
+        features,
+        ...kit.meta(l),
+        ship_type: query.ship_type ?? null,
+        unroutable_lanes: unroutable,
+        attribution: [...LANE_GEOJSON_ATTRIBUTION.routed],
+      };
       return kit.envelope(
         l,
         data,
@@ -260,6 +266,5 @@ export function createLaneViews(kit: LanesKit) {
       }));
       return { ...answer, data: { type: 'FeatureCollection' as const, features, ...rest, attribution: [...LANE_GEOJSON_ATTRIBUTION.routed] } };
     },
-
   };
 }
