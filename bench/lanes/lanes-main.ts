@@ -1,20 +1,37 @@
 /**
  * The lanes analytics (docs/lanes.md) on a synthetic store: V vessels each calling every ~2 days for
  * D days at ports drawn from the demo fleet's port lists, written straight into port_calls (SQLite in
- * memory). Measures the operations through the HTTP stack in process, computing voyages on the fly
- * from the window's calls (decision 062), against GET /v1/ping.
- * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 1000] [--rounds 20]
+ * memory; the voyages the events repo keeps as it writes them, decision 123). Measures the operations
+ * through the HTTP stack in process against GET /v1/ping, and the peak RSS of the process.
+ * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000]
+ * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createBosun } from '../../src/app/create.js';
 import { DAY, HOUR, ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { BULK_PORTS, LNG_IMPORT_PORTS, OIL_PORTS } from '../../src/sim/world.js';
 
-const { values } = parseArgs({ options: { days: { type: 'string', default: '90' }, vessels: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '20' } } });
+const { values } = parseArgs({
+  options: { days: { type: 'string', default: '90' }, vessels: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '20' }, 'budget-ms': { type: 'string', default: '20000' } },
+});
+const sizes = values.vessels.split(',').map(Number);
+if (sizes.length > 1) {
+  for (const n of sizes) {
+    const args = [fileURLToPath(import.meta.url), '--days', values.days, '--vessels', String(n), '--rounds', values.rounds, '--budget-ms', values['budget-ms']];
+    const child = spawnSync(process.execPath, args, { stdio: 'inherit' });
+    if (child.status !== 0) process.exit(child.status ?? 1);
+  }
+  process.exit(0);
+}
 const days = Number(values.days);
-const vessels = Number(values.vessels);
+const vessels = sizes[0]!;
 const rounds = Number(values.rounds);
+/** Rounds of one query stop early after this long (the slow ones of a large fleet). */
+const budgetMs = Number(values['budget-ms']);
+const started = performance.now();
 const now = Date.UTC(2026, 10, 1);
 const bosun = await createBosun(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: ':memory:', PORT: '0' }), { clock: new ManualClock(now) });
 const routes = bosun.ctx.services.routes;
@@ -35,8 +52,15 @@ const rand = () => {
   state ^= state << 5;
   return (state >>> 0) / 2 ** 32;
 };
-const rows = [];
+let rows: Parameters<typeof bosun.ctx.services.events.repo.upsertCalls>[0][number][] = [];
+let calls = 0;
 let seq = 1;
+// written 2,000 at a time as they are made (the events repo keeps the voyages of the vessels written)
+const flush = async () => {
+  await bosun.ctx.services.events.repo.upsertCalls(rows);
+  calls += rows.length;
+  rows = [];
+};
 for (let v = 0; v < vessels; v++) {
   let t = now - days * DAY - rand() * 2 * DAY;
   const home = Math.floor(rand() * ports.length);
@@ -66,9 +90,16 @@ for (let v = 0; v < vessels; v++) {
     port = ports[rand() < 0.7 ? (home + 1 + Math.floor(rand() * 3)) % ports.length : Math.floor(rand() * ports.length)]!;
     t += stay + (12 + rand() * 60) * HOUR;
   }
+  if (rows.length >= 2000) await flush();
 }
-for (let i = 0; i < rows.length; i += 2000) await bosun.ctx.services.events.repo.upsertCalls(rows.slice(i, i + 2000));
-console.log(`${rows.length} port calls, ${vessels} vessels, ${days} days, ${ports.length} ports`);
+await flush();
+const voyages = await bosun.ctx.store.db
+  .selectFrom('voyages')
+  .select((eb) => eb.fn.countAll().as('n'))
+  .executeTakeFirst();
+console.log(
+  `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+);
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });
 const agent = registered.json().data as { agent_id: string; api_key: string };
@@ -90,20 +121,29 @@ const queries: Record<string, string> = {
   'network-overview 90 days': '/v1/routes/network-overview?days=90',
   'anomaly-days 90 days': '/v1/routes/anomaly-days?days=90',
   'stability-forecast 12 weeks': '/v1/routes/stability-forecast',
+  'lane-volatility 56 days': '/v1/routes/lane-volatility',
+  'top-polylines 30 days': '/v1/routes/top-polylines?days=30',
+  'weekly-summary 4 weeks': '/v1/routes/weekly-summary',
+  'weekly-trend 8 weeks': '/v1/routes/weekly-trend',
+  'seasonality 90 days': '/v1/routes/seasonality',
+  'port-activity-imbalance 30 days': '/v1/routes/port-activity-imbalance',
+  'dest-opportunities 30 days (60 read)': `/v1/routes/dest-opportunities?from=${ports[0]}`,
 };
-console.log('| query | first ms | p50 ms | p99 ms |');
-console.log('|---|---|---|---|');
+console.log('| query | first ms | p50 ms | p99 ms | rounds |');
+console.log('|---|---|---|---|---|');
 for (const [label, url] of Object.entries(queries)) {
   const start = performance.now();
   const status = await api(url);
   const first = performance.now() - start;
   if (status !== 200) throw new Error(`${url}: ${status}`);
   const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
+  const began = performance.now();
+  for (let i = 0; i < rounds && (i < 3 || performance.now() - began < budgetMs); i++) {
     const s = performance.now();
     await api(url);
     times.push(performance.now() - s);
   }
-  console.log(`| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} |`);
+  console.log(`| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${times.length} |`);
 }
+console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels)`);
 await bosun.close();

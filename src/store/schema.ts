@@ -470,6 +470,22 @@ export interface PortCallsTable {
   updated_at: number;
 }
 
+/** A vessel's voyage between two port calls (docs/decisions/123), kept by the event store as its calls are written. */
+export interface VoyagesTable {
+  id: Generated<number>;
+  vsl_id: string;
+  from_port: number;
+  to_port: number;
+  /** Arrival of the origin call (with vsl_id, the key). */
+  from_arrival: number;
+  /** The origin call's departure, or its last fix when no departure was written. */
+  departure: number;
+  /** The next call's arrival. */
+  arrival: number;
+  ship_type: number | null;
+  simulated: number;
+}
+
 /** A port's berth or anchorage area (docs/decisions/116); cells is JSON `[[row, col], …]` of a 0.005° grid. */
 export interface PortAreasTable {
   area_id: Generated<number>;
@@ -1083,6 +1099,7 @@ export interface Database {
   harbor_help_feedback: HarborHelpFeedbackTable;
   service_secrets: ServiceSecretsTable;
   port_calls: PortCallsTable;
+  voyages: VoyagesTable;
   encounters: EncountersTable;
   port_areas: PortAreasTable;
   transits: TransitsTable;

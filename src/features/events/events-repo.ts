@@ -3,6 +3,7 @@ import type { AisGapsTable, EncountersTable, EventDetectorStateTable, LoiteringE
 import type { EncounterRow, PortCallRow, TransitRow } from './event-rows.js';
 import type { Executor } from '../../store/transaction.js';
 import type { Insertable } from 'kysely';
+import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
 
 export type PortCallWrite = Insertable<PortCallsTable>;
 export type EncounterWrite = Insertable<EncountersTable>;
@@ -39,7 +40,7 @@ export interface EncounterFilter {
 /** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
 export function createEventsRepo(db: Db) {
   return {
-    /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. */
+    /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. The vessels' voyages follow. */
     async upsertCalls(rows: readonly PortCallWrite[], ex: Executor = db): Promise<void> {
       for (const chunk of chunks(rows)) {
         await ex
@@ -65,12 +66,17 @@ export function createEventsRepo(db: Db) {
           )
           .execute();
       }
+      await refreshVoyages(ex, changedFromOf(rows));
     },
 
-    /** Removes calls written while under way that ended as no call (a pass through the port area without a stop). */
+    /** Removes calls written while under way that ended as no call (a pass through the port area without a stop). The vessels' voyages follow. */
     async deleteCalls(keys: ReadonlyArray<{ vslId: string; arrival: number }>, ex: Executor = db): Promise<void> {
       for (const key of keys) await ex.deleteFrom('port_calls').where('vsl_id', '=', key.vslId).where('arrival', '=', key.arrival).execute();
+      await refreshVoyages(ex, changedFromOf(keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival }))));
     },
+
+    /** All voyages written again from all calls (a bulk load that bypassed upsertCalls; docs/decisions/123). */
+    rebuildVoyages: (ex: Executor = db) => rebuildAllVoyages(ex),
 
     async upsertEncounters(rows: readonly EncounterWrite[], ex: Executor = db): Promise<void> {
       for (const chunk of chunks(rows)) {
@@ -168,7 +174,9 @@ export function createEventsRepo(db: Db) {
 
     /** Deletes the events that began in [from, to] (before a rebuild of that range). */
     async deleteStartedBetween(from: number, to: number, ex: Executor = db): Promise<{ calls: number; encounters: number; transits: number; loitering: number; gaps: number }> {
+      const changed = await changedFromInRange(ex, from, to);
       const calls = await ex.deleteFrom('port_calls').where('arrival', '>=', from).where('arrival', '<=', to).executeTakeFirst();
+      await refreshVoyages(ex, changed);
       const encounters = await ex.deleteFrom('encounters').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
       const transits = await ex.deleteFrom('transits').where('entered_at', '>=', from).where('entered_at', '<=', to).executeTakeFirst();
       const loitering = await ex.deleteFrom('loitering_events').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();

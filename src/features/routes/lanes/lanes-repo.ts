@@ -1,25 +1,107 @@
+import { sql } from 'kysely';
 import type { Db } from '../../../store/db.js';
-import type { LaneCall } from './lanes-math.js';
+import type { Voyage } from './lanes-math.js';
 
-/** The port calls the lanes analytics read (docs/lanes.md): the event store's port_calls table. */
+/** Which voyages or calls one answer reads: ship-type codes (null: all), and an origin, destination or port touched. */
+export interface LanesFilter {
+  shipTypes: readonly number[] | null;
+  from?: number;
+  to?: number;
+  touching?: number;
+}
+
+/** A window [since, until) and how long before since an origin call may have begun (docs/lanes.md). */
+export interface WindowSpan {
+  since: number;
+  until: number;
+  lookbackMs: number;
+}
+
+const codes = (list: readonly number[]) => (list.length > 0 ? [...list] : [-1]);
+
+/**
+ * What the lanes analytics read (docs/lanes.md, docs/decisions/123): the voyages the event store keeps
+ * (table voyages), and counts of port calls grouped in the store, never the window's calls themselves.
+ */
 export function createLanesRepo(db: Db) {
   return {
     /**
-     * Calls that began in [since - lookbackMs, until) and had not ended before since, by vessel then
-     * arrival; at most `cap` + 1 rows (the caller refuses more). Leaving out calls that ended before
-     * since breaks no voyage of the window: a voyage from such a call departed before it.
+     * Voyages that departed in [since, until) and arrived by until (not before they departed), from an
+     * origin call that began at most lookbackMs before since, in no particular order.
      */
-    async callsForWindow(since: number, until: number, lookbackMs: number, cap: number): Promise<LaneCall[]> {
-      return db
+    async voyagesForWindow(w: WindowSpan, f: LanesFilter): Promise<Voyage[]> {
+      let q = db
+        .selectFrom('voyages')
+        .select(['vsl_id', 'from_port', 'to_port', 'departure', 'arrival', 'ship_type', 'simulated'])
+        .where('departure', '>=', w.since)
+        .where('departure', '<', w.until)
+        .where('arrival', '<', w.until)
+        .whereRef('arrival', '>=', 'departure')
+        .where('from_arrival', '>=', w.since - w.lookbackMs);
+      if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
+      if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+      if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+      if (f.touching !== undefined) {
+        const p = f.touching;
+        q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+      }
+      // no order: every view groups, counts or sorts what it shows (the property test compares with the per-request computation)
+      const rows = await q.execute();
+      return rows.map((r) => ({
+        vslId: r.vsl_id,
+        from: Number(r.from_port),
+        to: Number(r.to_port),
+        departure: Number(r.departure),
+        arrival: Number(r.arrival),
+        shipType: r.ship_type === null ? null : Number(r.ship_type),
+        simulated: Number(r.simulated) === 1,
+      }));
+    },
+
+    /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */
+    async callsInWindow(w: WindowSpan): Promise<number> {
+      const row = await db
         .selectFrom('port_calls')
-        .select(['vsl_id', 'port_id', 'ship_type', 'arrival', 'departure', 'last_fix_at', 'simulated'])
-        .where('arrival', '>=', since - lookbackMs)
-        .where('arrival', '<', until)
-        .where((eb) => eb.or([eb('arrival', '>=', since), eb('departure', '>=', since), eb.and([eb('departure', 'is', null), eb('last_fix_at', '>=', since)])]))
-        .orderBy('vsl_id', 'asc')
-        .orderBy('arrival', 'asc')
-        .limit(cap + 1)
-        .execute();
+        .select((eb) => eb.fn.countAll().as('n'))
+        .where('arrival', '>=', w.since - w.lookbackMs)
+        .where('arrival', '<', w.until)
+        .where((eb) => eb.or([eb('arrival', '>=', w.since), eb.and([eb('departure', '>=', w.since), eb('departure', '<', w.until)])]))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    },
+
+    /** Calls that departed in [since, until), counted per bucket of bucketMs from since: [bucket index, calls, any simulated]. */
+    async departuresPerBucket(w: WindowSpan, bucketMs: number, f: { shipTypes: readonly number[] | null; port?: number }): Promise<Array<{ bucket: number; n: number; simulated: boolean }>> {
+      let q = db
+        .selectFrom('port_calls')
+        .select((eb) => [sql<number>`(departure - cast(${w.since} as bigint)) / cast(${bucketMs} as bigint)`.as('bucket'), eb.fn.countAll().as('n'), eb.fn.max('simulated').as('sim')])
+        .where('departure', '>=', w.since)
+        .where('departure', '<', w.until)
+        .where('arrival', '>=', w.since - w.lookbackMs)
+        .where('arrival', '<', w.until);
+      if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
+      if (f.port !== undefined) q = q.where('port_id', '=', f.port);
+      const rows = await q.groupBy(sql`1`).execute();
+      return rows.map((r) => ({ bucket: Number(r.bucket), n: Number(r.n), simulated: Number(r.sim) === 1 }));
+    },
+
+    /** Per port, the calls that arrived and those that departed in [since, until), and whether any of them was simulated. */
+    async portActivity(w: WindowSpan, f: { shipTypes: readonly number[] | null; port?: number }): Promise<Array<{ port_id: number; arrivals: number; departures: number; simulated: boolean }>> {
+      let q = db
+        .selectFrom('port_calls')
+        .select((eb) => [
+          'port_id',
+          sql<number>`sum(case when arrival >= ${w.since} then 1 else 0 end)`.as('arrivals'),
+          sql<number>`sum(case when departure >= ${w.since} and departure < ${w.until} then 1 else 0 end)`.as('departures'),
+          eb.fn.max('simulated').as('sim'),
+        ])
+        .where('arrival', '>=', w.since - w.lookbackMs)
+        .where('arrival', '<', w.until)
+        .where((eb) => eb.or([eb('arrival', '>=', w.since), eb.and([eb('departure', '>=', w.since), eb('departure', '<', w.until)])]));
+      if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
+      if (f.port !== undefined) q = q.where('port_id', '=', f.port);
+      const rows = await q.groupBy('port_id').execute();
+      return rows.map((r) => ({ port_id: Number(r.port_id), arrivals: Number(r.arrivals), departures: Number(r.departures), simulated: Number(r.sim) === 1 }));
     },
 
     /** The earliest arrival in the store (where the history begins), or null when it holds no call. */

@@ -36,7 +36,7 @@ import {
 
 const VOYAGES =
   'From the port calls Bosun detects in the AIS stream (docs/events.md): a voyage is a vessel leaving port A and arriving next at a port B other than A (consecutive calls of the vessel); a lane is the directed pair A → B. A voyage counts in the window when it departed in it and arrived before its end. The window is whole UTC days ending at until (default your horizon: now with vessels:live, else now minus the preview delay), rounded down to 00:00 UTC. No port calls: empty answer with quality flag no_port_calls_in_window; simulated_source when demo-fleet calls contributed. Method: docs/lanes.md.';
-const ERRORS = ['invalid_request', 'invalid_range'] as const;
+const ERRORS = ['invalid_request'] as const;
 const PORT_ERRORS = [...ERRORS, 'port_not_found'] as const;
 
 const topLanes = defineRoute({

@@ -1,0 +1,125 @@
+import { DAY, HOUR, iso } from '../../../platform/clock.js';
+import { shipCategory, type ShipCategory } from '../../../fleet/ship-types.js';
+import { median, round, type Voyage } from './lanes-math.js';
+
+/**
+ * The pure parts of the lanes views (docs/lanes.md): what one answer reads (its facts) and the
+ * groupings every view shares, with no store, no clock and no routing.
+ */
+
+/** Whole UTC days [since, until). */
+export interface Window {
+  since: number;
+  until: number;
+  days: number;
+}
+
+/** What one answer stands on: its window, its voyages, the port calls that began or ended in it, and how far events were analysed. */
+export interface Facts {
+  window: Window;
+  voyages: Voyage[];
+  callsInWindow: number;
+  analysedUpTo: number | null;
+}
+
+export interface Common {
+  days?: number;
+  until?: string;
+  ship_type?: ShipCategory;
+}
+
+export const laneKey = (from: number, to: number) => `${from}>${to}`;
+export const hours = (ms: number) => round(ms / HOUR, 1);
+export const maybe = (x: number | null, places: number) => (x === null ? null : round(x, places));
+export const departures = (voyages: readonly Voyage[]) => voyages.map((v) => v.departure);
+export const vesselCount = (voyages: readonly Voyage[]) => new Set(voyages.map((v) => v.vslId)).size;
+
+/** The AIS ship-type codes (1–99) of a category, or null for no filter. */
+export const shipTypeCodes = (category: ShipCategory | undefined): number[] | null =>
+  category === undefined ? null : Array.from({ length: 99 }, (_, i) => i + 1).filter((c) => shipCategory(c) === category);
+
+export interface LaneAgg {
+  from: number;
+  to: number;
+  voyages: Voyage[];
+}
+
+/** Voyages grouped by lane, busiest first (then more vessels, then by port ids). */
+export function lanesOf(voyages: readonly Voyage[]): LaneAgg[] {
+  const lanes = new Map<string, LaneAgg>();
+  for (const v of voyages) {
+    const key = laneKey(v.from, v.to);
+    const held = lanes.get(key);
+    if (held) held.voyages.push(v);
+    else lanes.set(key, { from: v.from, to: v.to, voyages: [v] });
+  }
+  const vessels = new Map([...lanes.values()].map((l) => [l, vesselCount(l.voyages)]));
+  return [...lanes.values()].sort((a, b) => b.voyages.length - a.voyages.length || vessels.get(b)! - vessels.get(a)! || a.from - b.from || a.to - b.to);
+}
+
+/** Counts of times (all in [since, until)) per bucket of `bucketMs` from since, oldest first. */
+export function countPer(times: readonly number[], since: number, until: number, bucketMs: number): number[] {
+  const counts = new Array<number>(Math.ceil((until - since) / bucketMs)).fill(0);
+  for (const t of times) counts[Math.floor((t - since) / bucketMs)]!++;
+  return counts;
+}
+
+/** Voyages per 7-day period ending at until, oldest first; the oldest period is shorter when the window is not whole weeks. */
+export function weekly(voyages: readonly Voyage[], since: number, until: number) {
+  const week = 7 * DAY;
+  const n = Math.ceil((until - since) / week);
+  const counts = new Array<number>(n).fill(0);
+  for (const t of departures(voyages)) counts[n - 1 - Math.floor((until - 1 - t) / week)]!++;
+  return counts.map((count, i) => ({ week_start: iso(Math.max(since, until - (n - i) * week)), week_end: iso(until - (n - 1 - i) * week), voyages: count }));
+}
+
+export function directionOf(pct: number | null, slopeValue: number | null): 'rising' | 'falling' | 'steady' | 'unknown' {
+  const x = pct ?? (slopeValue === null || slopeValue === 0 ? null : slopeValue > 0 ? 100 : -100);
+  if (x === null) return slopeValue === 0 ? 'steady' : 'unknown';
+  return x > 10 ? 'rising' : x < -10 ? 'falling' : 'steady';
+}
+
+/** Voyages per ship category, most first. */
+export function shipTypeMix(voyages: readonly Voyage[]) {
+  const counts = new Map<string, number>();
+  for (const v of voyages) {
+    const key = shipCategory(v.shipType) ?? 'unknown';
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([ship_type, n]) => ({ ship_type, voyages: n, share: round(n / voyages.length, 3) }));
+}
+
+/** Ports by voyages in and out, then partners. */
+export function hubsOf(voyages: readonly Voyage[]) {
+  const hubs = new Map<number, { out: number; in: number; dest: Set<number>; orig: Set<number>; vessels: Set<string> }>();
+  const hub = (id: number) => {
+    let h = hubs.get(id);
+    if (!h) hubs.set(id, (h = { out: 0, in: 0, dest: new Set(), orig: new Set(), vessels: new Set() }));
+    return h;
+  };
+  for (const v of voyages) {
+    const a = hub(v.from);
+    a.out++;
+    a.dest.add(v.to);
+    a.vessels.add(v.vslId);
+    const b = hub(v.to);
+    b.in++;
+    b.orig.add(v.from);
+    b.vessels.add(v.vslId);
+  }
+  return [...hubs.entries()]
+    .map(([portId, h]) => ({
+      portId,
+      voyages_out: h.out,
+      voyages_in: h.in,
+      voyages_total: h.out + h.in,
+      out_degree: h.dest.size,
+      in_degree: h.orig.size,
+      partners: new Set([...h.dest, ...h.orig]).size,
+      vessels: h.vessels.size,
+    }))
+    .sort((a, b) => b.voyages_total - a.voyages_total || b.partners - a.partners || a.portId - b.portId);
+}
+
+/** Median voyage hours of a set of voyages (null when empty). */
+export const medianHours = (voyages: readonly Voyage[]) => median(voyages.map((v) => (v.arrival - v.departure) / HOUR));

@@ -1,0 +1,109 @@
+import type { Caller } from '../../../access/principals.js';
+import { DAY, iso, isoOrNull, type Clock } from '../../../platform/clock.js';
+import type { ShipCategory } from '../../../fleet/ship-types.js';
+import type { CursorCodec } from '../../../http/cursor-codec.js';
+import { AppError } from '../../../platform/errors.js';
+import type { EventsService } from '../../events/events-service.js';
+import { parseTime } from '../../kit/time-window.js';
+import type { PortRecord } from '../../ports/port-table.js';
+import { correctedPortFlags, type PortsService } from '../../ports/ports-service.js';
+import type { RoutesService } from '../routes-service.js';
+import { flagsFor } from '../../vessels/vessel-views.js';
+import type { LanesRepo, WindowSpan } from './lanes-repo.js';
+import type { Voyage } from './lanes-math.js';
+import { shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
+
+/** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
+export const CALL_LOOKBACK_MS = 30 * DAY;
+/** Lanes routed for the heatmap (the busiest ones). */
+export const HEATMAP_MAX_LANES = 200;
+/** Weeks averaged by the stability forecast. */
+export const FORECAST_K = 4;
+export const METHOD_REFERENCE = 'docs/lanes.md';
+
+export type PortView = { port_id: number; name: string | null; locode: string | null; country: string | null; lat: number | null; lon: number | null };
+export type LaneRoute = { distance_nm: number; passages: string[]; geometry: { type: 'LineString'; coordinates: number[][] } | { type: 'MultiLineString'; coordinates: number[][][] } };
+
+/** Which voyages one answer loads (beside its ship type): an origin, a destination, a port touched, or none at all. */
+export interface LoadScope {
+  from?: number;
+  to?: number;
+  touching?: number;
+  /** Only the counts of calls (the answer counts calls, not voyages). */
+  noVoyages?: boolean;
+}
+
+export type LanesDeps = { repo: LanesRepo; events: EventsService; ports: Pick<PortsService, 'byId'>; routes: RoutesService; clock: Clock; cursors: CursorCodec };
+
+/** What the view modules share: the store reads of one answer, the port views, the routes, and the envelope. */
+export type LanesKit = ReturnType<typeof createLanesKit>;
+
+export function createLanesKit(deps: LanesDeps) {
+  const portRecord = (portId: number) => deps.ports.byId(portId);
+  const portView = (portId: number): PortView => {
+    const p = portRecord(portId);
+    return p ? { port_id: p.port_id, name: p.name, locode: p.locode, country: p.country, lat: p.lat, lon: p.lon } : { port_id: portId, name: null, locode: null, country: null, lat: null, lon: null };
+  };
+  const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
+  return {
+    deps,
+    span,
+    portView,
+    /** A port given as port_id or UN/LOCODE (not a position). */
+    requirePort(input: string, field: string): PortRecord {
+      const place = deps.routes.resolvePlace(input, field);
+      if (place.kind !== 'port' || place.port === null) throw new AppError('invalid_request', `${field} must be a port_id or a UN/LOCODE, not a position`, { field });
+      return portRecord(place.port.port_id)!;
+    },
+    /** Whole UTC days ending at the start of the day of `until` (default and latest: the caller's horizon). */
+    windowOf(query: { days?: number; until?: string }, caller: Caller, defaultDays: number): Window {
+      const horizon = deps.events.horizon(caller);
+      const requested = query.until === undefined ? horizon : parseTime(query.until, 'until');
+      const until = Math.floor(Math.min(requested, horizon) / DAY) * DAY;
+      const days = query.days ?? defaultDays;
+      return { since: until - days * DAY, until, days };
+    },
+    /** The facts of one answer: the stored voyages of the window (of the ship type and scope), and the count of its calls. */
+    async load(window: Window, shipType: ShipCategory | undefined, scope: LoadScope = {}): Promise<Facts> {
+      const [voyages, callsInWindow, analysedUpTo] = await Promise.all([
+        scope.noVoyages ? Promise.resolve([]) : deps.repo.voyagesForWindow(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
+        deps.repo.callsInWindow(span(window)),
+        deps.events.analysedUpTo(),
+      ]);
+      return { window, voyages, callsInWindow, analysedUpTo };
+    },
+    meta(l: Facts, voyages: readonly Voyage[] = l.voyages) {
+      return {
+        window: { since: iso(l.window.since), until: iso(l.window.until), days: l.window.days },
+        sample: { port_calls: l.callsInWindow, voyages: voyages.length, vessels: vesselCount(voyages) },
+        analysed_up_to: isoOrNull(l.analysedUpTo),
+        method_reference: METHOD_REFERENCE,
+      };
+    },
+    /** The answer with its flags; `basis` is what it counts: voyages, or port calls (how many, any simulated). */
+    envelope<D>(l: Facts, data: D, portIds: Iterable<number>, basis: { voyages: readonly Voyage[] } | { calls: { count: number; simulated: boolean } }) {
+      const flags: string[] = [];
+      if (l.analysedUpTo === null) flags.push('events_not_analysed');
+      if (l.callsInWindow === 0) flags.push('no_port_calls_in_window');
+      else if ('voyages' in basis && basis.voyages.length === 0) flags.push('no_voyages_in_window');
+      else if ('calls' in basis && basis.calls.count === 0) flags.push('no_matching_calls_in_window');
+      const simulated = 'voyages' in basis ? basis.voyages.some((v) => v.simulated) : basis.calls.simulated;
+      return {
+        data,
+        freshnessSeconds: l.analysedUpTo === null ? 0 : Math.max(0, (deps.clock.now() - Math.min(l.window.until, l.analysedUpTo)) / 1000),
+        qualityFlags: [...flags, ...flagsFor(simulated), ...correctedPortFlags([...portIds].map(portRecord))],
+      };
+    },
+    /** The sea route of a lane from the routing engine (cached there), or null when the ports cannot be routed. */
+    laneRoute(from: number, to: number): LaneRoute | null {
+      try {
+        const answer = deps.routes.direct({ from: String(from), to: String(to) });
+        const data = answer.data as { distance_nm: number; passages: { id: string }[]; geometry: LaneRoute['geometry'] };
+        return { distance_nm: data.distance_nm, passages: data.passages.map((p) => p.id), geometry: data.geometry };
+      } catch (err) {
+        if (err instanceof AppError) return null;
+        throw err;
+      }
+    },
+  };
+}

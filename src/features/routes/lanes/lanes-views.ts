@@ -1,0 +1,270 @@
+import type { Caller } from '../../../access/principals.js';
+import { DAY, HOUR, iso } from '../../../platform/clock.js';
+import { shipCategory } from '../../../fleet/ship-types.js';
+import { AppError } from '../../../platform/errors.js';
+import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
+import { HEATMAP_MAX_LANES, type LanesKit } from './lanes-kit.js';
+import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
+import { countPer, departures, directionOf, hours, laneKey, lanesOf, maybe, shipTypeMix, weekly, type Common, type LaneAgg } from './lanes-facts.js';
+
+/** The lane views (docs/lanes.md): the busiest lanes, one lane's voyages, trends, volatility, lines and the heatmap. */
+export function createLaneViews(kit: LanesKit) {
+  const laneSummary = (lane: LaneAgg, withRoute: boolean) => {
+    const hrs = lane.voyages.map((v) => (v.arrival - v.departure) / HOUR);
+    const route = withRoute ? kit.laneRoute(lane.from, lane.to) : null;
+    return {
+      from: kit.portView(lane.from),
+      to: kit.portView(lane.to),
+      voyages: lane.voyages.length,
+      vessels: new Set(lane.voyages.map((v) => v.vslId)).size,
+      median_voyage_hours: maybe(median(hrs), 1),
+      sea_distance_nm: route ? round(route.distance_nm, 1) : null,
+      simulated_voyages: lane.voyages.filter((v) => v.simulated).length,
+    };
+  };
+
+  const laneHeatmapAnswer = async (query: Common & { cell_deg?: number; limit?: number }, caller: Caller) => {
+    const cellDeg = query.cell_deg ?? 2;
+    const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type);
+    const lanes = lanesOf(l.voyages);
+    const routed = lanes.slice(0, HEATMAP_MAX_LANES);
+    const cells = new Map<string, { voyages: number; lanes: number }>();
+    let unroutable = 0;
+    let voyagesMapped = 0;
+    for (const lane of routed) {
+      const route = kit.laneRoute(lane.from, lane.to);
+      if (!route) {
+        unroutable++;
+        continue;
+      }
+      voyagesMapped += lane.voyages.length;
+      const lines = route.geometry.type === 'LineString' ? [route.geometry.coordinates] : route.geometry.coordinates;
+      for (const key of cellsOfLines(lines, cellDeg)) {
+        const held = cells.get(key);
+        if (held) {
+          held.voyages += lane.voyages.length;
+          held.lanes++;
+        } else cells.set(key, { voyages: lane.voyages.length, lanes: 1 });
+      }
+    }
+    const ranked = [...cells.entries()]
+      .map(([key, c]) => {
+        const [i, j] = key.split(',').map(Number) as [number, number];
+        const west = round(i * cellDeg, 6);
+        const south = round(j * cellDeg, 6);
+        return { west, south, east: round(west + cellDeg, 6), north: round(Math.min(90, south + cellDeg), 6), voyages: c.voyages, lanes: c.lanes };
+      })
+      .sort((a, b) => b.voyages - a.voyages || b.lanes - a.lanes || a.south - b.south || a.west - b.west);
+    const data = {
+      ...kit.meta(l),
+      ship_type: query.ship_type ?? null,
+      cell_deg: cellDeg,
+      lanes_total: lanes.length,
+      lanes_mapped: routed.length - unroutable,
+      unroutable_lanes: unroutable,
+      voyages_mapped: voyagesMapped,
+      cells_total: ranked.length,
+      max_voyages: ranked[0]?.voyages ?? 0,
+      cells: ranked.slice(0, query.limit ?? 500),
+    };
+    return kit.envelope(l, data, [], { voyages: l.voyages });
+  };
+
+  return {
+    async topLanes(query: Common & { limit?: number; port?: string }, caller: Caller) {
+      const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
+      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type, { touching: port?.port_id });
+      const voyages = l.voyages;
+      const lanes = lanesOf(voyages);
+      const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => ({ rank: i + 1, ...laneSummary(lane, true) }));
+      const data = { ...kit.meta(l, voyages), ship_type: query.ship_type ?? null, port: port ? kit.portView(port.port_id) : null, lanes_total: lanes.length, items };
+      return kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { voyages });
+    },
+
+    async laneDetails(query: Common & { from: string; to: string; limit?: number; offset?: number; cursor?: string }, caller: Caller) {
+      const from = kit.requirePort(query.from, 'query.from');
+      const to = kit.requirePort(query.to, 'query.to');
+      if (from.port_id === to.port_id) throw new AppError('same_origin_destination', 'from and to are the same port: a lane joins two ports', { field: 'query.to' });
+      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type, { from: from.port_id, to: to.port_id });
+      const voyages = [...l.voyages].sort((a, b) => a.departure - b.departure || a.vslId.localeCompare(b.vslId));
+      const hrs = voyages.map((v) => (v.arrival - v.departure) / HOUR);
+      const route = kit.laneRoute(from.port_id, to.port_id);
+      const medianHours = median(hrs);
+      const limit = query.limit ?? 20;
+      if (query.cursor !== undefined && query.offset !== undefined) throw new AppError('invalid_request', 'give cursor or offset, not both', { field: 'query.offset' });
+      const lane = `lane:${from.port_id}:${to.port_id}:`;
+      const offset = query.cursor !== undefined ? Number(kit.deps.cursors.read(query.cursor, new RegExp(`^${lane}(\\d{1,6})$`), 'query.cursor')[1]) : (query.offset ?? 0);
+      const page = voyages.slice(offset, offset + limit);
+      const nextOffset = offset + limit < voyages.length ? offset + limit : null;
+      const data = {
+        ...kit.meta(l, voyages),
+        ship_type: query.ship_type ?? null,
+        from: kit.portView(from.port_id),
+        to: kit.portView(to.port_id),
+        voyages_count: voyages.length,
+        vessels: new Set(voyages.map((v) => v.vslId)).size,
+        transit_hours: {
+          min: maybe(hrs.length ? Math.min(...hrs) : null, 1),
+          median: maybe(medianHours, 1),
+          mean: maybe(mean(hrs), 1),
+          p90: maybe(nearestRank(hrs, 90), 1),
+          max: maybe(hrs.length ? Math.max(...hrs) : null, 1),
+        },
+        ship_types: shipTypeMix(voyages),
+        weekly: weekly(voyages, l.window.since, l.window.until),
+        route: route
+          ? { distance_nm: round(route.distance_nm, 1), passages: route.passages, implied_speed_kn: medianHours && medianHours > 0 ? round(route.distance_nm / medianHours, 1) : null }
+          : { distance_nm: null, passages: [], implied_speed_kn: null },
+        voyages: page.map((v) => ({
+          vsl_id: v.vslId,
+          departure: iso(v.departure),
+          arrival: iso(v.arrival),
+          hours: hours(v.arrival - v.departure),
+          ship_type: shipCategory(v.shipType),
+          simulated: v.simulated,
+        })),
+        next_cursor: nextOffset === null ? null : kit.deps.cursors.seal(`${lane}${nextOffset}`),
+        offset,
+        next_offset: nextOffset,
+      };
+      return kit.envelope(l, data, [from.port_id, to.port_id], { voyages });
+    },
+
+    async laneTrends(query: Omit<Common, 'days'> & { weeks?: number; limit?: number; port?: string }, caller: Caller) {
+      const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
+      const weeks = query.weeks ?? 8;
+      const w = kit.windowOf({ days: 2 * weeks * 7, until: query.until }, caller, 0);
+      const l = await kit.load(w, query.ship_type, { touching: port?.port_id });
+      const mid = w.until - weeks * 7 * DAY;
+      const voyages = l.voyages;
+      const current = voyages.filter((v) => v.departure >= mid);
+      const previous = new Map<string, number>();
+      for (const v of voyages) if (v.departure < mid) previous.set(laneKey(v.from, v.to), (previous.get(laneKey(v.from, v.to)) ?? 0) + 1);
+      const lanes = lanesOf(current);
+      const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => {
+        const counts = countPer(departures(lane.voyages), mid, w.until, 7 * DAY);
+        const before = previous.get(laneKey(lane.from, lane.to)) ?? 0;
+        const s = slope(counts);
+        const pct = changePct(lane.voyages.length, before);
+        return {
+          rank: i + 1,
+          from: kit.portView(lane.from),
+          to: kit.portView(lane.to),
+          voyages: lane.voyages.length,
+          previous_voyages: before,
+          change_pct: pct,
+          slope_per_week: maybe(s, 3),
+          direction: directionOf(pct, s),
+          weekly: counts,
+        };
+      });
+      const data = {
+        ...kit.meta(l, current),
+        window: { since: iso(mid), until: iso(w.until), days: weeks * 7 },
+        previous_window: { since: iso(w.since), until: iso(mid), voyages: voyages.length - current.length },
+        weeks,
+        ship_type: query.ship_type ?? null,
+        port: port ? kit.portView(port.port_id) : null,
+        lanes_total: lanes.length,
+        items,
+      };
+      return kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { voyages });
+    },
+
+    async laneVolatility(query: Common & { bucket?: 'day' | 'week'; limit?: number; min_voyages?: number }, caller: Caller) {
+      const bucket = query.bucket ?? 'week';
+      const bucketMs = bucket === 'day' ? DAY : 7 * DAY;
+      const days = query.days ?? 56;
+      if (bucket === 'week' && days % 7 !== 0) throw new AppError('invalid_request', 'with bucket=week, days must be a multiple of 7', { field: 'query.days' });
+      const l = await kit.load(kit.windowOf({ ...query, days }, caller, 56), query.ship_type);
+      const minVoyages = query.min_voyages ?? 2;
+      const lanes = lanesOf(l.voyages).filter((lane) => lane.voyages.length >= minVoyages);
+      const rows = lanes.map((lane) => {
+        const counts = countPer(departures(lane.voyages), l.window.since, l.window.until, bucketMs);
+        return { lane, counts, mean: mean(counts)!, std: stdDev(counts)!, cv: coefficientOfVariation(counts)! };
+      });
+      rows.sort((a, b) => round(b.cv, 6) - round(a.cv, 6) || b.lane.voyages.length - a.lane.voyages.length || a.lane.from - b.lane.from || a.lane.to - b.lane.to);
+      const items = rows.slice(0, query.limit ?? 10).map((r, i) => ({
+        rank: i + 1,
+        from: kit.portView(r.lane.from),
+        to: kit.portView(r.lane.to),
+        voyages: r.lane.voyages.length,
+        mean_per_bucket: round(r.mean, 3),
+        std_per_bucket: round(r.std, 3),
+        cv: round(r.cv, 3),
+        counts: r.counts,
+      }));
+      const overall = countPer(departures(l.voyages), l.window.since, l.window.until, bucketMs);
+      const data = {
+        ...kit.meta(l),
+        ship_type: query.ship_type ?? null,
+        bucket,
+        buckets: overall.length,
+        min_voyages: minVoyages,
+        lanes_total: lanes.length,
+        overall: { counts: overall, mean: maybe(mean(overall), 3), std: maybe(stdDev(overall), 3), cv: maybe(coefficientOfVariation(overall), 3) },
+        items,
+      };
+      return kit.envelope(
+        l,
+        data,
+        items.flatMap((i) => [i.from.port_id, i.to.port_id]),
+        { voyages: l.voyages },
+      );
+    },
+
+    async topPolylines(query: Common & { limit?: number }, caller: Caller) {
+      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type);
+      const lanes = lanesOf(l.voyages).slice(0, query.limit ?? 10);
+      let unroutable = 0;
+      const features = [];
+      for (const [i, lane] of lanes.entries()) {
+        const route = kit.laneRoute(lane.from, lane.to);
+        if (!route) {
+          unroutable++;
+          continue;
+        }
+        const s = laneSummary(lane, false);
+        features.push({ type: 'Feature' as const, geometry: route.geometry, properties: { rank: i + 1, ...s, sea_distance_nm: round(route.distance_nm, 1), passages: route.passages } });
+      }
+      const data = {
+        type: 'FeatureCollection' as const,
+        features,
+        ...kit.meta(l),
+        ship_type: query.ship_type ?? null,
+        unroutable_lanes: unroutable,
+        attribution: [...LANE_GEOJSON_ATTRIBUTION.routed],
+      };
+      return kit.envelope(
+        l,
+        data,
+        lanes.flatMap((x) => [x.from, x.to]),
+        { voyages: l.voyages },
+      );
+    },
+
+    laneHeatmap: laneHeatmapAnswer,
+
+    async laneHeatmapGeoJson(query: Common & { cell_deg?: number; limit?: number }, caller: Caller) {
+      const answer = await laneHeatmapAnswer(query, caller);
+      const { cells, ...rest } = answer.data;
+      const features = cells.map((c) => ({
+        type: 'Feature' as const,
+        geometry: {
+          type: 'Polygon' as const,
+          coordinates: [
+            [
+              [c.west, c.south],
+              [c.east, c.south],
+              [c.east, c.north],
+              [c.west, c.north],
+              [c.west, c.south],
+            ],
+          ],
+        },
+        properties: c,
+      }));
+      return { ...answer, data: { type: 'FeatureCollection' as const, features, ...rest, attribution: [...LANE_GEOJSON_ATTRIBUTION.routed] } };
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import type { Caller } from '../../../access/principals.js';
+import { DAY, HOUR, iso } from '../../../platform/clock.js';
+import { shipCategory } from '../../../fleet/ship-types.js';
+import { groupBy } from '../../../platform/stats.js';
+import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
+import type { LanesKit } from './lanes-kit.js';
+import { changePct, componentSizes, mean, median, round, slope, type Voyage } from './lanes-math.js';
+import { countPer, departures, directionOf, hubsOf, laneKey, lanesOf, maybe, shipTypeCodes, shipTypeMix, type Common } from './lanes-facts.js';
+
+/** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
+export function createNetworkViews(kit: LanesKit) {
+  const hubsAnswer = async (query: Common & { limit?: number }, caller: Caller) => {
+    const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type);
+    const all = hubsOf(l.voyages);
+    const items = all.slice(0, query.limit ?? 10).map(({ portId, ...h }, i) => ({ rank: i + 1, port: kit.portView(portId), ...h }));
+    const data = { ...kit.meta(l), ship_type: query.ship_type ?? null, ports_total: all.length, items };
+    return kit.envelope(
+      l,
+      data,
+      items.map((i) => i.port.port_id),
+      { voyages: l.voyages },
+    );
+  };
+
+  return {
+    hubs: hubsAnswer,
+
+    async hubsGeoJson(query: Common & { limit?: number }, caller: Caller) {
+      const answer = await hubsAnswer(query, caller);
+      const { items, ...rest } = answer.data;
+      const placed = items.filter((i) => i.port.lat !== null && i.port.lon !== null);
+      const features = placed.map((i) => ({ type: 'Feature' as const, geometry: { type: 'Point' as const, coordinates: [i.port.lon!, i.port.lat!] }, properties: i }));
+      return { ...answer, data: { type: 'FeatureCollection' as const, features, ...rest, unplaced_ports: items.length - placed.length, attribution: [...LANE_GEOJSON_ATTRIBUTION.hubs] } };
+    },
+
+    async networkOverview(query: Common, caller: Caller) {
+      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type);
+      const lanes = lanesOf(l.voyages);
+      const hubs = hubsOf(l.voyages);
+      const sizes = componentSizes(
+        hubs.map((h) => h.portId),
+        lanes.map((x) => [x.from, x.to] as const),
+      );
+      const hrs = l.voyages.map((v) => (v.arrival - v.departure) / HOUR);
+      const top = hubs[0];
+      const data = {
+        ...kit.meta(l),
+        ship_type: query.ship_type ?? null,
+        ports: hubs.length,
+        lanes: lanes.length,
+        voyages: l.voyages.length,
+        vessels: new Set(l.voyages.map((v) => v.vslId)).size,
+        connected_components: sizes.length,
+        largest_component_ports: sizes[0] ?? 0,
+        density: hubs.length > 1 ? round(lanes.length / (hubs.length * (hubs.length - 1)), 4) : null,
+        median_voyage_hours: maybe(median(hrs), 1),
+        top_hub: top ? { port: kit.portView(top.portId), voyages_total: top.voyages_total, partners: top.partners } : null,
+        top_lane: lanes[0] ? { from: kit.portView(lanes[0].from), to: kit.portView(lanes[0].to), voyages: lanes[0].voyages.length } : null,
+      };
+      return kit.envelope(l, data, [...(top ? [top.portId] : []), ...(lanes[0] ? [lanes[0].from, lanes[0].to] : [])], { voyages: l.voyages });
+    },
+
+    async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {
+      const weeks = query.weeks ?? 4;
+      const l = await kit.load(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
+      const since = l.window.since;
+      const departedPerWeek = new Array<number>(weeks).fill(0);
+      for (const d of await kit.deps.repo.departuresPerBucket(kit.span(l.window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
+      const items = Array.from({ length: weeks }, (_, i) => {
+        const start = since + i * 7 * DAY;
+        const vs = l.voyages.filter((v) => v.departure >= start && v.departure < start + 7 * DAY);
+        return {
+          week_start: iso(start),
+          week_end: iso(start + 7 * DAY),
+          voyages: vs.length,
+          departures: departedPerWeek[i]!,
+          vessels: new Set(vs.map((v) => v.vslId)).size,
+          lanes: new Set(vs.map((v) => laneKey(v.from, v.to))).size,
+          median_voyage_hours: maybe(median(vs.map((v) => (v.arrival - v.departure) / HOUR)), 1),
+          by_ship_type: shipTypeMix(vs).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
+        };
+      }).map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
+      const data = { ...kit.meta(l), weeks, ship_type: query.ship_type ?? null, items };
+      return kit.envelope(l, data, [], { voyages: l.voyages });
+    },
+
+    async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
+      const weeks = query.weeks ?? 8;
+      const l = await kit.load(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const trendOf = (voyages: readonly Voyage[]) => {
+        const counts = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
+        const s = slope(counts);
+        const last = counts[counts.length - 1]!;
+        const prev = counts.length > 1 ? counts[counts.length - 2]! : 0;
+        const pct = counts.length > 1 ? changePct(last, prev) : null;
+        return {
+          voyages: voyages.length,
+          weekly: counts,
+          last_week_change_pct: pct,
+          slope_per_week: maybe(s, 3),
+          direction: directionOf(s === null || mean(counts) === 0 ? null : round(((s * counts.length) / mean(counts)!) * 100, 1), s),
+        };
+      };
+      const byType = groupBy(l.voyages, (v) => shipCategory(v.shipType) ?? 'unknown');
+      const data = {
+        ...kit.meta(l),
+        weeks,
+        week_starts: Array.from({ length: weeks }, (_, i) => iso(l.window.since + i * 7 * DAY)),
+        overall: trendOf(l.voyages),
+        by_ship_type: [...byType.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([ship_type, vs]) => ({ ship_type, ...trendOf(vs) })),
+      };
+      return kit.envelope(l, data, [], { voyages: l.voyages });
+    },
+
+    async seasonality(query: Common & { port?: string }, caller: Caller) {
+      const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
+      const l = await kit.load(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id });
+      const voyages = l.voyages;
+      const share = (n: number) => (voyages.length === 0 ? null : round(n / voyages.length, 3));
+      const weekday = new Array<number>(7).fill(0);
+      const hour = new Array<number>(24).fill(0);
+      const month = new Map<string, number>();
+      for (const v of voyages) {
+        const d = new Date(v.departure);
+        weekday[(d.getUTCDay() + 6) % 7]!++;
+        hour[d.getUTCHours()]!++;
+        const m = d.toISOString().slice(0, 7);
+        month.set(m, (month.get(m) ?? 0) + 1);
+      }
+      const names = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+      const weeksCovered = Math.floor(l.window.days / 7);
+      const data = {
+        ...kit.meta(l, voyages),
+        ship_type: query.ship_type ?? null,
+        port: port ? kit.portView(port.port_id) : null,
+        by_weekday: weekday.map((n, i) => ({ weekday: names[i]!, voyages: n, share: share(n) })),
+        by_hour: hour.map((n, h) => ({ hour_utc: h, voyages: n, share: share(n) })),
+        by_month: [...month.entries()].sort().map(([m, n]) => ({ month: m, voyages: n, share: share(n) })),
+        weekday_occurrences: weeksCovered,
+        enough_history: { weekday: weeksCovered >= 4, hour: l.window.days >= 14, month: l.window.days >= 365 },
+      };
+      const env = kit.envelope(l, data, port ? [port.port_id] : [], { voyages });
+      if (!data.enough_history.weekday) env.qualityFlags.push('window_too_short_for_weekday');
+      if (!data.enough_history.month) env.qualityFlags.push('window_too_short_for_month');
+      return env;
+    },
+  };
+}

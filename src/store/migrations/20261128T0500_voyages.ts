@@ -1,0 +1,60 @@
+import type { Kysely } from 'kysely';
+import type { DialectHelpers } from '../dialect.js';
+import { voyagePairs, type VoyageCall, type VoyageRow } from '../../events/voyages.js';
+
+/** Calls read per page of the backfill. */
+const PAGE = 5000;
+/** Voyages per insert statement (8 columns: far below SQLite's bound-parameter limit). */
+const CHUNK = 400;
+
+/**
+ * Issue 31 (docs/decisions/123): the voyages kept by the event runner, one row per consecutive pair of a
+ * vessel's port calls at two ports, so that the lanes analytics read voyages instead of recomputing them
+ * from every call of the window. Backfilled here from the calls already stored.
+ */
+export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
+  await d
+    .addAutoId(db.schema.createTable('voyages'), 'id')
+    .addColumn('vsl_id', 'text', (c) => c.notNull())
+    .addColumn('from_port', 'integer', (c) => c.notNull())
+    .addColumn('to_port', 'integer', (c) => c.notNull())
+    .addColumn('from_arrival', 'bigint', (c) => c.notNull())
+    .addColumn('departure', 'bigint', (c) => c.notNull())
+    .addColumn('arrival', 'bigint', (c) => c.notNull())
+    .addColumn('ship_type', 'integer')
+    .addColumn('simulated', 'integer', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('voyages_vessel_origin').on('voyages').columns(['vsl_id', 'from_arrival']).unique().execute();
+  // covering the window read of the lanes (departure range, every column they use): no table lookups
+  await db.schema.createIndex('voyages_departure').on('voyages').columns(['departure', 'arrival', 'from_arrival', 'ship_type', 'from_port', 'to_port', 'vsl_id', 'simulated']).execute();
+  await db.schema.createIndex('voyages_from_departure').on('voyages').columns(['from_port', 'departure']).execute();
+  await db.schema.createIndex('voyages_to_departure').on('voyages').columns(['to_port', 'departure']).execute();
+
+  // backfill: every call by vessel then arrival, a page at a time, the last call of a page carried into the next
+  let carry: VoyageCall | null = null;
+  for (;;) {
+    let q = db.selectFrom('port_calls').select(['vsl_id', 'port_id', 'ship_type', 'arrival', 'departure', 'last_fix_at', 'simulated']);
+    if (carry) {
+      const last = carry;
+      q = q.where((eb) => eb.or([eb('vsl_id', '>', last.vsl_id), eb.and([eb('vsl_id', '=', last.vsl_id), eb('arrival', '>', last.arrival)])]));
+    }
+    const rows = (await q.orderBy('vsl_id', 'asc').orderBy('arrival', 'asc').limit(PAGE).execute()) as VoyageCall[];
+    if (rows.length === 0) break;
+    const calls: VoyageCall[] = (carry ? [carry, ...rows] : rows).map((r) => ({
+      ...r,
+      port_id: Number(r.port_id),
+      arrival: Number(r.arrival),
+      departure: r.departure === null ? null : Number(r.departure),
+      last_fix_at: Number(r.last_fix_at),
+      simulated: Number(r.simulated),
+    }));
+    const voyages: VoyageRow[] = voyagePairs(calls);
+    for (let i = 0; i < voyages.length; i += CHUNK)
+      await db
+        .insertInto('voyages')
+        .values(voyages.slice(i, i + CHUNK))
+        .execute();
+    carry = calls[calls.length - 1]!;
+    if (rows.length < PAGE) break;
+  }
+}

@@ -1,0 +1,195 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Caller } from '../../src/access/principals.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
+import type { PortCallWrite } from '../../src/features/events/events-repo.js';
+import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { createReferenceLanesRepo, createReferenceLanesService } from '../helpers/lanes-reference.js';
+
+/**
+ * Property test of issue 31 (docs/decisions/123): on random stores (random vessels, sequential calls at
+ * a handful of ports, random ship types, open calls, missing departures, calls longer than the 30-day
+ * look-back), every lanes operation answers exactly what the per-request computation of voyages from
+ * the window's calls answered (test/helpers/lanes-reference.ts), after calls are written, rewritten,
+ * removed and a range deleted as `events rebuild` does. SQLite (the default test store).
+ */
+const NOW = TEST_EPOCH;
+const STORES = 8;
+const caller: Caller = { kind: 'operator', operator: { tokenPrefix: 'property' } };
+const LOCODES = ['NLRTM', 'DEHAM', 'BEANR', 'SGSIN', 'USHOU', 'GBFXT'];
+
+let app: TestApp;
+let ports: number[];
+
+function prng(seed: number) {
+  let s = seed >>> 0 || 1;
+  return () => {
+    s ^= s << 13;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    return (s >>> 0) / 2 ** 32;
+  };
+}
+
+/** Calls of `vessels` random vessels over the 120 days before NOW, one after another per vessel. */
+function randomCalls(rand: () => number, vessels: number): PortCallWrite[] {
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
+  const rows: PortCallWrite[] = [];
+  let seq = 1;
+  for (let v = 0; v < vessels; v++) {
+    const shipType = pick([70, 71, 80, 84, 30, 60, null]);
+    let t = NOW - 120 * DAY + Math.floor(rand() * 20 * DAY);
+    let port = pick(ports);
+    while (t < NOW) {
+      // mostly short calls, some of several days, one in twenty longer than the 30-day look-back
+      const stay = rand() < 0.05 ? (31 + rand() * 10) * DAY : rand() < 0.3 ? rand() * 4 * DAY : HOUR + rand() * 20 * HOUR;
+      const end = Math.round(t + stay);
+      const open = end >= NOW;
+      const noDeparture = !open && rand() < 0.1;
+      rows.push({
+        vsl_id: `p${v}`,
+        port_id: port,
+        ship_type: rand() < 0.1 ? pick([70, 80, null]) : shipType,
+        arrival: Math.round(t),
+        departure: open || noDeparture ? null : end,
+        last_fix_at: open ? NOW - HOUR : end,
+        anchorage_ms: 0,
+        berth_ms: 0,
+        stops: '[]',
+        first_seq: seq++,
+        last_seq: seq++,
+        fixes: 5,
+        gaps: 0,
+        confidence: 0.9,
+        simulated: rand() < 0.2 ? 1 : 0,
+        updated_at: NOW,
+      });
+      // a return to the same port now and then (no voyage)
+      port = rand() < 0.15 ? port : pick(ports);
+      t = end + HOUR + rand() * 3 * DAY;
+    }
+  }
+  return rows;
+}
+
+type Service = Record<string, (query: any, caller: Caller) => Promise<unknown>>;
+
+async function outcome(fn: () => Promise<unknown>): Promise<unknown> {
+  try {
+    return { ok: await fn() };
+  } catch (err) {
+    return { error: (err as { code?: string }).code ?? String(err), message: (err as Error).message };
+  }
+}
+
+/** Every operation with a spread of queries: windows, ship types, ports, lanes, an earlier until. */
+function queriesOf(rand: () => number): Array<[string, Record<string, unknown>]> {
+  const p = () => String(ports[Math.floor(rand() * ports.length)]);
+  const until = new Date(NOW - Math.floor(rand() * 40) * DAY).toISOString();
+  const shipTypes = [undefined, 'cargo', 'tanker', 'fishing'];
+  const out: Array<[string, Record<string, unknown>]> = [];
+  for (const ship_type of shipTypes) {
+    const base = { ship_type };
+    out.push(
+      ['topLanes', { ...base, days: 30 }],
+      ['topLanes', { ...base, days: 90, limit: 50, port: p() }],
+      ['topLanes', { ...base, days: 7, until }],
+      ['laneDetails', { ...base, from: p(), to: p(), days: 90, limit: 5 }],
+      ['laneDetails', { ...base, from: String(ports[0]), to: String(ports[1]), days: 60, offset: 2, limit: 3 }],
+      ['laneTrends', { ...base, weeks: 6 }],
+      ['laneTrends', { ...base, weeks: 4, port: p(), until }],
+      ['laneVolatility', { ...base, days: 56 }],
+      ['laneVolatility', { ...base, days: 30, bucket: 'day', min_voyages: 1 }],
+      ['topPolylines', { ...base, days: 30 }],
+      ['laneHeatmap', { ...base, days: 60, cell_deg: 5 }],
+      ['laneHeatmapGeoJson', { ...base, days: 30, cell_deg: 10, limit: 20 }],
+      ['hubs', { ...base, days: 90 }],
+      ['hubsGeoJson', { ...base, days: 30, until }],
+      ['networkOverview', { ...base, days: 90 }],
+      ['networkOverview', { ...base, days: 14, until }],
+      ['weeklySummary', { ...base, weeks: 8 }],
+      ['seasonality', { ...base, days: 90 }],
+      ['seasonality', { ...base, days: 60, port: p() }],
+      ['anomalyDays', { ...base, days: 90 }],
+      ['anomalyDays', { ...base, days: 30, port: p(), threshold: 2 }],
+      ['portActivityImbalance', { ...base, days: 30 }],
+      ['portActivityImbalance', { ...base, days: 90, port: p(), min_calls: 2 }],
+      ['destOpportunities', { ...base, from: p(), days: 30 }],
+      ['stabilityForecast', { ...base, weeks: 12 }],
+      ['stabilityForecast', { ...base, weeks: 10, from: p(), to: p() }],
+    );
+  }
+  out.push(['weeklyTrend', { weeks: 8 }], ['weeklyTrend', { weeks: 12, until }]);
+  return out;
+}
+
+before(async () => {
+  app = await startTestApp({ now: NOW });
+  const routes = app.bosun.ctx.services.routes;
+  ports = LOCODES.map((l) => routes.resolvePlace(l, 'x').port!.port_id);
+});
+
+after(async () => {
+  await app?.close();
+});
+
+test('every lanes operation answers from the stored voyages what it computed from the window’s calls, on random stores', async () => {
+  const { services, store } = app.bosun.ctx;
+  const repo = services.events.repo;
+  const current = services.lanes as unknown as Service;
+  const reference = createReferenceLanesService({
+    repo: createReferenceLanesRepo(store.db),
+    events: services.events,
+    ports: services.ports,
+    routes: services.routes,
+    clock: app.clock,
+    cursors: services.cursors,
+  }) as unknown as Service;
+  let compared = 0;
+  let nonEmpty = 0;
+  const compare = async (rand: () => number, label: string) => {
+    for (const [op, query] of queriesOf(rand)) {
+      const expected = await outcome(() => reference[op]!(query, caller));
+      const actual = await outcome(() => current[op]!(query, caller));
+      assert.deepEqual(actual, expected, `${label}: ${op} ${JSON.stringify(query)}`);
+      compared++;
+      if (JSON.stringify(expected).includes('"voyages":') && !JSON.stringify(expected).includes('no_voyages_in_window')) nonEmpty++;
+    }
+  };
+  for (let s = 0; s < STORES; s++) {
+    const rand = prng(0x5eed + s * 7919);
+    await store.db.deleteFrom('port_calls').execute();
+    await store.db.deleteFrom('voyages').execute();
+    const rows = randomCalls(rand, 1 + Math.floor(rand() * 30));
+    // written in shuffled chunks, as the runner writes them (not in order of vessel and arrival)
+    const shuffled = [...rows].sort(() => rand() - 0.5);
+    for (let i = 0; i < shuffled.length; i += 37) await repo.upsertCalls(shuffled.slice(i, i + 37));
+    await compare(rand, `store ${s}`);
+
+    // an ongoing call rewritten with its departure and another port, calls that ended as none, a range rebuilt
+    const rewritten = rows.filter(() => rand() < 0.1).map((r) => ({ ...r, port_id: ports[Math.floor(rand() * ports.length)]!, departure: r.departure ?? r.last_fix_at, ship_type: 80 }));
+    await repo.upsertCalls(rewritten);
+    await repo.deleteCalls(rows.filter(() => rand() < 0.05).map((r) => ({ vslId: r.vsl_id, arrival: r.arrival })));
+    await repo.deleteStartedBetween(NOW - 50 * DAY, NOW - 45 * DAY);
+    await compare(rand, `store ${s} after rewrites`);
+
+    // what the runner kept is what a rebuild from all calls writes
+    const kept = await store.db
+      .selectFrom('voyages')
+      .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
+      .orderBy('vsl_id')
+      .orderBy('from_arrival')
+      .execute();
+    await repo.rebuildVoyages();
+    const rebuilt = await store.db
+      .selectFrom('voyages')
+      .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
+      .orderBy('vsl_id')
+      .orderBy('from_arrival')
+      .execute();
+    assert.deepEqual(kept, rebuilt, `store ${s}: voyages kept incrementally = voyages rebuilt`);
+    assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);
+  }
+  assert.ok(compared >= STORES * 2 * 100, `compared ${compared} answers`);
+  assert.ok(nonEmpty > compared / 3, `most answers counted voyages (${nonEmpty} of ${compared})`);
+});
