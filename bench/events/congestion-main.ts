@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { DAY } from '../../src/platform/clock.js';
 import { medianHours } from '../../src/events/visit-rank.js';
 import { openDemoEventsStore } from './demo-store.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const { values } = parseArgs({ options: { days: { type: 'string', default: '30' }, vessels: { type: 'string', default: '300' }, rounds: { type: 'string', default: '100' } } });
 const rounds = Number(values.rounds);
@@ -104,7 +105,7 @@ const js: number[] = [];
 const sql: number[] = [];
 for (let i = 0; i < rounds; i++) {
   let start = performance.now();
-  const rows = await demo.bosun.ctx.services.events.repo.callsArrivedBetween(from, to);
+  const rows = await createEventsRepo(demo.bosun.ctx.store.db).callsArrivedBetween(from, to);
   rankPortsInJs(
     rows.map((r) => ({ vesselId: r.vsl_id, portId: r.port_id, arrival: r.arrival, departure: r.departure })),
     100,

@@ -13,6 +13,7 @@ import { createBosun } from '../../src/app/create.js';
 import { DAY, HOUR, ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { BULK_PORTS, LNG_IMPORT_PORTS, OIL_PORTS } from '../../src/sim/world.js';
+import { createEventsRepo, type EventsRepo } from '../../src/features/events/events-repo.js';
 
 const { values } = parseArgs({
   options: { days: { type: 'string', default: '90' }, vessels: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '20' }, 'budget-ms': { type: 'string', default: '20000' } },
@@ -52,12 +53,12 @@ const rand = () => {
   state ^= state << 5;
   return (state >>> 0) / 2 ** 32;
 };
-let rows: Parameters<typeof bosun.ctx.services.events.repo.upsertCalls>[0][number][] = [];
+let rows: Parameters<EventsRepo['upsertCalls']>[0][number][] = [];
 let calls = 0;
 let seq = 1;
 // written 2,000 at a time as they are made (the events repo keeps the voyages of the vessels written)
 const flush = async () => {
-  await bosun.ctx.services.events.repo.upsertCalls(rows);
+  await createEventsRepo(bosun.ctx.store.db).upsertCalls(rows);
   calls += rows.length;
   rows = [];
 };

@@ -5,6 +5,7 @@ import type { EncounterWrite, PortCallWrite, TransitWrite } from '../../src/feat
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 /**
  * GET /v1/events and /v1/events/{event_id} (decision 112) over rows written through the events repo:
@@ -102,7 +103,7 @@ before(async () => {
   vsl.A = fleet.byMmsiNumber(A.mmsi)!.vslId;
   vsl.B = fleet.byMmsiNumber(B.mmsi)!.vslId;
   vsl.C = fleet.byMmsiNumber(C.mmsi)!.vslId;
-  const repo = app.bosun.ctx.services.events.repo;
+  const repo = createEventsRepo(app.bosun.ctx.store.db);
   await repo.upsertCalls([
     call(vsl.A, HOUSTON, NOW - 10 * DAY, NOW - 8 * DAY, [
       { kind: 'anchorage', start: NOW - 10 * DAY, end: NOW - 10 * DAY + 12 * HOUR },

@@ -7,6 +7,7 @@ import { importAisCsv } from '../../src/feeds/ais-csv.js';
 import { callRow, completedCall, type CallSpec } from '../helpers/events-congestion.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
 import { sharedDataPath } from '../helpers/shared-data.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const HOUSTON = 9240;
 const GALVESTON = 9150;
@@ -64,7 +65,7 @@ const CALLS: CallSpec[] = [
 
 async function seeded(): Promise<TestApp> {
   const app = await startTestApp();
-  await app.bosun.ctx.services.events.repo.upsertCalls(CALLS.map(callRow));
+  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls(CALLS.map(callRow));
   return app;
 }
 

@@ -4,6 +4,7 @@ import { DAY, HOUR } from '../../src/platform/clock.js';
 import { callRow, completedCall, type CallSpec } from '../helpers/events-congestion.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const HOUSTON = 9240;
 const GALVESTON = 9150;
@@ -57,7 +58,7 @@ async function seeded(): Promise<{ app: TestApp; ids: Record<Key, string> }> {
     call(A, NORSWORTHY, 25, 2),
     { ...call(A, HOUSTON, 46, null), arrival: TEST_EPOCH - 2 * HOUR },
   ];
-  await app.bosun.ctx.services.events.repo.upsertCalls(calls.map(callRow));
+  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls(calls.map(callRow));
   return { app, ids };
 }
 

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 import type { TestApp } from '../helpers/app.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 /** Rotterdam and Singapore in the shipped port table (real World Port Index / UN/LOCODE data). */
 export const ROTTERDAM = 31140;
@@ -27,7 +28,7 @@ export async function seedRecords(app: TestApp): Promise<{ vslId: string; seqs: 
   assert.ok(vessel);
   const db = app.bosun.ctx.store.db;
   const seqs = (await db.selectFrom('positions').select('seq').where('vsl_id', '=', vessel.vslId).orderBy('seq').execute()).map((r) => Number(r.seq));
-  await app.bosun.ctx.services.events.repo.upsertCalls([
+  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([
     {
       vsl_id: vessel.vslId,
       port_id: ROTTERDAM,

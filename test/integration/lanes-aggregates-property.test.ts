@@ -5,6 +5,7 @@ import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PortCallWrite } from '../../src/features/events/events-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createReferenceLanesRepo, createReferenceLanesService } from '../helpers/lanes-reference.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 /**
  * Property test of issue 31 (docs/decisions/123): on random stores (random vessels, sequential calls at
@@ -135,7 +136,7 @@ after(async () => {
 
 test('every lanes operation answers from the stored voyages what it computed from the window’s calls, on random stores', async () => {
   const { services, store } = app.bosun.ctx;
-  const repo = services.events.repo;
+  const repo = createEventsRepo(store.db);
   const current = services.lanes as unknown as Service;
   const reference = createReferenceLanesService({
     repo: createReferenceLanesRepo(store.db),

@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { identity, ingest, position, seedSampleVessel } from '../helpers/fleet.js';
 import { meetingReports } from '../helpers/events-sts.js';
 import { callRow } from '../helpers/events-congestion.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const DELAY_MS = 50_400 * SECOND;
 const PASSWORD = 'map data operator password';
@@ -181,7 +182,7 @@ test('congestion at the busiest ports, as each viewer may see it: a vessel waiti
   const port = app.bosun.ctx.services.ports.table().find((p) => p.sources.includes('wpi'))!;
   const waiting = (vslId: string, since: number) =>
     callRow({ vslId, portId: port.port_id, shipType: 70, arrival: since, departure: null, stops: [{ kind: 'anchorage', start: since, end: now - MINUTE }], lastFixAt: now - MINUTE });
-  await app.bosun.ctx.services.events.repo.upsertCalls([waiting('vsl_map_wait_a', now - 20 * HOUR), waiting('vsl_map_wait_b', now - 2 * HOUR)]);
+  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([waiting('vsl_map_wait_a', now - 20 * HOUR), waiting('vsl_map_wait_b', now - 2 * HOUR)]);
   app.clock.advance(MAP_LAYER_TTL_MS);
   const at = (fc: Fc) => fc.features.find((f) => f.properties.layer === 'congestion' && f.properties.port_id === port.port_id)!;
   const anonymous = at(JSON.parse((await app.api('GET', '/map/data/events.geojson')).text) as Fc);

@@ -8,6 +8,7 @@ import { runCli } from '../helpers/cli.js';
 import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
 import { callRow, completedCall } from '../helpers/events-congestion.js';
 import { seedSampleVessel } from '../helpers/fleet.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 // An applied port correction (docs/feedback.md) is the port every reader gets: routing, event detection,
 // congestion, visit rank, ports search; reverting it brings the observed port back everywhere.
@@ -123,7 +124,7 @@ test('congestion and visit rank name the corrected port and flag it; revert rest
   const app = await startTestApp();
   try {
     const at = TEST_EPOCH - 10 * HOUR;
-    await app.bosun.ctx.services.events.repo.upsertCalls([completedCall('c1', HOUSTON, 70, at - HOUR, 2, 6), completedCall('c2', HOUSTON, 70, at - 2 * HOUR, 1, 8)].map(callRow));
+    await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([completedCall('c1', HOUSTON, 70, at - HOUR, 2, 6), completedCall('c2', HOUSTON, 70, at - 2 * HOUR, 1, 8)].map(callRow));
     const { apiKey } = await app.registerAgent('live', ['vessels:live']);
     const congestion = () => app.api('GET', `/v1/ports/${HOUSTON}/congestion?at=${iso(at)}`, { token: apiKey });
     const rank = () => app.api('GET', `/v1/vessels/visit_rank?from=${iso(at - DAY)}&to=${iso(at)}`, { token: apiKey });
@@ -164,7 +165,7 @@ test('port-call detection uses the corrected position: a stop there is a call at
   try {
     const { apiKey } = await app.registerAgent('spotter');
     const runner = app.bosun.ctx.services.events.runner;
-    const repo = app.bosun.ctx.services.events.repo;
+    const repo = createEventsRepo(app.bosun.ctx.store.db);
     // open water 60 km north-east of Papeete: no port or anchorage point within reach
     const moved = { lat: -17.3, lon: -149.0 };
     const T0 = TEST_EPOCH - 4 * DAY;
@@ -228,7 +229,7 @@ test('bosun events rebuild (another process) detects with the corrections applie
     assert.match(rebuilt.stdout, /written {2}1 port calls/);
     bosun = await store.open();
     try {
-      const calls = await bosun.ctx.services.events.repo.callsAtPort(PAPEETE.port_id, T0 - DAY, T0 + 2 * DAY);
+      const calls = await createEventsRepo(bosun.ctx.store.db).callsAtPort(PAPEETE.port_id, T0 - DAY, T0 + 2 * DAY);
       assert.equal(calls.length, 1, 'the call is at the corrected Papeete');
     } finally {
       await bosun.close();

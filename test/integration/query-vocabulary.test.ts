@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 /**
  * One query vocabulary (issue 29, docs/decisions/119): `range` for every window length, `to` for every
@@ -48,7 +49,7 @@ before(async () => {
     const departure = NOW - (5 - i) * DAY;
     rows.push(call(`ac${i}`, A, departure - 10 * HOUR, departure, 80), call(`ac${i}`, C, departure + 8 * HOUR, null, 80));
   }
-  await app.bosun.ctx.services.events.repo.upsertCalls(rows);
+  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls(rows);
   key = (await app.registerAgent('vocabulary', ['vessels:live'])).apiKey;
 });
 

@@ -9,6 +9,7 @@ import type { PositionReport } from '../../src/fleet/types.js';
 import { destinationPoint } from '../../src/geo/distance.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { position } from '../helpers/fleet.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const NOW = TEST_EPOCH;
 const DAY = 24 * HOUR;
@@ -84,7 +85,7 @@ before(async () => {
   for (const r of [position(244000901, NOW - 6 * DAY, 10, -30, { sog: 0.1 }), position(244000901, NOW - 10 * MINUTE, 10.001, -30, { sog: 0.1 })]) fleet.acceptPosition(r);
   await fleet.flush();
   await app.bosun.ctx.services.events.runner.catchUp();
-  const repo = app.bosun.ctx.services.events.repo;
+  const repo = createEventsRepo(app.bosun.ctx.store.db);
   const transits = [];
   const calls = [];
   const encounters = [];
@@ -275,7 +276,7 @@ test('decision 118: detours are voyages routed through the gate by the engine wh
     transits.push({ ...transit('vsl_tanger', NOW - 2 * HOUR, 3, 52 * HOUR), entered_at: NOW - 57 * HOUR });
     // another transit stopped 2 h with no call: all of it strait waiting
     transits.push(transit('vsl_waiting', NOW - 4 * HOUR, 8, 2 * HOUR));
-    const repo = fresh.bosun.ctx.services.events.repo;
+    const repo = createEventsRepo(fresh.bosun.ctx.store.db);
     await repo.upsertCalls(calls);
     await repo.upsertTransits(transits);
 

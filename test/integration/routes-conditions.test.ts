@@ -9,6 +9,7 @@ import type { PositionReport, StaticReport } from '../../src/fleet/types.js';
 import { bearingDeg, destinationPoint, distanceM } from '../../src/geo/distance.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position, seedSampleVessel } from '../helpers/fleet.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const NOW = TEST_EPOCH;
 const DAY = 24 * HOUR;
@@ -114,7 +115,7 @@ before(async () => {
   const [nextLon, nextLat] = coords[i + 1]!;
   const across = bearingDeg(lat, lon, nextLat, nextLon) + 90;
 
-  const repo = app.bosun.ctx.services.events.repo;
+  const repo = createEventsRepo(app.bosun.ctx.store.db);
   const transits = [];
   const calls = [];
   for (let k = 1; k <= 4; k++) {

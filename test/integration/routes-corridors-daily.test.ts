@@ -5,6 +5,7 @@ import { corridorRoutes } from '../../src/features/routes/corridors/routes.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { position } from '../helpers/fleet.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const NOW = TEST_EPOCH;
 const DAY = 24 * HOUR;
@@ -52,7 +53,7 @@ before(async () => {
     rows.push(transit('oresund', 'northbound', dayEnd - 2 * HOUR, 10, 1), transit('oresund', 'southbound', dayEnd - 5 * HOUR, 10, 1));
   }
   rows.push(transit('lombok', 'northbound', NOW - 2 * HOUR, 8, 3, 0, 1));
-  await app.bosun.ctx.services.events.repo.upsertTransits(rows);
+  await createEventsRepo(app.bosun.ctx.store.db).upsertTransits(rows);
   liveKey = (await app.registerAgent('corridors-daily', ['vessels:live'])).apiKey;
 });
 

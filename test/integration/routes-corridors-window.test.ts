@@ -5,6 +5,7 @@ import { corridorRoutes } from '../../src/features/routes/corridors/routes.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { position } from '../helpers/fleet.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const NOW = TEST_EPOCH;
 const DAY = 24 * HOUR;
@@ -53,7 +54,7 @@ before(async () => {
   // Suez triples; Malacca as usual but one vessel stopped 3 h
   for (let i = 0; i < 3; i++) rows.push(transit('suez', 'southbound', NOW - (i + 1) * HOUR, 10, 12));
   rows.push(transit('malacca', 'southeastbound', NOW - 2 * HOUR, 14, 6, 3), transit('malacca', 'northwestbound', NOW - 4 * HOUR, 14, 6));
-  await app.bosun.ctx.services.events.repo.upsertTransits(rows);
+  await createEventsRepo(app.bosun.ctx.store.db).upsertTransits(rows);
   liveKey = (await app.registerAgent('corridors-live', ['vessels:live'])).apiKey;
 });
 

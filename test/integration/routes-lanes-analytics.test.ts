@@ -4,6 +4,7 @@ import { rfc7946Issues } from '../helpers/geojson.js';
 import { after, before, test } from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 /**
  * Voyages and lanes analytics (docs/lanes.md) over port calls seeded directly, so that every count,
@@ -71,7 +72,7 @@ before(async () => {
   for (let k = 0; k < 6; k++) rows.push(call(`spike${k}`, C, SINCE + 10 * DAY - 5 * HOUR, SINCE + 10 * DAY + 3 * HOUR, 70));
   rows.push(...voyage('old', A, B, NOW - 30 * DAY, 24, 70));
   for (let w = 0; w < 4; w++) rows.push(...voyage(`ba${w}`, B, A, NOW - (56 - 7 * w) * DAY + DAY + 6 * HOUR, 20, 70));
-  await app.bosun.ctx.services.events.repo.upsertCalls(rows);
+  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls(rows);
   liveKey = (await app.registerAgent('lanes-live', ['vessels:live'])).apiKey;
   plainKey = (await app.registerAgent('lanes-plain')).apiKey;
 });

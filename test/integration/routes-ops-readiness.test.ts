@@ -7,6 +7,7 @@ import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
 import { REFERENCE_PAIRS } from '../../src/routing/reference-pairs.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 const NOW = TEST_EPOCH;
 const ROTTERDAM = readPortTableFile().ports.find((p) => p.locode === 'NLRTM')!;
@@ -148,7 +149,7 @@ test('readiness, readiness-history: checks with values, snapshots at most once a
   app.clock.advance(2 * MINUTE);
   const now = app.clock.now();
   await ingest(app.bosun.ctx.services.fleet, position(244000111, now - 10 * MINUTE, 51.95, 3.6));
-  await app.bosun.ctx.services.events.repo.upsertCalls([
+  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([
     {
       vsl_id: 'vsl_call',
       port_id: ROTTERDAM.port_id,
@@ -168,7 +169,7 @@ test('readiness, readiness-history: checks with values, snapshots at most once a
       updated_at: now,
     },
   ]);
-  await app.bosun.ctx.services.events.repo.upsertTransits([
+  await createEventsRepo(app.bosun.ctx.store.db).upsertTransits([
     {
       vsl_id: 'vsl_tr',
       zone: 'dover',

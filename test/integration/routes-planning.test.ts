@@ -5,6 +5,7 @@ import { CHOKEPOINTS } from '../../src/events/chokepoints.js';
 import { passageByName } from '../../src/routing/graph.js';
 import { CHOKEPOINT_PASSAGES } from '../../src/features/routes/chokepoint-passages.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 let app: TestApp;
 let apiKey: string;
@@ -257,7 +258,7 @@ test('scenario without pairs: the busiest consecutive port calls of the last 30 
     simulated: 0,
     updated_at: now,
   });
-  await app.bosun.ctx.services.events.repo.upsertCalls([
+  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([
     call('vsl_p1', rtm, now - 20 * DAY),
     call('vsl_p1', sin, now - 5 * DAY),
     call('vsl_p2', rtm, now - 25 * DAY),

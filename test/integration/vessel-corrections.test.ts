@@ -4,6 +4,7 @@ import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { callRow, completedCall } from '../helpers/events-congestion.js';
 import { identity, ingest, position, seedSampleVessel } from '../helpers/fleet.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 // An applied vessel name correction (docs/feedback.md) is the name every reader gets: keyed and
 // anonymous search, lookup, the delayed preview, STS events, visit rank and the public map; reverting
@@ -32,7 +33,7 @@ test('a corrected vessel name is found by keyed and anonymous search and shown b
     // a partner for an encounter, and two completed calls of the vessel
     await seedSampleVesselPartner(app, now);
     const partner = app.bosun.ctx.services.fleet.byImoNumber(9074729)!.vslId;
-    const events = app.bosun.ctx.services.events.repo;
+    const events = createEventsRepo(app.bosun.ctx.store.db);
     await events.upsertEncounters([
       {
         vsl_a: vslId,

@@ -146,7 +146,7 @@ export function createCongestionService(deps: {
       const requested = query.at !== undefined ? parseTime(query.at, 'at') : horizon;
       const at = Math.min(requested, horizon);
 
-      const rows = await events.repo.callsAtPort(portId, at - 2 * rangeMs, at, query.vessel_type ? codesOf(query.vessel_type) : null);
+      const rows = await events.reads.callsAtPort(portId, at - 2 * rangeMs, at, query.vessel_type ? codesOf(query.vessel_type) : null);
       // a call that ended after `at` is open at `at`: its departure (> at) keeps it out of the windows' completed calls
       const calls = rows.map(portCallFromRow);
       const silent = new Set(rows.filter((r) => r.departure === null && r.last_fix_at < at - SILENT_AFTER_MS));

@@ -73,7 +73,7 @@ export const eventCommands: Command[] = [
     usage: STATUS_USAGE,
     async run() {
       return withBosun(async ({ ctx }) => {
-        const checkpoint = await ctx.services.events.repo.checkpoint('events');
+        const checkpoint = await ctx.services.events.reads.checkpoint('events');
         if (!checkpoint) {
           out('the live detector has not run yet');
           return 0;

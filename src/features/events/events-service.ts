@@ -6,11 +6,30 @@ import { LIVE_DETECTOR } from './event-runner.js';
 import type { EventsRepo } from './events-repo.js';
 import type { PortAreasService } from './port-areas-service.js';
 
-/** What every events operation needs: the runner, the store, and what a caller may see. */
+/**
+ * The event store's reads that other features use, by name (a declared read model): they never hold the
+ * repository, whose writes (calls, voyages, encounters, transits, checkpoints) belong to the detectors.
+ */
+function eventReads(repo: EventsRepo) {
+  return {
+    vesselTimeline: repo.vesselTimeline,
+    encounters: repo.encounters,
+    encountersInBox: repo.encountersInBox,
+    callsAtPort: repo.callsAtPort,
+    callsArrivedBetween: repo.callsArrivedBetween,
+    callSpansArrivedBetween: repo.callSpansArrivedBetween,
+    callsDepartedAt: repo.callsDepartedAt,
+    transits: repo.transits,
+    checkpoint: repo.checkpoint,
+  };
+}
+export type EventReads = ReturnType<typeof eventReads>;
+
+/** What every events operation needs: the runner, the store's reads, and what a caller may see. */
 export function createEventsService(deps: { repo: EventsRepo; runner: EventRunner; areas: PortAreasService; clock: Clock }) {
   return {
     runner: deps.runner,
-    repo: deps.repo,
+    reads: eventReads(deps.repo),
     /** Stored port areas (docs/decisions/116). */
     areas: deps.areas,
 

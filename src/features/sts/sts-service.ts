@@ -37,7 +37,7 @@ export interface StsEventsOptions {
 }
 
 type Box = { minLon: number; minLat: number; maxLon: number; maxLat: number };
-type EncounterRow = Awaited<ReturnType<EventsService['repo']['encounters']>>[number];
+type EncounterRow = Awaited<ReturnType<EventsService['reads']['encounters']>>[number];
 
 const ZONE_KEYS = CHOKEPOINTS.map((c) => c.key);
 const BOX = /^\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*,\s*(-?[0-9.]+)\s*$/;
@@ -140,7 +140,7 @@ export function createStsService(deps: {
         before = { endAt: Number(endAt), id: Number(id) };
       }
 
-      const rows = await deps.events.repo.encounters({
+      const rows = await deps.events.reads.encounters({
         from: window.from,
         to: window.to,
         ...(vslId !== undefined ? { vslId } : {}),

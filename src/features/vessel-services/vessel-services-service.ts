@@ -103,7 +103,7 @@ export function createVesselServicesService(deps: {
   async function timeline(vslId: string, from: number, to: number, limit: number) {
     const events = deps.events;
     const ports = deps.ports;
-    const [{ calls, transits }, encounters] = await Promise.all([events.repo.vesselTimeline(vslId, from, to, limit), events.repo.encounters({ from, to, vslId, limit })]);
+    const [{ calls, transits }, encounters] = await Promise.all([events.reads.vesselTimeline(vslId, from, to, limit), events.reads.encounters({ from, to, vslId, limit })]);
     const callPorts = calls.map((c) => ports.byId(Number(c.port_id)));
     return {
       /** A call's port is served with an operator correction (its name here; docs/feedback.md). */

@@ -228,9 +228,9 @@ export function createRouteConditionsService(deps: {
     // encounters near the route's line
     let sts: ConditionsView['sts'] = { within_km: STS_NEAR_ROUTE_KM, count: null, nearest_km: null, data_age_seconds: null, items: [] };
     if (seenUpTo !== null) {
-      const seen = new Map<number, { row: Awaited<ReturnType<EventsService['repo']['encountersInBox']>>[number]; km: number }>();
+      const seen = new Map<number, { row: Awaited<ReturnType<EventsService['reads']['encountersInBox']>>[number]; km: number }>();
       for (const box of corridorBoxes(lines, STS_NEAR_ROUTE_KM)) {
-        for (const row of await events.repo.encountersInBox(box, window.from, window.to)) {
+        for (const row of await events.reads.encountersInBox(box, window.from, window.to)) {
           if (seen.has(row.id) || row.end_at <= window.from) continue;
           const km = distanceToRouteM(lines, row.lat, row.lon) / 1000;
           if (km <= STS_NEAR_ROUTE_KM) seen.set(row.id, { row, km });
@@ -272,7 +272,7 @@ export function createRouteConditionsService(deps: {
     if (port === null) destination.note = 'the destination is a position, not a port: no congestion to measure';
     else if (seenUpTo === null) destination.note = 'the event detector has not analysed any positions yet';
     else {
-      const rows = await events.repo.callsAtPort(port.port_id, horizon - 2 * rangeMs, horizon);
+      const rows = await events.reads.callsAtPort(port.port_id, horizon - 2 * rangeMs, horizon);
       if (rows.length === 0) destination.note = `no port calls detected at ${port.name} in the window or the one before (no coverage, or no traffic)`;
       else {
         const c = congestion(rows.map(portCallFromRow), { at: horizon, rangeMs });

@@ -192,7 +192,7 @@ export function createPlanningService(deps: { routes: RoutesService; events: Eve
     const events = deps.events;
     const to = events.horizon(caller);
     const from = to - BUSIEST_WINDOW_MS;
-    const calls = await events.repo.callsArrivedBetween(from, to);
+    const calls = await events.reads.callsArrivedBetween(from, to);
     const lastPort = new Map<string, number>();
     const counts = new Map<string, { from: number; to: number; voyages: number }>();
     let simulated = false;

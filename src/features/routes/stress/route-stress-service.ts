@@ -132,21 +132,21 @@ export function createRouteStressService(deps: {
     const inWindow = (t: number, w: { from: number; to: number }) => t > w.from && t <= w.to;
 
     // calls and transits from a voyage's length before the oldest window: a voyage arriving in it began then
-    const gateTransits = await deps.events.repo.transits(gate.key, oldest - MAX_VOYAGE_MS, to);
+    const gateTransits = await deps.events.reads.transits(gate.key, oldest - MAX_VOYAGE_MS, to);
     const transits = gateTransits.filter((t) => t.exited_at >= oldest);
-    const recentCalls = await deps.events.repo.callSpansArrivedBetween(oldest - MAX_VOYAGE_MS, to + 1);
+    const recentCalls = await deps.events.reads.callSpansArrivedBetween(oldest - MAX_VOYAGE_MS, to + 1);
     const callsOf = byVessel(recentCalls);
     const passageName = CHOKEPOINT_PASSAGES[gate.key];
     const passage = passageName ? (passageByName(passageName)?.id ?? null) : null;
     const voyages = passage === null ? [] : voyagesOf(recentCalls);
-    const calls = await deps.events.repo.callsDepartedAt(
+    const calls = await deps.events.reads.callsDepartedAt(
       portsNear(gate).map((p) => p.port.port_id),
       oldest,
       to,
     );
     const degLat = nearKm(gate) / 111;
     const degLon = degLat / Math.max(0.1, Math.cos((gate.lat * Math.PI) / 180));
-    const encounters = (await deps.events.repo.encountersInBox({ minLat: gate.lat - degLat, maxLat: gate.lat + degLat, minLon: gate.lon - degLon, maxLon: gate.lon + degLon }, oldest, to)).filter(
+    const encounters = (await deps.events.reads.encountersInBox({ minLat: gate.lat - degLat, maxLat: gate.lat + degLat, minLon: gate.lon - degLon, maxLon: gate.lon + degLon }, oldest, to)).filter(
       (e) => distanceM(gate.lat, gate.lon, e.lat, e.lon) <= nearKm(gate) * 1000,
     );
 
