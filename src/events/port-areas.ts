@@ -25,12 +25,24 @@ export interface PortAreaFacts {
 export interface PortAreaParameters {
   /** Distinct vessels that must have stopped in a cell for it to be learnt. */
   minVessels: number;
+  /**
+   * Two neighbouring learnt areas around separate peaks of vessels per cell stay apart unless the
+   * cells joining them hold at least this share of the lower peak's vessels (a density gap splits a
+   * busy channel into its terminals; decision 122).
+   */
+  saddleShare: number;
 }
 
-export const PORT_AREA_PARAMETERS: PortAreaParameters = { minVessels: 2 };
+export const PORT_AREA_PARAMETERS: PortAreaParameters = { minVessels: 2, saddleShare: 0.5 };
 
 export interface PortArea {
   portId: number;
+  /**
+   * Stable key `port_id:row:col` of the area's anchor cell (the cell with most stops, else most GFW
+   * points; the first such in row, col order): area ids change at every rebuild, the key does not while
+   * the area's busiest cell stays (operator corrections name areas by it; decision 121).
+   */
+  key: string;
   provenance: 'gfw' | 'learnt';
   kind: 'berth' | 'anchorage';
   /** Grid cells [row, col] of PORT_AREA_CELL_DEG, sorted. */
@@ -48,8 +60,8 @@ export interface PortArea {
 const cellOf = (lat: number, lon: number): [number, number] => [Math.floor(lat / PORT_AREA_CELL_DEG), Math.floor(lon / PORT_AREA_CELL_DEG)];
 const keyOf = (row: number, col: number) => `${row}:${col}`;
 
-/** Connected groups (8-neighbour) of a set of cells. */
-function components(cells: ReadonlySet<string>): Array<Array<[number, number]>> {
+/** Connected groups (8-neighbour) of a set of cells; `joins` may refuse a link between two neighbours. */
+function components(cells: ReadonlySet<string>, joins: (a: string, b: string) => boolean = () => true): Array<Array<[number, number]>> {
   const seen = new Set<string>();
   const groups: Array<Array<[number, number]>> = [];
   for (const start of [...cells].sort()) {
@@ -63,7 +75,7 @@ function components(cells: ReadonlySet<string>): Array<Array<[number, number]>> 
       for (let dr = -1; dr <= 1; dr++)
         for (let dc = -1; dc <= 1; dc++) {
           const next = keyOf(row + dr, col + dc);
-          if (cells.has(next) && !seen.has(next)) {
+          if (cells.has(next) && !seen.has(next) && joins(keyOf(row, col), next)) {
             seen.add(next);
             queue.push(next);
           }
@@ -72,6 +84,68 @@ function components(cells: ReadonlySet<string>): Array<Array<[number, number]>> 
     groups.push(group.sort((a, b) => a[0] - b[0] || a[1] - b[1]));
   }
   return groups;
+}
+
+/**
+ * Splits a connected group of learnt cells at density gaps (decision 122): each cell drains to its
+ * neighbour with the most vessels (a watershed over vessels per cell), each peak's basin is an area,
+ * and two touching basins merge only when the best pair of neighbouring cells across their border
+ * both hold at least `saddleShare` of the lower peak's vessels.
+ */
+function splitAtGaps(group: ReadonlyArray<[number, number]>, vesselsAt: (key: string) => number, saddleShare: number): Array<Array<[number, number]>> {
+  const keys = group.map(([r, c]) => keyOf(r, c));
+  const inGroup = new Set(keys);
+  const neighbours = (row: number, col: number) => {
+    const out: string[] = [];
+    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) if ((dr || dc) && inGroup.has(keyOf(row + dr, col + dc))) out.push(keyOf(row + dr, col + dc));
+    return out;
+  };
+  // a strict order: more vessels first, then the key (so flat plateaus drain one way)
+  const higher = (a: string, b: string) => vesselsAt(a) > vesselsAt(b) || (vesselsAt(a) === vesselsAt(b) && a < b);
+  const next = new Map<string, string>();
+  for (const [row, col] of group) {
+    const key = keyOf(row, col);
+    let best = key;
+    for (const n of neighbours(row, col)) if (higher(n, best)) best = n;
+    next.set(key, best);
+  }
+  const peakOf = (key: string): string => {
+    let k = key;
+    while (next.get(k) !== k) k = next.get(k)!;
+    return k;
+  };
+  const basin = new Map(keys.map((k) => [k, peakOf(k)]));
+  // union of basins whose saddle is high enough against the lower peak
+  const parent = new Map<string, string>();
+  const find = (k: string): string => {
+    let r = k;
+    while (parent.has(r)) r = parent.get(r)!;
+    return r;
+  };
+  const saddles = new Map<string, number>();
+  for (const [row, col] of group) {
+    const a = keyOf(row, col);
+    for (const b of neighbours(row, col)) {
+      const [pa, pb] = [basin.get(a)!, basin.get(b)!];
+      if (pa >= pb) continue;
+      const pair = `${pa}|${pb}`;
+      saddles.set(pair, Math.max(saddles.get(pair) ?? 0, Math.min(vesselsAt(a), vesselsAt(b))));
+    }
+  }
+  for (const [pair, saddle] of [...saddles].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1))) {
+    const [pa, pb] = pair.split('|') as [string, string];
+    const [ra, rb] = [find(pa), find(pb)];
+    if (ra === rb) continue;
+    if (saddle >= saddleShare * Math.min(vesselsAt(pa), vesselsAt(pb))) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+  }
+  const parts = new Map<string, Array<[number, number]>>();
+  for (const [row, col] of group) {
+    const root = find(basin.get(keyOf(row, col))!);
+    const part = parts.get(root) ?? [];
+    parts.set(root, part);
+    part.push([row, col]);
+  }
+  return [...parts.values()];
 }
 
 interface CellEvidence {
@@ -105,11 +179,17 @@ export function buildPortAreas(facts: PortAreaFacts, params: PortAreaParameters 
     const cells = byPort.get(portId)!;
     const gfw = new Set([...cells].filter(([, c]) => c.gfwPoints > 0).map(([k]) => k));
     const learnt = new Set([...cells].filter(([k, c]) => !gfw.has(k) && c.vessels.size >= params.minVessels).map(([k]) => k));
-    for (const [provenance, set] of [
-      ['gfw', gfw],
-      ['learnt', learnt],
-    ] as const) {
-      for (const group of components(set)) {
+    // learnt cells merge only with neighbours of their own kind (berths and anchored ships side by side stay apart), then split at density gaps (decision 122)
+    const cellKind = (k: string) => (cells.get(k)!.anchorStops * 2 > cells.get(k)!.stops ? 'anchorage' : 'berth');
+    const vesselsAt = (k: string) => cells.get(k)!.vessels.size;
+    const groups: Array<['gfw' | 'learnt', Array<[number, number]>]> = [
+      ...components(gfw).map((g) => ['gfw', g] as ['gfw', Array<[number, number]>]),
+      ...components(learnt, (a, b) => cellKind(a) === cellKind(b)).flatMap((g) =>
+        splitAtGaps(g, vesselsAt, params.saddleShare).map((part) => ['learnt', part.sort((a, b) => a[0] - b[0] || a[1] - b[1])] as ['learnt', Array<[number, number]>]),
+      ),
+    ];
+    {
+      for (const [provenance, group] of groups) {
         const vessels = new Set<string>();
         let stops = 0;
         let anchorStops = 0;
@@ -123,8 +203,17 @@ export function buildPortAreas(facts: PortAreaFacts, params: PortAreaParameters 
         }
         const kind = stops === 0 || anchorStops * 2 > stops ? 'anchorage' : 'berth';
         const agreeing = kind === 'anchorage' ? anchorStops : stops - anchorStops;
+        // the anchor cell: most stops, else most GFW points, the first in row, col order on a tie (group is sorted)
+        let anchor = group[0]!;
+        let best = -1;
+        for (const [row, col] of group) {
+          const c = cells.get(keyOf(row, col))!;
+          const weight = c.stops * 1_000_000 + c.gfwPoints;
+          if (weight > best) [anchor, best] = [[row, col], weight];
+        }
         areas.push({
           portId,
+          key: areaKey(portId, anchor),
           provenance,
           kind,
           cells: group,
@@ -144,6 +233,12 @@ export function buildPortAreas(facts: PortAreaFacts, params: PortAreaParameters 
 
 const round5 = (x: number) => Math.round(x * 1e5) / 1e5;
 
+/** The stable key of an area: its port and anchor cell. */
+export const areaKey = (portId: number, [row, col]: readonly [number, number]) => `${portId}:${row}:${col}`;
+
+/** The grid cell holding a position. */
+export const areaCellOf = cellOf;
+
 /** The area's cells as a GeoJSON MultiPolygon (one square per cell, counter-clockwise: RFC 7946). */
 export function areaGeometry(cells: ReadonlyArray<readonly [number, number]>): { type: 'MultiPolygon'; coordinates: number[][][][] } {
   const d = PORT_AREA_CELL_DEG;
@@ -162,4 +257,89 @@ export function areaGeometry(cells: ReadonlyArray<readonly [number, number]>): {
       ];
     }),
   };
+}
+
+/** A stored area as the detector reads it (a `port_areas` row, parsed). */
+export interface StoredPortArea {
+  portId: number;
+  provenance: 'gfw' | 'learnt' | 'operator';
+  kind: 'berth' | 'anchorage';
+  cells: ReadonlyArray<readonly [number, number]>;
+  /** Operator rows: the cells of the area they correct, which no older area claims any more (decision 121). */
+  masks?: ReadonlyArray<readonly [number, number]> | null;
+  /** Stops the kind was learnt from (0: a GFW area's default kind, no evidence). */
+  stops: number;
+  updatedAt: number;
+}
+
+/** The area a cell belongs to, as the detector uses it. */
+export interface AreaHit {
+  portId: number;
+  kind: 'berth' | 'anchorage';
+  provenance: StoredPortArea['provenance'];
+  /** Whether the kind rests on evidence (stops seen there, or the operator's word). */
+  evidence: boolean;
+}
+
+/**
+ * The cells each stored area holds once corrections are laid over them (decision 121): operator areas
+ * first, newest first, then gfw, then learnt; a cell belongs to the first area that claims it, and the
+ * cells an operator area masks (the area it corrects: moved, reclassified or removed) are claimed by no
+ * older or built area. Areas left without cells are omitted.
+ */
+export function effectiveAreas<A extends StoredPortArea>(areas: readonly A[]): Array<{ area: A; cells: Array<[number, number]> }> {
+  const rank = { operator: 0, gfw: 1, learnt: 2 } as const;
+  const sorted = [...areas].sort((a, b) => rank[a.provenance] - rank[b.provenance] || (a.provenance === 'operator' ? b.updatedAt - a.updatedAt : 0));
+  const masked = new Set<string>();
+  const claimed = new Set<string>();
+  const out: Array<{ area: A; cells: Array<[number, number]> }> = [];
+  for (const area of sorted) {
+    const cells: Array<[number, number]> = [];
+    for (const [row, col] of area.cells) {
+      const key = keyOf(row, col);
+      if (masked.has(key) || claimed.has(key)) continue;
+      claimed.add(key);
+      cells.push([row, col]);
+    }
+    for (const [row, col] of area.masks ?? []) masked.add(keyOf(row, col));
+    if (cells.length > 0) out.push({ area, cells });
+  }
+  return out;
+}
+
+/**
+ * The stored areas by cell (docs/decisions/120, 121): operator areas first, newest first, then gfw, then
+ * learnt; a cell belongs to the first area that claims it, and the cells an operator area masks (the
+ * area it corrects, moved, reclassified or removed) are claimed by no older or built area.
+ */
+export class PortAreaIndex {
+  private readonly byCell = new Map<string, AreaHit>();
+
+  constructor(areas: readonly StoredPortArea[]) {
+    for (const { area, cells } of effectiveAreas(areas)) {
+      const hit: AreaHit = { portId: area.portId, kind: area.kind, provenance: area.provenance, evidence: area.provenance === 'operator' || area.stops > 0 };
+      for (const [row, col] of cells) this.byCell.set(keyOf(row, col), hit);
+    }
+  }
+
+  get size(): number {
+    return this.byCell.size;
+  }
+
+  /** The area holding a position, or null. */
+  at(lat: number, lon: number): AreaHit | null {
+    return this.byCell.get(keyOf(...cellOf(lat, lon))) ?? null;
+  }
+
+  /** Whether a position is in or next to (one cell, about 500 m) an area of the port: a vessel there has not left it. */
+  near(lat: number, lon: number, portId: number): boolean {
+    const [row, col] = cellOf(lat, lon);
+    for (let dr = -1; dr <= 1; dr++) for (let dc = -1; dc <= 1; dc++) if (this.byCell.get(keyOf(row + dr, col + dc))?.portId === portId) return true;
+    return false;
+  }
+
+  /** Whether a cell is claimed (by the area it belongs to). */
+  has(row: number, col: number): boolean {
+    return this.byCell.has(keyOf(row, col));
+  }
 }

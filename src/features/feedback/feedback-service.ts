@@ -2,7 +2,7 @@ import { DAY, iso, type Clock } from '../../clock.js';
 import { AppError } from '../../http/errors.js';
 import { newId } from '../../access/credentials.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
-import { agentLock, type TransactionRunner } from '../../store/transaction.js';
+import { agentLock, type TransactionRunner, type Trx } from '../../store/transaction.js';
 import type { AuditService } from '../audit/audit-service.js';
 import type { WorkspaceEmit } from '../workspace/workspace-service.js';
 import { harborText } from '../kit/text-rules.js';
@@ -106,6 +106,13 @@ export function createFeedbackService(deps: {
   fleet: Pick<FleetService, 'byImoNumber' | 'byMmsiNumber' | 'byVesselId' | 'loadVessel'>;
   /** Whether a port_id is in the port table. */
   portExists: (portId: number) => boolean;
+  /** Port areas (docs/decisions/121): a correction of an area is applied as an operator area. */
+  areas?: {
+    resolveKey(ref: string): Promise<string>;
+    applyCorrection(ticketId: string, key: string, changes: readonly CorrectionChange[], now: number, trx: Trx): Promise<void>;
+    revertCorrection(ticketId: string, trx: Trx): Promise<number>;
+    changed(): void;
+  };
 }) {
   const { repo, clock, audit, transaction, fleet } = deps;
 
@@ -134,6 +141,10 @@ export function createFeedbackService(deps: {
       if (!/^\d{1,9}$/.test(subject.id.trim())) throw new AppError('invalid_request', 'a port subject is its port_id (digits; find it with GET /v1/ports/search)', { field: 'body.subject.id' });
       if (!deps.portExists(portId)) throw new AppError('port_not_found', `no port ${portId} in the port table`, { field: 'body.subject.id' });
       return String(portId);
+    }
+    if (subject.kind === 'area') {
+      if (!deps.areas) throw new AppError('invalid_request', 'port areas are not served here', { field: 'body.subject.kind' });
+      return deps.areas.resolveKey(subject.id);
     }
     return harborText(subject.id, { field: 'body.subject.id', code: 'invalid_request', multiline: false, trim: true, minChars: 1, maxChars: 200 });
   }
@@ -167,8 +178,10 @@ export function createFeedbackService(deps: {
 
   return {
     async correction(agentId: string, input: CorrectionInput) {
-      if (input.subject.kind !== 'vessel' && input.subject.kind !== 'port') {
-        throw new AppError('invalid_request', 'a correction names a vessel or a port (subject.kind); ask for other data with POST /v1/feedback/request-data', { field: 'body.subject.kind' });
+      if (input.subject.kind !== 'vessel' && input.subject.kind !== 'port' && input.subject.kind !== 'area') {
+        throw new AppError('invalid_request', 'a correction names a vessel, a port or a port area (subject.kind); ask for other data with POST /v1/feedback/request-data', {
+          field: 'body.subject.kind',
+        });
       }
       const target: OverrideTarget = input.subject.kind;
       const changes = checkChanges(target, input.changes);
@@ -239,13 +252,20 @@ export function createFeedbackService(deps: {
         };
         if (!(await repo.update(ticketId, row.state, patch, trx))) throw new AppError('feedback_state_invalid', `ticket ${ticketId} changed meanwhile; read it again`);
         let overrides = 0;
-        if (step === 'apply') overrides = (await deps.overrides.apply(ticketId, row.subject_kind as OverrideTarget, row.subject_ref, parseJson<CorrectionChange[]>(row.changes, []), now, trx)).length;
+        const changes = parseJson<CorrectionChange[]>(row.changes, []);
+        if (step === 'apply') overrides = (await deps.overrides.apply(ticketId, row.subject_kind as OverrideTarget, row.subject_ref, changes, now, trx)).length;
         if (step === 'revert') overrides = await deps.overrides.revert(ticketId, now, trx);
+        // a port area's correction is an operator area the detector and the GeoJSON read (docs/decisions/121)
+        if (row.subject_kind === 'area' && deps.areas) {
+          if (step === 'apply') await deps.areas.applyCorrection(ticketId, row.subject_ref, changes, now, trx);
+          if (step === 'revert') await deps.areas.revertCorrection(ticketId, trx);
+        }
         await audit.record({ actor, action: `feedback.ticket.${step}`, target: ticketId, details: { agent_id: row.agent_id, from: row.state, to: rule.to, overrides } }, trx);
         await deps.emit(row.agent_id, 'feedback_ticket.changed', { ticket_id: ticketId, kind: row.kind, previous_state: row.state, state: rule.to, public_response: patch.public_response }, trx);
         return { ...row, ...patch };
       });
       if (step === 'apply' || step === 'revert') await deps.overrides.refresh();
+      if ((step === 'apply' || step === 'revert') && row.subject_kind === 'area') deps.areas?.changed();
       return operatorTicketView(updated, await deps.overrides.byTicket(ticketId));
     },
   };
