@@ -5,8 +5,9 @@
  * stops of stored port calls (where a vessel lay, at which port, and whether it swung at anchor).
  *
  * - `gfw`: the cells holding a port's GFW points, neighbouring cells merged into one area;
- * - `learnt`: cells outside every GFW area where at least `minVessels` distinct vessels stopped,
- *   merged the same way, attached to the port the calls were at (the port-call detector's choice:
+ * - `learnt`: cells outside every GFW area where at least `minVessels` distinct vessels stopped, each
+ *   cell for the one port most of its vessels' calls were at, merged with neighbours of the same kind and
+ *   split at density gaps (decision 122), attached to the port the calls were at (the port-call detector's choice:
  *   nearest port within 30 km, decision 075), so an area no point marks becomes an object of its own;
  * - kind by behaviour: `anchorage` when most of the area's stops with a known kind were at anchor
  *   (swinging, or AIS status 1: decision 076), `berth` when most were alongside; a GFW area without
@@ -174,11 +175,21 @@ export function buildPortAreas(facts: PortAreaFacts, params: PortAreaParameters 
     if (s.kind === 'anchorage') cell.anchorStops++;
   }
 
+  // a cell is learnt for one port only: the one whose calls most distinct vessels stopped there in (then most stops, then the lower port_id),
+  // so the areas of neighbouring ports do not overlap (a vessel in a call at one port may stop within another's reach)
+  const owner = new Map<string, { portId: number; vessels: number; stops: number }>();
+  for (const portId of [...byPort.keys()].sort((a, b) => a - b)) {
+    for (const [key, c] of byPort.get(portId)!) {
+      const best = owner.get(key);
+      if (c.stops > 0 && (!best || c.vessels.size > best.vessels || (c.vessels.size === best.vessels && c.stops > best.stops))) owner.set(key, { portId, vessels: c.vessels.size, stops: c.stops });
+    }
+  }
+
   const areas: PortArea[] = [];
   for (const portId of [...byPort.keys()].sort((a, b) => a - b)) {
     const cells = byPort.get(portId)!;
     const gfw = new Set([...cells].filter(([, c]) => c.gfwPoints > 0).map(([k]) => k));
-    const learnt = new Set([...cells].filter(([k, c]) => !gfw.has(k) && c.vessels.size >= params.minVessels).map(([k]) => k));
+    const learnt = new Set([...cells].filter(([k, c]) => !gfw.has(k) && c.vessels.size >= params.minVessels && owner.get(k)?.portId === portId).map(([k]) => k));
     // learnt cells merge only with neighbours of their own kind (berths and anchored ships side by side stay apart), then split at density gaps (decision 122)
     const cellKind = (k: string) => (cells.get(k)!.anchorStops * 2 > cells.get(k)!.stops ? 'anchorage' : 'berth');
     const vesselsAt = (k: string) => cells.get(k)!.vessels.size;

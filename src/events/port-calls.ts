@@ -420,6 +420,13 @@ export function createPortCallDetector(
       // within the exit distance of the call's own stops beyond the port's points: inside its port
       if (state.call && !ports.has(state.call.portId) && state.near?.some(([lat, lon]) => distanceM(lat, lon, fix.lat, fix.lon) <= params.exitM)) ports.set(state.call.portId, params.exitM);
 
+      // a stop beginning in an area of another port than the call's: that port's call (decision 120). A call without a stop yet
+      // (the vessel passed through the call port's area on its way) becomes that port's; one with stops ends, and a call there begins
+      if (state.call && area && area.portId !== state.call.portId && !state.stop && kn !== null && kn < params.stopBelowKn) {
+        if (state.call.stops.length === 0) state.call.portId = area.portId;
+        else ports.delete(state.call.portId);
+      }
+
       // stopped beyond the points of the call's port: in an area they do not know, of that port or the nearest other one
       let stoppedNear: number | null = null;
       if (state.call && !ports.has(state.call.portId) && !state.pending && kn !== null && kn < params.stopBelowKn) {

@@ -18,7 +18,8 @@ const TERMINAL = destinationPoint(A.lat, A.lon, 90, 12_000);
 function square(at: { lat: number; lon: number }, n = 3): Array<[number, number]> {
   const [row, col] = areaCellOf(at.lat, at.lon);
   const cells: Array<[number, number]> = [];
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) cells.push([row - 1 + r, col - 1 + c]);
+  const half = Math.floor((n - 1) / 2);
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) cells.push([row - half + r, col - half + c]);
   return cells;
 }
 const area = (over: Partial<StoredPortArea> & Pick<StoredPortArea, 'portId' | 'cells'>): StoredPortArea => ({ provenance: 'learnt', kind: 'berth', stops: 5, updatedAt: 0, ...over });
@@ -142,4 +143,27 @@ test('a busy channel learnt as one strip splits: berth cells apart from anchorag
   for (let col = 4; col <= 6; col++) add(1000, col, 10, 'berth', 'more-');
   const merged = buildPortAreas({ gfwPoints: [], stops }).filter((a) => a.provenance === 'learnt' && a.kind === 'berth');
   assert.equal(merged.length, 1);
+});
+
+test('a cell where the calls of two ports stopped is learnt for the port most of its vessels were calling at', () => {
+  const at = { lat: 10.0025, lon: 20.0025 };
+  const stop = (portId: number, vslId: string) => ({ portId, vslId, ...at, kind: 'berth' as const });
+  const learnt = buildPortAreas({ gfwPoints: [], stops: [stop(1, 'a'), stop(1, 'b'), stop(2, 'c'), stop(2, 'd'), stop(2, 'e')] }).filter((a) => a.provenance === 'learnt');
+  assert.deepEqual(
+    learnt.map((a) => [a.portId, a.vessels]),
+    [[2, 3]],
+  );
+});
+
+test('a vessel passing through an area of one port and stopping in an area of another calls at the second', () => {
+  // B's berth area 12 km east of A; on the way in the vessel crosses an area of A next to it (without stopping)
+  const berth = area({ portId: 502, kind: 'berth', cells: square(TERMINAL, 1) });
+  const crossing = area({ portId: 501, kind: 'berth', cells: square(destinationPoint(TERMINAL.lat, TERMINAL.lon, 270, 1_000)) });
+  const index = new PortAreaIndex([berth, crossing]);
+  assert.equal(index.near(TERMINAL.lat, TERMINAL.lon, 501), true, 'the berth lies next to the area crossed');
+  const calls = detect(visit(TERMINAL, 5), index);
+  assert.deepEqual(
+    calls.map((c) => [c.portId, c.stops.map((s) => s.kind)]),
+    [[502, ['berth']]],
+  );
 });
