@@ -6,7 +6,7 @@
  *
  * - `gfw`: the cells holding a port's GFW points, neighbouring cells merged into one area;
  * - `learnt`: cells outside every GFW area where at least `minVessels` distinct vessels stopped, each
- *   cell for the one port most of its vessels' calls were at, merged with neighbours of the same kind and
+ *   cell for one port (of those whose calls stopped there, the one with the nearest charted point), merged with neighbours of the same kind and
  *   split at density gaps (decision 122), attached to the port the calls were at (the port-call detector's choice:
  *   nearest port within 30 km, decision 075), so an area no point marks becomes an object of its own;
  * - kind by behaviour: `anchorage` when most of the area's stops with a known kind were at anchor
@@ -19,6 +19,11 @@ export const PORT_AREA_CELL_DEG = 0.005;
 export interface PortAreaFacts {
   /** GFW anchorage points by port (the port table's `anchorages`). */
   gfwPoints: ReadonlyArray<{ portId: number; lat: number; lon: number }>;
+  /**
+   * The charted points of the ports (positions and anchorage points): a cell where the calls of several
+   * ports stopped is learnt for the one with the nearest point (without them: the most vessels).
+   */
+  portPoints?: ReadonlyArray<{ portId: number; lat: number; lon: number }>;
   /** Stops of stored port calls. */
   stops: ReadonlyArray<{ portId: number; vslId: string; lat: number; lon: number; kind: 'berth' | 'anchorage' }>;
 }
@@ -175,13 +180,30 @@ export function buildPortAreas(facts: PortAreaFacts, params: PortAreaParameters 
     if (s.kind === 'anchorage') cell.anchorStops++;
   }
 
-  // a cell is learnt for one port only: the one whose calls most distinct vessels stopped there in (then most stops, then the lower port_id),
-  // so the areas of neighbouring ports do not overlap (a vessel in a call at one port may stop within another's reach)
-  const owner = new Map<string, { portId: number; vessels: number; stops: number }>();
+  // a cell is learnt for one port only, so the areas of neighbouring ports do not overlap (a vessel in a call at one port may stop
+  // within another's reach): of the ports whose calls stopped there, the one with the nearest charted point, else the most distinct
+  // vessels (then most stops, then the lower port_id)
+  const pointsOf = new Map<number, Array<{ lat: number; lon: number }>>();
+  for (const p of facts.portPoints ?? []) (pointsOf.get(p.portId) ?? pointsOf.set(p.portId, []).get(p.portId)!).push(p);
+  const nearestM = (portId: number, key: string) => {
+    const [row, col] = key.split(':').map(Number) as [number, number];
+    const [lat, lon] = [(row + 0.5) * PORT_AREA_CELL_DEG, (col + 0.5) * PORT_AREA_CELL_DEG];
+    const cos = Math.cos((lat * Math.PI) / 180);
+    let best = Infinity;
+    for (const p of pointsOf.get(portId) ?? []) best = Math.min(best, Math.hypot(p.lat - lat, (p.lon - lon) * cos));
+    return best;
+  };
+  const owner = new Map<string, { portId: number; distance: number; vessels: number; stops: number }>();
   for (const portId of [...byPort.keys()].sort((a, b) => a - b)) {
     for (const [key, c] of byPort.get(portId)!) {
+      if (c.stops === 0) continue;
       const best = owner.get(key);
-      if (c.stops > 0 && (!best || c.vessels.size > best.vessels || (c.vessels.size === best.vessels && c.stops > best.stops))) owner.set(key, { portId, vessels: c.vessels.size, stops: c.stops });
+      const candidate = { portId, distance: pointsOf.size > 0 ? nearestM(portId, key) : 0, vessels: c.vessels.size, stops: c.stops };
+      const better =
+        !best ||
+        candidate.distance < best.distance ||
+        (candidate.distance === best.distance && (candidate.vessels > best.vessels || (candidate.vessels === best.vessels && candidate.stops > best.stops)));
+      if (better) owner.set(key, candidate);
     }
   }
 

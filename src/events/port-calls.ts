@@ -416,7 +416,9 @@ export function createPortCallDetector(
       // in a stored area of a port: entered (nearer than any point); next to an area of the call's port: not left
       const area = areas?.at(fix.lat, fix.lon) ?? null;
       if (area) ports.set(area.portId, 0);
-      if (areas && state.call && !ports.has(state.call.portId) && areas.near(fix.lat, fix.lon, state.call.portId)) ports.set(state.call.portId, params.exitM);
+      // (only once the call has a stop: a vessel that merely passed through an area is not held by it)
+      if (areas && state.call && (state.call.stops.length > 0 || state.stop) && !ports.has(state.call.portId) && areas.near(fix.lat, fix.lon, state.call.portId))
+        ports.set(state.call.portId, params.exitM);
       // within the exit distance of the call's own stops beyond the port's points: inside its port
       if (state.call && !ports.has(state.call.portId) && state.near?.some(([lat, lon]) => distanceM(lat, lon, fix.lat, fix.lon) <= params.exitM)) ports.set(state.call.portId, params.exitM);
 

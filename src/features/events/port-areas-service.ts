@@ -6,6 +6,7 @@ import type { CorrectionChange } from '../kit/override-fields.js';
 import type { Stop } from '../../events/port-calls.js';
 import type { PortRecord } from '../ports/port-table.js';
 import type { PortAreaRow, PortAreasRepo } from './port-areas-repo.js';
+import { portPoints } from './event-detection.js';
 
 const GFW_ATTRIBUTION = 'Anchorage points: Global Fishing Watch anchorages_pipeline (Apache-2.0)';
 
@@ -192,7 +193,7 @@ export function createPortAreasService(deps: {
           for (const s of JSON.parse(call.stops) as Stop[]) stops.push({ portId: call.port_id, vslId: call.vsl_id, lat: s.lat, lon: s.lon, kind: s.kind });
         }
       }
-      const areas = buildPortAreas({ gfwPoints, stops }, PORT_AREA_PARAMETERS);
+      const areas = buildPortAreas({ gfwPoints, stops, portPoints: portPoints(deps.ports()) }, PORT_AREA_PARAMETERS);
       const now = deps.clock.now();
       const { deleted } = await deps.repo.replace(
         ['gfw', 'learnt'],

@@ -145,13 +145,25 @@ test('a busy channel learnt as one strip splits: berth cells apart from anchorag
   assert.equal(merged.length, 1);
 });
 
-test('a cell where the calls of two ports stopped is learnt for the port most of its vessels were calling at', () => {
+test('a cell where the calls of two ports stopped is learnt for the port with the nearest charted point, else the one most of its vessels were calling at', () => {
   const at = { lat: 10.0025, lon: 20.0025 };
   const stop = (portId: number, vslId: string) => ({ portId, vslId, ...at, kind: 'berth' as const });
   const learnt = buildPortAreas({ gfwPoints: [], stops: [stop(1, 'a'), stop(1, 'b'), stop(2, 'c'), stop(2, 'd'), stop(2, 'e')] }).filter((a) => a.provenance === 'learnt');
   assert.deepEqual(
     learnt.map((a) => [a.portId, a.vessels]),
     [[2, 3]],
+  );
+  const charted = buildPortAreas({
+    gfwPoints: [],
+    portPoints: [
+      { portId: 1, lat: 10.01, lon: 20.0025 },
+      { portId: 2, lat: 10.1, lon: 20.0025 },
+    ],
+    stops: [stop(1, 'a'), stop(1, 'b'), stop(2, 'c'), stop(2, 'd'), stop(2, 'e')],
+  }).filter((a) => a.provenance === 'learnt');
+  assert.deepEqual(
+    charted.map((a) => [a.portId, a.vessels]),
+    [[1, 2]],
   );
 });
 
