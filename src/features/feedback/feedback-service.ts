@@ -129,7 +129,7 @@ export function createFeedbackService(deps: {
     (items ?? []).map((e, i) => harborText(e, { field: `${field}[${i}]`, code: 'invalid_request', multiline: false, trim: true, minChars: 1, maxChars: 500 }));
 
   /** The canonical reference of a vessel or port subject (vsl_id, port_id); other kinds are free text. */
-  async function subjectRef(subject: SubjectInput): Promise<string> {
+  async function subjectRef(subject: SubjectInput, correction = false): Promise<string> {
     if (subject.kind === 'vessel') {
       const ref = parseVesselRef(subject.id, 'body.subject.id');
       const vslId = await resolveVessel(ref);
@@ -142,7 +142,8 @@ export function createFeedbackService(deps: {
       if (!deps.portExists(portId)) throw new AppError('port_not_found', `no port ${portId} in the port table`, { field: 'body.subject.id' });
       return String(portId);
     }
-    if (subject.kind === 'area') {
+    // a correction names a stored port area by its key; a data request's area is free text (a sea, a region)
+    if (subject.kind === 'area' && correction) {
       if (!deps.areas) throw new AppError('invalid_request', 'port areas are not served here', { field: 'body.subject.kind' });
       return deps.areas.resolveKey(subject.id);
     }
@@ -187,7 +188,7 @@ export function createFeedbackService(deps: {
       const changes = checkChanges(target, input.changes);
       const body = bodyText(input.body);
       const evidence = evidenceList(input.evidence);
-      const ref = await subjectRef(input.subject);
+      const ref = await subjectRef(input.subject, true);
       const title = `Correct ${changes.map((c) => c.field).join(', ')} of ${target} ${ref}`;
       return open(agentId, { kind: 'correction', subject_kind: target, subject_ref: ref, title, body, evidence: jsonText(evidence), changes: jsonText(changes) });
     },
