@@ -6,7 +6,9 @@
  * Bosun runs its real path in-process on an in-memory SQLite store: `importAisCsv` (as `bosun import
  * ais-csv`), then the live event runner catches up (as the scheduler does on an idle server).
  *
- * Usage: node dist/bench/truth/run.js [--day houston|mississippi|both] [--at HH:MM,...] [--misses]
+ * Usage: node dist/bench/truth/run.js [--day houston|mississippi|both] [--at HH:MM,...] [--misses] [--areas]
+ * (--areas: after detecting, rebuild the stored port areas from the day's calls and detect the day again
+ * on them, as a server does once its daily areas rebuild has run: docs/decisions/120)
  * (--misses lists the cargo/tanker truth stops Bosun did not find, its cargo/tanker stops the truth does not have, and
  * the berth/anchor disagreements)
  */
@@ -27,7 +29,14 @@ const DAYS = {
   mississippi: { file: 'AIS_2020_01_01_lower_mississippi.csv.gz', label: 'Lower Mississippi 2020-01-01' },
 } as const;
 
-const { values } = parseArgs({ options: { day: { type: 'string', default: 'both' }, at: { type: 'string', default: '06:00,12:00,18:00,23:30' }, misses: { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: {
+    day: { type: 'string', default: 'both' },
+    at: { type: 'string', default: '06:00,12:00,18:00,23:30' },
+    misses: { type: 'boolean', default: false },
+    areas: { type: 'boolean', default: false },
+  },
+});
 const root = resolve(import.meta.dirname, '..', '..', '..');
 const names = values.day === 'both' ? (['houston', 'mississippi'] as const) : ([values.day] as Array<keyof typeof DAYS>);
 
@@ -43,6 +52,11 @@ async function withBosun(path: string, dayStart: number, use: (day: BosunDay) =>
     const t0 = performance.now();
     await bosun.ctx.services.events.runner.catchUp();
     const detectSeconds = (performance.now() - t0) / 1000;
+    if (values.areas) {
+      // the areas learnt from the first pass, then the day detected again on them (the live detector's state is not used)
+      await bosun.ctx.services.events.areas.rebuild();
+      await bosun.ctx.services.events.runner.rebuild({ from: dayStart - 86_400_000, to: dayStart + 2 * 86_400_000 });
+    }
     const db = bosun.ctx.store.db;
     const vessels = await db.selectFrom('vessels').select(['vsl_id', 'mmsi']).execute();
     const calls = await db.selectFrom('port_calls').selectAll().execute();

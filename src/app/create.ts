@@ -186,19 +186,26 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   // applied feedback corrections, laid over vessel and port data where it is served (docs/feedback.md)
   const overrides = createOverridesService({ repo: createOverridesRepo(store.db) });
   const ports = createPortsService({ cursors, repo: createPortsRepo(store.db), clock, corrections: { version: () => overrides.version(), corrected: () => overrides.corrected('port') } });
-  const events = createEventsService({
+  // the port-call detector reads the stored port areas (docs/decisions/120); a rebuild or a correction here reloads them at once
+  const portAreasRepo = createPortAreasRepo(store.db);
+  const eventRunner = createEventRunner({
     repo: eventsRepo,
-    runner: createEventRunner({ repo: eventsRepo, fleetReads, ports: () => ports.table(), clock, owner: fleet.instanceId }),
-    areas: createPortAreasService({
-      repo: createPortAreasRepo(store.db),
-      ports: () => ports.table(),
-      portById: (id) => ports.byId(id),
-      clock,
-      leases: createLeaseRepo(store.db),
-      owner: fleet.instanceId,
-    }),
+    fleetReads,
+    ports: () => ports.table(),
+    areas: { version: () => portAreasRepo.version(), load: () => portAreas.load() },
     clock,
+    owner: fleet.instanceId,
   });
+  const portAreas = createPortAreasService({
+    repo: portAreasRepo,
+    ports: () => ports.table(),
+    portById: (id) => ports.byId(id),
+    clock,
+    leases: createLeaseRepo(store.db),
+    owner: fleet.instanceId,
+    onChanged: () => eventRunner.areasChanged(),
+  });
+  const events = createEventsService({ repo: eventsRepo, runner: eventRunner, areas: portAreas, clock });
   const operatorService = createOperatorService({ repo: createOperatorRepo(store.db), clock, audit });
   const exchange = createExchangeArea({
     store,
@@ -309,6 +316,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       emit: workspace.emit,
       fleet,
       portExists: (portId) => ports.byId(portId) !== undefined,
+      areas: portAreas,
     }),
     vesselServices: createVesselServicesService({
       repo: createVesselServicesRepo(store.db),

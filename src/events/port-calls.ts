@@ -1,4 +1,5 @@
 import { distanceM } from '../geo/distance.js';
+import type { PortAreaIndex } from './port-areas.js';
 
 /**
  * Port calls detected from one vessel's positions, incrementally (docs/decisions/019-port-calls.md).
@@ -10,6 +11,11 @@ import { distanceM } from '../geo/distance.js';
  * `nearPortM` of a port's points, outside its known areas, also begins a call there (an area the
  * point table does not know yet: an offshore anchorage, a terminal up a channel); while the call
  * lasts, its stop positions count as points of the port.
+ *
+ * Stored port areas (docs/decisions/120): when given, a fix in an area of a port is in that port (it
+ * enters it, before any point), one next to it has not left it, and a stop in an area begins a call at
+ * the area's port; the port's points and the on-the-fly rule above still hold where no area lies (a
+ * fresh install before the first rebuild has none).
  *
  * Each stop is `berth` or `anchorage`: the AIS navigation status decides where the vessel gives it
  * ("at anchor" 1, "moored" 5); otherwise its behaviour, when headings were reported: a ship at anchor
@@ -270,17 +276,27 @@ function behaviourKind(navStatus: number | null, motion: StopMotion | undefined,
   return motion.spreadM >= params.swingSpreadM && motion.headingRangeDeg >= params.swingHeadingDeg ? 'anchorage' : 'berth';
 }
 
-function stopKind(call: PortCall, stop: Stop, isLast: boolean, positions: PortPositions, params: PortCallParameters): Stop['kind'] {
+/**
+ * A stop's kind (decision 120): the AIS status where sent; an operator's area kind (a correction
+ * outranks inference); the ship's behaviour; the kind of a stored area holding the stop, when learnt
+ * from stops there; else the former rules (offshore, or followed by another stop: a wait).
+ */
+function stopKind(call: PortCall, stop: Stop, isLast: boolean, positions: PortPositions, params: PortCallParameters, areas: PortAreaIndex | null): Stop['kind'] {
+  if (stop.navStatus === 5) return 'berth';
+  if (stop.navStatus === 1) return 'anchorage';
+  const area = areas?.at(stop.lat, stop.lon) ?? null;
+  if (area?.provenance === 'operator') return area.kind;
   const byBehaviour = behaviourKind(stop.navStatus, stop.motion, params);
   if (byBehaviour) return byBehaviour;
+  if (area?.evidence) return area.kind;
   const port = positions.get(call.portId);
   if (port && distanceM(port.lat, port.lon, stop.lat, stop.lon) > params.offshoreAnchorageM) return 'anchorage';
   return isLast ? 'berth' : 'anchorage';
 }
 
 /** Totals and classification of a call's stops: any berth-by-default stop followed by another stop was a wait. */
-function settle(call: PortCall, positions: PortPositions, params: PortCallParameters): void {
-  call.stops.forEach((stop, i) => (stop.kind = stopKind(call, stop, i === call.stops.length - 1, positions, params)));
+function settle(call: PortCall, positions: PortPositions, params: PortCallParameters, areas: PortAreaIndex | null): void {
+  call.stops.forEach((stop, i) => (stop.kind = stopKind(call, stop, i === call.stops.length - 1, positions, params, areas)));
   call.anchorageMs = call.stops.filter((s) => s.kind === 'anchorage').reduce((sum, s) => sum + (s.end - s.start), 0);
   call.berthMs = call.stops.filter((s) => s.kind === 'berth').reduce((sum, s) => sum + (s.end - s.start), 0);
   // fewer fixes and silences inside the call make it less certain
@@ -304,10 +320,17 @@ export interface PortCallDetector {
   stillStoppedSince(state: VesselCallState, t: number): boolean;
 }
 
-export function createPortCallDetector(index: PortPointIndex, params: PortCallParameters = GFW_PORT_CALL_PARAMETERS, positions: PortPositions = new Map()): PortCallDetector {
+export function createPortCallDetector(
+  index: PortPointIndex,
+  params: PortCallParameters = GFW_PORT_CALL_PARAMETERS,
+  positions: PortPositions = new Map(),
+  /** The stored port areas (null or empty: the points and the on-the-fly rule alone). */
+  areaIndex: PortAreaIndex | null = null,
+): PortCallDetector {
+  const areas = areaIndex && areaIndex.size > 0 ? areaIndex : null;
   /** So far only waiting: the vessel is on its way in from an offshore anchorage, however long the channel. */
   const onlyWaited = (state: VesselCallState) =>
-    state.call!.stops.length > 0 && state.call!.stops.every((stop, i) => stopKind(state.call!, stop, i === state.call!.stops.length - 1, positions, params) === 'anchorage');
+    state.call!.stops.length > 0 && state.call!.stops.every((stop, i) => stopKind(state.call!, stop, i === state.call!.stops.length - 1, positions, params, areas) === 'anchorage');
 
   /**
    * Further from the port's own position than every stop of the call: the vessel is leaving to sea, not
@@ -376,7 +399,7 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
     const call = state.call!;
     closeStop(state, departure, params);
     call.departure = departure;
-    settle(call, positions, params);
+    settle(call, positions, params, areas);
     state.call = null;
     state.near = [];
     state.moving = true;
@@ -390,13 +413,26 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
       if (previous && fix.t < previous.t) return ended; // out of order for this vessel: ignored
       const ports = index.portsWithin(fix.lat, fix.lon, params.exitM);
       const kn = speedKn(fix, previous);
+      // in a stored area of a port: entered (nearer than any point); next to an area of the call's port: not left
+      const area = areas?.at(fix.lat, fix.lon) ?? null;
+      if (area) ports.set(area.portId, 0);
+      // (only once the call has a stop: a vessel that merely passed through an area is not held by it)
+      if (areas && state.call && (state.call.stops.length > 0 || state.stop) && !ports.has(state.call.portId) && areas.near(fix.lat, fix.lon, state.call.portId))
+        ports.set(state.call.portId, params.exitM);
       // within the exit distance of the call's own stops beyond the port's points: inside its port
       if (state.call && !ports.has(state.call.portId) && state.near?.some(([lat, lon]) => distanceM(lat, lon, fix.lat, fix.lon) <= params.exitM)) ports.set(state.call.portId, params.exitM);
+
+      // a stop beginning in an area of another port than the call's: that port's call (decision 120). A call without a stop yet
+      // (the vessel passed through the call port's area on its way) becomes that port's; one with stops ends, and a call there begins
+      if (state.call && area && area.portId !== state.call.portId && !state.stop && kn !== null && kn < params.stopBelowKn) {
+        if (state.call.stops.length === 0) state.call.portId = area.portId;
+        else ports.delete(state.call.portId);
+      }
 
       // stopped beyond the points of the call's port: in an area they do not know, of that port or the nearest other one
       let stoppedNear: number | null = null;
       if (state.call && !ports.has(state.call.portId) && !state.pending && kn !== null && kn < params.stopBelowKn) {
-        stoppedNear = nearestPort(fix.lat, fix.lon);
+        stoppedNear = area?.portId ?? nearestPort(fix.lat, fix.lon);
         if (stoppedNear === state.call.portId) ports.set(stoppedNear, params.exitM);
         else if (stoppedNear !== null) state.pending = { portId: stoppedNear, arrival: fix.t, seq: fix.seq };
       }
@@ -488,7 +524,7 @@ export function createPortCallDetector(index: PortPointIndex, params: PortCallPa
       if (!state.call) return null;
       const call: PortCall = { ...state.call, stops: state.call.stops.map((stop) => ({ ...stop })) };
       if (state.stop) call.stops.push(stopOf(state.stop, state.stop.lastT));
-      settle(call, positions, params);
+      settle(call, positions, params, areas);
       return call;
     },
   };

@@ -503,6 +503,12 @@ export interface PortAreasTable {
   anchor_stops: number;
   gfw_points: number;
   updated_at: number;
+  /** Stable key `port_id:row:col` of the anchor cell (decision 121); null on rows built before it. */
+  area_key: string | null;
+  /** Operator rows: JSON cells of the area they correct (masked from the built areas). */
+  masks: string | null;
+  /** Operator rows: the feedback ticket they were applied from. */
+  ticket_id: string | null;
 }
 
 /** Encounters (possible STS transfers); vsl_a < vsl_b. */

@@ -153,3 +153,92 @@ test('the scheduled rebuild: due on a store never built and a day after the last
     await app.close();
   }
 });
+
+test('an operator corrects a port area through a feedback ticket: applied as an operator area, kept by rebuilds, used by the port-call detector; revert restores the built area', async () => {
+  const app = await startTestApp({ now: TEST_EPOCH });
+  try {
+    const { areas, runner } = app.bosun.ctx.services.events;
+    const fleet = app.bosun.ctx.services.fleet;
+    // no AIS status and no heading: a stop's kind comes from the stored area where one holds it, else the former rules
+    const quiet = (mmsi: number, start: number) => papeeteCall(mmsi, start).map((r) => ({ ...r, navStatus: null, heading: null }));
+    const feed = async (reports: ReturnType<typeof quiet>) => {
+      for (const r of reports.sort((a, b) => a.observedAt - b.observedAt)) fleet.acceptPosition(r);
+      await fleet.flush();
+      await runner.catchUp();
+    };
+    const lastStopKind = async (mmsi: number) => {
+      const vessel = await app.bosun.ctx.store.db.selectFrom('vessels').select('vsl_id').where('mmsi', '=', mmsi).executeTakeFirstOrThrow();
+      const call = await app.bosun.ctx.store.db.selectFrom('port_calls').select(['port_id', 'stops']).where('vsl_id', '=', vessel.vsl_id).executeTakeFirstOrThrow();
+      assert.equal(call.port_id, PAPEETE.port_id);
+      const stops = JSON.parse(call.stops) as Array<{ kind: string }>;
+      return stops.map((s) => s.kind);
+    };
+    await feed([244000071, 244000072, 244000073].flatMap((mmsi, i) => quiet(mmsi, T0 + i * 20 * HOUR)));
+    assert.deepEqual(await lastStopKind(244000071), ['anchorage', 'berth'], 'before any area: the wait then the berth');
+    await areas.rebuild();
+    const berthCell = JSON.parse(cellOf(destinationPoint(PAPEETE.lat, PAPEETE.lon, 0, 200))) as [number, number];
+    type Feature = { properties: { area_key: string; kind: string; provenance: string }; geometry: { coordinates: number[][][][] } };
+    const holdingBerth = async () => {
+      const res = await app.api('GET', `/v1/ports/${PAPEETE.port_id}/areas`);
+      assert.equal(res.status, 200, res.text);
+      const w = Math.round(berthCell[1] * PORT_AREA_CELL_DEG * 1e5) / 1e5;
+      const s = Math.round(berthCell[0] * PORT_AREA_CELL_DEG * 1e5) / 1e5;
+      return (res.body.data.features as Feature[]).filter((f) => f.geometry.coordinates.some((sq) => sq[0]![0]![0] === w && sq[0]![0]![1] === s));
+    };
+    const [built] = await holdingBerth();
+    assert.ok(built, 'a built area holds the berth');
+    assert.equal(built.properties.kind, 'berth');
+    assert.match(built.properties.area_key, new RegExp(`^${PAPEETE.port_id}:-?\\d+:-?\\d+$`));
+
+    // an agent asks for the berth area to be an anchorage; an unknown area is refused
+    const agent = await app.registerAgent('pilot');
+    const unknown = await app.api('POST', '/v1/feedback/correction', {
+      token: agent.apiKey,
+      body: { subject: { kind: 'area', id: `${PAPEETE.port_id}:1:1` }, changes: [{ field: 'kind', value: 'anchorage' }], body: 'no such area' },
+    });
+    assert.deepEqual([unknown.status, unknown.body.errors[0].code, unknown.body.errors[0].field], [400, 'invalid_request', 'body.subject.id']);
+    const badKind = await app.api('POST', '/v1/feedback/correction', {
+      token: agent.apiKey,
+      body: { subject: { kind: 'area', id: built.properties.area_key }, changes: [{ field: 'kind', value: 'quay' }], body: 'x' },
+    });
+    assert.deepEqual([badKind.status, badKind.body.errors[0].code], [400, 'invalid_request']);
+    const opened = await app.api('POST', '/v1/feedback/correction', {
+      token: agent.apiKey,
+      body: { subject: { kind: 'area', id: built.properties.area_key }, changes: [{ field: 'kind', value: 'anchorage' }], body: 'Ships lie at anchor here, not alongside.' },
+    });
+    assert.equal(opened.status, 201, opened.text);
+    const ticketId = opened.body.data.ticket_id as string;
+    const feedback = app.bosun.ctx.services.feedback;
+    await feedback.step(ticketId, 'accept', {}, { kind: 'cli' });
+    app.clock.advance(HOUR);
+    await feedback.step(ticketId, 'apply', {}, { kind: 'cli' });
+
+    const corrected = await holdingBerth();
+    assert.deepEqual(
+      corrected.map((f) => [f.properties.provenance, f.properties.kind]),
+      [['operator', 'anchorage']],
+      'the operator area holds the cell; the built one is masked there',
+    );
+    // a rebuild leaves the operator area and its mask alone
+    app.clock.advance(HOUR);
+    await areas.rebuild();
+    assert.deepEqual(
+      (await holdingBerth()).map((f) => [f.properties.provenance, f.properties.kind]),
+      [['operator', 'anchorage']],
+    );
+    // the detector reads the corrected area: a new call's stop there is a wait at anchor
+    await feed(quiet(244000074, T0 + 2 * HOUR));
+    assert.deepEqual(await lastStopKind(244000074), ['anchorage', 'anchorage']);
+
+    // reverted: the built berth area is served and used again
+    await feedback.step(ticketId, 'revert', {}, { kind: 'cli' });
+    assert.deepEqual(
+      (await holdingBerth()).map((f) => [f.properties.provenance, f.properties.kind]),
+      [[built.properties.provenance, 'berth']],
+    );
+    await feed(quiet(244000075, T0 + 4 * HOUR));
+    assert.deepEqual(await lastStopKind(244000075), ['anchorage', 'berth']);
+  } finally {
+    await app.close();
+  }
+});

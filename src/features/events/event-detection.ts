@@ -2,6 +2,7 @@ import { createTransitDetector, emptyGateState, type GateState, type Transit } f
 import { createEncounterDetector, emptyEncounterState, GFW_ENCOUNTER_PARAMETERS, type Encounter, type EncounterState } from '../../events/encounters.js';
 import { createPortCallDetector, emptyCallState, GFW_PORT_CALL_PARAMETERS, PortPointIndex, type PortCall, type PortPoint, type VesselCallState } from '../../events/port-calls.js';
 import { createGapDetector, createLoiteringDetector, shoreFromLand, type AisGap, type Loitering, type LoiterRun, type ShoreDistanceNm } from '../../events/loitering-gaps.js';
+import type { PortAreaIndex } from '../../events/port-areas.js';
 import { landIndex } from '../../geo/land.js';
 import { BUILTIN_PORTS } from '../../geo/ports-builtin.js';
 import { matchPort, type PortRecord } from '../ports/port-table.js';
@@ -71,10 +72,14 @@ export function portPoints(ports: readonly PortRecord[]): PortPoint[] {
   return points;
 }
 
-/** Port calls, encounters, chokepoint transits, loitering and AIS gaps from positions, with the detectors' published defaults. */
-export function createEventDetection(ports: readonly PortRecord[], shoreNm: ShoreDistanceNm = naturalEarthShore) {
+/**
+ * Port calls, encounters, chokepoint transits, loitering and AIS gaps from positions, with the detectors'
+ * published defaults. `areas`: the stored port areas, the port-call detector's geography where they lie
+ * (docs/decisions/120); without them the port points and the on-the-fly rule.
+ */
+export function createEventDetection(ports: readonly PortRecord[], shoreNm: ShoreDistanceNm = naturalEarthShore, areas: PortAreaIndex | null = null) {
   const index = new PortPointIndex(portPoints(ports));
-  const callDetector = createPortCallDetector(index, GFW_PORT_CALL_PARAMETERS, new Map(ports.map((p) => [p.port_id, p])));
+  const callDetector = createPortCallDetector(index, GFW_PORT_CALL_PARAMETERS, new Map(ports.map((p) => [p.port_id, p])), areas);
   // the state the encounter detector asks about is the one being fed (set in push)
   let fed: DetectionState | null = null;
   const stoppedAs = (vslId: string, from: number, to: number) => {

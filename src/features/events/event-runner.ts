@@ -1,5 +1,6 @@
 import { isoOrNull, type Clock } from '../../platform/clock.js';
 import type { PortCall } from '../../events/port-calls.js';
+import { PortAreaIndex, type StoredPortArea } from '../../events/port-areas.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import type { PositionRow } from '../../fleet/fleet-repo.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
@@ -15,6 +16,13 @@ export interface EventRunnerDeps {
   fleetReads: Pick<FleetReads, 'headSeq' | 'positionsAfter' | 'usableByTime' | 'shipTypes'>;
   /** The current port table (read on first use). */
   ports: () => readonly PortRecord[];
+  /**
+   * The stored port areas (docs/decisions/120): `version` changes whenever they do (a rebuild, an
+   * operator correction, in any process); `load` reads them. Without it the detector uses the points.
+   */
+  areas?: { version(): Promise<string>; load(): Promise<StoredPortArea[]> };
+  /** How often the areas' version is read while following the stream (wall clock; default a minute). */
+  areasCheckEveryMs?: number;
   clock: Clock;
   /** This process, as the holder of the detector lease. */
   owner: string;
@@ -90,13 +98,31 @@ export function createEventRunner(deps: EventRunnerDeps) {
   const checkpointEveryMs = deps.checkpointEveryMs ?? 30_000;
   const leaseMs = deps.leaseMs ?? 60_000;
   const ongoingEveryMs = deps.ongoingEveryMs ?? 5_000;
-  let detection: { table: readonly PortRecord[]; detectors: EventDetection } | null = null;
-  /** The detectors over the current port table: rebuilt when the table changes (a port import), the state carries on. */
+  const areasCheckEveryMs = deps.areasCheckEveryMs ?? 60_000;
+  let detection: { table: readonly PortRecord[]; areas: PortAreaIndex | null; detectors: EventDetection } | null = null;
+  /** The stored areas as last loaded (null: none loaded yet, or none stored), their version, when it was last read. */
+  let areaIndex: PortAreaIndex | null = null;
+  let areaVersion: string | null = null;
+  let areasCheckedAt = -Infinity;
+  /**
+   * The detectors over the current port table and stored areas: rebuilt when either changes (a port
+   * import, an areas rebuild or correction); the state carries on (it holds no geography).
+   */
   const detectors = (): EventDetection => {
     const table = deps.ports();
-    if (detection?.table !== table) detection = { table, detectors: createEventDetection(table) };
+    if (detection?.table !== table || detection.areas !== areaIndex) detection = { table, areas: areaIndex, detectors: createEventDetection(table, undefined, areaIndex) };
     return detection.detectors;
   };
+  /** Reads the areas' version (at most every `areasCheckEveryMs` unless forced) and loads the areas when it changed. */
+  async function refreshAreas(now: number, force = false): Promise<void> {
+    if (!deps.areas || (!force && now - areasCheckedAt < areasCheckEveryMs)) return;
+    areasCheckedAt = now;
+    const version = await deps.areas.version();
+    if (version === areaVersion) return;
+    const rows = await deps.areas.load();
+    areaIndex = rows.length > 0 ? new PortAreaIndex(rows) : null;
+    areaVersion = version;
+  }
 
   let state: DetectionState | null = null;
   let cursorSeq = 0;
@@ -272,6 +298,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
     const now = deps.clock.now();
     lastStepAt = now;
     if (!(await ensureLease(now))) return 0;
+    await refreshAreas(now);
     const current = state!;
     const head = await deps.fleetReads.headSeq();
     if (head <= cursorSeq) {
@@ -314,6 +341,11 @@ export function createEventRunner(deps: EventRunnerDeps) {
   return {
     /** One step of the live detector. */
     step: () => serial(step),
+
+    /** The stored areas changed in this process (rebuilt, corrected): the next step reads them. */
+    areasChanged(): void {
+      areasCheckedAt = -Infinity;
+    },
 
     /** Steps until caught up or `budgetMs` has passed (the scheduler's job, every two seconds). */
     follow: (budgetMs: number) =>
@@ -371,6 +403,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
         const now = deps.clock.now();
         const warmup = range.warmupMs ?? 12 * 3_600_000;
         const keep = (start: number) => start >= range.from && start <= range.to;
+        await refreshAreas(now, true);
         const deleted = await deps.repo.deleteStartedBetween(range.from, range.to);
         const replay = emptyDetectionState();
         const written = { calls: 0, ongoingCalls: 0, encounters: 0, transits: 0, loitering: 0, gaps: 0 };

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../store/db.js';
+import type { Trx } from '../../store/transaction.js';
 import type { PortAreasTable } from '../../store/schema.js';
 
 export type PortAreaRow = PortAreasTable & { area_id: number };
@@ -36,8 +37,29 @@ export function createPortAreasRepo(db: Db) {
       return row?.at == null ? null : Number(row.at);
     },
 
-    async ofPort(portId: number): Promise<PortAreaRow[]> {
-      return db.selectFrom('port_areas').selectAll().where('port_id', '=', portId).orderBy('area_id', 'asc').execute() as Promise<PortAreaRow[]>;
+    /** Changes whenever any area does (a rebuild, an operator row added or removed): what the detector's cache compares. */
+    async version(): Promise<string> {
+      const row = await db
+        .selectFrom('port_areas')
+        .select((eb) => [eb.fn.countAll().as('n'), eb.fn.max('updated_at').as('at'), eb.fn.max('area_id').as('id')])
+        .executeTakeFirst();
+      return `${Number(row?.n ?? 0)}:${row?.at == null ? '' : Number(row.at)}:${row?.id == null ? '' : Number(row.id)}`;
+    },
+
+    /** Writes an operator area (a correction) in the caller's transaction. */
+    async insertOperator(row: PortAreaWrite, trx: Trx): Promise<void> {
+      await trx.insertInto('port_areas').values(row).execute();
+    },
+
+    /** Removes the operator areas of a ticket (its correction reverted); how many. */
+    async deleteByTicket(ticketId: string, trx: Trx): Promise<number> {
+      const r = await trx.deleteFrom('port_areas').where('provenance', '=', 'operator').where('ticket_id', '=', ticketId).executeTakeFirst();
+      return Number(r.numDeletedRows);
+    },
+
+    /** A port's areas (in the caller's transaction when given). */
+    async ofPort(portId: number, trx?: Trx): Promise<PortAreaRow[]> {
+      return (trx ?? db).selectFrom('port_areas').selectAll().where('port_id', '=', portId).orderBy('area_id', 'asc').execute() as Promise<PortAreaRow[]>;
     },
 
     async all(): Promise<PortAreaRow[]> {

@@ -2,7 +2,7 @@ import { DAY, iso, type Clock } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { newId } from '../../access/credentials.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
-import { agentLock, type TransactionRunner } from '../../store/transaction.js';
+import { agentLock, type TransactionRunner, type Trx } from '../../store/transaction.js';
 import type { AuditService } from '../audit/audit-service.js';
 import type { WorkspaceEmit } from '../workspace/workspace-service.js';
 import { harborText } from '../kit/text-rules.js';
@@ -106,6 +106,13 @@ export function createFeedbackService(deps: {
   fleet: Pick<FleetService, 'byImoNumber' | 'byMmsiNumber' | 'byVesselId' | 'loadVessel'>;
   /** Whether a port_id is in the port table. */
   portExists: (portId: number) => boolean;
+  /** Port areas (docs/decisions/121): a correction of an area is applied as an operator area. */
+  areas?: {
+    resolveKey(ref: string): Promise<string>;
+    applyCorrection(ticketId: string, key: string, changes: readonly CorrectionChange[], now: number, trx: Trx): Promise<void>;
+    revertCorrection(ticketId: string, trx: Trx): Promise<number>;
+    changed(): void;
+  };
 }) {
   const { repo, clock, audit, transaction, fleet } = deps;
 
@@ -122,7 +129,7 @@ export function createFeedbackService(deps: {
     (items ?? []).map((e, i) => harborText(e, { field: `${field}[${i}]`, code: 'invalid_request', multiline: false, trim: true, minChars: 1, maxChars: 500 }));
 
   /** The canonical reference of a vessel or port subject (vsl_id, port_id); other kinds are free text. */
-  async function subjectRef(subject: SubjectInput): Promise<string> {
+  async function subjectRef(subject: SubjectInput, correction = false): Promise<string> {
     if (subject.kind === 'vessel') {
       const ref = parseVesselRef(subject.id, 'body.subject.id');
       const vslId = await resolveVessel(ref);
@@ -134,6 +141,11 @@ export function createFeedbackService(deps: {
       if (!/^\d{1,9}$/.test(subject.id.trim())) throw new AppError('invalid_request', 'a port subject is its port_id (digits; find it with GET /v1/ports/search)', { field: 'body.subject.id' });
       if (!deps.portExists(portId)) throw new AppError('port_not_found', `no port ${portId} in the port table`, { field: 'body.subject.id' });
       return String(portId);
+    }
+    // a correction names a stored port area by its key; a data request's area is free text (a sea, a region)
+    if (subject.kind === 'area' && correction) {
+      if (!deps.areas) throw new AppError('invalid_request', 'port areas are not served here', { field: 'body.subject.kind' });
+      return deps.areas.resolveKey(subject.id);
     }
     return harborText(subject.id, { field: 'body.subject.id', code: 'invalid_request', multiline: false, trim: true, minChars: 1, maxChars: 200 });
   }
@@ -167,14 +179,16 @@ export function createFeedbackService(deps: {
 
   return {
     async correction(agentId: string, input: CorrectionInput) {
-      if (input.subject.kind !== 'vessel' && input.subject.kind !== 'port') {
-        throw new AppError('invalid_request', 'a correction names a vessel or a port (subject.kind); ask for other data with POST /v1/feedback/request-data', { field: 'body.subject.kind' });
+      if (input.subject.kind !== 'vessel' && input.subject.kind !== 'port' && input.subject.kind !== 'area') {
+        throw new AppError('invalid_request', 'a correction names a vessel, a port or a port area (subject.kind); ask for other data with POST /v1/feedback/request-data', {
+          field: 'body.subject.kind',
+        });
       }
       const target: OverrideTarget = input.subject.kind;
       const changes = checkChanges(target, input.changes);
       const body = bodyText(input.body);
       const evidence = evidenceList(input.evidence);
-      const ref = await subjectRef(input.subject);
+      const ref = await subjectRef(input.subject, true);
       const title = `Correct ${changes.map((c) => c.field).join(', ')} of ${target} ${ref}`;
       return open(agentId, { kind: 'correction', subject_kind: target, subject_ref: ref, title, body, evidence: jsonText(evidence), changes: jsonText(changes) });
     },
@@ -239,13 +253,20 @@ export function createFeedbackService(deps: {
         };
         if (!(await repo.update(ticketId, row.state, patch, trx))) throw new AppError('feedback_state_invalid', `ticket ${ticketId} changed meanwhile; read it again`);
         let overrides = 0;
-        if (step === 'apply') overrides = (await deps.overrides.apply(ticketId, row.subject_kind as OverrideTarget, row.subject_ref, parseJson<CorrectionChange[]>(row.changes, []), now, trx)).length;
+        const changes = parseJson<CorrectionChange[]>(row.changes, []);
+        if (step === 'apply') overrides = (await deps.overrides.apply(ticketId, row.subject_kind as OverrideTarget, row.subject_ref, changes, now, trx)).length;
         if (step === 'revert') overrides = await deps.overrides.revert(ticketId, now, trx);
+        // a port area's correction is an operator area the detector and the GeoJSON read (docs/decisions/121)
+        if (row.subject_kind === 'area' && deps.areas) {
+          if (step === 'apply') await deps.areas.applyCorrection(ticketId, row.subject_ref, changes, now, trx);
+          if (step === 'revert') await deps.areas.revertCorrection(ticketId, trx);
+        }
         await audit.record({ actor, action: `feedback.ticket.${step}`, target: ticketId, details: { agent_id: row.agent_id, from: row.state, to: rule.to, overrides } }, trx);
         await deps.emit(row.agent_id, 'feedback_ticket.changed', { ticket_id: ticketId, kind: row.kind, previous_state: row.state, state: rule.to, public_response: patch.public_response }, trx);
         return { ...row, ...patch };
       });
       if (step === 'apply' || step === 'revert') await deps.overrides.refresh();
+      if ((step === 'apply' || step === 'revert') && row.subject_kind === 'area') deps.areas?.changed();
       return operatorTicketView(updated, await deps.overrides.byTicket(ticketId));
     },
   };

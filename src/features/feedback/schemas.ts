@@ -22,15 +22,23 @@ export const CorrectionBody = Type.Object(
   {
     subject: Type.Object(
       {
-        kind: literals(['vessel', 'port'] as const, 'vessel or port'),
-        id: Type.String({ minLength: 1, maxLength: 64, description: 'A vessel: IMO:<7 digits>, MMSI:<9 digits> or vsl_id; a port: its port_id.' }),
+        kind: literals(['vessel', 'port', 'area'] as const, 'vessel, port, or area (a port area: berth or anchorage, GET /v1/ports/{port_id}/areas)'),
+        id: Type.String({
+          minLength: 1,
+          maxLength: 64,
+          description: 'A vessel: IMO:<7 digits>, MMSI:<9 digits> or vsl_id; a port: its port_id; an area: its area_key (port_id:row:col) or area_id.',
+        }),
       },
       { additionalProperties: false },
     ),
     changes: Type.Array(
       Type.Object(
         {
-          field: Type.String({ minLength: 1, maxLength: 32, description: 'vessel: name, callsign, ship_type, length_m, beam_m, flag; port: name, lat, lon.' }),
+          field: Type.String({
+            minLength: 1,
+            maxLength: 32,
+            description: 'vessel: name, callsign, ship_type, length_m, beam_m, flag; port: name, lat, lon; area: kind (berth or anchorage), lat and lon (its new centre: the area moves), removed (1).',
+          }),
           value: Type.Union([Type.String({ minLength: 1, maxLength: 80, pattern: NO_CONTROL_CHARACTERS_PATTERN }), Type.Number()], { description: 'The correct value.' }),
         },
         { additionalProperties: false },

@@ -1,10 +1,10 @@
 import { AppError } from '../../platform/errors.js';
 
 /**
- * What a correction may change (docs/feedback.md): a vessel's identity fields and a port's name and
- * coordinates. Each field names the property it overrides in the served record and checks its value.
+ * What a correction may change (docs/feedback.md): a vessel's identity fields, a port's name and
+ * coordinates, and a port area's kind, position or presence. Each field names the property it overrides in the served record and checks its value.
  */
-export type OverrideTarget = 'vessel' | 'port';
+export type OverrideTarget = 'vessel' | 'port' | 'area';
 
 interface FieldRule {
   /** The field as the answers name it (vessel record / port record). */
@@ -31,6 +31,13 @@ export const OVERRIDE_FIELDS: Record<OverrideTarget, Record<string, FieldRule>> 
     name: text(80),
     lat: number(-90, 90),
     lon: number(-180, 180),
+  },
+  // a port area (docs/decisions/121): reclassified, moved (its new centre), or removed
+  area: {
+    kind: { describe: 'berth or anchorage', check: (v) => v === 'berth' || v === 'anchorage' },
+    lat: number(-90, 90),
+    lon: number(-180, 180),
+    removed: { describe: '1 (the area is not there)', check: (v) => v === 1 },
   },
 };
 

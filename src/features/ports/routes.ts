@@ -23,7 +23,7 @@ const search = defineRoute({
 const areas = defineRoute({
   operationId: 'getPortsByPortIdAreas',
   description:
-    'Bosun extension (beyond the interface documents): the berth and anchorage areas of a port as a GeoJSON FeatureCollection, one MultiPolygon of 0.005° grid cells per area. Provenance gfw: cells of the Global Fishing Watch anchorage points assigned to the port; learnt: cells where at least two distinct vessels stopped in the port calls Bosun detected; operator: set by the operator. kind (berth or anchorage) is by how ships behaved in the stops there (swinging at anchor or AIS status 1: anchorage), with a confidence and the evidence counts (vessels, stops, anchor_stops, gfw_points). Empty until the operator runs bosun events areas rebuild. Method: docs/decisions/116.',
+    'Bosun extension (beyond the interface documents): the berth and anchorage areas of a port as a GeoJSON FeatureCollection, one MultiPolygon of 0.005° grid cells per area. Provenance gfw: cells of the Global Fishing Watch anchorage points assigned to the port; learnt: cells where at least two distinct vessels stopped in the port calls Bosun detected; operator: set by the operator. kind (berth or anchorage) is by how ships behaved in the stops there (swinging at anchor or AIS status 1: anchorage), with a confidence and the evidence counts (vessels, stops, anchor_stops, gfw_points). Empty until the operator runs bosun events areas rebuild. Port calls are detected on these areas. Correct one with POST /v1/feedback/correction (subject kind area, id its area_key). Method: docs/decisions/116, 120, 121.',
   params: PortAreasParams,
   response: PortAreasData,
   errors: ['invalid_request', 'port_not_found'],

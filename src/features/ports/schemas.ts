@@ -76,6 +76,10 @@ export const PortAreasData = Type.Object({
       }),
       properties: Type.Object({
         area_id: Type.Integer(),
+        area_key: Nullable(
+          Type.String(),
+          "Stable key port_id:row:col of the area's busiest grid cell: area_id changes at each rebuild, the key does not. Name the area by it in a feedback correction (subject kind area): kind, lat/lon (move), removed.",
+        ),
         kind: Type.Union([Type.Literal('berth'), Type.Literal('anchorage')], { description: 'By how ships behaved in its stops: most at anchor (swinging, or AIS status 1) is anchorage.' }),
         provenance: Type.Union([Type.Literal('gfw'), Type.Literal('learnt'), Type.Literal('operator')], {
           description: 'gfw: cells of Global Fishing Watch anchorage points; learnt: cells where at least two distinct vessels stopped in port calls; operator: set by the operator.',

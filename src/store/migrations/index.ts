@@ -36,6 +36,7 @@ import * as consoleSigninGuard from './20261127T2100_console_signin_guard.js';
 import * as loiteringGaps from './20261128T0100_loitering_gaps.js';
 import * as portAreas from './20261128T0200_port_areas.js';
 import * as bountyFunding from './20261128T0300_bounty_funding.js';
+import * as portAreaCorrections from './20261128T0400_port_area_corrections.js';
 import * as voyages from './20261128T0500_voyages.js';
 
 export interface BosunMigration {
@@ -80,5 +81,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261128T0100_loitering_gaps': loiteringGaps,
   '20261128T0200_port_areas': portAreas,
   '20261128T0300_bounty_funding': bountyFunding,
+  '20261128T0400_port_area_corrections': portAreaCorrections,
   '20261128T0500_voyages': voyages,
 };
