@@ -26,6 +26,11 @@ export interface LandIndex {
   cellState(lon: number, lat: number): 1 | 2 | 3;
   /** True when the straight lon/lat segment from a to b (longitudes within -180..180) crosses or touches a coast segment. */
   crossesCoast(ax: number, ay: number, bx: number, by: number): boolean;
+  /**
+   * True when the straight lon/lat segment from a to b, which lies inside the CELL_DEG cell holding
+   * (lon, lat), crosses or touches a coast segment: tested against the segments of that cell, kept per cell.
+   */
+  crossesCoastInCell(lon: number, lat: number, ax: number, ay: number, bx: number, by: number): boolean;
   /** True when a coast segment touches the box (longitudes within -180..180). */
   boxTouchesCoast(west: number, south: number, east: number, north: number): boolean;
   readonly segments: number;
@@ -127,6 +132,7 @@ function eachRingSegment(rings: readonly Ring[], emit: (ax: number, ay: number, 
 
 /** Side of the cells whose land-or-sea answer is kept (0.125°: 4 MB for the globe, filled on first use). */
 const CELL_DEG = LAND_CELL_DEG;
+const CELL_SEGMENTS_KEPT = 100_000;
 const CELL_EPSILON = 1e-9;
 const SUBCELLS = 8;
 const SPLIT_AFTER = 4;
@@ -282,10 +288,33 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
     return crossed;
   }
 
+  // coast segments touching each cell asked about (cleared past CELL_SEGMENTS_KEPT cells)
+  const cellSegments = new Map<number, Int32Array>();
+  function crossesCoastInCell(lon: number, lat: number, ax: number, ay: number, bx: number, by: number): boolean {
+    const cx = Math.max(0, Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG)));
+    const cy = Math.max(0, Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG)));
+    const cell = cy * columns + cx;
+    let segs = cellSegments.get(cell);
+    if (segs === undefined) {
+      const west = -180 + cx * CELL_DEG;
+      const south = -90 + cy * CELL_DEG;
+      const margin = 1e-6;
+      segs = Int32Array.from(index.search(west - margin, south - margin, west + CELL_DEG + margin, south + CELL_DEG + margin, (i) => i < count));
+      if (cellSegments.size >= CELL_SEGMENTS_KEPT) cellSegments.clear();
+      cellSegments.set(cell, segs);
+    }
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i]!;
+      if (segmentsIntersect(ax, ay, bx, by, x1[s]!, y1[s]!, x2[s]!, y2[s]!)) return true;
+    }
+    return false;
+  }
+
   return {
     isLand,
     cellState,
     crossesCoast,
+    crossesCoastInCell,
     boxTouchesCoast(west, south, east, north) {
       let touched = false;
       index.search(west - CELL_EPSILON, south - CELL_EPSILON, east + CELL_EPSILON, north + CELL_EPSILON, (s) => {

@@ -7,7 +7,7 @@ import type { LandIndex } from '../geo/land.js';
 import { graphBytes, PASSAGES, passageAt, passageByName, type PassageInfo, type SeaGraph } from './graph.js';
 import { connectorOverLandKm, CONNECTOR_LAND_TOLERANCE_KM } from './connector-land.js';
 import { createSnapIndex, SNAP_MAX_NM, type Snap } from './snap.js';
-import { greatCircleAtSea, pullChain, slideCorners } from './pull.js';
+import { greatCircleAtSea, PULL_END_ALLOWANCE_KM, pullChain, slideCorners } from './pull.js';
 import { distanceNm } from '../geo/distance.js';
 
 export type RoutingErrorCode = 'point_off_network' | 'route_unreachable' | 'unknown_passage' | 'same_origin_destination';
@@ -285,18 +285,44 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
     return land === undefined ? snap : { ...snap, overLandKm: connectorOverLandKm(land, [snap.lon, snap.lat], [snap.snappedLon, snap.snappedLat], stopAboveKm) };
   };
 
+  /** A point as one number (1e-5° steps, about a metre): the key of the memos below. */
+  const pointKey = (p: readonly [number, number]) => Math.round((p[0] + 540) * 1e5) * 2 ** 25 + Math.round((p[1] + 90) * 1e5);
+  /** Whether a point of a route lies at sea (1:10m), remembered per point. */
+  const pointMemo = new Map<number, boolean>();
+  const atSeaPoint = (land: LandIndex, p: readonly [number, number], key: number) => {
+    let sea = pointMemo.get(key);
+    if (sea === undefined) {
+      const lon = p[0] > 180 ? p[0] - 360 : p[0] < -180 ? p[0] + 360 : p[0];
+      sea = !land.isLand(lon, p[1]);
+      if (pointMemo.size >= SEA_MEMO) pointMemo.clear();
+      pointMemo.set(key, sea);
+    }
+    return sea;
+  };
   /**
    * Great-circle land tests of the pull (decision 126), remembered: routes share most of their network
    * points, so a server answers the same question many times. Bounded; cleared when full.
    */
-  const seaMemo = new Map<string, boolean>();
+  const seaMemo = new Map<number, Map<number, boolean>>();
+  let seaMemoSize = 0;
   const seaTest = (land: LandIndex) => (a: readonly [number, number], b: readonly [number, number]) => {
-    const key = `${a[0]},${a[1]},${b[0]},${b[1]}`;
-    let answer = seaMemo.get(key);
+    const ka = pointKey(a);
+    const kb = pointKey(b);
+    let row = seaMemo.get(ka);
+    let answer = row?.get(kb);
     if (answer === undefined) {
-      answer = greatCircleAtSea(land, a, b);
-      if (seaMemo.size >= SEA_MEMO) seaMemo.clear();
-      seaMemo.set(key, answer);
+      answer = greatCircleAtSea(land, a, b, PULL_END_ALLOWANCE_KM, atSeaPoint(land, a, ka), atSeaPoint(land, b, kb));
+      if (seaMemoSize >= SEA_MEMO) {
+        seaMemo.clear();
+        seaMemoSize = 0;
+        row = undefined;
+      }
+      if (row === undefined) {
+        row = new Map();
+        seaMemo.set(ka, row);
+      }
+      row.set(kb, answer);
+      seaMemoSize++;
     }
     return answer;
   };

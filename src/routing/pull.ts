@@ -39,15 +39,20 @@ function coarseSea(land: LandIndex, lon: number, lat: number): boolean {
 }
 
 const RAD = Math.PI / 180;
+/** Chord ends of the test under way (the test is not re-entered). */
+let scratchLon = new Float64Array(256);
+let scratchLat = new Float64Array(256);
 
 /**
  * True when the great circle from a to b ([lon, lat], longitudes may be unwrapped) touches no 1:10m land,
  * except within `endKm` of its ends: its first point past `endKm` is at sea and no chord crosses the coast.
+ * An end the caller knows to be at sea (`aAtSea`, `bAtSea`) is checked from the end itself, without a
+ * point-in-land test.
  * Chords are tried middle first (an obstacle usually lies between the ends of a detour).
  */
-export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], b: readonly [number, number], endKm = PULL_END_ALLOWANCE_KM): boolean {
+export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], b: readonly [number, number], endKm = PULL_END_ALLOWANCE_KM, aAtSea = false, bAtSea = false): boolean {
   const lengthKm = distanceM(a[1], a[0], b[1], b[0]) / 1000;
-  if (lengthKm <= 2 * endKm) return true;
+  if (lengthKm <= (aAtSea ? 0 : endKm) + (bAtSea ? 0 : endKm)) return true;
   // slerp between the unit vectors of a and b
   const ca = Math.cos(a[1] * RAD);
   const cb = Math.cos(b[1] * RAD);
@@ -59,12 +64,18 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
   const bz = Math.sin(b[1] * RAD);
   const delta = lengthKm / (EARTH_RADIUS_M / 1000);
   const sinDelta = Math.sin(delta);
-  const f0 = endKm / lengthKm;
-  const f1 = 1 - f0;
+  // an end known to be at sea is checked from the end itself; an end on land (a port inland) from endKm on
+  const f0 = aAtSea ? 0 : endKm / lengthKm;
+  const f1 = bAtSea ? 1 : 1 - endKm / lengthKm;
   const chords = Math.max(1, Math.ceil(((f1 - f0) * lengthKm) / CHORD_KM));
   // chord ends computed when first needed (a check that fails in the middle computes few)
-  const lon = new Float64Array(chords + 1);
-  const lat = new Float64Array(chords + 1).fill(NaN);
+  if (scratchLat.length < chords + 1) {
+    scratchLon = new Float64Array(2 * (chords + 1));
+    scratchLat = new Float64Array(2 * (chords + 1));
+  }
+  const lon = scratchLon;
+  const lat = scratchLat;
+  lat.fill(NaN, 0, chords + 1);
   const point = (c: number) => {
     if (!Number.isNaN(lat[c]!)) return;
     const f = f0 + ((f1 - f0) * c) / chords;
@@ -77,7 +88,7 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
     lon[c] = Math.atan2(y, x) / RAD;
   };
   point(0);
-  if (land.isLand(lon[0]!, lat[0]!)) return false;
+  if (!aAtSea && land.isLand(normalizeLon(lon[0]!), lat[0]!)) return false;
   let stride = 1;
   while (stride * 2 <= chords) stride *= 2;
   for (; stride >= 1; stride = stride / 2) {
@@ -96,14 +107,18 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
 }
 
 /**
- * Visits the cells of `deg` degrees a lon/lat segment passes, in order (Amanatides–Woo), as parameter
- * intervals [u0, u1] of the segment; stops and returns false when `visit` does.
+ * A chord starting at sea (longitudes may pass ±180): at sea when it crosses no coast segment. Only the
+ * 1° cells that are not all sea are looked into, and in them only the 0.125° cells the coast crosses
+ * (or that are land) are tested exactly, each with the piece of the chord inside it. Cells are visited in
+ * order along the chord (Amanatides–Woo traversal).
  */
-function walkCells(x0: number, y0: number, x1: number, y1: number, deg: number, visit: (u0: number, u1: number) => boolean): boolean {
-  const gx0 = (x0 + 180) / deg;
-  const gy0 = (y0 + 90) / deg;
-  const dx = (x1 - x0) / deg;
-  const dy = (y1 - y0) / deg;
+function chordAtSea(land: LandIndex, x0: number, y0: number, x1: number, y1: number): boolean {
+  const ex = x1 - x0;
+  const ey = y1 - y0;
+  const gx0 = (x0 + 180) / COARSE_DEG;
+  const gy0 = (y0 + 90) / COARSE_DEG;
+  const dx = ex / COARSE_DEG;
+  const dy = ey / COARSE_DEG;
   const cx = Math.floor(gx0);
   const cy = Math.floor(gy0);
   const tDeltaX = dx !== 0 ? 1 / Math.abs(dx) : Infinity;
@@ -113,7 +128,8 @@ function walkCells(x0: number, y0: number, x1: number, y1: number, deg: number, 
   let t = 0;
   for (let guard = 0; guard < 100_000; guard++) {
     const tNext = Math.min(tMaxX, tMaxY, 1);
-    if (!visit(t, tNext)) return false;
+    const um = (t + tNext) / 2;
+    if (!coarseSea(land, normalizeLon(x0 + um * ex), y0 + um * ey) && !fineAtSea(land, x0 + t * ex, y0 + t * ey, x0 + tNext * ex, y0 + tNext * ey)) return false;
     if (tNext >= 1) return true;
     t = tNext;
     if (tMaxX < tMaxY) tMaxX += tDeltaX;
@@ -122,29 +138,35 @@ function walkCells(x0: number, y0: number, x1: number, y1: number, deg: number, 
   return true;
 }
 
-/**
- * A chord starting at sea (longitudes may pass ±180): at sea when it crosses no coast segment. Only the
- * 1° cells that are not all sea are looked into, and in them only the 0.125° cells the coast crosses
- * (or that are land) are tested exactly, each with the piece of the chord inside it.
- */
-function chordAtSea(land: LandIndex, x0: number, y0: number, x1: number, y1: number): boolean {
-  const ex = x1 - x0;
-  const ey = y1 - y0;
-  return walkCells(x0, y0, x1, y1, COARSE_DEG, (u0, u1) => {
-    const um = (u0 + u1) / 2;
-    if (coarseSea(land, normalizeLon(x0 + um * ex), y0 + um * ey)) return true;
-    const ax = x0 + u0 * ex;
-    const ay = y0 + u0 * ey;
-    const fx = (u1 - u0) * ex;
-    const fy = (u1 - u0) * ey;
-    return walkCells(ax, ay, ax + fx, ay + fy, LAND_CELL_DEG, (v0, v1) => {
-      const vm = (v0 + v1) / 2;
-      const mx = ax + vm * fx;
-      const shift = normalizeLon(mx) - mx;
-      if (land.cellState(mx + shift, ay + vm * fy) === 1) return true;
-      return !land.crossesCoast(ax + v0 * fx + shift, ay + v0 * fy, ax + v1 * fx + shift, ay + v1 * fy);
-    });
-  });
+/** The piece of a chord inside one coarse cell, through the land index's cells. */
+function fineAtSea(land: LandIndex, ax: number, ay: number, bx: number, by: number): boolean {
+  const C = LAND_CELL_DEG;
+  const fx = bx - ax;
+  const fy = by - ay;
+  const gx0 = (ax + 180) / C;
+  const gy0 = (ay + 90) / C;
+  const dx = fx / C;
+  const dy = fy / C;
+  const cx = Math.floor(gx0);
+  const cy = Math.floor(gy0);
+  const tDeltaX = dx !== 0 ? 1 / Math.abs(dx) : Infinity;
+  const tDeltaY = dy !== 0 ? 1 / Math.abs(dy) : Infinity;
+  let tMaxX = dx > 0 ? (cx + 1 - gx0) / dx : dx < 0 ? (gx0 - cx) / -dx : Infinity;
+  let tMaxY = dy > 0 ? (cy + 1 - gy0) / dy : dy < 0 ? (gy0 - cy) / -dy : Infinity;
+  let v0 = 0;
+  for (let guard = 0; guard < 100_000; guard++) {
+    const v1 = Math.min(tMaxX, tMaxY, 1);
+    const vm = (v0 + v1) / 2;
+    const mx = ax + vm * fx;
+    const my = ay + vm * fy;
+    const shift = normalizeLon(mx) - mx;
+    if (land.cellState(mx + shift, my) !== 1 && land.crossesCoastInCell(mx + shift, my, ax + v0 * fx + shift, ay + v0 * fy, ax + v1 * fx + shift, ay + v1 * fy)) return false;
+    if (v1 >= 1) return true;
+    v0 = v1;
+    if (tMaxX < tMaxY) tMaxX += tDeltaX;
+    else tMaxY += tDeltaY;
+  }
+  return true;
 }
 
 /**
@@ -175,14 +197,14 @@ export function pullChain(points: readonly (readonly [number, number])[], group:
 }
 
 /** A corner whose detour (nm) is below this is left as it is. */
-const SLIDE_MIN_DETOUR_NM = 1;
-const SLIDE_STEPS = 6;
+const SLIDE_MIN_DETOUR_NM = 5;
+const SLIDE_STEPS = 5;
 
 /**
  * After the pull, each corner the route turns at (not a point where it enters a passage: `fixed`) slides
  * toward the great circle between its neighbours as far as both new segments stay at sea (bisection), so
  * a corner set by the network's vertex off a headland moves in to the headland. One pass, in order;
- * corners whose detour is under 1 nm are left. Changes `points` in place.
+ * corners whose detour is under 5 nm are left. Changes `points` in place.
  */
 export function slideCorners(points: [number, number][], fixed: readonly boolean[], atSea: (a: readonly [number, number], b: readonly [number, number]) => boolean): void {
   const nm = (a: readonly [number, number], b: readonly [number, number]) => distanceM(a[1], a[0], b[1], b[0]) / 1852;
