@@ -562,16 +562,26 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
     joins: (point, excludedMask = 0, pointIndex) => joinsOf(point, excludedMask, pointIndex),
     route,
     alternatives(points, options = {}) {
-      const best = route(points, options);
-      const without: { passage: string; route: Route }[] = [];
-      for (const crossing of new Set(best.passages.map((p) => p.id))) {
-        const mask = best.excludedMask | (1 << passageByName(crossing)!.index);
-        try {
-          without.push({ passage: crossing, route: route(points, { excludedMask: mask }) });
-        } catch (error) {
-          if (!(error instanceof RoutingError)) throw error;
+      // The search is shortest on the network; the pull (decision 126) may make a route under one more
+      // closure shorter than the best. Such a route is a route without the closure too: it becomes the best
+      // (then its own passages are closed in turn), so no alternative is ever shorter than the best.
+      let best = route(points, options);
+      let without: { passage: string; route: Route }[] = [];
+      for (let round = 0; round < 4; round++) {
+        without = [];
+        for (const crossing of new Set(best.passages.map((p) => p.id))) {
+          const mask = best.excludedMask | (1 << passageByName(crossing)!.index);
+          try {
+            without.push({ passage: crossing, route: route(points, { excludedMask: mask }) });
+          } catch (error) {
+            if (!(error instanceof RoutingError)) throw error;
+          }
         }
+        const shorter = without.reduce<Route | null>((m, w) => (w.route.distanceNm < (m?.distanceNm ?? best.distanceNm) ? w.route : m), null);
+        if (shorter === null) break;
+        best = { ...shorter, excludedMask: best.excludedMask };
       }
+      without = without.filter((w) => w.route.distanceNm >= best.distanceNm);
       return { best, without };
     },
   };
