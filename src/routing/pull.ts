@@ -197,14 +197,14 @@ export function pullChain(points: readonly (readonly [number, number])[], group:
 }
 
 /** A corner whose detour (nm) is below this is left as it is. */
-const SLIDE_MIN_DETOUR_NM = 5;
+const SLIDE_MIN_DETOUR_NM = 20;
 const SLIDE_STEPS = 5;
 
 /**
  * After the pull, each corner the route turns at (not a point where it enters a passage: `fixed`) slides
  * toward the great circle between its neighbours as far as both new segments stay at sea (bisection), so
  * a corner set by the network's vertex off a headland moves in to the headland. One pass, in order;
- * corners whose detour is under 5 nm are left. Changes `points` in place.
+ * corners whose detour is under 20 nm are left. Changes `points` in place.
  */
 export function slideCorners(points: [number, number][], fixed: readonly boolean[], atSea: (a: readonly [number, number], b: readonly [number, number]) => boolean): void {
   const nm = (a: readonly [number, number], b: readonly [number, number]) => distanceM(a[1], a[0], b[1], b[0]) / 1852;
