@@ -1,12 +1,12 @@
 /**
  * Great circles where the water allows (issue 28, decision 126): after the search, a route's chain of
- * points is "string-pulled" — from each kept point, the farthest later point whose great circle stays
- * off Natural Earth 1:10m land replaces the points between. Passages stay as the network draws them:
- * points where the route enters or leaves a passage are kept, and only points of the same passage (or of
- * none) are pulled together.
+ * points is "string-pulled" — from each kept point, the farthest later point whose great circle touches
+ * no Natural Earth 1:10m land replaces the points between; then corners with a large detour slide toward
+ * the great circle between their neighbours. The point where the route enters a passage is kept, so
+ * passages, where they begin and the distance at which they do stay as the network has them.
  *
- * The land test walks the great circle through the land index's 0.125° cells (a cell no coast touches
- * answers for itself), sampling exactly only inside cells the coast crosses, so an ocean crossing of
+ * The land test walks the great circle through 1° cells known to be all sea and the land index's 0.125°
+ * cells, and tests the coast segments exactly only inside cells the coast crosses, so an ocean crossing of
  * thousands of km costs a few hundred cell lookups. Declared waterways are NOT water here: a pull never
  * cuts across what the 1:10m mask draws as land.
  */
