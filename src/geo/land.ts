@@ -19,8 +19,25 @@ export interface LandIndex {
   coastDistanceKm(lon: number, lat: number, maxKm: number): number;
   /** Positive km inland, negative km offshore (0 on the coast); Infinity-limited by `maxKm` like coastDistanceKm. */
   signedCoastDistanceKm(lon: number, lat: number, maxKm: number): number;
+  /**
+   * What the index knows of the CELL_DEG cell holding the point (lon in -180..180): 1 all sea, 2 all land
+   * (no coast segment touches it), 3 the coast crosses it (ask isLand for each point). Decision 126.
+   */
+  cellState(lon: number, lat: number): 1 | 2 | 3;
+  /** True when the straight lon/lat segment from a to b (longitudes within -180..180) crosses or touches a coast segment. */
+  crossesCoast(ax: number, ay: number, bx: number, by: number): boolean;
+  /**
+   * True when the straight lon/lat segment from a to b, which lies inside the CELL_DEG cell holding
+   * (lon, lat), crosses or touches a coast segment: tested against the segments of that cell, kept per cell.
+   */
+  crossesCoastInCell(lon: number, lat: number, ax: number, ay: number, bx: number, by: number): boolean;
+  /** True when a coast segment touches the box (longitudes within -180..180). */
+  boxTouchesCoast(west: number, south: number, east: number, north: number): boolean;
   readonly segments: number;
 }
+
+/** Side of the cells of LandIndex.cellState, degrees. */
+export const LAND_CELL_DEG = 0.125;
 
 export const LAND_ATTRIBUTION = 'Natural Earth 1:10m land (public domain), via the world-atlas package';
 
@@ -114,7 +131,8 @@ function eachRingSegment(rings: readonly Ring[], emit: (ax: number, ay: number, 
 }
 
 /** Side of the cells whose land-or-sea answer is kept (0.125°: 4 MB for the globe, filled on first use). */
-const CELL_DEG = 0.125;
+const CELL_DEG = LAND_CELL_DEG;
+const CELL_SEGMENTS_KEPT = 100_000;
 const CELL_EPSILON = 1e-9;
 const SUBCELLS = 8;
 const SPLIT_AFTER = 4;
@@ -167,11 +185,7 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
   const rows = Math.round(180 / CELL_DEG);
   const cells = new Uint8Array(columns * rows);
 
-  function isLand(lon: number, lat: number): boolean {
-    if (!(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90)) return rayIsLand(lon, lat);
-    const cx = Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG));
-    const cy = Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG));
-    const cell = cy * columns + cx;
+  function cellStateOf(cell: number, cx: number, cy: number): number {
     let state = cells[cell]!;
     if (state === CELL_UNKNOWN) {
       const west = -180 + cx * CELL_DEG;
@@ -180,7 +194,23 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
       state = touched.length > 0 ? CELL_COAST : rayIsLand(west + CELL_DEG / 2, south + CELL_DEG / 2) ? CELL_LAND : CELL_SEA;
       cells[cell] = state;
     }
+    return state;
+  }
+
+  function isLand(lon: number, lat: number): boolean {
+    if (!(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90)) return rayIsLand(lon, lat);
+    const cx = Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG));
+    const cy = Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG));
+    const cell = cy * columns + cx;
+    const state = cellStateOf(cell, cx, cy);
     return state === CELL_COAST ? coastCellIsLand(cell, cx, cy, lon, lat) : state === CELL_LAND;
+  }
+
+  function cellState(lon: number, lat: number): 1 | 2 | 3 {
+    if (!(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90)) return CELL_COAST;
+    const cx = Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG));
+    const cy = Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG));
+    return cellStateOf(cy * columns + cx, cx, cy) as 1 | 2 | 3;
   }
 
   // A cell the coast crosses is split the same way into SUBCELLS × SUBCELLS, kept for the cells asked about.
@@ -248,8 +278,51 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
     return best <= maxKm ? best : Infinity;
   }
 
+  function crossesCoast(ax: number, ay: number, bx: number, by: number): boolean {
+    // the test runs inside the search's filter, which keeps nothing: no result array is built
+    let crossed = false;
+    index.search(Math.min(ax, bx), Math.min(ay, by), Math.max(ax, bx), Math.max(ay, by), (s) => {
+      if (!crossed && s < count && segmentsIntersect(ax, ay, bx, by, x1[s]!, y1[s]!, x2[s]!, y2[s]!)) crossed = true;
+      return false;
+    });
+    return crossed;
+  }
+
+  // coast segments touching each cell asked about (cleared past CELL_SEGMENTS_KEPT cells)
+  const cellSegments = new Map<number, Int32Array>();
+  function crossesCoastInCell(lon: number, lat: number, ax: number, ay: number, bx: number, by: number): boolean {
+    const cx = Math.max(0, Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG)));
+    const cy = Math.max(0, Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG)));
+    const cell = cy * columns + cx;
+    let segs = cellSegments.get(cell);
+    if (segs === undefined) {
+      const west = -180 + cx * CELL_DEG;
+      const south = -90 + cy * CELL_DEG;
+      const margin = 1e-6;
+      segs = Int32Array.from(index.search(west - margin, south - margin, west + CELL_DEG + margin, south + CELL_DEG + margin, (i) => i < count));
+      if (cellSegments.size >= CELL_SEGMENTS_KEPT) cellSegments.clear();
+      cellSegments.set(cell, segs);
+    }
+    for (let i = 0; i < segs.length; i++) {
+      const s = segs[i]!;
+      if (segmentsIntersect(ax, ay, bx, by, x1[s]!, y1[s]!, x2[s]!, y2[s]!)) return true;
+    }
+    return false;
+  }
+
   return {
     isLand,
+    cellState,
+    crossesCoast,
+    crossesCoastInCell,
+    boxTouchesCoast(west, south, east, north) {
+      let touched = false;
+      index.search(west - CELL_EPSILON, south - CELL_EPSILON, east + CELL_EPSILON, north + CELL_EPSILON, (s) => {
+        if (s < count) touched = true;
+        return false;
+      });
+      return touched;
+    },
     coastDistanceKm,
     signedCoastDistanceKm(lon, lat, maxKm) {
       const d = coastDistanceKm(lon, lat, maxKm);
@@ -269,4 +342,17 @@ function pointSegmentKm(px: number, py: number, ax: number, ay: number, bx: numb
   const len2 = ux * ux + uy * uy;
   const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, (wx * ux + wy * uy) / len2));
   return distanceM(py, px, ay + t * (by - ay), ax + t * (bx - ax)) / 1000;
+}
+
+/** Planar intersection of segments p1-p2 and q1-q2 (touching counts). */
+function segmentsIntersect(p1x: number, p1y: number, p2x: number, p2y: number, q1x: number, q1y: number, q2x: number, q2y: number): boolean {
+  const d1 = (q2x - q1x) * (p1y - q1y) - (q2y - q1y) * (p1x - q1x);
+  const d2 = (q2x - q1x) * (p2y - q1y) - (q2y - q1y) * (p2x - q1x);
+  const d3 = (p2x - p1x) * (q1y - p1y) - (p2y - p1y) * (q1x - p1x);
+  const d4 = (p2x - p1x) * (q2y - p1y) - (p2y - p1y) * (q2x - p1x);
+  if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) return true;
+  const on = (ax: number, ay: number, bx: number, by: number, cx: number, cy: number) => Math.min(ax, bx) <= cx && cx <= Math.max(ax, bx) && Math.min(ay, by) <= cy && cy <= Math.max(ay, by);
+  return (
+    (d1 === 0 && on(q1x, q1y, q2x, q2y, p1x, p1y)) || (d2 === 0 && on(q1x, q1y, q2x, q2y, p2x, p2y)) || (d3 === 0 && on(p1x, p1y, p2x, p2y, q1x, q1y)) || (d4 === 0 && on(p1x, p1y, p2x, p2y, q2x, q2y))
+  );
 }

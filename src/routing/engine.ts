@@ -7,6 +7,8 @@ import type { LandIndex } from '../geo/land.js';
 import { graphBytes, PASSAGES, passageAt, passageByName, type PassageInfo, type SeaGraph } from './graph.js';
 import { connectorOverLandKm, CONNECTOR_LAND_TOLERANCE_KM } from './connector-land.js';
 import { createSnapIndex, SNAP_MAX_NM, type Snap } from './snap.js';
+import { greatCircleAtSea, PULL_END_ALLOWANCE_KM, pullChain, slideCorners } from './pull.js';
+import { distanceNm } from '../geo/distance.js';
 
 export type RoutingErrorCode = 'point_off_network' | 'route_unreachable' | 'unknown_passage' | 'same_origin_destination';
 
@@ -65,6 +67,8 @@ export interface EngineOptions {
    * coast). Without it (small test graphs) connectors are not checked.
    */
   land?: () => LandIndex;
+  /** Pull the route's chain straight over great circles that stay off land (decision 126); default true when `land` is given. */
+  pull?: boolean;
 }
 
 /** Candidate joins of a place: the nearest point of each edge within this much of the nearest edge (nm), at most MAX_CANDIDATES. */
@@ -80,6 +84,8 @@ const MAX_CHECKED = 40;
 const MAX_CHECKED_WIDE = 400;
 /** Candidate sets kept per place (a port is joined the same way every time). */
 const CANDIDATE_CACHE = 4096;
+/** Great-circle land tests remembered (decision 126). */
+const SEA_MEMO = 200_000;
 
 export interface RouteOptions {
   /** Bit i set: edges of passage index i are not used (see passageMask). */
@@ -279,6 +285,48 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
     return land === undefined ? snap : { ...snap, overLandKm: connectorOverLandKm(land, [snap.lon, snap.lat], [snap.snappedLon, snap.snappedLat], stopAboveKm) };
   };
 
+  /** A point as one number (1e-5° steps, about a metre): the key of the memos below. */
+  const pointKey = (p: readonly [number, number]) => Math.round((p[0] + 540) * 1e5) * 2 ** 25 + Math.round((p[1] + 90) * 1e5);
+  /** Whether a point of a route lies at sea (1:10m), remembered per point. */
+  const pointMemo = new Map<number, boolean>();
+  const atSeaPoint = (land: LandIndex, p: readonly [number, number], key: number) => {
+    let sea = pointMemo.get(key);
+    if (sea === undefined) {
+      const lon = p[0] > 180 ? p[0] - 360 : p[0] < -180 ? p[0] + 360 : p[0];
+      sea = !land.isLand(lon, p[1]);
+      if (pointMemo.size >= SEA_MEMO) pointMemo.clear();
+      pointMemo.set(key, sea);
+    }
+    return sea;
+  };
+  /**
+   * Great-circle land tests of the pull (decision 126), remembered: routes share most of their network
+   * points, so a server answers the same question many times. Bounded; cleared when full.
+   */
+  const seaMemo = new Map<number, Map<number, boolean>>();
+  let seaMemoSize = 0;
+  const seaTest = (land: LandIndex) => (a: readonly [number, number], b: readonly [number, number]) => {
+    const ka = pointKey(a);
+    const kb = pointKey(b);
+    let row = seaMemo.get(ka);
+    let answer = row?.get(kb);
+    if (answer === undefined) {
+      answer = greatCircleAtSea(land, a, b, PULL_END_ALLOWANCE_KM, atSeaPoint(land, a, ka), atSeaPoint(land, b, kb));
+      if (seaMemoSize >= SEA_MEMO) {
+        seaMemo.clear();
+        seaMemoSize = 0;
+        row = undefined;
+      }
+      if (row === undefined) {
+        row = new Map();
+        seaMemo.set(ka, row);
+      }
+      row.set(kb, answer);
+      seaMemoSize++;
+    }
+    return answer;
+  };
+
   /** Network part of a leg: the edges from the source snap to the target snap (snap edges included when partly used). */
   /**
    * The best leg from any source join to any target join (connectors included in lengthNm): A* seeded
@@ -395,27 +443,29 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
   const leg = (sources: readonly Snap[], targets: readonly Snap[], target: LatLon, mask: number, startNm: number): RouteLeg => {
     const found = searchLeg(sources, targets, target, mask);
     const { s, t } = found;
-    const coordinates: [number, number][] = [];
-    const passages: PassageCrossing[] = [];
-    let along = startNm;
-    let previous = 0;
+    // the chain of points with, per point k ≥ 1, the passage of the segment ending there and whether it is a connector
+    const raw: [number, number][] = [];
+    const group: number[] = [0];
+    const connector: boolean[] = [false];
+    const rawNm: number[] = [0];
     const step = (edge: number, lengthNm: number, lon: number, lat: number) => {
-      const p = edge < 0 ? 0 : graph.edgePassage[edge]!;
-      if (p !== 0 && p !== previous) {
-        const info = passageAt(p);
-        const [atLon, atLat] = coordinates[coordinates.length - 1]!;
-        passages.push({ id: info.id, name: info.name, kind: info.kind, lat: atLat, lon: atLon > 180 ? atLon - 360 : atLon < -180 ? atLon + 360 : atLon, at_nm: Math.round(along * 10) / 10 });
+      const before = raw.length;
+      unwrapPush(raw, lon, lat);
+      if (raw.length === before) {
+        // the same point again (a zero-length step): its length, if any, stays on the segment before
+        rawNm[rawNm.length - 1]! += lengthNm;
+        return;
       }
-      if (edge >= 0) previous = p;
-      along += lengthNm;
-      unwrapPush(coordinates, lon, lat);
+      group.push(edge < 0 ? 0 : graph.edgePassage[edge]!);
+      connector.push(edge < 0);
+      rawNm.push(lengthNm);
     };
-    unwrapPush(coordinates, s.lon, s.lat);
+    unwrapPush(raw, s.lon, s.lat);
     step(-1, s.connectorNm, s.snappedLon, s.snappedLat);
     const sLen = graph.edgeNm[s.edge]!;
     const tLen = graph.edgeNm[t.edge]!;
     if (found.startNode === -1) {
-      step(s.edge, found.lengthNm, t.snappedLon, t.snappedLat);
+      step(s.edge, found.lengthNm - s.connectorNm - t.connectorNm, t.snappedLon, t.snappedLat);
     } else {
       const toStart = found.startNode === graph.edgeA[s.edge] ? s.t * sLen : (1 - s.t) * sLen;
       if (toStart > 0) step(s.edge, toStart, graph.lon[found.startNode]!, graph.lat[found.startNode]!);
@@ -428,8 +478,39 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
       if (fromEnd > 0) step(t.edge, fromEnd, t.snappedLon, t.snappedLat);
     }
     step(-1, t.connectorNm, t.lon, t.lat);
+    // great circles where the water allows (decision 126): the chain pulled straight within each passage group
+    const land = options.pull === false ? undefined : options.land?.();
+    const atSea = land === undefined ? null : seaTest(land);
+    const kept = atSea === null ? raw.map((_, i) => i) : pullChain(raw, group, atSea);
+    const coordinates = kept.map((k) => [raw[k]![0], raw[k]![1]] as [number, number]);
+    // a pulled segment is of the passage of its first segment (it may leave a passage, never enter one)
+    const segGroup = kept.map((k, m) => (m === 0 ? 0 : group[kept[m - 1]! + 1]!));
+    let changed = kept.length < raw.length;
+    if (atSea !== null) {
+      // the point where the route enters a passage stays where the network has it
+      const fixed = kept.map((_, m) => m === 0 || m === kept.length - 1 || (segGroup[m + 1]! !== 0 && segGroup[m + 1] !== segGroup[m]));
+      const before = coordinates.map((c) => c[0] + c[1]);
+      slideCorners(coordinates, fixed, atSea);
+      changed ||= coordinates.some((c, m) => c[0] + c[1] !== before[m]);
+    }
+    const passages: PassageCrossing[] = [];
+    let along = startNm;
+    let previous = 0;
+    for (let m = 1; m < kept.length; m++) {
+      const k = kept[m]!;
+      const j = kept[m - 1]!;
+      const p = segGroup[m]!;
+      const isConnector = k - j === 1 && connector[k]!;
+      if (p !== 0 && p !== previous) {
+        const [atLon, atLat] = coordinates[m - 1]!;
+        const info = passageAt(p);
+        passages.push({ id: info.id, name: info.name, kind: info.kind, lat: atLat, lon: atLon > 180 ? atLon - 360 : atLon < -180 ? atLon + 360 : atLon, at_nm: Math.round(along * 10) / 10 });
+      }
+      if (!isConnector) previous = p;
+      along += changed ? distanceNm(coordinates[m - 1]![1], coordinates[m - 1]![0], coordinates[m]![1], coordinates[m]![0]) : rawNm[k]!;
+    }
     const connectorNm = s.connectorNm + t.connectorNm;
-    return { from: s, to: t, distanceNm: found.lengthNm, connectorNm, passages, coordinates };
+    return { from: s, to: t, distanceNm: changed ? along - startNm : found.lengthNm, connectorNm, passages, coordinates };
   };
 
   const route = (points: readonly LatLon[], options: RouteOptions = {}): Route => {
@@ -481,16 +562,26 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
     joins: (point, excludedMask = 0, pointIndex) => joinsOf(point, excludedMask, pointIndex),
     route,
     alternatives(points, options = {}) {
-      const best = route(points, options);
-      const without: { passage: string; route: Route }[] = [];
-      for (const crossing of new Set(best.passages.map((p) => p.id))) {
-        const mask = best.excludedMask | (1 << passageByName(crossing)!.index);
-        try {
-          without.push({ passage: crossing, route: route(points, { excludedMask: mask }) });
-        } catch (error) {
-          if (!(error instanceof RoutingError)) throw error;
+      // The search is shortest on the network; the pull (decision 126) may make a route under one more
+      // closure shorter than the best. Such a route is a route without the closure too: it becomes the best
+      // (then its own passages are closed in turn), so no alternative is ever shorter than the best.
+      let best = route(points, options);
+      let without: { passage: string; route: Route }[] = [];
+      for (let round = 0; round < 4; round++) {
+        without = [];
+        for (const crossing of new Set(best.passages.map((p) => p.id))) {
+          const mask = best.excludedMask | (1 << passageByName(crossing)!.index);
+          try {
+            without.push({ passage: crossing, route: route(points, { excludedMask: mask }) });
+          } catch (error) {
+            if (!(error instanceof RoutingError)) throw error;
+          }
         }
+        const shorter = without.reduce<Route | null>((m, w) => (w.route.distanceNm < (m?.distanceNm ?? best.distanceNm) ? w.route : m), null);
+        if (shorter === null) break;
+        best = { ...shorter, excludedMask: best.excludedMask };
       }
+      without = without.filter((w) => w.route.distanceNm >= best.distanceNm);
       return { best, without };
     },
   };
