@@ -1,6 +1,5 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
-import { voyagePairs, type VoyageCall, type VoyageRow } from '../../events/voyages.js';
 
 /** Calls read per page of the backfill. */
 const PAGE = 5000;
@@ -57,4 +56,50 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
     carry = calls[calls.length - 1]!;
     if (rows.length < PAGE) break;
   }
+}
+
+// The voyage rule as it stood at this migration (src/events/voyages.ts, decision 123), frozen here: a migration
+// never follows the live code.
+/** The columns of a port call a voyage is made of. */
+interface VoyageCall {
+  vsl_id: string;
+  port_id: number;
+  ship_type: number | null;
+  arrival: number;
+  departure: number | null;
+  last_fix_at: number;
+  simulated: number;
+}
+
+/** One stored voyage (the `voyages` table): keyed by vessel and the arrival of its origin call. */
+interface VoyageRow {
+  vsl_id: string;
+  from_port: number;
+  to_port: number;
+  from_arrival: number;
+  departure: number;
+  arrival: number;
+  ship_type: number | null;
+  simulated: number;
+}
+
+/** Voyages of consecutive calls (sorted by vessel, then arrival); no window, no order check: readers filter. */
+function voyagePairs(calls: readonly VoyageCall[]): VoyageRow[] {
+  const out: VoyageRow[] = [];
+  for (let i = 1; i < calls.length; i++) {
+    const a = calls[i - 1]!;
+    const b = calls[i]!;
+    if (a.vsl_id !== b.vsl_id || a.port_id === b.port_id) continue;
+    out.push({
+      vsl_id: a.vsl_id,
+      from_port: a.port_id,
+      to_port: b.port_id,
+      from_arrival: a.arrival,
+      departure: a.departure ?? a.last_fix_at,
+      arrival: b.arrival,
+      ship_type: b.ship_type ?? a.ship_type,
+      simulated: a.simulated === 1 || b.simulated === 1 ? 1 : 0,
+    });
+  }
+  return out;
 }
