@@ -1,7 +1,7 @@
+import { trackPage } from './track-page.js';
 import type { Bus } from '../../bus/bus.js';
 import { DAY, HOUR, iso, SECOND, type Clock } from '../../platform/clock.js';
 import { storedFromRow, type FleetService, type VesselState } from '../../fleet/fleet-service.js';
-import type { PositionRow } from '../../fleet/fleet-repo.js';
 import type { FleetReads } from '../../fleet/fleet-reads.js';
 import { createDelayedFixes } from '../../fleet/delayed-fixes.js';
 import { shipCategory } from '../../fleet/ship-types.js';
@@ -225,37 +225,7 @@ export function createVesselsService(deps: VesselsServiceDeps) {
       const after = options.cursor === undefined ? null : Number(cursors.read(options.cursor, TRACK_CURSOR, 'query.cursor')[1]);
       recorder.recordLookups([v], agentId, 'getVesselsByVslIdPositions');
 
-      const limit = options.limit;
-      let points: PositionRow[];
-      let nextAfter: number | null = null;
-      if (options.downsample === undefined) {
-        const rows = await fleetReads.track(v.vslId, { from, to, after }, options.includeFlagged, limit + 1);
-        points = rows.slice(0, limit);
-        if (rows.length > limit) nextAfter = Number(points[points.length - 1]!.observed_at);
-      } else {
-        const bucketMs = options.downsample * SECOND;
-        const bucketOf = (t: number) => Math.floor(t / bucketMs);
-        points = [];
-        let scanAfter = after;
-        let lastBucket: number | null = null;
-        const CHUNK = 1000;
-        for (;;) {
-          const rows = await fleetReads.track(v.vslId, { from, to, after: scanAfter }, options.includeFlagged, CHUNK);
-          for (const row of rows) {
-            const bucket = bucketOf(Number(row.observed_at));
-            if (bucket === lastBucket) continue;
-            lastBucket = bucket;
-            points.push(row);
-            if (points.length > limit) break;
-          }
-          if (points.length > limit || rows.length < CHUNK) break;
-          scanAfter = Number(rows[rows.length - 1]!.observed_at);
-        }
-        if (points.length > limit) {
-          points = points.slice(0, limit);
-          nextAfter = (bucketOf(Number(points[points.length - 1]!.observed_at)) + 1) * bucketMs - 1;
-        }
-      }
+      const { points, nextAfter } = await trackPage(fleetReads.track, v.vslId, { from, to, after }, options.includeFlagged, options.limit, options.downsample);
       const items = points.map((row) => trackPoint(storedFromRow(row, v.mmsi)));
       return {
         data: {
