@@ -9,12 +9,12 @@
  *   lies mostly within the truth stop (one to one);
  * - a truth pair is reported when Bosun has an encounter of the same two vessels overlapping it in time;
  * - per port: a truth stop belongs to the port with the nearest charted point (position or anchorage point of
- *   the port table) within 30 km; at each instant, the cargo/tanker truth stops covering it are the port's
+ *   the port table) within 30 km; at each instant, the cargo/tanker truth stops holding a vessel then (ground-truth.ts stopsAt) are the port's
  *   ships waiting (anchor) and at berth, against Bosun's `congestion?at=` of that port (cargo + tanker).
  *   Ports with at least 10 such ships at an instant are listed; the ±15 % criterion is checked on each
  *   figure (waiting, at berth) of at least 10 ships in the truth.
  */
-import { isCargoOrTanker, MIN_STOP_MS, portAttribution, type ChartedPoint, type TruthDay, type TruthPair, type TruthStop } from './ground-truth.js';
+import { isCargoOrTanker, MIN_STOP_MS, portAttribution, stopsAt, type ChartedPoint, type TruthDay, type TruthPair, type TruthStop } from './ground-truth.js';
 
 export interface BosunStop {
   kind: 'anchorage' | 'berth';
@@ -135,7 +135,7 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
   const ports = [...new Set(bosun.calls.map((c) => c.port_id))];
   out.push('', '| at (UTC) | truth waiting at anchor | Bosun waiting | truth at berth | Bosun at berth | Bosun by port (waiting/berth) |', '|---|---|---|---|---|---|');
   for (const at of times) {
-    const covering = cargo.filter((s) => s.start <= at && s.end >= at);
+    const covering = stopsAt(cargo, at, day);
     const byPort: string[] = [];
     let waiting = 0;
     let atBerth = 0;
@@ -168,9 +168,9 @@ export async function compare(day: TruthDay, truth: readonly TruthStop[], pairs:
   const checks: Array<{ ok: boolean; what: string }> = [];
   for (const at of times) {
     const byPort = new Map<number, { waiting: number; atBerth: number }>();
-    for (const s of cargo) {
+    for (const s of stopsAt(cargo, at, day)) {
       const portId = portOf.get(s);
-      if (portId === null || portId === undefined || s.start > at || s.end < at) continue;
+      if (portId === null || portId === undefined) continue;
       const c = byPort.get(portId) ?? { waiting: 0, atBerth: 0 };
       if (s.kind === 'anchor') c.waiting++;
       else c.atBerth++;

@@ -195,6 +195,36 @@ export function stopsOf(v: TruthVessel, day: Pick<TruthDay, 'firstT' | 'lastT'>)
   return stops;
 }
 
+/**
+ * The stops holding each vessel at instant `at`: the stop covering it, or — when `at` falls between two stops of the
+ * same vessel of the same kind at the same place (medians within 100 m) and every position the vessel reported in
+ * between lies within 100 m of that place — the earlier one. A ship moored at one berth all day whose reports show
+ * SOG ≥ 0.5 kn for a while (AIS speed noise) has not left. The stops themselves are not changed (recall and
+ * precision read them as defined above); only who is where at an instant reads through such a gap.
+ */
+export const SAME_PLACE_M = 100;
+export function stopsAt(stops: readonly TruthStop[], at: number, day: Pick<TruthDay, 'vessels'>): TruthStop[] {
+  const byVessel = new Map<number, TruthStop[]>();
+  for (const s of stops) byVessel.set(s.mmsi, [...(byVessel.get(s.mmsi) ?? []), s]);
+  const out: TruthStop[] = [];
+  for (const [mmsi, list] of byVessel) {
+    const sorted = [...list].sort((a, b) => a.start - b.start);
+    const covering = sorted.find((s) => s.start <= at && s.end >= at);
+    if (covering) {
+      out.push(covering);
+      continue;
+    }
+    for (let i = 1; i < sorted.length; i++) {
+      const [a, b] = [sorted[i - 1]!, sorted[i]!];
+      if (!(a.end < at && b.start > at) || a.kind !== b.kind || metres(a.lat, a.lon, b.lat, b.lon) > SAME_PLACE_M) continue;
+      const between = (day.vessels.get(mmsi)?.rows ?? []).filter((r) => r.t > a.end && r.t < b.start);
+      if (between.every((r) => metres(a.lat, a.lon, r.lat, r.lon) <= SAME_PLACE_M)) out.push(a);
+      break;
+    }
+  }
+  return out;
+}
+
 /** Stationary pairs: both vessels inside a stop, within 100 m, over at least an hour of the time grid (one missed step is bridged). */
 export function stationaryPairs(day: TruthDay, stops: readonly TruthStop[], involve: (a: TruthVessel, b: TruthVessel) => boolean): TruthPair[] {
   const stopsByVessel = new Map<number, TruthStop[]>();
