@@ -74,7 +74,8 @@ import { pingStore } from '../store/dialect.js';
 import type { AppContext } from './context.js';
 import type { StatusReporter } from '../observability/status.js';
 import { createLogger, type Logger } from '../observability/logger.js';
-import { connectBusPublisher, connectRedis, redisFallbackLog } from './redis.js';
+import { connectBusPublisher, connectRedis, REDIS_COMMAND_TIMEOUT_MS, redisFallbackLog } from './redis.js';
+import { withinDeadline } from '../platform/deadline.js';
 import { createBillingService } from '../features/billing/billing-service.js';
 import { withUsageMetering } from '../features/billing/metered-telemetry.js';
 import { createUsageMeter } from '../features/billing/usage-meter.js';
@@ -220,7 +221,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     fleetReads,
     ports,
     notify: workspace.emit,
-    streamSlots: redis ? redisSlots(redis, `${config.redis!.prefix}exchange-streams:`, (err) => logger.warn({ err }, 'exchange stream lease not renewed or released; it lapses')) : memorySlots(),
+    streamSlots: redis
+      ? redisSlots(redis, `${config.redis!.prefix}exchange-streams:`, REDIS_COMMAND_TIMEOUT_MS, (err) => logger.warn({ err }, 'exchange stream lease not renewed or released; it lapses'))
+      : memorySlots(),
     flushUsage: () => usageMeter.flush(),
     onStreamError: (err) => logger.error({ err }, 'exchange message stream failed'),
   });
@@ -239,7 +242,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
     bus,
     clock,
     cursors,
-    pollSlots: redis ? redisSlots(redis, `${config.redis!.prefix}polls:`, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline')) : memorySlots(() => clock.now()),
+    pollSlots: redis
+      ? redisSlots(redis, `${config.redis!.prefix}polls:`, REDIS_COMMAND_TIMEOUT_MS, (err) => logger.warn({ err }, 'poll lease not released; it lapses at its deadline'))
+      : memorySlots(() => clock.now()),
     findTrial: (agentId) => trialRecords.find(agentId),
     corrections: (vslId) => overrides.corrections('vessel', vslId),
     onError: (err, context) => logger.error({ err }, context),
@@ -299,7 +304,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
       ratePolicyOverrides: options.ratePolicyOverrides ?? {},
       storeDialect: store.dialect.name,
       pingStore: () => pingStore(store.db, () => performance.now()),
-      pingRedis: redis ? async () => (await redis.ping()) === 'PONG' : null,
+      pingRedis: redis ? async () => (await withinDeadline(redis.ping(), REDIS_COMMAND_TIMEOUT_MS, 'Redis')) === 'PONG' : null,
       pendingTelemetry: () => telemetry.pending(),
     }),
     webmcp: createWebmcpService({ repo: createWebmcpRepo(store.db), clock, catalog, cursors }),
@@ -395,7 +400,9 @@ export async function createBosun(config: Config, options: BosunOptions = {}): P
     throw e;
   }
   const limiter = new Limiter(
-    redis ? new FallbackLimiterBackend(new RedisLimiterBackend(redis, config.redis!.prefix), new MemoryLimiterBackend(), redisFallbackLog(logger, clock)) : new MemoryLimiterBackend(),
+    redis
+      ? new FallbackLimiterBackend(new RedisLimiterBackend(redis, config.redis!.prefix, REDIS_COMMAND_TIMEOUT_MS), new MemoryLimiterBackend(), redisFallbackLog(logger, clock))
+      : new MemoryLimiterBackend(),
   );
   const scheduler = createScheduler(logger, () => clock.now());
   for (const job of core.jobs) scheduler.add(job);

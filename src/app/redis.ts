@@ -3,7 +3,11 @@ import type { Clock } from '../platform/clock.js';
 import { ConfigError, type Config } from '../platform/config.js';
 import type { Logger } from '../observability/logger.js';
 
-/** A Redis command not answered within this time fails (and the caller falls back or answers 503). */
+/**
+ * A Redis call not answered within this time fails (and the caller falls back or answers 503). Each caller
+ * applies it with `withinDeadline`, not the client's own `commandTimeout`, whose timer fails an answer
+ * already waiting in the socket when one turn of this process's event loop is longer than the timeout.
+ */
 export const REDIS_COMMAND_TIMEOUT_MS = 500;
 /** Connecting at start gives up after this long (an unreachable host, a black-holed port). */
 export const REDIS_CONNECT_TIMEOUT_MS = 3000;
@@ -14,8 +18,9 @@ export class RedisStartError extends ConfigError {}
 /**
  * Connects to Redis at start or fails fast with a clear message (like a wrong DATABASE_URL): no
  * reconnect loop before the first connection. Once connected, a lost connection is retried in the
- * background with backoff; meanwhile commands fail at once (no offline queue) or after
- * REDIS_COMMAND_TIMEOUT_MS, and each use decides what that means (docs/decisions/012).
+ * background with backoff; meanwhile commands fail at once (no offline queue) or, where the
+ * connection hangs, after REDIS_COMMAND_TIMEOUT_MS as their callers apply it, and each use decides what
+ * that means (docs/decisions/012).
  */
 export async function connectRedis(config: NonNullable<Config['redis']>, logger: Logger): Promise<Redis> {
   let connected = false;
@@ -23,7 +28,6 @@ export async function connectRedis(config: NonNullable<Config['redis']>, logger:
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    commandTimeout: REDIS_COMMAND_TIMEOUT_MS,
     connectTimeout: REDIS_CONNECT_TIMEOUT_MS,
     retryStrategy: (times) => (connected ? Math.min(100 * times, 2000) : null),
   });
@@ -55,12 +59,11 @@ export function redisFallbackLog(logger: Logger, clock: Clock): (err: unknown) =
 }
 
 /**
- * The connection the bus publishes on: like the shared one (no offline queue: an outage drops
- * publishes, which are best effort) but without its command timeout, so a slow turn of the event
- * loop cannot fail a publish whose answer already arrived.
+ * The connection the bus publishes on, apart from the shared one so that publishes never queue behind
+ * limiter calls; like it, no offline queue: an outage drops publishes, which are best effort.
  */
 export async function connectBusPublisher(redis: Redis): Promise<Redis> {
-  const publisher = redis.duplicate({ lazyConnect: true, commandTimeout: undefined });
+  const publisher = redis.duplicate({ lazyConnect: true });
   publisher.on('error', () => {});
   await publisher.connect();
   return publisher;

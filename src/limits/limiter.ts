@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { withinDeadline } from '../platform/deadline.js';
 import type { LimitPolicy, LimitWindow } from './policies.js';
 
 export interface LimitDecision {
@@ -260,20 +261,26 @@ export class RedisLimiterBackend implements LimiterBackend {
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
+    /** A call not answered within this time fails (and the fallback counts it in this process). */
+    private readonly answerWithinMs: number,
     /** Redis expires keys on its own clock; keep them at least this long past the window end. */
     private readonly graceMs = 60_000,
   ) {}
 
+  private answer<T>(call: Promise<T>): Promise<T> {
+    return withinDeadline(call, this.answerWithinMs, 'Redis');
+  }
+
   async consume(keys: string[], windows: readonly LimitWindow[], expiresAt: number[]) {
     const realNow = Date.now();
     const expiry = expiresAt.map((e) => String(Math.max(e, realNow) + this.graceMs));
-    const result = (await this.redis.eval(CONSUME_SCRIPT, keys.length, ...keys.map((k) => this.prefix + 'rl:' + k), ...windows.map((w) => String(w.limit)), ...expiry)) as number[];
+    const result = (await this.answer(this.redis.eval(CONSUME_SCRIPT, keys.length, ...keys.map((k) => this.prefix + 'rl:' + k), ...windows.map((w) => String(w.limit)), ...expiry))) as number[];
     const counts = result.slice(0, keys.length).map(Number);
     return { allowed: result[keys.length] === 1, counts };
   }
 
   async peek(keys: string[]) {
-    const values = await this.redis.mget(...keys.map((k) => this.prefix + 'rl:' + k));
+    const values = await this.answer(this.redis.mget(...keys.map((k) => this.prefix + 'rl:' + k)));
     return values.map((v) => Number(v ?? 0));
   }
 
@@ -284,7 +291,7 @@ export class RedisLimiterBackend implements LimiterBackend {
     for (const group of groups) {
       args.push(String(group.keys.length), ...group.windows.map((w) => String(w.limit)), ...group.expiresAt.map((e) => String(Math.max(e, realNow) + this.graceMs)));
     }
-    const result = ((await this.redis.eval(ADMIT_SCRIPT, keys.length, ...keys, ...args)) as number[]).map(Number);
+    const result = ((await this.answer(this.redis.eval(ADMIT_SCRIPT, keys.length, ...keys, ...args))) as number[]).map(Number);
     const guardCounts = result.slice(0, guard.keys.length);
     const outcome: AdmitOutcome = { guardCounts, groups: [] };
     let at = guard.keys.length;

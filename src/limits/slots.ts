@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { withinDeadline } from '../platform/deadline.js';
 import { DependencyUnavailableError } from '../platform/dependency.js';
 
 /**
@@ -85,24 +86,25 @@ return 1
  * Leases under `keyPrefix` + agent id. Redis unreachable: acquiring fails with DependencyUnavailableError
  * (the request is refused with 503); renewing and releasing report to `onError` and let the lease lapse.
  */
-export function redisSlots(redis: Redis, keyPrefix: string, onError: (err: unknown) => void = () => {}): LeaseSlots {
+export function redisSlots(redis: Redis, keyPrefix: string, answerWithinMs: number, onError: (err: unknown) => void = () => {}): LeaseSlots {
   const key = (agentId: string) => `${keyPrefix}${agentId}`;
+  const answer = <T>(call: Promise<T>) => withinDeadline(call, answerWithinMs, 'Redis');
   return {
     async acquire(agentId, max, holdMs) {
       const lease = newLease();
       let taken: unknown;
       try {
-        taken = await redis.eval(ACQUIRE_SCRIPT, 1, key(agentId), String(max), String(Math.ceil(holdMs)), lease);
+        taken = await answer(redis.eval(ACQUIRE_SCRIPT, 1, key(agentId), String(max), String(Math.ceil(holdMs)), lease));
       } catch (err) {
         throw new DependencyUnavailableError('redis', { cause: err });
       }
       return taken === 1 ? lease : null;
     },
     async renew(agentId, lease, holdMs) {
-      await redis.eval(RENEW_SCRIPT, 1, key(agentId), String(Math.ceil(holdMs)), lease).catch(onError);
+      await answer(redis.eval(RENEW_SCRIPT, 1, key(agentId), String(Math.ceil(holdMs)), lease)).catch(onError);
     },
     async release(agentId, lease) {
-      await redis.zrem(key(agentId), lease).catch(onError);
+      await answer(redis.zrem(key(agentId), lease)).catch(onError);
     },
   };
 }

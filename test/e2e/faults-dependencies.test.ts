@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createBosun } from '../../src/app/create.js';
 import { createLogger, type Logger } from '../../src/observability/logger.js';
-import { RedisStartError } from '../../src/app/redis.js';
+import { REDIS_COMMAND_TIMEOUT_MS, RedisStartError } from '../../src/app/redis.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { postgresApplicationName } from '../../src/store/db.js';
@@ -177,6 +177,30 @@ test('Redis outage: ping and status answer, limits fall back to this process wit
     assert.deepEqual(after.body.quality_flags, [], 'shared limits again once Redis is back');
     assert.equal((await app.api('GET', '/v1/status')).body.data.redis.healthy, true);
   } finally {
+    await app.close();
+    await proxy.close();
+  }
+});
+
+test('Redis hung (connection open, no answers): limits fall back after the deadline with a quality flag, status says unhealthy; shared again once it answers', { skip: skipRedis }, async () => {
+  const proxy = await startTcpProxy(hostPortOf(process.env.REDIS_URL!, 6379));
+  const app = await startTestApp({ env: { REDIS_URL: viaProxy(process.env.REDIS_URL!, proxy) } });
+  try {
+    assert.deepEqual((await app.api('GET', '/v1/ping')).body.quality_flags, []);
+    proxy.stall();
+    const started = performance.now();
+    const ping = await app.api('GET', '/v1/ping');
+    const waited = performance.now() - started;
+    assert.equal(ping.status, 200, ping.text);
+    assert.ok(ping.body.quality_flags.includes('rate_limits_local'), 'the limit was counted by this process alone, and says so');
+    assert.ok(waited >= REDIS_COMMAND_TIMEOUT_MS && waited < REDIS_COMMAND_TIMEOUT_MS + 1500, `waited the deadline, not forever (${Math.round(waited)} ms)`);
+    const status = await app.api('GET', '/v1/status');
+    assert.equal(status.body.data.redis.healthy, false);
+    proxy.resume();
+    const after = await app.api('GET', '/v1/ping');
+    assert.deepEqual(after.body.quality_flags, [], 'shared limits again once Redis answers');
+  } finally {
+    proxy.resume();
     await app.close();
     await proxy.close();
   }

@@ -11,12 +11,21 @@ export interface TcpProxy {
   /** Destroys every proxied connection and refuses new ones until restore(). */
   cut(): Promise<void>;
   restore(): void;
+  /** Keeps every connection open but stops carrying bytes either way (a hung server) until resume(). */
+  stall(): void;
+  resume(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   const pairs = new Set<Socket>();
+  const links = new Set<{ client: Socket; upstream: Socket }>();
   let down = false;
+  let stalled = false;
+  const carry = ({ client, upstream }: { client: Socket; upstream: Socket }) => {
+    client.pipe(upstream);
+    upstream.pipe(client);
+  };
   const server: Server = createServer((client) => {
     if (down) {
       client.destroy();
@@ -24,16 +33,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     }
     const upstream = connect(target.port, target.host);
     pairs.add(client).add(upstream);
+    const link = { client, upstream };
+    links.add(link);
     const end = () => {
       client.destroy();
       upstream.destroy();
       pairs.delete(client);
       pairs.delete(upstream);
+      links.delete(link);
     };
     client.on('error', end).on('close', end);
     upstream.on('error', end).on('close', end);
-    client.pipe(upstream);
-    upstream.pipe(client);
+    if (!stalled) carry(link);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
@@ -48,6 +59,19 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     restore() {
       down = false;
+    },
+    stall() {
+      stalled = true;
+      for (const { client, upstream } of links) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    resume() {
+      stalled = false;
+      for (const link of links) carry(link);
     },
     async close() {
       down = true;

@@ -18,7 +18,7 @@ function backends(): Array<[string, () => Promise<{ backend: LimiterBackend; don
         const redis = new Redis(process.env.REDIS_URL!);
         const prefix = `bosun-test-${randomBytes(4).toString('hex')}:`;
         return {
-          backend: new RedisLimiterBackend(redis, prefix),
+          backend: new RedisLimiterBackend(redis, prefix, 500),
           done: async () => {
             const keys = await redis.keys(prefix + '*');
             if (keys.length) await redis.del(...keys);

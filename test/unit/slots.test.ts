@@ -42,7 +42,7 @@ test(
     const prefix = `bosun-test-${randomBytes(6).toString('hex')}:`;
     const key = `${prefix}polls:agt_x`;
     try {
-      const slots = redisSlots(redis, `${prefix}polls:`);
+      const slots = redisSlots(redis, `${prefix}polls:`, 500);
       const [seconds] = await redis.time();
       const serverNow = Number(seconds) * 1000;
       // Three leases a crashed process left behind, already past their deadlines.
@@ -95,7 +95,7 @@ test('Redis slots: renew extends a live lease and the key, never re-adds a relea
   const prefix = `bosun-test-${randomBytes(6).toString('hex')}:exchange-streams:`;
   const key = `${prefix}agt_r`;
   try {
-    const slots = redisSlots(redis, prefix);
+    const slots = redisSlots(redis, prefix, 500);
     const short = (await slots.acquire('agt_r', 3, 1_000))!;
     const gone = (await slots.acquire('agt_r', 3, 1_000))!;
     await slots.release('agt_r', gone);
