@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { createBosun, type Bosun, type BosunOptions } from '../../src/app/create.js';
 import { ManualClock } from '../../src/platform/clock.js';
@@ -131,4 +134,38 @@ export async function dropTestSchema(config: Config): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/** A test app whose store the one-shot CLI opens too, with the environment that points `bosun …` at it. */
+export interface TestAppWithCli {
+  app: TestApp;
+  /** The CLI's whole environment: the app's PostgreSQL schema, or its SQLite file in `dir`. */
+  env: Record<string, string | undefined>;
+  /** A temporary folder of the test's own (the SQLite file lives there); removed by `cleanup`. */
+  dir: string;
+  /** Closes the app and removes `dir`. */
+  cleanup(): Promise<void>;
+}
+
+/** startTestApp on a store a second opener (the CLI, another app) can reach: an SQLite file instead of memory. */
+export async function startTestAppWithCli(name: string, options: { env?: Record<string, string>; now?: number } = {}): Promise<TestAppWithCli> {
+  const dir = mkdtempSync(join(tmpdir(), `bosun-${name}-`));
+  const sqliteUrl = `sqlite:${join(dir, 'bosun.db')}`;
+  const app = await startTestApp({ ...options, env: { ...options.env, ...(usingPostgres() ? {} : { DATABASE_URL: sqliteUrl }) } });
+  const db = app.config.database;
+  const env = {
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    DATABASE_URL: db.kind === 'postgres' ? db.url : sqliteUrl,
+    ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
+  };
+  return {
+    app,
+    env,
+    dir,
+    async cleanup() {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,25 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DAY } from '../../src/platform/clock.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { createGroupsService } from '../../src/features/harbor/groups/groups-service.js';
-import { startTestApp, usingPostgres } from '../helpers/app.js';
+import { startTestAppWithCli } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 
 test('operator CLI: create and list groups, approve join requests, review reports and hide posts', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-groups-cli-'));
-  const app = await startTestApp(usingPostgres() ? {} : { env: { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
+  const { app, env, cleanup } = await startTestAppWithCli('groups-cli');
   try {
-    const db = app.config.database;
-    const env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
-      ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
-    };
     const bosun = (...args: string[]) => runCli(['harbor', 'groups', ...args], { env });
 
     const created = await bosun('create', '--name', 'North Sea Operations', '--description', 'Port calls and berths in the North Sea.');
@@ -72,7 +61,6 @@ test('operator CLI: create and list groups, approve join requests, review report
     );
     assert.equal(await s.groups.incidentsOf(agent.agentId), 1);
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MINUTE, SECOND } from '../../src/platform/clock.js';
-import { startTestApp, usingPostgres, type ApiResponse } from '../helpers/app.js';
+import { startTestApp, startTestAppWithCli, usingPostgres, type ApiResponse } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { consoleClient as browser, CONSOLE_PASSWORD as PASSWORD } from '../helpers/console-client.js';
 
@@ -103,17 +103,9 @@ test("console lockout: the operator's known browser (device cookie) signs in whi
 });
 
 test('operator CLI: console-locks lists locks (addresses redacted), unlock-console clears one address or all, audited', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-console-cli-'));
   // the CLI reads the system clock: the app's manual clock starts at the real time so its locks are current
-  const app = await startTestApp({ now: Date.now(), env: usingPostgres() ? {} : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
+  const { app, env, cleanup } = await startTestAppWithCli('console-cli', { now: Date.now() });
   try {
-    const db = app.config.database;
-    const env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
-      ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
-    };
     const bosun = (...args: string[]) => runCli(['operator', ...args], { env });
     await app.bosun.ctx.services.operator.setPassword(PASSWORD);
 
@@ -157,8 +149,7 @@ test('operator CLI: console-locks lists locks (addresses redacted), unlock-conso
       ],
     );
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });
 

@@ -1,23 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startTestApp, usingPostgres } from '../helpers/app.js';
+import { startTestAppWithCli } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { createClaim, errorCode, reputation } from './exchange-core-support.js';
 
 test('bosun exchange hide|restore claim ID: the one-shot CLI knows the core kinds; the author pays the penalty and gets it back', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-exchange-core-cli-'));
-  const app = await startTestApp({ env: usingPostgres() ? {} : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
+  const { app, env, cleanup } = await startTestAppWithCli('exchange-core-cli');
   try {
-    const db = app.config.database;
-    const env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
-      ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
-    };
     const bosun = (...args: string[]) => runCli(['exchange', ...args], { env });
     const [a, b] = [await app.registerAgent('cli-a'), await app.registerAgent('cli-b')];
     const claim = await createClaim(app, a);
@@ -34,7 +23,6 @@ test('bosun exchange hide|restore claim ID: the one-shot CLI knows the core kind
     assert.equal(unknown.status, 1);
     assert.match(unknown.stderr, /no bounty bty_missing/);
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });

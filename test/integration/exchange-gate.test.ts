@@ -1,32 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Caller } from '../../src/access/principals.js';
 import { AppError } from '../../src/platform/errors.js';
-import { startTestApp, usingPostgres, type TestApp } from '../helpers/app.js';
+import { startTestApp, startTestAppWithCli, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 
 /** An app whose store the CLI can open too (a file on SQLite, the test schema on PostgreSQL). */
 async function appWithCli(): Promise<{ app: TestApp; bosun: (...args: string[]) => ReturnType<typeof runCli>; cleanup(): Promise<void> }> {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-exchange-gate-'));
-  const app = await startTestApp({ env: usingPostgres() ? {} : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
-  const db = app.config.database;
-  const env = {
-    ...process.env,
-    LOG_LEVEL: 'silent',
-    DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
-    ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
-  };
-  return {
-    app,
-    bosun: (...args: string[]) => runCli(['exchange', ...args], { env }),
-    async cleanup() {
-      await app.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
+  const { app, env, cleanup } = await startTestAppWithCli('exchange-gate');
+  return { app, bosun: (...args: string[]) => runCli(['exchange', ...args], { env }), cleanup };
 }
 
 async function callerOf(app: TestApp, apiKey: string): Promise<Caller> {

@@ -1,10 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DAY, HOUR, iso, MINUTE, SECOND } from '../../src/platform/clock.js';
-import { startTestApp, TEST_EPOCH, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { startTestApp, startTestAppWithCli, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { parseSse } from '../helpers/sse.js';
 
@@ -462,16 +459,8 @@ async function waitFor(condition: () => boolean, timeoutMs = 5000) {
 }
 
 test('banned agents are refused by every message operation; operator CLI creates channels and builds digests', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-exchange-messages-'));
-  const app = await startTestApp({ env: usingPostgres() ? {} : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
+  const { app, env, cleanup } = await startTestAppWithCli('exchange-messages');
   try {
-    const db = app.config.database;
-    const env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
-      ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
-    };
     const created = await runCli(['exchange', 'channel', 'create', 'bunkering', '--description', 'Fuel: prices, suppliers, quality.'], { env });
     assert.equal(created.status, 0, created.stderr);
     assert.equal(created.stdout.trim(), 'channel bunkering created');
@@ -508,7 +497,6 @@ test('banned agents are refused by every message operation; operator CLI creates
     ];
     for (const [method, url, body] of calls) expectError(await app.api(method, url, { token: b.apiKey, ...(body ? { body } : {}) }), 403, 'exchange_banned', `${method} ${url}`);
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });

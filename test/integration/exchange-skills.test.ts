@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { COMMUNITY_LIMITS } from '../../src/features/exchange/community/community-rules.js';
-import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { startTestApp, startTestAppWithCli, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 
 interface Agent {
@@ -380,16 +377,8 @@ test('operator moderation hides skills and charters from everybody but their aut
 });
 
 test('the operator hides and restores a skill through bosun exchange hide|restore skill', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-exchange-skills-'));
-  const app = await startTestApp({ env: usingPostgres() ? {} : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
+  const { app, env, cleanup } = await startTestAppWithCli('exchange-skills');
   try {
-    const db = app.config.database;
-    const env = {
-      ...process.env,
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: db.kind === 'postgres' ? db.url : `sqlite:${join(dir, 'bosun.db')}`,
-      ...(db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : {}),
-    };
     const bosun = (...args: string[]) => runCli(['exchange', ...args], { env });
     const a = await agent(app, 'cli-owner');
     const b = await agent(app, 'cli-viewer');
@@ -404,7 +393,6 @@ test('the operator hides and restores a skill through bosun exchange hide|restor
     assert.equal((await bosun('restore', 'skill', s.skill_id)).stdout.trim(), `skill ${s.skill_id} restored`);
     assert.equal((await b.get('/v1/exchange/skills')).body.data.items[0].skill_id, s.skill_id);
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });

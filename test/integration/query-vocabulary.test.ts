@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { portCallRow } from '../helpers/event-rows.js';
 
 /**
  * One query vocabulary (issue 29, docs/decisions/119): `range` for every window length, `to` for every
@@ -13,27 +14,9 @@ import { createEventsRepo } from '../../src/features/events/events-repo.js';
 const NOW = TEST_EPOCH;
 let app: TestApp;
 let key: string;
-let seq = 1;
 
 function call(vslId: string, portId: number, arrival: number, departure: number | null, shipType: number) {
-  return {
-    vsl_id: vslId,
-    port_id: portId,
-    ship_type: shipType,
-    arrival,
-    departure,
-    last_fix_at: departure ?? arrival + HOUR,
-    anchorage_ms: 0,
-    berth_ms: 0,
-    stops: '[]',
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 10,
-    gaps: 0,
-    confidence: 0.9,
-    simulated: 0,
-    updated_at: NOW,
-  };
+  return portCallRow({ vsl_id: vslId, port_id: portId, ship_type: shipType, arrival, departure, updated_at: NOW });
 }
 
 before(async () => {

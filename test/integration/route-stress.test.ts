@@ -10,6 +10,7 @@ import { destinationPoint } from '../../src/geo/distance.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { position } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { portCallRow, encounterRow, transitRow } from '../helpers/event-rows.js';
 
 const NOW = TEST_EPOCH;
 const DAY = 24 * HOUR;
@@ -18,64 +19,19 @@ const GIB_PORT = readPortTableFile().ports.find((p) => p.locode === 'GIGIB')!;
 
 let app: TestApp;
 let liveKey: string;
-let seq = 1;
 
 /** A transit of Gibraltar that left the gate at `exited`. */
 function transit(vslId: string, exited: number, meanSpeedKn: number, stoppedMs: number) {
-  return {
-    vsl_id: vslId,
-    zone: 'gibraltar',
-    direction: 'eastbound',
-    entered_at: exited - 4 * HOUR,
-    exited_at: exited,
-    mean_speed_kn: meanSpeedKn,
-    stopped_ms: stoppedMs,
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 40,
-    simulated: 0,
-    updated_at: NOW,
-  };
+  return transitRow({ vsl_id: vslId, zone: 'gibraltar', exited_at: exited, mean_speed_kn: meanSpeedKn, stopped_ms: stoppedMs, updated_at: NOW });
 }
 function call(vslId: string, departure: number, anchorageMs: number) {
-  return {
-    vsl_id: vslId,
-    port_id: GIB_PORT.port_id,
-    ship_type: 70,
-    arrival: departure - anchorageMs - 6 * HOUR,
-    departure,
-    last_fix_at: departure,
-    anchorage_ms: anchorageMs,
-    berth_ms: 6 * HOUR,
-    stops: '[]',
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 100,
-    gaps: 0,
-    confidence: 0.9,
-    simulated: 0,
-    updated_at: NOW,
-  };
+  const arrival = departure - anchorageMs - 6 * HOUR;
+  return portCallRow({ vsl_id: vslId, port_id: GIB_PORT.port_id, arrival, departure, anchorage_ms: anchorageMs, berth_ms: 6 * HOUR, fixes: 100, updated_at: NOW });
 }
 /** An encounter 40 km east of the gate centre (inside 100 km) that ended at `end`. */
 function encounter(a: string, b: string, end: number) {
   const at = destinationPoint(GIBRALTAR.lat, GIBRALTAR.lon, 90, 40_000);
-  return {
-    vsl_a: a,
-    vsl_b: b,
-    start_at: end - 3 * HOUR,
-    end_at: end,
-    median_distance_m: 200,
-    lat: at.lat,
-    lon: at.lon,
-    zone: null,
-    observations: 36,
-    first_seq: seq++,
-    last_seq: seq++,
-    confidence: 1,
-    simulated: 0,
-    updated_at: NOW,
-  };
+  return encounterRow({ vsl_a: a, vsl_b: b, end_at: end, lat: at.lat, lon: at.lon, updated_at: NOW });
 }
 
 before(async () => {

@@ -10,6 +10,7 @@ import { bearingDeg, destinationPoint, distanceM } from '../../src/geo/distance.
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position, seedSampleVessel } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { portCallRow, encounterRow, transitRow } from '../helpers/event-rows.js';
 
 const NOW = TEST_EPOCH;
 const DAY = 24 * HOUR;
@@ -21,63 +22,18 @@ const LISBON = PORTS.find((p) => p.locode === 'PTLIS' && p.port_id === 37990)!;
 let app: TestApp;
 let liveKey: string;
 let plainKey: string;
-let seq = 1;
 /** The Lisbon–Gibraltar route's line (from /v1/routes/direct) and the encounters placed beside it. */
 let nearPoint: { lat: number; lon: number };
 
 function transit(vslId: string, exited: number, meanSpeedKn: number, stoppedMs: number) {
-  return {
-    vsl_id: vslId,
-    zone: 'gibraltar',
-    direction: 'eastbound',
-    entered_at: exited - 4 * HOUR,
-    exited_at: exited,
-    mean_speed_kn: meanSpeedKn,
-    stopped_ms: stoppedMs,
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 40,
-    simulated: 0,
-    updated_at: NOW,
-  };
+  return transitRow({ vsl_id: vslId, zone: 'gibraltar', exited_at: exited, mean_speed_kn: meanSpeedKn, stopped_ms: stoppedMs, updated_at: NOW });
 }
 function call(vslId: string, portId: number, departure: number, anchorageMs: number) {
-  return {
-    vsl_id: vslId,
-    port_id: portId,
-    ship_type: 70,
-    arrival: departure - anchorageMs - 6 * HOUR,
-    departure,
-    last_fix_at: departure,
-    anchorage_ms: anchorageMs,
-    berth_ms: 6 * HOUR,
-    stops: '[]',
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 100,
-    gaps: 0,
-    confidence: 0.9,
-    simulated: 0,
-    updated_at: NOW,
-  };
+  const arrival = departure - anchorageMs - 6 * HOUR;
+  return portCallRow({ vsl_id: vslId, port_id: portId, arrival, departure, anchorage_ms: anchorageMs, berth_ms: 6 * HOUR, fixes: 100, updated_at: NOW });
 }
 function encounter(a: string, b: string, end: number, at: { lat: number; lon: number }) {
-  return {
-    vsl_a: a,
-    vsl_b: b,
-    start_at: end - 3 * HOUR,
-    end_at: end,
-    median_distance_m: 200,
-    lat: at.lat,
-    lon: at.lon,
-    zone: null,
-    observations: 36,
-    first_seq: seq++,
-    last_seq: seq++,
-    confidence: 1,
-    simulated: 0,
-    updated_at: NOW,
-  };
+  return encounterRow({ vsl_a: a, vsl_b: b, end_at: end, lat: at.lat, lon: at.lon, updated_at: NOW });
 }
 
 /** A vessel sailing east at 12 kn from 30° W from 26 h ago, a fix every 30 min until 30 min ago, the last 10 min ago. */

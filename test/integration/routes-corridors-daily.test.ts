@@ -6,17 +6,17 @@ import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { position } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { transitRow } from '../helpers/event-rows.js';
 
 const NOW = TEST_EPOCH;
 const DAY = 24 * HOUR;
 
 let app: TestApp;
 let liveKey: string;
-let seq = 1;
 let vessel = 1;
 
 function transit(zone: string, direction: string, exited: number, speedKn: number, hours: number, stoppedH = 0, simulated = 0) {
-  return {
+  return transitRow({
     vsl_id: `vsl_d${vessel++}`,
     zone,
     direction,
@@ -24,12 +24,9 @@ function transit(zone: string, direction: string, exited: number, speedKn: numbe
     exited_at: exited,
     mean_speed_kn: speedKn,
     stopped_ms: stoppedH * HOUR,
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 40,
     simulated,
     updated_at: NOW,
-  };
+  });
 }
 
 /** Dover's ten days, oldest first: transits a day and their speed; on the last day 4 of 16 vessels stopped their whole 2 h. */

@@ -6,31 +6,18 @@ import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { position } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { transitRow } from '../helpers/event-rows.js';
 
 const NOW = TEST_EPOCH;
 const DAY = 24 * HOUR;
 
 let app: TestApp;
 let liveKey: string;
-let seq = 1;
 let vessel = 1;
 
 /** A transit of `zone` that left the gate at `exited` after `hours` in it, `stoppedH` of them stopped. */
 function transit(zone: string, direction: string, exited: number, speedKn: number, hours: number, stoppedH = 0) {
-  return {
-    vsl_id: `vsl_w${vessel++}`,
-    zone,
-    direction,
-    entered_at: exited - hours * HOUR,
-    exited_at: exited,
-    mean_speed_kn: speedKn,
-    stopped_ms: stoppedH * HOUR,
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 40,
-    simulated: 0,
-    updated_at: NOW,
-  };
+  return transitRow({ vsl_id: `vsl_w${vessel++}`, zone, direction, entered_at: exited - hours * HOUR, exited_at: exited, mean_speed_kn: speedKn, stopped_ms: stoppedH * HOUR, updated_at: NOW });
 }
 
 before(async () => {

@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { portCallRow } from '../helpers/event-rows.js';
 
 /**
  * Voyages and lanes analytics (docs/lanes.md) over port calls seeded directly, so that every count,
@@ -27,27 +28,9 @@ let plainKey: string;
 let A: number;
 let B: number;
 let C: number;
-let seq = 1;
 
 function call(vslId: string, portId: number, arrival: number, departure: number | null, shipType: number | null, simulated = 0) {
-  return {
-    vsl_id: vslId,
-    port_id: portId,
-    ship_type: shipType,
-    arrival,
-    departure,
-    last_fix_at: departure ?? arrival + HOUR,
-    anchorage_ms: 0,
-    berth_ms: 0,
-    stops: '[]',
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 10,
-    gaps: 0,
-    confidence: 0.9,
-    simulated,
-    updated_at: NOW,
-  };
+  return portCallRow({ vsl_id: vslId, port_id: portId, ship_type: shipType, arrival, departure, simulated, updated_at: NOW });
 }
 /** A voyage: a call at `from` ending at `departure` (10 h long), then an open call at `to` from `departure + hours`. */
 function voyage(vslId: string, from: number, to: number, departure: number, hours: number, shipType: number | null, simulated = 0) {

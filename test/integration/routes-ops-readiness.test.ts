@@ -8,6 +8,7 @@ import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
 import { REFERENCE_PAIRS } from '../../src/routing/reference-pairs.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { portCallRow, transitRow } from '../helpers/event-rows.js';
 
 const NOW = TEST_EPOCH;
 const ROTTERDAM = readPortTableFile().ports.find((p) => p.locode === 'NLRTM')!;
@@ -150,40 +151,10 @@ test('readiness, readiness-history: checks with values, snapshots at most once a
   const now = app.clock.now();
   await ingest(app.bosun.ctx.services.fleet, position(244000111, now - 10 * MINUTE, 51.95, 3.6));
   await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([
-    {
-      vsl_id: 'vsl_call',
-      port_id: ROTTERDAM.port_id,
-      ship_type: 70,
-      arrival: now - 2 * DAY,
-      departure: now - 2 * DAY + 6 * HOUR,
-      last_fix_at: now - 2 * DAY + 6 * HOUR,
-      anchorage_ms: 0,
-      berth_ms: 6 * HOUR,
-      stops: '[]',
-      first_seq: 1,
-      last_seq: 2,
-      fixes: 40,
-      gaps: 0,
-      confidence: 0.9,
-      simulated: 0,
-      updated_at: now,
-    },
+    portCallRow({ vsl_id: 'vsl_call', port_id: ROTTERDAM.port_id, arrival: now - 2 * DAY, departure: now - 2 * DAY + 6 * HOUR, berth_ms: 6 * HOUR, fixes: 40, updated_at: now }),
   ]);
   await createEventsRepo(app.bosun.ctx.store.db).upsertTransits([
-    {
-      vsl_id: 'vsl_tr',
-      zone: 'dover',
-      direction: 'northeastbound',
-      entered_at: now - DAY - HOUR,
-      exited_at: now - DAY,
-      mean_speed_kn: 12,
-      stopped_ms: 0,
-      first_seq: 3,
-      last_seq: 4,
-      fixes: 20,
-      simulated: 0,
-      updated_at: now,
-    },
+    transitRow({ vsl_id: 'vsl_tr', zone: 'dover', direction: 'northeastbound', entered_at: now - DAY - HOUR, exited_at: now - DAY, fixes: 20, updated_at: now }),
   ]);
   const ready = (await get('/v1/routes/readiness?days=3&max_age_seconds=900')).body.data;
   assert.deepEqual([ready.ready, ready.passed, ready.snapshot_recorded], [true, 4, true]);

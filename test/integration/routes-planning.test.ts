@@ -6,6 +6,7 @@ import { passageByName } from '../../src/routing/graph.js';
 import { CHOKEPOINT_PASSAGES } from '../../src/features/routes/chokepoint-passages.js';
 import { startTestApp, type TestApp } from '../helpers/app.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { portCallRow } from '../helpers/event-rows.js';
 
 let app: TestApp;
 let apiKey: string;
@@ -239,25 +240,8 @@ test('scenario without pairs: the busiest consecutive port calls of the last 30 
   const id = (locode: string) => routes.resolvePlace(locode, 'test').port!.port_id;
   const [rtm, sin, hou] = [id('NLRTM'), id('SGSIN'), id('USHOU')];
   const now = app.clock.now();
-  let seq = 1;
-  const call = (vslId: string, portId: number, arrival: number) => ({
-    vsl_id: vslId,
-    port_id: portId,
-    ship_type: 70,
-    arrival,
-    departure: arrival + 12 * HOUR,
-    last_fix_at: arrival + 12 * HOUR,
-    anchorage_ms: 0,
-    berth_ms: 12 * HOUR,
-    stops: '[]',
-    first_seq: seq++,
-    last_seq: seq++,
-    fixes: 50,
-    gaps: 0,
-    confidence: 0.9,
-    simulated: 0,
-    updated_at: now,
-  });
+  const call = (vslId: string, portId: number, arrival: number) =>
+    portCallRow({ vsl_id: vslId, port_id: portId, arrival, departure: arrival + 12 * HOUR, berth_ms: 12 * HOUR, fixes: 50, updated_at: now });
   await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([
     call('vsl_p1', rtm, now - 20 * DAY),
     call('vsl_p1', sin, now - 5 * DAY),

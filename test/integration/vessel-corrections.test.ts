@@ -5,6 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/app.js';
 import { callRow, completedCall } from '../helpers/events-congestion.js';
 import { identity, ingest, position, seedSampleVessel } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { encounterRow } from '../helpers/event-rows.js';
 
 // An applied vessel name correction (docs/feedback.md) is the name every reader gets: keyed and
 // anonymous search, lookup, the delayed preview, STS events, visit rank and the public map; reverting
@@ -34,24 +35,7 @@ test('a corrected vessel name is found by keyed and anonymous search and shown b
     await seedSampleVesselPartner(app, now);
     const partner = app.bosun.ctx.services.fleet.byImoNumber(9074729)!.vslId;
     const events = createEventsRepo(app.bosun.ctx.store.db);
-    await events.upsertEncounters([
-      {
-        vsl_a: vslId,
-        vsl_b: partner,
-        start_at: now - 5 * HOUR,
-        end_at: now - 2 * HOUR,
-        median_distance_m: 200,
-        lat: 1.25,
-        lon: 103.8,
-        zone: null,
-        observations: 36,
-        first_seq: 1,
-        last_seq: 2,
-        confidence: 1,
-        simulated: 0,
-        updated_at: now,
-      },
-    ]);
+    await events.upsertEncounters([encounterRow({ vsl_a: vslId, vsl_b: partner, end_at: now - 2 * HOUR, lat: 1.25, lon: 103.8, updated_at: now })]);
     await events.upsertCalls([completedCall(vslId, 9240, 80, now - 3 * HOUR, 1, 5), completedCall(vslId, 9240, 80, now - 30 * HOUR, 1, 5)].map(callRow));
     const { apiKey } = await app.registerAgent('reader', ['vessels:live']);
 

@@ -7,6 +7,7 @@ import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
+import { encounterRow, portCallRow, transitRow } from '../helpers/event-rows.js';
 
 const SNAPSHOT = '/v1/services/vessel-snapshot/read';
 const HISTORY = '/v1/services/vessel-history/read';
@@ -42,61 +43,16 @@ async function seed(app: TestApp): Promise<{ pride: string; other: string }> {
   const db = app.bosun.ctx.store.db;
   await db
     .insertInto('port_calls')
-    .values({
-      vsl_id: pride,
-      port_id: 31140,
-      ship_type: 80,
-      arrival: now - 10 * DAY,
-      departure: now - 9 * DAY,
-      last_fix_at: now - 9 * DAY,
-      anchorage_ms: 0,
-      berth_ms: DAY,
-      stops: '[]',
-      first_seq: 1,
-      last_seq: 2,
-      fixes: 2,
-      gaps: 0,
-      confidence: 0.9,
-      simulated: 0,
-      updated_at: now,
-    })
+    .values(portCallRow({ vsl_id: pride, port_id: 31140, ship_type: 80, arrival: now - 10 * DAY, departure: now - 9 * DAY, berth_ms: DAY, fixes: 2, updated_at: now }))
     .execute();
   await db
     .insertInto('transits')
-    .values({
-      vsl_id: pride,
-      zone: 'dover',
-      direction: 'northbound',
-      entered_at: now - 90 * MINUTE,
-      exited_at: now - 70 * MINUTE,
-      mean_speed_kn: 12,
-      stopped_ms: 0,
-      first_seq: 1,
-      last_seq: 2,
-      fixes: 2,
-      simulated: 0,
-      updated_at: now,
-    })
+    .values(transitRow({ vsl_id: pride, zone: 'dover', direction: 'northbound', entered_at: now - 90 * MINUTE, exited_at: now - 70 * MINUTE, fixes: 2, updated_at: now }))
     .execute();
   const [a, b] = [pride, other].sort();
   await db
     .insertInto('encounters')
-    .values({
-      vsl_a: a!,
-      vsl_b: b!,
-      start_at: now - 40 * DAY,
-      end_at: now - 39 * DAY,
-      median_distance_m: 100,
-      lat: 51,
-      lon: 3,
-      zone: null,
-      observations: 5,
-      first_seq: 1,
-      last_seq: 2,
-      confidence: 0.8,
-      simulated: 0,
-      updated_at: now,
-    })
+    .values(encounterRow({ vsl_a: a!, vsl_b: b!, start_at: now - 40 * DAY, end_at: now - 39 * DAY, median_distance_m: 100, lat: 51, lon: 3, observations: 5, confidence: 0.8, updated_at: now }))
     .execute();
   return { pride, other };
 }
