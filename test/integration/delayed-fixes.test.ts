@@ -9,6 +9,7 @@ import { POSITIONS_TOPIC, type PositionsEvent, type StoredPosition } from '../..
 import { migrateToLatest, openStore } from '../../src/store/db.js';
 import { dropTestSchema, testConfig } from '../helpers/app.js';
 import { createPositionPartitions } from '../../src/store/position-partitions.js';
+import { positionRow } from '../helpers/position-rows.js';
 
 /**
  * The delayed-fix cache must answer exactly what the store query answers, whatever positions are
@@ -60,22 +61,7 @@ test('the delayed-fix cache answers exactly what the store answers, for random p
           const key = `${vessel}|${at}`;
           if (stored.has(key)) return;
           stored.add(key);
-          const row = {
-            vsl_id: vslId(vessel),
-            observed_at: time(at),
-            received_at: time(at),
-            lat: 29.3,
-            lon: -94.8,
-            sog: 10,
-            cog: 90,
-            heading: 90,
-            nav_status: 0,
-            msg_type: 1,
-            source: 'test',
-            simulated: 0,
-            usable: usable ? 1 : 0,
-            quality_flags: usable ? '[]' : '["position_jump"]',
-          };
+          const { mmsi: _mmsi, ...row } = positionRow(vslId(vessel), time(at), { usable: usable ? 1 : 0, quality_flags: usable ? '[]' : '["position_jump"]' });
           await createPositionPartitions(store.db, store.dialect).ensureFor(store.db, [row.observed_at]); // the day's partition on PostgreSQL
           await store.db.insertInto('positions').values(row).execute();
           const position: StoredPosition = {

@@ -13,6 +13,10 @@ import { POSITIONS_TOPIC, VESSELS_TOPIC, type PositionsEvent, type VesselsEvent 
 import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
 import { dropTestSchema, startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
+import { positionRow } from '../helpers/position-rows.js';
+
+/** Received a millisecond after it was observed. */
+const bulkRow = (vslId: string, observedAt: number, extra: Partial<PositionWrite> = {}) => positionRow(vslId, observedAt, { received_at: observedAt + 1, ...extra });
 
 /**
  * The bulk position write (COPY through a staging table on PostgreSQL, one prepared statement per row
@@ -34,30 +38,9 @@ async function withRepo(fn: (store: Store, repo: FleetRepo) => Promise<void>): P
   }
 }
 
-function row(vslId: string, observedAt: number, extra: Partial<PositionWrite> = {}): PositionWrite {
-  return {
-    mmsi: 0,
-    vsl_id: vslId,
-    observed_at: observedAt,
-    received_at: observedAt + 1,
-    lat: 29.3,
-    lon: -94.8,
-    sog: 10,
-    cog: 90,
-    heading: 90,
-    nav_status: 0,
-    msg_type: 1,
-    source: 'test',
-    simulated: 0,
-    usable: 1,
-    quality_flags: '[]',
-    ...extra,
-  };
-}
-
 test('bulk position write: duplicates within and across batches are skipped and told apart, seqs follow the input order', async () => {
   await withRepo(async (store, repo) => {
-    const first = await repo.writeBatch([], [], [row('vsl_a', T0), row('vsl_b', T0), row('vsl_a', T0), row('vsl_a', T0 + SECOND, { lat: 1 })]);
+    const first = await repo.writeBatch([], [], [bulkRow('vsl_a', T0), bulkRow('vsl_b', T0), bulkRow('vsl_a', T0), bulkRow('vsl_a', T0 + SECOND, { lat: 1 })]);
     assert.deepEqual(
       first.inserted.map(({ vsl_id, observed_at }) => [vsl_id, observed_at]),
       [
@@ -74,7 +57,7 @@ test('bulk position write: duplicates within and across batches are skipped and 
     );
     assert.equal(new Set(seqs).size, 3);
 
-    const second = await repo.writeBatch([], [], [row('vsl_a', T0 + SECOND, { lat: 2 }), row('vsl_c', T0), row('vsl_b', T0)]);
+    const second = await repo.writeBatch([], [], [bulkRow('vsl_a', T0 + SECOND, { lat: 2 }), bulkRow('vsl_c', T0), bulkRow('vsl_b', T0)]);
     assert.deepEqual(
       second.inserted.map(({ vsl_id, observed_at }) => [vsl_id, observed_at]),
       [['vsl_c', T0]],
@@ -103,7 +86,7 @@ test('bulk position write: a batch that meets stored rows stores only its new on
     const reported = (result: Awaited<ReturnType<FleetRepo['writeBatch']>>, rows: PositionWrite[]) =>
       [...result.inserted].sort((a, b) => a.seq - b.seq).map((p) => [p.seq, rows[p.index]!.vsl_id, rows[p.index]!.observed_at, rows[p.index]!.lat]);
 
-    const first = [row('vsl_a', T0), row('vsl_b', T0), row('vsl_a', T0 + SECOND)];
+    const first = [bulkRow('vsl_a', T0), bulkRow('vsl_b', T0), bulkRow('vsl_a', T0 + SECOND)];
     const r1 = await repo.writeBatch([], [], first);
     assert.deepEqual(r1.inserted.map((p) => p.index).sort(), [0, 1, 2]);
     const seqs1 = [...r1.inserted].sort((a, b) => a.index - b.index).map((p) => p.seq);
@@ -111,13 +94,13 @@ test('bulk position write: a batch that meets stored rows stores only its new on
     assert.deepEqual(await storedRows(), reported(r1, first));
 
     // Meets a stored row (vsl_a, T0): nothing of a failed attempt may remain, the new rows are stored once.
-    const second = [row('vsl_c', T0, { lat: 3 }), row('vsl_a', T0, { lat: 9 }), row('vsl_d', T0, { lat: 4 })];
+    const second = [bulkRow('vsl_c', T0, { lat: 3 }), bulkRow('vsl_a', T0, { lat: 9 }), bulkRow('vsl_d', T0, { lat: 4 })];
     const r2 = await repo.writeBatch([], [], second);
     assert.deepEqual(r2.inserted.map((p) => p.index).sort(), [0, 2]);
     assert.ok(Math.min(...r2.inserted.map((p) => p.seq)) > seqs1[2]!);
 
     // A fresh batch afterwards.
-    const third = [row('vsl_e', T0, { lat: 5 }), row('vsl_e', T0 + SECOND, { lat: 6 })];
+    const third = [bulkRow('vsl_e', T0, { lat: 5 }), bulkRow('vsl_e', T0 + SECOND, { lat: 6 })];
     const r3 = await repo.writeBatch([], [], third);
     assert.equal(r3.inserted.length, 2);
     assert.ok(Math.min(...r3.inserted.map((p) => p.seq)) > Math.max(...r2.inserted.map((p) => p.seq)));
@@ -131,7 +114,7 @@ test('bulk position write: text with COPY separators and escapes, nulls and extr
   await withRepo(async (store, repo) => {
     const sources = ['tab\there', 'new\nline', 'cr\rhere', 'back\\slash', '\\N', 'trailing\\', '\\.', '', 'NULL', '"quoted", ünïcödé ⚓'];
     const rows = sources.map((source, i) =>
-      row('vsl_text', T0 + i * SECOND, {
+      bulkRow('vsl_text', T0 + i * SECOND, {
         source,
         lat: i === 0 ? -89.99999999999999 : 1e-300 * i,
         lon: i === 1 ? 179.99999999999997 : -0.1 - 0.2,

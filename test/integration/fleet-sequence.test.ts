@@ -2,11 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createFleetReads, type FleetReads } from '../../src/fleet/fleet-reads.js';
-import { createFleetRepo, type FleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.js';
+import { createFleetRepo, type FleetRepo } from '../../src/fleet/fleet-repo.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
 import type { Trx } from '../../src/store/transaction.js';
 import { dropTestSchema, testConfig, usingPostgres } from '../helpers/app.js';
 import { createPositionPartitions } from '../../src/store/position-partitions.js';
+import { positionRow } from '../helpers/position-rows.js';
 
 /**
  * The long poll reads "positions after seq N up to the head". On PostgreSQL two writers can take
@@ -31,26 +32,6 @@ async function withStore(fn: (store: Store, repo: FleetRepo, reads: FleetReads) 
     await store.close();
     await dropTestSchema(config);
   }
-}
-
-function positionRow(vslId: string, observedAt: number): PositionWrite {
-  return {
-    mmsi: 0,
-    vsl_id: vslId,
-    observed_at: observedAt,
-    received_at: observedAt,
-    lat: 29.3,
-    lon: -94.8,
-    sog: 10,
-    cog: 90,
-    heading: 90,
-    nav_status: 0,
-    msg_type: 1,
-    source: 'test',
-    simulated: 0,
-    usable: 1,
-    quality_flags: '[]',
-  };
 }
 
 /** A deferred: a promise and the function that settles it. */
