@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { CatalogView, ImplementedOperation } from '../catalog/catalog.js';
@@ -144,6 +144,25 @@ function toAppError(err: unknown): AppError | { detail: ErrorDetail; status: num
   return new AppError('internal_error', 'unexpected server error; quote the request_id when reporting it');
 }
 
+/** Query strings and path parameters arrive as text and are coerced; JSON bodies are typed and are not. */
+const coercing = new Ajv({ removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
+/** JSON bodies: every error, so a body missing several fields is refused naming them all (teaching-errors.ts). */
+const strictTypes = new Ajv({ removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: true, strict: false });
+for (const ajv of [coercing, strictTypes]) (addFormats as unknown as (a: Ajv) => void)(ajv);
+const compiled = { body: new WeakMap<object, ValidateFunction>(), text: new WeakMap<object, ValidateFunction>() };
+
+/**
+ * The validator of one route schema, compiled once per process: the catalog's schemas are module constants, so a
+ * second app in the same process (tests start hundreds) reuses them instead of compiling ~260 routes again.
+ */
+function requestValidator(schema: object, part: 'body' | 'text'): ValidateFunction {
+  const known = compiled[part].get(schema);
+  if (known) return known;
+  const validate = (part === 'body' ? strictTypes : coercing).compile(boundNumbers(schema));
+  compiled[part].set(schema, validate);
+  return validate;
+}
+
 export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): FastifyInstance {
   const { config, clock, services, catalog } = ctx;
   const app = Fastify({
@@ -159,12 +178,7 @@ export function buildHttpApp<S extends HttpServices>(ctx: HttpContext<S>): Fasti
       return newRequestId();
     },
   });
-  // Query strings and path parameters arrive as text and are coerced; JSON bodies are typed and are not.
-  const coercing = new Ajv({ removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false, strict: false });
-  // JSON bodies: every error, so a body missing several fields is refused naming them all (teaching-errors.ts).
-  const strictTypes = new Ajv({ removeAdditional: false, coerceTypes: false, useDefaults: true, allErrors: true, strict: false });
-  for (const ajv of [coercing, strictTypes]) (addFormats as unknown as (a: Ajv) => void)(ajv);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strictTypes : coercing).compile(boundNumbers(schema)));
+  app.setValidatorCompiler(({ schema, httpPart }) => requestValidator(schema, httpPart === 'body' ? 'body' : 'text'));
   app.addHook('preValidation', rejectInvalidText(catalog.implemented));
   // JSON bodies: Fastify's own parser (prototype poisoning refused) after a linear depth pre-check, so no
   // parser or scan ever recurses into a deeply nested document (issue 24: 9,000 levels overflowed the stack)
