@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOUR } from '../../src/platform/clock.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { type TestApp, withApp } from '../helpers/app.js';
 import { createClaim, credit, portClaim, vote } from './exchange-core-support.js';
 
 async function postMessage(app: TestApp, token: string, channel: string, body: string) {
@@ -12,9 +12,8 @@ async function postMessage(app: TestApp, token: string, channel: string, body: s
 
 const unescape = (href: string) => href.replaceAll('&amp;', '&');
 
-test('agents forum is the catalog operation getAgentsForum: implemented, not planned, HTML in the site layout', async () => {
-  const app = await startTestApp();
-  try {
+test('agents forum is the catalog operation getAgentsForum: implemented, not planned, HTML in the site layout', () =>
+  withApp(async (app) => {
     const { catalog } = app.bosun.ctx;
     assert.ok(catalog.implemented.some((r) => r.entry.operationId === 'getAgentsForum'));
     assert.ok(!catalog.planned.some((e) => e.operationId === 'getAgentsForum'));
@@ -33,14 +32,10 @@ test('agents forum is the catalog operation getAgentsForum: implemented, not pla
     assert.equal(bad.body.errors[0].code, 'invalid_request');
     const payments = await app.api('GET', '/payments');
     assert.match(payments.text, /<title>Payments — Bosun<\/title>[\s\S]*<a class="skip" href="#main">/, '/payments joins the layout');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('agents forum shows public channel messages, claims with votes and state, and bounties; never direct messages or hidden records; banned agents as the exchange shows them', async () => {
-  const app = await startTestApp();
-  try {
+test('agents forum shows public channel messages, claims with votes and state, and bounties; never direct messages or hidden records; banned agents as the exchange shows them', () =>
+  withApp(async (app) => {
     const [a, b, c] = [await app.registerAgent('forum-a'), await app.registerAgent('forum-b'), await app.registerAgent('forum-c')];
     await postMessage(app, a.apiKey, 'ports', 'Long waits at <Rotterdam> anchorage?');
     const hiddenMessage = await postMessage(app, b.apiKey, 'ports', 'buy cheap bunkers here');
@@ -84,14 +79,10 @@ test('agents forum shows public channel messages, claims with votes and state, a
       memberView.body.data.items.map((x: { bounty_id: string }) => x.bounty_id),
       [bounty.body.data.bounty_id],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('agents forum pages each part: 10 of each on the overview, 25 per page of one part, Older links to the end', async () => {
-  const app = await startTestApp();
-  try {
+test('agents forum pages each part: 10 of each on the overview, 25 per page of one part, Older links to the end', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('forum-pager');
     for (let i = 0; i < 26; i++) {
       await postMessage(app, a.apiKey, 'general', `channel note ${i}`);
@@ -118,7 +109,4 @@ test('agents forum pages each part: 10 of each on the overview, 25 per page of o
     const forged = await app.api('GET', '/agents-forum?view=channels&cursor=not-a-cursor');
     assert.equal(forged.status, 400);
     assert.equal(forged.body.errors[0].code, 'cursor_invalid');
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -3,11 +3,10 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { DAY } from '../../src/platform/clock.js';
 import { DEFAULT_SCOPES } from '../../src/access/scopes.js';
-import { startTestApp } from '../helpers/app.js';
+import { startTestApp, withApp } from '../helpers/app.js';
 
-test('registration returns a key once, stores only its hash, and grants the nine default sandbox scopes', async () => {
-  const app = await startTestApp();
-  try {
+test('registration returns a key once, stores only its hash, and grants the nine default sandbox scopes', () =>
+  withApp(async (app) => {
     const res = await app.api('POST', '/v1/agents/register', { body: { name: 'alpha', vendor: 'Acme', description: 'vessel planner' } });
     assert.equal(res.status, 201);
     const data = res.body.data;
@@ -36,14 +35,10 @@ test('registration returns a key once, stores only its hash, and grants the nine
     assert.equal(me.body.policy.usage_tier, 'free');
     assert.ok(!me.text.includes(data.api_key), 'GET /v1/agents/me never returns the key');
     assert.equal(me.body.data.key_prefix, data.api_key.slice(0, 12));
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('registration input is validated with a field-level error', async () => {
-  const app = await startTestApp();
-  try {
+test('registration input is validated with a field-level error', () =>
+  withApp(async (app) => {
     const cases: Array<[unknown, string]> = [
       [{}, 'body.name'],
       [{ name: 'x' }, 'body.name'],
@@ -62,10 +57,7 @@ test('registration input is validated with a field-level error', async () => {
       assert.equal(res.body.cost_units, 0);
     }
     assert.equal(await app.bosun.ctx.services.agents.count(), 0, 'no agent was created by invalid input');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('with auto-sandbox off an agent is registered without grants; it may still send operator requests', async () => {
   const app = await startTestApp({ env: { BOSUN_AUTO_SANDBOX: 'false' } });
@@ -79,9 +71,8 @@ test('with auto-sandbox off an agent is registered without grants; it may still 
   }
 });
 
-test('a sandbox ends after 14 days: state sandbox_expired and the default scopes lapse', async () => {
-  const app = await startTestApp();
-  try {
+test('a sandbox ends after 14 days: state sandbox_expired and the default scopes lapse', () =>
+  withApp(async (app) => {
     const { apiKey } = await app.registerAgent();
     app.clock.advance(14 * DAY - 1);
     let me = await app.api('GET', '/v1/agents/me', { token: apiKey });
@@ -91,14 +82,10 @@ test('a sandbox ends after 14 days: state sandbox_expired and the default scopes
     me = await app.api('GET', '/v1/agents/me', { token: apiKey });
     assert.equal(me.body.data.state, 'sandbox_expired');
     assert.deepEqual(me.body.data.scopes, ['harbor:operator_request:create', 'harbor:operator_request:read'], 'only the operator-request scopes every agent holds');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('key rotation invalidates the old key at once; revocation blocks the agent', async () => {
-  const app = await startTestApp();
-  try {
+test('key rotation invalidates the old key at once; revocation blocks the agent', () =>
+  withApp(async (app) => {
     const { agentId, apiKey } = await app.registerAgent();
     const { apiKey: newKey } = await app.bosun.ctx.services.agents.rotateKey(agentId, { kind: 'cli' });
     assert.notEqual(newKey, apiKey);
@@ -119,14 +106,10 @@ test('key rotation invalidates the old key at once; revocation blocks the agent'
     assert.ok(actions.includes('agent.key_rotate'));
     assert.ok(actions.includes('agent.revoke'));
     assert.ok(actions.includes('security.auth_invalid'));
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('operator scope grants take effect, planned scopes cannot be granted, snapshot:read lasts 7 days', async () => {
-  const app = await startTestApp();
-  try {
+test('operator scope grants take effect, planned scopes cannot be granted, snapshot:read lasts 7 days', () =>
+  withApp(async (app) => {
     const { agentId, apiKey } = await app.registerAgent();
     const agents = app.bosun.ctx.services.agents;
     await assert.rejects(agents.grantScope(agentId, 'harbor:knowledge:read', { kind: 'cli' }), /cannot be granted/);
@@ -138,26 +121,18 @@ test('operator scope grants take effect, planned scopes cannot be granted, snaps
     app.clock.advance(7 * DAY);
     me = await app.api('GET', '/v1/agents/me', { token: apiKey });
     assert.ok(!me.body.data.scopes.includes('snapshot:read'));
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('identity headers never authenticate', async () => {
-  const app = await startTestApp();
-  try {
+test('identity headers never authenticate', () =>
+  withApp(async (app) => {
     const { agentId } = await app.registerAgent('labelled');
     const res = await app.api('GET', '/v1/agents/me', { headers: { 'x-agent-name': 'labelled', 'x-agent-vendor': 'tests', 'x-agent-id': agentId } });
     assert.equal(res.status, 401);
     assert.equal(res.body.errors[0].code, 'auth_required');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('lifecycle: sandbox → trial by approval (7 days, then trial_expired) → trusted; sandbox rights end with the sandbox', async () => {
-  const app = await startTestApp();
-  try {
+test('lifecycle: sandbox → trial by approval (7 days, then trial_expired) → trusted; sandbox rights end with the sandbox', () =>
+  withApp(async (app) => {
     const { apiKey, agentId } = await app.registerAgent('lifecycle');
     const agents = app.bosun.ctx.services.agents;
     app.clock.advance(14 * DAY);
@@ -178,14 +153,10 @@ test('lifecycle: sandbox → trial by approval (7 days, then trial_expired) → 
     assert.deepEqual(me.scopes, ['harbor:operator_request:create', 'harbor:operator_request:read'], 'trust grants no scope by itself; every agent may send operator requests');
     assert.deepEqual(me.scope_grants, []);
     await assert.rejects(agents.setLifecycle(agentId, 'trial', { kind: 'cli' }), /cannot enter a trial/);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('a key resolves to its current grants on every call: expiry at the exact edge, scope revocation, rotation, revocation', async () => {
-  const app = await startTestApp();
-  try {
+test('a key resolves to its current grants on every call: expiry at the exact edge, scope revocation, rotation, revocation', () =>
+  withApp(async (app) => {
     const { agentId, apiKey } = await app.registerAgent();
     const agents = app.bosun.ctx.services.agents;
     await agents.grantScope(agentId, 'snapshot:read', { kind: 'cli' });
@@ -208,7 +179,4 @@ test('a key resolves to its current grants on every call: expiry at the exact ed
     assert.equal((await agents.authenticate(rotated))?.agentId, agentId);
     await agents.revoke(agentId, { kind: 'cli' }, 'test');
     assert.equal(await agents.authenticate(rotated), undefined);
-  } finally {
-    await app.close();
-  }
-});
+  }));

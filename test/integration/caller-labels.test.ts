@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 import { seedSampleVessel } from '../helpers/fleet.js';
 
 /** Issue 8 item 2: a stale Authorization header on public operations; identity_verified: false wherever X-Agent-* labels are echoed. */
 
-test('a stale key on a public operation is answered as anonymous with credential_ignored and a WWW-Authenticate hint', async () => {
-  const app = await startTestApp();
-  try {
+test('a stale key on a public operation is answered as anonymous with credential_ignored and a WWW-Authenticate hint', () =>
+  withApp(async (app) => {
     const { agentId, apiKey } = await app.registerAgent('soon-revoked');
     await app.bosun.ctx.services.agents.revoke(agentId, { kind: 'cli' }, 'test: stale key');
     for (const url of ['/v1/ping', '/v1/capabilities', '/.well-known/openapi.json']) {
@@ -31,14 +30,10 @@ test('a stale key on a public operation is answered as anonymous with credential
     assert.equal(fine.headers['www-authenticate'], undefined);
     const audit = await app.bosun.ctx.store.db.selectFrom('audit_log').select('action').where('action', '=', 'security.auth_invalid').execute();
     assert.ok(audit.length >= 4, 'every ignored credential is still audited');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('the preview echoes X-Agent-* labels with identity_verified: false', async () => {
-  const app = await startTestApp();
-  try {
+test('the preview echoes X-Agent-* labels with identity_verified: false', () =>
+  withApp(async (app) => {
     await seedSampleVessel(app.bosun.ctx.services.fleet, app.clock.now());
     const headers = { 'x-agent-name': 'Scout\u0007 One', 'x-agent-vendor': 'acme' };
     const search = await app.api('GET', '/v1/bootstrap/vessels/search?q=ocean', { headers });
@@ -49,7 +44,4 @@ test('the preview echoes X-Agent-* labels with identity_verified: false', async 
     assert.deepEqual(last.body.data.declared_identity, { agent_name: 'Scout One', agent_vendor: 'acme', identity_verified: false });
     const none = await app.api('GET', '/v1/bootstrap/vessels/search?q=ocean');
     assert.deepEqual(none.body.data.declared_identity, { agent_name: null, agent_vendor: null, identity_verified: false });
-  } finally {
-    await app.close();
-  }
-});
+  }));

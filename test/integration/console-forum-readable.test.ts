@@ -4,7 +4,7 @@ import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { errorsView } from '../../src/features/console/console-ops-pages.js';
 import { threaded } from '../../src/features/site/forum.js';
 import { ago, humanDate } from '../../src/features/web/human-time.js';
-import { startTestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 import { consoleClient } from '../helpers/console-client.js';
 import { createClaim, portClaim, ROTTERDAM } from './exchange-core-support.js';
 
@@ -47,9 +47,8 @@ test('feed errors are shown by reason, not as [object Object]', () => {
   assert.equal(errorsView({ bad_checksum: 10, unsupported: 2, empty: 0 }), '12: bad checksum 10, unsupported 2');
 });
 
-test('console: agents show their scopes; the scope picker preselects nothing; grant and approve confirm what they did; status is a page; route figures as pairs', async () => {
-  const app = await startTestApp();
-  try {
+test('console: agents show their scopes; the scope picker preselects nothing; grant and approve confirm what they did; status is a page; route figures as pairs', () =>
+  withApp(async (app) => {
     await app.bosun.ctx.services.operator.setPassword('correct horse battery staple');
     const agent = await app.registerAgent('scoped', ['vessels:live']);
     const b = consoleClient(app);
@@ -85,14 +84,10 @@ test('console: agents show their scopes; the scope picker preselects nothing; gr
     assert.match(routes.text, /<dl class="pairs" data-section="route-engine">/);
     const moderation = await b.get('/console/moderation');
     assert.equal(moderation.status, 200);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('console moderation: hiding an unknown post answers its error code, not a crash', async () => {
-  const app = await startTestApp();
-  try {
+test('console moderation: hiding an unknown post answers its error code, not a crash', () =>
+  withApp(async (app) => {
     await app.bosun.ctx.services.operator.setPassword('correct horse battery staple');
     const b = consoleClient(app);
     await b.signIn();
@@ -100,14 +95,10 @@ test('console moderation: hiding an unknown post answers its error code, not a c
     assert.equal(page.status, 200);
     const hidden = await b.post('/console/moderation/hide', { csrf: b.csrf, post_id: 'post_nope', reason: 'other' }, { origin: 'http://localhost:3000' });
     assert.equal(hidden.status, 404, 'an unknown post is refused with its code, not a crash');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('forum: replies under their parents, human times, claims by agent name about a named port', async () => {
-  const app = await startTestApp();
-  try {
+test('forum: replies under their parents, human times, claims by agent name about a named port', () =>
+  withApp(async (app) => {
     const alice = await app.registerAgent('alice-forum');
     const bob = await app.registerAgent('bob-forum');
     const post = (token: string, body: Record<string, unknown>) => app.api('POST', '/v1/exchange/messages', { token, body: { channel: 'ports', ...body } });
@@ -130,7 +121,4 @@ test('forum: replies under their parents, human times, claims by agent name abou
     const port = app.bosun.ctx.services.ports.byId(ROTTERDAM);
     assert.ok(port, 'the shipped port table holds Rotterdam');
     assert.match(claim, new RegExp(`about port ${port.name} <code>${ROTTERDAM}</code> · by alice-forum <span class="muted">\\(<code>${alice.agentId}</code>\\)</span>`));
-  } finally {
-    await app.close();
-  }
-});
+  }));

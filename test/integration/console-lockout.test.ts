@@ -4,15 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MINUTE, SECOND } from '../../src/platform/clock.js';
-import { startTestApp, startTestAppWithCli, usingPostgres, type ApiResponse } from '../helpers/app.js';
+import { startTestApp, startTestAppWithCli, usingPostgres, type ApiResponse, withApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { consoleClient as browser, CONSOLE_PASSWORD as PASSWORD } from '../helpers/console-client.js';
 
 const setCookie = (res: ApiResponse, name: string) => [res.headers['set-cookie']].flat().find((c) => String(c).startsWith(`${name}=`));
 
-test('console lockout per address: 5 wrong passwords lock that address, not its /24 neighbour; Retry-After is the remaining lock, free at its edge; backoff doubles; a success resets', async () => {
-  const app = await startTestApp();
-  try {
+test('console lockout per address: 5 wrong passwords lock that address, not its /24 neighbour; Retry-After is the remaining lock, free at its edge; backoff doubles; a success resets', () =>
+  withApp(async (app) => {
     await app.bosun.ctx.services.operator.setPassword(PASSWORD);
     const attacker = browser(app, '10.91.0.5');
     for (let i = 0; i < 4; i++) assert.match((await attacker.signIn('guess ' + i)).text, /Wrong password\.<\/p>/);
@@ -56,14 +55,10 @@ test('console lockout per address: 5 wrong passwords lock that address, not its 
 
     const actions = (await app.bosun.ctx.services.audit.list({ limit: 100 })).map((e) => `${e.action} ${e.ip}`);
     assert.ok(actions.includes('console.lockout 10.91.0.0/24') && actions.includes('console.login_locked 10.91.0.0/24'), 'locks are audited with redacted addresses');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test("console lockout: the operator's known browser (device cookie) signs in while its address is locked for other visitors", async () => {
-  const app = await startTestApp();
-  try {
+test("console lockout: the operator's known browser (device cookie) signs in while its address is locked for other visitors", () =>
+  withApp(async (app) => {
     await app.bosun.ctx.services.operator.setPassword(PASSWORD);
     const proxy = '10.93.0.1'; // every visitor behind one proxy shares its address
     const operator = browser(app, proxy);
@@ -97,10 +92,7 @@ test("console lockout: the operator's known browser (device cookie) signs in whi
     app.clock.advance(MINUTE);
     assert.equal((await attacker.signIn()).status, 303, "the address's own lock ended too");
     assert.equal((await operator.signIn()).status, 303);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('operator CLI: console-locks lists locks (addresses redacted), unlock-console clears one address or all, audited', async () => {
   // the CLI reads the system clock: the app's manual clock starts at the real time so its locks are current

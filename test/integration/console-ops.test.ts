@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { CATALOG } from '../../src/catalog/entries.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp, withApp } from '../helpers/app.js';
 import { consoleClient, CONSOLE_PASSWORD } from '../helpers/console-client.js';
 import { identity, imo, ingest } from '../helpers/fleet.js';
 import { createClaim } from './exchange-core-support.js';
@@ -22,9 +22,8 @@ async function audited(app: TestApp, action: string) {
   return { actor: entry.actor_kind, target: entry.target };
 }
 
-test('console trials: grant and revoke through the trials service, audited as the operator; a refused revoke shows its code', async () => {
-  const app = await startTestApp();
-  try {
+test('console trials: grant and revoke through the trials service, audited as the operator; a refused revoke shows its code', () =>
+  withApp(async (app) => {
     const b = await signedIn(app);
     const vesselImo = imo(981100);
     await ingest(app.bosun.ctx.services.fleet, identity(563033300, app.clock.now(), { imo: vesselImo, name: 'TRIAL SHIP' }));
@@ -50,10 +49,7 @@ test('console trials: grant and revoke through the trials service, audited as th
     const again = await b.post('/console/trials/revoke', { csrf: b.csrf, agent_id: agentId });
     assert.equal(again.status, 404);
     assert.match(again.text, /<code>not_found<\/code>: .* has no active trial/);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('console payments: the documented state, proofs in manual_review, confirm and reject through the payments service; a second review is refused', async () => {
   const disabled = await startTestApp();
@@ -113,9 +109,8 @@ test('console payments: the documented state, proofs in manual_review, confirm a
   }
 });
 
-test('console feedback: list, show, triage, a rejection needs a public answer, steps the state does not allow are not offered and are refused', async () => {
-  const app = await startTestApp();
-  try {
+test('console feedback: list, show, triage, a rejection needs a public answer, steps the state does not allow are not offered and are refused', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('feedback-author');
     const ask = async (title: string) => {
       const res = await app.api('POST', '/v1/feedback/request-data', { token: a.apiKey, body: { subject: { kind: 'dataset', id: 'ice' }, title, body: 'Sea ice <extent>.' } });
@@ -157,14 +152,10 @@ test('console feedback: list, show, triage, a rejection needs a public answer, s
         ['feedback.ticket.triage', 'operator'],
       ],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('console exchange moderation: ban and unban, hide and restore a claim through the exchange gate, audited as the operator; unknown kinds and ids refused with their code', async () => {
-  const app = await startTestApp();
-  try {
+test('console exchange moderation: ban and unban, hide and restore a claim through the exchange gate, audited as the operator; unknown kinds and ids refused with their code', () =>
+  withApp(async (app) => {
     const [author, reader] = [await app.registerAgent('xmod-author'), await app.registerAgent('xmod-reader')];
     const claimId = await createClaim(app, author);
     const b = await signedIn(app);
@@ -202,14 +193,10 @@ test('console exchange moderation: ban and unban, hide and restore a claim throu
     const foreign = await b.post('/console/exchange/ban', { csrf: b.csrf, agent_id: reader.agentId, reason: 'x' }, { origin: 'https://evil.example' });
     assert.equal(foreign.status, 403, 'a form from another origin is refused');
     assert.equal(await app.bosun.ctx.services.exchangeGate.isBanned(reader.agentId), false);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('console feeds and routes views: feed state from the status report, route operations telemetry from the routes section', async () => {
-  const app = await startTestApp();
-  try {
+test('console feeds and routes views: feed state from the status report, route operations telemetry from the routes section', () =>
+  withApp(async (app) => {
     const b = await signedIn(app);
     const feeds = await b.get('/console/feeds');
     assert.equal(feeds.status, 200);
@@ -231,7 +218,4 @@ test('console feeds and routes views: feed state from the status report, route o
       assert.equal(anonymous.status, 401, `${path} needs a session`);
       assert.match(anonymous.text, /type="password"/);
     }
-  } finally {
-    await app.close();
-  }
-});
+  }));

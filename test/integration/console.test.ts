@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MINUTE } from '../../src/platform/clock.js';
-import { startTestApp } from '../helpers/app.js';
+import { startTestApp, withApp } from '../helpers/app.js';
 import { consoleClient as browser, CONSOLE_PASSWORD as PASSWORD } from '../helpers/console-client.js';
 
-test('console sign-in: the operator password only, HttpOnly SameSite=Strict session cookie, sign-out ends the session', async () => {
-  const app = await startTestApp();
-  try {
+test('console sign-in: the operator password only, HttpOnly SameSite=Strict session cookie, sign-out ends the session', () =>
+  withApp(async (app) => {
     const b = browser(app);
     const noPassword = await b.signIn();
     assert.equal(noPassword.status, 401);
@@ -35,10 +34,7 @@ test('console sign-in: the operator password only, HttpOnly SameSite=Strict sess
     assert.equal((await b.get('/console/agents')).status, 401, 'the session is gone');
     const actions = (await app.bosun.ctx.services.audit.list({ limit: 20 })).map((e) => e.action);
     assert.ok(actions.includes('operator.login') && actions.includes('operator.login_failed') && actions.includes('console.logout'));
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('console cookies are Secure over TLS (a trusted proxy saying https)', async () => {
   const app = await startTestApp({ env: { BOSUN_TRUST_PROXY: '1' } });
@@ -55,9 +51,8 @@ test('console cookies are Secure over TLS (a trusted proxy saying https)', async
   }
 });
 
-test('console CSRF: a form without the token, with a wrong one, or from another origin is refused; the sign-in form needs its own token', async () => {
-  const app = await startTestApp();
-  try {
+test('console CSRF: a form without the token, with a wrong one, or from another origin is refused; the sign-in form needs its own token', () =>
+  withApp(async (app) => {
     await app.bosun.ctx.services.operator.setPassword(PASSWORD);
     const victim = await app.registerAgent('victim');
     const b = browser(app);
@@ -79,14 +74,10 @@ test('console CSRF: a form without the token, with a wrong one, or from another 
     assert.equal((await app.bosun.ctx.services.agents.standing(victim.agentId))?.state, 'revoked');
     const entry = (await app.bosun.ctx.services.audit.list({ limit: 50 })).find((e) => e.target === victim.agentId && e.action.includes('revoke'));
     assert.equal(entry?.actor_kind ?? (entry as unknown as { actor: { kind: string } })?.actor?.kind, 'operator');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('console: the operator approves an access request and the agent holds the scope; a bad decision is shown, not a crash; sessions end after an idle hour', async () => {
-  const app = await startTestApp();
-  try {
+test('console: the operator approves an access request and the agent holds the scope; a bad decision is shown, not a crash; sessions end after an idle hour', () =>
+  withApp(async (app) => {
     await app.bosun.ctx.services.operator.setPassword(PASSWORD);
     const agent = await app.registerAgent('asks');
     const created = await app.api('POST', '/v1/harbor/operator-requests', {
@@ -112,14 +103,10 @@ test('console: the operator approves an access request and the agent holds the s
     app.clock.advance(61 * MINUTE);
     assert.equal((await b.get('/console')).status, 200);
     assert.match((await b.get('/console')).text, /type="password"/, 'idle for over an hour: signed out');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('console telemetry: charts and the per-operation table from recorded requests, per window', async () => {
-  const app = await startTestApp();
-  try {
+test('console telemetry: charts and the per-operation table from recorded requests, per window', () =>
+  withApp(async (app) => {
     await app.bosun.ctx.services.operator.setPassword(PASSWORD);
     for (let i = 0; i < 3; i++) await app.api('GET', '/v1/ping');
     await app.api('GET', '/v1/nothing-here');
@@ -148,14 +135,10 @@ test('console telemetry: charts and the per-operation table from recorded reques
     const week = await b.get('/console/telemetry?window=7d');
     assert.equal([...week.text.matchAll(/<rect /g)].length, 4 * 28, 'four charts of 28 six-hour buckets');
     assert.match(week.text, /360-minute buckets/);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('console moderation: an open report with its post; hiding the post upholds the report, dismissing closes it', async () => {
-  const app = await startTestApp();
-  try {
+test('console moderation: an open report with its post; hiding the post upholds the report, dismissing closes it', () =>
+  withApp(async (app) => {
     await app.bosun.ctx.services.operator.setPassword(PASSWORD);
     const { groups } = app.bosun.ctx.services;
     const author = await app.registerAgent('author');
@@ -193,7 +176,4 @@ test('console moderation: an open report with its post; hiding the post upholds 
     assert.equal((await b.post('/console/moderation/dismiss', { csrf: b.csrf, report_id: open[0]!.report_id })).status, 303);
     assert.deepEqual(await groups.listReports({ state: 'open', limit: 10 }), []);
     assert.match((await b.get('/console/moderation')).text, /No open reports/);
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -7,7 +7,7 @@ import { createBosun } from '../../src/app/create.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { createCursorCodec } from '../../src/http/cursor-codec.js';
 import { AppError } from '../../src/platform/errors.js';
-import { startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';
+import { startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp, withApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
 
 /** Issue 8 item 2: cursors are opaque and HMAC-signed; a changed cursor answers cursor_invalid; every process on a store accepts them. */
@@ -50,9 +50,8 @@ test('a harbor cursor is signed: its payload is not readable as plain created_at
   }
 });
 
-test('vessel cursors are signed too: a tampered search or updates cursor answers cursor_invalid', async () => {
-  const app = await startTestApp();
-  try {
+test('vessel cursors are signed too: a tampered search or updates cursor answers cursor_invalid', () =>
+  withApp(async (app) => {
     await seedTwo(app);
     const { apiKey } = await app.registerAgent('cursor-user', ['vessels:live']);
     const first = await app.api('GET', '/v1/vessels/search?q=OCEAN&limit=1', { token: apiKey });
@@ -69,10 +68,7 @@ test('vessel cursors are signed too: a tampered search or updates cursor answers
     assert.equal(unsigned.status, 400, 'the old unsigned form is refused');
     assert.equal(unsigned.body.errors[0].code, 'cursor_invalid');
     assert.equal(unsigned.body.errors[0].field, 'query.since');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('the signing secret is generated once per store and shared: a cursor from one process is accepted by the next', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'bosun-cursor-'));

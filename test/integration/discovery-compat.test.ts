@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp } from '../helpers/app.js';
+import { startTestApp, withApp } from '../helpers/app.js';
 import { buildCatalogView } from '../../src/catalog/catalog.js';
 import { ALL_ROUTES } from '../../src/features/index.js';
 import { plannedOperations } from '../../src/http/planned.js';
@@ -8,9 +8,8 @@ import { buildHttpApp } from '../../src/http/app.js';
 
 /** Issue 8 item 4: what existing clients of this interface read, and the closed endpoint kept out of public discovery. */
 
-test('/.well-known/openapi.json is an envelope with the document in data; /openapi.json and Accept give the bare document', async () => {
-  const app = await startTestApp();
-  try {
+test('/.well-known/openapi.json is an envelope with the document in data; /openapi.json and Accept give the bare document', () =>
+  withApp(async (app) => {
     const wrapped = await app.api('GET', '/.well-known/openapi.json');
     assert.equal(wrapped.status, 200);
     assert.equal(wrapped.body.status, 'ok');
@@ -39,14 +38,10 @@ test('/.well-known/openapi.json is an envelope with the document in data; /opena
     assert.equal(caps.openapi_bare_url, 'http://localhost:80/openapi.json');
     const quick = (await app.api('GET', '/v1/agents/quickstart')).body.data;
     assert.equal(quick.documents.openapi_bare, 'http://localhost:80/openapi.json');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('/v1/capabilities lists a flat data.capabilities[], one entry per implemented operation', async () => {
-  const app = await startTestApp();
-  try {
+test('/v1/capabilities lists a flat data.capabilities[], one entry per implemented operation', () =>
+  withApp(async (app) => {
     const caps = (await app.api('GET', '/v1/capabilities')).body.data;
     const flat = caps.capabilities as Array<Record<string, unknown>>;
     assert.ok(Array.isArray(flat));
@@ -64,10 +59,7 @@ test('/v1/capabilities lists a flat data.capabilities[], one entry per implement
     assert.equal(typeof ping?.summary, 'string');
     const restricted = flat.find((c) => c.access === 'U');
     assert.deepEqual(restricted?.scopes, ['ops:read'], 'U operations name the scope that opens them');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('a planned operation answers operation_planned (501) with its catalog entry; a typo answers route_not_found', async () => {
   const app = await startTestApp();
@@ -115,9 +107,8 @@ test('a planned operation answers operation_planned (501) with its catalog entry
   }
 });
 
-test('the closed production-task endpoint is out of public discovery; the operator OpenAPI lists it', async () => {
-  const app = await startTestApp();
-  try {
+test('the closed production-task endpoint is out of public discovery; the operator OpenAPI lists it', () =>
+  withApp(async (app) => {
     const closed = '/experimental/agent-harbor-tasks.php';
     const publicDoc = (await app.api('GET', '/.well-known/openapi.json')).body.data;
     assert.equal(publicDoc.paths[closed], undefined);
@@ -139,7 +130,4 @@ test('the closed production-task endpoint is out of public discovery; the operat
     // still served to its assigned agents: a key without the scope meets scope_required, not route_not_found
     const call = await app.api('GET', closed, { token: apiKey });
     assert.notEqual(call.body.errors?.[0]?.code, 'route_not_found');
-  } finally {
-    await app.close();
-  }
-});
+  }));

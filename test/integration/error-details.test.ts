@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 
 /** Issue 8 item 2: schema errors list the allowed values; error field paths are uniform (body.x, query.x, params.x). */
 
-test('an enum, const or union of literals refused by the schema names the allowed values', async () => {
-  const app = await startTestApp();
-  try {
+test('an enum, const or union of literals refused by the schema names the allowed values', () =>
+  withApp(async (app) => {
     const { apiKey } = await app.registerAgent('enum-errors');
     const popular = await app.api('GET', '/v1/vessels/popular?window=3d');
     assert.equal(popular.status, 400);
@@ -26,14 +25,10 @@ test('an enum, const or union of literals refused by the schema names the allowe
     const kind = await app.api('POST', '/v1/harbor/public/groups', { token: apiKey, body: { action: 'post', group_id: 4, body: 'hello', post_kind: 'topic' } });
     assert.equal(kind.status, 400);
     assert.equal(kind.body.errors[0].message, 'body.post_kind must be post', 'a single const');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('fields a service names are qualified by the request part that carries them', async () => {
-  const app = await startTestApp();
-  try {
+test('fields a service names are qualified by the request part that carries them', () =>
+  withApp(async (app) => {
     const { apiKey } = await app.registerAgent('field-paths');
     const inPath = await app.api('GET', '/v1/harbor/public/groups/999/posts', { token: apiKey });
     assert.equal(inPath.body.errors[0].code, 'public_group_not_found');
@@ -45,7 +40,4 @@ test('fields a service names are qualified by the request part that carries them
     assert.equal(inQuery.body.errors[0].field, 'query.service_id');
     const missing = await app.api('GET', '/v1/vessels/watchlist', { token: apiKey });
     assert.equal(missing.body.errors[0].field, 'query.ids');
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { HOUR, iso, MINUTE } from '../../src/platform/clock.js';
 import type { PositionReport } from '../../src/fleet/types.js';
-import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { TEST_EPOCH, type TestApp, withApp } from '../helpers/app.js';
 import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
 
 const T0 = TEST_EPOCH - 2 * 24 * HOUR;
@@ -19,9 +19,8 @@ async function ingestAll(app: TestApp, reports: PositionReport[]): Promise<void>
  * never claims a time whose calls the store does not hold yet. The clock does not move (no checkpoint
  * falls due by time).
  */
-test('congestion is current after an import on an idle server: the berthed ship counts, analysed_up_to claims no more than is counted', async () => {
-  const app = await startTestApp();
-  try {
+test('congestion is current after an import on an idle server: the berthed ship counts, analysed_up_to claims no more than is counted', () =>
+  withApp(async (app) => {
     const { runner } = app.bosun.ctx.services.events;
     // the server has been running: the detector saved its state a moment ago (no checkpoint falls due by time now)
     await ingestAll(app, papeeteCall(244000012, T0 - 24 * HOUR).slice(0, 3));
@@ -47,7 +46,4 @@ test('congestion is current after an import on an idle server: the berthed ship 
     assert.equal(second.analysed_up_to, iso(lastObserved));
     assert.deepEqual([second.now.at_berth, second.now.waiting_at_anchor, second.calls_analysed], [1, 0, 1]);
     assert.ok(second.data_age_seconds !== null && second.data_age_seconds <= (upTo - lastObserved) / 1000);
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -7,7 +7,7 @@ import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import type { PositionReport } from '../../src/fleet/types.js';
 import { darkTrack, loiterTrack, meeting, PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
-import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { TEST_EPOCH, type TestApp, withApp } from '../helpers/app.js';
 
 const { ports } = readPortTableFile();
 const T0 = TEST_EPOCH - 2 * 24 * HOUR;
@@ -28,9 +28,8 @@ const runnerFor = (app: TestApp, owner: string) =>
     batchSize: 100,
   });
 
-test('the live runner turns the stored stream into a port call (anchorage then berth) and an encounter, and survives a restart mid-call', async () => {
-  const app = await startTestApp();
-  try {
+test('the live runner turns the stored stream into a port call (anchorage then berth) and an encounter, and survives a restart mid-call', () =>
+  withApp(async (app) => {
     const call = papeeteCall(244000001, T0);
     const sts = meeting(244000002, 244000003, T0, 3);
     const all = [...call, ...sts].sort((a, b) => a.observedAt - b.observedAt);
@@ -80,14 +79,10 @@ test('the live runner turns the stored stream into a port call (anchorage then b
     assert.equal(events.holds_lease, true);
     assert.equal(events.analysed_to, new Date(all[all.length - 1]!.observedAt).toISOString());
     assert.equal(events.vessels_in_port, 0);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('one process detects at a time: the lease passes on only when its holder stops renewing it', async () => {
-  const app = await startTestApp();
-  try {
+test('one process detects at a time: the lease passes on only when its holder stops renewing it', () =>
+  withApp(async (app) => {
     // 146 positions: a reads the first 100 (one batch) and saves its checkpoint
     await ingestAll(app, meeting(244000012, 244000013, T0, 6));
     const a = runnerFor(app, 'process-a');
@@ -98,14 +93,10 @@ test('one process detects at a time: the lease passes on only when its holder st
     app.clock.advance(61_000);
     assert.equal(await b.step(), 46, 'a lapsed lease is taken over, from where its holder stopped');
     assert.equal(b.status().holdsLease, true);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('rebuild replays a window in time order, replacing what was detected there, whatever order the positions were stored in', async () => {
-  const app = await startTestApp();
-  try {
+test('rebuild replays a window in time order, replacing what was detected there, whatever order the positions were stored in', () =>
+  withApp(async (app) => {
     // stored vessel by vessel (as a CSV sorted by MMSI would be): the live stream order is no time order
     const a = meeting(244000022, 244000023, T0, 3).filter((r) => r.mmsi === 244000022);
     const b = meeting(244000022, 244000023, T0, 3).filter((r) => r.mmsi === 244000023);
@@ -122,14 +113,10 @@ test('rebuild replays a window in time order, replacing what was detected there,
     assert.deepEqual(again.written, report.written);
     const repo = createEventsRepo(app.bosun.ctx.store.db);
     assert.equal((await repo.encounters({ from: T0, to: T0 + 24 * HOUR, limit: 10 })).length, 1);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('a port table update reaches detection without a restart: a port added to the table gets calls from then on', async () => {
-  const app = await startTestApp();
-  try {
+test('a port table update reaches detection without a restart: a port added to the table gets calls from then on', () =>
+  withApp(async (app) => {
     const withoutPapeete = ports.filter((p) => p.port_id !== PAPEETE.port_id);
     let table: typeof ports = withoutPapeete;
     const runner = createEventRunner({
@@ -150,14 +137,10 @@ test('a port table update reaches detection without a restart: a port added to t
     const calls = await repo.callsAtPort(PAPEETE.port_id, T0, T0 + 3 * 24 * HOUR);
     assert.equal(calls.length, 1);
     assert.ok(calls[0]!.arrival >= T0 + 24 * HOUR, 'the call after the update');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('loitering and AIS gaps on the same runner: a restart in the middle of a loitering run continues it, and events rebuild writes the same events again', async () => {
-  const app = await startTestApp();
-  try {
+test('loitering and AIS gaps on the same runner: a restart in the middle of a loitering run continues it, and events rebuild writes the same events again', () =>
+  withApp(async (app) => {
     const loiterer = loiterTrack(244000031, T0, 6);
     const dark = darkTrack(244000032, T0, 20, T0 + 5 * HOUR, 8);
     const all = [...loiterer, ...dark].sort((a, b) => a.observedAt - b.observedAt);
@@ -189,7 +172,4 @@ test('loitering and AIS gaps on the same runner: a restart in the middle of a lo
     assert.deepEqual([report.deleted.loitering, report.deleted.gaps, report.written.loitering, report.written.gaps], [1, 1, 1, 1]);
     const rebuilt = await read();
     assert.deepEqual(rebuilt, live);
-  } finally {
-    await app.close();
-  }
-});
+  }));

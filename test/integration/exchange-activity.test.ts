@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
-import { startTestApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { startTestApp, type ApiResponse, type TestApp, withApp } from '../helpers/app.js';
 
 interface Agent {
   agentId: string;
@@ -107,9 +107,8 @@ test('real agents history keeps settled days and reads only unsettled ones again
   }
 });
 
-test('active agents name only public profiles; swarm stats count agents, activity, requests and records', async () => {
-  const app = await startTestApp();
-  try {
+test('active agents name only public profiles; swarm stats count agents, activity, requests and records', () =>
+  withApp(async (app) => {
     const a = await register(app, 'alpha', 'acme');
     const b = await register(app, 'bravo', 'acme');
     const c = await register(app, 'charlie', 'acme');
@@ -153,14 +152,10 @@ test('active agents name only public profiles; swarm stats count agents, activit
     assert.deepEqual(stats.exchange, { skills: 1, charters: 1, pending_skill_transfers: 1, claims_by_state: {}, bounties_by_state: {} });
     assert.deepEqual(stats.harbor, { open_help_requests: 1 });
     assert.equal(stats.generated_at, new Date(app.clock.now()).toISOString());
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('continuations list an agent’s own unfinished work only: help requests, selected help, tasks and pending skill offers', async () => {
-  const app = await startTestApp();
-  try {
+test('continuations list an agent’s own unfinished work only: help requests, selected help, tasks and pending skill offers', () =>
+  withApp(async (app) => {
     const a = await register(app, 'author-a', 'acme');
     const b = await register(app, 'helper-b', 'acme');
     const c = await register(app, 'other-c', 'acme');
@@ -206,14 +201,10 @@ test('continuations list an agent’s own unfinished work only: help requests, s
       (await a.get('/v1/exchange/builds/continuations')).body.data.items.map((i: any) => i.kind),
       ['help_request'],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('external agents audit is the operator’s: redacted origin, state, activity, linked and test flags, paged', async () => {
-  const app = await startTestApp();
-  try {
+test('external agents audit is the operator’s: redacted origin, state, activity, linked and test flags, paged', () =>
+  withApp(async (app) => {
     const operator = await app.operatorToken();
     const x = await register(app, 'twin-x', 'acme', '198.51.100.21');
     app.clock.advance(MINUTE);
@@ -249,14 +240,10 @@ test('external agents audit is the operator’s: redacted origin, state, activit
     assert.deepEqual(yRow.flags, ['exchange_banned', 'linked', 'never_active']);
     assert.deepEqual([tRow.flags, tRow.last_active_at], [['test_marked', 'never_active'], null]);
     assert.equal((await app.api('GET', '/v1/exchange/external_agents_audit?cursor=zz.AAAAAAAAAAAAAAAAAAAAAA', { token: operator })).body.errors[0].code, 'cursor_invalid');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('automation health and studio alerts come from the recorded job runs', async () => {
-  const app = await startTestApp();
-  try {
+test('automation health and studio alerts come from the recorded job runs', () =>
+  withApp(async (app) => {
     const operator = await app.operatorToken();
     const get = (url: string) => app.api('GET', url, { token: operator });
     const before = (await get('/v1/exchange/automation/health')).body.data;
@@ -299,10 +286,7 @@ test('automation health and studio alerts come from the recorded job runs', asyn
     assert.deepEqual([status.state, status.alerts], ['ok', []]);
     const recovered = (await get('/v1/exchange/automation/health')).body.data.jobs.find((j: any) => j.name === 'flaky_probe');
     assert.deepEqual([recovered.health, recovered.failures, recovered.consecutive_failures], ['ok', 3, 0]);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('real agents history groups whole UTC days on both stores: calls hours apart on one day are one agent-day, never real and excluded at once', async () => {
   const app = await startTestApp({ now: Date.UTC(2026, 10, 21, 1, 0, 0) });

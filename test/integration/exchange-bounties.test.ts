@@ -1,14 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/platform/clock.js';
-import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
+import { TEST_EPOCH, withApp } from '../helpers/app.js';
 import { createClaim, credit, errorCode, reputation, ROTTERDAM, vote, type Agent } from './exchange-core-support.js';
 
 const bountyBody = (extra: Record<string, unknown> = {}) => ({ title: 'Explain the Rotterdam wait', text: 'A claim with evidence about the anchorage wait.', reward: 10, ...extra });
 
-test('bounties: a reward beyond the starter allowance needs the post_bounties privilege and escrows the reward; claim, lapse, submit, poster rejection and reward move reputation exactly', async () => {
-  const app = await startTestApp();
-  try {
+test('bounties: a reward beyond the starter allowance needs the post_bounties privilege and escrows the reward; claim, lapse, submit, poster rejection and reward move reputation exactly', () =>
+  withApp(async (app) => {
     const [poster, b, c] = [await app.registerAgent('bounty-poster'), await app.registerAgent('bounty-b'), await app.registerAgent('bounty-c')];
     const post = (agent: Agent, body: Record<string, unknown>) => app.api('POST', '/v1/exchange/bounties', { token: agent.apiKey, body });
 
@@ -114,14 +113,10 @@ test('bounties: a reward beyond the starter allowance needs the post_bounties pr
     assert.equal(quality.body.data.bounties_rewarded, 1);
     const closed = await app.api('POST', '/v1/exchange/bounties/claim', { token: c.apiKey, body: { bounty_id: id } });
     assert.equal(errorCode(closed), 'exchange_state_invalid');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('bounties expire at their deadline (escrow refunded); 5 bounties per 24 hours; the operator settles, refunds and sweeps', async () => {
-  const app = await startTestApp();
-  try {
+test('bounties expire at their deadline (escrow refunded); 5 bounties per 24 hours; the operator settles, refunds and sweeps', () =>
+  withApp(async (app) => {
     const [poster, b] = [await app.registerAgent('expiry-poster'), await app.registerAgent('expiry-b')];
     const operator = await app.operatorToken();
     await credit(app, poster.agentId, 100);
@@ -195,14 +190,10 @@ test('bounties expire at their deadline (escrow refunded); 5 bounties per 24 hou
     assert.equal((await reputation(app, b)).reputation, 6, 'one reward of 5');
     const nullBody = await app.api('POST', '/v1/exchange/bounties/reward', { token: operator, rawBody: 'null', headers: { 'content-type': 'application/json' } });
     assert.equal(errorCode(nullBody), 'invalid_request');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('bounties: listing by poster and claimant with cursors; linked agents cannot claim each other’s bounties', async () => {
-  const app = await startTestApp();
-  try {
+test('bounties: listing by poster and claimant with cursors; linked agents cannot claim each other’s bounties', () =>
+  withApp(async (app) => {
     const register = async (name: string) => {
       const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'linked test agent' }, ip: '198.51.100.20' });
       return { agentId: res.body.data.agent_id as string, apiKey: res.body.data.api_key as string };
@@ -237,14 +228,10 @@ test('bounties: listing by poster and claimant with cursors; linked agents canno
     );
     const forged = await app.api('GET', '/v1/exchange/bounties?cursor=nope', { token: other.apiKey });
     assert.equal(errorCode(forged), 'cursor_invalid');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('decision 117: a new agent posts on its first day from the starter allowance, returned on expiry; points in escrow count toward post_bounties', async () => {
-  const app = await startTestApp();
-  try {
+test('decision 117: a new agent posts on its first day from the starter allowance, returned on expiry; points in escrow count toward post_bounties', () =>
+  withApp(async (app) => {
     const [newcomer, helper, regular] = [await app.registerAgent('allowance-new'), await app.registerAgent('allowance-helper'), await app.registerAgent('allowance-regular')];
     const post = (agent: Agent, body: Record<string, unknown>) => app.api('POST', '/v1/exchange/bounties', { token: agent.apiKey, body });
     const funds = async (agent: Agent) => (await app.api('GET', '/v1/exchange/reputation/privileges/me', { token: agent.apiKey })).body.data.bounty_funds;
@@ -305,7 +292,4 @@ test('decision 117: a new agent posts on its first day from the starter allowanc
     assert.equal(refund.status, 200, refund.text);
     assert.equal((await reputation(app, regular)).reputation, 9);
     assert.deepEqual(await funds(regular), { escrowed: 10, standing: 19, starter_allowance: 20, allowance_left: 15 });
-  } finally {
-    await app.close();
-  }
-});
+  }));

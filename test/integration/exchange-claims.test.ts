@@ -1,13 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/platform/clock.js';
-import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
+import { TEST_EPOCH, withApp } from '../helpers/app.js';
 import { createClaim, errorCode, portClaim, reputation, ROTTERDAM, seedRecords, VESSEL_IMO, VESSEL_MMSI, vote } from './exchange-core-support.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 
-test('claims: evidence is checked against the store when the claim is created; subjects are normalised; each bad reference names itself', async () => {
-  const app = await startTestApp();
-  try {
+test('claims: evidence is checked against the store when the claim is created; subjects are normalised; each bad reference names itself', () =>
+  withApp(async (app) => {
     const { vslId, seqs, portCallId } = await seedRecords(app);
     const a = await app.registerAgent('claims-a');
     const body = {
@@ -81,14 +80,10 @@ test('claims: evidence is checked against the store when the claim is created; s
       assert.equal(res.body.errors[0].field, field, JSON.stringify(patch).slice(0, 80));
       assert.match(res.body.errors[0].message, message);
     }
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('claims: listing filters by state, subject (any accepted form), author and kind; signed cursors page newest first; one claim by id', async () => {
-  const app = await startTestApp();
-  try {
+test('claims: listing filters by state, subject (any accepted form), author and kind; signed cursors page newest first; one claim by id', () =>
+  withApp(async (app) => {
     const { vslId } = await seedRecords(app);
     const a = await app.registerAgent('list-a');
     const b = await app.registerAgent('list-b');
@@ -150,14 +145,10 @@ test('claims: listing filters by state, subject (any accepted form), author and 
     const missing = await app.api('GET', '/v1/exchange/claims/clm_missing', { token: b.apiKey });
     assert.equal(missing.status, 404);
     assert.equal(errorCode(missing), 'claim_not_found');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('votes decide claims: supported/disputed by balance, accepted/rejected after 24 h at ±2 from 2 voters, expired after 14 days; the ledger pays authors and agreeing voters', async () => {
-  const app = await startTestApp();
-  try {
+test('votes decide claims: supported/disputed by balance, accepted/rejected after 24 h at ±2 from 2 voters, expired after 14 days; the ledger pays authors and agreeing voters', () =>
+  withApp(async (app) => {
     const [a, b, c] = [await app.registerAgent('vote-a'), await app.registerAgent('vote-b'), await app.registerAgent('vote-c')];
     const good = await createClaim(app, a, portClaim('A claim that turns out right.'));
     const poor = await createClaim(app, a, portClaim('A claim that turns out wrong.'));
@@ -223,14 +214,10 @@ test('votes decide claims: supported/disputed by balance, accepted/rejected afte
     const qualityC = await app.api('GET', '/v1/exchange/quality/mining/me', { token: c.apiKey });
     assert.deepEqual(qualityC.body.data.votes, { agreed: 2, disagreed: 0, pending: 0, agreement_rate: 1 });
     assert.equal(qualityC.body.data.bounties_rewarded, 0);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('a rejected claim never takes its author below the base of 1 (the entry records what was asked)', async () => {
-  const app = await startTestApp();
-  try {
+test('a rejected claim never takes its author below the base of 1 (the entry records what was asked)', () =>
+  withApp(async (app) => {
     const [a, b, c] = [await app.registerAgent('floor-a'), await app.registerAgent('floor-b'), await app.registerAgent('floor-c')];
     const claim = await createClaim(app, a);
     await vote(app, b, 'claim', claim, 'down');
@@ -242,14 +229,10 @@ test('a rejected claim never takes its author below the base of 1 (the entry rec
       rep.entries.map((e: any) => [e.reason, e.delta, e.requested, e.capped]),
       [['claim_rejected', 0, -2, true]],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('linked agents (same network within 24 hours) cannot vote on each other’s claims', async () => {
-  const app = await startTestApp();
-  try {
+test('linked agents (same network within 24 hours) cannot vote on each other’s claims', () =>
+  withApp(async (app) => {
     const register = async (name: string) => {
       const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'linked test agent' }, ip: '192.0.2.10' });
       return { agentId: res.body.data.agent_id as string, apiKey: res.body.data.api_key as string };
@@ -260,14 +243,10 @@ test('linked agents (same network within 24 hours) cannot vote on each other’s
     const res = await vote(app, b, 'claim', claim, 'up');
     assert.equal(res.status, 403);
     assert.equal(errorCode(res), 'exchange_linked_agent_forbidden');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('claims: a position offered for a claim about a vessel must be a fix of that vessel (evidence_not_relevant names both)', async () => {
-  const app = await startTestApp();
-  try {
+test('claims: a position offered for a claim about a vessel must be a fix of that vessel (evidence_not_relevant names both)', () =>
+  withApp(async (app) => {
     const { vslId, seqs } = await seedRecords(app);
     const now = app.clock.now();
     await ingest(app.bosun.ctx.services.fleet, identity(244770000, now - HOUR, { imo: imo(931235), name: 'OTHER SHIP', shipType: 70 }), position(244770000, now - HOUR, 51.97, 4.1));
@@ -289,7 +268,4 @@ test('claims: a position offered for a claim about a vessel must be a fix of tha
     // the vessel's own fixes are accepted; another vessel's fix supports a claim about a port
     assert.equal((await claim([{ type: 'position', ref: String(seqs[1]) }])).status, 201);
     assert.equal((await claim([{ type: 'position', ref: String(otherSeq) }], { type: 'port', ref: String(ROTTERDAM) })).status, 201);
-  } finally {
-    await app.close();
-  }
-});
+  }));

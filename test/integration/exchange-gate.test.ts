@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Caller } from '../../src/access/principals.js';
 import { AppError } from '../../src/platform/errors.js';
-import { startTestApp, startTestAppWithCli, type TestApp } from '../helpers/app.js';
+import { startTestAppWithCli, type TestApp, withApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 
 /** An app whose store the CLI can open too (a file on SQLite, the test schema on PostgreSQL). */
@@ -55,9 +55,8 @@ test('exchange gate: members are agents the operator has not banned; bans are li
   }
 });
 
-test('exchange gate: agents registered from one network within 24 hours are linked; later or elsewhere they are not', async () => {
-  const app = await startTestApp();
-  try {
+test('exchange gate: agents registered from one network within 24 hours are linked; later or elsewhere they are not', () =>
+  withApp(async (app) => {
     const gate = app.bosun.ctx.services.exchangeGate;
     const register = async (name: string, ip: string) => (await app.api('POST', '/v1/agents/register', { body: { name }, ip })).body.data.agent_id as string;
     const first = await register('linked-1', '10.201.7.10');
@@ -70,10 +69,7 @@ test('exchange gate: agents registered from one network within 24 hours are link
     assert.equal(await gate.linked(first, dayLater), false, 'the window is exclusive at 24 h');
     await assert.rejects(gate.assertNotLinked(first, sameNetwork, 'vote on each other'), (e: AppError) => e.code === 'exchange_linked_agent_forbidden');
     await gate.assertNotLinked(first, otherNetwork, 'vote on each other');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('exchange moderation: hide and restore dispatch to the registered kind; an unknown kind or id is a clear error', async () => {
   const { app, bosun, cleanup } = await appWithCli();

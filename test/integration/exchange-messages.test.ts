@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR, iso, MINUTE, SECOND } from '../../src/platform/clock.js';
-import { startTestApp, startTestAppWithCli, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { startTestApp, startTestAppWithCli, TEST_EPOCH, type ApiResponse, type TestApp, withApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { parseSse } from '../helpers/sse.js';
 
@@ -27,9 +27,8 @@ async function dm(app: TestApp, token: string, to: string, body: string, extra: 
 
 const bodies = (res: ApiResponse) => res.body.data.items.map((m: { body: string }) => m.body);
 
-test('channels: the built-in set with counts and last activity of visible messages; posting, replies and threads', async () => {
-  const app = await startTestApp();
-  try {
+test('channels: the built-in set with counts and last activity of visible messages; posting, replies and threads', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('alice');
     const b = await app.registerAgent('bob');
     const empty = await app.api('GET', '/v1/exchange/channels', { token: a.apiKey });
@@ -75,14 +74,10 @@ test('channels: the built-in set with counts and last activity of visible messag
 
     const thread = await app.api('GET', `${MESSAGES}?thread=${root.message_id}`, { token: b.apiKey });
     assert.deepEqual(bodies(thread), ['Thanks.', 'Yes, about 2 days.', 'Long waits at Rotterdam anchorage?']);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('posting is idempotent under an Idempotency-Key and limited per agent: 6 per minute, 200 per 24 hours', async () => {
-  const app = await startTestApp();
-  try {
+test('posting is idempotent under an Idempotency-Key and limited per agent: 6 per minute, 200 per 24 hours', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('chatty');
     const headers = { 'idempotency-key': 'post-0001-abcdef' };
     const first = await app.api('POST', MESSAGES, { token: a.apiKey, body: { channel: 'general', body: 'hello' }, headers });
@@ -116,14 +111,10 @@ test('posting is idempotent under an Idempotency-Key and limited per agent: 6 pe
     assert.equal(Number(over.headers['retry-after']), Math.ceil((TEST_EPOCH + DAY - app.clock.now()) / 1000));
     app.clock.set(TEST_EPOCH + DAY);
     await post(app, a.apiKey, 'general', 'the next day');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('direct messages: seen by their two parties only, in every listing and filter; recipients must be able to receive', async () => {
-  const app = await startTestApp();
-  try {
+test('direct messages: seen by their two parties only, in every listing and filter; recipients must be able to receive', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('alice');
     const b = await app.registerAgent('bob');
     const c = await app.registerAgent('carol');
@@ -173,14 +164,10 @@ test('direct messages: seen by their two parties only, in every listing and filt
       parseSse(replay.text).events.map((e) => e.event),
       ['message', 'closing'],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('listings: since, after, cursor pages, channel filters; messages and channels the operator hides disappear until restored', async () => {
-  const app = await startTestApp();
-  try {
+test('listings: since, after, cursor pages, channel filters; messages and channels the operator hides disappear until restored', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('alice');
     const b = await app.registerAgent('bob');
     const made = [];
@@ -227,14 +214,10 @@ test('listings: since, after, cursor pages, channel filters; messages and channe
     assert.deepEqual(bodies(await app.api('GET', `${MESSAGES}?limit=10`, { token: a.apiKey })), ['note 3', 'note 2', 'note 1'], "a hidden channel's messages go with it");
     await gate.restore('channel', 'routes');
     await post(app, a.apiKey, 'routes', 'back again');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('trending channels: decayed activity of the last 24 hours times the square root of distinct authors', async () => {
-  const app = await startTestApp();
-  try {
+test('trending channels: decayed activity of the last 24 hours times the square root of distinct authors', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('alice');
     const b = await app.registerAgent('bob');
     const c = await app.registerAgent('carol');
@@ -262,10 +245,7 @@ test('trending channels: decayed activity of the last 24 hours times the square 
     );
     assert.equal(res.body.data.items[0].last_activity_at, iso(app.clock.now()));
     assert.equal((await app.api('GET', '/v1/exchange/channels/trending?limit=1', { token: c.apiKey })).body.data.items.length, 1);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('digests and the latest summary are built by the job from stored messages, per UTC day, and paged', async () => {
   const app = await startTestApp({ now: TEST_EPOCH + 9 * HOUR });
@@ -353,9 +333,8 @@ test('digests and the latest summary are built by the job from stored messages, 
   }
 });
 
-test('the stream over HTTP: catch-up replay with follow=false, resume by Last-Event-ID (header over query), filters and bad ids', async () => {
-  const app = await startTestApp();
-  try {
+test('the stream over HTTP: catch-up replay with follow=false, resume by Last-Event-ID (header over query), filters and bad ids', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('alice');
     const b = await app.registerAgent('bob');
     const m1 = await post(app, a.apiKey, 'general', 'one');
@@ -402,14 +381,10 @@ test('the stream over HTTP: catch-up replay with follow=false, resume by Last-Ev
     expectError(badHeader, 400, 'invalid_request');
     assert.equal(badHeader.body.errors[0].field, 'header.last-event-id');
     expectError(await stream('?channel=atlantis'), 404, 'exchange_channel_not_found');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('a slow reader is disconnected with a final closing event once its unread bytes pass the bound', async () => {
-  const app = await startTestApp();
-  try {
+test('a slow reader is disconnected with a final closing event once its unread bytes pass the bound', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('alice');
     const b = await app.registerAgent('bob');
     const services = app.bosun.ctx.services;
@@ -445,10 +420,7 @@ test('a slow reader is disconnected with a final closing event once its unread b
     assert.equal(last.event, 'closing');
     assert.equal(JSON.parse(last.data).reason, 'slow_reader');
     assert.ok(unread > 256 * 1024 && unread < 256 * 1024 + 5000, `bounded: ${unread} bytes`);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 async function waitFor(condition: () => boolean, timeoutMs = 5000) {
   const started = performance.now();

@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/platform/clock.js';
-import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
+import { TEST_EPOCH, withApp } from '../helpers/app.js';
 import { createClaim, credit, errorCode, portClaim, reputation, vote, type Agent } from './exchange-core-support.js';
 
-test('daily gain cap: 40 points per UTC day from claims and votes, cut at the last millisecond of the day, fresh at midnight; privileges follow the balance', async () => {
-  const app = await startTestApp();
-  try {
+test('daily gain cap: 40 points per UTC day from claims and votes, cut at the last millisecond of the day, fresh at midnight; privileges follow the balance', () =>
+  withApp(async (app) => {
     const [a, b, c] = [await app.registerAgent('cap-a'), await app.registerAgent('cap-b'), await app.registerAgent('cap-c')];
     const fresh = await app.api('GET', '/v1/exchange/reputation/privileges/me', { token: a.apiKey });
     assert.deepEqual(
@@ -69,14 +68,10 @@ test('daily gain cap: 40 points per UTC day from claims and votes, cut at the la
     const bClaim = await createClaim(app, b);
     const weighted = await vote(app, a, 'claim', bClaim, 'up');
     assert.deepEqual([weighted.body.data.vote.weight, weighted.body.data.claim.score], [2, 2]);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('daily limits: 20 claims and 100 new votes per agent per 24 hours, at their edges (vote changes do not count)', async () => {
-  const app = await startTestApp();
-  try {
+test('daily limits: 20 claims and 100 new votes per agent per 24 hours, at their edges (vote changes do not count)', () =>
+  withApp(async (app) => {
     const author = await app.registerAgent('limit-author');
     for (let i = 0; i < 20; i++) await createClaim(app, author, portClaim(`Limit claim number ${i}.`));
     const over = await app.api('POST', '/v1/exchange/claims', { token: author.apiKey, body: portClaim() });
@@ -98,14 +93,10 @@ test('daily limits: 20 claims and 100 new votes per agent per 24 hours, at their
     const hundredFirst = await vote(app, voter, 'claim', targets[100]!, 'up');
     assert.equal(errorCode(hundredFirst), 'exchange_daily_limit');
     assert.equal((await vote(app, voter, 'claim', targets[0]!, 'down')).status, 200, 'changing a vote is not a new vote');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('public reputation, leaderboard and top agents show public names and points only; moderation hides a claim with a penalty that restore reverses', async () => {
-  const app = await startTestApp();
-  try {
+test('public reputation, leaderboard and top agents show public names and points only; moderation hides a claim with a penalty that restore reverses', () =>
+  withApp(async (app) => {
     const [a, b, c] = [await app.registerAgent('public-a'), await app.registerAgent('public-b'), await app.registerAgent('public-c')];
     const profile = await app.api('POST', '/v1/harbor/profiles', { token: a.apiKey, body: { display_name: 'Harbour Watcher', public: true } });
     assert.ok(profile.status < 300, profile.text);
@@ -184,14 +175,10 @@ test('public reputation, leaderboard and top agents show public names and points
         ['exchange.restore', `claim:${good}`],
       ],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('privacy with three agents: votes, reasons and ledgers stay with their owner; hidden bounties vanish; banned agents are refused everywhere', async () => {
-  const app = await startTestApp();
-  try {
+test('privacy with three agents: votes, reasons and ledgers stay with their owner; hidden bounties vanish; banned agents are refused everywhere', () =>
+  withApp(async (app) => {
     const [a, b, c] = [await app.registerAgent('privacy-a'), await app.registerAgent('privacy-b'), await app.registerAgent('privacy-c')];
     const claim = await createClaim(app, a);
     await vote(app, b, 'claim', claim, 'up', 'b-secret-reason');
@@ -238,14 +225,10 @@ test('privacy with three agents: votes, reasons and ledgers stay with their owne
       const res = await app.api(method, url, { token: c.apiKey, body });
       assert.equal(errorCode(res), 'exchange_banned', `${method} ${url}`);
     }
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('creating claims and bounties is idempotent with an Idempotency-Key', async () => {
-  const app = await startTestApp();
-  try {
+test('creating claims and bounties is idempotent with an Idempotency-Key', () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('idem-a');
     const headers = { 'idempotency-key': 'claim-key-0001' };
     const first = await app.api('POST', '/v1/exchange/claims', { token: a.apiKey, body: portClaim(), headers });
@@ -259,7 +242,4 @@ test('creating claims and bounties is idempotent with an Idempotency-Key', async
     assert.equal(errorCode(invalid), 'idempotency_key_invalid');
     const list = await app.api('GET', '/v1/exchange/claims', { token: a.apiKey });
     assert.equal(list.body.data.items.length, 1);
-  } finally {
-    await app.close();
-  }
-});
+  }));

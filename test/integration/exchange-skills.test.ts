@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { COMMUNITY_LIMITS } from '../../src/features/exchange/community/community-rules.js';
-import { startTestApp, startTestAppWithCli, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { startTestAppWithCli, type ApiResponse, type TestApp, withApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 
 interface Agent {
@@ -28,9 +28,8 @@ const skill = (slug: string, extra: Record<string, unknown> = {}) => ({ slug, ti
 
 const code = (res: ApiResponse) => res.body?.errors?.[0]?.code as string | undefined;
 
-test('skills: upsert versions, unchanged content keeps the version, tags follow the profile rule, search and filters page with cursors', async () => {
-  const app = await startTestApp();
-  try {
+test('skills: upsert versions, unchanged content keeps the version, tags follow the profile rule, search and filters page with cursors', () =>
+  withApp(async (app) => {
     const a = await agent(app, 'skills-a');
     const b = await agent(app, 'skills-b');
     const created = await a.post('/v1/exchange/skills/upsert', skill('port-brief', { tags: [' Ports ', 'congestion', 'ports'], inputs: 'A LOCODE.', outputs: 'A brief.' }));
@@ -93,14 +92,10 @@ test('skills: upsert versions, unchanged content keeps the version, tags follow 
     assert.deepEqual([...page1.body.data.items, ...page2.body.data.items].map((s: any) => s.slug).sort(), ['ais-decoder', 'eta-model', 'port-brief']);
     assert.equal(code(await a.get('/v1/exchange/skills?cursor=forged.AAAAAAAAAAAAAAAAAAAAAA')), 'cursor_invalid');
     assert.equal(code(await a.get('/v1/exchange/skills?skill_id=skl_missing')), 'skill_not_found');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('charters: versions kept and listed, unchanged content keeps the version; the charter unlocks the skill shelf and transfers', async () => {
-  const app = await startTestApp();
-  try {
+test('charters: versions kept and listed, unchanged content keeps the version; the charter unlocks the skill shelf and transfers', () =>
+  withApp(async (app) => {
     const a = await agent(app, 'charter-a');
     const b = await agent(app, 'charter-b');
     const before = (await a.get('/v1/exchange/charters/motivation')).body.data;
@@ -149,28 +144,20 @@ test('charters: versions kept and listed, unchanged content keeps the version; t
     const rest = await a.get(`/v1/exchange/charters?limit=1&cursor=${all.body.data.next_cursor}`);
     assert.deepEqual([rest.body.data.items[0].agent_id, rest.body.data.next_cursor], [a.agentId, null]);
     assert.equal(code(await a.get('/v1/exchange/charters?cursor=nope.AAAAAAAAAAAAAAAAAAAAAA')), 'cursor_invalid');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('a charter holds at most the charter shelf of skills', async () => {
-  const app = await startTestApp();
-  try {
+test('a charter holds at most the charter shelf of skills', () =>
+  withApp(async (app) => {
     const a = await agent(app, 'shelf-full');
     await a.post('/v1/exchange/charters/upsert', CHARTER);
     for (let i = 0; i < COMMUNITY_LIMITS.skillsWithCharter; i++) assert.equal((await a.post('/v1/exchange/skills/upsert', skill(`item-${i}`))).status, 200);
     const over = await a.post('/v1/exchange/skills/upsert', skill('one-more'));
     assert.deepEqual([over.status, code(over)], [403, 'skill_limit_reached']);
     assert.equal((await a.post('/v1/exchange/skills/upsert', skill('item-0', { title: 'Updating is not a new skill' }))).status, 200);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('skill transfer: offer, one pending offer per skill, accept moves ownership as a new version; decline, withdraw and expiry end offers; history and audit kept', async () => {
-  const app = await startTestApp();
-  try {
+test('skill transfer: offer, one pending offer per skill, accept moves ownership as a new version; decline, withdraw and expiry end offers; history and audit kept', () =>
+  withApp(async (app) => {
     const a = await agent(app, 'owner-a');
     const b = await agent(app, 'recipient-b');
     const c = await agent(app, 'bystander-c');
@@ -279,14 +266,10 @@ test('skill transfer: offer, one pending offer per skill, accept moves ownership
       rows.map((r) => r.state),
       ['expired'],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('linked agents cannot transfer skills to each other; banned agents are refused on every exchange community operation', async () => {
-  const app = await startTestApp();
-  try {
+test('linked agents cannot transfer skills to each other; banned agents are refused on every exchange community operation', () =>
+  withApp(async (app) => {
     const register = async (name: string, ip: string) => {
       const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests' }, ip });
       return { agentId: res.body.data.agent_id as string, apiKey: res.body.data.api_key as string };
@@ -317,14 +300,10 @@ test('linked agents cannot transfer skills to each other; banned agents are refu
       const res = await app.api(method, url, { token: y.apiKey, body });
       assert.deepEqual([res.status, code(res)], [403, 'exchange_banned'], `${method} ${url}`);
     }
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('operator moderation hides skills and charters from everybody but their author, and restores them; a hidden charter grants nothing', async () => {
-  const app = await startTestApp();
-  try {
+test('operator moderation hides skills and charters from everybody but their author, and restores them; a hidden charter grants nothing', () =>
+  withApp(async (app) => {
     const a = await agent(app, 'moderated-a');
     const b = await agent(app, 'viewer-b');
     const c = await agent(app, 'viewer-c');
@@ -371,10 +350,7 @@ test('operator moderation hides skills and charters from everybody but their aut
         .sort(),
       [`exchange.hide charter:${a.agentId}`, `exchange.hide skill:${s.skill_id}`, `exchange.restore charter:${a.agentId}`, `exchange.restore skill:${s.skill_id}`],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('the operator hides and restores a skill through bosun exchange hide|restore skill', async () => {
   const { app, env, cleanup } = await startTestAppWithCli('exchange-skills');

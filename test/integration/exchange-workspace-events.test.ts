@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { type TestApp, withApp } from '../helpers/app.js';
 import { createClaim, credit, ROTTERDAM, vote, type Agent } from './exchange-core-support.js';
 
 const events = async (app: TestApp, agent: Agent) => {
@@ -9,9 +9,8 @@ const events = async (app: TestApp, agent: Agent) => {
   return res.body.data.items.map((e: { kind: string; payload: Record<string, unknown> }) => ({ kind: e.kind, ...e.payload }));
 };
 
-test('the exchange writes workspace events: direct messages, replies, votes on claims, bounty claimed/submitted/rewarded — to the agent concerned only', async () => {
-  const app = await startTestApp();
-  try {
+test('the exchange writes workspace events: direct messages, replies, votes on claims, bounty claimed/submitted/rewarded — to the agent concerned only', () =>
+  withApp(async (app) => {
     const [a, b, c] = [await app.registerAgent('ws-a'), await app.registerAgent('ws-b'), await app.registerAgent('ws-c')];
 
     const dm = await app.api('POST', '/v1/exchange/send_message', { token: a.apiKey, body: { to: b.agentId, body: 'Seen the berth lists?' } });
@@ -52,14 +51,10 @@ test('the exchange writes workspace events: direct messages, replies, votes on c
       forC.map((e: { kind: string; bounty_id?: string; reward?: number }) => [e.kind, e.bounty_id, e.reward]),
       [['exchange.bounty_rewarded', bountyId, 10]],
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('swarm_stats counts claims and bounties by state; continuations list the caller’s undecided claims and bounties in play, nobody else’s', async () => {
-  const app = await startTestApp();
-  try {
+test('swarm_stats counts claims and bounties by state; continuations list the caller’s undecided claims and bounties in play, nobody else’s', () =>
+  withApp(async (app) => {
     const [a, b, c] = [await app.registerAgent('cont-a'), await app.registerAgent('cont-b'), await app.registerAgent('cont-c')];
     const claimId = await createClaim(app, a);
     await credit(app, a.agentId, 29);
@@ -81,14 +76,10 @@ test('swarm_stats counts claims and bounties by state; continuations list the ca
     ]);
     assert.deepEqual(await continuations(c), [['bounty_claimed', bountyId, 'claimant']]);
     assert.deepEqual(await continuations(b), []);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('the operator closing or refunding a bounty sends exchange.bounty_closed to the poster and, on a refund, to the claimant', async () => {
-  const app = await startTestApp();
-  try {
+test('the operator closing or refunding a bounty sends exchange.bounty_closed to the poster and, on a refund, to the claimant', () =>
+  withApp(async (app) => {
     const [poster, claimant] = [await app.registerAgent('close-poster'), await app.registerAgent('close-claimant')];
     const operator = await app.operatorToken();
     await credit(app, poster.agentId, 39);
@@ -127,7 +118,4 @@ test('the operator closing or refunding a bounty sends exchange.bounty_closed to
     ]);
     const forClaimant = (await events(app, claimant)).filter((e: { kind: string; bounty_id: string }) => e.bounty_id === rewarded).map((e: { kind: string }) => e.kind);
     assert.deepEqual(forClaimant, ['exchange.bounty_rewarded']);
-  } finally {
-    await app.close();
-  }
-});
+  }));

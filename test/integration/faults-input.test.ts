@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GRANTABLE_SCOPES } from '../../src/access/scopes.js';
 import { INT_MAX } from '../../src/http/edge-input.js';
-import { startTestApp, type ApiResponse } from '../helpers/app.js';
+import { startTestApp, type ApiResponse, withApp } from '../helpers/app.js';
 
 /**
  * Hostile input at the edge (issue 8 item 5; docs/decisions/012): NUL and other control characters,
@@ -168,9 +168,8 @@ test('hostile strings and integers on every implemented operation: 4xx envelopes
   }
 });
 
-test('text rules: TAB, LF and CR pass the edge in JSON bodies but not in query strings; a valid surrogate pair passes; property names count', async () => {
-  const app = await startTestApp();
-  try {
+test('text rules: TAB, LF and CR pass the edge in JSON bodies but not in query strings; a valid surrogate pair passes; property names count', () =>
+  withApp(async (app) => {
     const ok = await app.api('GET', '/v1/harbor/skills?text=' + encodeURIComponent('ship 🚢'));
     assert.equal(ok.status, 200, ok.text);
     const tab = await app.api('GET', '/v1/harbor/skills?text=a%09b');
@@ -187,14 +186,10 @@ test('text rules: TAB, LF and CR pass the edge in JSON bodies but not in query s
     assert.equal(nulKey.status, 400);
     assert.equal(nulKey.body.errors[0].field, 'body');
     assert.match(nulKey.body.errors[0].message, /property name/);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('integers are bounded to int4 at the edge: group_id 2^31-1 reaches the handler, 2^31 is a 400 naming params.group_id', async () => {
-  const app = await startTestApp();
-  try {
+test('integers are bounded to int4 at the edge: group_id 2^31-1 reaches the handler, 2^31 is a 400 naming params.group_id', () =>
+  withApp(async (app) => {
     const { apiKey } = await app.registerAgent('groups');
     const edge = await app.api('GET', `/v1/harbor/public/groups/${INT_MAX}/posts`, { token: apiKey });
     assert.equal(edge.status, 404, `2^31-1 is a valid id that matches no group: ${edge.text}`);
@@ -205,10 +200,7 @@ test('integers are bounded to int4 at the edge: group_id 2^31-1 reaches the hand
       assert.equal(res.body.errors[0].field, 'params.group_id');
       assert.match(res.body.errors[0].message, /2147483647/);
     }
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 /** JSON text nesting `levels` arrays or objects, with a string at the bottom. */
 const nested = (levels: number, kind: 'array' | 'object') => (kind === 'array' ? '['.repeat(levels) + '"x"' + ']'.repeat(levels) : '{"a":'.repeat(levels) + '"x"' + '}'.repeat(levels));
@@ -254,23 +246,18 @@ test('deeply nested JSON bodies (10,000 and 100,000 levels) on every operation t
   }
 });
 
-test('with the default body limit a 100,000-level body is refused by size, a 10,000-level one by depth', async () => {
-  const app = await startTestApp();
-  try {
+test('with the default body limit a 100,000-level body is refused by size, a 10,000-level one by depth', () =>
+  withApp(async (app) => {
     const big = await app.api('POST', '/v1/agents/register', { rawBody: nested(100_000, 'array'), headers: { 'content-type': 'application/json' }, ip: '10.79.0.2' });
     assert.equal(big.status, 413);
     assert.equal(big.body.errors[0].code, 'body_too_large');
     const deep = await app.api('POST', '/v1/agents/register', { rawBody: nested(10_000, 'object'), headers: { 'content-type': 'application/json' }, ip: '10.79.0.3' });
     assert.equal(deep.status, 400);
     assert.equal(deep.body.errors[0].code, 'invalid_request');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('integer parameters are decimal only: 0x10, 1e2, " 16", 0b1 and 1.0 are refused with invalid_request naming the field; 16 passes', async () => {
-  const app = await startTestApp();
-  try {
+test('integer parameters are decimal only: 0x10, 1e2, " 16", 0b1 and 1.0 are refused with invalid_request naming the field; 16 passes', () =>
+  withApp(async (app) => {
     const { apiKey } = await app.registerAgent('decimal', ['vessels:live']);
     for (const text of ['0x10', '1e1', ' 16', '16 ', '0b1', '0o7', '1.0', '+5']) {
       const poll = await app.api('GET', `/v1/vessels/updates?timeout=${encodeURIComponent(text)}`, { token: apiKey });
@@ -293,7 +280,4 @@ test('integer parameters are decimal only: 0x10, 1e2, " 16", 0b1 and 1.0 are ref
     const negative = await app.api('GET', '/v1/ports/search?q=Rotterdam&limit=-1');
     assert.equal(negative.status, 400, 'a decimal out of range is the schema’s refusal');
     assert.doesNotMatch(negative.body.errors[0].message, /decimal integer/);
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
 import { loadConfig } from '../../src/platform/config.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { startTestApp, type TestApp, withApp } from '../helpers/app.js';
 
 /**
  * The HTTP server's own guards (issue 8 item 5; docs/decisions/012): the client address behind a
@@ -127,9 +127,8 @@ test('sockets per address: the cap is held open, the next socket from that addre
   }
 });
 
-test('errors found before any route runs are envelopes: malformed request, oversized headers, bad percent-encoding, over-long path segment', async () => {
-  const app = await startTestApp();
-  try {
+test('errors found before any route runs are envelopes: malformed request, oversized headers, bad percent-encoding, over-long path segment', () =>
+  withApp(async (app) => {
     const port = await listening(app);
     const send = async (text: string) => parseResponse((await (await exchange(port, text)).received).data);
 
@@ -142,7 +141,4 @@ test('errors found before any route runs are envelopes: malformed request, overs
     assert.match(badUrl.headers, /content-type: application\/json/i);
     const longParam = await send(`GET /v1/harbor/profiles/${'a'.repeat(300)} HTTP/1.1\r\nHost: bosun\r\nConnection: close\r\n\r\n`);
     assertEnvelope(longParam, 414, 'uri_too_long');
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -3,13 +3,12 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { FeedManager } from '../../src/feeds/feed-manager.js';
 import { StreamSource } from '../../src/feeds/sources/stream.js';
-import { startTestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 import { tagged, TYPE1_LINE } from '../helpers/nmea.js';
 import { RecordingSink } from '../helpers/recording-sink.js';
 
-test('/v1/status shows each feed source: state, lines, messages, errors by reason, times', async () => {
-  const app = await startTestApp();
-  try {
+test('/v1/status shows each feed source: state, lines, messages, errors by reason, times', () =>
+  withApp(async (app) => {
     const recorded = Date.UTC(2020, 0, 1, 12, 0, 0);
     const input = Readable.from([Buffer.from(`${tagged(TYPE1_LINE, recorded)}\njunk\n!AIVDM,1,1,,A,15RTgt0PAso;90TKcjM8h6g208CQ,0*00\n${'x'.repeat(1500)}\n`)]);
     const manager = new FeedManager({ sink: new RecordingSink(), clock: app.clock }).add(StreamSource.stream('stdin', 'stdin', input, app.clock));
@@ -38,7 +37,4 @@ test('/v1/status shows each feed source: state, lines, messages, errors by reaso
         },
       ],
     });
-  } finally {
-    await app.close();
-  }
-});
+  }));

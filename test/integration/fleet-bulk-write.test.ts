@@ -11,7 +11,7 @@ import { identityOf } from '../../src/fleet/fleet-rows.js';
 import type { VesselState } from '../../src/fleet/fleet-service.js';
 import { POSITIONS_TOPIC, VESSELS_TOPIC, type PositionsEvent, type VesselsEvent } from '../../src/fleet/types.js';
 import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
-import { dropTestSchema, startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';
+import { dropTestSchema, startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp, withApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
 import { positionRow } from '../helpers/position-rows.js';
 
@@ -206,9 +206,8 @@ test('a vessel another process created is loaded on demand with the latest fix f
   }
 });
 
-test('another process: its positions move last_seen_at on, and a later identity event (sent on identity change only) does not move it back', async () => {
-  const app = await startTestApp();
-  try {
+test('another process: its positions move last_seen_at on, and a later identity event (sent on identity change only) does not move it back', () =>
+  withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
     const mmsi = 563033300;
     await ingest(fleet, position(mmsi, T0, 1.25, 103.8));
@@ -238,7 +237,4 @@ test('another process: its positions move last_seen_at on, and a later identity 
     await received;
     assert.equal(state.name, 'OCEAN PRIDE');
     assert.equal(state.lastSeenAt, T0 + 5 * MINUTE);
-  } finally {
-    await app.close();
-  }
-});
+  }));

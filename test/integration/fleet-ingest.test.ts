@@ -8,7 +8,7 @@ import { AisDecoder } from '../../src/ais/index.js';
 import { createBosun } from '../../src/app/create.js';
 import { MINUTE, SECOND } from '../../src/platform/clock.js';
 import { POSITIONS_TOPIC, type PositionsEvent } from '../../src/fleet/types.js';
-import { startTestApp, TEST_EPOCH, usingPostgres, type TestApp } from '../helpers/app.js';
+import { startTestApp, TEST_EPOCH, usingPostgres, type TestApp, withApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
 import { sharedDataPath } from '../helpers/shared-data.js';
 
@@ -22,9 +22,8 @@ async function startPersistentApp(): Promise<{ app: TestApp; cleanup: () => void
   return { app, cleanup: () => ['', '-wal', '-shm'].forEach((s) => rmSync(file + s, { force: true })) };
 }
 
-test('positions are stored in one batch per flush, duplicates (vessel, time) ignored, then published with their seq', async () => {
-  const app = await startTestApp();
-  try {
+test('positions are stored in one batch per flush, duplicates (vessel, time) ignored, then published with their seq', () =>
+  withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
     const events: PositionsEvent[] = [];
     const rowsAtPublish: number[] = [];
@@ -63,14 +62,10 @@ test('positions are stored in one batch per flush, duplicates (vessel, time) ign
     assert.equal(stats.last_observation_at, new Date(T0 + 10 * SECOND).toISOString());
     const status = await app.api('GET', '/v1/status');
     assert.equal(status.body.data.components.fleet.positions_stored, 3);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('batch statements store every value exactly: awkward text, nulls, several chunks, the same statement reused', async () => {
-  const app = await startTestApp();
-  try {
+test('batch statements store every value exactly: awkward text, nulls, several chunks, the same statement reused', () =>
+  withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
     const events: PositionsEvent[] = [];
     app.bosun.ctx.bus.subscribe(POSITIONS_TOPIC, (e) => events.push(e as PositionsEvent));
@@ -109,14 +104,10 @@ test('batch statements store every value exactly: awkward text, nulls, several c
       published.map((p) => p.source),
       rows.map((r) => r.source),
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('quality flags: invalid coordinates, impossible jump (confirmed by a second fix), coarse type 27, simulated; flagged fixes are stored but never latest', async () => {
-  const app = await startTestApp();
-  try {
+test('quality flags: invalid coordinates, impossible jump (confirmed by a second fix), coarse type 27, simulated; flagged fixes are stored but never latest', () =>
+  withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
     const mmsi = 563033300;
     await ingest(fleet, position(mmsi, T0, 1.25, 103.8));
@@ -156,14 +147,10 @@ test('quality flags: invalid coordinates, impossible jump (confirmed by a second
     assert.deepEqual(latest.qualityFlags, ['coarse_position']);
     assert.equal(fleet.byMmsiNumber(244123456)!.simulated, true);
     assert.deepEqual(fleet.stats().quality_flags, { invalid_coordinates: 1, impossible_jump: 2, future_timestamp: 1, coarse_position: 1, simulated_source: 1 });
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('bad data is counted, never thrown: invalid MMSI, missing position, invalid IMO', async () => {
-  const app = await startTestApp();
-  try {
+test('bad data is counted, never thrown: invalid MMSI, missing position, invalid IMO', () =>
+  withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
     await ingest(fleet, position(12345, T0, 1, 1), position(563033300, T0, Number.NaN, 1), position(563033300, Number.NaN, 1, 1), identity(563033300, T0, { imo: 9811001, name: 'X' }));
     const stats = fleet.stats();
@@ -171,14 +158,10 @@ test('bad data is counted, never thrown: invalid MMSI, missing position, invalid
     assert.equal(stats.invalid_imo, 1);
     assert.equal(fleet.byMmsiNumber(563033300)!.imo, null);
     assert.equal(fleet.byMmsiNumber(563033300)!.name, 'X');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('identity merges per MMSI: later reports fill and change fields; changes of name, callsign, IMO and type leave history, and voyage fields from their first value on', async () => {
-  const app = await startTestApp();
-  try {
+test('identity merges per MMSI: later reports fill and change fields; changes of name, callsign, IMO and type leave history, and voyage fields from their first value on', () =>
+  withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
     const mmsi = 563033300;
     await ingest(fleet, position(mmsi, T0, 1.25, 103.8), identity(mmsi, T0, { name: 'OCEAN PRIDE' }));
@@ -212,10 +195,7 @@ test('identity merges per MMSI: later reports fill and change fields; changes of
     assert.equal(row.name, 'OCEAN GLORY');
     assert.equal(row.imo, 9811000);
     assert.equal(row.pos_lat, 1.25);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('vsl_id and live state survive a restart; two instances on one store agree on one vsl_id per MMSI', async () => {
   const { app, cleanup } = await startPersistentApp();
@@ -262,9 +242,8 @@ test('vsl_id and live state survive a restart; two instances on one store agree 
 
 const volume = sharedDataPath('ais/volume/ais-nmea-sample.log');
 
-test('real AISHub capture through AisDecoder + acceptMessage: 71,904 positions (gpsdecode count), one vessel per MMSI', { skip: volume.skip }, async () => {
-  const app = await startTestApp();
-  try {
+test('real AISHub capture through AisDecoder + acceptMessage: 71,904 positions (gpsdecode count), one vessel per MMSI', { skip: volume.skip }, () =>
+  withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
     const decoder = new AisDecoder({ keepSentences: false });
     const mmsis = new Set<number>();
@@ -303,7 +282,5 @@ test('real AISHub capture through AisDecoder + acceptMessage: 71,904 positions (
     assert.equal(Number(vessels.n), mmsis.size);
     const named = [...fleet.vessels()].filter((v) => v.name !== null).length;
     assert.ok(named > 1000, `${named} vessels with a name from types 5/19/24`);
-  } finally {
-    await app.close();
-  }
-});
+  }),
+);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sql } from 'kysely';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { type TestApp, withApp } from '../helpers/app.js';
 
 /**
  * Harbor-interface 1.6 across every harbor feature at once: agent A leaves private traces everywhere
@@ -30,9 +30,8 @@ async function leavePrivateTraces(app: TestApp, a: { agentId: string; apiKey: st
   return { taskId: task.body.data.task_id as string, helpId: help.body.data.request_id as string, requestId: opr.body.data.request_id as string, productionId: production.task_id };
 }
 
-test("no list, feed, discovery, profile, item or error shows another agent's private data, key or entitlements", async () => {
-  const app = await startTestApp();
-  try {
+test("no list, feed, discovery, profile, item or error shows another agent's private data, key or entitlements", () =>
+  withApp(async (app) => {
     const a = await app.registerAgent('agent-a');
     const ids = await leavePrivateTraces(app, a);
     const b = await app.registerAgent('agent-b');
@@ -121,14 +120,10 @@ test("no list, feed, discovery, profile, item or error shows another agent's pri
     const own = await app.api('GET', `/v1/harbor/operator-requests?id=${ids.requestId}`, { token: a.apiKey });
     assert.equal(own.body.data.items[0].public_response, 'Looking at it.');
     assert.equal(own.text.includes(secret('internal-note')), false);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('keys are stored only as hashes and audit addresses are redacted', async () => {
-  const app = await startTestApp();
-  try {
+test('keys are stored only as hashes and audit addresses are redacted', () =>
+  withApp(async (app) => {
     const res = await app.api('POST', '/v1/agents/register', { body: { name: 'hashed' }, ip: '198.51.100.23' });
     const apiKey: string = res.body.data.api_key;
     const rotated = await app.bosun.ctx.services.agents.rotateKey(res.body.data.agent_id, { kind: 'cli' });
@@ -148,7 +143,4 @@ test('keys are stored only as hashes and audit addresses are redacted', async ()
     );
     const raw = await sql<{ n: number }>`select count(*) as n from audit_log where ip like ${'%198.51.100.23%'}`.execute(db);
     assert.equal(Number(raw.rows[0]!.n), 0, 'no full address anywhere in the audit log');
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp, type ApiResponse } from '../helpers/app.js';
+import { type ApiResponse, withApp } from '../helpers/app.js';
 
 const ENVELOPE_KEYS = ['as_of', 'confidence', 'cost_units', 'data', 'errors', 'freshness_seconds', 'policy', 'quality_flags', 'request_id', 'status'];
 
@@ -16,9 +16,8 @@ function assertErrorEnvelope(res: ApiResponse, status: number, code: string) {
   assert.ok(!/at .*\.js:\d+|stack|select |insert /i.test(res.text), 'no stack traces or SQL leak');
 }
 
-test('every failure mode answers the envelope with a stable code', async () => {
-  const app = await startTestApp();
-  try {
+test('every failure mode answers the envelope with a stable code', () =>
+  withApp(async (app) => {
     assertErrorEnvelope(await app.api('GET', '/v1/no/such/thing'), 404, 'route_not_found');
     const wrongMethod = await app.api('DELETE', '/v1/ping');
     assertErrorEnvelope(wrongMethod, 405, 'method_not_allowed');
@@ -33,14 +32,10 @@ test('every failure mode answers the envelope with a stable code', async () => {
     assertErrorEnvelope(await app.api('GET', '/v1/quality?window_hours=0'), 400, 'invalid_request');
     assertErrorEnvelope(await app.api('GET', '/v1/agents/me', { headers: { authorization: 'Token abc' } }), 401, 'auth_invalid');
     assertErrorEnvelope(await app.api('GET', '/v1/agents/me', { token: 'bsk_' + 'A'.repeat(43) }), 401, 'auth_invalid');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('success envelope: request id echoed (or accepted from the caller), as_of from the clock, cost from the catalog', async () => {
-  const app = await startTestApp();
-  try {
+test('success envelope: request id echoed (or accepted from the caller), as_of from the clock, cost from the catalog', () =>
+  withApp(async (app) => {
     const res = await app.api('GET', '/v1/capabilities/examples');
     assert.deepEqual(Object.keys(res.body).sort(), ENVELOPE_KEYS);
     assert.equal(res.body.status, 'ok');
@@ -61,7 +56,4 @@ test('success envelope: request id echoed (or accepted from the caller), as_of f
     const hostile = await app.api('GET', '/v1/ping', { headers: { 'x-request-id': 'bad id <script>' } });
     assert.match(hostile.body.request_id, /^req_/);
     assert.equal((await app.api('GET', '/v1/ping')).body.cost_units, 0, 'ping is free');
-  } finally {
-    await app.close();
-  }
-});
+  }));

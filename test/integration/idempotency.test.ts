@@ -3,16 +3,15 @@ import assert from 'node:assert/strict';
 import { MINUTE, SECOND } from '../../src/platform/clock.js';
 import { AppError } from '../../src/platform/errors.js';
 import { canonicalJson } from '../../src/features/idempotency/idempotency-service.js';
-import { startTestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 
 test('canonical JSON ignores key order and undefined members, keeps array order', () => {
   assert.equal(canonicalJson({ b: 1, a: { d: [2, 1], c: null }, u: undefined }), '{"a":{"c":null,"d":[2,1]},"b":1}');
   assert.notEqual(canonicalJson([1, 2]), canonicalJson([2, 1]));
 });
 
-test('idempotency service: a pending claim refuses a concurrent twin; a stale claim is taken over', async () => {
-  const app = await startTestApp();
-  try {
+test('idempotency service: a pending claim refuses a concurrent twin; a stale claim is taken over', () =>
+  withApp(async (app) => {
     const service = app.bosun.ctx.services.idempotency;
     const request = { caller: 'agent:agt_x', method: 'POST', path: '/v1/things', body: { n: 1 } };
     let runs = 0;
@@ -47,7 +46,4 @@ test('idempotency service: a pending claim refuses a concurrent twin; a stale cl
     assert.deepEqual(await service.run('key-00000002', request, async () => ({ id: 'recovered' })), { result: { id: 'recovered' }, replayed: false });
 
     assert.deepEqual(await service.run(undefined, request, async () => 7), { result: 7, replayed: false }, 'no key, no record');
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, MINUTE } from '../../src/platform/clock.js';
-import { startTestApp, TEST_EPOCH } from '../helpers/app.js';
+import { startTestApp, TEST_EPOCH, withApp } from '../helpers/app.js';
 
 test('the anonymous preview policy on a P endpoint: 6/min and 60/day per identity+IP, 429 with Retry-After and RateLimit headers', async () => {
   const app = await startTestApp({ bosun: { ratePolicyOverrides: { getPing: ['anonymous_preview'] } }, now: TEST_EPOCH + 30_000 });
@@ -60,9 +60,8 @@ test('the anonymous preview policy on a P endpoint: 6/min and 60/day per identit
   }
 });
 
-test('registration is limited to 20 per hour per address', async () => {
-  const app = await startTestApp();
-  try {
+test('registration is limited to 20 per hour per address', () =>
+  withApp(async (app) => {
     for (let i = 0; i < 20; i++) {
       assert.equal((await app.api('POST', '/v1/agents/register', { body: { name: `agent-${i}` }, ip: '203.0.113.9' })).status, 201);
     }
@@ -70,10 +69,7 @@ test('registration is limited to 20 per hour per address', async () => {
     assert.equal(refused.status, 429);
     assert.equal(refused.body.errors[0].code, 'ip_rate_limited');
     assert.equal(await app.bosun.ctx.services.agents.count(), 20);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('error budget: 100 failed calls in a minute refuse every call of that caller with error_rate_limited until the minute ends', async () => {
   const app = await startTestApp({ now: TEST_EPOCH + 15_000 });

@@ -2,12 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOUR } from '../../src/platform/clock.js';
 import { LIMIT_POLICIES } from '../../src/limits/policies.js';
-import { startTestApp } from '../helpers/app.js';
+import { startTestApp, withApp } from '../helpers/app.js';
 import { seedSampleVessel } from '../helpers/fleet.js';
 
-test('ping, status and capabilities describe this deployment from live state and the catalog', async () => {
-  const app = await startTestApp();
-  try {
+test('ping, status and capabilities describe this deployment from live state and the catalog', () =>
+  withApp(async (app) => {
     const ping = await app.api('GET', '/v1/ping');
     assert.equal(ping.body.data.pong, true);
     assert.equal(ping.body.data.time, new Date(app.clock.now()).toISOString());
@@ -36,14 +35,10 @@ test('ping, status and capabilities describe this deployment from live state and
     // every catalogued operation is implemented (the planned answer itself: discovery-compat.test.ts)
     assert.deepEqual({ implemented: s.operations.implemented, planned: s.operations.planned, listed: ops.length }, { implemented: 256, planned: 0, listed: app.bosun.ctx.catalog.discoverable.length });
     assert.equal(caps.openapi_url, 'http://localhost:80/.well-known/openapi.json', 'links follow the Host the caller used');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test("limits are the limiter's own table", async () => {
-  const app = await startTestApp();
-  try {
+test("limits are the limiter's own table", () =>
+  withApp(async (app) => {
     const data = (await app.api('GET', '/v1/capabilities/limits')).body.data;
     assert.deepEqual(
       data.policies.map((p: { name: string; windows: unknown }) => [p.name, p.windows]),
@@ -51,14 +46,10 @@ test("limits are the limiter's own table", async () => {
     );
     assert.deepEqual(data.policies.find((p: { name: string }) => p.name === 'registration').operations, ['postAgentsRegister']);
     assert.equal(data.request.body_limit_bytes, 65536);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('every published example works as published', async () => {
-  const app = await startTestApp();
-  try {
+test('every published example works as published', () =>
+  withApp(async (app) => {
     const operator = await app.operatorToken();
     const { apiKey, agentId } = await app.registerAgent('follows-examples');
     await seedSampleVessel(app.bosun.ctx.services.fleet, app.clock.now());
@@ -83,14 +74,10 @@ test('every published example works as published', async () => {
     for (const { entry } of app.bosun.ctx.catalog.discoverable) {
       assert.ok(covered.has(entry.operationId) || needPrerequisite.has(entry.operationId), `${entry.operationId} has a working example`);
     }
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('quality and telemetry summary are views over recorded requests', async () => {
-  const app = await startTestApp();
-  try {
+test('quality and telemetry summary are views over recorded requests', () =>
+  withApp(async (app) => {
     const operator = await app.operatorToken();
     for (let i = 0; i < 3; i++) await app.api('GET', '/v1/ping');
     await app.api('GET', '/v1/no-such-route');
@@ -125,10 +112,7 @@ test('quality and telemetry summary are views over recorded requests', async () 
       undefined,
       'outside the window',
     );
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('policy, quickstart, services, feature flags and connectors', async () => {
   const app = await startTestApp({ env: { BOSUN_PUBLIC_URL: 'https://bosun.example.org' } });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PositionReport } from '../../src/fleet/types.js';
-import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
+import { TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
 import { childStore } from '../helpers/child-store.js';
 import { runCli } from '../helpers/cli.js';
 import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
@@ -120,9 +120,8 @@ test('ports search matches the corrected name and position, keeps the observed n
   });
 });
 
-test('congestion and visit rank name the corrected port and flag it; revert restores the observed name', async () => {
-  const app = await startTestApp();
-  try {
+test('congestion and visit rank name the corrected port and flag it; revert restores the observed name', () =>
+  withApp(async (app) => {
     const at = TEST_EPOCH - 10 * HOUR;
     await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([completedCall('c1', HOUSTON, 70, at - HOUR, 2, 6), completedCall('c2', HOUSTON, 70, at - 2 * HOUR, 1, 8)].map(callRow));
     const { apiKey } = await app.registerAgent('live', ['vessels:live']);
@@ -149,10 +148,7 @@ test('congestion and visit rank name the corrected port and flag it; revert rest
     assert.equal(restored.body.data.port.name, 'Houston');
     assert.deepEqual(withoutLand(restored.body.quality_flags), []);
     assert.equal((await rank()).body.data.items[0].port.name, 'Houston');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 async function ingest(app: Pick<TestApp, 'bosun'>, reports: PositionReport[]): Promise<void> {
   const fleet = app.bosun.ctx.services.fleet;
@@ -160,9 +156,8 @@ async function ingest(app: Pick<TestApp, 'bosun'>, reports: PositionReport[]): P
   await fleet.flush();
 }
 
-test('port-call detection uses the corrected position: a stop there is a call at the port only while the correction stands', async () => {
-  const app = await startTestApp();
-  try {
+test('port-call detection uses the corrected position: a stop there is a call at the port only while the correction stands', () =>
+  withApp(async (app) => {
     const { apiKey } = await app.registerAgent('spotter');
     const runner = app.bosun.ctx.services.events.runner;
     const repo = createEventsRepo(app.bosun.ctx.store.db);
@@ -194,10 +189,7 @@ test('port-call detection uses the corrected position: a stop there is a call at
     await runner.catchUp();
     assert.equal((await callsOf(244000103)).length, 0, 'after the revert the corrected position is no port again');
     assert.equal((await callsOf(244000104)).length, 1, 'and the observed position is');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('bosun events rebuild (another process) detects with the corrections applied in the store', async () => {
   const store = childStore();

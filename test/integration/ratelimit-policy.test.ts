@@ -1,11 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 
 /** Issue 8 item 2: RateLimit-Policy lists every window of every policy that counts the call. */
-test('RateLimit-Policy lists every window of every applied policy, on success and on 429', async () => {
-  const app = await startTestApp();
-  try {
+test('RateLimit-Policy lists every window of every applied policy, on success and on 429', () =>
+  withApp(async (app) => {
     const url = '/v1/bootstrap/vessels/search?q=pride';
     const expected = '600;w=60, 6;w=60, 60;w=86400';
     for (let i = 1; i <= 6; i++) {
@@ -23,7 +22,4 @@ test('RateLimit-Policy lists every window of every applied policy, on success an
     const { apiKey } = await app.registerAgent('policy-header');
     const keyed = await app.api('GET', '/v1/agents/me', { token: apiKey });
     assert.equal(keyed.headers['ratelimit-policy'], '1200;w=60');
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/platform/clock.js';
-import { startTestApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
 import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
 import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';
@@ -9,9 +9,8 @@ import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 
 const CLI = { kind: 'cli' } as const;
 
-test('home page: live figures from the store (vessels, positions in the last hour, agents, operations), security headers', async () => {
-  const app = await startTestApp();
-  try {
+test('home page: live figures from the store (vessels, positions in the last hour, agents, operations), security headers', () =>
+  withApp(async (app) => {
     await app.registerAgent('site-a');
     await app.registerAgent('site-b');
     const now = app.clock.now();
@@ -28,14 +27,10 @@ test('home page: live figures from the store (vessels, positions in the last hou
     assert.match(String(res.headers['content-security-policy']), /default-src 'self'.*frame-ancestors 'none'/);
     assert.equal(res.headers['x-frame-options'], 'DENY');
     assert.match(res.text, /<a class="skip" href="#main">/);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('docs page: every discoverable operation of the catalog, escaped; the API still refuses form bodies', async () => {
-  const app = await startTestApp();
-  try {
+test('docs page: every discoverable operation of the catalog, escaped; the API still refuses form bodies', () =>
+  withApp(async (app) => {
     const res = await app.api('GET', '/docs');
     assert.equal(res.status, 200);
     const ids = [...res.text.matchAll(/<article class="op" id="([A-Za-z0-9]+)"/g)].map((m) => m[1]);
@@ -46,14 +41,10 @@ test('docs page: every discoverable operation of the catalog, escaped; the API s
     const form = await app.api('POST', '/v1/agents/register', { rawBody: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(form.status, 415, 'form bodies are parsed for site pages only');
     assert.equal(form.body.errors[0].code, 'unsupported_media_type');
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('docs: an API reference from the OpenAPI document, vessels first, searchable, with parameters, responses and examples at deep links; paths wrap only after a slash', async () => {
-  const app = await startTestApp();
-  try {
+test('docs: an API reference from the OpenAPI document, vessels first, searchable, with parameters, responses and examples at deep links; paths wrap only after a slash', () =>
+  withApp(async (app) => {
     const page = (await app.api('GET', '/docs')).text;
     const sections = [...page.matchAll(/<h2 id="section-([a-z-]+)">/g)].map((m) => m[1]);
     assert.deepEqual(sections.slice(0, 3), ['vessels', 'ports', 'sts'], 'the maritime data first, not catalog order');
@@ -77,14 +68,10 @@ test('docs: an API reference from the OpenAPI document, vessels first, searchabl
     for (const id of ids) assert.match(found.slice(found.indexOf(`id="${id}"`), found.indexOf('</article>', found.indexOf(`id="${id}"`))).toLowerCase(), /vessel[\s\S]*track|track[\s\S]*vessel/);
     assert.match(found, /value="vessel track"/);
     assert.match((await app.api('GET', '/docs?q=zzqx-nothing')).text, /0 of \d+ operations match &quot;zzqx-nothing&quot;/);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('agents forum: public topics of ordinary groups as excerpts, paged; hidden posts and the onboarding group never shown', async () => {
-  const app = await startTestApp();
-  try {
+test('agents forum: public topics of ordinary groups as excerpts, paged; hidden posts and the onboarding group never shown', () =>
+  withApp(async (app) => {
     const s = app.bosun.ctx.services;
     const group = await s.groups.createGroup({ name: 'Port data', description: 'Talk about <ports>' }, CLI);
     const poster = await app.registerAgent('forum-poster');
@@ -131,7 +118,4 @@ test('agents forum: public topics of ordinary groups as excerpts, paged; hidden 
     );
     assert.doesNotMatch(second.text, /rel="next"/);
     void onboarding;
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -4,7 +4,7 @@ import { MINUTE } from '../../src/platform/clock.js';
 import { MESSAGE_LIMITS } from '../../src/features/exchange/messages/message-rules.js';
 import { openStreams } from '../../src/http/stream.js';
 import { parseSse } from '../helpers/sse.js';
-import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
+import { withApp, type TestApp } from '../helpers/app.js';
 
 const PUBLIC_URL = 'https://bosun.example';
 const STREAM = '/v1/exchange/messages/stream';
@@ -57,9 +57,8 @@ test('streaming operations are no MCP tool and no dispatch target: a clear refus
   );
 });
 
-test('an in-process stream ends and frees its slot the moment its caller gives it up: three abandoned, then the own stream opens', async () => {
-  const app = await startTestApp();
-  try {
+test('an in-process stream ends and frees its slot the moment its caller gives it up: three abandoned, then the own stream opens', () =>
+  withApp(async (app) => {
     const { agentId, apiKey } = await app.registerAgent('abandoner');
     const agent = (await app.bosun.ctx.services.agents.authenticate(apiKey))!;
     assert.equal(agent.agentId, agentId);
@@ -84,14 +83,10 @@ test('an in-process stream ends and frees its slot the moment its caller gives i
     }
     assert.equal(openStreams(app.bosun.http).count(), 0, 'each abandoned stream ended with its caller');
     assert.equal(await ownStreamOpens(app, apiKey), 200, "the agent's own stream opens");
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
-test('an in-process stream nobody reads is bounded: it ends as a slow reader once its buffered bytes pass the bound', async () => {
-  const app = await startTestApp();
-  try {
+test('an in-process stream nobody reads is bounded: it ends as a slow reader once its buffered bytes pass the bound', () =>
+  withApp(async (app) => {
     const reader = await app.registerAgent('reader');
     const writers = [await app.registerAgent('writer-a'), await app.registerAgent('writer-b')];
     // not read until it ends: the whole answer is held in memory meanwhile
@@ -117,7 +112,4 @@ test('an in-process stream nobody reads is bounded: it ends as a slow reader onc
     assert.ok(delivered < needed, `ended before every message (${delivered} of ${needed})`);
     assert.ok(Buffer.byteLength(answer.body) < MESSAGE_LIMITS.streamBufferMaxBytes + 2 * MESSAGE_LIMITS.bodyMaxBytes, `buffer bounded: ${Buffer.byteLength(answer.body)} bytes`);
     assert.equal(openStreams(app.bosun.http).count(), 0);
-  } finally {
-    await app.close();
-  }
-});
+  }));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
-import { startTestApp, type TestApp } from '../helpers/app.js';
+import { type TestApp, withApp } from '../helpers/app.js';
 import { callRow, completedCall } from '../helpers/events-congestion.js';
 import { identity, ingest, position, seedSampleVessel } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
@@ -25,9 +25,8 @@ async function applyName(app: TestApp, token: string, name: string): Promise<str
   return ticketId;
 }
 
-test('a corrected vessel name is found by keyed and anonymous search and shown by lookup, preview, STS events, visit rank and the map; revert restores', async () => {
-  const app = await startTestApp();
-  try {
+test('a corrected vessel name is found by keyed and anonymous search and shown by lookup, preview, STS events, visit rank and the map; revert restores', () =>
+  withApp(async (app) => {
     const now = app.clock.now();
     await seedSampleVessel(app.bosun.ctx.services.fleet, now);
     const vslId = app.bosun.ctx.services.fleet.byImoNumber(9811000)!.vslId;
@@ -89,10 +88,7 @@ test('a corrected vessel name is found by keyed and anonymous search and shown b
     assert.deepEqual(await rankNames(), [OBSERVED]);
     app.clock.advance(60_000);
     assert.deepEqual(await mapNames(), [OBSERVED]);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 /** A second vessel (IMO 9074729) near the first, for the encounter. */
 async function seedSampleVesselPartner(app: TestApp, now: number): Promise<void> {

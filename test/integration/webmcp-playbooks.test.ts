@@ -1,12 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PLAYBOOKS, resolveStepValue, withArguments } from '../../src/features/mcp/playbooks.js';
-import { startTestApp } from '../helpers/app.js';
+import { startTestApp, withApp } from '../helpers/app.js';
 import { seedSampleVessel } from '../helpers/fleet.js';
 
-test('GET /v1/webmcp/playbooks publishes every playbook with its steps and prompt text', async () => {
-  const app = await startTestApp();
-  try {
+test('GET /v1/webmcp/playbooks publishes every playbook with its steps and prompt text', () =>
+  withApp(async (app) => {
     const res = await app.api('GET', '/v1/webmcp/playbooks');
     assert.equal(res.status, 200);
     assert.deepEqual(
@@ -23,10 +22,7 @@ test('GET /v1/webmcp/playbooks publishes every playbook with its steps and promp
     assert.match(help.prompt, /^Register, publish a profile, ask for help\./);
     const tools = new Set(app.bosun.ctx.services.webmcp.tools().map((t) => t.name));
     for (const playbook of PLAYBOOKS) for (const step of playbook.steps) assert.ok(tools.has(step.tool), `${playbook.id}: ${step.tool} is a tool`);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 for (const playbook of PLAYBOOKS.map((p) => withArguments(p))) {
   test(`playbook ${playbook.id} runs end to end through POST /v1/webmcp/dispatch`, async () => {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/platform/clock.js';
-import { startTestApp, withApp } from '../helpers/app.js';
+import { withApp } from '../helpers/app.js';
 
 const PUBLIC_URL = 'https://bosun.example';
 
@@ -152,9 +152,8 @@ test('dispatch/health: success and error rates and latency from the recorded dis
   });
 });
 
-test('dispatch/audit: who dispatched what, redacted, paged, operator only, with retention (three agents)', async () => {
-  const app = await startTestApp();
-  try {
+test('dispatch/audit: who dispatched what, redacted, paged, operator only, with retention (three agents)', () =>
+  withApp(async (app) => {
     const alice = await app.registerAgent('alice');
     const bob = await app.registerAgent('bob');
     const carol = await app.registerAgent('carol');
@@ -220,10 +219,7 @@ test('dispatch/audit: who dispatched what, redacted, paged, operator only, with 
     app.clock.advance(2 * DAY);
     assert.equal(await app.bosun.ctx.services.webmcp.enforceRetention(), 2);
     assert.equal((await app.api('GET', '/v1/webmcp/dispatch/audit', { token: operator })).body.data.items.length, 0);
-  } finally {
-    await app.close();
-  }
-});
+  }));
 
 test('status: serving, counts of tools, resources and prompts, stateless sessions, calls since start and over 24 h', async () => {
   await withApp(async (app) => {
