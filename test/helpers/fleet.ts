@@ -1,5 +1,6 @@
 import type { FleetService } from '../../src/fleet/fleet-service.js';
 import type { PositionReport, StaticReport } from '../../src/fleet/types.js';
+import { MINUTE } from '../../src/platform/clock.js';
 
 /** A position report with sensible defaults; times are epoch ms. */
 export function position(mmsi: number, observedAt: number, lat: number, lon: number, extra: Partial<PositionReport> = {}): PositionReport {
@@ -69,4 +70,13 @@ export function imo(first6: number): number {
   let sum = 0;
   for (let i = 0; i < 6; i++) sum += Number(digits[i]) * (7 - i);
   return Number(digits + (sum % 10));
+}
+
+/**
+ * A vessel idling at sea (10 N, 30 W) from `since` to ten minutes before `now`, stored and analysed by the event
+ * detector: the analytics' baseline windows from `since` on count as covered by data.
+ */
+export async function seedCoverage(services: { fleet: FleetService; events: { runner: { catchUp(): Promise<unknown> } } }, mmsi: number, since: number, now: number): Promise<void> {
+  await ingest(services.fleet, position(mmsi, since, 10, -30, { sog: 0.1 }), position(mmsi, now - 10 * MINUTE, 10.001, -30, { sog: 0.1 }));
+  await services.events.runner.catchUp();
 }

@@ -8,7 +8,7 @@ import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import type { PositionReport } from '../../src/fleet/types.js';
 import { destinationPoint } from '../../src/geo/distance.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
-import { position } from '../helpers/fleet.js';
+import { position, seedCoverage } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { portCallRow, encounterRow, transitRow } from '../helpers/event-rows.js';
 
@@ -36,11 +36,8 @@ function encounter(a: string, b: string, end: number) {
 
 before(async () => {
   app = await startTestApp({ now: NOW });
-  const fleet = app.bosun.ctx.services.fleet;
   // stored positions from six days back: the four 24 h baseline windows are covered
-  for (const r of [position(244000901, NOW - 6 * DAY, 10, -30, { sog: 0.1 }), position(244000901, NOW - 10 * MINUTE, 10.001, -30, { sog: 0.1 })]) fleet.acceptPosition(r);
-  await fleet.flush();
-  await app.bosun.ctx.services.events.runner.catchUp();
+  await seedCoverage(app.bosun.ctx.services, 244000901, NOW - 6 * DAY, NOW);
   const repo = createEventsRepo(app.bosun.ctx.store.db);
   const transits = [];
   const calls = [];
@@ -194,10 +191,7 @@ const portOf = (locode: string) => readPortTableFile().ports.find((p) => p.locod
 test('decision 118: detours are voyages routed through the gate by the engine whose vessel did not transit it; a port call inside the gate is not strait waiting', async () => {
   const fresh = await startTestApp({ now: NOW });
   try {
-    const fleet = fresh.bosun.ctx.services.fleet;
-    for (const r of [position(244000902, NOW - 6 * DAY, 10, -30, { sog: 0.1 }), position(244000902, NOW - 10 * MINUTE, 10.001, -30, { sog: 0.1 })]) fleet.acceptPosition(r);
-    await fleet.flush();
-    await fresh.bosun.ctx.services.events.runner.catchUp();
+    await seedCoverage(fresh.bosun.ctx.services, 244000902, NOW - 6 * DAY, NOW);
     const [rotterdam, piraeus, hamburg, tangerMed] = [portOf('NLRTM'), portOf('GRPIR'), portOf('DEHAM'), portOf('MAPTM')];
     const at = (vslId: string, portId: number, arrival: number, departure: number | null) => ({
       ...call(vslId, departure ?? arrival, 0),

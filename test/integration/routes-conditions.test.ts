@@ -8,7 +8,7 @@ import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import type { PositionReport, StaticReport } from '../../src/fleet/types.js';
 import { bearingDeg, destinationPoint, distanceM } from '../../src/geo/distance.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
-import { identity, imo, ingest, position, seedSampleVessel } from '../helpers/fleet.js';
+import { identity, imo, ingest, position, seedSampleVessel, seedCoverage } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { portCallRow, encounterRow, transitRow } from '../helpers/event-rows.js';
 
@@ -53,11 +53,8 @@ const get = (path: string, token?: string) => app.api('GET', path, token ? { tok
 
 before(async () => {
   app = await startTestApp({ now: NOW });
-  const fleet = app.bosun.ctx.services.fleet;
   // stored positions from six days back (the stress baselines need them), analysed by the detector
-  for (const r of [position(244000901, NOW - 6 * DAY, 10, -30, { sog: 0.1 }), position(244000901, NOW - 10 * MINUTE, 10.001, -30, { sog: 0.1 })]) fleet.acceptPosition(r);
-  await fleet.flush();
-  await app.bosun.ctx.services.events.runner.catchUp();
+  await seedCoverage(app.bosun.ctx.services, 244000901, NOW - 6 * DAY, NOW);
   liveKey = (await app.registerAgent('conditions-live', ['vessels:live'])).apiKey;
   plainKey = (await app.registerAgent('conditions-plain')).apiKey;
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { HOUR, MINUTE } from '../../src/platform/clock.js';
+import { HOUR } from '../../src/platform/clock.js';
 import { corridorRoutes } from '../../src/features/routes/corridors/routes.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
-import { position } from '../helpers/fleet.js';
+import { seedCoverage } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { transitRow } from '../helpers/event-rows.js';
 
@@ -35,11 +35,8 @@ const DOVER_SPEEDS = [12, 11, 13, 12, 11, 13, 12, 12, 13, 6];
 
 before(async () => {
   app = await startTestApp({ now: NOW });
-  const fleet = app.bosun.ctx.services.fleet;
   // stored positions from 20 days back
-  for (const r of [position(244000912, NOW - 20 * DAY, 10, -30, { sog: 0.1 }), position(244000912, NOW - 10 * MINUTE, 10.001, -30, { sog: 0.1 })]) fleet.acceptPosition(r);
-  await fleet.flush();
-  await app.bosun.ctx.services.events.runner.catchUp();
+  await seedCoverage(app.bosun.ctx.services, 244000912, NOW - 20 * DAY, NOW);
   const rows = [];
   for (let i = 0; i < 10; i++) {
     const dayEnd = NOW - (9 - i) * DAY;

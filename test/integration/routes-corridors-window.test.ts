@@ -4,7 +4,7 @@ import { HOUR, MINUTE } from '../../src/platform/clock.js';
 import { corridorRoutes } from '../../src/features/routes/corridors/routes.js';
 import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
-import { position } from '../helpers/fleet.js';
+import { seedCoverage } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { transitRow } from '../helpers/event-rows.js';
 
@@ -22,11 +22,8 @@ function transit(zone: string, direction: string, exited: number, speedKn: numbe
 
 before(async () => {
   app = await startTestApp({ now: NOW });
-  const fleet = app.bosun.ctx.services.fleet;
   // stored positions from six days back: the four 24 h baseline windows are covered, the 7-day ones are not
-  for (const r of [position(244000911, NOW - 6 * DAY, 10, -30, { sog: 0.1 }), position(244000911, NOW - 10 * MINUTE, 10.001, -30, { sog: 0.1 })]) fleet.acceptPosition(r);
-  await fleet.flush();
-  await app.bosun.ctx.services.events.runner.catchUp();
+  await seedCoverage(app.bosun.ctx.services, 244000911, NOW - 6 * DAY, NOW);
   const rows = [];
   for (let k = 1; k <= 4; k++) {
     const end = NOW - k * DAY;
