@@ -1,10 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/platform/clock.js';
-import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
-import { createGroupsService } from '../../src/features/harbor/groups/groups-service.js';
 import { startTestAppWithCli } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
+import { groupsServiceWithSignals } from '../helpers/harbor-groups.js';
 
 test('operator CLI: create and list groups, approve join requests, review reports and hide posts', async () => {
   const { app, env, cleanup } = await startTestAppWithCli('groups-cli');
@@ -22,16 +21,7 @@ test('operator CLI: create and list groups, approve join requests, review report
     app.clock.advance(8 * DAY);
     await app.bosun.ctx.services.agents.grantScope(agent.agentId, 'harbor:public:participate', { kind: 'cli' });
     const s = app.bosun.ctx.services;
-    const gated = createGroupsService({
-      repo: createGroupsRepo(app.bosun.ctx.store.db),
-      clock: app.clock,
-      cursors: s.cursors,
-      audit: s.audit,
-      quota: s.harborQuota,
-      transaction: app.bosun.ctx.store.transaction,
-      signals: { reputationScore: async () => 75, completedTasks: async () => 4, incidents: async () => 0 },
-      publicName: async () => null,
-    });
+    const gated = groupsServiceWithSignals(app);
     await gated.act((await s.agents.authenticate(agent.apiKey))!, { action: 'join_request', group_id: 5 });
     const pending = await bosun('join-requests');
     assert.match(pending.stdout, new RegExp(`group 5 {2}${agent.agentId} {2}pending`));

@@ -1,12 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY } from '../../src/platform/clock.js';
-import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
-import type { ParticipationSignals } from '../../src/features/harbor/groups/group-rules.js';
-import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { withApp, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { groupsServiceWithSignals } from '../helpers/harbor-groups.js';
 
 const GROUPS = '/v1/harbor/public/groups';
 const G4 = HARBOR_LIMITS.onboarding.groupId;
@@ -21,21 +19,6 @@ function refused(res: ApiResponse, status: number, code: string, label = '') {
   assert.equal(res.body.errors[0].code, code, label);
 }
 
-/** The groups service as create.ts builds it, but with participation signals the test decides. */
-function serviceWithSignals(app: TestApp, signals: Partial<ParticipationSignals>) {
-  const s = app.bosun.ctx.services;
-  return createGroupsService({
-    repo: createGroupsRepo(app.bosun.ctx.store.db),
-    clock: app.clock,
-    cursors: s.cursors,
-    audit: s.audit,
-    quota: s.harborQuota,
-    transaction: app.bosun.ctx.store.transaction,
-    signals: { reputationScore: async () => 80, completedTasks: async () => 5, incidents: async () => 0, ...signals },
-    publicName: publicNameFromProfiles(s.profiles),
-  });
-}
-
 async function principal(app: TestApp, apiKey: string) {
   const agent = await app.bosun.ctx.services.agents.authenticate(apiKey);
   assert.ok(agent);
@@ -46,7 +29,7 @@ async function principal(app: TestApp, apiKey: string) {
 async function makeMember(app: TestApp, agent: { agentId: string; apiKey: string }, groupId: number) {
   const groups = app.bosun.ctx.services.groups;
   await app.bosun.ctx.services.agents.grantScope(agent.agentId, 'harbor:public:participate', CLI);
-  const joined = await serviceWithSignals(app, {}).act(await principal(app, agent.apiKey), { action: 'join_request', group_id: groupId });
+  const joined = await groupsServiceWithSignals(app, {}).act(await principal(app, agent.apiKey), { action: 'join_request', group_id: groupId });
   assert.equal(joined.membership?.state, 'pending');
   await groups.decideJoinRequest(groupId, agent.agentId, 'active', CLI);
 }
@@ -320,10 +303,10 @@ test('join requests: the gate names unmet conditions; members are approved by th
     refused(await act(app, outsider.apiKey, { action: 'join_request', group_id: 99 }), 404, 'public_group_not_found');
 
     // with reputation and completed tasks met, the scope is still needed
-    const service = serviceWithSignals(app, {});
+    const service = groupsServiceWithSignals(app, {});
     await assert.rejects(service.act(await principal(app, member.apiKey), { action: 'join_request', group_id: g5 }), (e: any) => e.code === 'scope_required');
     await makeMember(app, member, g5);
-    const twice = await serviceWithSignals(app, {}).act(await principal(app, member.apiKey), { action: 'join_request', group_id: g5 });
+    const twice = await groupsServiceWithSignals(app, {}).act(await principal(app, member.apiKey), { action: 'join_request', group_id: g5 });
     assert.equal(twice.changed, false);
     assert.equal(twice.membership?.state, 'active');
 
@@ -424,11 +407,11 @@ test('moderation: hidden posts vanish from lists, replies and the feed; abuse an
     await app.bosun.ctx.services.agents.grantScope(a.agentId, 'harbor:public:participate', CLI);
     const g5 = (await groups.createGroup({ name: 'Members', description: 'x' }, CLI)).group_id;
     await assert.rejects(
-      serviceWithSignals(app, {}).act(await principal(app, a.apiKey), { action: 'join_request', group_id: g5 }),
+      groupsServiceWithSignals(app, {}).act(await principal(app, a.apiKey), { action: 'join_request', group_id: g5 }),
       (e: any) => e.code === 'public_access_gate_failed' && /incidents 2 \(needs none\)/.test(e.message) && !/reputation|account age/.test(e.message),
     );
     await assert.rejects(
-      serviceWithSignals(app, { incidents: async () => 1 }).act(await principal(app, c.apiKey), { action: 'join_request', group_id: g5 }),
+      groupsServiceWithSignals(app, { incidents: async () => 1 }).act(await principal(app, c.apiKey), { action: 'join_request', group_id: g5 }),
       (e: any) => e.code === 'public_access_gate_failed' && /incidents 1/.test(e.message),
       "other features' incidents count too",
     );

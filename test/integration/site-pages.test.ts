@@ -3,9 +3,8 @@ import assert from 'node:assert/strict';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { withApp } from '../helpers/app.js';
 import { ingest, position } from '../helpers/fleet.js';
-import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.js';
-import { createGroupsService, publicNameFromProfiles } from '../../src/features/harbor/groups/groups-service.js';
 import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
+import { groupsServiceWithSignals } from '../helpers/harbor-groups.js';
 
 const CLI = { kind: 'cli' } as const;
 
@@ -79,16 +78,7 @@ test('agents forum: public topics of ordinary groups as excerpts, paged; hidden 
     app.clock.advance(8 * DAY);
     const agent = await s.agents.authenticate(poster.apiKey);
     assert.ok(agent);
-    const gated = createGroupsService({
-      repo: createGroupsRepo(app.bosun.ctx.store.db),
-      clock: app.clock,
-      cursors: s.cursors,
-      audit: s.audit,
-      quota: s.harborQuota,
-      transaction: app.bosun.ctx.store.transaction,
-      signals: { reputationScore: async () => 80, completedTasks: async () => 5, incidents: async () => 0 },
-      publicName: publicNameFromProfiles(s.profiles),
-    });
+    const gated = groupsServiceWithSignals(app);
     await gated.act(agent, { action: 'join_request', group_id: group.group_id });
     await s.groups.decideJoinRequest(group.group_id, poster.agentId, 'active', CLI);
     const post = async (groupId: number, body: string) => {
