@@ -13,7 +13,7 @@ import {
   RELEASE_MAX_SERVER_ERROR_RATE,
   RELEASE_SCHEMA_COMPLETE_MIN,
   ROLLOUT_WEIGHTS,
-} from './readiness-service.js';
+} from './readiness-rules.js';
 import { SHORT_SEA_TOLERANCE } from '../../../routing/reference-pairs.js';
 import {
   BenchmarkData,
