@@ -1,6 +1,6 @@
 import { callingAgent } from '../../../http/route.js';
 import { defineRoute } from '../../kit/route.js';
-import { DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_LAG_SECONDS, LAG_SAMPLE_CAP, REGION_DEG } from './data-service.js';
+import { DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_LAG_SECONDS, LAG_SAMPLE_CAP, REGION_DEG } from './freshness-views.js';
 import { COVERAGE_CELL_DEG } from './network-cells.js';
 import {
   BENCHMARK_CACHE_MS,
