@@ -1,5 +1,6 @@
 import { HOUR, iso } from '../../../platform/clock.js';
 import { percentile, round } from '../../../platform/stats.js';
+import { NO_TELEMETRY_FLAG, telemetryWindowFlags } from '../../telemetry/telemetry-service.js';
 import type { BenchmarkResult } from './readiness-benchmark.js';
 import type { ReadinessFacts } from './readiness-checks.js';
 import type { schemaCoverageFacts } from './readiness-contracts.js';
@@ -61,7 +62,7 @@ export function releaseFactsOf(hours: number, ready: ReadinessFacts, schema: Ret
   ];
   const verdict = criteria.some((c) => c.status === 'fail') ? 'no_go' : criteria.some((c) => c.status === 'no_data') ? 'insufficient_data' : 'go';
   const flags = [...ready.flags];
-  if (errors.requests === 0) flags.push('no_telemetry_in_window');
+  if (errors.requests === 0) flags.push(NO_TELEMETRY_FLAG);
   return { hours, verdict: verdict as 'go' | 'no_go' | 'insufficient_data', criteria, ready, requests: errors.requests, flags };
 }
 export type ReleaseFacts = ReturnType<typeof releaseFactsOf>;
@@ -141,9 +142,7 @@ export function regressionFactsOf(hours: number, now: number, records: readonly 
     ...operations.flatMap((o) => o.regressions.map((kind) => ({ kind, subject: o.operation_id }))),
     ...distances.filter((d) => d.regressed).map((d) => ({ kind: 'benchmark_distance', subject: `${d.from}-${d.to}${d.avoid ? ` avoid ${d.avoid}` : ''}` })),
   ];
-  const flags: string[] = [];
-  if (records.length === 0) flags.push('no_telemetry_in_window');
-  if (records.length >= cap) flags.push('telemetry_truncated');
+  const flags = telemetryWindowFlags(records.length, cap);
   return {
     hours,
     now,
