@@ -107,18 +107,15 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
 }
 
 /**
- * A chord starting at sea (longitudes may pass ±180): at sea when it crosses no coast segment. Only the
- * 1° cells that are not all sea are looked into, and in them only the 0.125° cells the coast crosses
- * (or that are land) are tested exactly, each with the piece of the chord inside it. Cells are visited in
- * order along the chord (Amanatides–Woo traversal).
+ * Visits the cells of a grid of `cellDeg` (from -180, -90) that the segment (x0, y0)–(x1, y1) passes, in
+ * order along it (Amanatides–Woo traversal): `visit(t0, t1)` gets the fractions of the segment where it
+ * enters and leaves the cell, and answers false to stop. Whether every visit answered true.
  */
-function chordAtSea(land: LandIndex, x0: number, y0: number, x1: number, y1: number): boolean {
-  const ex = x1 - x0;
-  const ey = y1 - y0;
-  const gx0 = (x0 + 180) / COARSE_DEG;
-  const gy0 = (y0 + 90) / COARSE_DEG;
-  const dx = ex / COARSE_DEG;
-  const dy = ey / COARSE_DEG;
+function everyCellAlong(x0: number, y0: number, x1: number, y1: number, cellDeg: number, visit: (t0: number, t1: number) => boolean): boolean {
+  const gx0 = (x0 + 180) / cellDeg;
+  const gy0 = (y0 + 90) / cellDeg;
+  const dx = (x1 - x0) / cellDeg;
+  const dy = (y1 - y0) / cellDeg;
   const cx = Math.floor(gx0);
   const cy = Math.floor(gy0);
   const tDeltaX = dx !== 0 ? 1 / Math.abs(dx) : Infinity;
@@ -128,8 +125,7 @@ function chordAtSea(land: LandIndex, x0: number, y0: number, x1: number, y1: num
   let t = 0;
   for (let guard = 0; guard < 100_000; guard++) {
     const tNext = Math.min(tMaxX, tMaxY, 1);
-    const um = (t + tNext) / 2;
-    if (!coarseSea(land, normalizeLon(x0 + um * ex), y0 + um * ey) && !fineAtSea(land, x0 + t * ex, y0 + t * ey, x0 + tNext * ex, y0 + tNext * ey)) return false;
+    if (!visit(t, tNext)) return false;
     if (tNext >= 1) return true;
     t = tNext;
     if (tMaxX < tMaxY) tMaxX += tDeltaX;
@@ -138,35 +134,31 @@ function chordAtSea(land: LandIndex, x0: number, y0: number, x1: number, y1: num
   return true;
 }
 
+/**
+ * A chord starting at sea (longitudes may pass ±180): at sea when it crosses no coast segment. Only the
+ * 1° cells that are not all sea are looked into, and in them only the 0.125° cells the coast crosses
+ * (or that are land) are tested exactly, each with the piece of the chord inside it.
+ */
+function chordAtSea(land: LandIndex, x0: number, y0: number, x1: number, y1: number): boolean {
+  const ex = x1 - x0;
+  const ey = y1 - y0;
+  return everyCellAlong(x0, y0, x1, y1, COARSE_DEG, (t, tNext) => {
+    const um = (t + tNext) / 2;
+    return coarseSea(land, normalizeLon(x0 + um * ex), y0 + um * ey) || fineAtSea(land, x0 + t * ex, y0 + t * ey, x0 + tNext * ex, y0 + tNext * ey);
+  });
+}
+
 /** The piece of a chord inside one coarse cell, through the land index's cells. */
 function fineAtSea(land: LandIndex, ax: number, ay: number, bx: number, by: number): boolean {
-  const C = LAND_CELL_DEG;
   const fx = bx - ax;
   const fy = by - ay;
-  const gx0 = (ax + 180) / C;
-  const gy0 = (ay + 90) / C;
-  const dx = fx / C;
-  const dy = fy / C;
-  const cx = Math.floor(gx0);
-  const cy = Math.floor(gy0);
-  const tDeltaX = dx !== 0 ? 1 / Math.abs(dx) : Infinity;
-  const tDeltaY = dy !== 0 ? 1 / Math.abs(dy) : Infinity;
-  let tMaxX = dx > 0 ? (cx + 1 - gx0) / dx : dx < 0 ? (gx0 - cx) / -dx : Infinity;
-  let tMaxY = dy > 0 ? (cy + 1 - gy0) / dy : dy < 0 ? (gy0 - cy) / -dy : Infinity;
-  let v0 = 0;
-  for (let guard = 0; guard < 100_000; guard++) {
-    const v1 = Math.min(tMaxX, tMaxY, 1);
+  return everyCellAlong(ax, ay, bx, by, LAND_CELL_DEG, (v0, v1) => {
     const vm = (v0 + v1) / 2;
     const mx = ax + vm * fx;
     const my = ay + vm * fy;
     const shift = normalizeLon(mx) - mx;
-    if (land.cellState(mx + shift, my) !== 1 && land.crossesCoastInCell(mx + shift, my, ax + v0 * fx + shift, ay + v0 * fy, ax + v1 * fx + shift, ay + v1 * fy)) return false;
-    if (v1 >= 1) return true;
-    v0 = v1;
-    if (tMaxX < tMaxY) tMaxX += tDeltaX;
-    else tMaxY += tDeltaY;
-  }
-  return true;
+    return land.cellState(mx + shift, my) === 1 || !land.crossesCoastInCell(mx + shift, my, ax + v0 * fx + shift, ay + v0 * fy, ax + v1 * fx + shift, ay + v1 * fy);
+  });
 }
 
 /**

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { QualitySample } from '../../src/features/routes/quality/quality-repo.js';
-import { NO_TELEMETRY_FLAG, qualityWindow, type QualityProcess } from '../../src/features/routes/quality/quality-window.js';
+import { qualityWindow, type QualityProcess } from '../../src/features/routes/quality/quality-window.js';
+import { NO_TELEMETRY_FLAG } from '../../src/features/telemetry/telemetry-service.js';
 import { perfViews } from '../../src/features/routes/quality/quality-views-perf.js';
 import { opsViews } from '../../src/features/routes/quality/quality-views-ops.js';
 import type { CatalogView } from '../../src/catalog/catalog.js';

@@ -18,7 +18,8 @@ import { createRoutesQualityRepo } from './quality/quality-repo.js';
 import { createRoutesQualityService } from './quality/quality-service.js';
 import { createRoutesDataService } from './readiness/data-service.js';
 import { createReadinessRepo } from './readiness/readiness-repo.js';
-import { createRoutesReadinessService, SNAPSHOT_JOB_EVERY_MS, type ReadinessDeps } from './readiness/readiness-service.js';
+import { createRoutesReadinessService, type ReadinessDeps } from './readiness/readiness-service.js';
+import { SNAPSHOT_JOB_EVERY_MS } from './readiness/readiness-rules.js';
 import { createRoutesService } from './routes-service.js';
 import { createRouteStressService } from './stress/route-stress-service.js';
 

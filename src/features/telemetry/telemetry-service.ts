@@ -8,6 +8,10 @@ export const TELEMETRY_FLUSH_MS = 1000;
 export const TELEMETRY_BATCH_SIZE = 500;
 /** The views read at most this many of the newest records of their window. */
 export const TELEMETRY_VIEW_CAP = 200_000;
+export const NO_TELEMETRY_FLAG = 'no_telemetry_in_window';
+export const TELEMETRY_TRUNCATED_FLAG = 'telemetry_truncated';
+/** The quality flags of a window of records read up to `cap`: none in it, or the cap reached (the oldest left out). */
+export const telemetryWindowFlags = (count: number, cap: number): string[] => [...(count === 0 ? [NO_TELEMETRY_FLAG] : []), ...(count >= cap ? [TELEMETRY_TRUNCATED_FLAG] : [])];
 
 const percentile = (sorted: number[], p: number) => nearestRank(sorted, p, 2);
 

@@ -5,7 +5,7 @@ import type { OperationExample } from '../../../catalog/types.js';
 import { defineRoute } from '../../kit/route.js';
 import { FLAG_THRESHOLDS, ForecastLiteData, ForecastLiteQuery, RouteAdvisoryData, RouteConditionsQuery, RouteRiskFlagsData, STS_NEAR_ROUTE_KM } from './conditions-schemas.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
-import { MIN_SPEED_SAMPLES, MOVING_KN } from './conditions-service.js';
+import { MIN_SPEED_SAMPLES, MOVING_KN } from './forecast-lite.js';
 
 const ROUTE_ERRORS = [
   'invalid_request',

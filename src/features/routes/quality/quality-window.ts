@@ -25,13 +25,12 @@ import {
   type Incident,
 } from './rules.js';
 import { groupBy } from '../../../platform/stats.js';
+import { telemetryWindowFlags } from '../../telemetry/telemetry-service.js';
 
 export const QUALITY_VIEW_CAP = 200_000;
 export const DEFAULT_HOURS = 24;
 export const DEFAULT_BUCKET_MINUTES = 60;
 export const MAX_BUCKETS = 720;
-export const NO_TELEMETRY_FLAG = 'no_telemetry_in_window';
-export const TRUNCATED_FLAG = 'telemetry_truncated';
 /** Codes every operation may answer (access, limits, validation, faults): not expected among an operation's declared errors. */
 export const PIPELINE_ERROR_CODES = [
   'internal_error',
@@ -157,7 +156,7 @@ export function qualityWindow(span: WindowSpan, samples: QualitySample[], proces
   const buckets = starts.map(() => [] as QualitySample[]);
   // the window is [since, until]: a record at exactly `until` belongs to the last bucket
   for (const s of samples) buckets[Math.min(count - 1, Math.max(0, Math.floor((s.ts - since) / bucketMs)))]!.push(s);
-  const flags = [...(samples.length === 0 ? [NO_TELEMETRY_FLAG] : []), ...(truncated ? [TRUNCATED_FLAG] : [])];
+  const flags = telemetryWindowFlags(samples.length, QUALITY_VIEW_CAP);
   let derived: ReturnType<typeof derive> | null = null;
   const w = {
     hours,

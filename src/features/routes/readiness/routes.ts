@@ -1,6 +1,6 @@
 import { callingAgent } from '../../../http/route.js';
 import { defineRoute } from '../../kit/route.js';
-import { DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_LAG_SECONDS, LAG_SAMPLE_CAP, REGION_DEG } from './data-service.js';
+import { DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_LAG_SECONDS, LAG_SAMPLE_CAP, REGION_DEG } from './freshness-views.js';
 import { COVERAGE_CELL_DEG } from './network-cells.js';
 import {
   BENCHMARK_CACHE_MS,
@@ -13,7 +13,7 @@ import {
   RELEASE_MAX_SERVER_ERROR_RATE,
   RELEASE_SCHEMA_COMPLETE_MIN,
   ROLLOUT_WEIGHTS,
-} from './readiness-service.js';
+} from './readiness-rules.js';
 import { SHORT_SEA_TOLERANCE } from '../../../routing/reference-pairs.js';
 import {
   BenchmarkData,

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_LAG_SECONDS, DEFAULT_SLA_BUCKET_MINUTES, DEFAULT_SLA_TARGET_SECONDS } from './data-service.js';
-import { DEFAULT_READINESS_EVENT_DAYS, DEFAULT_READINESS_MAX_AGE_SECONDS, MAX_BENCHMARK_RUNS } from './readiness-service.js';
+import { DEFAULT_MAX_AGE_SECONDS, DEFAULT_MAX_LAG_SECONDS, DEFAULT_SLA_BUCKET_MINUTES, DEFAULT_SLA_TARGET_SECONDS } from './freshness-views.js';
+import { DEFAULT_READINESS_EVENT_DAYS, DEFAULT_READINESS_MAX_AGE_SECONDS, MAX_BENCHMARK_RUNS } from './readiness-rules.js';
 import { Nullable } from '../../kit/schema-kit.js';
 
 const Hours = (max: number, fallback: number, what: string) =>

@@ -1,0 +1,114 @@
+/**
+ * Where a place joins the sea network (decision 082): the candidate joins near it whose connector
+ * stays at sea, land-checked once per place and cached, then filtered by the closed passages.
+ */
+import type { LandIndex } from '../geo/land.js';
+import { PASSAGES, type SeaGraph } from './graph.js';
+import { connectorOverLandKm, CONNECTOR_LAND_TOLERANCE_KM } from './connector-land.js';
+import { offNetworkError, type LatLon } from './route-types.js';
+import { SNAP_MAX_NM, type Snap, type SnapIndex } from './snap.js';
+
+/** Candidate joins of a place: the nearest point of each edge within this much of the nearest edge (nm), at most MAX_CANDIDATES. */
+const CANDIDATE_EXTRA_NM = 12;
+/** When no candidate within the first radius has a connector at sea, the search widens to every edge within SNAP_MAX_NM. */
+const CANDIDATE_WIDE_EXTRA_NM = SNAP_MAX_NM;
+const MAX_CANDIDATES = 8;
+/** A join at sea found by the wide search replaces the near join over land only within 2 × its connector + 10 nm. */
+const WIDE_JOIN_FACTOR = 2;
+const WIDE_JOIN_EXTRA_NM = 10;
+/** Connectors land-checked per place at most (nearest first), in the first radius and in the wide one. */
+const MAX_CHECKED = 40;
+const MAX_CHECKED_WIDE = 400;
+/** Candidate sets kept per place (a port is joined the same way every time). */
+const CANDIDATE_CACHE = 4096;
+
+export interface JoinFinder {
+  /** The nearest point of the network allowed by the mask; throws point_off_network. */
+  snap(point: LatLon, excludedMask?: number, pointIndex?: number): Snap;
+  /** The joins of a place a route may use under the mask, nearest first; throws point_off_network. */
+  joinsOf(point: LatLon, mask: number, pointIndex?: number): Snap[];
+}
+
+/** `landIndex`: Natural Earth land for the connectors (EngineOptions.land); without it connectors are not checked. */
+export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (() => LandIndex) | undefined): JoinFinder {
+  const snap = (point: LatLon, excludedMask = 0, pointIndex?: number): Snap => {
+    const found = index.nearest(point.lat, point.lon, excludedMask);
+    if (found === null) throw offNetworkError(point, pointIndex);
+    return found;
+  };
+
+  const candidateCache = new Map<string, Snap[]>();
+  /** Every passage bit: joins outside all passages are kept apart, so that closing passages never leaves a place without its usual joins. */
+  const allPassages = PASSAGES.reduce((m, p) => m | (1 << p.index), 0);
+  /**
+   * Land-checked candidate joins within `extraNm` of the nearest edge allowed by `mask`, and the same
+   * among edges outside every passage; with none at sea, the join crossing the least land.
+   */
+  const landChecked = (point: LatLon, extraNm: number, mask: number, maxChecked = MAX_CHECKED): Snap[] => {
+    const nearest = index.nearest(point.lat, point.lon, mask);
+    if (nearest === null) return [];
+    const lists = [index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, nearest.connectorNm + extraNm), mask)];
+    const plain = index.nearest(point.lat, point.lon, mask | allPassages);
+    if (plain !== null && plain.edge !== nearest.edge) lists.push(index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, plain.connectorNm + extraNm), mask | allPassages));
+    const land = landIndex?.();
+    const seen = new Set<number>();
+    const clear: Snap[] = [];
+    const rejected: Snap[] = [];
+    // a place on land crosses land on any connector: it may cross as much as its way to the coast
+    const allowance = land === undefined ? Infinity : CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) ? land.coastDistanceKm(point.lon, point.lat, 400) : 0);
+    for (const list of lists) {
+      let found = 0;
+      for (let i = 0; i < list.length && i < maxChecked && found < MAX_CANDIDATES; i++) {
+        const c = list[i]!;
+        if (seen.has(c.edge)) {
+          if (clear.some((x) => x.edge === c.edge)) found++;
+          continue;
+        }
+        seen.add(c.edge);
+        const over = land === undefined ? 0 : connectorOverLandKm(land, [point.lon, point.lat], [c.snappedLon, c.snappedLat], allowance);
+        if (over <= allowance) {
+          clear.push({ ...c, overLandKm: over });
+          found++;
+        } else rejected.push(c);
+      }
+    }
+    if (clear.length > 0) return clear.sort((a, b) => a.connectorNm - b.connectorNm);
+    // none at sea: the join whose connector crosses the least land (measured whole), flagged by its overLandKm
+    let least: Snap | null = null;
+    for (const c of rejected.slice(0, MAX_CHECKED)) {
+      // a count past the least so far stops there: that join is not the least
+      const m = measured(c, least?.overLandKm ?? Infinity);
+      if (least === null || m.overLandKm! < least.overLandKm!) least = m;
+    }
+    return least === null ? [measured(nearest)] : [least];
+  };
+  const joinsOf = (point: LatLon, mask: number, pointIndex?: number): Snap[] => {
+    const key = `${point.lat},${point.lon}`;
+    let candidates = candidateCache.get(key);
+    if (candidates === undefined) {
+      if (index.nearest(point.lat, point.lon, 0) === null) throw offNetworkError(point, pointIndex);
+      candidates = landChecked(point, CANDIDATE_EXTRA_NM, 0);
+      if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM)) {
+        // a join at sea farther off is taken only when it is not much longer than the near join over land
+        const wide = landChecked(point, CANDIDATE_WIDE_EXTRA_NM, 0, MAX_CHECKED_WIDE);
+        const near = candidates[0]?.connectorNm ?? Infinity;
+        if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity) && wide[0]!.connectorNm <= WIDE_JOIN_FACTOR * near + WIDE_JOIN_EXTRA_NM) candidates = wide;
+      }
+      if (candidateCache.size >= CANDIDATE_CACHE) candidateCache.delete(candidateCache.keys().next().value!);
+      candidateCache.set(key, candidates);
+    }
+    const open = candidates.filter((c) => (mask & (1 << graph.edgePassage[c.edge]!)) === 0);
+    if (open.length > 0) return open;
+    // every join lies in a closed passage (a place with no join outside the passages): the joins outside it
+    const found = landChecked(point, CANDIDATE_EXTRA_NM, mask);
+    if (found.length === 0) throw offNetworkError(point, pointIndex);
+    return found;
+  };
+  /** A join whose connector crosses land, with its over-land length measured whole (or up to just past stopAboveKm). */
+  const measured = (snap: Snap, stopAboveKm = Infinity): Snap => {
+    const land = landIndex?.();
+    return land === undefined ? snap : { ...snap, overLandKm: connectorOverLandKm(land, [snap.lon, snap.lat], [snap.snappedLon, snap.snappedLat], stopAboveKm) };
+  };
+
+  return { snap, joinsOf };
+}
