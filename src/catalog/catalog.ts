@@ -30,6 +30,9 @@ export function buildCatalogView<R extends OperationContract>(routes: readonly R
     seen.add(route.operationId);
     implemented.push({ entry, route });
   }
+  // the catalog's order, whatever order the areas bind their operations in
+  const position = new Map(entries.map((e, i) => [e.operationId, i]));
+  implemented.sort((a, b) => position.get(a.entry.operationId)! - position.get(b.entry.operationId)!);
   const planned = entries.filter((e) => !seen.has(e.operationId));
   return {
     all: entries,

@@ -40,7 +40,8 @@ import type { LanesService } from './routes/lanes/lanes-service.js';
 import type { CorridorsService } from './routes/corridors/corridors-service.js';
 
 // The services of every area, added to platform/services.ts's Services by declaration merging: features type
-// their handlers with that interface and never import this file, which stands above them all.
+// their handlers with that interface and never import this file, which stands above them all. It names what the
+// areas build (src/features/areas.ts, where SERVICES_MATCH_AREAS fails to compile when the two differ).
 declare module '../platform/services.js' {
   /** Every service a handler can reach (CallContext.services); the harbor's come from createHarborServices. */
   interface Services extends HarborServices {

@@ -48,7 +48,7 @@ test('SDK client: tools/list is the catalog, P tool without a key, K tool with a
       const excluded = app.bosun.ctx.services.webmcp.excluded().map((e) => e.operation_id);
       assert.deepEqual(
         excluded,
-        ['getPayments', 'postWebmcpDispatch', 'getExchangeMessagesStream', 'getAgentsForum'],
+        ['postWebmcpDispatch', 'getExchangeMessagesStream', 'getPayments', 'getAgentsForum'],
         'only the documented exclusions (the two HTML pages, the stream, dispatch itself)',
       );
       const expected = app.bosun.ctx.catalog.discoverable.filter((o) => o.entry.access !== 'U' && !excluded.includes(o.entry.operationId)).map((o) => o.entry.operationId);

@@ -48,7 +48,7 @@ test('tools: the generated tool list with its exclusions; planned operations abs
     for (const planned of app.bosun.ctx.catalog.planned) assert.ok(!names.includes(planned.operationId), planned.operationId);
     assert.deepEqual(
       res.body.data.excluded.map((e: { operation_id: string }) => e.operation_id),
-      ['getPayments', 'postWebmcpDispatch', 'getExchangeMessagesStream', 'getAgentsForum'],
+      ['postWebmcpDispatch', 'getExchangeMessagesStream', 'getPayments', 'getAgentsForum'],
     );
     const lookup = res.body.data.tools.find((t: { name: string }) => t.name === 'getVesselsLookup');
     assert.deepEqual(lookup._meta['bosun/operation'].query_parameters, ['id', 'imo', 'mmsi']);

@@ -110,3 +110,11 @@ export function correctionList(corrections: Corrections | undefined) {
     .sort((a, b) => (a.field < b.field ? -1 : a.field > b.field ? 1 : 0))
     .map((c) => ({ field: c.field, value: c.value, ticket_id: c.ticket_id, provenance: c.provenance, applied_at: new Date(c.applied_at).toISOString() }));
 }
+
+/** What readers of the override layer use (the feedback area builds it: OverridesService). */
+export interface CorrectionsReader {
+  /** Changes with every apply and revert. */
+  version(): number;
+  corrected(target: OverrideTarget): Iterable<[string, Corrections]>;
+  corrections(target: OverrideTarget, id: string | number): Corrections | undefined;
+}
