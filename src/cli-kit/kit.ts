@@ -2,6 +2,7 @@ import type { ParseArgsConfig } from 'node:util';
 import { createInterface } from 'node:readline';
 import type { Logger } from '../observability/logger.js';
 import type { Clock } from '../platform/clock.js';
+import { AppError } from '../platform/errors.js';
 import type { Services } from '../platform/services.js';
 import { cliIo } from './io.js';
 
@@ -23,6 +24,13 @@ export interface Command {
 
 export const out = (line = '') => cliIo().stdout.write(line + '\n');
 export const err = (line: string) => cliIo().stderr.write(line + '\n');
+
+/** The command's first argument; invalid_request "give <what>" when it is missing. */
+export function firstArgument(positionals: readonly string[], what: string): string {
+  const value = positionals[0];
+  if (!value) throw new AppError('invalid_request', `give ${what}`);
+  return value;
+}
 
 /** What a one-shot command works with: the services of a store opened for it (src/app/create.ts's createCore). */
 export interface CommandCore {

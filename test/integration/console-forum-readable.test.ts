@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HOUR, MINUTE } from '../../src/platform/clock.js';
-import { errorsView } from '../../src/features/console/console-ops-pages.js';
+import { errorsView } from '../../src/features/console/console-ops-views.js';
 import { threaded } from '../../src/features/site/forum.js';
 import { ago, humanDate } from '../../src/features/web/human-time.js';
 import { withApp } from '../helpers/app.js';

@@ -7,6 +7,7 @@ import { createGroupsRepo } from '../../src/features/harbor/groups/groups-repo.j
 import { WELCOME_POST_ID } from '../../src/features/harbor/groups/group-constants.js';
 import { HARBOR_LIMITS } from '../../src/features/kit/harbor-contract.js';
 import { createSandboxTasksRepo } from '../../src/features/harbor/tasks/sandbox-tasks-repo.js';
+import { openTaskRow } from '../../src/features/harbor/tasks/sandbox-tasks-service.js';
 import { ERROR_CODES, type ErrorCode } from '../../src/platform/errors.js';
 import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
 
@@ -52,20 +53,7 @@ async function openSandboxTasks(app: TestApp, agentId: string, count: number): P
   const repo = createSandboxTasksRepo(app.bosun.ctx.store.db);
   for (let i = 0; i < count; i++) {
     const now = app.clock.now();
-    await repo.insert({
-      task_id: newId('sbt_'),
-      creator_id: agentId,
-      assignee_id: null,
-      onboarding_key: null,
-      title: `filler ${i}`,
-      description: 'filler',
-      state: 'open',
-      closed_by: null,
-      created_at: now,
-      updated_at: now,
-      closed_at: null,
-      last_activity_at: now,
-    });
+    await repo.insert(openTaskRow({ creator_id: agentId, assignee_id: null, onboarding_key: null, title: `filler ${i}`, description: 'filler' }, now));
   }
 }
 

@@ -1,6 +1,6 @@
 import { LIFECYCLE_TARGETS, type LifecycleTarget } from './agents-service.js';
 import { AppError } from '../../platform/errors.js';
-import { err, out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { err, firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
 import { iso } from '../../platform/clock.js';
 
 export const agentCommands: Command[] = [
@@ -21,8 +21,7 @@ export const agentCommands: Command[] = [
     usage: 'bosun agents show <agent_id> [--json]',
     options: { json: { type: 'boolean' } },
     async run({ positionals, values }) {
-      const id = positionals[0];
-      if (!id) throw new AppError('invalid_request', 'give the agent id');
+      const id = firstArgument(positionals, 'the agent id');
       const agent = await withBosun((b) => b.ctx.services.agents.describe(id));
       if (values.json) {
         out(JSON.stringify(agent, null, 2));
@@ -41,8 +40,7 @@ export const agentCommands: Command[] = [
     summary: "Replace an agent's API key; the old key stops working at once. Prints the new key once.",
     usage: 'bosun agents rotate-key <agent_id>',
     async run({ positionals }) {
-      const id = positionals[0];
-      if (!id) throw new AppError('invalid_request', 'give the agent id');
+      const id = firstArgument(positionals, 'the agent id');
       const { apiKey } = await withBosun((b) => b.ctx.services.agents.rotateKey(id, { kind: 'cli' }));
       err(`new key for ${id}; shown only now`);
       out(apiKey);
@@ -55,8 +53,7 @@ export const agentCommands: Command[] = [
     usage: 'bosun agents revoke <agent_id> [--reason TEXT]',
     options: { reason: { type: 'string', default: 'revoked by operator' } },
     async run({ positionals, values }) {
-      const id = positionals[0];
-      if (!id) throw new AppError('invalid_request', 'give the agent id');
+      const id = firstArgument(positionals, 'the agent id');
       await withBosun((b) => b.ctx.services.agents.revoke(id, { kind: 'cli' }, String(values.reason)));
       out(`revoked ${id}`);
       return 0;

@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Caller } from '../../access/principals.js';
-import { DAY, iso, isoOrNull, type Clock } from '../../platform/clock.js';
+import { DAY, iso, type Clock } from '../../platform/clock.js';
 import { CHOKEPOINTS } from '../../events/chokepoints.js';
-import { ENCOUNTER_SETTINGS, GFW_ENCOUNTER_PARAMETERS } from '../../events/encounters.js';
-import { GFW_GAP_PARAMETERS, GFW_LOITERING_PARAMETERS } from '../../events/loitering-gaps.js';
-import { GFW_PORT_CALL_PARAMETERS, type Stop } from '../../events/port-calls.js';
+import { ENCOUNTER_SETTINGS } from '../../events/encounters.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
-import { distanceM } from '../../geo/distance.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../platform/errors.js';
-import { parseJson } from '../../store/dialect.js';
-import type { AisGapRow, EncounterRow, LoiteringRow, PortCallRow, TransitRow } from '../events/event-rows.js';
+import type { PortCallRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';
 import { correctedIdentity, type Corrections } from '../kit/override-fields.js';
 import { parseTime } from '../kit/time-window.js';
@@ -18,6 +14,7 @@ import { parseVesselRef } from '../kit/vessel-ids.js';
 import type { PortsService } from '../ports/ports-service.js';
 import { parseZone } from '../sts/sts-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';
+import { encounterView, gapView, loiteringView, portCallView, portsIn, transitView, zonesIn, type EventView } from './event-views.js';
 import { RANK, type EventKey, type EventsListFilter, type EventsListRepo } from './events-list-repo.js';
 import { EVENT_TYPES, type EventType } from './schemas.js';
 
@@ -30,57 +27,6 @@ const PORT_IDS_BOUND = 1000;
 const PREFIX: Record<EventType, string> = { port_call: 'pc', encounter: 'enc', chokepoint_transit: 'tr', loitering: 'lt', ais_gap: 'gap' };
 const EVENT_ID = /^(pc|enc|tr|lt|gap)_([0-9]{1,15})$/;
 const PAGE_CURSOR = /^ev:(-?\d{1,15}):(-?\d{1,15}):([0-4]):(\d{1,15}):([0-9a-f]{16})$/;
-
-/** The published parameters each detector runs with (docs/decisions/019, 020, 021), as listed with every event. */
-const PORT_CALL_DETECTOR = {
-  name: 'port_call',
-  parameters: {
-    source: 'Global Fishing Watch port visits',
-    enter_m: GFW_PORT_CALL_PARAMETERS.enterM,
-    exit_m: GFW_PORT_CALL_PARAMETERS.exitM,
-    stop_below_kn: GFW_PORT_CALL_PARAMETERS.stopBelowKn,
-    move_above_kn: GFW_PORT_CALL_PARAMETERS.moveAboveKn,
-    min_stop_seconds: GFW_PORT_CALL_PARAMETERS.minStopMs / 1000,
-    gap_seconds: GFW_PORT_CALL_PARAMETERS.gapMs / 1000,
-  },
-};
-const ENCOUNTER_DETECTOR = {
-  name: 'encounter',
-  parameters: {
-    source: 'Global Fishing Watch encounters',
-    max_distance_m: GFW_ENCOUNTER_PARAMETERS.maxDistanceM,
-    min_duration_seconds: GFW_ENCOUNTER_PARAMETERS.minDurationMs / 1000,
-    max_speed_kn: GFW_ENCOUNTER_PARAMETERS.maxSpeedKn,
-    min_port_distance_m: GFW_ENCOUNTER_PARAMETERS.minPortDistanceM,
-    near_port_max_distance_m: GFW_ENCOUNTER_PARAMETERS.nearPortMaxDistanceM,
-    near_port_min_duration_seconds: GFW_ENCOUNTER_PARAMETERS.nearPortMinDurationMs / 1000,
-  },
-};
-const LOITERING_DETECTOR = {
-  name: 'loitering',
-  parameters: {
-    source: 'Global Fishing Watch loitering',
-    max_mean_speed_kn: GFW_LOITERING_PARAMETERS.maxSpeedKn,
-    min_duration_seconds: GFW_LOITERING_PARAMETERS.minDurationMs / 1000,
-    min_shore_distance_nm: GFW_LOITERING_PARAMETERS.minShoreNm,
-    max_silence_seconds: GFW_LOITERING_PARAMETERS.maxSilenceMs / 1000,
-    shore: 'Natural Earth 1:10m land',
-  },
-};
-const GAP_DETECTOR = {
-  name: 'ais_gap',
-  parameters: {
-    source: 'Global Fishing Watch AIS gaps',
-    min_gap_seconds: GFW_GAP_PARAMETERS.minGapMs / 1000,
-    near_shore_nm: GFW_GAP_PARAMETERS.nearShoreNm,
-    shore: 'Natural Earth 1:10m land',
-  },
-};
-const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 ** digits;
-const transitDetector = (zone: string) => {
-  const gate = CHOKEPOINTS.find((c) => c.key === zone);
-  return { name: 'chokepoint_transit', parameters: { source: 'Bosun chokepoint gates (IMF PortWatch centres)', radius_km: gate?.radiusKm ?? 0, axis_deg: gate?.axisDeg ?? 0 } };
-};
 
 export interface EventsListOptions {
   type?: string;
@@ -122,144 +68,6 @@ export function createEventsApiService(deps: {
     return { vsl_id: vslId, mmsi: v?.mmsi ?? null, imo: v?.imo ?? null, name: v?.name ?? null };
   }
 
-  function portCallView(row: PortCallRow, horizon: number) {
-    const port = deps.ports.byId(row.port_id);
-    const stops = parseJson<Stop[]>(row.stops, []);
-    return {
-      event_id: `pc_${row.id}`,
-      type: 'port_call' as const,
-      vessel: vesselView(row.vsl_id),
-      other_vessel: null,
-      start_at: iso(row.arrival),
-      end_at: isoOrNull(row.departure),
-      duration_seconds: Math.max(0, Math.round(((row.departure ?? horizon) - row.arrival) / 1000)),
-      position: port ? { lat: port.lat, lon: port.lon } : null,
-      zone: null,
-      setting: null,
-      direction: null,
-      port: { port_id: row.port_id, name: port?.name ?? null, locode: port?.locode ?? null },
-      stops: stops.map((s) => ({ kind: s.kind, start_at: iso(s.start), end_at: iso(s.end), position: { lat: s.lat, lon: s.lon }, nav_status: s.navStatus })),
-      durations: { anchorage_seconds: Math.round(row.anchorage_ms / 1000), berth_seconds: Math.round(row.berth_ms / 1000) },
-      loitering: null,
-      gap: null,
-      evidence: { observations: row.fixes, first_seq: row.first_seq, last_seq: row.last_seq, gaps: row.gaps },
-      confidence: row.confidence,
-      detector: PORT_CALL_DETECTOR,
-      simulated: row.simulated === 1,
-    };
-  }
-
-  function encounterView(row: EncounterRow, asked: readonly string[] | undefined) {
-    // the vessel asked for first, the other second
-    const swap = asked !== undefined && !asked.includes(row.vsl_a) && asked.includes(row.vsl_b);
-    return {
-      event_id: `enc_${row.id}`,
-      type: 'encounter' as const,
-      vessel: vesselView(swap ? row.vsl_b : row.vsl_a),
-      other_vessel: vesselView(swap ? row.vsl_a : row.vsl_b),
-      start_at: iso(row.start_at),
-      end_at: iso(row.end_at),
-      duration_seconds: Math.round((row.end_at - row.start_at) / 1000),
-      position: { lat: row.lat, lon: row.lon },
-      zone: row.zone,
-      setting: row.setting,
-      direction: null,
-      port: null,
-      stops: null,
-      durations: null,
-      loitering: null,
-      gap: null,
-      evidence: { observations: row.observations, first_seq: row.first_seq, last_seq: row.last_seq, gaps: null },
-      confidence: row.confidence,
-      detector: ENCOUNTER_DETECTOR,
-      simulated: row.simulated === 1,
-    };
-  }
-
-  function transitView(row: TransitRow) {
-    const gate = CHOKEPOINTS.find((c) => c.key === row.zone);
-    return {
-      event_id: `tr_${row.id}`,
-      type: 'chokepoint_transit' as const,
-      vessel: vesselView(row.vsl_id),
-      other_vessel: null,
-      start_at: iso(row.entered_at),
-      end_at: iso(row.exited_at),
-      duration_seconds: Math.round((row.exited_at - row.entered_at) / 1000),
-      position: gate ? { lat: gate.lat, lon: gate.lon } : null,
-      zone: row.zone,
-      setting: null,
-      direction: row.direction,
-      port: null,
-      stops: null,
-      durations: null,
-      loitering: null,
-      gap: null,
-      evidence: { observations: row.fixes, first_seq: row.first_seq, last_seq: row.last_seq, gaps: null },
-      confidence: null,
-      detector: transitDetector(row.zone),
-      simulated: row.simulated === 1,
-    };
-  }
-
-  function loiteringView(row: LoiteringRow) {
-    return {
-      event_id: `lt_${row.id}`,
-      type: 'loitering' as const,
-      vessel: vesselView(row.vsl_id),
-      other_vessel: null,
-      start_at: iso(row.start_at),
-      end_at: iso(row.end_at),
-      duration_seconds: Math.round((row.end_at - row.start_at) / 1000),
-      position: { lat: row.lat, lon: row.lon },
-      zone: null,
-      setting: null,
-      direction: null,
-      port: null,
-      stops: null,
-      durations: null,
-      loitering: { mean_speed_kn: round(row.mean_speed_kn, 2), distance_nm: round(row.distance_nm, 2), min_shore_distance_nm: round(row.min_shore_nm, 1) },
-      gap: null,
-      evidence: { observations: row.fixes, first_seq: row.first_seq, last_seq: row.last_seq, gaps: null },
-      confidence: null,
-      detector: LOITERING_DETECTOR,
-      simulated: row.simulated === 1,
-    };
-  }
-
-  function gapView(row: AisGapRow) {
-    return {
-      event_id: `gap_${row.id}`,
-      type: 'ais_gap' as const,
-      vessel: vesselView(row.vsl_id),
-      other_vessel: null,
-      start_at: iso(row.start_at),
-      end_at: iso(row.end_at),
-      duration_seconds: Math.round((row.end_at - row.start_at) / 1000),
-      position: { lat: row.start_lat, lon: row.start_lon },
-      zone: null,
-      setting: null,
-      direction: null,
-      port: null,
-      stops: null,
-      durations: null,
-      loitering: null,
-      gap: {
-        start_position: { lat: row.start_lat, lon: row.start_lon },
-        end_position: { lat: row.end_lat, lon: row.end_lon },
-        distance_nm: round(row.distance_nm, 2),
-        implied_speed_kn: round(row.implied_speed_kn, 2),
-        start_shore_distance_nm: round(row.start_shore_nm, 1),
-        end_shore_distance_nm: round(row.end_shore_nm, 1),
-        near_shore: row.near_shore === 1,
-      },
-      evidence: { observations: 2, first_seq: row.first_seq, last_seq: row.last_seq, gaps: null },
-      confidence: null,
-      detector: GAP_DETECTOR,
-      simulated: row.simulated === 1,
-    };
-  }
-
   /**
    * The vsl_ids of `vessel`; vessel_not_found (naming it) for one the fleet has never seen, or, under
    * the delay, first heard after the caller's horizon (decision 109: no sign of a vessel newer than it).
@@ -282,23 +90,6 @@ export function createEventsApiService(deps: {
     ];
   }
 
-  /** Ports whose position lies in the box, or within the chokepoint's gate. */
-  function portsIn(area: ReturnType<typeof parseZone>): number[] {
-    if ('box' in area) {
-      const b = area.box;
-      const inLon = (lon: number) => (b.minLon <= b.maxLon ? lon >= b.minLon && lon <= b.maxLon : lon >= b.minLon || lon <= b.maxLon);
-      return deps.ports
-        .table()
-        .filter((p) => p.lat >= b.minLat && p.lat <= b.maxLat && inLon(p.lon))
-        .map((p) => p.port_id);
-    }
-    const gate = CHOKEPOINTS.find((c) => c.key === area.key)!;
-    return deps.ports
-      .table()
-      .filter((p) => distanceM(gate.lat, gate.lon, p.lat, p.lon) <= gate.radiusKm * 1000)
-      .map((p) => p.port_id);
-  }
-
   /**
    * Port calls at the ports; an area holding more ports than a statement should bind (a continent) is
    * read in batches from the keyset and filtered here instead.
@@ -317,15 +108,6 @@ export function createEventsApiService(deps: {
       after = { start: last.arrival, rank: RANK.port_call, id: last.id };
     }
   }
-
-  function zonesIn(area: ReturnType<typeof parseZone>): string[] {
-    if ('key' in area) return [area.key];
-    const b = area.box;
-    const inLon = (lon: number) => (b.minLon <= b.maxLon ? lon >= b.minLon && lon <= b.maxLon : lon >= b.minLon || lon <= b.maxLon);
-    return CHOKEPOINTS.filter((c) => c.lat >= b.minLat && c.lat <= b.maxLat && inLon(c.lon)).map((c) => c.key);
-  }
-
-  type EventViewOf = ReturnType<typeof portCallView> | ReturnType<typeof encounterView> | ReturnType<typeof transitView> | ReturnType<typeof loiteringView> | ReturnType<typeof gapView>;
 
   return {
     async list(caller: Caller, options: EventsListOptions) {
@@ -378,29 +160,31 @@ export function createEventsApiService(deps: {
         ...(after ? { after } : {}),
         limit: options.limit + 1,
       };
-      const portIds = options.port_id !== undefined ? [options.port_id] : area ? portsIn(area) : undefined;
+      const portIds = options.port_id !== undefined ? [options.port_id] : area ? portsIn(area, deps.ports.table()) : undefined;
       const zones = area ? zonesIn(area) : undefined;
-      type Listed = { key: EventKey; view: EventViewOf };
+      type Listed = { key: EventKey; view: EventView };
       const listed: Listed[] = [];
       if (types.includes('port_call')) {
-        for (const r of await portCallsAt(filter, portIds)) listed.push({ key: { start: r.arrival, rank: RANK.port_call, id: r.id }, view: portCallView(r, pageHorizon) });
+        for (const r of await portCallsAt(filter, portIds))
+          listed.push({ key: { start: r.arrival, rank: RANK.port_call, id: r.id }, view: portCallView(r, deps.ports.byId(r.port_id), vesselView, pageHorizon) });
       }
       if (types.includes('encounter')) {
         const where = area ? ('box' in area ? { box: area.box } : { zones: [area.key] }) : {};
         for (const r of await deps.repo.encounters({ ...filter, ...where, ...(settings ? { settings } : {}) }))
-          listed.push({ key: { start: r.start_at, rank: RANK.encounter, id: r.id }, view: encounterView(r, vslIds) });
+          listed.push({ key: { start: r.start_at, rank: RANK.encounter, id: r.id }, view: encounterView(r, vesselView, vslIds) });
       }
       if (types.includes('chokepoint_transit')) {
         for (const r of await deps.repo.transits({ ...filter, ...(zones ? { zones } : {}) }))
-          listed.push({ key: { start: r.entered_at, rank: RANK.chokepoint_transit, id: r.id }, view: transitView(r) });
+          listed.push({ key: { start: r.entered_at, rank: RANK.chokepoint_transit, id: r.id }, view: transitView(r, vesselView) });
       }
       // loitering and gaps in a chokepoint: within the box around its gate
       const box = area ? ('box' in area ? area.box : gateBox(area.key)) : undefined;
       if (types.includes('loitering')) {
-        for (const r of await deps.repo.loitering({ ...filter, ...(box ? { box } : {}) })) listed.push({ key: { start: r.start_at, rank: RANK.loitering, id: r.id }, view: loiteringView(r) });
+        for (const r of await deps.repo.loitering({ ...filter, ...(box ? { box } : {}) }))
+          listed.push({ key: { start: r.start_at, rank: RANK.loitering, id: r.id }, view: loiteringView(r, vesselView) });
       }
       if (types.includes('ais_gap')) {
-        for (const r of await deps.repo.gaps({ ...filter, ...(box ? { box } : {}) })) listed.push({ key: { start: r.start_at, rank: RANK.ais_gap, id: r.id }, view: gapView(r) });
+        for (const r of await deps.repo.gaps({ ...filter, ...(box ? { box } : {}) })) listed.push({ key: { start: r.start_at, rank: RANK.ais_gap, id: r.id }, view: gapView(r, vesselView) });
       }
       listed.sort((a, b) => a.key.start - b.key.start || a.key.rank - b.key.rank || a.key.id - b.key.id);
       const page = listed.slice(0, options.limit);
@@ -432,22 +216,22 @@ export function createEventsApiService(deps: {
       if (!match) throw notFound();
       const id = Number(match[2]);
       const visible = (start: number, end: number | null) => start <= horizon && (end === null ? live : end <= horizon);
-      let view: EventViewOf | undefined;
+      let view: EventView | undefined;
       if (match[1] === PREFIX.loitering) {
         const row = await deps.repo.loiteringEvent(id);
-        if (row && visible(row.start_at, row.end_at)) view = loiteringView(row);
+        if (row && visible(row.start_at, row.end_at)) view = loiteringView(row, vesselView);
       } else if (match[1] === PREFIX.ais_gap) {
         const row = await deps.repo.gap(id);
-        if (row && visible(row.start_at, row.end_at)) view = gapView(row);
+        if (row && visible(row.start_at, row.end_at)) view = gapView(row, vesselView);
       } else if (match[1] === PREFIX.port_call) {
         const row = await deps.repo.portCall(id);
-        if (row && visible(row.arrival, row.departure)) view = portCallView(row, horizon);
+        if (row && visible(row.arrival, row.departure)) view = portCallView(row, deps.ports.byId(row.port_id), vesselView, horizon);
       } else if (match[1] === PREFIX.encounter) {
         const row = await deps.repo.encounter(id);
-        if (row && visible(row.start_at, row.end_at)) view = encounterView(row, undefined);
+        if (row && visible(row.start_at, row.end_at)) view = encounterView(row, vesselView, undefined);
       } else {
         const row = await deps.repo.transit(id);
-        if (row && visible(row.entered_at, row.exited_at)) view = transitView(row);
+        if (row && visible(row.entered_at, row.exited_at)) view = transitView(row, vesselView);
       }
       if (!view) throw notFound();
       return { data: { event: view, visible_up_to: iso(horizon) }, qualityFlags: flagsFor(view.simulated, !live) };

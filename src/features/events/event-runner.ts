@@ -5,8 +5,9 @@ import type { FleetReads } from '../../fleet/fleet-reads.js';
 import type { PositionRow } from '../../fleet/fleet-repo.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import type { PortRecord } from '../ports/port-table.js';
-import { createEventDetection, emptyDetectionState, noEvents, vesselsInPort, type DetectedEvents, type DetectionFix, type DetectionState, type EventDetection } from './event-detection.js';
-import type { AisGapWrite, EncounterWrite, EventsRepo, LoiteringWrite, PortCallWrite, TransitWrite } from './events-repo.js';
+import { createEventDetection, emptyDetectionState, noEvents, vesselsInPort, type DetectionState, type EventDetection } from './event-detection.js';
+import type { EventsRepo } from './events-repo.js';
+import { callRow, fixOf, writeEvents, type EventSink } from './event-writes.js';
 
 /** The checkpoint row of the live detector. */
 export const LIVE_DETECTOR = 'events';
@@ -50,39 +51,6 @@ export interface RebuildReport {
   positions: number;
   deleted: { calls: number; encounters: number; transits: number; loitering: number; gaps: number };
   written: { calls: number; ongoingCalls: number; encounters: number; transits: number; loitering: number; gaps: number };
-}
-
-const fixOf = (row: PositionRow): DetectionFix => ({
-  seq: row.seq,
-  vslId: row.vsl_id,
-  t: row.observed_at,
-  lat: row.lat,
-  lon: row.lon,
-  sog: row.sog,
-  navStatus: row.nav_status,
-  heading: row.heading,
-  simulated: row.simulated === 1,
-});
-
-function callRow(vslId: string, call: PortCall, shipType: number | null, simulated: boolean, lastFixAt: number, now: number): PortCallWrite {
-  return {
-    vsl_id: vslId,
-    port_id: call.portId,
-    ship_type: shipType,
-    arrival: call.arrival,
-    departure: call.departure,
-    last_fix_at: lastFixAt,
-    anchorage_ms: call.anchorageMs,
-    berth_ms: call.berthMs,
-    stops: jsonText(call.stops),
-    first_seq: call.firstSeq,
-    last_seq: call.lastSeq,
-    fixes: call.fixes,
-    gaps: call.gaps,
-    confidence: call.confidence,
-    simulated: simulated ? 1 : 0,
-    updated_at: now,
-  };
 }
 
 /** Stable order for replaying a batch: by observation time, then store order. */
@@ -138,93 +106,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
   /** Calls completed since the last checkpoint ("vessel|arrival"): rewritten with their departure, not to be removed. */
   const endedAsCall = new Set<string>();
   let running: Promise<unknown> = Promise.resolve();
-
-  async function writeEvents(
-    found: DetectedEvents,
-    now: number,
-    keep: (start: number) => boolean = () => true,
-  ): Promise<{ calls: number; encounters: number; transits: number; loitering: number; gaps: number }> {
-    const calls = found.calls.filter((c) => keep(c.arrival));
-    const encounters = found.encounters.filter((e) => keep(e.start));
-    const transits = found.transits.filter((t) => keep(t.entered));
-    const loitering = found.loitering.filter((l) => keep(l.start));
-    const gaps = found.gaps.filter((g) => keep(g.start));
-    const types = calls.length > 0 ? await deps.fleetReads.shipTypes([...new Set(calls.map((c) => c.vslId))]) : new Map<string, number | null>();
-    await deps.repo.upsertCalls(calls.map((c) => callRow(c.vslId, c, types.get(c.vslId) ?? null, c.simulated, c.departure ?? c.arrival, now)));
-    await deps.repo.upsertEncounters(
-      encounters.map((e): EncounterWrite => ({
-        vsl_a: e.vessels[0],
-        vsl_b: e.vessels[1],
-        start_at: e.start,
-        end_at: e.end,
-        median_distance_m: e.medianDistanceM,
-        lat: e.lat,
-        lon: e.lon,
-        zone: e.zone,
-        setting: e.setting,
-        observations: e.observations,
-        first_seq: e.firstSeq,
-        last_seq: e.lastSeq,
-        confidence: e.confidence,
-        simulated: e.simulated ? 1 : 0,
-        updated_at: now,
-      })),
-    );
-    await deps.repo.upsertTransits(
-      transits.map((t): TransitWrite => ({
-        vsl_id: t.vslId,
-        zone: t.zone,
-        direction: t.direction,
-        entered_at: t.entered,
-        exited_at: t.exited,
-        mean_speed_kn: t.meanSpeedKn,
-        stopped_ms: t.stoppedMs,
-        first_seq: t.firstSeq,
-        last_seq: t.lastSeq,
-        fixes: t.fixes,
-        simulated: t.simulated ? 1 : 0,
-        updated_at: now,
-      })),
-    );
-    await deps.repo.upsertLoitering(
-      loitering.map((l): LoiteringWrite => ({
-        vsl_id: l.vslId,
-        start_at: l.start,
-        end_at: l.end,
-        lat: l.lat,
-        lon: l.lon,
-        mean_speed_kn: l.meanSpeedKn,
-        distance_nm: l.distanceNm,
-        min_shore_nm: l.minShoreNm,
-        fixes: l.fixes,
-        first_seq: l.firstSeq,
-        last_seq: l.lastSeq,
-        simulated: l.simulated ? 1 : 0,
-        updated_at: now,
-      })),
-    );
-    await deps.repo.upsertGaps(
-      gaps.map((g): AisGapWrite => ({
-        vsl_id: g.vslId,
-        start_at: g.start,
-        end_at: g.end,
-        start_lat: g.startLat,
-        start_lon: g.startLon,
-        end_lat: g.endLat,
-        end_lon: g.endLon,
-        distance_nm: g.distanceNm,
-        implied_speed_kn: g.impliedSpeedKn,
-        start_shore_nm: g.startShoreNm,
-        end_shore_nm: g.endShoreNm,
-        near_shore: g.nearShore ? 1 : 0,
-        first_seq: g.firstSeq,
-        last_seq: g.lastSeq,
-        simulated: g.simulated ? 1 : 0,
-        updated_at: now,
-      })),
-    );
-    return { calls: calls.length, encounters: encounters.length, transits: transits.length, loitering: loitering.length, gaps: gaps.length };
-  }
+  const sink: EventSink = { repo: deps.repo, shipTypes: (vslIds) => deps.fleetReads.shipTypes(vslIds) };
 
   /** Writes (or rewrites) the calls under way of the given vessels; removes written ones that ended as no call. */
   async function writeOngoing(current: DetectionState, vessels: Iterable<string>, endedAsCall: ReadonlySet<string>, now: number, keep: (start: number) => boolean = () => true): Promise<number> {
@@ -290,7 +172,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
   async function flushParted(current: DetectionState, now: number): Promise<void> {
     const parted = noEvents();
     detectors().flushEncounters(current, now, parted);
-    if (parted.encounters.length > 0) await writeEvents(parted, now);
+    if (parted.encounters.length > 0) await writeEvents(sink, parted, now);
   }
 
   /** One batch of the stream; the number of positions read (0: caught up, or another process holds the lease). */
@@ -319,7 +201,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
       endedAsCall.add(`${call.vslId}|${call.arrival}`);
       changedInPort.add(call.vslId);
     }
-    await writeEvents(found, now);
+    await writeEvents(sink, found, now);
     cursorSeq = rows.length === batchSize ? rows[rows.length - 1]!.seq : head;
     if (now - lastCheckpointAt >= checkpointEveryMs) await checkpoint(now);
     // caught up (an import on an idle server, or the live feed): the calls under way count at once, not at the next checkpoint
@@ -415,7 +297,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
           const found = noEvents();
           const detect = detectors();
           for (const row of rows) detect.push(replay, fixOf(row), found);
-          const n = await writeEvents(found, now, keep);
+          const n = await writeEvents(sink, found, now, keep);
           written.calls += n.calls;
           written.encounters += n.encounters;
           written.transits += n.transits;
@@ -431,7 +313,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
         detectors().flushEncounters(replay, Infinity, found);
         // a run still slow and offshore at the end of the range ends at its last fix (the live detector rewrites one with the same start)
         detectors().flushLoitering(replay, found);
-        const n = await writeEvents(found, now, keep);
+        const n = await writeEvents(sink, found, now, keep);
         written.encounters += n.encounters;
         written.loitering += n.loitering;
         written.ongoingCalls = await writeOngoing(replay, vesselsInPort(replay), new Set(), now, keep);

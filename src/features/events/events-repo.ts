@@ -1,8 +1,9 @@
 import type { Db } from '../../store/db.js';
-import type { AisGapsTable, EncountersTable, EventDetectorStateTable, LoiteringEventsTable, PortCallsTable, TransitsTable } from '../../store/schema.js';
+import type { AisGapsTable, EncountersTable, LoiteringEventsTable, PortCallsTable, TransitsTable } from '../../store/schema.js';
 import type { EncounterRow, PortCallRow, TransitRow } from './event-rows.js';
 import type { Executor } from '../../store/transaction.js';
 import type { Insertable } from 'kysely';
+import { createDetectorStateRepo, type DetectorCheckpoint } from './detector-state-repo.js';
 import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
 
 export type PortCallWrite = Insertable<PortCallsTable>;
@@ -10,7 +11,7 @@ export type EncounterWrite = Insertable<EncountersTable>;
 export type TransitWrite = Insertable<TransitsTable>;
 export type LoiteringWrite = Insertable<LoiteringEventsTable>;
 export type AisGapWrite = Insertable<AisGapsTable>;
-export type DetectorCheckpoint = EventDetectorStateTable;
+export type { DetectorCheckpoint };
 export type { EncounterRow, PortCallRow, TransitRow };
 
 /** Rows per statement: far below SQLite's bound-parameter limit at 17 columns. */
@@ -294,51 +295,7 @@ export function createEventsRepo(db: Db) {
       return { calls, transits };
     },
 
-    // ---- the detector runner's checkpoint and lease ----
-
-    /** The observation time a detector's checkpoint reached, without reading its state. */
-    async checkpointDataTime(name: string): Promise<number | null> {
-      const row = await db.selectFrom('event_detector_state').select('data_time').where('name', '=', name).executeTakeFirst();
-      return row?.data_time ?? null;
-    },
-
-    async checkpoint(name: string): Promise<DetectorCheckpoint | undefined> {
-      return db.selectFrom('event_detector_state').selectAll().where('name', '=', name).executeTakeFirst();
-    },
-
-    /**
-     * Takes or renews the lease of `name` for `owner` unless another owner holds one that has not lapsed.
-     * True when `owner` holds it afterwards.
-     */
-    async claimLease(name: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
-      await db
-        .insertInto('event_detector_state')
-        .values({ name, cursor_seq: 0, state: '{}', data_time: null, owner: null, lease_until: 0, updated_at: now })
-        .onConflict((oc) => oc.column('name').doNothing())
-        .execute();
-      const result = await db
-        .updateTable('event_detector_state')
-        .set({ owner, lease_until: now + leaseMs })
-        .where('name', '=', name)
-        .where((eb) => eb.or([eb('owner', 'is', null), eb('owner', '=', owner), eb('lease_until', '<', now)]))
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
-
-    async releaseLease(name: string, owner: string): Promise<void> {
-      await db.updateTable('event_detector_state').set({ owner: null, lease_until: 0 }).where('name', '=', name).where('owner', '=', owner).execute();
-    },
-
-    /** Saves the cursor and state while `owner` still holds the lease; false when it has lost it. */
-    async saveCheckpoint(name: string, owner: string, checkpoint: { cursorSeq: number; state: string; dataTime: number | null }, now: number): Promise<boolean> {
-      const result = await db
-        .updateTable('event_detector_state')
-        .set({ cursor_seq: checkpoint.cursorSeq, state: checkpoint.state, data_time: checkpoint.dataTime, updated_at: now })
-        .where('name', '=', name)
-        .where('owner', '=', owner)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
-    },
+    ...createDetectorStateRepo(db),
   };
 }
 export type EventsRepo = ReturnType<typeof createEventsRepo>;

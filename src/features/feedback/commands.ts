@@ -1,15 +1,11 @@
 import { AppError } from '../../platform/errors.js';
-import { out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
 import { operatorTicketView, type OperatorStep } from './feedback-service.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
 const optionalText = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
-function ticketId(positionals: string[]): string {
-  const id = positionals[0];
-  if (!id) throw new AppError('invalid_request', 'give the ticket id');
-  return id;
-}
+const ticketId = (positionals: string[]): string => firstArgument(positionals, 'the ticket id');
 
 function printTicket(view: ReturnType<typeof operatorTicketView>, full = false) {
   out(`${view.ticket_id}  ${view.state}  ${view.kind}  ${view.subject.kind}:${view.subject.ref}  ${view.agent_id}  ${view.created_at}`);

@@ -1,5 +1,5 @@
 import { AppError } from '../../platform/errors.js';
-import { err, out, readSecret, withBosun, type Command } from '../../cli-kit/kit.js';
+import { err, firstArgument, out, readSecret, withBosun, type Command } from '../../cli-kit/kit.js';
 import { iso } from '../../platform/clock.js';
 import { cliIo } from '../../cli-kit/io.js';
 
@@ -49,8 +49,7 @@ export const operatorCommands: Command[] = [
     summary: 'Revoke an operator token by its prefix.',
     usage: 'bosun operator revoke-token <prefix>',
     async run({ positionals }) {
-      const prefix = positionals[0];
-      if (!prefix) throw new AppError('invalid_request', 'give the token prefix (see bosun operator tokens)');
+      const prefix = firstArgument(positionals, 'the token prefix (see bosun operator tokens)');
       const ok = await withBosun((b) => b.ctx.services.operator.revokeToken(prefix));
       out(ok ? 'revoked' : 'no active token with that prefix');
       return ok ? 0 : 1;

@@ -1,4 +1,4 @@
-import { err, out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { err, firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
 import { AppError } from '../../platform/errors.js';
 import { iso } from '../../platform/clock.js';
 
@@ -28,8 +28,7 @@ export const paymentCommands: Command[] = [
     usage: 'bosun payments review <payment_id> (--confirm [--accept-mismatch] | --reject) [--note TEXT]',
     options: { confirm: { type: 'boolean' }, reject: { type: 'boolean' }, 'accept-mismatch': { type: 'boolean' }, note: { type: 'string' } },
     async run({ positionals, values }) {
-      const id = positionals[0];
-      if (!id) throw new AppError('invalid_request', 'give the payment id');
+      const id = firstArgument(positionals, 'the payment id');
       if (Boolean(values.confirm) === Boolean(values.reject)) throw new AppError('invalid_request', 'give exactly one of --confirm or --reject');
       const row = await withBosun((b) =>
         b.ctx.services.payments.review(id, values.confirm ? 'confirm' : 'reject', typeof values.note === 'string' ? values.note : null, {

@@ -9,11 +9,13 @@ import { landIndex, type LandIndex } from '../../geo/land.js';
 import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../platform/errors.js';
 import type { PortPoint } from './classify.js';
-import { sourceStates, type LayerFacts } from './facts.js';
+import type { LayerFacts } from './facts.js';
 import { IngestLockLost, type InfraRepo, type LockHold } from './infra-repo.js';
-import { buildLayerIndex, type LayerFilter, type LayerIndex, type LayerObject } from './layer-index.js';
+import { buildLayerIndex, type LayerFilter, type LayerIndex } from './layer-index.js';
 import { ingestSource, type IngestReport } from './pipeline.js';
-import { CANDIDATE_SOURCES, INFRA_SOURCES, sourceById } from './sources.js';
+import { INFRA_SOURCES, sourceById } from './sources.js';
+import { featureCollectionChunks, objectDetail, objectFeature, objectSummary, qualityFlagsByObject } from './object-views.js';
+import { internalOnlyRoadmapView, opsSnapshotView, sourceBlockersView } from './ops-views.js';
 import * as views from './views.js';
 import { builtFileLabel, layerFileOf, readInfraLayerFile, SHIPPED_INFRA_LAYER, type InfraLayerFile } from './layer-file.js';
 
@@ -35,35 +37,6 @@ export interface IngestProgress {
   phase: 'reading' | 'classifying' | 'writing';
 }
 
-export interface ObjectSummary {
-  id: string;
-  name: string;
-  category: string;
-  subcategory: string | null;
-  status: string;
-  country: string | null;
-  region: string | null;
-  setting: string;
-  coast_km: number | null;
-  capacity: number | null;
-  capacity_unit: string | null;
-  location_accuracy: string | null;
-  start_year: number | null;
-  fsru: boolean | null;
-  units: number;
-  nearest_port: { port_id: number; name: string; locode: string | null; distance_km: number } | null;
-  point: { lon: number; lat: number };
-  bbox: [number, number, number, number];
-  geometry_type: string;
-  url: string | null;
-  derived_from: string | null;
-  source: string;
-  source_key: string;
-  attribution: string;
-  quality_flags: string[];
-  distance_km?: number;
-}
-
 export interface QueryOptions extends LayerFilter {
   limit: number;
   cursor?: string;
@@ -81,6 +54,13 @@ export const INGEST_LEASE_MS = 120_000;
 export const STREAM_CHUNK_FEATURES = 200;
 
 const CURSOR_SHAPE = /^ri:(\d{1,12}):(\d{1,7}):([A-Za-z0-9_-]{1,16})$/;
+
+/** Claims the ingest lock for `purpose` (shown to whoever finds it held), a fresh owner and a full lease. */
+async function claimIngestLock(repo: InfraRepo, clock: Clock, purpose: string) {
+  const hold: LockHold = { name: INGEST_LOCK, owner: randomUUID(), leaseMs: INGEST_LEASE_MS, now: () => clock.now() };
+  const claim = await repo.claimIngestLock({ name: hold.name, owner: hold.owner, holder: `pid ${process.pid} on ${hostname()}: ${purpose}`, now: hold.now(), leaseMs: hold.leaseMs });
+  return { hold, claim };
+}
 
 /** The resource_infra layer: ingest, spatial queries and the views over stored objects, runs and findings. */
 export function createInfraService(deps: {
@@ -110,14 +90,7 @@ export function createInfraService(deps: {
     loaded ??= (async () => {
       if (!existsSync(layerFile) || (await deps.repo.hasRuns())) return;
       const file: InfraLayerFile = readInfraLayerFile(layerFile);
-      const hold: LockHold = { name: INGEST_LOCK, owner: randomUUID(), leaseMs: INGEST_LEASE_MS, now: () => deps.clock.now() };
-      const claim = await deps.repo.claimIngestLock({
-        name: hold.name,
-        owner: hold.owner,
-        holder: `pid ${process.pid} on ${hostname()}: loading the built layer file`,
-        now: hold.now(),
-        leaseMs: hold.leaseMs,
-      });
+      const { hold, claim } = await claimIngestLock(deps.repo, deps.clock, 'loading the built layer file');
       if (!claim.acquired) {
         loaded = null;
         return;
@@ -142,14 +115,7 @@ export function createInfraService(deps: {
     const version = await deps.repo.dataVersion();
     if (layer && layer.version === version) return layer;
     const [rows, findings] = await Promise.all([deps.repo.objects(), deps.repo.findings()]);
-    const flags = new Map<string, string[]>();
-    for (const f of findings) {
-      if (!f.object_id) continue;
-      const list = flags.get(f.object_id) ?? [];
-      if (!list.includes(f.kind)) list.push(f.kind);
-      flags.set(f.object_id, list);
-    }
-    flagsFor = flags;
+    flagsFor = qualityFlagsByObject(findings);
     layer = buildLayerIndex(version, rows);
     return layer;
   }
@@ -169,39 +135,7 @@ export function createInfraService(deps: {
     };
   }
 
-  const attributionOf = (sourceId: string) => sourceById(sourceId)?.attribution ?? '';
-
-  function summary(o: LayerObject, distance: number | null = null): ObjectSummary {
-    const b = o.body;
-    return {
-      id: o.id,
-      name: o.name,
-      category: o.category,
-      subcategory: o.subcategory,
-      status: o.status,
-      country: o.country,
-      region: o.region,
-      setting: b.setting,
-      coast_km: b.coast_km,
-      capacity: b.capacity,
-      capacity_unit: b.capacity_unit,
-      location_accuracy: b.location_accuracy,
-      start_year: b.start_year,
-      fsru: b.fsru,
-      units: b.units.length,
-      nearest_port: b.nearest_port,
-      point: { lon: o.lon, lat: o.lat },
-      bbox: b.bbox,
-      geometry_type: o.geometry_type,
-      url: b.url,
-      derived_from: b.derived_from,
-      source: o.source_id,
-      source_key: o.source_key,
-      attribution: attributionOf(o.source_id),
-      quality_flags: flagsFor.get(o.id) ?? [],
-      ...(distance === null ? {} : { distance_km: distance }),
-    };
-  }
+  const flagsOf = (id: string) => flagsFor.get(id) ?? [];
 
   const filterKey = (f: LayerFilter) => queryKey(JSON.stringify([f.bbox, f.near, f.categories, f.statuses, f.country?.toLowerCase(), f.source, f.setting]));
 
@@ -220,20 +154,6 @@ export function createInfraService(deps: {
     return { total: hits.length, items, next_cursor: next, version: current.version };
   }
 
-  const featureOf = (o: LayerObject, distance: number | null, pointOnly: boolean) => {
-    const { bbox: _bbox, point: _point, ...properties } = summary(o, distance);
-    return {
-      type: 'Feature' as const,
-      id: o.id,
-      geometry: pointOnly ? { type: 'Point' as const, coordinates: [o.lon, o.lat] as [number, number] } : o.body.geometry,
-      properties,
-    };
-  };
-
-  function findingView(f: Parameters<typeof views.findingView>[0]) {
-    return views.findingView(f);
-  }
-
   return {
     dataDir,
     /** Runs the pipeline on one declared source (optionally another file of it) or on every declared source whose file exists. */
@@ -243,14 +163,7 @@ export function createInfraService(deps: {
       if (chosen[0] === undefined) throw new AppError('not_found', `unknown source ${args.source}; declared: ${INFRA_SOURCES.map((s) => s.id).join(', ')}`, { field: 'source' });
       // an ingest updates the shipped layer: one source ingested into an empty store leaves the others as built
       await ensureLoaded();
-      const hold: LockHold = { name: INGEST_LOCK, owner: randomUUID(), leaseMs: INGEST_LEASE_MS, now: () => deps.clock.now() };
-      const claim = await deps.repo.claimIngestLock({
-        name: hold.name,
-        owner: hold.owner,
-        holder: `pid ${process.pid} on ${hostname()}: ${args.source ?? 'all sources'}`,
-        now: hold.now(),
-        leaseMs: hold.leaseMs,
-      });
+      const { hold, claim } = await claimIngestLock(deps.repo, deps.clock, args.source ?? 'all sources');
       if (!claim.acquired)
         throw new AppError(
           'ingest_in_progress',
@@ -296,7 +209,7 @@ export function createInfraService(deps: {
       const p = await page(options);
       return {
         type: 'FeatureCollection' as const,
-        features: p.items.map((h) => featureOf(h.object, h.distance_km, pointOnly)),
+        features: p.items.map((h) => objectFeature(h.object, flagsOf(h.object.id), h.distance_km, pointOnly)),
         total: p.total,
         next_cursor: p.next_cursor,
         data_version: p.version,
@@ -314,25 +227,14 @@ export function createInfraService(deps: {
       const current = await currentLayer();
       const hits = current.query(filter);
       const head = { type: 'FeatureCollection', total: hits.length, next_cursor: null, data_version: current.version, attribution: views.attributionFor(hits.map((h) => h.object)) };
-      const feature = (h: (typeof hits)[number]) => JSON.stringify(featureOf(h.object, h.distance_km, pointOnly));
-      function* chunks(): Generator<string> {
-        yield `${JSON.stringify(head).slice(0, -1)},"features":[`;
-        for (let i = 0; i < hits.length; i += STREAM_CHUNK_FEATURES) {
-          const part = hits
-            .slice(i, i + STREAM_CHUNK_FEATURES)
-            .map(feature)
-            .join(',');
-          yield i === 0 ? part : `,${part}`;
-        }
-        yield ']}';
-      }
-      return { total: hits.length, chunks: chunks() };
+      const feature = (h: (typeof hits)[number]) => JSON.stringify(objectFeature(h.object, flagsOf(h.object.id), h.distance_km, pointOnly));
+      return { total: hits.length, chunks: featureCollectionChunks(head, hits, feature, STREAM_CHUNK_FEATURES) };
     },
 
     async objects(options: QueryOptions) {
       const p = await page(options);
       return {
-        items: p.items.map((h) => summary(h.object, h.distance_km)),
+        items: p.items.map((h) => objectSummary(h.object, flagsOf(h.object.id), h.distance_km)),
         total: p.total,
         next_cursor: p.next_cursor,
         data_version: p.version,
@@ -343,7 +245,7 @@ export function createInfraService(deps: {
     async overview(filter: LayerFilter) {
       const current = await currentLayer();
       const hits = current.query(filter).map((h) => h.object);
-      return { ...views.overviewView(hits, (id) => flagsFor.get(id) ?? []), data_version: current.version };
+      return { ...views.overviewView(hits, flagsOf), data_version: current.version };
     },
 
     async object(id: string) {
@@ -352,16 +254,7 @@ export function createInfraService(deps: {
       if (!o) throw new AppError('not_found', `no resource_infra object ${id}`, { field: 'id' });
       const findings = await deps.repo.findings({ objectId: id });
       const derived = current.objects.filter((x) => x.body.derived_from === id).map((x) => x.id);
-      return {
-        ...summary(o),
-        geometry: o.body.geometry,
-        status_raw: o.body.status_raw,
-        unit_list: o.body.units,
-        properties: o.body.properties,
-        derived: derived,
-        findings: findings.map(findingView),
-        provenance: { source: o.source_id, source_key: o.source_key, first_run_id: o.first_run_id, last_changed_run_id: o.last_run_id, created_at: iso(o.created_at), updated_at: iso(o.updated_at) },
-      };
+      return objectDetail(o, flagsOf(id), findings, derived);
     },
 
     facts,
@@ -394,7 +287,7 @@ export function createInfraService(deps: {
         offset = Number(m[2]);
       }
       const items = all.slice(offset, offset + args.limit);
-      return { total: all.length, items: items.map(findingView), next_cursor: offset + args.limit < all.length ? deps.cursors.seal(`ri:0:${offset + args.limit}:${key}`) : null };
+      return { total: all.length, items: items.map(views.findingView), next_cursor: offset + args.limit < all.length ? deps.cursors.seal(`ri:0:${offset + args.limit}:${key}`) : null };
     },
 
     async ingestRuns(args: { source?: string; limit: number; cursor?: string }) {
@@ -425,41 +318,15 @@ export function createInfraService(deps: {
     },
 
     async opsSnapshot() {
-      const f = await facts();
-      return {
-        generated_at: iso(f.now),
-        data_dir: dataDir,
-        running: f.runs.filter((r) => r.state === 'running').map(views.runSummary),
-        last_runs: sourceStates(f).map((s) => (s.lastRun ? views.runSummary(s.lastRun) : { source: s.source.id, state: 'not_ingested' as const })),
-        objects: f.layer.objects.length,
-        findings: f.findings.length,
-        failures_last_runs: f.failureCounts.reduce((a, c) => a + c.n, 0),
-        index: { version: f.layer.version, objects: f.layer.objects.length, body_bytes: f.layer.objects.reduce((a, o) => a + o.bytes, 0) },
-        gate: views.stabilityGateView(f),
-      };
+      return opsSnapshotView(await facts(), dataDir);
     },
 
     async sourceBlockers() {
-      const f = await facts();
-      const declared = sourceStates(f).map((s) => {
-        const blockers: string[] = [];
-        if (!f.shippedFilePresent[s.source.id]) blockers.push(`file missing: ${join(dataDir, s.source.file)}`);
-        if (s.lastRun?.state === 'failed') blockers.push(`last run ${s.lastRun.id} failed: ${s.lastRun.error}`);
-        return { source: s.source.id, declared: true, blocked: blockers.length > 0, blockers, action: blockers.length > 0 ? views.ingestAction(f, s) : null };
-      });
-      const candidates = CANDIDATE_SOURCES.map((c) => ({ source: c.id, declared: false, blocked: true, blockers: [`${c.blocker}: ${c.detail}`], action: c.obtain }));
-      return [...declared, ...candidates];
+      return sourceBlockersView(await facts(), dataDir);
     },
 
     async internalOnlyRoadmap() {
-      const f = await facts();
-      const gate = views.stabilityGateView(f);
-      const items = [
-        ...gate.checks.filter((c) => !c.passed).map((c) => ({ track: 'gate', id: `gate:${c.id}`, detail: c.detail, next: 'make the check pass (stability_gate)' })),
-        ...views.backlogItems(f).map((b) => ({ track: 'backlog', id: b.id, detail: b.detail, next: b.action })),
-        ...CANDIDATE_SOURCES.map((c) => ({ track: 'source', id: `candidate:${c.id}`, detail: `${c.title} (${c.licence}): ${c.blocker}`, next: c.obtain })),
-      ];
-      return { items, data_dir: dataDir };
+      return internalOnlyRoadmapView(await facts(), dataDir);
     },
   };
 }

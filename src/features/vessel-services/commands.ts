@@ -1,15 +1,11 @@
 import { AppError } from '../../platform/errors.js';
 import { iso } from '../../platform/clock.js';
-import { out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
 import type { VesselServiceGrantRow } from './vessel-services-repo.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
 
-function agentArg(positionals: string[]): string {
-  const id = positionals[0];
-  if (!id) throw new AppError('invalid_request', 'give the agent id');
-  return id;
-}
+const agentArg = (positionals: string[]): string => firstArgument(positionals, 'the agent id');
 
 function printGrant(g: VesselServiceGrantRow) {
   const state = g.revoked_at !== null ? `revoked ${iso(Number(g.revoked_at))}` : `until ${iso(Number(g.expires_at))}`;

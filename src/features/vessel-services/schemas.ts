@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { PositionSummary, TrackPoint, VesselSelectorQuery } from '../vessels/schemas.js';
+import { PositionSummary, SERVICE_VESSEL_IDENTITY, TrackPoint, VesselSelectorQuery } from '../vessels/schemas.js';
 import { Nullable } from '../kit/schema-kit.js';
 
 const DateTime = () => Type.String({ format: 'date-time' });
@@ -28,13 +28,7 @@ export const Correction = Type.Object({
 });
 
 export const ServiceVessel = Type.Object({
-  vsl_id: Type.String(),
-  imo: Nullable(Type.Integer()),
-  mmsi: Type.Integer(),
-  name: Nullable(Type.String()),
-  callsign: Nullable(Type.String()),
-  flag: Nullable(Type.String()),
-  ship_type: Nullable(Type.Integer()),
+  ...SERVICE_VESSEL_IDENTITY,
   length_m: Nullable(Type.Number()),
   beam_m: Nullable(Type.Number()),
   corrections: Type.Array(Correction, { description: 'Fields served from an operator correction instead of the observed value (quality flag operator_corrected).' }),

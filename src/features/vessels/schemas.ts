@@ -53,12 +53,36 @@ export const PositionSummary = Type.Object({
   confidence: PositionConfidence,
 });
 
-export const VesselRecord = Type.Object({
+/** How most answers name a vessel: its id, MMSI, IMO, name and callsign (in this order). */
+export const VESSEL_NAMING = {
   vsl_id: Type.String(),
   mmsi: Type.Integer(),
   imo: Nullable(Type.Integer()),
   name: Nullable(Type.String()),
   callsign: Nullable(Type.String()),
+};
+
+/** A reported position's motion: speed and course over ground, heading, navigational status. */
+export const REPORTED_MOTION = {
+  sog_kn: Nullable(Type.Number()),
+  cog_deg: Nullable(Type.Number()),
+  heading_deg: Nullable(Type.Number()),
+  nav_status: Nullable(Type.Integer()),
+};
+
+/** The service answers' vessel (IMO before MMSI): id, IMO, MMSI, name, callsign, flag and AIS ship type. */
+export const SERVICE_VESSEL_IDENTITY = {
+  vsl_id: Type.String(),
+  imo: Nullable(Type.Integer()),
+  mmsi: Type.Integer(),
+  name: Nullable(Type.String()),
+  callsign: Nullable(Type.String()),
+  flag: Nullable(Type.String()),
+  ship_type: Nullable(Type.Integer()),
+};
+
+export const VesselRecord = Type.Object({
+  ...VESSEL_NAMING,
   flag: Nullable(Type.String({ description: 'ISO 3166-1 alpha-2 from the MMSI country code (MID).' })),
   ship_type: Nullable(Type.Integer({ description: 'AIS ship and cargo type 1-99.' })),
   ship_type_text: Nullable(Type.String()),
@@ -118,11 +142,7 @@ export const SearchQuery = Type.Object(
 const LatestPoint = Type.Object({ lat: Type.Number(), lon: Type.Number(), observed_at: DateTime(), age_seconds: Type.Integer(), quality_flags: QualityFlags });
 
 export const SearchItem = Type.Object({
-  vsl_id: Type.String(),
-  mmsi: Type.Integer(),
-  imo: Nullable(Type.Integer()),
-  name: Nullable(Type.String()),
-  callsign: Nullable(Type.String()),
+  ...VESSEL_NAMING,
   flag: Nullable(Type.String()),
   ship_type: Nullable(Type.Integer()),
   category: Category,
@@ -171,10 +191,7 @@ export const TrackPoint = Type.Object({
   observed_at: DateTime(),
   lat: Type.Number(),
   lon: Type.Number(),
-  sog_kn: Nullable(Type.Number()),
-  cog_deg: Nullable(Type.Number()),
-  heading_deg: Nullable(Type.Number()),
-  nav_status: Nullable(Type.Integer()),
+  ...REPORTED_MOTION,
   source: Type.String(),
   simulated: Type.Boolean(),
   quality_flags: QualityFlags,
@@ -260,11 +277,7 @@ export const PreviewSearchQuery = Type.Object(
 );
 
 export const PreviewIdentity = Type.Object({
-  vsl_id: Type.String(),
-  mmsi: Type.Integer(),
-  imo: Nullable(Type.Integer()),
-  name: Nullable(Type.String()),
-  callsign: Nullable(Type.String()),
+  ...VESSEL_NAMING,
   flag: Nullable(Type.String()),
   category: Category,
   simulated: Type.Boolean(),
@@ -287,10 +300,7 @@ export const PreviewLastPositionData = Type.Object({
   position: Type.Object({
     lat: Type.Number(),
     lon: Type.Number(),
-    sog_kn: Nullable(Type.Number()),
-    cog_deg: Nullable(Type.Number()),
-    heading_deg: Nullable(Type.Number()),
-    nav_status: Nullable(Type.Integer()),
+    ...REPORTED_MOTION,
     observed_at: DateTime(),
     age_seconds: Type.Integer({ minimum: PREVIEW.positionDelaySeconds }),
   }),

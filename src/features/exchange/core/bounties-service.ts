@@ -8,7 +8,7 @@ import type { BountyRow } from './exchange-core-repo.js';
 import type { EvidenceInput, SubjectInput } from './exchange-references.js';
 import { bountyFunding, checkText, EXCHANGE_CORE_LIMITS as L, requirePrivilege } from './exchange-rules.js';
 import { bountyView, claimView } from './exchange-views.js';
-import { LEDGER_LOCK, type ExchangeCoreDeps, type Settlement } from './exchange-settlement.js';
+import { LEDGER_LOCK, UNCLAIMED_BOUNTY, type ExchangeCoreDeps, type Settlement } from './exchange-settlement.js';
 
 export function createBountiesService(deps: ExchangeCoreDeps, settlement: Settlement) {
   const { repo, ledger, references, gate, audit, cursors, clock, transaction } = deps;
@@ -40,13 +40,7 @@ export function createBountiesService(deps: ExchangeCoreDeps, settlement: Settle
           subject_ref: subject?.ref ?? null,
           reward: input.reward,
           state: 'open',
-          claimant_id: null,
-          claimed_at: null,
-          claim_expires_at: null,
-          submission_text: null,
-          submission_evidence: null,
-          submission_claim_id: null,
-          submitted_at: null,
+          ...UNCLAIMED_BOUNTY,
           refused_claimants: '[]',
           funding,
           settled_by: null,

@@ -15,6 +15,17 @@ import type { ReputationLedger } from './reputation-ledger.js';
 
 /** Every write that can move reputation holds this key, so balances, caps and escrows are checked and changed one at a time. */
 export const LEDGER_LOCK = 'exchange:ledger';
+
+/** A bounty no agent holds: no claimant, no claim, no submission (a new bounty, or one reopened after a rejection). */
+export const UNCLAIMED_BOUNTY = {
+  claimant_id: null,
+  claimed_at: null,
+  claim_expires_at: null,
+  submission_text: null,
+  submission_evidence: null,
+  submission_claim_id: null,
+  submitted_at: null,
+} as const;
 const SWEEP_BATCH = 500;
 export const LEADERBOARD_CURSOR = /^lb:(day|week|month|all):(\d{1,9}):(-?\d{1,12}):([A-Za-z0-9_]{1,64})$/;
 
@@ -156,13 +167,7 @@ export function createSettlement(deps: ExchangeCoreDeps) {
     const refused = [...new Set([...(JSON.parse(row.refused_claimants) as string[]), row.claimant_id!])];
     const reopen = {
       state: 'open',
-      claimant_id: null,
-      claimed_at: null,
-      claim_expires_at: null,
-      submission_text: null,
-      submission_evidence: null,
-      submission_claim_id: null,
-      submitted_at: null,
+      ...UNCLAIMED_BOUNTY,
       refused_claimants: JSON.stringify(refused),
       updated_at: now,
     };

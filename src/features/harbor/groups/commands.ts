@@ -1,5 +1,5 @@
 import { AppError } from '../../../platform/errors.js';
-import { out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { firstArgument, out, withBosun, type Command } from '../../../cli-kit/kit.js';
 import { HIDE_REASONS, type HideReason } from './group-rules.js';
 import { isoOrNull } from '../../../platform/clock.js';
 
@@ -121,8 +121,7 @@ export const groupCommands: Command[] = [
     usage: 'bosun harbor groups hide <post_id> [--reason abuse|spam|off_topic|privacy|other]',
     options: { reason: { type: 'string', default: 'other' } },
     async run({ positionals, values }) {
-      const postId = positionals[0];
-      if (!postId) throw new AppError('invalid_request', 'give the post id');
+      const postId = firstArgument(positionals, 'the post id');
       const reason = optionalText(values.reason) ?? 'other';
       if (!(HIDE_REASONS as readonly string[]).includes(reason)) throw new AppError('invalid_request', `--reason must be one of ${HIDE_REASONS.join(', ')}`);
       const result = await withBosun((b) => b.ctx.services.groups.hidePost(postId, reason as HideReason, CLI_ACTOR));
@@ -135,8 +134,7 @@ export const groupCommands: Command[] = [
     summary: 'Dismiss an open report without hiding the post.',
     usage: 'bosun harbor groups dismiss-report <report_id>',
     async run({ positionals }) {
-      const reportId = positionals[0];
-      if (!reportId) throw new AppError('invalid_request', 'give the report id');
+      const reportId = firstArgument(positionals, 'the report id');
       await withBosun((b) => b.ctx.services.groups.dismissReport(reportId, CLI_ACTOR));
       out(`report ${reportId} dismissed`);
       return 0;

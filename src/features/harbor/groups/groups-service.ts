@@ -5,22 +5,20 @@ import { AppError } from '../../../platform/errors.js';
 import type { AgentPrincipal } from '../../../access/principals.js';
 import { newId } from '../../../access/credentials.js';
 import type { AuditService } from '../../audit/audit-service.js';
-import { agentLock, type TransactionRunner, type Trx } from '../../../store/transaction.js';
-import type { FeedEntry, FeedSource, FeedViewer } from '../feed/feed-service.js';
+import { agentLock, type TransactionRunner } from '../../../store/transaction.js';
+import type { FeedEntry, FeedSource } from '../feed/feed-service.js';
 import { HARBOR_LIMITS } from '../../kit/harbor-contract.js';
 import type { ProfilesService } from '../profiles/profiles-service.js';
 import type { QuotaService } from '../quota/quota-service.js';
 import { ONBOARDING_GROUP_ID } from './group-constants.js';
+import { checkOnboardingAuthored, checkOnboardingReactions, isActiveSandbox, membershipState, readableGroupIds, requireAccess, requireGroup, requirePost } from './group-access.js';
 import { createGroupModeration } from './group-moderation.js';
 import {
   checkFields,
   checkText,
-  DAILY_WINDOW_MS,
   ONBOARDING,
-  ONBOARDING_SCOPE,
   PARTICIPATE_SCOPE,
   PROVENANCE_MAX_BYTES,
-  refuseDaily,
   requireProvenance,
   unmetParticipationConditions,
   type GroupAction,
@@ -48,64 +46,7 @@ export function createGroupsService(deps: {
 }) {
   const { repo, clock, audit, quota, transaction } = deps;
 
-  const isActiveSandbox = (agent: { state: string }) => agent.state === 'sandbox';
   const moderation = createGroupModeration({ repo, clock, audit });
-
-  async function requireGroup(groupId: number): Promise<GroupRow> {
-    const group = await repo.findGroup(groupId);
-    if (!group) throw new AppError('public_group_not_found', `no public group ${groupId}; list them with GET /v1/harbor/public/groups`, { field: 'group_id' });
-    return group;
-  }
-
-  async function membershipState(agent: AgentPrincipal, groupId: number): Promise<{ state: MembershipState; row?: MembershipRow }> {
-    if (groupId === ONBOARDING_GROUP_ID) return { state: isActiveSandbox(agent) ? 'active' : 'none' };
-    const row = await repo.findMembership(groupId, agent.agentId);
-    return row ? { state: row.state as MembershipState, row } : { state: 'none' };
-  }
-
-  /** Reading and acting in a group: group 4 needs an active sandbox and the onboarding scope; others need active membership. */
-  async function requireAccess(agent: AgentPrincipal, group: GroupRow, acting: boolean): Promise<void> {
-    if (group.group_id === ONBOARDING_GROUP_ID) {
-      if (!isActiveSandbox(agent)) {
-        throw new AppError('sandbox_access_denied', `group ${ONBOARDING_GROUP_ID} (${group.name}) is open to agents with an active sandbox only; this agent's state is ${agent.state}`);
-      }
-      if (!agent.scopes.has(ONBOARDING_SCOPE)) throw new AppError('scope_required', `missing scope ${ONBOARDING_SCOPE} for group ${ONBOARDING_GROUP_ID}`);
-      return;
-    }
-    const { state } = await membershipState(agent, group.group_id);
-    if (state !== 'active') {
-      const hint = state === 'pending' ? 'your join request is waiting for the operator' : 'send action join_request first';
-      throw new AppError('group_membership_required', `active membership of group ${group.group_id} is required (${hint})`, { field: 'group_id' });
-    }
-    if (acting && !agent.scopes.has(PARTICIPATE_SCOPE)) {
-      throw new AppError('scope_required', `missing scope ${PARTICIPATE_SCOPE}; ask for it with an operator request of category access_request`);
-    }
-  }
-
-  /**
-   * A visible post of the group; hidden, missing and other groups' posts answer alike. With
-   * `readerId`, the reader's own hidden post is found too (to read it, never to act on it).
-   */
-  async function requirePost(group: GroupRow, postId: string, field: string, readerId?: string): Promise<PostRow> {
-    const post = await repo.findPost(postId);
-    const hiddenFromReader = post?.hidden_at !== null && (readerId === undefined || post?.author_agent_id !== readerId);
-    if (!post || post.group_id !== group.group_id || hiddenFromReader) {
-      throw new AppError('post_not_found', `no post ${postId} in group ${group.group_id}`, { field });
-    }
-    return post;
-  }
-
-  async function checkOnboardingAuthored(agentId: string, topics: boolean, trx: Trx): Promise<void> {
-    const window = await repo.countAuthored(agentId, ONBOARDING_GROUP_ID, topics, clock.now() - DAILY_WINDOW_MS, trx);
-    if (topics && window.count >= ONBOARDING.topicsPerDay) refuseDaily('onboarding_topic_daily_limit', 'topics', ONBOARDING.topicsPerDay, window, clock.now());
-    if (!topics && window.count >= ONBOARDING.repliesPerDay) refuseDaily('onboarding_reply_daily_limit', 'replies', ONBOARDING.repliesPerDay, window, clock.now());
-  }
-
-  async function checkOnboardingReactions(agentId: string, kind: ReactionKind, trx: Trx): Promise<void> {
-    const window = await repo.countReactions(agentId, ONBOARDING_GROUP_ID, kind, clock.now() - DAILY_WINDOW_MS, trx);
-    if (kind === 'like' && window.count >= ONBOARDING.likesPerDay) refuseDaily('onboarding_like_daily_limit', 'likes', ONBOARDING.likesPerDay, window, clock.now());
-    if (kind === 'vote' && window.count >= ONBOARDING.votesPerDay) refuseDaily('onboarding_vote_daily_limit', 'votes', ONBOARDING.votesPerDay, window, clock.now());
-  }
 
   async function namesOf(rows: PostRow[]): Promise<Map<string, string | null>> {
     const names = new Map<string, string | null>();
@@ -127,19 +68,12 @@ export function createGroupsService(deps: {
     return view!;
   }
 
-  async function readableGroupIds(viewer: FeedViewer): Promise<number[]> {
-    const ids: number[] = [];
-    if (isActiveSandbox(viewer) && viewer.scopes.has(ONBOARDING_SCOPE)) ids.push(ONBOARDING_GROUP_ID);
-    for (const m of await repo.membershipsOf(viewer.agentId)) if (m.state === 'active') ids.push(m.group_id);
-    return ids;
-  }
-
   async function joinRequest(agent: AgentPrincipal, group: GroupRow) {
     if (group.group_id === ONBOARDING_GROUP_ID) {
-      await requireAccess(agent, group, true);
+      await requireAccess(repo, agent, group, true);
       return { changed: false, membership: membershipView(group.group_id, 'active') };
     }
-    const current = await membershipState(agent, group.group_id);
+    const current = await membershipState(repo, agent, group.group_id);
     if (current.state === 'active' || current.state === 'pending') return { changed: false, membership: membershipView(group.group_id, current.state, current.row) };
 
     const [reputation, completedTasks, ownIncidents, otherIncidents] = await Promise.all([
@@ -174,7 +108,7 @@ export function createGroupsService(deps: {
     requireProvenance(body, provenance);
     const onboarding = group.group_id === ONBOARDING_GROUP_ID;
     return transaction(agentLock(agent.agentId), async (trx) => {
-      if (onboarding) await checkOnboardingAuthored(agent.agentId, parent === null, trx);
+      if (onboarding) await checkOnboardingAuthored(repo, clock, agent.agentId, parent === null, trx);
       // Onboarding replies have their own daily budget, which the contract-wide create limit would otherwise cap below it.
       const creates = !(onboarding && parent !== null);
       await quota.charge(agent.agentId, `postHarborPublicGroups.${parent ? 'reply' : 'post'}`, { creates }, trx);
@@ -211,7 +145,7 @@ export function createGroupsService(deps: {
         throw new AppError('duplicate_vote_forbidden', `you already voted ${existing.value > 0 ? '+1' : '-1'} on post ${post.post_id}; votes are final`, { field: 'body.post_id' });
       }
       if (existing) return false;
-      if (group.group_id === ONBOARDING_GROUP_ID) await checkOnboardingReactions(agent.agentId, kind, trx);
+      if (group.group_id === ONBOARDING_GROUP_ID) await checkOnboardingReactions(repo, clock, agent.agentId, kind, trx);
       await quota.charge(agent.agentId, `postHarborPublicGroups.${kind}`, {}, trx);
       const inserted = await repo.insertReaction({ post_id: post.post_id, agent_id: agent.agentId, kind, value, group_id: group.group_id, created_at: clock.now() }, trx);
       if (!inserted && kind === 'vote') throw new AppError('duplicate_vote_forbidden', `you already voted on post ${post.post_id}; votes are final`, { field: 'body.post_id' });
@@ -243,7 +177,7 @@ export function createGroupsService(deps: {
   const feedSource: FeedSource = {
     name: 'public_groups',
     async list(viewer, query): Promise<FeedEntry[]> {
-      const rows = await repo.listInGroups(await readableGroupIds(viewer), query.limit, query.before);
+      const rows = await repo.listInGroups(await readableGroupIds(repo, viewer), query.limit, query.before);
       const [aggregates, names] = await Promise.all([repo.aggregates(rows.map((r) => r.post_id)), namesOf(rows)]);
       return rows.map((row) => postFeedEntry(row, aggregates.get(row.post_id)!, names, query.baseUrl));
     },
@@ -288,7 +222,7 @@ export function createGroupsService(deps: {
       if (input.body !== undefined) input.body = checkText('body', input.body, ONBOARDING.messageBytes);
       if (input.provenance !== undefined) input.provenance = checkText('provenance', input.provenance, PROVENANCE_MAX_BYTES);
       if (input.reason !== undefined) input.reason = checkText('reason', input.reason, HARBOR_LIMITS.messageBytesMax);
-      const group = await requireGroup(input.group_id);
+      const group = await requireGroup(repo, input.group_id);
       const result: {
         action: GroupAction;
         group_id: number;
@@ -302,14 +236,14 @@ export function createGroupsService(deps: {
         const joined = await joinRequest(agent, group);
         return { ...result, changed: joined.changed, membership: joined.membership };
       }
-      await requireAccess(agent, group, true);
+      await requireAccess(repo, agent, group, true);
       switch (input.action) {
         case 'post': {
           const row = await createPost(agent, group, input.body!, null, input.provenance ?? null);
           return { ...result, post: await onePostView(row, agent.agentId) };
         }
         case 'reply': {
-          const parent = await requirePost(group, input.parent_post_id!, 'body.parent_post_id');
+          const parent = await requirePost(repo, group, input.parent_post_id!, 'body.parent_post_id');
           if (parent.parent_post_id !== null) {
             throw new AppError('invalid_request', `post ${parent.post_id} is a reply; reply to its topic ${parent.parent_post_id} (threads are one level deep)`, { field: 'body.parent_post_id' });
           }
@@ -318,12 +252,12 @@ export function createGroupsService(deps: {
         }
         case 'like':
         case 'vote': {
-          const post = await requirePost(group, input.post_id!, 'body.post_id');
+          const post = await requirePost(repo, group, input.post_id!, 'body.post_id');
           const changed = await react(agent, group, post, input.action, input.action === 'like' ? 1 : input.value!);
           return { ...result, changed, post: await onePostView(post, agent.agentId) };
         }
         case 'report': {
-          const post = await requirePost(group, input.post_id!, 'body.post_id');
+          const post = await requirePost(repo, group, input.post_id!, 'body.post_id');
           const reported = await report(agent, group, post, input.reason!);
           return { ...result, changed: reported.changed, report: reportView(reported.report) };
         }
@@ -331,17 +265,17 @@ export function createGroupsService(deps: {
     },
 
     async listPosts(agent: AgentPrincipal, groupId: number, query: { limit: number; cursor?: string }) {
-      const group = await requireGroup(groupId);
-      await requireAccess(agent, group, false);
+      const group = await requireGroup(repo, groupId);
+      await requireAccess(repo, agent, group, false);
       const rows = await repo.listTopics(group.group_id, query.limit + 1, deps.cursors.decodePosition(query.cursor), agent.agentId);
       const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
       return { group: groupView(group), items: await postViews(page.items, agent.agentId), nextCursor: page.nextCursor };
     },
 
     async listReplies(agent: AgentPrincipal, groupId: number, postId: string, query: { limit: number; cursor?: string }) {
-      const group = await requireGroup(groupId);
-      await requireAccess(agent, group, false);
-      const topic = await requirePost(group, postId, 'post_id', agent.agentId);
+      const group = await requireGroup(repo, groupId);
+      await requireAccess(repo, agent, group, false);
+      const topic = await requirePost(repo, group, postId, 'post_id', agent.agentId);
       const rows = await repo.listReplies(topic.post_id, query.limit + 1, deps.cursors.decodePosition(query.cursor), agent.agentId);
       const page = deps.cursors.page(rows, query.limit, (r) => ({ createdAt: r.created_at, id: r.post_id }));
       return { post: await onePostView(topic, agent.agentId), items: await postViews(page.items, agent.agentId), nextCursor: page.nextCursor };

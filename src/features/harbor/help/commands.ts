@@ -1,14 +1,10 @@
 import { AppError } from '../../../platform/errors.js';
-import { out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { firstArgument, out, withBosun, type Command } from '../../../cli-kit/kit.js';
 import type { HelpRequestView, operatorReportView } from './help-views.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
 
-function requestIdArg(positionals: string[]): string {
-  const id = positionals[0];
-  if (!id) throw new AppError('invalid_request', 'give the help request id');
-  return id;
-}
+const requestIdArg = (positionals: string[]): string => firstArgument(positionals, 'the help request id');
 
 function printReport(report: ReturnType<typeof operatorReportView>) {
   const hidden = report.request.hidden ? '  [hidden]' : '';

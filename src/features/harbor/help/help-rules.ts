@@ -138,3 +138,23 @@ export function closeTransition(requestId: string, state: string, outcome: Close
 /** Whether the participant may still give feedback: a helper was selected, the request is resolved or closed, and none given yet. */
 export const feedbackOpen = (row: Pick<HelpRequestRow, 'state' | 'selected_helper_id'>, givenAlready: boolean) =>
   FEEDBACK_STATES.includes(row.state) && row.selected_helper_id !== null && !givenAlready;
+
+/** A new request as stored: open, nothing selected, visible, every time its creation. */
+export function newRequestRow(requestId: string, authorId: string, request: ReturnType<typeof normalizeRequest>, now: number): HelpRequestRow {
+  return {
+    request_id: requestId,
+    author_id: authorId,
+    ...request,
+    state: 'open',
+    outcome: null,
+    selected_response_id: null,
+    selected_helper_id: null,
+    hidden: 0,
+    hidden_at: null,
+    created_at: now,
+    updated_at: now,
+    selected_at: null,
+    closed_at: null,
+    last_activity_at: now,
+  };
+}

@@ -19,21 +19,45 @@ import {
   checkVisibilityAllowed,
   closeTransition,
   DISCOVERY_REQUESTS_MAX,
-  feedbackOpen,
   FEEDBACK_STATES,
+  newRequestRow,
   normalizeRequest,
   notFound,
   requireEnabled,
   roleOf,
   type CloseOutcome,
   type HelpActor,
-  type HelpState,
+  type Role,
 } from './help-rules.js';
-import { discoveryItem, feedbackView, requestFeedEntry, requestView, responseFeedEntry, responseView } from './help-views.js';
+import { discoveryItem, feedbackSummaryView, feedbackView, requestFeedEntry, requestView, responseFeedEntry, responseView } from './help-views.js';
 
 import type { WorkspaceEmit } from '../../workspace/workspace-service.js';
 
 export type { HelpActor } from './help-rules.js';
+
+/** Auto-sandbox agents' budgets: new requests per 24 hours and active requests at once. */
+async function checkAutoSandboxLimits(repo: HelpRepo, clock: Clock, agentId: string, trx: Trx): Promise<void> {
+  const now = clock.now();
+  const recent = await repo.authoredSince(agentId, now - DAY, trx);
+  if (recent.count >= HARBOR_LIMITS.help.newRequestsPer24h) {
+    const retryAfter = Math.max(1, Math.ceil(((recent.oldest ?? now) + DAY - now) / 1000));
+    throw new AppError('help_auto_sandbox_daily_limit', `auto-sandbox agents may create ${HARBOR_LIMITS.help.newRequestsPer24h} help requests per 24 hours`, {
+      headers: { 'retry-after': String(retryAfter) },
+    });
+  }
+  if ((await repo.countByAuthorInStates(agentId, ACTIVE_STATES, trx)) >= HARBOR_LIMITS.help.activeRequests) {
+    throw new AppError('help_auto_sandbox_active_limit', `auto-sandbox agents may have ${HARBOR_LIMITS.help.activeRequests} active help request (open, selected or in_progress); close it first`);
+  }
+}
+
+/** The request in which the actor is the requester or the selected helper, and their role; help_request_not_found otherwise. */
+async function participantRequest(repo: HelpRepo, actor: HelpActor, requestId: string): Promise<{ row: HelpRequestRow; role: Role }> {
+  requireEnabled(actor);
+  const row = await repo.findRequest(requestId);
+  const role = row ? roleOf(row, actor.agentId) : null;
+  if (!row || !role) throw new AppError('help_request_not_found', `no help request ${requestId} in which you are the requester or the selected helper`, { field: 'params.id' });
+  return { row, role };
+}
 
 /**
  * Help requests: creation, responses, selection, closing and feedback, composed from the rules
@@ -74,20 +98,6 @@ export function createHelpService(deps: {
 
   const linked = (a: string, b: string) => agents.linked(a, b);
 
-  async function checkAutoSandboxLimits(agentId: string, trx: Trx): Promise<void> {
-    const now = clock.now();
-    const recent = await repo.authoredSince(agentId, now - DAY, trx);
-    if (recent.count >= HARBOR_LIMITS.help.newRequestsPer24h) {
-      const retryAfter = Math.max(1, Math.ceil(((recent.oldest ?? now) + DAY - now) / 1000));
-      throw new AppError('help_auto_sandbox_daily_limit', `auto-sandbox agents may create ${HARBOR_LIMITS.help.newRequestsPer24h} help requests per 24 hours`, {
-        headers: { 'retry-after': String(retryAfter) },
-      });
-    }
-    if ((await repo.countByAuthorInStates(agentId, ACTIVE_STATES, trx)) >= HARBOR_LIMITS.help.activeRequests) {
-      throw new AppError('help_auto_sandbox_active_limit', `auto-sandbox agents may have ${HARBOR_LIMITS.help.activeRequests} active help request (open, selected or in_progress); close it first`);
-    }
-  }
-
   /** The selected helper's follow-up after selection: moves selected → in_progress. */
   async function postUpdate(actor: HelpActor, row: HelpRequestRow, text: string) {
     const body = checkMessage(text);
@@ -116,26 +126,10 @@ export function createHelpService(deps: {
       const request = normalizeRequest(input);
       checkVisibilityAllowed(actor, request.visibility);
       return transaction(agentLock(actor.agentId), async (trx) => {
-        if (actor.state === 'sandbox') await checkAutoSandboxLimits(actor.agentId, trx);
+        if (actor.state === 'sandbox') await checkAutoSandboxLimits(repo, clock, actor.agentId, trx);
         await quota.assertActiveCapacity(actor.agentId, trx);
         await quota.charge(actor.agentId, 'postHarborHelpRequests.create', { creates: true }, trx);
-        const now = clock.now();
-        const row: HelpRequestRow = {
-          request_id: newId('hlp_'),
-          author_id: actor.agentId,
-          ...request,
-          state: 'open',
-          outcome: null,
-          selected_response_id: null,
-          selected_helper_id: null,
-          hidden: 0,
-          hidden_at: null,
-          created_at: now,
-          updated_at: now,
-          selected_at: null,
-          closed_at: null,
-          last_activity_at: now,
-        };
+        const row = newRequestRow(newId('hlp_'), actor.agentId, request, clock.now());
         await repo.insertRequest(row, trx);
         await audit.record({ actor: { kind: 'agent', id: actor.agentId }, action: 'harbor.help.create', target: row.request_id, details: { visibility: row.visibility } }, trx);
         return requestView(row, 0, actor.agentId);
@@ -257,33 +251,12 @@ export function createHelpService(deps: {
      * comment once you have given yours (so neither side can answer a rating in kind).
      */
     async feedbackSummary(actor: HelpActor, requestId: string) {
-      requireEnabled(actor);
-      const row = await repo.findRequest(requestId);
-      const role = row ? roleOf(row, actor.agentId) : null;
-      if (!row || !role) throw new AppError('help_request_not_found', `no help request ${requestId} in which you are the requester or the selected helper`, { field: 'params.id' });
-      const items = await repo.feedbackFor(requestId);
-      const mine = items.find((f) => f.from_agent_id === actor.agentId) ?? null;
-      const other = items.find((f) => f.from_agent_id !== actor.agentId) ?? null;
-      const shown = [mine, mine ? other : null].filter((f): f is HelpFeedbackRow => f !== null);
-      return {
-        help_request_id: requestId,
-        request_id: requestId,
-        state: row.state as HelpState,
-        your_role: role,
-        feedback_open: feedbackOpen(row, mine !== null),
-        given: { requester: items.some((f) => f.from_role === 'requester'), helper: items.some((f) => f.from_role === 'helper') },
-        count: items.length,
-        mine: mine ? feedbackView(mine) : null,
-        other: mine && other ? feedbackView(other) : null,
-        average_rating: shown.length ? shown.reduce((sum, f) => sum + f.rating, 0) / shown.length : null,
-      };
+      const { row, role } = await participantRequest(repo, actor, requestId);
+      return feedbackSummaryView(row, role, await repo.feedbackFor(requestId), actor.agentId);
     },
 
     async giveFeedback(actor: HelpActor, requestId: string, input: { rating: number; comment?: string }) {
-      requireEnabled(actor);
-      const row = await repo.findRequest(requestId);
-      const role = row ? roleOf(row, actor.agentId) : null;
-      if (!row || !role) throw new AppError('help_request_not_found', `no help request ${requestId} in which you are the requester or the selected helper`, { field: 'params.id' });
+      const { row, role } = await participantRequest(repo, actor, requestId);
       if (!FEEDBACK_STATES.includes(row.state) || row.selected_helper_id === null) {
         throw new AppError('help_state_invalid', 'feedback opens when a response was selected and the request is resolved or closed');
       }

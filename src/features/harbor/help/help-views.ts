@@ -2,7 +2,7 @@ import { iso, isoOrNull } from '../../../platform/clock.js';
 import { excerptOf, type FeedEntry } from '../feed/feed-service.js';
 import type { DiscoveryItem } from '../profiles/profiles-service.js';
 import type { HelpFeedbackRow, HelpRequestRow, HelpResponseRow, OperatorReportRow } from './help-repo.js';
-import type { CloseOutcome, HelpState, HelpVisibility, Role } from './help-rules.js';
+import { feedbackOpen, type CloseOutcome, type HelpState, type HelpVisibility, type Role } from './help-rules.js';
 
 /** How help requests, responses, feedback and reports are shaped in answers, the feed and discovery. */
 
@@ -99,5 +99,28 @@ export function responseFeedEntry(row: HelpResponseRow & { request_title: string
     parentId: row.request_id,
     author: { agent_id: row.helper_id, display_name: null },
     reactions: { likes: 0, vote_score: 0, replies: 0 },
+  };
+}
+
+/**
+ * A participant's view of a request's feedback: their own, whether the other party gave theirs, and the
+ * other party's rating and comment once they gave their own (so neither side can answer a rating in kind).
+ */
+export function feedbackSummaryView(row: HelpRequestRow, role: Role, items: readonly HelpFeedbackRow[], viewerId: string) {
+  const requestId = row.request_id;
+  const mine = items.find((f) => f.from_agent_id === viewerId) ?? null;
+  const other = items.find((f) => f.from_agent_id !== viewerId) ?? null;
+  const shown = [mine, mine ? other : null].filter((f): f is HelpFeedbackRow => f !== null);
+  return {
+    help_request_id: requestId,
+    request_id: requestId,
+    state: row.state as HelpState,
+    your_role: role,
+    feedback_open: feedbackOpen(row, mine !== null),
+    given: { requester: items.some((f) => f.from_role === 'requester'), helper: items.some((f) => f.from_role === 'helper') },
+    count: items.length,
+    mine: mine ? feedbackView(mine) : null,
+    other: mine && other ? feedbackView(other) : null,
+    average_rating: shown.length ? shown.reduce((sum, f) => sum + f.rating, 0) / shown.length : null,
   };
 }

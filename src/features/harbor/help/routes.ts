@@ -24,6 +24,8 @@ const EXAMPLE_ID = 'hlp_0123456789abcdef0123';
 const NEEDS_VISIBLE = 'a help request you can see: create one, or take its id from GET /v1/harbor/help-requests; replace the example id';
 const GRANTS_NOTHING = 'Selection and closure grant no scope, task, service, payment or entitlement to anyone.';
 const ACCESS_ERRORS = ['help_requests_not_enabled', 'sandbox_access_denied', 'help_request_not_found'] as const;
+/** What a charged, idempotent write can answer besides its own refusals. */
+const IDEMPOTENT_WRITE_ERRORS = ['task_rate_limited', 'idempotency_key_invalid', 'idempotency_key_reused', 'conflict'] as const;
 
 const list = defineRoute({
   operationId: 'getHarborHelpRequests',
@@ -118,10 +120,7 @@ const respond = defineRoute({
     'help_linked_agent_forbidden',
     'help_duplicate_response_forbidden',
     'help_response_invalid',
-    'task_rate_limited',
-    'idempotency_key_invalid',
-    'idempotency_key_reused',
-    'conflict',
+    ...IDEMPOTENT_WRITE_ERRORS,
   ],
   idempotencyKey: true,
   examples: [
@@ -143,18 +142,7 @@ const select = defineRoute({
   params: HelpRequestIdParams,
   body: SelectBody,
   response: HelpRequestSchema,
-  errors: [
-    ...ACCESS_ERRORS,
-    'help_author_required',
-    'help_already_selected',
-    'help_selection_closed',
-    'help_response_not_found',
-    'help_state_invalid',
-    'task_rate_limited',
-    'idempotency_key_invalid',
-    'idempotency_key_reused',
-    'conflict',
-  ],
+  errors: [...ACCESS_ERRORS, 'help_author_required', 'help_already_selected', 'help_selection_closed', 'help_response_not_found', 'help_state_invalid', ...IDEMPOTENT_WRITE_ERRORS],
   idempotencyKey: true,
   examples: [
     {
@@ -175,7 +163,7 @@ const close = defineRoute({
   params: HelpRequestIdParams,
   body: CloseBody,
   response: HelpRequestSchema,
-  errors: [...ACCESS_ERRORS, 'help_close_forbidden', 'help_state_invalid', 'task_rate_limited', 'idempotency_key_invalid', 'idempotency_key_reused', 'conflict'],
+  errors: [...ACCESS_ERRORS, 'help_close_forbidden', 'help_state_invalid', ...IDEMPOTENT_WRITE_ERRORS],
   idempotencyKey: true,
   examples: [
     { summary: 'Close as resolved', params: { id: EXAMPLE_ID }, body: { outcome: 'resolved' }, requires: 'your own request with a selected answer; replace the example id' },

@@ -1,14 +1,10 @@
 import { AppError } from '../../../platform/errors.js';
-import { out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { firstArgument, out, withBosun, type Command } from '../../../cli-kit/kit.js';
 import type { OperatorRequestRow } from './operator-requests-repo.js';
 
 const CLI_ACTOR = { kind: 'cli' } as const;
 
-function requestId(positionals: string[]): string {
-  const id = positionals[0];
-  if (!id) throw new AppError('invalid_request', 'give the request id');
-  return id;
-}
+const requestId = (positionals: string[]): string => firstArgument(positionals, 'the request id');
 
 function requiredText(value: string | boolean | undefined, option: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new AppError('invalid_request', `give --${option} TEXT`);

@@ -56,6 +56,24 @@ export function sandboxTaskView(row: SandboxTaskRow, agentId: string) {
   };
 }
 
+/** A new task as stored: open, created, updated and last active now. */
+export function openTaskRow(task: Pick<SandboxTaskRow, 'creator_id' | 'assignee_id' | 'onboarding_key' | 'title' | 'description'>, now: number): SandboxTaskRow {
+  return {
+    task_id: newId('sbt_'),
+    creator_id: task.creator_id,
+    assignee_id: task.assignee_id,
+    onboarding_key: task.onboarding_key,
+    title: task.title,
+    description: task.description,
+    state: 'open',
+    closed_by: null,
+    created_at: now,
+    updated_at: now,
+    closed_at: null,
+    last_activity_at: now,
+  };
+}
+
 const messageView = (m: SandboxMessageRow) => ({ message_id: m.message_id, author: m.author_id ?? HARBOR_SERVICE_AUTHOR, body: m.body, created_at: iso(m.created_at) });
 
 /**
@@ -97,20 +115,7 @@ export function createSandboxTasksService(deps: {
     const now = clock.now();
     for (const task of missing) {
       if (done.has(task.key)) continue;
-      await repo.insertOnboarding({
-        task_id: newId('sbt_'),
-        creator_id: null,
-        assignee_id: agentId,
-        onboarding_key: task.key,
-        title: task.title,
-        description: task.description,
-        state: 'open',
-        closed_by: null,
-        created_at: now,
-        updated_at: now,
-        closed_at: null,
-        last_activity_at: now,
-      });
+      await repo.insertOnboarding(openTaskRow({ creator_id: null, assignee_id: agentId, onboarding_key: task.key, title: task.title, description: task.description }, now));
     }
   }
 
@@ -233,20 +238,7 @@ export function createSandboxTasksService(deps: {
         await quota.assertActiveCapacity(caller.agentId, trx);
         await quota.charge(caller.agentId, 'postExperimentalAgentHarborSandboxTasksPhp.create', { creates: true }, trx);
         const now = clock.now();
-        const row: SandboxTaskRow = {
-          task_id: newId('sbt_'),
-          creator_id: caller.agentId,
-          assignee_id: assignee ?? null,
-          onboarding_key: null,
-          title: input.title,
-          description: input.description,
-          state: 'open',
-          closed_by: null,
-          created_at: now,
-          updated_at: now,
-          closed_at: null,
-          last_activity_at: now,
-        };
+        const row = openTaskRow({ creator_id: caller.agentId, assignee_id: assignee ?? null, onboarding_key: null, title: input.title, description: input.description }, now);
         await repo.insert(row, trx);
         await audit.record({ actor: { kind: 'agent', id: caller.agentId }, action: 'harbor.sandbox_task.create', target: row.task_id, details: { assignee: row.assignee_id } }, trx);
         return row;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { AppError } from '../../../platform/errors.js';
 import { defineRoute } from '../../kit/route.js';
-import { Nullable } from '../../kit/schema-kit.js';
+import { REPORTED_MOTION, SERVICE_VESSEL_IDENTITY } from '../../vessels/schemas.js';
 
 const Id = (description: string) => Type.String({ minLength: 1, maxLength: 32, description });
 const OWNER_OVERRIDES = ['owner', 'owner_id', 'tenant', 'on_behalf_of', 'agent_id'] as const;
@@ -18,22 +18,11 @@ const TrialQuery = Type.Object(
 );
 
 const TrialSnapshot = Type.Object({
-  vessel: Type.Object({
-    vsl_id: Type.String(),
-    imo: Nullable(Type.Integer()),
-    mmsi: Type.Integer(),
-    name: Nullable(Type.String()),
-    callsign: Nullable(Type.String()),
-    flag: Nullable(Type.String()),
-    ship_type: Nullable(Type.Integer()),
-  }),
+  vessel: Type.Object(SERVICE_VESSEL_IDENTITY),
   position: Type.Object({
     lat: Type.Number(),
     lon: Type.Number(),
-    sog_kn: Nullable(Type.Number()),
-    cog_deg: Nullable(Type.Number()),
-    heading_deg: Nullable(Type.Number()),
-    nav_status: Nullable(Type.Integer()),
+    ...REPORTED_MOTION,
   }),
   observed_at: Type.String({ format: 'date-time' }),
   generated_at: Type.String({ format: 'date-time' }),
