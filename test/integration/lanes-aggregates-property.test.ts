@@ -4,15 +4,18 @@ import type { Caller } from '../../src/access/principals.js';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PortCallWrite } from '../../src/features/events/events-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
-import { createReferenceLanesRepo, createReferenceLanesService } from '../helpers/lanes-reference.js';
+import { createMemoryLanesRepo } from '../helpers/lanes-memory-repo.js';
+import { createLanesService } from '../../src/features/routes/lanes/lanes-service.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
 /**
  * Property test of issue 31 (docs/decisions/123): on random stores (random vessels, sequential calls at
  * a handful of ports, random ship types, open calls, missing departures, calls longer than the 30-day
- * look-back), every lanes operation answers exactly what the per-request computation of voyages from
- * the window's calls answered (test/helpers/lanes-reference.ts), after calls are written, rewritten,
- * removed and a range deleted as `events rebuild` does. SQLite (the default test store).
+ * look-back), every lanes operation answers from the store (the voyages kept as calls are written, the
+ * counts grouped in SQL) exactly what it answers over voyages paired in memory from every stored call and
+ * counts taken in memory (test/helpers/lanes-memory-repo.ts), after calls are written, rewritten, removed
+ * and a range deleted as `events rebuild` does. SQLite (the default test store); the views themselves were
+ * compared with the per-request computation they replaced when the voyages table came in (decision 123).
  */
 const NOW = TEST_EPOCH;
 const STORES = 8;
@@ -134,21 +137,35 @@ after(async () => {
   await app?.close();
 });
 
-test('every lanes operation answers from the stored voyages what it computed from the window’s calls, on random stores', async () => {
+test('every lanes operation answers from the store what it answers over voyages paired in memory from the stored calls, on random stores', async () => {
   const { services, store } = app.bosun.ctx;
   const repo = createEventsRepo(store.db);
   const current = services.lanes as unknown as Service;
-  const reference = createReferenceLanesService({
-    repo: createReferenceLanesRepo(store.db),
-    events: services.events,
-    ports: services.ports,
-    routes: services.routes,
-    clock: app.clock,
-    cursors: services.cursors,
-  }) as unknown as Service;
+  // the same views over the store reads computed in memory from every stored call (test/helpers/lanes-memory-repo.ts)
+  const referenceOver = async () => {
+    const calls = await store.db.selectFrom('port_calls').select(['vsl_id', 'port_id', 'ship_type', 'arrival', 'departure', 'last_fix_at', 'simulated']).execute();
+    const rows = calls.map((c) => ({
+      ...c,
+      port_id: Number(c.port_id),
+      ship_type: c.ship_type === null ? null : Number(c.ship_type),
+      arrival: Number(c.arrival),
+      departure: c.departure === null ? null : Number(c.departure),
+      last_fix_at: Number(c.last_fix_at),
+      simulated: Number(c.simulated),
+    }));
+    return createLanesService({
+      repo: createMemoryLanesRepo(rows),
+      events: services.events,
+      ports: services.ports,
+      routes: services.routes,
+      clock: app.clock,
+      cursors: services.cursors,
+    }) as unknown as Service;
+  };
   let compared = 0;
   let nonEmpty = 0;
   const compare = async (rand: () => number, label: string) => {
+    const reference = await referenceOver();
     for (const [op, query] of queriesOf(rand)) {
       const expected = await outcome(() => reference[op]!(query, caller));
       const actual = await outcome(() => current[op]!(query, caller));

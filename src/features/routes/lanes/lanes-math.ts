@@ -1,17 +1,6 @@
 import { coefficientOfVariation, mean, median, percentile, round, slope, stdDev } from '../../../platform/stats.js';
 /** Pure computations of the lanes analytics (docs/lanes.md, decisions 062 and 063): no store, no clock. */
 
-/** The columns of a port call the lanes read. */
-export interface LaneCall {
-  vsl_id: string;
-  port_id: number;
-  ship_type: number | null;
-  arrival: number;
-  departure: number | null;
-  last_fix_at: number;
-  simulated: number;
-}
-
 /** A vessel's departure from one port followed by its next arrival at another. */
 export interface Voyage {
   vslId: string;
@@ -21,25 +10,6 @@ export interface Voyage {
   arrival: number;
   shipType: number | null;
   simulated: boolean;
-}
-
-/**
- * Voyages of consecutive calls of the same vessel (calls sorted by vessel, then arrival): call A then
- * call B at another port is one voyage, departing when A ended and arriving when B began. A return to
- * the same port is no voyage. Kept when the departure lies in [since, until) and the arrival before until.
- */
-export function voyagesOf(calls: readonly LaneCall[], since: number, until: number): Voyage[] {
-  const out: Voyage[] = [];
-  for (let i = 1; i < calls.length; i++) {
-    const a = calls[i - 1]!;
-    const b = calls[i]!;
-    if (a.vsl_id !== b.vsl_id || a.port_id === b.port_id) continue;
-    // an origin call is closed once a later call exists; its last fix stands in if the departure was never written
-    const departure = a.departure ?? a.last_fix_at;
-    if (departure < since || departure >= until || b.arrival >= until || b.arrival < departure) continue;
-    out.push({ vslId: a.vsl_id, from: a.port_id, to: b.port_id, departure, arrival: b.arrival, shipType: b.ship_type ?? a.ship_type, simulated: a.simulated === 1 || b.simulated === 1 });
-  }
-  return out;
 }
 
 /** Percentile by nearest rank (p in 0..100) of values in any order; null when empty. */
