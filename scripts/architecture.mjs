@@ -6,24 +6,15 @@
 // A folder is a directory under src/; an area is a top folder of src/, a feature folder, or for the areas with
 // sub-features (features/harbor, features/exchange, features/routes) the area folder. Imports are read
 // from the source text (static, dynamic and type-only, as dependency-cruiser counts them).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, posix } from 'node:path';
+import { numberOption, typeScriptFiles } from './source-files.mjs';
 
 const AREAS_WITH_SUB_FEATURES = ['features/harbor', 'features/exchange', 'features/routes'];
 const args = process.argv.slice(2);
 const check = args.includes('--check');
-const maxIndex = args.indexOf('--max-back-edges');
-const maxBackEdges = maxIndex >= 0 ? Number(args[maxIndex + 1]) : 60;
+const maxBackEdges = numberOption(args, '--max-back-edges', 60);
 const byDirectory = args.includes('--directories');
-
-function walk(dir, out = []) {
-  for (const name of readdirSync(dir)) {
-    const path = posix.join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
 
 const directoryOf = (file) => posix.dirname(file).replace(/^src\/?/, '') || '.';
 const folderOf = (file) => (byDirectory ? directoryOf(file) : areaOf(directoryOf(file)));
@@ -34,7 +25,7 @@ function areaOf(folder) {
   return parts[0] === 'features' && parts.length > 1 ? `features/${parts[1]}` : parts[0];
 }
 
-const files = walk('src');
+const files = typeScriptFiles('src');
 const edges = new Map(); // "from\u0000to" -> number of file imports
 const importPattern = /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g;
 for (const file of files) {

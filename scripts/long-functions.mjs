@@ -2,23 +2,13 @@
 //   node scripts/long-functions.mjs [--max 300] [--check]
 // Counts the lines a function spans, from its first line to its closing brace; a function nested in a
 // longer one is listed only when it is itself over the limit.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { posix } from 'node:path';
+import { readFileSync } from 'node:fs';
 import ts from 'typescript';
+import { numberOption, typeScriptFiles } from './source-files.mjs';
 
 const args = process.argv.slice(2);
-const maxIndex = args.indexOf('--max');
-const max = maxIndex >= 0 ? Number(args[maxIndex + 1]) : 300;
+const max = numberOption(args, '--max', 300);
 const check = args.includes('--check');
-
-function walk(dir, out = []) {
-  for (const name of readdirSync(dir)) {
-    const path = posix.join(dir, name);
-    if (statSync(path).isDirectory()) walk(path, out);
-    else if (name.endsWith('.ts')) out.push(path);
-  }
-  return out;
-}
 
 function nameOf(node) {
   if (node.name && ts.isIdentifier(node.name)) return node.name.text;
@@ -29,7 +19,7 @@ function nameOf(node) {
 }
 
 const long = [];
-for (const file of walk('src')) {
+for (const file of typeScriptFiles('src')) {
   const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
   const visit = (node) => {
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
