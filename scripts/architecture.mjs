@@ -7,7 +7,7 @@
 // sub-features (features/harbor, features/exchange, features/routes) the area folder. Imports are read
 // from the source text (static, dynamic and type-only, as dependency-cruiser counts them).
 import { readFileSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 import { numberOption, typeScriptFiles } from './source-files.mjs';
 
 const AREAS_WITH_SUB_FEATURES = ['features/harbor', 'features/exchange', 'features/routes'];
