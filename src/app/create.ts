@@ -112,13 +112,9 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
   const catalog = buildCatalogView(AREAS.routes);
   const startedAt = clock.now();
   const statusReporters: StatusReporter[] = [];
+  const processBase: ProcessBase = { config, clock, logger, store, redis, bus };
   const areas = AREAS.build({
-    config,
-    clock,
-    logger,
-    store,
-    redis,
-    bus,
+    ...processBase,
     cursors,
     catalog,
     fleet,
@@ -140,12 +136,7 @@ export async function createCore(config: Config, options: CoreOptions = {}): Pro
 
   let closed = false;
   return {
-    config,
-    clock,
-    logger,
-    store,
-    redis,
-    bus,
+    ...processBase,
     catalog,
     services,
     startedAt,

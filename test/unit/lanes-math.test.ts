@@ -1,41 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { cellsOfLines, coefficientOfVariation, componentSizes, meanOfLastK, median, nearestRank, robustZ, slope } from '../../src/features/routes/lanes/lanes-math.js';
-import { voyagePairs, type VoyageCall } from '../../src/events/voyages.js';
-
-const H = 3_600_000;
-const c = (vsl: string, port: number, arrival: number, departure: number | null, extra: Partial<VoyageCall> = {}): VoyageCall => ({
-  vsl_id: vsl,
-  port_id: port,
-  ship_type: 70,
-  arrival,
-  departure,
-  last_fix_at: departure ?? arrival,
-  simulated: 0,
-  ...extra,
-});
-
-test('voyagePairs: consecutive calls of one vessel at different ports; the last fix stands in for a departure never written', () => {
-  const calls = [
-    c('a', 1, 0, 10 * H),
-    c('a', 1, 20 * H, 30 * H), // back at port 1: no voyage 1 → 1
-    c('a', 2, 50 * H, 60 * H), // 1 → 2 departing at 30 h
-    c('a', 3, 70 * H, null), // 2 → 3 departing at 60 h
-    c('b', 3, 71 * H, 72 * H), // another vessel: never paired with a's calls
-    c('b', 4, 200 * H, null, { ship_type: null, simulated: 1 }), // the destination's unknown type: the origin's; simulated
-    c('d', 5, 0, null, { last_fix_at: 40 * H }), // departure never written: the last fix stands in
-    c('d', 6, 45 * H, null, { ship_type: 80 }),
-  ];
-  assert.deepEqual(
-    voyagePairs(calls).map((x) => [x.vsl_id, x.from_port, x.to_port, x.from_arrival / H, x.departure / H, x.arrival / H, x.ship_type, x.simulated]),
-    [
-      ['a', 1, 2, 20, 30, 50, 70, 0],
-      ['a', 2, 3, 50, 60, 70, 70, 0],
-      ['b', 3, 4, 71, 72, 200, 70, 1],
-      ['d', 5, 6, 0, 40, 45, 80, 0],
-    ],
-  );
-});
 
 test('median, nearest rank, slope and coefficient of variation', () => {
   assert.equal(median([3, 1, 2, 10]), 2.5);
