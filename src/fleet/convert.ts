@@ -48,7 +48,8 @@ export function etaToIso(month: unknown, day: unknown, hour: unknown, minute: un
   return eta === null ? null : iso(eta).replace('.000Z', 'Z');
 }
 
-function emptyStatic(mmsi: number, meta: ObservationMeta): StaticReport {
+/** A static report that carries nothing but who reported and when (every field a message may fill is null). */
+export function emptyStatic(mmsi: number, meta: ObservationMeta): StaticReport {
   return {
     ...meta,
     mmsi,

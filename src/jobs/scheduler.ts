@@ -87,23 +87,7 @@ export function createScheduler(logger: Logger, now: () => number) {
         timer: null,
         running: null,
         timerStartedAt: null,
-        status: {
-          name: job.name,
-          every_seconds: job.everyMs / 1000,
-          last_run_at: null,
-          last_result: null,
-          last_error: null,
-          runs: 0,
-          last_started_at: null,
-          last_duration_ms: null,
-          running: false,
-          failures: 0,
-          consecutive_failures: 0,
-          last_failure_at: null,
-          last_success_at: null,
-          next_run_at: null,
-          scheduled_since: null,
-        },
+        status: neverRun(job),
       });
     },
     start(): void {
@@ -129,3 +113,24 @@ export function createScheduler(logger: Logger, now: () => number) {
   };
 }
 export type Scheduler = ReturnType<typeof createScheduler>;
+
+/** A job's status before its first run. */
+export function neverRun(job: Pick<Job, 'name' | 'everyMs'>): JobStatus {
+  return {
+    name: job.name,
+    every_seconds: job.everyMs / 1000,
+    last_run_at: null,
+    last_result: null,
+    last_error: null,
+    runs: 0,
+    last_started_at: null,
+    last_duration_ms: null,
+    running: false,
+    failures: 0,
+    consecutive_failures: 0,
+    last_failure_at: null,
+    last_success_at: null,
+    next_run_at: null,
+    scheduled_since: null,
+  };
+}

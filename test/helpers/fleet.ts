@@ -1,4 +1,5 @@
 import type { FleetService } from '../../src/fleet/fleet-service.js';
+import { emptyStatic } from '../../src/fleet/convert.js';
 import type { PositionReport, StaticReport } from '../../src/fleet/types.js';
 import { MINUTE } from '../../src/platform/clock.js';
 
@@ -22,23 +23,7 @@ export function position(mmsi: number, observedAt: number, lat: number, lon: num
 }
 
 export function identity(mmsi: number, observedAt: number, extra: Partial<StaticReport> = {}): StaticReport {
-  return {
-    mmsi,
-    imo: null,
-    name: null,
-    callsign: null,
-    shipType: null,
-    lengthM: null,
-    beamM: null,
-    draughtM: null,
-    destination: null,
-    eta: null,
-    observedAt,
-    receivedAt: observedAt,
-    source: 'file:test.nmea',
-    simulated: false,
-    ...extra,
-  };
+  return { ...emptyStatic(mmsi, { observedAt, receivedAt: observedAt, source: 'file:test.nmea', simulated: false }), ...extra };
 }
 
 /** Accepts and flushes, as a feed would. */

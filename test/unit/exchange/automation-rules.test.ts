@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { HOUR, MINUTE, iso } from '../../../src/platform/clock.js';
-import { createScheduler, type JobStatus } from '../../../src/jobs/scheduler.js';
+import { createScheduler, neverRun, type JobStatus } from '../../../src/jobs/scheduler.js';
 import { createLogger } from '../../../src/observability/logger.js';
 import { evaluateAlerts, jobHealth, overallState } from '../../../src/features/exchange/community/automation-rules.js';
 import { isTestMarked, PRODUCTION_OPERATIONS } from '../../../src/features/exchange/community/activity-service.js';
@@ -10,24 +10,7 @@ import { effectiveTransferState, normalizeTags } from '../../../src/features/exc
 const T0 = Date.UTC(2026, 10, 24, 3, 0, 0);
 
 function status(patch: Partial<JobStatus>): JobStatus {
-  return {
-    name: 'job',
-    every_seconds: 60,
-    last_run_at: null,
-    last_result: null,
-    last_error: null,
-    runs: 0,
-    last_started_at: null,
-    last_duration_ms: null,
-    running: false,
-    failures: 0,
-    consecutive_failures: 0,
-    last_failure_at: null,
-    last_success_at: null,
-    next_run_at: null,
-    scheduled_since: null,
-    ...patch,
-  };
+  return { ...neverRun({ name: 'job', everyMs: 60_000 }), ...patch };
 }
 
 test('the scheduler records start, duration, failures and the next run of each job', async () => {
