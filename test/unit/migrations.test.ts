@@ -34,4 +34,10 @@ test('migrations import nothing outside the store (they must not follow live fea
     const outside = imports.filter((path) => path.startsWith('.') && !path.startsWith('./') && !/^\.\.\/[\w-]+\.js$/.test(path));
     assert.deepEqual(outside, [], `${name} imports ${outside.join(', ')}`);
   }
+  for (const name of readdirSync(`${MIGRATIONS_DIR}/helpers`).filter((file) => file.endsWith('.ts'))) {
+    const source = readFileSync(`${MIGRATIONS_DIR}/helpers/${name}`, 'utf8');
+    const imports = [...source.matchAll(/from '([^']+)'/g)].map((m) => m[1]!);
+    const outside = imports.filter((path) => path.startsWith('.') && !path.startsWith('./') && !/^\.\.\/\.\.\/[\w-]+\.js$/.test(path));
+    assert.deepEqual(outside, [], `helpers/${name} imports ${outside.join(', ')}`);
+  }
 });

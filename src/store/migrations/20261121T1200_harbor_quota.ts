@@ -1,13 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
-  await d
-    .addAutoId(db.schema.createTable('harbor_action_ledger'), 'id')
-    .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.agent_id').onDelete('cascade'))
-    .addColumn('operation', 'text', (c) => c.notNull())
-    .addColumn('is_create', 'integer', (c) => c.notNull())
-    .addColumn('at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('harbor_action_ledger_agent_at').on('harbor_action_ledger').columns(['agent_id', 'at']).execute();
+  await createTables(db, d, [
+    {
+      name: 'harbor_action_ledger',
+      columns: `
+        id autoincrement
+        agent_id text not null references agents.agent_id on delete cascade
+        operation text not null
+        is_create integer not null
+        at bigint not null`,
+      indexes: `
+        harbor_action_ledger_agent_at (agent_id, at)`,
+    },
+  ]);
 }

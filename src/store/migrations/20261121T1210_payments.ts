@@ -1,24 +1,29 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
-export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
-  await db.schema
-    .createTable('payment_intents')
-    .addColumn('payment_id', 'text', (c) => c.primaryKey())
-    .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.agent_id').onDelete('cascade'))
-    .addColumn('purpose', 'text', (c) => c.notNull())
-    .addColumn('rail_id', 'text', (c) => c.notNull())
-    .addColumn('amount', 'text')
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('idempotency_key', 'text', (c) => c.notNull())
-    .addColumn('request_hash', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addColumn('proof', 'text')
-    .addColumn('proof_tx_hash', 'text', (c) => c.unique())
-    .addColumn('review_note', 'text')
-    .addUniqueConstraint('payment_intents_agent_key', ['agent_id', 'idempotency_key'])
-    .execute();
-  await db.schema.createIndex('payment_intents_state').on('payment_intents').columns(['state', 'created_at']).execute();
+export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
+  await createTables(db, d, [
+    {
+      name: 'payment_intents',
+      columns: `
+        payment_id text primary key
+        agent_id text not null references agents.agent_id on delete cascade
+        purpose text not null
+        rail_id text not null
+        amount text
+        state text not null
+        idempotency_key text not null
+        request_hash text not null
+        created_at bigint not null
+        expires_at bigint not null
+        updated_at bigint not null
+        proof text
+        proof_tx_hash text unique
+        review_note text
+        constraint payment_intents_agent_key unique (agent_id, idempotency_key)`,
+      indexes: `
+        payment_intents_state (state, created_at)`,
+    },
+  ]);
 }

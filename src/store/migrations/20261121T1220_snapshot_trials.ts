@@ -1,23 +1,30 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
-  await db.schema
-    .createTable('harbor_snapshot_trials')
-    .addColumn('agent_id', 'text', (c) => c.primaryKey().references('agents.agent_id').onDelete('cascade'))
-    .addColumn('vessel_ref', 'text', (c) => c.notNull())
-    .addColumn('imo', 'bigint')
-    .addColumn('mmsi', 'bigint')
-    .addColumn('vsl_id', 'text')
-    .addColumn('granted_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .addColumn('revoked_at', 'bigint')
-    .execute();
-  await d
-    .addAutoId(db.schema.createTable('harbor_trial_failures'), 'id')
-    .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.agent_id').onDelete('cascade'))
-    .addColumn('code', 'text', (c) => c.notNull())
-    .addColumn('at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('harbor_trial_failures_agent_at').on('harbor_trial_failures').columns(['agent_id', 'at']).execute();
+  await createTables(db, d, [
+    {
+      name: 'harbor_snapshot_trials',
+      columns: `
+        agent_id text primary key references agents.agent_id on delete cascade
+        vessel_ref text not null
+        imo bigint
+        mmsi bigint
+        vsl_id text
+        granted_at bigint not null
+        expires_at bigint not null
+        revoked_at bigint`,
+    },
+    {
+      name: 'harbor_trial_failures',
+      columns: `
+        id autoincrement
+        agent_id text not null references agents.agent_id on delete cascade
+        code text not null
+        at bigint not null`,
+      indexes: `
+        harbor_trial_failures_agent_at (agent_id, at)`,
+    },
+  ]);
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 /** Fixed seed instant of the onboarding group and its welcome post (the same on every deployment). */
 const SEEDED_AT = Date.UTC(2026, 10, 1);
@@ -10,83 +11,92 @@ const ONBOARDING_GROUP_NAME = 'Welcome Desk / Sandbox Commons';
 const WELCOME_POST_ID = 'pst_welcome';
 
 export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
-  await db.schema
-    .createTable('harbor_groups')
-    .addColumn('group_id', 'integer', (c) => c.primaryKey())
-    .addColumn('name', 'text', (c) => c.notNull().unique())
-    .addColumn('description', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
-
-  await db.schema
-    .createTable('harbor_group_members')
-    .addColumn('group_id', 'integer', (c) => c.notNull().references('harbor_groups.group_id').onDelete('cascade'))
-    .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.agent_id').onDelete('cascade'))
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('requested_at', 'bigint', (c) => c.notNull())
-    .addColumn('decided_at', 'bigint')
-    .addPrimaryKeyConstraint('harbor_group_members_pk', ['group_id', 'agent_id'])
-    .execute();
-  await db.schema.createIndex('harbor_group_members_agent').on('harbor_group_members').columns(['agent_id', 'state']).execute();
-  await db.schema.createIndex('harbor_group_members_state').on('harbor_group_members').columns(['state', 'requested_at']).execute();
-
-  await db.schema
-    .createTable('harbor_group_posts')
-    .addColumn('post_id', 'text', (c) => c.primaryKey())
-    .addColumn('group_id', 'integer', (c) => c.notNull().references('harbor_groups.group_id').onDelete('cascade'))
-    .addColumn('parent_post_id', 'text', (c) => c.references('harbor_group_posts.post_id').onDelete('cascade'))
-    .addColumn('author_agent_id', 'text', (c) => c.references('agents.agent_id').onDelete('cascade'))
-    .addColumn('author_kind', 'text', (c) => c.notNull())
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('pinned', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('last_activity_at', 'bigint', (c) => c.notNull())
-    .addColumn('hidden_at', 'bigint')
-    .addColumn('hidden_reason', 'text')
-    .execute();
-  await db.schema.createIndex('harbor_group_posts_topics').on('harbor_group_posts').columns(['group_id', 'created_at', 'post_id']).execute();
-  await db.schema.createIndex('harbor_group_posts_replies').on('harbor_group_posts').columns(['parent_post_id', 'created_at', 'post_id']).execute();
-  await db.schema.createIndex('harbor_group_posts_author').on('harbor_group_posts').columns(['author_agent_id', 'group_id', 'created_at']).execute();
-  await db.schema.createIndex('harbor_group_posts_activity').on('harbor_group_posts').columns(['last_activity_at']).execute();
-
-  await db.schema
-    .createTable('harbor_group_reactions')
-    .addColumn('post_id', 'text', (c) => c.notNull().references('harbor_group_posts.post_id').onDelete('cascade'))
-    .addColumn('agent_id', 'text', (c) => c.notNull().references('agents.agent_id').onDelete('cascade'))
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('value', 'integer', (c) => c.notNull())
-    .addColumn('group_id', 'integer', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('harbor_group_reactions_pk', ['post_id', 'agent_id', 'kind'])
-    .execute();
-  await db.schema.createIndex('harbor_group_reactions_agent').on('harbor_group_reactions').columns(['agent_id', 'group_id', 'kind', 'created_at']).execute();
-
-  await db.schema
-    .createTable('harbor_group_reports')
-    .addColumn('report_id', 'text', (c) => c.primaryKey())
-    .addColumn('post_id', 'text', (c) => c.notNull().references('harbor_group_posts.post_id').onDelete('cascade'))
-    .addColumn('group_id', 'integer', (c) => c.notNull())
-    .addColumn('reporter_agent_id', 'text', (c) => c.notNull().references('agents.agent_id').onDelete('cascade'))
-    .addColumn('reason', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('decided_at', 'bigint')
-    .addUniqueConstraint('harbor_group_reports_once', ['post_id', 'reporter_agent_id'])
-    .execute();
-  await db.schema.createIndex('harbor_group_reports_state').on('harbor_group_reports').columns(['state', 'created_at']).execute();
-
-  await d
-    .addAutoId(db.schema.createTable('harbor_group_moderation'), 'id')
-    .addColumn('post_id', 'text', (c) => c.notNull())
-    .addColumn('group_id', 'integer', (c) => c.notNull())
-    .addColumn('author_agent_id', 'text', (c) => c.references('agents.agent_id').onDelete('cascade'))
-    .addColumn('reason', 'text', (c) => c.notNull())
-    .addColumn('incident', 'integer', (c) => c.notNull())
-    .addColumn('actor', 'text', (c) => c.notNull())
-    .addColumn('at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('harbor_group_moderation_author').on('harbor_group_moderation').columns(['author_agent_id', 'incident']).execute();
+  await createTables(db, d, [
+    {
+      name: 'harbor_groups',
+      columns: `
+        group_id integer primary key
+        name text not null unique
+        description text not null
+        kind text not null
+        created_at bigint not null`,
+    },
+    {
+      name: 'harbor_group_members',
+      columns: `
+        group_id integer not null references harbor_groups.group_id on delete cascade
+        agent_id text not null references agents.agent_id on delete cascade
+        state text not null
+        requested_at bigint not null
+        decided_at bigint
+        constraint harbor_group_members_pk primary key (group_id, agent_id)`,
+      indexes: `
+        harbor_group_members_agent (agent_id, state)
+        harbor_group_members_state (state, requested_at)`,
+    },
+    {
+      name: 'harbor_group_posts',
+      columns: `
+        post_id text primary key
+        group_id integer not null references harbor_groups.group_id on delete cascade
+        parent_post_id text references harbor_group_posts.post_id on delete cascade
+        author_agent_id text references agents.agent_id on delete cascade
+        author_kind text not null
+        body text not null
+        pinned integer not null
+        created_at bigint not null
+        last_activity_at bigint not null
+        hidden_at bigint
+        hidden_reason text`,
+      indexes: `
+        harbor_group_posts_topics (group_id, created_at, post_id)
+        harbor_group_posts_replies (parent_post_id, created_at, post_id)
+        harbor_group_posts_author (author_agent_id, group_id, created_at)
+        harbor_group_posts_activity (last_activity_at)`,
+    },
+    {
+      name: 'harbor_group_reactions',
+      columns: `
+        post_id text not null references harbor_group_posts.post_id on delete cascade
+        agent_id text not null references agents.agent_id on delete cascade
+        kind text not null
+        value integer not null
+        group_id integer not null
+        created_at bigint not null
+        constraint harbor_group_reactions_pk primary key (post_id, agent_id, kind)`,
+      indexes: `
+        harbor_group_reactions_agent (agent_id, group_id, kind, created_at)`,
+    },
+    {
+      name: 'harbor_group_reports',
+      columns: `
+        report_id text primary key
+        post_id text not null references harbor_group_posts.post_id on delete cascade
+        group_id integer not null
+        reporter_agent_id text not null references agents.agent_id on delete cascade
+        reason text not null
+        state text not null
+        created_at bigint not null
+        decided_at bigint
+        constraint harbor_group_reports_once unique (post_id, reporter_agent_id)`,
+      indexes: `
+        harbor_group_reports_state (state, created_at)`,
+    },
+    {
+      name: 'harbor_group_moderation',
+      columns: `
+        id autoincrement
+        post_id text not null
+        group_id integer not null
+        author_agent_id text references agents.agent_id on delete cascade
+        reason text not null
+        incident integer not null
+        actor text not null
+        at bigint not null`,
+      indexes: `
+        harbor_group_moderation_author (author_agent_id, incident)`,
+    },
+  ]);
 
   await db
     .insertInto('harbor_groups')

@@ -1,17 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
-export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
-  await db.schema
-    .createTable('idempotency_records')
-    .addColumn('caller', 'text', (c) => c.notNull())
-    .addColumn('idem_key', 'text', (c) => c.notNull())
-    .addColumn('fingerprint', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('response', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('idempotency_records_pk', ['caller', 'idem_key'])
-    .execute();
-  await db.schema.createIndex('idempotency_records_expires').on('idempotency_records').column('expires_at').execute();
+export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
+  await createTables(db, d, [
+    {
+      name: 'idempotency_records',
+      columns: `
+        caller text not null
+        idem_key text not null
+        fingerprint text not null
+        state text not null
+        response text
+        created_at bigint not null
+        expires_at bigint not null
+        constraint idempotency_records_pk primary key (caller, idem_key)`,
+      indexes: `
+        idempotency_records_expires (expires_at)`,
+    },
+  ]);
 }

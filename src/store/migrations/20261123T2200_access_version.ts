@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 /**
  * One counter that every change to an agent or its scope grants bumps, in the same transaction, by
@@ -8,11 +9,14 @@ import type { DialectHelpers } from '../dialect.js';
  * Registering an agent inserts its sandbox grants, which bumps the counter too; that is rare enough.
  */
 export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
-  await db.schema
-    .createTable('access_version')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('version', 'bigint', (c) => c.notNull())
-    .execute();
+  await createTables(db, d, [
+    {
+      name: 'access_version',
+      columns: `
+        id integer primary key
+        version bigint not null`,
+    },
+  ]);
   await db.insertInto('access_version').values({ id: 1, version: 0 }).execute();
   const bump = 'update access_version set version = version + 1 where id = 1';
   if (d.name === 'sqlite') {

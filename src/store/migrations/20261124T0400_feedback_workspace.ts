@@ -1,96 +1,109 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 /**
  * Feedback tickets and the overrides accepted corrections become (with a version counter other
  * processes watch, like port_import_version), the agent workspace (documents, the per-agent event inbox
  * and its sequence counter), and operator grants of the vessel services (docs/feedback.md, docs/workspace.md).
  */
-export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
-  await db.schema
-    .createTable('feedback_tickets')
-    .addColumn('ticket_id', 'text', (c) => c.primaryKey())
-    .addColumn('agent_id', 'text', (c) => c.notNull())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('subject_kind', 'text', (c) => c.notNull())
-    .addColumn('subject_ref', 'text', (c) => c.notNull())
-    .addColumn('title', 'text', (c) => c.notNull())
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('evidence', 'text', (c) => c.notNull())
-    .addColumn('changes', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('public_response', 'text')
-    .addColumn('internal_note', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('feedback_tickets_agent').on('feedback_tickets').columns(['agent_id', 'created_at']).execute();
-  await db.schema.createIndex('feedback_tickets_state').on('feedback_tickets').columns(['state', 'created_at']).execute();
-
-  await db.schema
-    .createTable('data_overrides')
-    .addColumn('override_id', 'text', (c) => c.primaryKey())
-    .addColumn('ticket_id', 'text', (c) => c.notNull())
-    .addColumn('target_kind', 'text', (c) => c.notNull())
-    .addColumn('target_key', 'text', (c) => c.notNull())
-    .addColumn('field', 'text', (c) => c.notNull())
-    .addColumn('value', 'text', (c) => c.notNull())
-    .addColumn('provenance', 'text', (c) => c.notNull())
-    .addColumn('applied_at', 'bigint', (c) => c.notNull())
-    .addColumn('reverted_at', 'bigint')
-    .execute();
-  await db.schema.createIndex('data_overrides_target').on('data_overrides').columns(['target_kind', 'target_key']).execute();
-  await db.schema.createIndex('data_overrides_ticket').on('data_overrides').column('ticket_id').execute();
-  await db.schema
-    .createTable('data_override_version')
-    .addColumn('id', 'integer', (c) => c.primaryKey())
-    .addColumn('version', 'bigint', (c) => c.notNull())
-    .execute();
+export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
+  await createTables(db, d, [
+    {
+      name: 'feedback_tickets',
+      columns: `
+        ticket_id text primary key
+        agent_id text not null
+        kind text not null
+        subject_kind text not null
+        subject_ref text not null
+        title text not null
+        body text not null
+        evidence text not null
+        changes text not null
+        state text not null
+        public_response text
+        internal_note text
+        created_at bigint not null
+        updated_at bigint not null`,
+      indexes: `
+        feedback_tickets_agent (agent_id, created_at)
+        feedback_tickets_state (state, created_at)`,
+    },
+    {
+      name: 'data_overrides',
+      columns: `
+        override_id text primary key
+        ticket_id text not null
+        target_kind text not null
+        target_key text not null
+        field text not null
+        value text not null
+        provenance text not null
+        applied_at bigint not null
+        reverted_at bigint`,
+      indexes: `
+        data_overrides_target (target_kind, target_key)
+        data_overrides_ticket (ticket_id)`,
+    },
+    {
+      name: 'data_override_version',
+      columns: `
+        id integer primary key
+        version bigint not null`,
+    },
+  ]);
   await db.insertInto('data_override_version').values({ id: 1, version: 0 }).execute();
 
-  await db.schema
-    .createTable('workspace_documents')
-    .addColumn('agent_id', 'text', (c) => c.notNull())
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('media_type', 'text', (c) => c.notNull())
-    .addColumn('content', 'text', (c) => c.notNull())
-    .addColumn('size_bytes', 'integer', (c) => c.notNull())
-    .addColumn('revision', 'integer', (c) => c.notNull())
-    .addColumn('etag', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .addPrimaryKeyConstraint('workspace_documents_pk', ['agent_id', 'name'])
-    .execute();
-
-  await db.schema
-    .createTable('workspace_events')
-    .addColumn('agent_id', 'text', (c) => c.notNull())
-    .addColumn('seq', 'bigint', (c) => c.notNull())
-    .addColumn('event_id', 'text', (c) => c.notNull().unique())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('payload', 'text', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('acked_at', 'bigint')
-    .addPrimaryKeyConstraint('workspace_events_pk', ['agent_id', 'seq'])
-    .execute();
-  await db.schema.createIndex('workspace_events_created').on('workspace_events').column('created_at').execute();
-  await db.schema
-    .createTable('workspace_event_counters')
-    .addColumn('agent_id', 'text', (c) => c.primaryKey())
-    .addColumn('last_seq', 'bigint', (c) => c.notNull())
-    .execute();
-
-  await db.schema
-    .createTable('vessel_service_grants')
-    .addColumn('grant_id', 'text', (c) => c.primaryKey())
-    .addColumn('agent_id', 'text', (c) => c.notNull())
-    .addColumn('vessel_ref', 'text', (c) => c.notNull())
-    .addColumn('imo', 'integer')
-    .addColumn('mmsi', 'integer')
-    .addColumn('vsl_id', 'text')
-    .addColumn('granted_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .addColumn('revoked_at', 'bigint')
-    .execute();
-  await db.schema.createIndex('vessel_service_grants_agent').on('vessel_service_grants').columns(['agent_id', 'expires_at']).execute();
+  await createTables(db, d, [
+    {
+      name: 'workspace_documents',
+      columns: `
+        agent_id text not null
+        name text not null
+        media_type text not null
+        content text not null
+        size_bytes integer not null
+        revision integer not null
+        etag text not null
+        created_at bigint not null
+        updated_at bigint not null
+        constraint workspace_documents_pk primary key (agent_id, name)`,
+    },
+    {
+      name: 'workspace_events',
+      columns: `
+        agent_id text not null
+        seq bigint not null
+        event_id text not null unique
+        kind text not null
+        payload text not null
+        created_at bigint not null
+        acked_at bigint
+        constraint workspace_events_pk primary key (agent_id, seq)`,
+      indexes: `
+        workspace_events_created (created_at)`,
+    },
+    {
+      name: 'workspace_event_counters',
+      columns: `
+        agent_id text primary key
+        last_seq bigint not null`,
+    },
+    {
+      name: 'vessel_service_grants',
+      columns: `
+        grant_id text primary key
+        agent_id text not null
+        vessel_ref text not null
+        imo integer
+        mmsi integer
+        vsl_id text
+        granted_at bigint not null
+        expires_at bigint not null
+        revoked_at bigint`,
+      indexes: `
+        vessel_service_grants_agent (agent_id, expires_at)`,
+    },
+  ]);
 }

@@ -1,27 +1,32 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 /**
  * Every tool call made through POST /v1/webmcp/dispatch or the MCP endpoint (docs/mcp.md): who called
  * which tool, when, the outcome and the arguments with sensitive values redacted. Read by
  * /v1/webmcp/dispatch/health and /dispatch/audit; rows older than the retention are deleted.
  */
-export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
-  await db.schema
-    .createTable('webmcp_dispatches')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('ts', 'bigint', (c) => c.notNull())
-    .addColumn('channel', 'text', (c) => c.notNull())
-    .addColumn('tool', 'text', (c) => c.notNull())
-    .addColumn('caller_kind', 'text', (c) => c.notNull())
-    .addColumn('agent_id', 'text')
-    .addColumn('request_id', 'text', (c) => c.notNull())
-    .addColumn('inner_request_id', 'text')
-    .addColumn('status', 'integer', (c) => c.notNull())
-    .addColumn('error_code', 'text')
-    .addColumn('latency_ms', 'double precision', (c) => c.notNull())
-    .addColumn('cost_units', 'double precision', (c) => c.notNull())
-    .addColumn('arguments', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('webmcp_dispatches_ts').on('webmcp_dispatches').columns(['ts', 'id']).execute();
+export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
+  await createTables(db, d, [
+    {
+      name: 'webmcp_dispatches',
+      columns: `
+        id text primary key
+        ts bigint not null
+        channel text not null
+        tool text not null
+        caller_kind text not null
+        agent_id text
+        request_id text not null
+        inner_request_id text
+        status integer not null
+        error_code text
+        latency_ms double precision not null
+        cost_units double precision not null
+        arguments text not null`,
+      indexes: `
+        webmcp_dispatches_ts (ts, id)`,
+    },
+  ]);
 }

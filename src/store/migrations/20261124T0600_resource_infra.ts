@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 /**
  * The resource_infra layer (docs/resource-infra.md, docs/decisions/050): objects built from the
@@ -7,70 +8,80 @@ import type { DialectHelpers } from '../dialect.js';
  * findings of every run.
  */
 export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
-  await d
-    .addAutoId(db.schema.createTable('infra_runs'), 'id')
-    .addColumn('source_id', 'text', (c) => c.notNull())
-    .addColumn('file', 'text', (c) => c.notNull())
-    .addColumn('shipped_file', 'integer', (c) => c.notNull())
-    .addColumn('file_sha256', 'text')
-    .addColumn('started_at', 'bigint', (c) => c.notNull())
-    .addColumn('finished_at', 'bigint')
-    .addColumn('state', 'text', (c) => c.notNull())
-    .addColumn('rows_read', 'integer', (c) => c.notNull())
-    .addColumn('created', 'integer', (c) => c.notNull())
-    .addColumn('updated', 'integer', (c) => c.notNull())
-    .addColumn('unchanged', 'integer', (c) => c.notNull())
-    .addColumn('removed', 'integer', (c) => c.notNull())
-    .addColumn('failed', 'integer', (c) => c.notNull())
-    .addColumn('skipped', 'text', (c) => c.notNull())
-    .addColumn('objects_after', 'integer', (c) => c.notNull())
-    .addColumn('error', 'text')
-    .execute();
-  await db.schema.createIndex('infra_runs_source').on('infra_runs').columns(['source_id', 'id']).execute();
-
-  await db.schema
-    .createTable('infra_objects')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('source_id', 'text', (c) => c.notNull())
-    .addColumn('source_key', 'text', (c) => c.notNull())
-    .addColumn('category', 'text', (c) => c.notNull())
-    .addColumn('subcategory', 'text')
-    .addColumn('name', 'text', (c) => c.notNull())
-    .addColumn('status', 'text', (c) => c.notNull())
-    .addColumn('country', 'text')
-    .addColumn('region', 'text')
-    .addColumn('lon', 'double precision', (c) => c.notNull())
-    .addColumn('lat', 'double precision', (c) => c.notNull())
-    .addColumn('geometry_type', 'text', (c) => c.notNull())
-    .addColumn('body', 'text', (c) => c.notNull())
-    .addColumn('content_hash', 'text', (c) => c.notNull())
-    .addColumn('first_run_id', 'bigint', (c) => c.notNull())
-    .addColumn('last_run_id', 'bigint', (c) => c.notNull())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('infra_objects_source').on('infra_objects').columns(['source_id', 'id']).execute();
-
-  await d
-    .addAutoId(db.schema.createTable('infra_failures'), 'id')
-    .addColumn('run_id', 'bigint', (c) => c.notNull())
-    .addColumn('source_id', 'text', (c) => c.notNull())
-    .addColumn('row_ref', 'text', (c) => c.notNull())
-    .addColumn('reason', 'text', (c) => c.notNull())
-    .addColumn('detail', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('infra_failures_run').on('infra_failures').columns(['run_id', 'id']).execute();
-
-  await d
-    .addAutoId(db.schema.createTable('infra_findings'), 'id')
-    .addColumn('source_id', 'text', (c) => c.notNull())
-    .addColumn('run_id', 'bigint', (c) => c.notNull())
-    .addColumn('object_id', 'text')
-    .addColumn('row_ref', 'text')
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('lon', 'double precision')
-    .addColumn('lat', 'double precision')
-    .addColumn('detail', 'text', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('infra_findings_source').on('infra_findings').columns(['source_id', 'kind']).execute();
+  await createTables(db, d, [
+    {
+      name: 'infra_runs',
+      columns: `
+        id autoincrement
+        source_id text not null
+        file text not null
+        shipped_file integer not null
+        file_sha256 text
+        started_at bigint not null
+        finished_at bigint
+        state text not null
+        rows_read integer not null
+        created integer not null
+        updated integer not null
+        unchanged integer not null
+        removed integer not null
+        failed integer not null
+        skipped text not null
+        objects_after integer not null
+        error text`,
+      indexes: `
+        infra_runs_source (source_id, id)`,
+    },
+    {
+      name: 'infra_objects',
+      columns: `
+        id text primary key
+        source_id text not null
+        source_key text not null
+        category text not null
+        subcategory text
+        name text not null
+        status text not null
+        country text
+        region text
+        lon double precision not null
+        lat double precision not null
+        geometry_type text not null
+        body text not null
+        content_hash text not null
+        first_run_id bigint not null
+        last_run_id bigint not null
+        created_at bigint not null
+        updated_at bigint not null`,
+      indexes: `
+        infra_objects_source (source_id, id)`,
+    },
+    {
+      name: 'infra_failures',
+      columns: `
+        id autoincrement
+        run_id bigint not null
+        source_id text not null
+        row_ref text not null
+        reason text not null
+        detail text not null`,
+      indexes: `
+        infra_failures_run (run_id, id)`,
+    },
+    {
+      name: 'infra_findings',
+      columns: `
+        id autoincrement
+        source_id text not null
+        run_id bigint not null
+        object_id text
+        row_ref text
+        kind text not null
+        lon double precision
+        lat double precision
+        detail text not null`,
+      indexes: `
+        infra_findings_source (source_id, kind)`,
+    },
+  ]);
 }

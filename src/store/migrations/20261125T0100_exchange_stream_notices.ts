@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 /**
  * Moderation notices of the exchange message stream (decision 055): a message hidden or restored, a
@@ -8,15 +9,18 @@ import type { DialectHelpers } from '../dialect.js';
  * `channel`, `sender_id` and `recipient_id` are the hidden message's (or the hidden channel's), so
  * a notice goes only to the streams that could see what it is about.
  */
-export async function up(db: Kysely<any>, _d: DialectHelpers): Promise<void> {
-  await db.schema
-    .createTable('exchange_stream_notices')
-    .addColumn('seq', 'bigint', (c) => c.primaryKey())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('target_id', 'text', (c) => c.notNull())
-    .addColumn('channel', 'text')
-    .addColumn('sender_id', 'text')
-    .addColumn('recipient_id', 'text')
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .execute();
+export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
+  await createTables(db, d, [
+    {
+      name: 'exchange_stream_notices',
+      columns: `
+        seq bigint primary key
+        kind text not null
+        target_id text not null
+        channel text
+        sender_id text
+        recipient_id text
+        created_at bigint not null`,
+    },
+  ]);
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 const DAY_MS = 86_400_000;
 
@@ -20,13 +21,16 @@ function partitionName(dayIndex: number): string {
  */
 export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
   // the UTC days already thinned (one position per vessel per `minutes`), so a day is thinned once
-  await db.schema
-    .createTable('position_thinning')
-    .addColumn('day', 'bigint', (c) => c.primaryKey())
-    .addColumn('minutes', 'integer', (c) => c.notNull())
-    .addColumn('deleted', 'bigint', (c) => c.notNull())
-    .addColumn('thinned_at', 'bigint', (c) => c.notNull())
-    .execute();
+  await createTables(db, d, [
+    {
+      name: 'position_thinning',
+      columns: `
+        day bigint primary key
+        minutes integer not null
+        deleted bigint not null
+        thinned_at bigint not null`,
+    },
+  ]);
   if (d.name !== 'postgres') return;
   await sql`alter table positions rename to positions_unpartitioned`.execute(db);
   await sql`alter table positions_unpartitioned rename constraint positions_pkey to positions_unpartitioned_pkey`.execute(db);

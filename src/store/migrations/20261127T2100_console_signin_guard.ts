@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 /**
  * Console sign-in lockout per key with backoff, and the browsers the operator signed in from
@@ -6,22 +8,26 @@ import type { Kysely } from 'kysely';
  * known browser's device cookie), hashed; `locked_until` (epoch ms) is set once the failures reach
  * the threshold. A device row is a device cookie's token, hashed, valid until `expires_at`.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema
-    .createTable('console_signin_guard')
-    .addColumn('key_hash', 'text', (c) => c.primaryKey())
-    .addColumn('kind', 'text', (c) => c.notNull())
-    .addColumn('label', 'text', (c) => c.notNull())
-    .addColumn('failures', 'integer', (c) => c.notNull())
-    .addColumn('first_failure_at', 'bigint', (c) => c.notNull())
-    .addColumn('locked_until', 'bigint')
-    .addColumn('updated_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createTable('console_devices')
-    .addColumn('token_hash', 'text', (c) => c.primaryKey())
-    .addColumn('created_at', 'bigint', (c) => c.notNull())
-    .addColumn('last_signin_at', 'bigint', (c) => c.notNull())
-    .addColumn('expires_at', 'bigint', (c) => c.notNull())
-    .execute();
+export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
+  await createTables(db, d, [
+    {
+      name: 'console_signin_guard',
+      columns: `
+        key_hash text primary key
+        kind text not null
+        label text not null
+        failures integer not null
+        first_failure_at bigint not null
+        locked_until bigint
+        updated_at bigint not null`,
+    },
+    {
+      name: 'console_devices',
+      columns: `
+        token_hash text primary key
+        created_at bigint not null
+        last_signin_at bigint not null
+        expires_at bigint not null`,
+    },
+  ]);
 }

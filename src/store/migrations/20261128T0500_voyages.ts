@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DialectHelpers } from '../dialect.js';
+import { createTables } from './helpers/create-tables.js';
 
 /** Calls read per page of the backfill. */
 const PAGE = 5000;
@@ -12,18 +13,23 @@ const CHUNK = 400;
  * from every call of the window. Backfilled here from the calls already stored.
  */
 export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
-  await d
-    .addAutoId(db.schema.createTable('voyages'), 'id')
-    .addColumn('vsl_id', 'text', (c) => c.notNull())
-    .addColumn('from_port', 'integer', (c) => c.notNull())
-    .addColumn('to_port', 'integer', (c) => c.notNull())
-    .addColumn('from_arrival', 'bigint', (c) => c.notNull())
-    .addColumn('departure', 'bigint', (c) => c.notNull())
-    .addColumn('arrival', 'bigint', (c) => c.notNull())
-    .addColumn('ship_type', 'integer')
-    .addColumn('simulated', 'integer', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('voyages_vessel_origin').on('voyages').columns(['vsl_id', 'from_arrival']).unique().execute();
+  await createTables(db, d, [
+    {
+      name: 'voyages',
+      columns: `
+        id autoincrement
+        vsl_id text not null
+        from_port integer not null
+        to_port integer not null
+        from_arrival bigint not null
+        departure bigint not null
+        arrival bigint not null
+        ship_type integer
+        simulated integer not null`,
+      indexes: `
+        voyages_vessel_origin unique (vsl_id, from_arrival)`,
+    },
+  ]);
   // covering the window read of the lanes (departure range, every column they use): no table lookups
   await db.schema.createIndex('voyages_departure').on('voyages').columns(['departure', 'arrival', 'from_arrival', 'ship_type', 'from_port', 'to_port', 'vsl_id', 'simulated']).execute();
   await db.schema.createIndex('voyages_from_departure').on('voyages').columns(['from_port', 'departure']).execute();
