@@ -416,8 +416,8 @@ export interface HarborHelpFeedbackTable {
   created_at: number;
 }
 
-/** One snapshot-trial vessel per agent (harbor-interface 4.8); ids as the operator gave them plus the resolved vessel. */
-export interface HarborSnapshotTrialsTable {
+/** An agent's expiring grant for one vessel: its ids as the operator gave them plus the resolved vessel. */
+interface VesselGrantColumns {
   agent_id: string;
   vessel_ref: string;
   imo: number | null;
@@ -427,6 +427,9 @@ export interface HarborSnapshotTrialsTable {
   expires_at: number;
   revoked_at: number | null;
 }
+
+/** One snapshot-trial vessel per agent (harbor-interface 4.8). */
+export type HarborSnapshotTrialsTable = VesselGrantColumns;
 
 /** Failed trial calls, for trial_error_rate_limited. */
 export interface HarborTrialFailuresTable {
@@ -701,9 +704,10 @@ export interface WebmcpDispatchesTable {
   arguments: string;
 }
 
-/** Exchange skills (docs/exchange-community.md): the current version; `tags` is a JSON array. */
-export interface ExchangeSkillsTable {
+/** What a version of an exchange skill says; `tags` is a JSON array. */
+interface SkillVersionColumns {
   skill_id: string;
+  version: number;
   owner_id: string;
   slug: string;
   title: string;
@@ -711,7 +715,10 @@ export interface ExchangeSkillsTable {
   tags: string;
   inputs: string;
   outputs: string;
-  version: number;
+}
+
+/** Exchange skills (docs/exchange-community.md): the current version. */
+export interface ExchangeSkillsTable extends SkillVersionColumns {
   hidden: number;
   hidden_reason: string | null;
   created_at: number;
@@ -719,16 +726,7 @@ export interface ExchangeSkillsTable {
 }
 
 /** Every version of a skill, the current one included; change: created, updated or transferred. */
-export interface ExchangeSkillVersionsTable {
-  skill_id: string;
-  version: number;
-  owner_id: string;
-  slug: string;
-  title: string;
-  description: string;
-  tags: string;
-  inputs: string;
-  outputs: string;
+export interface ExchangeSkillVersionsTable extends SkillVersionColumns {
   change: string;
   created_at: number;
 }
@@ -746,29 +744,25 @@ export interface ExchangeSkillTransfersTable {
   resolved_at: number | null;
 }
 
-/** An agent's current charter; `rules` and `data_commitments` are JSON arrays of strings. */
-export interface ExchangeChartersTable {
+/** What a version of an agent's charter says; `rules` and `data_commitments` are JSON arrays of strings. */
+interface CharterVersionColumns {
   agent_id: string;
   version: number;
   purpose: string;
   rules: string;
   data_commitments: string;
   contact_policy: string;
+  created_at: number;
+}
+
+/** An agent's current charter. */
+export interface ExchangeChartersTable extends CharterVersionColumns {
   hidden: number;
   hidden_reason: string | null;
-  created_at: number;
   updated_at: number;
 }
 
-export interface ExchangeCharterVersionsTable {
-  agent_id: string;
-  version: number;
-  purpose: string;
-  rules: string;
-  data_commitments: string;
-  contact_policy: string;
-  created_at: number;
-}
+export type ExchangeCharterVersionsTable = CharterVersionColumns;
 
 export interface ExchangeChannelsTable {
   name: string;
@@ -965,16 +959,8 @@ export interface WorkspaceEventCountersTable {
 }
 
 /** Operator grants of the vessel services (snapshot and history) for one vessel, expiring. */
-export interface VesselServiceGrantsTable {
+export interface VesselServiceGrantsTable extends VesselGrantColumns {
   grant_id: string;
-  agent_id: string;
-  vessel_ref: string;
-  imo: number | null;
-  mmsi: number | null;
-  vsl_id: string | null;
-  granted_at: number;
-  expires_at: number;
-  revoked_at: number | null;
 }
 
 /** resource_infra ingest runs (docs/resource-infra.md). state: running, succeeded, failed. skipped: JSON {reason: count}. */
