@@ -6,32 +6,16 @@
  * GROUP BY the endpoint uses (decision 030).
  * Usage: node dist/bench/events/congestion-main.js [--days 30] [--vessels 300] [--rounds 100]
  */
-import { parseArgs } from 'node:util';
 import { DAY } from '../../src/platform/clock.js';
 import { medianHours } from '../../src/events/visit-rank.js';
-import { openDemoEventsStore } from './demo-store.js';
+import { countRows, openDemoFromArguments } from './demo-store.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
-const { values } = parseArgs({ options: { days: { type: 'string', default: '30' }, vessels: { type: 'string', default: '300' }, rounds: { type: 'string', default: '100' } } });
-const rounds = Number(values.rounds);
-const t0 = performance.now();
-const demo = await openDemoEventsStore({ days: Number(values.days), vessels: Number(values.vessels) });
-console.log(`store ${values.days} days, ${values.vessels} vessels: opened in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-if (demo.build)
-  console.log(
-    `built: ${demo.build.positions} positions, backfill ${demo.build.backfillSeconds.toFixed(0)} s, detection ${demo.build.detectSeconds.toFixed(0)} s, events ${JSON.stringify(demo.build.events)}`,
-  );
+const { demo, rounds } = await openDemoFromArguments({ rounds: '100', timed: true });
 
 const token = (await demo.bosun.ctx.services.operator.issueToken('bench')).token;
 const db = demo.bosun.ctx.store.db;
-const calls = Number(
-  (
-    await db
-      .selectFrom('port_calls')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-  ).n,
-);
+const calls = await countRows(db, 'port_calls');
 const busiest = await db
   .selectFrom('port_calls')
   .select(['port_id', (eb) => eb.fn.countAll<number>().as('n')])

@@ -4,16 +4,9 @@
  * Usage: node dist/bench/events/corridors-main.js [--days 30] [--vessels 300] [--rounds 50]
  */
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
-import { openDemoEventsStore } from './demo-store.js';
+import { openDemoFromArguments, timeGets } from './demo-store.js';
 
-const { values } = parseArgs({ options: { days: { type: 'string', default: '30' }, vessels: { type: 'string', default: '300' }, rounds: { type: 'string', default: '50' } } });
-const rounds = Number(values.rounds);
-const demo = await openDemoEventsStore({ days: Number(values.days), vessels: Number(values.vessels) });
-if (demo.build)
-  console.log(
-    `built the store: ${demo.build.positions} positions, ${JSON.stringify(demo.build.events)}, backfill ${demo.build.backfillSeconds.toFixed(1)} s, detection ${demo.build.detectSeconds.toFixed(1)} s`,
-  );
+const { demo, rounds } = await openDemoFromArguments({ rounds: '50' });
 console.log(
   `load average ${loadavg()
     .map((l) => l.toFixed(2))
@@ -24,18 +17,9 @@ const { row, apiKey: token } = await demo.bosun.ctx.services.agents.register({ n
 await demo.bosun.ctx.services.agents.grantScope(row.agent_id, 'vessels:live', { kind: 'cli' });
 
 async function time(label: string, url: string): Promise<number> {
-  const first = await demo.api('GET', url, token);
-  if (first.status !== 200) throw new Error(`${url}: ${first.status} ${JSON.stringify(first.body).slice(0, 300)}`);
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await demo.api('GET', url, token);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((times.length * p) / 100))]!;
-  console.log(`| ${label} | ${pct(50).toFixed(2)} | ${pct(99).toFixed(2)} | ${(pct(50) / baseline).toFixed(1)} |`);
-  return pct(50);
+  const { p50, p99 } = await timeGets(demo, url, token, rounds);
+  console.log(`| ${label} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${(p50 / baseline).toFixed(1)} |`);
+  return p50;
 }
 
 let baseline = 1;

@@ -13,7 +13,7 @@ import { createBosun } from '../../src/app/create.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { csvSourceName, importAisCsv } from '../../src/feeds/ais-csv.js';
-import { openDemoEventsStore } from './demo-store.js';
+import { countRows, openDemoEventsStore } from './demo-store.js';
 
 const { values } = parseArgs({ options: { days: { type: 'string', default: '1' }, vessels: { type: 'string', default: '300' }, 'skip-houston': { type: 'boolean', default: false } } });
 const root = resolve(import.meta.dirname, '..', '..', '..');
@@ -31,23 +31,8 @@ async function houston(): Promise<void> {
     const t0 = performance.now();
     const positions = await bosun.ctx.services.events.runner.catchUp();
     const seconds = (performance.now() - t0) / 1000;
-    const db = bosun.ctx.store.db;
-    const calls = Number(
-      (
-        await db
-          .selectFrom('port_calls')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-    const encounters = Number(
-      (
-        await db
-          .selectFrom('encounters')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    const calls = await countRows(bosun.ctx.store.db, 'port_calls');
+    const encounters = await countRows(bosun.ctx.store.db, 'encounters');
     console.log(`| Houston/Galveston day (real) | ${positions} | ${seconds.toFixed(2)} | ${Math.round(positions / seconds)} | ${calls} calls, ${encounters} encounters |`);
   } finally {
     await bosun.close();

@@ -4,19 +4,10 @@
  * socket), as an operator (sees everything up to now); each event is checked to come exactly once.
  * Usage: node dist/bench/events/events-page-main.js [--days 30] [--vessels 300] [--rounds 20]
  */
-import { parseArgs } from 'node:util';
 import { DAY, iso } from '../../src/platform/clock.js';
-import { openDemoEventsStore } from './demo-store.js';
+import { openDemoFromArguments } from './demo-store.js';
 
-const { values } = parseArgs({ options: { days: { type: 'string', default: '30' }, vessels: { type: 'string', default: '300' }, rounds: { type: 'string', default: '20' } } });
-const rounds = Number(values.rounds);
-const t0 = performance.now();
-const demo = await openDemoEventsStore({ days: Number(values.days), vessels: Number(values.vessels) });
-console.log(`store ${values.days} days, ${values.vessels} vessels: opened in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-if (demo.build)
-  console.log(
-    `built: ${demo.build.positions} positions, backfill ${demo.build.backfillSeconds.toFixed(0)} s, detection ${demo.build.detectSeconds.toFixed(0)} s, events ${JSON.stringify(demo.build.events)}`,
-  );
+const { demo, rounds } = await openDemoFromArguments({ rounds: '20', timed: true });
 const token = (await demo.bosun.ctx.services.operator.issueToken('bench')).token;
 
 // the last full day before the store's end

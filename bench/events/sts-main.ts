@@ -5,16 +5,9 @@
  * Usage: node dist/bench/events/sts-main.js [--days 30] [--vessels 300] [--rounds 200]
  */
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
-import { openDemoEventsStore } from './demo-store.js';
+import { openDemoFromArguments, timeGets } from './demo-store.js';
 
-const { values } = parseArgs({ options: { days: { type: 'string', default: '30' }, vessels: { type: 'string', default: '300' }, rounds: { type: 'string', default: '200' } } });
-const rounds = Number(values.rounds);
-const demo = await openDemoEventsStore({ days: Number(values.days), vessels: Number(values.vessels) });
-if (demo.build)
-  console.log(
-    `built the store: ${demo.build.positions} positions, ${JSON.stringify(demo.build.events)}, backfill ${demo.build.backfillSeconds.toFixed(1)} s, detection ${demo.build.detectSeconds.toFixed(1)} s`,
-  );
+const { demo, rounds } = await openDemoFromArguments({ rounds: '200' });
 const db = demo.bosun.ctx.store.db;
 const encounters = await db.selectFrom('encounters').select(['vsl_a', 'zone']).execute();
 const transits = await db
@@ -38,19 +31,10 @@ const busiest = [...counts.entries()].sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'vs
 const zoned = encounters.find((e) => e.zone !== null)?.zone ?? 'malacca';
 
 async function time(label: string, url: string, n = rounds): Promise<number> {
-  const first = await demo.api('GET', url, token);
-  if (first.status !== 200) throw new Error(`${url}: ${first.status} ${JSON.stringify(first.body).slice(0, 300)}`);
+  const { first, p50, p99 } = await timeGets(demo, url, token, n);
   const items = Array.isArray(first.body.data?.items) ? `${first.body.data.items.length} items` : first.body.data?.index !== undefined ? `index ${first.body.data.index}` : '';
-  const times: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const start = performance.now();
-    await demo.api('GET', url, token);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((times.length * p) / 100))]!;
-  console.log(`| ${label} | ${items} | ${pct(50).toFixed(2)} | ${pct(99).toFixed(2)} | ${(pct(50) / baseline).toFixed(1)} |`);
-  return pct(50);
+  console.log(`| ${label} | ${items} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ${(p50 / baseline).toFixed(1)} |`);
+  return p50;
 }
 
 let baseline = 1;

@@ -6,16 +6,9 @@
  * Usage: node dist/bench/routing/conditions-main.js [--days 7] [--vessels 300] [--rounds 50]
  */
 import { loadavg } from 'node:os';
-import { parseArgs } from 'node:util';
-import { openDemoEventsStore } from '../events/demo-store.js';
+import { openDemoFromArguments, timeGets } from '../events/demo-store.js';
 
-const { values } = parseArgs({ options: { days: { type: 'string', default: '7' }, vessels: { type: 'string', default: '300' }, rounds: { type: 'string', default: '50' } } });
-const rounds = Number(values.rounds);
-const demo = await openDemoEventsStore({ days: Number(values.days), vessels: Number(values.vessels) });
-if (demo.build)
-  console.log(
-    `built the store: ${demo.build.positions} positions, ${JSON.stringify(demo.build.events)}, backfill ${demo.build.backfillSeconds.toFixed(1)} s, detection ${demo.build.detectSeconds.toFixed(1)} s`,
-  );
+const { demo, rounds } = await openDemoFromArguments({ days: '7', rounds: '50' });
 const load = () =>
   loadavg()
     .map((l) => l.toFixed(2))
@@ -37,19 +30,10 @@ async function liveKey(name: string): Promise<string> {
 let token = '';
 
 async function time(url: string): Promise<{ p50: number; p99: number; answer: string }> {
-  const first = await demo.api('GET', url, token);
-  if (first.status !== 200) throw new Error(`${url}: ${first.status} ${JSON.stringify(first.body).slice(0, 300)}`);
+  const { first, p50, p99 } = await timeGets(demo, url, token, rounds);
   const d = first.body.data;
   const answer = Array.isArray(d.flags) ? `${d.flags.length} flags` : Array.isArray(d.summary) ? `${d.summary.length} sentences` : `${d.distance_nm} nm`;
-  const times: number[] = [];
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now();
-    await demo.api('GET', url, token);
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  const pct = (p: number) => times[Math.min(times.length - 1, Math.floor((times.length * p) / 100))]!;
-  return { p50: pct(50), p99: pct(99), answer };
+  return { p50, p99, answer };
 }
 
 console.log('| pair | request | answer | p50 ms | p99 ms | p50 / direct p50 |');
