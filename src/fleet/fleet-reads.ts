@@ -16,24 +16,10 @@ export interface PositionFilter {
 export function createFleetReads(db: Kysely<Database>) {
   // The anonymous preview runs this on every call. Built once; the literal LIMIT 1 lets SQLite stop at the first
   // index entry, where a bound limit made the same statement about four times slower.
-  const newestUsableAtOrBefore = db
-    .selectFrom('positions')
-    .selectAll()
-    .where('vsl_id', '=', '')
-    .where('observed_at', '<=', 0)
-    .where('usable', '=', sql.lit(1))
-    .orderBy('observed_at', 'desc')
-    .limit(sql.lit(1))
-    .compile();
-  const oldestUsableAfter = db
-    .selectFrom('positions')
-    .select('observed_at')
-    .where('vsl_id', '=', '')
-    .where('observed_at', '>', 0)
-    .where('usable', '=', sql.lit(1))
-    .orderBy('observed_at', 'asc')
-    .limit(sql.lit(1))
-    .compile();
+  const firstUsable = (observedAt: '<=' | '>', order: 'desc' | 'asc') =>
+    db.selectFrom('positions').where('vsl_id', '=', '').where('observed_at', observedAt, 0).where('usable', '=', sql.lit(1)).orderBy('observed_at', order).limit(sql.lit(1));
+  const newestUsableAtOrBefore = firstUsable('<=', 'desc').selectAll().compile();
+  const oldestUsableAfter = firstUsable('>', 'asc').select('observed_at').compile();
 
   return {
     /** Positions observed at or after `since` (the site's "positions in the last hour"); uses the (observed_at, seq) index. */

@@ -81,11 +81,23 @@ export function rowFromState(s: VesselState): VesselRow {
 }
 
 export function storedFromRow(row: PositionRow, mmsi: number): StoredPosition {
+  return storedPosition(Number(row.seq), row.vsl_id, mmsi, Number(row.observed_at), row, parseJson<string[]>(row.quality_flags, []));
+}
+
+/** A position as stored from the columns written; `seq`, `vslId` and `observedAt` as the store holds them. */
+export function storedPosition(
+  seq: number,
+  vslId: string,
+  mmsi: number,
+  observedAt: number,
+  row: Omit<PositionRow, 'seq' | 'vsl_id' | 'observed_at' | 'quality_flags'>,
+  qualityFlags: string[],
+): StoredPosition {
   return {
-    seq: Number(row.seq),
-    vslId: row.vsl_id,
+    seq,
+    vslId,
     mmsi,
-    observedAt: Number(row.observed_at),
+    observedAt,
     receivedAt: Number(row.received_at),
     lat: row.lat,
     lon: row.lon,
@@ -97,7 +109,7 @@ export function storedFromRow(row: PositionRow, mmsi: number): StoredPosition {
     source: row.source,
     simulated: row.simulated === 1,
     usable: row.usable === 1,
-    qualityFlags: parseJson<string[]>(row.quality_flags, []),
+    qualityFlags,
   };
 }
 

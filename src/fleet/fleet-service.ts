@@ -9,7 +9,7 @@ import { jsonText } from '../store/dialect.js';
 import { convertMessage } from './convert.js';
 import type { FleetRepo, HistoryInsert, PositionWrite } from './fleet-repo.js';
 import { VOYAGE_FIELDS } from './fleet-reads.js';
-import { identityOf, rowFromState, stateFromRow } from './fleet-rows.js';
+import { identityOf, rowFromState, stateFromRow, storedPosition } from './fleet-rows.js';
 import { offerLatestFix, type VesselState } from './latest-fix.js';
 import { QUALITY_FLAGS, checkQuality, isUsable, type QualityFlag } from './quality.js';
 import { POSITIONS_TOPIC, VESSELS_TOPIC, type AisSink, type ObservationMeta, type PositionReport, type PositionsEvent, type StaticReport, type StoredPosition, type VesselsEvent } from './types.js';
@@ -397,25 +397,7 @@ export class FleetService implements AisSink {
     const stored: StoredPosition[] = [];
     for (const { index, seq, vsl_id: vslId, observed_at: observedAt } of result.inserted) {
       const p = positions[index]!;
-      const row = p.row;
-      stored.push({
-        seq,
-        vslId,
-        mmsi: row.mmsi,
-        observedAt,
-        receivedAt: row.received_at,
-        lat: row.lat,
-        lon: row.lon,
-        sog: row.sog,
-        cog: row.cog,
-        heading: row.heading,
-        navStatus: row.nav_status,
-        msgType: row.msg_type,
-        source: row.source,
-        simulated: row.simulated === 1,
-        usable: row.usable === 1,
-        qualityFlags: p.flags,
-      });
+      stored.push(storedPosition(seq, vslId, p.row.mmsi, observedAt, p.row, p.flags));
     }
     stored.sort((a, b) => a.seq - b.seq);
     this.positionsStored += stored.length;

@@ -1,16 +1,9 @@
-import type { VesselIdentity } from './types.js';
+import type { FixMotion, VesselIdentity } from './types.js';
 
 /** The latest usable fix of a vessel. */
-export interface LatestFix {
+export interface LatestFix extends FixMotion {
   observedAt: number;
   receivedAt: number;
-  lat: number;
-  lon: number;
-  sog: number | null;
-  cog: number | null;
-  heading: number | null;
-  navStatus: number | null;
-  msgType: number | null;
   source: string;
   simulated: boolean;
   qualityFlags: string[];

@@ -17,9 +17,8 @@ export interface ObservationMeta {
   simulated: boolean;
 }
 
-/** A position already decoded (CSV rows, or AIS types 1/2/3/18/19/27 after conversion). */
-export interface PositionReport extends ObservationMeta {
-  mmsi: number;
+/** Where a fix puts a vessel and how it was moving, as reported. */
+export interface FixMotion {
   lat: number;
   lon: number;
   /** Knots; null when not available. */
@@ -32,6 +31,11 @@ export interface PositionReport extends ObservationMeta {
   navStatus: number | null;
   /** AIS message type it came from; null for CSV rows. */
   msgType: number | null;
+}
+
+/** A position already decoded (CSV rows, or AIS types 1/2/3/18/19/27 after conversion). */
+export interface PositionReport extends ObservationMeta, FixMotion {
+  mmsi: number;
 }
 
 /** Identity and voyage data (AIS types 5, 19, 24, or CSV columns). Null fields are "not reported". */
@@ -71,19 +75,12 @@ export const POSITIONS_TOPIC = 'positions';
 export const VESSELS_TOPIC = 'vessels';
 
 /** A position as stored: `seq` is its place in the positions table and the updates cursor. */
-export interface StoredPosition {
+export interface StoredPosition extends FixMotion {
   seq: number;
   vslId: string;
   mmsi: number;
   observedAt: number;
   receivedAt: number;
-  lat: number;
-  lon: number;
-  sog: number | null;
-  cog: number | null;
-  heading: number | null;
-  navStatus: number | null;
-  msgType: number | null;
   source: string;
   simulated: boolean;
   /** False when a quality flag keeps it from being the vessel's latest position (see docs/fleet.md). */
