@@ -7,6 +7,7 @@
 import { distanceM, interpolate, normalizeLon } from '../geo/distance.js';
 import type { LandIndex } from '../geo/land.js';
 import type { NetworkLine } from './graph.js';
+import { NodeHeap } from './node-heap.js';
 import { waterwayAt } from './waterways.js';
 
 /** Deeper than this inland (km) a network segment counts as crossing land. */
@@ -155,7 +156,7 @@ function gridWaterPath(land: LandIndex, a: readonly [number, number], b: readonl
   const h = (c: number) => Math.hypot(((c % width) - gx) * kx, Math.floor(c / width) - gy);
   const cost = new Float64Array(cells).fill(Infinity);
   const from = new Int32Array(cells).fill(-1);
-  const heap = new CellHeap();
+  const heap = new NodeHeap();
   cost[start] = 0;
   heap.push(h(start), start);
   const steps: [number, number, number][] = [];
@@ -333,51 +334,4 @@ function checkEdge(land: LandIndex, a: [number, number], b: [number, number], pa
   for (let k = 1; k < all.length; k++) newLengthKm += distanceM(all[k - 1]![1], all[k - 1]![0], all[k]![1], all[k]![0]) / 1000;
   report.edgesRepaired.push({ from: a, to: b, pass, inlandKm: round6(check.maxKm), addedPoints: interior.length, lengthKm: round6(lengthKm), newLengthKm: round6(newLengthKm) });
   return interior;
-}
-
-/** Binary min-heap of (key, cell). */
-class CellHeap {
-  private keys: number[] = [];
-  private cells: number[] = [];
-
-  get size(): number {
-    return this.keys.length;
-  }
-
-  push(k: number, cell: number): void {
-    let i = this.keys.length;
-    this.keys.push(k);
-    this.cells.push(cell);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.keys[parent]! <= k) break;
-      this.keys[i] = this.keys[parent]!;
-      this.cells[i] = this.cells[parent]!;
-      i = parent;
-    }
-    this.keys[i] = k;
-    this.cells[i] = cell;
-  }
-
-  pop(): number {
-    const top = this.cells[0]!;
-    const lastKey = this.keys.pop()!;
-    const lastCell = this.cells.pop()!;
-    const n = this.keys.length;
-    if (n > 0) {
-      let i = 0;
-      for (;;) {
-        let c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && this.keys[c + 1]! < this.keys[c]!) c++;
-        if (this.keys[c]! >= lastKey) break;
-        this.keys[i] = this.keys[c]!;
-        this.cells[i] = this.cells[c]!;
-        i = c;
-      }
-      this.keys[i] = lastKey;
-      this.cells[i] = lastCell;
-    }
-    return top;
-  }
 }

@@ -7,6 +7,7 @@
 import { METRES_PER_NM, type LatLon } from '../geo/distance.js';
 import type { RoutingEngine } from '../routing/engine.js';
 import { shippedSeaNetwork } from '../routing/network-file.js';
+import { NodeHeap } from '../routing/node-heap.js';
 
 /** Shortest distances (metres) from a source node and the edge each node was reached by (-1: source or unreached). */
 export interface LaneTree {
@@ -120,63 +121,6 @@ export class SeaLanes {
   pathUses(tree: LaneTree, target: number, mask: number): boolean {
     const edges = this.pathEdges(tree, target) ?? [];
     return edges.some((e) => (mask & (1 << this.engine.graph.edgePassage[e]!)) !== 0);
-  }
-}
-
-/** Binary min-heap of (key, node) in typed arrays, grown on demand. */
-class NodeHeap {
-  private keys: Float64Array;
-  private nodes: Int32Array;
-  size = 0;
-
-  constructor(capacity: number) {
-    this.keys = new Float64Array(Math.max(16, capacity));
-    this.nodes = new Int32Array(Math.max(16, capacity));
-  }
-
-  push(key: number, node: number): void {
-    if (this.size === this.keys.length) {
-      const keys = new Float64Array(this.size * 2);
-      keys.set(this.keys);
-      this.keys = keys;
-      const nodes = new Int32Array(this.size * 2);
-      nodes.set(this.nodes);
-      this.nodes = nodes;
-    }
-    let i = this.size++;
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (this.keys[parent]! <= key) break;
-      this.keys[i] = this.keys[parent]!;
-      this.nodes[i] = this.nodes[parent]!;
-      i = parent;
-    }
-    this.keys[i] = key;
-    this.nodes[i] = node;
-  }
-
-  peekKey(): number {
-    return this.keys[0]!;
-  }
-
-  /** Removes the smallest entry and returns its node (call only when size > 0). */
-  pop(): number {
-    const top = this.nodes[0]!;
-    const lastKey = this.keys[--this.size]!;
-    const lastNode = this.nodes[this.size]!;
-    let i = 0;
-    for (;;) {
-      let c = 2 * i + 1;
-      if (c >= this.size) break;
-      if (c + 1 < this.size && this.keys[c + 1]! < this.keys[c]!) c++;
-      if (this.keys[c]! >= lastKey) break;
-      this.keys[i] = this.keys[c]!;
-      this.nodes[i] = this.nodes[c]!;
-      i = c;
-    }
-    this.keys[i] = lastKey;
-    this.nodes[i] = lastNode;
-    return top;
   }
 }
 
