@@ -89,3 +89,15 @@ export function distanceToSegmentM(p: LatLon, a: LatLon, b: LatLon): number {
   }
   return Math.abs(crossTrack) * EARTH_RADIUS_M;
 }
+
+/**
+ * Where point p comes closest to the segment a–b, as a fraction of it (0 at a, 1 at b), in a local
+ * equirectangular plane whose longitudes are scaled by `k` (the cosine of the latitude): for short segments.
+ * Coordinates are [lon, lat] degrees, as x and y.
+ */
+export function closestFractionOnSegment(px: number, py: number, ax: number, ay: number, bx: number, by: number, k: number): number {
+  const ux = (bx - ax) * k;
+  const uy = by - ay;
+  const len2 = ux * ux + uy * uy;
+  return len2 === 0 ? 0 : Math.max(0, Math.min(1, ((px - ax) * k * ux + (py - ay) * uy) / len2));
+}

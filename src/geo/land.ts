@@ -4,7 +4,7 @@ import Flatbush from 'flatbush';
 import { feature } from 'topojson-client';
 import type { Topology, GeometryObject } from 'topojson-specification';
 import type { Ring } from './clip.js';
-import { distanceM } from './distance.js';
+import { closestFractionOnSegment, distanceM } from './distance.js';
 
 /**
  * Natural Earth 1:10m land (the `world-atlas` package, public domain) as a spatial index of its
@@ -334,13 +334,7 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
 
 /** Distance from a point to a short segment: the closest point found in a local equirectangular projection, measured on the sphere. */
 function pointSegmentKm(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
-  const k = Math.cos((py * Math.PI) / 180);
-  const ux = (bx - ax) * k;
-  const uy = by - ay;
-  const wx = (px - ax) * k;
-  const wy = py - ay;
-  const len2 = ux * ux + uy * uy;
-  const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, (wx * ux + wy * uy) / len2));
+  const t = closestFractionOnSegment(px, py, ax, ay, bx, by, Math.cos((py * Math.PI) / 180));
   return distanceM(py, px, ay + t * (by - ay), ax + t * (bx - ax)) / 1000;
 }
 

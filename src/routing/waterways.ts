@@ -6,6 +6,8 @@
  * (coordinates to about 0.05°, from public maps) around the marnet lines that run there; they are
  * deliberately generous across the channel and never reach out over open sea.
  */
+import { closestFractionOnSegment } from '../geo/distance.js';
+
 export interface Waterway {
   name: string;
   kind: 'canal' | 'river' | 'strait' | 'inland_waterways';
@@ -451,14 +453,9 @@ function nearPath(lon: number, lat: number, path: readonly (readonly [number, nu
   for (let i = 0; i + 1 < path.length; i++) {
     const [ax, ay] = path[i]!;
     const [bx, by] = path[i + 1]!;
-    const ux = (bx - ax) * k;
-    const uy = by - ay;
-    const wx = (lon - ax) * k;
-    const wy = lat - ay;
-    const len2 = ux * ux + uy * uy;
-    const t = len2 === 0 ? 0 : Math.max(0, Math.min(1, (wx * ux + wy * uy) / len2));
-    const dx = wx - t * ux;
-    const dy = wy - t * uy;
+    const t = closestFractionOnSegment(lon, lat, ax, ay, bx, by, k);
+    const dx = (lon - ax) * k - t * ((bx - ax) * k);
+    const dy = lat - ay - t * (by - ay);
     if (dx * dx + dy * dy <= limit) return true;
   }
   return false;
