@@ -158,15 +158,10 @@ export function toSentences(encoded: { payload: string; fillBits: number }, opti
   return lines;
 }
 
-/** Scaled values as the decoder returns them; null writes the "not available" value. */
-export interface PositionReportInput {
-  type?: 1 | 2 | 3;
+/** The fix of a class A or class B position report, scaled as the decoder returns it; null writes "not available". */
+interface FixInput {
   repeat?: number;
   mmsi: number;
-  /** Navigation status 0–15 (15 = not defined). */
-  status: number;
-  /** Degrees per minute (sign: right positive), `fastleft`/`fastright`, or null. */
-  turn?: number | 'fastleft' | 'fastright' | null;
   /** Knots, 0.1 resolution; ≥ 102.2 is written as 102.2. */
   speed: number | null;
   accuracy?: boolean;
@@ -178,6 +173,15 @@ export interface PositionReportInput {
   heading: number | null;
   /** UTC second of the fix, 0–59 (60 = not available). */
   second?: number;
+}
+
+/** Scaled values as the decoder returns them; null writes the "not available" value. */
+export interface PositionReportInput extends FixInput {
+  type?: 1 | 2 | 3;
+  /** Navigation status 0–15 (15 = not defined). */
+  status: number;
+  /** Degrees per minute (sign: right positive), `fastleft`/`fastright`, or null. */
+  turn?: number | 'fastleft' | 'fastright' | null;
   maneuver?: number;
   raim?: boolean;
   radio?: number;
@@ -206,16 +210,7 @@ export interface StaticVoyageInput {
   dte?: boolean;
 }
 
-export interface ClassBPositionInput {
-  repeat?: number;
-  mmsi: number;
-  speed: number | null;
-  accuracy?: boolean;
-  lon: number | null;
-  lat: number | null;
-  course: number | null;
-  heading: number | null;
-  second?: number;
+export interface ClassBPositionInput extends FixInput {
   /** Carrier-sense unit (most class B transceivers). */
   cs?: boolean;
   display?: boolean;
@@ -281,21 +276,33 @@ function turnRaw(turn: PositionReportInput['turn']): number {
   return turn < 0 ? -magnitude : magnitude;
 }
 
+/** A payload begun with the header every message has: type, repeat indicator and MMSI. */
+function messageStart(type: number, input: { repeat?: number; mmsi: number }): PayloadWriter {
+  return new PayloadWriter()
+    .uint(type, 6)
+    .uint(input.repeat ?? 0, 2)
+    .uint(input.mmsi, 30);
+}
+
+/** Speed, accuracy, position, course, heading and UTC second, as class A and class B position reports both carry them. */
+function fixFields(input: FixInput): BitField[] {
+  return [
+    [speedRaw(input.speed), 10],
+    [input.accuracy ? 1 : 0, 1],
+    [lonRaw(input.lon), 28],
+    [latRaw(input.lat), 27],
+    [courseRaw(input.course), 12],
+    [headingRaw(input.heading), 9],
+    [input.second ?? 60, 6],
+  ];
+}
+
 /** Types 1, 2, 3: class A position report (168 bits). */
 export function encodePositionReport(input: PositionReportInput): { payload: string; fillBits: number } {
-  return new PayloadWriter()
-    .uint(input.type ?? 1, 6)
-    .uint(input.repeat ?? 0, 2)
-    .uint(input.mmsi, 30)
+  return messageStart(input.type ?? 1, input)
     .uint(clamp(input.status, 0, 15), 4)
     .uint(turnRaw(input.turn), 8)
-    .uint(speedRaw(input.speed), 10)
-    .bool(input.accuracy ?? false)
-    .uint(lonRaw(input.lon), 28)
-    .uint(latRaw(input.lat), 27)
-    .uint(courseRaw(input.course), 12)
-    .uint(headingRaw(input.heading), 9)
-    .uint(input.second ?? 60, 6)
+    .fields(fixFields(input))
     .uint(input.maneuver ?? 0, 2)
     .uint(0, 3)
     .bool(input.raim ?? false)
@@ -306,10 +313,7 @@ export function encodePositionReport(input: PositionReportInput): { payload: str
 /** Type 5: static and voyage related data (424 bits: two sentences). */
 export function encodeStaticVoyage(input: StaticVoyageInput): { payload: string; fillBits: number } {
   const { eta } = input;
-  return new PayloadWriter()
-    .uint(5, 6)
-    .uint(input.repeat ?? 0, 2)
-    .uint(input.mmsi, 30)
+  return messageStart(5, input)
     .uint(input.aisVersion ?? 0, 2)
     .uint(input.imo, 30)
     .text(input.callsign, 7)
@@ -333,18 +337,9 @@ export function encodeStaticVoyage(input: StaticVoyageInput): { payload: string;
 
 /** Type 18: class B position report (168 bits). */
 export function encodeClassBPosition(input: ClassBPositionInput): { payload: string; fillBits: number } {
-  return new PayloadWriter()
-    .uint(18, 6)
-    .uint(input.repeat ?? 0, 2)
-    .uint(input.mmsi, 30)
+  return messageStart(18, input)
     .uint(0, 8)
-    .uint(speedRaw(input.speed), 10)
-    .bool(input.accuracy ?? false)
-    .uint(lonRaw(input.lon), 28)
-    .uint(latRaw(input.lat), 27)
-    .uint(courseRaw(input.course), 12)
-    .uint(headingRaw(input.heading), 9)
-    .uint(input.second ?? 60, 6)
+    .fields(fixFields(input))
     .uint(0, 2)
     .bool(input.cs ?? true)
     .bool(input.display ?? false)
@@ -359,21 +354,12 @@ export function encodeClassBPosition(input: ClassBPositionInput): { payload: str
 
 /** Type 24 part A: name (160 bits). */
 export function encodeStaticPartA(input: StaticPartAInput): { payload: string; fillBits: number } {
-  return new PayloadWriter()
-    .uint(24, 6)
-    .uint(input.repeat ?? 0, 2)
-    .uint(input.mmsi, 30)
-    .uint(0, 2)
-    .text(input.shipname, 20)
-    .armor();
+  return messageStart(24, input).uint(0, 2).text(input.shipname, 20).armor();
 }
 
 /** Type 24 part B: type, vendor, call sign and dimensions (168 bits). */
 export function encodeStaticPartB(input: StaticPartBInput): { payload: string; fillBits: number } {
-  return new PayloadWriter()
-    .uint(24, 6)
-    .uint(input.repeat ?? 0, 2)
-    .uint(input.mmsi, 30)
+  return messageStart(24, input)
     .uint(1, 2)
     .uint(input.shiptype, 8)
     .text(input.vendorid ?? '', 3)
