@@ -1,21 +1,24 @@
-import { BILLING_ERRORS } from './error-codes/billing.js';
-import { COMMON_ERRORS } from './error-codes/common.js';
-import { assembleErrorTables, type ErrorDefinition } from './error-codes/definition.js';
-import { EVENTS_ERRORS } from './error-codes/events.js';
-import { EXCHANGE_ERRORS } from './error-codes/exchange.js';
-import { FEEDBACK_ERRORS } from './error-codes/feedback.js';
-import { HARBOR_ERRORS } from './error-codes/harbor.js';
-import { MCP_ERRORS } from './error-codes/mcp.js';
-import { RESOURCE_INFRA_ERRORS } from './error-codes/resource-infra.js';
-import { ROUTES_ERRORS } from './error-codes/routes.js';
-import { VESSEL_SERVICES_ERRORS } from './error-codes/vessel-services.js';
-import { WORKSPACE_ERRORS } from './error-codes/workspace.js';
+import {
+  assembleErrorTables,
+  BILLING_ERRORS,
+  COMMON_ERRORS,
+  EVENTS_ERRORS,
+  EXCHANGE_ERRORS,
+  FEEDBACK_ERRORS,
+  HARBOR_ERRORS,
+  MCP_ERRORS,
+  RESOURCE_INFRA_ERRORS,
+  ROUTES_ERRORS,
+  VESSEL_SERVICES_ERRORS,
+  WORKSPACE_ERRORS,
+  type ErrorDefinition,
+} from './error-codes.js';
 
-export { HARBOR_ERROR_CODES } from './error-codes/harbor.js';
+export { HARBOR_ERROR_CODES } from './error-codes.js';
 
 /**
  * The error model: every error Bosun answers with has a stable code from this table, assembled from the codes
- * each area declares (src/platform/error-codes/). The HTTP status and retryability come from the code, never
+ * each area declares (src/platform/error-codes.ts). The HTTP status and retryability come from the code, never
  * from message text.
  */
 const definitions = assembleErrorTables(

@@ -1,9 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { assembleErrorTables } from '../../src/platform/error-codes/definition.js';
+import { assembleErrorTables, COMMON_ERRORS, HARBOR_ERRORS } from '../../src/platform/error-codes.js';
 import { ERROR_CODES, HARBOR_ERROR_CODES } from '../../src/platform/errors.js';
-import { HARBOR_ERRORS } from '../../src/platform/error-codes/harbor.js';
-import { COMMON_ERRORS } from '../../src/platform/error-codes/common.js';
 
 test('the error table is assembled from the areas, and a code two areas declare is refused by name', () => {
   const a = { shared_code: { status: 400, retryable: false, summary: 'a' } };
