@@ -65,3 +65,19 @@ export async function seedCoverage(services: { fleet: FleetService; events: { ru
   await ingest(services.fleet, position(mmsi, since, 10, -30, { sog: 0.1 }), position(mmsi, now - 10 * MINUTE, 10.001, -30, { sog: 0.1 }));
   await services.events.runner.catchUp();
 }
+
+/** OCEAN PRIDE, the sample tanker of the vessel tests (IMO 9811000, MMSI 563033300), bound for `destination`. */
+export const PRIDE = { mmsi: 563033300, imo: 9811000 };
+export function prideIdentity(observedAt: number, destination: string): StaticReport {
+  return identity(PRIDE.mmsi, observedAt, {
+    imo: PRIDE.imo,
+    name: 'OCEAN PRIDE',
+    callsign: '9V1234',
+    shipType: 80,
+    lengthM: 183,
+    beamM: 32,
+    draughtM: 11.2,
+    destination,
+    eta: '2026-11-22T06:00:00Z',
+  });
+}

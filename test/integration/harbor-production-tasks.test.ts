@@ -18,6 +18,13 @@ async function grant(app: TestApp, agentId: string, scopes: string[]) {
   for (const scope of scopes) await app.bosun.ctx.services.agents.grantScope(agentId, scope, CLI);
 }
 
+/** Agents alpha, beta and gamma, each holding every task scope. */
+async function threeTaskAgents(app: TestApp) {
+  const agents = [await app.registerAgent('alpha'), await app.registerAgent('beta'), await app.registerAgent('gamma')] as const;
+  for (const agent of agents) await grant(app, agent.agentId, ALL_TASK_SCOPES);
+  return agents;
+}
+
 test('full flow: the operator creates and assigns; the agent, scoped step by step, accepts, messages and completes', async () => {
   await withApp(async (app) => {
     const a = await app.registerAgent('alpha');
@@ -77,10 +84,7 @@ test('full flow: the operator creates and assigns; the agent, scoped step by ste
 
 test('privacy: a third agent with every task scope sees no foreign task, vessel or result anywhere', async () => {
   await withApp(async (app) => {
-    const a = await app.registerAgent('alpha');
-    const b = await app.registerAgent('beta');
-    const c = await app.registerAgent('gamma');
-    for (const agent of [a, b, c]) await grant(app, agent.agentId, ALL_TASK_SCOPES);
+    const [a, b, c] = await threeTaskAgents(app);
     const tasks = app.bosun.ctx.services.harborTasks;
     const opTask = await tasks.createByOperator({ title: 'SECRET operator task', description: 'SECRET', vessel: 'MMSI:211234567', assignee: a.agentId }, CLI);
     const created = await app.api('POST', URL, { token: b.apiKey, body: { action: 'create', title: 'SECRET agent task', description: 'SECRET', assignee_agent_id: a.agentId, vessel: 'IMO:9321483' } });
@@ -124,10 +128,7 @@ test('privacy: a third agent with every task scope sees no foreign task, vessel 
 
 test('roles: the creator may message but not accept or complete; reassignment removes the previous assignee', async () => {
   await withApp(async (app) => {
-    const a = await app.registerAgent('alpha');
-    const b = await app.registerAgent('beta');
-    const c = await app.registerAgent('gamma');
-    for (const agent of [a, b, c]) await grant(app, agent.agentId, ALL_TASK_SCOPES);
+    const [a, b, c] = await threeTaskAgents(app);
     const tasks = app.bosun.ctx.services.harborTasks;
 
     const created = await app.api('POST', URL, { token: a.apiKey, body: { action: 'create', title: 'Dispatch me', description: 'x' } });

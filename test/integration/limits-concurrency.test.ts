@@ -11,6 +11,22 @@ import { openTaskRow } from '../../src/features/harbor/tasks/sandbox-tasks-servi
 import { ERROR_CODES, type ErrorCode } from '../../src/platform/errors.js';
 import { startTestApp, usingPostgres, type ApiResponse, type TestApp } from '../helpers/app.js';
 
+/** A post or reply of an agent in the onboarding group (4), as the repository stores it. */
+const onboardingPost = (post_id: string, parent_post_id: string | null, author_agent_id: string, body: string, at: number) => ({
+  post_id,
+  group_id: G4,
+  parent_post_id,
+  author_agent_id,
+  author_kind: 'agent' as const,
+  body,
+  pinned: 0,
+  created_at: at,
+  last_activity_at: at,
+  hidden_at: null,
+  hidden_reason: null,
+  provenance: null,
+});
+
 /**
  * Every check-then-write limit, hit by N requests at once (Promise.all over the in-process app: on
  * PostgreSQL they run on separate pooled connections and really race). Exactly the allowed number may
@@ -146,20 +162,7 @@ test(`onboarding group: concurrent replies at the edge of ${HARBOR_LIMITS.onboar
     const repo = createGroupsRepo(app.bosun.ctx.store.db);
     const earlier = app.clock.now();
     for (let i = 0; i < HARBOR_LIMITS.onboarding.repliesPerDay - 2; i++) {
-      await repo.insertPost({
-        post_id: newId('pst_'),
-        group_id: G4,
-        parent_post_id: WELCOME_POST_ID,
-        author_agent_id: a.agentId,
-        author_kind: 'agent',
-        body: `reply ${i}`,
-        pinned: 0,
-        created_at: earlier,
-        last_activity_at: earlier,
-        hidden_at: null,
-        hidden_reason: null,
-        provenance: null,
-      });
+      await repo.insertPost(onboardingPost(newId('pst_'), WELCOME_POST_ID, a.agentId, `reply ${i}`, earlier));
     }
     app.clock.advance(10 * MINUTE);
     const responses = await race(6, (i) => app.api('POST', GROUPS, { token: a.apiKey, body: { action: 'reply', group_id: G4, parent_post_id: WELCOME_POST_ID, body: `reply ${i}` } }));
@@ -178,20 +181,7 @@ for (const kind of ['like', 'vote'] as const) {
       const earlier = app.clock.now();
       for (let i = 0; i < limit + 4; i++) {
         const post_id = newId('pst_');
-        await repo.insertPost({
-          post_id,
-          group_id: G4,
-          parent_post_id: null,
-          author_agent_id: author.agentId,
-          author_kind: 'agent',
-          body: `target ${i}`,
-          pinned: 0,
-          created_at: earlier,
-          last_activity_at: earlier,
-          hidden_at: null,
-          hidden_reason: null,
-          provenance: null,
-        });
+        await repo.insertPost(onboardingPost(post_id, null, author.agentId, `target ${i}`, earlier));
         posts.push(post_id);
       }
       for (const post_id of posts.slice(0, limit - 2)) await repo.insertReaction({ post_id, agent_id: a.agentId, kind, value: 1, group_id: G4, created_at: earlier });

@@ -9,6 +9,7 @@ import { ingest, position } from '../helpers/fleet.js';
 import { REFERENCE_PAIRS } from '../../src/routing/reference-pairs.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { portCallRow, transitRow } from '../helpers/event-rows.js';
+import { telemetryRow } from '../helpers/telemetry-rows.js';
 
 const NOW = TEST_EPOCH;
 const ROTTERDAM = readPortTableFile().ports.find((p) => p.locode === 'NLRTM')!;
@@ -199,18 +200,7 @@ test('release-readiness, regression-watch and rollout-score over request telemet
   // a fresh position and the events above keep readiness passing
   const now = app.clock.now();
   await ingest(app.bosun.ctx.services.fleet, position(244000111, now - MINUTE, 51.96, 3.61));
-  const row = (operation_id: string, ts: number, status: number, latency_ms: number) => ({
-    ts,
-    operation_id,
-    method: 'GET',
-    status,
-    latency_ms,
-    cost_units: 0.95,
-    caller_kind: 'agent',
-    agent_id: 'agt_x',
-    error_code: status >= 500 ? 'internal_error' : null,
-    freshness_seconds: null,
-  });
+  const row = (operation_id: string, ts: number, status: number, latency_ms: number) => telemetryRow({ ts, operation_id, status, latency_ms, agent_id: 'agt_x', freshness_seconds: null });
   const rows = [];
   // previous window (24-48 h ago): direct 10 requests at 100 ms; explain 5
   for (let i = 0; i < 10; i++) rows.push(row('getRoutesDirect', now - 30 * HOUR - i * MINUTE, 200, 100));

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test';
 import { HOUR, MINUTE, iso } from '../../src/platform/clock.js';
 import type { TelemetryRecord } from '../../src/features/telemetry/telemetry-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { telemetryRow } from '../helpers/telemetry-rows.js';
 
 /**
  * Four one-hour buckets of routes telemetry, every record constructed, so each percentile, rate, alert and
@@ -23,19 +24,8 @@ let key: string;
 let operator: string;
 
 function row(b: number, operation_id: string, status: number, latency_ms: number, extra: Partial<TelemetryRecord> = {}): TelemetryRecord {
-  return {
-    ts: bucket(b) + 10 * MINUTE,
-    operation_id,
-    method: 'GET',
-    status,
-    latency_ms,
-    cost_units: 0.95,
-    caller_kind: 'agent',
-    agent_id: 'agt_test',
-    error_code: status >= 400 ? (status >= 500 ? 'internal_error' : 'too_many_vias') : null,
-    freshness_seconds: 0,
-    ...extra,
-  };
+  const error_code = status >= 400 ? (status >= 500 ? 'internal_error' : 'too_many_vias') : null;
+  return telemetryRow({ ts: bucket(b) + 10 * MINUTE, operation_id, status, latency_ms, error_code, ...extra });
 }
 
 function seed(): TelemetryRecord[] {

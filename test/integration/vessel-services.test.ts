@@ -6,12 +6,11 @@ import { join } from 'node:path';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
-import { identity, ingest, position } from '../helpers/fleet.js';
+import { identity, ingest, position, PRIDE, prideIdentity } from '../helpers/fleet.js';
 import { encounterRow, portCallRow, transitRow } from '../helpers/event-rows.js';
 
 const SNAPSHOT = '/v1/services/vessel-snapshot/read';
 const HISTORY = '/v1/services/vessel-history/read';
-const PRIDE = { mmsi: 563033300, imo: 9811000 };
 const OTHER = { mmsi: 244123000, imo: 9321483 };
 const CLI = { kind: 'cli' } as const;
 
@@ -20,17 +19,7 @@ async function seed(app: TestApp): Promise<{ pride: string; other: string }> {
   const fleet = app.bosun.ctx.services.fleet;
   await ingest(
     fleet,
-    identity(PRIDE.mmsi, now - 3 * HOUR, {
-      imo: PRIDE.imo,
-      name: 'OCEAN PRIDE',
-      callsign: '9V1234',
-      shipType: 80,
-      lengthM: 183,
-      beamM: 32,
-      draughtM: 11.2,
-      destination: 'NLRTM',
-      eta: '2026-11-22T06:00:00Z',
-    }),
+    prideIdentity(now - 3 * HOUR, 'NLRTM'),
     position(PRIDE.mmsi, now - 3 * HOUR, 51.9, 3.9),
     position(PRIDE.mmsi, now - 2 * HOUR, 51.92, 3.95),
     position(PRIDE.mmsi, now - HOUR, 51.94, 4.0),

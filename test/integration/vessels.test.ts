@@ -2,10 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DAY, HOUR, MINUTE, SECOND } from '../../src/platform/clock.js';
 import { withApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
-import { identity, imo, ingest, position } from '../helpers/fleet.js';
+import { identity, imo, ingest, position, PRIDE, prideIdentity } from '../helpers/fleet.js';
 
 const NOW = TEST_EPOCH;
-const PRIDE = { mmsi: 563033300, imo: 9811000 };
 
 /** Runs `fn` on a fresh app with the key of an agent holding vessels:live. */
 function withLiveKey(fn: (app: TestApp, key: string) => Promise<void>): Promise<void> {
@@ -19,17 +18,7 @@ async function seedPride(app: TestApp): Promise<string> {
   const fleet = app.bosun.ctx.services.fleet;
   await ingest(
     fleet,
-    identity(PRIDE.mmsi, NOW - HOUR, {
-      imo: PRIDE.imo,
-      name: 'OCEAN PRIDE',
-      callsign: '9V1234',
-      shipType: 80,
-      lengthM: 183,
-      beamM: 32,
-      draughtM: 11.2,
-      destination: 'SGSIN',
-      eta: '2026-11-22T06:00:00Z',
-    }),
+    prideIdentity(NOW - HOUR, 'SGSIN'),
     position(PRIDE.mmsi, NOW - 30 * MINUTE, 1.2, 103.7, { sog: 11.5, cog: 45, heading: 44, navStatus: 0 }),
     position(PRIDE.mmsi, NOW - 5 * MINUTE, 1.25, 103.76, { sog: 11.4, cog: 46, heading: 45, navStatus: 0, source: 'tcp:10.0.0.5:10110' }),
   );
