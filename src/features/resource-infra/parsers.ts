@@ -346,7 +346,12 @@ function cellText(value: unknown): string {
 async function* coalPlantRows(path: string, progress: { rows: number }): AsyncGenerator<ParsedRow> {
   const workbook = new ExcelJS.stream.xlsx.WorkbookReader(path, { sharedStrings: 'cache', worksheets: 'emit', hyperlinks: 'ignore', styles: 'ignore', entries: 'emit' });
   for await (const sheet of workbook) {
-    if ((sheet as unknown as { name: string }).name !== 'Units') continue;
+    if ((sheet as unknown as { name: string }).name !== 'Units') {
+      // exceljs deletes a sheet's temporary file as soon as the next sheet is asked for: a sheet left unread
+      // keeps a stream that may open the deleted file and fail outside any caller (an uncaught ENOENT)
+      for await (const row of sheet) void row;
+      continue;
+    }
     let header: string[] | null = null;
     for await (const row of sheet) {
       const values = (row.values as unknown[]).slice(1).map(cellText);
