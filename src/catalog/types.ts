@@ -63,6 +63,15 @@ export interface CatalogEntry {
  * A discovery document served in the envelope (its `data`) by default, and bare, for generic tools, at
  * `barePath` or when the request's Accept names `bareMediaType` (docs/decisions/010).
  */
+/** How answers that list operations name one: its id, method, path, section and access class, in that order. */
+export const entryHeading = (entry: CatalogEntry) => ({
+  operation_id: entry.operationId,
+  method: entry.method,
+  path: entry.path,
+  section: entry.section,
+  access: entry.access,
+});
+
 export interface DocumentForms {
   barePath: string;
   bareMediaType?: string;

@@ -32,6 +32,27 @@ export function firstArgument(positionals: readonly string[], what: string): str
   return value;
 }
 
+/** Who a command acts as, in the audit log and the records it changes. */
+export const CLI_ACTOR = { kind: 'cli' } as const;
+
+/** An option's text, or undefined when it was not given. */
+export const optionalText = (value: string | boolean | undefined): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** `--limit` as a whole number from 1 to `max` (no upper bound when `max` is not given). */
+export function limitOption(value: string | boolean | undefined, max?: number): number {
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || (max !== undefined && limit > max))
+    throw new AppError('invalid_request', max === undefined ? '--limit must be a whole number, at least 1' : `--limit must be a whole number from 1 to ${max}`);
+  return limit;
+}
+
+/** Prints each row, or `none` when there is none; a listing command's exit status. */
+export function printRows<T>(rows: readonly T[], print: (row: T) => void, none: string): 0 {
+  for (const row of rows) print(row);
+  if (rows.length === 0) out(none);
+  return 0;
+}
+
 /** What a one-shot command works with: the services of a store opened for it (src/app/create.ts's createCore). */
 export interface CommandCore {
   services: Services;

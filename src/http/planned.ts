@@ -1,5 +1,5 @@
 import type { CatalogView } from '../catalog/catalog.js';
-import type { CatalogEntry } from '../catalog/types.js';
+import { entryHeading, type CatalogEntry } from '../catalog/types.js';
 import { AppError } from '../platform/errors.js';
 
 /** `/v1/vessels/{vsl_id}/positions` → a pattern matching any value of the path parameters. */
@@ -8,11 +8,7 @@ export const pathPattern = (path: string) => new RegExp('^' + path.replace(/[.*+
 /** The catalog entry as a planned operation's refusal publishes it (data.operation). */
 export function plannedOperationData(entry: CatalogEntry) {
   return {
-    operation_id: entry.operationId,
-    method: entry.method,
-    path: entry.path,
-    section: entry.section,
-    access: entry.access,
+    ...entryHeading(entry),
     cost: entry.cost,
     stability: entry.stability,
     scopes: [...entry.scopes],

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { MemoryBus } from '../../src/bus/memory-bus.js';
 import { createDelayedFixes, DELAYED_FIX_REREAD } from '../../src/fleet/delayed-fixes.js';
 import { createFleetReads } from '../../src/fleet/fleet-reads.js';
-import { POSITIONS_TOPIC, type PositionsEvent, type StoredPosition } from '../../src/fleet/types.js';
+import { storedPosition } from '../../src/fleet/fleet-rows.js';
+import { POSITIONS_TOPIC, type PositionsEvent } from '../../src/fleet/types.js';
 import { migrateToLatest, openStore } from '../../src/store/db.js';
 import { dropTestSchema, testConfig } from '../helpers/app.js';
 import { createPositionPartitions } from '../../src/store/position-partitions.js';
@@ -64,24 +65,7 @@ test('the delayed-fix cache answers exactly what the store answers, for random p
           const { mmsi: _mmsi, ...row } = positionRow(vslId(vessel), time(at), { usable: usable ? 1 : 0, quality_flags: usable ? '[]' : '["position_jump"]' });
           await createPositionPartitions(store.db, store.dialect).ensureFor(store.db, [row.observed_at]); // the day's partition on PostgreSQL
           await store.db.insertInto('positions').values(row).execute();
-          const position: StoredPosition = {
-            seq: ++seq,
-            vslId: row.vsl_id,
-            mmsi: 0,
-            observedAt: row.observed_at,
-            receivedAt: row.received_at,
-            lat: row.lat,
-            lon: row.lon,
-            sog: row.sog,
-            cog: row.cog,
-            heading: row.heading,
-            navStatus: row.nav_status,
-            msgType: row.msg_type,
-            source: row.source,
-            simulated: false,
-            usable,
-            qualityFlags: usable ? [] : ['position_jump'],
-          };
+          const position = storedPosition(++seq, row.vsl_id, 0, row.observed_at, row, usable ? [] : ['position_jump']);
           await bus.publish(POSITIONS_TOPIC, { origin: 'test', positions: [position] } satisfies PositionsEvent);
         };
         const check = async (vessel: number, cutoff: number) => {

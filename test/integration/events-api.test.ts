@@ -6,6 +6,7 @@ import { DELAY_SECONDS } from '../../src/features/vessels/entitlements.js';
 import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { HOUSTON } from '../helpers/houston-ports.js';
 
 /**
  * GET /v1/events and /v1/events/{event_id} (decision 112) over rows written through the events repo:
@@ -14,7 +15,6 @@ import { createEventsRepo } from '../../src/features/events/events-repo.js';
  */
 const NOW = TEST_EPOCH;
 const CUTOFF = NOW - DELAY_SECONDS * 1000;
-const HOUSTON = 9240;
 const ROTTERDAM = 31140;
 const VALLETTA = 40330;
 

@@ -8,10 +8,8 @@ import { callRow, completedCall, type CallSpec } from '../helpers/events-congest
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
 import { sharedDataPath } from '../helpers/shared-data.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { GALVESTON, HOUSTON, TEXAS_CITY } from '../helpers/houston-ports.js';
 
-const HOUSTON = 9240;
-const GALVESTON = 9150;
-const TEXAS_CITY = 9160;
 const CARGO = 70;
 const TANKER = 80;
 /** The moment analysed: 10 h before the test clock's now, so calls may have ended after it. */

@@ -5,11 +5,8 @@ import { callRow, completedCall, type CallSpec } from '../helpers/events-congest
 import { identity, imo, ingest, position } from '../helpers/fleet.js';
 import { startTestApp, TEST_EPOCH, withApp, type TestApp } from '../helpers/app.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { BAYTOWN, GALVESTON, HOUSTON, TEXAS_CITY } from '../helpers/houston-ports.js';
 
-const HOUSTON = 9240;
-const GALVESTON = 9150;
-const TEXAS_CITY = 9160;
-const BAYTOWN = 9170;
 const NORSWORTHY = 9210;
 /** The day ranked: [T, T + 24 h), two days before the test clock's now. */
 const T = TEST_EPOCH - 2 * DAY;

@@ -9,12 +9,12 @@ import { PAPEETE, papeeteCall } from '../helpers/event-tracks.js';
 import { callRow, completedCall } from '../helpers/events-congestion.js';
 import { seedSampleVessel } from '../helpers/fleet.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { HOUSTON } from '../helpers/houston-ports.js';
 
 // An applied port correction (docs/feedback.md) is the port every reader gets: routing, event detection,
 // congestion, visit rank, ports search; reverting it brings the observed port back everywhere.
 
 const ROTTERDAM = 31140;
-const HOUSTON = 9240;
 const CLI = { kind: 'cli' } as const;
 const iso = (ms: number) => new Date(ms).toISOString();
 

@@ -1,6 +1,6 @@
 import { LIFECYCLE_TARGETS, type LifecycleTarget } from './agents-service.js';
 import { AppError } from '../../platform/errors.js';
-import { err, firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { CLI_ACTOR, err, firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
 import { iso } from '../../platform/clock.js';
 
 export const agentCommands: Command[] = [
@@ -41,7 +41,7 @@ export const agentCommands: Command[] = [
     usage: 'bosun agents rotate-key <agent_id>',
     async run({ positionals }) {
       const id = firstArgument(positionals, 'the agent id');
-      const { apiKey } = await withBosun((b) => b.ctx.services.agents.rotateKey(id, { kind: 'cli' }));
+      const { apiKey } = await withBosun((b) => b.ctx.services.agents.rotateKey(id, CLI_ACTOR));
       err(`new key for ${id}; shown only now`);
       out(apiKey);
       return 0;
@@ -54,7 +54,7 @@ export const agentCommands: Command[] = [
     options: { reason: { type: 'string', default: 'revoked by operator' } },
     async run({ positionals, values }) {
       const id = firstArgument(positionals, 'the agent id');
-      await withBosun((b) => b.ctx.services.agents.revoke(id, { kind: 'cli' }, String(values.reason)));
+      await withBosun((b) => b.ctx.services.agents.revoke(id, CLI_ACTOR, String(values.reason)));
       out(`revoked ${id}`);
       return 0;
     },
@@ -71,7 +71,7 @@ export const agentCommands: Command[] = [
       const days = values.days === undefined ? undefined : Number(values.days);
       await withBosun(async (b) => {
         for (const id of ids) {
-          const grant = await b.ctx.services.agents.grantScope(id, scope, { kind: 'cli' }, days);
+          const grant = await b.ctx.services.agents.grantScope(id, scope, CLI_ACTOR, days);
           out(`granted ${grant.scope} to ${id}${grant.expires_at ? ` until ${grant.expires_at}` : ''}`);
         }
       });
@@ -87,7 +87,7 @@ export const agentCommands: Command[] = [
       if (!id || !LIFECYCLE_TARGETS.includes(target as LifecycleTarget)) {
         throw new AppError('invalid_request', `give the agent id and one of ${LIFECYCLE_TARGETS.join(', ')}`);
       }
-      const moved = await withBosun((b) => b.ctx.services.agents.setLifecycle(id, target as LifecycleTarget, { kind: 'cli' }));
+      const moved = await withBosun((b) => b.ctx.services.agents.setLifecycle(id, target as LifecycleTarget, CLI_ACTOR));
       out(`${id}: ${moved.from} → ${moved.to}${moved.trial_expires_at ? ` until ${moved.trial_expires_at}` : ''}`);
       return 0;
     },
@@ -99,7 +99,7 @@ export const agentCommands: Command[] = [
     async run({ positionals }) {
       const [id, scope] = positionals;
       if (!id || !scope) throw new AppError('invalid_request', 'give the agent id and the scope');
-      const removed = await withBosun((b) => b.ctx.services.agents.revokeScope(id, scope, { kind: 'cli' }));
+      const removed = await withBosun((b) => b.ctx.services.agents.revokeScope(id, scope, CLI_ACTOR));
       out(removed ? `removed ${scope} from ${id}` : `${id} did not hold ${scope}`);
       return 0;
     },

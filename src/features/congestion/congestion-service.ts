@@ -13,7 +13,7 @@ import type { PortRecord } from '../ports/port-table.js';
 import { portRollUp } from '../ports/port-rollup.js';
 import { correctedPortFlags, type PortsService } from '../ports/ports-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';
-import { correctedIdentity, type Corrections } from '../kit/override-fields.js';
+import { correctedVessel, type Corrections } from '../kit/override-fields.js';
 import type { CallWindow, VisitRankRepo } from './visit-rank-repo.js';
 
 /** Longest congestion and visit-rank window (the trend also reads the window before it). */
@@ -35,6 +35,18 @@ const portView = (p: PortRecord): PortView => ({ port_id: p.port_id, name: p.nam
 const codesOf = (category: ShipCategory) => Array.from({ length: 99 }, (_, i) => i + 1).filter((code) => shipCategory(code) === category);
 
 const windowView = (summary: CallsSummary, from: number, to: number) => ({ from: iso(from), to: iso(to), ...summary });
+
+/** Dwell times grouped by their port, or by what `groupOf` makes of it (the port an entry rolls up to). */
+function dwellsByPort(rows: readonly { portId: number; dwellMs: number }[], groupOf: (portId: number) => number = (portId) => portId): Map<number, number[]> {
+  const dwells = new Map<number, number[]>();
+  for (const d of rows) {
+    const group = groupOf(d.portId);
+    const list = dwells.get(group);
+    if (list) list.push(d.dwellMs);
+    else dwells.set(group, [d.dwellMs]);
+  }
+  return dwells;
+}
 
 /** Port congestion and visit rank, from the event store (docs/decisions/022, 024, 030). */
 export function createCongestionService(deps: {
@@ -68,6 +80,15 @@ export function createCongestionService(deps: {
     return rollUp.root.get(portId) ?? portId;
   };
 
+  /** A visit-rank row of a port: its calls, vessels and the median dwell of its calls that ended in the window. */
+  const rankedPort = (p: { portId: number; calls: number; vessels: number }, index: number, dwells: Map<number, number[]>) => ({
+    rank: index + 1,
+    port: portRef(p.portId),
+    calls: p.calls,
+    distinct_vessels: p.vessels,
+    median_dwell_hours: medianHours(dwells.get(p.portId) ?? []),
+  });
+
   /** Ports with their entries rolled up: calls summed, vessels counted once per port. */
   async function rolledUpPorts(w: CallWindow, limit: number) {
     const groups = new Map<number, { calls: number; vessels: Set<string>; members: Map<number, number> }>();
@@ -83,22 +104,15 @@ export function createCongestionService(deps: {
       .map(([portId, g]) => ({ portId, calls: g.calls, vessels: g.vessels.size, members: g.members }))
       .sort((a, b) => b.calls - a.calls || b.vessels - a.vessels || a.portId - b.portId)
       .slice(0, limit);
-    const dwells = new Map<number, number[]>();
-    for (const d of await deps.repo.dwells(
-      w,
-      top.flatMap((p) => [...p.members.keys()]),
-    )) {
-      const root = rootOf(d.portId);
-      const list = dwells.get(root);
-      if (list) list.push(d.dwellMs);
-      else dwells.set(root, [d.dwellMs]);
-    }
+    const dwells = dwellsByPort(
+      await deps.repo.dwells(
+        w,
+        top.flatMap((p) => [...p.members.keys()]),
+      ),
+      rootOf,
+    );
     return top.map((p, i) => ({
-      rank: i + 1,
-      port: portRef(p.portId),
-      calls: p.calls,
-      distinct_vessels: p.vessels,
-      median_dwell_hours: medianHours(dwells.get(p.portId) ?? []),
+      ...rankedPort(p, i, dwells),
       includes: [...p.members]
         .filter(([id]) => id !== p.portId)
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
@@ -109,29 +123,18 @@ export function createCongestionService(deps: {
   /** Calls count in the window they began in; a dwell only if the call had ended by the window's end (a later departure is not known there, decision 029). */
   async function rankedPorts(w: CallWindow, limit: number) {
     const top = await deps.repo.topPorts(w, limit);
-    const dwells = new Map<number, number[]>();
-    for (const d of await deps.repo.dwells(
-      w,
-      top.map((p) => p.portId),
-    )) {
-      const list = dwells.get(d.portId);
-      if (list) list.push(d.dwellMs);
-      else dwells.set(d.portId, [d.dwellMs]);
-    }
-    return top.map((p, i) => ({
-      rank: i + 1,
-      port: portRef(p.portId),
-      calls: p.calls,
-      distinct_vessels: p.vessels,
-      median_dwell_hours: medianHours(dwells.get(p.portId) ?? []),
-      includes: [],
-    }));
+    const dwells = dwellsByPort(
+      await deps.repo.dwells(
+        w,
+        top.map((p) => p.portId),
+      ),
+    );
+    return top.map((p, i) => ({ ...rankedPort(p, i, dwells), includes: [] }));
   }
 
   async function rankedVessels(w: CallWindow, limit: number) {
     return (await deps.repo.topVessels(w, limit)).map((v, i) => {
-      const observed = deps.fleet.byVesselId(v.vslId);
-      const state = observed && correctedIdentity(observed, deps.corrections?.(v.vslId));
+      const state = correctedVessel(deps.fleet, v.vslId, deps.corrections);
       const vessel = { vsl_id: v.vslId, name: state?.name ?? null, imo: state?.imo ?? null, mmsi: state?.mmsi ?? null, ship_category: shipCategory(state?.shipType ?? v.shipType) };
       return { rank: i + 1, vessel, calls: v.calls, distinct_ports: v.ports };
     });

@@ -8,7 +8,7 @@ import type { CursorCodec } from '../../http/cursor-codec.js';
 import { AppError } from '../../platform/errors.js';
 import type { PortCallRow } from '../events/event-rows.js';
 import type { EventsService } from '../events/events-service.js';
-import { correctedIdentity, type Corrections } from '../kit/override-fields.js';
+import { correctedVessel, type Corrections } from '../kit/override-fields.js';
 import { parseTime } from '../kit/time-window.js';
 import { parseVesselRef } from '../kit/vessel-ids.js';
 import type { PortsService } from '../ports/ports-service.js';
@@ -63,8 +63,7 @@ export function createEventsApiService(deps: {
   corrections?: (vslId: string) => Corrections | undefined;
 }) {
   function vesselView(vslId: string) {
-    const observed = deps.fleet.byVesselId(vslId);
-    const v = observed && correctedIdentity(observed, deps.corrections?.(vslId));
+    const v = correctedVessel(deps.fleet, vslId, deps.corrections);
     return { vsl_id: vslId, mmsi: v?.mmsi ?? null, imo: v?.imo ?? null, name: v?.name ?? null };
   }
 

@@ -1,9 +1,6 @@
 import { AppError } from '../../platform/errors.js';
-import { firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { CLI_ACTOR, firstArgument, limitOption, optionalText, out, printRows, withBosun, type Command } from '../../cli-kit/kit.js';
 import { operatorTicketView, type OperatorStep } from './feedback-service.js';
-
-const CLI_ACTOR = { kind: 'cli' } as const;
-const optionalText = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
 const ticketId = (positionals: string[]): string => firstArgument(positionals, 'the ticket id');
 
@@ -54,12 +51,9 @@ export const feedbackCommands: Command[] = [
     usage: 'bosun feedback list [--state open|triaged|accepted|rejected|applied|reverted|closed] [--kind correction|request_data|propose_metric] [--limit N]',
     options: { state: { type: 'string' }, kind: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
-      const limit = Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new AppError('invalid_request', '--limit must be 1-500');
+      const limit = limitOption(values.limit, 500);
       const rows = await withBosun((b) => b.ctx.services.feedback.listForOperator({ state: optionalText(values.state), kind: optionalText(values.kind), limit }));
-      for (const row of rows) printTicket(operatorTicketView(row));
-      if (rows.length === 0) out('no feedback tickets');
-      return 0;
+      return printRows(rows, (row) => printTicket(operatorTicketView(row)), 'no feedback tickets');
     },
   },
   {

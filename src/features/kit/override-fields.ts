@@ -103,6 +103,16 @@ export function correctedIdentity<V extends { name: string | null; callsign: str
   return copy as V;
 }
 
+/** A vessel's identity as the fleet observed it, with the operator's corrections laid over it; undefined for a vessel never observed. */
+export function correctedVessel<V extends Parameters<typeof correctedIdentity>[0]>(
+  fleet: { byVesselId(vslId: string): V | undefined },
+  vslId: string,
+  correctionsOf: ((vslId: string) => Corrections | undefined) | undefined,
+): V | undefined {
+  const observed = fleet.byVesselId(vslId);
+  return observed && correctedIdentity(observed, correctionsOf?.(vslId));
+}
+
 /** The provenance a corrected record carries: each corrected field, its served value and where it came from. */
 export function correctionList(corrections: Corrections | undefined) {
   if (!corrections) return [];

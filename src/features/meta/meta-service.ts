@@ -1,7 +1,7 @@
 import type { Caller } from '../../access/principals.js';
 import { SAMPLE_VESSEL } from '../../fleet/sample-vessel.js';
 import type { CatalogView } from '../../catalog/catalog.js';
-import { CALLER_AGENT_ID, type CatalogEntry } from '../../catalog/types.js';
+import { CALLER_AGENT_ID, entryHeading, type CatalogEntry } from '../../catalog/types.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Config } from '../../platform/config.js';
 import type { StatusReporter } from '../../observability/status.js';
@@ -127,11 +127,7 @@ function capabilities(deps: MetaDeps, baseUrl: string) {
 /** One entry of the flat data.capabilities[] list: one per implemented operation, the fields clients index by. */
 function flatCapability(entry: CatalogEntry, description: string) {
   return {
-    operation_id: entry.operationId,
-    method: entry.method,
-    path: entry.path,
-    section: entry.section,
-    access: entry.access,
+    ...entryHeading(entry),
     auth: ACCESS_LABEL[entry.access],
     cost: entry.cost,
     free: entry.free === true,

@@ -1,5 +1,5 @@
 import { AppError } from '../../platform/errors.js';
-import { err, firstArgument, out, readSecret, withBosun, type Command } from '../../cli-kit/kit.js';
+import { err, firstArgument, out, printRows, readSecret, withBosun, type Command } from '../../cli-kit/kit.js';
 import { iso } from '../../platform/clock.js';
 import { cliIo } from '../../cli-kit/io.js';
 
@@ -61,11 +61,9 @@ export const operatorCommands: Command[] = [
     usage: 'bosun operator console-locks\n\nAddresses are shown redacted, as in the audit log; clear them with bosun operator unlock-console.',
     async run() {
       const locks = await withBosun((b) => b.ctx.services.consoleSessions.locks());
-      if (locks.length === 0) out('no console sign-in failures on record');
-      for (const l of locks) {
+      const printLock = (l: (typeof locks)[number]) =>
         out(`${l.kind} ${l.label}  ${l.failures} failed  ${l.locked_until ? `LOCKED until ${l.locked_until}` : 'not locked'}  last failure ${l.last_failure_at}`);
-      }
-      return 0;
+      return printRows(locks, printLock, 'no console sign-in failures on record');
     },
   },
   {

@@ -1,4 +1,4 @@
-import { err, firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { err, firstArgument, optionalText, out, printRows, withBosun, type Command } from '../../cli-kit/kit.js';
 import { AppError } from '../../platform/errors.js';
 import { iso } from '../../platform/clock.js';
 
@@ -10,15 +10,14 @@ export const paymentCommands: Command[] = [
     options: { state: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
       const { proofFlags } = await import('./payments-service.js');
-      const rows = await withBosun((b) => b.ctx.services.payments.listForOperator({ state: typeof values.state === 'string' ? values.state : undefined, limit: Number(values.limit) }));
-      for (const row of rows) {
+      const rows = await withBosun((b) => b.ctx.services.payments.listForOperator({ state: optionalText(values.state), limit: Number(values.limit) }));
+      const printIntent = (row: (typeof rows)[number]) => {
         out(`${row.payment_id}  ${row.state}  ${row.purpose}  ${row.amount ?? 'pay_what_you_want'} via ${row.rail_id}  agent ${row.agent_id}  ${iso(row.created_at)}`);
         if (row.proof) out(`  proof: ${row.proof}`);
         const flags = proofFlags(row);
         if (flags.length) out(`  WARNING: ${flags.join(', ')}: the proof names another amount than the intent; confirming needs --accept-mismatch`);
-      }
-      if (rows.length === 0) out('no payment intents');
-      return 0;
+      };
+      return printRows(rows, printIntent, 'no payment intents');
     },
   },
   {

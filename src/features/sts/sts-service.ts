@@ -11,7 +11,7 @@ import type { EventsService } from '../events/events-service.js';
 import { resolveWindow } from '../kit/time-window.js';
 import { parseVesselRef } from '../kit/vessel-ids.js';
 import { flagsFor } from '../vessels/vessel-views.js';
-import { correctedIdentity, type Corrections } from '../kit/override-fields.js';
+import { correctedVessel, type Corrections } from '../kit/override-fields.js';
 
 export const STS_DEFAULT_RANGE_MS = 7 * DAY;
 export const STS_MAX_RANGE_MS = 30 * DAY;
@@ -84,8 +84,7 @@ export function createStsService(deps: {
   corrections?: (vslId: string) => Corrections | undefined;
 }) {
   function vesselView(vslId: string) {
-    const observed = deps.fleet.byVesselId(vslId);
-    const v = observed && correctedIdentity(observed, deps.corrections?.(vslId));
+    const v = correctedVessel(deps.fleet, vslId, deps.corrections);
     return { vsl_id: vslId, name: v?.name ?? null, imo: v?.imo ?? null, mmsi: v?.mmsi ?? null, flag: v?.flag ?? null, ship_type: v?.shipType ?? null, category: v ? shipCategory(v.shipType) : null };
   }
 

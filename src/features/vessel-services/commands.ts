@@ -1,9 +1,7 @@
 import { AppError } from '../../platform/errors.js';
 import { iso } from '../../platform/clock.js';
-import { firstArgument, out, withBosun, type Command } from '../../cli-kit/kit.js';
+import { CLI_ACTOR, firstArgument, limitOption, optionalText, out, printRows, withBosun, type Command } from '../../cli-kit/kit.js';
 import type { VesselServiceGrantRow } from './vessel-services-repo.js';
-
-const CLI_ACTOR = { kind: 'cli' } as const;
 
 const agentArg = (positionals: string[]): string => firstArgument(positionals, 'the agent id');
 
@@ -38,7 +36,7 @@ export const vesselServiceCommands: Command[] = [
     options: { vessel: { type: 'string' } },
     async run({ positionals, values }) {
       const agentId = agentArg(positionals);
-      const vessel = typeof values.vessel === 'string' ? values.vessel : undefined;
+      const vessel = optionalText(values.vessel);
       const revoked = await withBosun((b) => b.ctx.services.vesselServices.revoke(agentId, vessel, CLI_ACTOR));
       out(revoked ? `revoked ${revoked} grant(s)` : 'no active grant matched');
       return revoked ? 0 : 1;
@@ -50,12 +48,9 @@ export const vesselServiceCommands: Command[] = [
     usage: 'bosun services list [--agent AGENT_ID] [--limit N]',
     options: { agent: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
-      const limit = Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 500) throw new AppError('invalid_request', '--limit must be 1-500');
-      const rows = await withBosun((b) => b.ctx.services.vesselServices.list({ agentId: typeof values.agent === 'string' ? values.agent : undefined, limit }));
-      for (const row of rows) printGrant(row);
-      if (rows.length === 0) out('no vessel service grants');
-      return 0;
+      const limit = limitOption(values.limit, 500);
+      const rows = await withBosun((b) => b.ctx.services.vesselServices.list({ agentId: optionalText(values.agent), limit }));
+      return printRows(rows, printGrant, 'no vessel service grants');
     },
   },
 ];

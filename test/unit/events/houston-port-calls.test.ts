@@ -6,11 +6,8 @@ import { createPortCallDetector, emptyCallState, PortPointIndex, type PortCall, 
 import { readPortTableFile } from '../../../src/features/ports/port-table-file.js';
 import { splitCsvLine } from '../../../src/feeds/ais-csv.js';
 import { sharedDataPath } from '../../helpers/shared-data.js';
+import { BAYTOWN, GALVESTON, HOUSTON, TEXAS_CITY } from '../../helpers/houston-ports.js';
 
-const HOUSTON = 9240;
-const BAYTOWN = 9170;
-const TEXAS_CITY = 9160;
-const GALVESTON = 9150;
 const MIN = 60_000;
 
 const data = sharedDataPath('ais/tracks/AIS_2020_01_01_houston_galveston.csv.gz');

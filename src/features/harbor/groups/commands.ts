@@ -1,9 +1,8 @@
 import { AppError } from '../../../platform/errors.js';
-import { firstArgument, out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { CLI_ACTOR, firstArgument, limitOption, optionalText, out, printRows, withBosun, type Command } from '../../../cli-kit/kit.js';
 import { HIDE_REASONS, type HideReason } from './group-rules.js';
 import { isoOrNull } from '../../../platform/clock.js';
 
-const CLI_ACTOR = { kind: 'cli' } as const;
 const isoOrDash = (ms: number | null) => isoOrNull(ms) ?? '-';
 
 function requiredText(value: string | boolean | undefined, option: string): string {
@@ -11,18 +10,10 @@ function requiredText(value: string | boolean | undefined, option: string): stri
   return value;
 }
 
-const optionalText = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
-
 function groupIdOf(value: string | undefined): number {
   const id = Number(value);
   if (!value || !Number.isInteger(id) || id < 1) throw new AppError('invalid_request', 'give the group id (a whole number)');
   return id;
-}
-
-function limitOf(value: string | boolean | undefined): number {
-  const limit = Number(value);
-  if (!Number.isInteger(limit) || limit < 1) throw new AppError('invalid_request', '--limit must be a whole number, at least 1');
-  return limit;
 }
 
 function agentIdOf(value: string | undefined): string {
@@ -62,12 +53,10 @@ export const groupCommands: Command[] = [
       const filter = {
         state: optionalText(values.state),
         groupId: values.group === undefined ? undefined : groupIdOf(optionalText(values.group)),
-        limit: limitOf(values.limit),
+        limit: limitOption(values.limit),
       };
       const rows = await withBosun((b) => b.ctx.services.groups.listJoinRequests(filter));
-      for (const m of rows) out(`group ${m.group_id}  ${m.agent_id}  ${m.state}  requested ${isoOrDash(m.requested_at)}  decided ${isoOrDash(m.decided_at)}`);
-      if (rows.length === 0) out('no join requests');
-      return 0;
+      return printRows(rows, (m) => out(`group ${m.group_id}  ${m.agent_id}  ${m.state}  requested ${isoOrDash(m.requested_at)}  decided ${isoOrDash(m.decided_at)}`), 'no join requests');
     },
   },
   {
@@ -100,7 +89,7 @@ export const groupCommands: Command[] = [
     async run({ values }) {
       const lines = await withBosun(async (b) => {
         const groups = b.ctx.services.groups;
-        const reports = await groups.listReports({ state: optionalText(values.state), limit: limitOf(values.limit) });
+        const reports = await groups.listReports({ state: optionalText(values.state), limit: limitOption(values.limit) });
         const result: string[] = [];
         for (const r of reports) {
           const post = await groups.findPostForOperator(r.post_id);
@@ -110,9 +99,7 @@ export const groupCommands: Command[] = [
         }
         return result;
       });
-      for (const line of lines) out(line);
-      if (lines.length === 0) out('no reports');
-      return 0;
+      return printRows(lines, out, 'no reports');
     },
   },
   {

@@ -1,8 +1,5 @@
-import { AppError } from '../../../platform/errors.js';
-import { firstArgument, out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { CLI_ACTOR, firstArgument, limitOption, out, printRows, withBosun, type Command } from '../../../cli-kit/kit.js';
 import type { HelpRequestView, operatorReportView } from './help-views.js';
-
-const CLI_ACTOR = { kind: 'cli' } as const;
 
 const requestIdArg = (positionals: string[]): string => firstArgument(positionals, 'the help request id');
 
@@ -23,12 +20,9 @@ export const helpCommands: Command[] = [
     usage: 'bosun harbor help reports [--limit N]',
     options: { limit: { type: 'string', default: '50' } },
     async run({ values }) {
-      const limit = Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new AppError('invalid_request', '--limit must be a whole number from 1 to 1000');
+      const limit = limitOption(values.limit, 1000);
       const reports = await withBosun((b) => b.ctx.services.help.reportsForOperator({ limit }));
-      for (const report of reports) printReport(report);
-      if (reports.length === 0) out('no help reports');
-      return 0;
+      return printRows(reports, printReport, 'no help reports');
     },
   },
   {

@@ -1,8 +1,6 @@
 import { AppError } from '../../../platform/errors.js';
-import { firstArgument, out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { CLI_ACTOR, firstArgument, optionalText, out, printRows, withBosun, type Command } from '../../../cli-kit/kit.js';
 import type { OperatorRequestRow } from './operator-requests-repo.js';
-
-const CLI_ACTOR = { kind: 'cli' } as const;
 
 const requestId = (positionals: string[]): string => firstArgument(positionals, 'the request id');
 
@@ -11,12 +9,10 @@ function requiredText(value: string | boolean | undefined, option: string): stri
   return value;
 }
 
-const optionalText = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
-
-async function printRequests(rows: OperatorRequestRow[]) {
+async function printRequests(rows: OperatorRequestRow[]): Promise<0> {
   // the service module loads the store layer: imported when a command prints, not when the CLI starts
   const { operatorView } = await import('./operator-requests-service.js');
-  for (const row of rows) printRequest(operatorView(row));
+  return printRows(rows, (row) => printRequest(operatorView(row)), 'no operator requests');
 }
 
 function printRequest(view: ReturnType<typeof import('./operator-requests-service.js').operatorView>) {
@@ -36,9 +32,7 @@ export const operatorRequestCommands: Command[] = [
     options: { state: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
       const rows = await withBosun((b) => b.ctx.services.operatorRequests.listForOperator({ state: optionalText(values.state), limit: Number(values.limit) }));
-      await printRequests(rows);
-      if (rows.length === 0) out('no operator requests');
-      return 0;
+      return printRequests(rows);
     },
   },
   {

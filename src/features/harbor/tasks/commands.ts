@@ -1,9 +1,8 @@
 import { AppError } from '../../../platform/errors.js';
-import { out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { CLI_ACTOR, limitOption, optionalText, out, printRows, withBosun, type Command } from '../../../cli-kit/kit.js';
 import type { ProductionTaskRow } from './production-tasks-repo.js';
 import { operatorTaskView, PRODUCTION_TASK_STATES, TASK_ACTION_SCOPES, type ProductionMessageView } from './production-tasks-service.js';
 
-const CLI_ACTOR = { kind: 'cli' } as const;
 const TASK_SCOPES = [...new Set(['harbor:task:read', ...Object.values(TASK_ACTION_SCOPES)])];
 
 function positional(positionals: string[], index: number, what: string): string {
@@ -16,8 +15,6 @@ function requiredText(value: string | boolean | undefined, option: string): stri
   if (typeof value !== 'string' || value.trim() === '') throw new AppError('invalid_request', `give --${option} TEXT`);
   return value;
 }
-
-const optionalText = (value: string | boolean | undefined) => (typeof value === 'string' ? value : undefined);
 
 function printTask(row: ProductionTaskRow) {
   const view = operatorTaskView(row);
@@ -67,12 +64,9 @@ export const taskCommands: Command[] = [
     usage: `bosun harbor tasks list [--state ${PRODUCTION_TASK_STATES.join('|')}] [--limit N]`,
     options: { state: { type: 'string' }, limit: { type: 'string', default: '50' } },
     async run({ values }) {
-      const limit = Number(values.limit);
-      if (!Number.isInteger(limit) || limit < 1) throw new AppError('invalid_request', '--limit must be a whole number, at least 1');
+      const limit = limitOption(values.limit);
       const rows = await withBosun((b) => b.ctx.services.harborTasks.listForOperator({ state: optionalText(values.state), limit }));
-      for (const row of rows) printTask(row);
-      if (rows.length === 0) out('no tasks');
-      return 0;
+      return printRows(rows, printTask, 'no tasks');
     },
   },
   {

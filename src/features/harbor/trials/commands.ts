@@ -1,4 +1,4 @@
-import { out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { CLI_ACTOR, out, printRows, withBosun, type Command } from '../../../cli-kit/kit.js';
 import { AppError } from '../../../platform/errors.js';
 import { iso } from '../../../platform/clock.js';
 
@@ -10,7 +10,7 @@ export const trialCommands: Command[] = [
     async run({ positionals }) {
       const [agentId, vessel] = positionals;
       if (!agentId || !vessel) throw new AppError('invalid_request', 'give the agent id and the vessel');
-      const { row } = await withBosun((b) => b.ctx.services.trials.grant(agentId, vessel, { kind: 'cli' }));
+      const { row } = await withBosun((b) => b.ctx.services.trials.grant(agentId, vessel, CLI_ACTOR));
       out(`${agentId}: snapshot trial for ${row.vessel_ref} until ${iso(row.expires_at)}`);
       return 0;
     },
@@ -22,12 +22,7 @@ export const trialCommands: Command[] = [
     options: { limit: { type: 'string', default: '50' } },
     async run({ values }) {
       const rows = await withBosun((b) => b.ctx.services.trials.list(Number(values.limit)));
-      for (const r of rows) {
-        const state = r.revoked_at !== null ? 'revoked' : 'until ' + iso(r.expires_at);
-        out(`${r.agent_id}  ${r.vessel_ref}  ${state}`);
-      }
-      if (rows.length === 0) out('no snapshot trials');
-      return 0;
+      return printRows(rows, (r) => out(`${r.agent_id}  ${r.vessel_ref}  ${r.revoked_at !== null ? 'revoked' : 'until ' + iso(r.expires_at)}`), 'no snapshot trials');
     },
   },
   {
@@ -37,7 +32,7 @@ export const trialCommands: Command[] = [
     async run({ positionals }) {
       const [agentId] = positionals;
       if (!agentId) throw new AppError('invalid_request', 'give the agent id');
-      const revoked = await withBosun((b) => b.ctx.services.trials.revoke(agentId, { kind: 'cli' }));
+      const revoked = await withBosun((b) => b.ctx.services.trials.revoke(agentId, CLI_ACTOR));
       out(revoked ? `${agentId}: trial revoked` : `${agentId} had no active trial`);
       return 0;
     },
