@@ -47,7 +47,8 @@ export interface TestApp {
   config: Config;
   api<D = any>(method: string, url: string, options?: { token?: string; body?: unknown; rawBody?: string; headers?: Record<string, string>; ip?: string }): Promise<ApiResponse<D>>;
   /** Registers a fresh sandbox agent; `scopes` are then granted by the operator (e.g. ['vessels:live'] for live vessel data). */
-  registerAgent(name?: string, scopes?: readonly string[]): Promise<{ agentId: string; apiKey: string }>;
+  /** Registers an agent (from a fresh address unless `address` is given: agents registered from one address are linked). */
+  registerAgent(name?: string, scopes?: readonly string[], address?: string): Promise<{ agentId: string; apiKey: string }>;
   operatorToken(): Promise<string>;
   close(): Promise<void>;
 }
@@ -98,8 +99,8 @@ export async function startTestApp(options: { env?: Record<string, string>; bosu
       recordProducedCodes(body);
       return { status: res.statusCode, headers: res.headers as ApiResponse['headers'], body, text: res.body };
     },
-    async registerAgent(name = 'test-agent', scopes: readonly string[] = []) {
-      const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'test agent' }, ip: nextRegistrationAddress() });
+    async registerAgent(name = 'test-agent', scopes: readonly string[] = [], address = nextRegistrationAddress()) {
+      const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'test agent' }, ip: address });
       if (res.status !== 201) throw new Error(`registration failed: ${res.status} ${res.text}`);
       for (const scope of scopes) await bosun.ctx.services.agents.grantScope(res.body.data.agent_id, scope, { kind: 'cli' });
       return { agentId: res.body.data.agent_id, apiKey: res.body.data.api_key };

@@ -194,10 +194,7 @@ test('bounties expire at their deadline (escrow refunded); 5 bounties per 24 hou
 
 test('bounties: listing by poster and claimant with cursors; linked agents cannot claim each other’s bounties', () =>
   withApp(async (app) => {
-    const register = async (name: string) => {
-      const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'linked test agent' }, ip: '198.51.100.20' });
-      return { agentId: res.body.data.agent_id as string, apiKey: res.body.data.api_key as string };
-    };
+    const register = (name: string) => app.registerAgent(name, [], '198.51.100.20');
     const poster = await register('bounty-linked-a');
     const twin = await register('bounty-linked-b');
     const other = await app.registerAgent('bounty-other');

@@ -233,10 +233,7 @@ test('a rejected claim never takes its author below the base of 1 (the entry rec
 
 test('linked agents (same network within 24 hours) cannot vote on each other’s claims', () =>
   withApp(async (app) => {
-    const register = async (name: string) => {
-      const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests', description: 'linked test agent' }, ip: '192.0.2.10' });
-      return { agentId: res.body.data.agent_id as string, apiKey: res.body.data.api_key as string };
-    };
+    const register = (name: string) => app.registerAgent(name, [], '192.0.2.10');
     const a = await register('linked-a');
     const b = await register('linked-b');
     const claim = await createClaim(app, a);

@@ -270,10 +270,7 @@ test('skill transfer: offer, one pending offer per skill, accept moves ownership
 
 test('linked agents cannot transfer skills to each other; banned agents are refused on every exchange community operation', () =>
   withApp(async (app) => {
-    const register = async (name: string, ip: string) => {
-      const res = await app.api('POST', '/v1/agents/register', { body: { name, vendor: 'tests' }, ip });
-      return { agentId: res.body.data.agent_id as string, apiKey: res.body.data.api_key as string };
-    };
+    const register = (name: string, address: string) => app.registerAgent(name, [], address);
     const x = await register('linked-x', '192.0.2.10');
     const y = await register('linked-y', '192.0.2.77');
     const post = (who: { apiKey: string }, url: string, body: unknown) => app.api('POST', url, { token: who.apiKey, body });

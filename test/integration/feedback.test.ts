@@ -1,10 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DAY, HOUR, SECOND } from '../../src/platform/clock.js';
-import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
+import { withApp, type TestApp, startTestAppWithCli } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { seedSampleVessel } from '../helpers/fleet.js';
 import { FEEDBACK_LIMITS } from '../../src/features/feedback/feedback-service.js';
@@ -297,11 +294,8 @@ test('ticket states: only the documented steps; every change reaches the author 
 });
 
 test('bosun feedback list|show|accept|apply|revert|reject|close on the shared store', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-feedback-cli-'));
-  const databaseUrl = `sqlite:${join(dir, 'bosun.db')}`;
-  const app = await startTestApp({ env: { DATABASE_URL: databaseUrl } });
-  const { REDIS_URL: _redis, ...inherited } = process.env;
-  const run = (...args: string[]) => runCli(['feedback', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+  const { app, env, cleanup } = await startTestAppWithCli('feedback-cli');
+  const run = (...args: string[]) => runCli(['feedback', ...args], { env });
   try {
     await seeded(app);
     const a = await app.registerAgent('alpha');
@@ -337,8 +331,7 @@ test('bosun feedback list|show|accept|apply|revert|reject|close on the shared st
       ['accepted', 'applied', 'reverted'],
     );
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });
 

@@ -1,17 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { runCli } from '../helpers/cli.js';
-import { startTestApp } from '../helpers/app.js';
+import { startTestAppWithCli } from '../helpers/app.js';
 
 test('the operator CLI creates, lists, shows, reassigns and cancels production tasks on the shared store', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-tasks-cli-'));
-  const databaseUrl = `sqlite:${join(dir, 'bosun.db')}`;
-  const app = await startTestApp({ env: { DATABASE_URL: databaseUrl } });
-  const { REDIS_URL: _redis, ...inherited } = process.env;
-  const run = (...args: string[]) => runCli(['harbor', 'tasks', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+  const { app, env, cleanup } = await startTestAppWithCli('tasks-cli');
+  const run = (...args: string[]) => runCli(['harbor', 'tasks', ...args], { env });
   try {
     const a = await app.registerAgent('alpha');
     const b = await app.registerAgent('beta');
@@ -52,7 +46,6 @@ test('the operator CLI creates, lists, shows, reassigns and cancels production t
     assert.notEqual(badVessel.status, 0);
     assert.match(badVessel.stderr, /IMO/);
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });

@@ -1,10 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
-import { startTestApp, withApp, type TestApp } from '../helpers/app.js';
+import { withApp, type TestApp, startTestAppWithCli } from '../helpers/app.js';
 import { runCli } from '../helpers/cli.js';
 import { identity, ingest, position, PRIDE, prideIdentity } from '../helpers/fleet.js';
 import { encounterRow, portCallRow, transitRow } from '../helpers/event-rows.js';
@@ -169,11 +166,8 @@ test('a snapshot serves applied corrections with their provenance and the operat
 });
 
 test('bosun services grant|list|revoke on the shared store', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'bosun-services-cli-'));
-  const databaseUrl = `sqlite:${join(dir, 'bosun.db')}`;
-  const app = await startTestApp({ env: { DATABASE_URL: databaseUrl } });
-  const { REDIS_URL: _redis, ...inherited } = process.env;
-  const run = (...args: string[]) => runCli(['services', ...args], { env: { ...inherited, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+  const { app, env, cleanup } = await startTestAppWithCli('services-cli');
+  const run = (...args: string[]) => runCli(['services', ...args], { env });
   try {
     await seed(app);
     const a = await app.registerAgent('alpha');
@@ -192,7 +186,6 @@ test('bosun services grant|list|revoke on the shared store', async () => {
     assert.match((await run('list')).stdout, /revoked /);
     assert.equal((await app.api('GET', `${SNAPSHOT}?imo=${PRIDE.imo}`, { token: a.apiKey })).status, 403);
   } finally {
-    await app.close();
-    rmSync(dir, { recursive: true, force: true });
+    await cleanup();
   }
 });

@@ -4,12 +4,14 @@ import type { Executor } from '../../../store/transaction.js';
 import type { HarborTaskMessagesTable, HarborTasksTable } from '../../../store/schema.js';
 import type { ListPosition } from '../../../http/cursor-codec.js';
 import { olderThan } from '../cursor.js';
+import { createTaskUpkeep } from './task-upkeep.js';
 
 export type ProductionTaskRow = HarborTasksTable;
 export type ProductionMessageRow = Selectable<HarborTaskMessagesTable>;
 
 export function createProductionTasksRepo(db: Db) {
   return {
+    ...createTaskUpkeep(db, { tasks: 'harbor_tasks', messages: 'harbor_task_messages' }),
     async insert(row: ProductionTaskRow, trx: Executor = db): Promise<void> {
       await trx.insertInto('harbor_tasks').values(row).execute();
     },
@@ -51,9 +53,6 @@ export function createProductionTasksRepo(db: Db) {
       const result = await q.executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async touch(taskId: string, at: number, trx: Executor = db): Promise<void> {
-      await trx.updateTable('harbor_tasks').set({ updated_at: at, last_activity_at: at }).where('task_id', '=', taskId).execute();
-    },
     async insertMessage(row: Omit<ProductionMessageRow, 'id'>, trx: Executor = db): Promise<void> {
       await trx.insertInto('harbor_task_messages').values(row).execute();
     },
@@ -61,21 +60,6 @@ export function createProductionTasksRepo(db: Db) {
     async recentMessages(taskId: string, limit: number): Promise<ProductionMessageRow[]> {
       const rows = await db.selectFrom('harbor_task_messages').selectAll().where('task_id', '=', taskId).orderBy('id', 'desc').limit(limit).execute();
       return rows.reverse();
-    },
-    async countMessages(taskId: string): Promise<number> {
-      const row = await db
-        .selectFrom('harbor_task_messages')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('task_id', '=', taskId)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-    /** Deletes tasks, with their messages, whose last activity is at or before `cutoff`. */
-    async deleteInactiveSince(cutoff: number): Promise<number> {
-      const stale = db.selectFrom('harbor_tasks').select('task_id').where('last_activity_at', '<=', cutoff);
-      await db.deleteFrom('harbor_task_messages').where('task_id', 'in', stale).execute();
-      const result = await db.deleteFrom('harbor_tasks').where('last_activity_at', '<=', cutoff).executeTakeFirst();
-      return Number(result.numDeletedRows);
     },
   };
 }

@@ -10,6 +10,7 @@ import type { QuotaService } from '../quota/quota-service.js';
 import type { ProductionMessageRow, ProductionTaskRow, ProductionTasksRepo } from './production-tasks-repo.js';
 import type { TaskCompletionsRepo } from './task-completions-repo.js';
 import { checkTextBytes, checkTitle } from './task-text.js';
+import { participantRole } from './task-upkeep.js';
 
 /**
  * created: no assignee yet (an agent's task waiting for the operator to dispatch it, or an operator draft).
@@ -56,12 +57,6 @@ export function parseVesselRef(text: string, field: string): string {
   throw new AppError('invalid_vessel_id', 'vessel must be IMO:<7 digits with a valid check digit> or MMSI:<9 digits>', { field });
 }
 
-function roleOf(row: ProductionTaskRow, agentId: string): 'creator' | 'assignee' | null {
-  if (row.assignee_id === agentId) return 'assignee';
-  if (row.creator_id === agentId) return 'creator';
-  return null;
-}
-
 /** What a participant (creator or assignee) sees; nobody else sees anything of the task. */
 export function productionTaskView(row: ProductionTaskRow, agentId: string) {
   return {
@@ -72,7 +67,7 @@ export function productionTaskView(row: ProductionTaskRow, agentId: string) {
     state: row.state as ProductionTaskState,
     created_by: row.creator_id ?? OPERATOR_AUTHOR,
     assignee_agent_id: row.assignee_id,
-    your_role: roleOf(row, agentId) ?? 'creator',
+    your_role: participantRole(row, agentId) ?? 'creator',
     result: row.result,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
@@ -130,7 +125,7 @@ export function createProductionTasksService(deps: {
 
   async function visibleTask(taskId: string, agentId: string, field: string): Promise<ProductionTaskRow> {
     const row = await repo.findById(taskId);
-    if (!row || roleOf(row, agentId) === null) throw new AppError('not_found', `no task ${taskId} assigned to or created by you`, { field });
+    if (!row || participantRole(row, agentId) === null) throw new AppError('not_found', `no task ${taskId} assigned to or created by you`, { field });
     return row;
   }
 

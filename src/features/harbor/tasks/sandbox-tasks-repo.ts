@@ -4,12 +4,14 @@ import type { Executor } from '../../../store/transaction.js';
 import type { HarborSandboxTaskMessagesTable, HarborSandboxTasksTable } from '../../../store/schema.js';
 import type { ListPosition } from '../../../http/cursor-codec.js';
 import { olderThan } from '../cursor.js';
+import { createTaskUpkeep } from './task-upkeep.js';
 
 export type SandboxTaskRow = HarborSandboxTasksTable;
 export type SandboxMessageRow = Selectable<HarborSandboxTaskMessagesTable>;
 
 export function createSandboxTasksRepo(db: Db) {
   return {
+    ...createTaskUpkeep(db, { tasks: 'harbor_sandbox_tasks', messages: 'harbor_sandbox_task_messages' }),
     async insert(row: SandboxTaskRow, trx: Executor = db): Promise<void> {
       await trx.insertInto('harbor_sandbox_tasks').values(row).execute();
     },
@@ -42,7 +44,6 @@ export function createSandboxTasksRepo(db: Db) {
       }
       return q.execute();
     },
-    /** Open agent-created tasks the agent created or is assigned (onboarding tasks excluded). */
     /** Open agent-created (non-onboarding) tasks this agent created. */
     async countOpenCreatedBy(agentId: string, trx: Executor = db): Promise<number> {
       const row = await trx
@@ -59,9 +60,6 @@ export function createSandboxTasksRepo(db: Db) {
       const result = await trx.updateTable('harbor_sandbox_tasks').set(patch).where('task_id', '=', taskId).where('state', '=', fromState).executeTakeFirst();
       return Number(result.numUpdatedRows) > 0;
     },
-    async touch(taskId: string, at: number, trx: Executor = db): Promise<void> {
-      await trx.updateTable('harbor_sandbox_tasks').set({ updated_at: at, last_activity_at: at }).where('task_id', '=', taskId).execute();
-    },
     async insertMessage(row: Omit<SandboxMessageRow, 'id'>, trx: Executor = db): Promise<void> {
       await trx.insertInto('harbor_sandbox_task_messages').values(row).execute();
     },
@@ -69,21 +67,6 @@ export function createSandboxTasksRepo(db: Db) {
     async recentMessages(taskId: string, limit: number): Promise<SandboxMessageRow[]> {
       const rows = await db.selectFrom('harbor_sandbox_task_messages').selectAll().where('task_id', '=', taskId).orderBy('id', 'desc').limit(limit).execute();
       return rows.reverse();
-    },
-    async countMessages(taskId: string): Promise<number> {
-      const row = await db
-        .selectFrom('harbor_sandbox_task_messages')
-        .select((eb) => eb.fn.countAll<number | string>().as('count'))
-        .where('task_id', '=', taskId)
-        .executeTakeFirstOrThrow();
-      return Number(row.count);
-    },
-    /** Deletes tasks (and their messages) whose last activity is at or before `cutoff`. */
-    async deleteInactiveSince(cutoff: number): Promise<number> {
-      const stale = db.selectFrom('harbor_sandbox_tasks').select('task_id').where('last_activity_at', '<=', cutoff);
-      await db.deleteFrom('harbor_sandbox_task_messages').where('task_id', 'in', stale).execute();
-      const result = await db.deleteFrom('harbor_sandbox_tasks').where('last_activity_at', '<=', cutoff).executeTakeFirst();
-      return Number(result.numDeletedRows);
     },
   };
 }

@@ -12,6 +12,7 @@ import { ONBOARDING_TASKS, type OnboardingCheck, type OnboardingTaskKey } from '
 import type { SandboxMessageRow, SandboxTaskRow, SandboxTasksRepo } from './sandbox-tasks-repo.js';
 import type { TaskCompletionsRepo } from './task-completions-repo.js';
 import { checkTextBytes, checkTitle } from './task-text.js';
+import { participantRole } from './task-upkeep.js';
 
 /** How the service signs the onboarding tasks it creates and the messages it posts. */
 export const HARBOR_SERVICE_AUTHOR = 'harbor-service';
@@ -29,12 +30,6 @@ export interface SandboxCaller {
 const TASK_STATES: ReadonlySet<string> = new Set<EffectiveState>(['sandbox', 'trial']);
 const RETENTION_MS = HARBOR_LIMITS.contentRetentionDays * DAY;
 
-function roleOf(row: SandboxTaskRow, agentId: string): 'creator' | 'assignee' | null {
-  if (row.creator_id === agentId) return 'creator';
-  if (row.assignee_id === agentId) return 'assignee';
-  return null;
-}
-
 /** What a participant sees of a task. */
 export function sandboxTaskView(row: SandboxTaskRow, agentId: string) {
   return {
@@ -47,7 +42,7 @@ export function sandboxTaskView(row: SandboxTaskRow, agentId: string) {
     synthetic: true as const,
     created_by: row.creator_id ?? HARBOR_SERVICE_AUTHOR,
     assignee_agent_id: row.assignee_id,
-    your_role: roleOf(row, agentId) ?? 'assignee',
+    your_role: participantRole(row, agentId) ?? 'assignee',
     closed_by: row.closed_by,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
@@ -164,7 +159,7 @@ export function createSandboxTasksService(deps: {
   /** The task if the agent takes part in it; otherwise the same not-found as for a missing id. */
   async function visibleTask(taskId: string, agentId: string, field = 'body.task_id'): Promise<SandboxTaskRow> {
     const row = await repo.findById(taskId);
-    if (!row || roleOf(row, agentId) === null) {
+    if (!row || participantRole(row, agentId) === null) {
       throw new AppError('sandbox_task_not_found', `no sandbox task ${taskId} in your sandbox`, { field });
     }
     return row;
