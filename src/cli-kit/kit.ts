@@ -83,6 +83,25 @@ export async function withBosun<T>(fn: (bosun: { ctx: CommandCore }) => Promise<
   }
 }
 
+/** Prints `prefix: message` on standard error; the exit status of a refused command. */
+export function failWith(prefix: string, message: string): 1 {
+  err(`${prefix}: ${message}`);
+  return 1;
+}
+
+/** Runs `fn` on the services of an opened store; a refusal (AppError) is printed after `prefix` and exits 1. */
+export function runRefusing(prefix: string, fn: (services: Services) => Promise<void>): Promise<number> {
+  return withBosun(async ({ ctx }) => {
+    try {
+      await fn(ctx.services);
+      return 0;
+    } catch (e) {
+      if (e instanceof AppError) return failWith(prefix, e.message);
+      throw e;
+    }
+  });
+}
+
 /** Reads a secret: prompted without echo on a terminal, otherwise the whole of standard input. */
 export async function readSecret(prompt: string): Promise<string> {
   const { stdin } = cliIo();

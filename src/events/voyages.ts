@@ -1,3 +1,4 @@
+import type { PortCallsTable, VoyagesTable } from '../store/schema.js';
 /**
  * Voyages from port calls (docs/lanes.md, decisions 062 and 123): call A then call B of the same vessel
  * (consecutive by arrival) at another port is one voyage, departing when A ended (its last fix when
@@ -5,27 +6,10 @@
  */
 
 /** The columns of a port call a voyage is made of. */
-export interface VoyageCall {
-  vsl_id: string;
-  port_id: number;
-  ship_type: number | null;
-  arrival: number;
-  departure: number | null;
-  last_fix_at: number;
-  simulated: number;
-}
+export type VoyageCall = Pick<PortCallsTable, 'vsl_id' | 'port_id' | 'ship_type' | 'arrival' | 'departure' | 'last_fix_at' | 'simulated'>;
 
 /** One stored voyage (the `voyages` table): keyed by vessel and the arrival of its origin call. */
-export interface VoyageRow {
-  vsl_id: string;
-  from_port: number;
-  to_port: number;
-  from_arrival: number;
-  departure: number;
-  arrival: number;
-  ship_type: number | null;
-  simulated: number;
-}
+export type VoyageRow = Omit<VoyagesTable, 'id'>;
 
 /** Voyages of consecutive calls (sorted by vessel, then arrival); no window, no order check: readers filter. */
 export function voyagePairs(calls: readonly VoyageCall[]): VoyageRow[] {

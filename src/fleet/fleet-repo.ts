@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type OnConflictBuilder, type Selectable } from 'kysely';
 import type { BulkColumnType, DialectHelpers } from '../store/dialect.js';
 import { createPositionPartitions, type PositionPartitions } from '../store/position-partitions.js';
-import type { Database, PositionsTable, VesselsTable } from '../store/schema.js';
+import type { Database, PositionsTable, VesselIdentityHistoryTable, VesselsTable } from '../store/schema.js';
 import type { Trx } from '../store/transaction.js';
 
 export type VesselRow = Selectable<VesselsTable>;
@@ -10,14 +10,7 @@ export type PositionInsert = Omit<PositionRow, 'seq'>;
 /** A position as the fleet service buffers it: the insert plus the MMSI its vsl_id may be re-resolved from. */
 export type PositionWrite = PositionInsert & { mmsi: number };
 
-export interface HistoryInsert {
-  vsl_id: string;
-  field: string;
-  old_value: string | null;
-  new_value: string | null;
-  changed_at: number;
-  source: string;
-}
+export type HistoryInsert = Omit<VesselIdentityHistoryTable, 'id'>;
 
 export interface BatchResult {
   /** The stored vsl_id of every upserted MMSI (another process may have created it first). */

@@ -7,10 +7,9 @@ import { createDelayedFixes, DELAYED_FIX_REREAD } from '../../src/fleet/delayed-
 import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import { storedPosition } from '../../src/fleet/fleet-rows.js';
 import { POSITIONS_TOPIC, type PositionsEvent } from '../../src/fleet/types.js';
-import { migrateToLatest, openStore } from '../../src/store/db.js';
-import { dropTestSchema, testConfig } from '../helpers/app.js';
 import { createPositionPartitions } from '../../src/store/position-partitions.js';
 import { positionRow } from '../helpers/position-rows.js';
+import { withMigratedStore } from '../helpers/store.js';
 
 /**
  * The delayed-fix cache must answer exactly what the store query answers, whatever positions are
@@ -28,10 +27,7 @@ const op = fc.oneof(
 );
 
 test('the delayed-fix cache answers exactly what the store answers, for random positions and cutoffs', async () => {
-  const config = testConfig();
-  const store = await openStore(config.database);
-  try {
-    await migrateToLatest(store);
+  await withMigratedStore(async (store) => {
     const reads = createFleetReads(store.db);
     let run = 0;
     let hits = 0;
@@ -103,17 +99,11 @@ test('the delayed-fix cache answers exactly what the store answers, for random p
     );
     // the property would hold trivially if nothing were ever answered from memory
     assert.ok(hits > asks / 10, `answered from memory ${hits} of ${asks}`);
-  } finally {
-    await store.close();
-    await dropTestSchema(config);
-  }
+  });
 });
 
 test('an unstarted cache (no bus subscription) reads the store every time', async () => {
-  const config = testConfig();
-  const store = await openStore(config.database);
-  try {
-    await migrateToLatest(store);
+  await withMigratedStore(async (store) => {
     const reads = createFleetReads(store.db);
     let storeReads = 0;
     const cache = createDelayedFixes({ ...reads, newestUsableAtOrBefore: (v, c) => (storeReads++, reads.newestUsableAtOrBefore(v, c)) }, new MemoryBus());
@@ -121,8 +111,5 @@ test('an unstarted cache (no bus subscription) reads the store every time', asyn
     assert.equal(await cache.atOrBefore('none', T0), undefined);
     assert.equal(storeReads, 2);
     assert.equal(cache.size(), 0);
-  } finally {
-    await store.close();
-    await dropTestSchema(config);
-  }
+  });
 });

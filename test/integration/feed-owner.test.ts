@@ -8,23 +8,13 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createFeedOwner, FEEDS_LEASE, type FeedOwner } from '../../src/feeds/feed-owner.js';
 import { createLeaseRepo, type LeaseRepo } from '../../src/store/leases.js';
-import { migrateToLatest, openStore } from '../../src/store/db.js';
 import { dropTestSchema, TEST_EPOCH, testConfig } from '../helpers/app.js';
+import { withMigratedStore } from '../helpers/store.js';
 
 const LEASE_MS = 30_000;
 
 /** A migrated store (in-memory SQLite, or a fresh PostgreSQL schema when DATABASE_URL is set). */
-async function withLeases(fn: (leases: LeaseRepo) => Promise<void>): Promise<void> {
-  const config = testConfig();
-  const store = await openStore(config.database);
-  try {
-    await migrateToLatest(store);
-    await fn(createLeaseRepo(store.db));
-  } finally {
-    await store.close();
-    await dropTestSchema(config);
-  }
-}
+const withLeases = (fn: (leases: LeaseRepo) => Promise<void>) => withMigratedStore((store) => fn(createLeaseRepo(store.db)));
 
 /** Feeds that only record whether they run. */
 function recordingFeeds(name: string, running: Set<string>, log: string[]) {

@@ -5,6 +5,7 @@ import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PortCallWrite } from '../../src/features/events/events-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createMemoryLanesRepo } from '../helpers/lanes-memory-repo.js';
+import { storedVoyageCalls, storedVoyages } from '../helpers/voyage-rows.js';
 import { createLanesService } from '../../src/features/routes/lanes/lanes-service.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
@@ -143,18 +144,8 @@ test('every lanes operation answers from the store what it answers over voyages 
   const current = services.lanes as unknown as Service;
   // the same views over the store reads computed in memory from every stored call (test/helpers/lanes-memory-repo.ts)
   const referenceOver = async () => {
-    const calls = await store.db.selectFrom('port_calls').select(['vsl_id', 'port_id', 'ship_type', 'arrival', 'departure', 'last_fix_at', 'simulated']).execute();
-    const rows = calls.map((c) => ({
-      ...c,
-      port_id: Number(c.port_id),
-      ship_type: c.ship_type === null ? null : Number(c.ship_type),
-      arrival: Number(c.arrival),
-      departure: c.departure === null ? null : Number(c.departure),
-      last_fix_at: Number(c.last_fix_at),
-      simulated: Number(c.simulated),
-    }));
     return createLanesService({
-      repo: createMemoryLanesRepo(rows),
+      repo: createMemoryLanesRepo(await storedVoyageCalls(store.db)),
       events: services.events,
       ports: services.ports,
       routes: services.routes,
@@ -192,19 +183,9 @@ test('every lanes operation answers from the store what it answers over voyages 
     await compare(rand, `store ${s} after rewrites`);
 
     // what the runner kept is what a rebuild from all calls writes
-    const kept = await store.db
-      .selectFrom('voyages')
-      .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
-      .orderBy('vsl_id')
-      .orderBy('from_arrival')
-      .execute();
+    const kept = await storedVoyages(store.db);
     await repo.rebuildVoyages();
-    const rebuilt = await store.db
-      .selectFrom('voyages')
-      .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
-      .orderBy('vsl_id')
-      .orderBy('from_arrival')
-      .execute();
+    const rebuilt = await storedVoyages(store.db);
     assert.deepEqual(kept, rebuilt, `store ${s}: voyages kept incrementally = voyages rebuilt`);
     assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);
   }

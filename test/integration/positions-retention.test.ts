@@ -3,27 +3,16 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { ManualClock } from '../../src/platform/clock.js';
-import { ConfigError, loadConfig, type Config } from '../../src/platform/config.js';
+import { ConfigError, loadConfig } from '../../src/platform/config.js';
 import { createFleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.js';
 import { createPositionRetention } from '../../src/fleet/position-retention.js';
-import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
+import { migrateToLatest, type Store } from '../../src/store/db.js';
 import { createPositionPartitions, DAY_MS, dayIndexOf, partitionName, type PositionPartitions } from '../../src/store/position-partitions.js';
-import { dropTestSchema, TEST_EPOCH, testConfig, usingPostgres } from '../helpers/app.js';
+import { TEST_EPOCH, usingPostgres } from '../helpers/app.js';
+import { withMigratedStore } from '../helpers/store.js';
 
 const BEFORE_PARTITIONING = '20261127T0100_process_leases';
 const TODAY = dayIndexOf(TEST_EPOCH);
-
-async function withStore(fn: (store: Store, config: Config) => Promise<void>, options: { upTo?: string } = {}): Promise<void> {
-  const config = testConfig();
-  const store = await openStore(config.database);
-  try {
-    await migrateToLatest(store, options);
-    await fn(store, config);
-  } finally {
-    await store.close();
-    await dropTestSchema(config);
-  }
-}
 
 /** A deterministic pseudo-random position (nullable fields null now and then). */
 function position(i: number, observedAt: number): PositionWrite {
@@ -60,7 +49,7 @@ async function write(store: Store, positions: PositionWrite[], partitions?: Posi
 const allRows = (store: Store) => store.db.selectFrom('positions').selectAll().orderBy('seq').execute();
 
 test('migration to daily partitions keeps every row, its seq and the sequence; later writes continue after it', async () => {
-  await withStore(
+  await withMigratedStore(
     async (store) => {
       // written by the code before this migration: plain inserts into the unpartitioned table
       const rows = positionsOver([TODAY - 40, TODAY - 3, TODAY - 2, TODAY, TODAY + 1], 900).map(({ mmsi: _mmsi, ...row }) => row);
@@ -102,7 +91,7 @@ test('migration to daily partitions keeps every row, its seq and the sequence; l
 });
 
 test('partitions: created ahead by the job, once, whichever process asks; writers create a missing day', { skip: usingPostgres() ? false : 'PostgreSQL only (SQLite keeps one table)' }, async () => {
-  await withStore(async (store) => {
+  await withMigratedStore(async (store) => {
     const a = createPositionPartitions(store.db, store.dialect);
     const b = createPositionPartitions(store.db, store.dialect);
     const created = await Promise.all([a.createAhead(TEST_EPOCH, 3), b.createAhead(TEST_EPOCH + 1000, 3)]);
@@ -119,7 +108,7 @@ test('partitions: created ahead by the job, once, whichever process asks; writer
 });
 
 test('retention drops whole partitions older than the cutoff without locking readers or writers out of positions', { skip: usingPostgres() ? false : 'PostgreSQL only (partitions)' }, async () => {
-  await withStore(async (store, config) => {
+  await withMigratedStore(async (store, config) => {
     const days = [TODAY - 5, TODAY - 4, TODAY - 3, TODAY - 2, TODAY - 1, TODAY];
     await write(store, positionsOver(days, 600));
     const clock = new ManualClock(TEST_EPOCH + 3_600_000);
@@ -178,7 +167,7 @@ test('retention drops whole partitions older than the cutoff without locking rea
 });
 
 test('retention keeps exactly the positions from the cutoff day on (SQLite: deletes in batches)', async () => {
-  await withStore(async (store) => {
+  await withMigratedStore(async (store) => {
     const days = [TODAY - 10, TODAY - 8, TODAY - 7, TODAY - 1, TODAY];
     await write(store, positionsOver(days, 203));
     const before = await allRows(store);
@@ -196,7 +185,7 @@ test('retention keeps exactly the positions from the cutoff day on (SQLite: dele
 });
 
 test('thinning keeps the first position of each vessel in each bucket of an old day, once per day, and leaves recent days alone', async () => {
-  await withStore(async (store) => {
+  await withMigratedStore(async (store) => {
     const old = (TODAY - 3) * DAY_MS;
     const recent = TODAY * DAY_MS;
     const fixes: PositionWrite[] = [];

@@ -46,6 +46,21 @@ async function checkThenWrite(trx: Trx, key: string, limit: number): Promise<boo
   return true;
 }
 
+/** A transaction under `key` that has entered and holds its lock until `release()`, then checks and writes as `checkThenWrite`. */
+async function heldTransaction(store: Store, key: string, agentId: string, limit: number) {
+  let release!: () => void;
+  const holding = new Promise<void>((resolve) => (release = resolve));
+  let entered!: () => void;
+  const hasEntered = new Promise<void>((resolve) => (entered = resolve));
+  const done = store.transaction(key, async (trx) => {
+    entered();
+    await holding;
+    return checkThenWrite(trx, agentId, limit);
+  });
+  await hasEntered;
+  return { done, release };
+}
+
 test('interleaved async transactions under one key run one at a time: exactly the limit passes', async () => {
   await withStores(1, async ([store]) => {
     const results = await Promise.all(Array.from({ length: 12 }, () => store!.transaction(agentLock('agt_a'), (trx) => checkThenWrite(trx, 'agt_a', 3))));
@@ -144,16 +159,7 @@ test('SQLite: a query sent beside the open transaction fails at once instead of 
 
 test('transactions under different keys do not wait for each other; several keys are taken together', async () => {
   await withStores(1, async ([store]) => {
-    let releaseFirst!: () => void;
-    const holding = new Promise<void>((resolve) => (releaseFirst = resolve));
-    let entered!: () => void;
-    const firstEntered = new Promise<void>((resolve) => (entered = resolve));
-    const first = store!.transaction(agentLock('agt_f'), async (trx) => {
-      entered();
-      await holding;
-      return checkThenWrite(trx, 'agt_f', 5);
-    });
-    await firstEntered;
+    const { done: first, release: releaseFirst } = await heldTransaction(store!, agentLock('agt_f'), 'agt_f', 5);
     const both = store!.transaction([agentLock('agt_g'), agentLock('agt_f')], (trx) => checkThenWrite(trx, 'agt_g', 5));
     try {
       if (usingPostgres()) {
@@ -174,16 +180,7 @@ test('PostgreSQL: two processes (two pools) racing on one agent are serialised b
     assert.equal(await ledgerCount(a!.db, 'agt_x'), 3);
 
     // Store b waits on the lock store a holds, in the database, until a commits.
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => (release = resolve));
-    let entered!: () => void;
-    const aEntered = new Promise<void>((resolve) => (entered = resolve));
-    const first = a!.transaction(agentLock('agt_y'), async (trx) => {
-      entered();
-      await held;
-      return checkThenWrite(trx, 'agt_y', 1);
-    });
-    await aEntered;
+    const { done: first, release } = await heldTransaction(a!, agentLock('agt_y'), 'agt_y', 1);
     const second = b!.transaction(agentLock('agt_y'), (trx) => checkThenWrite(trx, 'agt_y', 1));
     let waiting = 0;
     try {

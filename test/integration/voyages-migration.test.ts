@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { voyagePairs } from '../../src/events/voyages.js';
 import { migrateToLatest, openStore } from '../../src/store/db.js';
 import { dropTestSchema, TEST_EPOCH, testConfig } from '../helpers/app.js';
+import { storedVoyages } from '../helpers/voyage-rows.js';
 
 const BEFORE_VOYAGES = '20261128T0300_bounty_funding';
 const H = 3_600_000;
@@ -42,18 +43,10 @@ test('the voyages migration backfills one voyage per consecutive pair of stored 
         .values(rows.slice(i, i + 400))
         .execute();
     await migrateToLatest(store);
-    const stored = await store.db
-      .selectFrom('voyages')
-      .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
-      .orderBy('vsl_id')
-      .orderBy('from_arrival')
-      .execute();
+    const stored = await storedVoyages(store.db);
     const expected = voyagePairs([...rows].sort((a, b) => a.vsl_id.localeCompare(b.vsl_id) || a.arrival - b.arrival));
     assert.ok(expected.length > 3000, `${expected.length} voyages expected`);
-    assert.deepEqual(
-      stored.map((r) => ({ ...r, from_port: Number(r.from_port), to_port: Number(r.to_port), from_arrival: Number(r.from_arrival), departure: Number(r.departure), arrival: Number(r.arrival) })),
-      expected,
-    );
+    assert.deepEqual(stored, expected);
   } finally {
     await store.close();
     await dropTestSchema(config);

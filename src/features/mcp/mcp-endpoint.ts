@@ -165,13 +165,18 @@ function requestServer(services: Services, config: Config, baseUrl: string, who:
     if (!resource) throw new McpError(McpErrorCode.InvalidParams, `no resource ${request.params.uri}; resources/list names them`);
     return { contents: [{ uri: resource.uri, mimeType: resource.mimeType, text: await resource.read(who) }] };
   });
+  servePlaybooksAsPrompts(server);
+  return server;
+}
+
+/** prompts/list and prompts/get: the playbooks, on the HTTP endpoint and the stdio bridge alike. */
+export function servePlaybooksAsPrompts(server: Server): void {
   server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PLAYBOOKS.map(promptOf) }));
   server.setRequestHandler(GetPromptRequestSchema, async (request) => {
     const playbook = PLAYBOOKS.find((p) => p.id === request.params.name);
     if (!playbook) throw new McpError(McpErrorCode.InvalidParams, `no prompt ${request.params.name}; prompts/list names them`);
     return { description: playbook.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: promptText(playbook, request.params.arguments) } }] };
   });
-  return server;
 }
 
 /** A playbook as an MCP prompt (prompts/list), its arguments optional (each has a default the demo fleet answers). */

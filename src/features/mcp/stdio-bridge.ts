@@ -1,19 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  CallToolRequestSchema,
-  ErrorCode as McpErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListToolsRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ErrorCode as McpErrorCode, ListResourcesRequestSchema, ListToolsRequestSchema, McpError, ReadResourceRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { AppError } from '../../platform/errors.js';
-import { DOCUMENT_RESOURCES, docResources, documentText, promptOf, promptText } from './mcp-endpoint.js';
-import { PLAYBOOKS } from './playbooks.js';
+import { DOCUMENT_RESOURCES, docResources, documentText, servePlaybooksAsPrompts } from './mcp-endpoint.js';
 import { toolRequest, toolResult, OPERATION_META_KEY, type BosunTool } from './tools.js';
 import { answerMetaTool, metaTools, parseSelection, toolsIn } from './toolsets.js';
 
@@ -85,12 +75,7 @@ export async function runStdioBridge(options: BridgeOptions): Promise<void> {
     });
     return toolResult(res.status, res.headers.get('content-type') ?? undefined, await res.text());
   });
-  server.setRequestHandler(ListPromptsRequestSchema, async () => ({ prompts: PLAYBOOKS.map(promptOf) }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
-    const playbook = PLAYBOOKS.find((p) => p.id === request.params.name);
-    if (!playbook) throw new McpError(McpErrorCode.InvalidParams, `no prompt ${request.params.name}`);
-    return { description: playbook.description, messages: [{ role: 'user' as const, content: { type: 'text' as const, text: promptText(playbook, request.params.arguments) } }] };
-  });
+  servePlaybooksAsPrompts(server);
   const documents = DOCUMENT_RESOURCES.map((doc) => ({ uri: `${base}${doc.path}`, name: doc.name, title: doc.title, mimeType: 'application/json', doc }));
   const guides = docResources();
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({

@@ -1,4 +1,5 @@
 import type { CatalogEntry } from '../../catalog/types.js';
+import { HARBOR_CAPABILITIES } from '../kit/harbor-contract.js';
 
 /** Which toolset (toolsets.ts, docs/decisions/085) each operation's tool belongs to; kept apart so tools.ts can name it without a cycle. */
 
@@ -9,13 +10,8 @@ const HARBOR_BASICS: ReadonlySet<string> = new Set([
   'getAgentsQuickstart',
   'postHarborProfiles',
   'getHarborProfilesMe',
-  'getHarborHelpRequests',
-  'postHarborHelpRequests',
-  'getHarborHelpRequestsById',
-  'getHarborHelpRequestsByIdResponses',
-  'postHarborHelpRequestsByIdResponses',
-  'postHarborHelpRequestsByIdSelect',
-  'postHarborHelpRequestsByIdClose',
+  // asking for help and giving it; reporting a request is in `community`
+  ...HARBOR_CAPABILITIES.find((c) => c.id === 'harbor.help_requests')!.operations.filter((op) => op !== 'postHarborHelpRequestsByIdReport'),
 ]);
 
 /** Route operations that plan or judge a voyage; the other /v1/routes operations are lanes analytics or the service's own health. */

@@ -1,4 +1,4 @@
-import { err, out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { failWith, out, runRefusing, type Command } from '../../../cli-kit/kit.js';
 import { iso } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import type { ExchangeGate } from './exchange-gate.js';
@@ -78,19 +78,5 @@ export const exchangeCommands: Command[] = [
   },
 ];
 
-async function run(command: string, fn: (gate: ExchangeGate) => Promise<void>): Promise<number> {
-  return withBosun(async ({ ctx }) => {
-    try {
-      await fn(ctx.services.exchangeGate);
-      return 0;
-    } catch (e) {
-      if (e instanceof AppError) return fail(command, e.message);
-      throw e;
-    }
-  });
-}
-
-function fail(command: string, message: string): number {
-  err(`bosun exchange ${command}: ${message}`);
-  return 1;
-}
+const run = (command: string, fn: (gate: ExchangeGate) => Promise<void>) => runRefusing(`bosun exchange ${command}`, (services) => fn(services.exchangeGate));
+const fail = (command: string, message: string) => failWith(`bosun exchange ${command}`, message);

@@ -1,4 +1,4 @@
-import { err, out, withBosun, type Command } from '../../../cli-kit/kit.js';
+import { failWith, out, runRefusing, type Command } from '../../../cli-kit/kit.js';
 import { AppError } from '../../../platform/errors.js';
 import type { MessagesService } from './messages-service.js';
 
@@ -35,19 +35,5 @@ export const exchangeMessageCommands: Command[] = [
   },
 ];
 
-async function run(fn: (messages: MessagesService) => Promise<void>): Promise<number> {
-  return withBosun(async ({ ctx }) => {
-    try {
-      await fn(ctx.services.exchangeMessages);
-      return 0;
-    } catch (e) {
-      if (e instanceof AppError) return fail(e.message);
-      throw e;
-    }
-  });
-}
-
-function fail(message: string): number {
-  err(`bosun exchange: ${message}`);
-  return 1;
-}
+const run = (fn: (messages: MessagesService) => Promise<void>) => runRefusing('bosun exchange', (services) => fn(services.exchangeMessages));
+const fail = (message: string) => failWith('bosun exchange', message);

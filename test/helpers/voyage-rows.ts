@@ -1,0 +1,38 @@
+import type { VoyageCall, VoyageRow } from '../../src/events/voyages.js';
+import type { Db } from '../../src/store/db.js';
+
+const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
+
+/** Every stored voyage, by vessel and origin arrival, with numbers as numbers on both stores. */
+export async function storedVoyages(db: Db): Promise<VoyageRow[]> {
+  const rows = await db
+    .selectFrom('voyages')
+    .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
+    .orderBy('vsl_id')
+    .orderBy('from_arrival')
+    .execute();
+  return rows.map((r) => ({
+    vsl_id: r.vsl_id,
+    from_port: Number(r.from_port),
+    to_port: Number(r.to_port),
+    from_arrival: Number(r.from_arrival),
+    departure: Number(r.departure),
+    arrival: Number(r.arrival),
+    ship_type: numberOrNull(r.ship_type),
+    simulated: Number(r.simulated),
+  }));
+}
+
+/** Every stored port call as the voyage pairing reads it, with numbers as numbers on both stores. */
+export async function storedVoyageCalls(db: Db): Promise<VoyageCall[]> {
+  const calls = await db.selectFrom('port_calls').select(['vsl_id', 'port_id', 'ship_type', 'arrival', 'departure', 'last_fix_at', 'simulated']).execute();
+  return calls.map((c) => ({
+    vsl_id: c.vsl_id,
+    port_id: Number(c.port_id),
+    ship_type: numberOrNull(c.ship_type),
+    arrival: Number(c.arrival),
+    departure: numberOrNull(c.departure),
+    last_fix_at: Number(c.last_fix_at),
+    simulated: Number(c.simulated),
+  }));
+}
