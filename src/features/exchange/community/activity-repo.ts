@@ -3,6 +3,18 @@ import type { Db } from '../../../store/db.js';
 import { DAY } from '../../../platform/clock.js';
 
 /**
+ * The tables the activity read model reads, by the area that owns and writes them (decision 043): it writes
+ * none of them and reads no table missing here (test/unit/exchange/activity-read-model.test.ts).
+ */
+export const ACTIVITY_READ_TABLES = {
+  telemetry: ['request_telemetry'],
+  agents: ['agents'],
+  usage: ['usage_ledger'],
+  harbor: ['harbor_profiles', 'harbor_help_requests', 'harbor_tasks', 'harbor_sandbox_tasks'],
+  exchange: ['exchange_bans', 'exchange_claims', 'exchange_bounties'],
+} as const;
+
+/**
  * Read-only aggregates over stored activity for the exchange activity views (docs/exchange-community.md):
  * request telemetry, agents, harbor records and exchange records. Nothing here writes; each query
  * reads only the columns its view needs.
