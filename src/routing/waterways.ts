@@ -431,20 +431,32 @@ export const WATERWAYS: readonly Waterway[] = [
   { name: 'Kuskokwim and Yukon', kind: 'inland_waterways', box: [-162.7, 59.6, -155.5, 63.0] },
 ];
 
-/** The waterway containing the point, or null. */
+const KM_PER_DEG = 111.195;
+
+/**
+ * Each waterway's bounding box [west, south, east, north]: its box, or its path widened by its half-width
+ * (in longitude at the path's latitude farthest from the equator, so the box holds the whole corridor).
+ */
+const WATERWAY_BOUNDS: readonly (readonly [number, number, number, number])[] = WATERWAYS.map((w) => {
+  if (w.box !== undefined) return w.box;
+  const lons = w.path!.map((p) => p[0]);
+  const lats = w.path!.map((p) => p[1]);
+  const dLat = w.halfWidthKm! / KM_PER_DEG;
+  const maxAbsLat = Math.min(89, Math.max(...lats.map((l) => Math.abs(l))) + dLat);
+  const dLon = dLat / Math.cos((maxAbsLat * Math.PI) / 180);
+  return [Math.min(...lons) - dLon, Math.min(...lats) - dLat, Math.max(...lons) + dLon, Math.max(...lats) + dLat];
+});
+
+/** The waterway containing the point, or null (hot: asked for every sampled point of a route near a coast). */
 export function waterwayAt(lon: number, lat: number): Waterway | null {
-  for (const w of WATERWAYS) {
-    if (w.box !== undefined) {
-      const [west, south, east, north] = w.box;
-      if (lon >= west && lon <= east && lat >= south && lat <= north) return w;
-    } else if (w.path !== undefined && w.halfWidthKm !== undefined && nearPath(lon, lat, w.path, w.halfWidthKm)) {
-      return w;
-    }
+  for (let i = 0; i < WATERWAYS.length; i++) {
+    const [west, south, east, north] = WATERWAY_BOUNDS[i]!;
+    if (lon < west || lon > east || lat < south || lat > north) continue;
+    const w = WATERWAYS[i]!;
+    if (w.box !== undefined || nearPath(lon, lat, w.path!, w.halfWidthKm!)) return w;
   }
   return null;
 }
-
-const KM_PER_DEG = 111.195;
 
 /** Within `km` of the polyline (local equirectangular plane: the corridors are short). */
 function nearPath(lon: number, lat: number, path: readonly (readonly [number, number])[], km: number): boolean {

@@ -1,0 +1,56 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { WATERWAYS, waterwayAt } from '../../../src/routing/waterways.js';
+
+// An independent reference: distance in km from a point to a polyline, on the local equirectangular plane
+// at the point's latitude, by brute force over every waterway.
+const KM_PER_DEG = 111.195;
+function kmToPath(lon: number, lat: number, path: readonly (readonly [number, number])[]): number {
+  const k = Math.cos((lat * Math.PI) / 180);
+  let best = Infinity;
+  for (let i = 0; i + 1 < path.length; i++) {
+    const [ax, ay] = path[i]!;
+    const [bx, by] = path[i + 1]!;
+    for (let s = 0; s <= 200; s++) {
+      const x = ax + ((bx - ax) * s) / 200;
+      const y = ay + ((by - ay) * s) / 200;
+      best = Math.min(best, Math.hypot((lon - x) * k, lat - y) * KM_PER_DEG);
+    }
+  }
+  return best;
+}
+const insideSomeWaterway = (lon: number, lat: number) =>
+  WATERWAYS.some((w) => (w.box !== undefined ? lon >= w.box[0] && lon <= w.box[2] && lat >= w.box[1] && lat <= w.box[3] : kmToPath(lon, lat, w.path!) <= w.halfWidthKm! - 0.05));
+const outsideEveryWaterway = (lon: number, lat: number) =>
+  WATERWAYS.every((w) => (w.box !== undefined ? lon < w.box[0] || lon > w.box[2] || lat < w.box[1] || lat > w.box[3] : kmToPath(lon, lat, w.path!) >= w.halfWidthKm! + 0.05));
+
+test('waterwayAt: points around every corridor are inside exactly when the brute-force distance says so', () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  let inside = 0;
+  let outside = 0;
+  for (const w of WATERWAYS) {
+    const path = w.path;
+    const halfWidthKm = w.halfWidthKm;
+    if (path === undefined || halfWidthKm === undefined) continue;
+    for (let n = 0; n < 60; n++) {
+      // a point of the path, then up to 2 half-widths off it in any direction
+      const i = Math.floor(random() * (path.length - 1));
+      const f = random();
+      const [ax, ay]: readonly [number, number] = path[i]!;
+      const [bx, by]: readonly [number, number] = path[i + 1]!;
+      const offKm = 2 * halfWidthKm * random();
+      const bearing = 2 * Math.PI * random();
+      const lat: number = ay + (by - ay) * f + (offKm / KM_PER_DEG) * Math.cos(bearing);
+      const lon: number = ax + (bx - ax) * f + (offKm / KM_PER_DEG / Math.cos((lat * Math.PI) / 180)) * Math.sin(bearing);
+      if (insideSomeWaterway(lon, lat)) {
+        assert.notEqual(waterwayAt(lon, lat), null, `${lon},${lat} lies in a waterway`);
+        inside++;
+      } else if (outsideEveryWaterway(lon, lat)) {
+        assert.equal(waterwayAt(lon, lat), null, `${lon},${lat} lies in no waterway`);
+        outside++;
+      }
+    }
+  }
+  assert.ok(inside > 200 && outside > 200, `${inside} inside, ${outside} outside`);
+});
