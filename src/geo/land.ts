@@ -185,14 +185,24 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
   const rows = Math.round(180 / CELL_DEG);
   const cells = new Uint8Array(columns * rows);
 
+  /** True when a coast segment touches the cell whose south-west corner is given. */
+  function cellTouched(west: number, south: number): boolean {
+    let touched = false;
+    index.search(west - CELL_EPSILON, south - CELL_EPSILON, west + CELL_DEG + CELL_EPSILON, south + CELL_DEG + CELL_EPSILON, (s) => {
+      if (s < count) touched = true;
+      return false;
+    });
+    return touched;
+  }
+
   function cellStateOf(cell: number, cx: number, cy: number): number {
     let state = cells[cell]!;
     if (state === CELL_UNKNOWN) {
       const west = -180 + cx * CELL_DEG;
       const south = -90 + cy * CELL_DEG;
-      const touched = index.search(west - CELL_EPSILON, south - CELL_EPSILON, west + CELL_DEG + CELL_EPSILON, south + CELL_DEG + CELL_EPSILON, (s) => s < count);
-      state = touched.length > 0 ? CELL_COAST : rayIsLand(west + CELL_DEG / 2, south + CELL_DEG / 2) ? CELL_LAND : CELL_SEA;
-      cells[cell] = state;
+      if (cellTouched(west, south)) cells[cell] = CELL_COAST;
+      else rayIsLand(west + CELL_DEG / 2, south + CELL_DEG / 2); // sets the cell's state on the way
+      state = cells[cell]!;
     }
     return state;
   }
@@ -249,20 +259,62 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
     return state === CELL_COAST ? rayIsLand(lon, lat) : state === CELL_LAND;
   }
 
-  function rayIsLand(lon: number, lat: number): boolean {
+  /** The ray test over every coast segment east of the point (for points outside -180..180 × -90..90). */
+  function rayIsLandFullScan(lon: number, lat: number): boolean {
     let inside = false;
     for (const s of index.search(lon, lat, 180, lat)) {
       if (s >= count) continue;
-      const ay = y1[s]!;
-      const by = y2[s]!;
-      // Half-open rule: a vertex exactly on the ray counts for one of its two segments only.
-      if (ay > lat === by > lat) continue;
-      const ax = x1[s]!;
-      const bx = x2[s]!;
-      const xCross = ax + ((lat - ay) / (by - ay)) * (bx - ax);
-      if (xCross > lon) inside = !inside;
+      if (crossesRayAt(s, lat) > lon) inside = !inside;
     }
     return inside;
+  }
+
+  /** Where segment s crosses the horizontal line at lat, or -Infinity when it does not (half-open: a vertex on the line counts for one segment only). */
+  function crossesRayAt(s: number, lat: number): number {
+    const ay = y1[s]!;
+    const by = y2[s]!;
+    if (ay > lat === by > lat) return -Infinity;
+    const ax = x1[s]!;
+    return ax + ((lat - ay) / (by - ay)) * (x2[s]! - ax);
+  }
+
+  /**
+   * The ray test walked cell by cell: the crossings east of the point are counted in the coast cells of its
+   * row up to the first cell no segment touches, whose all-land or all-sea state gives the parity beyond it
+   * (without such a cell, the sea past 180°). Cells passed that no segment touches and whose state was not
+   * known get it on the way. Each crossing is counted in the one cell whose columns hold it.
+   */
+  function rayIsLand(lon: number, lat: number): boolean {
+    if (!(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90)) return rayIsLandFullScan(lon, lat);
+    const cy = Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG));
+    const south = -90 + cy * CELL_DEG;
+    let crossings = 0;
+    let landBeyond = false;
+    const passed: number[] = [];
+    const crossingsBefore: number[] = [];
+    for (let cx = Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG)); cx < columns; cx++) {
+      const cell = cy * columns + cx;
+      const west = -180 + cx * CELL_DEG;
+      let state = cells[cell]!;
+      if (state === CELL_UNKNOWN && cellTouched(west, south)) state = cells[cell] = CELL_COAST;
+      if (state === CELL_SEA || state === CELL_LAND) {
+        landBeyond = state === CELL_LAND;
+        break;
+      }
+      if (state === CELL_UNKNOWN) {
+        passed.push(cell);
+        crossingsBefore.push(crossings);
+        continue;
+      }
+      const east = cx === columns - 1 ? Infinity : west + CELL_DEG;
+      const segs = segmentsOf(cell, cx, cy);
+      for (let i = 0; i < segs.length; i++) {
+        const x = crossesRayAt(segs[i]!, lat);
+        if (x > lon && x >= west && x < east) crossings++;
+      }
+    }
+    for (let i = 0; i < passed.length; i++) cells[passed[i]!] = landBeyond !== ((crossings - crossingsBefore[i]!) % 2 === 1) ? CELL_LAND : CELL_SEA;
+    return landBeyond !== (crossings % 2 === 1);
   }
 
   function coastDistanceKm(lon: number, lat: number, maxKm: number): number {
@@ -290,10 +342,7 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
 
   // coast segments touching each cell asked about (cleared past CELL_SEGMENTS_KEPT cells)
   const cellSegments = new Map<number, Int32Array>();
-  function crossesCoastInCell(lon: number, lat: number, ax: number, ay: number, bx: number, by: number): boolean {
-    const cx = Math.max(0, Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG)));
-    const cy = Math.max(0, Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG)));
-    const cell = cy * columns + cx;
+  function segmentsOf(cell: number, cx: number, cy: number): Int32Array {
     let segs = cellSegments.get(cell);
     if (segs === undefined) {
       const west = -180 + cx * CELL_DEG;
@@ -303,6 +352,13 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
       if (cellSegments.size >= CELL_SEGMENTS_KEPT) cellSegments.clear();
       cellSegments.set(cell, segs);
     }
+    return segs;
+  }
+
+  function crossesCoastInCell(lon: number, lat: number, ax: number, ay: number, bx: number, by: number): boolean {
+    const cx = Math.max(0, Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG)));
+    const cy = Math.max(0, Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG)));
+    const segs = segmentsOf(cy * columns + cx, cx, cy);
     for (let i = 0; i < segs.length; i++) {
       const s = segs[i]!;
       if (segmentsIntersect(ax, ay, bx, by, x1[s]!, y1[s]!, x2[s]!, y2[s]!)) return true;

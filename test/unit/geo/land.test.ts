@@ -126,3 +126,43 @@ test('cells kept as all land or all sea answer as the ray test does: a dense gri
   assert.equal(land.isLand(-179.99, 0), false);
   assert.equal(land.isLand(180, 90), false, 'the last cell');
 });
+
+test('the ray walked cell by cell answers as an even-odd test over every ring: random star islands over 20° × 10°, asked in random order', () => {
+  let seed = 42;
+  const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+  const rings: Array<Array<[number, number]>> = [];
+  for (let k = 0; k < 40; k++) {
+    const cx = -10 + 20 * random();
+    const cy = 30 + 10 * random();
+    const arms = 5 + Math.floor(10 * random());
+    const ring: Array<[number, number]> = [];
+    for (let a = 0; a < arms; a++) {
+      const angle = (2 * Math.PI * a) / arms;
+      const r = 0.05 + 1.5 * random();
+      ring.push([cx + r * Math.cos(angle), cy + r * Math.sin(angle)]);
+    }
+    ring.push(ring[0]!);
+    rings.push(ring);
+  }
+  const land = buildLandIndex(rings);
+  const evenOdd = (x: number, y: number) => {
+    let inside = false;
+    for (const ring of rings) {
+      for (let i = 0, j = ring.length - 2; i < ring.length - 1; j = i++) {
+        const [xi, yi] = ring[i]!;
+        const [xj, yj] = ring[j]!;
+        if (yi > y !== yj > y && x < xj + ((y - yj) / (yi - yj)) * (xi - xj)) inside = !inside;
+      }
+    }
+    return inside;
+  };
+  let onLand = 0;
+  for (let n = 0; n < 20_000; n++) {
+    const x = -12 + 24 * random();
+    const y = 28 + 14 * random();
+    const expected = evenOdd(x, y);
+    assert.equal(land.isLand(x, y), expected, `${x},${y}`);
+    if (expected) onLand++;
+  }
+  assert.ok(onLand > 1000 && onLand < 19_000, `${onLand} of 20,000 on land`);
+});
