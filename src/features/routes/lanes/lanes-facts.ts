@@ -20,6 +20,8 @@ export interface Facts {
   voyages: Voyage[];
   callsInWindow: number;
   analysedUpTo: number | null;
+  /** Where the store's port calls begin (null when it holds none): periods before it have no data. */
+  dataFrom: number | null;
 }
 
 export interface Common {

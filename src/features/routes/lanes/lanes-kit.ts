@@ -4,7 +4,7 @@ import type { ShipCategory } from '../../../fleet/ship-types.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../platform/errors.js';
 import type { EventsService } from '../../events/events-service.js';
-import { parseTime } from '../../kit/time-window.js';
+import { coverageFields, parseTime } from '../../kit/time-window.js';
 import type { PortRecord } from '../../ports/port-table.js';
 import { correctedPortFlags, type PortsService } from '../../ports/ports-service.js';
 import type { RoutesService } from '../routes-service.js';
@@ -44,6 +44,8 @@ export function createLanesKit(deps: LanesDeps) {
     const p = portRecord(portId);
     return p ? { port_id: p.port_id, name: p.name, locode: p.locode, country: p.country, lat: p.lat, lon: p.lon } : { port_id: portId, name: null, locode: null, country: null, lat: null, lon: null };
   };
+  /** A window as answers state it: its bounds, its length and the part of it the store covers. */
+  const windowView = (w: Window, dataFrom: number | null) => ({ since: iso(w.since), until: iso(w.until), days: w.days, ...coverageFields(w, dataFrom) });
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
   return {
     deps,
@@ -65,16 +67,18 @@ export function createLanesKit(deps: LanesDeps) {
     },
     /** The facts of one answer: the stored voyages of the window (of the ship type and scope), and the count of its calls. */
     async load(window: Window, shipType: ShipCategory | undefined, scope: LoadScope = {}): Promise<Facts> {
-      const [voyages, callsInWindow, analysedUpTo] = await Promise.all([
+      const [voyages, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
         scope.noVoyages ? Promise.resolve([]) : deps.repo.voyagesForWindow(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
         deps.repo.callsInWindow(span(window)),
         deps.events.analysedUpTo(),
+        deps.repo.firstArrival(),
       ]);
-      return { window, voyages, callsInWindow, analysedUpTo };
+      return { window, voyages, callsInWindow, analysedUpTo, dataFrom };
     },
+    windowView,
     meta(l: Facts, voyages: readonly Voyage[] = l.voyages) {
       return {
-        window: { since: iso(l.window.since), until: iso(l.window.until), days: l.window.days },
+        window: windowView(l.window, l.dataFrom),
         sample: { port_calls: l.callsInWindow, voyages: voyages.length, vessels: vesselCount(voyages) },
         analysed_up_to: isoOrNull(l.analysedUpTo),
         method_reference: METHOD_REFERENCE,

@@ -2,6 +2,7 @@ import type { Caller } from '../../../access/principals.js';
 import { DAY, HOUR, iso } from '../../../platform/clock.js';
 import { shipCategory } from '../../../fleet/ship-types.js';
 import { AppError } from '../../../platform/errors.js';
+import { coverageFields, coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { HEATMAP_MAX_LANES, type LanesKit } from './lanes-kit.js';
 import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
@@ -141,11 +142,17 @@ export function createLaneViews(kit: LanesKit) {
       const previous = new Map<string, number>();
       for (const v of voyages) if (v.departure < mid) previous.set(laneKey(v.from, v.to), (previous.get(laneKey(v.from, v.to)) ?? 0) + 1);
       const lanes = lanesOf(current);
+      // weeks (and a previous period) before the store's first data are missing, not zero traffic
+      const currentSpan = { since: mid, until: w.until, days: weeks * 7 };
+      const previousSpan = { since: w.since, until: mid, days: weeks * 7 };
+      const weeksWithData = coverageOf(currentSpan, l.dataFrom, 7 * DAY).periods;
+      const previousCovered = coverageOf(previousSpan, l.dataFrom).periods === previousSpan.days;
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => {
-        const counts = countPer(departures(lane.voyages), mid, w.until, 7 * DAY);
-        const before = previous.get(laneKey(lane.from, lane.to)) ?? 0;
-        const s = slope(counts);
-        const pct = changePct(lane.voyages.length, before);
+        const all = countPer(departures(lane.voyages), mid, w.until, 7 * DAY);
+        const withData = all.slice(weeks - weeksWithData);
+        const before = previousCovered ? (previous.get(laneKey(lane.from, lane.to)) ?? 0) : null;
+        const s = withData.length < 2 ? null : slope(withData);
+        const pct = before === null ? null : changePct(lane.voyages.length, before);
         return {
           rank: i + 1,
           from: kit.portView(lane.from),
@@ -155,13 +162,13 @@ export function createLaneViews(kit: LanesKit) {
           change_pct: pct,
           slope_per_week: maybe(s, 3),
           direction: directionOf(pct, s),
-          weekly: counts,
+          weekly: all.map((n, k) => (k < weeks - weeksWithData ? null : n)),
         };
       });
       const data = {
         ...kit.meta(l, current),
-        window: { since: iso(mid), until: iso(w.until), days: weeks * 7 },
-        previous_window: { since: iso(w.since), until: iso(mid), voyages: voyages.length - current.length },
+        window: kit.windowView(currentSpan, l.dataFrom),
+        previous_window: { since: iso(w.since), until: iso(mid), voyages: previousCovered ? voyages.length - current.length : null, ...coverageFields(previousSpan, l.dataFrom) },
         weeks,
         ship_type: query.ship_type ?? null,
         port: port ? kit.portView(port.port_id) : null,

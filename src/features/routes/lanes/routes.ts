@@ -197,7 +197,7 @@ const weeklyTrend = defineRoute({
 
 const seasonality = defineRoute({
   operationId: 'getRoutesSeasonality',
-  description: `Voyages by weekday, by hour of the day (UTC) and by calendar month of their departure, each with its share; enough_history says whether the window can speak to each (weekday: at least 4 whole weeks; hour: 14 days; month: 365 days), with quality flags when it cannot. ${VOYAGES}`,
+  description: `Voyages by weekday, by hour of the day (UTC) and by calendar month of their departure, each with its share; enough_history says whether the window can speak to each (weekday: at least 4 whole weeks with data; hour: 14 days with data; month: 365 days with data; days before the store's first port call are not data), with quality flags when it cannot. ${VOYAGES}`,
   query: SeasonalityQuery,
   response: SeasonalityData,
   errors: PORT_ERRORS,

@@ -1,0 +1,78 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { DAY } from '../../src/platform/clock.js';
+import { backfill } from '../../src/sim/backfill.js';
+import { BACKFILL_RATES, DemoFleet } from '../../src/sim/fleet.js';
+import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+
+/**
+ * The route analytics on a young store (issue 28, decision 133): 7 days of a 60-vessel demo fleet, read
+ * through windows longer than the store. Days and weeks before the store's first data are missing, never
+ * zero traffic: no anomaly, no "rising" lane, no seasonal verdict and no stability label stands on them,
+ * and every answer states where its data begins.
+ */
+const NOW = TEST_EPOCH;
+const FROM = NOW - 7 * DAY;
+const iso = (ms: number) => new Date(ms).toISOString();
+let app: TestApp;
+let key: string;
+
+before(async () => {
+  app = await startTestApp({ now: NOW });
+  const fleet = new DemoFleet({ seed: 28, vessels: 60, startMs: FROM, rates: BACKFILL_RATES });
+  await backfill({ fleet, toMs: NOW, sink: app.bosun.ctx.services.fleet, clock: app.clock });
+  await app.bosun.ctx.services.events.runner.catchUp();
+  key = (await app.registerAgent('young-store', ['vessels:live'])).apiKey;
+});
+
+after(async () => {
+  await app?.close();
+});
+
+const get = async (path: string) => {
+  const res = await app.api('GET', path, { token: key });
+  assert.equal(res.status, 200, res.text);
+  return res.body;
+};
+
+test('anomaly-days over 30 days of a 7-day store: only the 7 days with data, in the list and in the baseline', async () => {
+  const d = (await get('/v1/routes/anomaly-days')).data;
+  assert.deepEqual(d.window, { since: iso(NOW - 30 * DAY), until: iso(NOW), days: 30, coverage_start: iso(FROM), days_with_data: 7 });
+  assert.deepEqual(
+    d.days.map((x: { day: string }) => x.day),
+    Array.from({ length: 7 }, (_, i) => iso(FROM + i * DAY).slice(0, 10)),
+  );
+  assert.ok(
+    d.days.every((x: { departures: number }) => x.departures > 0),
+    'the demo fleet departs every day',
+  );
+  assert.deepEqual(
+    d.anomalies.filter((a: { direction: string }) => a.direction === 'high'),
+    [],
+    'steady daily traffic is no anomaly once the empty days are left out',
+  );
+});
+
+test('lane-trends over 8 weeks: the previous period and the empty weeks are unknown, so no lane is "rising"', async () => {
+  const d = (await get('/v1/routes/lane-trends?weeks=8&limit=50')).data;
+  assert.deepEqual([d.window.coverage_start, d.window.days_with_data], [iso(FROM), 7]);
+  assert.deepEqual([d.previous_window.voyages, d.previous_window.coverage_start, d.previous_window.days_with_data], [null, null, 0]);
+  assert.ok(d.items.length > 5, `${d.items.length} lanes`);
+  for (const item of d.items) {
+    assert.deepEqual([item.previous_voyages, item.change_pct, item.slope_per_week, item.direction], [null, null, null, 'unknown']);
+    assert.deepEqual(item.weekly, [null, null, null, null, null, null, null, item.voyages]);
+  }
+});
+
+test('seasonality over 366 days of a 7-day store: no month, weekday or hour verdict', async () => {
+  const body = await get('/v1/routes/seasonality?days=366');
+  assert.deepEqual([body.data.window.days_with_data, body.data.weekday_occurrences], [7, 1]);
+  assert.deepEqual(body.data.enough_history, { weekday: false, hour: false, month: false });
+  assert.ok(body.quality_flags.includes('window_too_short_for_month'));
+});
+
+test('stability-forecast on one week of history: too short, so no forecast and no stability label', async () => {
+  const body = await get('/v1/routes/stability-forecast');
+  assert.deepEqual([body.data.weeks_with_data, body.data.forecast, body.data.stability], [1, null, null]);
+  assert.ok(body.quality_flags.includes('history_too_short'));
+});
