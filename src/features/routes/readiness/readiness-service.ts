@@ -183,7 +183,7 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     const ids = new Set(routesOperationIds(deps.catalog));
     const lines = (await deps.usageLines(agent.agentId, utcDay(start))).filter((l) => ids.has(l.operation_id) && l.day >= utcDay(start));
     const allowance = await deps.allowance(agent);
-    return budgetView({ agentId: agent.agentId, days, now, start, budget: query.budget_units ?? null }, lines, allowance);
+    return budgetView({ agentId: agent.agentId, days, now, start, budget: query.budget_units ?? null, agentSince: agent.row.created_at }, lines, allowance);
   }
 
   return { contractMatrix, schemaCoverage, benchmark, readiness, snapshotJob, readinessHistory, releaseReadiness, regressionWatch, rolloutScore, budgetGuard };
