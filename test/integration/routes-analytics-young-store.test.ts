@@ -76,3 +76,17 @@ test('stability-forecast on one week of history: too short, so no forecast and n
   assert.deepEqual([body.data.weeks_with_data, body.data.forecast, body.data.stability], [1, null, null]);
   assert.ok(body.quality_flags.includes('history_too_short'));
 });
+
+test('the same 7 days count the same chokepoint transits in corridors, corridor-pressure-trend and readiness', async () => {
+  const corridors = (await get('/v1/routes/corridors?range=7D')).data;
+  const pressure = (await get('/v1/routes/corridor-pressure-trend?days=7')).data;
+  const readiness = (await get('/v1/routes/readiness?days=7')).data;
+  assert.deepEqual(corridors.window, { from: iso(FROM), to: iso(NOW) });
+  assert.deepEqual([pressure.window, pressure.days_covered], [{ from: iso(FROM), to: iso(NOW) }, 7], 'the day the store began counts');
+  const byCorridor = new Map<string, number>(corridors.items.map((i: { corridor: { key: string }; current: { transits: number } }) => [i.corridor.key, i.current.transits]));
+  const total = [...byCorridor.values()].reduce((a, b) => a + b, 0);
+  assert.ok(total > 10, `${total} transits`);
+  assert.deepEqual(new Map(pressure.items.map((i: { corridor: { key: string }; transits: number }) => [i.corridor.key, i.transits])), byCorridor);
+  const eventLayer = readiness.checks.find((c: { name: string }) => c.name === 'event_layer');
+  assert.match(eventLayer.detail, new RegExp(` and ${total} chokepoint transits ended in the last 7 days \\(${iso(FROM)} to ${iso(NOW)}`));
+});

@@ -161,12 +161,15 @@ test('readiness, readiness-history: checks with values, snapshots at most once a
   assert.deepEqual([ready.ready, ready.passed, ready.snapshot_recorded], [true, 4, true]);
   const names = Object.fromEntries(ready.checks.map((c: any) => [c.name, c]));
   assert.deepEqual([names.event_layer.value, names.data_freshness.value, names.data_freshness.threshold], [2, 600, 900]);
-  assert.equal(names.event_layer.detail, '1 port calls began and 1 chokepoint transits ended in the last 3 days');
+  assert.equal(
+    names.event_layer.detail,
+    `1 port calls began and 1 chokepoint transits ended in the last 3 days (${new Date(now - 3 * DAY).toISOString()} to ${new Date(now).toISOString()}; transits as GET /v1/routes/corridors counts them over that range)`,
+  );
   const short = (await get('/v1/routes/readiness?days=1&max_age_seconds=300')).body.data;
   assert.deepEqual(
     short.checks.map((c: any) => c.pass),
-    [true, true, true, false],
-    'the call began 2 days ago (outside), the transit ended exactly 1 day ago (inside); data 600 s old > 300',
+    [true, true, false, false],
+    'the call began 2 days ago (outside), the transit ended exactly 1 day ago (outside: the corridors count transits that ended in (since, until]); data 600 s old > 300',
   );
 
   app.clock.advance(MINUTE);

@@ -80,12 +80,13 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     }
     const portCount = deps.ports.table().length;
     const checks: ReadinessCheck[] = [engineCheck(network), portTableCheck(deps.ports.version(), portCount)];
+    const window = { since: now - days * DAY, until: now };
     const events = await repo.eventCounts(
-      now - days * DAY,
-      now,
+      window.since,
+      window.until,
       CHOKEPOINTS.map((c) => c.key),
     );
-    checks.push(eventLayerCheck(events, days));
+    checks.push(eventLayerCheck(events, days, window));
     const newest = await deps.data.newestAge();
     checks.push(freshnessCheck(newest, maxAge));
     return readinessOf(now, checks, days, maxAge, newest);
