@@ -90,3 +90,19 @@ test('the same 7 days count the same chokepoint transits in corridors, corridor-
   const eventLayer = readiness.checks.find((c: { name: string }) => c.name === 'event_layer');
   assert.match(eventLayer.detail, new RegExp(` and ${total} chokepoint transits ended in the last 7 days \\(${iso(FROM)} to ${iso(NOW)}`));
 });
+
+test('lanes: no lane between terminals of one harbour and no voyage faster than 60 kn; what is left out is counted', async () => {
+  const d = (await get('/v1/routes/top-lanes?days=7&limit=50')).data;
+  assert.ok(d.sample.left_out.same_harbour + d.sample.left_out.implausible_speed > 0, JSON.stringify(d.sample));
+  const nm = (a: { lat: number; lon: number }, b: { lat: number; lon: number }) => {
+    const rad = Math.PI / 180;
+    const h = Math.sin(((b.lat - a.lat) * rad) / 2) ** 2 + Math.cos(a.lat * rad) * Math.cos(b.lat * rad) * Math.sin(((b.lon - a.lon) * rad) / 2) ** 2;
+    return (2 * 6_371_008.8 * Math.asin(Math.sqrt(h))) / 1852;
+  };
+  for (const lane of d.items) {
+    const gc = nm(lane.from, lane.to);
+    assert.ok(gc >= 5, `${lane.from.name} → ${lane.to.name}: ${gc} nm`);
+    const details = (await get(`/v1/routes/lane-details?from=${lane.from.port_id}&to=${lane.to.port_id}&days=7&limit=100`)).data;
+    for (const v of details.voyages) assert.ok(gc / (v.hours + 0.05) <= 60, `${lane.from.name} → ${lane.to.name}: ${gc} nm in ${v.hours} h`);
+  }
+});

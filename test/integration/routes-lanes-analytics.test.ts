@@ -74,7 +74,7 @@ test('top-lanes: voyages, vessels, median hours and the engine distance per lane
   const d = res.body.data;
   assert.deepEqual(d.window, { since: iso(SINCE), until: iso(NOW), days: 28, coverage_start: iso(SINCE), days_with_data: 28 });
   // 14 voyages; calls that began or ended in the window: 14 voyages × 2, aa0's 2, the 6 spike calls
-  assert.deepEqual(d.sample, { port_calls: 36, voyages: 14, vessels: 14 });
+  assert.deepEqual(d.sample, { port_calls: 36, voyages: 14, vessels: 14, left_out: { same_harbour: 0, implausible_speed: 0 } });
   assert.equal(d.lanes_total, 3);
   assert.deepEqual(d.items.map(lane), [
     [A, B],

@@ -11,7 +11,8 @@ import type { RoutesService } from '../routes-service.js';
 import { flagsFor } from '../../vessels/vessel-views.js';
 import type { LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
-import { shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
+import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
+import { distanceNm } from '../../../geo/distance.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
 export const CALL_LOOKBACK_MS = 30 * DAY;
@@ -46,6 +47,11 @@ export function createLanesKit(deps: LanesDeps) {
   };
   /** A window as answers state it: its bounds, its length and the part of it the store covers. */
   const windowView = (w: Window, dataFrom: number | null) => ({ since: iso(w.since), until: iso(w.until), days: w.days, ...coverageFields(w, dataFrom) });
+  const greatCircleNm = (from: number, to: number) => {
+    const a = portRecord(from);
+    const b = portRecord(to);
+    return a && b && a.lat !== null && a.lon !== null && b.lat !== null && b.lon !== null ? distanceNm(a.lat, a.lon, b.lat, b.lon) : null;
+  };
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
   return {
     deps,
@@ -67,19 +73,20 @@ export function createLanesKit(deps: LanesDeps) {
     },
     /** The facts of one answer: the stored voyages of the window (of the ship type and scope), and the count of its calls. */
     async load(window: Window, shipType: ShipCategory | undefined, scope: LoadScope = {}): Promise<Facts> {
-      const [voyages, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
+      const [stored, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
         scope.noVoyages ? Promise.resolve([]) : deps.repo.voyagesForWindow(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
         deps.repo.callsInWindow(span(window)),
         deps.events.analysedUpTo(),
         deps.repo.firstArrival(),
       ]);
-      return { window, voyages, callsInWindow, analysedUpTo, dataFrom };
+      const { kept: voyages, leftOut } = plausibleVoyages(stored, greatCircleNm);
+      return { window, voyages, callsInWindow, analysedUpTo, dataFrom, leftOut };
     },
     windowView,
     meta(l: Facts, voyages: readonly Voyage[] = l.voyages) {
       return {
         window: windowView(l.window, l.dataFrom),
-        sample: { port_calls: l.callsInWindow, voyages: voyages.length, vessels: vesselCount(voyages) },
+        sample: { port_calls: l.callsInWindow, voyages: voyages.length, vessels: vesselCount(voyages), left_out: l.leftOut },
         analysed_up_to: isoOrNull(l.analysedUpTo),
         method_reference: METHOD_REFERENCE,
       };

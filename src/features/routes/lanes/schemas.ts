@@ -95,6 +95,13 @@ const Sample = Type.Object(
     port_calls: Type.Integer({ description: 'Port calls that began or ended in the window.' }),
     voyages: Type.Integer(),
     vessels: Type.Integer(),
+    left_out: Type.Object(
+      {
+        same_harbour: Type.Integer({ description: 'Moves between ports under 5 nm apart (terminals of one harbour): no lane.' }),
+        implausible_speed: Type.Integer({ description: 'Pairs of calls faster than 60 kn over the great circle between the ports (overlapping port areas): no voyage.' }),
+      },
+      { description: 'Pairs of consecutive calls in the window the lanes do not count as voyages.' },
+    ),
   },
   { additionalProperties: true },
 );
