@@ -16,6 +16,8 @@ import { distanceNm } from '../../../geo/distance.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
 export const CALL_LOOKBACK_MS = 30 * DAY;
+/** top-lanes' window when the caller gives no days; scenario's busiest pairs use it too. */
+export const TOP_LANES_DEFAULT_DAYS = 30;
 /** Lanes routed for the heatmap (the busiest ones). */
 export const HEATMAP_MAX_LANES = 200;
 /** Weeks averaged by the stability forecast. */

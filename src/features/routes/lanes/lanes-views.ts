@@ -4,7 +4,7 @@ import { shipCategory } from '../../../fleet/ship-types.js';
 import { AppError } from '../../../platform/errors.js';
 import { coverageFields, coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
-import { HEATMAP_MAX_LANES, type LanesKit } from './lanes-kit.js';
+import { HEATMAP_MAX_LANES, TOP_LANES_DEFAULT_DAYS, type LanesKit } from './lanes-kit.js';
 import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
 import { countPer, departures, directionOf, hours, laneKey, lanesOf, maybe, shipTypeMix, weekly, type Common, type LaneAgg } from './lanes-facts.js';
 
@@ -74,7 +74,7 @@ export function createLaneViews(kit: LanesKit) {
   return {
     async topLanes(query: Common & { limit?: number; port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
-      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type, { touching: port?.port_id });
+      const l = await kit.load(kit.windowOf(query, caller, TOP_LANES_DEFAULT_DAYS), query.ship_type, { touching: port?.port_id });
       const voyages = l.voyages;
       const lanes = lanesOf(voyages);
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => ({ rank: i + 1, ...laneSummary(lane, true) }));
@@ -129,6 +129,18 @@ export function createLaneViews(kit: LanesKit) {
         next_offset: nextOffset,
       };
       return kit.envelope(l, data, [from.port_id, to.port_id], { voyages });
+    },
+
+    /** The busiest lanes of top-lanes' default window (scenario's pairs: one window and one voyage rule with top-lanes). */
+    async busiestLanes(caller: Caller, limit: number) {
+      const l = await kit.load(kit.windowOf({}, caller, TOP_LANES_DEFAULT_DAYS), undefined);
+      const lanes = lanesOf(l.voyages).slice(0, limit);
+      return {
+        window: kit.windowView(l.window, l.dataFrom),
+        pairs: lanes.map((lane) => ({ from: lane.from, to: lane.to, voyages: lane.voyages.length })),
+        simulated: lanes.some((lane) => lane.voyages.some((v) => v.simulated)),
+        analysedUpTo: l.analysedUpTo,
+      };
     },
 
     async laneTrends(query: Omit<Common, 'days'> & { weeks?: number; limit?: number; port?: string }, caller: Caller) {
