@@ -106,3 +106,25 @@ test('lanes: no lane between terminals of one harbour and no voyage faster than 
     for (const v of details.voyages) assert.ok(gc / (v.hours + 0.05) <= 60, `${lane.from.name} → ${lane.to.name}: ${gc} nm in ${v.hours} h`);
   }
 });
+
+test('advisory at its default range on a 7-day store: the range shortens to leave a baseline, so every stress index is measured', async () => {
+  const body = await get('/v1/routes/advisory?from=NLRTM&to=SGSIN');
+  assert.ok(body.quality_flags.includes('range_shortened_to_store'), JSON.stringify(body.quality_flags));
+  assert.deepEqual(body.data.window, { from: iso(NOW - 3 * DAY), to: iso(NOW) });
+  const chokepoints = body.data.conditions.chokepoints;
+  assert.deepEqual(
+    chokepoints.map((c: { zone: string }) => c.zone),
+    ['dover', 'gibraltar', 'suez', 'bab_el_mandeb', 'malacca'],
+  );
+  for (const c of chokepoints) {
+    assert.equal(typeof c.stress_index, 'number', `${c.zone}: ${JSON.stringify(c.unavailable)}`);
+    assert.ok(
+      c.unavailable.every((u: { note: string }) => !/not measured yet/.test(u.note)),
+      JSON.stringify(c.unavailable),
+    );
+  }
+  assert.ok(!body.quality_flags.some((f: string) => f.startsWith('stress_unavailable:')));
+  // a range the caller gives is kept
+  const asked = await get('/v1/routes/advisory?from=NLRTM&to=SGSIN&range=7D');
+  assert.deepEqual([asked.data.window.from, asked.quality_flags.includes('range_shortened_to_store')], [iso(FROM), false]);
+});
