@@ -72,9 +72,9 @@ test('top-lanes: voyages, vessels, median hours and the engine distance per lane
   const res = await get('/v1/routes/top-lanes?days=28');
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.deepEqual(d.window, { since: iso(SINCE), until: iso(NOW), days: 28 });
+  assert.deepEqual(d.window, { since: iso(SINCE), until: iso(NOW), days: 28, coverage_start: iso(SINCE), days_with_data: 28 });
   // 14 voyages; calls that began or ended in the window: 14 voyages × 2, aa0's 2, the 6 spike calls
-  assert.deepEqual(d.sample, { port_calls: 36, voyages: 14, vessels: 14 });
+  assert.deepEqual(d.sample, { port_calls: 36, voyages: 14, vessels: 14, left_out: { same_harbour: 0, implausible_speed: 0 } });
   assert.equal(d.lanes_total, 3);
   assert.deepEqual(d.items.map(lane), [
     [A, B],
@@ -144,7 +144,7 @@ test('lane-details over a window that is not whole weeks (the default 30 days): 
   const res = await get('/v1/routes/lane-details?from=NLRTM&to=DEHAM');
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.deepEqual(d.window, { since: iso(NOW - 30 * DAY), until: iso(NOW), days: 30 });
+  assert.deepEqual(d.window, { since: iso(NOW - 30 * DAY), until: iso(NOW), days: 30, coverage_start: iso(NOW - 30 * DAY), days_with_data: 30 });
   assert.deepEqual(
     d.weekly.map((w: { week_start: string; week_end: string; voyages: number }) => [w.week_start, w.week_end, w.voyages]),
     [
@@ -160,8 +160,8 @@ test('lane-details over a window that is not whole weeks (the default 30 days): 
 
 test('lane-trends: weekly counts, slope and change against the previous period', async () => {
   const d = (await get('/v1/routes/lane-trends?weeks=2')).body.data;
-  assert.deepEqual(d.window, { since: iso(NOW - 14 * DAY), until: iso(NOW), days: 14 });
-  assert.deepEqual(d.previous_window, { since: iso(SINCE), until: iso(NOW - 14 * DAY), voyages: 3 });
+  assert.deepEqual(d.window, { since: iso(NOW - 14 * DAY), until: iso(NOW), days: 14, coverage_start: iso(NOW - 14 * DAY), days_with_data: 14 });
+  assert.deepEqual(d.previous_window, { since: iso(SINCE), until: iso(NOW - 14 * DAY), voyages: 3, coverage_start: iso(SINCE), days_with_data: 14 });
   const rows = d.items.map((x: { voyages: number; previous_voyages: number; change_pct: number | null; slope_per_week: number; direction: string; weekly: number[] }) => [
     ...lane(x as never),
     x.voyages,
@@ -385,7 +385,7 @@ test('port-activity-imbalance: arrivals against departures per port', async () =
 
 test('dest-opportunities: growth between windows against the vessels serving the lane', async () => {
   const d = (await get('/v1/routes/dest-opportunities?from=NLRTM&days=14')).body.data;
-  assert.deepEqual(d.window, { since: iso(NOW - 14 * DAY), until: iso(NOW), days: 14 });
+  assert.deepEqual(d.window, { since: iso(NOW - 14 * DAY), until: iso(NOW), days: 14, coverage_start: iso(NOW - 14 * DAY), days_with_data: 14 });
   assert.deepEqual(
     d.items.map((x: { to: { port_id: number }; voyages_recent: number; voyages_previous: number; demand_growth_pct: number | null; vessels_recent: number; opportunity_score: number }) => [
       x.to.port_id,

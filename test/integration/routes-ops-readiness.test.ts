@@ -161,12 +161,15 @@ test('readiness, readiness-history: checks with values, snapshots at most once a
   assert.deepEqual([ready.ready, ready.passed, ready.snapshot_recorded], [true, 4, true]);
   const names = Object.fromEntries(ready.checks.map((c: any) => [c.name, c]));
   assert.deepEqual([names.event_layer.value, names.data_freshness.value, names.data_freshness.threshold], [2, 600, 900]);
-  assert.equal(names.event_layer.detail, '1 port calls began and 1 chokepoint transits ended in the last 3 days');
+  assert.equal(
+    names.event_layer.detail,
+    `1 port calls began and 1 chokepoint transits ended in the last 3 days (${new Date(now - 3 * DAY).toISOString()} to ${new Date(now).toISOString()}; transits as GET /v1/routes/corridors counts them over that range)`,
+  );
   const short = (await get('/v1/routes/readiness?days=1&max_age_seconds=300')).body.data;
   assert.deepEqual(
     short.checks.map((c: any) => c.pass),
-    [true, true, true, false],
-    'the call began 2 days ago (outside), the transit ended exactly 1 day ago (inside); data 600 s old > 300',
+    [true, true, false, false],
+    'the call began 2 days ago (outside), the transit ended exactly 1 day ago (outside: the corridors count transits that ended in (since, until]); data 600 s old > 300',
   );
 
   app.clock.advance(MINUTE);
@@ -277,8 +280,9 @@ test('release-readiness, regression-watch and rollout-score over request telemet
 });
 
 test('budget-guard: the agent spend on routes operations from the usage ledger, its rate and when it reaches the budget', async () => {
+  app.clock.set(NOW - 2 * DAY); // the agent registers on 2026-11-19, before its first spend
   const agent = await app.registerAgent('routes-ops-budget');
-  app.clock.set(NOW + 12 * HOUR); // 2026-11-21 12:00: a 7-day window from 2026-11-15 00:00 has 6.5 days elapsed
+  app.clock.set(NOW + 12 * HOUR); // 2026-11-21 12:00: a 7-day window from 2026-11-15 00:00 has 6.5 days elapsed, 1.5 since the first spend
   const line = (day: string, operation_id: string, calls: number, cost_milli: number, agentId = agent.agentId) => ({
     day,
     caller_kind: 'agent',
@@ -303,12 +307,18 @@ test('budget-guard: the agent spend on routes operations from the usage ledger, 
   const res = await get('/v1/routes/budget-guard?days=7&budget_units=10', agent.apiKey);
   assert.equal(res.status, 200, res.text);
   const d = res.body.data;
-  assert.deepEqual(d.window, { days: 7, since: '2026-11-15T00:00:00.000Z', until: '2026-11-21T12:00:00.000Z', elapsed_days: 6.5 });
+  // the pace runs from the first day with spend (2026-11-20), not from the window start
+  assert.deepEqual(d.window, { days: 7, since: '2026-11-15T00:00:00.000Z', until: '2026-11-21T12:00:00.000Z', elapsed_days: 6.5, rate_since: '2026-11-20T00:00:00.000Z', rate_days: 1.5 });
   assert.deepEqual(d.spend, { calls: 3, cost_units: 2.45, cost_milli_units: 2450 });
-  const rate = 2.45 / 6.5;
-  assert.deepEqual(d.rate, { cost_units_per_day: Math.round(rate * 10_000) / 10_000, calls_per_day: Math.round((3 / 6.5) * 100) / 100 });
-  const days = Math.round((7.55 / rate) * 100) / 100;
-  assert.deepEqual(d.projection, { remaining_units: 7.55, reached: false, days_to_budget: days, reach_at: new Date(NOW + 12 * HOUR + Math.round(days * DAY)).toISOString() });
+  const rate = 2.45 / 1.5;
+  assert.deepEqual(d.rate, { cost_units_per_day: Math.round(rate * 10_000) / 10_000, calls_per_day: 2 });
+  const days = 7.55 / rate;
+  assert.deepEqual(d.projection, {
+    remaining_units: 7.55,
+    reached: false,
+    days_to_budget: Math.round(days * 10_000) / 10_000,
+    reach_at: new Date(NOW + 12 * HOUR + Math.round(days * DAY)).toISOString(),
+  });
   assert.deepEqual(
     d.operations.map((o: any) => [o.operation_id, o.calls, o.cost_units]),
     [

@@ -230,7 +230,7 @@ test('scenario: Suez closed and slow steaming on given pairs, per pair and total
   assert.deepEqual([stuck.error.code, stuck.baseline], ['route_unreachable', null]);
 });
 
-test('scenario without pairs: the busiest consecutive port calls of the last 30 days, or an empty set said so', async () => {
+test("scenario without pairs: the busiest lanes of top-lanes' window (30 whole days), the same pairs and counts as top-lanes, or an empty set said so", async () => {
   const empty = await get('/v1/routes/scenario?closed=suez');
   assert.equal(empty.status, 200, empty.text);
   assert.deepEqual([empty.body.data.pairs_source, empty.body.data.pairs, empty.body.data.totals.routed], ['busiest_port_pairs', [], 0]);
@@ -257,8 +257,21 @@ test('scenario without pairs: the busiest consecutive port calls of the last 30 
   ]);
   const res = await get('/v1/routes/scenario?closed=suez');
   const d = res.body.data;
-  assert.equal(d.window.to, new Date(now - 14 * HOUR).toISOString());
-  assert.equal(d.window.from, new Date(now - 14 * HOUR - 30 * DAY).toISOString());
+  // top-lanes' default window: 30 whole UTC days ending at the caller's horizon (now − 14 h) rounded down to 00:00 (issue 28)
+  const until = Math.floor((now - 14 * HOUR) / DAY) * DAY;
+  assert.deepEqual(d.window, {
+    since: new Date(until - 30 * DAY).toISOString(),
+    until: new Date(until).toISOString(),
+    days: 30,
+    coverage_start: new Date(until - 30 * DAY).toISOString(),
+    days_with_data: 30,
+  });
+  const lanes = (await get('/v1/routes/top-lanes')).body.data;
+  assert.deepEqual(lanes.window, d.window);
+  assert.deepEqual(
+    lanes.items.map((l: { from: { port_id: number }; to: { port_id: number }; voyages: number }) => [l.from.port_id, l.to.port_id, l.voyages]),
+    d.pairs.map((p: { from: string; to: string; voyages: number }) => [Number(p.from), Number(p.to), p.voyages]),
+  );
   assert.deepEqual(
     d.pairs.map((p: { from: string; to: string; voyages: number }) => [Number(p.from), Number(p.to), p.voyages]),
     [

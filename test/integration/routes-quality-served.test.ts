@@ -62,5 +62,6 @@ test('a fresh route answer is recorded as a miss, the same request from the cach
   assert.deepEqual(stale.entries_now, { entries: 4, oldest_age_seconds: 120, newest_age_seconds: 0, median_age_seconds: 30 });
   const fb = (await get('/v1/routes/fallback-trend?hours=1&bucket_minutes=60')).body.data;
   assert.deepEqual(fb.totals, { requests: 7, fallbacks: 3, fallback_share: 0.4286, by_reason: { long_connector: 2, no_event_data: 1 } });
-  assert.equal(fb.window.from, new Date(TEST_EPOCH + 120_000 - 3_600_000).toISOString());
+  // bucket edges on whole hours: the window reaches back to the hour edge before now − 1 h (stable incident ids, issue 28)
+  assert.equal(fb.window.from, new Date(TEST_EPOCH - 3_600_000).toISOString());
 });

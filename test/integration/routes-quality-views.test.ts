@@ -354,3 +354,23 @@ test('the operation filter, the window parameters and a window without telemetry
     if (field) assert.equal(res.body.errors[0].field, field, query);
   }
 });
+
+test('incident ids stay the same from call to call while the clock moves within a bucket (issue 28)', async () => {
+  const ids = async (at: number) => {
+    app.clock.set(at);
+    return (await view('incident-queue')).data.incidents.map((i: any) => i.id);
+  };
+  try {
+    const atNow = await ids(NOW);
+    assert.deepEqual(atNow, [
+      `latency_p95:getRoutesWithVia@${iso(bucket(3))}`,
+      `latency_p95:getRoutesDirect@${iso(bucket(2))}`,
+      `fallback_share:getRoutesAdvisory@${iso(bucket(1))}`,
+      `server_error_rate:getRoutesDirect@${iso(bucket(1))}`,
+    ]);
+    assert.deepEqual(await ids(NOW + 7 * MINUTE), atNow);
+    assert.deepEqual(await ids(NOW + 23 * MINUTE + 5000), atNow);
+  } finally {
+    app.clock.set(NOW);
+  }
+});

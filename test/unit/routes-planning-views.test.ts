@@ -3,7 +3,7 @@ import test from 'node:test';
 import { AppError } from '../../src/platform/errors.js';
 import type { Route } from '../../src/routing/engine.js';
 import { closedPassages, splitPairs, speedOf } from '../../src/features/routes/planning/planning-kit.js';
-import { busiestPortPairs, explainData, scenarioTotals, whatIfData } from '../../src/features/routes/planning/planning-views.js';
+import { explainData, scenarioTotals, whatIfData } from '../../src/features/routes/planning/planning-views.js';
 
 function route(distanceNm: number, passages: { id: string; at_nm: number }[]): Route {
   return {
@@ -70,21 +70,7 @@ test('explain: segments between the passages, and the passages no route avoids',
   assert.equal(data.alternatives[0]!.extra_pct, 20);
 });
 
-test('scenario: pairs of consecutive calls of a vessel ranked by voyages; totals over the routed pairs', () => {
-  const calls = [
-    { vsl_id: 'v1', port_id: 1, simulated: false },
-    { vsl_id: 'v1', port_id: 2, simulated: false },
-    { vsl_id: 'v2', port_id: 1, simulated: true },
-    { vsl_id: 'v2', port_id: 2, simulated: false },
-    { vsl_id: 'v2', port_id: 2, simulated: false },
-    { vsl_id: 'v2', port_id: 3, simulated: false },
-  ];
-  const busiest = busiestPortPairs(calls);
-  assert.deepEqual(busiest.pairs, [
-    { from: 1, to: 2, voyages: 2 },
-    { from: 2, to: 3, voyages: 1 },
-  ]);
-  assert.equal(busiest.simulated, false);
+test('scenario: totals over the routed pairs', () => {
   const p = (distanceNm: number, hours: number) => ({ distanceNm, hours, fuelT: 1, co2T: 3 });
   const totals = scenarioTotals([{ base: p(100, 10), changed: p(150, 12) }], 1);
   assert.deepEqual([totals.routed, totals.failed, totals.delta.distance_nm, totals.delta.hours], [1, 1, 50, 2]);

@@ -17,3 +17,9 @@ export const Cursor = (maxLength = 200, description = 'next_cursor of the previo
 
 /** The `next_cursor` field of a paged answer. */
 export const NextCursor = Type.Union([Type.String(), Type.Null()], { description: 'Pass as cursor for the next page; null on the last page.' });
+
+/** What a window of the route analytics covers (kit/time-window.ts coverageOf): spread into the window's object. */
+export const CoverageFields = {
+  coverage_start: Nullable(Type.String(), "Start of the window's oldest UTC day with stored data (ISO 8601); null when no day has data. Days before it are missing, not zero traffic."),
+  days_with_data: Type.Integer({ minimum: 0, description: 'Days of the window from coverage_start on (the day the store began counts).' }),
+};

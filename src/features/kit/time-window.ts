@@ -1,4 +1,4 @@
-import { DAY } from '../../platform/clock.js';
+import { DAY, iso } from '../../platform/clock.js';
 import { AppError } from '../../platform/errors.js';
 import { rangeMs } from '../../http/query-vocabulary.js';
 
@@ -31,4 +31,30 @@ export function resolveWindow(query: { range?: string; from?: string; to?: strin
   if (from > to) throw new AppError('invalid_range', 'from must be before to', { field: 'query.from' });
   if (to - from > options.maxRangeMs) throw new AppError('invalid_range', `the window may span at most ${options.maxRangeMs / DAY} days`, { field: 'query.from' });
   return { from, to };
+}
+
+/** The part of a window the store holds data for: where it begins, and how many of its periods have data. */
+export interface Coverage {
+  /** Start of the oldest period with data; null when no period of the window has data. */
+  start: number | null;
+  periods: number;
+}
+
+/**
+ * The one window rule of the route analytics (issue 28, docs/decisions/133-analytics-windows-and-coverage.md):
+ * a window [since, until) is cut into periods of `periodMs` back from `until`; a period has data when it begins
+ * no earlier than 00:00 UTC of the day the store's data begins (`dataFrom`): the day the store began counts.
+ * Periods before are missing, never zero traffic.
+ */
+export function coverageOf(window: { since: number; until: number }, dataFrom: number | null, periodMs: number = DAY): Coverage {
+  const periods = Math.ceil((window.until - window.since) / periodMs);
+  if (dataFrom === null) return { start: null, periods: 0 };
+  const covered = Math.max(0, Math.min(periods, Math.floor((window.until - Math.floor(dataFrom / DAY) * DAY) / periodMs)));
+  return { start: covered === 0 ? null : Math.max(window.since, window.until - covered * periodMs), periods: covered };
+}
+
+/** How an answer states its window's coverage: `coverage_start` (ISO, or null) and `days_with_data`. */
+export function coverageFields(window: { since: number; until: number }, dataFrom: number | null) {
+  const days = coverageOf(window, dataFrom, DAY);
+  return { coverage_start: days.start === null ? null : iso(days.start), days_with_data: days.periods };
 }

@@ -48,11 +48,11 @@ export function createRoutesArea(deps: {
   const { store, clock, catalog, ports, events, fleetReads } = deps;
   const portTable = () => ports.table();
   const routes = createRoutesService({ ports: portTable, clock });
-  const planning = createPlanningService({ routes, events, clock });
   const routeStress = createRouteStressService({ events, fleetReads, clock, ports: portTable, network: deps.network });
   const routeConditions = createRouteConditionsService({ routes, routeStress, events, ports, vessels: deps.vessels, fleetReads, clock });
   const corridors = createCorridorsService({ repo: createCorridorsRepo(store.db), events, routeStress, fleetReads, clock });
   const lanes = createLanesService({ repo: createLanesRepo(store.db), events, ports, routes, clock, cursors: deps.cursors });
+  const planning = createPlanningService({ routes, clock, busiestLanes: lanes.busiestLanes });
   const routesQuality = createRoutesQualityService({
     repo: createRoutesQualityRepo(store.db),
     clock,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { coverageGapsView } from '../../../src/features/routes/readiness/coverage-views.js';
+import { coverageGapsView, longitudeSpan } from '../../../src/features/routes/readiness/coverage-views.js';
 import { freshnessFactsOf, freshnessSlaView, lagAlertsView, windowEndingAt } from '../../../src/features/routes/readiness/freshness-views.js';
 import { cellKey } from '../../../src/features/routes/readiness/network-cells.js';
 import type { PortRecord } from '../../../src/features/ports/port-table.js';
@@ -71,6 +71,17 @@ test('coverage gaps: contiguous unobserved network cells across the antimeridian
   assert.equal(view.gap_count, 1);
   const gap = view.gaps[0]!;
   assert.equal(gap.cells, 2);
-  assert.equal(gap.extent.crosses_antimeridian, true);
+  assert.deepEqual(gap.extent, { south: 0, west: 179, north: 1, east: -179, crosses_antimeridian: true });
   assert.equal(gap.nearest_port?.name, 'Suva');
+});
+
+test('coverage gaps: a gap in every column spans -180 to 180 (never west 0 / east 0); the edges follow the widest empty run of columns', () => {
+  const belt = new Set(Array.from({ length: 360 }, (_, col) => cellKey(100, col)));
+  const gap = coverageGapsView(windowEndingAt(HOUR, 1).window, belt, [], [], 20, 1).data.gaps[0]!;
+  assert.deepEqual([gap.cells, gap.extent], [360, { south: 10, west: -180, north: 11, east: 180, crosses_antimeridian: false }]);
+  assert.deepEqual(longitudeSpan([10]), { west: -170, east: -169, crossesAntimeridian: false });
+  assert.deepEqual(longitudeSpan([0, 359, 358]), { west: 178, east: -179, crossesAntimeridian: true });
+  // every column but 5: from 6 eastwards round the globe to 5
+  assert.deepEqual(longitudeSpan(Array.from({ length: 360 }, (_, c) => c).filter((c) => c !== 5)), { west: -174, east: -175, crossesAntimeridian: true });
+  assert.deepEqual(longitudeSpan([100, 101, 102, 200]), { west: -80, east: 21, crossesAntimeridian: false });
 });

@@ -92,7 +92,7 @@ test('budget guard: spend per operation and day, the rate and when the budget ru
     { operation_id: 'getRoutesSummary', day: '1970-01-11', calls: 2, cost_milli: 20_000 },
   ];
   const allowance = { cost_units_per_day: null, cost_units_per_month: null, enforced: false, note: '' };
-  const view = budgetView({ agentId: 'a1', days: 2, now, start, budget: 60 }, lines, allowance).data;
+  const view = budgetView({ agentId: 'a1', days: 2, now, start, budget: 60, agentSince: 0 }, lines, allowance).data;
   assert.deepEqual(view.spend, { calls: 12, cost_units: 30, cost_milli_units: 30_000 });
   assert.deepEqual(view.rate, { cost_units_per_day: 20, calls_per_day: 8 });
   assert.deepEqual(view.projection, { remaining_units: 30, reached: false, days_to_budget: 1.5, reach_at: '1970-01-13T00:00:00.000Z' });
@@ -100,6 +100,22 @@ test('budget guard: spend per operation and day, the rate and when the budget ru
     view.operations.map((o) => o.operation_id),
     ['getRoutesSummary', 'getRoutesDirect'],
   );
-  const none = budgetView({ agentId: 'a1', days: 2, now, start, budget: null }, [], allowance);
+  const none = budgetView({ agentId: 'a1', days: 2, now, start, budget: null, agentSince: 0 }, [], allowance);
   assert.deepEqual(none.qualityFlags, ['no_spend_in_window', 'no_budget_limit']);
+});
+
+test('budget guard: an agent registered 10 minutes ago that spent 5.88 units runs at its pace of minutes, not diluted over the window (issue 28)', () => {
+  const now = 20 * DAY + 10 * HOUR;
+  const start = 14 * DAY;
+  const agentSince = now - 10 * 60_000;
+  const lines = [{ operation_id: 'getRoutesScenario', day: '1970-01-21', calls: 13, cost_milli: 5880 }];
+  const allowance = { cost_units_per_day: null, cost_units_per_month: null, enforced: false, note: '' };
+  const view = budgetView({ agentId: 'a1', days: 7, now, start, budget: 10, agentSince }, lines, allowance).data;
+  const rateDays = 10 / (24 * 60);
+  assert.deepEqual([view.window.rate_since, view.window.rate_days, view.window.elapsed_days], [new Date(agentSince).toISOString(), Math.round(rateDays * 10_000) / 10_000, 6.4167]);
+  assert.equal(view.rate.cost_units_per_day, Math.round((5.88 / rateDays) * 10_000) / 10_000);
+  // 4.12 units left at 0.588 a minute: 7 minutes (days_to_budget to 4 places, never rounded to 0)
+  const msTo = (4.12 / 5.88) * 10 * 60_000;
+  assert.deepEqual([view.projection!.reached, view.projection!.days_to_budget], [false, Math.round((msTo / DAY) * 10_000) / 10_000]);
+  assert.equal(view.projection!.reach_at, new Date(now + Math.round(msTo)).toISOString());
 });

@@ -1,12 +1,12 @@
 import type { Static } from '@sinclair/typebox';
 import type { Caller } from '../../../access/principals.js';
-import { HOUR, iso, type Clock } from '../../../platform/clock.js';
+import { DAY, HOUR, iso, type Clock } from '../../../platform/clock.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { distanceM } from '../../../geo/distance.js';
 import { AppError } from '../../../platform/errors.js';
 import type { EncounterRow } from '../../events/event-rows.js';
 import type { EventsService } from '../../events/events-service.js';
-import { parseRange } from '../../kit/time-window.js';
+import { coverageOf, parseRange } from '../../kit/time-window.js';
 import { STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../stress/route-stress-service.js';
 import { correctedPortFlags, type PortsService } from '../../ports/ports-service.js';
 import { DELAYED_POSITION_FLAG } from '../../vessels/entitlements.js';
@@ -49,7 +49,7 @@ export function createRouteConditionsService(deps: {
   events: EventsService;
   ports: PortsService;
   vessels: VesselsService;
-  fleetReads: Pick<FleetReads, 'track'>;
+  fleetReads: Pick<FleetReads, 'track' | 'usableByTime'>;
   clock: Clock;
 }) {
   function plan(request: RouteRequest & { via?: string }): RouteView {
@@ -62,8 +62,22 @@ export function createRouteConditionsService(deps: {
   /** `operator_corrected` when one of these ports is served with an operator correction (docs/feedback.md). */
   const correctedFlags = (...ports: Array<{ port_id: number } | null>) => correctedPortFlags(ports.map((p) => (p === null ? undefined : deps.ports.byId(p.port_id))));
 
+  /**
+   * The range when the caller gives none: 7 days, or on a store younger than two of them half its days with data
+   * (at least one), so the stress indexes have a baseline window before the range (issue 28, decision 133).
+   */
+  async function defaultRange(horizon: number): Promise<{ ms: number; shortened: boolean }> {
+    const oldest = (await deps.fleetReads.usableByTime(0, horizon, null, 1))[0]?.observed_at ?? null;
+    const days = coverageOf({ since: horizon - 2 * STRESS_DEFAULT_RANGE_MS, until: horizon }, oldest).periods;
+    // an empty store has nothing to shorten to
+    if (oldest === null || days * DAY >= 2 * STRESS_DEFAULT_RANGE_MS) return { ms: STRESS_DEFAULT_RANGE_MS, shortened: false };
+    return { ms: Math.max(1, Math.floor(days / 2)) * DAY, shortened: true };
+  }
+
   async function assess(caller: Caller, query: ConditionsQuery) {
-    const rangeMs = query.range !== undefined ? parseRange(query.range, 'range', STRESS_MAX_RANGE_MS) : STRESS_DEFAULT_RANGE_MS;
+    const chosen = query.range !== undefined ? { ms: parseRange(query.range, 'range', STRESS_MAX_RANGE_MS), shortened: false } : await defaultRange(deps.events.horizon(caller));
+    const rangeMs = chosen.ms;
+    const stressRange = query.range !== undefined ? { range: query.range } : chosen.shortened ? { range: `${rangeMs / DAY}D` } : {};
     const request = { from: query.from, to: query.to, ...(query.avoid !== undefined ? { avoid: query.avoid } : {}), ...(query.allow !== undefined ? { allow: query.allow } : {}) };
     const route = plan({ ...request, ...(query.via !== undefined ? { via: query.via } : {}) });
     const now = deps.clock.now();
@@ -76,11 +90,12 @@ export function createRouteConditionsService(deps: {
     const qualityFlags: string[] = correctedFlags(route.from.port, route.to.port, ...route.via.map((v) => v.port));
     if (horizon < now) qualityFlags.push(DELAYED_POSITION_FLAG);
     if (seenUpTo === null) qualityFlags.push('no_event_data');
+    if (chosen.shortened) qualityFlags.push('range_shortened_to_store');
 
     const chokepoints: ConditionsView['chokepoints'] = [];
     for (const { gate, passage, atNm } of crossedGates(route, lines)) {
       const base = { zone: gate.key, name: gate.name, passage, at_nm: atNm };
-      const stress = seenUpTo === null ? null : (await deps.routeStress.index(caller, { zone_key: gate.key, ...(query.range !== undefined ? { range: query.range } : {}) })).data;
+      const stress = seenUpTo === null ? null : (await deps.routeStress.index(caller, { zone_key: gate.key, ...stressRange })).data;
       chokepoints.push(chokepointCondition(base, stress));
       if (stress !== null && stress.index === null) qualityFlags.push(`stress_unavailable:${gate.key}`);
     }

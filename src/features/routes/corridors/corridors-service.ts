@@ -4,7 +4,7 @@ import { CHOKEPOINTS, type Chokepoint } from '../../../events/chokepoints.js';
 import type { FleetReads } from '../../../fleet/fleet-reads.js';
 import { AppError } from '../../../platform/errors.js';
 import type { EventsService } from '../../events/events-service.js';
-import { parseRange } from '../../kit/time-window.js';
+import { coverageOf, parseRange } from '../../kit/time-window.js';
 import { BASELINE_WINDOWS, STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../stress/route-stress-service.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import { DELAYED_POSITION_FLAG } from '../../vessels/entitlements.js';
@@ -147,7 +147,8 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: Even
       from,
       s.to,
     );
-    const coveredFrom = s.dataFrom ?? Number.POSITIVE_INFINITY;
+    // the one window rule (kit/time-window.ts): the day the stored positions begin counts as a day with data
+    const coveredFrom = s.to - coverageOf({ since: from, until: s.to }, s.dataFrom).periods * DAY;
     const byZone = groupBy(transits, (t) => t.zone);
     const items = gates.map((gate) => {
       const ofGate = byZone.get(gate.key) ?? [];

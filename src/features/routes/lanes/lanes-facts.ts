@@ -20,6 +20,38 @@ export interface Facts {
   voyages: Voyage[];
   callsInWindow: number;
   analysedUpTo: number | null;
+  /** Where the store's port calls begin (null when it holds none): periods before it have no data. */
+  dataFrom: number | null;
+  /** Pairs of calls the lanes do not count as voyages (plausibleVoyages). */
+  leftOut: LeftOut;
+}
+
+export interface LeftOut {
+  same_harbour: number;
+  implausible_speed: number;
+}
+
+/** Ports closer than this (great circle) are terminals of one harbour: a move between them is no lane. */
+export const SAME_HARBOUR_NM = 5;
+/** Faster than this between two ports (great circle between their positions over the hours taken) no merchant vessel sails, even with port areas of a few nm shortening the run: overlapping port areas, not a voyage. */
+export const MAX_VOYAGE_SPEED_KN = 60;
+
+/**
+ * The voyages the lanes count (issue 28): a move between terminals of one harbour is no lane, and a voyage
+ * faster over the great circle than MAX_VOYAGE_SPEED_KN is an artefact of overlapping port areas.
+ * `gcNm` is the great-circle distance between two ports (null when a port has no position).
+ */
+export function plausibleVoyages(voyages: readonly Voyage[], gcNm: (from: number, to: number) => number | null): { kept: Voyage[]; leftOut: LeftOut } {
+  const kept: Voyage[] = [];
+  const leftOut: LeftOut = { same_harbour: 0, implausible_speed: 0 };
+  for (const v of voyages) {
+    const nm = gcNm(v.from, v.to);
+    const hoursTaken = (v.arrival - v.departure) / HOUR;
+    if (nm !== null && nm < SAME_HARBOUR_NM) leftOut.same_harbour++;
+    else if (nm !== null && (hoursTaken <= 0 || nm / hoursTaken > MAX_VOYAGE_SPEED_KN)) leftOut.implausible_speed++;
+    else kept.push(v);
+  }
+  return { kept, leftOut };
 }
 
 export interface Common {

@@ -4,17 +4,20 @@ import type { ShipCategory } from '../../../fleet/ship-types.js';
 import type { CursorCodec } from '../../../http/cursor-codec.js';
 import { AppError } from '../../../platform/errors.js';
 import type { EventsService } from '../../events/events-service.js';
-import { parseTime } from '../../kit/time-window.js';
+import { coverageFields, parseTime } from '../../kit/time-window.js';
 import type { PortRecord } from '../../ports/port-table.js';
 import { correctedPortFlags, type PortsService } from '../../ports/ports-service.js';
 import type { RoutesService } from '../routes-service.js';
 import { flagsFor } from '../../vessels/vessel-views.js';
 import type { LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
-import { shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
+import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
+import { distanceNm } from '../../../geo/distance.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
 export const CALL_LOOKBACK_MS = 30 * DAY;
+/** top-lanes' window when the caller gives no days; scenario's busiest pairs use it too. */
+export const TOP_LANES_DEFAULT_DAYS = 30;
 /** Lanes routed for the heatmap (the busiest ones). */
 export const HEATMAP_MAX_LANES = 200;
 /** Weeks averaged by the stability forecast. */
@@ -44,6 +47,13 @@ export function createLanesKit(deps: LanesDeps) {
     const p = portRecord(portId);
     return p ? { port_id: p.port_id, name: p.name, locode: p.locode, country: p.country, lat: p.lat, lon: p.lon } : { port_id: portId, name: null, locode: null, country: null, lat: null, lon: null };
   };
+  /** A window as answers state it: its bounds, its length and the part of it the store covers. */
+  const windowView = (w: Window, dataFrom: number | null) => ({ since: iso(w.since), until: iso(w.until), days: w.days, ...coverageFields(w, dataFrom) });
+  const greatCircleNm = (from: number, to: number) => {
+    const a = portRecord(from);
+    const b = portRecord(to);
+    return a && b && a.lat !== null && a.lon !== null && b.lat !== null && b.lon !== null ? distanceNm(a.lat, a.lon, b.lat, b.lon) : null;
+  };
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
   return {
     deps,
@@ -65,17 +75,20 @@ export function createLanesKit(deps: LanesDeps) {
     },
     /** The facts of one answer: the stored voyages of the window (of the ship type and scope), and the count of its calls. */
     async load(window: Window, shipType: ShipCategory | undefined, scope: LoadScope = {}): Promise<Facts> {
-      const [voyages, callsInWindow, analysedUpTo] = await Promise.all([
+      const [stored, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
         scope.noVoyages ? Promise.resolve([]) : deps.repo.voyagesForWindow(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
         deps.repo.callsInWindow(span(window)),
         deps.events.analysedUpTo(),
+        deps.repo.firstArrival(),
       ]);
-      return { window, voyages, callsInWindow, analysedUpTo };
+      const { kept: voyages, leftOut } = plausibleVoyages(stored, greatCircleNm);
+      return { window, voyages, callsInWindow, analysedUpTo, dataFrom, leftOut };
     },
+    windowView,
     meta(l: Facts, voyages: readonly Voyage[] = l.voyages) {
       return {
-        window: { since: iso(l.window.since), until: iso(l.window.until), days: l.window.days },
-        sample: { port_calls: l.callsInWindow, voyages: voyages.length, vessels: vesselCount(voyages) },
+        window: windowView(l.window, l.dataFrom),
+        sample: { port_calls: l.callsInWindow, voyages: voyages.length, vessels: vesselCount(voyages), left_out: l.leftOut },
         analysed_up_to: isoOrNull(l.analysedUpTo),
         method_reference: METHOD_REFERENCE,
       };

@@ -2,8 +2,9 @@ import type { Caller } from '../../../access/principals.js';
 import { DAY, HOUR, iso } from '../../../platform/clock.js';
 import { shipCategory } from '../../../fleet/ship-types.js';
 import { AppError } from '../../../platform/errors.js';
+import { coverageFields, coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
-import { HEATMAP_MAX_LANES, type LanesKit } from './lanes-kit.js';
+import { HEATMAP_MAX_LANES, TOP_LANES_DEFAULT_DAYS, type LanesKit } from './lanes-kit.js';
 import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
 import { countPer, departures, directionOf, hours, laneKey, lanesOf, maybe, shipTypeMix, weekly, type Common, type LaneAgg } from './lanes-facts.js';
 
@@ -73,7 +74,7 @@ export function createLaneViews(kit: LanesKit) {
   return {
     async topLanes(query: Common & { limit?: number; port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
-      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type, { touching: port?.port_id });
+      const l = await kit.load(kit.windowOf(query, caller, TOP_LANES_DEFAULT_DAYS), query.ship_type, { touching: port?.port_id });
       const voyages = l.voyages;
       const lanes = lanesOf(voyages);
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => ({ rank: i + 1, ...laneSummary(lane, true) }));
@@ -130,6 +131,18 @@ export function createLaneViews(kit: LanesKit) {
       return kit.envelope(l, data, [from.port_id, to.port_id], { voyages });
     },
 
+    /** The busiest lanes of top-lanes' default window (scenario's pairs: one window and one voyage rule with top-lanes). */
+    async busiestLanes(caller: Caller, limit: number) {
+      const l = await kit.load(kit.windowOf({}, caller, TOP_LANES_DEFAULT_DAYS), undefined);
+      const lanes = lanesOf(l.voyages).slice(0, limit);
+      return {
+        window: kit.windowView(l.window, l.dataFrom),
+        pairs: lanes.map((lane) => ({ from: lane.from, to: lane.to, voyages: lane.voyages.length })),
+        simulated: lanes.some((lane) => lane.voyages.some((v) => v.simulated)),
+        analysedUpTo: l.analysedUpTo,
+      };
+    },
+
     async laneTrends(query: Omit<Common, 'days'> & { weeks?: number; limit?: number; port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
       const weeks = query.weeks ?? 8;
@@ -141,11 +154,17 @@ export function createLaneViews(kit: LanesKit) {
       const previous = new Map<string, number>();
       for (const v of voyages) if (v.departure < mid) previous.set(laneKey(v.from, v.to), (previous.get(laneKey(v.from, v.to)) ?? 0) + 1);
       const lanes = lanesOf(current);
+      // weeks (and a previous period) before the store's first data are missing, not zero traffic
+      const currentSpan = { since: mid, until: w.until, days: weeks * 7 };
+      const previousSpan = { since: w.since, until: mid, days: weeks * 7 };
+      const weeksWithData = coverageOf(currentSpan, l.dataFrom, 7 * DAY).periods;
+      const previousCovered = coverageOf(previousSpan, l.dataFrom).periods === previousSpan.days;
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => {
-        const counts = countPer(departures(lane.voyages), mid, w.until, 7 * DAY);
-        const before = previous.get(laneKey(lane.from, lane.to)) ?? 0;
-        const s = slope(counts);
-        const pct = changePct(lane.voyages.length, before);
+        const all = countPer(departures(lane.voyages), mid, w.until, 7 * DAY);
+        const withData = all.slice(weeks - weeksWithData);
+        const before = previousCovered ? (previous.get(laneKey(lane.from, lane.to)) ?? 0) : null;
+        const s = withData.length < 2 ? null : slope(withData);
+        const pct = before === null ? null : changePct(lane.voyages.length, before);
         return {
           rank: i + 1,
           from: kit.portView(lane.from),
@@ -155,13 +174,13 @@ export function createLaneViews(kit: LanesKit) {
           change_pct: pct,
           slope_per_week: maybe(s, 3),
           direction: directionOf(pct, s),
-          weekly: counts,
+          weekly: all.map((n, k) => (k < weeks - weeksWithData ? null : n)),
         };
       });
       const data = {
         ...kit.meta(l, current),
-        window: { since: iso(mid), until: iso(w.until), days: weeks * 7 },
-        previous_window: { since: iso(w.since), until: iso(mid), voyages: voyages.length - current.length },
+        window: kit.windowView(currentSpan, l.dataFrom),
+        previous_window: { since: iso(w.since), until: iso(mid), voyages: previousCovered ? voyages.length - current.length : null, ...coverageFields(previousSpan, l.dataFrom) },
         weeks,
         ship_type: query.ship_type ?? null,
         port: port ? kit.portView(port.port_id) : null,

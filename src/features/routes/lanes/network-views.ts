@@ -2,6 +2,7 @@ import type { Caller } from '../../../access/principals.js';
 import { DAY, HOUR, iso } from '../../../platform/clock.js';
 import { shipCategory } from '../../../fleet/ship-types.js';
 import { groupBy } from '../../../platform/stats.js';
+import { coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
 import { changePct, componentSizes, mean, median, round, slope, type Voyage } from './lanes-math.js';
@@ -128,7 +129,8 @@ export function createNetworkViews(kit: LanesKit) {
         month.set(m, (month.get(m) ?? 0) + 1);
       }
       const names = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
-      const weeksCovered = Math.floor(l.window.days / 7);
+      const daysWithData = coverageOf(l.window, l.dataFrom).periods;
+      const weeksCovered = Math.floor(daysWithData / 7);
       const data = {
         ...kit.meta(l, voyages),
         ship_type: query.ship_type ?? null,
@@ -137,7 +139,7 @@ export function createNetworkViews(kit: LanesKit) {
         by_hour: hour.map((n, h) => ({ hour_utc: h, voyages: n, share: share(n) })),
         by_month: [...month.entries()].sort().map(([m, n]) => ({ month: m, voyages: n, share: share(n) })),
         weekday_occurrences: weeksCovered,
-        enough_history: { weekday: weeksCovered >= 4, hour: l.window.days >= 14, month: l.window.days >= 365 },
+        enough_history: { weekday: weeksCovered >= 4, hour: daysWithData >= 14, month: daysWithData >= 365 },
       };
       const env = kit.envelope(l, data, port ? [port.port_id] : [], { voyages });
       if (!data.enough_history.weekday) env.qualityFlags.push('window_too_short_for_weekday');

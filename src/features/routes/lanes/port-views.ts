@@ -1,6 +1,7 @@
 import type { Caller } from '../../../access/principals.js';
 import { DAY, iso } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
+import { coverageOf } from '../../kit/time-window.js';
 import { FORECAST_K, type LanesKit } from './lanes-kit.js';
 import { changePct, coefficientOfVariation, meanOfLastK, robustZ, round } from './lanes-math.js';
 import { countPer, departures, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
@@ -14,11 +15,14 @@ export function createPortViews(kit: LanesKit) {
       const l = await kit.load(kit.windowOf(query, caller, 30), undefined, { noVoyages: true });
       const { since } = l.window;
       const perDay = await kit.deps.repo.departuresPerBucket(kit.span(l.window), DAY, { shipTypes: shipTypeCodes(query.ship_type), port: port?.port_id });
-      const counts = new Array<number>(l.window.days).fill(0);
-      for (const d of perDay) counts[d.bucket] = d.n;
+      const all = new Array<number>(l.window.days).fill(0);
+      for (const d of perDay) all[d.bucket] = d.n;
+      // days before the store's first data are missing: neither listed nor part of the baseline
+      const missingDays = l.window.days - coverageOf(l.window, l.dataFrom).periods;
+      const counts = all.slice(missingDays);
       const departed = { count: perDay.reduce((sum, d) => sum + d.n, 0), simulated: perDay.some((d) => d.simulated) };
       const z = robustZ(counts);
-      const days = counts.map((n, i) => ({ day: iso(since + i * DAY).slice(0, 10), departures: n, z: maybe(z.z[i] ?? null, 2) }));
+      const days = counts.map((n, i) => ({ day: iso(since + (missingDays + i) * DAY).slice(0, 10), departures: n, z: maybe(z.z[i] ?? null, 2) }));
       const anomalies = days.filter((d) => d.z !== null && Math.abs(d.z) >= threshold).map((d) => ({ ...d, direction: d.z! > 0 ? ('high' as const) : ('low' as const) }));
       const data = {
         ...kit.meta(l, []),
@@ -86,8 +90,8 @@ export function createPortViews(kit: LanesKit) {
       }));
       const data = {
         ...kit.meta(l, out),
-        window: { since: iso(mid), until: iso(w.until), days },
-        previous_window: { since: iso(w.since), until: iso(mid), days },
+        window: kit.windowView({ since: mid, until: w.until, days }, l.dataFrom),
+        previous_window: kit.windowView({ since: w.since, until: mid, days }, l.dataFrom),
         ship_type: query.ship_type ?? null,
         from: kit.portView(origin.port_id),
         destinations_total: rows.length,
@@ -107,8 +111,7 @@ export function createPortViews(kit: LanesKit) {
       const voyages = l.voyages;
       const all = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
       // weeks that began before the store's first port call have no data (not zero voyages)
-      const first = await kit.deps.repo.firstArrival();
-      const covered = first === null ? 0 : all.filter((_, i) => l.window.since + i * 7 * DAY >= Math.floor(first / DAY) * DAY).length;
+      const covered = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const history = all.slice(all.length - covered);
       const fc = meanOfLastK(history, FORECAST_K);
       const cv = coefficientOfVariation(history);
@@ -123,7 +126,8 @@ export function createPortViews(kit: LanesKit) {
         forecast: fc ? { week_start: iso(l.window.until), week_end: iso(l.window.until + 7 * DAY), voyages: round(fc.forecast, 2), low: round(fc.low, 2), high: round(fc.high, 2) } : null,
         backtest: fc ? { points: fc.backtestPoints, mae: round(fc.mae, 3), rmse: round(fc.rmse, 3) } : null,
         cv: maybe(cv, 3),
-        stability: cv === null ? null : cv < 0.25 ? ('stable' as const) : cv < 0.5 ? ('variable' as const) : ('volatile' as const),
+        // a stability label needs the history a forecast needs: one or two weeks say nothing about it
+        stability: cv === null || !fc ? null : cv < 0.25 ? ('stable' as const) : cv < 0.5 ? ('variable' as const) : ('volatile' as const),
       };
       const env = kit.envelope(l, data, [...(from ? [from.port_id] : []), ...(to ? [to.port_id] : [])], { voyages });
       if (!fc) env.qualityFlags.push('history_too_short');

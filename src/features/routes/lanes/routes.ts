@@ -35,7 +35,7 @@ import {
 } from './schemas.js';
 
 const VOYAGES =
-  'From the port calls Bosun detects in the AIS stream (docs/events.md): a voyage is a vessel leaving port A and arriving next at a port B other than A (consecutive calls of the vessel); a lane is the directed pair A → B. A voyage counts in the window when it departed in it and arrived before its end. The window is whole UTC days ending at until (default your horizon: now with vessels:live, else now minus the preview delay), rounded down to 00:00 UTC. No port calls: empty answer with quality flag no_port_calls_in_window; simulated_source when demo-fleet calls contributed. Method: docs/lanes.md.';
+  'From the port calls Bosun detects in the AIS stream (docs/events.md): a voyage is a vessel leaving port A and arriving next at a port B other than A (consecutive calls of the vessel); a lane is the directed pair A → B. Ports under 5 nm apart are terminals of one harbour (no lane) and a pair of calls faster than 60 kn over the great circle is no voyage (overlapping port areas); sample.left_out counts both. A voyage counts in the window when it departed in it and arrived before its end. The window is whole UTC days ending at until (default your horizon: now with vessels:live, else now minus the preview delay), rounded down to 00:00 UTC; window.coverage_start and days_with_data say which of its days the stored port calls cover (days before are missing, not zero traffic). No port calls: empty answer with quality flag no_port_calls_in_window; simulated_source when demo-fleet calls contributed. Method: docs/lanes.md.';
 const ERRORS = ['invalid_request'] as const;
 const PORT_ERRORS = [...ERRORS, 'port_not_found'] as const;
 
@@ -197,7 +197,7 @@ const weeklyTrend = defineRoute({
 
 const seasonality = defineRoute({
   operationId: 'getRoutesSeasonality',
-  description: `Voyages by weekday, by hour of the day (UTC) and by calendar month of their departure, each with its share; enough_history says whether the window can speak to each (weekday: at least 4 whole weeks; hour: 14 days; month: 365 days), with quality flags when it cannot. ${VOYAGES}`,
+  description: `Voyages by weekday, by hour of the day (UTC) and by calendar month of their departure, each with its share; enough_history says whether the window can speak to each (weekday: at least 4 whole weeks with data; hour: 14 days with data; month: 365 days with data; days before the store's first port call are not data), with quality flags when it cannot. ${VOYAGES}`,
   query: SeasonalityQuery,
   response: SeasonalityData,
   errors: PORT_ERRORS,

@@ -1,7 +1,7 @@
 import { Type, type TProperties } from '@sinclair/typebox';
 import { SHIP_CATEGORIES } from '../../../fleet/ship-types.js';
 import { RouteGeometrySchema } from '../schemas.js';
-import { Cursor, Limit, NextCursor, Nullable } from '../../kit/schema-kit.js';
+import { CoverageFields, Cursor, Limit, NextCursor, Nullable } from '../../kit/schema-kit.js';
 
 const Int = (min: number, max: number, description: string) => Type.Integer({ minimum: min, maximum: max, description });
 
@@ -89,12 +89,19 @@ const Port = Type.Object({
   lon: Nullable(Type.Number()),
 });
 const Iso = Type.String({ description: 'ISO 8601, UTC.' });
-const Window = Type.Object({ since: Iso, until: Iso, days: Type.Integer() }, { description: 'Voyages that departed in [since, until) and arrived before until.' });
+const Window = Type.Object({ since: Iso, until: Iso, days: Type.Integer(), ...CoverageFields }, { description: 'Voyages that departed in [since, until) and arrived before until.' });
 const Sample = Type.Object(
   {
     port_calls: Type.Integer({ description: 'Port calls that began or ended in the window.' }),
     voyages: Type.Integer(),
     vessels: Type.Integer(),
+    left_out: Type.Object(
+      {
+        same_harbour: Type.Integer({ description: 'Moves between ports under 5 nm apart (terminals of one harbour): no lane.' }),
+        implausible_speed: Type.Integer({ description: 'Pairs of calls faster than 60 kn over the great circle between the ports (overlapping port areas): no voyage.' }),
+      },
+      { description: 'Pairs of consecutive calls in the window the lanes do not count as voyages.' },
+    ),
   },
   { additionalProperties: true },
 );
@@ -142,7 +149,12 @@ const Direction = Type.Union(['rising', 'falling', 'steady', 'unknown'].map((d) 
 
 export const LaneTrendsData = Type.Object({
   ...Meta,
-  previous_window: Type.Object({ since: Iso, until: Iso, voyages: Type.Integer() }),
+  previous_window: Type.Object({
+    since: Iso,
+    until: Iso,
+    voyages: Nullable(Type.Integer(), 'Null when the store does not cover the whole previous period (its traffic is then unknown, not zero).'),
+    ...CoverageFields,
+  }),
   weeks: Type.Integer(),
   ship_type: ShipTypeOut,
   port: Nullable(Port),
@@ -153,11 +165,11 @@ export const LaneTrendsData = Type.Object({
       from: Port,
       to: Port,
       voyages: Type.Integer(),
-      previous_voyages: Type.Integer(),
+      previous_voyages: Nullable(Type.Integer(), 'Null when the store does not cover the whole previous period.'),
       change_pct: Num,
-      slope_per_week: Num,
+      slope_per_week: Nullable(Type.Number(), 'Over the weeks with data; null with fewer than two.'),
       direction: Direction,
-      weekly: Counts,
+      weekly: Type.Array(Nullable(Type.Integer()), { description: 'Voyages per week of the current period, oldest first; null for a week before the store has data.' }),
     }),
   ),
 });
@@ -307,7 +319,7 @@ export const SeasonalityData = Type.Object({
   by_weekday: Type.Array(Type.Object({ weekday: Type.String(), voyages: Type.Integer(), share: Share })),
   by_hour: Type.Array(Type.Object({ hour_utc: Type.Integer(), voyages: Type.Integer(), share: Share })),
   by_month: Type.Array(Type.Object({ month: Type.String(), voyages: Type.Integer(), share: Share })),
-  weekday_occurrences: Type.Integer({ description: 'Whole weeks in the window (how often each weekday occurs).' }),
+  weekday_occurrences: Type.Integer({ description: 'Whole weeks of the window with data (how often each weekday occurs).' }),
   enough_history: Type.Object({ weekday: Type.Boolean(), hour: Type.Boolean(), month: Type.Boolean() }),
 });
 
@@ -344,7 +356,7 @@ export const PortActivityImbalanceData = Type.Object({
 
 export const DestOpportunitiesData = Type.Object({
   ...Meta,
-  previous_window: Type.Object({ since: Iso, until: Iso, days: Type.Integer() }),
+  previous_window: Type.Object({ since: Iso, until: Iso, days: Type.Integer(), ...CoverageFields }),
   ship_type: ShipTypeOut,
   from: Port,
   destinations_total: Type.Integer(),

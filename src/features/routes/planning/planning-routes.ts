@@ -103,7 +103,7 @@ const portfolio = defineRoute({
 
 const scenario = defineRoute({
   operationId: 'getRoutesScenario',
-  description: `Closures (closed) and a speed change (speed_kn, or speed_factor times the baseline speed; not both) applied to a set of pairs: per pair the baseline (no closure, ship_type default speed) and the scenario route, their distance, time and passages and the delta; totals over the pairs routed both ways. ${PAIRS} At most ${SCENARIO_MAX_PAIRS}. Without pairs, the ${SCENARIO_MAX_PAIRS} busiest port pairs: consecutive port calls of one vessel in the event store over the last 30 days (up to the caller's visibility horizon), counted as voyages; with none the set is empty and quality_flags says no_port_pairs_in_window. Pairs that cannot be routed carry their error inline. ${ENGINE}`,
+  description: `Closures (closed) and a speed change (speed_kn, or speed_factor times the baseline speed; not both) applied to a set of pairs: per pair the baseline (no closure, ship_type default speed) and the scenario route, their distance, time and passages and the delta; totals over the pairs routed both ways. ${PAIRS} At most ${SCENARIO_MAX_PAIRS}. Without pairs, the ${SCENARIO_MAX_PAIRS} busiest lanes of GET /v1/routes/top-lanes over its default window (30 whole UTC days ending at the caller's visibility horizon rounded down to 00:00; voyages that departed in it and arrived before its end, the same pairs and counts top-lanes gives; data.window states it with coverage_start and days_with_data); with none the set is empty and quality_flags says no_port_pairs_in_window. Pairs that cannot be routed carry their error inline. ${ENGINE}`,
   query: ScenarioQuery,
   response: ScenarioData,
   errors: ['invalid_request', 'unknown_passage', 'too_many_pairs'],

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { FUEL_METHOD } from '../fuel.js';
 import { PASSAGES } from '../../../routing/graph.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, SHIP_TYPES, ShipSize, shipSizeParams } from '../schemas.js';
-import { Nullable } from '../../kit/schema-kit.js';
+import { CoverageFields, Nullable } from '../../kit/schema-kit.js';
 
 /** Pairs one summary request may list. */
 export const SUMMARY_MAX_PAIRS = 10;
@@ -216,7 +216,10 @@ export const ScenarioData = Type.Object({
   pairs_source: Type.Union([Type.Literal('query'), Type.Literal('busiest_port_pairs')], {
     description: 'query: the pairs given; busiest_port_pairs: the most frequent consecutive port calls of vessels in the event store over the last 30 days.',
   }),
-  window: Nullable(Type.Object({ from: Type.String({ format: 'date-time' }), to: Type.String({ format: 'date-time' }) }), 'The window the busiest pairs were counted over.'),
+  window: Nullable(
+    Type.Object({ since: Type.String({ format: 'date-time' }), until: Type.String({ format: 'date-time' }), days: Type.Integer(), ...CoverageFields }),
+    "The window the busiest pairs were counted over: top-lanes' default window (voyages that departed in it and arrived before until), with the days the stored port calls cover.",
+  ),
   closed: Type.Array(Type.String()),
   ship_type: Type.Union(SHIP_TYPES.map((t) => Type.Literal(t))),
   baseline_speed_kn: Type.Number(),

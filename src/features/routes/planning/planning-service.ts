@@ -1,28 +1,31 @@
 import type { Static } from '@sinclair/typebox';
 import type { Caller } from '../../../access/principals.js';
-import { DAY, iso, type Clock } from '../../../platform/clock.js';
+import { iso, type Clock } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import { RoutingError, type Route, type RoutingEngine } from '../../../routing/engine.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../../routing/network-file.js';
-import type { EventsService } from '../../events/events-service.js';
+import type { LanesService } from '../lanes/lanes-service.js';
 import { OPERATOR_CORRECTED_FLAG } from '../../kit/override-fields.js';
 import { PORTFOLIO_MAX_PAIRS, SCENARIO_MAX_PAIRS, SUMMARY_MAX_PAIRS, SUMMARY_MEMORY, type ScenarioData, type SummaryData, type SummaryLatestData } from './planning-schemas.js';
 import { closedPassages, figures, inlineError, portRef, speedOf, splitPairs, type PairText, type SummaryEntry } from './planning-kit.js';
-import { busiestPortPairs, explainData, portfolioData, scenarioPair, scenarioTotals, whatIfData } from './planning-views.js';
+import { explainData, portfolioData, scenarioPair, scenarioTotals, whatIfData } from './planning-views.js';
 import { shipSizeOf, type Place, type RoutesService } from '../routes-service.js';
 import type { ShipClass } from '../../../routing/ship-size.js';
 import { DEFAULT_SPEED_KN, MAX_VIAS, type ShipType } from '../schemas.js';
 import { round } from '../../../platform/stats.js';
-
-/** How far back scenario looks for the busiest port pairs when the caller gives none. */
-export const BUSIEST_WINDOW_MS = 30 * DAY;
 
 /**
  * The route-planning operations over the engine (docs/decisions/033-route-planning-operations.md):
  * what-if, explain, summary (remembered per agent), portfolio and scenario. The service resolves places,
  * routes and remembers; the figures and answers are pure (planning-kit.ts, planning-views.ts).
  */
-export function createPlanningService(deps: { routes: RoutesService; events: EventsService; clock: Clock; network?: () => LoadedSeaNetwork }) {
+export function createPlanningService(deps: {
+  routes: RoutesService;
+  clock: Clock;
+  /** The busiest lanes of top-lanes' default window (lanes service): scenario's pairs when the caller gives none. */
+  busiestLanes: LanesService['busiestLanes'];
+  network?: () => LoadedSeaNetwork;
+}) {
   const network = deps.network ?? shippedSeaNetwork;
   /** Insertion order is recency: a recomputed summary moves to the end, the first one is the least recent. */
   const remembered = new Map<string, SummaryEntry>();
@@ -68,15 +71,6 @@ export function createPlanningService(deps: { routes: RoutesService; events: Eve
     remembered.delete(key);
     remembered.set(key, { agentId, computedAt, item });
     if (remembered.size > SUMMARY_MEMORY) remembered.delete(remembered.keys().next().value!);
-  };
-
-  /** The most frequent consecutive port calls of one vessel, origin → destination, in the window. */
-  const busiestPairs = async (caller: Caller) => {
-    const events = deps.events;
-    const to = events.horizon(caller);
-    const from = to - BUSIEST_WINDOW_MS;
-    const { pairs, simulated } = busiestPortPairs(await events.reads.callsArrivedBetween(from, to));
-    return { window: { from: iso(from), to: iso(to) }, pairs, simulated, analysedUpTo: await events.analysedUpTo() };
   };
 
   return {
@@ -174,7 +168,7 @@ export function createPlanningService(deps: { routes: RoutesService; events: Eve
       if (request.pairs !== undefined) {
         pairs = splitPairs(request.pairs, SCENARIO_MAX_PAIRS).map((p) => ({ ...p, voyages: null }));
       } else {
-        const busiest = await busiestPairs(caller);
+        const busiest = await deps.busiestLanes(caller, SCENARIO_MAX_PAIRS);
         window = busiest.window;
         pairs = busiest.pairs.map((p, index) => ({ from: String(p.from), to: String(p.to), index, voyages: p.voyages }));
         if (pairs.length === 0) qualityFlags.push('no_port_pairs_in_window');

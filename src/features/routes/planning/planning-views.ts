@@ -1,7 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import type { Route } from '../../../routing/engine.js';
 import { round } from '../../../platform/stats.js';
-import { PORTFOLIO_MAX_PAIRS, SCENARIO_MAX_PAIRS, type ExplainData, type PortfolioData, type WhatIfData } from './planning-schemas.js';
+import { PORTFOLIO_MAX_PAIRS, type ExplainData, type PortfolioData, type WhatIfData } from './planning-schemas.js';
 import type { shipSizeOf } from '../routes-service.js';
 import type { ShipType } from '../schemas.js';
 import { delta, figures, passage, passageName, sumPassages, type Passage, type Speed } from './planning-kit.js';
@@ -152,23 +152,4 @@ export function scenarioPair(base: Route, changed: Route, shipType: ShipType, ba
     error: null,
     raw: { base: basePassage, changed: changedPassage },
   };
-}
-
-/** The most frequent consecutive port calls of one vessel (calls in arrival order), origin → destination. */
-export function busiestPortPairs(calls: readonly { vsl_id: string; port_id: number; simulated: boolean | number }[]) {
-  const lastPort = new Map<string, number>();
-  const counts = new Map<string, { from: number; to: number; voyages: number }>();
-  let simulated = false;
-  for (const call of calls) {
-    const previous = lastPort.get(call.vsl_id);
-    lastPort.set(call.vsl_id, call.port_id);
-    if (previous === undefined || previous === call.port_id) continue;
-    if (call.simulated) simulated = true;
-    const key = `${previous}>${call.port_id}`;
-    const held = counts.get(key);
-    if (held) held.voyages++;
-    else counts.set(key, { from: previous, to: call.port_id, voyages: 1 });
-  }
-  const ranked = [...counts.values()].sort((a, b) => b.voyages - a.voyages || a.from - b.from || a.to - b.to).slice(0, SCENARIO_MAX_PAIRS);
-  return { pairs: ranked, simulated };
 }

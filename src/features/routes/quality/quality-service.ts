@@ -65,7 +65,9 @@ export function createRoutesQualityService(deps: {
       throw new AppError('invalid_request', `${hours} hours in ${bucketMinutes}-minute buckets is ${count} buckets; at most ${MAX_BUCKETS}: widen bucket_minutes`, { field: 'bucket_minutes' });
     const operations = operationsOf(q.operation);
     const until = clock.now();
-    const since = until - hours * HOUR;
+    // bucket edges on whole multiples of the bucket (UTC): the same alerts fall in the same buckets from call
+    // to call, so an incident keeps its start and its id; the oldest bucket reaches back to the edge before
+    const since = Math.floor((until - hours * HOUR) / bucketMs) * bucketMs;
     await deps.flushTelemetry();
     const samples = (await deps.repo.window(since, until, operations, QUALITY_VIEW_CAP)).reverse();
     return qualityWindow({ hours, bucketMinutes, since, until, operations, operation: q.operation }, samples, process);

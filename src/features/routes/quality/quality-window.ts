@@ -3,7 +3,7 @@
 // answer cache, the catalog, the clock). quality-service.ts reads the window; the views live in
 // quality-views-perf.ts, quality-views-reliability.ts and quality-views-ops.ts.
 import type { CatalogView } from '../../../catalog/catalog.js';
-import { HOUR, iso, isoOrNull } from '../../../platform/clock.js';
+import { iso, isoOrNull } from '../../../platform/clock.js';
 import type { QualitySample } from './quality-repo.js';
 import {
   ALERT_RULE_NAMES,
@@ -150,7 +150,7 @@ export interface WindowSpan {
 export function qualityWindow(span: WindowSpan, samples: QualitySample[], process: QualityProcess) {
   const { hours, bucketMinutes, since, until, operations } = span;
   const bucketMs = bucketMinutes * 60_000;
-  const count = Math.ceil((hours * HOUR) / bucketMs);
+  const count = Math.max(1, Math.ceil((until - since) / bucketMs));
   const truncated = samples.length >= QUALITY_VIEW_CAP;
   const starts = Array.from({ length: count }, (_, i) => since + i * bucketMs);
   const buckets = starts.map(() => [] as QualitySample[]);

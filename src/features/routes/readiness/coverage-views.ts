@@ -77,6 +77,32 @@ export function coverageHistoryView(days: number, since: number, until: number, 
   };
 }
 
+/**
+ * The west and east edges of the columns a group of cells occupies, read around the globe: the group lies
+ * east of the widest run of columns it leaves empty. A group in every column spans −180 to 180.
+ */
+export function longitudeSpan(columns: readonly number[]): { west: number; east: number; crossesAntimeridian: boolean } {
+  const all = Math.round(360 / COVERAGE_CELL_DEG);
+  const occupied = [...new Set(columns)].sort((a, b) => a - b);
+  if (occupied.length === all) return { west: -180, east: 180, crossesAntimeridian: false };
+  // the widest empty run lies after `before` (circularly): the group begins at the column after it
+  let widest = -1;
+  let before = occupied[occupied.length - 1]!;
+  let westCol = occupied[0]!;
+  for (let i = 0; i < occupied.length; i++) {
+    const previous = i === 0 ? occupied[occupied.length - 1]! - all : occupied[i - 1]!;
+    const empty = occupied[i]! - previous - 1;
+    if (empty > widest) {
+      widest = empty;
+      westCol = occupied[i]!;
+      before = (previous + all) % all;
+    }
+  }
+  const west = westCol * COVERAGE_CELL_DEG - 180;
+  const east = (before + 1) * COVERAGE_CELL_DEG - 180;
+  return { west, east, crossesAntimeridian: east <= west };
+}
+
 /** The network cells without positions, in contiguous groups (largest first), each with the nearest chokepoint and port. */
 export function coverageGapsView(window: DataWindow['window'], lanes: ReadonlySet<number>, cellsSeen: Rows<'byCell'>, ports: readonly PortRecord[], limit: number, minCells: number) {
   const observed = new Set(cellsSeen.map((c) => cellKey(c.row, c.col)));
@@ -85,23 +111,19 @@ export function coverageGapsView(window: DataWindow['window'], lanes: ReadonlySe
     .filter((g) => g.length >= minCells)
     .sort((a, b) => b.length - a.length || a[0]! - b[0]!);
   const gaps = groups.slice(0, limit).map((group, i) => {
-    const cols = new Set(group.map(cellCol));
-    const wraps = cols.has(0) && cols.has(360 / COVERAGE_CELL_DEG - 1);
-    // longitudes unwrapped to the east of the antimeridian when the gap spans it
+    const span = longitudeSpan(group.map(cellCol));
+    // longitudes unwrapped to run east from the gap's western edge
     const lonOf = (key: number) => {
       const lon = cellCorner(key).lon;
-      return wraps && lon < 0 ? lon + 360 : lon;
+      return lon < span.west ? lon + 360 : lon;
     };
     const lats = group.map((k) => cellCorner(k).lat);
     const lons = group.map(lonOf);
     const south = Math.min(...lats);
     const north = Math.max(...lats) + COVERAGE_CELL_DEG;
-    const west = Math.min(...lons);
-    const east = Math.max(...lons) + COVERAGE_CELL_DEG;
     const centreLat = lats.reduce((s, v) => s + v, 0) / group.length + COVERAGE_CELL_DEG / 2;
     let centreLon = lons.reduce((s, v) => s + v, 0) / group.length + COVERAGE_CELL_DEG / 2;
     if (centreLon >= 180) centreLon -= 360;
-    const norm = (lon: number) => (lon > 180 ? lon - 360 : lon);
     const chokepoint = CHOKEPOINTS.map((c) => ({ key: c.key, name: c.name, distance_km: round(distanceM(centreLat, centreLon, c.lat, c.lon) / 1000, 0) })).sort(
       (a, b) => a.distance_km - b.distance_km,
     )[0]!;
@@ -113,7 +135,7 @@ export function coverageGapsView(window: DataWindow['window'], lanes: ReadonlySe
     return {
       rank: i + 1,
       cells: group.length,
-      extent: { south, west: norm(west), north, east: norm(east), crosses_antimeridian: wraps },
+      extent: { south, west: span.west, north, east: span.east, crosses_antimeridian: span.crossesAntimeridian },
       centre: { lat: round(centreLat, 2), lon: round(centreLon, 2) },
       nearest_chokepoint: chokepoint,
       nearest_port: port ? { ...port, distance_km: round(port.distance_km, 0) } : null,

@@ -33,7 +33,7 @@ export function portTableCheck(version: number, portCount: number): ReadinessChe
   };
 }
 
-export function eventLayerCheck(events: { port_calls: number; transits: number }, days: number): ReadinessCheck {
+export function eventLayerCheck(events: { port_calls: number; transits: number }, days: number, window: { since: number; until: number }): ReadinessCheck {
   const eventTotal = events.port_calls + events.transits;
   return {
     name: 'event_layer',
@@ -42,7 +42,7 @@ export function eventLayerCheck(events: { port_calls: number; transits: number }
     threshold: 1,
     comparison: 'at_least',
     unit: 'events',
-    detail: `${events.port_calls} port calls began and ${events.transits} chokepoint transits ended in the last ${days} days`,
+    detail: `${events.port_calls} port calls began and ${events.transits} chokepoint transits ended in the last ${days} days (${iso(window.since)} to ${iso(window.until)}; transits as GET /v1/routes/corridors counts them over that range)`,
   };
 }
 

@@ -159,7 +159,7 @@ export function createReadinessRepo(db: Db, dialect: DialectName) {
       return { positions: num(row.positions), sog: num(row.sog), cog: num(row.cog), heading: num(row.heading), simulated: num(row.simulated) };
     },
 
-    /** Port calls that began and chokepoint transits (of the given gates) that ended in [since, until]. */
+    /** Port calls that began in [since, until] and chokepoint transits (of the given gates) that ended in (since, until], as the corridors count them. */
     async eventCounts(since: number, until: number, zones: readonly string[]): Promise<{ port_calls: number; transits: number }> {
       const calls = await db
         .selectFrom('port_calls')
@@ -172,7 +172,7 @@ export function createReadinessRepo(db: Db, dialect: DialectName) {
         .select((eb) => eb.fn.countAll<number>().as('n'))
         // by zone: the (zone, exited_at) index answers it
         .where('zone', 'in', [...zones])
-        .where('exited_at', '>=', since)
+        .where('exited_at', '>', since)
         .where('exited_at', '<=', until)
         .executeTakeFirstOrThrow();
       return { port_calls: num(calls.n), transits: num(transits.n) };

@@ -80,12 +80,13 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     }
     const portCount = deps.ports.table().length;
     const checks: ReadinessCheck[] = [engineCheck(network), portTableCheck(deps.ports.version(), portCount)];
+    const window = { since: now - days * DAY, until: now };
     const events = await repo.eventCounts(
-      now - days * DAY,
-      now,
+      window.since,
+      window.until,
       CHOKEPOINTS.map((c) => c.key),
     );
-    checks.push(eventLayerCheck(events, days));
+    checks.push(eventLayerCheck(events, days, window));
     const newest = await deps.data.newestAge();
     checks.push(freshnessCheck(newest, maxAge));
     return readinessOf(now, checks, days, maxAge, newest);
@@ -183,7 +184,7 @@ export function createRoutesReadinessService(deps: ReadinessDeps) {
     const ids = new Set(routesOperationIds(deps.catalog));
     const lines = (await deps.usageLines(agent.agentId, utcDay(start))).filter((l) => ids.has(l.operation_id) && l.day >= utcDay(start));
     const allowance = await deps.allowance(agent);
-    return budgetView({ agentId: agent.agentId, days, now, start, budget: query.budget_units ?? null }, lines, allowance);
+    return budgetView({ agentId: agent.agentId, days, now, start, budget: query.budget_units ?? null, agentSince: agent.row.created_at }, lines, allowance);
   }
 
   return { contractMatrix, schemaCoverage, benchmark, readiness, snapshotJob, readinessHistory, releaseReadiness, regressionWatch, rolloutScore, budgetGuard };

@@ -413,7 +413,14 @@ export const BudgetGuardQuery = Type.Object(
 );
 export const BudgetGuardData = Type.Object({
   agent_id: Type.String(),
-  window: Type.Object({ days: Type.Integer(), since: Type.String(), until: Type.String(), elapsed_days: Type.Number() }),
+  window: Type.Object({
+    days: Type.Integer(),
+    since: Type.String(),
+    until: Type.String(),
+    elapsed_days: Type.Number(),
+    rate_since: Type.String({ description: 'Where the spending pace is measured from: the latest of the window start, the agent registration and the start of its first day with spend.' }),
+    rate_days: Type.Number({ description: 'Days from rate_since to until: the rate and the projection divide by these.' }),
+  }),
   spend: Type.Object({ calls: Type.Integer(), cost_units: Type.Number(), cost_milli_units: Type.Integer() }),
   rate: Type.Object({ cost_units_per_day: Nullable(Type.Number()), calls_per_day: Nullable(Type.Number()) }),
   budget: Type.Object({

@@ -184,8 +184,8 @@ export function createRouteStressService(deps: {
 
       const windows = await measure(gate, to, rangeMs);
       const [current, ...before] = windows as [WindowMeasures, ...WindowMeasures[]];
-      // a baseline window counts only when the stored positions cover it from its start
-      const covered = oldestPosition === null ? [] : before.filter((w) => w.from >= oldestPosition);
+      // a baseline window counts only when the stored positions cover it from its start (the day they begin counts: kit/time-window.ts coverageOf)
+      const covered = oldestPosition === null ? [] : before.filter((w) => w.from >= Math.floor(oldestPosition / DAY) * DAY);
       const noBaseline = oldestPosition === null ? 'no stored positions to compare with' : `no baseline: the stored positions begin ${iso(oldestPosition)}, less than one full window before the range`;
       const age = (newest: number | null) => (seenUpTo === null ? null : Math.max(0, Math.round((now - (newest ?? seenUpTo)) / 1000)));
 
