@@ -250,6 +250,17 @@ try {
     ).n,
   );
 
+  const countOf = async (table: 'port_calls' | 'voyages') =>
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const [portCalls, voyages] = [await countOf('port_calls'), await countOf('voyages')];
+
   const simSeconds = MINUTES * 60;
   const ratePerVessel = generated / simSeconds / VESSELS;
   const globalRate = ratePerVessel * GLOBAL;
@@ -270,6 +281,7 @@ try {
   console.log(
     `detector (following the ingest) busy ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
   );
+  console.log(`events written: ${portCalls} port calls, ${voyages} voyages`);
   console.log(`detection lag at the end: ${backlog} positions behind head when the last batch was written, at head ${lagSeconds.toFixed(2)} s later`);
   console.log(`keyed lookup p50 ${quietP50.toFixed(2)} ms on the empty store, ${busyP50.toFixed(2)} ms during ingest (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups)`);
   console.log(
