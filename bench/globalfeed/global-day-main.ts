@@ -7,18 +7,23 @@
  * All figures come from this one run; the machine is shared, so read the ratios, not the absolutes:
  * - ingest: positions written per wall second ÷ positions generated per simulated second (× real time),
  *   and that ratio for 50,000 vessels (linear in fleet size: the rate per vessel is the generator's);
- * - detection: the detector's positions per second over the same stream ÷ the 50,000-vessel rate;
- * - keyed lookup (newest usable position of one vessel): p50 on the store before the run and while
- *   ingest runs, as a ratio;
+ * - detection: the live detector follows the stream while ingest runs (as the scheduler's job: a
+ *   `follow` every `--follow-every-ms`); its positions per second while busy ÷ the 50,000-vessel rate,
+ *   and the detection lag at the end: wall seconds from the last batch written to the detector at head;
+ * - keyed lookup (newest usable position of one vessel) and port congestion (Rotterdam, the service's
+ *   answer): p50 on the empty store before the run and while ingest runs, as ratios (SQLite: one of
+ *   each between two batches; PostgreSQL: a concurrent reader, one of each every `--read-every-ms`);
  * - bytes per stored position (SQLite: pages of positions and its indexes via dbstat; PostgreSQL: the
  *   partitions' total relation size), and the disk a 50,000-vessel day and 7/30/90-day retention take.
  * Usage: node dist/bench/globalfeed/global-day-main.js [--vessels 5000] [--minutes 10] [--store sqlite|postgres]
+ *   [--follow-every-ms 2000 (0: no detector during ingest, it catches up after)] [--read-every-ms 50]
  *   (postgres: DATABASE_URL; a fresh schema is created and dropped)
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { createBosun } from '../../src/app/create.js';
@@ -26,15 +31,25 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import { createFleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.js';
+import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { Rng } from '../../src/sim/random.js';
 import { median } from '../../src/platform/stats.js';
 
 const { values } = parseArgs({
-  options: { vessels: { type: 'string', default: '5000' }, minutes: { type: 'string', default: '10' }, store: { type: 'string', default: 'sqlite' }, batch: { type: 'string', default: '5000' } },
+  options: {
+    vessels: { type: 'string', default: '5000' },
+    minutes: { type: 'string', default: '10' },
+    store: { type: 'string', default: 'sqlite' },
+    batch: { type: 'string', default: '5000' },
+    'follow-every-ms': { type: 'string', default: '2000' },
+    'read-every-ms': { type: 'string', default: '50' },
+  },
 });
 const VESSELS = Number(values.vessels);
 const MINUTES = Number(values.minutes);
 const BATCH = Number(values.batch);
+const FOLLOW_EVERY_MS = Number(values['follow-every-ms']);
+const READ_EVERY_MS = Number(values['read-every-ms']);
 const GLOBAL = 50_000;
 const START = Date.UTC(2026, 10, 20, 0, 0, 0);
 const root = resolve(import.meta.dirname, '..', '..', '..');
@@ -134,7 +149,7 @@ try {
   const rng = new Rng(31);
   const vessels = fleet(rng);
 
-  // keyed lookup on the store before the run (a first minute written, no ingest running)
+  // keyed lookup and port congestion on the empty store before the run (no ingest, no detector running)
   const pick = new Rng(7); // its own generator: lookups do not change the fleet's reports
   const lookup = async (): Promise<number> => {
     const v = vessels[Math.floor(pick.next() * vessels.length)]!;
@@ -142,19 +157,46 @@ try {
     await reads.newestUsableAtOrBefore(v.vslId, START + MINUTES * 60_000);
     return performance.now() - t0;
   };
+  const rotterdam = readPortTableFile().ports.find((port) => port.locode === 'NLRTM')!;
+  const congestion = async (): Promise<number> => {
+    const t0 = performance.now();
+    await bosun.ctx.services.congestion.congestion(rotterdam.port_id, {}, { kind: 'anonymous' });
+    return performance.now() - t0;
+  };
   const quiet: number[] = [];
-  for (let i = 0; i < 200; i++) quiet.push(await lookup());
+  const quietCongestion: number[] = [];
+  for (let i = 0; i < 200; i++) {
+    quiet.push(await lookup());
+    quietCongestion.push(await congestion());
+  }
 
   // ingest, with lookups interleaved (one between two batches, and a concurrent loop on PostgreSQL)
   let generated = 0;
   let batch: PositionWrite[] = [];
   const busy: number[] = [];
+  const busyCongestion: number[] = [];
   let ingesting = true;
-  const lookups = postgres
+  const readers = postgres
     ? (async () => {
-        while (ingesting) busy.push(await lookup());
+        while (ingesting) {
+          busy.push(await lookup());
+          busyCongestion.push(await congestion());
+          await sleep(READ_EVERY_MS);
+        }
       })()
     : Promise.resolve();
+  // the live detector, as the scheduler runs it (the manual clock never ends a follow's budget: each follow runs to head)
+  const runner = bosun.ctx.services.events.runner;
+  let detected = 0;
+  let detectMs = 0;
+  const detector = (async () => {
+    while (ingesting && FOLLOW_EVERY_MS > 0) {
+      const f0 = performance.now();
+      detected += await runner.follow(1000);
+      detectMs += performance.now() - f0;
+      if (ingesting) await sleep(FOLLOW_EVERY_MS);
+    }
+  })();
   const t0 = performance.now();
   for (const report of reports(vessels, rng)) {
     batch.push(report);
@@ -162,18 +204,28 @@ try {
     if (batch.length >= BATCH) {
       await repo.writeBatch([], [], batch);
       batch = [];
-      if (!postgres) busy.push(await lookup());
+      if (!postgres) {
+        busy.push(await lookup());
+        busyCongestion.push(await congestion());
+        // better-sqlite3 answers synchronously: the detector gets its turns between batches
+        await sleep(0);
+      }
     }
   }
   if (batch.length > 0) await repo.writeBatch([], [], batch);
-  const ingestSeconds = (performance.now() - t0) / 1000;
+  const ingestEnd = performance.now();
+  const ingestSeconds = (ingestEnd - t0) / 1000;
+  const backlog = (await reads.headSeq()) - runner.status().cursorSeq;
   ingesting = false;
-  await lookups;
-
-  // the detector over the stream (as the live job: checkpoint to head)
+  await readers;
+  await detector;
+  // detection lag at the end: the last batch is written; the detector reaches head (and checkpoints)
   const d0 = performance.now();
-  const analysed = await bosun.ctx.services.events.runner.catchUp();
-  const detectSeconds = (performance.now() - d0) / 1000;
+  detected += await runner.catchUp();
+  const lagSeconds = (performance.now() - ingestEnd) / 1000;
+  detectMs += performance.now() - d0;
+  const analysed = detected;
+  const detectSeconds = detectMs / 1000;
 
   // bytes per stored position
   let bytes: number;
@@ -198,6 +250,17 @@ try {
     ).n,
   );
 
+  const countOf = async (table: 'port_calls' | 'voyages') =>
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const [portCalls, voyages] = [await countOf('port_calls'), await countOf('voyages')];
+
   const simSeconds = MINUTES * 60;
   const ratePerVessel = generated / simSeconds / VESSELS;
   const globalRate = ratePerVessel * GLOBAL;
@@ -206,6 +269,8 @@ try {
   const dayGb = (globalRate * 86_400 * perPosition) / 1e9;
   const quietP50 = median(quiet) ?? NaN;
   const busyP50 = median(busy) ?? NaN;
+  const quietCongestionP50 = median(quietCongestion) ?? NaN;
+  const busyCongestionP50 = median(busyCongestion) ?? NaN;
   console.log(`store ${postgres ? 'PostgreSQL (daily partitions)' : 'SQLite'}; simulated fleet ${VESSELS} vessels, ${MINUTES} min; machine load ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`);
   console.log(
     `generated ${generated} positions (${(generated / simSeconds).toFixed(0)}/s simulated, ${ratePerVessel.toFixed(3)}/s per vessel → ${globalRate.toFixed(0)}/s for ${GLOBAL} vessels); stored ${stored}`,
@@ -214,9 +279,14 @@ try {
     `ingest ${ingestSeconds.toFixed(1)} s: ${ingestRate.toFixed(0)} positions/s = ${(ingestRate / (generated / simSeconds)).toFixed(1)}× real time for ${VESSELS} vessels, ${(ingestRate / globalRate).toFixed(2)}× for ${GLOBAL}`,
   );
   console.log(
-    `detector ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
+    `detector (following the ingest) busy ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
   );
-  console.log(`keyed lookup p50 ${quietP50.toFixed(2)} ms before ingest, ${busyP50.toFixed(2)} ms during (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups)`);
+  console.log(`events written: ${portCalls} port calls, ${voyages} voyages`);
+  console.log(`detection lag at the end: ${backlog} positions behind head when the last batch was written, at head ${lagSeconds.toFixed(2)} s later`);
+  console.log(`keyed lookup p50 ${quietP50.toFixed(2)} ms on the empty store, ${busyP50.toFixed(2)} ms during ingest (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups)`);
+  console.log(
+    `port congestion (Rotterdam) p50 ${quietCongestionP50.toFixed(2)} ms on the empty store, ${busyCongestionP50.toFixed(2)} ms during ingest (${(busyCongestionP50 / quietCongestionP50).toFixed(2)}×, ${busyCongestion.length} answers)`,
+  );
   console.log(`bytes per stored position ${perPosition.toFixed(1)} (positions and its indexes: ${(bytes / 1e6).toFixed(1)} MB)`);
   console.log(
     `projection for ${GLOBAL} vessels at these rates: ${((globalRate * 86_400) / 1e6).toFixed(1)} M positions/day, ${dayGb.toFixed(1)} GB/day; retention 7 d ${(dayGb * 7).toFixed(0)} GB, 30 d ${(dayGb * 30).toFixed(0)} GB, 90 d ${(dayGb * 90).toFixed(0)} GB`,

@@ -53,6 +53,29 @@ export interface RebuildReport {
   written: { calls: number; ongoingCalls: number; encounters: number; transits: number; loitering: number; gaps: number };
 }
 
+/**
+ * The first `limit` usable positions with head ≥ seq > after, in seq order: the rows of one
+ * `positionsAfter(after, head, usable, limit)`, read as queries over windows of at most `limit`
+ * sequence numbers (doubled after an empty window, for a gap in seq). One query over the whole range
+ * reads every row behind the cursor on PostgreSQL when the planner has no statistics for a new day's
+ * partition (a bitmap scan, then a top-N sort): a detector behind by N positions then paid O(N) per
+ * batch. A window costs O(limit) whatever the plan (bench/RESULTS.md, issue 31).
+ */
+export async function usableBatchAfter(reads: Pick<FleetReads, 'positionsAfter'>, after: number, head: number, limit: number): Promise<PositionRow[]> {
+  const rows: PositionRow[] = [];
+  let from = after;
+  let span = limit;
+  while (rows.length < limit && from < head) {
+    const to = Math.min(head, from + span);
+    const wanted = limit - rows.length;
+    const read = await reads.positionsAfter(from, to, { usableOnly: true }, wanted);
+    for (const row of read) rows.push(row);
+    from = read.length === wanted ? read[read.length - 1]!.seq : to;
+    span = read.length === 0 ? span * 2 : limit;
+  }
+  return rows;
+}
+
 /** Stable order for replaying a batch: by observation time, then store order. */
 const byTime = (a: PositionRow, b: PositionRow) => a.observed_at - b.observed_at || a.seq - b.seq;
 
@@ -189,7 +212,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
       await flushParted(current, now);
       return 0;
     }
-    const rows = await deps.fleetReads.positionsAfter(cursorSeq, head, { usableOnly: true }, batchSize);
+    const rows = await usableBatchAfter(deps.fleetReads, cursorSeq, head, batchSize);
     const found = noEvents();
     const detect = detectors();
     for (const row of [...rows].sort(byTime)) {
