@@ -1,7 +1,9 @@
 import type { FleetService } from '../../src/fleet/fleet-service.js';
 import { emptyStatic } from '../../src/fleet/convert.js';
 import type { PositionReport, StaticReport } from '../../src/fleet/types.js';
-import { MINUTE } from '../../src/platform/clock.js';
+import { DAY, MINUTE, type Clock } from '../../src/platform/clock.js';
+import { backfill } from '../../src/sim/backfill.js';
+import { BACKFILL_RATES, DemoFleet } from '../../src/sim/fleet.js';
 
 /** A position report with sensible defaults; times are epoch ms. */
 export function position(mmsi: number, observedAt: number, lat: number, lon: number, extra: Partial<PositionReport> = {}): PositionReport {
@@ -80,4 +82,15 @@ export function prideIdentity(observedAt: number, destination: string): StaticRe
     destination,
     eta: '2026-11-22T06:00:00Z',
   });
+}
+
+/** Days of the demo fleet (`vessels` of seed `seed`) up to `until`, stored and analysed by the live event runner. */
+export async function seedDemoDays(
+  services: { fleet: FleetService; events: { runner: { catchUp(): Promise<unknown> } } },
+  clock: Clock,
+  options: { seed: number; vessels: number; days: number; until: number },
+): Promise<void> {
+  const fleet = new DemoFleet({ seed: options.seed, vessels: options.vessels, startMs: options.until - options.days * DAY, rates: BACKFILL_RATES });
+  await backfill({ fleet, toMs: options.until, sink: services.fleet, clock });
+  await services.events.runner.catchUp();
 }

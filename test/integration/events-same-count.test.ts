@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DAY } from '../../src/platform/clock.js';
-import { backfill } from '../../src/sim/backfill.js';
-import { BACKFILL_RATES, DemoFleet } from '../../src/sim/fleet.js';
 import { startTestApp, TEST_EPOCH, type ApiResponse, type TestApp } from '../helpers/app.js';
+import { seedDemoDays } from '../helpers/fleet.js';
 
 /**
  * Two operations over the same window count the same events (issue 27): 4 days of a 60-vessel demo
@@ -17,9 +16,7 @@ let operator: string;
 
 before(async () => {
   app = await startTestApp({ now: TEST_EPOCH });
-  const fleet = new DemoFleet({ seed: 27, vessels: 60, startMs: FROM, rates: BACKFILL_RATES });
-  await backfill({ fleet, toMs: TEST_EPOCH, sink: app.bosun.ctx.services.fleet, clock: app.clock });
-  await app.bosun.ctx.services.events.runner.catchUp();
+  await seedDemoDays(app.bosun.ctx.services, app.clock, { seed: 27, vessels: 60, days: 4, until: TEST_EPOCH });
   operator = await app.operatorToken();
 });
 

@@ -10,10 +10,11 @@ import { createFleetRepo, type FleetRepo, type PositionWrite } from '../../src/f
 import { identityOf } from '../../src/fleet/fleet-rows.js';
 import type { VesselState } from '../../src/fleet/fleet-service.js';
 import { POSITIONS_TOPIC, VESSELS_TOPIC, type PositionsEvent, type VesselsEvent } from '../../src/fleet/types.js';
-import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
-import { dropTestSchema, startTestApp, testConfig, TEST_EPOCH, usingPostgres, type TestApp, withApp } from '../helpers/app.js';
+import { type Store } from '../../src/store/db.js';
+import { startTestApp, TEST_EPOCH, usingPostgres, type TestApp, withApp } from '../helpers/app.js';
 import { identity, ingest, position } from '../helpers/fleet.js';
 import { positionRow } from '../helpers/position-rows.js';
+import { withMigratedStore } from '../helpers/store.js';
 
 /** Received a millisecond after it was observed. */
 const bulkRow = (vslId: string, observedAt: number, extra: Partial<PositionWrite> = {}) => positionRow(vslId, observedAt, { received_at: observedAt + 1, ...extra });
@@ -26,17 +27,7 @@ const bulkRow = (vslId: string, observedAt: number, extra: Partial<PositionWrite
 
 const T0 = TEST_EPOCH - 60 * MINUTE;
 
-async function withRepo(fn: (store: Store, repo: FleetRepo) => Promise<void>): Promise<void> {
-  const config = testConfig();
-  const store = await openStore(config.database);
-  try {
-    await migrateToLatest(store);
-    await fn(store, createFleetRepo(store.db, store.dialect));
-  } finally {
-    await store.close();
-    await dropTestSchema(config);
-  }
-}
+const withRepo = (fn: (store: Store, repo: FleetRepo) => Promise<void>) => withMigratedStore((store) => fn(store, createFleetRepo(store.db, store.dialect)));
 
 test('bulk position write: duplicates within and across batches are skipped and told apart, seqs follow the input order', async () => {
   await withRepo(async (store, repo) => {

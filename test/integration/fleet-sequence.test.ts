@@ -3,11 +3,12 @@ import assert from 'node:assert/strict';
 import { sql } from 'kysely';
 import { createFleetReads, type FleetReads } from '../../src/fleet/fleet-reads.js';
 import { createFleetRepo, type FleetRepo } from '../../src/fleet/fleet-repo.js';
-import { migrateToLatest, openStore, type Store } from '../../src/store/db.js';
+import { type Store } from '../../src/store/db.js';
 import type { Trx } from '../../src/store/transaction.js';
-import { dropTestSchema, testConfig, usingPostgres } from '../helpers/app.js';
+import { usingPostgres } from '../helpers/app.js';
 import { createPositionPartitions } from '../../src/store/position-partitions.js';
 import { positionRow } from '../helpers/position-rows.js';
+import { withMigratedStore } from '../helpers/store.js';
 
 /**
  * The long poll reads "positions after seq N up to the head". On PostgreSQL two writers can take
@@ -21,18 +22,14 @@ const skip = usingPostgres() ? false : 'PostgreSQL only (SQLite serialises write
 /** Commits of the transactions a test still holds open: ended after a failed assertion, so the store can close. */
 const stillOpen: Array<() => Promise<void>> = [];
 
-async function withStore(fn: (store: Store, repo: FleetRepo, reads: FleetReads) => Promise<void>): Promise<void> {
-  const config = testConfig();
-  const store = await openStore(config.database);
-  try {
-    await migrateToLatest(store);
-    await fn(store, createFleetRepo(store.db, store.dialect), createFleetReads(store.db));
-  } finally {
-    await Promise.allSettled(stillOpen.splice(0).map((commit) => commit()));
-    await store.close();
-    await dropTestSchema(config);
-  }
-}
+const withStore = (fn: (store: Store, repo: FleetRepo, reads: FleetReads) => Promise<void>) =>
+  withMigratedStore(async (store) => {
+    try {
+      await fn(store, createFleetRepo(store.db, store.dialect), createFleetReads(store.db));
+    } finally {
+      await Promise.allSettled(stillOpen.splice(0).map((commit) => commit()));
+    }
+  });
 
 /** A deferred: a promise and the function that settles it. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { DAY } from '../../src/platform/clock.js';
-import { backfill } from '../../src/sim/backfill.js';
-import { BACKFILL_RATES, DemoFleet } from '../../src/sim/fleet.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
+import { seedDemoDays } from '../helpers/fleet.js';
 
 /**
  * The route analytics on a young store (issue 28, decision 133): 7 days of a 60-vessel demo fleet, read
@@ -19,9 +18,7 @@ let key: string;
 
 before(async () => {
   app = await startTestApp({ now: NOW });
-  const fleet = new DemoFleet({ seed: 28, vessels: 60, startMs: FROM, rates: BACKFILL_RATES });
-  await backfill({ fleet, toMs: NOW, sink: app.bosun.ctx.services.fleet, clock: app.clock });
-  await app.bosun.ctx.services.events.runner.catchUp();
+  await seedDemoDays(app.bosun.ctx.services, app.clock, { seed: 28, vessels: 60, days: 7, until: NOW });
   key = (await app.registerAgent('young-store', ['vessels:live'])).apiKey;
 });
 

@@ -1,6 +1,6 @@
 import { createTransitDetector, emptyGateState, type GateState, type Transit } from '../../events/chokepoints.js';
 import { createEncounterDetector, emptyEncounterState, GFW_ENCOUNTER_PARAMETERS, type Encounter, type EncounterState } from '../../events/encounters.js';
-import { createPortCallDetector, emptyCallState, GFW_PORT_CALL_PARAMETERS, PortPointIndex, type PortCall, type PortPoint, type VesselCallState } from '../../events/port-calls.js';
+import { createPortCallDetector, emptyCallState, GFW_PORT_CALL_PARAMETERS, PortPointIndex, type Fix, type PortCall, type PortPoint, type VesselCallState } from '../../events/port-calls.js';
 import { createGapDetector, createLoiteringDetector, shoreFromLand, type AisGap, type Loitering, type LoiterRun, type ShoreDistanceNm } from '../../events/loitering-gaps.js';
 import type { PortAreaIndex } from '../../events/port-areas.js';
 import { landIndex } from '../../geo/land.js';
@@ -8,16 +8,8 @@ import { BUILTIN_PORTS } from '../../geo/ports-builtin.js';
 import { matchPort, type PortRecord } from '../ports/port-table.js';
 
 /** One stored position as the detectors see it. */
-export interface DetectionFix {
-  seq: number;
+export interface DetectionFix extends Fix {
   vslId: string;
-  t: number;
-  lat: number;
-  lon: number;
-  sog: number | null;
-  navStatus: number | null;
-  /** True heading, when reported (a ship at anchor swings: docs/decisions/075). */
-  heading?: number | null;
   simulated: boolean;
 }
 

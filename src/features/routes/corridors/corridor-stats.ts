@@ -1,21 +1,13 @@
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { coefficientOfVariation, mean, median, round, slope, stdDev } from '../../../platform/stats.js';
+import type { TransitsTable } from '../../../store/schema.js';
 
 /**
  * Corridor analytics over chokepoint transits (docs/corridors.md, docs/decisions/064 and 065): the
  * figures of a window, daily series, robust z-scores, stability and regimes. Pure functions of
  * transit rows; the service reads the rows and decides which windows the stored data covers.
  */
-export interface TransitFact {
-  vsl_id: string;
-  zone: string;
-  direction: string;
-  entered_at: number;
-  exited_at: number;
-  mean_speed_kn: number | null;
-  stopped_ms: number;
-  simulated: number;
-}
+export type TransitFact = Pick<TransitsTable, 'vsl_id' | 'zone' | 'direction' | 'entered_at' | 'exited_at' | 'mean_speed_kn' | 'stopped_ms' | 'simulated'>;
 
 export interface DirectionCount {
   direction: string;
