@@ -21,6 +21,15 @@ function openTemporaryFiles(): string[] {
     .filter((target) => target.endsWith('(deleted)') || /\/tmp-\d+-/.test(target));
 }
 
+/** Waits for the file requests in flight (a stream's close, exceljs's clean-up of its copy) to finish: a turn of the loop at a time, until none is pending. */
+async function fileRequestsSettled(): Promise<void> {
+  const pending = () => process.getActiveResourcesInfo().some((r) => r === 'FSReqCallback' || r === 'FSReqPromise' || r === 'FileHandleCloseReq');
+  for (let turns = 0; pending(); turns++) {
+    if (turns > 1_000_000) throw new Error('file requests still pending');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 // The workbook stores its sheets before the shared strings, so exceljs copies each sheet to a temporary file
 // and deletes it when the next sheet is asked for. A sheet the parser skips must still be read to its end:
 // left unread, its stream kept the deleted file open, or opened it after the deletion and failed outside
@@ -32,6 +41,7 @@ describe('the coal plant workbook (exceljs streaming reader)', { skip: workbook.
       let rows = 0;
       for await (const row of opened.rows) if ('unit' in row || 'failure' in row) rows++;
       assert.equal(rows, 14004); // ../shared/data/infra/PROVENANCE.md
+      await fileRequestsSettled();
       assert.deepEqual(openTemporaryFiles(), []);
     }
   });
