@@ -2,6 +2,19 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildLandIndex, landIndex } from '../../../src/geo/land.js';
 
+/** The reference: an even-odd ray test over every edge of every closed ring (first point repeated last), by brute force. */
+function evenOddInside(rings: ReadonlyArray<ReadonlyArray<readonly [number, number]>>, x: number, y: number): boolean {
+  let inside = false;
+  for (const ring of rings) {
+    for (let i = 0, j = ring.length - 2; i < ring.length - 1; j = i++) {
+      const [xi, yi] = ring[i]!;
+      const [xj, yj] = ring[j]!;
+      if (yi > y !== yj > y && x < xj + ((y - yj) / (yi - yj)) * (xi - xj)) inside = !inside;
+    }
+  }
+  return inside;
+}
+
 test('land index on a small shape: inside, outside, a hole, the edge rule and coast distances', () => {
   const square: Array<[number, number]> = [
     [0, 0],
@@ -103,15 +116,7 @@ test('cells kept as all land or all sea answer as the ray test does: a dense gri
     [0.03, 0.01],
   ];
   const land = buildLandIndex([shape]);
-  const evenOdd = (x: number, y: number) => {
-    let inside = false;
-    for (let i = 0, j = shape.length - 2; i < shape.length - 1; j = i++) {
-      const [xi, yi] = shape[i]!;
-      const [xj, yj] = shape[j]!;
-      if (yi > y !== yj > y && x < xj + ((y - yj) / (yi - yj)) * (xi - xj)) inside = !inside;
-    }
-    return inside;
-  };
+  const evenOdd = (x: number, y: number) => evenOddInside([shape], x, y);
   let landPoints = 0;
   for (const round of [1, 2]) {
     for (let x = -0.2; x <= 1.9; x += 0.0123) {
@@ -145,17 +150,7 @@ test('the ray walked cell by cell answers as an even-odd test over every ring: r
     rings.push(ring);
   }
   const land = buildLandIndex(rings);
-  const evenOdd = (x: number, y: number) => {
-    let inside = false;
-    for (const ring of rings) {
-      for (let i = 0, j = ring.length - 2; i < ring.length - 1; j = i++) {
-        const [xi, yi] = ring[i]!;
-        const [xj, yj] = ring[j]!;
-        if (yi > y !== yj > y && x < xj + ((y - yj) / (yi - yj)) * (xi - xj)) inside = !inside;
-      }
-    }
-    return inside;
-  };
+  const evenOdd = (x: number, y: number) => evenOddInside(rings, x, y);
   let onLand = 0;
   for (let n = 0; n < 20_000; n++) {
     const x = -12 + 24 * random();
