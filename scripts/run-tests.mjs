@@ -66,10 +66,24 @@ if (files.length === 0) {
 }
 // Test processes append the error codes the server answered with to files here (test/helpers/produced-codes.ts).
 const codesDir = mkdtempSync(join(tmpdir(), 'bosun-produced-codes-'));
-const result = spawnSync(process.execPath, ['--enable-source-maps', '--test', '--test-reporter=spec', '--test-concurrency=2', '--test-timeout=180000', ...files], {
-  stdio: 'inherit',
-  env: { ...process.env, BOSUN_PRODUCED_CODES_DIR: codesDir },
-});
+const result = spawnSync(
+  process.execPath,
+  [
+    '--enable-source-maps',
+    '--test',
+    '--test-reporter=spec',
+    '--test-reporter-destination=stdout',
+    '--test-reporter=./scripts/file-durations-reporter.mjs',
+    '--test-reporter-destination=stdout',
+    '--test-concurrency=2',
+    '--test-timeout=180000',
+    ...files,
+  ],
+  {
+    stdio: 'inherit',
+    env: { ...process.env, BOSUN_PRODUCED_CODES_DIR: codesDir },
+  },
+);
 let status = result.status ?? 1;
 const complete = tiers.length === 0 && filter.length === 0;
 if (complete && status === 0) status = await checkProducedCodes(codesDir);
