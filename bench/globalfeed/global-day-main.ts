@@ -12,17 +12,22 @@
  *   and the detection lag at the end: wall seconds from the last batch written to the detector at head;
  * - keyed lookup (newest usable position of one vessel) and port congestion (Rotterdam, the service's
  *   answer): p50 on the empty store before the run and while ingest runs, as ratios (SQLite: one of
- *   each between two batches; PostgreSQL: a concurrent reader, one of each every `--read-every-ms`);
+ *   each between two batches; PostgreSQL: one of each every `--read-every-ms`, by default from a second
+ *   process on the same schema that runs no feed and no detector — the scale-out shape, where serving
+ *   processes are not the feed owner (reader-process.ts) — or with `--readers inline` in the ingesting
+ *   process itself);
  * - bytes per stored position (SQLite: pages of positions and its indexes via dbstat; PostgreSQL: the
  *   partitions' total relation size), and the disk a 50,000-vessel day and 7/30/90-day retention take.
  * Usage: node dist/bench/globalfeed/global-day-main.js [--vessels 5000] [--minutes 10] [--store sqlite|postgres]
  *   [--follow-every-ms 2000 (0: no detector during ingest, it catches up after)] [--read-every-ms 50]
+ *   [--readers process|inline (PostgreSQL; default process)]
  *   (postgres: DATABASE_URL; a fresh schema is created and dropped)
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -34,6 +39,7 @@ import { createFleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { Rng } from '../../src/sim/random.js';
 import { median } from '../../src/platform/stats.js';
+import type { ReaderReply, ReaderRequest } from './reader-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +49,7 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '5000' },
     'follow-every-ms': { type: 'string', default: '2000' },
     'read-every-ms': { type: 'string', default: '50' },
+    readers: { type: 'string', default: 'process' },
   },
 });
 const VESSELS = Number(values.vessels);
@@ -165,9 +172,17 @@ try {
   };
   const quiet: number[] = [];
   const quietCongestion: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    quiet.push(await lookup());
-    quietCongestion.push(await congestion());
+  const readerProcess = postgres && values.readers === 'process' ? await startReaderProcess() : null;
+  if (readerProcess) {
+    readerProcess.send({ kind: 'quiet', rounds: 200 });
+    const timings = await readerProcess.timings('quiet');
+    quiet.push(...timings.lookups);
+    quietCongestion.push(...timings.congestion);
+  } else {
+    for (let i = 0; i < 200; i++) {
+      quiet.push(await lookup());
+      quietCongestion.push(await congestion());
+    }
   }
 
   // ingest, with lookups interleaved (one between two batches, and a concurrent loop on PostgreSQL)
@@ -176,15 +191,18 @@ try {
   const busy: number[] = [];
   const busyCongestion: number[] = [];
   let ingesting = true;
-  const readers = postgres
-    ? (async () => {
-        while (ingesting) {
-          busy.push(await lookup());
-          busyCongestion.push(await congestion());
-          await sleep(READ_EVERY_MS);
-        }
-      })()
-    : Promise.resolve();
+  readerProcess?.send({ kind: 'busy' });
+  const readers = readerProcess
+    ? Promise.resolve()
+    : postgres
+      ? (async () => {
+          while (ingesting) {
+            busy.push(await lookup());
+            busyCongestion.push(await congestion());
+            await sleep(READ_EVERY_MS);
+          }
+        })()
+      : Promise.resolve();
   // the live detector, as the scheduler runs it (the manual clock never ends a follow's budget: each follow runs to head)
   const runner = bosun.ctx.services.events.runner;
   let detected = 0;
@@ -218,6 +236,12 @@ try {
   const backlog = (await reads.headSeq()) - runner.status().cursorSeq;
   ingesting = false;
   await readers;
+  if (readerProcess) {
+    readerProcess.send({ kind: 'stop' });
+    const timings = await readerProcess.timings('busy');
+    busy.push(...timings.lookups);
+    busyCongestion.push(...timings.congestion);
+  }
   await detector;
   // detection lag at the end: the last batch is written; the detector reaches head (and checkpoints)
   const d0 = performance.now();
@@ -283,6 +307,9 @@ try {
   );
   console.log(`events written: ${portCalls} port calls, ${voyages} voyages`);
   console.log(`detection lag at the end: ${backlog} positions behind head when the last batch was written, at head ${lagSeconds.toFixed(2)} s later`);
+  console.log(
+    `readers: ${readerProcess ? 'a second process on the same schema (no feed, no detector)' : postgres ? 'a concurrent loop in the ingesting process' : 'between two batches, in the ingesting process'}`,
+  );
   console.log(`keyed lookup p50 ${quietP50.toFixed(2)} ms on the empty store, ${busyP50.toFixed(2)} ms during ingest (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups)`);
   console.log(
     `port congestion (Rotterdam) p50 ${quietCongestionP50.toFixed(2)} ms on the empty store, ${busyCongestionP50.toFixed(2)} ms during ingest (${(busyCongestionP50 / quietCongestionP50).toFixed(2)}×, ${busyCongestion.length} answers)`,
@@ -291,6 +318,38 @@ try {
   console.log(
     `projection for ${GLOBAL} vessels at these rates: ${((globalRate * 86_400) / 1e6).toFixed(1)} M positions/day, ${dayGb.toFixed(1)} GB/day; retention 7 d ${(dayGb * 7).toFixed(0)} GB, 30 d ${(dayGb * 30).toFixed(0)} GB, 90 d ${(dayGb * 90).toFixed(0)} GB`,
   );
+
+  /** The serving process: forked on the migrated schema, answering while this one ingests. */
+  async function startReaderProcess() {
+    const child: ChildProcess = fork(join(import.meta.dirname, 'reader-process.js'), [String(VESSELS), String(START + MINUTES * 60_000), String(READ_EVERY_MS)], {
+      env: { ...process.env, ...env },
+    });
+    const replies: ReaderReply[] = [];
+    const waiting: Array<() => void> = [];
+    child.on('message', (reply: ReaderReply) => {
+      replies.push(reply);
+      waiting.splice(0).forEach((wake) => wake());
+    });
+    const next = async <K extends ReaderReply['kind']>(kind: K): Promise<Extract<ReaderReply, { kind: K }>> => {
+      for (;;) {
+        const i = replies.findIndex((r) => r.kind === kind);
+        if (i >= 0) return replies.splice(i, 1)[0] as Extract<ReaderReply, { kind: K }>;
+        await new Promise<void>((wake, fail) => {
+          waiting.push(wake);
+          child.once('exit', (code) => fail(new Error(`reader process exited (${code}) before answering ${kind}`)));
+        });
+      }
+    };
+    await next('ready');
+    return {
+      send: (request: ReaderRequest) => child.send(request),
+      timings: async (phase: 'quiet' | 'busy') => {
+        const reply = await next('timings');
+        if (reply.phase !== phase) throw new Error(`reader process sent ${reply.phase} timings, expected ${phase}`);
+        return reply;
+      },
+    };
+  }
 } finally {
   await bosun.close();
   if (postgres) {
