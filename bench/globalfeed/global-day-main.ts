@@ -12,17 +12,25 @@
  *   and the detection lag at the end: wall seconds from the last batch written to the detector at head;
  * - keyed lookup (newest usable position of one vessel) and port congestion (Rotterdam, the service's
  *   answer): p50 on the empty store before the run and while ingest runs, as ratios (SQLite: one of
- *   each between two batches; PostgreSQL: a concurrent reader, one of each every `--read-every-ms`);
+ *   each between two batches; PostgreSQL: one of each every `--read-every-ms`, by default from a second
+ *   process on the same schema that runs no feed and no detector — the scale-out shape, where serving
+ *   processes are not the feed owner (reader-process.ts) — or with `--readers inline` in the ingesting
+ *   process itself);
  * - bytes per stored position (SQLite: pages of positions and its indexes via dbstat; PostgreSQL: the
  *   partitions' total relation size), and the disk a 50,000-vessel day and 7/30/90-day retention take.
  * Usage: node dist/bench/globalfeed/global-day-main.js [--vessels 5000] [--minutes 10] [--store sqlite|postgres]
  *   [--follow-every-ms 2000 (0: no detector during ingest, it catches up after)] [--read-every-ms 50]
+ *   [--readers process|inline (PostgreSQL; default process)]
+ *   [--shuttles 0 (vessels of the fleet that shuttle between two ports 8-15 nm apart: 30 min moored at each
+ *   end, 14 kn between, so that port calls close and voyages are written while the detector follows;
+ *   give --minutes 120 or more to see several)]
  *   (postgres: DATABASE_URL; a fresh schema is created and dropped)
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
+import { fork, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -34,6 +42,8 @@ import { createFleetRepo, type PositionWrite } from '../../src/fleet/fleet-repo.
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { Rng } from '../../src/sim/random.js';
 import { median } from '../../src/platform/stats.js';
+import { distanceNm, interpolate } from '../../src/geo/distance.js';
+import type { ReaderReply, ReaderRequest } from './reader-process.js';
 
 const { values } = parseArgs({
   options: {
@@ -43,6 +53,8 @@ const { values } = parseArgs({
     batch: { type: 'string', default: '5000' },
     'follow-every-ms': { type: 'string', default: '2000' },
     'read-every-ms': { type: 'string', default: '50' },
+    readers: { type: 'string', default: 'process' },
+    shuttles: { type: 'string', default: '0' },
   },
 });
 const VESSELS = Number(values.vessels);
@@ -50,6 +62,7 @@ const MINUTES = Number(values.minutes);
 const BATCH = Number(values.batch);
 const FOLLOW_EVERY_MS = Number(values['follow-every-ms']);
 const READ_EVERY_MS = Number(values['read-every-ms']);
+const SHUTTLES = Number(values.shuttles);
 const GLOBAL = 50_000;
 const START = Date.UTC(2026, 10, 20, 0, 0, 0);
 const root = resolve(import.meta.dirname, '..', '..', '..');
@@ -63,6 +76,55 @@ interface SimVessel {
   sog: number;
   cog: number;
   next: number;
+  shuttle?: Shuttle;
+}
+
+/** Two ports and the cycle between them: moored at a, sailing, moored at b, sailing back. */
+interface Shuttle {
+  a: { lat: number; lon: number };
+  b: { lat: number; lon: number };
+  sailMs: number;
+  offsetMs: number;
+}
+
+const MOORED_MS = 30 * 60_000;
+const SHUTTLE_KN = 14;
+
+/** Pairs of ports 8-15 nm apart (great circle), each port in one pair at most, spread over the table. */
+function shuttlePairs(): Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> {
+  const ports = readPortTableFile().ports.filter((p) => Number.isFinite(p.lat) && Number.isFinite(p.lon));
+  const used = new Set<number>();
+  const pairs: Array<[{ lat: number; lon: number }, { lat: number; lon: number }]> = [];
+  for (const a of ports) {
+    if (used.has(a.port_id)) continue;
+    const b = ports.find(
+      (p) =>
+        !used.has(p.port_id) &&
+        p.port_id !== a.port_id &&
+        Math.abs(p.lat - a.lat) < 0.3 &&
+        Math.abs(p.lon - a.lon) < 0.5 &&
+        distanceNm(a.lat, a.lon, p.lat, p.lon) >= 8 &&
+        distanceNm(a.lat, a.lon, p.lat, p.lon) <= 15,
+    );
+    if (!b) continue;
+    used.add(a.port_id).add(b.port_id);
+    pairs.push([
+      { lat: a.lat, lon: a.lon },
+      { lat: b.lat, lon: b.lon },
+    ]);
+  }
+  return pairs;
+}
+
+/** Where a shuttle is at t, how fast, which way, and whether it is moored. */
+function shuttleAt(s: Shuttle, t: number): { lat: number; lon: number; sog: number; cog: number; moored: boolean } {
+  const cycle = 2 * (MOORED_MS + s.sailMs);
+  const k = (((t - START + s.offsetMs) % cycle) + cycle) % cycle;
+  const course = (from: { lat: number; lon: number }, to: { lat: number; lon: number }) => (Math.atan2(to.lon - from.lon, to.lat - from.lat) * 180) / Math.PI;
+  if (k < MOORED_MS) return { ...s.a, sog: 0, cog: 0, moored: true };
+  if (k < MOORED_MS + s.sailMs) return { ...interpolate(s.a.lat, s.a.lon, s.b.lat, s.b.lon, (k - MOORED_MS) / s.sailMs), sog: SHUTTLE_KN, cog: (course(s.a, s.b) + 360) % 360, moored: false };
+  if (k < 2 * MOORED_MS + s.sailMs) return { ...s.b, sog: 0, cog: 0, moored: true };
+  return { ...interpolate(s.b.lat, s.b.lon, s.a.lat, s.a.lon, (k - 2 * MOORED_MS - s.sailMs) / s.sailMs), sog: SHUTTLE_KN, cog: (course(s.b, s.a) + 360) % 360, moored: false };
 }
 
 /** 70 % class A (75 % of them under way), 30 % class B; positions over open water bands. */
@@ -83,7 +145,21 @@ function fleet(rng: Rng): SimVessel[] {
   });
 }
 
-const interval = (v: SimVessel, rng: Rng) => (v.kind === 'A-underway' ? 2000 + Math.floor(rng.next() * 8000) : v.kind === 'A-anchor' ? 180_000 : 30_000);
+/** The first `SHUTTLES` vessels become class A shuttles, one per pair of ports in turn, at random points of their cycle. */
+function withShuttles(vessels: SimVessel[], rng: Rng): SimVessel[] {
+  if (SHUTTLES === 0) return vessels;
+  const pairs = shuttlePairs();
+  for (let i = 0; i < Math.min(SHUTTLES, vessels.length); i++) {
+    const [a, b] = pairs[i % pairs.length]!;
+    const sailMs = (distanceNm(a.lat, a.lon, b.lat, b.lon) / SHUTTLE_KN) * 3_600_000;
+    vessels[i]!.kind = 'A-underway';
+    vessels[i]!.shuttle = { a, b, sailMs, offsetMs: Math.floor(rng.next() * 2 * (MOORED_MS + sailMs)) };
+  }
+  return vessels;
+}
+
+const interval = (v: SimVessel, rng: Rng) =>
+  v.shuttle && shuttleAt(v.shuttle, v.next).moored ? 180_000 : v.kind === 'A-underway' ? 2000 + Math.floor(rng.next() * 8000) : v.kind === 'A-anchor' ? 180_000 : 30_000;
 
 /** Every report of the fleet in [START, START + minutes), in time order (vessels kept in a binary heap by next report). */
 function* reports(vessels: SimVessel[], rng: Rng): Generator<PositionWrite> {
@@ -105,9 +181,16 @@ function* reports(vessels: SimVessel[], rng: Rng): Generator<PositionWrite> {
     const v = heap[0]!;
     const t = v.next;
     const step = interval(v, rng);
-    const nm = (v.sog * step) / 3_600_000;
-    v.lat = Math.max(-80, Math.min(80, v.lat + (nm / 60) * Math.cos((v.cog * Math.PI) / 180)));
-    v.lon = ((v.lon + (nm / 60) * Math.sin((v.cog * Math.PI) / 180) + 540) % 360) - 180;
+    let navStatus = v.kind === 'A-anchor' ? 1 : 0;
+    if (v.shuttle) {
+      const at = shuttleAt(v.shuttle, t);
+      Object.assign(v, { lat: at.lat, lon: at.lon, sog: at.sog, cog: at.cog });
+      navStatus = at.moored ? 5 : 0;
+    } else {
+      const nm = (v.sog * step) / 3_600_000;
+      v.lat = Math.max(-80, Math.min(80, v.lat + (nm / 60) * Math.cos((v.cog * Math.PI) / 180)));
+      v.lon = ((v.lon + (nm / 60) * Math.sin((v.cog * Math.PI) / 180) + 540) % 360) - 180;
+    }
     yield {
       mmsi: v.mmsi,
       vsl_id: v.vslId,
@@ -118,7 +201,7 @@ function* reports(vessels: SimVessel[], rng: Rng): Generator<PositionWrite> {
       sog: v.sog,
       cog: v.cog,
       heading: Math.round(v.cog),
-      nav_status: v.kind === 'A-anchor' ? 1 : 0,
+      nav_status: navStatus,
       msg_type: v.kind === 'B' ? 18 : 1,
       source: 'simulated-global',
       simulated: 1,
@@ -147,7 +230,7 @@ try {
   const repo = createFleetRepo(store.db, store.dialect);
   const reads = createFleetReads(store.db);
   const rng = new Rng(31);
-  const vessels = fleet(rng);
+  const vessels = withShuttles(fleet(rng), rng);
 
   // keyed lookup and port congestion on the empty store before the run (no ingest, no detector running)
   const pick = new Rng(7); // its own generator: lookups do not change the fleet's reports
@@ -165,9 +248,17 @@ try {
   };
   const quiet: number[] = [];
   const quietCongestion: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    quiet.push(await lookup());
-    quietCongestion.push(await congestion());
+  const readerProcess = postgres && values.readers === 'process' ? await startReaderProcess() : null;
+  if (readerProcess) {
+    readerProcess.send({ kind: 'quiet', rounds: 200 });
+    const timings = await readerProcess.timings('quiet');
+    quiet.push(...timings.lookups);
+    quietCongestion.push(...timings.congestion);
+  } else {
+    for (let i = 0; i < 200; i++) {
+      quiet.push(await lookup());
+      quietCongestion.push(await congestion());
+    }
   }
 
   // ingest, with lookups interleaved (one between two batches, and a concurrent loop on PostgreSQL)
@@ -176,15 +267,18 @@ try {
   const busy: number[] = [];
   const busyCongestion: number[] = [];
   let ingesting = true;
-  const readers = postgres
-    ? (async () => {
-        while (ingesting) {
-          busy.push(await lookup());
-          busyCongestion.push(await congestion());
-          await sleep(READ_EVERY_MS);
-        }
-      })()
-    : Promise.resolve();
+  readerProcess?.send({ kind: 'busy' });
+  const readers = readerProcess
+    ? Promise.resolve()
+    : postgres
+      ? (async () => {
+          while (ingesting) {
+            busy.push(await lookup());
+            busyCongestion.push(await congestion());
+            await sleep(READ_EVERY_MS);
+          }
+        })()
+      : Promise.resolve();
   // the live detector, as the scheduler runs it (the manual clock never ends a follow's budget: each follow runs to head)
   const runner = bosun.ctx.services.events.runner;
   let detected = 0;
@@ -197,6 +291,15 @@ try {
       if (ingesting) await sleep(FOLLOW_EVERY_MS);
     }
   })();
+  const countOf = async (table: 'port_calls' | 'voyages') =>
+    Number(
+      (
+        await store.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const t0 = performance.now();
   for (const report of reports(vessels, rng)) {
     batch.push(report);
@@ -216,8 +319,15 @@ try {
   const ingestEnd = performance.now();
   const ingestSeconds = (ingestEnd - t0) / 1000;
   const backlog = (await reads.headSeq()) - runner.status().cursorSeq;
+  const [callsWhileFollowing, voyagesWhileFollowing] = [await countOf('port_calls'), await countOf('voyages')];
   ingesting = false;
   await readers;
+  if (readerProcess) {
+    readerProcess.send({ kind: 'stop' });
+    const timings = await readerProcess.timings('busy');
+    busy.push(...timings.lookups);
+    busyCongestion.push(...timings.congestion);
+  }
   await detector;
   // detection lag at the end: the last batch is written; the detector reaches head (and checkpoints)
   const d0 = performance.now();
@@ -250,15 +360,6 @@ try {
     ).n,
   );
 
-  const countOf = async (table: 'port_calls' | 'voyages') =>
-    Number(
-      (
-        await store.db
-          .selectFrom(table)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
   const [portCalls, voyages] = [await countOf('port_calls'), await countOf('voyages')];
 
   const simSeconds = MINUTES * 60;
@@ -281,8 +382,13 @@ try {
   console.log(
     `detector (following the ingest) busy ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
   );
-  console.log(`events written: ${portCalls} port calls, ${voyages} voyages`);
+  console.log(
+    `events written: ${portCalls} port calls, ${voyages} voyages (${callsWhileFollowing} and ${voyagesWhileFollowing} by the detector following the ingest, before its catch-up at the end)${SHUTTLES > 0 ? `; ${Math.min(SHUTTLES, VESSELS)} shuttles between ${shuttlePairs().length} port pairs` : ''}`,
+  );
   console.log(`detection lag at the end: ${backlog} positions behind head when the last batch was written, at head ${lagSeconds.toFixed(2)} s later`);
+  console.log(
+    `readers: ${readerProcess ? 'a second process on the same schema (no feed, no detector)' : postgres ? 'a concurrent loop in the ingesting process' : 'between two batches, in the ingesting process'}`,
+  );
   console.log(`keyed lookup p50 ${quietP50.toFixed(2)} ms on the empty store, ${busyP50.toFixed(2)} ms during ingest (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups)`);
   console.log(
     `port congestion (Rotterdam) p50 ${quietCongestionP50.toFixed(2)} ms on the empty store, ${busyCongestionP50.toFixed(2)} ms during ingest (${(busyCongestionP50 / quietCongestionP50).toFixed(2)}×, ${busyCongestion.length} answers)`,
@@ -291,6 +397,38 @@ try {
   console.log(
     `projection for ${GLOBAL} vessels at these rates: ${((globalRate * 86_400) / 1e6).toFixed(1)} M positions/day, ${dayGb.toFixed(1)} GB/day; retention 7 d ${(dayGb * 7).toFixed(0)} GB, 30 d ${(dayGb * 30).toFixed(0)} GB, 90 d ${(dayGb * 90).toFixed(0)} GB`,
   );
+
+  /** The serving process: forked on the migrated schema, answering while this one ingests. */
+  async function startReaderProcess() {
+    const child: ChildProcess = fork(join(import.meta.dirname, 'reader-process.js'), [String(VESSELS), String(START + MINUTES * 60_000), String(READ_EVERY_MS)], {
+      env: { ...process.env, ...env },
+    });
+    const replies: ReaderReply[] = [];
+    const waiting: Array<() => void> = [];
+    child.on('message', (reply: ReaderReply) => {
+      replies.push(reply);
+      waiting.splice(0).forEach((wake) => wake());
+    });
+    const next = async <K extends ReaderReply['kind']>(kind: K): Promise<Extract<ReaderReply, { kind: K }>> => {
+      for (;;) {
+        const i = replies.findIndex((r) => r.kind === kind);
+        if (i >= 0) return replies.splice(i, 1)[0] as Extract<ReaderReply, { kind: K }>;
+        await new Promise<void>((wake, fail) => {
+          waiting.push(wake);
+          child.once('exit', (code) => fail(new Error(`reader process exited (${code}) before answering ${kind}`)));
+        });
+      }
+    };
+    await next('ready');
+    return {
+      send: (request: ReaderRequest) => child.send(request),
+      timings: async (phase: 'quiet' | 'busy') => {
+        const reply = await next('timings');
+        if (reply.phase !== phase) throw new Error(`reader process sent ${reply.phase} timings, expected ${phase}`);
+        return reply;
+      },
+    };
+  }
 } finally {
   await bosun.close();
   if (postgres) {

@@ -61,6 +61,16 @@ test('lane-trends over 8 weeks: the previous period and the empty weeks are unkn
   }
 });
 
+test('weekly-trend over 8 weeks: the weeks before the data are null, so neither the whole nor a ship type is "rising"', async () => {
+  const d = (await get('/v1/routes/weekly-trend?weeks=8')).data;
+  assert.deepEqual([d.window.coverage_start, d.window.days_with_data], [iso(FROM), 7]);
+  assert.ok(d.overall.voyages > 0 && d.by_ship_type.length > 0, `${d.overall.voyages} voyages`);
+  for (const trend of [d.overall, ...d.by_ship_type]) {
+    assert.deepEqual(trend.weekly, [null, null, null, null, null, null, null, trend.voyages]);
+    assert.deepEqual([trend.last_week_change_pct, trend.slope_per_week, trend.direction], [null, null, 'unknown']);
+  }
+});
+
 test('seasonality over 366 days of a 7-day store: no month, weekday or hour verdict', async () => {
   const body = await get('/v1/routes/seasonality?days=366');
   assert.deepEqual([body.data.window.days_with_data, body.data.weekday_occurrences], [7, 1]);

@@ -88,18 +88,19 @@ export function createNetworkViews(kit: LanesKit) {
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
       const l = await kit.load(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
+      const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const trendOf = (voyages: readonly Voyage[]) => {
-        const counts = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
-        const s = slope(counts);
-        const last = counts[counts.length - 1]!;
-        const prev = counts.length > 1 ? counts[counts.length - 2]! : 0;
-        const pct = counts.length > 1 ? changePct(last, prev) : null;
+        const all = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
+        const withData = all.slice(weeks - weeksWithData);
+        const s = withData.length < 2 ? null : slope(withData);
+        const pct = withData.length < 2 ? null : changePct(withData[withData.length - 1]!, withData[withData.length - 2]!);
         return {
           voyages: voyages.length,
-          weekly: counts,
+          weekly: all.map((n, k) => (k < weeks - weeksWithData ? null : n)),
           last_week_change_pct: pct,
           slope_per_week: maybe(s, 3),
-          direction: directionOf(s === null || mean(counts) === 0 ? null : round(((s * counts.length) / mean(counts)!) * 100, 1), s),
+          direction: directionOf(s === null || mean(withData) === 0 ? null : round(((s * withData.length) / mean(withData)!) * 100, 1), s),
         };
       };
       const byType = groupBy(l.voyages, (v) => shipCategory(v.shipType) ?? 'unknown');

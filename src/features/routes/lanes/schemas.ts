@@ -302,7 +302,13 @@ export const WeeklySummaryData = Type.Object({
   ),
 });
 
-const Trend = { voyages: Type.Integer(), weekly: Counts, last_week_change_pct: Num, slope_per_week: Num, direction: Direction };
+const Trend = {
+  voyages: Type.Integer(),
+  weekly: Type.Array(Nullable(Type.Integer()), { description: 'Voyages per week, oldest first; null for a week before the store has data.' }),
+  last_week_change_pct: Num,
+  slope_per_week: Num,
+  direction: Direction,
+};
 export const WeeklyTrendData = Type.Object({
   ...Meta,
   weeks: Type.Integer(),
