@@ -82,14 +82,13 @@ export async function storedCallsOf(ex: Executor, keys: ReadonlyArray<{ vsl_id: 
   const out: CallDayFields[] = [];
   for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
     const part = keys.slice(i, i + KEYS_PER_READ);
-    const wanted = new Set(part.map((k) => `${k.vsl_id}|${Number(k.arrival)}`));
+    // one probe of the (vsl_id, arrival) key per call, on both stores
     const rows = await ex
       .selectFrom('port_calls')
-      .select(['vsl_id', 'port_id', 'ship_type', 'simulated', 'arrival', 'departure'])
-      .where('vsl_id', 'in', [...new Set(part.map((k) => k.vsl_id))])
-      .where('arrival', 'in', [...new Set(part.map((k) => Number(k.arrival)))])
+      .select(['port_id', 'ship_type', 'simulated', 'arrival', 'departure'])
+      .where((eb) => eb.or(part.map((k) => eb.and([eb('vsl_id', '=', k.vsl_id), eb('arrival', '=', Number(k.arrival))]))))
       .execute();
-    for (const r of rows) if (wanted.has(`${r.vsl_id}|${Number(r.arrival)}`)) out.push(r);
+    out.push(...rows);
   }
   return out;
 }
