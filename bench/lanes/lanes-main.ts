@@ -113,7 +113,7 @@ const voyages = await bosun.ctx.store.db
   .select((eb) => eb.fn.countAll().as('n'))
   .executeTakeFirst();
 console.log(
-  `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });
