@@ -1,12 +1,17 @@
 /**
  * The lanes analytics (docs/lanes.md) on a synthetic store: V vessels each calling every ~2 days for
- * D days at ports drawn from the demo fleet's port lists, written straight into port_calls (SQLite in
- * memory; the voyages the events repo keeps as it writes them, decision 123). Measures the operations
- * through the HTTP stack in process against GET /v1/ping, and the peak RSS of the process.
- * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000]
+ * D days at ports drawn from the demo fleet's port lists, written through the events repo (which keeps the
+ * voyages and the call counts per day, decisions 123 and 138) into SQLite in memory, or with `--store file`
+ * into a temporary SQLite file (as a deployment keeps it: its pages are not all held in the process), removed
+ * at the end. Measures the operations through the HTTP stack in process against GET /v1/ping, and the peak
+ * RSS of the process.
+ * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file]
  * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createBosun } from '../../src/app/create.js';
@@ -16,12 +21,19 @@ import { BULK_PORTS, LNG_IMPORT_PORTS, OIL_PORTS } from '../../src/sim/world.js'
 import { createEventsRepo, type EventsRepo } from '../../src/features/events/events-repo.js';
 
 const { values } = parseArgs({
-  options: { days: { type: 'string', default: '90' }, vessels: { type: 'string', default: '1000' }, rounds: { type: 'string', default: '20' }, 'budget-ms': { type: 'string', default: '20000' } },
+  options: {
+    days: { type: 'string', default: '90' },
+    vessels: { type: 'string', default: '1000' },
+    rounds: { type: 'string', default: '20' },
+    'budget-ms': { type: 'string', default: '20000' },
+    store: { type: 'string', default: 'memory' },
+  },
 });
+if (values.store !== 'memory' && values.store !== 'file') throw new Error(`--store memory|file, not ${values.store}`);
 const sizes = values.vessels.split(',').map(Number);
 if (sizes.length > 1) {
   for (const n of sizes) {
-    const args = [fileURLToPath(import.meta.url), '--days', values.days, '--vessels', String(n), '--rounds', values.rounds, '--budget-ms', values['budget-ms']];
+    const args = [fileURLToPath(import.meta.url), '--days', values.days, '--vessels', String(n), '--rounds', values.rounds, '--budget-ms', values['budget-ms'], '--store', values.store];
     const child = spawnSync(process.execPath, args, { stdio: 'inherit' });
     if (child.status !== 0) process.exit(child.status ?? 1);
   }
@@ -34,7 +46,9 @@ const rounds = Number(values.rounds);
 const budgetMs = Number(values['budget-ms']);
 const started = performance.now();
 const now = Date.UTC(2026, 10, 1);
-const bosun = await createBosun(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: ':memory:', PORT: '0' }), { clock: new ManualClock(now) });
+const storeDir = values.store === 'file' ? mkdtempSync(join(tmpdir(), 'bosun-lanes-bench-')) : null;
+const databaseUrl = storeDir === null ? ':memory:' : `sqlite:${join(storeDir, 'lanes.sqlite')}`;
+const bosun = await createBosun(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0' }), { clock: new ManualClock(now) });
 const routes = bosun.ctx.services.routes;
 const ports = [...new Set([...OIL_PORTS, ...LNG_IMPORT_PORTS, ...BULK_PORTS])].flatMap((l) => {
   // a LOCODE the demo knows by its own ports table may be absent from the port table
@@ -99,7 +113,7 @@ const voyages = await bosun.ctx.store.db
   .select((eb) => eb.fn.countAll().as('n'))
   .executeTakeFirst();
 console.log(
-  `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });
@@ -146,5 +160,6 @@ for (const [label, url] of Object.entries(queries)) {
   }
   console.log(`| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${times.length} |`);
 }
-console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels)`);
+console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels, store ${values.store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();
+if (storeDir !== null) rmSync(storeDir, { recursive: true, force: true });

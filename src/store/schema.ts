@@ -489,6 +489,19 @@ export interface VoyagesTable {
   simulated: number;
 }
 
+/** Port calls counted per UTC day of arrival and of departure, port, ship type and simulated flag (docs/decisions/138). */
+export interface PortCallDaysTable {
+  /** Start of the UTC day of the calls' arrival (ms). */
+  arrival_day: number;
+  port_id: number;
+  /** AIS ship type; -1 when unknown. */
+  ship_type: number;
+  simulated: number;
+  /** Start of the UTC day of the calls' departure (ms); -1 while none is written. */
+  departure_day: number;
+  calls: number;
+}
+
 /** A port's berth or anchorage area (docs/decisions/116); cells is JSON `[[row, col], …]` of a 0.005° grid. */
 export interface PortAreasTable {
   area_id: Generated<number>;
@@ -1092,6 +1105,7 @@ export interface Database {
   service_secrets: ServiceSecretsTable;
   port_calls: PortCallsTable;
   voyages: VoyagesTable;
+  port_call_days: PortCallDaysTable;
   encounters: EncountersTable;
   port_areas: PortAreasTable;
   transits: TransitsTable;

@@ -36,3 +36,16 @@ export async function storedVoyageCalls(db: Db): Promise<VoyageCall[]> {
     simulated: Number(c.simulated),
   }));
 }
+
+/** Every stored cell of port_call_days (decision 138), in key order, with numbers as numbers on both stores. */
+export async function storedCallDays(db: Db) {
+  const rows = await db.selectFrom('port_call_days').selectAll().orderBy(['arrival_day', 'port_id', 'ship_type', 'simulated', 'departure_day']).execute();
+  return rows.map((r) => ({
+    arrival_day: Number(r.arrival_day),
+    port_id: Number(r.port_id),
+    ship_type: Number(r.ship_type),
+    simulated: Number(r.simulated),
+    departure_day: Number(r.departure_day),
+    calls: Number(r.calls),
+  }));
+}

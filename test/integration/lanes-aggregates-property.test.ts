@@ -5,7 +5,7 @@ import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PortCallWrite } from '../../src/features/events/events-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createMemoryLanesRepo } from '../helpers/lanes-memory-repo.js';
-import { storedVoyageCalls, storedVoyages } from '../helpers/voyage-rows.js';
+import { storedCallDays, storedVoyageCalls, storedVoyages } from '../helpers/voyage-rows.js';
 import { createLanesService } from '../../src/features/routes/lanes/lanes-service.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
@@ -13,7 +13,7 @@ import { createEventsRepo } from '../../src/features/events/events-repo.js';
  * Property test of issue 31 (docs/decisions/123): on random stores (random vessels, sequential calls at
  * a handful of ports, random ship types, open calls, missing departures, calls longer than the 30-day
  * look-back), every lanes operation answers from the store (the voyages kept as calls are written, the
- * counts grouped in SQL) exactly what it answers over voyages paired in memory from every stored call and
+ * counts read from the cells kept per day, decision 138) exactly what it answers over voyages paired in memory from every stored call and
  * counts taken in memory (test/helpers/lanes-memory-repo.ts), after calls are written, rewritten, removed
  * and a range deleted as `events rebuild` does. SQLite (the default test store); the views themselves were
  * compared with the per-request computation they replaced when the voyages table came in (decision 123).
@@ -169,6 +169,7 @@ test('every lanes operation answers from the store what it answers over voyages 
     const rand = prng(0x5eed + s * 7919);
     await store.db.deleteFrom('port_calls').execute();
     await store.db.deleteFrom('voyages').execute();
+    await store.db.deleteFrom('port_call_days').execute();
     const rows = randomCalls(rand, 1 + Math.floor(rand() * 30));
     // written in shuffled chunks, as the runner writes them (not in order of vessel and arrival)
     const shuffled = [...rows].sort(() => rand() - 0.5);
@@ -184,9 +185,15 @@ test('every lanes operation answers from the store what it answers over voyages 
 
     // what the runner kept is what a rebuild from all calls writes
     const kept = await storedVoyages(store.db);
+    const keptCallDays = await storedCallDays(store.db);
     await repo.rebuildVoyages();
     const rebuilt = await storedVoyages(store.db);
     assert.deepEqual(kept, rebuilt, `store ${s}: voyages kept incrementally = voyages rebuilt`);
+    assert.deepEqual(keptCallDays, await storedCallDays(store.db), `store ${s}: call counts per day kept incrementally = counted again from all calls`);
+    assert.ok(
+      keptCallDays.every((c) => c.calls > 0),
+      `store ${s}: no empty cell is kept`,
+    );
     assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);
   }
   assert.ok(compared >= STORES * 2 * 100, `compared ${compared} answers`);

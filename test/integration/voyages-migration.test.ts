@@ -3,12 +3,12 @@ import { test } from 'node:test';
 import { voyagePairs } from '../../src/events/voyages.js';
 import { migrateToLatest, openStore } from '../../src/store/db.js';
 import { dropTestSchema, TEST_EPOCH, testConfig } from '../helpers/app.js';
-import { storedVoyages } from '../helpers/voyage-rows.js';
+import { storedCallDays, storedVoyages } from '../helpers/voyage-rows.js';
 
 const BEFORE_VOYAGES = '20261128T0300_bounty_funding';
 const H = 3_600_000;
 
-test('the voyages migration backfills one voyage per consecutive pair of stored calls at two ports, across its pages', async () => {
+test('the voyages migration backfills one voyage per consecutive pair of stored calls at two ports, across its pages; the next one counts the calls per day', async () => {
   const config = testConfig();
   const store = await openStore(config.database);
   try {
@@ -47,6 +47,20 @@ test('the voyages migration backfills one voyage per consecutive pair of stored 
     const expected = voyagePairs([...rows].sort((a, b) => a.vsl_id.localeCompare(b.vsl_id) || a.arrival - b.arrival));
     assert.ok(expected.length > 3000, `${expected.length} voyages expected`);
     assert.deepEqual(stored, expected);
+    // the next migration (decision 138) counts the same calls per UTC day of arrival and of departure, port, ship type and simulated flag
+    const day = (t: number) => Math.floor(t / (24 * H)) * 24 * H;
+    const cells = new Map<string, { arrival_day: number; port_id: number; ship_type: number; simulated: number; departure_day: number; calls: number }>();
+    for (const r of rows) {
+      const cell = { arrival_day: day(r.arrival), port_id: r.port_id, ship_type: r.ship_type ?? -1, simulated: r.simulated, departure_day: r.departure === null ? -1 : day(r.departure), calls: 0 };
+      const key = JSON.stringify({ ...cell, calls: 0 });
+      cells.set(key, cells.get(key) ?? cell);
+      cells.get(key)!.calls++;
+    }
+    const expectedCells = [...cells.values()].sort(
+      (a, b) => a.arrival_day - b.arrival_day || a.port_id - b.port_id || a.ship_type - b.ship_type || a.simulated - b.simulated || a.departure_day - b.departure_day,
+    );
+    assert.ok(expectedCells.some((c) => c.calls > 1) && expectedCells.some((c) => c.departure_day === -1 || c.ship_type === -1), 'cells of several calls, open calls and unknown types');
+    assert.deepEqual(await storedCallDays(store.db), expectedCells);
   } finally {
     await store.close();
     await dropTestSchema(config);

@@ -5,6 +5,7 @@ import type { Executor } from '../../store/transaction.js';
 import type { Insertable } from 'kysely';
 import { createDetectorStateRepo, type DetectorCheckpoint } from './detector-state-repo.js';
 import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
+import { CallDayDeltas, callDaysInRange, rebuildAllCallDays, storedCallsOf } from './call-days-repo.js';
 
 export type PortCallWrite = Insertable<PortCallsTable>;
 export type EncounterWrite = Insertable<EncountersTable>;
@@ -43,7 +44,12 @@ export function createEventsRepo(db: Db) {
   return {
     /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. The vessels' voyages follow. */
     async upsertCalls(rows: readonly PortCallWrite[], ex: Executor = db): Promise<void> {
+      const callDays = new CallDayDeltas();
       for (const chunk of chunks(rows)) {
+        // the cells lose the calls this chunk replaces and gain its calls (the last of a key, as the upsert keeps)
+        for (const replaced of await storedCallsOf(ex, chunk)) callDays.add(replaced, -1);
+        for (const written of new Map(chunk.map((r) => [`${r.vsl_id}|${r.arrival}`, r])).values())
+          callDays.add({ ...written, ship_type: written.ship_type ?? null, departure: written.departure ?? null }, 1);
         await ex
           .insertInto('port_calls')
           .values(chunk)
@@ -67,17 +73,28 @@ export function createEventsRepo(db: Db) {
           )
           .execute();
       }
+      await callDays.write(ex);
       await refreshVoyages(ex, changedFromOf(rows));
     },
 
     /** Removes calls written while under way that ended as no call (a pass through the port area without a stop). The vessels' voyages follow. */
     async deleteCalls(keys: ReadonlyArray<{ vslId: string; arrival: number }>, ex: Executor = db): Promise<void> {
+      const callDays = new CallDayDeltas();
+      for (const removed of await storedCallsOf(
+        ex,
+        keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival })),
+      ))
+        callDays.add(removed, -1);
+      await callDays.write(ex);
       for (const key of keys) await ex.deleteFrom('port_calls').where('vsl_id', '=', key.vslId).where('arrival', '=', key.arrival).execute();
       await refreshVoyages(ex, changedFromOf(keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival }))));
     },
 
-    /** All voyages written again from all calls (a bulk load that bypassed upsertCalls; docs/decisions/123). */
-    rebuildVoyages: (ex: Executor = db) => rebuildAllVoyages(ex),
+    /** All voyages and the call counts per day written again from all calls (a bulk load that bypassed upsertCalls; docs/decisions/123 and 138). */
+    async rebuildVoyages(ex: Executor = db): Promise<number> {
+      await rebuildAllCallDays(ex);
+      return rebuildAllVoyages(ex);
+    },
 
     async upsertEncounters(rows: readonly EncounterWrite[], ex: Executor = db): Promise<void> {
       for (const chunk of chunks(rows)) {
@@ -176,6 +193,9 @@ export function createEventsRepo(db: Db) {
     /** Deletes the events that began in [from, to] (before a rebuild of that range). */
     async deleteStartedBetween(from: number, to: number, ex: Executor = db): Promise<{ calls: number; encounters: number; transits: number; loitering: number; gaps: number }> {
       const changed = await changedFromInRange(ex, from, to);
+      const callDays = new CallDayDeltas();
+      for (const cell of await callDaysInRange(ex, from, to)) callDays.add(cell, -cell.calls);
+      await callDays.write(ex);
       const calls = await ex.deleteFrom('port_calls').where('arrival', '>=', from).where('arrival', '<=', to).executeTakeFirst();
       await refreshVoyages(ex, changed);
       const encounters = await ex.deleteFrom('encounters').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DAY } from '../../../platform/clock.js';
 import type { Db } from '../../../store/db.js';
 import type { Voyage } from './lanes-math.js';
 
@@ -17,11 +18,19 @@ export interface WindowSpan {
   lookbackMs: number;
 }
 
-const codes = (list: readonly number[]) => (list.length > 0 ? [...list] : [-1]);
+/** The codes a filter matches; an empty list matches no code (not even the cells' UNKNOWN_SHIP_TYPE). */
+const codes = (list: readonly number[]) => (list.length > 0 ? [...list] : [NO_SHIP_TYPE]);
+const NO_SHIP_TYPE = -1000;
+
+/** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
+function wholeDays(w: WindowSpan): void {
+  if (w.since % DAY !== 0 || w.until % DAY !== 0 || w.lookbackMs % DAY !== 0) throw new Error('lanes: a window of the call counts must have whole-day bounds');
+}
 
 /**
  * What the lanes analytics read (docs/lanes.md, docs/decisions/123): the voyages the event store keeps
- * (table voyages), and counts of port calls grouped in the store, never the window's calls themselves.
+ * (table voyages), and the port calls counted per day as the event store keeps them (table port_call_days,
+ * decision 138), never the window's calls themselves.
  */
 export function createLanesRepo(db: Db) {
   return {
@@ -60,25 +69,28 @@ export function createLanesRepo(db: Db) {
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */
     async callsInWindow(w: WindowSpan): Promise<number> {
+      wholeDays(w);
       const row = await db
-        .selectFrom('port_calls')
-        .select((eb) => eb.fn.countAll().as('n'))
-        .where('arrival', '>=', w.since - w.lookbackMs)
-        .where('arrival', '<', w.until)
-        .where((eb) => eb.or([eb('arrival', '>=', w.since), eb.and([eb('departure', '>=', w.since), eb('departure', '<', w.until)])]))
+        .selectFrom('port_call_days')
+        .select((eb) => eb.fn.sum<number>('calls').as('n'))
+        .where('arrival_day', '>=', w.since - w.lookbackMs)
+        .where('arrival_day', '<', w.until)
+        .where((eb) => eb.or([eb('arrival_day', '>=', w.since), eb.and([eb('departure_day', '>=', w.since), eb('departure_day', '<', w.until)])]))
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     },
 
-    /** Calls that departed in [since, until), counted per bucket of bucketMs from since: [bucket index, calls, any simulated]. */
+    /** Calls that departed in [since, until), counted per bucket of bucketMs (whole days) from since: [bucket index, calls, any simulated]. */
     async departuresPerBucket(w: WindowSpan, bucketMs: number, f: { shipTypes: readonly number[] | null; port?: number }): Promise<Array<{ bucket: number; n: number; simulated: boolean }>> {
+      wholeDays(w);
+      if (bucketMs % DAY !== 0) throw new Error(`departuresPerBucket: a bucket of ${bucketMs} ms is not whole days (the cells are days)`);
       let q = db
-        .selectFrom('port_calls')
-        .select((eb) => [sql<number>`(departure - cast(${w.since} as bigint)) / cast(${bucketMs} as bigint)`.as('bucket'), eb.fn.countAll().as('n'), eb.fn.max('simulated').as('sim')])
-        .where('departure', '>=', w.since)
-        .where('departure', '<', w.until)
-        .where('arrival', '>=', w.since - w.lookbackMs)
-        .where('arrival', '<', w.until);
+        .selectFrom('port_call_days')
+        .select((eb) => [sql<number>`(departure_day - cast(${w.since} as bigint)) / cast(${bucketMs} as bigint)`.as('bucket'), eb.fn.sum<number>('calls').as('n'), eb.fn.max('simulated').as('sim')])
+        .where('departure_day', '>=', w.since)
+        .where('departure_day', '<', w.until)
+        .where('arrival_day', '>=', w.since - w.lookbackMs)
+        .where('arrival_day', '<', w.until);
       if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
       if (f.port !== undefined) q = q.where('port_id', '=', f.port);
       const rows = await q.groupBy(sql`1`).execute();
@@ -87,17 +99,18 @@ export function createLanesRepo(db: Db) {
 
     /** Per port, the calls that arrived and those that departed in [since, until), and whether any of them was simulated. */
     async portActivity(w: WindowSpan, f: { shipTypes: readonly number[] | null; port?: number }): Promise<Array<{ port_id: number; arrivals: number; departures: number; simulated: boolean }>> {
+      wholeDays(w);
       let q = db
-        .selectFrom('port_calls')
+        .selectFrom('port_call_days')
         .select((eb) => [
           'port_id',
-          sql<number>`sum(case when arrival >= ${w.since} then 1 else 0 end)`.as('arrivals'),
-          sql<number>`sum(case when departure >= ${w.since} and departure < ${w.until} then 1 else 0 end)`.as('departures'),
+          sql<number>`sum(case when arrival_day >= ${w.since} then calls else 0 end)`.as('arrivals'),
+          sql<number>`sum(case when departure_day >= ${w.since} and departure_day < ${w.until} then calls else 0 end)`.as('departures'),
           eb.fn.max('simulated').as('sim'),
         ])
-        .where('arrival', '>=', w.since - w.lookbackMs)
-        .where('arrival', '<', w.until)
-        .where((eb) => eb.or([eb('arrival', '>=', w.since), eb.and([eb('departure', '>=', w.since), eb('departure', '<', w.until)])]));
+        .where('arrival_day', '>=', w.since - w.lookbackMs)
+        .where('arrival_day', '<', w.until)
+        .where((eb) => eb.or([eb('arrival_day', '>=', w.since), eb.and([eb('departure_day', '>=', w.since), eb('departure_day', '<', w.until)])]));
       if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
       if (f.port !== undefined) q = q.where('port_id', '=', f.port);
       const rows = await q.groupBy('port_id').execute();
