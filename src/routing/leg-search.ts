@@ -1,10 +1,10 @@
 /**
  * A* over the sea graph for one leg of a route, from the joins of one place to the joins of the next,
  * on typed arrays allocated once per engine and reused by generation stamps (hot code: no allocation
- * per relaxed edge). The heuristic is the larger of the great circle to the target and a landmark (ALT)
- * bound (decision 137): network distances from a few landmarks, computed when the engine is made, bound
- * the distance left through the triangle inequality, which the great circle underestimates badly when
- * the route goes round a continent.
+ * per relaxed edge). The heuristic is a landmark (ALT) bound (decision 137): network distances from a
+ * few landmarks, computed when the engine is made, bound the distance left through the triangle
+ * inequality; the great circle to the target, which underestimates badly when a route goes round a
+ * continent, serves only when the mask opens edges the landmarks were computed without.
  */
 import type { SeaGraph } from './graph.js';
 import { NodeHeap } from './node-heap.js';
@@ -230,10 +230,14 @@ export function createLegSearch(graph: SeaGraph, landmarkMask = 0): LegSearch {
     const latT = target.lat * RAD;
     const lonT = target.lon * RAD;
     const h = (node: number) => {
-      const sdLat = Math.sin((graph.lat[node]! * RAD - latT) / 2);
-      const sdLon = Math.sin((graph.lon[node]! * RAD - lonT) / 2);
-      const a = sdLat * sdLat + cosLat[node]! * cosT * sdLon * sdLon;
-      let bound = 2 * EARTH_NM * Math.asin(Math.min(1, Math.sqrt(a))) * HEURISTIC_FACTOR;
+      // with landmarks the great circle is left out: their bound is the tighter one almost everywhere, and cheaper
+      let bound = 0;
+      if (activeCount === 0) {
+        const sdLat = Math.sin((graph.lat[node]! * RAD - latT) / 2);
+        const sdLon = Math.sin((graph.lon[node]! * RAD - lonT) / 2);
+        const a = sdLat * sdLat + cosLat[node]! * cosT * sdLon * sdLon;
+        bound = 2 * EARTH_NM * Math.asin(Math.min(1, Math.sqrt(a))) * HEURISTIC_FACTOR;
+      }
       // through landmark l, for every target join τ (cost c_τ beyond its node): d(v, τ) + c_τ ≥ d(l, τ) + c_τ − d(l, v) and ≥ d(l, v) − (d(l, τ) − c_τ)
       const row = node * LANDMARKS;
       for (let k = 0; k < activeCount; k++) {
