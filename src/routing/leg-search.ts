@@ -72,11 +72,31 @@ export function landmarkDistances(graph: SeaGraph, mask: number, count = LANDMAR
       }
     }
   };
-  // the first landmark is the node farthest from node 0; each next one the node farthest from all chosen
-  // (a node no landmark reaches comes first, so that every part of a split graph gets one)
+  // the first landmark is the node farthest from node 0 in the largest connected part of the graph (under
+  // the mask, the insides of closed passages are cut off); each next one the node of that part farthest
+  // from all chosen. Nodes outside it are at Infinity from every landmark: they bound nothing.
   if (n === 0) return table;
-  dijkstra(0);
-  let next = 0;
+  let start = 0;
+  let largest = 0;
+  const part = new Int32Array(n).fill(-1);
+  for (let v = 0; v < n; v++) {
+    if (part[v] !== -1) continue;
+    dijkstra(v);
+    let size = 0;
+    for (let u = 0; u < n; u++) {
+      if (Number.isFinite(dist[u]!)) {
+        part[u] = v;
+        size++;
+      }
+    }
+    if (size > largest) {
+      largest = size;
+      start = v;
+    }
+    if (2 * size > n) break;
+  }
+  dijkstra(start);
+  let next = start;
   for (let v = 0; v < n; v++) if (Number.isFinite(dist[v]!) && dist[v]! > dist[next]!) next = v;
   for (let l = 0; l < count; l++) {
     dijkstra(next);
@@ -84,8 +104,7 @@ export function landmarkDistances(graph: SeaGraph, mask: number, count = LANDMAR
       table[v * count + l] = dist[v]!;
       if (dist[v]! < nearest[v]!) nearest[v] = dist[v]!;
     }
-    next = 0;
-    for (let v = 1; v < n; v++) if (nearest[v]! > nearest[next]!) next = v;
+    for (let v = 0; v < n; v++) if (Number.isFinite(nearest[v]!) && nearest[v]! > nearest[next]!) next = v;
   }
   return table;
 }

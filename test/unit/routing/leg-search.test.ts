@@ -55,3 +55,13 @@ test('the leg search finds the same length with the landmark bound as with the g
   }
   assert.ok(compared > 250, `${compared} legs compared`);
 });
+
+test('landmarks under the default closures all lie in the main part of the graph (the insides of closed passages get none)', () => {
+  const count = 8;
+  const table = landmarkDistances(graph, engine.passageMask([]), count);
+  for (let l = 0; l < count; l++) {
+    let reached = 0;
+    for (let v = 0; v < graph.nodeCount; v++) if (Number.isFinite(table[v * count + l]!)) reached++;
+    assert.ok(reached > 0.99 * graph.nodeCount, `landmark ${l} reaches ${reached} of ${graph.nodeCount} nodes`);
+  }
+});
