@@ -13,7 +13,10 @@ import type { Snap } from './snap.js';
 
 const RAD = Math.PI / 180;
 const EARTH_NM = 6_371_008.8 / 1852;
-/** The heuristic is the great-circle distance; the factor absorbs the snapped point's planar interpolation. */
+/**
+ * Both bounds are scaled down by this: it absorbs the snapped point's planar interpolation (great circle), and
+ * keeps near-equal ways to the target evaluated as with the great circle, so that the same one is kept (decision 137).
+ */
 const HEURISTIC_FACTOR = 0.999;
 /** Landmarks of the ALT bound (decision 137), and the most of them read per search (those bounding the sources best). */
 const LANDMARKS = 16;
