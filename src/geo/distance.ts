@@ -57,18 +57,48 @@ export function destinationPoint(lat: number, lon: number, bearing: number, dist
 
 /** The point at `fraction` (0–1) of the great circle from a to b. */
 export function interpolate(aLat: number, aLon: number, bLat: number, bLon: number, fraction: number): LatLon {
+  const out = { lat: 0, lon: 0 };
+  greatCircle(aLat, aLon, bLat, bLon).pointAt(fraction, out);
+  return out;
+}
+
+/** The great circle from a to b, prepared for many points along it (the ends' trigonometry done once). */
+export interface GreatCircle {
+  /** Writes into `out` the point at `fraction` (0–1), exactly as `interpolate` gives it; no allocation. */
+  pointAt(fraction: number, out: LatLon): void;
+}
+
+export function greatCircle(aLat: number, aLon: number, bLat: number, bLon: number): GreatCircle {
   const φ1 = aLat * RAD;
   const λ1 = aLon * RAD;
   const φ2 = bLat * RAD;
   const λ2 = bLon * RAD;
   const δ = distanceM(aLat, aLon, bLat, bLon) / EARTH_RADIUS_M;
-  if (δ < 1e-12) return { lat: aLat, lon: aLon };
-  const A = Math.sin((1 - fraction) * δ) / Math.sin(δ);
-  const B = Math.sin(fraction * δ) / Math.sin(δ);
-  const x = A * Math.cos(φ1) * Math.cos(λ1) + B * Math.cos(φ2) * Math.cos(λ2);
-  const y = A * Math.cos(φ1) * Math.sin(λ1) + B * Math.cos(φ2) * Math.sin(λ2);
-  const z = A * Math.sin(φ1) + B * Math.sin(φ2);
-  return { lat: Math.atan2(z, Math.sqrt(x * x + y * y)) * DEG, lon: normalizeLon(Math.atan2(y, x) * DEG) };
+  const sinδ = Math.sin(δ);
+  const cosφ1 = Math.cos(φ1);
+  const cosφ2 = Math.cos(φ2);
+  const cosλ1 = Math.cos(λ1);
+  const cosλ2 = Math.cos(λ2);
+  const sinλ1 = Math.sin(λ1);
+  const sinλ2 = Math.sin(λ2);
+  const sinφ1 = Math.sin(φ1);
+  const sinφ2 = Math.sin(φ2);
+  return {
+    pointAt(fraction, out) {
+      if (δ < 1e-12) {
+        out.lat = aLat;
+        out.lon = aLon;
+        return;
+      }
+      const A = Math.sin((1 - fraction) * δ) / sinδ;
+      const B = Math.sin(fraction * δ) / sinδ;
+      const x = A * cosφ1 * cosλ1 + B * cosφ2 * cosλ2;
+      const y = A * cosφ1 * sinλ1 + B * cosφ2 * sinλ2;
+      const z = A * sinφ1 + B * sinφ2;
+      out.lat = Math.atan2(z, Math.sqrt(x * x + y * y)) * DEG;
+      out.lon = normalizeLon(Math.atan2(y, x) * DEG);
+    },
+  };
 }
 
 /**

@@ -2,7 +2,7 @@
  * The land a connector crosses (decision 082): the straight join from a place to the network, sampled
  * every 200 m along its great circle against Natural Earth 1:10m land outside the declared waterways.
  */
-import { destinationPoint, distanceM, interpolate, normalizeLon } from '../geo/distance.js';
+import { destinationPoint, distanceM, greatCircle, normalizeLon } from '../geo/distance.js';
 import type { LandIndex } from '../geo/land.js';
 import { waterwayAt } from './waterways.js';
 
@@ -16,8 +16,10 @@ export function connectorOverLandKm(land: LandIndex, a: readonly [number, number
   const n = Math.max(1, Math.ceil(lengthKm / STEP_KM));
   const step = lengthKm / n;
   let over = 0;
+  const path = greatCircle(a[1], a[0], b[1], b[0]);
+  const p = { lat: 0, lon: 0 };
   for (let i = 0; i <= n; i++) {
-    const p = interpolate(a[1], a[0], b[1], b[0], i / n);
+    path.pointAt(i / n, p);
     const lon = normalizeLon(p.lon);
     if (land.isLand(lon, p.lat) && waterwayAt(lon, p.lat) === null) {
       over += i === 0 || i === n ? step / 2 : step;

@@ -93,7 +93,8 @@ function passageEdgeCounts(graph: SeaGraph): Map<number, number> {
 
 export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}): RoutingEngine {
   const index = createSnapIndex(graph);
-  const search = createLegSearch(graph);
+  // the landmark bound serves routes under the default closures (and more): most routes
+  const search = createLegSearch(graph, passageMask([]));
   const joinFinder = createJoinFinder(graph, index, options.land);
   const seaTest = createSeaTestMemo();
   const edgeCount = passageEdgeCounts(graph);

@@ -19,6 +19,23 @@ const WIDE_JOIN_EXTRA_NM = 10;
 /** Connectors land-checked per place at most (nearest first), in the first radius and in the wide one. */
 const MAX_CHECKED = 40;
 const MAX_CHECKED_WIDE = 400;
+/** Farthest a place on land is looked at from the coast (km), and the nearer radii tried first. */
+const COAST_SEARCH_KM = 400;
+const COAST_NEAR_KM = [10, 100] as const;
+
+/**
+ * The place's distance to the coast within COAST_SEARCH_KM: the same answer as one search that far, from
+ * a nearer search when it finds the coast within half its radius (the box searched then holds every
+ * nearer segment), so that a port a few km inland does not read the coast of 800 km of box.
+ */
+function coastDistanceKm(land: LandIndex, lon: number, lat: number): number {
+  for (const radius of COAST_NEAR_KM) {
+    const km = land.coastDistanceKm(lon, lat, radius);
+    if (km <= radius / 2) return km;
+  }
+  return land.coastDistanceKm(lon, lat, COAST_SEARCH_KM);
+}
+
 /** Candidate sets kept per place (a port is joined the same way every time). */
 const CANDIDATE_CACHE = 4096;
 
@@ -44,7 +61,7 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
    * Land-checked candidate joins within `extraNm` of the nearest edge allowed by `mask`, and the same
    * among edges outside every passage; with none at sea, the join crossing the least land.
    */
-  const landChecked = (point: LatLon, extraNm: number, mask: number, maxChecked = MAX_CHECKED): Snap[] => {
+  const landChecked = (point: LatLon, extraNm: number, mask: number, allowance: number, maxChecked = MAX_CHECKED): Snap[] => {
     const nearest = index.nearest(point.lat, point.lon, mask);
     if (nearest === null) return [];
     const lists = [index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, nearest.connectorNm + extraNm), mask)];
@@ -54,8 +71,6 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
     const seen = new Set<number>();
     const clear: Snap[] = [];
     const rejected: Snap[] = [];
-    // a place on land crosses land on any connector: it may cross as much as its way to the coast
-    const allowance = land === undefined ? Infinity : CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) ? land.coastDistanceKm(point.lon, point.lat, 400) : 0);
     for (const list of lists) {
       let found = 0;
       for (let i = 0; i < list.length && i < maxChecked && found < MAX_CANDIDATES; i++) {
@@ -82,15 +97,22 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
     }
     return least === null ? [measured(nearest)] : [least];
   };
+  /** The land a connector from the place may cross (km): a place on land crosses land on any connector, as much as its way to the coast. */
+  const landAllowance = (point: LatLon): number => {
+    const land = landIndex?.();
+    if (land === undefined) return Infinity;
+    return CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) ? coastDistanceKm(land, point.lon, point.lat) : 0);
+  };
   const joinsOf = (point: LatLon, mask: number, pointIndex?: number): Snap[] => {
     const key = `${point.lat},${point.lon}`;
     let candidates = candidateCache.get(key);
     if (candidates === undefined) {
       if (index.nearest(point.lat, point.lon, 0) === null) throw offNetworkError(point, pointIndex);
-      candidates = landChecked(point, CANDIDATE_EXTRA_NM, 0);
+      const allowance = landAllowance(point);
+      candidates = landChecked(point, CANDIDATE_EXTRA_NM, 0, allowance);
       if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM)) {
         // a join at sea farther off is taken only when it is not much longer than the near join over land
-        const wide = landChecked(point, CANDIDATE_WIDE_EXTRA_NM, 0, MAX_CHECKED_WIDE);
+        const wide = landChecked(point, CANDIDATE_WIDE_EXTRA_NM, 0, allowance, MAX_CHECKED_WIDE);
         const near = candidates[0]?.connectorNm ?? Infinity;
         if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity) && wide[0]!.connectorNm <= WIDE_JOIN_FACTOR * near + WIDE_JOIN_EXTRA_NM) candidates = wide;
       }
@@ -100,7 +122,7 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
     const open = candidates.filter((c) => (mask & (1 << graph.edgePassage[c.edge]!)) === 0);
     if (open.length > 0) return open;
     // every join lies in a closed passage (a place with no join outside the passages): the joins outside it
-    const found = landChecked(point, CANDIDATE_EXTRA_NM, mask);
+    const found = landChecked(point, CANDIDATE_EXTRA_NM, mask, landAllowance(point));
     if (found.length === 0) throw offNetworkError(point, pointIndex);
     return found;
   };

@@ -1,16 +1,26 @@
 /**
  * A* over the sea graph for one leg of a route, from the joins of one place to the joins of the next,
  * on typed arrays allocated once per engine and reused by generation stamps (hot code: no allocation
- * per relaxed edge).
+ * per relaxed edge). The heuristic is a landmark (ALT) bound (decision 137): network distances from a
+ * few landmarks, computed when the engine is made, bound the distance left through the triangle
+ * inequality; the great circle to the target, which underestimates badly when a route goes round a
+ * continent, serves only when the mask opens edges the landmarks were computed without.
  */
 import type { SeaGraph } from './graph.js';
+import { NodeHeap } from './node-heap.js';
 import { RoutingError, type LatLon } from './route-types.js';
 import type { Snap } from './snap.js';
 
 const RAD = Math.PI / 180;
 const EARTH_NM = 6_371_008.8 / 1852;
-/** The heuristic is the great-circle distance; the factor absorbs the snapped point's planar interpolation. */
+/**
+ * Both bounds are scaled down by this: it absorbs the snapped point's planar interpolation (great circle), and
+ * keeps near-equal ways to the target evaluated as with the great circle, so that the same one is kept (decision 137).
+ */
 const HEURISTIC_FACTOR = 0.999;
+/** Landmarks of the ALT bound (decision 137), and the most of them read per search (those bounding the sources best). */
+const LANDMARKS = 16;
+const ACTIVE_LANDMARKS = 6;
 
 /** The network part of the best leg: its edges from startNode to endNode (none when both joins lie on one edge) and the joins used. */
 export interface LegPath {
@@ -33,8 +43,84 @@ export interface LegSearch {
   searchLeg(sources: readonly Snap[], targets: readonly Snap[], target: LatLon, mask: number): LegPath;
 }
 
-export function createLegSearch(graph: SeaGraph): LegSearch {
+/**
+ * Network distances (nm) from LANDMARKS nodes spread over the graph (each the node farthest from those
+ * chosen before), over the edges `mask` allows: node-major, distance from landmark l to node v at
+ * v * LANDMARKS + l; Infinity where a node is not reached.
+ */
+export function landmarkDistances(graph: SeaGraph, mask: number, count = LANDMARKS): Float64Array {
   const n = graph.nodeCount;
+  const table = new Float64Array(n * count).fill(Infinity);
+  const dist = new Float64Array(n);
+  const nearest = new Float64Array(n).fill(Infinity);
+  const heap = new NodeHeap(n);
+  const dijkstra = (from: number) => {
+    dist.fill(Infinity);
+    dist[from] = 0;
+    heap.size = 0;
+    heap.push(0, from);
+    while (heap.size > 0) {
+      const d = heap.peekKey();
+      const u = heap.pop();
+      if (d > dist[u]!) continue;
+      for (let i = graph.offsets[u]!, end = graph.offsets[u + 1]!; i < end; i++) {
+        const e = graph.arcEdge[i]!;
+        if (mask & (1 << graph.edgePassage[e]!)) continue;
+        const v = graph.target[i]!;
+        const dv = d + graph.edgeNm[e]!;
+        if (dv < dist[v]!) {
+          dist[v] = dv;
+          heap.push(dv, v);
+        }
+      }
+    }
+  };
+  // the first landmark is the node farthest from node 0 in the largest connected part of the graph (under
+  // the mask, the insides of closed passages are cut off); each next one the node of that part farthest
+  // from all chosen. Nodes outside it are at Infinity from every landmark: they bound nothing.
+  if (n === 0) return table;
+  let start = 0;
+  let largest = 0;
+  const part = new Int32Array(n).fill(-1);
+  for (let v = 0; v < n; v++) {
+    if (part[v] !== -1) continue;
+    dijkstra(v);
+    let size = 0;
+    for (let u = 0; u < n; u++) {
+      if (Number.isFinite(dist[u]!)) {
+        part[u] = v;
+        size++;
+      }
+    }
+    if (size > largest) {
+      largest = size;
+      start = v;
+    }
+    if (2 * size > n) break;
+  }
+  dijkstra(start);
+  let next = start;
+  for (let v = 0; v < n; v++) if (Number.isFinite(dist[v]!) && dist[v]! > dist[next]!) next = v;
+  for (let l = 0; l < count; l++) {
+    dijkstra(next);
+    for (let v = 0; v < n; v++) {
+      table[v * count + l] = dist[v]!;
+      if (dist[v]! < nearest[v]!) nearest[v] = dist[v]!;
+    }
+    for (let v = 0; v < n; v++) if (Number.isFinite(nearest[v]!) && nearest[v]! > nearest[next]!) next = v;
+  }
+  return table;
+}
+
+/** `landmarkMask`: the closures the landmark bound is computed under; it serves searches whose mask closes at least these. */
+export function createLegSearch(graph: SeaGraph, landmarkMask = 0): LegSearch {
+  const n = graph.nodeCount;
+  const landmarks = landmarkDistances(graph, landmarkMask);
+  /** Per active landmark (the search under way): the bound's two constants, from the target joins. */
+  const activeLandmark = new Int32Array(ACTIVE_LANDMARKS);
+  const activeLow = new Float64Array(ACTIVE_LANDMARKS);
+  const activeHigh = new Float64Array(ACTIVE_LANDMARKS);
+  let activeCount = 0;
   const cosLat = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     cosLat[i] = Math.cos(graph.lat[i]! * RAD);
@@ -91,6 +177,56 @@ export function createLegSearch(graph: SeaGraph): LegSearch {
     return top;
   };
 
+  /**
+   * The landmarks of this search: none when the mask opens an edge the landmark distances were computed
+   * without; else those whose bound at the first source is largest, with their constants over the target
+   * joins' ends (a landmark that does not reach every end is left out).
+   */
+  const landmarkLow = new Float64Array(LANDMARKS);
+  const landmarkHigh = new Float64Array(LANDMARKS);
+  const landmarkAtSource = new Float64Array(LANDMARKS);
+  const chooseLandmarks = (sources: readonly Snap[], targets: readonly Snap[], mask: number) => {
+    activeCount = 0;
+    if ((mask & landmarkMask) !== landmarkMask || n === 0) return;
+    const from = graph.edgeA[sources[0]!.edge]! * LANDMARKS;
+    for (let l = 0; l < LANDMARKS; l++) {
+      let low = Infinity;
+      let high = -Infinity;
+      for (let ti = 0; ti < targets.length; ti++) {
+        const t = targets[ti]!;
+        const len = graph.edgeNm[t.edge]!;
+        const dA = landmarks[graph.edgeA[t.edge]! * LANDMARKS + l]!;
+        const dB = landmarks[graph.edgeB[t.edge]! * LANDMARKS + l]!;
+        const cA = t.connectorNm + t.t * len;
+        const cB = t.connectorNm + (1 - t.t) * len;
+        low = Math.min(low, dA + cA, dB + cB);
+        high = Math.max(high, dA - cA, dB - cB);
+      }
+      landmarkLow[l] = low;
+      landmarkHigh[l] = high;
+      const d = landmarks[from + l]!;
+      landmarkAtSource[l] = Number.isFinite(low) && Number.isFinite(high) && Number.isFinite(d) ? Math.max(low - d, d - high) : -Infinity;
+    }
+    // the best ACTIVE_LANDMARKS by their bound at the source (insertion into a short sorted list)
+    for (let l = 0; l < LANDMARKS; l++) {
+      const value = landmarkAtSource[l]!;
+      if (value === -Infinity) continue;
+      let k: number;
+      if (activeCount < ACTIVE_LANDMARKS) k = activeCount++;
+      else if (landmarkAtSource[activeLandmark[ACTIVE_LANDMARKS - 1]!]! >= value) continue;
+      else k = ACTIVE_LANDMARKS - 1;
+      while (k > 0 && landmarkAtSource[activeLandmark[k - 1]!]! < value) {
+        activeLandmark[k] = activeLandmark[k - 1]!;
+        k--;
+      }
+      activeLandmark[k] = l;
+    }
+    for (let k = 0; k < activeCount; k++) {
+      activeLow[k] = landmarkLow[activeLandmark[k]!]!;
+      activeHigh[k] = landmarkHigh[activeLandmark[k]!]!;
+    }
+  };
+
   const searchLeg = (sources: readonly Snap[], targets: readonly Snap[], target: LatLon, mask: number): LegPath => {
     let best = Infinity;
     let bestEnd = -1;
@@ -116,10 +252,22 @@ export function createLegSearch(graph: SeaGraph): LegSearch {
     const latT = target.lat * RAD;
     const lonT = target.lon * RAD;
     const h = (node: number) => {
-      const sdLat = Math.sin((graph.lat[node]! * RAD - latT) / 2);
-      const sdLon = Math.sin((graph.lon[node]! * RAD - lonT) / 2);
-      const a = sdLat * sdLat + cosLat[node]! * cosT * sdLon * sdLon;
-      return 2 * EARTH_NM * Math.asin(Math.min(1, Math.sqrt(a))) * HEURISTIC_FACTOR;
+      // with landmarks the great circle is left out: their bound is the tighter one almost everywhere, and cheaper
+      let bound = 0;
+      if (activeCount === 0) {
+        const sdLat = Math.sin((graph.lat[node]! * RAD - latT) / 2);
+        const sdLon = Math.sin((graph.lon[node]! * RAD - lonT) / 2);
+        const a = sdLat * sdLat + cosLat[node]! * cosT * sdLon * sdLon;
+        bound = 2 * EARTH_NM * Math.asin(Math.min(1, Math.sqrt(a))) * HEURISTIC_FACTOR;
+      }
+      // through landmark l, for every target join τ (cost c_τ beyond its node): d(v, τ) + c_τ ≥ d(l, τ) + c_τ − d(l, v) and ≥ d(l, v) − (d(l, τ) − c_τ)
+      const row = node * LANDMARKS;
+      for (let k = 0; k < activeCount; k++) {
+        const d = landmarks[row + activeLandmark[k]!]!;
+        const viaLandmark = Math.max(activeLow[k]! - d, d - activeHigh[k]!) * HEURISTIC_FACTOR;
+        if (viaLandmark > bound) bound = viaLandmark;
+      }
+      return bound;
     };
     const seed = (node: number, cost: number, si: number) => {
       if (stamp[node] === generation && g[node]! <= cost) return;
@@ -135,6 +283,7 @@ export function createLegSearch(graph: SeaGraph): LegSearch {
       termCost[node] = cost;
       termOf[node] = ti;
     };
+    chooseLandmarks(sources, targets, mask);
     for (let si = 0; si < sources.length; si++) {
       const s = sources[si]!;
       const len = graph.edgeNm[s.edge]!;
@@ -187,5 +336,5 @@ export function createLegSearch(graph: SeaGraph): LegSearch {
     return { edges: path, startNode: node, endNode: bestEnd, lengthNm: best, s: sources[seedOf[node]!]!, t: targets[bestT]! };
   };
 
-  return { bytes: n * 44 + heapKey.byteLength + heapNode.byteLength, searchLeg };
+  return { bytes: n * 44 + landmarks.byteLength + heapKey.byteLength + heapNode.byteLength, searchLeg };
 }

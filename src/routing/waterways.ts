@@ -447,9 +447,25 @@ const WATERWAY_BOUNDS: readonly (readonly [number, number, number, number])[] = 
   return [Math.min(...lons) - dLon, Math.min(...lats) - dLat, Math.max(...lons) + dLon, Math.max(...lats) + dLat];
 });
 
+/** Per 1° cell (from -180, -90) that a waterway's bounding box touches, those waterways in list order (other cells hold none). */
+const WATERWAYS_BY_CELL = new Map<number, number[]>();
+WATERWAY_BOUNDS.forEach(([west, south, east, north], i) => {
+  for (let y = Math.max(0, Math.floor(south + 90)); y <= Math.min(179, Math.floor(north + 90)); y++) {
+    for (let x = Math.max(0, Math.floor(west + 180)); x <= Math.min(359, Math.floor(east + 180)); x++) {
+      const cell = y * 360 + x;
+      WATERWAYS_BY_CELL.set(cell, [...(WATERWAYS_BY_CELL.get(cell) ?? []), i]);
+    }
+  }
+});
+const NO_WATERWAY: readonly number[] = [];
+const EVERY_WATERWAY: readonly number[] = WATERWAYS.map((_, i) => i);
+
 /** The waterway containing the point, or null (hot: asked for every sampled point of a route near a coast). */
 export function waterwayAt(lon: number, lat: number): Waterway | null {
-  for (let i = 0; i < WATERWAYS.length; i++) {
+  const inGrid = lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90;
+  const candidates = inGrid ? (WATERWAYS_BY_CELL.get(Math.min(179, Math.floor(lat + 90)) * 360 + Math.min(359, Math.floor(lon + 180))) ?? NO_WATERWAY) : EVERY_WATERWAY;
+  for (let k = 0; k < candidates.length; k++) {
+    const i = candidates[k]!;
     const [west, south, east, north] = WATERWAY_BOUNDS[i]!;
     if (lon < west || lon > east || lat < south || lat > north) continue;
     const w = WATERWAYS[i]!;

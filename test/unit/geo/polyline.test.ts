@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bearingDeg, destinationPoint, distanceM, distanceNm, distanceToSegmentM, interpolate } from '../../../src/geo/distance.js';
+import { bearingDeg, destinationPoint, distanceM, distanceNm, distanceToSegmentM, greatCircle, interpolate } from '../../../src/geo/distance.js';
 import { Polyline } from '../../../src/geo/polyline.js';
 
 test('great-circle distance, bearing, destination and interpolation', () => {
@@ -14,6 +14,18 @@ test('great-circle distance, bearing, destination and interpolation', () => {
   // Across the antimeridian the midpoint stays on the short side.
   const mid = interpolate(0, 179, 0, -179, 0.5);
   assert.ok(Math.abs(Math.abs(mid.lon) - 180) < 1e-6 && Math.abs(mid.lat) < 1e-9);
+  // the prepared great circle gives the same points, into a reused object
+  const quarterOfEquator = greatCircle(0, 0, 0, 90);
+  const out = { lat: NaN, lon: NaN };
+  quarterOfEquator.pointAt(0.5, out);
+  assert.ok(Math.abs(out.lon - 45) < 1e-9 && Math.abs(out.lat) < 1e-9);
+  const toPole = greatCircle(10, 20, 60, -30);
+  for (const f of [0, 0.3, 1]) {
+    toPole.pointAt(f, out);
+    assert.deepEqual(out, interpolate(10, 20, 60, -30, f));
+  }
+  toPole.pointAt(1, out);
+  assert.ok(Math.abs(out.lat - 60) < 1e-9 && Math.abs(out.lon + 30) < 1e-9);
   assert.ok(Math.abs(distanceToSegmentM({ lat: 0.1, lon: 0.5 }, { lat: 0, lon: 0 }, { lat: 0, lon: 1 }) - 11_120) < 20);
   assert.ok(Math.abs(distanceToSegmentM({ lat: 0, lon: 2 }, { lat: 0, lon: 0 }, { lat: 0, lon: 1 }) - 111_195) < 20);
 });

@@ -54,3 +54,21 @@ test('waterwayAt: points around every corridor are inside exactly when the brute
   }
   assert.ok(inside > 200 && outside > 200, `${inside} inside, ${outside} outside`);
 });
+
+test('waterwayAt: the corners and edges of every box are inside (the 1° cells read hold the boxes whole, bounds included)', () => {
+  for (const w of WATERWAYS) {
+    if (w.box === undefined) continue;
+    const [west, south, east, north] = w.box;
+    for (const [lon, lat] of [
+      [west, south],
+      [east, north],
+      [west, north],
+      [east, south],
+      [(west + east) / 2, north],
+      [east, (south + north) / 2],
+    ] as const) {
+      assert.notEqual(waterwayAt(lon, lat), null, `${w.name}: ${lon},${lat}`);
+    }
+    assert.equal(waterwayAt(east + 1e-9, north + 1e-9) === w, false, `${w.name}: just outside its north-east corner`);
+  }
+});
