@@ -1,8 +1,8 @@
 // Builds resources/routing/marnet-50km.json.gz (and its EUPL-1.2 licence text) from the Eurostat marnet
 // GeoJSON in ../shared/data/geo (or the directory given). Run after `npm run build`. Decision 032.
-// The land check of decision 052 runs on the way: every node and edge against Natural Earth 1:10m land
-// outside the declared waterways (src/routing/waterways.ts); nodes on land move to the nearest water,
-// edges crossing land follow a water path instead. The report is printed (and written with --report FILE).
+// The land check of decisions 052 and 136 runs on the way: every node and edge against Natural Earth 1:10m
+// land outside the declared waterways (src/routing/waterways.ts); nodes on land move to the nearest water,
+// edges with a run of land over 0.5 km (sampled every 100 m) follow a water path instead. The report is printed (and written with --report FILE).
 // Usage: npm run build:routing [-- <geo dir>] [--report FILE]
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -21,17 +21,17 @@ const { lines, report } = repairNetworkLines(marnet, landIndex());
 const km = (x) => x.toFixed(1);
 console.log(`land check (Natural Earth 1:10m, waterways excluded) in ${((performance.now() - started) / 1000).toFixed(0)} s:`);
 console.log(`  ${report.nodesChecked} nodes: ${report.nodesMoved.length} on land moved to the nearest water, ${report.nodesUnmoved.length} left (no water within 25 km)`);
-console.log(`  ${report.edgesChecked} edges: ${report.edgesRepaired.length} crossing land replaced by a water path, ${report.edgesUnresolved.length} left (no water path found)`);
+console.log(`  ${report.edgesChecked} edges: ${report.edgesRepaired.length} with a run of land over 0.5 km replaced by a water path, ${report.edgesUnresolved.length} left (no water path found)`);
 const before = report.edgesRepaired.reduce((s, e) => s + e.lengthKm, 0);
 const after = report.edgesRepaired.reduce((s, e) => s + e.newLengthKm, 0);
 console.log(`  replaced edges: ${km(before)} km before, ${km(after)} km after (+${km(after - before)} km)`);
 for (const n of report.nodesUnmoved) console.log(`  node left on land: ${n.at.join(',')} (${km(n.inlandKm)} km inland)`);
 for (const e of report.edgesUnresolved)
-  console.log(`  edge left: ${e.from.join(',')} → ${e.to.join(',')}${e.pass ? ` [${e.pass}]` : ''}, ${km(e.inlandKm)} km inland at ${e.at?.map((x) => x.toFixed(3)).join(',')}`);
+  console.log(`  edge left: ${e.from.join(',')} → ${e.to.join(',')}${e.pass ? ` [${e.pass}]` : ''}, a run of ${km(e.landRunKm)} km of land at ${e.at?.map((x) => x.toFixed(3)).join(',')}`);
 if (reportFile) writeFileSync(reportFile, JSON.stringify(report, null, 1));
 const out = SHIPPED_SEA_NETWORK();
 mkdirSync(dirname(out), { recursive: true });
-const bytes = encodeSeaNetwork(lines, 50, `eurostat/searoute @ 88a2e568, ${source}; land-checked (decision 052)`);
+const bytes = encodeSeaNetwork(lines, 50, `eurostat/searoute @ 88a2e568, ${source}; land-checked (decisions 052, 136)`);
 writeFileSync(out, bytes);
 copyFileSync(join(geoDir, 'LICENSE.EUPL'), join(dirname(out), 'LICENSE.EUPL'));
 console.log(`${lines.length} lines; wrote ${out} (${(bytes.length / 1024).toFixed(0)} KiB) and LICENSE.EUPL`);
