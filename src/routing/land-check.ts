@@ -40,7 +40,8 @@ export interface SegmentLand {
   inlandLengthKm: number;
 }
 
-const inWaterway = (lon: number, lat: number) => waterwayAt(lon, lat) !== null;
+/** True inside a declared waterway (water the 1:10m land mask draws as land). */
+export const inWaterway = (lon: number, lat: number) => waterwayAt(lon, lat) !== null;
 
 /**
  * The longest run of land (km) on the great circle from a to b, sampled every 100 m, outside the declared
