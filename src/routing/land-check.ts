@@ -195,8 +195,11 @@ function gridWaterPath(land: LandIndex, a: readonly [number, number], b: readonl
       if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
       const n = ny * width + nx;
       if (!isWater(n)) continue;
-      // no corner cutting: a diagonal step needs both cells beside it to be water, or its line may cross land
+      // no corner cutting: a diagonal step needs both cells beside it to be water, or its line may cross land;
+      // and no step over a strip of land narrower than a cell (its midpoint on land)
       if (dx !== 0 && dy !== 0 && !(isWater(y * width + nx) && isWater(ny * width + x))) continue;
+      const [cx, cy] = centre(c);
+      if (inlandKm(land, cx + (dx * cellDeg) / 2, cy + (dy * cellDeg) / 2) > 0) continue;
       const candidate = cost[c]! + w;
       if (candidate < cost[n]!) {
         cost[n] = candidate;

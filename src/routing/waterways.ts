@@ -393,6 +393,16 @@ export const WATERWAYS: readonly Waterway[] = [
     ],
   },
   {
+    // the 1:10m mask closes the barrier beach at Port-Bouët: the canal that opens the Ébrié lagoon to the sea (decision 136)
+    name: 'Vridi Canal to Abidjan',
+    kind: 'canal',
+    halfWidthKm: 0.3,
+    path: [
+      [-4.0105, 5.2425],
+      [-4.008, 5.226],
+    ],
+  },
+  {
     name: 'Karnaphuli River to Chittagong',
     kind: 'river',
     halfWidthKm: 3,
