@@ -35,16 +35,23 @@ for (const e of report.edgesUnresolved)
   console.log(`  edge left: ${e.from.join(',')} → ${e.to.join(',')}${e.pass ? ` [${e.pass}]` : ''}, a run of ${km(e.landRunKm)} km of land at ${e.at?.map((x) => x.toFixed(3)).join(',')}`);
 const spurStarted = performance.now();
 const ports = readPortTableFile().ports.filter((p) => p.harbor_size === 'large' || p.harbor_size === 'medium');
-const { lines, report: spurs } = addPortSpurs(
-  repaired,
-  ports.map((p) => ({ name: `${p.locode ?? p.port_id} ${p.name}`, lat: p.lat, lon: p.lon })),
-  land,
-);
-const spurKm = spurs.spurs.reduce((s, x) => s + x.lengthKm, 0);
+const places = ports.map((p) => ({ name: `${p.locode ?? p.port_id} ${p.name}`, lat: p.lat, lon: p.lon }));
+// a spur may become the nearest edge of another port behind a headland: passes until no port needs a new spur
+let lines = repaired;
+const spurs = [];
+let unjoined = [];
+for (let pass = 1; pass <= 3; pass++) {
+  const added = addPortSpurs(lines, places, land);
+  lines = added.lines;
+  spurs.push(...added.report.spurs);
+  unjoined = added.report.unjoined;
+  if (added.report.spurs.length === 0) break;
+}
+const spurKm = spurs.reduce((s, x) => s + x.lengthKm, 0);
 console.log(`port spurs (large and medium ports whose straight joins all cross > 0.5 km of land) in ${((performance.now() - spurStarted) / 1000).toFixed(0)} s:`);
-console.log(`  ${spurs.placesChecked} ports checked: ${spurs.spurs.length} spurs added (${km(spurKm)} km), ${spurs.unjoined.length} left (no water path to the network)`);
-for (const u of spurs.unjoined) console.log(`  port left: ${u.name} at ${u.at.join(',')}, its joins cross ${km(u.connectorLandKm)} km of land`);
-if (reportFile) writeFileSync(reportFile, JSON.stringify({ ...report, spurs }, null, 1));
+console.log(`  ${places.length} ports: ${spurs.length} spurs added (${km(spurKm)} km), ${unjoined.length} left (no water path to the network)`);
+for (const u of unjoined) console.log(`  port left: ${u.name} at ${u.at.join(',')}, its joins cross ${km(u.connectorLandKm)} km of land`);
+if (reportFile) writeFileSync(reportFile, JSON.stringify({ ...report, spurs, unjoined }, null, 1));
 const out = SHIPPED_SEA_NETWORK();
 mkdirSync(dirname(out), { recursive: true });
 const bytes = encodeSeaNetwork(lines, 50, `eurostat/searoute @ 88a2e568, ${source}; land-checked (decisions 052, 136)`);
