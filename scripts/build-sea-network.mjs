@@ -4,7 +4,7 @@
 // land outside the declared waterways (src/routing/waterways.ts); nodes on land move to the nearest water,
 // edges with a run of land over 0.5 km (sampled every 100 m) follow a water path instead. Then every large
 // and medium port of the port table whose straight joins all cross land gets a spur over water to the
-// nearest network node it reaches (src/routing/port-spurs.ts). The report is printed (and written with --report FILE).
+// nearest network edge point it reaches (src/routing/port-spurs.ts). The report is printed (and written with --report FILE).
 // Usage: npm run build:routing [-- <geo dir>] [--report FILE]
 import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
