@@ -1,19 +1,26 @@
 /**
- * The land check of the sea network (decision 052, docs/routing.md): how far a point or a segment lies
- * inland on Natural Earth 1:10m outside the declared waterways, and the repair the network build applies
- * to marnet — nodes on land moved to the nearest water, edges that cross land replaced by a path found
- * over a water grid around them (then straightened as far as the water allows).
+ * The land check of the sea network (decisions 052 and 136, docs/routing.md): how far a point or a segment
+ * lies inland on Natural Earth 1:10m outside the declared waterways, and the repair the network build
+ * applies to marnet — nodes on land moved to the nearest water, edges with a run of land longer than the
+ * land audit allows (issue 28) replaced by a path found over a water grid around them (then straightened as
+ * far as the water allows).
  */
 import { distanceM, interpolate, normalizeLon } from '../geo/distance.js';
 import type { LandIndex } from '../geo/land.js';
 import type { NetworkLine } from './graph.js';
+import { lineOverLand } from './line-land.js';
 import { NodeHeap } from './node-heap.js';
 import { waterwayAt } from './waterways.js';
 
-/** Deeper than this inland (km) a network segment counts as crossing land. */
-export const NETWORK_INLAND_TOLERANCE_KM = 0.5;
-/** Repaired segments are held to this (km), so a repair is clearly clean. */
-const REPAIR_TOLERANCE_KM = 0.2;
+/**
+ * A network edge with a run of land longer than this (km; consecutive samples 100 m apart on land outside the
+ * declared waterways) crosses land: the rule of the land audit (issue 28, decision 136).
+ */
+export const NETWORK_LAND_RUN_KM = 0.5;
+/** segmentLand's default: deeper than this inland (km) a sample counts as inland. */
+const DEPTH_TOLERANCE_KM = 0.5;
+/** Repaired segments are held to runs of land of at most this (km), so a repair is clearly clean. */
+const REPAIR_LAND_RUN_KM = 0.3;
 /** Deepest inland distance measured; farther is reported as this. */
 const MAX_MEASURED_KM = 100;
 
@@ -33,6 +40,18 @@ export interface SegmentLand {
   inlandLengthKm: number;
 }
 
+/** True inside a declared waterway (water the 1:10m land mask draws as land). */
+export const inWaterway = (lon: number, lat: number) => waterwayAt(lon, lat) !== null;
+
+/**
+ * The longest run of land (km) on the great circle from a to b, sampled every 100 m, outside the declared
+ * waterways; the walk stops once a run exceeds `stopAboveKm`.
+ */
+export function landRunKm(land: LandIndex, a: readonly [number, number], b: readonly [number, number], stopAboveKm = Infinity): { km: number; at: [number, number] | null } {
+  const r = lineOverLand(land, [a, b], inWaterway, stopAboveKm);
+  return { km: r.longestRunKm, at: r.runAt };
+}
+
 /** Segments longer than this (km) are checked in halves; shorter ones are first tested whole against the coast. */
 const OPEN_SEA_TEST_KM = 100;
 
@@ -43,7 +62,7 @@ function openSea(land: LandIndex, a: readonly [number, number], b: readonly [num
 }
 
 /** Samples the great circle from a to b (both [lon, lat]) every `stepKm` (ends included). */
-export function segmentLand(land: LandIndex, a: readonly [number, number], b: readonly [number, number], stepKm = 0.5, tolerance = NETWORK_INLAND_TOLERANCE_KM): SegmentLand {
+export function segmentLand(land: LandIndex, a: readonly [number, number], b: readonly [number, number], stepKm = 0.5, tolerance = DEPTH_TOLERANCE_KM): SegmentLand {
   const lengthKm = distanceM(a[1], a[0], b[1], b[0]) / 1000;
   if (lengthKm > OPEN_SEA_TEST_KM) {
     // Halves, so that stretches of open ocean are recognised whole (openSea) instead of sampled.
@@ -176,6 +195,11 @@ function gridWaterPath(land: LandIndex, a: readonly [number, number], b: readonl
       if (nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
       const n = ny * width + nx;
       if (!isWater(n)) continue;
+      // no corner cutting: a diagonal step needs both cells beside it to be water, or its line may cross land;
+      // and no step over a strip of land narrower than a cell (its midpoint on land)
+      if (dx !== 0 && dy !== 0 && !(isWater(y * width + nx) && isWater(ny * width + x))) continue;
+      const [cx, cy] = centre(c);
+      if (inlandKm(land, cx + (dx * cellDeg) / 2, cy + (dy * cellDeg) / 2) > 0) continue;
       const candidate = cost[c]! + w;
       if (candidate < cost[n]!) {
         cost[n] = candidate;
@@ -191,20 +215,15 @@ function gridWaterPath(land: LandIndex, a: readonly [number, number], b: readonl
   return [[a[0], a[1]], ...path, [bx, b[1]]];
 }
 
-/**
- * Greedy straightening: from each kept point, the farthest later point reachable over clear water. The
- * ends may lie on the coast (a node up to the network tolerance inland), so their own depth is allowed.
- */
+/** Greedy straightening: from each kept point, the farthest later point reachable with no run of land over REPAIR_LAND_RUN_KM. */
 function straighten(land: LandIndex, points: [number, number][]): [number, number][] | null {
-  const first = points[0]!;
-  const last = points[points.length - 1]!;
-  const tolerance = Math.max(REPAIR_TOLERANCE_KM, inlandKm(land, first[0], first[1]) + 0.05, inlandKm(land, last[0], last[1]) + 0.05);
+  const clear = (a: [number, number], b: [number, number]) => landRunKm(land, a, b, REPAIR_LAND_RUN_KM).km <= REPAIR_LAND_RUN_KM;
   const kept: [number, number][] = [points[0]!];
   let i = 0;
   while (i < points.length - 1) {
     let j = i + 1;
-    if (!segmentClear(land, points[i]!, points[j]!, tolerance)) return null;
-    while (j + 1 < points.length && segmentClear(land, points[i]!, points[j + 1]!, tolerance)) j++;
+    if (!clear(points[i]!, points[j]!)) return null;
+    while (j + 1 < points.length && clear(points[i]!, points[j + 1]!)) j++;
     kept.push(points[j]!);
     i = j;
   }
@@ -224,9 +243,8 @@ export function waterPath(land: LandIndex, a: readonly [number, number], b: read
   return null;
 }
 
-/** The water point nearest to a point on land, searched on a fine grid out to `maxKm`, or null. */
-export function nearestWaterPoint(land: LandIndex, lon: number, lat: number, maxKm = 25): [number, number] | null {
-  const step = 0.005;
+/** The water point nearest to a point on land, searched on a grid of `step` degrees out to `maxKm`, or null. */
+export function nearestWaterPoint(land: LandIndex, lon: number, lat: number, maxKm = 25, step = 0.005): [number, number] | null {
   const rings = Math.ceil(maxKm / (step * 111));
   const k = Math.max(0.05, Math.cos((lat * Math.PI) / 180));
   for (let r = 1; r <= rings; r++) {
@@ -256,17 +274,19 @@ export interface LandRepairReport {
   edgesChecked: number;
   nodesMoved: { from: [number, number]; to: [number, number]; inlandKm: number }[];
   nodesUnmoved: { at: [number, number]; inlandKm: number }[];
-  edgesRepaired: { from: [number, number]; to: [number, number]; pass: string | null; inlandKm: number; addedPoints: number; lengthKm: number; newLengthKm: number }[];
-  edgesUnresolved: { from: [number, number]; to: [number, number]; pass: string | null; inlandKm: number; at: [number, number] | null }[];
+  /** Edges whose longest run of land (`landRunKm`) was over NETWORK_LAND_RUN_KM. */
+  edgesRepaired: { from: [number, number]; to: [number, number]; pass: string | null; landRunKm: number; addedPoints: number; lengthKm: number; newLengthKm: number }[];
+  edgesUnresolved: { from: [number, number]; to: [number, number]; pass: string | null; landRunKm: number; at: [number, number] | null }[];
 }
 
 const key = (p: readonly [number, number]) => `${p[0] === -180 ? 180 : p[0]},${p[1]}`;
 const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
- * The network build's land check (decision 052): every node and edge of the lines is checked against
- * Natural Earth 1:10m outside the declared waterways; nodes on land move to the nearest water, edges
- * crossing land are replaced by a clear water path (so no edge is dropped and the graph keeps its
+ * The network build's land check (decisions 052, 136): every node and edge of the lines is checked against
+ * Natural Earth 1:10m outside the declared waterways; nodes on land (at any depth, so that no run of land
+ * continues from one edge into the next) move to the nearest water, edges with a run of land longer than
+ * NETWORK_LAND_RUN_KM are replaced by a clear water path (so no edge is dropped and the graph keeps its
  * connections and passages). Edges with no water path are kept and reported.
  */
 export function repairNetworkLines(lines: readonly NetworkLine[], land: LandIndex): { lines: NetworkLine[]; report: LandRepairReport } {
@@ -279,8 +299,8 @@ export function repairNetworkLines(lines: readonly NetworkLine[], land: LandInde
       if (seenNodes.has(k)) continue;
       seenNodes.add(k);
       const depth = inlandKm(land, p[0], p[1]);
-      if (depth <= NETWORK_INLAND_TOLERANCE_KM) continue;
-      const to = nearestWaterPoint(land, p[0], p[1]);
+      if (depth === 0) continue;
+      const to = nearestWaterPoint(land, p[0], p[1], 2, 0.001) ?? nearestWaterPoint(land, p[0], p[1]);
       if (to === null) {
         report.nodesUnmoved.push({ at: [p[0], p[1]], inlandKm: round6(depth) });
         continue;
@@ -319,12 +339,12 @@ export function repairNetworkLines(lines: readonly NetworkLine[], land: LandInde
 /** Checks one edge; when it crosses land, the interior points of its replacement (reported either way). */
 function checkEdge(land: LandIndex, a: [number, number], b: [number, number], pass: string | null, report: LandRepairReport): [number, number][] | null {
   report.edgesChecked++;
-  const check = segmentLand(land, a, b);
-  if (check.maxKm <= NETWORK_INLAND_TOLERANCE_KM) return null;
+  const check = landRunKm(land, a, b);
+  if (check.km <= NETWORK_LAND_RUN_KM) return null;
   const path = waterPath(land, a, b);
   const lengthKm = distanceM(a[1], a[0], b[1], b[0]) / 1000;
   if (path === null) {
-    report.edgesUnresolved.push({ from: a, to: b, pass, inlandKm: round6(check.maxKm), at: check.at });
+    report.edgesUnresolved.push({ from: a, to: b, pass, landRunKm: round6(check.km), at: check.at });
     return null;
   }
   // Interior points on [-180, 180]; the graph joins ±180 itself.
@@ -332,6 +352,6 @@ function checkEdge(land: LandIndex, a: [number, number], b: [number, number], pa
   const all = [a, ...interior, b];
   let newLengthKm = 0;
   for (let k = 1; k < all.length; k++) newLengthKm += distanceM(all[k - 1]![1], all[k - 1]![0], all[k]![1], all[k]![0]) / 1000;
-  report.edgesRepaired.push({ from: a, to: b, pass, inlandKm: round6(check.maxKm), addedPoints: interior.length, lengthKm: round6(lengthKm), newLengthKm: round6(newLengthKm) });
+  report.edgesRepaired.push({ from: a, to: b, pass, landRunKm: round6(check.km), addedPoints: interior.length, lengthKm: round6(lengthKm), newLengthKm: round6(newLengthKm) });
   return interior;
 }

@@ -24,9 +24,13 @@ export interface LineLand {
 const STEP_KM = 0.1;
 const OPEN_SEA_TEST_KM = 100;
 
-/** Measures the land a line of [lon, lat] points crosses. */
-export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [number, number])[], water: (lon: number, lat: number) => boolean = () => false): LineLand {
+/**
+ * Measures the land a line of [lon, lat] points crosses. With `stopAboveRunKm`, the walk stops as soon as a
+ * run of land exceeds it (the answer then only says that: `longestRunKm` above the limit).
+ */
+export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [number, number])[], water: (lon: number, lat: number) => boolean = () => false, stopAboveRunKm = Infinity): LineLand {
   const result: LineLand = { overLandKm: 0, longestRunKm: 0, runAt: null, startRunKm: 0, endRunKm: 0, longestInnerRunKm: 0, innerRunAt: null };
+  let stopped = false;
   let run = 0;
   let runStart: [number, number] | null = null;
   let runFromStart = false;
@@ -51,6 +55,7 @@ export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [n
       if (run > result.longestRunKm) {
         result.longestRunKm = run;
         result.runAt = runStart;
+        stopped = run > stopAboveRunKm;
       }
     } else {
       endRun();
@@ -62,7 +67,7 @@ export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [n
     if (lengthKm > OPEN_SEA_TEST_KM) {
       const m = interpolate(a[1], a[0], b[1], b[0], 0.5);
       segment(a, [m.lon, m.lat]);
-      segment([m.lon, m.lat], b);
+      if (!stopped) segment([m.lon, m.lat], b);
       return;
     }
     const m = interpolate(a[1], a[0], b[1], b[0], 0.5);
@@ -71,7 +76,7 @@ export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [n
       return;
     }
     const n = Math.max(1, Math.ceil(lengthKm / STEP_KM));
-    for (let i = 1; i <= n; i++) {
+    for (let i = 1; i <= n && !stopped; i++) {
       const p = interpolate(a[1], a[0], b[1], b[0], i / n);
       sample(p.lon, p.lat, lengthKm / n);
     }
@@ -82,7 +87,8 @@ export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [n
     runStart = [normalizeLon(first[0]), first[1]];
     runFromStart = true;
   }
-  for (let i = 1; i < coordinates.length; i++) segment(coordinates[i - 1]!, coordinates[i]!);
+  for (let i = 1; i < coordinates.length && !stopped; i++) segment(coordinates[i - 1]!, coordinates[i]!);
+  if (stopped) return result;
   if (run > 0) {
     // the line ends on land: its last run is land at the end, not land crossed (unless it also started the line)
     if (runFromStart) result.startRunKm = run;

@@ -293,17 +293,43 @@ export const WATERWAYS: readonly Waterway[] = [
       [-75.14, 39.95],
     ],
   },
+  // New York: the 1:10m mask draws the Hudson and the East River as water but for a few narrows; narrow channels
+  // (decision 136), so that nothing beside them (Bay Ridge, Queens, the Bronx) is exempted.
   {
-    name: 'New York harbour, the Hudson and the East River',
+    name: 'New York harbour: the Narrows, the Upper Bay and the Hudson',
     kind: 'river',
-    halfWidthKm: 4,
+    halfWidthKm: 0.5,
     path: [
-      [-74.0, 40.45],
-      [-74.05, 40.6],
+      [-74.03, 40.55],
+      [-74.045, 40.61],
+      [-74.05, 40.65],
+      [-74.04, 40.68],
       [-74.02, 40.7],
-      [-73.95, 40.77],
-      [-73.85, 40.8],
-      [-73.75, 40.82],
+      [-74.02, 40.72],
+      [-74.01, 40.75],
+      [-74.0, 40.77],
+      [-73.98, 40.8],
+    ],
+  },
+  {
+    name: 'East River',
+    kind: 'river',
+    halfWidthKm: 0.5,
+    path: [
+      [-74.013, 40.7],
+      [-73.997, 40.707],
+      [-73.97, 40.713],
+      [-73.962, 40.735],
+      [-73.967, 40.752],
+      [-73.955, 40.762],
+      [-73.94, 40.775],
+      [-73.928, 40.78],
+      [-73.912, 40.79],
+      [-73.885, 40.793],
+      [-73.86, 40.8],
+      [-73.83, 40.8],
+      [-73.795, 40.805],
+      [-73.78, 40.81],
     ],
   },
   {
@@ -364,6 +390,16 @@ export const WATERWAYS: readonly Waterway[] = [
       [-70.64, 41.735],
       [-70.68, 41.65],
       [-70.706, 41.545],
+    ],
+  },
+  {
+    // the 1:10m mask closes the barrier beach at Port-Bouët: the canal that opens the Ébrié lagoon to the sea (decision 136)
+    name: 'Vridi Canal to Abidjan',
+    kind: 'canal',
+    halfWidthKm: 0.3,
+    path: [
+      [-4.0105, 5.2425],
+      [-4.008, 5.226],
     ],
   },
   {

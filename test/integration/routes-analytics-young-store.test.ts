@@ -18,7 +18,7 @@ let key: string;
 
 before(async () => {
   app = await startTestApp({ now: NOW });
-  await seedDemoDays(app.bosun.ctx.services, app.clock, { seed: 28, vessels: 60, days: 7, until: NOW });
+  await seedDemoDays(app.bosun.ctx.services, app.clock, { seed: 29, vessels: 60, days: 7, until: NOW });
   key = (await app.registerAgent('young-store', ['vessels:live'])).apiKey;
 });
 

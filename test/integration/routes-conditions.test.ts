@@ -64,9 +64,13 @@ before(async () => {
   const i = coords.findIndex(([x, y]) => distanceM(y, x, GIBRALTAR.lat, GIBRALTAR.lon) > 150_000 && distanceM(y, x, LISBON.lat, LISBON.lon) > 80_000);
   const [lon, lat] = coords[i]!;
   nearPoint = { lat, lon };
-  // across the track: perpendicular to the route's direction at that vertex
+  // across the track: perpendicular to the route's direction at that vertex, on the outside of the bend there (a
+  // point on the outside is exactly as far from the line as from the vertex)
   const [nextLon, nextLat] = coords[i + 1]!;
-  const across = bearingDeg(lat, lon, nextLat, nextLon) + 90;
+  const [prevLon, prevLat] = coords[i - 1]!;
+  const onward = bearingDeg(lat, lon, nextLat, nextLon);
+  const turn = ((onward - bearingDeg(prevLat, prevLon, lat, lon) + 540) % 360) - 180;
+  const across = onward + (turn > 0 ? -90 : 90);
 
   const repo = createEventsRepo(app.bosun.ctx.store.db);
   const transits = [];
@@ -81,9 +85,9 @@ before(async () => {
   calls.push(call('vsl_cnow', GIB_PORT.port_id, NOW - 5 * HOUR, 3 * HOUR));
   // Lisbon: two calls of the last 24 h with 30 h at anchor, one the day before with 10 h
   calls.push(call('vsl_l1', LISBON.port_id, NOW - 4 * HOUR, 30 * HOUR), call('vsl_l2', LISBON.port_id, NOW - 6 * HOUR, 30 * HOUR), call('vsl_l0', LISBON.port_id, NOW - 30 * HOUR, 10 * HOUR));
-  // beside the route: 5 km off it 2 h ago (newer than the preview horizon), 8 km off it 20 h ago; 60 km off it 2 h ago
+  // beside the route, on the outside of the bend: 5 km off it 2 h ago (newer than the preview horizon), 8 km off it 20 h ago; 60 km off it 2 h ago
   const near = destinationPoint(nearPoint.lat, nearPoint.lon, across, 5_000);
-  const near2 = destinationPoint(nearPoint.lat, nearPoint.lon, across + 180, 8_000);
+  const near2 = destinationPoint(nearPoint.lat, nearPoint.lon, across, 8_000);
   const far = destinationPoint(nearPoint.lat, nearPoint.lon, across, 60_000);
   await repo.upsertTransits(transits);
   await repo.upsertCalls(calls);
@@ -139,7 +143,7 @@ test('advisory: sentences quote the measured values; recommendations from the fl
   const [gib] = d.conditions.chokepoints;
   assert.deepEqual([gib.zone, gib.passage, gib.stress_index, gib.level], ['gibraltar', 'gibraltar', 55.6, 'high']);
   assert.equal(d.conditions.sts.count, 2);
-  // nearest first: 5 km off the line; the other, 8 km off the vertex on the inside of a bend, is nearer the line than that
+  // nearest first: 5 km off the line, then the one 8 km off it (both on the outside of the bend, as far from the line as from the vertex)
   const [first, second] = d.conditions.sts.items.map((i: { distance_km: number }) => i.distance_km);
   assert.equal(Math.round(first), 5);
   assert.ok(second > first && second <= 8, String(second));

@@ -38,10 +38,11 @@ test('loitering and AIS gaps over 14 simulated days: precision and recall agains
   };
   const loitering = score(found.loitering, week.loitering);
   const gaps = score(found.gaps, week.gaps);
-  // deterministic by seed: the figures measured (bench/RESULTS.md, "Loitering and AIS gaps against simulator truth")
+  // deterministic by seed: the figures measured (bench/RESULTS.md, "Loitering and AIS gaps against simulator truth"),
+  // on the network of decision 136 (the simulated voyages follow it: 26 gaps, 14 near shore, where 25 and 15 before)
   assert.deepEqual(
     [found.loitering.length, week.loitering.length, week.loitering.filter((t) => t.labelled).length, found.gaps.length, week.gaps.length, found.gaps.filter((g) => g.nearShore).length],
-    [33, 33, 20, 25, 25, 15],
+    [33, 33, 20, 26, 26, 14],
   );
   assert.deepEqual(
     [loitering, gaps],

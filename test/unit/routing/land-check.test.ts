@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildLandIndex, landIndex } from '../../../src/geo/land.js';
 import { buildSeaGraph } from '../../../src/routing/graph.js';
-import { inlandKm, repairNetworkLines, segmentLand, waterPath } from '../../../src/routing/land-check.js';
+import { inlandKm, landRunKm, NETWORK_LAND_RUN_KM, repairNetworkLines, segmentLand, waterPath } from '../../../src/routing/land-check.js';
 import { waterwayAt } from '../../../src/routing/waterways.js';
 
 // A square island of 1° in the southern Indian Ocean (no declared waterway there).
@@ -91,4 +91,36 @@ test('declared waterways: the Suez, Kiel and Panama canals and the Houston Ship 
     if (expected !== null) assert.equal(inlandKm(world, lon, lat), 0, `${name} is not inland`);
   }
   assert.ok(inlandKm(world, 33.2, 30.0) > 20, 'the Sinai is inland');
+});
+
+test('decision 136: an edge a few hundred metres inside a coast for a hundred kilometres is replaced, a node 0.2 km inland moves', () => {
+  // the island's north coast is latitude 29° S; the edge runs 0.33–0.45 km south of it (inland) from sea to sea,
+  // across the island's 97 km
+  const west = [99.99, -29.003] as const;
+  const east = [101.01, -29.003] as const;
+  const along = { pass: null, coordinates: [west, east] };
+  assert.ok(segmentLand(land, west, east).maxKm <= 0.5, 'never deeper than the old 0.5 km depth rule allowed');
+  const run = landRunKm(land, west, east).km;
+  assert.ok(run > 95 && run < 99, `but a run of land the island's width (97 km): ${run}`);
+  const shallow = { pass: null, coordinates: [[100.5, -29.002] as const, [100.5, -28.5] as const] };
+  assert.ok(inlandKm(land, 100.5, -29.002) > 0.15 && inlandKm(land, 100.5, -29.002) < 0.5);
+  const { lines: repaired, report } = repairNetworkLines([along, shallow], land);
+  assert.deepEqual(
+    report.nodesMoved.map((n) => n.from),
+    [[100.5, -29.002]],
+  );
+  assert.equal(inlandKm(land, ...report.nodesMoved[0]!.to), 0, 'moved to water');
+  assert.deepEqual(
+    report.edgesRepaired.map((e) => [e.from, e.to]),
+    [
+      [
+        [99.99, -29.003],
+        [101.01, -29.003],
+      ],
+    ],
+  );
+  const path = repaired[0]!.coordinates;
+  assert.ok(path.length > 2);
+  for (let i = 1; i < path.length; i++) assert.ok(landRunKm(land, path[i - 1]!, path[i]!).km <= 0.3, `segment ${i}: no run of land over 0.3 km`);
+  assert.ok(NETWORK_LAND_RUN_KM === 0.5);
 });

@@ -1,5 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readPortTableFile } from '../../../src/features/ports/port-table-file.js';
+import { landIndex } from '../../../src/geo/land.js';
+import { lineOverLand } from '../../../src/routing/line-land.js';
+import { shippedSeaNetwork } from '../../../src/routing/network-file.js';
 import { WATERWAYS, waterwayAt } from '../../../src/routing/waterways.js';
 
 // An independent reference: distance in km from a point to a polyline, on the local equirectangular plane
@@ -71,4 +75,25 @@ test('waterwayAt: the corners and edges of every box are inside (the 1° cells r
     }
     assert.equal(waterwayAt(east + 1e-9, north + 1e-9) === w, false, `${w.name}: just outside its north-east corner`);
   }
+});
+
+test('decision 136: New York is declared by its channels only; Bay Ridge, Queens and the Bronx beside them are not water, and the Rotterdam–New York route crosses none of them', () => {
+  const world = landIndex();
+  // land the old 4 km corridor exempted: Bay Ridge 1.7 km east of the Narrows channel, Queens and the Bronx 2–4 km off the East River
+  for (const [name, lon, lat] of [
+    ['Bay Ridge', -74.025, 40.63],
+    ['Queens (Long Island City)', -73.935, 40.745],
+    ['the Bronx (Hunts Point)', -73.88, 40.815],
+  ] as const) {
+    assert.ok(world.isLand(lon, lat), `${name} is land on the mask`);
+    assert.equal(waterwayAt(lon, lat), null, `${name} is not a waterway`);
+  }
+  // the East River where the 1:10m mask draws it as land (by the Brooklyn Bridge) stays water
+  assert.ok(world.isLand(-73.997, 40.707));
+  assert.equal(waterwayAt(-73.997, 40.707)?.name, 'East River');
+  const ports = readPortTableFile().ports;
+  const at = (locode: string) => ports.find((p) => p.locode === locode)!;
+  const route = shippedSeaNetwork().engine.route([at('NLRTM'), at('USNYC')]);
+  const crossed = lineOverLand(world, route.coordinates, (lon, lat) => waterwayAt(lon, lat) !== null);
+  assert.ok(crossed.longestInnerRunKm <= 0.5, `${crossed.longestInnerRunKm} km of land at ${crossed.innerRunAt}`);
 });

@@ -7,6 +7,7 @@ import { landIndex } from '../../../src/geo/land.js';
 import { createRoutingEngine } from '../../../src/routing/engine.js';
 import { passageByName } from '../../../src/routing/graph.js';
 import { shippedSeaNetwork } from '../../../src/routing/network-file.js';
+import { SIM_APPROACHES } from '../../../src/sim/approaches.js';
 import { shippedSeaLanes } from '../../../src/sim/lanes.js';
 import { SimWorld } from '../../../src/sim/world.js';
 
@@ -96,7 +97,8 @@ test('built-in ports: 60–100 unique UN/LOCODEs, valid fields, anchorage offsho
     const path = [{ lat: p.lat, lon: p.lon }, ...(p.channel ?? []).slice().reverse(), p.anchorage];
     const approachKm = new Polyline(path).lengthM / 1000;
     assert.ok(approachKm > 1 && approachKm < 80, `${p.locode}: berth to anchorage ${approachKm} km`);
-    const entry = (p.approach ?? []).at(-1) ?? p.anchorage;
+    // the approach the world sails: the simulator's override where there is one (src/sim/approaches.ts)
+    const entry = (SIM_APPROACHES[p.locode]?.approach ?? p.approach ?? []).at(-1) ?? p.anchorage;
     const join = lanes.join(entry);
     const joinKm = distanceM(entry.lat, entry.lon, join.snapped.lat, join.snapped.lon) / 1000;
     assert.ok(joinKm < 300, `${p.locode}: ${joinKm} km from the sea lanes`);
