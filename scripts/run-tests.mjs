@@ -66,6 +66,7 @@ if (files.length === 0) {
 }
 // Test processes append the error codes the server answered with to files here (test/helpers/produced-codes.ts).
 const codesDir = mkdtempSync(join(tmpdir(), 'bosun-produced-codes-'));
+const template = await prepareTemplateDatabase();
 const result = spawnSync(
   process.execPath,
   [
@@ -81,9 +82,10 @@ const result = spawnSync(
   ],
   {
     stdio: 'inherit',
-    env: { ...process.env, BOSUN_PRODUCED_CODES_DIR: codesDir },
+    env: { ...process.env, BOSUN_PRODUCED_CODES_DIR: codesDir, ...(template ? { BOSUN_TEST_PG_TEMPLATE: template.name } : {}) },
   },
 );
+await template?.dropAll();
 let status = result.status ?? 1;
 const complete = tiers.length === 0 && filter.length === 0;
 if (complete && status === 0) status = await checkProducedCodes(codesDir);
@@ -102,4 +104,45 @@ async function checkProducedCodes(dir) {
   }
   console.error(`\nerror-code coverage: ${missing.length} harbor error code(s) never produced by the server in this run: ${missing.join(', ')}`);
   return 1;
+}
+
+/**
+ * On PostgreSQL, a database migrated once for the whole run: each test app starts on a copy of it
+ * (test/helpers/app.ts migratedTestConfig) instead of migrating a schema of its own. Dropped at the end,
+ * with any copy a test left behind.
+ */
+async function prepareTemplateDatabase() {
+  const url = process.env.DATABASE_URL;
+  if (!url || !/^postgres(ql)?:\/\//.test(url)) return null;
+  const { default: pg } = await import('pg');
+  const { loadConfig } = await import(pathToFileURL(resolve('dist/src/platform/config.js')).href);
+  const { migrateToLatest, openStore } = await import(pathToFileURL(resolve('dist/src/store/db.js')).href);
+  const { TEMPLATE_SCHEMA } = await import(pathToFileURL(resolve('dist/test/helpers/app.js')).href);
+  const name = `${decodeURIComponent(new URL(url).pathname.slice(1))}_tmpl`.slice(0, 40);
+  const admin = async (work) => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      return await work(client);
+    } finally {
+      await client.end();
+    }
+  };
+  const dropAll = () =>
+    admin(async (client) => {
+      const { rows } = await client.query('select datname from pg_database where datname = $1 or starts_with(datname, $2)', [name, `${name}_`]);
+      for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
+    });
+  await dropAll();
+  await admin((client) => client.query(`create database "${name}"`));
+  const templateUrl = new URL(url);
+  templateUrl.pathname = `/${name}`;
+  const store = await openStore(loadConfig({ DATABASE_URL: templateUrl.toString(), BOSUN_PG_SCHEMA: TEMPLATE_SCHEMA, LOG_LEVEL: 'silent' }).database);
+  try {
+    await migrateToLatest(store);
+  } finally {
+    await store.close();
+  }
+  console.log(`PostgreSQL: test apps start on copies of ${name}, migrated once for this run`);
+  return { name, dropAll };
 }

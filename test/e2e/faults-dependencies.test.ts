@@ -66,8 +66,12 @@ test('PostgreSQL: terminating every Bosun backend (pg_terminate_backend) does no
   try {
     const { apiKey } = await app.registerAgent('before');
     assert.equal((await app.api('GET', '/v1/agents/me', { token: apiKey })).status, 200);
-    const schema = (app.config.database as { schema: string }).schema;
-    const killed = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1', [postgresApplicationName(schema)]);
+    const { schema, url } = app.config.database as { schema: string; url: string };
+    // its own database too: test apps may share a schema name, each in a database of its own (test/helpers/app.ts)
+    const killed = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1 and datname = $2', [
+      postgresApplicationName(schema),
+      decodeURIComponent(new URL(url).pathname.slice(1)),
+    ]);
     assert.ok(killed.rowCount! >= 1, 'Bosun holds pooled connections named after its schema');
     // Each idle client sees its connection end as an 'error' event: handled, logged, discarded.
     await watch.next(PG_LOST, killed.rowCount!);

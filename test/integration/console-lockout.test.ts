@@ -149,7 +149,7 @@ test('console lockout holds across processes on one store, and concurrent guesse
   const dir = mkdtempSync(join(tmpdir(), 'bosun-console-guard-'));
   const a = await startTestApp({ env: usingPostgres() ? {} : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
   const db = a.config.database;
-  const b = await startTestApp({ env: db.kind === 'postgres' ? { BOSUN_PG_SCHEMA: db.schema } : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
+  const b = await startTestApp({ env: db.kind === 'postgres' ? { DATABASE_URL: db.url, BOSUN_PG_SCHEMA: db.schema } : { DATABASE_URL: `sqlite:${join(dir, 'bosun.db')}` } });
   try {
     await a.bosun.ctx.services.operator.setPassword(PASSWORD);
     for (let i = 0; i < 3; i++) assert.equal((await browser(a, '10.98.0.1').signIn('guess ' + i)).status, 401);

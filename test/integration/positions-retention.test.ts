@@ -114,9 +114,9 @@ test('retention drops whole partitions older than the cutoff without locking rea
     const clock = new ManualClock(TEST_EPOCH + 3_600_000);
     const partitions = createPositionPartitions(store.db, store.dialect);
     const retention = createPositionRetention({ db: store.db, dialect: store.dialect, partitions, clock, settings: { retentionDays: 3, thinAfterDays: null, thinMinutes: 10 } });
-    const schema = config.database.kind === 'postgres' ? config.database.schema : '';
+    const [url, schema] = config.database.kind === 'postgres' ? [config.database.url, config.database.schema] : ['', ''];
     const connect = async () => {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL, options: `-c search_path=${schema}` });
+      const client = new pg.Client({ connectionString: url, options: `-c search_path=${schema}` });
       await client.connect();
       return client;
     };
