@@ -335,6 +335,21 @@ try {
   const lagSeconds = (performance.now() - ingestEnd) / 1000;
   detectMs += performance.now() - d0;
   const analysed = detected;
+  // the same answers on the same data once nothing runs: what the data adds, apart from the ingest's contention
+  const after: number[] = [];
+  const afterCongestion: number[] = [];
+  if (readerProcess) {
+    readerProcess.send({ kind: 'quiet', rounds: 200 });
+    const timings = await readerProcess.timings('quiet');
+    after.push(...timings.lookups);
+    afterCongestion.push(...timings.congestion);
+    readerProcess.send({ kind: 'close' });
+  } else {
+    for (let i = 0; i < 200; i++) {
+      after.push(await lookup());
+      afterCongestion.push(await congestion());
+    }
+  }
   const detectSeconds = detectMs / 1000;
 
   // bytes per stored position
@@ -389,9 +404,13 @@ try {
   console.log(
     `readers: ${readerProcess ? 'a second process on the same schema (no feed, no detector)' : postgres ? 'a concurrent loop in the ingesting process' : 'between two batches, in the ingesting process'}`,
   );
-  console.log(`keyed lookup p50 ${quietP50.toFixed(2)} ms on the empty store, ${busyP50.toFixed(2)} ms during ingest (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups)`);
+  const afterP50 = median(after) ?? NaN;
+  const afterCongestionP50 = median(afterCongestion) ?? NaN;
   console.log(
-    `port congestion (Rotterdam) p50 ${quietCongestionP50.toFixed(2)} ms on the empty store, ${busyCongestionP50.toFixed(2)} ms during ingest (${(busyCongestionP50 / quietCongestionP50).toFixed(2)}×, ${busyCongestion.length} answers)`,
+    `keyed lookup p50 ${quietP50.toFixed(2)} ms on the empty store, ${busyP50.toFixed(2)} ms during ingest (${(busyP50 / quietP50).toFixed(2)}×, ${busy.length} lookups), ${afterP50.toFixed(2)} ms on the same data after it (${(busyP50 / afterP50).toFixed(2)}× that)`,
+  );
+  console.log(
+    `port congestion (Rotterdam) p50 ${quietCongestionP50.toFixed(2)} ms on the empty store, ${busyCongestionP50.toFixed(2)} ms during ingest (${(busyCongestionP50 / quietCongestionP50).toFixed(2)}×, ${busyCongestion.length} answers), ${afterCongestionP50.toFixed(2)} ms on the same data after it (${(busyCongestionP50 / afterCongestionP50).toFixed(2)}× that)`,
   );
   console.log(`bytes per stored position ${perPosition.toFixed(1)} (positions and its indexes: ${(bytes / 1e6).toFixed(1)} MB)`);
   console.log(

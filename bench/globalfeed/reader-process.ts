@@ -1,8 +1,9 @@
 /**
  * The serving side of the global-day benchmark (issue 31's scale-out shape): a second process on the same
  * PostgreSQL schema that runs no feed and no detector, only answers. Forked by global-day-main.ts; it times a
- * keyed lookup (newest usable position of one vessel) and a port congestion answer (Rotterdam) in turn,
- * `quiet` rounds before the ingest, then until told to stop while the ingest runs, and sends both sets back.
+ * keyed lookup (newest usable position of one vessel) and a port congestion answer (Rotterdam) in turn:
+ * `quiet` rounds when asked (before the ingest, and after it on the same data), and from `busy` until `stop`
+ * while the ingest runs, sending each set back; `close` ends it.
  * Env: DATABASE_URL, BOSUN_PG_SCHEMA; argv: vessels, end of the simulated day (epoch ms), read-every-ms.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -13,7 +14,7 @@ import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { Rng } from '../../src/sim/random.js';
 
-export type ReaderRequest = { kind: 'quiet'; rounds: number } | { kind: 'busy' } | { kind: 'stop' };
+export type ReaderRequest = { kind: 'quiet'; rounds: number } | { kind: 'busy' } | { kind: 'stop' } | { kind: 'close' };
 export type ReaderReply = { kind: 'ready' } | { kind: 'timings'; phase: 'quiet' | 'busy'; lookups: number[]; congestion: number[] };
 
 const [vessels, end, readEveryMs] = process.argv.slice(2).map(Number) as [number, number, number];
@@ -36,6 +37,7 @@ const congestion = () => timed(() => bosun.ctx.services.congestion.congestion(ro
 let stopped = false;
 process.on('message', (request: ReaderRequest) => {
   if (request.kind === 'stop') stopped = true;
+  else if (request.kind === 'close') void bosun.close().then(() => process.disconnect());
   else if (request.kind === 'quiet') void quiet(request.rounds);
   else void busy();
 });
@@ -59,8 +61,6 @@ async function busy() {
     await sleep(readEveryMs);
   }
   send({ kind: 'timings', phase: 'busy', lookups, congestion: answers });
-  await bosun.close();
-  process.disconnect();
 }
 
 send({ kind: 'ready' });
