@@ -7,6 +7,7 @@ import { PASSAGES, type SeaGraph } from './graph.js';
 import { connectorOverLandKm, CONNECTOR_LAND_TOLERANCE_KM } from './connector-land.js';
 import { offNetworkError, type LatLon } from './route-types.js';
 import { SNAP_MAX_NM, type Snap, type SnapIndex } from './snap.js';
+import { waterwayAt } from './waterways.js';
 
 /** Candidate joins of a place: the nearest point of each edge within this much of the nearest edge (nm), at most MAX_CANDIDATES. */
 const CANDIDATE_EXTRA_NM = 12;
@@ -101,7 +102,7 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
   const landAllowance = (point: LatLon): number => {
     const land = landIndex?.();
     if (land === undefined) return Infinity;
-    return CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) ? coastDistanceKm(land, point.lon, point.lat) : 0);
+    return CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) && waterwayAt(point.lon, point.lat) === null ? coastDistanceKm(land, point.lon, point.lat) : 0);
   };
   const joinsOf = (point: LatLon, mask: number, pointIndex?: number): Snap[] => {
     const key = `${point.lat},${point.lon}`;

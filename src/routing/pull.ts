@@ -13,8 +13,8 @@
 import { distanceM, EARTH_RADIUS_M, interpolate, normalizeLon } from '../geo/distance.js';
 import { LAND_CELL_DEG, type LandIndex } from '../geo/land.js';
 
-/** Great circles are followed as straight lon/lat chords at most this long (km): the chord departs from the arc by < 0.3 km. */
-const CHORD_KM = 100;
+/** Great circles are followed as straight lon/lat chords at most this long (km): the chord departs from the arc by < 0.02 km, so a cape the audit finds on the arc is not missed. */
+const CHORD_KM = 25;
 /** Land this close (km) to either end of a segment is not counted: the ends are network points on the coast. */
 export const PULL_END_ALLOWANCE_KM = 0.3;
 /** Coarse cells (degrees) known to be all sea, per land index: 1 sea, 2 not (0 not yet asked). */
