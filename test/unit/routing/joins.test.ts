@@ -9,6 +9,7 @@ import { lineOverLand } from '../../../src/routing/line-land.js';
 import { shippedSeaNetwork } from '../../../src/routing/network-file.js';
 import { referenceDeviation } from '../../../src/routing/reference-pairs.js';
 import { passagesClosedBySize, SHIP_CLASSES, shipDimensions } from '../../../src/routing/ship-size.js';
+import { waterwayAt } from '../../../src/routing/waterways.js';
 
 const { engine } = shippedSeaNetwork();
 const land = landIndex();
@@ -121,4 +122,16 @@ test('ship size (decision 084): limits at their edge — Neopanamax fits Panama 
   assert.equal(shipDimensions(undefined, {}), null);
   assert.deepEqual(shipDimensions('panamax', { draught_m: 9 }), { loa_m: SHIP_CLASSES.panamax.loa_m, beam_m: 32.3, draught_m: 9 });
   assert.deepEqual(passagesClosedBySize({ loa_m: 100, beam_m: 15, draught_m: 5 }).closed, []);
+});
+
+test('decision 136: a port inside a declared waterway (Europoort on the Maasvlakte) gets no allowance to join across land', () => {
+  const world = landIndex();
+  const ports = readPortTableFile().ports;
+  const at = (locode: string) => ports.find((p) => p.locode === locode)!;
+  // these joined across 2.5 km of the Maasvlakte (4.071,51.928) while the port counted as a place on land
+  for (const to of ['USJAX', 'ILHFA', 'ITMLZ']) {
+    const route = shippedSeaNetwork().engine.route([at('NLEUR'), at(to)]);
+    const crossed = lineOverLand(world, route.coordinates, (lon, lat) => waterwayAt(lon, lat) !== null);
+    assert.ok(crossed.longestInnerRunKm <= 0.5, `NLEUR–${to}: ${crossed.longestInnerRunKm} km of land at ${crossed.innerRunAt}`);
+  }
 });

@@ -8,6 +8,7 @@ import { createRoutingEngine } from '../../../src/routing/engine.js';
 import { lineOverLand } from '../../../src/routing/line-land.js';
 import { shippedSeaNetwork } from '../../../src/routing/network-file.js';
 import { greatCircleAtSea, pullChain, slideCorners } from '../../../src/routing/pull.js';
+import { waterwayAt } from '../../../src/routing/waterways.js';
 import { REFERENCE_MAX_TOLERANCE, REFERENCE_MEDIAN_TOLERANCE, REFERENCE_PAIRS, referenceDeviation, SHORT_SEA_TOLERANCE } from '../../../src/routing/reference-pairs.js';
 
 // Decision 126: routes pulled onto great circles where Natural Earth 1:10m water allows.
@@ -124,5 +125,21 @@ test('pulled segments stay off 1:10m land: the reference routes cross no run of 
     );
     const after = lineOverLand(land, pulled.coordinates).longestInnerRunKm;
     assert.ok(after <= Math.max(0.5, lineOverLand(land, before.coordinates).longestInnerRunKm), `${pair.label}: ${after} km`);
+  }
+});
+
+test('decision 136: pulled legs past Falsterbo and Cape May follow the great circle the audit samples, so they cross no run of land over 0.5 km', () => {
+  const world = landIndex();
+  const ports = readPortTableFile().ports;
+  const at = (locode: string) => ports.find((p) => p.locode === locode)!;
+  // the land audit found these at 13.305,55.343 and -74.845,38.959 (1.1 km each) when the pull tested 100 km chords
+  for (const [from, to] of [
+    ['CUSCU', 'FIPOR'],
+    ['RUMMK', 'FIPOR'],
+    ['USPHL', 'FRLRH'],
+  ] as const) {
+    const route = shippedSeaNetwork().engine.route([at(from), at(to)]);
+    const crossed = lineOverLand(world, route.coordinates, (lon, lat) => waterwayAt(lon, lat) !== null);
+    assert.ok(crossed.longestInnerRunKm <= 0.5, `${from}–${to}: ${crossed.longestInnerRunKm} km of land at ${crossed.innerRunAt}`);
   }
 });
