@@ -51,7 +51,8 @@ const audit = (t: Tally, a: { lat: number; lon: number }, b: { lat: number; lon:
   }
   t.routes++;
   const withWater = lineOverLand(land, route.coordinates, (lon, lat) => waterwayAt(lon, lat) !== null);
-  if (withWater.longestInnerRunKm > LIMIT_KM) {
+  const crossing = withWater.longestInnerRunKm > LIMIT_KM;
+  if (crossing) {
     t.crossingWater++;
     t.worst.push({ label, km: withWater.longestInnerRunKm, at: withWater.innerRunAt });
   }
@@ -69,7 +70,8 @@ const audit = (t: Tally, a: { lat: number; lon: number }, b: { lat: number; lon:
       [leg.to.lon, leg.to.lat],
     ],
   ] as [number, number][][];
-  if (connectors.some((c) => lineOverLand(land, c, (lon, lat) => waterwayAt(lon, lat) !== null).longestInnerRunKm > LIMIT_KM)) t.connectorCrossing++;
+  // of the crossing routes, those with the run in a connector (a connector's own far end may lie on land: an end of the route)
+  if (crossing && connectors.some((c) => lineOverLand(land, c, (lon, lat) => waterwayAt(lon, lat) !== null).longestInnerRunKm > LIMIT_KM)) t.connectorCrossing++;
 };
 
 const report = (title: string, t: Tally) => {
