@@ -280,7 +280,8 @@ export interface LandRepairReport {
 }
 
 const key = (p: readonly [number, number]) => `${p[0] === -180 ? 180 : p[0]},${p[1]}`;
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
+/** Coordinates and figures of the network file and its reports: 6 decimals. */
+export const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /**
  * The network build's land check (decisions 052, 136): every node and edge of the lines is checked against

@@ -4,7 +4,7 @@
  * neighbourhood is open sea are recognised without sampling), and the land it crosses is measured as
  * runs of consecutive samples on land. A point exempted by `water` (a declared waterway) is not land.
  */
-import { distanceM, interpolate, normalizeLon } from '../geo/distance.js';
+import { distanceM, greatCircle, interpolate, normalizeLon } from '../geo/distance.js';
 import type { LandIndex } from '../geo/land.js';
 
 export interface LineLand {
@@ -70,14 +70,16 @@ export function lineOverLand(land: LandIndex, coordinates: readonly (readonly [n
       if (!stopped) segment([m.lon, m.lat], b);
       return;
     }
-    const m = interpolate(a[1], a[0], b[1], b[0], 0.5);
-    if (!land.isLand(normalizeLon(m.lon), m.lat) && land.coastDistanceKm(normalizeLon(m.lon), m.lat, lengthKm / 2 + 0.1) === Infinity) {
+    const arc = greatCircle(a[1], a[0], b[1], b[0]);
+    const p = { lat: 0, lon: 0 };
+    arc.pointAt(0.5, p);
+    if (!land.isLand(normalizeLon(p.lon), p.lat) && land.coastDistanceKm(normalizeLon(p.lon), p.lat, lengthKm / 2 + 0.1) === Infinity) {
       endRun();
       return;
     }
     const n = Math.max(1, Math.ceil(lengthKm / STEP_KM));
     for (let i = 1; i <= n && !stopped; i++) {
-      const p = interpolate(a[1], a[0], b[1], b[0], i / n);
+      arc.pointAt(i / n, p);
       sample(p.lon, p.lat, lengthKm / n);
     }
   };

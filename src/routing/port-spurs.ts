@@ -9,9 +9,10 @@ import { closestFractionOnSegment, distanceM, interpolate, normalizeLon } from '
 import type { LandIndex } from '../geo/land.js';
 import { createRoutingEngine } from './engine.js';
 import { buildSeaGraph, type NetworkLine, type SeaGraph } from './graph.js';
-import { inlandKm, inWaterway, nearestWaterPoint, NETWORK_LAND_RUN_KM, waterPath } from './land-check.js';
+import { inlandKm, inWaterway, nearestWaterPoint, NETWORK_LAND_RUN_KM, round6, waterPath } from './land-check.js';
 import { lineOverLand } from './line-land.js';
 import { RoutingError } from './route-types.js';
+import { edgeEnds } from './snap.js';
 
 export interface SpurPlace {
   name: string;
@@ -42,24 +43,17 @@ function nearestEdgePoints(graph: SeaGraph, p: readonly [number, number]): EdgeP
   const k = Math.cos((p[1] * Math.PI) / 180);
   const out: EdgePoint[] = [];
   for (let e = 0; e < graph.edgeCount; e++) {
-    const a = graph.edgeA[e]!;
-    const b = graph.edgeB[e]!;
-    let bLon = graph.lon[b]!;
-    const aLon = graph.lon[a]!;
-    if (bLon - aLon > 180) bLon -= 360;
-    else if (aLon - bLon > 180) bLon += 360;
+    const [aLat, aLon, bLat, bLon] = edgeEnds(graph, e);
     let px = p[0];
     if (px - aLon > 180) px -= 360;
     else if (aLon - px > 180) px += 360;
-    const t = closestFractionOnSegment(px, p[1], aLon, graph.lat[a]!, bLon, graph.lat[b]!, k);
-    const q = t <= 0 ? { lon: aLon, lat: graph.lat[a]! } : t >= 1 ? { lon: bLon, lat: graph.lat[b]! } : interpolate(graph.lat[a]!, aLon, graph.lat[b]!, bLon, t);
+    const t = closestFractionOnSegment(px, p[1], aLon, aLat, bLon, bLat, k);
+    const q = t <= 0 ? { lon: aLon, lat: aLat } : t >= 1 ? { lon: bLon, lat: bLat } : interpolate(aLat, aLon, bLat, bLon, t);
     const km = distanceM(p[1], p[0], q.lat, q.lon) / 1000;
-    if (km <= SPUR_MAX_KM) out.push({ edge: e, at: [t <= 0 ? graph.lon[a]! : t >= 1 ? graph.lon[b]! : round6(normalizeLon(q.lon)), t <= 0 || t >= 1 ? q.lat : round6(q.lat)], km });
+    if (km <= SPUR_MAX_KM) out.push({ edge: e, at: [t <= 0 ? aLon : t >= 1 ? graph.lon[graph.edgeB[e]!]! : round6(normalizeLon(q.lon)), t <= 0 || t >= 1 ? q.lat : round6(q.lat)], km });
   }
   return out.sort((x, y) => x.km - y.km);
 }
-
-const round6 = (x: number) => Math.round(x * 1e6) / 1e6;
 
 /** The land a straight join crosses as the land audit counts it: its longest run of land not starting at the place (km). */
 export function joinLandRunKm(land: LandIndex, place: { lat: number; lon: number }, join: { snappedLat: number; snappedLon: number }): number {

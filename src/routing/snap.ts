@@ -36,7 +36,7 @@ export interface SnapIndex {
 }
 
 /** An edge's endpoints with B's longitude moved by 360° when the edge touches the antimeridian from the other side. */
-function edgeEnds(g: SeaGraph, e: number): [number, number, number, number] {
+export function edgeEnds(g: SeaGraph, e: number): [number, number, number, number] {
   const a = g.edgeA[e]!;
   const b = g.edgeB[e]!;
   const aLon = g.lon[a]!;
