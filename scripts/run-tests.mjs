@@ -114,35 +114,8 @@ async function checkProducedCodes(dir) {
 async function prepareTemplateDatabase() {
   const url = process.env.DATABASE_URL;
   if (!url || !/^postgres(ql)?:\/\//.test(url)) return null;
-  const { default: pg } = await import('pg');
-  const { loadConfig } = await import(pathToFileURL(resolve('dist/src/platform/config.js')).href);
-  const { migrateToLatest, openStore } = await import(pathToFileURL(resolve('dist/src/store/db.js')).href);
-  const { TEMPLATE_SCHEMA } = await import(pathToFileURL(resolve('dist/test/helpers/app.js')).href);
-  const name = `${decodeURIComponent(new URL(url).pathname.slice(1))}_tmpl`.slice(0, 40);
-  const admin = async (work) => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await work(client);
-    } finally {
-      await client.end();
-    }
-  };
-  const dropAll = () =>
-    admin(async (client) => {
-      const { rows } = await client.query('select datname from pg_database where datname = $1 or starts_with(datname, $2)', [name, `${name}_`]);
-      for (const { datname } of rows) await client.query(`drop database if exists "${datname}" with (force)`);
-    });
-  await dropAll();
-  await admin((client) => client.query(`create database "${name}"`));
-  const templateUrl = new URL(url);
-  templateUrl.pathname = `/${name}`;
-  const store = await openStore(loadConfig({ DATABASE_URL: templateUrl.toString(), BOSUN_PG_SCHEMA: TEMPLATE_SCHEMA, LOG_LEVEL: 'silent' }).database);
-  try {
-    await migrateToLatest(store);
-  } finally {
-    await store.close();
-  }
-  console.log(`PostgreSQL: test apps start on copies of ${name}, migrated once for this run`);
-  return { name, dropAll };
+  const { prepareTemplateDatabase: prepare } = await import(pathToFileURL(resolve('dist/test/helpers/pg-template.js')).href);
+  const template = await prepare(url);
+  console.log(`PostgreSQL: test apps start on copies of ${template.name}, migrated once for this run`);
+  return template;
 }

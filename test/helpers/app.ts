@@ -2,13 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { createBosun, type Bosun, type BosunOptions } from '../../src/app/create.js';
 import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig, type Config } from '../../src/platform/config.js';
 import { buildOpenApi } from '../../src/catalog/openapi.js';
 import { recordProducedCodes } from './produced-codes.js';
 import { createSchemaChecker, type SchemaChecker } from './schema-check.js';
+import { onMaintenanceConnection, TEMPLATE_SCHEMA } from './pg-template.js';
 
 /** 2026-11-21T00:00:00Z: tests start from a fixed instant and move the clock explicitly. */
 export const TEST_EPOCH = Date.UTC(2026, 10, 21, 0, 0, 0);
@@ -38,19 +38,6 @@ export async function migratedTestConfig(env: Record<string, string> = {}): Prom
   const url = new URL(process.env.DATABASE_URL!);
   url.pathname = `/${copy}`;
   return loadConfig({ ...base, DATABASE_URL: url.toString(), BOSUN_PG_SCHEMA: TEMPLATE_SCHEMA, ...env });
-}
-
-/** The schema a template database is migrated in (its copies keep it: a function's search_path names it). */
-export const TEMPLATE_SCHEMA = 't_template';
-
-async function onMaintenanceConnection<T>(work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
 }
 
 function testEnv(): Record<string, string> {
@@ -161,20 +148,15 @@ export async function withApp(fn: (app: TestApp) => Promise<void>, env: Record<s
 
 /** Drops a test's PostgreSQL store: the copy of the template database, or the fresh schema. */
 export async function dropTestSchema(config: Config): Promise<void> {
-  if (config.database.kind !== 'postgres' || config.database.schema === 'public') return;
+  const store = config.database;
+  if (store.kind !== 'postgres' || store.schema === 'public') return;
   const template = process.env.BOSUN_TEST_PG_TEMPLATE;
-  const database = decodeURIComponent(new URL(config.database.url).pathname.slice(1));
+  const database = decodeURIComponent(new URL(store.url).pathname.slice(1));
   if (template && database.startsWith(`${template}_`)) {
     await onMaintenanceConnection((client) => client.query(`drop database if exists "${database}" with (force)`));
     return;
   }
-  const client = new pg.Client({ connectionString: config.database.url });
-  await client.connect();
-  try {
-    await client.query(`drop schema if exists "${config.database.schema}" cascade`);
-  } finally {
-    await client.end();
-  }
+  await onMaintenanceConnection((client) => client.query(`drop schema if exists "${store.schema}" cascade`), store.url);
 }
 
 /** A test app whose store the one-shot CLI opens too, with the environment that points `bosun …` at it. */
