@@ -145,17 +145,18 @@ function fleet(rng: Rng): SimVessel[] {
   });
 }
 
-/** The first `SHUTTLES` vessels become class A shuttles, one per pair of ports in turn, at random points of their cycle. */
-function withShuttles(vessels: SimVessel[], rng: Rng): SimVessel[] {
-  if (SHUTTLES === 0) return vessels;
+/** The first `SHUTTLES` vessels become class A shuttles, one per pair of ports in turn, at random points of their cycle; the pairs used. */
+function withShuttles(vessels: SimVessel[], rng: Rng): number {
+  if (SHUTTLES === 0) return 0;
   const pairs = shuttlePairs();
-  for (let i = 0; i < Math.min(SHUTTLES, vessels.length); i++) {
+  const shuttles = Math.min(SHUTTLES, vessels.length);
+  for (let i = 0; i < shuttles; i++) {
     const [a, b] = pairs[i % pairs.length]!;
     const sailMs = (distanceNm(a.lat, a.lon, b.lat, b.lon) / SHUTTLE_KN) * 3_600_000;
     vessels[i]!.kind = 'A-underway';
     vessels[i]!.shuttle = { a, b, sailMs, offsetMs: Math.floor(rng.next() * 2 * (MOORED_MS + sailMs)) };
   }
-  return vessels;
+  return Math.min(shuttles, pairs.length);
 }
 
 const interval = (v: SimVessel, rng: Rng) =>
@@ -230,7 +231,8 @@ try {
   const repo = createFleetRepo(store.db, store.dialect);
   const reads = createFleetReads(store.db);
   const rng = new Rng(31);
-  const vessels = withShuttles(fleet(rng), rng);
+  const vessels = fleet(rng);
+  const shuttlePairsUsed = withShuttles(vessels, rng);
 
   // keyed lookup and port congestion on the empty store before the run (no ingest, no detector running)
   const pick = new Rng(7); // its own generator: lookups do not change the fleet's reports
@@ -398,7 +400,7 @@ try {
     `detector (following the ingest) busy ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
   );
   console.log(
-    `events written: ${portCalls} port calls, ${voyages} voyages (${callsWhileFollowing} and ${voyagesWhileFollowing} by the detector following the ingest, before its catch-up at the end)${SHUTTLES > 0 ? `; ${Math.min(SHUTTLES, VESSELS)} shuttles between ${shuttlePairs().length} port pairs` : ''}`,
+    `events written: ${portCalls} port calls, ${voyages} voyages (${callsWhileFollowing} and ${voyagesWhileFollowing} by the detector following the ingest, before its catch-up at the end)${SHUTTLES > 0 ? `; ${Math.min(SHUTTLES, VESSELS)} shuttles between ${shuttlePairsUsed} port pairs` : ''}`,
   );
   console.log(`detection lag at the end: ${backlog} positions behind head when the last batch was written, at head ${lagSeconds.toFixed(2)} s later`);
   console.log(
