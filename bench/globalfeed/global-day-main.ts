@@ -24,6 +24,8 @@
  *   [--shuttles 0 (vessels of the fleet that shuttle between two ports 8-15 nm apart: 30 min moored at each
  *   end, 14 kn between, so that port calls close and voyages are written while the detector follows;
  *   give --minutes 120 or more to see several)]
+ *   [--pace 0 (0: ingest as fast as the store takes it; P > 0: each batch written no earlier than its simulated time
+ *   ÷ P, a live feed replayed at P× real time, as a serving process sees it when the feed arrives at its own rate)]
  *   (postgres: DATABASE_URL; a fresh schema is created and dropped)
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -55,6 +57,7 @@ const { values } = parseArgs({
     'read-every-ms': { type: 'string', default: '50' },
     readers: { type: 'string', default: 'process' },
     shuttles: { type: 'string', default: '0' },
+    pace: { type: 'string', default: '0' },
   },
 });
 const VESSELS = Number(values.vessels);
@@ -63,6 +66,7 @@ const BATCH = Number(values.batch);
 const FOLLOW_EVERY_MS = Number(values['follow-every-ms']);
 const READ_EVERY_MS = Number(values['read-every-ms']);
 const SHUTTLES = Number(values.shuttles);
+const PACE = Number(values.pace);
 const GLOBAL = 50_000;
 const START = Date.UTC(2026, 10, 20, 0, 0, 0);
 const root = resolve(import.meta.dirname, '..', '..', '..');
@@ -260,6 +264,7 @@ try {
     for (let i = 0; i < 200; i++) {
       quiet.push(await lookup());
       quietCongestion.push(await congestion());
+      if (postgres) await sleep(READ_EVERY_MS); // paced as the concurrent loop below is
     }
   }
 
@@ -308,6 +313,10 @@ try {
     generated++;
     if (batch.length >= BATCH) {
       await repo.writeBatch([], [], batch);
+      if (PACE > 0) {
+        const due = t0 + (report.observed_at - START) / PACE;
+        if (due > performance.now()) await sleep(due - performance.now());
+      }
       batch = [];
       if (!postgres) {
         busy.push(await lookup());
@@ -350,6 +359,7 @@ try {
     for (let i = 0; i < 200; i++) {
       after.push(await lookup());
       afterCongestion.push(await congestion());
+      if (postgres) await sleep(READ_EVERY_MS);
     }
   }
   const detectSeconds = detectMs / 1000;
@@ -389,7 +399,9 @@ try {
   const busyP50 = median(busy) ?? NaN;
   const quietCongestionP50 = median(quietCongestion) ?? NaN;
   const busyCongestionP50 = median(busyCongestion) ?? NaN;
-  console.log(`store ${postgres ? 'PostgreSQL (daily partitions)' : 'SQLite'}; simulated fleet ${VESSELS} vessels, ${MINUTES} min; machine load ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`);
+  console.log(
+    `store ${postgres ? 'PostgreSQL (daily partitions)' : 'SQLite'}; simulated fleet ${VESSELS} vessels, ${MINUTES} min; ingest ${PACE > 0 ? `paced at ${PACE}× real time` : 'as fast as the store takes it'}; machine load ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`,
+  );
   console.log(
     `generated ${generated} positions (${(generated / simSeconds).toFixed(0)}/s simulated, ${ratePerVessel.toFixed(3)}/s per vessel → ${globalRate.toFixed(0)}/s for ${GLOBAL} vessels); stored ${stored}`,
   );

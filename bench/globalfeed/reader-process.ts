@@ -48,6 +48,8 @@ async function quiet(rounds: number) {
   for (let i = 0; i < rounds; i++) {
     lookups.push(await lookup());
     answers.push(await congestion());
+    // paced as busy() is: a lookup that follows an idle pause pays the wake-up of the process and its connection
+    await sleep(readEveryMs);
   }
   send({ kind: 'timings', phase: 'quiet', lookups, congestion: answers });
 }
