@@ -141,6 +141,13 @@ const CELL_SEA = 1;
 const CELL_LAND = 2;
 const CELL_COAST = 3;
 
+/** A copy twice as long. */
+function growInt32(array: Int32Array): Int32Array<ArrayBuffer> {
+  const grown = new Int32Array(array.length * 2);
+  grown.set(array);
+  return grown;
+}
+
 /** Builds the index from closed rings (exported for tests with small shapes). */
 export function buildLandIndex(rings: Ring[]): LandIndex {
   // segment ends straight into one typed array (x1, y1, x2, y2 per segment), grown by doubling
@@ -314,14 +321,16 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
    * (without such a cell, the sea past 180°). Cells passed that no segment touches and whose state was not
    * known get it on the way. Each crossing is counted in the one cell whose columns hold it.
    */
+  // the cells a walk passes whose state it sets at the end, and the crossings counted before each (reused: a walk runs often, never nested)
+  let passed = new Int32Array(64);
+  let crossingsBefore = new Int32Array(64);
   function rayIsLand(lon: number, lat: number): boolean {
     if (!(lon >= -180 && lon <= 180 && lat >= -90 && lat <= 90)) return rayIsLandFullScan(lon, lat);
     const cy = Math.min(rows - 1, Math.floor((lat + 90) / CELL_DEG));
     const south = -90 + cy * CELL_DEG;
     let crossings = 0;
     let landBeyond = false;
-    const passed: number[] = [];
-    const crossingsBefore: number[] = [];
+    let passedCount = 0;
     for (let cx = Math.min(columns - 1, Math.floor((lon + 180) / CELL_DEG)); cx < columns; cx++) {
       const cell = cy * columns + cx;
       const west = -180 + cx * CELL_DEG;
@@ -332,8 +341,12 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
         break;
       }
       if (state === CELL_UNKNOWN) {
-        passed.push(cell);
-        crossingsBefore.push(crossings);
+        if (passedCount === passed.length) {
+          passed = growInt32(passed);
+          crossingsBefore = growInt32(crossingsBefore);
+        }
+        passed[passedCount] = cell;
+        crossingsBefore[passedCount++] = crossings;
         continue;
       }
       const east = cx === columns - 1 ? Infinity : west + CELL_DEG;
@@ -343,7 +356,7 @@ export function buildLandIndex(rings: Ring[]): LandIndex {
         if (x > lon && x >= west && x < east) crossings++;
       }
     }
-    for (let i = 0; i < passed.length; i++) cells[passed[i]!] = landBeyond !== ((crossings - crossingsBefore[i]!) % 2 === 1) ? CELL_LAND : CELL_SEA;
+    for (let i = 0; i < passedCount; i++) cells[passed[i]!] = landBeyond !== ((crossings - crossingsBefore[i]!) % 2 === 1) ? CELL_LAND : CELL_SEA;
     return landBeyond !== (crossings % 2 === 1);
   }
 
