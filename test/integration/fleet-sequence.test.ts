@@ -158,19 +158,17 @@ test('the detectors read the usable positions above the cursor with only the col
     const narrow = await reads.usableForDetectionAfter(first - 1, Number.MAX_SAFE_INTEGER, 2);
     assert.deepEqual(
       narrow.map((row) => ({ ...row })),
-      whole
-        .slice(0, 2)
-        .map((row) => ({
-          seq: row.seq,
-          vsl_id: row.vsl_id,
-          observed_at: row.observed_at,
-          lat: row.lat,
-          lon: row.lon,
-          sog: row.sog,
-          nav_status: row.nav_status,
-          heading: row.heading,
-          simulated: row.simulated,
-        })),
+      whole.slice(0, 2).map((row) => ({
+        seq: row.seq,
+        vsl_id: row.vsl_id,
+        observed_at: row.observed_at,
+        lat: row.lat,
+        lon: row.lon,
+        sog: row.sog,
+        nav_status: row.nav_status,
+        heading: row.heading,
+        simulated: row.simulated,
+      })),
     );
     assert.deepEqual(
       narrow.map((row) => row.vsl_id),
