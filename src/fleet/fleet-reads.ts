@@ -13,6 +13,10 @@ export interface PositionFilter {
  * The fleet's read API over stored positions: the only place outside the fleet's writer that queries
  * the positions table. Other features read positions here and live vessel state from FleetService.
  */
+/** The columns the event detectors read of a position (fixOf in src/features/events/event-writes.ts): a third of a row's parse and garbage left out. */
+export const DETECTION_COLUMNS = ['seq', 'vsl_id', 'observed_at', 'lat', 'lon', 'sog', 'nav_status', 'heading', 'simulated'] as const;
+export type DetectionPositionRow = Pick<PositionRow, (typeof DETECTION_COLUMNS)[number]>;
+
 export function createFleetReads(db: Kysely<Database>) {
   // The anonymous preview runs this on every call. Built once; the literal LIMIT 1 lets SQLite stop at the first
   // index entry, where a bound limit made the same statement about four times slower.
@@ -54,6 +58,11 @@ export function createFleetReads(db: Kysely<Database>) {
         query = box.minLon <= box.maxLon ? query.where('lon', '>=', box.minLon).where('lon', '<=', box.maxLon) : query.where((eb) => eb.or([eb('lon', '>=', box.minLon), eb('lon', '<=', box.maxLon)]));
       }
       return query.orderBy('seq', 'asc').limit(limit).execute();
+    },
+
+    /** Usable positions with head ≥ seq > after, in seq order, as the detectors read them (DETECTION_COLUMNS only). */
+    async usableForDetectionAfter(after: number, head: number, limit: number): Promise<DetectionPositionRow[]> {
+      return db.selectFrom('positions').select(DETECTION_COLUMNS).where('seq', '>', after).where('seq', '<=', head).where('usable', '=', 1).orderBy('seq', 'asc').limit(limit).execute();
     },
 
     /** One vessel's positions with from ≤ observed_at ≤ to and observed_at > after, oldest first. */

@@ -8,6 +8,8 @@ import { connectorOverLandKm, CONNECTOR_LAND_TOLERANCE_KM } from './connector-la
 import { offNetworkError, type LatLon } from './route-types.js';
 import { SNAP_MAX_NM, type Snap, type SnapIndex } from './snap.js';
 import { waterwayAt } from './waterways.js';
+import { inlandKm, joinLandRunKm, nearestWaterPoint, waterPath } from './land-check.js';
+import { distanceNm } from '../geo/distance.js';
 
 /** Candidate joins of a place: the nearest point of each edge within this much of the nearest edge (nm), at most MAX_CANDIDATES. */
 const CANDIDATE_EXTRA_NM = 12;
@@ -36,6 +38,11 @@ function coastDistanceKm(land: LandIndex, lon: number, lat: number): number {
   }
   return land.coastDistanceKm(lon, lat, COAST_SEARCH_KM);
 }
+
+/** Water-path joins (decision 141): edge points tried (nearest first), within this much of the nearest (nm); a place on land starts from water within this (km). */
+const WATER_JOIN_TARGETS = 6;
+const WATER_JOIN_EXTRA_NM = 30;
+const WATER_JOIN_START_KM = 2;
 
 /** Candidate sets kept per place (a port is joined the same way every time). */
 const CANDIDATE_CACHE = 4096;
@@ -117,6 +124,9 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
         const near = candidates[0]?.connectorNm ?? Infinity;
         if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity) && wide[0]!.connectorNm <= WIDE_JOIN_FACTOR * near + WIDE_JOIN_EXTRA_NM) candidates = wide;
       }
+      if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM) && !candidates.some((c) => joinLandRunKm(landIndex!(), point, c) <= CONNECTOR_LAND_TOLERANCE_KM)) {
+        candidates = waterJoin(point) ?? candidates;
+      }
       if (candidateCache.size >= CANDIDATE_CACHE) candidateCache.delete(candidateCache.keys().next().value!);
       candidateCache.set(key, candidates);
     }
@@ -126,6 +136,33 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
     const found = landChecked(point, CANDIDATE_EXTRA_NM, mask, landAllowance(point));
     if (found.length === 0) throw offNetworkError(point, pointIndex);
     return found;
+  };
+  /**
+   * A place whose every straight join crosses land (the audit's rule): the join by the shortest path over water
+   * (src/routing/land-check.ts waterPath, a grid search in a box around the place and the join) to one of the
+   * nearest edge points, as a one-element list; null when none of them is reached over water.
+   */
+  const waterJoin = (point: LatLon): Snap[] | null => {
+    const land = landIndex!();
+    const onLand = inlandKm(land, point.lon, point.lat) > 0;
+    const start = onLand ? nearestWaterPoint(land, point.lon, point.lat, WATER_JOIN_START_KM, 0.001) : ([point.lon, point.lat] as [number, number]);
+    const nearest = index.nearest(point.lat, point.lon, 0);
+    if (start === null || nearest === null) return null;
+    let best: Snap | null = null;
+    const targets = index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, nearest.connectorNm + WATER_JOIN_EXTRA_NM), 0);
+    for (const target of targets.slice(0, WATER_JOIN_TARGETS)) {
+      if (best !== null && target.connectorNm >= best.connectorNm) break;
+      const path = waterPath(land, start, [target.snappedLon, target.snappedLat]);
+      if (path === null) continue;
+      const points = onLand ? [[point.lon, point.lat] as [number, number], ...path] : path;
+      let nm = 0;
+      for (let k = 1; k < points.length; k++) nm += distanceNm(points[k - 1]![1], points[k - 1]![0], points[k]![1], points[k]![0]);
+      if (best === null || nm < best.connectorNm) {
+        const overLandKm = onLand ? connectorOverLandKm(land, [point.lon, point.lat], start, Infinity) : 0;
+        best = { ...target, connectorNm: nm, overLandKm, waterPath: points.slice(1, -1) };
+      }
+    }
+    return best === null ? null : [best];
   };
   /** A join whose connector crosses land, with its over-land length measured whole (or up to just past stopAboveKm). */
   const measured = (snap: Snap, stopAboveKm = Infinity): Snap => {

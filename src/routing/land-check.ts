@@ -43,6 +43,18 @@ export interface SegmentLand {
 /** True inside a declared waterway (water the 1:10m land mask draws as land). */
 export const inWaterway = (lon: number, lat: number) => waterwayAt(lon, lat) !== null;
 
+/** The land a straight join crosses as the land audit counts it: its longest run of land not starting at the place (km). */
+export function joinLandRunKm(land: LandIndex, place: { lat: number; lon: number }, join: { snappedLat: number; snappedLon: number }): number {
+  return lineOverLand(
+    land,
+    [
+      [place.lon, place.lat],
+      [join.snappedLon, join.snappedLat],
+    ],
+    inWaterway,
+  ).longestInnerRunKm;
+}
+
 /**
  * The longest run of land (km) on the great circle from a to b, sampled every 100 m, outside the declared
  * waterways; the walk stops once a run exceeds `stopAboveKm`.

@@ -9,6 +9,7 @@ import type { LegPath } from './leg-search.js';
 import { pullChain, slideCorners } from './pull.js';
 import type { PassageCrossing, RouteLeg } from './route-types.js';
 import type { SeaTest } from './sea-memo.js';
+import type { Snap } from './snap.js';
 
 /** Appends [lon, lat] with the longitude unwrapped against the last point (continuous across the antimeridian); a repeated point is skipped. */
 export function unwrapPush(coords: [number, number][], lon: number, lat: number): void {
@@ -20,6 +21,19 @@ export function unwrapPush(coords: [number, number][], lon: number, lat: number)
     if (Math.abs(last[0] - l) < 1e-9 && Math.abs(last[1] - lat) < 1e-9) return;
   }
   coords.push([l, lat]);
+}
+
+/** The connector's steps from the place to the network (or back, `toPlace`): straight, or along its water path (decision 141). */
+function connectorSteps(snap: Snap, toPlace: boolean, step: (edge: number, lengthNm: number, lon: number, lat: number) => void): void {
+  const points: (readonly [number, number])[] = [[snap.lon, snap.lat], ...(snap.waterPath ?? []), [snap.snappedLon, snap.snappedLat]];
+  if (toPlace) points.reverse();
+  let doneNm = 0;
+  for (let k = 1; k < points.length; k++) {
+    // the segments' lengths add up to the connector's length (the last takes the remainder)
+    const lengthNm = k < points.length - 1 ? distanceNm(points[k - 1]![1], points[k - 1]![0], points[k]![1], points[k]![0]) : snap.connectorNm - doneNm;
+    doneNm += lengthNm;
+    step(-1, lengthNm, points[k]![0], points[k]![1]);
+  }
 }
 
 /** The leg along `found`, its distances counted from `startNm`; `atSea` null: the network chain as is (no pull). */
@@ -43,7 +57,7 @@ export function legAlong(graph: SeaGraph, found: LegPath, startNm: number, atSea
     rawNm.push(lengthNm);
   };
   unwrapPush(raw, s.lon, s.lat);
-  step(-1, s.connectorNm, s.snappedLon, s.snappedLat);
+  connectorSteps(s, false, step);
   const sLen = graph.edgeNm[s.edge]!;
   const tLen = graph.edgeNm[t.edge]!;
   if (found.startNode === -1) {
@@ -59,7 +73,7 @@ export function legAlong(graph: SeaGraph, found: LegPath, startNm: number, atSea
     const fromEnd = found.endNode === graph.edgeA[t.edge] ? t.t * tLen : (1 - t.t) * tLen;
     if (fromEnd > 0) step(t.edge, fromEnd, t.snappedLon, t.snappedLat);
   }
-  step(-1, t.connectorNm, t.lon, t.lat);
+  connectorSteps(t, true, step);
   // great circles where the water allows (decision 126): the chain pulled straight within each passage group
   const kept = atSea === null ? raw.map((_, i) => i) : pullChain(raw, group, atSea);
   const coordinates = kept.map((k) => [raw[k]![0], raw[k]![1]] as [number, number]);

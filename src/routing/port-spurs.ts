@@ -9,8 +9,7 @@ import { closestFractionOnSegment, distanceM, interpolate, normalizeLon } from '
 import type { LandIndex } from '../geo/land.js';
 import { createRoutingEngine } from './engine.js';
 import { buildSeaGraph, type NetworkLine, type SeaGraph } from './graph.js';
-import { inlandKm, inWaterway, nearestWaterPoint, NETWORK_LAND_RUN_KM, round6, waterPath } from './land-check.js';
-import { lineOverLand } from './line-land.js';
+import { inlandKm, joinLandRunKm, nearestWaterPoint, NETWORK_LAND_RUN_KM, round6, waterPath } from './land-check.js';
 import { RoutingError } from './route-types.js';
 import { edgeEnds } from './snap.js';
 
@@ -53,18 +52,6 @@ function nearestEdgePoints(graph: SeaGraph, p: readonly [number, number]): EdgeP
     if (km <= SPUR_MAX_KM) out.push({ edge: e, at: [t <= 0 ? aLon : t >= 1 ? graph.lon[graph.edgeB[e]!]! : round6(normalizeLon(q.lon)), t <= 0 || t >= 1 ? q.lat : round6(q.lat)], km });
   }
   return out.sort((x, y) => x.km - y.km);
-}
-
-/** The land a straight join crosses as the land audit counts it: its longest run of land not starting at the place (km). */
-export function joinLandRunKm(land: LandIndex, place: { lat: number; lon: number }, join: { snappedLat: number; snappedLon: number }): number {
-  return lineOverLand(
-    land,
-    [
-      [place.lon, place.lat],
-      [join.snappedLon, join.snappedLat],
-    ],
-    inWaterway,
-  ).longestInnerRunKm;
 }
 
 /** The lines of the network with a spur added for every place whose joins all cross land (see the module comment). */

@@ -106,16 +106,22 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
   return true;
 }
 
+/** What a cell traversal does in each cell of a segment from (x0, y0) along (ex, ey), entered at fraction t0 and left at t1: false stops it. */
+type CellVisit = (land: LandIndex, x0: number, y0: number, ex: number, ey: number, t0: number, t1: number) => boolean;
+
 /**
  * Visits the cells of a grid of `cellDeg` (from -180, -90) that the segment (x0, y0)–(x1, y1) passes, in
- * order along it (Amanatides–Woo traversal): `visit(t0, t1)` gets the fractions of the segment where it
- * enters and leaves the cell, and answers false to stop. Whether every visit answered true.
+ * order along it (Amanatides–Woo traversal): `visit` gets the segment and the fractions of it where it
+ * enters and leaves the cell, and answers false to stop. Whether every visit answered true. The visits are
+ * plain functions given the segment (no closure per segment: the pull walks many).
  */
-function everyCellAlong(x0: number, y0: number, x1: number, y1: number, cellDeg: number, visit: (t0: number, t1: number) => boolean): boolean {
+function everyCellAlong(land: LandIndex, x0: number, y0: number, x1: number, y1: number, cellDeg: number, visit: CellVisit): boolean {
+  const ex = x1 - x0;
+  const ey = y1 - y0;
   const gx0 = (x0 + 180) / cellDeg;
   const gy0 = (y0 + 90) / cellDeg;
-  const dx = (x1 - x0) / cellDeg;
-  const dy = (y1 - y0) / cellDeg;
+  const dx = ex / cellDeg;
+  const dy = ey / cellDeg;
   const cx = Math.floor(gx0);
   const cy = Math.floor(gy0);
   const tDeltaX = dx !== 0 ? 1 / Math.abs(dx) : Infinity;
@@ -125,7 +131,7 @@ function everyCellAlong(x0: number, y0: number, x1: number, y1: number, cellDeg:
   let t = 0;
   for (let guard = 0; guard < 100_000; guard++) {
     const tNext = Math.min(tMaxX, tMaxY, 1);
-    if (!visit(t, tNext)) return false;
+    if (!visit(land, x0, y0, ex, ey, t, tNext)) return false;
     if (tNext >= 1) return true;
     t = tNext;
     if (tMaxX < tMaxY) tMaxX += tDeltaX;
@@ -140,25 +146,22 @@ function everyCellAlong(x0: number, y0: number, x1: number, y1: number, cellDeg:
  * (or that are land) are tested exactly, each with the piece of the chord inside it.
  */
 function chordAtSea(land: LandIndex, x0: number, y0: number, x1: number, y1: number): boolean {
-  const ex = x1 - x0;
-  const ey = y1 - y0;
-  return everyCellAlong(x0, y0, x1, y1, COARSE_DEG, (t, tNext) => {
-    const um = (t + tNext) / 2;
-    return coarseSea(land, normalizeLon(x0 + um * ex), y0 + um * ey) || fineAtSea(land, x0 + t * ex, y0 + t * ey, x0 + tNext * ex, y0 + tNext * ey);
-  });
+  return everyCellAlong(land, x0, y0, x1, y1, COARSE_DEG, coarseCellAtSea);
 }
 
-/** The piece of a chord inside one coarse cell, through the land index's cells. */
-function fineAtSea(land: LandIndex, ax: number, ay: number, bx: number, by: number): boolean {
-  const fx = bx - ax;
-  const fy = by - ay;
-  return everyCellAlong(ax, ay, bx, by, LAND_CELL_DEG, (v0, v1) => {
-    const vm = (v0 + v1) / 2;
-    const mx = ax + vm * fx;
-    const my = ay + vm * fy;
-    const shift = normalizeLon(mx) - mx;
-    return land.cellState(mx + shift, my) === 1 || !land.crossesCoastInCell(mx + shift, my, ax + v0 * fx + shift, ay + v0 * fy, ax + v1 * fx + shift, ay + v1 * fy);
-  });
+/** The piece of a chord inside one coarse cell: at sea when the cell is all sea, else through the land index's cells. */
+function coarseCellAtSea(land: LandIndex, x0: number, y0: number, ex: number, ey: number, t: number, tNext: number): boolean {
+  const um = (t + tNext) / 2;
+  return coarseSea(land, normalizeLon(x0 + um * ex), y0 + um * ey) || everyCellAlong(land, x0 + t * ex, y0 + t * ey, x0 + tNext * ex, y0 + tNext * ey, LAND_CELL_DEG, fineCellAtSea);
+}
+
+/** The piece of a chord inside one cell of the land index: at sea when the cell is all sea or the piece crosses no coast in it. */
+function fineCellAtSea(land: LandIndex, ax: number, ay: number, fx: number, fy: number, v0: number, v1: number): boolean {
+  const vm = (v0 + v1) / 2;
+  const mx = ax + vm * fx;
+  const my = ay + vm * fy;
+  const shift = normalizeLon(mx) - mx;
+  return land.cellState(mx + shift, my) === 1 || !land.crossesCoastInCell(mx + shift, my, ax + v0 * fx + shift, ay + v0 * fy, ax + v1 * fx + shift, ay + v1 * fy);
 }
 
 /**

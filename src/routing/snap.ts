@@ -24,6 +24,8 @@ export interface Snap {
   connectorNm: number;
   /** Length of the connector over land (km, Natural Earth 1:10m outside the declared waterways), when checked. */
   overLandKm?: number;
+  /** A connector over water (decision 141): its [lon, lat] corners between the point and the snapped point; absent for a straight connector. */
+  waterPath?: readonly (readonly [number, number])[];
 }
 
 export interface SnapIndex {

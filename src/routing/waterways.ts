@@ -413,6 +413,27 @@ export const WATERWAYS: readonly Waterway[] = [
     ],
   },
   {
+    // the 1:10m mask draws the river as land from Kolkata down to the estuary off Haldia (88.08, 22.02)
+    name: 'Hooghly to Kolkata (Calcutta) and Haldia',
+    kind: 'river',
+    halfWidthKm: 4,
+    path: [
+      [88.35, 22.58],
+      [88.3, 22.54],
+      [88.25, 22.52],
+      [88.18, 22.48],
+      [88.11, 22.46],
+      [88.09, 22.38],
+      [88.07, 22.3],
+      [88.07, 22.23],
+      [88.13, 22.2],
+      [88.19, 22.18],
+      [88.15, 22.1],
+      [88.08, 22.02],
+      [88.05, 21.95],
+    ],
+  },
+  {
     name: 'Long Tau river to Ho Chi Minh City',
     kind: 'river',
     halfWidthKm: 4,

@@ -139,3 +139,44 @@ test('writers without positions take no sequence lock (a vessel-only batch does 
     await open.commit();
   });
 });
+
+test('the detectors read the usable positions above the cursor with only the columns they use, equal to those of the whole rows (both stores)', async () => {
+  await withStore(async (store, repo, reads) => {
+    await createPositionPartitions(store.db, store.dialect).createAhead(0, 0);
+    await repo.writeBatch(
+      [],
+      [],
+      [
+        positionRow('vsl_a', 1000, { sog: 0.4, nav_status: 5, heading: 271, simulated: 1 }),
+        positionRow('vsl_b', 2000, { usable: 0, quality_flags: '["position_jump"]' }),
+        positionRow('vsl_c', 3000, { lat: -33.9, lon: 151.2, sog: null, heading: null, nav_status: null }),
+        positionRow('vsl_a', 4000),
+      ],
+    );
+    const whole = await reads.positionsAfter(0, Number.MAX_SAFE_INTEGER, { usableOnly: true }, 10);
+    const first = Number(whole[0]!.seq);
+    const narrow = await reads.usableForDetectionAfter(first - 1, Number.MAX_SAFE_INTEGER, 2);
+    assert.deepEqual(
+      narrow.map((row) => ({ ...row })),
+      whole
+        .slice(0, 2)
+        .map((row) => ({
+          seq: row.seq,
+          vsl_id: row.vsl_id,
+          observed_at: row.observed_at,
+          lat: row.lat,
+          lon: row.lon,
+          sog: row.sog,
+          nav_status: row.nav_status,
+          heading: row.heading,
+          simulated: row.simulated,
+        })),
+    );
+    assert.deepEqual(
+      narrow.map((row) => row.vsl_id),
+      ['vsl_a', 'vsl_c'],
+      'the unusable position is left out and the limit holds',
+    );
+    assert.deepEqual(Object.keys(narrow[0]!).sort(), ['heading', 'lat', 'lon', 'nav_status', 'observed_at', 'seq', 'simulated', 'sog', 'vsl_id']);
+  });
+});

@@ -1,8 +1,7 @@
 import { isoOrNull, type Clock } from '../../platform/clock.js';
 import type { PortCall } from '../../events/port-calls.js';
 import { PortAreaIndex, type StoredPortArea } from '../../events/port-areas.js';
-import type { FleetReads } from '../../fleet/fleet-reads.js';
-import type { PositionRow } from '../../fleet/fleet-repo.js';
+import type { DetectionPositionRow, FleetReads } from '../../fleet/fleet-reads.js';
 import { jsonText, parseJson } from '../../store/dialect.js';
 import type { PortRecord } from '../ports/port-table.js';
 import { createEventDetection, emptyDetectionState, noEvents, vesselsInPort, type DetectionState, type EventDetection } from './event-detection.js';
@@ -14,7 +13,7 @@ export const LIVE_DETECTOR = 'events';
 
 export interface EventRunnerDeps {
   repo: EventsRepo;
-  fleetReads: Pick<FleetReads, 'headSeq' | 'positionsAfter' | 'usableByTime' | 'shipTypes'>;
+  fleetReads: Pick<FleetReads, 'headSeq' | 'usableForDetectionAfter' | 'usableByTime' | 'shipTypes'>;
   /** The current port table (read on first use). */
   ports: () => readonly PortRecord[];
   /**
@@ -55,20 +54,20 @@ export interface RebuildReport {
 
 /**
  * The first `limit` usable positions with head ≥ seq > after, in seq order: the rows of one
- * `positionsAfter(after, head, usable, limit)`, read as queries over windows of at most `limit`
+ * `usableForDetectionAfter(after, head, limit)`, read as queries over windows of at most `limit`
  * sequence numbers (doubled after an empty window, for a gap in seq). One query over the whole range
  * reads every row behind the cursor on PostgreSQL when the planner has no statistics for a new day's
  * partition (a bitmap scan, then a top-N sort): a detector behind by N positions then paid O(N) per
  * batch. A window costs O(limit) whatever the plan (bench/RESULTS.md, issue 31).
  */
-export async function usableBatchAfter(reads: Pick<FleetReads, 'positionsAfter'>, after: number, head: number, limit: number): Promise<PositionRow[]> {
-  const rows: PositionRow[] = [];
+export async function usableBatchAfter(reads: Pick<FleetReads, 'usableForDetectionAfter'>, after: number, head: number, limit: number): Promise<DetectionPositionRow[]> {
+  const rows: DetectionPositionRow[] = [];
   let from = after;
   let span = limit;
   while (rows.length < limit && from < head) {
     const to = Math.min(head, from + span);
     const wanted = limit - rows.length;
-    const read = await reads.positionsAfter(from, to, { usableOnly: true }, wanted);
+    const read = await reads.usableForDetectionAfter(from, to, wanted);
     for (const row of read) rows.push(row);
     from = read.length === wanted ? read[read.length - 1]!.seq : to;
     span = read.length === 0 ? span * 2 : limit;
@@ -77,7 +76,7 @@ export async function usableBatchAfter(reads: Pick<FleetReads, 'positionsAfter'>
 }
 
 /** Stable order for replaying a batch: by observation time, then store order. */
-const byTime = (a: PositionRow, b: PositionRow) => a.observed_at - b.observed_at || a.seq - b.seq;
+const byTime = (a: DetectionPositionRow, b: DetectionPositionRow) => a.observed_at - b.observed_at || a.seq - b.seq;
 
 /**
  * Runs the event detectors over the stored position stream (docs/decisions/028): the live runner

@@ -1,6 +1,5 @@
 import type { PortCall } from '../../events/port-calls.js';
-import type { FleetReads } from '../../fleet/fleet-reads.js';
-import type { PositionRow } from '../../fleet/fleet-repo.js';
+import type { DetectionPositionRow, FleetReads } from '../../fleet/fleet-reads.js';
 import { jsonText } from '../../store/dialect.js';
 import type { DetectedEvents, DetectionFix } from './event-detection.js';
 import type { AisGapWrite, EncounterWrite, EventsRepo, LoiteringWrite, PortCallWrite, TransitWrite } from './events-repo.js';
@@ -16,7 +15,7 @@ export interface EventSink {
   shipTypes: FleetReads['shipTypes'];
 }
 
-export const fixOf = (row: PositionRow): DetectionFix => ({
+export const fixOf = (row: DetectionPositionRow): DetectionFix => ({
   seq: row.seq,
   vslId: row.vsl_id,
   t: row.observed_at,

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import test from 'node:test';
 import fc from 'fast-check';
 import { usableBatchAfter } from '../../../src/features/events/event-runner.js';
-import type { PositionFilter } from '../../../src/fleet/fleet-reads.js';
 import type { PositionRow } from '../../../src/fleet/fleet-repo.js';
 
 /** A stored stream: seqs with gaps (rolled-back writes), some positions unusable. */
@@ -14,13 +13,16 @@ const stream = fc.array(fc.record({ gap: fc.oneof(fc.constant(1), fc.integer({ m
   });
 });
 
-/** positionsAfter over the array, as the store answers it, recording the seq range each query spans. */
+/** The usable rows with head ≥ seq > after, in seq order, at most limit (one query over the whole range). */
+const usableAfter = (rows: readonly PositionRow[], after: number, head: number, limit: number) => rows.filter((row) => row.seq > after && row.seq <= head && row.usable === 1).slice(0, limit);
+
+/** usableForDetectionAfter over the array, as the store answers it, recording the seq range each query spans. */
 function readsOver(rows: readonly PositionRow[]) {
   const queries: Array<{ span: number; found: number }> = [];
   return {
     queries,
-    async positionsAfter(after: number, head: number, filter: PositionFilter, limit: number): Promise<PositionRow[]> {
-      const found = rows.filter((row) => row.seq > after && row.seq <= head && (!filter.usableOnly || row.usable === 1)).slice(0, limit);
+    async usableForDetectionAfter(after: number, head: number, limit: number): Promise<PositionRow[]> {
+      const found = usableAfter(rows, after, head, limit);
       queries.push({ span: head - after, found: found.length });
       return found;
     },
@@ -31,7 +33,7 @@ test('the detector reads a batch in windows of at most the batch size: the same 
   await fc.assert(
     fc.asyncProperty(stream, fc.integer({ min: 0, max: 60 }), fc.integer({ min: 0, max: 400 }), fc.integer({ min: 1, max: 12 }), async (rows, after, headBack, limit) => {
       const head = Math.max(after, (rows.at(-1)?.seq ?? 0) - headBack);
-      const reference = await readsOver(rows).positionsAfter(after, head, { usableOnly: true }, limit);
+      const reference = usableAfter(rows, after, head, limit);
       const reads = readsOver(rows);
       const batch = await usableBatchAfter(reads, after, head, limit);
       assert.deepEqual(

@@ -3,8 +3,8 @@ import assert from 'node:assert/strict';
 import { buildLandIndex } from '../../../src/geo/land.js';
 import { createRoutingEngine } from '../../../src/routing/engine.js';
 import { buildSeaGraph } from '../../../src/routing/graph.js';
-import { landRunKm } from '../../../src/routing/land-check.js';
-import { addPortSpurs, joinLandRunKm } from '../../../src/routing/port-spurs.js';
+import { joinLandRunKm, landRunKm } from '../../../src/routing/land-check.js';
+import { addPortSpurs } from '../../../src/routing/port-spurs.js';
 
 // A square island of 1° in the southern Indian Ocean; the network runs west of it, a port lies on its east side.
 const land = buildLandIndex([

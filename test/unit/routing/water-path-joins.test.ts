@@ -1,0 +1,51 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { distanceNm } from '../../../src/geo/distance.js';
+import { landIndex } from '../../../src/geo/land.js';
+import { inWaterway } from '../../../src/routing/land-check.js';
+import { lineOverLand } from '../../../src/routing/line-land.js';
+import { shippedSeaNetwork } from '../../../src/routing/network-file.js';
+
+// Issue 28 / decision 141: the land audit's rule (a run of land over 0.5 km, sampled every 100 m on Natural
+// Earth 1:10m outside the declared waterways) on routes from Calcutta and from coastal points in bays.
+const land = landIndex();
+const { engine } = shippedSeaNetwork();
+const LIMIT_KM = 0.5;
+const innerLandRunKm = (coordinates: readonly (readonly [number, number])[]) => lineOverLand(land, coordinates, inWaterway).longestInnerRunKm;
+
+test('Calcutta is routed down the Hooghly, not over the Sundarbans', () => {
+  const calcutta = { lat: 22.55, lon: 88.33333 };
+  const singapore = { lat: 1.26, lon: 103.84 };
+  const route = engine.route([calcutta, singapore]);
+  assert.ok(innerLandRunKm(route.coordinates) <= LIMIT_KM, `a run of ${innerLandRunKm(route.coordinates).toFixed(1)} km of land`);
+  assert.ok(route.legs[0]!.from.connectorNm < 5, `joined near the port (${route.legs[0]!.from.connectorNm.toFixed(1)} nm)`);
+});
+
+// coastal points of the land audit (seed 28) whose every straight join crossed 7–20 km of land
+const bayPoints = [
+  { name: 'Gulf of Kutch', lat: 22.813, lon: 69.823 },
+  { name: 'Bahrain, Gulf of Salwa side', lat: 25.839, lon: 50.141 },
+  { name: 'Labrador', lat: 58.003, lon: -63.244 },
+  { name: 'Norwegian fjord', lat: 60.504, lon: 7.028 },
+];
+
+for (const place of bayPoints) {
+  test(`a coastal point with no straight join at sea is joined over water: ${place.name}`, () => {
+    const join = engine.joins(place)[0]!;
+    assert.ok(join.waterPath !== undefined, 'a water path');
+    const connector: [number, number][] = [[place.lon, place.lat], ...join.waterPath!.map(([x, y]) => [x, y] as [number, number]), [join.snappedLon, join.snappedLat]];
+    assert.ok(innerLandRunKm(connector) <= LIMIT_KM, `connector crosses ${innerLandRunKm(connector).toFixed(1)} km of land`);
+    let nm = 0;
+    for (let k = 1; k < connector.length; k++) nm += distanceNm(connector[k - 1]![1], connector[k - 1]![0], connector[k]![1], connector[k]![0]);
+    assert.ok(Math.abs(join.connectorNm - nm) < 1e-6, 'the connector length is the path length');
+    const route = engine.route([place, { lat: join.snappedLat, lon: join.snappedLon }]);
+    assert.ok(innerLandRunKm(route.coordinates) <= LIMIT_KM, `route crosses ${innerLandRunKm(route.coordinates).toFixed(1)} km of land`);
+  });
+}
+
+test('a place with a straight join at sea keeps its straight connector', () => {
+  const offRotterdam = { lat: 52.05, lon: 3.6 };
+  const join = engine.joins(offRotterdam)[0]!;
+  assert.equal(join.waterPath, undefined);
+  assert.ok(Math.abs(join.connectorNm - distanceNm(offRotterdam.lat, offRotterdam.lon, join.snappedLat, join.snappedLon)) < 1e-9);
+});
