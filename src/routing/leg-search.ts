@@ -125,17 +125,6 @@ export function createLegSearch(graph: SeaGraph, landmarkMask = 0): LegSearch {
   for (let i = 0; i < n; i++) {
     cosLat[i] = Math.cos(graph.lat[i]! * RAD);
   }
-  // per arc, its edge's length and passage bit: the relaxation reads one array each, in arc order, not through the edge
-  const arcCount = graph.offsets[n] ?? 0;
-  const arcNm = new Float64Array(arcCount);
-  const arcPassageBit = new Int32Array(arcCount);
-  for (let i = 0; i < arcCount; i++) {
-    arcNm[i] = graph.edgeNm[graph.arcEdge[i]!]!;
-    arcPassageBit[i] = 1 << graph.edgePassage[graph.arcEdge[i]!]!;
-  }
-  /** The bound of a node, computed once per search (a node is pushed again when a shorter way to it is found). */
-  const boundOf = new Float64Array(n);
-  const boundStamp = new Int32Array(n);
   const g = new Float64Array(n);
   const parentEdge = new Int32Array(n);
   const stamp = new Int32Array(n);
@@ -238,7 +227,6 @@ export function createLegSearch(graph: SeaGraph, landmarkMask = 0): LegSearch {
     }
   };
 
-  const { offsets, target: arcTarget, arcEdge } = graph;
   const searchLeg = (sources: readonly Snap[], targets: readonly Snap[], target: LatLon, mask: number): LegPath => {
     let best = Infinity;
     let bestEnd = -1;
@@ -264,8 +252,6 @@ export function createLegSearch(graph: SeaGraph, landmarkMask = 0): LegSearch {
     const latT = target.lat * RAD;
     const lonT = target.lon * RAD;
     const h = (node: number) => {
-      if (boundStamp[node] === generation) return boundOf[node]!;
-      boundStamp[node] = generation;
       // with landmarks the great circle is left out: their bound is the tighter one almost everywhere, and cheaper
       let bound = 0;
       if (activeCount === 0) {
@@ -281,7 +267,6 @@ export function createLegSearch(graph: SeaGraph, landmarkMask = 0): LegSearch {
         const viaLandmark = Math.max(activeLow[k]! - d, d - activeHigh[k]!) * HEURISTIC_FACTOR;
         if (viaLandmark > bound) bound = viaLandmark;
       }
-      boundOf[node] = bound;
       return bound;
     };
     const seed = (node: number, cost: number, si: number) => {
@@ -323,15 +308,16 @@ export function createLegSearch(graph: SeaGraph, landmarkMask = 0): LegSearch {
         bestEnd = u;
         bestT = termOf[u]!;
       }
-      for (let i = offsets[u]!, end = offsets[u + 1]!; i < end; i++) {
-        if (mask & arcPassageBit[i]!) continue;
-        const v = arcTarget[i]!;
+      for (let i = graph.offsets[u]!, end = graph.offsets[u + 1]!; i < end; i++) {
+        const e = graph.arcEdge[i]!;
+        if (mask & (1 << graph.edgePassage[e]!)) continue;
+        const v = graph.target[i]!;
         if (closed[v] === generation) continue;
-        const gv = gu + arcNm[i]!;
+        const gv = gu + graph.edgeNm[e]!;
         if (stamp[v] !== generation || gv < g[v]!) {
           stamp[v] = generation;
           g[v] = gv;
-          parentEdge[v] = arcEdge[i]!;
+          parentEdge[v] = e;
           seedOf[v] = seedOf[u]!;
           push(gv + h(v), v);
         }
@@ -350,5 +336,5 @@ export function createLegSearch(graph: SeaGraph, landmarkMask = 0): LegSearch {
     return { edges: path, startNode: node, endNode: bestEnd, lengthNm: best, s: sources[seedOf[node]!]!, t: targets[bestT]! };
   };
 
-  return { bytes: n * 56 + arcCount * 12 + landmarks.byteLength + heapKey.byteLength + heapNode.byteLength, searchLeg };
+  return { bytes: n * 44 + landmarks.byteLength + heapKey.byteLength + heapNode.byteLength, searchLeg };
 }
