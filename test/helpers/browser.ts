@@ -37,7 +37,16 @@ export async function launchChromium(): Promise<Browser> {
 export async function saveScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: options.fullPage ?? true });
+  const shoot = () => page.screenshot({ path, fullPage: options.fullPage ?? true });
+  try {
+    await shoot();
+  } catch (error) {
+    // headless Chromium now and then has no frame to give on a loaded machine ("Unable to capture screenshot", seen in
+    // CI on /map): the screenshot is a record, not an assertion, so it is taken once more after the next frame
+    if (!String(error).includes('Unable to capture screenshot')) throw error;
+    await page.evaluate(() => new Promise((frame) => requestAnimationFrame(() => frame(null))));
+    await shoot();
+  }
   return path;
 }
 
