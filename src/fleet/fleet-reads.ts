@@ -9,14 +9,14 @@ export interface PositionFilter {
   usableOnly?: boolean;
 }
 
-/**
- * The fleet's read API over stored positions: the only place outside the fleet's writer that queries
- * the positions table. Other features read positions here and live vessel state from FleetService.
- */
 /** The columns the event detectors read of a position (fixOf in src/features/events/event-writes.ts): a third of a row's parse and garbage left out. */
 export const DETECTION_COLUMNS = ['seq', 'vsl_id', 'observed_at', 'lat', 'lon', 'sog', 'nav_status', 'heading', 'simulated'] as const;
 export type DetectionPositionRow = Pick<PositionRow, (typeof DETECTION_COLUMNS)[number]>;
 
+/**
+ * The fleet's read API over stored positions: the only place outside the fleet's writer that queries
+ * the positions table. Other features read positions here and live vessel state from FleetService.
+ */
 export function createFleetReads(db: Kysely<Database>) {
   // The anonymous preview runs this on every call. Built once; the literal LIMIT 1 lets SQLite stop at the first
   // index entry, where a bound limit made the same statement about four times slower.
