@@ -190,11 +190,13 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
       const [aLat, aLon, bLat, bLon] = edgeEnds(graph, edge);
       return { edge, a: [aLon, aLat], b: [bLon, bLat] };
     });
-    return waterPathToNetwork(land, start, edges, search.radiusDeg, search.cellDeg, (cells, edge) => {
+    return waterPathToNetwork(land, start, edges, search.radiusDeg, search.cellDeg, (cells, edge, cellDeg) => {
       const [lon, lat] = cells[cells.length - 1]!;
-      const target = index.within(lat, normalizeLon(lon), search.cellDeg * 60 * 2, 0).find((s) => s.edge === edge);
+      const target = index.within(lat, normalizeLon(lon), cellDeg * 60 * 2, 0).find((s) => s.edge === edge);
       if (target === undefined) return null;
-      const path = straightenWaterPath(land, [start, ...cells.slice(1), [target.snappedLon, target.snappedLat]]);
+      // the cells' longitudes are unwrapped from the place: the target's too, so that no step spans the antimeridian
+      const targetLon = lon + normalizeLon(target.snappedLon - lon);
+      const path = straightenWaterPath(land, [start, ...cells.slice(1), [targetLon, target.snappedLat]]);
       return path === null ? null : joinAlong(path, target);
     });
   };

@@ -432,7 +432,7 @@ const MAX_NETWORK_SEARCH_CELLS = 4_500_000;
  * The shortest path over water from `start` ([lon, lat], at sea) to the network (decision 145): a Dijkstra
  * search over a grid of `finestCellDeg` cells (coarser near the poles) within `radiusDeg` of latitude (and as many km of longitude) that stops
  * at the first cell an edge passes through whose path `finish` accepts (it returns the finished join, or null to
- * search on). Cells are water when the 1:10m mask has them at sea or in a declared waterway; a step is taken only
+ * search on; it is given the cell's size). Cells are water when the 1:10m mask has them at sea or in a declared waterway; a step is taken only
  * when its midpoint is water too, and a diagonal one only between two water cells, so that the path never steps
  * over a strip of land. Null when no cell of the network is reached within the box.
  */
@@ -442,7 +442,7 @@ export function waterPathToNetwork<T>(
   edges: readonly EdgeSegment[],
   radiusDeg: number,
   finestCellDeg: number,
-  finish: (cells: [number, number][], edge: number) => T | null,
+  finish: (cells: [number, number][], edge: number, cellDeg: number) => T | null,
 ): T | null {
   const kx = Math.max(0.05, Math.cos((start[1] * Math.PI) / 180));
   const halfWidth = Math.min(180, radiusDeg / kx);
@@ -470,7 +470,7 @@ export function waterPathToNetwork<T>(
     if (edge !== undefined) {
       const cells: [number, number][] = [];
       for (let k = c; k !== -1; k = from[k]!) cells.push(gridCentre(grid, k));
-      const result = finish(cells.reverse(), edge);
+      const result = finish(cells.reverse(), edge, cellDeg);
       if (result !== null) return result;
     }
     relaxNeighbours(land, grid, c, kx, cost, from, heap);
