@@ -39,17 +39,22 @@ interface Tally {
   crossingMask: number;
   connectorCrossing: number;
   worst: { label: string; km: number; at: [number, number] | null }[];
+  /** The slowest routes (ms): a route meeting a new place pays for its joins, water-path searches included. */
+  slowest: { label: string; ms: number }[];
 }
-const tally = (): Tally => ({ routes: 0, refused: new Map(), crossingWater: 0, crossingAny: 0, endsOnLand: 0, crossingMask: 0, connectorCrossing: 0, worst: [] });
+const tally = (): Tally => ({ routes: 0, refused: new Map(), crossingWater: 0, crossingAny: 0, endsOnLand: 0, crossingMask: 0, connectorCrossing: 0, worst: [], slowest: [] });
 
 const audit = (t: Tally, a: { lat: number; lon: number }, b: { lat: number; lon: number }, label: string) => {
   let route;
+  const routeStarted = performance.now();
   try {
     route = engine.route([a, b], { excludedMask: mask });
   } catch (error) {
     if (!(error instanceof RoutingError)) throw error;
     t.refused.set(error.code, (t.refused.get(error.code) ?? 0) + 1);
     return;
+  } finally {
+    t.slowest.push({ label, ms: performance.now() - routeStarted });
   }
   t.routes++;
   const withWater = lineOverLand(land, route.coordinates, (lon, lat) => waterwayAt(lon, lat) !== null);
@@ -82,6 +87,8 @@ const report = (title: string, t: Tally) => {
   console.log(`  crossing > ${LIMIT_KM} km of land outside the declared waterways: ${t.crossingWater} (in a connector: ${t.connectorCrossing})`);
   console.log(`  with more than ${LIMIT_KM} km of land at an end (a place on land, its way to the coast): ${t.endsOnLand}; any run of land > ${LIMIT_KM} km, ends included: ${t.crossingAny}`);
   console.log(`  crossing > ${LIMIT_KM} km of land on the bare 1:10m mask (canals and rivers count as land): ${t.crossingMask}`);
+  const slowest = t.slowest.sort((x, y) => y.ms - x.ms).slice(0, 3);
+  console.log(`  slowest routes (first joins of their places included): ${slowest.map((w) => `${w.label} ${w.ms.toFixed(0)} ms`).join('; ')}`);
   for (const w of t.worst.sort((x, y) => y.km - x.km).slice(0, 8)) console.log(`    ${w.label}: ${w.km.toFixed(1)} km at ${w.at?.map((x) => x.toFixed(3)).join(',')}`);
 };
 

@@ -34,6 +34,18 @@ export function distanceNm(aLat: number, aLon: number, bLat: number, bLon: numbe
   return distanceM(aLat, aLon, bLat, bLon) / METRES_PER_NM;
 }
 
+/** The great-circle lengths (nm) of the legs of a path of [lon, lat] points: legs[k] from point k to point k + 1. */
+export function pathLegsNm(points: readonly (readonly [number, number])[]): number[] {
+  const legs: number[] = [];
+  for (let k = 1; k < points.length; k++) legs.push(distanceNm(points[k - 1]![1], points[k - 1]![0], points[k]![1], points[k]![0]));
+  return legs;
+}
+
+/** The great-circle length (nm) of a path of [lon, lat] points. */
+export function pathLengthNm(points: readonly (readonly [number, number])[]): number {
+  return pathLegsNm(points).reduce((sum, nm) => sum + nm, 0);
+}
+
 /** Initial great-circle bearing from a to b, degrees true in [0, 360). */
 export function bearingDeg(aLat: number, aLon: number, bLat: number, bLon: number): number {
   const φ1 = aLat * RAD;

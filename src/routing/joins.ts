@@ -6,10 +6,10 @@ import type { LandIndex } from '../geo/land.js';
 import { PASSAGES, type SeaGraph } from './graph.js';
 import { connectorOverLandKm, CONNECTOR_LAND_TOLERANCE_KM } from './connector-land.js';
 import { offNetworkError, type LatLon } from './route-types.js';
-import { SNAP_MAX_NM, type Snap, type SnapIndex } from './snap.js';
+import { edgeEnds, SNAP_MAX_NM, type Snap, type SnapIndex } from './snap.js';
 import { waterwayAt } from './waterways.js';
-import { inlandKm, joinLandRunKm, nearestWaterPoint, waterPath } from './land-check.js';
-import { distanceNm } from '../geo/distance.js';
+import { inlandKm, joinLandRunKm, nearestWaterPoint, straightenWaterPath, waterPath, waterPathToNetwork, type EdgeSegment } from './land-check.js';
+import { normalizeLon, pathLengthNm } from '../geo/distance.js';
 
 /** Candidate joins of a place: the nearest point of each edge within this much of the nearest edge (nm), at most MAX_CANDIDATES. */
 const CANDIDATE_EXTRA_NM = 12;
@@ -43,6 +43,19 @@ function coastDistanceKm(land: LandIndex, lon: number, lat: number): number {
 const WATER_JOIN_TARGETS = 6;
 const WATER_JOIN_EXTRA_NM = 30;
 const WATER_JOIN_START_KM = 2;
+/**
+ * When none of those is reached over water (decision 145): searches from the place over a grid of `cellDeg`
+ * cells within `radiusDeg`, finer and closer first (narrow channels), then coarser and wider (a delta, a sound).
+ */
+interface WideWaterSearch {
+  radiusDeg: number;
+  cellDeg: number;
+}
+const WIDE_WATER_SEARCHES: readonly WideWaterSearch[] = [
+  { radiusDeg: 0.5, cellDeg: 0.005 },
+  { radiusDeg: 1.5, cellDeg: 0.005 },
+  { radiusDeg: 3, cellDeg: 0.005 },
+];
 
 /** Candidate sets kept per place (a port is joined the same way every time). */
 const CANDIDATE_CACHE = 4096;
@@ -140,7 +153,8 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
   /**
    * A place whose every straight join crosses land (the audit's rule): the join by the shortest path over water
    * (src/routing/land-check.ts waterPath, a grid search in a box around the place and the join) to one of the
-   * nearest edge points, as a one-element list; null when none of them is reached over water.
+   * nearest edge points, as a one-element list; when none of them is reached, the search from the place over a
+   * widening grid to whichever edge it reaches first (decision 145); null when the water around it reaches none.
    */
   const waterJoin = (point: LatLon): Snap[] | null => {
     const land = landIndex!();
@@ -148,21 +162,43 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
     const start = onLand ? nearestWaterPoint(land, point.lon, point.lat, WATER_JOIN_START_KM, 0.001) : ([point.lon, point.lat] as [number, number]);
     const nearest = index.nearest(point.lat, point.lon, 0);
     if (start === null || nearest === null) return null;
+    const joinAlong = (path: [number, number][], target: Snap): Snap => {
+      const points = onLand ? [[point.lon, point.lat] as [number, number], ...path] : path;
+      const overLandKm = onLand ? connectorOverLandKm(land, [point.lon, point.lat], start, Infinity) : 0;
+      // the target may have been snapped from the search's last cell: the join is the place's
+      return { ...target, lat: point.lat, lon: point.lon, connectorNm: pathLengthNm(points), overLandKm, waterPath: points.slice(1, -1) };
+    };
     let best: Snap | null = null;
     const targets = index.within(point.lat, point.lon, Math.min(SNAP_MAX_NM, nearest.connectorNm + WATER_JOIN_EXTRA_NM), 0);
     for (const target of targets.slice(0, WATER_JOIN_TARGETS)) {
       if (best !== null && target.connectorNm >= best.connectorNm) break;
       const path = waterPath(land, start, [target.snappedLon, target.snappedLat]);
       if (path === null) continue;
-      const points = onLand ? [[point.lon, point.lat] as [number, number], ...path] : path;
-      let nm = 0;
-      for (let k = 1; k < points.length; k++) nm += distanceNm(points[k - 1]![1], points[k - 1]![0], points[k]![1], points[k]![0]);
-      if (best === null || nm < best.connectorNm) {
-        const overLandKm = onLand ? connectorOverLandKm(land, [point.lon, point.lat], start, Infinity) : 0;
-        best = { ...target, connectorNm: nm, overLandKm, waterPath: points.slice(1, -1) };
-      }
+      const join = joinAlong(path, target);
+      if (best === null || join.connectorNm < best.connectorNm) best = join;
+    }
+    for (const search of WIDE_WATER_SEARCHES) {
+      if (best !== null) break;
+      best = wideWaterJoin(start, search, joinAlong);
     }
     return best === null ? null : [best];
+  };
+  /** The widening search of `waterJoin` in one box: the water path from `start` to the first edge it reaches whose last step is clear. */
+  const wideWaterJoin = (start: [number, number], search: WideWaterSearch, joinAlong: (path: [number, number][], target: Snap) => Snap): Snap | null => {
+    const land = landIndex!();
+    const edges: EdgeSegment[] = index.within(start[1], start[0], search.radiusDeg * 60 * Math.SQRT2, 0).map(({ edge }) => {
+      const [aLat, aLon, bLat, bLon] = edgeEnds(graph, edge);
+      return { edge, a: [aLon, aLat], b: [bLon, bLat] };
+    });
+    return waterPathToNetwork(land, start, edges, search.radiusDeg, search.cellDeg, (cells, edge, cellDeg) => {
+      const [lon, lat] = cells[cells.length - 1]!;
+      const target = index.within(lat, normalizeLon(lon), cellDeg * 60 * 2, 0).find((s) => s.edge === edge);
+      if (target === undefined) return null;
+      // the cells' longitudes are unwrapped from the place: the target's too, so that no step spans the antimeridian
+      const targetLon = lon + normalizeLon(target.snappedLon - lon);
+      const path = straightenWaterPath(land, [start, ...cells.slice(1), [targetLon, target.snappedLat]]);
+      return path === null ? null : joinAlong(path, target);
+    });
   };
   /** A join whose connector crosses land, with its over-land length measured whole (or up to just past stopAboveKm). */
   const measured = (snap: Snap, stopAboveKm = Infinity): Snap => {

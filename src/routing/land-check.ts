@@ -228,7 +228,7 @@ function gridWaterPath(land: LandIndex, a: readonly [number, number], b: readonl
 }
 
 /** Greedy straightening: from each kept point, the farthest later point reachable with no run of land over REPAIR_LAND_RUN_KM. */
-function straighten(land: LandIndex, points: [number, number][]): [number, number][] | null {
+export function straightenWaterPath(land: LandIndex, points: [number, number][]): [number, number][] | null {
   const clear = (a: [number, number], b: [number, number]) => landRunKm(land, a, b, REPAIR_LAND_RUN_KM).km <= REPAIR_LAND_RUN_KM;
   const kept: [number, number][] = [points[0]!];
   let i = 0;
@@ -249,7 +249,7 @@ export function waterPath(land: LandIndex, a: readonly [number, number], b: read
   for (const deg of sizes.length > 0 ? sizes : [0.004]) {
     const grid = gridWaterPath(land, a, b, deg);
     if (grid === null) continue;
-    const straight = straighten(land, grid);
+    const straight = straightenWaterPath(land, grid);
     if (straight !== null) return straight;
   }
   return null;
@@ -367,4 +367,140 @@ function checkEdge(land: LandIndex, a: [number, number], b: [number, number], pa
   for (let k = 1; k < all.length; k++) newLengthKm += distanceM(all[k - 1]![1], all[k - 1]![0], all[k]![1], all[k]![0]) / 1000;
   report.edgesRepaired.push({ from: a, to: b, pass, landRunKm: round6(check.km), addedPoints: interior.length, lengthKm: round6(lengthKm), newLengthKm: round6(newLengthKm) });
   return interior;
+}
+
+/** A network edge given to `waterPathToNetwork`: its id and its ends as [lon, lat]. */
+export interface EdgeSegment {
+  edge: number;
+  a: readonly [number, number];
+  b: readonly [number, number];
+}
+
+/** A grid of square cells (degrees) around a centre, with longitudes unwrapped from the centre. */
+interface WaterGrid {
+  west: number;
+  south: number;
+  width: number;
+  height: number;
+  cellDeg: number;
+  /** 0 unknown, 1 water, 2 land (outside the declared waterways). */
+  water: Uint8Array;
+}
+
+function gridCellOf(grid: WaterGrid, lon: number, lat: number): number {
+  const x = Math.round((lon - grid.west) / grid.cellDeg);
+  const y = Math.round((lat - grid.south) / grid.cellDeg);
+  return x < 0 || y < 0 || x >= grid.width || y >= grid.height ? -1 : y * grid.width + x;
+}
+
+function gridCentre(grid: WaterGrid, cell: number): [number, number] {
+  return [grid.west + (cell % grid.width) * grid.cellDeg, grid.south + Math.floor(cell / grid.width) * grid.cellDeg];
+}
+
+function gridIsWater(land: LandIndex, grid: WaterGrid, cell: number): boolean {
+  if (grid.water[cell] === 0) {
+    const [x, y] = gridCentre(grid, cell);
+    const lon = normalizeLon(x);
+    grid.water[cell] = !land.isLand(lon, y) || inWaterway(lon, y) ? 1 : 2;
+  }
+  return grid.water[cell] === 1;
+}
+
+/** The cells each edge passes through (sampled every half cell), mapped to the edge; longitudes brought to the grid's side. */
+function edgeCells(grid: WaterGrid, edges: readonly EdgeSegment[], centreLon: number): Map<number, number> {
+  const cells = new Map<number, number>();
+  for (const { edge, a, b } of edges) {
+    let aLon = a[0];
+    let bLon = b[0];
+    while (aLon - centreLon > 180) aLon -= 360;
+    while (centreLon - aLon > 180) aLon += 360;
+    while (bLon - aLon > 180) bLon -= 360;
+    while (aLon - bLon > 180) bLon += 360;
+    const n = Math.max(1, Math.ceil(Math.max(Math.abs(bLon - aLon), Math.abs(b[1] - a[1])) / (grid.cellDeg / 2)));
+    for (let i = 0; i <= n; i++) {
+      const cell = gridCellOf(grid, aLon + ((bLon - aLon) * i) / n, a[1] + ((b[1] - a[1]) * i) / n);
+      if (cell >= 0 && !cells.has(cell)) cells.set(cell, edge);
+    }
+  }
+  return cells;
+}
+
+/** Most cells of one `waterPathToNetwork` grid (14 bytes each while it runs). */
+const MAX_NETWORK_SEARCH_CELLS = 4_500_000;
+
+/**
+ * The shortest path over water from `start` ([lon, lat], at sea) to the network (decision 145): a Dijkstra
+ * search over a grid of `finestCellDeg` cells (coarser near the poles) within `radiusDeg` of latitude (and as many km of longitude) that stops
+ * at the first cell an edge passes through whose path `finish` accepts (it returns the finished join, or null to
+ * search on; it is given the cell's size). Cells are water when the 1:10m mask has them at sea or in a declared waterway; a step is taken only
+ * when its midpoint is water too, and a diagonal one only between two water cells, so that the path never steps
+ * over a strip of land. Null when no cell of the network is reached within the box.
+ */
+export function waterPathToNetwork<T>(
+  land: LandIndex,
+  start: readonly [number, number],
+  edges: readonly EdgeSegment[],
+  radiusDeg: number,
+  finestCellDeg: number,
+  finish: (cells: [number, number][], edge: number, cellDeg: number) => T | null,
+): T | null {
+  const kx = Math.max(0.05, Math.cos((start[1] * Math.PI) / 180));
+  const halfWidth = Math.min(180, radiusDeg / kx);
+  const south = Math.max(-89.9, start[1] - radiusDeg);
+  const north = Math.min(89.9, start[1] + radiusDeg);
+  // near the poles a box of as many km of longitude holds more cells: coarser there, so that the cost stays bounded
+  const cellDeg = finestCellDeg * Math.max(1, Math.sqrt((((2 * halfWidth) / finestCellDeg) * (north - south)) / finestCellDeg / MAX_NETWORK_SEARCH_CELLS));
+  const width = Math.ceil((2 * halfWidth) / cellDeg) + 1;
+  const height = Math.ceil((north - south) / cellDeg) + 1;
+  const grid: WaterGrid = { west: start[0] - halfWidth, south, width, height, cellDeg, water: new Uint8Array(width * height) };
+  const targets = edgeCells(grid, edges, start[0]);
+  const first = gridCellOf(grid, start[0], start[1]);
+  if (first < 0 || !gridIsWater(land, grid, first)) return null;
+  const cost = new Float64Array(width * height).fill(Infinity);
+  const from = new Int32Array(width * height).fill(-1);
+  const heap = new NodeHeap();
+  cost[first] = 0;
+  heap.push(0, first);
+  const done = new Uint8Array(width * height);
+  while (heap.size > 0) {
+    const c = heap.pop();
+    if (done[c] === 1) continue;
+    done[c] = 1;
+    const edge = targets.get(c);
+    if (edge !== undefined) {
+      const cells: [number, number][] = [];
+      for (let k = c; k !== -1; k = from[k]!) cells.push(gridCentre(grid, k));
+      const result = finish(cells.reverse(), edge, cellDeg);
+      if (result !== null) return result;
+    }
+    relaxNeighbours(land, grid, c, kx, cost, from, heap);
+  }
+  return null;
+}
+
+/** The 8 steps of a grid cell with their lengths (a degree of longitude counted as `kx` of one of latitude). */
+function relaxNeighbours(land: LandIndex, grid: WaterGrid, c: number, kx: number, cost: Float64Array, from: Int32Array, heap: NodeHeap): void {
+  const { width, height, cellDeg } = grid;
+  const x = c % width;
+  const y = Math.floor(c / width);
+  const [cx, cy] = gridCentre(grid, c);
+  for (let dy = -1; dy <= 1; dy++) {
+    for (let dx = -1; dx <= 1; dx++) {
+      const nx = x + dx;
+      const ny = y + dy;
+      if ((dx === 0 && dy === 0) || nx < 0 || ny < 0 || nx >= width || ny >= height) continue;
+      const n = ny * width + nx;
+      if (!gridIsWater(land, grid, n)) continue;
+      if (dx !== 0 && dy !== 0 && !(gridIsWater(land, grid, y * width + nx) && gridIsWater(land, grid, ny * width + x))) continue;
+      const midLon = normalizeLon(cx + (dx * cellDeg) / 2);
+      const midLat = cy + (dy * cellDeg) / 2;
+      if (land.isLand(midLon, midLat) && !inWaterway(midLon, midLat)) continue;
+      const candidate = cost[c]! + Math.hypot(dx * kx, dy);
+      if (candidate < cost[n]!) {
+        cost[n] = candidate;
+        from[n] = c;
+        heap.push(candidate, n);
+      }
+    }
+  }
 }

@@ -4,7 +4,7 @@
  * allows (decision 126), with the passages it enters and where.
  */
 import { passageAt, type SeaGraph } from './graph.js';
-import { distanceNm } from '../geo/distance.js';
+import { distanceNm, pathLegsNm } from '../geo/distance.js';
 import type { LegPath } from './leg-search.js';
 import { pullChain, slideCorners } from './pull.js';
 import type { PassageCrossing, RouteLeg } from './route-types.js';
@@ -27,10 +27,11 @@ export function unwrapPush(coords: [number, number][], lon: number, lat: number)
 function connectorSteps(snap: Snap, toPlace: boolean, step: (edge: number, lengthNm: number, lon: number, lat: number) => void): void {
   const points: (readonly [number, number])[] = [[snap.lon, snap.lat], ...(snap.waterPath ?? []), [snap.snappedLon, snap.snappedLat]];
   if (toPlace) points.reverse();
+  const legs = pathLegsNm(points);
   let doneNm = 0;
   for (let k = 1; k < points.length; k++) {
     // the segments' lengths add up to the connector's length (the last takes the remainder)
-    const lengthNm = k < points.length - 1 ? distanceNm(points[k - 1]![1], points[k - 1]![0], points[k]![1], points[k]![0]) : snap.connectorNm - doneNm;
+    const lengthNm = k < points.length - 1 ? legs[k - 1]! : snap.connectorNm - doneNm;
     doneNm += lengthNm;
     step(-1, lengthNm, points[k]![0], points[k]![1]);
   }
