@@ -40,7 +40,7 @@ function coarseSea(land: LandIndex, lon: number, lat: number): boolean {
 
 const RAD = Math.PI / 180;
 /** Rings of coarse cells looked at around a point for its open-sea radius (decision 144). */
-const OPEN_SEA_RINGS = 12;
+const OPEN_SEA_RINGS = 6;
 /** No open-sea radius where its block of coarse cells would reach beyond this latitude (degrees): the chord bound below holds up to here. */
 const OPEN_SEA_MAX_LAT = 80;
 /**
@@ -85,16 +85,15 @@ function ringAtSea(land: LandIndex, cx: number, cy: number, k: number): boolean 
 }
 
 /**
- * A radius (km) around p ([lon, lat], longitude may be unwrapped) within which every point of a chord of the
+ * A radius (km) around a point (longitude may be unwrapped) within which every point of a chord of the
  * land test near the arc lies in all-sea coarse cells: the distance from p to the edge of its block of all-sea
  * rings, less CHORD_STRAY_KM; 0 when there is none. A point outside a block of k rings differs from p by at least
  * k° of latitude, or by k° of longitude with both latitudes within Φ (the block's largest |latitude|), so it lies at
  * least 2R·cos Φ·sin(k°/2) away (haversine), which is also below R·k° for the latitude case.
  */
-function openSeaRadiusKm(land: LandIndex, p: readonly [number, number]): number {
-  const lon = normalizeLon(p[0]);
-  const cx = Math.min(360 / COARSE_DEG - 1, Math.max(0, Math.floor((lon + 180) / COARSE_DEG)));
-  const cy = Math.min(180 / COARSE_DEG - 1, Math.max(0, Math.floor((p[1] + 90) / COARSE_DEG)));
+function openSeaRadiusKm(land: LandIndex, lon: number, lat: number): number {
+  const cx = Math.min(360 / COARSE_DEG - 1, Math.max(0, Math.floor((normalizeLon(lon) + 180) / COARSE_DEG)));
+  const cy = Math.min(180 / COARSE_DEG - 1, Math.max(0, Math.floor((lat + 90) / COARSE_DEG)));
   const k = openSeaRings(land, cx, cy);
   if (k <= 0) return 0;
   const maxLat = Math.max(Math.abs(-90 + (cy - k) * COARSE_DEG), Math.abs(-90 + (cy + k + 1) * COARSE_DEG));
@@ -105,6 +104,8 @@ function openSeaRadiusKm(land: LandIndex, p: readonly [number, number]): number 
 /** Chord ends of the test under way (the test is not re-entered). */
 let scratchLon = new Float64Array(256);
 let scratchLat = new Float64Array(256);
+/** Per chord of the test under way: 1 when known at sea from an open-sea radius (decision 144). */
+let scratchCertified = new Uint8Array(256);
 
 /**
  * True when the great circle from a to b ([lon, lat], longitudes may be unwrapped) touches no 1:10m land,
@@ -116,8 +117,6 @@ let scratchLat = new Float64Array(256);
 export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], b: readonly [number, number], endKm = PULL_END_ALLOWANCE_KM, aAtSea = false, bAtSea = false): boolean {
   const lengthKm = distanceM(a[1], a[0], b[1], b[0]) / 1000;
   if (lengthKm <= (aAtSea ? 0 : endKm) + (bAtSea ? 0 : endKm)) return true;
-  // every point of the arc lies within the open-sea radius of an end: so does every chord, through all-sea cells (decision 144)
-  if (lengthKm <= openSeaRadiusKm(land, a) + openSeaRadiusKm(land, b)) return true;
   // slerp between the unit vectors of a and b
   const ca = Math.cos(a[1] * RAD);
   const cb = Math.cos(b[1] * RAD);
@@ -137,6 +136,7 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
   if (scratchLat.length < chords + 1) {
     scratchLon = new Float64Array(2 * (chords + 1));
     scratchLat = new Float64Array(2 * (chords + 1));
+    scratchCertified = new Uint8Array(2 * (chords + 1));
   }
   const lon = scratchLon;
   const lat = scratchLat;
@@ -154,11 +154,26 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
   };
   point(0);
   if (!aAtSea && land.isLand(normalizeLon(lon[0]!), lat[0]!)) return false;
+  // chords known at sea without their walk: those starting within the open-sea radius of a chord end (decision 144)
+  const certified = scratchCertified;
+  certified.fill(0, 0, chords + 1);
+  const chordKm = ((f1 - f0) * lengthKm) / chords;
+  for (let start = 0; start < chords; ) {
+    point(start);
+    const radiusKm = openSeaRadiusKm(land, lon[start]!, lat[start]!);
+    if (radiusKm === 0) {
+      start++;
+      continue;
+    }
+    const last = Math.min(chords, start + 1 + Math.floor(radiusKm / chordKm));
+    certified.fill(1, start + 1, last + 1);
+    start = last;
+  }
   let stride = 1;
   while (stride * 2 <= chords) stride *= 2;
   for (; stride >= 1; stride = stride / 2) {
     for (let c = stride; c <= chords; c += stride) {
-      if (stride * 2 <= chords && c % (stride * 2) === 0) continue;
+      if ((stride * 2 <= chords && c % (stride * 2) === 0) || certified[c] === 1) continue;
       point(c - 1);
       point(c);
       const px = lon[c - 1]!;
