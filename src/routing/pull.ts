@@ -49,7 +49,7 @@ const OPEN_SEA_MAX_LAT = 80;
  * parallel at 80°), so within 51 km of an arc point; 60 with room.
  */
 const CHORD_STRAY_KM = 60;
-/** Per land index, per coarse cell: how many rings of coarse cells around it are all sea (-1 not yet asked). */
+/** Per land index, per coarse cell: openSeaRings's answer (-2 not yet asked). */
 const openRingsByLand = new WeakMap<LandIndex, Int8Array>();
 
 /** The number of rings of coarse cells around cell (cx, cy), up to OPEN_SEA_RINGS, that are all sea with it (-1: the cell itself is not). */
@@ -86,8 +86,8 @@ function ringAtSea(land: LandIndex, cx: number, cy: number, k: number): boolean 
 
 /**
  * A radius (km) around a point (longitude may be unwrapped) within which every point of a chord of the
- * land test near the arc lies in all-sea coarse cells: the distance from p to the edge of its block of all-sea
- * rings, less CHORD_STRAY_KM; 0 when there is none. A point outside a block of k rings differs from p by at least
+ * land test near the arc lies in all-sea coarse cells: the distance from the point to the edge of its block of all-sea
+ * rings, less CHORD_STRAY_KM; 0 when there is none. A point outside a block of k rings differs from it by at least
  * k° of latitude, or by k° of longitude with both latitudes within Φ (the block's largest |latitude|), so it lies at
  * least 2R·cos Φ·sin(k°/2) away (haversine), which is also below R·k° for the latitude case.
  */
@@ -158,7 +158,7 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
   const certified = scratchCertified;
   certified.fill(0, 0, chords + 1);
   const chordKm = ((f1 - f0) * lengthKm) / chords;
-  for (let start = 0; start < chords; ) {
+  for (let start = 0; start < chords;) {
     point(start);
     const radiusKm = openSeaRadiusKm(land, lon[start]!, lat[start]!);
     if (radiusKm === 0) {
