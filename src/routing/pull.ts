@@ -39,9 +39,73 @@ function coarseSea(land: LandIndex, lon: number, lat: number): boolean {
 }
 
 const RAD = Math.PI / 180;
+/** Rings of coarse cells looked at around a point for its open-sea radius (decision 144). */
+const OPEN_SEA_RINGS = 6;
+/** No open-sea radius where its block of coarse cells would reach beyond this latitude (degrees): the chord bound below holds up to here. */
+const OPEN_SEA_MAX_LAT = 80;
+/**
+ * How far (km) a chord of the test strays from the great circle at most, up to OPEN_SEA_MAX_LAT: a chord joins two
+ * points of the arc at most CHORD_KM apart and stays in their lon/lat box (≤ 25 km of latitude plus ≤ 26 km along a
+ * parallel at 80°), so within 51 km of an arc point; 60 with room.
+ */
+const CHORD_STRAY_KM = 60;
+/** Per land index, per coarse cell: openSeaRings's answer (-2 not yet asked). */
+const openRingsByLand = new WeakMap<LandIndex, Int8Array>();
+
+/** The number of rings of coarse cells around cell (cx, cy), up to OPEN_SEA_RINGS, that are all sea with it (-1: the cell itself is not). */
+function openSeaRings(land: LandIndex, cx: number, cy: number): number {
+  const columns = 360 / COARSE_DEG;
+  let rings = openRingsByLand.get(land);
+  if (rings === undefined) {
+    rings = new Int8Array(columns * (180 / COARSE_DEG)).fill(-2);
+    openRingsByLand.set(land, rings);
+  }
+  const at = cy * columns + cx;
+  if (rings[at] === -2) {
+    let k = -1;
+    while (k < OPEN_SEA_RINGS && ringAtSea(land, cx, cy, k + 1)) k++;
+    rings[at] = k;
+  }
+  return rings[at]!;
+}
+
+/** Whether every coarse cell at Chebyshev distance `k` of cell (cx, cy) is all sea and no farther than OPEN_SEA_MAX_LAT (longitudes wrap). */
+function ringAtSea(land: LandIndex, cx: number, cy: number, k: number): boolean {
+  const south = -90 + (cy - k) * COARSE_DEG;
+  const north = -90 + (cy + k + 1) * COARSE_DEG;
+  if (south < -OPEN_SEA_MAX_LAT || north > OPEN_SEA_MAX_LAT) return false;
+  for (let y = cy - k; y <= cy + k; y++) {
+    const step = y === cy - k || y === cy + k ? 1 : 2 * k;
+    for (let x = cx - k; x <= cx + k; x += Math.max(1, step)) {
+      const lon = -180 + (((x % 360) + 360) % 360) * COARSE_DEG + COARSE_DEG / 2;
+      if (!coarseSea(land, lon, -90 + y * COARSE_DEG + COARSE_DEG / 2)) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * A radius (km) around a point (longitude may be unwrapped) within which every point of a chord of the
+ * land test near the arc lies in all-sea coarse cells: the distance from the point to the edge of its block of all-sea
+ * rings, less CHORD_STRAY_KM; 0 when there is none. A point outside a block of k rings differs from it by at least
+ * k° of latitude, or by k° of longitude with both latitudes within Φ (the block's largest |latitude|), so it lies at
+ * least 2R·cos Φ·sin(k°/2) away (haversine), which is also below R·k° for the latitude case.
+ */
+function openSeaRadiusKm(land: LandIndex, lon: number, lat: number): number {
+  const cx = Math.min(360 / COARSE_DEG - 1, Math.max(0, Math.floor((normalizeLon(lon) + 180) / COARSE_DEG)));
+  const cy = Math.min(180 / COARSE_DEG - 1, Math.max(0, Math.floor((lat + 90) / COARSE_DEG)));
+  const k = openSeaRings(land, cx, cy);
+  if (k <= 0) return 0;
+  const maxLat = Math.max(Math.abs(-90 + (cy - k) * COARSE_DEG), Math.abs(-90 + (cy + k + 1) * COARSE_DEG));
+  const blockKm = (2 * EARTH_RADIUS_M * Math.cos(maxLat * RAD) * Math.sin((k * COARSE_DEG * RAD) / 2)) / 1000;
+  return Math.max(0, blockKm - CHORD_STRAY_KM);
+}
+
 /** Chord ends of the test under way (the test is not re-entered). */
 let scratchLon = new Float64Array(256);
 let scratchLat = new Float64Array(256);
+/** Per chord of the test under way: 1 when known at sea from an open-sea radius (decision 144). */
+let scratchCertified = new Uint8Array(256);
 
 /**
  * True when the great circle from a to b ([lon, lat], longitudes may be unwrapped) touches no 1:10m land,
@@ -72,6 +136,7 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
   if (scratchLat.length < chords + 1) {
     scratchLon = new Float64Array(2 * (chords + 1));
     scratchLat = new Float64Array(2 * (chords + 1));
+    scratchCertified = new Uint8Array(2 * (chords + 1));
   }
   const lon = scratchLon;
   const lat = scratchLat;
@@ -89,11 +154,26 @@ export function greatCircleAtSea(land: LandIndex, a: readonly [number, number], 
   };
   point(0);
   if (!aAtSea && land.isLand(normalizeLon(lon[0]!), lat[0]!)) return false;
+  // chords known at sea without their walk: those starting within the open-sea radius of a chord end (decision 144)
+  const certified = scratchCertified;
+  certified.fill(0, 0, chords + 1);
+  const chordKm = ((f1 - f0) * lengthKm) / chords;
+  for (let start = 0; start < chords;) {
+    point(start);
+    const radiusKm = openSeaRadiusKm(land, lon[start]!, lat[start]!);
+    if (radiusKm === 0) {
+      start++;
+      continue;
+    }
+    const last = Math.min(chords, start + 1 + Math.floor(radiusKm / chordKm));
+    certified.fill(1, start + 1, last + 1);
+    start = last;
+  }
   let stride = 1;
   while (stride * 2 <= chords) stride *= 2;
   for (; stride >= 1; stride = stride / 2) {
     for (let c = stride; c <= chords; c += stride) {
-      if (stride * 2 <= chords && c % (stride * 2) === 0) continue;
+      if ((stride * 2 <= chords && c % (stride * 2) === 0) || certified[c] === 1) continue;
       point(c - 1);
       point(c);
       const px = lon[c - 1]!;

@@ -52,6 +52,20 @@ test('great circle at sea: across the island no, beside it yes; a corner clipped
   assert.equal(greatCircleAtSea(small, [100.05, -29.5], [99, -29.5]), false);
 });
 
+test('great circle at sea over open water (decision 144): the chords skipped near open-sea ends never skip the island between them', () => {
+  // meridians, 30° long, their ends more than 14° from the island: through it no, beside it (0.05° off and 1° off) yes
+  assert.equal(greatCircleAtSea(small, [100.5, -45], [100.5, -15]), false);
+  assert.equal(greatCircleAtSea(small, [100.95, -45], [100.95, -15]), false);
+  assert.equal(greatCircleAtSea(small, [101.05, -45], [101.05, -15]), true);
+  assert.equal(greatCircleAtSea(small, [102, -45], [102, -15]), true);
+  // ending just short of the island's south coast (within the last chord) and just past its north coast
+  assert.equal(greatCircleAtSea(small, [100.5, -45], [100.5, -30.05]), true);
+  assert.equal(greatCircleAtSea(small, [100.5, -45], [100.5, -29.95]), false);
+  assert.equal(greatCircleAtSea(small, [100.5, -28.9], [100.5, -15]), true);
+  // across the antimeridian island from far off, longitudes unwrapped
+  assert.equal(greatCircleAtSea(small, [170, 10.5], [190, 10.5]), false);
+});
+
 test('pull: a chain round the island keeps a corner, a straight chain collapses, a passage entry stays', () => {
   const atSea = (a: readonly [number, number], b: readonly [number, number]) => greatCircleAtSea(small, a, b);
   const around: [number, number][] = [
