@@ -6,6 +6,7 @@ import { inWaterway } from '../../../src/routing/land-check.js';
 import { waterwayAt } from '../../../src/routing/waterways.js';
 import { lineOverLand } from '../../../src/routing/line-land.js';
 import { shippedSeaNetwork } from '../../../src/routing/network-file.js';
+import type { Snap } from '../../../src/routing/snap.js';
 
 // Issue 28 / decision 141: the land audit's rule (a run of land over 0.5 km, sampled every 100 m on Natural
 // Earth 1:10m outside the declared waterways) on routes from Calcutta and from coastal points in bays.
@@ -13,6 +14,18 @@ const land = landIndex();
 const { engine } = shippedSeaNetwork();
 const LIMIT_KM = 0.5;
 const innerLandRunKm = (coordinates: readonly (readonly [number, number])[]) => lineOverLand(land, coordinates, inWaterway).longestInnerRunKm;
+
+/** A join's connector as drawn: the place, the water path's corners, the point where it meets the network. */
+function connectorPath(place: { lat: number; lon: number }, join: Snap): [number, number][] {
+  return [[place.lon, place.lat], ...join.waterPath!.map(([x, y]) => [x, y] as [number, number]), [join.snappedLon, join.snappedLat]];
+}
+
+/** A path's length (nm) summed here, leg by leg, apart from the routing's own helper. */
+function summedNm(path: readonly (readonly [number, number])[]): number {
+  let nm = 0;
+  for (let k = 1; k < path.length; k++) nm += distanceNm(path[k - 1]![1], path[k - 1]![0], path[k]![1], path[k]![0]);
+  return nm;
+}
 
 test('Calcutta is routed down the Hooghly, not over the Sundarbans', () => {
   const calcutta = { lat: 22.55, lon: 88.33333 };
@@ -34,11 +47,9 @@ for (const place of bayPoints) {
   test(`a coastal point with no straight join at sea is joined over water: ${place.name}`, () => {
     const join = engine.joins(place)[0]!;
     assert.ok(join.waterPath !== undefined, 'a water path');
-    const connector: [number, number][] = [[place.lon, place.lat], ...join.waterPath!.map(([x, y]) => [x, y] as [number, number]), [join.snappedLon, join.snappedLat]];
+    const connector = connectorPath(place, join);
     assert.ok(innerLandRunKm(connector) <= LIMIT_KM, `connector crosses ${innerLandRunKm(connector).toFixed(1)} km of land`);
-    let nm = 0;
-    for (let k = 1; k < connector.length; k++) nm += distanceNm(connector[k - 1]![1], connector[k - 1]![0], connector[k]![1], connector[k]![0]);
-    assert.ok(Math.abs(join.connectorNm - nm) < 1e-6, 'the connector length is the path length');
+    assert.ok(Math.abs(join.connectorNm - summedNm(connector)) < 1e-6, 'the connector length is the path length');
     const route = engine.route([place, { lat: join.snappedLat, lon: join.snappedLon }]);
     assert.ok(innerLandRunKm(route.coordinates) <= LIMIT_KM, `route crosses ${innerLandRunKm(route.coordinates).toFixed(1)} km of land`);
   });
@@ -87,11 +98,9 @@ for (const place of farWaterPoints) {
   test(`a coastal point whose water path lies beyond the nearest edges is joined over water: ${place.name}`, () => {
     const join = engine.joins(place)[0]!;
     assert.ok(join.waterPath !== undefined, 'a water path');
-    const connector: [number, number][] = [[place.lon, place.lat], ...join.waterPath!.map(([x, y]) => [x, y] as [number, number]), [join.snappedLon, join.snappedLat]];
+    const connector = connectorPath(place, join);
     assert.ok(longestLandRunKm(connector) <= LIMIT_KM, `connector crosses ${longestLandRunKm(connector).toFixed(1)} km of land`);
-    let nm = 0;
-    for (let k = 1; k < connector.length; k++) nm += distanceNm(connector[k - 1]![1], connector[k - 1]![0], connector[k]![1], connector[k]![0]);
-    assert.ok(Math.abs(join.connectorNm - nm) < 1e-6, 'the connector length is the path length');
+    assert.ok(Math.abs(join.connectorNm - summedNm(connector)) < 1e-6, 'the connector length is the path length');
     assert.ok(join.connectorNm <= place.maxConnectorNm, `connector ${join.connectorNm.toFixed(1)} nm`);
     assert.equal(join.overLandKm, 0);
     assert.equal(join.lat, place.lat);
