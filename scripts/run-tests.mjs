@@ -5,16 +5,22 @@
 //   node scripts/run-tests.mjs --store-pass         every tier, but unit files that never reach a store or
 //                                                   Redis and the browser tier are left out (CI's second pass, on
 //                                                   PostgreSQL + Redis: they already ran on the first; decision 147)
-// A test that hangs fails after 3 minutes instead of holding CI. After a full run, every harbor error code
+// Test files run in bundles (decision 150): each node process imports several files, one suite per file, so the
+// modules, the compiled request validators and the shared data a file reads are loaded once per bundle, not once per
+// file. A test file that hangs fails after 10 minutes (its suite's timeout) and the rest of its bundle goes on.
+// After a full run, every harbor error code
 // must have been answered by the server at least once (recorded by the test processes, checked here).
 // Test files are found here (node 20's --test takes no globs) so a new file needs no registration.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 const TIERS = ['unit', 'integration', 'e2e', 'browser'];
+const FILES_PER_BUNDLE = 16;
+const FILE_TIMEOUT_MS = 10 * 60_000;
+const BUNDLE_TIMEOUT_MS = 90 * 60_000;
 
 function collect(dir) {
   const out = [];
@@ -70,6 +76,7 @@ if (files.length === 0) {
 // Test processes append the error codes the server answered with to files here (test/helpers/produced-codes.ts).
 const codesDir = mkdtempSync(join(tmpdir(), 'bosun-produced-codes-'));
 const template = await prepareTemplateDatabase();
+const bundles = writeBundles(files);
 const result = spawnSync(
   process.execPath,
   [
@@ -80,8 +87,9 @@ const result = spawnSync(
     '--test-reporter=./scripts/file-durations-reporter.mjs',
     '--test-reporter-destination=stdout',
     '--test-concurrency=2',
-    '--test-timeout=180000',
-    ...files,
+    // a bundle as a whole: its files' suites time out on their own (FILE_TIMEOUT_MS)
+    `--test-timeout=${BUNDLE_TIMEOUT_MS}`,
+    ...bundles.paths,
   ],
   {
     stdio: 'inherit',
@@ -89,12 +97,34 @@ const result = spawnSync(
   },
 );
 await template?.dropAll();
+rmSync(bundles.dir, { recursive: true, force: true });
 let status = result.status ?? 1;
 const complete = tiers.length === 0 && filter.length === 0;
 if (complete && status === 0) status = await checkProducedCodes(codesDir);
 else if (!complete) console.log('\nerror-code coverage: checked on a full run only (no --tier, no filter)');
 rmSync(codesDir, { recursive: true, force: true });
 process.exit(status);
+
+/**
+ * Groups the test files into bundles, each a generated module that imports its files one after another, each
+ * inside a suite named by the file's path (the durations reporter reads those names). Files are dealt round-robin
+ * from the sorted list, so the slow real-data and browser files spread over the bundles.
+ */
+function writeBundles(testFiles) {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-test-bundles-'));
+  const count = Math.max(1, Math.min(testFiles.length, Math.ceil(testFiles.length / FILES_PER_BUNDLE)));
+  const groups = Array.from({ length: count }, () => []);
+  testFiles.forEach((file, i) => groups[i % count].push(file));
+  const paths = groups.map((group, i) => {
+    const path = join(dir, `bundle-${String(i + 1).padStart(2, '0')}.test.mjs`);
+    const suites = group.map(
+      (file) => `describe(${JSON.stringify(file)}, { timeout: ${FILE_TIMEOUT_MS} }, async () => {\n  await import(${JSON.stringify(pathToFileURL(resolve(file)).href)});\n});\n`,
+    );
+    writeFileSync(path, `import { describe } from 'node:test';\n${suites.join('')}`);
+    return path;
+  });
+  return { dir, paths };
+}
 
 /** Every harbor error code of harbor-interface part 7 must have been answered by the server during the run. */
 async function checkProducedCodes(dir) {
