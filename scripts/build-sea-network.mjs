@@ -5,16 +5,48 @@
 // edges with a run of land over 0.5 km (sampled every 100 m) follow a water path instead. Then every large
 // and medium port of the port table whose straight joins all cross land gets a spur over water to the
 // nearest network edge point it reaches (src/routing/port-spurs.ts). The report is printed (and written with --report FILE).
-// Usage: npm run build:routing [-- <geo dir>] [--report FILE]
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Last, the candidate joins of every place of the port table are found with the network as written and shipped in it
+// (decision 148), so that a route between ports never searches for its joins; --joins-only redoes only this step on
+// the shipped file's lines (after a change of the port table or of how joins are found).
+// Usage: npm run build:routing [-- <geo dir>] [--report FILE] [--joins-only]
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { landIndex } from '../dist/src/geo/land.js';
 import { readPortTableFile } from '../dist/src/features/ports/port-table-file.js';
 import { repairNetworkLines } from '../dist/src/routing/land-check.js';
 import { addPortSpurs } from '../dist/src/routing/port-spurs.js';
-import { encodeSeaNetwork, parseMarnetGeoJson, SHIPPED_SEA_NETWORK } from '../dist/src/routing/network-file.js';
+import { decodeSeaNetwork, encodeSeaNetwork, engineFromLines, shippedJoinsOfPlaces, parseMarnetGeoJson, SHIPPED_SEA_NETWORK } from '../dist/src/routing/network-file.js';
 
 const args = process.argv.slice(2);
+const joinsOnly = args.includes('--joins-only');
+if (joinsOnly) args.splice(args.indexOf('--joins-only'), 1);
+const out = SHIPPED_SEA_NETWORK();
+
+/** Writes the network file with the joins of every place of the port table, found by an engine on the lines as decoded from the file. */
+function writeWithPortJoins(lines, source) {
+  const started = performance.now();
+  const { lines: decoded } = decodeSeaNetwork(encodeSeaNetwork(lines, 50, source));
+  const placeJoins = shippedJoinsOfPlaces(engineFromLines(decoded), readPortTableFile().ports);
+  const bytes = encodeSeaNetwork(lines, 50, source, placeJoins);
+  const joins = placeJoins.flatMap(([, , j]) => j);
+  const overWater = placeJoins.filter(([, , j]) => j.some((x) => x[6] != null)).length;
+  const stated = joins.filter((j) => j.length > 2).length;
+  console.log(
+    `joins of the port table's places in ${((performance.now() - started) / 1000).toFixed(0)} s: ${placeJoins.length} places, ${joins.length} joins (${stated} with their numbers written, ${overWater} places joined over water)`,
+  );
+  mkdirSync(dirname(out), { recursive: true });
+  const before = existsSync(out) ? readFileSync(out).length : null;
+  writeFileSync(out, bytes);
+  console.log(`${lines.length} lines; wrote ${out} (${(bytes.length / 1024).toFixed(0)} KiB${before === null ? '' : `, was ${(before / 1024).toFixed(0)} KiB`})`);
+}
+
+if (joinsOnly) {
+  const shipped = readFileSync(out);
+  const { lines, file } = decodeSeaNetwork(shipped);
+  writeWithPortJoins(lines, file.source);
+  process.exit(0);
+}
+
 const reportAt = args.indexOf('--report');
 const reportFile = reportAt >= 0 ? args.splice(reportAt, 2)[1] : null;
 const geoDir = resolve(args[0] ?? join(import.meta.dirname, '..', '..', 'shared', 'data', 'geo'));
@@ -52,9 +84,6 @@ console.log(`port spurs (large and medium ports whose straight joins all cross >
 console.log(`  ${places.length} ports: ${spurs.length} spurs added (${km(spurKm)} km), ${unjoined.length} left (no water path to the network)`);
 for (const u of unjoined) console.log(`  port left: ${u.name} at ${u.at.join(',')}, its joins cross ${km(u.connectorLandKm)} km of land`);
 if (reportFile) writeFileSync(reportFile, JSON.stringify({ ...report, spurs, unjoined }, null, 1));
-const out = SHIPPED_SEA_NETWORK();
-mkdirSync(dirname(out), { recursive: true });
-const bytes = encodeSeaNetwork(lines, 50, `eurostat/searoute @ 88a2e568, ${source}; land-checked (decisions 052, 136)`);
-writeFileSync(out, bytes);
+writeWithPortJoins(lines, `eurostat/searoute @ 88a2e568, ${source}; land-checked (decisions 052, 136)`);
 copyFileSync(join(geoDir, 'LICENSE.EUPL'), join(dirname(out), 'LICENSE.EUPL'));
-console.log(`${lines.length} lines; wrote ${out} (${(bytes.length / 1024).toFixed(0)} KiB) and LICENSE.EUPL`);
+console.log('copied LICENSE.EUPL');

@@ -7,7 +7,7 @@
  */
 import type { LandIndex } from '../geo/land.js';
 import { graphBytes, PASSAGES, passageByName, type PassageInfo, type SeaGraph } from './graph.js';
-import { createJoinFinder } from './joins.js';
+import { createJoinFinder, type KnownJoins } from './joins.js';
 import { createLegSearch } from './leg-search.js';
 import { legAlong, unwrapPush } from './leg.js';
 import { RoutingError, type LatLon, type Route, type RouteLeg } from './route-types.js';
@@ -25,6 +25,11 @@ export interface EngineOptions {
   land?: () => LandIndex;
   /** Pull the route's chain straight over great circles that stay off land (decision 126); default true when `land` is given. */
   pull?: boolean;
+  /**
+   * The candidate joins of known places, found before with this graph and `land` (decision 148: the port table's,
+   * shipped in the network file): a route from such a place does not search for its joins. Other places are joined as usual.
+   */
+  knownJoins?: KnownJoins;
 }
 
 export interface RouteOptions {
@@ -95,7 +100,7 @@ export function createRoutingEngine(graph: SeaGraph, options: EngineOptions = {}
   const index = createSnapIndex(graph);
   // the landmark bound serves routes under the default closures (and more): most routes
   const search = createLegSearch(graph, passageMask([]));
-  const joinFinder = createJoinFinder(graph, index, options.land);
+  const joinFinder = createJoinFinder(graph, index, options.land, options.knownJoins);
   const seaTest = createSeaTestMemo();
   const edgeCount = passageEdgeCounts(graph);
 

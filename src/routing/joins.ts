@@ -60,6 +60,12 @@ const WIDE_WATER_SEARCHES: readonly WideWaterSearch[] = [
 /** Candidate sets kept per place (a port is joined the same way every time). */
 const CANDIDATE_CACHE = 4096;
 
+/** The key of a place's joins: its coordinates exactly as given. */
+export const placeKey = (point: LatLon): string => `${point.lat},${point.lon}`;
+
+/** Joins of known places found before the process started (decision 148: the port table's, shipped in the network file); undefined for any other place. */
+export type KnownJoins = (point: LatLon) => Snap[] | undefined;
+
 export interface JoinFinder {
   /** The nearest point of the network allowed by the mask; throws point_off_network. */
   snap(point: LatLon, excludedMask?: number, pointIndex?: number): Snap;
@@ -67,8 +73,11 @@ export interface JoinFinder {
   joinsOf(point: LatLon, mask: number, pointIndex?: number): Snap[];
 }
 
-/** `landIndex`: Natural Earth land for the connectors (EngineOptions.land); without it connectors are not checked. */
-export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (() => LandIndex) | undefined): JoinFinder {
+/**
+ * `landIndex`: Natural Earth land for the connectors (EngineOptions.land); without it connectors are not checked.
+ * `knownJoins`: the candidate joins of places found with the same graph and land before (EngineOptions.knownJoins).
+ */
+export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (() => LandIndex) | undefined, knownJoins?: KnownJoins): JoinFinder {
   const snap = (point: LatLon, excludedMask = 0, pointIndex?: number): Snap => {
     const found = index.nearest(point.lat, point.lon, excludedMask);
     if (found === null) throw offNetworkError(point, pointIndex);
@@ -124,22 +133,27 @@ export function createJoinFinder(graph: SeaGraph, index: SnapIndex, landIndex: (
     if (land === undefined) return Infinity;
     return CONNECTOR_LAND_TOLERANCE_KM + (land.isLand(point.lon, point.lat) && waterwayAt(point.lon, point.lat) === null ? coastDistanceKm(land, point.lon, point.lat) : 0);
   };
+  /** Every candidate join of a place, land-checked, whatever the closures (decision 082). */
+  const candidateJoins = (point: LatLon, pointIndex?: number): Snap[] => {
+    if (index.nearest(point.lat, point.lon, 0) === null) throw offNetworkError(point, pointIndex);
+    const allowance = landAllowance(point);
+    let candidates = landChecked(point, CANDIDATE_EXTRA_NM, 0, allowance);
+    if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM)) {
+      // a join at sea farther off is taken only when it is not much longer than the near join over land
+      const wide = landChecked(point, CANDIDATE_WIDE_EXTRA_NM, 0, allowance, MAX_CHECKED_WIDE);
+      const near = candidates[0]?.connectorNm ?? Infinity;
+      if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity) && wide[0]!.connectorNm <= WIDE_JOIN_FACTOR * near + WIDE_JOIN_EXTRA_NM) candidates = wide;
+    }
+    if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM) && !candidates.some((c) => joinLandRunKm(landIndex!(), point, c) <= CONNECTOR_LAND_TOLERANCE_KM)) {
+      candidates = waterJoin(point) ?? candidates;
+    }
+    return candidates;
+  };
   const joinsOf = (point: LatLon, mask: number, pointIndex?: number): Snap[] => {
-    const key = `${point.lat},${point.lon}`;
+    const key = placeKey(point);
     let candidates = candidateCache.get(key);
     if (candidates === undefined) {
-      if (index.nearest(point.lat, point.lon, 0) === null) throw offNetworkError(point, pointIndex);
-      const allowance = landAllowance(point);
-      candidates = landChecked(point, CANDIDATE_EXTRA_NM, 0, allowance);
-      if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM)) {
-        // a join at sea farther off is taken only when it is not much longer than the near join over land
-        const wide = landChecked(point, CANDIDATE_WIDE_EXTRA_NM, 0, allowance, MAX_CHECKED_WIDE);
-        const near = candidates[0]?.connectorNm ?? Infinity;
-        if ((wide[0]?.overLandKm ?? Infinity) < (candidates[0]?.overLandKm ?? Infinity) && wide[0]!.connectorNm <= WIDE_JOIN_FACTOR * near + WIDE_JOIN_EXTRA_NM) candidates = wide;
-      }
-      if (candidates.every((c) => (c.overLandKm ?? 0) > CONNECTOR_LAND_TOLERANCE_KM) && !candidates.some((c) => joinLandRunKm(landIndex!(), point, c) <= CONNECTOR_LAND_TOLERANCE_KM)) {
-        candidates = waterJoin(point) ?? candidates;
-      }
+      candidates = knownJoins?.(point) ?? candidateJoins(point, pointIndex);
       if (candidateCache.size >= CANDIDATE_CACHE) candidateCache.delete(candidateCache.keys().next().value!);
       candidateCache.set(key, candidates);
     }

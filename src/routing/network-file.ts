@@ -2,9 +2,12 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import { buildSeaGraph, type NetworkLine } from './graph.js';
+import { isDeepStrictEqual } from 'node:util';
+import { buildSeaGraph, type NetworkLine, type SeaGraph } from './graph.js';
 import { landIndex } from '../geo/land.js';
-import { createRoutingEngine, type RoutingEngine } from './engine.js';
+import { createRoutingEngine, RoutingError, type LatLon, type RoutingEngine } from './engine.js';
+import { placeKey, type KnownJoins } from './joins.js';
+import { snapToEdge, type Snap } from './snap.js';
 
 /**
  * The sea network as it ships with Bosun: `resources/routing/marnet-50km.json.gz`, the Eurostat marnet
@@ -18,6 +21,68 @@ export interface SeaNetworkFile {
   attribution: string[];
   /** [pass or null, lon0, lat0, lon1, lat1, …] per marnet LineString. */
   lines: (string | number | null)[][];
+  /** The candidate joins of the port table's places, found at build with this network (decision 148). */
+  place_joins?: ShippedPlaceJoins[];
+}
+
+/**
+ * A join as shipped: [edge, overLandKm or null] when it is the edge's nearest point to the place as the snapping grid
+ * finds it (`snapToEdge` gives every number back); otherwise (a join over water, snapped from the end of its path)
+ * [edge, overLandKm or null, t, snappedLat, snappedLon, connectorNm, the water path's corners lon0, lat0, lon1, lat1, … or null].
+ */
+type ShippedJoin = [number, number | null] | [number, number | null, number, number, number, number, number[] | null];
+/** A place's candidate joins as shipped: [lat, lon, joins]. */
+export type ShippedPlaceJoins = [number, number, ShippedJoin[]];
+
+function shippedJoin(graph: SeaGraph, j: Snap): ShippedJoin {
+  const overLandKm = j.overLandKm ?? null;
+  const { overLandKm: _, ...asSnapped } = j;
+  if (isDeepStrictEqual(asSnapped, snapToEdge(graph, j.lat, j.lon, j.edge))) return [j.edge, overLandKm];
+  return [j.edge, overLandKm, j.t, j.snappedLat, j.snappedLon, j.connectorNm, j.waterPath?.flat() ?? null];
+}
+
+function joinFromShipped(graph: SeaGraph, point: LatLon, shipped: ShippedJoin): Snap {
+  const [edge, overLandKm] = shipped;
+  let join: Snap;
+  if (shipped.length === 2) join = snapToEdge(graph, point.lat, point.lon, edge);
+  else {
+    const [, , t, snappedLat, snappedLon, connectorNm, corners] = shipped;
+    join = { lat: point.lat, lon: point.lon, edge, t, snappedLat, snappedLon, connectorNm };
+    if (corners !== null) {
+      const waterPath: [number, number][] = [];
+      for (let i = 0; i + 1 < corners.length; i += 2) waterPath.push([corners[i]!, corners[i + 1]!]);
+      join.waterPath = waterPath;
+    }
+  }
+  if (overLandKm !== null) join.overLandKm = overLandKm;
+  return join;
+}
+
+/**
+ * The candidate joins of each distinct place under no closure, as the engine finds them, in the file's form
+ * (decision 148); places the engine refuses (off the network) are left out, and are refused at run time as before.
+ */
+export function shippedJoinsOfPlaces(engine: RoutingEngine, places: readonly LatLon[]): ShippedPlaceJoins[] {
+  const seen = new Set<string>();
+  const rows: ShippedPlaceJoins[] = [];
+  for (const { lat, lon } of places) {
+    const key = placeKey({ lat, lon });
+    if (seen.has(key)) continue;
+    seen.add(key);
+    try {
+      rows.push([lat, lon, engine.joins({ lat, lon }, 0).map((j) => shippedJoin(engine.graph, j))]);
+    } catch (error) {
+      if (!(error instanceof RoutingError)) throw error;
+    }
+  }
+  return rows;
+}
+
+/** The lookup of shipped joins by place, on the graph built from the file's lines; each answer is new objects, as a search's would be. */
+export function knownJoinsFrom(rows: readonly ShippedPlaceJoins[], graph: SeaGraph): KnownJoins {
+  const byPlace = new Map<string, ShippedJoin[]>();
+  for (const [lat, lon, joins] of rows) byPlace.set(placeKey({ lat, lon }), joins);
+  return (point) => byPlace.get(placeKey(point))?.map((j) => joinFromShipped(graph, point, j));
 }
 
 export const SEA_NETWORK_ATTRIBUTION = [
@@ -47,7 +112,7 @@ export function parseMarnetGeoJson(text: string): NetworkLine[] {
   return lines;
 }
 
-export function encodeSeaNetwork(lines: readonly NetworkLine[], resolutionKm: number, source: string): Buffer {
+export function encodeSeaNetwork(lines: readonly NetworkLine[], resolutionKm: number, source: string, placeJoins: ShippedPlaceJoins[] = []): Buffer {
   const file: SeaNetworkFile = {
     format: 'bosun-sea-network/1',
     source,
@@ -55,10 +120,11 @@ export function encodeSeaNetwork(lines: readonly NetworkLine[], resolutionKm: nu
     attribution: SEA_NETWORK_ATTRIBUTION,
     lines: lines.map((l) => [l.pass, ...l.coordinates.flat()]),
   };
+  if (placeJoins.length > 0) file.place_joins = placeJoins;
   return gzipSync(JSON.stringify(file), { level: 9 });
 }
 
-export function decodeSeaNetwork(bytes: Buffer): { lines: NetworkLine[]; file: Omit<SeaNetworkFile, 'lines'> } {
+export function decodeSeaNetwork(bytes: Buffer): { lines: NetworkLine[]; placeJoins: ShippedPlaceJoins[] | undefined; file: Omit<SeaNetworkFile, 'lines' | 'place_joins'> } {
   const file = JSON.parse(gunzipSync(bytes).toString('utf8')) as SeaNetworkFile;
   if (file.format !== 'bosun-sea-network/1' || !Array.isArray(file.lines)) throw new Error('not a Bosun sea network file');
   const lines = file.lines.map(([pass, ...flat]) => {
@@ -66,7 +132,7 @@ export function decodeSeaNetwork(bytes: Buffer): { lines: NetworkLine[]; file: O
     for (let i = 0; i + 1 < flat.length; i += 2) coordinates.push([flat[i] as number, flat[i + 1] as number]);
     return { pass: typeof pass === 'string' ? pass : null, coordinates };
   });
-  return { lines, file: { format: file.format, source: file.source, resolution_km: file.resolution_km, attribution: file.attribution } };
+  return { lines, placeJoins: file.place_joins, file: { format: file.format, source: file.source, resolution_km: file.resolution_km, attribution: file.attribution } };
 }
 
 export interface LoadedSeaNetwork {
@@ -78,15 +144,16 @@ export interface LoadedSeaNetwork {
   bytes: number;
 }
 
-/** Builds an engine from network lines (the shipped file or a marnet GeoJSON). */
-export function engineFromLines(lines: readonly NetworkLine[]): RoutingEngine {
-  return createRoutingEngine(buildSeaGraph(lines), { land: landIndex });
+/** Builds an engine from network lines (the shipped file or a marnet GeoJSON), with the joins shipped beside them if any. */
+export function engineFromLines(lines: readonly NetworkLine[], placeJoins?: readonly ShippedPlaceJoins[]): RoutingEngine {
+  const graph = buildSeaGraph(lines);
+  return createRoutingEngine(graph, { land: landIndex, knownJoins: placeJoins === undefined ? undefined : knownJoinsFrom(placeJoins, graph) });
 }
 
 export function loadSeaNetworkFile(path: string = SHIPPED_SEA_NETWORK()): LoadedSeaNetwork {
   const started = performance.now();
-  const { lines, file } = decodeSeaNetwork(readFileSync(path));
-  const engine = engineFromLines(lines);
+  const { lines, placeJoins, file } = decodeSeaNetwork(readFileSync(path));
+  const engine = engineFromLines(lines, placeJoins);
   return { engine, resolutionKm: file.resolution_km, attribution: file.attribution, loadMs: performance.now() - started, bytes: engine.bytes };
 }
 

@@ -48,6 +48,50 @@ export function edgeEnds(g: SeaGraph, e: number): [number, number, number, numbe
   return [g.lat[a]!, aLon, g.lat[b]!, bLon];
 }
 
+/**
+ * The nearest point of edge `e` to (lat, lon), in a local equirectangular plane centred on the point (`cosP`, the
+ * cosine of its latitude), written into `out`: the snapped point, its fraction t, the great-circle connector.
+ */
+function nearestOnEdge(g: SeaGraph, e: number, lat: number, lon: number, cosP: number, out: Snap): void {
+  const [aLat, edgeALon, bLat, edgeBLon] = edgeEnds(g, e);
+  let aLon = edgeALon;
+  let bLon = edgeBLon;
+  // bring the edge to the point's side of the antimeridian
+  if (aLon - lon > 180) {
+    aLon -= 360;
+    bLon -= 360;
+  } else if (lon - aLon > 180) {
+    aLon += 360;
+    bLon += 360;
+  }
+  const ax = (aLon - lon) * cosP;
+  const ay = aLat - lat;
+  const bx = (bLon - lon) * cosP;
+  const by = bLat - lat;
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  const t = len2 === 0 ? 0 : Math.min(1, Math.max(0, -(ax * dx + ay * dy) / len2));
+  const sLat = aLat + t * (bLat - aLat);
+  let sLon = aLon + t * (bLon - aLon);
+  out.connectorNm = distanceNm(lat, lon, sLat, sLon);
+  if (sLon > 180) sLon -= 360;
+  else if (sLon < -180) sLon += 360;
+  out.lat = lat;
+  out.lon = lon;
+  out.edge = e;
+  out.t = t;
+  out.snappedLat = sLat;
+  out.snappedLon = sLon;
+}
+
+/** The point of edge `e` nearest to (lat, lon) as the snapping grid finds it, to the last bit (decision 148: shipped joins name only their edge). */
+export function snapToEdge(g: SeaGraph, lat: number, lon: number, e: number): Snap {
+  const snap: Snap = { lat, lon, edge: e, t: 0, snappedLat: 0, snappedLon: 0, connectorNm: 0 };
+  nearestOnEdge(g, e, lat, lon, Math.cos((lat * Math.PI) / 180), snap);
+  return snap;
+}
+
 export function createSnapIndex(g: SeaGraph): SnapIndex {
   // cells as CSR: the edges of cell c are cellEdges[cellStart[c] .. cellStart[c+1]-1]
   const cellCount = 180 * 360;
@@ -67,6 +111,7 @@ export function createSnapIndex(g: SeaGraph): SnapIndex {
   for (let e = 0; e < g.edgeCount; e++) forEachCell(e, (cell) => (cellEdges[fill[cell]!++] = e));
   const seen = new Int32Array(g.edgeCount);
   let generation = 0;
+  const onEdge: Snap = { lat: 0, lon: 0, edge: -1, t: 0, snappedLat: 0, snappedLon: 0, connectorNm: 0 };
 
   const search = (lat: number, lon: number, radiusNm: number, excludedMask: number, all?: Snap[]): Snap | null => {
     generation++;
@@ -87,33 +132,10 @@ export function createSnapIndex(g: SeaGraph): SnapIndex {
           if (seen[e] === generation) continue;
           seen[e] = generation;
           if (excludedMask & (1 << g.edgePassage[e]!)) continue;
-          const [aLat, edgeALon, bLat, edgeBLon] = edgeEnds(g, e);
-          let aLon = edgeALon;
-          let bLon = edgeBLon;
-          // bring the edge to the point's side of the antimeridian
-          if (aLon - lon > 180) {
-            aLon -= 360;
-            bLon -= 360;
-          } else if (lon - aLon > 180) {
-            aLon += 360;
-            bLon += 360;
-          }
-          // nearest point in a local equirectangular plane centred on the point
-          const ax = (aLon - lon) * cosP;
-          const ay = aLat - lat;
-          const bx = (bLon - lon) * cosP;
-          const by = bLat - lat;
-          const dx = bx - ax;
-          const dy = by - ay;
-          const len2 = dx * dx + dy * dy;
-          const t = len2 === 0 ? 0 : Math.min(1, Math.max(0, -(ax * dx + ay * dy) / len2));
-          const sLat = aLat + t * (bLat - aLat);
-          let sLon = aLon + t * (bLon - aLon);
-          const d = distanceNm(lat, lon, sLat, sLon);
+          nearestOnEdge(g, e, lat, lon, cosP, onEdge);
+          const d = onEdge.connectorNm;
           if (d <= radiusNm && (all !== undefined || best === null || d < best.connectorNm)) {
-            if (sLon > 180) sLon -= 360;
-            else if (sLon < -180) sLon += 360;
-            const found = { lat, lon, edge: e, t, snappedLat: sLat, snappedLon: sLon, connectorNm: d };
+            const found = { ...onEdge };
             if (all !== undefined) all.push(found);
             if (best === null || d < best.connectorNm) best = found;
           }
