@@ -49,3 +49,17 @@ export async function storedCallDays(db: Db) {
     calls: Number(r.calls),
   }));
 }
+
+/** Every stored voyage cell (decision 149) as what it counts: key, voyages, simulated, vessels (sorted), with numbers as numbers on both stores. */
+export async function storedVoyageCells(db: Db) {
+  const rows = await db.selectFrom('voyage_cells').selectAll().orderBy('day').orderBy('from_port').orderBy('to_port').orderBy('category').execute();
+  return rows.map((r) => ({
+    day: Number(r.day),
+    from_port: Number(r.from_port),
+    to_port: Number(r.to_port),
+    category: r.category,
+    voyages: Number(r.voyages),
+    simulated: Number(r.simulated),
+    vessels: (JSON.parse(r.facts) as Array<[string]>).map((v) => v[0]).sort(),
+  }));
+}
