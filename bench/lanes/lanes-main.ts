@@ -118,13 +118,13 @@ console.log(
 
 // the event runner's pass after it writes: the voyage cells of the marked days summed (decision 149)
 const summingStarted = performance.now();
-const summedDays = await createEventsRepo(bosun.ctx.store.db).sumMarkedVoyageCells();
+const summedWeeks = await createEventsRepo(bosun.ctx.store.db).sumMarkedVoyageCells();
 const cellCount = await bosun.ctx.store.db
   .selectFrom('voyage_cells')
   .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('exact').as('exact')])
   .executeTakeFirst();
 console.log(
-  `voyage cells of ${summedDays} days summed in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  `voyage cells of ${summedWeeks} weeks summed in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });

@@ -1,12 +1,12 @@
 import { shipCategory } from '../fleet/ship-types.js';
-import { HOUR } from '../platform/clock.js';
+import { DAY, HOUR } from '../platform/clock.js';
 import { HoursSketch, hoursBucketOf, registersOfText, registersToText, VesselSketch } from '../platform/sketches.js';
 import type { VoyageCellsTable } from '../store/schema.js';
 import type { VoyageRow } from './voyages.js';
 
 /**
- * The voyages summed per cell (docs/decisions/149): UTC day of departure, origin, destination and ship
- * category. A cell lists its voyages while it holds at most EXACT_VOYAGES_PER_CELL of them; beyond, it keeps
+ * The voyages summed per cell (docs/decisions/149): UTC day or ISO week of departure, origin, destination
+ * and ship category. A cell lists its voyages while it holds at most EXACT_VOYAGES_PER_CELL of them; beyond, it keeps
  * a HyperLogLog of the vessels and a histogram of hours (src/platform/sketches.ts) with the bounds a window
  * needs to know whether the whole cell counts: the latest arrival and the earliest origin arrival.
  */
@@ -34,11 +34,18 @@ interface ApproximateFacts {
 
 export const categoryOf = (shipType: number | null) => shipCategory(shipType) ?? UNKNOWN_CATEGORY;
 
+/** ISO weeks begin on Monday 00:00 UTC; 1970-01-05 was a Monday. */
+const FIRST_MONDAY = 4 * DAY;
+export const WEEK = 7 * DAY;
+export const dayStartOf = (t: number) => Math.floor(t / DAY) * DAY;
+export const weekStartOf = (t: number) => Math.floor((t - FIRST_MONDAY) / WEEK) * WEEK + FIRST_MONDAY;
+
 /**
- * The cells of one day's voyages (all departed that UTC day). A voyage that arrived before it departed
- * counts in no window (docs/lanes.md), so no cell holds it.
+ * The cells of the voyages that departed in one period (a UTC day, or an ISO week: periodDays 1 or 7,
+ * beginning at periodStart). A voyage that arrived before it departed counts in no window (docs/lanes.md),
+ * so no cell holds it.
  */
-export function cellsOfVoyages(day: number, voyages: readonly VoyageRow[]): VoyageCellRow[] {
+export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: readonly VoyageRow[]): VoyageCellRow[] {
   const groups = new Map<string, VoyageRow[]>();
   for (const v of voyages) {
     if (v.arrival < v.departure) continue;
@@ -63,7 +70,8 @@ export function cellsOfVoyages(day: number, voyages: readonly VoyageRow[]): Voya
       facts = { vessels: registersToText(vessels.toRegisters()), hours: [...hours.entries()] };
     }
     return {
-      day,
+      period_start: periodStart,
+      period_days: periodDays,
       from_port: first.from_port,
       to_port: first.to_port,
       category: categoryOf(first.ship_type),

@@ -502,10 +502,12 @@ export interface PortCallDaysTable {
   calls: number;
 }
 
-/** The voyages summed per UTC day of departure, lane and ship category (docs/decisions/149). */
+/** The voyages summed per UTC day, and per ISO week, of departure, lane and ship category (docs/decisions/149). */
 export interface VoyageCellsTable {
-  /** Start of the UTC day of the voyages' departure (ms). */
-  day: number;
+  /** Start of the UTC day, or of the ISO week (Monday 00:00 UTC), of the voyages' departure (ms). */
+  period_start: number;
+  /** 1: a day cell; 7: a week cell. */
+  period_days: number;
   from_port: number;
   to_port: number;
   /** Ship category (fleet/ship-types.ts), 'unknown' when the type is not known. */

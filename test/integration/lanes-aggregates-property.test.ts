@@ -80,22 +80,32 @@ function randomCalls(rand: () => number, vessels: number): PortCallWrite[] {
   return rows;
 }
 
-/** The voyage cells (decision 149) counted here from the stored voyages: per UTC day of departure, lane and ship category, none arrived before departing. */
+/**
+ * The voyage cells (decision 149) counted here from the stored voyages: per UTC day, then per ISO week
+ * (Monday 00:00 UTC), of departure, lane and ship category; none arrived before departing.
+ */
 function cellsCountedFrom(voyages: readonly VoyageRow[]) {
-  const cells = new Map<string, { day: number; from_port: number; to_port: number; category: string; voyages: number; simulated: number; vessels: string[] }>();
+  type Cell = { period_days: number; period_start: number; from_port: number; to_port: number; category: string; voyages: number; simulated: number; vessels: string[] };
+  const cells = new Map<string, Cell>();
+  const monday = Date.UTC(1970, 0, 5);
   for (const v of voyages) {
     if (v.arrival < v.departure) continue;
-    const day = Math.floor(v.departure / DAY) * DAY;
     const category = shipCategory(v.ship_type) ?? 'unknown';
-    const key = [day, v.from_port, v.to_port, category].join('|');
-    const cell = cells.get(key) ?? { day, from_port: v.from_port, to_port: v.to_port, category, voyages: 0, simulated: 0, vessels: [] };
-    cell.voyages++;
-    cell.simulated += v.simulated;
-    cell.vessels.push(v.vsl_id);
-    cells.set(key, cell);
+    const starts: Array<[number, number]> = [
+      [1, Math.floor(v.departure / DAY) * DAY],
+      [7, monday + Math.floor((v.departure - monday) / (7 * DAY)) * 7 * DAY],
+    ];
+    for (const [period_days, period_start] of starts) {
+      const key = [period_days, period_start, v.from_port, v.to_port, category].join('|');
+      const cell = cells.get(key) ?? { period_days, period_start, from_port: v.from_port, to_port: v.to_port, category, voyages: 0, simulated: 0, vessels: [] };
+      cell.voyages++;
+      cell.simulated += v.simulated;
+      cell.vessels.push(v.vsl_id);
+      cells.set(key, cell);
+    }
   }
-  const byKey = (a: { day: number; from_port: number; to_port: number; category: string }, b: typeof a) =>
-    a.day - b.day || a.from_port - b.from_port || a.to_port - b.to_port || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0);
+  const byKey = (a: Cell, b: Cell) =>
+    a.period_days - b.period_days || a.period_start - b.period_start || a.from_port - b.from_port || a.to_port - b.to_port || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0);
   return [...cells.values()].map((c) => ({ ...c, vessels: c.vessels.sort() })).sort(byKey);
 }
 
@@ -222,7 +232,7 @@ test('every lanes operation answers from the store what it answers over voyages 
       keptCallDays.every((c) => c.calls > 0),
       `store ${s}: no empty cell is kept`,
     );
-    assert.equal((await store.db.selectFrom('voyage_cells').select('day').execute()).length, 0, `store ${s}: a rebuild leaves the cells to be summed again`);
+    assert.equal((await store.db.selectFrom('voyage_cells').select('period_start').execute()).length, 0, `store ${s}: a rebuild leaves the cells to be summed again`);
     await repo.sumMarkedVoyageCells();
     assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(rebuilt), `store ${s}: voyage cells after a rebuild = cells counted from the voyages`);
     assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);

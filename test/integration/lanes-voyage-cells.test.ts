@@ -73,10 +73,14 @@ test('a lane of one day beyond the exact cell size: exact voyages, estimated ves
   const truth = median(voyages.map((v) => v.hours))!;
   assert.ok(Math.abs(lane.median_voyage_hours! - truth) / truth < 0.011, `median ${lane.median_voyage_hours} vs ${truth}`);
   assert.ok(whole.qualityFlags.includes('approximate_distinct_counts'));
-  const stored = await store.db.selectFrom('voyage_cells').select(['exact', 'voyages']).execute();
+  // the day cell and the week cell
+  const stored = await store.db.selectFrom('voyage_cells').select(['period_days', 'exact', 'voyages']).orderBy('period_days').execute();
   assert.deepEqual(
-    stored.map((c) => [Number(c.exact), Number(c.voyages)]),
-    [[0, VESSELS]],
+    stored.map((c) => [Number(c.period_days), Number(c.exact), Number(c.voyages)]),
+    [
+      [1, 0, VESSELS],
+      [7, 0, VESSELS],
+    ],
   );
 
   // a window ending the day after the departures: the voyages still at sea then do not count, read one by one

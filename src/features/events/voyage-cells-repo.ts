@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { cellsOfVoyages } from '../../events/voyage-cells.js';
+import { cellsOfVoyages, dayStartOf, WEEK, weekStartOf } from '../../events/voyage-cells.js';
 import type { VoyageRow } from '../../events/voyages.js';
 import { DAY } from '../../platform/clock.js';
 import type { Db } from '../../store/db.js';
@@ -8,16 +8,14 @@ import type { Executor } from '../../store/transaction.js';
 /**
  * Keeps `voyage_cells` in step with `voyages` (docs/decisions/149) without summing anything on a write: a
  * write of voyages marks the UTC days of the departures it removed or added (one upsert per distinct day,
- * in the writer's executor); a marked day's cells are summed again from that day's voyages by the event
- * runner's pass after it writes, or by the first lanes read whose window holds the day.
+ * in the writer's executor); a marked day's week (its day cells and its week cell) is summed again from that
+ * week's voyages by the event runner's pass after it writes, or by the first lanes read whose window holds it.
  */
 
 /** Days per upsert of the marks (2 parameters each). */
 const CHUNK = 400;
-/** Cells per insert (11 columns each). */
+/** Cells per insert (12 columns each). */
 const CELLS_PER_INSERT = 80;
-
-export const dayOf = (t: number) => Math.floor(t / DAY) * DAY;
 
 /** Marks the days (each the start of a UTC day) whose voyages changed. */
 export async function markCellDaysDirty(ex: Executor, days: Iterable<number>): Promise<void> {
@@ -44,19 +42,27 @@ export async function markAllCellDaysDirty(ex: Executor): Promise<void> {
   );
 }
 
-/** Sums the cells of marked days again: every marked day, or those in [from, to). One transaction per day. */
+/**
+ * Sums the cells of marked days again, a week at a time: the ISO week of a marked day is read once (its
+ * voyages, by departure) and its seven day cells and its week cell written again, in one transaction.
+ */
 export function createVoyageCellsKeeper(db: Db) {
   const inFlight = new Map<number, Promise<void>>();
 
-  async function sumDay(day: number): Promise<void> {
+  async function sumWeek(weekStart: number): Promise<void> {
     await db.transaction().execute(async (trx) => {
-      const mark = await trx.selectFrom('voyage_cell_days_dirty').select('version').where('day', '=', day).executeTakeFirst();
-      if (!mark) return;
+      const marks = await trx
+        .selectFrom('voyage_cell_days_dirty')
+        .select(['day', 'version'])
+        .where('day', '>=', weekStart)
+        .where('day', '<', weekStart + WEEK)
+        .execute();
+      if (marks.length === 0) return;
       const voyages = await trx
         .selectFrom('voyages')
         .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
-        .where('departure', '>=', day)
-        .where('departure', '<', day + DAY)
+        .where('departure', '>=', weekStart)
+        .where('departure', '<', weekStart + WEEK)
         .execute();
       const rows: VoyageRow[] = voyages.map((v) => ({
         vsl_id: v.vsl_id,
@@ -68,15 +74,26 @@ export function createVoyageCellsKeeper(db: Db) {
         ship_type: v.ship_type === null ? null : Number(v.ship_type),
         simulated: Number(v.simulated),
       }));
-      const cells = cellsOfVoyages(day, rows);
-      await trx.deleteFrom('voyage_cells').where('day', '=', day).execute();
+      const byDay = new Map<number, VoyageRow[]>();
+      for (const v of rows) {
+        const day = dayStartOf(v.departure);
+        const list = byDay.get(day);
+        if (list) list.push(v);
+        else byDay.set(day, [v]);
+      }
+      const cells = [...cellsOfVoyages(weekStart, 7, rows), ...[...byDay.entries()].flatMap(([day, list]) => cellsOfVoyages(day, 1, list))];
+      await trx
+        .deleteFrom('voyage_cells')
+        .where('period_start', '>=', weekStart)
+        .where('period_start', '<', weekStart + WEEK)
+        .execute();
       for (let i = 0; i < cells.length; i += CELLS_PER_INSERT)
         await trx
           .insertInto('voyage_cells')
           .values(cells.slice(i, i + CELLS_PER_INSERT))
-          // another process summing the same day at once wrote the same cells
+          // another process summing the same week at once wrote the same cells
           .onConflict((oc) =>
-            oc.columns(['day', 'from_port', 'to_port', 'category']).doUpdateSet((eb) => ({
+            oc.columns(['period_start', 'period_days', 'from_port', 'to_port', 'category']).doUpdateSet((eb) => ({
               voyages: eb.ref('excluded.voyages'),
               simulated: eb.ref('excluded.simulated'),
               max_arrival: eb.ref('excluded.max_arrival'),
@@ -87,32 +104,32 @@ export function createVoyageCellsKeeper(db: Db) {
             })),
           )
           .execute();
-      // a write that marked the day again meanwhile leaves it marked
-      await trx.deleteFrom('voyage_cell_days_dirty').where('day', '=', day).where('version', '=', Number(mark.version)).execute();
+      // a write that marked a day again meanwhile leaves it marked
+      for (const mark of marks) await trx.deleteFrom('voyage_cell_days_dirty').where('day', '=', Number(mark.day)).where('version', '=', Number(mark.version)).execute();
     });
   }
 
-  /** One summing of a day at a time in this process: a second caller waits for the first. */
-  const sumDayOnce = (day: number): Promise<void> => {
-    const held = inFlight.get(day);
+  /** One summing of a week at a time in this process: a second caller waits for the first. */
+  const sumWeekOnce = (weekStart: number): Promise<void> => {
+    const held = inFlight.get(weekStart);
     if (held) return held;
-    const running = sumDay(day).finally(() => inFlight.delete(day));
-    inFlight.set(day, running);
+    const running = sumWeek(weekStart).finally(() => inFlight.delete(weekStart));
+    inFlight.set(weekStart, running);
     return running;
   };
 
   return {
-    /** Sums the marked days in [from, to) (all marked days without a range); returns how many days it summed. */
+    /** Sums the weeks of the marked days in [from, to) (of all marked days without a range); returns how many weeks it summed. */
     async refresh(range?: { from: number; to: number }): Promise<number> {
       let q = db.selectFrom('voyage_cell_days_dirty').select('day');
-      if (range) q = q.where('day', '>=', range.from).where('day', '<', range.to);
+      if (range) q = q.where('day', '>=', weekStartOf(range.from)).where('day', '<', weekStartOf(range.to - 1) + WEEK);
       let summed = 0;
-      // a day marked again while it was summed is summed again (answers are never older than the voyages)
+      // a day marked again while its week was summed is summed again (answers are never older than the voyages)
       for (let pass = 0; pass < 3; pass++) {
-        const days = (await q.execute()).map((r) => Number(r.day));
-        if (days.length === 0) break;
-        for (const day of days) await sumDayOnce(day);
-        summed += days.length;
+        const weeks = [...new Set((await q.execute()).map((r) => weekStartOf(Number(r.day))))];
+        if (weeks.length === 0) break;
+        for (const week of weeks) await sumWeekOnce(week);
+        summed += weeks.length;
       }
       return summed;
     },

@@ -1,6 +1,7 @@
 import { voyagePairs, type VoyageCall, type VoyageRow } from '../../events/voyages.js';
 import type { Executor } from '../../store/transaction.js';
-import { dayOf, markAllCellDaysDirty, markCellDaysDirty } from './voyage-cells-repo.js';
+import { dayStartOf } from '../../events/voyage-cells.js';
+import { markAllCellDaysDirty, markCellDaysDirty } from './voyage-cells-repo.js';
 
 /** Voyages per insert statement (8 columns: far below SQLite's bound-parameter limit). */
 const CHUNK = 400;
@@ -33,7 +34,7 @@ export async function refreshVoyages(ex: Executor, changedFrom: ReadonlyMap<stri
       .executeTakeFirst();
     const start = prev?.arrival === null || prev?.arrival === undefined ? from : Number(prev.arrival);
     const removed = await ex.deleteFrom('voyages').where('vsl_id', '=', vslId).where('from_arrival', '>=', start).returning('departure').execute();
-    for (const r of removed) touchedDays.add(dayOf(Number(r.departure)));
+    for (const r of removed) touchedDays.add(dayStartOf(Number(r.departure)));
     const calls = await ex
       .selectFrom('port_calls')
       .select(['vsl_id', 'port_id', 'ship_type', 'arrival', 'departure', 'last_fix_at', 'simulated'])
@@ -42,7 +43,7 @@ export async function refreshVoyages(ex: Executor, changedFrom: ReadonlyMap<stri
       .orderBy('arrival', 'asc')
       .execute();
     const written = voyagePairs(calls.map(asCall));
-    for (const v of written) touchedDays.add(dayOf(v.departure));
+    for (const v of written) touchedDays.add(dayStartOf(v.departure));
     await insertVoyages(ex, written);
   }
   await markCellDaysDirty(ex, touchedDays);

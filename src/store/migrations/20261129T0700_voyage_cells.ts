@@ -3,7 +3,8 @@ import type { DialectHelpers } from '../dialect.js';
 import { createTables } from './helpers/create-tables.js';
 
 /**
- * Issue 31 (docs/decisions/149): the voyages summed per UTC day of departure, lane and ship category, and
+ * Issue 31 (docs/decisions/149): the voyages summed per UTC day and per ISO week of departure, lane and ship
+ * category, and
  * the days whose cells must be summed again. No cell is written here: every day that holds a voyage is
  * marked, and the lanes sum a marked day's cells the first time a window reads it (or the event runner's
  * pass does, after it writes).
@@ -13,7 +14,8 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
     {
       name: 'voyage_cells',
       columns: `
-        day bigint not null
+        period_start bigint not null
+        period_days integer not null
         from_port integer not null
         to_port integer not null
         category text not null
@@ -24,7 +26,7 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
         min_duration_ms bigint not null
         exact integer not null
         facts text not null
-        constraint voyage_cells_key primary key (day, from_port, to_port, category)`,
+        constraint voyage_cells_key primary key (period_start, period_days, from_port, to_port, category)`,
     },
     {
       name: 'voyage_cell_days_dirty',

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { categoryOf, sketchesOfCell, voyagesOfCell } from '../../../events/voyage-cells.js';
+import { categoryOf, sketchesOfCell, voyagesOfCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
 import type { Db } from '../../../store/db.js';
 import { createVoyageCellsKeeper } from '../../events/voyage-cells-repo.js';
@@ -75,25 +75,33 @@ export function createLanesRepo(db: Db) {
 
     /**
      * The window's voyages (as voyagesForWindow selects them) summed per lane from the voyage cells
-     * (docs/decisions/149): the window's marked days are summed first; an exact cell gives its voyages that
-     * count, an approximate one its sketches when all its voyages count, else its voyages are read.
+     * (docs/decisions/149): the weeks of the window's marked days are summed first; the window's whole ISO
+     * weeks are read from week cells, its other days from day cells. An exact cell gives its voyages that
+     * count; an approximate one its sketches when all its voyages count, else its day cells (for a week)
+     * or its voyages (for a day) are read instead.
      */
     async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
       await cellsKeeper.refresh({ from: w.since, to: w.until });
-      let q = db
-        .selectFrom('voyage_cells')
-        .select(['day', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
-        .where('day', '>=', w.since)
-        .where('day', '<', w.until);
-      if (f.shipTypes !== null) q = q.where('category', 'in', categoriesOf(f.shipTypes));
-      if (f.from !== undefined) q = q.where('from_port', '=', f.from);
-      if (f.to !== undefined) q = q.where('to_port', '=', f.to);
-      if (f.touching !== undefined) {
-        const p = f.touching;
-        q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
-      }
       const earliestOrigin = w.since - w.lookbackMs;
+      const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
+        let q = db
+          .selectFrom('voyage_cells')
+          .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
+          .where('period_start', '>=', from)
+          .where('period_start', '<', to)
+          .where('period_days', '=', periodDays);
+        if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to).where('category', '=', lane.category);
+        if (f.shipTypes !== null) q = q.where('category', 'in', categoriesOf(f.shipTypes));
+        if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+        if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+        if (f.touching !== undefined) {
+          const p = f.touching;
+          q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+        }
+        return q.execute();
+      };
+      type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
       const lanes = new Map<string, LaneParts>();
       const laneOf = (from: number, to: number) => {
         const key = `${from}>${to}`;
@@ -101,21 +109,29 @@ export function createLanesRepo(db: Db) {
         if (!lane) lanes.set(key, (lane = { from, to, exact: [], approximate: [] }));
         return lane;
       };
-      for (const cell of await q.execute()) {
+      const add = async (cell: CellRow): Promise<void> => {
         const lane = laneOf(Number(cell.from_port), Number(cell.to_port));
+        const start = Number(cell.period_start);
         if (Number(cell.exact) === 1) {
           for (const v of voyagesOfCell(cell.facts))
             if (v.arrival < w.until && v.fromArrival >= earliestOrigin) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
         } else if (Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
           lane.approximate.push({ voyages: Number(cell.voyages), simulated: Number(cell.simulated), minHours: Number(cell.min_duration_ms) / HOUR, ...sketchesOfCell(cell.facts) });
+        } else if (Number(cell.period_days) === 7) {
+          // some of the week's voyages do not count in this window: its days, one by one
+          for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
         } else {
-          // some of the cell's voyages are still at sea at until, or left a call begun before the look-back
-          const day = Number(cell.day);
-          const voyages = await repo.voyagesForWindow({ since: day, until: w.until, lookbackMs: w.lookbackMs + (day - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
+          // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
+          const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
           for (const v of voyages)
-            if (v.departure < day + DAY && categoryOf(v.shipType) === cell.category) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+            if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
         }
-      }
+      };
+      const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
+      const weeksEnd = weekStartOf(w.until);
+      const cells =
+        firstWeek < weeksEnd ? [...(await cellsIn(1, w.since, firstWeek)), ...(await cellsIn(7, firstWeek, weeksEnd)), ...(await cellsIn(1, weeksEnd, w.until))] : await cellsIn(1, w.since, w.until);
+      for (const cell of cells) await add(cell);
       return [...lanes.values()];
     },
 
