@@ -502,6 +502,33 @@ export interface PortCallDaysTable {
   calls: number;
 }
 
+/** The voyages summed per UTC day, and per ISO week, of departure, lane and ship category (docs/decisions/149). */
+export interface VoyageCellsTable {
+  /** Start of the UTC day, or of the ISO week (Monday 00:00 UTC), of the voyages' departure (ms). */
+  period_start: number;
+  /** 1: a day cell; 7: a week cell. */
+  period_days: number;
+  from_port: number;
+  to_port: number;
+  /** Ship category (fleet/ship-types.ts), 'unknown' when the type is not known. */
+  category: string;
+  voyages: number;
+  /** Voyages of them that are simulated. */
+  simulated: number;
+  max_arrival: number;
+  min_from_arrival: number;
+  min_duration_ms: number;
+  /** 1: `facts` lists the voyages; 0: it holds a vessel HyperLogLog and an hours histogram. */
+  exact: number;
+  facts: string;
+}
+
+/** Days whose voyage cells must be summed again (their voyages changed since); `version` counts the changes. */
+export interface VoyageCellDaysDirtyTable {
+  day: number;
+  version: number;
+}
+
 /** A port's berth or anchorage area (docs/decisions/116); cells is JSON `[[row, col], …]` of a 0.005° grid. */
 export interface PortAreasTable {
   area_id: Generated<number>;
@@ -1106,6 +1133,8 @@ export interface Database {
   port_calls: PortCallsTable;
   voyages: VoyagesTable;
   port_call_days: PortCallDaysTable;
+  voyage_cells: VoyageCellsTable;
+  voyage_cell_days_dirty: VoyageCellDaysDirtyTable;
   encounters: EncountersTable;
   port_areas: PortAreasTable;
   transits: TransitsTable;

@@ -4,6 +4,7 @@
 import { voyagePairs, type VoyageCall } from '../../src/events/voyages.js';
 import type { LanesFilter, LanesRepo, WindowSpan } from '../../src/features/routes/lanes/lanes-repo.js';
 import type { Voyage } from '../../src/features/routes/lanes/lanes-math.js';
+import { lanePartsOfVoyages } from '../../src/features/routes/lanes/lane-stats.js';
 
 /** A ship type passes when no filter is asked for, or when it is one of the codes (an unknown type never does). */
 const typeMatches = (shipType: number | null, codes: readonly number[] | null) => codes === null || (shipType !== null && codes.includes(shipType));
@@ -14,7 +15,11 @@ export function createMemoryLanesRepo(calls: readonly VoyageCall[]): LanesRepo {
   const inWindow = (c: VoyageCall, w: WindowSpan) =>
     c.arrival >= w.since - w.lookbackMs && c.arrival < w.until && (c.arrival >= w.since || (c.departure !== null && c.departure >= w.since && c.departure < w.until));
   const departedIn = (c: VoyageCall, w: WindowSpan) => c.departure !== null && c.departure >= w.since && c.departure < w.until;
-  return {
+  const repo: LanesRepo = {
+    /** The window's voyages grouped per lane, one by one (no cells). */
+    async laneParts(w: WindowSpan, f: LanesFilter) {
+      return lanePartsOfVoyages(await repo.voyagesForWindow(w, f));
+    },
     async voyagesForWindow(w: WindowSpan, f: LanesFilter): Promise<Voyage[]> {
       return voyages
         .filter((v) => v.departure >= w.since && v.departure < w.until && v.arrival < w.until && v.arrival >= v.departure && v.from_arrival >= w.since - w.lookbackMs)
@@ -55,4 +60,5 @@ export function createMemoryLanesRepo(calls: readonly VoyageCall[]): LanesRepo {
       return calls.length === 0 ? null : Math.min(...calls.map((c) => c.arrival));
     },
   };
+  return repo;
 }

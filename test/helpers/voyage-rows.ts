@@ -49,3 +49,18 @@ export async function storedCallDays(db: Db) {
     calls: Number(r.calls),
   }));
 }
+
+/** Every stored voyage cell (decision 149), day cells then week cells, as what it counts: key, voyages, simulated, vessels (sorted), with numbers as numbers on both stores. */
+export async function storedVoyageCells(db: Db) {
+  const rows = await db.selectFrom('voyage_cells').selectAll().orderBy('period_days').orderBy('period_start').orderBy('from_port').orderBy('to_port').orderBy('category').execute();
+  return rows.map((r) => ({
+    period_days: Number(r.period_days),
+    period_start: Number(r.period_start),
+    from_port: Number(r.from_port),
+    to_port: Number(r.to_port),
+    category: r.category,
+    voyages: Number(r.voyages),
+    simulated: Number(r.simulated),
+    vessels: (JSON.parse(r.facts) as Array<[string]>).map((v) => v[0]).sort(),
+  }));
+}

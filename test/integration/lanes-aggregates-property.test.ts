@@ -5,7 +5,9 @@ import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PortCallWrite } from '../../src/features/events/events-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createMemoryLanesRepo } from '../helpers/lanes-memory-repo.js';
-import { storedCallDays, storedVoyageCalls, storedVoyages } from '../helpers/voyage-rows.js';
+import { storedCallDays, storedVoyageCalls, storedVoyageCells, storedVoyages } from '../helpers/voyage-rows.js';
+import { shipCategory } from '../../src/fleet/ship-types.js';
+import type { VoyageRow } from '../../src/events/voyages.js';
 import { createLanesService } from '../../src/features/routes/lanes/lanes-service.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 
@@ -15,7 +17,8 @@ import { createEventsRepo } from '../../src/features/events/events-repo.js';
  * look-back), every lanes operation answers from the store (the voyages kept as calls are written, the
  * counts read from the cells kept per day, decision 138) exactly what it answers over voyages paired in memory from every stored call and
  * counts taken in memory (test/helpers/lanes-memory-repo.ts), after calls are written, rewritten, removed
- * and a range deleted as `events rebuild` does. SQLite (the default test store); the views themselves were
+ * and a range deleted as `events rebuild` does; and the voyage cells (decision 149) summed from the days the
+ * writes marked count the stored voyages. SQLite (the default test store); the views themselves were
  * compared with the per-request computation they replaced when the voyages table came in (decision 123).
  */
 const NOW = TEST_EPOCH;
@@ -75,6 +78,35 @@ function randomCalls(rand: () => number, vessels: number): PortCallWrite[] {
     }
   }
   return rows;
+}
+
+/**
+ * The voyage cells (decision 149) counted here from the stored voyages: per UTC day, then per ISO week
+ * (Monday 00:00 UTC), of departure, lane and ship category; none arrived before departing.
+ */
+function cellsCountedFrom(voyages: readonly VoyageRow[]) {
+  type Cell = { period_days: number; period_start: number; from_port: number; to_port: number; category: string; voyages: number; simulated: number; vessels: string[] };
+  const cells = new Map<string, Cell>();
+  const monday = Date.UTC(1970, 0, 5);
+  for (const v of voyages) {
+    if (v.arrival < v.departure) continue;
+    const category = shipCategory(v.ship_type) ?? 'unknown';
+    const starts: Array<[number, number]> = [
+      [1, Math.floor(v.departure / DAY) * DAY],
+      [7, monday + Math.floor((v.departure - monday) / (7 * DAY)) * 7 * DAY],
+    ];
+    for (const [period_days, period_start] of starts) {
+      const key = [period_days, period_start, v.from_port, v.to_port, category].join('|');
+      const cell = cells.get(key) ?? { period_days, period_start, from_port: v.from_port, to_port: v.to_port, category, voyages: 0, simulated: 0, vessels: [] };
+      cell.voyages++;
+      cell.simulated += v.simulated;
+      cell.vessels.push(v.vsl_id);
+      cells.set(key, cell);
+    }
+  }
+  const byKey = (a: Cell, b: Cell) =>
+    a.period_days - b.period_days || a.period_start - b.period_start || a.from_port - b.from_port || a.to_port - b.to_port || (a.category < b.category ? -1 : a.category > b.category ? 1 : 0);
+  return [...cells.values()].map((c) => ({ ...c, vessels: c.vessels.sort() })).sort(byKey);
 }
 
 type Service = Record<string, (query: any, caller: Caller) => Promise<unknown>>;
@@ -170,6 +202,8 @@ test('every lanes operation answers from the store what it answers over voyages 
     await store.db.deleteFrom('port_calls').execute();
     await store.db.deleteFrom('voyages').execute();
     await store.db.deleteFrom('port_call_days').execute();
+    await store.db.deleteFrom('voyage_cells').execute();
+    await store.db.deleteFrom('voyage_cell_days_dirty').execute();
     const rows = randomCalls(rand, 1 + Math.floor(rand() * 30));
     // written in shuffled chunks, as the runner writes them (not in order of vessel and arrival)
     const shuffled = [...rows].sort(() => rand() - 0.5);
@@ -183,6 +217,10 @@ test('every lanes operation answers from the store what it answers over voyages 
     await repo.deleteStartedBetween(NOW - 50 * DAY, NOW - 45 * DAY);
     await compare(rand, `store ${s} after rewrites`);
 
+    // every marked day summed (the runner's pass): the cells count the stored voyages
+    await repo.sumMarkedVoyageCells();
+    assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(await storedVoyages(store.db)), `store ${s}: voyage cells summed from marked days = cells counted from the voyages`);
+
     // what the runner kept is what a rebuild from all calls writes
     const kept = await storedVoyages(store.db);
     const keptCallDays = await storedCallDays(store.db);
@@ -194,6 +232,9 @@ test('every lanes operation answers from the store what it answers over voyages 
       keptCallDays.every((c) => c.calls > 0),
       `store ${s}: no empty cell is kept`,
     );
+    assert.equal((await store.db.selectFrom('voyage_cells').select('period_start').execute()).length, 0, `store ${s}: a rebuild leaves the cells to be summed again`);
+    await repo.sumMarkedVoyageCells();
+    assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(rebuilt), `store ${s}: voyage cells after a rebuild = cells counted from the voyages`);
     assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);
   }
   assert.ok(compared >= STORES * 2 * 100, `compared ${compared} answers`);

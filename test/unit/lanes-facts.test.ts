@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { voyagePairs, type VoyageCall } from '../../src/events/voyages.js';
-import { countPer, directionOf, hubsOf, lanesOf, shipTypeCodes, shipTypeMix, weekly } from '../../src/features/routes/lanes/lanes-facts.js';
+import { countPer, directionOf, lanesOf, shipTypeCodes, shipTypeMix, weekly } from '../../src/features/routes/lanes/lanes-facts.js';
+import { hubsOfLanes, lanePartsOfVoyages, sumLanes } from '../../src/features/routes/lanes/lane-stats.js';
 import type { Voyage } from '../../src/features/routes/lanes/lanes-math.js';
+
+/** Ports of voyages as the summed lanes count them (no port positions: no plausibility rule). */
+const hubsOf = (voyages: readonly Voyage[]) => hubsOfLanes(sumLanes(lanePartsOfVoyages(voyages), () => null).lanes);
 
 const H = 3_600_000;
 const D = 24 * H;
@@ -63,7 +67,7 @@ test('countPer and weekly: buckets from since; weekly periods end at until, the 
   assert.equal(w[0]!.week_end, new Date(3 * D).toISOString());
 });
 
-test('hubsOf: voyages in and out, degrees, partners and vessels per port', () => {
+test('hubsOfLanes: voyages in and out, degrees, partners and vessels per port', () => {
   const hubs = hubsOf([v('a', 1, 2, 0), v('b', 2, 1, D), v('c', 1, 3, 0)]);
   assert.deepEqual(hubs[0], { portId: 1, voyages_out: 2, voyages_in: 1, voyages_total: 3, out_degree: 2, in_degree: 1, partners: 2, vessels: 3 });
   assert.deepEqual(

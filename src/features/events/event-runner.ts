@@ -259,8 +259,11 @@ export function createEventRunner(deps: EventRunnerDeps) {
         for (;;) {
           const read = await step();
           total += read;
-          if (read < batchSize || deps.clock.now() - start >= budgetMs) return total;
+          if (read < batchSize || deps.clock.now() - start >= budgetMs) break;
         }
+        // the lanes' voyage cells of the days just written, summed here rather than by the next request (decision 149)
+        if (total > 0) await deps.repo.sumMarkedVoyageCells();
+        return total;
       }),
 
     /** Reads the stream up to its head and saves the state: what the store holds is analysed. */
@@ -274,6 +277,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
         }
         if (state && holdsLease) await flushParted(state, deps.clock.now());
         await checkpoint(deps.clock.now());
+        await deps.repo.sumMarkedVoyageCells();
         return total;
       }),
 
@@ -339,6 +343,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
         written.encounters += n.encounters;
         written.loitering += n.loitering;
         written.ongoingCalls = await writeOngoing(replay, vesselsInPort(replay), new Set(), now, keep);
+        await deps.repo.sumMarkedVoyageCells();
         return { from: range.from, to: range.to, positions, deleted, written };
       }),
   };

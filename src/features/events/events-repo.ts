@@ -4,6 +4,7 @@ import type { EncounterRow, PortCallRow, TransitRow } from './event-rows.js';
 import type { Executor } from '../../store/transaction.js';
 import type { Insertable } from 'kysely';
 import { createDetectorStateRepo, type DetectorCheckpoint } from './detector-state-repo.js';
+import { createVoyageCellsKeeper } from './voyage-cells-repo.js';
 import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
 import { CallDayDeltas, callDaysInRange, rebuildAllCallDays, storedCallsOf } from './call-days-repo.js';
 
@@ -41,7 +42,11 @@ export interface EncounterFilter {
 
 /** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
 export function createEventsRepo(db: Db) {
+  const voyageCells = createVoyageCellsKeeper(db);
   return {
+    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149); returns how many days. */
+    sumMarkedVoyageCells: () => voyageCells.refresh(),
+
     /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. The vessels' voyages follow. */
     async upsertCalls(rows: readonly PortCallWrite[], ex: Executor = db): Promise<void> {
       const callDays = new CallDayDeltas();

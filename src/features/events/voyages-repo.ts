@@ -1,5 +1,7 @@
 import { voyagePairs, type VoyageCall, type VoyageRow } from '../../events/voyages.js';
 import type { Executor } from '../../store/transaction.js';
+import { dayStartOf } from '../../events/voyage-cells.js';
+import { markAllCellDaysDirty, markCellDaysDirty } from './voyage-cells-repo.js';
 
 /** Voyages per insert statement (8 columns: far below SQLite's bound-parameter limit). */
 const CHUNK = 400;
@@ -21,6 +23,8 @@ const asCall = (r: VoyageCall): VoyageCall => ({
  * which calls this in the same executor (the live runner, `events rebuild`, imports, tests).
  */
 export async function refreshVoyages(ex: Executor, changedFrom: ReadonlyMap<string, number>): Promise<void> {
+  // the days of the departures removed and written: their voyage cells are summed again later (decision 149)
+  const touchedDays = new Set<number>();
   for (const [vslId, from] of changedFrom) {
     const prev = await ex
       .selectFrom('port_calls')
@@ -29,7 +33,8 @@ export async function refreshVoyages(ex: Executor, changedFrom: ReadonlyMap<stri
       .where('arrival', '<', from)
       .executeTakeFirst();
     const start = prev?.arrival === null || prev?.arrival === undefined ? from : Number(prev.arrival);
-    await ex.deleteFrom('voyages').where('vsl_id', '=', vslId).where('from_arrival', '>=', start).execute();
+    const removed = await ex.deleteFrom('voyages').where('vsl_id', '=', vslId).where('from_arrival', '>=', start).returning('departure').execute();
+    for (const r of removed) touchedDays.add(dayStartOf(Number(r.departure)));
     const calls = await ex
       .selectFrom('port_calls')
       .select(['vsl_id', 'port_id', 'ship_type', 'arrival', 'departure', 'last_fix_at', 'simulated'])
@@ -37,8 +42,11 @@ export async function refreshVoyages(ex: Executor, changedFrom: ReadonlyMap<stri
       .where('arrival', '>=', start)
       .orderBy('arrival', 'asc')
       .execute();
-    await insertVoyages(ex, voyagePairs(calls.map(asCall)));
+    const written = voyagePairs(calls.map(asCall));
+    for (const v of written) touchedDays.add(dayStartOf(v.departure));
+    await insertVoyages(ex, written);
   }
+  await markCellDaysDirty(ex, touchedDays);
 }
 
 export async function insertVoyages(ex: Executor, rows: readonly VoyageRow[]): Promise<void> {
@@ -91,5 +99,6 @@ export async function rebuildAllVoyages(ex: Executor, page = 5000): Promise<numb
     carry = calls[calls.length - 1]!;
     if (rows.length < page) break;
   }
+  await markAllCellDaysDirty(ex);
   return written;
 }

@@ -121,37 +121,5 @@ export function shipTypeMix(voyages: readonly Voyage[]) {
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([ship_type, n]) => ({ ship_type, voyages: n, share: round(n / voyages.length, 3) }));
 }
 
-/** Ports by voyages in and out, then partners. */
-export function hubsOf(voyages: readonly Voyage[]) {
-  const hubs = new Map<number, { out: number; in: number; dest: Set<number>; orig: Set<number>; vessels: Set<string> }>();
-  const hub = (id: number) => {
-    let h = hubs.get(id);
-    if (!h) hubs.set(id, (h = { out: 0, in: 0, dest: new Set(), orig: new Set(), vessels: new Set() }));
-    return h;
-  };
-  for (const v of voyages) {
-    const a = hub(v.from);
-    a.out++;
-    a.dest.add(v.to);
-    a.vessels.add(v.vslId);
-    const b = hub(v.to);
-    b.in++;
-    b.orig.add(v.from);
-    b.vessels.add(v.vslId);
-  }
-  return [...hubs.entries()]
-    .map(([portId, h]) => ({
-      portId,
-      voyages_out: h.out,
-      voyages_in: h.in,
-      voyages_total: h.out + h.in,
-      out_degree: h.dest.size,
-      in_degree: h.orig.size,
-      partners: new Set([...h.dest, ...h.orig]).size,
-      vessels: h.vessels.size,
-    }))
-    .sort((a, b) => b.voyages_total - a.voyages_total || b.partners - a.partners || a.portId - b.portId);
-}
-
 /** Median voyage hours of a set of voyages (null when empty). */
 export const medianHours = (voyages: readonly Voyage[]) => median(voyages.map((v) => (v.arrival - v.departure) / HOUR));

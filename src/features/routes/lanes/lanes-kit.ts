@@ -12,6 +12,7 @@ import { flagsFor } from '../../vessels/vessel-views.js';
 import type { LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
+import { sumLanes, totalsOf, type LaneStats } from './lane-stats.js';
 import { distanceNm } from '../../../geo/distance.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
@@ -36,6 +37,16 @@ export interface LoadScope {
   noVoyages?: boolean;
 }
 
+/** What one answer summed from the voyage cells stands on (docs/decisions/149): Facts with lanes instead of voyages. */
+export interface LaneFacts extends Omit<Facts, 'voyages'> {
+  lanes: LaneStats[];
+  /** Some cell read held sketches, not its voyages: distinct vessels and hours are estimates (docs/lanes.md). */
+  approximate: boolean;
+}
+
+/** Quality flag of an answer built from approximate cells. */
+export const APPROXIMATE_FLAG = 'approximate_distinct_counts';
+
 export type LanesDeps = { repo: LanesRepo; events: EventsService; ports: Pick<PortsService, 'byId'>; routes: RoutesService; clock: Clock; cursors: CursorCodec };
 
 /** What the view modules share: the store reads of one answer, the port views, the routes, and the envelope. */
@@ -55,6 +66,12 @@ export function createLanesKit(deps: LanesDeps) {
     return a && b && a.lat !== null && a.lon !== null && b.lat !== null && b.lon !== null ? distanceNm(a.lat, a.lon, b.lat, b.lon) : null;
   };
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
+  const sampleMeta = (l: Omit<Facts, 'voyages'>, voyages: number, vessels: number) => ({
+    window: windowView(l.window, l.dataFrom),
+    sample: { port_calls: l.callsInWindow, voyages, vessels, left_out: l.leftOut },
+    analysed_up_to: isoOrNull(l.analysedUpTo),
+    method_reference: METHOD_REFERENCE,
+  });
   return {
     deps,
     span,
@@ -84,23 +101,39 @@ export function createLanesKit(deps: LanesDeps) {
       const { kept: voyages, leftOut } = plausibleVoyages(stored, greatCircleNm);
       return { window, voyages, callsInWindow, analysedUpTo, dataFrom, leftOut };
     },
+    /**
+     * The facts of one answer summed per lane from the voyage cells (docs/decisions/149): the lanes of the
+     * window (of the ship type and scope) after the plausibility rule, and the count of its calls.
+     */
+    async loadLanes(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}): Promise<LaneFacts> {
+      const [parts, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
+        deps.repo.laneParts(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
+        deps.repo.callsInWindow(span(window)),
+        deps.events.analysedUpTo(),
+        deps.repo.firstArrival(),
+      ]);
+      const { lanes, leftOut, approximate } = sumLanes(parts, greatCircleNm);
+      return { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate };
+    },
     windowView,
     meta(l: Facts, voyages: readonly Voyage[] = l.voyages) {
-      return {
-        window: windowView(l.window, l.dataFrom),
-        sample: { port_calls: l.callsInWindow, voyages: voyages.length, vessels: vesselCount(voyages), left_out: l.leftOut },
-        analysed_up_to: isoOrNull(l.analysedUpTo),
-        method_reference: METHOD_REFERENCE,
-      };
+      return sampleMeta(l, voyages.length, vesselCount(voyages));
     },
-    /** The answer with its flags; `basis` is what it counts: voyages, or port calls (how many, any simulated). */
-    envelope<D>(l: Facts, data: D, portIds: Iterable<number>, basis: { voyages: readonly Voyage[] } | { calls: { count: number; simulated: boolean } }) {
+    /** meta of an answer summed per lane, over `lanes` (all of the window's by default). */
+    lanesMeta(l: LaneFacts, lanes: readonly LaneStats[] = l.lanes) {
+      const totals = totalsOf(lanes);
+      return sampleMeta(l, totals.voyages, totals.vessels);
+    },
+    /** The answer with its flags; `basis` is what it counts: voyages, lanes summed from cells, or port calls (how many, any simulated). */
+    envelope<D>(l: Omit<Facts, 'voyages'>, data: D, portIds: Iterable<number>, basis: { voyages: readonly Voyage[] } | { lanes: LaneFacts } | { calls: { count: number; simulated: boolean } }) {
       const flags: string[] = [];
+      const voyageCount = 'voyages' in basis ? basis.voyages.length : 'lanes' in basis ? basis.lanes.lanes.length : null;
       if (l.analysedUpTo === null) flags.push('events_not_analysed');
       if (l.callsInWindow === 0) flags.push('no_port_calls_in_window');
-      else if ('voyages' in basis && basis.voyages.length === 0) flags.push('no_voyages_in_window');
+      else if (voyageCount === 0) flags.push('no_voyages_in_window');
       else if ('calls' in basis && basis.calls.count === 0) flags.push('no_matching_calls_in_window');
-      const simulated = 'voyages' in basis ? basis.voyages.some((v) => v.simulated) : basis.calls.simulated;
+      if ('lanes' in basis && basis.lanes.approximate) flags.push(APPROXIMATE_FLAG);
+      const simulated = 'voyages' in basis ? basis.voyages.some((v) => v.simulated) : 'lanes' in basis ? basis.lanes.lanes.some((lane) => lane.simulatedVoyages > 0) : basis.calls.simulated;
       return {
         data,
         freshnessSeconds: l.analysedUpTo === null ? 0 : Math.max(0, (deps.clock.now() - Math.min(l.window.until, l.analysedUpTo)) / 1000),

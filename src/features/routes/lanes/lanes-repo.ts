@@ -1,6 +1,9 @@
 import { sql } from 'kysely';
-import { DAY } from '../../../platform/clock.js';
+import { categoryOf, sketchesOfCell, voyagesOfCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
+import { DAY, HOUR } from '../../../platform/clock.js';
 import type { Db } from '../../../store/db.js';
+import { createVoyageCellsKeeper } from '../../events/voyage-cells-repo.js';
+import type { LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
 
 /** Which voyages or calls one answer reads: ship-type codes (null: all), and an origin, destination or port touched. */
@@ -21,6 +24,8 @@ export interface WindowSpan {
 /** The codes a filter matches; an empty list matches no code (not even the cells' UNKNOWN_SHIP_TYPE). */
 const codes = (list: readonly number[]) => (list.length > 0 ? [...list] : [NO_SHIP_TYPE]);
 const NO_SHIP_TYPE = -1000;
+/** The ship categories of a filter's codes (an empty list: a category no cell has). */
+const categoriesOf = (list: readonly number[]) => (list.length > 0 ? [...new Set(list.map(categoryOf))] : ['none']);
 
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
@@ -33,7 +38,8 @@ function wholeDays(w: WindowSpan): void {
  * decision 138), never the window's calls themselves.
  */
 export function createLanesRepo(db: Db) {
-  return {
+  const cellsKeeper = createVoyageCellsKeeper(db);
+  const repo = {
     /**
      * Voyages that departed in [since, until) and arrived by until (not before they departed), from an
      * origin call that began at most lookbackMs before since, in no particular order.
@@ -65,6 +71,68 @@ export function createLanesRepo(db: Db) {
         shipType: r.ship_type === null ? null : Number(r.ship_type),
         simulated: Number(r.simulated) === 1,
       }));
+    },
+
+    /**
+     * The window's voyages (as voyagesForWindow selects them) summed per lane from the voyage cells
+     * (docs/decisions/149): the weeks of the window's marked days are summed first; the window's whole ISO
+     * weeks are read from week cells, its other days from day cells. An exact cell gives its voyages that
+     * count; an approximate one its sketches when all its voyages count, else its day cells (for a week)
+     * or its voyages (for a day) are read instead.
+     */
+    async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
+      wholeDays(w);
+      await cellsKeeper.refresh({ from: w.since, to: w.until });
+      const earliestOrigin = w.since - w.lookbackMs;
+      const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
+        let q = db
+          .selectFrom('voyage_cells')
+          .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
+          .where('period_start', '>=', from)
+          .where('period_start', '<', to)
+          .where('period_days', '=', periodDays);
+        if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to).where('category', '=', lane.category);
+        if (f.shipTypes !== null) q = q.where('category', 'in', categoriesOf(f.shipTypes));
+        if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+        if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+        if (f.touching !== undefined) {
+          const p = f.touching;
+          q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+        }
+        return q.execute();
+      };
+      type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
+      const lanes = new Map<string, LaneParts>();
+      const laneOf = (from: number, to: number) => {
+        const key = `${from}>${to}`;
+        let lane = lanes.get(key);
+        if (!lane) lanes.set(key, (lane = { from, to, exact: [], approximate: [] }));
+        return lane;
+      };
+      const add = async (cell: CellRow): Promise<void> => {
+        const lane = laneOf(Number(cell.from_port), Number(cell.to_port));
+        const start = Number(cell.period_start);
+        if (Number(cell.exact) === 1) {
+          for (const v of voyagesOfCell(cell.facts))
+            if (v.arrival < w.until && v.fromArrival >= earliestOrigin) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+        } else if (Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+          lane.approximate.push({ voyages: Number(cell.voyages), simulated: Number(cell.simulated), minHours: Number(cell.min_duration_ms) / HOUR, ...sketchesOfCell(cell.facts) });
+        } else if (Number(cell.period_days) === 7) {
+          // some of the week's voyages do not count in this window: its days, one by one
+          for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
+        } else {
+          // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
+          const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
+          for (const v of voyages)
+            if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+        }
+      };
+      const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
+      const weeksEnd = weekStartOf(w.until);
+      const cells =
+        firstWeek < weeksEnd ? [...(await cellsIn(1, w.since, firstWeek)), ...(await cellsIn(7, firstWeek, weeksEnd)), ...(await cellsIn(1, weeksEnd, w.until))] : await cellsIn(1, w.since, w.until);
+      for (const cell of cells) await add(cell);
+      return [...lanes.values()];
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */
@@ -126,5 +194,6 @@ export function createLanesRepo(db: Db) {
       return row?.first === null || row?.first === undefined ? null : Number(row.first);
     },
   };
+  return repo;
 }
 export type LanesRepo = ReturnType<typeof createLanesRepo>;

@@ -6,28 +6,28 @@ import { coverageFields, coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { HEATMAP_MAX_LANES, TOP_LANES_DEFAULT_DAYS, type LanesKit } from './lanes-kit.js';
 import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
-import { countPer, departures, directionOf, hours, laneKey, lanesOf, maybe, shipTypeMix, weekly, type Common, type LaneAgg } from './lanes-facts.js';
+import { countPer, departures, directionOf, hours, laneKey, lanesOf, maybe, shipTypeMix, weekly, type Common } from './lanes-facts.js';
+import type { LaneStats } from './lane-stats.js';
 
 /** The lane views (docs/lanes.md): the busiest lanes, one lane's voyages, trends, volatility, lines and the heatmap. */
 export function createLaneViews(kit: LanesKit) {
-  const laneSummary = (lane: LaneAgg, withRoute: boolean) => {
-    const hrs = lane.voyages.map((v) => (v.arrival - v.departure) / HOUR);
+  const laneSummary = (lane: LaneStats, withRoute: boolean) => {
     const route = withRoute ? kit.laneRoute(lane.from, lane.to) : null;
     return {
       from: kit.portView(lane.from),
       to: kit.portView(lane.to),
-      voyages: lane.voyages.length,
-      vessels: new Set(lane.voyages.map((v) => v.vslId)).size,
-      median_voyage_hours: maybe(median(hrs), 1),
+      voyages: lane.voyages,
+      vessels: lane.vessels.count(),
+      median_voyage_hours: maybe(lane.hours.median(), 1),
       sea_distance_nm: route ? round(route.distance_nm, 1) : null,
-      simulated_voyages: lane.voyages.filter((v) => v.simulated).length,
+      simulated_voyages: lane.simulatedVoyages,
     };
   };
 
   const laneHeatmapAnswer = async (query: Common & { cell_deg?: number; limit?: number }, caller: Caller) => {
     const cellDeg = query.cell_deg ?? 2;
-    const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type);
-    const lanes = lanesOf(l.voyages);
+    const l = await kit.loadLanes(kit.windowOf(query, caller, 30), query.ship_type);
+    const lanes = l.lanes;
     const routed = lanes.slice(0, HEATMAP_MAX_LANES);
     const cells = new Map<string, { voyages: number; lanes: number }>();
     let unroutable = 0;
@@ -38,14 +38,14 @@ export function createLaneViews(kit: LanesKit) {
         unroutable++;
         continue;
       }
-      voyagesMapped += lane.voyages.length;
+      voyagesMapped += lane.voyages;
       const lines = route.geometry.type === 'LineString' ? [route.geometry.coordinates] : route.geometry.coordinates;
       for (const key of cellsOfLines(lines, cellDeg)) {
         const held = cells.get(key);
         if (held) {
-          held.voyages += lane.voyages.length;
+          held.voyages += lane.voyages;
           held.lanes++;
-        } else cells.set(key, { voyages: lane.voyages.length, lanes: 1 });
+        } else cells.set(key, { voyages: lane.voyages, lanes: 1 });
       }
     }
     const ranked = [...cells.entries()]
@@ -57,7 +57,7 @@ export function createLaneViews(kit: LanesKit) {
       })
       .sort((a, b) => b.voyages - a.voyages || b.lanes - a.lanes || a.south - b.south || a.west - b.west);
     const data = {
-      ...kit.meta(l),
+      ...kit.lanesMeta(l),
       ship_type: query.ship_type ?? null,
       cell_deg: cellDeg,
       lanes_total: lanes.length,
@@ -68,18 +68,16 @@ export function createLaneViews(kit: LanesKit) {
       max_voyages: ranked[0]?.voyages ?? 0,
       cells: ranked.slice(0, query.limit ?? 500),
     };
-    return kit.envelope(l, data, [], { voyages: l.voyages });
+    return kit.envelope(l, data, [], { lanes: l });
   };
 
   return {
     async topLanes(query: Common & { limit?: number; port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
-      const l = await kit.load(kit.windowOf(query, caller, TOP_LANES_DEFAULT_DAYS), query.ship_type, { touching: port?.port_id });
-      const voyages = l.voyages;
-      const lanes = lanesOf(voyages);
-      const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => ({ rank: i + 1, ...laneSummary(lane, true) }));
-      const data = { ...kit.meta(l, voyages), ship_type: query.ship_type ?? null, port: port ? kit.portView(port.port_id) : null, lanes_total: lanes.length, items };
-      return kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { voyages });
+      const l = await kit.loadLanes(kit.windowOf(query, caller, TOP_LANES_DEFAULT_DAYS), query.ship_type, { touching: port?.port_id });
+      const items = l.lanes.slice(0, query.limit ?? 10).map((lane, i) => ({ rank: i + 1, ...laneSummary(lane, true) }));
+      const data = { ...kit.lanesMeta(l), ship_type: query.ship_type ?? null, port: port ? kit.portView(port.port_id) : null, lanes_total: l.lanes.length, items };
+      return kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { lanes: l });
     },
 
     async laneDetails(query: Common & { from: string; to: string; limit?: number; offset?: number; cursor?: string }, caller: Caller) {
@@ -133,12 +131,12 @@ export function createLaneViews(kit: LanesKit) {
 
     /** The busiest lanes of top-lanes' default window (scenario's pairs: one window and one voyage rule with top-lanes). */
     async busiestLanes(caller: Caller, limit: number) {
-      const l = await kit.load(kit.windowOf({}, caller, TOP_LANES_DEFAULT_DAYS), undefined);
-      const lanes = lanesOf(l.voyages).slice(0, limit);
+      const l = await kit.loadLanes(kit.windowOf({}, caller, TOP_LANES_DEFAULT_DAYS), undefined);
+      const lanes = l.lanes.slice(0, limit);
       return {
         window: kit.windowView(l.window, l.dataFrom),
-        pairs: lanes.map((lane) => ({ from: lane.from, to: lane.to, voyages: lane.voyages.length })),
-        simulated: lanes.some((lane) => lane.voyages.some((v) => v.simulated)),
+        pairs: lanes.map((lane) => ({ from: lane.from, to: lane.to, voyages: lane.voyages })),
+        simulated: lanes.some((lane) => lane.simulatedVoyages > 0),
         analysedUpTo: l.analysedUpTo,
       };
     },
@@ -233,8 +231,8 @@ export function createLaneViews(kit: LanesKit) {
     },
 
     async topPolylines(query: Common & { limit?: number }, caller: Caller) {
-      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type);
-      const lanes = lanesOf(l.voyages).slice(0, query.limit ?? 10);
+      const l = await kit.loadLanes(kit.windowOf(query, caller, 30), query.ship_type);
+      const lanes = l.lanes.slice(0, query.limit ?? 10);
       let unroutable = 0;
       const features = [];
       for (const [i, lane] of lanes.entries()) {
@@ -249,7 +247,7 @@ export function createLaneViews(kit: LanesKit) {
       const data = {
         type: 'FeatureCollection' as const,
         features,
-        ...kit.meta(l),
+        ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,
         unroutable_lanes: unroutable,
         attribution: [...LANE_GEOJSON_ATTRIBUTION.routed],
@@ -258,7 +256,7 @@ export function createLaneViews(kit: LanesKit) {
         l,
         data,
         lanes.flatMap((x) => [x.from, x.to]),
-        { voyages: l.voyages },
+        { lanes: l },
       );
     },
 

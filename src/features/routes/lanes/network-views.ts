@@ -6,20 +6,21 @@ import { coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
 import { changePct, componentSizes, mean, median, round, slope, type Voyage } from './lanes-math.js';
-import { countPer, departures, directionOf, hubsOf, laneKey, lanesOf, maybe, shipTypeCodes, shipTypeMix, type Common } from './lanes-facts.js';
+import { countPer, departures, directionOf, laneKey, maybe, shipTypeCodes, shipTypeMix, type Common } from './lanes-facts.js';
+import { hubsOfLanes, totalsOf } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
 export function createNetworkViews(kit: LanesKit) {
   const hubsAnswer = async (query: Common & { limit?: number }, caller: Caller) => {
-    const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type);
-    const all = hubsOf(l.voyages);
+    const l = await kit.loadLanes(kit.windowOf(query, caller, 30), query.ship_type);
+    const all = hubsOfLanes(l.lanes);
     const items = all.slice(0, query.limit ?? 10).map(({ portId, ...h }, i) => ({ rank: i + 1, port: kit.portView(portId), ...h }));
-    const data = { ...kit.meta(l), ship_type: query.ship_type ?? null, ports_total: all.length, items };
+    const data = { ...kit.lanesMeta(l), ship_type: query.ship_type ?? null, ports_total: all.length, items };
     return kit.envelope(
       l,
       data,
       items.map((i) => i.port.port_id),
-      { voyages: l.voyages },
+      { lanes: l },
     );
   };
 
@@ -35,30 +36,30 @@ export function createNetworkViews(kit: LanesKit) {
     },
 
     async networkOverview(query: Common, caller: Caller) {
-      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type);
-      const lanes = lanesOf(l.voyages);
-      const hubs = hubsOf(l.voyages);
+      const l = await kit.loadLanes(kit.windowOf(query, caller, 30), query.ship_type);
+      const lanes = l.lanes;
+      const hubs = hubsOfLanes(lanes);
       const sizes = componentSizes(
         hubs.map((h) => h.portId),
         lanes.map((x) => [x.from, x.to] as const),
       );
-      const hrs = l.voyages.map((v) => (v.arrival - v.departure) / HOUR);
+      const totals = totalsOf(lanes);
       const top = hubs[0];
       const data = {
-        ...kit.meta(l),
+        ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,
         ports: hubs.length,
         lanes: lanes.length,
-        voyages: l.voyages.length,
-        vessels: new Set(l.voyages.map((v) => v.vslId)).size,
+        voyages: totals.voyages,
+        vessels: totals.vessels,
         connected_components: sizes.length,
         largest_component_ports: sizes[0] ?? 0,
         density: hubs.length > 1 ? round(lanes.length / (hubs.length * (hubs.length - 1)), 4) : null,
-        median_voyage_hours: maybe(median(hrs), 1),
+        median_voyage_hours: maybe(totals.medianHours, 1),
         top_hub: top ? { port: kit.portView(top.portId), voyages_total: top.voyages_total, partners: top.partners } : null,
-        top_lane: lanes[0] ? { from: kit.portView(lanes[0].from), to: kit.portView(lanes[0].to), voyages: lanes[0].voyages.length } : null,
+        top_lane: lanes[0] ? { from: kit.portView(lanes[0].from), to: kit.portView(lanes[0].to), voyages: lanes[0].voyages } : null,
       };
-      return kit.envelope(l, data, [...(top ? [top.portId] : []), ...(lanes[0] ? [lanes[0].from, lanes[0].to] : [])], { voyages: l.voyages });
+      return kit.envelope(l, data, [...(top ? [top.portId] : []), ...(lanes[0] ? [lanes[0].from, lanes[0].to] : [])], { lanes: l });
     },
 
     async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {

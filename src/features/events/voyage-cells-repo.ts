@@ -1,0 +1,138 @@
+import { sql } from 'kysely';
+import { cellsOfVoyages, dayStartOf, WEEK, weekStartOf } from '../../events/voyage-cells.js';
+import type { VoyageRow } from '../../events/voyages.js';
+import { DAY } from '../../platform/clock.js';
+import type { Db } from '../../store/db.js';
+import type { Executor } from '../../store/transaction.js';
+
+/**
+ * Keeps `voyage_cells` in step with `voyages` (docs/decisions/149) without summing anything on a write: a
+ * write of voyages marks the UTC days of the departures it removed or added (one upsert per distinct day,
+ * in the writer's executor); a marked day's week (its day cells and its week cell) is summed again from that
+ * week's voyages by the event runner's pass after it writes, or by the first lanes read whose window holds it.
+ */
+
+/** Days per upsert of the marks (2 parameters each). */
+const CHUNK = 400;
+/** Cells per insert (12 columns each). */
+const CELLS_PER_INSERT = 80;
+
+/** Marks the days (each the start of a UTC day) whose voyages changed. */
+export async function markCellDaysDirty(ex: Executor, days: Iterable<number>): Promise<void> {
+  const list = [...new Set(days)];
+  for (let i = 0; i < list.length; i += CHUNK)
+    await ex
+      .insertInto('voyage_cell_days_dirty')
+      .values(list.slice(i, i + CHUNK).map((day) => ({ day, version: 1 })))
+      .onConflict((oc) => oc.column('day').doUpdateSet({ version: sql`voyage_cell_days_dirty.version + 1` }))
+      .execute();
+}
+
+/** Marks every day that holds a voyage (after the voyages were written again from all calls). */
+export async function markAllCellDaysDirty(ex: Executor): Promise<void> {
+  await ex.deleteFrom('voyage_cells').execute();
+  const rows = await ex
+    .selectFrom('voyages')
+    .select(sql<number>`(departure / ${sql.lit(DAY)}) * ${sql.lit(DAY)}`.as('day'))
+    .distinct()
+    .execute();
+  await markCellDaysDirty(
+    ex,
+    rows.map((r) => Number(r.day)),
+  );
+}
+
+/**
+ * Sums the cells of marked days again, a week at a time: the ISO week of a marked day is read once (its
+ * voyages, by departure) and its seven day cells and its week cell written again, in one transaction.
+ */
+export function createVoyageCellsKeeper(db: Db) {
+  const inFlight = new Map<number, Promise<void>>();
+
+  async function sumWeek(weekStart: number): Promise<void> {
+    await db.transaction().execute(async (trx) => {
+      const marks = await trx
+        .selectFrom('voyage_cell_days_dirty')
+        .select(['day', 'version'])
+        .where('day', '>=', weekStart)
+        .where('day', '<', weekStart + WEEK)
+        .execute();
+      if (marks.length === 0) return;
+      const voyages = await trx
+        .selectFrom('voyages')
+        .select(['vsl_id', 'from_port', 'to_port', 'from_arrival', 'departure', 'arrival', 'ship_type', 'simulated'])
+        .where('departure', '>=', weekStart)
+        .where('departure', '<', weekStart + WEEK)
+        .execute();
+      const rows: VoyageRow[] = voyages.map((v) => ({
+        vsl_id: v.vsl_id,
+        from_port: Number(v.from_port),
+        to_port: Number(v.to_port),
+        from_arrival: Number(v.from_arrival),
+        departure: Number(v.departure),
+        arrival: Number(v.arrival),
+        ship_type: v.ship_type === null ? null : Number(v.ship_type),
+        simulated: Number(v.simulated),
+      }));
+      const byDay = new Map<number, VoyageRow[]>();
+      for (const v of rows) {
+        const day = dayStartOf(v.departure);
+        const list = byDay.get(day);
+        if (list) list.push(v);
+        else byDay.set(day, [v]);
+      }
+      const cells = [...cellsOfVoyages(weekStart, 7, rows), ...[...byDay.entries()].flatMap(([day, list]) => cellsOfVoyages(day, 1, list))];
+      await trx
+        .deleteFrom('voyage_cells')
+        .where('period_start', '>=', weekStart)
+        .where('period_start', '<', weekStart + WEEK)
+        .execute();
+      for (let i = 0; i < cells.length; i += CELLS_PER_INSERT)
+        await trx
+          .insertInto('voyage_cells')
+          .values(cells.slice(i, i + CELLS_PER_INSERT))
+          // another process summing the same week at once wrote the same cells
+          .onConflict((oc) =>
+            oc.columns(['period_start', 'period_days', 'from_port', 'to_port', 'category']).doUpdateSet((eb) => ({
+              voyages: eb.ref('excluded.voyages'),
+              simulated: eb.ref('excluded.simulated'),
+              max_arrival: eb.ref('excluded.max_arrival'),
+              min_from_arrival: eb.ref('excluded.min_from_arrival'),
+              min_duration_ms: eb.ref('excluded.min_duration_ms'),
+              exact: eb.ref('excluded.exact'),
+              facts: eb.ref('excluded.facts'),
+            })),
+          )
+          .execute();
+      // a write that marked a day again meanwhile leaves it marked
+      for (const mark of marks) await trx.deleteFrom('voyage_cell_days_dirty').where('day', '=', Number(mark.day)).where('version', '=', Number(mark.version)).execute();
+    });
+  }
+
+  /** One summing of a week at a time in this process: a second caller waits for the first. */
+  const sumWeekOnce = (weekStart: number): Promise<void> => {
+    const held = inFlight.get(weekStart);
+    if (held) return held;
+    const running = sumWeek(weekStart).finally(() => inFlight.delete(weekStart));
+    inFlight.set(weekStart, running);
+    return running;
+  };
+
+  return {
+    /** Sums the weeks of the marked days in [from, to) (of all marked days without a range); returns how many weeks it summed. */
+    async refresh(range?: { from: number; to: number }): Promise<number> {
+      let q = db.selectFrom('voyage_cell_days_dirty').select('day');
+      if (range) q = q.where('day', '>=', weekStartOf(range.from)).where('day', '<', weekStartOf(range.to - 1) + WEEK);
+      let summed = 0;
+      // a day marked again while its week was summed is summed again (answers are never older than the voyages)
+      for (let pass = 0; pass < 3; pass++) {
+        const weeks = [...new Set((await q.execute()).map((r) => weekStartOf(Number(r.day))))];
+        if (weeks.length === 0) break;
+        for (const week of weeks) await sumWeekOnce(week);
+        summed += weeks.length;
+      }
+      return summed;
+    },
+  };
+}
+export type VoyageCellsKeeper = ReturnType<typeof createVoyageCellsKeeper>;

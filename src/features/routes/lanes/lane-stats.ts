@@ -1,0 +1,151 @@
+import { HOUR } from '../../../platform/clock.js';
+import { HoursSketch, VesselSketch } from '../../../platform/sketches.js';
+import { MAX_VOYAGE_SPEED_KN, SAME_HARBOUR_NM, type LeftOut } from './lanes-facts.js';
+import type { Voyage } from './lanes-math.js';
+
+/**
+ * The lanes of a window summed from voyage cells (docs/decisions/149): per lane its voyages, simulated
+ * voyages, distinct vessels and hours, exact while every cell read was exact. Pure: no store, no clock.
+ */
+
+/** A voyage of an exact part: what the summed lane views use of it. */
+export interface PartVoyage {
+  vslId: string;
+  hours: number;
+  simulated: boolean;
+}
+
+/** An approximate cell, whole in the window. */
+export interface ApproximatePart {
+  voyages: number;
+  simulated: number;
+  minHours: number;
+  vessels: VesselSketch;
+  hours: HoursSketch;
+}
+
+/** What the store gives of one lane in a window, before the lanes' plausibility rule. */
+export interface LaneParts {
+  from: number;
+  to: number;
+  exact: PartVoyage[];
+  approximate: ApproximatePart[];
+}
+
+export interface LaneStats {
+  from: number;
+  to: number;
+  voyages: number;
+  simulatedVoyages: number;
+  vessels: VesselSketch;
+  hours: HoursSketch;
+}
+
+/** The window's lanes (busiest first, as lanesOf orders them), what the plausibility rule left out, and whether any figure is approximate. */
+export interface SummedLanes {
+  lanes: LaneStats[];
+  leftOut: LeftOut;
+  approximate: boolean;
+}
+
+/** The parts of voyages listed one by one (a store without cells, and the cells' own fallback). */
+export function lanePartsOfVoyages(voyages: readonly Voyage[]): LaneParts[] {
+  const lanes = new Map<string, LaneParts>();
+  for (const v of voyages) {
+    const key = `${v.from}>${v.to}`;
+    let lane = lanes.get(key);
+    if (!lane) lanes.set(key, (lane = { from: v.from, to: v.to, exact: [], approximate: [] }));
+    lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+  }
+  return [...lanes.values()];
+}
+
+/**
+ * The lanes the views count (the rule of lanes-facts `plausibleVoyages`, per voyage while exact): a lane
+ * between terminals of one harbour is no lane; a voyage faster than MAX_VOYAGE_SPEED_KN over the great
+ * circle is left out (in an approximate part: the hours buckets below the limit; its vessels are kept).
+ */
+export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: number) => number | null): SummedLanes {
+  const leftOut: LeftOut = { same_harbour: 0, implausible_speed: 0 };
+  const lanes: LaneStats[] = [];
+  let approximate = false;
+  for (const part of parts) {
+    const nm = gcNm(part.from, part.to);
+    if (nm !== null && nm < SAME_HARBOUR_NM) {
+      leftOut.same_harbour += part.exact.length + part.approximate.reduce((sum, a) => sum + a.voyages, 0);
+      continue;
+    }
+    const lane: LaneStats = { from: part.from, to: part.to, voyages: 0, simulatedVoyages: 0, vessels: new VesselSketch(), hours: new HoursSketch() };
+    for (const v of part.exact) {
+      if (nm !== null && (v.hours <= 0 || nm / v.hours > MAX_VOYAGE_SPEED_KN)) {
+        leftOut.implausible_speed++;
+        continue;
+      }
+      lane.voyages++;
+      if (v.simulated) lane.simulatedVoyages++;
+      lane.vessels.add(v.vslId);
+      lane.hours.add(v.hours);
+    }
+    for (const a of part.approximate) {
+      approximate = true;
+      const slowest = nm === null ? 0 : nm / MAX_VOYAGE_SPEED_KN;
+      const tooFast = nm !== null && (a.minHours <= 0 || nm / a.minHours > MAX_VOYAGE_SPEED_KN) ? Math.max(a.hours.countBelow(slowest), a.minHours <= 0 ? 1 : 0) : 0;
+      leftOut.implausible_speed += tooFast;
+      lane.voyages += a.voyages - tooFast;
+      lane.simulatedVoyages += Math.min(a.simulated, a.voyages - tooFast);
+      lane.vessels.merge(a.vessels);
+      lane.hours.merge(tooFast > 0 ? a.hours.withoutBelow(slowest) : a.hours);
+    }
+    if (lane.voyages > 0) lanes.push(lane);
+  }
+  const vessels = new Map(lanes.map((l) => [l, l.vessels.count()]));
+  lanes.sort((a, b) => b.voyages - a.voyages || vessels.get(b)! - vessels.get(a)! || a.from - b.from || a.to - b.to);
+  return { lanes, leftOut, approximate };
+}
+
+/** Voyages, distinct vessels, hours and whether any voyage is simulated, over a set of lanes. */
+export function totalsOf(lanes: readonly LaneStats[]) {
+  const vessels = new VesselSketch();
+  const hours = new HoursSketch();
+  let voyages = 0;
+  let simulated = 0;
+  for (const lane of lanes) {
+    voyages += lane.voyages;
+    simulated += lane.simulatedVoyages;
+    vessels.merge(lane.vessels);
+    hours.merge(lane.hours);
+  }
+  return { voyages, vessels: vessels.count(), medianHours: hours.median(), simulated: simulated > 0 };
+}
+
+/** Ports by voyages in and out, then partners (as lanes-facts `hubsOf` over the voyages). */
+export function hubsOfLanes(lanes: readonly LaneStats[]) {
+  const hubs = new Map<number, { out: number; in: number; dest: Set<number>; orig: Set<number>; vessels: VesselSketch }>();
+  const hub = (id: number) => {
+    let h = hubs.get(id);
+    if (!h) hubs.set(id, (h = { out: 0, in: 0, dest: new Set(), orig: new Set(), vessels: new VesselSketch() }));
+    return h;
+  };
+  for (const lane of lanes) {
+    const a = hub(lane.from);
+    a.out += lane.voyages;
+    a.dest.add(lane.to);
+    a.vessels.merge(lane.vessels);
+    const b = hub(lane.to);
+    b.in += lane.voyages;
+    b.orig.add(lane.from);
+    b.vessels.merge(lane.vessels);
+  }
+  return [...hubs.entries()]
+    .map(([portId, h]) => ({
+      portId,
+      voyages_out: h.out,
+      voyages_in: h.in,
+      voyages_total: h.out + h.in,
+      out_degree: h.dest.size,
+      in_degree: h.orig.size,
+      partners: new Set([...h.dest, ...h.orig]).size,
+      vessels: h.vessels.count(),
+    }))
+    .sort((a, b) => b.voyages_total - a.voyages_total || b.partners - a.partners || a.portId - b.portId);
+}
