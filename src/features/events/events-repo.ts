@@ -44,8 +44,8 @@ export interface EncounterFilter {
 export function createEventsRepo(db: Db) {
   const voyageCells = createVoyageCellsKeeper(db);
   return {
-    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149); returns how many days. */
-    sumMarkedVoyageCells: () => voyageCells.refresh(),
+    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. */
+    sumMarkedVoyageCells: (range?: { from: number; to: number }) => voyageCells.refresh(range),
 
     /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. The vessels' voyages follow. */
     async upsertCalls(rows: readonly PortCallWrite[], ex: Executor = db): Promise<void> {

@@ -32,6 +32,8 @@ export function createEventsService(deps: { repo: EventsRepo; runner: EventRunne
     reads: eventReads(deps.repo),
     /** Stored port areas (docs/decisions/116). */
     areas: deps.areas,
+    /** Brings the voyage cells of [from, to) up to date with the voyages before a read of them (docs/decisions/149). */
+    voyageCellsUpToDate: (range: { from: number; to: number }) => deps.repo.sumMarkedVoyageCells(range),
 
     /**
      * The latest moment a caller's analysis may use (docs/decisions/029-event-visibility.md): now for

@@ -106,6 +106,7 @@ export function createLanesKit(deps: LanesDeps) {
      * window (of the ship type and scope) after the plausibility rule, and the count of its calls.
      */
     async loadLanes(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}): Promise<LaneFacts> {
+      await deps.events.voyageCellsUpToDate({ from: window.since, to: window.until });
       const [parts, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
         deps.repo.laneParts(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
         deps.repo.callsInWindow(span(window)),

@@ -2,7 +2,6 @@ import { sql } from 'kysely';
 import { categoryOf, sketchesOfCell, voyagesOfCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
 import type { Db } from '../../../store/db.js';
-import { createVoyageCellsKeeper } from '../../events/voyage-cells-repo.js';
 import type { LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
 
@@ -38,7 +37,6 @@ function wholeDays(w: WindowSpan): void {
  * decision 138), never the window's calls themselves.
  */
 export function createLanesRepo(db: Db) {
-  const cellsKeeper = createVoyageCellsKeeper(db);
   const repo = {
     /**
      * Voyages that departed in [since, until) and arrived by until (not before they departed), from an
@@ -75,14 +73,13 @@ export function createLanesRepo(db: Db) {
 
     /**
      * The window's voyages (as voyagesForWindow selects them) summed per lane from the voyage cells
-     * (docs/decisions/149): the weeks of the window's marked days are summed first; the window's whole ISO
+     * (docs/decisions/149; the caller brings the window's cells up to date first): the window's whole ISO
      * weeks are read from week cells, its other days from day cells. An exact cell gives its voyages that
      * count; an approximate one its sketches when all its voyages count, else its day cells (for a week)
      * or its voyages (for a day) are read instead.
      */
     async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
-      await cellsKeeper.refresh({ from: w.since, to: w.until });
       const earliestOrigin = w.since - w.lookbackMs;
       const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
         let q = db
