@@ -1,6 +1,5 @@
 import { from as copyFrom } from 'pg-copy-streams';
 import type SQLiteDatabase from 'better-sqlite3';
-import type { BulkColumnType } from './dialect.js';
 
 /**
  * Bulk writes that Kysely cannot express, carried through its `executeQuery` as a statement whose one
@@ -8,6 +7,9 @@ import type { BulkColumnType } from './dialect.js';
  * Repositories build them with `DialectHelpers.copyIn` / `DialectHelpers.eachRow` and run them on their
  * transaction like any other query, so locks and transactions are unchanged.
  */
+
+/** A column type the bulk writes encode for (PostgreSQL's names). */
+export type BulkColumnType = 'text' | 'bigint' | 'integer' | 'double precision';
 
 /** The data of `copy … from stdin` (PostgreSQL text or binary format, as the statement says), sent as one COPY stream. */
 export class CopyData {

@@ -1,9 +1,10 @@
 import { CompiledQuery, sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
 
-import { CopyData, copyBinary, copyText, EACH_ROW_MARKER, EachRowParameters, type EachRowResult } from './bulk.js';
+import { CopyData, copyBinary, copyText, EACH_ROW_MARKER, EachRowParameters, type BulkColumnType, type EachRowResult } from './bulk.js';
+
+export type { BulkColumnType } from './bulk.js';
 
 export type DialectName = 'sqlite' | 'postgres';
-export type BulkColumnType = 'text' | 'bigint' | 'integer' | 'double precision';
 
 /**
  * The only place that knows how SQLite and PostgreSQL differ. Times are integer epoch milliseconds
