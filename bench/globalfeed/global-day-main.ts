@@ -17,7 +17,12 @@
  *   processes are not the feed owner (reader-process.ts) — or with `--readers inline` in the ingesting
  *   process itself);
  * - bytes per stored position (SQLite: pages of positions and its indexes via dbstat; PostgreSQL: the
- *   partitions' total relation size), and the disk a 50,000-vessel day and 7/30/90-day retention take.
+ *   partitions' total relation size), and the disk a 50,000-vessel day and 7/30/90-day retention take;
+ * - CPU seconds per million positions ingested and detected (from the first batch to the detector at head):
+ *   the ingesting process's (process.cpuUsage), the generator's share of it (the same feed generated once more
+ *   alone before the run: a real feed arrives from outside, so the generator's cost is the bench's, not the
+ *   product's), and the PostgreSQL backends serving the ingesting process (PostgreSQL on this machine; see
+ *   cpu-cost.ts). CPU seconds depend far less on the machine's load than the wall-clock ratios do.
  * Usage: node dist/bench/globalfeed/global-day-main.js [--vessels 5000] [--minutes 10] [--store sqlite|postgres]
  *   [--follow-every-ms 2000 (0: no detector during ingest, it catches up after)] [--read-every-ms 50]
  *   [--readers process|inline (PostgreSQL; default process)]
@@ -46,6 +51,7 @@ import { Rng } from '../../src/sim/random.js';
 import { median } from '../../src/platform/stats.js';
 import { distanceNm, interpolate } from '../../src/geo/distance.js';
 import type { ReaderReply, ReaderRequest } from './reader-process.js';
+import { startCpuCount } from './cpu-cost.js';
 
 const { values } = parseArgs({
   options: {
@@ -163,6 +169,22 @@ function withShuttles(vessels: SimVessel[], rng: Rng): number {
   return Math.min(shuttles, pairs.length);
 }
 
+const cpuSecondsSince = (start: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1e6;
+};
+
+/** CPU seconds of generating the whole feed alone (a fresh fleet with the run's seed, every report dropped). */
+function generatorCpuSeconds(): { seconds: number; positions: number } {
+  const rng = new Rng(31);
+  const vessels = fleet(rng);
+  withShuttles(vessels, rng);
+  const start = process.cpuUsage();
+  let positions = 0;
+  for (const _report of reports(vessels, rng)) positions++;
+  return { seconds: cpuSecondsSince(start), positions };
+}
+
 const interval = (v: SimVessel, rng: Rng) =>
   v.shuttle && shuttleAt(v.shuttle, v.next).moored ? 180_000 : v.kind === 'A-underway' ? 2000 + Math.floor(rng.next() * 8000) : v.kind === 'A-anchor' ? 180_000 : 30_000;
 
@@ -235,6 +257,7 @@ try {
   const repo = createFleetRepo(store.db, store.dialect);
   const reads = createFleetReads(store.db);
   const rng = new Rng(31);
+  const generatorCpu = generatorCpuSeconds();
   const vessels = fleet(rng);
   const shuttlePairsUsed = withShuttles(vessels, rng);
 
@@ -307,6 +330,8 @@ try {
           .executeTakeFirstOrThrow()
       ).n,
     );
+  const cpuCount = postgres ? await startCpuCount(store.db) : null;
+  const cpuStart = process.cpuUsage();
   const t0 = performance.now();
   for (const report of reports(vessels, rng)) {
     batch.push(report);
@@ -345,6 +370,7 @@ try {
   detected += await runner.catchUp();
   const lagSeconds = (performance.now() - ingestEnd) / 1000;
   detectMs += performance.now() - d0;
+  const cpu = cpuCount ? await cpuCount.stop() : { processSeconds: cpuSecondsSince(cpuStart), backendSeconds: null, autovacuumSeconds: null };
   const analysed = detected;
   // the same answers on the same data once nothing runs: what the data adds, apart from the ingest's contention
   const after: number[] = [];
@@ -426,6 +452,14 @@ try {
   console.log(
     `port congestion (Rotterdam) p50 ${quietCongestionP50.toFixed(2)} ms on the empty store, ${busyCongestionP50.toFixed(2)} ms during ingest (${(busyCongestionP50 / quietCongestionP50).toFixed(2)}×, ${busyCongestion.length} answers), ${afterCongestionP50.toFixed(2)} ms on the same data after it (${(busyCongestionP50 / afterCongestionP50).toFixed(2)}× that)`,
   );
+  const perMillion = (seconds: number) => ((seconds / stored) * 1e6).toFixed(2);
+  const generatorShare = (generatorCpu.seconds / generatorCpu.positions) * stored;
+  console.log(
+    `CPU from the first batch to the detector at head: ingesting process ${cpu.processSeconds.toFixed(1)} s (${perMillion(cpu.processSeconds)} s per million positions; the generator alone ${perMillion(generatorShare)}, the rest ${perMillion(cpu.processSeconds - generatorShare)})${readerProcess ? '' : ' (the readers run in it too)'}; its PostgreSQL backends ${cpu.backendSeconds === null ? 'not readable' : `${cpu.backendSeconds.toFixed(1)} s (${perMillion(cpu.backendSeconds)} per million)`}${cpu.autovacuumSeconds ? `; autovacuum ${cpu.autovacuumSeconds.toFixed(1)} s` : ''}`,
+  );
+  if (cpu.backendSeconds !== null) {
+    console.log(`CPU per million positions ingested and detected, without the generator: ${perMillion(cpu.processSeconds - generatorShare + cpu.backendSeconds)} s (process + backends)`);
+  }
   console.log(`bytes per stored position ${perPosition.toFixed(1)} (positions and its indexes: ${(bytes / 1e6).toFixed(1)} MB)`);
   console.log(
     `projection for ${GLOBAL} vessels at these rates: ${((globalRate * 86_400) / 1e6).toFixed(1)} M positions/day, ${dayGb.toFixed(1)} GB/day; retention 7 d ${(dayGb * 7).toFixed(0)} GB, 30 d ${(dayGb * 30).toFixed(0)} GB, 90 d ${(dayGb * 90).toFixed(0)} GB`,

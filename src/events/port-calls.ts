@@ -123,15 +123,43 @@ export interface PortCall {
 /** Nearest port points within a radius: a grid of cells about 5.5 km high. */
 export class PortPointIndex {
   private static readonly CELL_DEG = 0.05;
+  /** Cells of the grid per block of the coarse occupancy map (1° × 1°): most fixes lie at sea, blocks away from every port. */
+  private static readonly CELLS_PER_BLOCK = 20;
+  private static readonly BLOCK_ROWS = 180;
+  private static readonly BLOCK_COLS = 360;
   private readonly cells = new Map<number, PortPoint[]>();
+  private readonly occupiedBlocks = new Uint8Array(PortPointIndex.BLOCK_ROWS * PortPointIndex.BLOCK_COLS);
 
   constructor(points: readonly PortPoint[]) {
     for (const point of points) {
-      const key = this.key(Math.floor(point.lat / PortPointIndex.CELL_DEG), Math.floor(point.lon / PortPointIndex.CELL_DEG));
+      const row = Math.floor(point.lat / PortPointIndex.CELL_DEG);
+      const col = Math.floor(point.lon / PortPointIndex.CELL_DEG);
+      const key = this.key(row, col);
       const cell = this.cells.get(key);
       if (cell) cell.push(point);
       else this.cells.set(key, [point]);
+      this.occupiedBlocks[this.block(row, col)] = 1;
     }
+  }
+
+  /** The coarse block of a grid cell (columns wrapped round the antimeridian, rows clamped to the poles). */
+  private block(row: number, col: number): number {
+    const { CELLS_PER_BLOCK, BLOCK_ROWS, BLOCK_COLS } = PortPointIndex;
+    const blockRow = Math.min(BLOCK_ROWS - 1, Math.max(0, Math.floor(row / CELLS_PER_BLOCK) + BLOCK_ROWS / 2));
+    const blockCol = ((Math.floor(col / CELLS_PER_BLOCK) % BLOCK_COLS) + BLOCK_COLS) % BLOCK_COLS;
+    return blockRow * BLOCK_COLS + blockCol;
+  }
+
+  /** True when some port point may lie in the cells rows × cols (a block holding a point covers them). */
+  private anyPointIn(rowFrom: number, rowTo: number, colFrom: number, colTo: number): boolean {
+    const { CELLS_PER_BLOCK } = PortPointIndex;
+    for (let row = rowFrom; row <= rowTo + CELLS_PER_BLOCK - 1; row += CELLS_PER_BLOCK) {
+      const r = Math.min(row, rowTo);
+      for (let col = colFrom; col <= colTo + CELLS_PER_BLOCK - 1; col += CELLS_PER_BLOCK) {
+        if (this.occupiedBlocks[this.block(r, Math.min(col, colTo))] === 1) return true;
+      }
+    }
+    return false;
   }
 
   private key(row: number, col: number): number {
@@ -149,9 +177,12 @@ export class PortPointIndex {
     const latSpan = radiusM / 111_000;
     const rowSpan = Math.ceil(latSpan / size);
     const out = new Map<number, number>();
+    if (!this.anyPointIn(row - rowSpan, row + rowSpan, col - colSpan, col + colSpan)) return out;
     for (let r = row - rowSpan; r <= row + rowSpan; r++) {
       for (let c = col - colSpan; c <= col + colSpan; c++) {
-        for (const point of this.cells.get(this.key(r, c)) ?? []) {
+        const points = this.cells.get(this.key(r, c));
+        if (points === undefined) continue;
+        for (const point of points) {
           if (Math.abs(point.lat - lat) > latSpan) continue;
           const d = distanceM(lat, lon, point.lat, point.lon);
           if (d <= radiusM && d < (out.get(point.portId) ?? Infinity)) out.set(point.portId, d);

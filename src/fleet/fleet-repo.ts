@@ -99,6 +99,8 @@ const POSITION_COLUMN_TYPES: Record<(typeof POSITION_COLUMNS)[number], BulkColum
   usable: 'integer',
   quality_flags: 'text',
 };
+const POSITION_COPY_COLUMNS = POSITION_COLUMNS.map((name) => ({ name, type: POSITION_COLUMN_TYPES[name] }));
+const POSITION_COPY_COLUMNS_WITH_SEQ = [{ name: 'seq', type: 'bigint' as const }, ...POSITION_COPY_COLUMNS];
 const VESSEL_COLUMNS = ['vsl_id', 'mmsi', 'first_seen_at', 'last_seen_at', ...IDENTITY_COLUMNS, ...LATEST_COLUMNS] as const satisfies ReadonlyArray<keyof VesselRow>;
 const VESSEL_COLUMN_TYPES: Record<(typeof VESSEL_COLUMNS)[number], BulkColumnType> = {
   vsl_id: 'text',
@@ -274,7 +276,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers, p
     const withSeqs = values.map((value, i) => [first + i, ...value]);
     await sql`savepoint bosun_positions_copy`.execute(trx);
     try {
-      await trx.executeQuery(dialect.copyIn('positions', ['seq', ...POSITION_COLUMNS], withSeqs)!);
+      await trx.executeQuery(dialect.copyInBinary('positions', POSITION_COPY_COLUMNS_WITH_SEQ, withSeqs)!);
     } catch (err) {
       const code = (err as { code?: unknown } | null)?.code;
       if (code !== UNIQUE_VIOLATION && code !== NO_PARTITION) throw err;
@@ -298,7 +300,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers, p
     await sql`create temporary table if not exists ${sql.id(POSITION_STAGING)} (${sql.join(POSITION_COLUMNS.map((column) => sql`${sql.id(column)} ${sql.raw(POSITION_COLUMN_TYPES[column])}`))}) on commit delete rows`.execute(
       trx,
     );
-    await trx.executeQuery(dialect.copyIn(POSITION_STAGING, POSITION_COLUMNS, values)!);
+    await trx.executeQuery(dialect.copyInBinary(POSITION_STAGING, POSITION_COPY_COLUMNS, values)!);
     const columns = sql.join(POSITION_COLUMNS.map((column) => sql.id(column)));
     const { rows } = await sql<{
       seq: number;

@@ -1,9 +1,10 @@
 import { CompiledQuery, sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
 
-import { CopyData, copyText, EACH_ROW_MARKER, EachRowParameters, type EachRowResult } from './bulk.js';
+import { CopyData, copyBinary, copyText, EACH_ROW_MARKER, EachRowParameters, type BulkColumnType, type EachRowResult } from './bulk.js';
+
+export type { BulkColumnType } from './bulk.js';
 
 export type DialectName = 'sqlite' | 'postgres';
-export type BulkColumnType = 'text' | 'bigint' | 'integer' | 'double precision';
 
 /**
  * The only place that knows how SQLite and PostgreSQL differ. Times are integer epoch milliseconds
@@ -34,11 +35,18 @@ export interface DialectHelpers {
    */
   copyIn(table: string, columns: readonly string[], rows: Iterable<readonly unknown[]>): CompiledQuery | null;
   /**
+   * The same in COPY's binary format, each column's values encoded for its type (`columns`: name and
+   * type, in the rows' order): numbers cross as bytes, not text, on both sides (docs/decisions/151).
+   */
+  copyInBinary(table: string, columns: ReadonlyArray<{ name: string; type: BulkColumnType }>, rows: Iterable<readonly unknown[]>): CompiledQuery | null;
+  /**
    * `statement` (one row's worth of parameters) run once per row of `rows` on SQLite, answering one
    * EachRowResult (`changes`, `lastInsertRowid`) per row, or null on PostgreSQL (use COPY or arrays).
    */
   eachRow(statement: CompiledQuery, rows: ReadonlyArray<readonly unknown[]>): CompiledQuery<EachRowResult> | null;
 }
+
+const quoteId = (id: string) => '"' + id.replace(/"/g, '""') + '"';
 
 export function dialectHelpers(name: DialectName): DialectHelpers {
   return {
@@ -61,8 +69,15 @@ export function dialectHelpers(name: DialectName): DialectHelpers {
     },
     copyIn(table, columns, rows) {
       if (name === 'sqlite') return null;
-      const quote = (id: string) => '"' + id.replace(/"/g, '""') + '"';
-      return CompiledQuery.raw(`copy ${quote(table)} (${columns.map(quote).join(', ')}) from stdin`, [new CopyData(copyText(rows))]);
+      return CompiledQuery.raw(`copy ${quoteId(table)} (${columns.map(quoteId).join(', ')}) from stdin`, [new CopyData(copyText(rows))]);
+    },
+    copyInBinary(table, columns, rows) {
+      if (name === 'sqlite') return null;
+      const data = copyBinary(
+        columns.map((column) => column.type),
+        rows,
+      );
+      return CompiledQuery.raw(`copy ${quoteId(table)} (${columns.map((column) => quoteId(column.name)).join(', ')}) from stdin with (format binary)`, [new CopyData(data)]);
     },
     eachRow(statement, rows) {
       if (name === 'postgres') return null;
