@@ -276,7 +276,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers, p
     const withSeqs = values.map((value, i) => [first + i, ...value]);
     await sql`savepoint bosun_positions_copy`.execute(trx);
     try {
-      await trx.executeQuery(dialect.copyInBinary('positions', POSITION_COPY_COLUMNS_WITH_SEQ, withSeqs)!);
+      await trx.executeQuery(dialect.copyIn('positions', POSITION_COPY_COLUMNS_WITH_SEQ, withSeqs)!);
     } catch (err) {
       const code = (err as { code?: unknown } | null)?.code;
       if (code !== UNIQUE_VIOLATION && code !== NO_PARTITION) throw err;
@@ -300,7 +300,7 @@ export function createFleetRepo(db: Kysely<Database>, dialect: DialectHelpers, p
     await sql`create temporary table if not exists ${sql.id(POSITION_STAGING)} (${sql.join(POSITION_COLUMNS.map((column) => sql`${sql.id(column)} ${sql.raw(POSITION_COLUMN_TYPES[column])}`))}) on commit delete rows`.execute(
       trx,
     );
-    await trx.executeQuery(dialect.copyInBinary(POSITION_STAGING, POSITION_COPY_COLUMNS, values)!);
+    await trx.executeQuery(dialect.copyIn(POSITION_STAGING, POSITION_COPY_COLUMNS, values)!);
     const columns = sql.join(POSITION_COLUMNS.map((column) => sql.id(column)));
     const { rows } = await sql<{
       seq: number;

@@ -11,9 +11,9 @@ import type SQLiteDatabase from 'better-sqlite3';
 /** A column type the bulk writes encode for (PostgreSQL's names). */
 export type BulkColumnType = 'text' | 'bigint' | 'integer' | 'double precision';
 
-/** The data of `copy … from stdin` (PostgreSQL text or binary format, as the statement says), sent as one COPY stream. */
+/** The data of `copy … from stdin with (format binary)`, sent as one COPY stream. */
 export class CopyData {
-  constructor(readonly data: string | Buffer) {}
+  constructor(readonly data: Buffer) {}
 }
 
 /** The rows to run a single-row statement with, one execution each (SQLite). */
@@ -29,30 +29,6 @@ export interface EachRowResult {
 
 /** Prefix of a statement run once per row of its EachRowParameters (stripped before SQLite prepares it). */
 export const EACH_ROW_MARKER = '/* bosun:each-row */ ';
-
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-
-/** One value in COPY's text format: `\N` for null, backslash escapes for the separators. */
-function copyValue(value: unknown): string {
-  if (value === null || value === undefined) return '\\N';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new Error(`COPY value is not a finite number: ${value}`);
-    return String(value);
-  }
-  if (typeof value !== 'string') throw new Error(`COPY value is not text or a number: ${typeof value}`);
-  return /[\\\t\n\r]/.test(value) ? value.replace(/[\\\t\n\r]/g, (ch) => COPY_ESCAPES[ch]!) : value;
-}
-
-/** Rows as COPY text: tab-separated columns, one line per row. */
-export function copyText(rows: Iterable<readonly unknown[]>): string {
-  let text = '';
-  for (const row of rows) {
-    let line = '';
-    for (let i = 0; i < row.length; i++) line += (i === 0 ? '' : '\t') + copyValue(row[i]);
-    text += line + '\n';
-  }
-  return text;
-}
 
 /** COPY binary's signature, flags (no OIDs) and header extension length (none). */
 const BINARY_HEADER = Buffer.from([...Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), 0, 0, 0, 0, 0, 0, 0, 0]);

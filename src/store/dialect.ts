@@ -1,6 +1,6 @@
 import { CompiledQuery, sql, type ColumnDefinitionBuilder, type CreateTableBuilder, type Kysely, type RawBuilder } from 'kysely';
 
-import { CopyData, copyBinary, copyText, EACH_ROW_MARKER, EachRowParameters, type BulkColumnType, type EachRowResult } from './bulk.js';
+import { CopyData, copyBinary, EACH_ROW_MARKER, EachRowParameters, type BulkColumnType, type EachRowResult } from './bulk.js';
 
 export type { BulkColumnType } from './bulk.js';
 
@@ -30,15 +30,12 @@ export interface DialectHelpers {
    */
   transactionLock(key: string): RawBuilder<unknown> | null;
   /**
-   * `copy table (columns) from stdin` with `rows` as its data, or null where the dialect has no COPY
-   * (SQLite). Runs on whatever connection or transaction executes it (src/store/bulk.ts).
+   * `copy table (columns) from stdin` in COPY's binary format with `rows` as its data, each column's values
+   * encoded for its type (`columns`: name and type, in the rows' order; numbers cross as bytes, not text, on
+   * both sides: docs/decisions/151), or null where the dialect has no COPY (SQLite). Runs on whatever
+   * connection or transaction executes it (src/store/bulk.ts).
    */
-  copyIn(table: string, columns: readonly string[], rows: Iterable<readonly unknown[]>): CompiledQuery | null;
-  /**
-   * The same in COPY's binary format, each column's values encoded for its type (`columns`: name and
-   * type, in the rows' order): numbers cross as bytes, not text, on both sides (docs/decisions/151).
-   */
-  copyInBinary(table: string, columns: ReadonlyArray<{ name: string; type: BulkColumnType }>, rows: Iterable<readonly unknown[]>): CompiledQuery | null;
+  copyIn(table: string, columns: ReadonlyArray<{ name: string; type: BulkColumnType }>, rows: Iterable<readonly unknown[]>): CompiledQuery | null;
   /**
    * `statement` (one row's worth of parameters) run once per row of `rows` on SQLite, answering one
    * EachRowResult (`changes`, `lastInsertRowid`) per row, or null on PostgreSQL (use COPY or arrays).
@@ -68,10 +65,6 @@ export function dialectHelpers(name: DialectName): DialectHelpers {
       return name === 'sqlite' ? null : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
     },
     copyIn(table, columns, rows) {
-      if (name === 'sqlite') return null;
-      return CompiledQuery.raw(`copy ${quoteId(table)} (${columns.map(quoteId).join(', ')}) from stdin`, [new CopyData(copyText(rows))]);
-    },
-    copyInBinary(table, columns, rows) {
       if (name === 'sqlite') return null;
       const data = copyBinary(
         columns.map((column) => column.type),

@@ -14,7 +14,7 @@ test('COPY binary into PostgreSQL: bigints, integers, doubles, text and nulls st
     ];
     await store.db.transaction().execute(async (trx) => {
       await sql`create temporary table copy_binary_check (n bigint, i integer, d double precision, s text, m integer) on commit drop`.execute(trx);
-      const copy = store.dialect.copyInBinary(
+      const copy = store.dialect.copyIn(
         'copy_binary_check',
         [
           { name: 'n', type: 'bigint' },

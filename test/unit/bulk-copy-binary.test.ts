@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyBinary } from '../../src/store/bulk.js';
+import { copyBinary, copyDataOf, CopyData } from '../../src/store/bulk.js';
 
 /** The layout of PostgreSQL's documented COPY binary format, written out by hand (sql-copy.html, "Binary Format"). */
 const SIGNATURE = [0x50, 0x47, 0x43, 0x4f, 0x50, 0x59, 0x0a, 0xff, 0x0d, 0x0a, 0x00];
@@ -81,4 +81,12 @@ test('COPY binary: a batch larger than the first buffer is written whole', () =>
   const expected = HEADER.length + TRAILER.length + rows.reduce((sum, row) => sum + 2 + 12 + 4 + (row[1] as string).length + 12, 0);
   assert.equal(bytes.length, expected);
   assert.equal(bytes.readDoubleBE(bytes.length - 2 - 8), 4999 / 7);
+});
+
+test('COPY data is recognised only as the one parameter of a statement', () => {
+  const data = new CopyData(Buffer.from('x\n'));
+  assert.equal(copyDataOf([data]), data);
+  assert.equal(copyDataOf([data, 1]), undefined);
+  assert.equal(copyDataOf(['x\n']), undefined);
+  assert.equal(copyDataOf(undefined), undefined);
 });
