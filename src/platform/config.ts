@@ -28,6 +28,11 @@ export const EnvSchema = Type.Object({
   BOSUN_FEEDS: Type.Optional(Type.String()),
   /** Seconds the feed owner's lease holds (renewed every third): how long a dead holder's feeds stay silent (docs/decisions/100). */
   BOSUN_FEED_LEASE_SECONDS: Type.String({ default: '30', pattern: '^[0-9]{1,4}$' }),
+  /**
+   * Whether this process may run the live event detector (default true). Only one process detects at a time (a
+   * store lease); false keeps a process out of the running, e.g. the feed owner of a busy feed (docs/decisions/156).
+   */
+  BOSUN_EVENT_DETECTION: Bool,
   BOSUN_PAYMENT_RAILS: Type.Optional(Type.String()),
   /** Days of raw positions kept (0: all); older ones go as whole daily partitions on PostgreSQL, in batches on SQLite (docs/decisions/101). */
   BOSUN_RETENTION_DAYS: Type.String({ default: '0', pattern: '^[0-9]{1,5}$' }),
@@ -83,6 +88,8 @@ export interface Config {
   feeds: string | null;
   /** The one-feed-owner lease (docs/decisions/100): milliseconds a claim holds. */
   feedLeaseMs: number;
+  /** Whether this process takes part in the live event detection (BOSUN_EVENT_DETECTION). */
+  eventDetection: boolean;
   payments: { rails: PaymentRail[]; intentsEnabled: boolean };
   /**
    * Raw positions kept (docs/decisions/101): `retentionDays` (null: all), and thinning of positions older
@@ -101,7 +108,7 @@ import { ConfigError } from './config-error.js';
 
 export { ConfigError };
 
-const DEFAULT_BOOLS = { BOSUN_AUTO_SANDBOX: 'true', BOSUN_TELEMETRY: 'true', BOSUN_PAYMENT_INTENTS: 'false' } as const;
+const DEFAULT_BOOLS = { BOSUN_AUTO_SANDBOX: 'true', BOSUN_TELEMETRY: 'true', BOSUN_PAYMENT_INTENTS: 'false', BOSUN_EVENT_DETECTION: 'true' } as const;
 
 function parseRails(text: string | undefined): PaymentRail[] {
   if (text === undefined) return [];
@@ -217,6 +224,7 @@ export function loadConfig(source: Record<string, string | undefined>): Config {
     },
     feeds: env.BOSUN_FEEDS ?? null,
     feedLeaseMs: feedLeaseSeconds * 1000,
+    eventDetection: asBool(env.BOSUN_EVENT_DETECTION),
     payments: { rails: parseRails(env.BOSUN_PAYMENT_RAILS), intentsEnabled: asBool(env.BOSUN_PAYMENT_INTENTS) },
     positions,
     demo: { vessels: Number(env.BOSUN_DEMO_VESSELS), seed: env.BOSUN_DEMO_SEED, backfillDays: Number(env.BOSUN_DEMO_BACKFILL_DAYS) },

@@ -8,6 +8,8 @@ import { ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createFeedOwner, FEEDS_LEASE, type FeedOwner } from '../../src/feeds/feed-owner.js';
 import { createLeaseRepo, type LeaseRepo } from '../../src/store/leases.js';
+import { createFleetRepo } from '../../src/fleet/fleet-repo.js';
+import { positionRow } from '../helpers/position-rows.js';
 import { dropTestSchema, TEST_EPOCH, testConfig } from '../helpers/app.js';
 import { withMigratedStore } from '../helpers/store.js';
 
@@ -176,6 +178,43 @@ test('serve: of two processes on one store only the lease holder runs its feeds;
   } finally {
     await a.close();
     await b.close();
+    await dropTestSchema(base);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('serve: a process with BOSUN_EVENT_DETECTION=false never detects; another on the same store detects what it wrote', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'bosun-detection-switch-'));
+  const base = testConfig();
+  const env = {
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    BOSUN_FEEDS: 'none',
+    ...(base.database.kind === 'postgres' ? { DATABASE_URL: base.database.url, BOSUN_PG_SCHEMA: base.database.schema } : { DATABASE_URL: `sqlite:${join(dir, 'bosun.sqlite')}` }),
+  };
+  const clock = new ManualClock(TEST_EPOCH);
+  const feedOwner = await createBosun(loadConfig({ ...env, BOSUN_EVENT_DETECTION: 'false' }), { clock, background: true });
+  const detector = await createBosun(loadConfig(env), { clock, background: true }).catch(async (e) => {
+    await feedOwner.close();
+    throw e;
+  });
+  try {
+    assert.equal(feedOwner.ctx.config.eventDetection, false);
+    await assert.rejects(feedOwner.scheduler.runNow('event_detection'), /no job event_detection/);
+    const written = await createFleetRepo(feedOwner.ctx.store.db, feedOwner.ctx.store.dialect).writeBatch(
+      [],
+      [],
+      [0, 1, 2].map((i) => positionRow('vsl_switch', TEST_EPOCH - (3 - i) * 60_000)),
+    );
+    assert.equal(written.inserted.length, 3);
+    await detector.scheduler.runNow('event_detection');
+    const runner = detector.ctx.services.events.runner.status();
+    assert.equal(runner.holdsLease, true);
+    assert.equal(runner.cursorSeq, Math.max(...written.inserted.map((row) => row.seq)), 'the detecting process read the positions the other wrote');
+    assert.equal(feedOwner.ctx.services.events.runner.status().holdsLease, false);
+  } finally {
+    await feedOwner.close();
+    await detector.close();
     await dropTestSchema(base);
     rmSync(dir, { recursive: true, force: true });
   }

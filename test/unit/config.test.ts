@@ -12,6 +12,14 @@ test('defaults: 127.0.0.1:8080, SQLite under ./data, auto-sandbox and telemetry 
   assert.equal(c.autoSandbox, true);
   assert.equal(c.telemetry, true);
   assert.equal(c.bodyLimitBytes, 65536);
+  assert.equal(c.eventDetection, true);
+});
+
+test('BOSUN_EVENT_DETECTION: false or 0 keeps the process out of the live detection; anything else but true or 1 is refused', () => {
+  assert.equal(loadConfig({ BOSUN_EVENT_DETECTION: 'false' }).eventDetection, false);
+  assert.equal(loadConfig({ BOSUN_EVENT_DETECTION: '0' }).eventDetection, false);
+  assert.equal(loadConfig({ BOSUN_EVENT_DETECTION: '1' }).eventDetection, true);
+  assert.throws(() => loadConfig({ BOSUN_EVENT_DETECTION: 'off' }), /BOSUN_EVENT_DETECTION/);
 });
 
 test('DATABASE_URL postgres:// switches the store; REDIS_URL enables Redis; overrides apply', () => {

@@ -16,7 +16,7 @@ import { createPortAreasService } from './port-areas-service.js';
 export const eventsArea = defineArea({
   name: 'events',
   routes: [],
-  build: ({ store, clock, fleet, fleetReads, ports }: Pick<AreaBase, 'store' | 'clock' | 'fleet' | 'fleetReads'> & { ports: PortsService }) => {
+  build: ({ config, store, clock, fleet, fleetReads, ports }: Pick<AreaBase, 'config' | 'store' | 'clock' | 'fleet' | 'fleetReads'> & { ports: PortsService }) => {
     const eventsRepo = createEventsRepo(store.db);
     const portAreasRepo = createPortAreasRepo(store.db);
     const eventRunner = createEventRunner({
@@ -40,7 +40,8 @@ export const eventsArea = defineArea({
     return {
       services: { events },
       jobs: [
-        { name: 'event_detection', everyMs: 2 * SECOND, run: () => events.runner.follow(SECOND) },
+        // BOSUN_EVENT_DETECTION=false: this process never claims the detector's lease (another one detects)
+        ...(config.eventDetection ? [{ name: 'event_detection', everyMs: 2 * SECOND, run: () => events.runner.follow(SECOND) }] : []),
         { name: 'port_areas_rebuild', everyMs: HOUR, run: () => events.areas.rebuildIfDue() },
       ],
     };
