@@ -26,6 +26,9 @@
  * Usage: node dist/bench/globalfeed/global-day-main.js [--vessels 5000] [--minutes 10] [--store sqlite|postgres]
  *   [--follow-every-ms 2000 (0: no detector during ingest, it catches up after)] [--read-every-ms 50]
  *   [--readers process|inline (PostgreSQL; default process)]
+ *   [--detector inline|process (PostgreSQL; default inline: the live detector in the ingesting process; process: in a
+ *   third process on the same schema, as a serving process runs it when the feed owner has BOSUN_EVENT_DETECTION=false,
+ *   docs/decisions/156; its CPU and its backends' are added to the totals)]
  *   [--shuttles 0 (vessels of the fleet that shuttle between two ports 8-15 nm apart: 30 min moored at each
  *   end, 14 kn between, so that port calls close and voyages are written while the detector follows;
  *   give --minutes 120 or more to see several)]
@@ -37,7 +40,6 @@ import { mkdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { randomBytes } from 'node:crypto';
-import { fork, type ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -51,6 +53,8 @@ import { Rng } from '../../src/sim/random.js';
 import { median } from '../../src/platform/stats.js';
 import { distanceNm, interpolate } from '../../src/geo/distance.js';
 import type { ReaderReply, ReaderRequest } from './reader-process.js';
+import type { DetectorReply, DetectorRequest } from './detector-process.js';
+import { forkBenchChild } from './bench-child.js';
 import { startCpuCount } from './cpu-cost.js';
 
 const { values } = parseArgs({
@@ -62,6 +66,7 @@ const { values } = parseArgs({
     'follow-every-ms': { type: 'string', default: '2000' },
     'read-every-ms': { type: 'string', default: '50' },
     readers: { type: 'string', default: 'process' },
+    detector: { type: 'string', default: 'inline' },
     shuttles: { type: 'string', default: '0' },
     pace: { type: 'string', default: '0' },
   },
@@ -278,6 +283,11 @@ try {
   const quiet: number[] = [];
   const quietCongestion: number[] = [];
   const readerProcess = postgres && values.readers === 'process' ? await startReaderProcess() : null;
+  if (values.detector === 'process' && !postgres) throw new Error('--detector process needs --store postgres');
+  const detectorProcess =
+    values.detector === 'process'
+      ? await forkBenchChild<DetectorRequest, DetectorReply>(join(import.meta.dirname, 'detector-process.js'), [String(START + MINUTES * 60_000), String(FOLLOW_EVERY_MS)], { ...process.env, ...env })
+      : null;
   if (readerProcess) {
     readerProcess.send({ kind: 'quiet', rounds: 200 });
     const timings = await readerProcess.timings('quiet');
@@ -314,7 +324,7 @@ try {
   let detected = 0;
   let detectMs = 0;
   const detector = (async () => {
-    while (ingesting && FOLLOW_EVERY_MS > 0) {
+    while (ingesting && FOLLOW_EVERY_MS > 0 && !detectorProcess) {
       const f0 = performance.now();
       detected += await runner.follow(1000);
       detectMs += performance.now() - f0;
@@ -332,6 +342,7 @@ try {
     );
   const cpuCount = postgres ? await startCpuCount(store.db) : null;
   const cpuStart = process.cpuUsage();
+  detectorProcess?.send({ kind: 'follow' });
   const t0 = performance.now();
   for (const report of reports(vessels, rng)) {
     batch.push(report);
@@ -354,8 +365,9 @@ try {
   if (batch.length > 0) await repo.writeBatch([], [], batch);
   const ingestEnd = performance.now();
   const ingestSeconds = (ingestEnd - t0) / 1000;
-  const backlog = (await reads.headSeq()) - runner.status().cursorSeq;
-  const [callsWhileFollowing, voyagesWhileFollowing] = [await countOf('port_calls'), await countOf('voyages')];
+  detectorProcess?.send({ kind: 'finish' });
+  let backlog = (await reads.headSeq()) - runner.status().cursorSeq;
+  let [callsWhileFollowing, voyagesWhileFollowing] = [await countOf('port_calls'), await countOf('voyages')];
   ingesting = false;
   await readers;
   if (readerProcess) {
@@ -367,10 +379,20 @@ try {
   await detector;
   // detection lag at the end: the last batch is written; the detector reaches head (and checkpoints)
   const d0 = performance.now();
-  detected += await runner.catchUp();
+  const detectorDone = detectorProcess ? await detectorProcess.next('done') : null;
+  if (detectorDone) {
+    detected += detectorDone.detected;
+    detectMs += detectorDone.busyMs;
+    backlog = detectorDone.backlogAtFinish;
+    [callsWhileFollowing, voyagesWhileFollowing] = [detectorDone.portCallsAtFinish, detectorDone.voyagesAtFinish];
+    detectorProcess!.send({ kind: 'close' });
+  } else {
+    detected += await runner.catchUp();
+    detectMs += performance.now() - d0;
+  }
   const lagSeconds = (performance.now() - ingestEnd) / 1000;
-  detectMs += performance.now() - d0;
   const cpu = cpuCount ? await cpuCount.stop() : { processSeconds: cpuSecondsSince(cpuStart), backendSeconds: null, autovacuumSeconds: null };
+  const detectorCpu = detectorDone?.cpu ?? null;
   const analysed = detected;
   // the same answers on the same data once nothing runs: what the data adds, apart from the ingest's contention
   const after: number[] = [];
@@ -435,7 +457,7 @@ try {
     `ingest ${ingestSeconds.toFixed(1)} s: ${ingestRate.toFixed(0)} positions/s = ${(ingestRate / (generated / simSeconds)).toFixed(1)}× real time for ${VESSELS} vessels, ${(ingestRate / globalRate).toFixed(2)}× for ${GLOBAL}`,
   );
   console.log(
-    `detector (following the ingest) busy ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
+    `detector (following the ingest${detectorProcess ? ', in its own process' : ', in the ingesting process'}) busy ${detectSeconds.toFixed(1)} s for ${analysed} positions: ${(analysed / detectSeconds).toFixed(0)}/s = ${(analysed / detectSeconds / globalRate).toFixed(2)}× the ${GLOBAL}-vessel rate`,
   );
   console.log(
     `events written: ${portCalls} port calls, ${voyages} voyages (${callsWhileFollowing} and ${voyagesWhileFollowing} by the detector following the ingest, before its catch-up at the end)${SHUTTLES > 0 ? `; ${Math.min(SHUTTLES, VESSELS)} shuttles between ${shuttlePairsUsed} port pairs` : ''}`,
@@ -457,8 +479,16 @@ try {
   console.log(
     `CPU from the first batch to the detector at head: ingesting process ${cpu.processSeconds.toFixed(1)} s (${perMillion(cpu.processSeconds)} s per million positions; the generator alone ${perMillion(generatorShare)}, the rest ${perMillion(cpu.processSeconds - generatorShare)})${readerProcess ? '' : ' (the readers run in it too)'}; its PostgreSQL backends ${cpu.backendSeconds === null ? 'not readable' : `${cpu.backendSeconds.toFixed(1)} s (${perMillion(cpu.backendSeconds)} per million)`}${cpu.autovacuumSeconds ? `; autovacuum ${cpu.autovacuumSeconds.toFixed(1)} s` : ''}`,
   );
-  if (cpu.backendSeconds !== null) {
-    console.log(`CPU per million positions ingested and detected, without the generator: ${perMillion(cpu.processSeconds - generatorShare + cpu.backendSeconds)} s (process + backends)`);
+  if (detectorCpu) {
+    console.log(
+      `CPU of the detecting process over the same span: ${detectorCpu.processSeconds.toFixed(1)} s (${perMillion(detectorCpu.processSeconds)} s per million positions); its PostgreSQL backends ${detectorCpu.backendSeconds === null ? 'not readable' : `${detectorCpu.backendSeconds.toFixed(1)} s (${perMillion(detectorCpu.backendSeconds)} per million)`}`,
+    );
+  }
+  if (cpu.backendSeconds !== null && (!detectorCpu || detectorCpu.backendSeconds !== null)) {
+    const detecting = detectorCpu ? detectorCpu.processSeconds + detectorCpu.backendSeconds! : 0;
+    console.log(
+      `CPU per million positions ingested and detected, without the generator: ${perMillion(cpu.processSeconds - generatorShare + cpu.backendSeconds + detecting)} s (${detectorCpu ? 'both processes + their backends' : 'process + backends'})`,
+    );
   }
   console.log(`bytes per stored position ${perPosition.toFixed(1)} (positions and its indexes: ${(bytes / 1e6).toFixed(1)} MB)`);
   console.log(
@@ -467,30 +497,14 @@ try {
 
   /** The serving process: forked on the migrated schema, answering while this one ingests. */
   async function startReaderProcess() {
-    const child: ChildProcess = fork(join(import.meta.dirname, 'reader-process.js'), [String(VESSELS), String(START + MINUTES * 60_000), String(READ_EVERY_MS)], {
-      env: { ...process.env, ...env },
+    const child = await forkBenchChild<ReaderRequest, ReaderReply>(join(import.meta.dirname, 'reader-process.js'), [String(VESSELS), String(START + MINUTES * 60_000), String(READ_EVERY_MS)], {
+      ...process.env,
+      ...env,
     });
-    const replies: ReaderReply[] = [];
-    const waiting: Array<() => void> = [];
-    child.on('message', (reply: ReaderReply) => {
-      replies.push(reply);
-      waiting.splice(0).forEach((wake) => wake());
-    });
-    const next = async <K extends ReaderReply['kind']>(kind: K): Promise<Extract<ReaderReply, { kind: K }>> => {
-      for (;;) {
-        const i = replies.findIndex((r) => r.kind === kind);
-        if (i >= 0) return replies.splice(i, 1)[0] as Extract<ReaderReply, { kind: K }>;
-        await new Promise<void>((wake, fail) => {
-          waiting.push(wake);
-          child.once('exit', (code) => fail(new Error(`reader process exited (${code}) before answering ${kind}`)));
-        });
-      }
-    };
-    await next('ready');
     return {
-      send: (request: ReaderRequest) => child.send(request),
+      send: child.send,
       timings: async (phase: 'quiet' | 'busy') => {
-        const reply = await next('timings');
+        const reply = await child.next('timings');
         if (reply.phase !== phase) throw new Error(`reader process sent ${reply.phase} timings, expected ${phase}`);
         return reply;
       },
