@@ -105,7 +105,9 @@ export interface EncounterState {
 export const emptyEncounterState = (): EncounterState => ({ latest: {}, pairs: {}, now: 0 });
 
 const CELL_DEG = 0.01;
-const cellOf = (lat: number, lon: number) => `${Math.floor(lat / CELL_DEG)}:${Math.floor(lon / CELL_DEG)}`;
+/** A grid cell as one small integer (rows of latitude and columns of longitude, offset to be positive): no key string per fix. */
+const cellKey = (row: number, col: number) => (row + 9_001) * 36_003 + (col + 18_001);
+const cellOf = (lat: number, lon: number) => cellKey(Math.floor(lat / CELL_DEG), Math.floor(lon / CELL_DEG));
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -132,10 +134,10 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
   const { kindOf = () => null, stillStopped = () => false, onLand = () => false } = context;
   // The grid is derived from state.latest and rebuilt when a different state object comes in.
   let gridFor: EncounterState | null = null;
-  const grid = new Map<string, Set<string>>();
-  const cellOfVessel = new Map<string, string>();
+  const grid = new Map<number, Set<string>>();
+  const cellOfVessel = new Map<string, number>();
 
-  function place(vesselId: string, cell: string | null): void {
+  function place(vesselId: string, cell: number | null): void {
     const old = cellOfVessel.get(vesselId);
     if (old === cell) return;
     if (old !== undefined) grid.get(old)?.delete(vesselId);
@@ -218,7 +220,7 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
         const col = Math.floor(fix.lon / CELL_DEG);
         for (let r = row - 1; r <= row + 1; r++) {
           for (let c = col - 1; c <= col + 1; c++) {
-            for (const otherId of grid.get(`${r}:${c}`) ?? []) {
+            for (const otherId of grid.get(cellKey(r, c)) ?? []) {
               if (otherId === fix.vesselId) continue;
               const other = state.latest[otherId]!;
               if (fix.t - other.t > params.staleAfterMs || other.sog === null || other.sog >= params.maxSpeedKn) continue;

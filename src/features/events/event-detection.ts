@@ -45,6 +45,15 @@ export function vesselsInPort(state: DetectionState): string[] {
     .map(([id]) => id);
 }
 
+/** One vessel's objects in a detection state (see `slotOf`). */
+interface VesselSlot {
+  calls: VesselCallState;
+  gate: GateState;
+  simulated: boolean;
+  /** Whether the state's loitering record holds a run for the vessel. */
+  loitering: boolean;
+}
+
 export const noEvents = (): DetectedEvents => ({ calls: [], encounters: [], transits: [], loitering: [], gaps: [] });
 
 /** Distance to shore from Natural Earth 1:10m land, the index built on first use. */
@@ -88,6 +97,30 @@ export function createEventDetection(ports: readonly PortRecord[], shoreNm: Shor
   const loiteringDetector = createLoiteringDetector(shoreNm);
   const gapDetector = createGapDetector(shoreNm);
 
+  // Per vessel, the state's own objects for it, found with one lookup per fix instead of one per record. Only
+  // `push` adds to these records and `flushLoitering` replaces the loitering one, so the slots hold while the
+  // same state (and the same loitering record) comes in; another one empties them.
+  let slotsFor: DetectionState | null = null;
+  let slotsLoitering: DetectionState['loitering'] | null = null;
+  const slots = new Map<string, VesselSlot>();
+  const slotOf = (state: DetectionState, vslId: string, simulated: boolean): VesselSlot => {
+    if (slotsFor !== state || slotsLoitering !== state.loitering) {
+      slots.clear();
+      slotsFor = state;
+      slotsLoitering = state.loitering;
+    }
+    let slot = slots.get(vslId);
+    if (slot === undefined) {
+      state.simulated[vslId] = simulated;
+      slot = { calls: (state.calls[vslId] ??= emptyCallState()), gate: (state.gates[vslId] ??= emptyGateState()), simulated, loitering: state.loitering[vslId] !== undefined };
+      slots.set(vslId, slot);
+    } else if (slot.simulated !== simulated) {
+      state.simulated[vslId] = simulated;
+      slot.simulated = simulated;
+    }
+    return slot;
+  };
+
   const encounterOut = (state: DetectionState, encounter: Encounter) => ({
     ...encounter,
     simulated: (state.simulated[encounter.vessels[0]] ?? false) || (state.simulated[encounter.vessels[1]] ?? false),
@@ -98,21 +131,21 @@ export function createEventDetection(ports: readonly PortRecord[], shoreNm: Shor
     /** Feeds one fix; what it completed is added to `out`. */
     push(state: DetectionState, fix: DetectionFix, out: DetectedEvents): void {
       fed = state;
-      state.simulated[fix.vslId] = fix.simulated;
+      const slot = slotOf(state, fix.vslId, fix.simulated);
       if (state.dataTime === null || fix.t > state.dataTime) state.dataTime = fix.t;
-      const calls = (state.calls[fix.vslId] ??= emptyCallState());
+      const calls = slot.calls;
       const detectorFix = { seq: fix.seq, t: fix.t, lat: fix.lat, lon: fix.lon, sog: fix.sog, navStatus: fix.navStatus, heading: fix.heading ?? null };
       // the vessel's previous fix is the port-call state's, read before that detector moves it on
       const gap = calls.last && fix.t >= calls.last.t ? gapDetector.between(calls.last, detectorFix) : null;
       if (gap) out.gaps.push({ ...gap, vslId: fix.vslId, simulated: fix.simulated });
       const runs = state.loitering;
-      const loiter = loiteringDetector.push(runs[fix.vslId] ?? null, detectorFix, calls.last);
+      const loiter = loiteringDetector.push(slot.loitering ? (runs[fix.vslId] ?? null) : null, detectorFix, calls.last);
       if (loiter.run) runs[fix.vslId] = loiter.run;
-      else delete runs[fix.vslId];
+      else if (slot.loitering) delete runs[fix.vslId];
+      slot.loitering = Boolean(loiter.run);
       if (loiter.done) out.loitering.push({ ...loiter.done, vslId: fix.vslId, simulated: fix.simulated });
       for (const call of callDetector.push(calls, detectorFix)) out.calls.push({ ...call, vslId: fix.vslId, simulated: fix.simulated });
-      const gate = (state.gates[fix.vslId] ??= emptyGateState());
-      const transit = transitDetector.push(gate, detectorFix);
+      const transit = transitDetector.push(slot.gate, detectorFix);
       if (transit) out.transits.push({ ...transit, vslId: fix.vslId, simulated: fix.simulated });
       for (const encounter of encounterDetector.push(state.encounters, { vesselId: fix.vslId, seq: fix.seq, t: fix.t, lat: fix.lat, lon: fix.lon, sog: fix.sog })) {
         out.encounters.push(encounterOut(state, encounter));
