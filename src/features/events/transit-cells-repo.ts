@@ -115,7 +115,7 @@ export async function rebuildAllTransitCells(ex: Executor): Promise<void> {
   await sql`
     insert into transit_cells (zone, direction, day, hour, transits, simulated, speeds, speed_tenths, in_gate_ms, stopped_ms)
     select t.zone, t.direction, (t.exited_at / ${sql.lit(DAY)}) * ${sql.lit(DAY)}, h.hour, count(*), sum(t.simulated), count(t.mean_speed_kn),
-           coalesce(sum(cast(round(t.mean_speed_kn * 10) as bigint)), 0),
+           coalesce(sum(cast(round(cast(t.mean_speed_kn * 10 as numeric)) as bigint)), 0),
            sum(case when t.exited_at > t.entered_at then t.exited_at - t.entered_at else 0 end), sum(t.stopped_ms)
     from transits t join (${hours}) h on (t.exited_at % ${sql.lit(DAY)}) / ${sql.lit(HOUR)} <= h.hour
     group by t.zone, t.direction, (t.exited_at / ${sql.lit(DAY)}) * ${sql.lit(DAY)}, h.hour`.execute(ex);

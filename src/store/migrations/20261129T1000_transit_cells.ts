@@ -33,7 +33,7 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
   await sql`
     insert into transit_cells (zone, direction, day, hour, transits, simulated, speeds, speed_tenths, in_gate_ms, stopped_ms)
     select t.zone, t.direction, (t.exited_at / 86400000) * 86400000, h.hour, count(*), sum(t.simulated), count(t.mean_speed_kn),
-           coalesce(sum(cast(round(t.mean_speed_kn * 10) as bigint)), 0),
+           coalesce(sum(cast(round(cast(t.mean_speed_kn * 10 as numeric)) as bigint)), 0),
            sum(case when t.exited_at > t.entered_at then t.exited_at - t.entered_at else 0 end), sum(t.stopped_ms)
     from transits t join (${hours}) h on (t.exited_at % 86400000) / 3600000 <= h.hour
     group by t.zone, t.direction, (t.exited_at / 86400000) * 86400000, h.hour`.execute(db);
