@@ -64,7 +64,7 @@ function randomTransits(rand: () => number, count: number): TransitWrite[] {
 /** One query of each operation, as a call of a corridors service. */
 function queriesOf(rand: () => number): Array<[string, (service: CorridorsService) => Promise<unknown>]> {
   const corridor = () => (rand() < 0.6 ? {} : { corridor: CHOKEPOINTS[Math.floor(rand() * CHOKEPOINTS.length)]!.key });
-  const range = () => (rand() < 0.2 ? {} : { range: ['24H', '36H', '7D', '30D', '5H'][Math.floor(rand() * 5)]! });
+  const range = () => (rand() < 0.2 ? {} : { range: ['24H', '36H', '7D', '30D', '5H', '1H'][Math.floor(rand() * 6)]! });
   const days = () => (rand() < 0.2 ? {} : { days: 7 + Math.floor(rand() * 54) });
   const windowed = { ...range(), ...corridor() };
   const ranked = { ...range(), by: RANKING_METRICS[Math.floor(rand() * RANKING_METRICS.length)]! };

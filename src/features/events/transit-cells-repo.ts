@@ -60,7 +60,7 @@ export class TransitCellDeltas {
         .insertInto('transit_cells')
         .values(rows.slice(i, i + CHUNK))
         .onConflict((oc) =>
-          oc.columns(['zone', 'day', 'hour', 'direction']).doUpdateSet({
+          oc.columns(['zone', 'hour', 'day', 'direction']).doUpdateSet({
             transits: sql`transit_cells.transits + excluded.transits`,
             simulated: sql`transit_cells.simulated + excluded.simulated`,
             speeds: sql`transit_cells.speeds + excluded.speeds`,

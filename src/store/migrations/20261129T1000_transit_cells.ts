@@ -22,7 +22,7 @@ export async function up(db: Kysely<any>, d: DialectHelpers): Promise<void> {
         speed_tenths bigint not null
         in_gate_ms bigint not null
         stopped_ms bigint not null
-        constraint transit_cells_key primary key (zone, day, hour, direction)`,
+        constraint transit_cells_key primary key (zone, hour, day, direction)`,
     },
   ]);
   // frozen here (a migration never follows the live code): the cells as src/features/events/transit-cells-repo.ts counts them

@@ -28,19 +28,27 @@ export function createCorridorsRepo(db: Db): CorridorsRepo {
       const firstDay = at[0]!.day;
       const lastDay = at[at.length - 1]!.day;
       const beforeHour = at.filter((a) => a.hour > 0);
+      // the key (zone, hour, day) seeks each gate's day totals and the hours before the bounds (one hour of the day when the windows are whole hours apart)
       const cells = await db
         .selectFrom('transit_cells')
         .selectAll()
         .where('zone', 'in', [...zones])
+        .where('hour', 'in', [...new Set([LAST_HOUR, ...beforeHour.map((a) => a.hour - 1)])])
         .where('day', '>=', firstDay)
         .where('day', '<=', lastDay)
-        .where((eb) => eb.or([eb('hour', '=', LAST_HOUR), ...beforeHour.map((a) => eb.and([eb('day', '=', a.day), eb('hour', '=', a.hour - 1)]))]))
         .execute();
-      const edges = await db
-        .selectFrom('transits')
-        .select(FACT_COLUMNS)
-        .where('zone', 'in', [...zones])
-        .where((eb) => eb.or(at.map((a) => eb.and([eb('exited_at', '>=', a.hourStart), eb('exited_at', '<=', a.bound)]))))
+      // one range of the (zone, exited_at) index per hour holding bounds (an OR of ranges would scan the whole span), up to its last bound
+      const edgeRanges = [...new Map(at.map((a) => [a.hourStart, a.bound])).entries()];
+      const edgeOf = ([hourStart, bound]: [number, number]) =>
+        db
+          .selectFrom('transits')
+          .select(FACT_COLUMNS)
+          .where('zone', 'in', [...zones])
+          .where('exited_at', '>=', hourStart)
+          .where('exited_at', '<=', bound);
+      const edges = await edgeRanges
+        .slice(1)
+        .reduce((query, range) => query.unionAll(edgeOf(range)), edgeOf(edgeRanges[0]!))
         .execute();
 
       const sumsOfCell = (c: (typeof cells)[number]): TransitSums => ({
