@@ -133,7 +133,7 @@ await bosun.ctx.services.agents.grantScope(agent.agent_id, 'vessels:live', { kin
 const token = agent.api_key;
 const api = async (url: string) => {
   const res = await bosun.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
-  return res.statusCode;
+  return { status: res.statusCode, bytes: res.rawPayload.length };
 };
 const pct = (times: number[], p: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor((times.length * p) / 100))]!;
 const queries: Record<string, string> = {
@@ -155,11 +155,11 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 };
-console.log('| query | first ms | p50 ms | p99 ms | CPU p50 ms | rounds |');
-console.log('|---|---|---|---|---|---|');
+console.log('| query | answer KB | first ms | p50 ms | p99 ms | CPU p50 ms | rounds |');
+console.log('|---|---|---|---|---|---|---|');
 for (const [label, url] of Object.entries(queries)) {
   const start = performance.now();
-  const status = await api(url);
+  const { status, bytes } = await api(url);
   const first = performance.now() - start;
   if (status !== 200) throw new Error(`${url}: ${status}`);
   const times: number[] = [];
@@ -172,7 +172,7 @@ for (const [label, url] of Object.entries(queries)) {
     cpu.push(cpuMs(c));
     times.push(performance.now() - s);
   }
-  console.log(`| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${pct(cpu, 50).toFixed(1)} | ${times.length} |`);
+  console.log(`| ${label} | ${(bytes / 1024).toFixed(1)} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${pct(cpu, 50).toFixed(1)} | ${times.length} |`);
 }
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels, store ${values.store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();
