@@ -591,6 +591,27 @@ export interface TransitsTable {
   updated_at: number;
 }
 
+/**
+ * Chokepoint transits summed per gate, direction, UTC day and hour of exit, cumulative over the day: the cell
+ * of hour h holds the transits that left from the day's start to the end of hour h (docs/decisions/155).
+ */
+export interface TransitCellsTable {
+  zone: string;
+  direction: string;
+  /** Start of the UTC day of exit (ms). */
+  day: number;
+  /** 0–23: the cell sums the day's transits that left up to the end of this hour. */
+  hour: number;
+  transits: number;
+  simulated: number;
+  /** Transits with a mean speed, and the sum of those speeds in tenths of a knot. */
+  speeds: number;
+  speed_tenths: number;
+  /** Sum of max(0, exited − entered), ms. */
+  in_gate_ms: number;
+  stopped_ms: number;
+}
+
 /** Loitering: slower than 2 kn for 4 h or more, 20 nm or more from shore (docs/decisions/114). */
 export interface LoiteringEventsTable {
   id: Generated<number>;
@@ -1138,6 +1159,7 @@ export interface Database {
   encounters: EncountersTable;
   port_areas: PortAreasTable;
   transits: TransitsTable;
+  transit_cells: TransitCellsTable;
   loitering_events: LoiteringEventsTable;
   ais_gaps: AisGapsTable;
   event_detector_state: EventDetectorStateTable;

@@ -7,6 +7,7 @@ import { createDetectorStateRepo, type DetectorCheckpoint } from './detector-sta
 import { createVoyageCellsKeeper } from './voyage-cells-repo.js';
 import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
 import { CallDayDeltas, callDaysInRange, rebuildAllCallDays, storedCallsOf } from './call-days-repo.js';
+import { TransitCellDeltas, rebuildAllTransitCells, storedTransitsOf, transitsEnteredIn } from './transit-cells-repo.js';
 
 export type PortCallWrite = Insertable<PortCallsTable>;
 export type EncounterWrite = Insertable<EncountersTable>;
@@ -126,8 +127,12 @@ export function createEventsRepo(db: Db) {
       }
     },
 
+    /** Inserts transits or replaces them (same vessel, gate and entry); the transit cells follow (docs/decisions/155). */
     async upsertTransits(rows: readonly TransitWrite[], ex: Executor = db): Promise<void> {
+      const cells = new TransitCellDeltas();
       for (const chunk of chunks(rows)) {
+        for (const replaced of await storedTransitsOf(ex, chunk)) cells.add(replaced, -1);
+        for (const written of new Map(chunk.map((r) => [`${r.vsl_id}|${r.zone}|${r.entered_at}`, r])).values()) cells.add({ ...written, mean_speed_kn: written.mean_speed_kn ?? null }, 1);
         await ex
           .insertInto('transits')
           .values(chunk)
@@ -146,7 +151,11 @@ export function createEventsRepo(db: Db) {
           )
           .execute();
       }
+      await cells.write(ex);
     },
+
+    /** The transit cells counted again from all transits (after a bulk load that bypassed upsertTransits). */
+    rebuildTransitCells: (ex: Executor = db) => rebuildAllTransitCells(ex),
 
     async upsertLoitering(rows: readonly LoiteringWrite[], ex: Executor = db): Promise<void> {
       for (const chunk of chunks(rows)) {
@@ -204,6 +213,9 @@ export function createEventsRepo(db: Db) {
       const calls = await ex.deleteFrom('port_calls').where('arrival', '>=', from).where('arrival', '<=', to).executeTakeFirst();
       await refreshVoyages(ex, changed);
       const encounters = await ex.deleteFrom('encounters').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
+      const transitCells = new TransitCellDeltas();
+      for (const removed of await transitsEnteredIn(ex, from, to)) transitCells.add(removed, -1);
+      await transitCells.write(ex);
       const transits = await ex.deleteFrom('transits').where('entered_at', '>=', from).where('entered_at', '<=', to).executeTakeFirst();
       const loitering = await ex.deleteFrom('loitering_events').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
       const gaps = await ex.deleteFrom('ais_gaps').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();

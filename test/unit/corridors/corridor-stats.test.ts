@@ -31,8 +31,6 @@ const day = (transits: number, speed: number | null, stoppedShare: number | null
   to: 1,
   transits,
   by_direction: [],
-  vessels: transits,
-  median_transit_hours: null,
   mean_speed_kn: speed,
   stopped_share: stoppedShare,
   waiting_hours_per_transit: null,

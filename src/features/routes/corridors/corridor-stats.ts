@@ -1,6 +1,7 @@
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { coefficientOfVariation, mean, median, round, slope, stdDev } from '../../../platform/stats.js';
 import type { TransitsTable } from '../../../store/schema.js';
+import { speedTenthsOf } from '../../../events/transit-cells.js';
 
 /**
  * Corridor analytics over chokepoint transits (docs/corridors.md, docs/decisions/064 and 065): the
@@ -14,16 +15,72 @@ export interface DirectionCount {
   transits: number;
 }
 
+/**
+ * What a window's figures are made of: sums that add up across windows, so that the transit cells kept per
+ * gate, direction and UTC hour (docs/decisions/155) give a window's figures exactly.
+ */
+export interface TransitSums {
+  transits: number;
+  /** Transits per direction (a direction the gate does not name counts in `transits` only). */
+  byDirection: Record<string, number>;
+  simulated: number;
+  /** Transits with a mean speed, and the sum of those speeds in tenths of a knot (the detector's precision). */
+  speeds: number;
+  speedTenths: number;
+  /** Sum of max(0, exited − entered) in ms. */
+  inGateMs: number;
+  stoppedMs: number;
+}
+
+export const emptySums = (): TransitSums => ({ transits: 0, byDirection: {}, simulated: 0, speeds: 0, speedTenths: 0, inGateMs: 0, stoppedMs: 0 });
+
+/** `into` plus `sign` × `sums` (in place). */
+export function addSums(into: TransitSums, sums: TransitSums, sign: 1 | -1 = 1): TransitSums {
+  into.transits += sign * sums.transits;
+  for (const [direction, n] of Object.entries(sums.byDirection)) into.byDirection[direction] = (into.byDirection[direction] ?? 0) + sign * n;
+  into.simulated += sign * sums.simulated;
+  into.speeds += sign * sums.speeds;
+  into.speedTenths += sign * sums.speedTenths;
+  into.inGateMs += sign * sums.inGateMs;
+  into.stoppedMs += sign * sums.stoppedMs;
+  return into;
+}
+
+/** The sums of a list of transits (the per-transit path: edges of a window read raw, tests). */
+export function sumsOfTransits(transits: readonly TransitFact[]): TransitSums {
+  const sums = emptySums();
+  for (const t of transits) {
+    sums.transits++;
+    sums.byDirection[t.direction] = (sums.byDirection[t.direction] ?? 0) + 1;
+    sums.simulated += t.simulated === 1 ? 1 : 0;
+    if (t.mean_speed_kn !== null) {
+      sums.speeds++;
+      sums.speedTenths += speedTenthsOf(t.mean_speed_kn);
+    }
+    sums.inGateMs += Math.max(0, t.exited_at - t.entered_at);
+    sums.stoppedMs += t.stopped_ms;
+  }
+  return sums;
+}
+
+/** The figures of a window that come from sums (every figure but distinct vessels and the median time in the gate). */
 export interface WindowFigures {
   transits: number;
   by_direction: DirectionCount[];
-  vessels: number;
-  median_transit_hours: number | null;
   mean_speed_kn: number | null;
   /** Time stopped (< 0.5 kn) in the gate over time in the gate, 0–1. */
   stopped_share: number | null;
   waiting_hours_per_transit: number | null;
 }
+
+/** Distinct vessels and the median hours in the gate of a window's transits: not sums, read from the transits themselves. */
+export interface TransitSpread {
+  vessels: number;
+  median_transit_hours: number | null;
+}
+
+/** A window's figures with its spread (the figures the corridors and watch answers show of the current window). */
+export type WindowDetail = WindowFigures & TransitSpread;
 
 /** A modified z-score at or beyond this is an anomaly (Iglewicz and Hoaglin, 1993). */
 export const ANOMALY_Z = 3.5;
@@ -40,21 +97,35 @@ export { mean, median, round, slope };
 
 const roundOrNull = (x: number | null, digits: number) => (x === null ? null : round(x, digits));
 
-/** The figures of the transits that left a gate in one window (membership is the caller's). */
-export function windowFigures(transits: readonly TransitFact[], directions: readonly [string, string]): WindowFigures {
-  const n = transits.length;
-  const speeds = transits.filter((t) => t.mean_speed_kn !== null).map((t) => t.mean_speed_kn!);
-  const inGateMs = transits.reduce((sum, t) => sum + Math.max(0, t.exited_at - t.entered_at), 0);
-  const stoppedMs = transits.reduce((sum, t) => sum + t.stopped_ms, 0);
+/** The figures of the transits that left a gate in one window, from their sums. */
+export function figuresOf(sums: TransitSums, directions: readonly [string, string]): WindowFigures {
+  const n = sums.transits;
   return {
     transits: n,
-    by_direction: directions.map((direction) => ({ direction, transits: transits.filter((t) => t.direction === direction).length })),
-    vessels: new Set(transits.map((t) => t.vsl_id)).size,
-    median_transit_hours: roundOrNull(median(transits.map((t) => (t.exited_at - t.entered_at) / HOUR)), 2),
-    mean_speed_kn: roundOrNull(mean(speeds), 2),
-    stopped_share: n === 0 ? null : inGateMs > 0 ? round(Math.min(1, stoppedMs / inGateMs), 3) : 0,
-    waiting_hours_per_transit: n === 0 ? null : round(stoppedMs / n / HOUR, 3),
+    by_direction: directions.map((direction) => ({ direction, transits: sums.byDirection[direction] ?? 0 })),
+    mean_speed_kn: sums.speeds === 0 ? null : round(sums.speedTenths / 10 / sums.speeds, 2),
+    stopped_share: n === 0 ? null : sums.inGateMs > 0 ? round(Math.min(1, sums.stoppedMs / sums.inGateMs), 3) : 0,
+    waiting_hours_per_transit: n === 0 ? null : round(sums.stoppedMs / n / HOUR, 3),
   };
+}
+
+/** The median of the hours in the gate from the middle one or two durations (ms) of a window's transits in order. */
+export const medianHoursOfMiddle = (middle: readonly number[]) => roundOrNull(median(middle.map((ms) => ms / HOUR)), 2);
+
+/** Distinct vessels and median hours in the gate of a list of transits. */
+export function spreadOfTransits(transits: readonly TransitFact[]): TransitSpread {
+  return { vessels: new Set(transits.map((t) => t.vsl_id)).size, median_transit_hours: roundOrNull(median(transits.map((t) => (t.exited_at - t.entered_at) / HOUR)), 2) };
+}
+
+/** A window's figures and spread in the order the answers show them. */
+export function detailOf(figures: WindowFigures, spread: TransitSpread): WindowDetail {
+  const { transits, by_direction, ...rest } = figures;
+  return { transits, by_direction, ...spread, ...rest };
+}
+
+/** The figures and spread of the transits that left a gate in one window (membership is the caller's). */
+export function windowFigures(transits: readonly TransitFact[], directions: readonly [string, string]): WindowDetail {
+  return detailOf(figuresOf(sumsOfTransits(transits), directions), spreadOfTransits(transits));
 }
 
 export interface BaselineFigures {
@@ -103,22 +174,17 @@ export interface DayFigures extends WindowFigures {
   pressure: number;
 }
 
-/** 24-hour days back from `to`, oldest first, with their figures; days starting before `coveredFrom` are left out (the stored data does not cover them). */
-export function dailySeries(transits: readonly TransitFact[], directions: readonly [string, string], to: number, days: number, coveredFrom: number): DayFigures[] {
-  // one pass: day k back from `to` holds the transits with to − exited in [k, k + 1) days
-  const byDay: TransitFact[][] = Array.from({ length: days }, () => []);
-  for (const t of transits) {
-    const k = Math.floor((to - t.exited_at) / DAY);
-    if (t.exited_at <= to && k < days) byDay[k]!.push(t);
-  }
+/** 24-hour days back from `to`, oldest first, those that begin at or after `coveredFrom` (the stored data covers them). */
+export function daysBack(to: number, days: number, coveredFrom: number): Array<{ from: number; to: number }> {
   return windowsBack(to, DAY, days)
-    .map((w, k) => ({ w, k }))
     .reverse()
-    .filter(({ w }) => w.from >= coveredFrom)
-    .map(({ w, k }) => {
-      const f = windowFigures(byDay[k]!, directions);
-      return { ...w, ...f, pressure: round(f.transits * (1 + (f.stopped_share ?? 0)), 3) };
-    });
+    .filter((w) => w.from >= coveredFrom);
+}
+
+/** A day's figures from the sums of its transits. */
+export function dayFigures(day: { from: number; to: number }, sums: TransitSums, directions: readonly [string, string]): DayFigures {
+  const f = figuresOf(sums, directions);
+  return { ...day, ...f, pressure: round(f.transits * (1 + (f.stopped_share ?? 0)), 3) };
 }
 
 export interface RobustZ {
@@ -231,8 +297,8 @@ export interface RegimeSegment {
   stopped_share: number | null;
 }
 
-/** Consecutive days of one regime joined into segments, oldest first. */
-export function regimes(series: readonly DayFigures[], transitsOf: (from: number, to: number) => readonly TransitFact[], directions: readonly [string, string]) {
+/** Consecutive days of one regime joined into segments, oldest first; `daySums[i]` are the sums of `series[i]`. */
+export function regimes(series: readonly DayFigures[], daySums: readonly TransitSums[], directions: readonly [string, string]) {
   const reference = { transits: median(series.map((d) => d.transits)) ?? 0, speed: median(series.filter((d) => d.mean_speed_kn !== null).map((d) => d.mean_speed_kn!)) };
   const labelled = series.map((d) => ({ day: d, regime: classifyDay(d, reference) }));
   const segments: RegimeSegment[] = [];
@@ -242,7 +308,10 @@ export function regimes(series: readonly DayFigures[], transitsOf: (from: number
     const days = labelled.slice(start, i);
     const from = days[0]!.day.from;
     const to = days[days.length - 1]!.day.to;
-    const f = windowFigures(transitsOf(from, to), directions);
+    const f = figuresOf(
+      daySums.slice(start, i).reduce((sum, d) => addSums(sum, d), emptySums()),
+      directions,
+    );
     segments.push({
       regime: labelled[start]!.regime,
       from,

@@ -1,22 +1,120 @@
+import { sql } from 'kysely';
+import { HOUR } from '../../../platform/clock.js';
+import { LAST_HOUR, cellOf } from '../../../events/transit-cells.js';
 import type { Db } from '../../../store/db.js';
-import type { TransitFact } from './corridor-stats.js';
+import { addSums, emptySums, medianHoursOfMiddle, sumsOfTransits, type TransitSpread, type TransitSums } from './corridor-stats.js';
 
-/** Reads of the event store's transits for the corridor analytics (rows written by the event runner). */
-export function createCorridorsRepo(db: Db) {
+/** The corridor reads (docs/decisions/155): sums per window from the transit cells, the spread of one window from the transits. */
+export interface CorridorsRepo {
+  /** Per gate, the sums of the transits that left it in each window between consecutive `bounds` (ascending): window i is (bounds[i], bounds[i + 1]]. */
+  windowSums(zones: readonly string[], bounds: readonly number[]): Promise<Map<string, TransitSums[]>>;
+  /** Per gate of `counts`, distinct vessels and median hours in the gate of its transits that left it in (from, to]; `counts` holds how many there are. */
+  spread(counts: ReadonlyMap<string, number>, window: { from: number; to: number }): Promise<Map<string, TransitSpread>>;
+}
+
+const FACT_COLUMNS = ['vsl_id', 'zone', 'direction', 'entered_at', 'exited_at', 'mean_speed_kn', 'stopped_ms', 'simulated'] as const;
+
+/**
+ * Transits that left a gate up to a bound b, counted from the start of the oldest bound's UTC day: the day
+ * totals of the whole days before b's day, b's day up to the hour before b's hour (one cell), and the
+ * transits of b's hour up to b read one by one. A window's sums are the difference of its two bounds'.
+ */
+export function createCorridorsRepo(db: Db): CorridorsRepo {
   return {
-    /** Transits of the given gates that left them in (from, to], oldest first. */
-    async transitsExited(zones: readonly string[], from: number, to: number): Promise<TransitFact[]> {
-      if (zones.length === 0) return [];
-      return db
-        .selectFrom('transits')
-        .select(['vsl_id', 'zone', 'direction', 'entered_at', 'exited_at', 'mean_speed_kn', 'stopped_ms', 'simulated'])
+    async windowSums(zones, bounds) {
+      const out = new Map<string, TransitSums[]>(zones.map((z) => [z, []]));
+      if (zones.length === 0 || bounds.length < 2) return out;
+      const at = bounds.map((b) => ({ bound: b, ...cellOf(b), hourStart: Math.floor(b / HOUR) * HOUR }));
+      const firstDay = at[0]!.day;
+      const lastDay = at[at.length - 1]!.day;
+      const beforeHour = at.filter((a) => a.hour > 0);
+      // the key (zone, hour, day) seeks each gate's day totals and the hours before the bounds (one hour of the day when the windows are whole hours apart)
+      const cells = await db
+        .selectFrom('transit_cells')
+        .selectAll()
         .where('zone', 'in', [...zones])
-        .where('exited_at', '>', from)
-        .where('exited_at', '<=', to)
-        .orderBy('exited_at', 'asc')
-        .orderBy('id', 'asc')
+        .where('hour', 'in', [...new Set([LAST_HOUR, ...beforeHour.map((a) => a.hour - 1)])])
+        .where('day', '>=', firstDay)
+        .where('day', '<=', lastDay)
         .execute();
+      // one range of the (zone, exited_at) index per hour holding bounds (an OR of ranges would scan the whole span), up to its last bound
+      const edgeRanges = [...new Map(at.map((a) => [a.hourStart, a.bound])).entries()];
+      const edgeOf = ([hourStart, bound]: [number, number]) =>
+        db
+          .selectFrom('transits')
+          .select(FACT_COLUMNS)
+          .where('zone', 'in', [...zones])
+          .where('exited_at', '>=', hourStart)
+          .where('exited_at', '<=', bound);
+      const edges = await edgeRanges
+        .slice(1)
+        .reduce((query, range) => query.unionAll(edgeOf(range)), edgeOf(edgeRanges[0]!))
+        .execute();
+
+      const sumsOfCell = (c: (typeof cells)[number]): TransitSums => ({
+        transits: Number(c.transits),
+        byDirection: { [c.direction]: Number(c.transits) },
+        simulated: Number(c.simulated),
+        speeds: Number(c.speeds),
+        speedTenths: Number(c.speed_tenths),
+        inGateMs: Number(c.in_gate_ms),
+        stoppedMs: Number(c.stopped_ms),
+      });
+      const needed = new Set(beforeHour.map((a) => `${a.day}|${a.hour - 1}`));
+      const byZone = new Map<string, { dayTotals: Map<number, TransitSums>; dayUpTo: Map<string, TransitSums> }>(zones.map((z) => [z, { dayTotals: new Map(), dayUpTo: new Map() }]));
+      for (const c of cells) {
+        const held = byZone.get(c.zone)!;
+        const day = Number(c.day);
+        const hour = Number(c.hour);
+        // the directions of a gate are summed into one figure per day and per (day, hour)
+        if (hour === LAST_HOUR) addSums(held.dayTotals.get(day) ?? held.dayTotals.set(day, emptySums()).get(day)!, sumsOfCell(c));
+        const key = `${day}|${hour}`;
+        if (needed.has(key)) addSums(held.dayUpTo.get(key) ?? held.dayUpTo.set(key, emptySums()).get(key)!, sumsOfCell(c));
+      }
+      for (const zone of zones) {
+        const { dayTotals, dayUpTo } = byZone.get(zone)!;
+        const mine = edges.filter((t) => t.zone === zone);
+        const days = [...dayTotals.keys()].sort((a, b) => a - b);
+        const wholeDays = emptySums();
+        let next = 0;
+        const upTo = at.map((a) => {
+          while (next < days.length && days[next]! < a.day) addSums(wholeDays, dayTotals.get(days[next++]!)!);
+          const sums = addSums(emptySums(), wholeDays);
+          if (a.hour > 0) addSums(sums, dayUpTo.get(`${a.day}|${a.hour - 1}`) ?? emptySums());
+          return addSums(sums, sumsOfTransits(mine.filter((t) => t.exited_at >= a.hourStart && t.exited_at <= a.bound)));
+        });
+        out.set(
+          zone,
+          upTo.slice(1).map((end, i) => addSums(addSums(emptySums(), end), upTo[i]!, -1)),
+        );
+      }
+      return out;
+    },
+
+    async spread(counts, window) {
+      const out = new Map<string, TransitSpread>();
+      const zones = [...counts].filter(([, n]) => n > 0).map(([zone]) => zone);
+      for (const [zone, n] of counts) if (n === 0) out.set(zone, { vessels: 0, median_transit_hours: null });
+      if (zones.length === 0) return out;
+      const inWindow = db.selectFrom('transits').where('exited_at', '>', window.from).where('exited_at', '<=', window.to);
+      const vessels = await inWindow
+        .select((eb) => ['zone', eb.fn.count('vsl_id').distinct().as('vessels')])
+        .where('zone', 'in', zones)
+        .groupBy('zone')
+        .execute();
+      for (const zone of zones) {
+        const n = counts.get(zone)!;
+        // the middle one (odd count) or two (even) of the times in the gate, in order: the database sorts, no row leaves it but those
+        const middle = await inWindow
+          .select(sql<number>`exited_at - entered_at`.as('ms'))
+          .where('zone', '=', zone)
+          .orderBy(sql`exited_at - entered_at`)
+          .limit(n % 2 === 1 ? 1 : 2)
+          .offset(Math.floor((n - 1) / 2))
+          .execute();
+        out.set(zone, { vessels: Number(vessels.find((v) => v.zone === zone)?.vessels ?? 0), median_transit_hours: medianHoursOfMiddle(middle.map((m) => Number(m.ms))) });
+      }
+      return out;
     },
   };
 }
-export type CorridorsRepo = ReturnType<typeof createCorridorsRepo>;

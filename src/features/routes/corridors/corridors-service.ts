@@ -8,12 +8,15 @@ import { coverageOf, parseRange } from '../../kit/time-window.js';
 import { BASELINE_WINDOWS, STRESS_DEFAULT_RANGE_MS, STRESS_MAX_RANGE_MS, type RouteStressService } from '../stress/route-stress-service.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
 import { DELAYED_POSITION_FLAG } from '../../vessels/entitlements.js';
-import { groupBy } from '../../../platform/stats.js';
 import {
   ANOMALY_Z,
+  addSums,
   baselineFigures,
-  dailySeries,
-  exitedIn,
+  dayFigures,
+  daysBack,
+  detailOf,
+  emptySums,
+  figuresOf,
   health,
   mean,
   regimes,
@@ -22,10 +25,9 @@ import {
   slope,
   stability,
   watch,
-  windowFigures,
   windowsBack,
   type DayFigures,
-  type TransitFact,
+  type TransitSums,
   type WindowFigures,
 } from './corridor-stats.js';
 import type { CorridorsRepo } from './corridors-repo.js';
@@ -80,10 +82,10 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: Even
     };
   }
 
-  const finish = (flags: string[], used: readonly TransitFact[], anyInWindow: boolean) => [
+  const finish = (flags: string[], used: readonly TransitSums[], anyInWindow: boolean) => [
     ...flags,
     ...(anyInWindow ? [] : [NO_TRANSITS_FLAG]),
-    ...(used.some((t) => t.simulated === 1) ? ['simulated_source'] : []),
+    ...(used.some((sums) => sums.simulated > 0) ? ['simulated_source'] : []),
   ];
 
   /** The window ending at the horizon, its baseline windows and each corridor's figures in them. */
@@ -94,41 +96,44 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: Even
     const [current, ...before] = windowsBack(s.to, rangeMs, BASELINE_WINDOWS + 1) as [{ from: number; to: number }, ...Array<{ from: number; to: number }>];
     const covered = s.dataFrom === null ? [] : before.filter((w) => w.from >= s.dataFrom!);
     const oldest = covered.length ? covered[covered.length - 1]!.from : current.from;
-    const transits = await deps.repo.transitsExited(
+    // the windows oldest first: [...covered reversed, current]
+    const windows = [...covered].reverse().concat(current);
+    const sums = await deps.repo.windowSums(
       gates.map((g) => g.key),
-      oldest,
-      s.to,
+      [oldest, ...windows.map((w) => w.to)],
     );
     const items = gates.map((gate) => {
-      const mine = transits.filter((t) => t.zone === gate.key);
-      const now = windowFigures(
-        mine.filter((t) => exitedIn(t, current)),
-        directionsOf(gate),
-      );
+      const ofGate = sums.get(gate.key)!;
+      const now = ofGate[ofGate.length - 1]!;
       const base = baselineFigures(
-        covered.map((w) =>
-          windowFigures(
-            mine.filter((t) => exitedIn(t, w)),
-            directionsOf(gate),
-          ),
-        ),
+        ofGate
+          .slice(0, -1)
+          .reverse()
+          .map((w) => figuresOf(w, directionsOf(gate))),
       );
-      return { gate, current: now, baseline: base };
+      return { gate, sums: now, current: figuresOf(now, directionsOf(gate)), baseline: base };
     });
     const flags = [...s.flags, ...(covered.length === 0 ? [NO_BASELINE_FLAG] : [])];
-    const inWindow = transits.some((t) => exitedIn(t, current));
+    const inWindow = items.some((x) => x.sums.transits > 0);
     return {
       gates,
       items,
+      current,
       envelope: {
         window: { from: iso(current.from), to: iso(current.to) },
         baseline: { from: iso(oldest), to: iso(current.from), windows: covered.length },
         ...s.meta,
       },
-      qualityFlags: finish(flags, transits, inWindow),
+      qualityFlags: finish(flags, [...sums.values()].flat(), inWindow),
       freshnessSeconds: s.freshnessSeconds,
       range: query.range,
     };
+  }
+
+  /** The current window's figures with its distinct vessels and median hours in the gate, of the corridors given. */
+  async function detailed<T extends { gate: Chokepoint; sums: TransitSums; current: WindowFigures }>(items: readonly T[], window: { from: number; to: number }) {
+    const spreads = await deps.repo.spread(new Map(items.map((x) => [x.gate.key, x.sums.transits])), window);
+    return items.map((x) => ({ ...x, current: detailOf(x.current, spreads.get(x.gate.key)!) }));
   }
 
   async function stressOf(caller: Caller, gate: Chokepoint, range: string | undefined) {
@@ -142,25 +147,30 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: Even
     const days = query.days ?? DAILY_DEFAULT_DAYS;
     const s = await scope(caller);
     const from = s.to - days * DAY;
-    const transits = await deps.repo.transitsExited(
-      gates.map((g) => g.key),
-      from,
-      s.to,
-    );
     // the one window rule (kit/time-window.ts): the day the stored positions begin counts as a day with data
     const coveredFrom = s.to - coverageOf({ since: from, until: s.to }, s.dataFrom).periods * DAY;
-    const byZone = groupBy(transits, (t) => t.zone);
+    const covered = daysBack(s.to, days, coveredFrom);
+    const sums =
+      covered.length === 0
+        ? new Map<string, TransitSums[]>()
+        : await deps.repo.windowSums(
+            gates.map((g) => g.key),
+            [covered[0]!.from, ...covered.map((d) => d.to)],
+          );
     const items = gates.map((gate) => {
-      const ofGate = byZone.get(gate.key) ?? [];
-      const series = dailySeries(ofGate, directionsOf(gate), s.to, days, coveredFrom);
-      const start = series[0]?.from ?? s.to;
-      return { gate, series, mine: ofGate.filter((t) => t.exited_at > start) };
+      const daySums = sums.get(gate.key) ?? [];
+      const series = covered.map((d, i) => dayFigures(d, daySums[i]!, directionsOf(gate)));
+      return { gate, series, daySums, total: daySums.reduce((sum, d) => addSums(sum, d), emptySums()) };
     });
-    const used = items.flatMap((x) => x.mine);
+    const used = items.map((x) => x.total);
     return {
       items,
-      envelope: { window: { from: iso(from), to: iso(s.to) }, days, days_covered: items[0]?.series.length ?? 0, ...s.meta },
-      qualityFlags: finish(s.flags, used, used.length > 0),
+      envelope: { window: { from: iso(from), to: iso(s.to) }, days, days_covered: covered.length, ...s.meta },
+      qualityFlags: finish(
+        s.flags,
+        used,
+        used.some((x) => x.transits > 0),
+      ),
       freshnessSeconds: s.freshnessSeconds,
     };
   }
@@ -172,7 +182,7 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: Even
       const w = await windowed(caller, query);
       const flags = new Set(w.qualityFlags);
       const stresses = await Promise.all(w.items.map((item) => stressOf(caller, item.gate, w.range)));
-      const items = w.items.map((item, i) => {
+      const items = (await detailed(w.items, w.current)).map((item, i) => {
         for (const f of stresses[i]!.flags) flags.add(f);
         return { corridor: describe(item.gate), current: item.current, baseline: item.baseline, stress: stresses[i]!.value };
       });
@@ -230,14 +240,15 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: Even
 
     async watch(caller: Caller, query: { range?: string; corridor?: string }) {
       const w = await windowed(caller, query);
-      const items = w.items.map((x) => ({ corridor: describe(x.gate), alerts: watch(x.current, x.baseline), current: x.current, baseline: x.baseline })).filter((x) => x.alerts.length > 0);
+      const alerting = w.items.map((x) => ({ ...x, alerts: watch(x.current, x.baseline) })).filter((x) => x.alerts.length > 0);
+      const items = (await detailed(alerting, w.current)).map((x) => ({ corridor: describe(x.gate), alerts: x.alerts, current: x.current, baseline: x.baseline }));
       return { data: { ...w.envelope, checked: w.items.length, items }, qualityFlags: w.qualityFlags, freshnessSeconds: w.freshnessSeconds };
     },
 
     async pressureTrend(caller: Caller, query: { days?: number; corridor?: string }) {
       const d = await daily(caller, query);
-      const items = d.items.map(({ gate, mine, series }) => {
-        const ys = mine.length ? series.map((x) => x.pressure) : [];
+      const items = d.items.map(({ gate, total, series }) => {
+        const ys = total.transits ? series.map((x) => x.pressure) : [];
         const m = mean(ys);
         const k = slope(ys);
         const pct = k === null || m === null || m === 0 ? null : round((k / m) * 100, 1);
@@ -257,12 +268,12 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: Even
 
     async anomalyScore(caller: Caller, query: { days?: number; corridor?: string }) {
       const d = await daily(caller, query);
-      const items = d.items.map(({ gate, mine, series }) => {
+      const items = d.items.map(({ gate, total, series }) => {
         // the series ends at the horizon (coverage only trims its start): its last day is the latest
         const latest = series.at(-1) ?? null;
         const history = latest ? series.slice(0, -1) : series;
         const metric = (pick: (x: DayFigures) => number | null) =>
-          mine.length === 0
+          total.transits === 0
             ? { ...robustZ(null, []), note: 'no transits in the period' }
             : robustZ(
                 latest ? pick(latest) : null,
@@ -289,18 +300,18 @@ export function createCorridorsService(deps: { repo: CorridorsRepo; events: Even
 
     async stability(caller: Caller, query: { days?: number; corridor?: string }) {
       const d = await daily(caller, query);
-      const items = d.items.map(({ gate, mine, series }) => {
+      const items = d.items.map(({ gate, total, series }) => {
         const s = stability(series, directionsOf(gate));
-        return { corridor: describe(gate), transits: mine.length, ...s, ...(mine.length === 0 ? { anomalous_day_share: null } : {}) };
+        return { corridor: describe(gate), transits: total.transits, ...s, ...(total.transits === 0 ? { anomalous_day_share: null } : {}) };
       });
       return { data: { ...d.envelope, items }, qualityFlags: d.qualityFlags, freshnessSeconds: d.freshnessSeconds };
     },
 
     async regimes(caller: Caller, query: { days?: number; corridor?: string }) {
       const d = await daily(caller, query);
-      const items = d.items.map(({ gate, mine, series }) => {
-        if (mine.length === 0) return { corridor: describe(gate), days: series.length, transits: 0, reference: null, current_regime: null, segments: [] };
-        const r = regimes(series, (from, to) => mine.filter((t) => exitedIn(t, { from, to })), directionsOf(gate));
+      const items = d.items.map(({ gate, total, series, daySums }) => {
+        if (total.transits === 0) return { corridor: describe(gate), days: series.length, transits: 0, reference: null, current_regime: null, segments: [] };
+        const r = regimes(series, daySums, directionsOf(gate));
         return {
           corridor: describe(gate),
           days: series.length,
