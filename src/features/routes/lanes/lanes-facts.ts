@@ -118,7 +118,13 @@ export function shipTypeMix(voyages: readonly Voyage[]) {
     const key = shipCategory(v.shipType) ?? 'unknown';
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([ship_type, n]) => ({ ship_type, voyages: n, share: round(n / voyages.length, 3) }));
+  return categoryMix(counts);
+}
+
+/** Voyages per ship category (counts above 0), most first, with their share. */
+export function categoryMix(counts: ReadonlyMap<string, number>) {
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([ship_type, n]) => ({ ship_type, voyages: n, share: round(n / total, 3) }));
 }
 
 /** Median voyage hours of a set of voyages (null when empty). */

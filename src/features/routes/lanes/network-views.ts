@@ -1,12 +1,11 @@
 import type { Caller } from '../../../access/principals.js';
 import { DAY, HOUR, iso } from '../../../platform/clock.js';
-import { shipCategory } from '../../../fleet/ship-types.js';
-import { groupBy } from '../../../platform/stats.js';
 import { coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
-import { changePct, componentSizes, mean, median, round, slope, type Voyage } from './lanes-math.js';
-import { countPer, departures, directionOf, laneKey, maybe, shipTypeCodes, shipTypeMix, type Common } from './lanes-facts.js';
+import { changePct, componentSizes, mean, round, slope } from './lanes-math.js';
+import { categoryMix, directionOf, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
+import { countsPerBucket, voyagesOfLanes, voyagesPerKey } from './lane-series.js';
 import { hubsOfLanes, totalsOf } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
@@ -64,77 +63,85 @@ export function createNetworkViews(kit: LanesKit) {
 
     async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 4;
-      const l = await kit.load(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
+      const { facts: l, parts } = await kit.loadLaneDays(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
       const since = l.window.since;
       const departedPerWeek = new Array<number>(weeks).fill(0);
       for (const d of await kit.deps.repo.departuresPerBucket(kit.span(l.window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
+      const perWeek = kit.lanesPer(parts, (departure) => Math.floor((departure - since) / (7 * DAY)));
       const items = Array.from({ length: weeks }, (_, i) => {
         const start = since + i * 7 * DAY;
-        const vs = l.voyages.filter((v) => v.departure >= start && v.departure < start + 7 * DAY);
+        const week = perWeek.get(i);
+        const totals = totalsOf(week?.lanes ?? []);
+        const byCategory = kit.lanesPer(week?.parts ?? [], (_departure, category) => category);
         return {
           week_start: iso(start),
           week_end: iso(start + 7 * DAY),
-          voyages: vs.length,
+          voyages: totals.voyages,
           departures: departedPerWeek[i]!,
-          vessels: new Set(vs.map((v) => v.vslId)).size,
-          lanes: new Set(vs.map((v) => laneKey(v.from, v.to))).size,
-          median_voyage_hours: maybe(median(vs.map((v) => (v.arrival - v.departure) / HOUR)), 1),
-          by_ship_type: shipTypeMix(vs).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
+          vessels: totals.vessels,
+          lanes: week?.lanes.length ?? 0,
+          median_voyage_hours: maybe(totals.medianHours, 1),
+          by_ship_type: categoryMix(voyagesPerKey(byCategory)).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
         };
       }).map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
-      const data = { ...kit.meta(l), weeks, ship_type: query.ship_type ?? null, items };
-      return kit.envelope(l, data, [], { voyages: l.voyages });
+      const data = { ...kit.lanesMeta(l), weeks, ship_type: query.ship_type ?? null, items };
+      return kit.envelope(l, data, [], { lanes: l });
     },
 
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
-      const l = await kit.load(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const { facts: l, parts } = await kit.loadLaneDays(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
       // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
       const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
-      const trendOf = (voyages: readonly Voyage[]) => {
-        const all = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
+      const weekOf = (departure: number) => Math.floor((departure - l.window.since) / (7 * DAY));
+      const trendOf = (voyages: number, all: number[]) => {
         const withData = all.slice(weeks - weeksWithData);
         const s = withData.length < 2 ? null : slope(withData);
         const pct = withData.length < 2 ? null : changePct(withData[withData.length - 1]!, withData[withData.length - 2]!);
         return {
-          voyages: voyages.length,
+          voyages,
           weekly: all.map((n, k) => (k < weeks - weeksWithData ? null : n)),
           last_week_change_pct: pct,
           slope_per_week: maybe(s, 3),
           direction: directionOf(s === null || mean(withData) === 0 ? null : round(((s * withData.length) / mean(withData)!) * 100, 1), s),
         };
       };
-      const byType = groupBy(l.voyages, (v) => shipCategory(v.shipType) ?? 'unknown');
+      const byType = [...kit.lanesPer(parts, (_departure, category) => category).entries()]
+        .map(([shipType, summed]) => ({ shipType, voyages: voyagesOfLanes(summed.lanes), parts: summed.parts }))
+        .filter((t) => t.voyages > 0);
       const data = {
-        ...kit.meta(l),
+        ...kit.lanesMeta(l),
         weeks,
         week_starts: Array.from({ length: weeks }, (_, i) => iso(l.window.since + i * 7 * DAY)),
-        overall: trendOf(l.voyages),
-        by_ship_type: [...byType.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([ship_type, vs]) => ({ ship_type, ...trendOf(vs) })),
+        overall: trendOf(voyagesOfLanes(l.lanes), countsPerBucket(kit.lanesPer(parts, weekOf), weeks)),
+        by_ship_type: byType
+          .sort((a, b) => b.voyages - a.voyages || a.shipType.localeCompare(b.shipType))
+          .map((t) => ({ ship_type: t.shipType, ...trendOf(t.voyages, countsPerBucket(kit.lanesPer(t.parts, weekOf), weeks)) })),
       };
-      return kit.envelope(l, data, [], { voyages: l.voyages });
+      return kit.envelope(l, data, [], { lanes: l });
     },
 
     async seasonality(query: Common & { port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
-      const l = await kit.load(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id });
-      const voyages = l.voyages;
-      const share = (n: number) => (voyages.length === 0 ? null : round(n / voyages.length, 3));
+      // the hour of each departure: exact cells only (an approximate cell's voyages are read one by one)
+      const { facts: l, parts } = await kit.loadLaneDays(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id }, { exactOnly: true });
+      const total = voyagesOfLanes(l.lanes);
+      const share = (n: number) => (total === 0 ? null : round(n / total, 3));
       const weekday = new Array<number>(7).fill(0);
       const hour = new Array<number>(24).fill(0);
       const month = new Map<string, number>();
-      for (const v of voyages) {
-        const d = new Date(v.departure);
-        weekday[(d.getUTCDay() + 6) % 7]!++;
-        hour[d.getUTCHours()]!++;
+      for (const [hourStart, n] of voyagesPerKey(kit.lanesPer(parts, (departure) => Math.floor(departure / HOUR) * HOUR))) {
+        const d = new Date(hourStart);
+        weekday[(d.getUTCDay() + 6) % 7]! += n;
+        hour[d.getUTCHours()]! += n;
         const m = d.toISOString().slice(0, 7);
-        month.set(m, (month.get(m) ?? 0) + 1);
+        month.set(m, (month.get(m) ?? 0) + n);
       }
       const names = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
       const daysWithData = coverageOf(l.window, l.dataFrom).periods;
       const weeksCovered = Math.floor(daysWithData / 7);
       const data = {
-        ...kit.meta(l, voyages),
+        ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,
         port: port ? kit.portView(port.port_id) : null,
         by_weekday: weekday.map((n, i) => ({ weekday: names[i]!, voyages: n, share: share(n) })),
@@ -143,7 +150,7 @@ export function createNetworkViews(kit: LanesKit) {
         weekday_occurrences: weeksCovered,
         enough_history: { weekday: weeksCovered >= 4, hour: daysWithData >= 14, month: daysWithData >= 365 },
       };
-      const env = kit.envelope(l, data, port ? [port.port_id] : [], { voyages });
+      const env = kit.envelope(l, data, port ? [port.port_id] : [], { lanes: l });
       if (!data.enough_history.weekday) env.qualityFlags.push('window_too_short_for_weekday');
       if (!data.enough_history.month) env.qualityFlags.push('window_too_short_for_month');
       return env;
