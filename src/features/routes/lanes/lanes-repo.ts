@@ -76,11 +76,12 @@ export function createLanesRepo(db: Db) {
      * (docs/decisions/149; the caller brings the window's cells up to date first): the window's whole ISO
      * weeks are read from week cells, its other days from day cells. An exact cell gives its voyages that
      * count; an approximate one its sketches when all its voyages count, else its day cells (for a week)
-     * or its voyages (for a day) are read instead. `read.dayCells`: day cells only (each part then lies in one
-     * UTC day, for answers bucketed by day or by weeks that are not ISO weeks); `read.exactOnly`: an approximate
-     * cell is never used whole (its voyages are read: for answers that need each departure).
+     * or its voyages (for a day) are read instead. For answers split by period (docs/decisions/154):
+     * `read.approximateDays` reads an approximate week cell as its day cells (an exact part lists each voyage's
+     * departure; an approximate one then lies in one UTC day), `read.exactOnly` never uses an approximate cell
+     * whole (its voyages are read: for answers that need each departure).
      */
-    async laneParts(w: WindowSpan, f: LanesFilter, read: { dayCells?: boolean; exactOnly?: boolean } = {}): Promise<LaneParts[]> {
+    async laneParts(w: WindowSpan, f: LanesFilter, read: { approximateDays?: boolean; exactOnly?: boolean } = {}): Promise<LaneParts[]> {
       wholeDays(w);
       const earliestOrigin = w.since - w.lookbackMs;
       const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
@@ -115,7 +116,7 @@ export function createLanesRepo(db: Db) {
           for (const v of voyagesOfCell(cell.facts))
             if (v.arrival < w.until && v.fromArrival >= earliestOrigin)
               lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
-        } else if (!read.exactOnly && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+        } else if (!read.exactOnly && !(read.approximateDays && Number(cell.period_days) === 7) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
           lane.approximate.push({
             voyages: Number(cell.voyages),
             simulated: Number(cell.simulated),
@@ -126,7 +127,7 @@ export function createLanesRepo(db: Db) {
             category: cell.category,
           });
         } else if (Number(cell.period_days) === 7) {
-          // some of the week's voyages do not count in this window: its days, one by one
+          // some of the week's voyages do not count in this window (or the answer splits it by day): its days, one by one
           for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
         } else {
           // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
@@ -139,9 +140,7 @@ export function createLanesRepo(db: Db) {
       const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
       const weeksEnd = weekStartOf(w.until);
       const cells =
-        firstWeek < weeksEnd && !read.dayCells
-          ? [...(await cellsIn(1, w.since, firstWeek)), ...(await cellsIn(7, firstWeek, weeksEnd)), ...(await cellsIn(1, weeksEnd, w.until))]
-          : await cellsIn(1, w.since, w.until);
+        firstWeek < weeksEnd ? [...(await cellsIn(1, w.since, firstWeek)), ...(await cellsIn(7, firstWeek, weeksEnd)), ...(await cellsIn(1, weeksEnd, w.until))] : await cellsIn(1, w.since, w.until);
       for (const cell of cells) await add(cell);
       return [...lanes.values()];
     },

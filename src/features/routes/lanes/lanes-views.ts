@@ -7,7 +7,7 @@ import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { HEATMAP_MAX_LANES, TOP_LANES_DEFAULT_DAYS, type LanesKit } from './lanes-kit.js';
 import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
 import { directionOf, hours, laneKey, maybe, shipTypeMix, weekly, type Common } from './lanes-facts.js';
-import { countsPerBucket, laneCountsPerBucket, voyagesOfLanes } from './lane-series.js';
+import { seriesOf, voyagesOfLanes } from './lane-series.js';
 import type { LaneStats } from './lane-stats.js';
 
 /** The lane views (docs/lanes.md): the busiest lanes, one lane's voyages, trends, volatility, lines and the heatmap. */
@@ -146,22 +146,18 @@ export function createLaneViews(kit: LanesKit) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
       const weeks = query.weeks ?? 8;
       const w = kit.windowOf({ days: 2 * weeks * 7, until: query.until }, caller, 0);
-      const { facts: l, parts } = await kit.loadLaneDays(w, query.ship_type, { touching: port?.port_id });
+      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { touching: port?.port_id });
       const mid = w.until - weeks * 7 * DAY;
-      const halves = kit.lanesPer(parts, (departure) => (departure >= mid ? 'current' : 'previous'));
-      const lanes = halves.get('current')?.lanes ?? [];
-      const previous = new Map((halves.get('previous')?.lanes ?? []).map((lane) => [laneKey(lane.from, lane.to), lane.voyages]));
-      const perWeek = laneCountsPerBucket(
-        kit.lanesPer(parts, (departure) => (departure < mid ? -1 : Math.floor((departure - mid) / (7 * DAY)))),
-        weeks,
-      );
+      const lanes = kit.lanesPer(parts, (departure) => (departure >= mid ? 'current' : null)).get('current')?.lanes ?? [];
+      const previous = kit.voyagesPer(parts, (departure, _category, from, to) => (departure < mid ? laneKey(from, to) : null));
+      const perLaneWeek = kit.voyagesPer(parts, (departure, _category, from, to) => (departure < mid ? null : `${laneKey(from, to)}#${Math.floor((departure - mid) / (7 * DAY))}`));
       // weeks (and a previous period) before the store's first data are missing, not zero traffic
       const currentSpan = { since: mid, until: w.until, days: weeks * 7 };
       const previousSpan = { since: w.since, until: mid, days: weeks * 7 };
       const weeksWithData = coverageOf(currentSpan, l.dataFrom, 7 * DAY).periods;
       const previousCovered = coverageOf(previousSpan, l.dataFrom).periods === previousSpan.days;
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => {
-        const all = perWeek.get(laneKey(lane.from, lane.to))!;
+        const all = seriesOf(perLaneWeek, weeks, (k) => `${laneKey(lane.from, lane.to)}#${k}`);
         const withData = all.slice(weeks - weeksWithData);
         const before = previousCovered ? (previous.get(laneKey(lane.from, lane.to)) ?? 0) : null;
         const s = withData.length < 2 ? null : slope(withData);
@@ -196,14 +192,14 @@ export function createLaneViews(kit: LanesKit) {
       const bucketMs = bucket === 'day' ? DAY : 7 * DAY;
       const days = query.days ?? 56;
       if (bucket === 'week' && days % 7 !== 0) throw new AppError('invalid_request', 'with bucket=week, days must be a multiple of 7', { field: 'query.days' });
-      const { facts: l, parts } = await kit.loadLaneDays(kit.windowOf({ ...query, days }, caller, 56), query.ship_type);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ ...query, days }, caller, 56), query.ship_type);
       const minVoyages = query.min_voyages ?? 2;
       const buckets = Math.ceil((l.window.until - l.window.since) / bucketMs);
-      const perBucket = kit.lanesPer(parts, (departure) => Math.floor((departure - l.window.since) / bucketMs));
-      const laneCounts = laneCountsPerBucket(perBucket, buckets);
+      const bucketOf = (departure: number) => Math.floor((departure - l.window.since) / bucketMs);
+      const perLaneBucket = kit.voyagesPer(parts, (departure, _category, from, to) => `${laneKey(from, to)}#${bucketOf(departure)}`);
       const lanes = l.lanes.filter((lane) => lane.voyages >= minVoyages);
       const rows = lanes.map((lane) => {
-        const counts = laneCounts.get(laneKey(lane.from, lane.to))!;
+        const counts = seriesOf(perLaneBucket, buckets, (k) => `${laneKey(lane.from, lane.to)}#${k}`);
         return { lane, counts, mean: mean(counts)!, std: stdDev(counts)!, cv: coefficientOfVariation(counts)! };
       });
       rows.sort((a, b) => round(b.cv, 6) - round(a.cv, 6) || b.lane.voyages - a.lane.voyages || a.lane.from - b.lane.from || a.lane.to - b.lane.to);
@@ -217,7 +213,7 @@ export function createLaneViews(kit: LanesKit) {
         cv: round(r.cv, 3),
         counts: r.counts,
       }));
-      const overall = countsPerBucket(perBucket, buckets);
+      const overall = seriesOf(kit.voyagesPer(parts, bucketOf), buckets, (k) => k);
       const data = {
         ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,

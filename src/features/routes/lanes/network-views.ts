@@ -5,7 +5,7 @@ import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
 import { changePct, componentSizes, mean, round, slope } from './lanes-math.js';
 import { categoryMix, directionOf, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
-import { countsPerBucket, voyagesOfLanes, voyagesPerKey } from './lane-series.js';
+import { seriesOf, voyagesOfLanes } from './lane-series.js';
 import { hubsOfLanes, totalsOf } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
@@ -63,7 +63,7 @@ export function createNetworkViews(kit: LanesKit) {
 
     async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 4;
-      const { facts: l, parts } = await kit.loadLaneDays(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
       const since = l.window.since;
       const departedPerWeek = new Array<number>(weeks).fill(0);
       for (const d of await kit.deps.repo.departuresPerBucket(kit.span(l.window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
@@ -72,7 +72,7 @@ export function createNetworkViews(kit: LanesKit) {
         const start = since + i * 7 * DAY;
         const week = perWeek.get(i);
         const totals = totalsOf(week?.lanes ?? []);
-        const byCategory = kit.lanesPer(week?.parts ?? [], (_departure, category) => category);
+        const byCategory = kit.voyagesPer(week?.parts ?? [], (_departure, category) => category);
         return {
           week_start: iso(start),
           week_end: iso(start + 7 * DAY),
@@ -81,7 +81,7 @@ export function createNetworkViews(kit: LanesKit) {
           vessels: totals.vessels,
           lanes: week?.lanes.length ?? 0,
           median_voyage_hours: maybe(totals.medianHours, 1),
-          by_ship_type: categoryMix(voyagesPerKey(byCategory)).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
+          by_ship_type: categoryMix(byCategory).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
         };
       }).map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
       const data = { ...kit.lanesMeta(l), weeks, ship_type: query.ship_type ?? null, items };
@@ -90,7 +90,7 @@ export function createNetworkViews(kit: LanesKit) {
 
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
-      const { facts: l, parts } = await kit.loadLaneDays(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
       // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
       const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const weekOf = (departure: number) => Math.floor((departure - l.window.since) / (7 * DAY));
@@ -106,17 +106,25 @@ export function createNetworkViews(kit: LanesKit) {
           direction: directionOf(s === null || mean(withData) === 0 ? null : round(((s * withData.length) / mean(withData)!) * 100, 1), s),
         };
       };
-      const byType = [...kit.lanesPer(parts, (_departure, category) => category).entries()]
-        .map(([shipType, summed]) => ({ shipType, voyages: voyagesOfLanes(summed.lanes), parts: summed.parts }))
-        .filter((t) => t.voyages > 0);
+      const perTypeWeek = kit.voyagesPer(parts, (departure, category) => `${category}#${weekOf(departure)}`);
+      const byType = [...kit.voyagesPer(parts, (_departure, category) => category).entries()].map(([shipType, voyages]) => ({ shipType, voyages }));
       const data = {
         ...kit.lanesMeta(l),
         weeks,
         week_starts: Array.from({ length: weeks }, (_, i) => iso(l.window.since + i * 7 * DAY)),
-        overall: trendOf(voyagesOfLanes(l.lanes), countsPerBucket(kit.lanesPer(parts, weekOf), weeks)),
+        overall: trendOf(
+          voyagesOfLanes(l.lanes),
+          seriesOf(kit.voyagesPer(parts, weekOf), weeks, (k) => k),
+        ),
         by_ship_type: byType
           .sort((a, b) => b.voyages - a.voyages || a.shipType.localeCompare(b.shipType))
-          .map((t) => ({ ship_type: t.shipType, ...trendOf(t.voyages, countsPerBucket(kit.lanesPer(t.parts, weekOf), weeks)) })),
+          .map((t) => ({
+            ship_type: t.shipType,
+            ...trendOf(
+              t.voyages,
+              seriesOf(perTypeWeek, weeks, (k) => `${t.shipType}#${k}`),
+            ),
+          })),
       };
       return kit.envelope(l, data, [], { lanes: l });
     },
@@ -124,13 +132,13 @@ export function createNetworkViews(kit: LanesKit) {
     async seasonality(query: Common & { port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
       // the hour of each departure: exact cells only (an approximate cell's voyages are read one by one)
-      const { facts: l, parts } = await kit.loadLaneDays(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id }, { exactOnly: true });
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id }, { exactOnly: true });
       const total = voyagesOfLanes(l.lanes);
       const share = (n: number) => (total === 0 ? null : round(n / total, 3));
       const weekday = new Array<number>(7).fill(0);
       const hour = new Array<number>(24).fill(0);
       const month = new Map<string, number>();
-      for (const [hourStart, n] of voyagesPerKey(kit.lanesPer(parts, (departure) => Math.floor(departure / HOUR) * HOUR))) {
+      for (const [hourStart, n] of kit.voyagesPer(parts, (departure) => Math.floor(departure / HOUR) * HOUR)) {
         const d = new Date(hourStart);
         weekday[(d.getUTCDay() + 6) % 7]! += n;
         hour[d.getUTCHours()]! += n;

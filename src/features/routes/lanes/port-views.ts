@@ -5,7 +5,7 @@ import { coverageOf } from '../../kit/time-window.js';
 import { FORECAST_K, type LanesKit } from './lanes-kit.js';
 import { changePct, coefficientOfVariation, meanOfLastK, robustZ, round } from './lanes-math.js';
 import { maybe, shipTypeCodes, type Common } from './lanes-facts.js';
-import { countsPerBucket } from './lane-series.js';
+import { seriesOf } from './lane-series.js';
 
 /** The port views (docs/lanes.md): departure anomalies, activity imbalance, destination opportunities, the stability forecast. */
 export function createPortViews(kit: LanesKit) {
@@ -66,15 +66,15 @@ export function createPortViews(kit: LanesKit) {
       const origin = kit.requirePort(query.from, 'query.from');
       const days = query.days ?? 30;
       const w = kit.windowOf({ days: 2 * days, until: query.until }, caller, 0);
-      const { facts: l, parts } = await kit.loadLaneDays(w, query.ship_type, { from: origin.port_id });
+      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { from: origin.port_id });
       const mid = w.until - days * DAY;
-      const halves = kit.lanesPer(parts, (departure) => (departure >= mid ? 'recent' : 'previous'));
+      const recent = kit.lanesPer(parts, (departure) => (departure >= mid ? 'recent' : null)).get('recent')?.lanes ?? [];
       const dest = new Map<number, { recent: number; previous: number; vessels: number }>();
-      for (const lane of halves.get('recent')?.lanes ?? []) dest.set(lane.to, { recent: lane.voyages, previous: 0, vessels: lane.vessels.count() });
-      for (const lane of halves.get('previous')?.lanes ?? []) {
-        const d = dest.get(lane.to);
-        if (d) d.previous = lane.voyages;
-        else dest.set(lane.to, { recent: 0, previous: lane.voyages, vessels: 0 });
+      for (const lane of recent) dest.set(lane.to, { recent: lane.voyages, previous: 0, vessels: lane.vessels.count() });
+      for (const [to, previous] of kit.voyagesPer(parts, (departure, _category, _from, to) => (departure < mid ? to : null))) {
+        const d = dest.get(to);
+        if (d) d.previous = previous;
+        else dest.set(to, { recent: 0, previous, vessels: 0 });
       }
       const rows = [...dest.entries()].map(([id, d]) => ({ id, ...d, score: (d.recent - d.previous) / (d.vessels + 1) }));
       rows.sort((a, b) => b.score - a.score || b.recent - a.recent || a.id - b.id);
@@ -106,11 +106,9 @@ export function createPortViews(kit: LanesKit) {
       const to = query.to === undefined ? undefined : kit.requirePort(query.to, 'query.to');
       if (from && to && from.port_id === to.port_id) throw new AppError('same_origin_destination', 'from and to are the same port: a lane joins two ports', { field: 'query.to' });
       const weeks = query.weeks ?? 12;
-      const { facts: l, parts } = await kit.loadLaneDays(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type, { from: from?.port_id, to: to?.port_id });
-      const all = countsPerBucket(
-        kit.lanesPer(parts, (departure) => Math.floor((departure - l.window.since) / (7 * DAY))),
-        weeks,
-      );
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type, { from: from?.port_id, to: to?.port_id });
+      const perWeek = kit.voyagesPer(parts, (departure) => Math.floor((departure - l.window.since) / (7 * DAY)));
+      const all = seriesOf(perWeek, weeks, (k) => k);
       // weeks that began before the store's first port call have no data (not zero voyages)
       const covered = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const history = all.slice(all.length - covered);
