@@ -61,6 +61,9 @@ test('a lane of one day beyond the exact cell size: the series answers count it 
     const arrival = departure + (10 + (i % 23)) * HOUR;
     rows.push(call(`s${i}`, rotterdam, departure - 6 * HOUR, departure, 2 * i + 1), call(`s${i}`, hamburg, arrival, arrival + 5 * HOUR, 2 * i + 2));
   }
+  // one call 60 days earlier (no voyage): the store's data begin then, so the answers' weeks are covered
+  const singapore = services.routes.resolvePlace('SGSIN', 'x').port!.port_id;
+  rows.push(call('early', singapore, NOW - 60 * DAY, NOW - 60 * DAY + HOUR, 0));
   await createEventsRepo(store.db).upsertCalls(rows);
   const lanes = services.lanes;
 
