@@ -9,8 +9,8 @@ import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 /**
  * The answers split by period or ship category read from voyage cells beyond the exact size (docs/decisions/154):
  * one lane with more voyages in one day than EXACT_VOYAGES_PER_CELL (a day cell of sketches). Their counts per
- * day, week, hour and category stay exact; distinct vessels are estimates and the answer says so; seasonality
- * reads the cell's voyages (it needs each departure's hour) and is exact and unflagged.
+ * day, week and category stay exact; distinct vessels are estimates and the answer says so; seasonality reads
+ * the voyages (it needs each departure's hour) and is exact and unflagged.
  */
 const NOW = TEST_EPOCH;
 const caller: Caller = { kind: 'operator', operator: { tokenPrefix: 'series' } };

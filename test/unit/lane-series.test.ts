@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { HoursSketch, VesselSketch } from '../../src/platform/sketches.js';
 import type { LaneParts } from '../../src/features/routes/lanes/lane-stats.js';
-import { seriesOf, sumLanesPer, voyagesPer } from '../../src/features/routes/lanes/lane-series.js';
+import { seriesOf, sumLanesPer, voyagesPer, voyagesPerLane } from '../../src/features/routes/lanes/lane-series.js';
 
 // ports 1 → 2 are 600 nm apart, 1 → 3 are 2 nm apart (one harbour), 1 → 4 have no position
 const gcNm = (from: number, to: number) => (to === 2 ? 600 : to === 3 ? 2 : null);
@@ -35,8 +35,14 @@ test('voyagesPer counts per key the voyages the lanes count: one harbour, too fa
     seriesOf(perDay, 5, (k) => k),
     [1, 1, 0, 1, 0],
   );
-  const perCategoryLane = voyagesPer(parts, (_departure, category, from, to) => `${category}:${from}>${to}`, gcNm);
-  assert.deepEqual(Object.fromEntries(perCategoryLane), { 'cargo:1>2': 1, 'tanker:1>2': 1, 'cargo:1>4': 1 });
+  const perLane = voyagesPerLane(parts, (_departure, category) => category, gcNm);
+  assert.deepEqual(
+    [...perLane.values()].map((l) => [l.from, l.to, Object.fromEntries(l.counts)]),
+    [
+      [1, 2, { cargo: 1, tanker: 1 }],
+      [1, 4, { cargo: 1 }],
+    ],
+  );
   assert.deepEqual(Object.fromEntries(voyagesPer(parts, (departure) => (departure < T0 + DAY ? 'first' : null), gcNm)), { first: 1 });
 });
 

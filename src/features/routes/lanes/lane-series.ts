@@ -50,34 +50,47 @@ export const voyagesOfLanes = (lanes: readonly LaneStats[] | undefined) => (lane
 export const seriesOf = <K>(perKey: ReadonlyMap<K, number>, n: number, keyAt: (k: number) => K) => Array.from({ length: n }, (_, k) => perKey.get(keyAt(k)) ?? 0);
 
 /**
- * The voyages the lanes count (lanes-facts `plausibleVoyages`: as `sumLanes` counts them) per key of departure,
- * ship category and lane, without their vessels or hours; a voyage whose key is null is not counted, nor is a
- * key none of whose voyages counts. An approximate cell is counted whole in the key of its period (which must
- * lie within one key) as `sumLanes` counts it.
+ * The voyages the lanes count (lanes-facts `plausibleVoyages`: as `sumLanes` counts them) per lane and key of
+ * departure and ship category, without their vessels or hours; a voyage whose key is null is not counted, nor
+ * is a key none of whose voyages counts. An approximate cell is counted whole in the key of its period (which
+ * must lie within one key) as `sumLanes` counts it.
  */
-export function voyagesPer<K extends number | string>(
+export function voyagesPerLane<K extends number | string>(
   parts: readonly LaneParts[],
-  keyOf: (departure: number, category: string, from: number, to: number) => K | null,
+  keyOf: (departure: number, category: string) => K | null,
   gcNm: (from: number, to: number) => number | null,
-): Map<K, number> {
-  const out = new Map<K, number>();
-  const add = (key: K, n: number) => {
-    if (n > 0) out.set(key, (out.get(key) ?? 0) + n);
-  };
+): Map<string, { from: number; to: number; counts: Map<K, number> }> {
+  const lanes = new Map<string, { from: number; to: number; counts: Map<K, number> }>();
   for (const part of parts) {
     const nm = gcNm(part.from, part.to);
     if (sameHarbour(nm)) continue;
+    let lane = lanes.get(laneKey(part.from, part.to));
+    if (!lane) lanes.set(laneKey(part.from, part.to), (lane = { from: part.from, to: part.to, counts: new Map() }));
+    const counts = lane.counts;
+    const add = (key: K, n: number) => {
+      if (n > 0) counts.set(key, (counts.get(key) ?? 0) + n);
+    };
     for (const v of part.exact) {
-      const key = keyOf(v.departure, v.category, part.from, part.to);
+      const key = keyOf(v.departure, v.category);
       if (key !== null && !tooFast(nm, v.hours)) add(key, 1);
     }
     for (const a of part.approximate) {
-      const key = keyOf(a.periodStart, a.category, part.from, part.to);
+      const key = keyOf(a.periodStart, a.category);
       if (key === null) continue;
-      if (keyOf(a.periodStart + a.periodDays * DAY - 1, a.category, part.from, part.to) !== key)
-        throw new Error('voyagesPer: an approximate cell spans two keys (read day cells, or exact ones for keys finer than a day)');
+      if (keyOf(a.periodStart + a.periodDays * DAY - 1, a.category) !== key) throw new Error('voyagesPer: an approximate cell spans two keys (read day cells for keys of days)');
       add(key, voyagesOfLanes(sumLanes([{ from: part.from, to: part.to, exact: [], approximate: [a] }], gcNm).lanes));
     }
   }
+  return lanes;
+}
+
+/** voyagesPerLane summed over the lanes. */
+export function voyagesPer<K extends number | string>(
+  parts: readonly LaneParts[],
+  keyOf: (departure: number, category: string) => K | null,
+  gcNm: (from: number, to: number) => number | null,
+): Map<K, number> {
+  const out = new Map<K, number>();
+  for (const lane of voyagesPerLane(parts, keyOf, gcNm).values()) for (const [key, n] of lane.counts) out.set(key, (out.get(key) ?? 0) + n);
   return out;
 }

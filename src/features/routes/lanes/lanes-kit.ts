@@ -13,7 +13,7 @@ import type { LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
 import { sumLanes, totalsOf, type LaneParts, type LaneStats } from './lane-stats.js';
-import { sumLanesPer, voyagesPer } from './lane-series.js';
+import { sumLanesPer, voyagesPer, voyagesPerLane } from './lane-series.js';
 import { distanceNm } from '../../../geo/distance.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
@@ -71,7 +71,7 @@ export function createLanesKit(deps: LanesDeps) {
     window: Window,
     shipType: ShipCategory | undefined,
     scope: Omit<LoadScope, 'noVoyages'>,
-    read: { approximateDays?: boolean; exactOnly?: boolean },
+    read: { approximateDays?: boolean },
   ): Promise<{ facts: LaneFacts; parts: LaneParts[] }> => {
     await deps.events.voyageCellsUpToDate({ from: window.since, to: window.until });
     const [parts, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
@@ -126,19 +126,22 @@ export function createLanesKit(deps: LanesDeps) {
       return (await lanesOfWindow(window, shipType, scope, {})).facts;
     },
     /**
-     * loadLanes with the parts it summed, an approximate week cell read as its days (exact cells only with
-     * `exactOnly`), for answers that split the window by day, week, hour or ship category (lane-series, docs/decisions/154).
+     * loadLanes with the parts it summed, an approximate week cell read as its days, for answers that split the
+     * window by day, week or ship category (lane-series, docs/decisions/154).
      */
-    async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}, read: { exactOnly?: boolean } = {}) {
-      return lanesOfWindow(window, shipType, scope, { approximateDays: true, exactOnly: read.exactOnly });
+    async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}) {
+      return lanesOfWindow(window, shipType, scope, { approximateDays: true });
     },
     /** The lanes of the parts per key of departure (a period, a ship category; null: left out), summed as the window's are. */
     lanesPer<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
       return sumLanesPer(parts, keyOf, greatCircleNm);
     },
-    /** The voyages the lanes count in the parts per key of departure, ship category and lane (null: not counted). */
-    voyagesPer<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string, from: number, to: number) => K | null) {
+    /** The voyages the lanes count in the parts per key of departure and ship category (null: not counted), over all lanes or per lane. */
+    voyagesPer<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
       return voyagesPer(parts, keyOf, greatCircleNm);
+    },
+    voyagesPerLane<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
+      return voyagesPerLane(parts, keyOf, greatCircleNm);
     },
     windowView,
     meta(l: Facts, voyages: readonly Voyage[] = l.voyages) {

@@ -76,12 +76,11 @@ export function createLanesRepo(db: Db) {
      * (docs/decisions/149; the caller brings the window's cells up to date first): the window's whole ISO
      * weeks are read from week cells, its other days from day cells. An exact cell gives its voyages that
      * count; an approximate one its sketches when all its voyages count, else its day cells (for a week)
-     * or its voyages (for a day) are read instead. For answers split by period (docs/decisions/154):
+     * or its voyages (for a day) are read instead. For answers split by period (docs/decisions/154),
      * `read.approximateDays` reads an approximate week cell as its day cells (an exact part lists each voyage's
-     * departure; an approximate one then lies in one UTC day), `read.exactOnly` never uses an approximate cell
-     * whole (its voyages are read: for answers that need each departure).
+     * departure; an approximate one then lies in one UTC day).
      */
-    async laneParts(w: WindowSpan, f: LanesFilter, read: { approximateDays?: boolean; exactOnly?: boolean } = {}): Promise<LaneParts[]> {
+    async laneParts(w: WindowSpan, f: LanesFilter, read: { approximateDays?: boolean } = {}): Promise<LaneParts[]> {
       wholeDays(w);
       const earliestOrigin = w.since - w.lookbackMs;
       const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
@@ -116,7 +115,7 @@ export function createLanesRepo(db: Db) {
           for (const v of voyagesOfCell(cell.facts))
             if (v.arrival < w.until && v.fromArrival >= earliestOrigin)
               lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
-        } else if (!read.exactOnly && !(read.approximateDays && Number(cell.period_days) === 7) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+        } else if (!(read.approximateDays && Number(cell.period_days) === 7) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
           lane.approximate.push({
             voyages: Number(cell.voyages),
             simulated: Number(cell.simulated),

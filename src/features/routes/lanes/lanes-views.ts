@@ -149,17 +149,18 @@ export function createLaneViews(kit: LanesKit) {
       const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { touching: port?.port_id });
       const mid = w.until - weeks * 7 * DAY;
       const lanes = kit.lanesPer(parts, (departure) => (departure >= mid ? 'current' : null)).get('current')?.lanes ?? [];
-      const previous = kit.voyagesPer(parts, (departure, _category, from, to) => (departure < mid ? laneKey(from, to) : null));
-      const perLaneWeek = kit.voyagesPer(parts, (departure, _category, from, to) => (departure < mid ? null : `${laneKey(from, to)}#${Math.floor((departure - mid) / (7 * DAY))}`));
+      // per lane: its voyages per week of the current half, and (key -1) of the previous half
+      const perLane = kit.voyagesPerLane(parts, (departure) => (departure < mid ? -1 : Math.floor((departure - mid) / (7 * DAY))));
       // weeks (and a previous period) before the store's first data are missing, not zero traffic
       const currentSpan = { since: mid, until: w.until, days: weeks * 7 };
       const previousSpan = { since: w.since, until: mid, days: weeks * 7 };
       const weeksWithData = coverageOf(currentSpan, l.dataFrom, 7 * DAY).periods;
       const previousCovered = coverageOf(previousSpan, l.dataFrom).periods === previousSpan.days;
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => {
-        const all = seriesOf(perLaneWeek, weeks, (k) => `${laneKey(lane.from, lane.to)}#${k}`);
+        const counts = perLane.get(laneKey(lane.from, lane.to))!.counts;
+        const all = seriesOf(counts, weeks, (k) => k);
         const withData = all.slice(weeks - weeksWithData);
-        const before = previousCovered ? (previous.get(laneKey(lane.from, lane.to)) ?? 0) : null;
+        const before = previousCovered ? (counts.get(-1) ?? 0) : null;
         const s = withData.length < 2 ? null : slope(withData);
         const pct = before === null ? null : changePct(lane.voyages, before);
         return {
@@ -196,10 +197,10 @@ export function createLaneViews(kit: LanesKit) {
       const minVoyages = query.min_voyages ?? 2;
       const buckets = Math.ceil((l.window.until - l.window.since) / bucketMs);
       const bucketOf = (departure: number) => Math.floor((departure - l.window.since) / bucketMs);
-      const perLaneBucket = kit.voyagesPer(parts, (departure, _category, from, to) => `${laneKey(from, to)}#${bucketOf(departure)}`);
+      const perLane = kit.voyagesPerLane(parts, bucketOf);
       const lanes = l.lanes.filter((lane) => lane.voyages >= minVoyages);
       const rows = lanes.map((lane) => {
-        const counts = seriesOf(perLaneBucket, buckets, (k) => `${laneKey(lane.from, lane.to)}#${k}`);
+        const counts = seriesOf(perLane.get(laneKey(lane.from, lane.to))!.counts, buckets, (k) => k);
         return { lane, counts, mean: mean(counts)!, std: stdDev(counts)!, cv: coefficientOfVariation(counts)! };
       });
       rows.sort((a, b) => round(b.cv, 6) - round(a.cv, 6) || b.lane.voyages - a.lane.voyages || a.lane.from - b.lane.from || a.lane.to - b.lane.to);

@@ -1,5 +1,5 @@
 import type { Caller } from '../../../access/principals.js';
-import { DAY, HOUR, iso } from '../../../platform/clock.js';
+import { DAY, iso } from '../../../platform/clock.js';
 import { coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
@@ -106,7 +106,6 @@ export function createNetworkViews(kit: LanesKit) {
           direction: directionOf(s === null || mean(withData) === 0 ? null : round(((s * withData.length) / mean(withData)!) * 100, 1), s),
         };
       };
-      const perTypeWeek = kit.voyagesPer(parts, (departure, category) => `${category}#${weekOf(departure)}`);
       const byType = [...kit.voyagesPer(parts, (_departure, category) => category).entries()].map(([shipType, voyages]) => ({ shipType, voyages }));
       const data = {
         ...kit.lanesMeta(l),
@@ -122,7 +121,11 @@ export function createNetworkViews(kit: LanesKit) {
             ship_type: t.shipType,
             ...trendOf(
               t.voyages,
-              seriesOf(perTypeWeek, weeks, (k) => `${t.shipType}#${k}`),
+              seriesOf(
+                kit.voyagesPer(parts, (departure, category) => (category === t.shipType ? weekOf(departure) : null)),
+                weeks,
+                (k) => k,
+              ),
             ),
           })),
       };
@@ -131,25 +134,26 @@ export function createNetworkViews(kit: LanesKit) {
 
     async seasonality(query: Common & { port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
-      // the hour of each departure: exact cells only (an approximate cell's voyages are read one by one)
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id }, { exactOnly: true });
-      const total = voyagesOfLanes(l.lanes);
-      const share = (n: number) => (total === 0 ? null : round(n / total, 3));
+      // the hour of each departure: the cells keep it only while exact, and reading an approximate cell's voyages one
+      // lane-day at a time cost more than the window's voyages (decision 154), so this answer reads the voyages
+      const l = await kit.load(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id });
+      const voyages = l.voyages;
+      const share = (n: number) => (voyages.length === 0 ? null : round(n / voyages.length, 3));
       const weekday = new Array<number>(7).fill(0);
       const hour = new Array<number>(24).fill(0);
       const month = new Map<string, number>();
-      for (const [hourStart, n] of kit.voyagesPer(parts, (departure) => Math.floor(departure / HOUR) * HOUR)) {
-        const d = new Date(hourStart);
-        weekday[(d.getUTCDay() + 6) % 7]! += n;
-        hour[d.getUTCHours()]! += n;
+      for (const v of voyages) {
+        const d = new Date(v.departure);
+        weekday[(d.getUTCDay() + 6) % 7]!++;
+        hour[d.getUTCHours()]!++;
         const m = d.toISOString().slice(0, 7);
-        month.set(m, (month.get(m) ?? 0) + n);
+        month.set(m, (month.get(m) ?? 0) + 1);
       }
       const names = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
       const daysWithData = coverageOf(l.window, l.dataFrom).periods;
       const weeksCovered = Math.floor(daysWithData / 7);
       const data = {
-        ...kit.lanesMeta(l),
+        ...kit.meta(l, voyages),
         ship_type: query.ship_type ?? null,
         port: port ? kit.portView(port.port_id) : null,
         by_weekday: weekday.map((n, i) => ({ weekday: names[i]!, voyages: n, share: share(n) })),
@@ -158,7 +162,7 @@ export function createNetworkViews(kit: LanesKit) {
         weekday_occurrences: weeksCovered,
         enough_history: { weekday: weeksCovered >= 4, hour: daysWithData >= 14, month: daysWithData >= 365 },
       };
-      const env = kit.envelope(l, data, port ? [port.port_id] : [], { lanes: l });
+      const env = kit.envelope(l, data, port ? [port.port_id] : [], { voyages });
       if (!data.enough_history.weekday) env.qualityFlags.push('window_too_short_for_weekday');
       if (!data.enough_history.month) env.qualityFlags.push('window_too_short_for_month');
       return env;

@@ -71,10 +71,11 @@ export function createPortViews(kit: LanesKit) {
       const recent = kit.lanesPer(parts, (departure) => (departure >= mid ? 'recent' : null)).get('recent')?.lanes ?? [];
       const dest = new Map<number, { recent: number; previous: number; vessels: number }>();
       for (const lane of recent) dest.set(lane.to, { recent: lane.voyages, previous: 0, vessels: lane.vessels.count() });
-      for (const [to, previous] of kit.voyagesPer(parts, (departure, _category, _from, to) => (departure < mid ? to : null))) {
+      for (const { to, counts } of kit.voyagesPerLane(parts, (departure) => (departure < mid ? 'previous' : null)).values()) {
+        const previous = counts.get('previous') ?? 0;
         const d = dest.get(to);
         if (d) d.previous = previous;
-        else dest.set(to, { recent: 0, previous, vessels: 0 });
+        else if (previous > 0) dest.set(to, { recent: 0, previous, vessels: 0 });
       }
       const rows = [...dest.entries()].map(([id, d]) => ({ id, ...d, score: (d.recent - d.previous) / (d.vessels + 1) }));
       rows.sort((a, b) => b.score - a.score || b.recent - a.recent || a.id - b.id);
