@@ -1,3 +1,4 @@
+import { categoryOf } from '../../../events/voyage-cells.js';
 import { HOUR } from '../../../platform/clock.js';
 import { HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import { MAX_VOYAGE_SPEED_KN, SAME_HARBOUR_NM, type LeftOut } from './lanes-facts.js';
@@ -13,6 +14,9 @@ export interface PartVoyage {
   vslId: string;
   hours: number;
   simulated: boolean;
+  /** When it departed and its ship category: what the answers bucketed by period or category split on. */
+  departure: number;
+  category: string;
 }
 
 /** An approximate cell, whole in the window. */
@@ -22,6 +26,10 @@ export interface ApproximatePart {
   minHours: number;
   vessels: VesselSketch;
   hours: HoursSketch;
+  /** The cell's period (its voyages departed in [periodStart, periodStart + periodDays days)) and ship category. */
+  periodStart: number;
+  periodDays: number;
+  category: string;
 }
 
 /** What the store gives of one lane in a window, before the lanes' plausibility rule. */
@@ -55,7 +63,7 @@ export function lanePartsOfVoyages(voyages: readonly Voyage[]): LaneParts[] {
     const key = `${v.from}>${v.to}`;
     let lane = lanes.get(key);
     if (!lane) lanes.set(key, (lane = { from: v.from, to: v.to, exact: [], approximate: [] }));
-    lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+    lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: categoryOf(v.shipType) });
   }
   return [...lanes.values()];
 }

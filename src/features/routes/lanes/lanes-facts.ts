@@ -46,13 +46,17 @@ export function plausibleVoyages(voyages: readonly Voyage[], gcNm: (from: number
   const leftOut: LeftOut = { same_harbour: 0, implausible_speed: 0 };
   for (const v of voyages) {
     const nm = gcNm(v.from, v.to);
-    const hoursTaken = (v.arrival - v.departure) / HOUR;
-    if (nm !== null && nm < SAME_HARBOUR_NM) leftOut.same_harbour++;
-    else if (nm !== null && (hoursTaken <= 0 || nm / hoursTaken > MAX_VOYAGE_SPEED_KN)) leftOut.implausible_speed++;
+    if (sameHarbour(nm)) leftOut.same_harbour++;
+    else if (tooFast(nm, (v.arrival - v.departure) / HOUR)) leftOut.implausible_speed++;
     else kept.push(v);
   }
   return { kept, leftOut };
 }
+
+/** A lane between ports `nm` apart (null: a port without position) joins terminals of one harbour. */
+export const sameHarbour = (nm: number | null) => nm !== null && nm < SAME_HARBOUR_NM;
+/** A voyage of `hoursTaken` over `nm` is faster than any merchant vessel sails. */
+export const tooFast = (nm: number | null, hoursTaken: number) => nm !== null && (hoursTaken <= 0 || nm / hoursTaken > MAX_VOYAGE_SPEED_KN);
 
 export interface Common {
   days?: number;
@@ -118,7 +122,13 @@ export function shipTypeMix(voyages: readonly Voyage[]) {
     const key = shipCategory(v.shipType) ?? 'unknown';
     counts.set(key, (counts.get(key) ?? 0) + 1);
   }
-  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([ship_type, n]) => ({ ship_type, voyages: n, share: round(n / voyages.length, 3) }));
+  return categoryMix(counts);
+}
+
+/** Voyages per ship category (counts above 0), most first, with their share. */
+export function categoryMix(counts: ReadonlyMap<string, number>) {
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([ship_type, n]) => ({ ship_type, voyages: n, share: round(n / total, 3) }));
 }
 
 /** Median voyage hours of a set of voyages (null when empty). */

@@ -12,7 +12,8 @@ import { flagsFor } from '../../vessels/vessel-views.js';
 import type { LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
-import { sumLanes, totalsOf, type LaneStats } from './lane-stats.js';
+import { sumLanes, totalsOf, type LaneParts, type LaneStats } from './lane-stats.js';
+import { sumLanesPer, voyagesPer, voyagesPerLane } from './lane-series.js';
 import { distanceNm } from '../../../geo/distance.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
@@ -66,6 +67,22 @@ export function createLanesKit(deps: LanesDeps) {
     return a && b && a.lat !== null && a.lon !== null && b.lat !== null && b.lon !== null ? distanceNm(a.lat, a.lon, b.lat, b.lon) : null;
   };
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
+  const lanesOfWindow = async (
+    window: Window,
+    shipType: ShipCategory | undefined,
+    scope: Omit<LoadScope, 'noVoyages'>,
+    read: { approximateDays?: boolean },
+  ): Promise<{ facts: LaneFacts; parts: LaneParts[] }> => {
+    await deps.events.voyageCellsUpToDate({ from: window.since, to: window.until });
+    const [parts, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
+      deps.repo.laneParts(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }, read),
+      deps.repo.callsInWindow(span(window)),
+      deps.events.analysedUpTo(),
+      deps.repo.firstArrival(),
+    ]);
+    const { lanes, leftOut, approximate } = sumLanes(parts, greatCircleNm);
+    return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate }, parts };
+  };
   const sampleMeta = (l: Omit<Facts, 'voyages'>, voyages: number, vessels: number) => ({
     window: windowView(l.window, l.dataFrom),
     sample: { port_calls: l.callsInWindow, voyages, vessels, left_out: l.leftOut },
@@ -106,15 +123,25 @@ export function createLanesKit(deps: LanesDeps) {
      * window (of the ship type and scope) after the plausibility rule, and the count of its calls.
      */
     async loadLanes(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}): Promise<LaneFacts> {
-      await deps.events.voyageCellsUpToDate({ from: window.since, to: window.until });
-      const [parts, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
-        deps.repo.laneParts(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
-        deps.repo.callsInWindow(span(window)),
-        deps.events.analysedUpTo(),
-        deps.repo.firstArrival(),
-      ]);
-      const { lanes, leftOut, approximate } = sumLanes(parts, greatCircleNm);
-      return { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate };
+      return (await lanesOfWindow(window, shipType, scope, {})).facts;
+    },
+    /**
+     * loadLanes with the parts it summed, an approximate week cell read as its days, for answers that split the
+     * window by day, week or ship category (lane-series, docs/decisions/154).
+     */
+    async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}) {
+      return lanesOfWindow(window, shipType, scope, { approximateDays: true });
+    },
+    /** The lanes of the parts per key of departure (a period, a ship category; null: left out), summed as the window's are. */
+    lanesPer<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
+      return sumLanesPer(parts, keyOf, greatCircleNm);
+    },
+    /** The voyages the lanes count in the parts per key of departure and ship category (null: not counted), over all lanes or per lane. */
+    voyagesPer<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
+      return voyagesPer(parts, keyOf, greatCircleNm);
+    },
+    voyagesPerLane<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
+      return voyagesPerLane(parts, keyOf, greatCircleNm);
     },
     windowView,
     meta(l: Facts, voyages: readonly Voyage[] = l.voyages) {

@@ -76,9 +76,11 @@ export function createLanesRepo(db: Db) {
      * (docs/decisions/149; the caller brings the window's cells up to date first): the window's whole ISO
      * weeks are read from week cells, its other days from day cells. An exact cell gives its voyages that
      * count; an approximate one its sketches when all its voyages count, else its day cells (for a week)
-     * or its voyages (for a day) are read instead.
+     * or its voyages (for a day) are read instead. For answers split by period (docs/decisions/154),
+     * `read.approximateDays` reads an approximate week cell as its day cells (an exact part lists each voyage's
+     * departure; an approximate one then lies in one UTC day).
      */
-    async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
+    async laneParts(w: WindowSpan, f: LanesFilter, read: { approximateDays?: boolean } = {}): Promise<LaneParts[]> {
       wholeDays(w);
       const earliestOrigin = w.since - w.lookbackMs;
       const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
@@ -111,17 +113,27 @@ export function createLanesRepo(db: Db) {
         const start = Number(cell.period_start);
         if (Number(cell.exact) === 1) {
           for (const v of voyagesOfCell(cell.facts))
-            if (v.arrival < w.until && v.fromArrival >= earliestOrigin) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
-        } else if (Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
-          lane.approximate.push({ voyages: Number(cell.voyages), simulated: Number(cell.simulated), minHours: Number(cell.min_duration_ms) / HOUR, ...sketchesOfCell(cell.facts) });
+            if (v.arrival < w.until && v.fromArrival >= earliestOrigin)
+              lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
+        } else if (!(read.approximateDays && Number(cell.period_days) === 7) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+          lane.approximate.push({
+            voyages: Number(cell.voyages),
+            simulated: Number(cell.simulated),
+            minHours: Number(cell.min_duration_ms) / HOUR,
+            ...sketchesOfCell(cell.facts),
+            periodStart: start,
+            periodDays: Number(cell.period_days),
+            category: cell.category,
+          });
         } else if (Number(cell.period_days) === 7) {
-          // some of the week's voyages do not count in this window: its days, one by one
+          // some of the week's voyages do not count in this window (or the answer splits it by day): its days, one by one
           for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
         } else {
           // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
           const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
           for (const v of voyages)
-            if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+            if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category)
+              lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
         }
       };
       const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;

@@ -6,7 +6,8 @@ import { coverageFields, coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { HEATMAP_MAX_LANES, TOP_LANES_DEFAULT_DAYS, type LanesKit } from './lanes-kit.js';
 import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
-import { countPer, departures, directionOf, hours, laneKey, lanesOf, maybe, shipTypeMix, weekly, type Common } from './lanes-facts.js';
+import { directionOf, hours, laneKey, maybe, shipTypeMix, weekly, type Common } from './lanes-facts.js';
+import { seriesOf, voyagesOfLanes } from './lane-series.js';
 import type { LaneStats } from './lane-stats.js';
 
 /** The lane views (docs/lanes.md): the busiest lanes, one lane's voyages, trends, volatility, lines and the heatmap. */
@@ -145,29 +146,28 @@ export function createLaneViews(kit: LanesKit) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
       const weeks = query.weeks ?? 8;
       const w = kit.windowOf({ days: 2 * weeks * 7, until: query.until }, caller, 0);
-      const l = await kit.load(w, query.ship_type, { touching: port?.port_id });
+      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { touching: port?.port_id });
       const mid = w.until - weeks * 7 * DAY;
-      const voyages = l.voyages;
-      const current = voyages.filter((v) => v.departure >= mid);
-      const previous = new Map<string, number>();
-      for (const v of voyages) if (v.departure < mid) previous.set(laneKey(v.from, v.to), (previous.get(laneKey(v.from, v.to)) ?? 0) + 1);
-      const lanes = lanesOf(current);
+      const lanes = kit.lanesPer(parts, (departure) => (departure >= mid ? 'current' : null)).get('current')?.lanes ?? [];
+      // per lane: its voyages per week of the current half, and (key -1) of the previous half
+      const perLane = kit.voyagesPerLane(parts, (departure) => (departure < mid ? -1 : Math.floor((departure - mid) / (7 * DAY))));
       // weeks (and a previous period) before the store's first data are missing, not zero traffic
       const currentSpan = { since: mid, until: w.until, days: weeks * 7 };
       const previousSpan = { since: w.since, until: mid, days: weeks * 7 };
       const weeksWithData = coverageOf(currentSpan, l.dataFrom, 7 * DAY).periods;
       const previousCovered = coverageOf(previousSpan, l.dataFrom).periods === previousSpan.days;
       const items = lanes.slice(0, query.limit ?? 10).map((lane, i) => {
-        const all = countPer(departures(lane.voyages), mid, w.until, 7 * DAY);
+        const counts = perLane.get(laneKey(lane.from, lane.to))!.counts;
+        const all = seriesOf(counts, weeks, (k) => k);
         const withData = all.slice(weeks - weeksWithData);
-        const before = previousCovered ? (previous.get(laneKey(lane.from, lane.to)) ?? 0) : null;
+        const before = previousCovered ? (counts.get(-1) ?? 0) : null;
         const s = withData.length < 2 ? null : slope(withData);
-        const pct = before === null ? null : changePct(lane.voyages.length, before);
+        const pct = before === null ? null : changePct(lane.voyages, before);
         return {
           rank: i + 1,
           from: kit.portView(lane.from),
           to: kit.portView(lane.to),
-          voyages: lane.voyages.length,
+          voyages: lane.voyages,
           previous_voyages: before,
           change_pct: pct,
           slope_per_week: maybe(s, 3),
@@ -176,16 +176,16 @@ export function createLaneViews(kit: LanesKit) {
         };
       });
       const data = {
-        ...kit.meta(l, current),
+        ...kit.lanesMeta(l, lanes),
         window: kit.windowView(currentSpan, l.dataFrom),
-        previous_window: { since: iso(w.since), until: iso(mid), voyages: previousCovered ? voyages.length - current.length : null, ...coverageFields(previousSpan, l.dataFrom) },
+        previous_window: { since: iso(w.since), until: iso(mid), voyages: previousCovered ? voyagesOfLanes(l.lanes) - voyagesOfLanes(lanes) : null, ...coverageFields(previousSpan, l.dataFrom) },
         weeks,
         ship_type: query.ship_type ?? null,
         port: port ? kit.portView(port.port_id) : null,
         lanes_total: lanes.length,
         items,
       };
-      return kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { voyages });
+      return kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.flatMap((i) => [i.from.port_id, i.to.port_id])], { lanes: l });
     },
 
     async laneVolatility(query: Common & { bucket?: 'day' | 'week'; limit?: number; min_voyages?: number }, caller: Caller) {
@@ -193,27 +193,30 @@ export function createLaneViews(kit: LanesKit) {
       const bucketMs = bucket === 'day' ? DAY : 7 * DAY;
       const days = query.days ?? 56;
       if (bucket === 'week' && days % 7 !== 0) throw new AppError('invalid_request', 'with bucket=week, days must be a multiple of 7', { field: 'query.days' });
-      const l = await kit.load(kit.windowOf({ ...query, days }, caller, 56), query.ship_type);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ ...query, days }, caller, 56), query.ship_type);
       const minVoyages = query.min_voyages ?? 2;
-      const lanes = lanesOf(l.voyages).filter((lane) => lane.voyages.length >= minVoyages);
+      const buckets = Math.ceil((l.window.until - l.window.since) / bucketMs);
+      const bucketOf = (departure: number) => Math.floor((departure - l.window.since) / bucketMs);
+      const perLane = kit.voyagesPerLane(parts, bucketOf);
+      const lanes = l.lanes.filter((lane) => lane.voyages >= minVoyages);
       const rows = lanes.map((lane) => {
-        const counts = countPer(departures(lane.voyages), l.window.since, l.window.until, bucketMs);
+        const counts = seriesOf(perLane.get(laneKey(lane.from, lane.to))!.counts, buckets, (k) => k);
         return { lane, counts, mean: mean(counts)!, std: stdDev(counts)!, cv: coefficientOfVariation(counts)! };
       });
-      rows.sort((a, b) => round(b.cv, 6) - round(a.cv, 6) || b.lane.voyages.length - a.lane.voyages.length || a.lane.from - b.lane.from || a.lane.to - b.lane.to);
+      rows.sort((a, b) => round(b.cv, 6) - round(a.cv, 6) || b.lane.voyages - a.lane.voyages || a.lane.from - b.lane.from || a.lane.to - b.lane.to);
       const items = rows.slice(0, query.limit ?? 10).map((r, i) => ({
         rank: i + 1,
         from: kit.portView(r.lane.from),
         to: kit.portView(r.lane.to),
-        voyages: r.lane.voyages.length,
+        voyages: r.lane.voyages,
         mean_per_bucket: round(r.mean, 3),
         std_per_bucket: round(r.std, 3),
         cv: round(r.cv, 3),
         counts: r.counts,
       }));
-      const overall = countPer(departures(l.voyages), l.window.since, l.window.until, bucketMs);
+      const overall = seriesOf(kit.voyagesPer(parts, bucketOf), buckets, (k) => k);
       const data = {
-        ...kit.meta(l),
+        ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,
         bucket,
         buckets: overall.length,
@@ -226,7 +229,7 @@ export function createLaneViews(kit: LanesKit) {
         l,
         data,
         items.flatMap((i) => [i.from.port_id, i.to.port_id]),
-        { voyages: l.voyages },
+        { lanes: l },
       );
     },
 

@@ -1,12 +1,11 @@
 import type { Caller } from '../../../access/principals.js';
-import { DAY, HOUR, iso } from '../../../platform/clock.js';
-import { shipCategory } from '../../../fleet/ship-types.js';
-import { groupBy } from '../../../platform/stats.js';
+import { DAY, iso } from '../../../platform/clock.js';
 import { coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
-import { changePct, componentSizes, mean, median, round, slope, type Voyage } from './lanes-math.js';
-import { countPer, departures, directionOf, laneKey, maybe, shipTypeCodes, shipTypeMix, type Common } from './lanes-facts.js';
+import { changePct, componentSizes, mean, round, slope } from './lanes-math.js';
+import { categoryMix, directionOf, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
+import { seriesOf, voyagesOfLanes } from './lane-series.js';
 import { hubsOfLanes, totalsOf } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
@@ -64,59 +63,79 @@ export function createNetworkViews(kit: LanesKit) {
 
     async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 4;
-      const l = await kit.load(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
       const since = l.window.since;
       const departedPerWeek = new Array<number>(weeks).fill(0);
       for (const d of await kit.deps.repo.departuresPerBucket(kit.span(l.window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
+      const perWeek = kit.lanesPer(parts, (departure) => Math.floor((departure - since) / (7 * DAY)));
       const items = Array.from({ length: weeks }, (_, i) => {
         const start = since + i * 7 * DAY;
-        const vs = l.voyages.filter((v) => v.departure >= start && v.departure < start + 7 * DAY);
+        const week = perWeek.get(i);
+        const totals = totalsOf(week?.lanes ?? []);
+        const byCategory = kit.voyagesPer(week?.parts ?? [], (_departure, category) => category);
         return {
           week_start: iso(start),
           week_end: iso(start + 7 * DAY),
-          voyages: vs.length,
+          voyages: totals.voyages,
           departures: departedPerWeek[i]!,
-          vessels: new Set(vs.map((v) => v.vslId)).size,
-          lanes: new Set(vs.map((v) => laneKey(v.from, v.to))).size,
-          median_voyage_hours: maybe(median(vs.map((v) => (v.arrival - v.departure) / HOUR)), 1),
-          by_ship_type: shipTypeMix(vs).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
+          vessels: totals.vessels,
+          lanes: week?.lanes.length ?? 0,
+          median_voyage_hours: maybe(totals.medianHours, 1),
+          by_ship_type: categoryMix(byCategory).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
         };
       }).map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
-      const data = { ...kit.meta(l), weeks, ship_type: query.ship_type ?? null, items };
-      return kit.envelope(l, data, [], { voyages: l.voyages });
+      const data = { ...kit.lanesMeta(l), weeks, ship_type: query.ship_type ?? null, items };
+      return kit.envelope(l, data, [], { lanes: l });
     },
 
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
-      const l = await kit.load(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
       // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
       const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
-      const trendOf = (voyages: readonly Voyage[]) => {
-        const all = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
+      const weekOf = (departure: number) => Math.floor((departure - l.window.since) / (7 * DAY));
+      const trendOf = (voyages: number, all: number[]) => {
         const withData = all.slice(weeks - weeksWithData);
         const s = withData.length < 2 ? null : slope(withData);
         const pct = withData.length < 2 ? null : changePct(withData[withData.length - 1]!, withData[withData.length - 2]!);
         return {
-          voyages: voyages.length,
+          voyages,
           weekly: all.map((n, k) => (k < weeks - weeksWithData ? null : n)),
           last_week_change_pct: pct,
           slope_per_week: maybe(s, 3),
           direction: directionOf(s === null || mean(withData) === 0 ? null : round(((s * withData.length) / mean(withData)!) * 100, 1), s),
         };
       };
-      const byType = groupBy(l.voyages, (v) => shipCategory(v.shipType) ?? 'unknown');
+      const byType = [...kit.voyagesPer(parts, (_departure, category) => category).entries()].map(([shipType, voyages]) => ({ shipType, voyages }));
       const data = {
-        ...kit.meta(l),
+        ...kit.lanesMeta(l),
         weeks,
         week_starts: Array.from({ length: weeks }, (_, i) => iso(l.window.since + i * 7 * DAY)),
-        overall: trendOf(l.voyages),
-        by_ship_type: [...byType.entries()].sort((a, b) => b[1].length - a[1].length || a[0].localeCompare(b[0])).map(([ship_type, vs]) => ({ ship_type, ...trendOf(vs) })),
+        overall: trendOf(
+          voyagesOfLanes(l.lanes),
+          seriesOf(kit.voyagesPer(parts, weekOf), weeks, (k) => k),
+        ),
+        by_ship_type: byType
+          .sort((a, b) => b.voyages - a.voyages || a.shipType.localeCompare(b.shipType))
+          .map((t) => ({
+            ship_type: t.shipType,
+            ...trendOf(
+              t.voyages,
+              seriesOf(
+                kit.voyagesPer(parts, (departure, category) => (category === t.shipType ? weekOf(departure) : null)),
+                weeks,
+                (k) => k,
+              ),
+            ),
+          })),
       };
-      return kit.envelope(l, data, [], { voyages: l.voyages });
+      return kit.envelope(l, data, [], { lanes: l });
     },
 
     async seasonality(query: Common & { port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
+      // the hour of each departure: the cells keep it only while exact, and reading an approximate cell's voyages one
+      // lane-day at a time cost more than the window's voyages (decision 154), so this answer reads the voyages
       const l = await kit.load(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id });
       const voyages = l.voyages;
       const share = (n: number) => (voyages.length === 0 ? null : round(n / voyages.length, 3));

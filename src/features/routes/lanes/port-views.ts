@@ -4,7 +4,8 @@ import { AppError } from '../../../platform/errors.js';
 import { coverageOf } from '../../kit/time-window.js';
 import { FORECAST_K, type LanesKit } from './lanes-kit.js';
 import { changePct, coefficientOfVariation, meanOfLastK, robustZ, round } from './lanes-math.js';
-import { countPer, departures, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
+import { maybe, shipTypeCodes, type Common } from './lanes-facts.js';
+import { seriesOf } from './lane-series.js';
 
 /** The port views (docs/lanes.md): departure anomalies, activity imbalance, destination opportunities, the stability forecast. */
 export function createPortViews(kit: LanesKit) {
@@ -39,7 +40,7 @@ export function createPortViews(kit: LanesKit) {
 
     async portActivityImbalance(query: Common & { port?: string; limit?: number; min_calls?: number }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
-      const l = await kit.load(kit.windowOf(query, caller, 30), undefined);
+      const l = await kit.loadLanes(kit.windowOf(query, caller, 30), undefined);
       const activity = await kit.deps.repo.portActivity(kit.span(l.window), { shipTypes: shipTypeCodes(query.ship_type), port: port?.port_id });
       const per = new Map(activity.map((a) => [a.port_id, { arrivals: a.arrivals, departures: a.departures }]));
       const counted = { count: activity.reduce((sum, a) => sum + a.arrivals + a.departures, 0), simulated: activity.some((a) => a.simulated) };
@@ -57,7 +58,7 @@ export function createPortViews(kit: LanesKit) {
         imbalance_ratio: round(r.net / (r.arrivals + r.departures), 3),
         balance: r.net > 0 ? ('accumulating' as const) : r.net < 0 ? ('draining' as const) : ('balanced' as const),
       }));
-      const data = { ...kit.meta(l), ship_type: query.ship_type ?? null, port: port ? kit.portView(port.port_id) : null, min_calls: minCalls, ports_total: rows.length, items };
+      const data = { ...kit.lanesMeta(l), ship_type: query.ship_type ?? null, port: port ? kit.portView(port.port_id) : null, min_calls: minCalls, ports_total: rows.length, items };
       return kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.map((i) => i.port.port_id)], { calls: counted });
     },
 
@@ -65,19 +66,18 @@ export function createPortViews(kit: LanesKit) {
       const origin = kit.requirePort(query.from, 'query.from');
       const days = query.days ?? 30;
       const w = kit.windowOf({ days: 2 * days, until: query.until }, caller, 0);
-      const l = await kit.load(w, query.ship_type, { from: origin.port_id });
+      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { from: origin.port_id });
       const mid = w.until - days * DAY;
-      const out = l.voyages;
-      const dest = new Map<number, { recent: number; previous: number; vessels: Set<string> }>();
-      for (const v of out) {
-        let d = dest.get(v.to);
-        if (!d) dest.set(v.to, (d = { recent: 0, previous: 0, vessels: new Set() }));
-        if (v.departure >= mid) {
-          d.recent++;
-          d.vessels.add(v.vslId);
-        } else d.previous++;
+      const recent = kit.lanesPer(parts, (departure) => (departure >= mid ? 'recent' : null)).get('recent')?.lanes ?? [];
+      const dest = new Map<number, { recent: number; previous: number; vessels: number }>();
+      for (const lane of recent) dest.set(lane.to, { recent: lane.voyages, previous: 0, vessels: lane.vessels.count() });
+      for (const { to, counts } of kit.voyagesPerLane(parts, (departure) => (departure < mid ? 'previous' : null)).values()) {
+        const previous = counts.get('previous') ?? 0;
+        const d = dest.get(to);
+        if (d) d.previous = previous;
+        else if (previous > 0) dest.set(to, { recent: 0, previous, vessels: 0 });
       }
-      const rows = [...dest.entries()].map(([id, d]) => ({ id, ...d, score: (d.recent - d.previous) / (d.vessels.size + 1) }));
+      const rows = [...dest.entries()].map(([id, d]) => ({ id, ...d, score: (d.recent - d.previous) / (d.vessels + 1) }));
       rows.sort((a, b) => b.score - a.score || b.recent - a.recent || a.id - b.id);
       const items = rows.slice(0, query.limit ?? 10).map((r, i) => ({
         rank: i + 1,
@@ -85,11 +85,11 @@ export function createPortViews(kit: LanesKit) {
         voyages_recent: r.recent,
         voyages_previous: r.previous,
         demand_growth_pct: changePct(r.recent, r.previous),
-        vessels_recent: r.vessels.size,
+        vessels_recent: r.vessels,
         opportunity_score: round(r.score, 3),
       }));
       const data = {
-        ...kit.meta(l, out),
+        ...kit.lanesMeta(l),
         window: kit.windowView({ since: mid, until: w.until, days }, l.dataFrom),
         previous_window: kit.windowView({ since: w.since, until: mid, days }, l.dataFrom),
         ship_type: query.ship_type ?? null,
@@ -97,7 +97,7 @@ export function createPortViews(kit: LanesKit) {
         destinations_total: rows.length,
         items,
       };
-      return kit.envelope(l, data, [origin.port_id, ...items.map((i) => i.to.port_id)], { voyages: out });
+      return kit.envelope(l, data, [origin.port_id, ...items.map((i) => i.to.port_id)], { lanes: l });
     },
 
     async stabilityForecast(query: Omit<Common, 'days'> & { weeks?: number; from?: string; to?: string }, caller: Caller) {
@@ -107,16 +107,16 @@ export function createPortViews(kit: LanesKit) {
       const to = query.to === undefined ? undefined : kit.requirePort(query.to, 'query.to');
       if (from && to && from.port_id === to.port_id) throw new AppError('same_origin_destination', 'from and to are the same port: a lane joins two ports', { field: 'query.to' });
       const weeks = query.weeks ?? 12;
-      const l = await kit.load(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type, { from: from?.port_id, to: to?.port_id });
-      const voyages = l.voyages;
-      const all = countPer(departures(voyages), l.window.since, l.window.until, 7 * DAY);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type, { from: from?.port_id, to: to?.port_id });
+      const perWeek = kit.voyagesPer(parts, (departure) => Math.floor((departure - l.window.since) / (7 * DAY)));
+      const all = seriesOf(perWeek, weeks, (k) => k);
       // weeks that began before the store's first port call have no data (not zero voyages)
       const covered = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const history = all.slice(all.length - covered);
       const fc = meanOfLastK(history, FORECAST_K);
       const cv = coefficientOfVariation(history);
       const data = {
-        ...kit.meta(l, voyages),
+        ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,
         lane: from && to ? { from: kit.portView(from.port_id), to: kit.portView(to.port_id) } : null,
         weeks,
@@ -129,7 +129,7 @@ export function createPortViews(kit: LanesKit) {
         // a stability label needs the history a forecast needs: one or two weeks say nothing about it
         stability: cv === null || !fc ? null : cv < 0.25 ? ('stable' as const) : cv < 0.5 ? ('variable' as const) : ('volatile' as const),
       };
-      const env = kit.envelope(l, data, [...(from ? [from.port_id] : []), ...(to ? [to.port_id] : [])], { voyages });
+      const env = kit.envelope(l, data, [...(from ? [from.port_id] : []), ...(to ? [to.port_id] : [])], { lanes: l });
       if (!fc) env.qualityFlags.push('history_too_short');
       return env;
     },
