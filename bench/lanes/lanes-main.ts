@@ -155,8 +155,9 @@ const queries: Record<string, string> = {
   'port-activity-imbalance 30 days': '/v1/routes/port-activity-imbalance',
   'dest-opportunities 30 days (60 read)': `/v1/routes/dest-opportunities?from=${ports[0]}`,
 };
-console.log('| query | first ms | p50 ms | p99 ms | rounds |');
-console.log('|---|---|---|---|---|');
+// the last column is the process's peak RSS once the operation's rounds are done: where the peak is reached
+console.log('| query | first ms | p50 ms | p99 ms | rounds | peak RSS MB after |');
+console.log('|---|---|---|---|---|---|');
 for (const [label, url] of Object.entries(queries)) {
   const start = performance.now();
   const status = await api(url);
@@ -169,7 +170,7 @@ for (const [label, url] of Object.entries(queries)) {
     await api(url);
     times.push(performance.now() - s);
   }
-  console.log(`| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${times.length} |`);
+  console.log(`| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${times.length} | ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} |`);
 }
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels, store ${values.store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();

@@ -9,6 +9,8 @@ import { median } from './stats.js';
 
 const HLL_P = 10;
 const HLL_M = 1 << HLL_P;
+/** Registers of a vessel sketch. */
+export const HLL_REGISTERS = HLL_M;
 /** Ratio of consecutive hours buckets. */
 const HOURS_RATIO = 1.02;
 const LOG_RATIO = Math.log(HOURS_RATIO);
@@ -84,6 +86,11 @@ export class VesselSketch {
 
   count(): number {
     return this.ids ? this.ids.size : estimateOf(this.registers!);
+  }
+
+  /** Merges registers as `encodeRegisters` wrote them, without decoding them into a sketch first. */
+  mergeEncoded(encoded: string): void {
+    mergeEncodedRegisters(this.toRegisters(), encoded);
   }
 
   /** The registers (the set's ids added to fresh ones while exact); the sketch is approximate from then on. */
@@ -169,6 +176,13 @@ export class HoursSketch {
     return HoursSketch.ofBuckets([...this.buckets!.entries()].filter(([bucket]) => bucket >= limit));
   }
 
+  /** Merges buckets as `encodeHours` wrote them. */
+  mergeEncoded(encoded: string): void {
+    const buckets = this.toBuckets();
+    const pairs = int32sOfText(encoded);
+    for (let i = 0; i < pairs.length; i += 2) buckets.set(pairs[i]!, (buckets.get(pairs[i]!) ?? 0) + pairs[i + 1]!);
+  }
+
   toBuckets(): Map<number, number> {
     if (this.buckets === null) {
       const values = this.values!;
@@ -182,3 +196,51 @@ export class HoursSketch {
 
 export const registersToText = (registers: Uint8Array) => Buffer.from(registers).toString('base64');
 export const registersOfText = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
+
+/**
+ * Registers as text a cell can hold (docs/decisions/153): base64 of the 1,024 register bytes, or, while fewer
+ * than SPARSE_LIMIT registers are set, of 16-bit words `index << 5 | rank` (a rank is at most 23) for the set
+ * ones only. A reader tells them apart by length (a sparse list is shorter than the dense registers).
+ */
+const SPARSE_LIMIT = HLL_M / 4;
+const RANK_BITS = 5;
+
+export function encodeRegisters(registers: Uint8Array): string {
+  let set = 0;
+  for (const r of registers) if (r > 0) set++;
+  if (set >= SPARSE_LIMIT) return Buffer.from(registers.buffer, registers.byteOffset, registers.byteLength).toString('base64');
+  const words = Buffer.alloc(set * 2);
+  let at = 0;
+  for (let i = 0; i < HLL_M; i++) if (registers[i]! > 0) at = words.writeUInt16LE((i << RANK_BITS) | registers[i]!, at);
+  return words.toString('base64');
+}
+
+export function mergeEncodedRegisters(into: Uint8Array, encoded: string): void {
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.length === HLL_M) {
+    for (let i = 0; i < HLL_M; i++) if (bytes[i]! > into[i]!) into[i] = bytes[i]!;
+    return;
+  }
+  const rankMask = (1 << RANK_BITS) - 1;
+  for (let i = 0; i + 1 < bytes.length; i += 2) {
+    const word = bytes[i]! | (bytes[i + 1]! << 8);
+    const index = word >>> RANK_BITS;
+    const rank = word & rankMask;
+    if (rank > into[index]!) into[index] = rank;
+  }
+}
+
+/** Hours buckets as text a cell can hold: base64 of 32-bit little-endian (bucket, count) pairs. */
+export function encodeHours(buckets: ReadonlyMap<number, number>): string {
+  const pairs = Buffer.alloc(buckets.size * 8);
+  let at = 0;
+  for (const [bucket, n] of buckets) at = pairs.writeInt32LE(n, pairs.writeInt32LE(bucket, at));
+  return pairs.toString('base64');
+}
+
+function int32sOfText(encoded: string): Int32Array {
+  const bytes = Buffer.from(encoded, 'base64');
+  const out = new Int32Array(bytes.length >> 2);
+  for (let i = 0; i < out.length; i++) out[i] = bytes.readInt32LE(i * 4);
+  return out;
+}

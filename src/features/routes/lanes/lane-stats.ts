@@ -98,8 +98,10 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
     }
     if (lane.voyages > 0) lanes.push(lane);
   }
-  const vessels = new Map(lanes.map((l) => [l, l.vessels.count()]));
-  lanes.sort((a, b) => b.voyages - a.voyages || vessels.get(b)! - vessels.get(a)! || a.from - b.from || a.to - b.to);
+  // a lane's vessels are counted only when its voyages tie with another lane's (a count of registers is not free)
+  const vessels = new Map<LaneStats, number>();
+  const vesselsOf = (lane: LaneStats) => vessels.get(lane) ?? vessels.set(lane, lane.vessels.count()).get(lane)!;
+  lanes.sort((a, b) => b.voyages - a.voyages || vesselsOf(b) - vesselsOf(a) || a.from - b.from || a.to - b.to);
   return { lanes, leftOut, approximate };
 }
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { categoryOf, sketchesOfCell, voyagesOfCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
+import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
 import type { LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
@@ -25,6 +26,18 @@ const codes = (list: readonly number[]) => (list.length > 0 ? [...list] : [NO_SH
 const NO_SHIP_TYPE = -1000;
 /** The ship categories of a filter's codes (an empty list: a category no cell has). */
 const categoriesOf = (list: readonly number[]) => (list.length > 0 ? [...new Set(list.map(categoryOf))] : ['none']);
+
+/** The window's whole ISO weeks as week cells, its other days (at most six at each end) as day cells: [period days, from, to). */
+function periodsOf(w: WindowSpan): Array<[1 | 7, number, number]> {
+  const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
+  const weeksEnd = weekStartOf(w.until);
+  if (firstWeek >= weeksEnd) return [[1, w.since, w.until]];
+  return [
+    [1, w.since, firstWeek],
+    [7, firstWeek, weeksEnd],
+    [1, weeksEnd, w.until],
+  ];
+}
 
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
@@ -73,14 +86,86 @@ export function createLanesRepo(db: Db) {
 
     /**
      * The window's voyages (as voyagesForWindow selects them) summed per lane from the voyage cells
-     * (docs/decisions/149; the caller brings the window's cells up to date first): the window's whole ISO
-     * weeks are read from week cells, its other days from day cells. An exact cell gives its voyages that
-     * count; an approximate one its sketches when all its voyages count, else its day cells (for a week)
-     * or its voyages (for a day) are read instead.
+     * (docs/decisions/149 and 153; the caller brings the window's cells up to date first): the window's whole
+     * ISO weeks are read from week cells, its other days from day cells; the lane cells (all ship categories)
+     * when no ship type is asked for, the cells per ship category otherwise. An exact cell gives its voyages
+     * that count; an approximate one its sketches when all its voyages count (merged per lane as they are
+     * read), else its day cells (for a week) or its voyages (for a day) are read instead.
      */
     async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
       const earliestOrigin = w.since - w.lookbackMs;
+      const lanes = new Map<string, LaneParts>();
+      const laneOf = (from: number, to: number) => {
+        const key = `${from}>${to}`;
+        let lane = lanes.get(key);
+        if (!lane) lanes.set(key, (lane = { from, to, exact: [], approximate: [] }));
+        return lane;
+      };
+      const addExact = (lane: LaneParts, voyageList: string) => {
+        for (const v of voyagesOfCell(voyageList))
+          if (v.arrival < w.until && v.fromArrival >= earliestOrigin) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+      };
+      const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
+      /** Some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages (of one category, when given). */
+      const addVoyagesOfDay = async (lane: LaneParts, dayStart: number, category: string | null) => {
+        const voyages = await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
+        for (const v of voyages)
+          if (v.departure < dayStart + DAY && (category === null || categoryOf(v.shipType) === category))
+            lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+      };
+      if (f.shipTypes === null) {
+        const laneCellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number }) => {
+          let q = db
+            .selectFrom('voyage_lane_cells')
+            .select([
+              'period_start',
+              'period_days',
+              'from_port',
+              'to_port',
+              'voyages',
+              'simulated',
+              'max_arrival',
+              'min_from_arrival',
+              'min_duration_ms',
+              'voyage_list',
+              'vessel_registers',
+              'hours_buckets',
+            ])
+            .where('period_start', '>=', from)
+            .where('period_start', '<', to)
+            .where('period_days', '=', periodDays);
+          if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to);
+          if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+          if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+          if (f.touching !== undefined) {
+            const p = f.touching;
+            q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+          }
+          return q.execute();
+        };
+        type LaneCellRow = Awaited<ReturnType<typeof laneCellsIn>>[number];
+        const add = async (cell: LaneCellRow): Promise<void> => {
+          const lane = laneOf(Number(cell.from_port), Number(cell.to_port));
+          const start = Number(cell.period_start);
+          if (cell.voyage_list !== null) addExact(lane, cell.voyage_list);
+          else if (wholeInWindow(cell)) {
+            let part = lane.approximate[0];
+            if (!part)
+              lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)), hours: HoursSketch.ofBuckets([]) }));
+            part.voyages += Number(cell.voyages);
+            part.simulated += Number(cell.simulated);
+            part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
+            part.vessels.mergeEncoded(cell.vessel_registers!);
+            part.hours.mergeEncoded(cell.hours_buckets!);
+          } else if (Number(cell.period_days) === 7) {
+            for (const day of await laneCellsIn(1, start, start + WEEK, lane)) await add(day);
+          } else await addVoyagesOfDay(lane, start, null);
+        };
+        for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await laneCellsIn(periodDays, from, to)) await add(cell);
+        return [...lanes.values()];
+      }
+
       const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
         let q = db
           .selectFrom('voyage_cells')
@@ -99,36 +184,18 @@ export function createLanesRepo(db: Db) {
         return q.execute();
       };
       type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
-      const lanes = new Map<string, LaneParts>();
-      const laneOf = (from: number, to: number) => {
-        const key = `${from}>${to}`;
-        let lane = lanes.get(key);
-        if (!lane) lanes.set(key, (lane = { from, to, exact: [], approximate: [] }));
-        return lane;
-      };
       const add = async (cell: CellRow): Promise<void> => {
         const lane = laneOf(Number(cell.from_port), Number(cell.to_port));
         const start = Number(cell.period_start);
-        if (Number(cell.exact) === 1) {
-          for (const v of voyagesOfCell(cell.facts))
-            if (v.arrival < w.until && v.fromArrival >= earliestOrigin) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
-        } else if (Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+        if (Number(cell.exact) === 1) addExact(lane, cell.facts);
+        else if (wholeInWindow(cell)) {
           lane.approximate.push({ voyages: Number(cell.voyages), simulated: Number(cell.simulated), minHours: Number(cell.min_duration_ms) / HOUR, ...sketchesOfCell(cell.facts) });
         } else if (Number(cell.period_days) === 7) {
           // some of the week's voyages do not count in this window: its days, one by one
           for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
-        } else {
-          // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
-          const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
-          for (const v of voyages)
-            if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
-        }
+        } else await addVoyagesOfDay(lane, start, cell.category);
       };
-      const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
-      const weeksEnd = weekStartOf(w.until);
-      const cells =
-        firstWeek < weeksEnd ? [...(await cellsIn(1, w.since, firstWeek)), ...(await cellsIn(7, firstWeek, weeksEnd)), ...(await cellsIn(1, weeksEnd, w.until))] : await cellsIn(1, w.since, w.until);
-      for (const cell of cells) await add(cell);
+      for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) await add(cell);
       return [...lanes.values()];
     },
 
