@@ -82,7 +82,7 @@ export function laneCellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyag
   return [...groupsOf(voyages, (v) => `${v.from_port}|${v.to_port}`)].map((list) => {
     const cell = { period_start: periodStart, period_days: periodDays, ...boundsOf(list) };
     if (list.length <= EXACT_VOYAGES_PER_LANE_CELL) {
-      const facts: ExactFacts = list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0]);
+      const facts: LaneCellVoyages = [list.map((v) => v.vsl_id), list.map((v) => v.arrival - v.departure), list.map((v) => (v.simulated === 1 ? 1 : 0))];
       return { ...cell, voyage_list: JSON.stringify(facts), vessel_registers: null, hours_buckets: null };
     }
     const vessels = VesselSketch.ofRegisters(new Uint8Array(1 << 10));
@@ -128,6 +128,15 @@ function boundsOf(list: readonly VoyageRow[]) {
 export function voyagesOfCell(facts: string): CellVoyage[] {
   return (JSON.parse(facts) as ExactFacts).map(([vslId, departure, arrival, fromArrival, simulated]) => ({ vslId, departure, arrival, fromArrival, simulated: simulated === 1 }));
 }
+
+/**
+ * The voyages of an exact lane cell, column by column: vessel ids, durations (ms) and simulated (1) or not
+ * (0). No arrival and no origin arrival: a reader uses the list only when the cell's bounds say all of its
+ * voyages count in the window, and reads the voyages themselves otherwise (docs/decisions/153).
+ */
+export type LaneCellVoyages = [string[], number[], Array<0 | 1>];
+
+export const voyagesOfLaneCell = (voyageList: string) => JSON.parse(voyageList) as LaneCellVoyages;
 
 /** The sketches of an approximate cell. */
 export function sketchesOfCell(facts: string): { vessels: VesselSketch; hours: HoursSketch } {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { categoryOf, sketchesOfCell, voyagesOfCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
+import { categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
@@ -107,13 +107,6 @@ export function createLanesRepo(db: Db) {
           if (v.arrival < w.until && v.fromArrival >= earliestOrigin) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
       };
       const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
-      /** Some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages (of one category, when given). */
-      const addVoyagesOfDay = async (lane: LaneParts, dayStart: number, category: string | null) => {
-        const voyages = await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
-        for (const v of voyages)
-          if (v.departure < dayStart + DAY && (category === null || categoryOf(v.shipType) === category))
-            lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
-      };
       if (f.shipTypes === null) {
         const laneCellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number }) => {
           let q = db
@@ -145,24 +138,42 @@ export function createLanesRepo(db: Db) {
           return q.execute();
         };
         type LaneCellRow = Awaited<ReturnType<typeof laneCellsIn>>[number];
-        const add = async (cell: LaneCellRow): Promise<void> => {
+        // cells not whole in the window: read after the others (their days, or their voyages)
+        const cut: LaneCellRow[] = [];
+        const add = (cell: LaneCellRow): void => {
+          if (!wholeInWindow(cell)) {
+            cut.push(cell);
+            return;
+          }
           const lane = laneOf(Number(cell.from_port), Number(cell.to_port));
-          const start = Number(cell.period_start);
-          if (cell.voyage_list !== null) addExact(lane, cell.voyage_list);
-          else if (wholeInWindow(cell)) {
-            let part = lane.approximate[0];
-            if (!part)
-              lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)), hours: HoursSketch.ofBuckets([]) }));
-            part.voyages += Number(cell.voyages);
-            part.simulated += Number(cell.simulated);
-            part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
-            part.vessels.mergeEncoded(cell.vessel_registers!);
-            part.hours.mergeEncoded(cell.hours_buckets!);
-          } else if (Number(cell.period_days) === 7) {
-            for (const day of await laneCellsIn(1, start, start + WEEK, lane)) await add(day);
-          } else await addVoyagesOfDay(lane, start, null);
+          if (cell.voyage_list !== null) {
+            const [vessels, durations, simulated] = voyagesOfLaneCell(cell.voyage_list);
+            for (let i = 0; i < vessels.length; i++) lane.exact.push({ vslId: vessels[i]!, hours: durations[i]! / HOUR, simulated: simulated[i] === 1 });
+            return;
+          }
+          let part = lane.approximate[0];
+          if (!part)
+            lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)), hours: HoursSketch.ofBuckets([]) }));
+          part.voyages += Number(cell.voyages);
+          part.simulated += Number(cell.simulated);
+          part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
+          part.vessels.mergeEncoded(cell.vessel_registers!);
+          part.hours.mergeEncoded(cell.hours_buckets!);
         };
-        for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await laneCellsIn(periodDays, from, to)) await add(cell);
+        for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
+        // a week cut by the window: its day cells; a day cut: its voyages, one read per day for all of its lanes
+        const cutLanesPerDay = new Map<number, Set<string>>();
+        while (cut.length > 0) {
+          const cell = cut.pop()!;
+          const start = Number(cell.period_start);
+          if (Number(cell.period_days) === 7) for (const day of await laneCellsIn(1, start, start + WEEK, { from: Number(cell.from_port), to: Number(cell.to_port) })) add(day);
+          else cutLanesPerDay.set(start, (cutLanesPerDay.get(start) ?? new Set()).add(`${cell.from_port}>${cell.to_port}`));
+        }
+        for (const [dayStart, laneKeys] of cutLanesPerDay) {
+          const voyages = await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, f);
+          for (const v of voyages)
+            if (v.departure < dayStart + DAY && laneKeys.has(`${v.from}>${v.to}`)) laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+        }
         return [...lanes.values()];
       }
 
@@ -193,7 +204,12 @@ export function createLanesRepo(db: Db) {
         } else if (Number(cell.period_days) === 7) {
           // some of the week's voyages do not count in this window: its days, one by one
           for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
-        } else await addVoyagesOfDay(lane, start, cell.category);
+        } else {
+          // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
+          const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
+          for (const v of voyages)
+            if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+        }
       };
       for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) await add(cell);
       return [...lanes.values()];
