@@ -108,10 +108,16 @@ export const hoursBucketOf = (hours: number) => (hours <= 0 ? ZERO_HOURS_BUCKET 
 /** The geometric middle of a bucket (0 for the bucket of no time). */
 const hoursOfBucket = (bucket: number) => (bucket === ZERO_HOURS_BUCKET ? 0 : HOURS_RATIO ** (bucket + 0.5));
 
+/** The buckets `mergeEncoded` counts in an array: from 1.02^-350 h (4 s) to 1.02^674 h (70 years). */
+const FIRST_PENDING_BUCKET = -350;
+const PENDING_BUCKETS = 1024;
+
 /** Voyage hours: the values, or counts per log bucket once an approximate part is merged in. */
 export class HoursSketch {
   private values: number[] | null = [];
   private buckets: Map<number, number> | null = null;
+  /** Counts merged by `mergeEncoded` not yet in `buckets`, from FIRST_PENDING_BUCKET on. */
+  private pending: Float64Array | null = null;
 
   static ofBuckets(buckets: Iterable<readonly [number, number]>): HoursSketch {
     const s = new HoursSketch();
@@ -135,13 +141,13 @@ export class HoursSketch {
       return;
     }
     const buckets = this.toBuckets();
-    for (const [bucket, n] of other.buckets!) buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
+    for (const [bucket, n] of other.toBuckets()) buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
   }
 
   /** The median (as platform/stats `median` on the values while exact; the middle of the middle bucket(s) beyond). */
   median(): number | null {
     if (this.values) return median(this.values);
-    const sorted = [...this.buckets!.entries()].sort((a, b) => a[0] - b[0]);
+    const sorted = [...this.toBuckets().entries()].sort((a, b) => a[0] - b[0]);
     const total = sorted.reduce((sum, [, n]) => sum + n, 0);
     if (total === 0) return null;
     const at = (rank: number) => {
@@ -161,7 +167,7 @@ export class HoursSketch {
     if (this.values) return this.values.filter((h) => h < hours).length;
     const limit = hoursBucketOf(hours);
     let n = 0;
-    for (const [bucket, count] of this.buckets!) if (bucket < limit) n += count;
+    for (const [bucket, count] of this.toBuckets()) if (bucket < limit) n += count;
     return n;
   }
 
@@ -173,14 +179,24 @@ export class HoursSketch {
       return s;
     }
     const limit = hoursBucketOf(hours);
-    return HoursSketch.ofBuckets([...this.buckets!.entries()].filter(([bucket]) => bucket >= limit));
+    return HoursSketch.ofBuckets([...this.toBuckets().entries()].filter(([bucket]) => bucket >= limit));
   }
 
-  /** Merges buckets as `encodeHours` wrote them. */
+  /**
+   * Merges buckets as `encodeHours` wrote them: counted in an array over the usual buckets (an update of the
+   * Map per pair would cost more than the rest of a cell's read), moved into the Map when the sketch is read.
+   */
   mergeEncoded(encoded: string): void {
     const buckets = this.toBuckets();
-    const pairs = int32sOfText(encoded);
-    for (let i = 0; i < pairs.length; i += 2) buckets.set(pairs[i]!, (buckets.get(pairs[i]!) ?? 0) + pairs[i + 1]!);
+    const pending = (this.pending ??= new Float64Array(PENDING_BUCKETS));
+    const bytes = Buffer.from(encoded, 'base64');
+    for (let i = 0; i + 8 <= bytes.length; i += 8) {
+      const bucket = bytes.readInt32LE(i);
+      const n = bytes.readInt32LE(i + 4);
+      const at = bucket - FIRST_PENDING_BUCKET;
+      if (at >= 0 && at < PENDING_BUCKETS) pending[at]! += n;
+      else buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
+    }
   }
 
   toBuckets(): Map<number, number> {
@@ -189,6 +205,11 @@ export class HoursSketch {
       this.values = null;
       this.buckets = new Map();
       for (const h of values) this.add(h);
+    }
+    if (this.pending !== null) {
+      const pending = this.pending;
+      this.pending = null;
+      for (let at = 0; at < PENDING_BUCKETS; at++) if (pending[at]! > 0) this.buckets.set(at + FIRST_PENDING_BUCKET, (this.buckets.get(at + FIRST_PENDING_BUCKET) ?? 0) + pending[at]!);
     }
     return this.buckets;
   }
@@ -236,11 +257,4 @@ export function encodeHours(buckets: ReadonlyMap<number, number>): string {
   let at = 0;
   for (const [bucket, n] of buckets) at = pairs.writeInt32LE(n, pairs.writeInt32LE(bucket, at));
   return pairs.toString('base64');
-}
-
-function int32sOfText(encoded: string): Int32Array {
-  const bytes = Buffer.from(encoded, 'base64');
-  const out = new Int32Array(bytes.length >> 2);
-  for (let i = 0; i < out.length; i++) out[i] = bytes.readInt32LE(i * 4);
-  return out;
 }

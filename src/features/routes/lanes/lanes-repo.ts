@@ -95,13 +95,16 @@ export function createLanesRepo(db: Db) {
     async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
       const earliestOrigin = w.since - w.lookbackMs;
-      const lanes = new Map<string, LaneParts>();
+      // by origin, then destination (no key text built per cell read)
+      const lanes = new Map<number, Map<number, LaneParts>>();
       const laneOf = (from: number, to: number) => {
-        const key = `${from}>${to}`;
-        let lane = lanes.get(key);
-        if (!lane) lanes.set(key, (lane = { from, to, exact: [], approximate: [] }));
+        let byTo = lanes.get(from);
+        if (!byTo) lanes.set(from, (byTo = new Map()));
+        let lane = byTo.get(to);
+        if (!lane) byTo.set(to, (lane = { from, to, exact: [], approximate: [] }));
         return lane;
       };
+      const allLanes = () => [...lanes.values()].flatMap((byTo) => [...byTo.values()]);
       const addExact = (lane: LaneParts, voyageList: string) => {
         for (const v of voyagesOfCell(voyageList))
           if (v.arrival < w.until && v.fromArrival >= earliestOrigin) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
@@ -174,7 +177,7 @@ export function createLanesRepo(db: Db) {
           for (const v of voyages)
             if (v.departure < dayStart + DAY && laneKeys.has(`${v.from}>${v.to}`)) laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
         }
-        return [...lanes.values()];
+        return allLanes();
       }
 
       const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
@@ -212,7 +215,7 @@ export function createLanesRepo(db: Db) {
         }
       };
       for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) await add(cell);
-      return [...lanes.values()];
+      return allLanes();
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */
