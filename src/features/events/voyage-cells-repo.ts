@@ -6,10 +6,11 @@ import type { Db } from '../../store/db.js';
 import type { Executor } from '../../store/transaction.js';
 
 /**
- * Keeps `voyage_cells` and `voyage_lane_cells` in step with `voyages` (docs/decisions/149 and 153) without summing anything on a write: a
- * write of voyages marks the UTC days of the departures it removed or added (one upsert per distinct day,
- * in the writer's executor); a marked day's week (its day cells and its week cell) is summed again from that
- * week's voyages by the event runner's pass after it writes, or by the first lanes read whose window holds it.
+ * Keeps `voyage_cells` and `voyage_lane_cells` in step with `voyages` (docs/decisions/149 and 153) without
+ * summing anything on a write: a write of voyages marks the UTC days of the departures it removed or added (one
+ * upsert per distinct day, in the writer's executor); a marked day's week (its day cells and its week cell, in
+ * both tables) is summed again from that week's voyages by the event runner's pass after it writes, or by the
+ * first lanes read whose window holds it.
  */
 
 /** Days per upsert of the marks (2 parameters each). */
@@ -45,7 +46,8 @@ export async function markAllCellDaysDirty(ex: Executor): Promise<void> {
 
 /**
  * Sums the cells of marked days again, a week at a time: the ISO week of a marked day is read once (its
- * voyages, by departure) and its seven day cells and its week cell written again, in one transaction.
+ * voyages, by departure) and its seven day cells and its week cell written again in both tables, in one
+ * transaction.
  */
 export function createVoyageCellsKeeper(db: Db) {
   const inFlight = new Map<number, Promise<void>>();
