@@ -5,7 +5,7 @@
  * into a temporary SQLite file (as a deployment keeps it: its pages are not all held in the process), removed
  * at the end. Measures the operations through the HTTP stack in process against GET /v1/ping, and the peak
  * RSS of the process.
- * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file]
+ * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file] [--only <label text>]
  * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  */
 import { spawnSync } from 'node:child_process';
@@ -27,13 +27,29 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '20' },
     'budget-ms': { type: 'string', default: '20000' },
     store: { type: 'string', default: 'memory' },
+    /** Only the operations whose label holds this text (beside the baseline): for a profile of one answer. */
+    only: { type: 'string', default: '' },
   },
 });
 if (values.store !== 'memory' && values.store !== 'file') throw new Error(`--store memory|file, not ${values.store}`);
 const sizes = values.vessels.split(',').map(Number);
 if (sizes.length > 1) {
   for (const n of sizes) {
-    const args = [fileURLToPath(import.meta.url), '--days', values.days, '--vessels', String(n), '--rounds', values.rounds, '--budget-ms', values['budget-ms'], '--store', values.store];
+    const args = [
+      fileURLToPath(import.meta.url),
+      '--days',
+      values.days,
+      '--vessels',
+      String(n),
+      '--rounds',
+      values.rounds,
+      '--budget-ms',
+      values['budget-ms'],
+      '--store',
+      values.store,
+      '--only',
+      values.only,
+    ];
     const child = spawnSync(process.execPath, args, { stdio: 'inherit' });
     if (child.status !== 0) process.exit(child.status ?? 1);
   }
@@ -123,8 +139,12 @@ const cellCount = await bosun.ctx.store.db
   .selectFrom('voyage_cells')
   .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('exact').as('exact')])
   .executeTakeFirst();
+const laneCellCount = await bosun.ctx.store.db
+  .selectFrom('voyage_lane_cells')
+  .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('voyage_list').as('exact')])
+  .executeTakeFirst();
 console.log(
-  `voyage cells of ${summedWeeks} weeks summed in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  `voyage cells of ${summedWeeks} weeks summed in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; ${Number(laneCellCount?.n ?? 0)} lane cells, ${Number(laneCellCount?.exact ?? 0)} exact; peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });
@@ -155,21 +175,30 @@ const queries: Record<string, string> = {
   'port-activity-imbalance 30 days': '/v1/routes/port-activity-imbalance',
   'dest-opportunities 30 days (60 read)': `/v1/routes/dest-opportunities?from=${ports[0]}`,
 };
-console.log('| query | first ms | p50 ms | p99 ms | rounds |');
-console.log('|---|---|---|---|---|');
+// the last column is the process's peak RSS once the operation's rounds are done: where the peak is reached
+// CPU p50: the process's CPU time (user + system) per request, less sensitive than wall time to a shared machine's load
+console.log('| query | first ms | p50 ms | p99 ms | CPU p50 ms | rounds | peak RSS MB after |');
+console.log('|---|---|---|---|---|---|---|');
 for (const [label, url] of Object.entries(queries)) {
+  if (values.only !== '' && !label.includes(values.only) && !label.startsWith('baseline')) continue;
   const start = performance.now();
   const status = await api(url);
   const first = performance.now() - start;
   if (status !== 200) throw new Error(`${url}: ${status}`);
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   const began = performance.now();
   for (let i = 0; i < rounds && (i < 3 || performance.now() - began < budgetMs); i++) {
     const s = performance.now();
+    const cpu = process.cpuUsage();
     await api(url);
+    const used = process.cpuUsage(cpu);
     times.push(performance.now() - s);
+    cpuTimes.push((used.user + used.system) / 1000);
   }
-  console.log(`| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${times.length} |`);
+  console.log(
+    `| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${pct(cpuTimes, 50).toFixed(1)} | ${times.length} | ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} |`,
+  );
 }
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels, store ${values.store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();

@@ -1,7 +1,7 @@
 import { shipCategory } from '../fleet/ship-types.js';
 import { DAY, HOUR } from '../platform/clock.js';
-import { HoursSketch, hoursBucketOf, registersOfText, registersToText, VesselSketch } from '../platform/sketches.js';
-import type { VoyageCellsTable } from '../store/schema.js';
+import { encodeHours, encodeRegisters, HoursSketch, hoursBucketOf, registersOfText, registersToText, VesselSketch } from '../platform/sketches.js';
+import type { VoyageCellsTable, VoyageLaneCellsTable } from '../store/schema.js';
 import type { VoyageRow } from './voyages.js';
 
 /**
@@ -15,7 +15,15 @@ export const EXACT_VOYAGES_PER_CELL = 64;
 /** The category of the voyages whose ship type is unknown: no ship-type filter matches it. */
 export const UNKNOWN_CATEGORY = 'unknown';
 
+/**
+ * A lane cell (docs/decisions/153: all ship categories together, for the answers without a ship-type filter)
+ * lists its voyages while it holds at most this many; beyond, its sketches cost a fixed amount to read, so
+ * the lanes of a large fleet's window cost about the same however many voyages they hold.
+ */
+export const EXACT_VOYAGES_PER_LANE_CELL = 16;
+
 export type VoyageCellRow = VoyageCellsTable;
+export type VoyageLaneCellRow = VoyageLaneCellsTable;
 
 /** A voyage as an exact cell lists it. */
 export interface CellVoyage {
@@ -46,15 +54,7 @@ export const weekStartOf = (t: number) => Math.floor((t - FIRST_MONDAY) / WEEK) 
  * so no cell holds it.
  */
 export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: readonly VoyageRow[]): VoyageCellRow[] {
-  const groups = new Map<string, VoyageRow[]>();
-  for (const v of voyages) {
-    if (v.arrival < v.departure) continue;
-    const key = `${v.from_port}|${v.to_port}|${categoryOf(v.ship_type)}`;
-    const list = groups.get(key);
-    if (list) list.push(v);
-    else groups.set(key, [v]);
-  }
-  return [...groups.values()].map((list) => {
+  return [...groupsOf(voyages, (v) => `${v.from_port}|${v.to_port}|${categoryOf(v.ship_type)}`)].map((list) => {
     const first = list[0]!;
     const exact = list.length <= EXACT_VOYAGES_PER_CELL;
     let facts: ExactFacts | ApproximateFacts;
@@ -69,27 +69,74 @@ export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: 
       }
       facts = { vessels: registersToText(vessels.toRegisters()), hours: [...hours.entries()] };
     }
-    return {
-      period_start: periodStart,
-      period_days: periodDays,
-      from_port: first.from_port,
-      to_port: first.to_port,
-      category: categoryOf(first.ship_type),
-      voyages: list.length,
-      simulated: list.filter((v) => v.simulated === 1).length,
-      max_arrival: Math.max(...list.map((v) => v.arrival)),
-      min_from_arrival: Math.min(...list.map((v) => v.from_arrival)),
-      min_duration_ms: Math.min(...list.map((v) => v.arrival - v.departure)),
-      exact: exact ? 1 : 0,
-      facts: JSON.stringify(facts),
-    };
+    return { period_start: periodStart, period_days: periodDays, ...boundsOf(list), category: categoryOf(first.ship_type), exact: exact ? 1 : 0, facts: JSON.stringify(facts) };
   });
+}
+
+/**
+ * The lane cells of the voyages that departed in one period (docs/decisions/153): as `cellsOfVoyages`, all
+ * ship categories in one cell, with EXACT_VOYAGES_PER_LANE_CELL, and the sketches as `encodeRegisters` and
+ * `encodeHours` write them (a fixed-size read, no JSON).
+ */
+export function laneCellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: readonly VoyageRow[]): VoyageLaneCellRow[] {
+  return [...groupsOf(voyages, (v) => `${v.from_port}|${v.to_port}`)].map((list) => {
+    const cell = { period_start: periodStart, period_days: periodDays, ...boundsOf(list) };
+    if (list.length <= EXACT_VOYAGES_PER_LANE_CELL) {
+      const facts: LaneCellVoyages = [list.map((v) => v.vsl_id), list.map((v) => v.arrival - v.departure), list.map((v) => (v.simulated === 1 ? 1 : 0))];
+      return { ...cell, voyage_list: JSON.stringify(facts), vessel_registers: null, hours_buckets: null };
+    }
+    const vessels = VesselSketch.ofRegisters(new Uint8Array(1 << 10));
+    const hours = new Map<number, number>();
+    for (const v of list) {
+      vessels.add(v.vsl_id);
+      const bucket = hoursBucketOf((v.arrival - v.departure) / HOUR);
+      hours.set(bucket, (hours.get(bucket) ?? 0) + 1);
+    }
+    return { ...cell, voyage_list: null, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours) };
+  });
+}
+
+/** The voyages of a period grouped by cell; one that arrived before it departed counts in no window, so in no cell. */
+function groupsOf(voyages: readonly VoyageRow[], keyOf: (v: VoyageRow) => string): Iterable<VoyageRow[]> {
+  const groups = new Map<string, VoyageRow[]>();
+  for (const v of voyages) {
+    if (v.arrival < v.departure) continue;
+    const key = keyOf(v);
+    const list = groups.get(key);
+    if (list) list.push(v);
+    else groups.set(key, [v]);
+  }
+  return groups.values();
+}
+
+/** What a window needs to know of a cell without reading its voyages: its counts and its bounds. */
+function boundsOf(list: readonly VoyageRow[]) {
+  let simulated = 0;
+  let maxArrival = -Infinity;
+  let minFromArrival = Infinity;
+  let minDuration = Infinity;
+  for (const v of list) {
+    if (v.simulated === 1) simulated++;
+    maxArrival = Math.max(maxArrival, v.arrival);
+    minFromArrival = Math.min(minFromArrival, v.from_arrival);
+    minDuration = Math.min(minDuration, v.arrival - v.departure);
+  }
+  return { from_port: list[0]!.from_port, to_port: list[0]!.to_port, voyages: list.length, simulated, max_arrival: maxArrival, min_from_arrival: minFromArrival, min_duration_ms: minDuration };
 }
 
 /** The voyages of an exact cell. */
 export function voyagesOfCell(facts: string): CellVoyage[] {
   return (JSON.parse(facts) as ExactFacts).map(([vslId, departure, arrival, fromArrival, simulated]) => ({ vslId, departure, arrival, fromArrival, simulated: simulated === 1 }));
 }
+
+/**
+ * The voyages of an exact lane cell, column by column: vessel ids, durations (ms) and simulated (1) or not
+ * (0). No arrival and no origin arrival: a reader uses the list only when the cell's bounds say all of its
+ * voyages count in the window, and reads the voyages themselves otherwise (docs/decisions/153).
+ */
+export type LaneCellVoyages = [string[], number[], Array<0 | 1>];
+
+export const voyagesOfLaneCell = (voyageList: string) => JSON.parse(voyageList) as LaneCellVoyages;
 
 /** The sketches of an approximate cell. */
 export function sketchesOfCell(facts: string): { vessels: VesselSketch; hours: HoursSketch } {

@@ -9,6 +9,8 @@ import { median } from './stats.js';
 
 const HLL_P = 10;
 const HLL_M = 1 << HLL_P;
+/** Registers of a vessel sketch. */
+export const HLL_REGISTERS = HLL_M;
 /** Ratio of consecutive hours buckets. */
 const HOURS_RATIO = 1.02;
 const LOG_RATIO = Math.log(HOURS_RATIO);
@@ -86,6 +88,11 @@ export class VesselSketch {
     return this.ids ? this.ids.size : estimateOf(this.registers!);
   }
 
+  /** Merges registers as `encodeRegisters` wrote them, without decoding them into a sketch first. */
+  mergeEncoded(encoded: string): void {
+    mergeEncodedRegisters(this.toRegisters(), encoded);
+  }
+
   /** The registers (the set's ids added to fresh ones while exact); the sketch is approximate from then on. */
   toRegisters(): Uint8Array {
     if (this.registers === null) {
@@ -101,10 +108,16 @@ export const hoursBucketOf = (hours: number) => (hours <= 0 ? ZERO_HOURS_BUCKET 
 /** The geometric middle of a bucket (0 for the bucket of no time). */
 const hoursOfBucket = (bucket: number) => (bucket === ZERO_HOURS_BUCKET ? 0 : HOURS_RATIO ** (bucket + 0.5));
 
+/** The buckets `mergeEncoded` counts in an array: from 1.02^-350 h (4 s) to 1.02^674 h (70 years). */
+const FIRST_PENDING_BUCKET = -350;
+const PENDING_BUCKETS = 1024;
+
 /** Voyage hours: the values, or counts per log bucket once an approximate part is merged in. */
 export class HoursSketch {
   private values: number[] | null = [];
   private buckets: Map<number, number> | null = null;
+  /** Counts merged by `mergeEncoded` not yet in `buckets`, from FIRST_PENDING_BUCKET on. */
+  private pending: Float64Array | null = null;
 
   static ofBuckets(buckets: Iterable<readonly [number, number]>): HoursSketch {
     const s = new HoursSketch();
@@ -128,13 +141,13 @@ export class HoursSketch {
       return;
     }
     const buckets = this.toBuckets();
-    for (const [bucket, n] of other.buckets!) buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
+    for (const [bucket, n] of other.toBuckets()) buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
   }
 
   /** The median (as platform/stats `median` on the values while exact; the middle of the middle bucket(s) beyond). */
   median(): number | null {
     if (this.values) return median(this.values);
-    const sorted = [...this.buckets!.entries()].sort((a, b) => a[0] - b[0]);
+    const sorted = [...this.toBuckets().entries()].sort((a, b) => a[0] - b[0]);
     const total = sorted.reduce((sum, [, n]) => sum + n, 0);
     if (total === 0) return null;
     const at = (rank: number) => {
@@ -154,7 +167,7 @@ export class HoursSketch {
     if (this.values) return this.values.filter((h) => h < hours).length;
     const limit = hoursBucketOf(hours);
     let n = 0;
-    for (const [bucket, count] of this.buckets!) if (bucket < limit) n += count;
+    for (const [bucket, count] of this.toBuckets()) if (bucket < limit) n += count;
     return n;
   }
 
@@ -166,7 +179,24 @@ export class HoursSketch {
       return s;
     }
     const limit = hoursBucketOf(hours);
-    return HoursSketch.ofBuckets([...this.buckets!.entries()].filter(([bucket]) => bucket >= limit));
+    return HoursSketch.ofBuckets([...this.toBuckets().entries()].filter(([bucket]) => bucket >= limit));
+  }
+
+  /**
+   * Merges buckets as `encodeHours` wrote them: counted in an array over the usual buckets (an update of the
+   * Map per pair would cost more than the rest of a cell's read), moved into the Map when the sketch is read.
+   */
+  mergeEncoded(encoded: string): void {
+    const buckets = this.toBuckets();
+    const pending = (this.pending ??= new Float64Array(PENDING_BUCKETS));
+    const bytes = Buffer.from(encoded, 'base64');
+    for (let i = 0; i + 8 <= bytes.length; i += 8) {
+      const bucket = bytes.readInt32LE(i);
+      const n = bytes.readInt32LE(i + 4);
+      const at = bucket - FIRST_PENDING_BUCKET;
+      if (at >= 0 && at < PENDING_BUCKETS) pending[at]! += n;
+      else buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
+    }
   }
 
   toBuckets(): Map<number, number> {
@@ -176,9 +206,55 @@ export class HoursSketch {
       this.buckets = new Map();
       for (const h of values) this.add(h);
     }
+    if (this.pending !== null) {
+      const pending = this.pending;
+      this.pending = null;
+      for (let at = 0; at < PENDING_BUCKETS; at++) if (pending[at]! > 0) this.buckets.set(at + FIRST_PENDING_BUCKET, (this.buckets.get(at + FIRST_PENDING_BUCKET) ?? 0) + pending[at]!);
+    }
     return this.buckets;
   }
 }
 
 export const registersToText = (registers: Uint8Array) => Buffer.from(registers).toString('base64');
 export const registersOfText = (text: string) => new Uint8Array(Buffer.from(text, 'base64'));
+
+/**
+ * Registers as text a cell can hold (docs/decisions/153): base64 of the 1,024 register bytes, or, while fewer
+ * than SPARSE_LIMIT registers are set, of 16-bit words `index << 5 | rank` (a rank is at most 23) for the set
+ * ones only. A reader tells them apart by length (a sparse list is shorter than the dense registers).
+ */
+const SPARSE_LIMIT = HLL_M / 4;
+const RANK_BITS = 5;
+
+export function encodeRegisters(registers: Uint8Array): string {
+  let set = 0;
+  for (const r of registers) if (r > 0) set++;
+  if (set >= SPARSE_LIMIT) return Buffer.from(registers.buffer, registers.byteOffset, registers.byteLength).toString('base64');
+  const words = Buffer.alloc(set * 2);
+  let at = 0;
+  for (let i = 0; i < HLL_M; i++) if (registers[i]! > 0) at = words.writeUInt16LE((i << RANK_BITS) | registers[i]!, at);
+  return words.toString('base64');
+}
+
+export function mergeEncodedRegisters(into: Uint8Array, encoded: string): void {
+  const bytes = Buffer.from(encoded, 'base64');
+  if (bytes.length === HLL_M) {
+    for (let i = 0; i < HLL_M; i++) if (bytes[i]! > into[i]!) into[i] = bytes[i]!;
+    return;
+  }
+  const rankMask = (1 << RANK_BITS) - 1;
+  for (let i = 0; i + 1 < bytes.length; i += 2) {
+    const word = bytes[i]! | (bytes[i + 1]! << 8);
+    const index = word >>> RANK_BITS;
+    const rank = word & rankMask;
+    if (rank > into[index]!) into[index] = rank;
+  }
+}
+
+/** Hours buckets as text a cell can hold: base64 of 32-bit little-endian (bucket, count) pairs. */
+export function encodeHours(buckets: ReadonlyMap<number, number>): string {
+  const pairs = Buffer.alloc(buckets.size * 8);
+  let at = 0;
+  for (const [bucket, n] of buckets) at = pairs.writeInt32LE(n, pairs.writeInt32LE(bucket, at));
+  return pairs.toString('base64');
+}

@@ -523,6 +523,29 @@ export interface VoyageCellsTable {
   facts: string;
 }
 
+/**
+ * The voyages summed per period and lane, all ship categories together (docs/decisions/153): what the lanes
+ * answers without a ship-type filter read. An exact cell lists its voyages (`voyage_list`, as voyage_cells'
+ * `facts`); an approximate one holds its vessels' HyperLogLog registers and its hours buckets, encoded
+ * (src/platform/sketches.ts `encodeRegisters`, `encodeHours`).
+ */
+export interface VoyageLaneCellsTable {
+  period_start: number;
+  /** 1: a day cell; 7: a week cell. */
+  period_days: number;
+  from_port: number;
+  to_port: number;
+  voyages: number;
+  simulated: number;
+  max_arrival: number;
+  min_from_arrival: number;
+  min_duration_ms: number;
+  /** The voyages of an exact cell (null: the cell is approximate). */
+  voyage_list: string | null;
+  vessel_registers: string | null;
+  hours_buckets: string | null;
+}
+
 /** Days whose voyage cells must be summed again (their voyages changed since); `version` counts the changes. */
 export interface VoyageCellDaysDirtyTable {
   day: number;
@@ -1156,6 +1179,7 @@ export interface Database {
   port_call_days: PortCallDaysTable;
   voyage_cells: VoyageCellsTable;
   voyage_cell_days_dirty: VoyageCellDaysDirtyTable;
+  voyage_lane_cells: VoyageLaneCellsTable;
   encounters: EncountersTable;
   port_areas: PortAreasTable;
   transits: TransitsTable;

@@ -20,6 +20,9 @@ export function createMemoryLanesRepo(calls: readonly VoyageCall[]): LanesRepo {
     async laneParts(w: WindowSpan, f: LanesFilter) {
       return lanePartsOfVoyages(await repo.voyagesForWindow(w, f));
     },
+    async datedLaneParts(w: WindowSpan, f: LanesFilter) {
+      return lanePartsOfVoyages(await repo.voyagesForWindow(w, f));
+    },
     async voyagesForWindow(w: WindowSpan, f: LanesFilter): Promise<Voyage[]> {
       return voyages
         .filter((v) => v.departure >= w.since && v.departure < w.until && v.arrival < w.until && v.arrival >= v.departure && v.from_arrival >= w.since - w.lookbackMs)

@@ -64,3 +64,20 @@ export async function storedVoyageCells(db: Db) {
     vessels: (JSON.parse(r.facts) as Array<[string]>).map((v) => v[0]).sort(),
   }));
 }
+
+/**
+ * Every stored lane cell (decision 153), day cells then week cells, as what it counts: key, voyages, simulated,
+ * vessels (sorted; null for an approximate cell, whose vessels are registers), with numbers as numbers on both stores.
+ */
+export async function storedVoyageLaneCells(db: Db) {
+  const rows = await db.selectFrom('voyage_lane_cells').selectAll().orderBy('period_days').orderBy('period_start').orderBy('from_port').orderBy('to_port').execute();
+  return rows.map((r) => ({
+    period_days: Number(r.period_days),
+    period_start: Number(r.period_start),
+    from_port: Number(r.from_port),
+    to_port: Number(r.to_port),
+    voyages: Number(r.voyages),
+    simulated: Number(r.simulated),
+    vessels: r.voyage_list === null ? null : (JSON.parse(r.voyage_list) as [string[]])[0].sort(),
+  }));
+}

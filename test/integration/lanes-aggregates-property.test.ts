@@ -5,7 +5,7 @@ import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PortCallWrite } from '../../src/features/events/events-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createMemoryLanesRepo } from '../helpers/lanes-memory-repo.js';
-import { storedCallDays, storedVoyageCalls, storedVoyageCells, storedVoyages } from '../helpers/voyage-rows.js';
+import { storedCallDays, storedVoyageCalls, storedVoyageCells, storedVoyageLaneCells, storedVoyages } from '../helpers/voyage-rows.js';
 import { shipCategory } from '../../src/fleet/ship-types.js';
 import type { VoyageRow } from '../../src/events/voyages.js';
 import { createLanesService } from '../../src/features/routes/lanes/lanes-service.js';
@@ -109,6 +109,18 @@ function cellsCountedFrom(voyages: readonly VoyageRow[]) {
   return [...cells.values()].map((c) => ({ ...c, vessels: c.vessels.sort() })).sort(byKey);
 }
 
+/** The lane cells (decision 153) counted here from the stored voyages: the cells above with every ship category together. */
+function laneCellsCountedFrom(voyages: readonly VoyageRow[]) {
+  const lanes = new Map<string, Omit<ReturnType<typeof cellsCountedFrom>[number], 'category'>>();
+  for (const { category: _category, ...cell } of cellsCountedFrom(voyages)) {
+    const key = [cell.period_days, cell.period_start, cell.from_port, cell.to_port].join('|');
+    const held = lanes.get(key);
+    if (held) lanes.set(key, { ...held, voyages: held.voyages + cell.voyages, simulated: held.simulated + cell.simulated, vessels: [...held.vessels, ...cell.vessels].sort() });
+    else lanes.set(key, cell);
+  }
+  return [...lanes.values()];
+}
+
 type Service = Record<string, (query: any, caller: Caller) => Promise<unknown>>;
 
 async function outcome(fn: () => Promise<unknown>): Promise<unknown> {
@@ -203,6 +215,7 @@ test('every lanes operation answers from the store what it answers over voyages 
     await store.db.deleteFrom('voyages').execute();
     await store.db.deleteFrom('port_call_days').execute();
     await store.db.deleteFrom('voyage_cells').execute();
+    await store.db.deleteFrom('voyage_lane_cells').execute();
     await store.db.deleteFrom('voyage_cell_days_dirty').execute();
     const rows = randomCalls(rand, 1 + Math.floor(rand() * 30));
     // written in shuffled chunks, as the runner writes them (not in order of vessel and arrival)
@@ -220,6 +233,8 @@ test('every lanes operation answers from the store what it answers over voyages 
     // every marked day summed (the runner's pass): the cells count the stored voyages
     await repo.sumMarkedVoyageCells();
     assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(await storedVoyages(store.db)), `store ${s}: voyage cells summed from marked days = cells counted from the voyages`);
+    // every lane cell of these stores is exact (at most EXACT_VOYAGES_PER_LANE_CELL voyages), so the answers compared above are exact
+    assert.deepEqual(await storedVoyageLaneCells(store.db), laneCellsCountedFrom(await storedVoyages(store.db)), `store ${s}: lane cells summed from marked days = cells counted from the voyages`);
 
     // what the runner kept is what a rebuild from all calls writes
     const kept = await storedVoyages(store.db);
@@ -233,8 +248,10 @@ test('every lanes operation answers from the store what it answers over voyages 
       `store ${s}: no empty cell is kept`,
     );
     assert.equal((await store.db.selectFrom('voyage_cells').select('period_start').execute()).length, 0, `store ${s}: a rebuild leaves the cells to be summed again`);
+    assert.equal((await store.db.selectFrom('voyage_lane_cells').select('period_start').execute()).length, 0, `store ${s}: a rebuild leaves the lane cells to be summed again`);
     await repo.sumMarkedVoyageCells();
     assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(rebuilt), `store ${s}: voyage cells after a rebuild = cells counted from the voyages`);
+    assert.deepEqual(await storedVoyageLaneCells(store.db), laneCellsCountedFrom(rebuilt), `store ${s}: lane cells after a rebuild = cells counted from the voyages`);
     assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);
   }
   assert.ok(compared >= STORES * 2 * 100, `compared ${compared} answers`);

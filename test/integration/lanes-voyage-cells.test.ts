@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Caller } from '../../src/access/principals.js';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
-import { EXACT_VOYAGES_PER_CELL } from '../../src/events/voyage-cells.js';
+import { EXACT_VOYAGES_PER_CELL, EXACT_VOYAGES_PER_LANE_CELL } from '../../src/events/voyage-cells.js';
 import { median } from '../../src/platform/stats.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
@@ -47,7 +47,7 @@ const call = (vslId: string, portId: number, arrival: number, departure: number,
 });
 
 test('a lane of one day beyond the exact cell size: exact voyages, estimated vessels and hours, flagged; exact again when the window cuts the cell', async () => {
-  assert.ok(VESSELS > 2 * EXACT_VOYAGES_PER_CELL);
+  assert.ok(VESSELS > 2 * EXACT_VOYAGES_PER_CELL && VESSELS > 2 * EXACT_VOYAGES_PER_LANE_CELL);
   const { services, store } = app.bosun.ctx;
   const routes = services.routes;
   const rotterdam = routes.resolvePlace('NLRTM', 'x').port!.port_id;
@@ -80,6 +80,16 @@ test('a lane of one day beyond the exact cell size: exact voyages, estimated ves
     [
       [1, 0, VESSELS],
       [7, 0, VESSELS],
+    ],
+  );
+
+  // and the lane cells (all ship categories, decision 153): sketches, no list
+  const laneCells = await store.db.selectFrom('voyage_lane_cells').select(['period_days', 'voyage_list', 'voyages']).orderBy('period_days').execute();
+  assert.deepEqual(
+    laneCells.map((c) => [Number(c.period_days), c.voyage_list, Number(c.voyages)]),
+    [
+      [1, null, VESSELS],
+      [7, null, VESSELS],
     ],
   );
 

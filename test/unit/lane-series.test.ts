@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { HoursSketch, VesselSketch } from '../../src/platform/sketches.js';
-import type { LaneParts } from '../../src/features/routes/lanes/lane-stats.js';
+import type { DatedLaneParts } from '../../src/features/routes/lanes/lane-stats.js';
 import { seriesOf, sumLanesPer, voyagesPer, voyagesPerLane } from '../../src/features/routes/lanes/lane-series.js';
 
 // ports 1 → 2 are 600 nm apart, 1 → 3 are 2 nm apart (one harbour), 1 → 4 have no position
@@ -10,7 +10,7 @@ const gcNm = (from: number, to: number) => (to === 2 ? 600 : to === 3 ? 2 : null
 const T0 = 20_000 * DAY;
 const voyage = (vslId: string, departure: number, hours: number, category = 'cargo') => ({ vslId, departure, hours, simulated: false, category });
 
-const parts: LaneParts[] = [
+const parts: DatedLaneParts[] = [
   {
     from: 1,
     to: 2,
@@ -60,7 +60,7 @@ test('sumLanesPer sums each key as the window is summed: vessels and hours of th
 test('an approximate cell is counted whole in the key of its period; a key that cuts its period is refused', () => {
   const hours = new HoursSketch();
   for (const h of [1, 20, 20, 30]) hours.add(h);
-  const cell: LaneParts = {
+  const cell: DatedLaneParts = {
     from: 1,
     to: 2,
     exact: [],

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { HoursSketch, VesselSketch } from '../../src/platform/sketches.js';
+import { encodeHours, encodeRegisters, HoursSketch, VesselSketch } from '../../src/platform/sketches.js';
 import { median } from '../../src/platform/stats.js';
 
 test('VesselSketch: exact while only ids were added, within 3 standard errors (3 × 3.3 %) once registers are merged in', () => {
@@ -50,4 +50,38 @@ test('HoursSketch: the median of the values while exact, within 1 % relative fro
   assert.equal(zeros.median(), 0);
   assert.equal(zeros.countBelow(1), 2);
   assert.equal(zeros.withoutBelow(1).countBelow(1_000), 1);
+});
+
+test('encoded registers (sparse while few are set, dense beyond) and hours buckets merge as the sketches they encode', () => {
+  for (const n of [1, 20, 200, 5_000]) {
+    const cell = new VesselSketch();
+    for (let i = 0; i < n; i++) cell.add(`cell-${i}`);
+    const registers = cell.toRegisters();
+    const encoded = encodeRegisters(registers);
+    // sparse: 2 bytes per register set (base64: 4 characters per 3 bytes); dense: the 1,024 registers
+    const set = registers.filter((r) => r > 0).length;
+    assert.equal(Buffer.from(encoded, 'base64').length, set < 256 ? 2 * set : 1024, `${n} vessels`);
+    const viaText = new VesselSketch();
+    viaText.add('other');
+    viaText.mergeEncoded(encoded);
+    const direct = new VesselSketch();
+    direct.add('other');
+    direct.merge(VesselSketch.ofRegisters(registers));
+    assert.deepEqual(viaText.toRegisters(), direct.toRegisters(), `${n} vessels`);
+  }
+  const buckets = new Map([
+    [-100_000, 2],
+    [3, 1],
+    [170, 40],
+  ]);
+  const hours = HoursSketch.ofBuckets([[3, 5]]);
+  hours.mergeEncoded(encodeHours(buckets));
+  assert.deepEqual(
+    [...hours.toBuckets().entries()].sort((a, b) => a[0] - b[0]),
+    [
+      [-100_000, 2],
+      [3, 6],
+      [170, 40],
+    ],
+  );
 });

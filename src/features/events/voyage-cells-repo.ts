@@ -1,20 +1,21 @@
 import { sql } from 'kysely';
-import { cellsOfVoyages, dayStartOf, WEEK, weekStartOf } from '../../events/voyage-cells.js';
+import { cellsOfVoyages, dayStartOf, laneCellsOfVoyages, WEEK, weekStartOf } from '../../events/voyage-cells.js';
 import type { VoyageRow } from '../../events/voyages.js';
 import { DAY } from '../../platform/clock.js';
 import type { Db } from '../../store/db.js';
 import type { Executor } from '../../store/transaction.js';
 
 /**
- * Keeps `voyage_cells` in step with `voyages` (docs/decisions/149) without summing anything on a write: a
- * write of voyages marks the UTC days of the departures it removed or added (one upsert per distinct day,
- * in the writer's executor); a marked day's week (its day cells and its week cell) is summed again from that
- * week's voyages by the event runner's pass after it writes, or by the first lanes read whose window holds it.
+ * Keeps `voyage_cells` and `voyage_lane_cells` in step with `voyages` (docs/decisions/149 and 153) without
+ * summing anything on a write: a write of voyages marks the UTC days of the departures it removed or added (one
+ * upsert per distinct day, in the writer's executor); a marked day's week (its day cells and its week cell, in
+ * both tables) is summed again from that week's voyages by the event runner's pass after it writes, or by the
+ * first lanes read whose window holds it.
  */
 
 /** Days per upsert of the marks (2 parameters each). */
 const CHUNK = 400;
-/** Cells per insert (12 columns each). */
+/** Cells per insert (12 or 13 columns each). */
 const CELLS_PER_INSERT = 80;
 
 /** Marks the days (each the start of a UTC day) whose voyages changed. */
@@ -31,6 +32,7 @@ export async function markCellDaysDirty(ex: Executor, days: Iterable<number>): P
 /** Marks every day that holds a voyage (after the voyages were written again from all calls). */
 export async function markAllCellDaysDirty(ex: Executor): Promise<void> {
   await ex.deleteFrom('voyage_cells').execute();
+  await ex.deleteFrom('voyage_lane_cells').execute();
   const rows = await ex
     .selectFrom('voyages')
     .select(sql<number>`(departure / ${sql.lit(DAY)}) * ${sql.lit(DAY)}`.as('day'))
@@ -44,7 +46,8 @@ export async function markAllCellDaysDirty(ex: Executor): Promise<void> {
 
 /**
  * Sums the cells of marked days again, a week at a time: the ISO week of a marked day is read once (its
- * voyages, by departure) and its seven day cells and its week cell written again, in one transaction.
+ * voyages, by departure) and its seven day cells and its week cell written again in both tables, in one
+ * transaction.
  */
 export function createVoyageCellsKeeper(db: Db) {
   const inFlight = new Map<number, Promise<void>>();
@@ -82,11 +85,13 @@ export function createVoyageCellsKeeper(db: Db) {
         else byDay.set(day, [v]);
       }
       const cells = [...cellsOfVoyages(weekStart, 7, rows), ...[...byDay.entries()].flatMap(([day, list]) => cellsOfVoyages(day, 1, list))];
-      await trx
-        .deleteFrom('voyage_cells')
-        .where('period_start', '>=', weekStart)
-        .where('period_start', '<', weekStart + WEEK)
-        .execute();
+      const laneCells = [...laneCellsOfVoyages(weekStart, 7, rows), ...[...byDay.entries()].flatMap(([day, list]) => laneCellsOfVoyages(day, 1, list))];
+      for (const table of ['voyage_cells', 'voyage_lane_cells'] as const)
+        await trx
+          .deleteFrom(table)
+          .where('period_start', '>=', weekStart)
+          .where('period_start', '<', weekStart + WEEK)
+          .execute();
       for (let i = 0; i < cells.length; i += CELLS_PER_INSERT)
         await trx
           .insertInto('voyage_cells')
@@ -101,6 +106,23 @@ export function createVoyageCellsKeeper(db: Db) {
               min_duration_ms: eb.ref('excluded.min_duration_ms'),
               exact: eb.ref('excluded.exact'),
               facts: eb.ref('excluded.facts'),
+            })),
+          )
+          .execute();
+      for (let i = 0; i < laneCells.length; i += CELLS_PER_INSERT)
+        await trx
+          .insertInto('voyage_lane_cells')
+          .values(laneCells.slice(i, i + CELLS_PER_INSERT))
+          .onConflict((oc) =>
+            oc.columns(['period_start', 'period_days', 'from_port', 'to_port']).doUpdateSet((eb) => ({
+              voyages: eb.ref('excluded.voyages'),
+              simulated: eb.ref('excluded.simulated'),
+              max_arrival: eb.ref('excluded.max_arrival'),
+              min_from_arrival: eb.ref('excluded.min_from_arrival'),
+              min_duration_ms: eb.ref('excluded.min_duration_ms'),
+              voyage_list: eb.ref('excluded.voyage_list'),
+              vessel_registers: eb.ref('excluded.vessel_registers'),
+              hours_buckets: eb.ref('excluded.hours_buckets'),
             })),
           )
           .execute();

@@ -40,6 +40,7 @@ import * as portAreaCorrections from './20261128T0400_port_area_corrections.js';
 import * as voyages from './20261128T0500_voyages.js';
 import * as portCallDays from './20261128T0600_port_call_days.js';
 import * as voyageCells from './20261129T0700_voyage_cells.js';
+import * as voyageLaneCells from './20261129T0800_voyage_lane_cells.js';
 import * as transitCells from './20261129T1000_transit_cells.js';
 
 export interface BosunMigration {
@@ -88,5 +89,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261128T0500_voyages': voyages,
   '20261128T0600_port_call_days': portCallDays,
   '20261129T0700_voyage_cells': voyageCells,
+  '20261129T0800_voyage_lane_cells': voyageLaneCells,
   '20261129T1000_transit_cells': transitCells,
 };

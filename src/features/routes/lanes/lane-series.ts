@@ -1,6 +1,6 @@
 import { DAY } from '../../../platform/clock.js';
 import { laneKey, sameHarbour, tooFast } from './lanes-facts.js';
-import { sumLanes, type LaneParts, type LaneStats, type SummedLanes } from './lane-stats.js';
+import { sumLanes, type DatedLaneParts, type LaneStats, type SummedLanes } from './lane-stats.js';
 
 /**
  * The window's lanes per key of departure (docs/decisions/154): a period of departure, a ship category or
@@ -10,11 +10,11 @@ import { sumLanes, type LaneParts, type LaneStats, type SummedLanes } from './la
  * each key keeps its parts, to be split again (by ship category within a week). Pure: no store, no clock.
  */
 export function sumLanesPer<K extends number | string>(
-  parts: readonly LaneParts[],
+  parts: readonly DatedLaneParts[],
   keyOf: (departure: number, category: string) => K | null,
   gcNm: (from: number, to: number) => number | null,
-): Map<K, SummedLanes & { parts: LaneParts[] }> {
-  const split = new Map<K, Map<string, LaneParts>>();
+): Map<K, SummedLanes & { parts: DatedLaneParts[] }> {
+  const split = new Map<K, Map<string, DatedLaneParts>>();
   const partOf = (key: K, from: number, to: number) => {
     let lanes = split.get(key);
     if (!lanes) split.set(key, (lanes = new Map()));
@@ -56,7 +56,7 @@ export const seriesOf = <K>(perKey: ReadonlyMap<K, number>, n: number, keyAt: (k
  * must lie within one key) as `sumLanes` counts it.
  */
 export function voyagesPerLane<K extends number | string>(
-  parts: readonly LaneParts[],
+  parts: readonly DatedLaneParts[],
   keyOf: (departure: number, category: string) => K | null,
   gcNm: (from: number, to: number) => number | null,
 ): Map<string, { from: number; to: number; counts: Map<K, number> }> {
@@ -86,7 +86,7 @@ export function voyagesPerLane<K extends number | string>(
 
 /** voyagesPerLane summed over the lanes. */
 export function voyagesPer<K extends number | string>(
-  parts: readonly LaneParts[],
+  parts: readonly DatedLaneParts[],
   keyOf: (departure: number, category: string) => K | null,
   gcNm: (from: number, to: number) => number | null,
 ): Map<K, number> {

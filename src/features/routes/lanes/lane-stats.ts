@@ -14,19 +14,25 @@ export interface PartVoyage {
   vslId: string;
   hours: number;
   simulated: boolean;
-  /** When it departed and its ship category: what the answers bucketed by period or category split on. */
+}
+
+/** A voyage of an exact part with when it departed and its ship category: what the answers bucketed by period or category split on. */
+export interface DatedPartVoyage extends PartVoyage {
   departure: number;
   category: string;
 }
 
-/** An approximate cell, whole in the window. */
+/** An approximate cell (or lane cells merged), whole in the window. */
 export interface ApproximatePart {
   voyages: number;
   simulated: number;
   minHours: number;
   vessels: VesselSketch;
   hours: HoursSketch;
-  /** The cell's period (its voyages departed in [periodStart, periodStart + periodDays days)) and ship category. */
+}
+
+/** An approximate cell with its period (its voyages departed in [periodStart, periodStart + periodDays days)) and ship category. */
+export interface DatedApproximatePart extends ApproximatePart {
   periodStart: number;
   periodDays: number;
   category: string;
@@ -38,6 +44,12 @@ export interface LaneParts {
   to: number;
   exact: PartVoyage[];
   approximate: ApproximatePart[];
+}
+
+/** LaneParts whose every part is dated (docs/decisions/154): read from the cells per ship category. */
+export interface DatedLaneParts extends LaneParts {
+  exact: DatedPartVoyage[];
+  approximate: DatedApproximatePart[];
 }
 
 export interface LaneStats {
@@ -57,8 +69,8 @@ export interface SummedLanes {
 }
 
 /** The parts of voyages listed one by one (a store without cells, and the cells' own fallback). */
-export function lanePartsOfVoyages(voyages: readonly Voyage[]): LaneParts[] {
-  const lanes = new Map<string, LaneParts>();
+export function lanePartsOfVoyages(voyages: readonly Voyage[]): DatedLaneParts[] {
+  const lanes = new Map<string, DatedLaneParts>();
   for (const v of voyages) {
     const key = `${v.from}>${v.to}`;
     let lane = lanes.get(key);
@@ -106,8 +118,10 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
     }
     if (lane.voyages > 0) lanes.push(lane);
   }
-  const vessels = new Map(lanes.map((l) => [l, l.vessels.count()]));
-  lanes.sort((a, b) => b.voyages - a.voyages || vessels.get(b)! - vessels.get(a)! || a.from - b.from || a.to - b.to);
+  // a lane's vessels are counted only when its voyages tie with another lane's (a count of registers is not free)
+  const vessels = new Map<LaneStats, number>();
+  const vesselsOf = (lane: LaneStats) => vessels.get(lane) ?? vessels.set(lane, lane.vessels.count()).get(lane)!;
+  lanes.sort((a, b) => b.voyages - a.voyages || vesselsOf(b) - vesselsOf(a) || a.from - b.from || a.to - b.to);
   return { lanes, leftOut, approximate };
 }
 

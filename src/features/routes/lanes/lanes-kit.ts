@@ -9,10 +9,10 @@ import type { PortRecord } from '../../ports/port-table.js';
 import { correctedPortFlags, type PortsService } from '../../ports/ports-service.js';
 import type { RoutesService } from '../routes-service.js';
 import { flagsFor } from '../../vessels/vessel-views.js';
-import type { LanesRepo, WindowSpan } from './lanes-repo.js';
+import type { LanesFilter, LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
-import { sumLanes, totalsOf, type LaneParts, type LaneStats } from './lane-stats.js';
+import { sumLanes, totalsOf, type DatedLaneParts, type LaneParts, type LaneStats } from './lane-stats.js';
 import { sumLanesPer, voyagesPer, voyagesPerLane } from './lane-series.js';
 import { distanceNm } from '../../../geo/distance.js';
 
@@ -67,15 +67,15 @@ export function createLanesKit(deps: LanesDeps) {
     return a && b && a.lat !== null && a.lon !== null && b.lat !== null && b.lon !== null ? distanceNm(a.lat, a.lon, b.lat, b.lon) : null;
   };
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
-  const lanesOfWindow = async (
+  const lanesOfWindow = async <P extends LaneParts>(
     window: Window,
     shipType: ShipCategory | undefined,
     scope: Omit<LoadScope, 'noVoyages'>,
-    read: { approximateDays?: boolean },
-  ): Promise<{ facts: LaneFacts; parts: LaneParts[] }> => {
+    read: (w: WindowSpan, f: LanesFilter) => Promise<P[]>,
+  ): Promise<{ facts: LaneFacts; parts: P[] }> => {
     await deps.events.voyageCellsUpToDate({ from: window.since, to: window.until });
     const [parts, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
-      deps.repo.laneParts(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }, read),
+      read(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
       deps.repo.callsInWindow(span(window)),
       deps.events.analysedUpTo(),
       deps.repo.firstArrival(),
@@ -123,24 +123,24 @@ export function createLanesKit(deps: LanesDeps) {
      * window (of the ship type and scope) after the plausibility rule, and the count of its calls.
      */
     async loadLanes(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}): Promise<LaneFacts> {
-      return (await lanesOfWindow(window, shipType, scope, {})).facts;
+      return (await lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.laneParts(w, f))).facts;
     },
     /**
      * loadLanes with the parts it summed, an approximate week cell read as its days, for answers that split the
      * window by day, week or ship category (lane-series, docs/decisions/154).
      */
     async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}) {
-      return lanesOfWindow(window, shipType, scope, { approximateDays: true });
+      return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f));
     },
     /** The lanes of the parts per key of departure (a period, a ship category; null: left out), summed as the window's are. */
-    lanesPer<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
+    lanesPer<K extends number | string>(parts: readonly DatedLaneParts[], keyOf: (departure: number, category: string) => K | null) {
       return sumLanesPer(parts, keyOf, greatCircleNm);
     },
     /** The voyages the lanes count in the parts per key of departure and ship category (null: not counted), over all lanes or per lane. */
-    voyagesPer<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
+    voyagesPer<K extends number | string>(parts: readonly DatedLaneParts[], keyOf: (departure: number, category: string) => K | null) {
       return voyagesPer(parts, keyOf, greatCircleNm);
     },
-    voyagesPerLane<K extends number | string>(parts: readonly LaneParts[], keyOf: (departure: number, category: string) => K | null) {
+    voyagesPerLane<K extends number | string>(parts: readonly DatedLaneParts[], keyOf: (departure: number, category: string) => K | null) {
       return voyagesPerLane(parts, keyOf, greatCircleNm);
     },
     windowView,

@@ -1,8 +1,9 @@
 import { sql } from 'kysely';
-import { categoryOf, sketchesOfCell, voyagesOfCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
+import { categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
+import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
-import type { LaneParts } from './lane-stats.js';
+import type { DatedLaneParts, LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
 
 /** Which voyages or calls one answer reads: ship-type codes (null: all), and an origin, destination or port touched. */
@@ -26,6 +27,18 @@ const NO_SHIP_TYPE = -1000;
 /** The ship categories of a filter's codes (an empty list: a category no cell has). */
 const categoriesOf = (list: readonly number[]) => (list.length > 0 ? [...new Set(list.map(categoryOf))] : ['none']);
 
+/** The window's whole ISO weeks as week cells, its other days (at most six at each end) as day cells: [period days, from, to). */
+function periodsOf(w: WindowSpan): Array<[1 | 7, number, number]> {
+  const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
+  const weeksEnd = weekStartOf(w.until);
+  if (firstWeek >= weeksEnd) return [[1, w.since, w.until]];
+  return [
+    [1, w.since, firstWeek],
+    [7, firstWeek, weeksEnd],
+    [1, weeksEnd, w.until],
+  ];
+}
+
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
   if (w.since % DAY !== 0 || w.until % DAY !== 0 || w.lookbackMs % DAY !== 0) throw new Error('lanes: a window of the call counts must have whole-day bounds');
@@ -37,6 +50,152 @@ function wholeDays(w: WindowSpan): void {
  * decision 138), never the window's calls themselves.
  */
 export function createLanesRepo(db: Db) {
+  /** Lanes keyed by origin, then destination (no key text built per cell read). */
+  function laneMap<P extends LaneParts>(create: (from: number, to: number) => P) {
+    const lanes = new Map<number, Map<number, P>>();
+    return {
+      laneOf(from: number, to: number): P {
+        let byTo = lanes.get(from);
+        if (!byTo) lanes.set(from, (byTo = new Map()));
+        let lane = byTo.get(to);
+        if (!lane) byTo.set(to, (lane = create(from, to)));
+        return lane;
+      },
+      all: (): P[] => [...lanes.values()].flatMap((byTo) => [...byTo.values()]),
+    };
+  }
+
+  /** The lane cells (all ship categories; docs/decisions/153): approximate cells merged per lane as they are read. */
+  async function laneCellParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
+    const earliestOrigin = w.since - w.lookbackMs;
+    const lanes = laneMap((from, to): LaneParts => ({ from, to, exact: [], approximate: [] }));
+    const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
+    const laneCellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number }) => {
+      let q = db
+        .selectFrom('voyage_lane_cells')
+        .select([
+          'period_start',
+          'period_days',
+          'from_port',
+          'to_port',
+          'voyages',
+          'simulated',
+          'max_arrival',
+          'min_from_arrival',
+          'min_duration_ms',
+          'voyage_list',
+          'vessel_registers',
+          'hours_buckets',
+        ])
+        .where('period_start', '>=', from)
+        .where('period_start', '<', to)
+        .where('period_days', '=', periodDays);
+      if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to);
+      if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+      if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+      if (f.touching !== undefined) {
+        const p = f.touching;
+        q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+      }
+      return q.execute();
+    };
+    type LaneCellRow = Awaited<ReturnType<typeof laneCellsIn>>[number];
+    // cells not whole in the window: read after the others (their days, or their voyages)
+    const cut: LaneCellRow[] = [];
+    const add = (cell: LaneCellRow): void => {
+      if (!wholeInWindow(cell)) {
+        cut.push(cell);
+        return;
+      }
+      const lane = lanes.laneOf(Number(cell.from_port), Number(cell.to_port));
+      if (cell.voyage_list !== null) {
+        const [vessels, durations, simulated] = voyagesOfLaneCell(cell.voyage_list);
+        for (let i = 0; i < vessels.length; i++) lane.exact.push({ vslId: vessels[i]!, hours: durations[i]! / HOUR, simulated: simulated[i] === 1 });
+        return;
+      }
+      let part = lane.approximate[0];
+      if (!part) lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)), hours: HoursSketch.ofBuckets([]) }));
+      part.voyages += Number(cell.voyages);
+      part.simulated += Number(cell.simulated);
+      part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
+      part.vessels.mergeEncoded(cell.vessel_registers!);
+      part.hours.mergeEncoded(cell.hours_buckets!);
+    };
+    for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
+    // a week cut by the window: its day cells; a day cut: its voyages, one read per day for all of its lanes
+    const cutLanesPerDay = new Map<number, Set<string>>();
+    while (cut.length > 0) {
+      const cell = cut.pop()!;
+      const start = Number(cell.period_start);
+      if (Number(cell.period_days) === 7) for (const day of await laneCellsIn(1, start, start + WEEK, { from: Number(cell.from_port), to: Number(cell.to_port) })) add(day);
+      else cutLanesPerDay.set(start, (cutLanesPerDay.get(start) ?? new Set()).add(`${cell.from_port}>${cell.to_port}`));
+    }
+    for (const [dayStart, laneKeys] of cutLanesPerDay) {
+      const voyages = await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, f);
+      for (const v of voyages)
+        if (v.departure < dayStart + DAY && laneKeys.has(`${v.from}>${v.to}`))
+          lanes.laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+    }
+    return lanes.all();
+  }
+
+  /**
+   * The cells per ship category (docs/decisions/149), every part dated; `approximateDays`: an approximate week
+   * cell is read as its day cells.
+   */
+  async function categoryCellParts(w: WindowSpan, f: LanesFilter, approximateDays: boolean): Promise<DatedLaneParts[]> {
+    const earliestOrigin = w.since - w.lookbackMs;
+    const lanes = laneMap((from, to): DatedLaneParts => ({ from, to, exact: [], approximate: [] }));
+    const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
+      let q = db
+        .selectFrom('voyage_cells')
+        .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
+        .where('period_start', '>=', from)
+        .where('period_start', '<', to)
+        .where('period_days', '=', periodDays);
+      if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to).where('category', '=', lane.category);
+      if (f.shipTypes !== null) q = q.where('category', 'in', categoriesOf(f.shipTypes));
+      if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+      if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+      if (f.touching !== undefined) {
+        const p = f.touching;
+        q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+      }
+      return q.execute();
+    };
+    type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
+    const add = async (cell: CellRow): Promise<void> => {
+      const lane = lanes.laneOf(Number(cell.from_port), Number(cell.to_port));
+      const start = Number(cell.period_start);
+      if (Number(cell.exact) === 1) {
+        for (const v of voyagesOfCell(cell.facts))
+          if (v.arrival < w.until && v.fromArrival >= earliestOrigin)
+            lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
+      } else if (!(approximateDays && Number(cell.period_days) === 7) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+        lane.approximate.push({
+          voyages: Number(cell.voyages),
+          simulated: Number(cell.simulated),
+          minHours: Number(cell.min_duration_ms) / HOUR,
+          ...sketchesOfCell(cell.facts),
+          periodStart: start,
+          periodDays: Number(cell.period_days),
+          category: cell.category,
+        });
+      } else if (Number(cell.period_days) === 7) {
+        // some of the week's voyages do not count in this window (or the answer splits it by day): its days, one by one
+        for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
+      } else {
+        // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
+        const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
+        for (const v of voyages)
+          if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category)
+            lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
+      }
+    };
+    for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) await add(cell);
+    return lanes.all();
+  }
+
   const repo = {
     /**
      * Voyages that departed in [since, until) and arrived by until (not before they departed), from an
@@ -73,75 +232,25 @@ export function createLanesRepo(db: Db) {
 
     /**
      * The window's voyages (as voyagesForWindow selects them) summed per lane from the voyage cells
-     * (docs/decisions/149; the caller brings the window's cells up to date first): the window's whole ISO
-     * weeks are read from week cells, its other days from day cells. An exact cell gives its voyages that
-     * count; an approximate one its sketches when all its voyages count, else its day cells (for a week)
-     * or its voyages (for a day) are read instead. For answers split by period (docs/decisions/154),
-     * `read.approximateDays` reads an approximate week cell as its day cells (an exact part lists each voyage's
-     * departure; an approximate one then lies in one UTC day).
+     * (docs/decisions/149 and 153; the caller brings the window's cells up to date first): the window's whole
+     * ISO weeks are read from week cells, its other days from day cells; the lane cells (all ship categories)
+     * when no ship type is asked for, the cells per ship category otherwise. An exact cell gives its voyages
+     * that count; an approximate one its sketches when all its voyages count (merged per lane as they are
+     * read), else its day cells (for a week) or its voyages (for a day) are read instead.
      */
-    async laneParts(w: WindowSpan, f: LanesFilter, read: { approximateDays?: boolean } = {}): Promise<LaneParts[]> {
+    async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
-      const earliestOrigin = w.since - w.lookbackMs;
-      const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
-        let q = db
-          .selectFrom('voyage_cells')
-          .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
-          .where('period_start', '>=', from)
-          .where('period_start', '<', to)
-          .where('period_days', '=', periodDays);
-        if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to).where('category', '=', lane.category);
-        if (f.shipTypes !== null) q = q.where('category', 'in', categoriesOf(f.shipTypes));
-        if (f.from !== undefined) q = q.where('from_port', '=', f.from);
-        if (f.to !== undefined) q = q.where('to_port', '=', f.to);
-        if (f.touching !== undefined) {
-          const p = f.touching;
-          q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
-        }
-        return q.execute();
-      };
-      type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
-      const lanes = new Map<string, LaneParts>();
-      const laneOf = (from: number, to: number) => {
-        const key = `${from}>${to}`;
-        let lane = lanes.get(key);
-        if (!lane) lanes.set(key, (lane = { from, to, exact: [], approximate: [] }));
-        return lane;
-      };
-      const add = async (cell: CellRow): Promise<void> => {
-        const lane = laneOf(Number(cell.from_port), Number(cell.to_port));
-        const start = Number(cell.period_start);
-        if (Number(cell.exact) === 1) {
-          for (const v of voyagesOfCell(cell.facts))
-            if (v.arrival < w.until && v.fromArrival >= earliestOrigin)
-              lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
-        } else if (!(read.approximateDays && Number(cell.period_days) === 7) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
-          lane.approximate.push({
-            voyages: Number(cell.voyages),
-            simulated: Number(cell.simulated),
-            minHours: Number(cell.min_duration_ms) / HOUR,
-            ...sketchesOfCell(cell.facts),
-            periodStart: start,
-            periodDays: Number(cell.period_days),
-            category: cell.category,
-          });
-        } else if (Number(cell.period_days) === 7) {
-          // some of the week's voyages do not count in this window (or the answer splits it by day): its days, one by one
-          for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
-        } else {
-          // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
-          const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
-          for (const v of voyages)
-            if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category)
-              lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
-        }
-      };
-      const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
-      const weeksEnd = weekStartOf(w.until);
-      const cells =
-        firstWeek < weeksEnd ? [...(await cellsIn(1, w.since, firstWeek)), ...(await cellsIn(7, firstWeek, weeksEnd)), ...(await cellsIn(1, weeksEnd, w.until))] : await cellsIn(1, w.since, w.until);
-      for (const cell of cells) await add(cell);
-      return [...lanes.values()];
+      return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(w, f, false);
+    },
+
+    /**
+     * laneParts for answers split by period or ship category (docs/decisions/154): always the cells per ship
+     * category, every exact voyage with its departure and category, an approximate week cell read as its day
+     * cells (an approximate part then lies in one UTC day).
+     */
+    async datedLaneParts(w: WindowSpan, f: LanesFilter): Promise<DatedLaneParts[]> {
+      wholeDays(w);
+      return categoryCellParts(w, f, true);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */
