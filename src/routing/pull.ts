@@ -24,18 +24,20 @@ interface CoarseCells {
   sea: Uint8Array;
   /** openSeaRings's answer (-2 not yet asked). */
   openRings: Int8Array;
+  /** openSeaRadiusKm's answer for a point of the cell (NaN not yet asked): it depends on the cell alone. */
+  openRadiusKm: Float64Array;
 }
 const coarseByLand = new WeakMap<LandIndex, CoarseCells>();
 /** The land index asked last and its cells: a WeakMap look-up per cell visited costs more than the visit (decision 152). */
 let lastLand: LandIndex | null = null;
-let lastCells: CoarseCells = { sea: new Uint8Array(0), openRings: new Int8Array(0) };
+let lastCells: CoarseCells = { sea: new Uint8Array(0), openRings: new Int8Array(0), openRadiusKm: new Float64Array(0) };
 
 function coarseCells(land: LandIndex): CoarseCells {
   if (land === lastLand) return lastCells;
   let cells = coarseByLand.get(land);
   if (cells === undefined) {
     const count = (360 / COARSE_DEG) * (180 / COARSE_DEG);
-    cells = { sea: new Uint8Array(count), openRings: new Int8Array(count).fill(-2) };
+    cells = { sea: new Uint8Array(count), openRings: new Int8Array(count).fill(-2), openRadiusKm: new Float64Array(count).fill(NaN) };
     coarseByLand.set(land, cells);
   }
   lastLand = land;
@@ -106,11 +108,16 @@ function ringAtSea(land: LandIndex, cx: number, cy: number, k: number): boolean 
 function openSeaRadiusKm(land: LandIndex, lon: number, lat: number): number {
   const cx = Math.min(360 / COARSE_DEG - 1, Math.max(0, Math.floor((normalizeLon(lon) + 180) / COARSE_DEG)));
   const cy = Math.min(180 / COARSE_DEG - 1, Math.max(0, Math.floor((lat + 90) / COARSE_DEG)));
-  const k = openSeaRings(land, cx, cy);
-  if (k <= 0) return 0;
-  const maxLat = Math.max(Math.abs(-90 + (cy - k) * COARSE_DEG), Math.abs(-90 + (cy + k + 1) * COARSE_DEG));
-  const blockKm = (2 * EARTH_RADIUS_M * Math.cos(maxLat * RAD) * Math.sin((k * COARSE_DEG * RAD) / 2)) / 1000;
-  return Math.max(0, blockKm - CHORD_STRAY_KM);
+  const radii = coarseCells(land).openRadiusKm;
+  const at = cy * (360 / COARSE_DEG) + cx;
+  let radiusKm = radii[at]!;
+  if (Number.isNaN(radiusKm)) {
+    const k = openSeaRings(land, cx, cy);
+    const maxLat = Math.max(Math.abs(-90 + (cy - k) * COARSE_DEG), Math.abs(-90 + (cy + k + 1) * COARSE_DEG));
+    radiusKm = k <= 0 ? 0 : Math.max(0, (2 * EARTH_RADIUS_M * Math.cos(maxLat * RAD) * Math.sin((k * COARSE_DEG * RAD) / 2)) / 1000 - CHORD_STRAY_KM);
+    radii[at] = radiusKm;
+  }
+  return radiusKm;
 }
 
 /** Chord ends of the test under way (the test is not re-entered). */
