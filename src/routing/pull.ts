@@ -17,16 +17,36 @@ import { LAND_CELL_DEG, type LandIndex } from '../geo/land.js';
 const CHORD_KM = 25;
 /** Land this close (km) to either end of a segment is not counted: the ends are network points on the coast. */
 export const PULL_END_ALLOWANCE_KM = 0.3;
-/** Coarse cells (degrees) known to be all sea, per land index: 1 sea, 2 not (0 not yet asked). */
+/** Coarse cells (degrees): per land index, whether each is all sea, and its open-sea rings (decision 144). */
 const COARSE_DEG = 1;
-const coarseByLand = new WeakMap<LandIndex, Uint8Array>();
+interface CoarseCells {
+  /** 1 all sea, 2 not (0 not yet asked). */
+  sea: Uint8Array;
+  /** openSeaRings's answer (-2 not yet asked). */
+  openRings: Int8Array;
+  /** openSeaRadiusKm's answer for a point of the cell (NaN not yet asked): it depends on the cell alone. */
+  openRadiusKm: Float64Array;
+}
+const coarseByLand = new WeakMap<LandIndex, CoarseCells>();
+/** The land index asked last and its cells: a WeakMap look-up per cell visited costs more than the visit (decision 152). */
+let lastLand: LandIndex | null = null;
+let lastCells: CoarseCells = { sea: new Uint8Array(0), openRings: new Int8Array(0), openRadiusKm: new Float64Array(0) };
 
-function coarseSea(land: LandIndex, lon: number, lat: number): boolean {
+function coarseCells(land: LandIndex): CoarseCells {
+  if (land === lastLand) return lastCells;
   let cells = coarseByLand.get(land);
   if (cells === undefined) {
-    cells = new Uint8Array((360 / COARSE_DEG) * (180 / COARSE_DEG));
+    const count = (360 / COARSE_DEG) * (180 / COARSE_DEG);
+    cells = { sea: new Uint8Array(count), openRings: new Int8Array(count).fill(-2), openRadiusKm: new Float64Array(count).fill(NaN) };
     coarseByLand.set(land, cells);
   }
+  lastLand = land;
+  lastCells = cells;
+  return cells;
+}
+
+function coarseSea(land: LandIndex, lon: number, lat: number): boolean {
+  const cells = coarseCells(land).sea;
   const cx = Math.min(360 / COARSE_DEG - 1, Math.max(0, Math.floor((lon + 180) / COARSE_DEG)));
   const cy = Math.min(180 / COARSE_DEG - 1, Math.max(0, Math.floor((lat + 90) / COARSE_DEG)));
   const i = cy * (360 / COARSE_DEG) + cx;
@@ -49,17 +69,11 @@ const OPEN_SEA_MAX_LAT = 80;
  * parallel at 80°), so within 51 km of an arc point; 60 with room.
  */
 const CHORD_STRAY_KM = 60;
-/** Per land index, per coarse cell: openSeaRings's answer (-2 not yet asked). */
-const openRingsByLand = new WeakMap<LandIndex, Int8Array>();
 
 /** The number of rings of coarse cells around cell (cx, cy), up to OPEN_SEA_RINGS, that are all sea with it (-1: the cell itself is not). */
 function openSeaRings(land: LandIndex, cx: number, cy: number): number {
   const columns = 360 / COARSE_DEG;
-  let rings = openRingsByLand.get(land);
-  if (rings === undefined) {
-    rings = new Int8Array(columns * (180 / COARSE_DEG)).fill(-2);
-    openRingsByLand.set(land, rings);
-  }
+  const rings = coarseCells(land).openRings;
   const at = cy * columns + cx;
   if (rings[at] === -2) {
     let k = -1;
@@ -94,11 +108,16 @@ function ringAtSea(land: LandIndex, cx: number, cy: number, k: number): boolean 
 function openSeaRadiusKm(land: LandIndex, lon: number, lat: number): number {
   const cx = Math.min(360 / COARSE_DEG - 1, Math.max(0, Math.floor((normalizeLon(lon) + 180) / COARSE_DEG)));
   const cy = Math.min(180 / COARSE_DEG - 1, Math.max(0, Math.floor((lat + 90) / COARSE_DEG)));
-  const k = openSeaRings(land, cx, cy);
-  if (k <= 0) return 0;
-  const maxLat = Math.max(Math.abs(-90 + (cy - k) * COARSE_DEG), Math.abs(-90 + (cy + k + 1) * COARSE_DEG));
-  const blockKm = (2 * EARTH_RADIUS_M * Math.cos(maxLat * RAD) * Math.sin((k * COARSE_DEG * RAD) / 2)) / 1000;
-  return Math.max(0, blockKm - CHORD_STRAY_KM);
+  const radii = coarseCells(land).openRadiusKm;
+  const at = cy * (360 / COARSE_DEG) + cx;
+  let radiusKm = radii[at]!;
+  if (Number.isNaN(radiusKm)) {
+    const k = openSeaRings(land, cx, cy);
+    const maxLat = Math.max(Math.abs(-90 + (cy - k) * COARSE_DEG), Math.abs(-90 + (cy + k + 1) * COARSE_DEG));
+    radiusKm = k <= 0 ? 0 : Math.max(0, (2 * EARTH_RADIUS_M * Math.cos(maxLat * RAD) * Math.sin((k * COARSE_DEG * RAD) / 2)) / 1000 - CHORD_STRAY_KM);
+    radii[at] = radiusKm;
+  }
+  return radiusKm;
 }
 
 /** Chord ends of the test under way (the test is not re-entered). */
