@@ -82,7 +82,31 @@ describe('resource_infra: two ingests are serialised by the ingest lock', { skip
   });
 
   it('started together, exactly one of two ingests runs and the other is refused', async () => {
-    const results = await Promise.allSettled([infra().ingest({ source: 'gem_gctt', file: path }), infra().ingest({ source: 'gem_gctt', file: path })]);
+    // both claims are decided before either ingest goes on: each waits after its claim until the other has
+    // claimed too (timing alone let one ingest finish and release the lock before the other claimed on a loaded
+    // machine, and then both ran, one after the other, as a lock should let them)
+    let claimed = 0;
+    let bothClaimed!: () => void;
+    const barrier = new Promise<void>((resolve) => (bothClaimed = resolve));
+    const together: InfraRepo = {
+      ...repo,
+      async claimIngestLock(claim) {
+        const outcome = await repo.claimIngestLock(claim);
+        if (++claimed === 2) bothClaimed();
+        await barrier;
+        return outcome;
+      },
+    };
+    const service = () =>
+      createInfraService({
+        repo: together,
+        cursors: createCursorCodec('lock-test-secret-0123456789abcdef'),
+        clock: app.clock,
+        ports: () => app.bosun.ctx.services.ports.table(),
+        layerFile: null,
+      });
+    const results = await Promise.allSettled([service().ingest({ source: 'gem_gctt', file: path }), service().ingest({ source: 'gem_gctt', file: path })]);
+    assert.equal(claimed, 2);
     const ran = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     assert.equal(ran.length, 1);
