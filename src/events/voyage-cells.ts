@@ -48,6 +48,18 @@ export const WEEK = 7 * DAY;
 export const dayStartOf = (t: number) => Math.floor(t / DAY) * DAY;
 export const weekStartOf = (t: number) => Math.floor((t - FIRST_MONDAY) / WEEK) * WEEK + FIRST_MONDAY;
 
+/** A cell's vessels as a HyperLogLog and its voyages' hours per log bucket (an approximate cell's sketches). */
+function sketchesOfVoyages(list: readonly VoyageRow[]): { vessels: VesselSketch; hours: Map<number, number> } {
+  const vessels = VesselSketch.ofRegisters(new Uint8Array(1 << 10));
+  const hours = new Map<number, number>();
+  for (const v of list) {
+    vessels.add(v.vsl_id);
+    const bucket = hoursBucketOf((v.arrival - v.departure) / HOUR);
+    hours.set(bucket, (hours.get(bucket) ?? 0) + 1);
+  }
+  return { vessels, hours };
+}
+
 /**
  * The cells of the voyages that departed in one period (a UTC day, or an ISO week: periodDays 1 or 7,
  * beginning at periodStart). A voyage that arrived before it departed counts in no window (docs/lanes.md),
@@ -60,13 +72,7 @@ export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: 
     let facts: ExactFacts | ApproximateFacts;
     if (exact) facts = list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0]);
     else {
-      const vessels = VesselSketch.ofRegisters(new Uint8Array(1 << 10));
-      const hours = new Map<number, number>();
-      for (const v of list) {
-        vessels.add(v.vsl_id);
-        const bucket = hoursBucketOf((v.arrival - v.departure) / HOUR);
-        hours.set(bucket, (hours.get(bucket) ?? 0) + 1);
-      }
+      const { vessels, hours } = sketchesOfVoyages(list);
       facts = { vessels: registersToText(vessels.toRegisters()), hours: [...hours.entries()] };
     }
     return { period_start: periodStart, period_days: periodDays, ...boundsOf(list), category: categoryOf(first.ship_type), exact: exact ? 1 : 0, facts: JSON.stringify(facts) };
@@ -85,13 +91,7 @@ export function laneCellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyag
       const facts: LaneCellVoyages = [list.map((v) => v.vsl_id), list.map((v) => v.arrival - v.departure), list.map((v) => (v.simulated === 1 ? 1 : 0))];
       return { ...cell, voyage_list: JSON.stringify(facts), vessel_registers: null, hours_buckets: null };
     }
-    const vessels = VesselSketch.ofRegisters(new Uint8Array(1 << 10));
-    const hours = new Map<number, number>();
-    for (const v of list) {
-      vessels.add(v.vsl_id);
-      const bucket = hoursBucketOf((v.arrival - v.departure) / HOUR);
-      hours.set(bucket, (hours.get(bucket) ?? 0) + 1);
-    }
+    const { vessels, hours } = sketchesOfVoyages(list);
     return { ...cell, voyage_list: null, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours) };
   });
 }
