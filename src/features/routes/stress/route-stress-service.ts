@@ -15,7 +15,7 @@ import { passageByName } from '../../../routing/graph.js';
 import { RoutingError } from '../../../routing/engine.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../../routing/network-file.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
-import type { CorridorsRepo } from '../corridors/corridors-repo.js';
+import type { TransitSums } from '../corridors/corridor-stats.js';
 import { byVessel, detourMeasure, MAX_VOYAGE_MS, strictStoppedMs, voyagesOf, type DetourMeasure, type Voyage } from './stress-measures.js';
 import type { StressRepo } from './stress-repo.js';
 
@@ -67,8 +67,8 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
  */
 export function createRouteStressService(deps: {
   events: EventsService;
-  /** Transit sums per window from the transit cells (the corridors' read, docs/decisions/155). */
-  transitSums: Pick<CorridorsRepo, 'windowSums'>;
+  /** Per gate, the sums of the transits that left it in each window between consecutive bounds, from the transit cells (the corridors' read, docs/decisions/155). */
+  transitSums: { windowSums(zones: readonly string[], bounds: readonly number[]): Promise<Map<string, TransitSums[]>> };
   repo: StressRepo;
   fleetReads: Pick<FleetReads, 'usableByTime'>;
   clock: Clock;
