@@ -30,10 +30,15 @@ export function createCorridorsRepo(db: Db): CorridorsRepo {
       const beforeHour = at.filter((a) => a.hour > 0);
       // the whole days between consecutive bounds' days summed in the store, one row per gate, direction and window
       // (decision 159: the day totals of a long span stay in the store; Node gets O(answer) rows)
-      const windowOfDay = sql<number>`case ${sql.join(
-        at.slice(1).map((a, i) => sql`when day < ${sql.lit(a.day)} then ${sql.lit(i)}`),
-        sql` `,
-      )} else ${sql.lit(at.length - 2)} end`;
+      // bounds a whole number of days apart (24H, 7D, 30D, the daily series) give the window by a division; others by a search
+      const step = at[1]!.day - firstDay;
+      const windowOfDay =
+        step > 0 && at.every((a, i) => a.day === firstDay + i * step)
+          ? sql<number>`(day - ${sql.lit(firstDay)}) / ${sql.lit(step)}`
+          : sql<number>`case ${sql.join(
+              at.slice(1).map((a, i) => sql`when day < ${sql.lit(a.day)} then ${sql.lit(i)}`),
+              sql` `,
+            )} else ${sql.lit(at.length - 2)} end`;
       const dayTotals = await db
         .selectFrom('transit_cells')
         .select((eb) => [
