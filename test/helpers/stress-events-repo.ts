@@ -6,12 +6,14 @@ import type { StressRepo } from '../../src/features/routes/stress/stress-repo.js
 
 export function createEventsStressRepo(db: Db): StressRepo {
   const gateTransits = async (zone: string, from: number, to: number) =>
-    (await db.selectFrom('transits').select(['vsl_id', 'entered_at', 'exited_at', 'stopped_ms']).where('zone', '=', zone).where('exited_at', '>=', from).where('exited_at', '<=', to).execute()).map((t) => ({
-      vsl_id: t.vsl_id,
-      entered_at: Number(t.entered_at),
-      exited_at: Number(t.exited_at),
-      stopped_ms: Number(t.stopped_ms),
-    }));
+    (await db.selectFrom('transits').select(['vsl_id', 'entered_at', 'exited_at', 'stopped_ms']).where('zone', '=', zone).where('exited_at', '>=', from).where('exited_at', '<=', to).execute()).map(
+      (t) => ({
+        vsl_id: t.vsl_id,
+        entered_at: Number(t.entered_at),
+        exited_at: Number(t.exited_at),
+        stopped_ms: Number(t.stopped_ms),
+      }),
+    );
   return {
     async newestExit(zone, from, to) {
       const exits = (await gateTransits(zone, from, to)).filter((t) => t.exited_at > from).map((t) => t.exited_at);

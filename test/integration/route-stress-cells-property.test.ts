@@ -57,7 +57,18 @@ function randomStore(rand: () => number): { transits: TransitWrite[]; calls: Por
       if (rand() < 0.4) {
         const stay = Math.floor(rand() * 3 * DAY);
         const departure = t + stay > NOW || rand() < 0.05 ? null : t + stay;
-        calls.push(portCallRow({ vsl_id, port_id: pick(rand, PORTS), arrival: t, departure, last_fix_at: Math.min(NOW, t + stay), anchorage_ms: Math.floor(rand() * stay), simulated: rand() < 0.1 ? 1 : 0, updated_at: NOW }));
+        calls.push(
+          portCallRow({
+            vsl_id,
+            port_id: pick(rand, PORTS),
+            arrival: t,
+            departure,
+            last_fix_at: Math.min(NOW, t + stay),
+            anchorage_ms: Math.floor(rand() * stay),
+            simulated: rand() < 0.1 ? 1 : 0,
+            updated_at: NOW,
+          }),
+        );
         // a transit overlapping the call (a port inside the gate) now and then
         if (rand() < 0.3) t += Math.floor(rand() * stay);
         else t += stay + Math.floor(rand() * 5 * DAY);
@@ -161,12 +172,19 @@ test('the route stress index answers from the transit cells what it answers over
     for (let i = 0; i < shuffled.length; i += 37) await repo.upsertTransits(shuffled.slice(i, i + 37));
     await repo.upsertCalls(calls);
     const stoppedInCalls = await createEventsStressRepo(store.db).stoppedInCalls('gibraltar', { from: 0, to: NOW }, { from: 0, to: NOW + 1 });
-    if (stoppedInCalls.transits.some((t) => t.stopped_ms > 0 && stoppedInCalls.calls.some((c) => c.vsl_id === t.vsl_id && c.arrival < t.exited_at && (c.departure ?? c.last_fix_at) > t.entered_at))) inPort++;
+    if (stoppedInCalls.transits.some((t) => t.stopped_ms > 0 && stoppedInCalls.calls.some((c) => c.vsl_id === t.vsl_id && c.arrival < t.exited_at && (c.departure ?? c.last_fix_at) > t.entered_at)))
+      inPort++;
     await compare(rand, `store ${s}`);
 
     const rewritten = transits
       .filter(() => rand() < 0.15)
-      .map((r) => ({ ...r, exited_at: Math.min(NOW, r.exited_at + Math.floor(rand() * 5 * HOUR)), stopped_ms: rand() < 0.5 ? 0 : Number(r.stopped_ms) + HOUR, mean_speed_kn: rand() < 0.5 ? null : 7.5, simulated: 1 - Number(r.simulated) }));
+      .map((r) => ({
+        ...r,
+        exited_at: Math.min(NOW, r.exited_at + Math.floor(rand() * 5 * HOUR)),
+        stopped_ms: rand() < 0.5 ? 0 : Number(r.stopped_ms) + HOUR,
+        mean_speed_kn: rand() < 0.5 ? null : 7.5,
+        simulated: 1 - Number(r.simulated),
+      }));
     await repo.upsertTransits(rewritten);
     await repo.deleteStartedBetween(NOW - 20 * DAY - 7 * HOUR, NOW - 16 * DAY);
     await compare(rand, `store ${s} after rewrites`);
