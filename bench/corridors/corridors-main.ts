@@ -1,8 +1,8 @@
 /**
  * The corridor analytics (docs/corridors.md) on a synthetic store: V vessels passing the twelve chokepoint
  * gates for D days, written through the events repo as the event runner writes its transits, into SQLite in
- * memory, or with `--store file` into a temporary SQLite file (removed at the end). Measures the operations
- * through the HTTP stack in process against GET /v1/ping, and the peak RSS of the process.
+ * memory, or with `--store file` into a temporary SQLite file (removed at the end). Measures the operations (corridors
+ * and the route stress index they read) through the HTTP stack in process against GET /v1/ping, and the peak RSS of the process.
  * Usage: node dist/bench/corridors/corridors-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file]
  * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  *
@@ -149,6 +149,9 @@ const queries: Record<string, string> = {
   'corridor-anomaly-score 28 days': '/v1/routes/corridor-anomaly-score',
   'corridor-stability 60 days': '/v1/routes/corridor-stability?days=60',
   'corridor-regimes 28 days': '/v1/routes/corridor-regimes',
+  'route stress index 7D gibraltar': '/v1/metrics/route_stress_index?zone_key=gibraltar',
+  'route stress index 30D suez': '/v1/metrics/route_stress_index?zone_key=suez&range=30D',
+  'corridor-ranking stress 7D': '/v1/routes/corridor-ranking?by=stress',
 };
 // CPU time of the process per request (SQLite runs in it): steadier than wall-clock on a shared machine
 const cpuMs = (since: NodeJS.CpuUsage) => {

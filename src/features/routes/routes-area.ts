@@ -22,6 +22,7 @@ import { createRoutesReadinessService, type ReadinessDeps } from './readiness/re
 import { SNAPSHOT_JOB_EVERY_MS } from './readiness/readiness-rules.js';
 import { createRoutesService } from './routes-service.js';
 import { createRouteStressService } from './stress/route-stress-service.js';
+import { createStressRepo } from './stress/stress-repo.js';
 
 /**
  * The routes area (`/v1/routes` and the route stress index), built in dependency order: the engine, then
@@ -48,9 +49,10 @@ export function createRoutesArea(deps: {
   const { store, clock, catalog, ports, events, fleetReads } = deps;
   const portTable = () => ports.table();
   const routes = createRoutesService({ ports: portTable, clock });
-  const routeStress = createRouteStressService({ events, fleetReads, clock, ports: portTable, network: deps.network });
+  const corridorsRepo = createCorridorsRepo(store.db);
+  const routeStress = createRouteStressService({ events, transitSums: corridorsRepo, repo: createStressRepo(store.db), fleetReads, clock, ports: portTable, network: deps.network });
   const routeConditions = createRouteConditionsService({ routes, routeStress, events, ports, vessels: deps.vessels, fleetReads, clock });
-  const corridors = createCorridorsService({ repo: createCorridorsRepo(store.db), events, routeStress, fleetReads, clock });
+  const corridors = createCorridorsService({ repo: corridorsRepo, events, routeStress, fleetReads, clock });
   const lanes = createLanesService({ repo: createLanesRepo(store.db), events, ports, routes, clock, cursors: deps.cursors });
   const planning = createPlanningService({ routes, clock, busiestLanes: lanes.busiestLanes });
   const routesQuality = createRoutesQualityService({

@@ -28,15 +28,46 @@ export function createCorridorsRepo(db: Db): CorridorsRepo {
       const firstDay = at[0]!.day;
       const lastDay = at[at.length - 1]!.day;
       const beforeHour = at.filter((a) => a.hour > 0);
-      // the key (zone, hour, day) seeks each gate's day totals and the hours before the bounds (one hour of the day when the windows are whole hours apart)
-      const cells = await db
+      // the whole days between consecutive bounds' days summed in the store, one row per gate, direction and window
+      // (decision 159: the day totals of a long span stay in the store; Node gets O(answer) rows)
+      // bounds a whole number of days apart (24H, 7D, 30D, the daily series) give the window by a division; others by a search
+      const step = at[1]!.day - firstDay;
+      const windowOfDay =
+        step > 0 && at.every((a, i) => a.day === firstDay + i * step)
+          ? sql<number>`(day - ${sql.lit(firstDay)}) / ${sql.lit(step)}`
+          : sql<number>`case ${sql.join(
+              at.slice(1).map((a, i) => sql`when day < ${sql.lit(a.day)} then ${sql.lit(i)}`),
+              sql` `,
+            )} else ${sql.lit(at.length - 2)} end`;
+      const dayTotals = await db
         .selectFrom('transit_cells')
-        .selectAll()
+        .select((eb) => [
+          'zone',
+          'direction',
+          windowOfDay.as('window'),
+          eb.fn.sum<number>('transits').as('transits'),
+          eb.fn.sum<number>('simulated').as('simulated'),
+          eb.fn.sum<number>('speeds').as('speeds'),
+          eb.fn.sum<number>('speed_tenths').as('speed_tenths'),
+          eb.fn.sum<number>('in_gate_ms').as('in_gate_ms'),
+          eb.fn.sum<number>('stopped_ms').as('stopped_ms'),
+        ])
         .where('zone', 'in', [...zones])
-        .where('hour', 'in', [...new Set([LAST_HOUR, ...beforeHour.map((a) => a.hour - 1)])])
+        .where('hour', '=', LAST_HOUR)
         .where('day', '>=', firstDay)
-        .where('day', '<=', lastDay)
+        .where('day', '<', lastDay)
+        .groupBy(['zone', 'direction', windowOfDay])
         .execute();
+      // each bound's day up to the hour before its hour: one cell per gate and direction, seeked on the key (zone, hour, day)
+      const hourCells = beforeHour.length
+        ? await db
+            .selectFrom('transit_cells')
+            .selectAll()
+            .where('zone', 'in', [...zones])
+            .where('hour', 'in', [...new Set(beforeHour.map((a) => a.hour - 1))])
+            .where('day', 'in', [...new Set(beforeHour.map((a) => a.day))])
+            .execute()
+        : [];
       // one range of the (zone, exited_at) index per hour holding bounds (an OR of ranges would scan the whole span), up to its last bound
       const edgeRanges = [...new Map(at.map((a) => [a.hourStart, a.bound])).entries()];
       const edgeOf = ([hourStart, bound]: [number, number]) =>
@@ -51,7 +82,7 @@ export function createCorridorsRepo(db: Db): CorridorsRepo {
         .reduce((query, range) => query.unionAll(edgeOf(range)), edgeOf(edgeRanges[0]!))
         .execute();
 
-      const sumsOfCell = (c: (typeof cells)[number]): TransitSums => ({
+      const sumsOfCell = (c: (typeof hourCells)[number] | (typeof dayTotals)[number]): TransitSums => ({
         transits: Number(c.transits),
         byDirection: { [c.direction]: Number(c.transits) },
         simulated: Number(c.simulated),
@@ -60,32 +91,19 @@ export function createCorridorsRepo(db: Db): CorridorsRepo {
         inGateMs: Number(c.in_gate_ms),
         stoppedMs: Number(c.stopped_ms),
       });
-      const needed = new Set(beforeHour.map((a) => `${a.day}|${a.hour - 1}`));
-      const byZone = new Map<string, { dayTotals: Map<number, TransitSums>; dayUpTo: Map<string, TransitSums> }>(zones.map((z) => [z, { dayTotals: new Map(), dayUpTo: new Map() }]));
-      for (const c of cells) {
-        const held = byZone.get(c.zone)!;
-        const day = Number(c.day);
-        const hour = Number(c.hour);
-        // the directions of a gate are summed into one figure per day and per (day, hour)
-        if (hour === LAST_HOUR) addSums(held.dayTotals.get(day) ?? held.dayTotals.set(day, emptySums()).get(day)!, sumsOfCell(c));
-        const key = `${day}|${hour}`;
-        if (needed.has(key)) addSums(held.dayUpTo.get(key) ?? held.dayUpTo.set(key, emptySums()).get(key)!, sumsOfCell(c));
-      }
       for (const zone of zones) {
-        const { dayTotals, dayUpTo } = byZone.get(zone)!;
+        const windows = at.slice(1).map(() => emptySums());
+        for (const c of dayTotals) if (c.zone === zone) addSums(windows[Number(c.window)]!, sumsOfCell(c));
         const mine = edges.filter((t) => t.zone === zone);
-        const days = [...dayTotals.keys()].sort((a, b) => a - b);
-        const wholeDays = emptySums();
-        let next = 0;
+        // a bound's own day up to it: the cell of the hour before its hour, and its hour's transits up to it
         const upTo = at.map((a) => {
-          while (next < days.length && days[next]! < a.day) addSums(wholeDays, dayTotals.get(days[next++]!)!);
-          const sums = addSums(emptySums(), wholeDays);
-          if (a.hour > 0) addSums(sums, dayUpTo.get(`${a.day}|${a.hour - 1}`) ?? emptySums());
+          const sums = emptySums();
+          if (a.hour > 0) for (const c of hourCells) if (c.zone === zone && Number(c.day) === a.day && Number(c.hour) === a.hour - 1) addSums(sums, sumsOfCell(c));
           return addSums(sums, sumsOfTransits(mine.filter((t) => t.exited_at >= a.hourStart && t.exited_at <= a.bound)));
         });
         out.set(
           zone,
-          upTo.slice(1).map((end, i) => addSums(addSums(emptySums(), end), upTo[i]!, -1)),
+          windows.map((w, i) => addSums(addSums(w, upTo[i + 1]!), upTo[i]!, -1)),
         );
       }
       return out;

@@ -15,7 +15,9 @@ import { passageByName } from '../../../routing/graph.js';
 import { RoutingError } from '../../../routing/engine.js';
 import { shippedSeaNetwork, type LoadedSeaNetwork } from '../../../routing/network-file.js';
 import { CHOKEPOINT_PASSAGES } from '../chokepoint-passages.js';
+import type { TransitSums } from '../corridors/corridor-stats.js';
 import { byVessel, detourMeasure, MAX_VOYAGE_MS, strictStoppedMs, voyagesOf, type DetourMeasure, type Voyage } from './stress-measures.js';
+import type { StressRepo } from './stress-repo.js';
 
 export const STRESS_DEFAULT_RANGE_MS = 7 * DAY;
 export const STRESS_MAX_RANGE_MS = 30 * DAY;
@@ -42,12 +44,17 @@ interface WindowMeasures {
   stoppedHoursPerTransit: number | null;
   medianWaitHours: number | null;
   encounters: number;
-  /** Newest event time per measure in the window. */
-  newest: { transit: number | null; call: number | null; encounter: number | null };
   /** Detours of the voyages that arrived in the window; null when the gate is no passage of the sea network. */
   detours: DetourMeasure | null;
   /** Some event behind the measures comes from simulated positions (the demo fleet). */
   simulated: boolean;
+}
+
+/** Newest event time per measure in the range. */
+interface Newest {
+  transit: number | null;
+  call: number | null;
+  encounter: number | null;
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
@@ -60,6 +67,9 @@ const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.l
  */
 export function createRouteStressService(deps: {
   events: EventsService;
+  /** Per gate, the sums of the transits that left it in each window between consecutive bounds, from the transit cells (the corridors' read, docs/decisions/155). */
+  transitSums: { windowSums(zones: readonly string[], bounds: readonly number[]): Promise<Map<string, TransitSums[]>> };
+  repo: StressRepo;
   fleetReads: Pick<FleetReads, 'usableByTime'>;
   clock: Clock;
   ports?: () => readonly PortRecord[];
@@ -125,20 +135,33 @@ export function createRouteStressService(deps: {
     return crosses;
   }
 
-  /** Each window's measures; windows[0] is the range, then the baseline windows going back. */
-  async function measure(gate: Chokepoint, to: number, rangeMs: number): Promise<WindowMeasures[]> {
+  /** Detours of the voyages arriving in each window: only the gate's transits by vessels of a voyage routed through it are read. */
+  async function detoursOf(gate: Chokepoint, passage: string, windows: ReadonlyArray<{ from: number; to: number }>, oldest: number, to: number) {
+    const arrivedIn = (v: Voyage, w: { from: number; to: number }) => v.arrived > w.from && v.arrived <= w.to;
+    const voyages = voyagesOf(await deps.events.reads.callSpansArrivedBetween(oldest - MAX_VOYAGE_MS, to + 1));
+    const routed = voyages.filter((v) => v.arrived > oldest && v.arrived <= to && routedThrough(gate, passage, v) === true);
+    const transits = routed.length ? await deps.repo.transitsOfVessels(gate.key, [...new Set(routed.map((v) => v.vslId))], oldest - MAX_VOYAGE_MS, to) : [];
+    return windows.map((w) => detourMeasure({ voyages: voyages.filter((v) => arrivedIn(v, w)), routedThroughGate: (v) => routedThrough(gate, passage, v), transits }));
+  }
+
+  /**
+   * Each window's measures (windows[0] is the range, then the baseline windows going back) and the newest event
+   * of the range per measure. Transit counts, speeds and stopped time come from the transit cells (decision 159).
+   */
+  async function measure(gate: Chokepoint, to: number, rangeMs: number): Promise<{ windows: WindowMeasures[]; newest: Newest }> {
     const oldest = to - (BASELINE_WINDOWS + 1) * rangeMs;
     const windows = Array.from({ length: BASELINE_WINDOWS + 1 }, (_, k) => ({ from: to - (k + 1) * rangeMs, to: to - k * rangeMs }));
     const inWindow = (t: number, w: { from: number; to: number }) => t > w.from && t <= w.to;
 
-    // calls and transits from a voyage's length before the oldest window: a voyage arriving in it began then
-    const gateTransits = await deps.events.reads.transits(gate.key, oldest - MAX_VOYAGE_MS, to);
-    const transits = gateTransits.filter((t) => t.exited_at >= oldest);
-    const recentCalls = await deps.events.reads.callSpansArrivedBetween(oldest - MAX_VOYAGE_MS, to + 1);
-    const callsOf = byVessel(recentCalls);
+    // the cells' windows run oldest first: windows[k] is sums[BASELINE_WINDOWS - k]
+    const sums = (await deps.transitSums.windowSums([gate.key], [oldest, ...[...windows].reverse().map((w) => w.to)])).get(gate.key)!;
+    // calls from a voyage's length before the oldest window: a call overlapping a transit in it may have begun then
+    const stopped = await deps.repo.stoppedInCalls(gate.key, { from: oldest, to }, { from: oldest - MAX_VOYAGE_MS, to: to + 1 });
+    const callsOf = byVessel(stopped.calls);
+    const inPort = stopped.transits.map((t) => ({ exited: t.exited_at, ms: t.stopped_ms - strictStoppedMs(t, callsOf.get(t.vsl_id) ?? []) }));
     const passageName = CHOKEPOINT_PASSAGES[gate.key];
     const passage = passageName ? (passageByName(passageName)?.id ?? null) : null;
-    const voyages = passage === null ? [] : voyagesOf(recentCalls);
+    const detours = passage === null ? null : await detoursOf(gate, passage, windows, oldest, to);
     const calls = await deps.events.reads.callsDepartedAt(
       portsNear(gate).map((p) => p.port.port_id),
       oldest,
@@ -150,25 +173,34 @@ export function createRouteStressService(deps: {
       (e) => distanceM(gate.lat, gate.lon, e.lat, e.lon) <= nearKm(gate) * 1000,
     );
 
-    return windows.map((w) => {
-      const ts = transits.filter((t) => inWindow(t.exited_at, w));
-      const speeds = ts.filter((t) => t.mean_speed_kn !== null).map((t) => t.mean_speed_kn!);
+    const measured = windows.map((w, k) => {
+      const ts = sums[BASELINE_WINDOWS - k]!;
+      const inPortMs = inPort.filter((t) => inWindow(t.exited, w)).reduce((sum, t) => sum + t.ms, 0);
       const done = calls.filter((c) => inWindow(c.departure!, w));
       const waits = done.map((c) => c.anchorage_ms).sort((a, b) => a - b);
       const median = percentile(waits, 50);
       const es = encounters.filter((e) => inWindow(e.end_at, w));
       return {
         ...w,
-        transits: ts.length,
-        meanSpeedKn: speeds.length ? round3(mean(speeds)!) : null,
-        stoppedHoursPerTransit: ts.length ? round3(ts.reduce((sum, t) => sum + strictStoppedMs(t, callsOf.get(t.vsl_id) ?? []), 0) / ts.length / HOUR) : null,
+        transits: ts.transits,
+        // the mean of speeds in tenths of a knot, rounded once (decision 159)
+        meanSpeedKn: ts.speeds ? Math.round((ts.speedTenths * 100) / ts.speeds) / 1000 : null,
+        stoppedHoursPerTransit: ts.transits ? round3((ts.stoppedMs - inPortMs) / ts.transits / HOUR) : null,
         medianWaitHours: median === null ? null : round3(median / HOUR),
         encounters: es.length,
-        newest: { transit: newestOf(ts.map((t) => t.exited_at)), call: newestOf(done.map((c) => c.departure!)), encounter: newestOf(es.map((e) => e.end_at)) },
-        detours: passage === null ? null : detourMeasure({ voyages: voyages.filter((v) => inWindow(v.arrived, w)), routedThroughGate: (v) => routedThrough(gate, passage, v), transits: gateTransits }),
-        simulated: ts.some((t) => t.simulated === 1) || done.some((c) => c.simulated === 1) || es.some((e) => e.simulated === 1),
+        detours: detours === null ? null : detours[k]!,
+        simulated: ts.simulated > 0 || done.some((c) => c.simulated === 1) || es.some((e) => e.simulated === 1),
+        done,
+        es,
       };
     });
+    const current = measured[0]!;
+    const newest = {
+      transit: await deps.repo.newestExit(gate.key, current.from, current.to),
+      call: newestOf(current.done.map((c) => c.departure!)),
+      encounter: newestOf(current.es.map((e) => e.end_at)),
+    };
+    return { windows: measured.map(({ done: _done, es: _es, ...w }) => w), newest };
   }
 
   return {
@@ -182,7 +214,7 @@ export function createRouteStressService(deps: {
       const seenUpTo = analysed === null ? null : Math.min(analysed, to);
       const oldestPosition = (await deps.fleetReads.usableByTime(0, to, null, 1))[0]?.observed_at ?? null;
 
-      const windows = await measure(gate, to, rangeMs);
+      const { windows, newest } = await measure(gate, to, rangeMs);
       const [current, ...before] = windows as [WindowMeasures, ...WindowMeasures[]];
       // a baseline window counts only when the stored positions cover it from its start (the day they begin counts: kit/time-window.ts coverageOf)
       const covered = oldestPosition === null ? [] : before.filter((w) => w.from >= Math.floor(oldestPosition / DAY) * DAY);
@@ -208,15 +240,15 @@ export function createRouteStressService(deps: {
       };
 
       const inputs: Record<StressComponentName, StressInput> = {
-        transit_volume: input((w) => w.transits, current.newest.transit, 'no transits in the window'),
-        gate_speed: input((w) => w.meanSpeedKn, current.newest.transit, 'no transits with speeds in the window'),
-        gate_waiting: input((w) => w.stoppedHoursPerTransit, current.newest.transit, 'no transits in the window'),
-        port_congestion: input((w) => w.medianWaitHours, current.newest.call, `no completed calls in the window at ports within ${nearKm(gate)} km`),
+        transit_volume: input((w) => w.transits, newest.transit, 'no transits in the window'),
+        gate_speed: input((w) => w.meanSpeedKn, newest.transit, 'no transits with speeds in the window'),
+        gate_waiting: input((w) => w.stoppedHoursPerTransit, newest.transit, 'no transits in the window'),
+        port_congestion: input((w) => w.medianWaitHours, newest.call, `no completed calls in the window at ports within ${nearKm(gate)} km`),
         detours:
           current.detours === null
             ? { value: null, baseline: null, dataAgeSeconds: null, note: `${gate.name} is not a passage of the sea network: no route can be said to cross it` }
             : input((w) => w.detours?.share ?? null, current.detours.newestArrival, 'no voyage in the window whose shortest route crosses the gate'),
-        sts_activity: input((w) => w.encounters, current.newest.encounter, 'no encounters in the window'),
+        sts_activity: input((w) => w.encounters, newest.encounter, 'no encounters in the window'),
       };
       const stress = routeStressIndex(inputs);
       const oldestCovered = covered[covered.length - 1];
