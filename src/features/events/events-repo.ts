@@ -47,14 +47,8 @@ export function createEventsRepo(db: Db) {
   const voyageCells = createVoyageCellsKeeper(db);
   const visitCells = createVisitCellsKeeper(db);
   return {
-    /**
-     * Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks.
-     * Without a range (the event runner's pass after it writes) the marked visit cells are counted again too (decision 161).
-     */
-    async sumMarkedVoyageCells(range?: { from: number; to: number }): Promise<number> {
-      if (range === undefined) await visitCells.refresh();
-      return voyageCells.refresh(range);
-    },
+    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. Without a range (the runner's pass after it writes) the marked visit cells are counted too (decision 161). */
+    sumMarkedVoyageCells: (range?: { from: number; to: number }) => (range ? voyageCells.refresh(range) : visitCells.refresh().then(() => voyageCells.refresh())),
     /** Counts the marked visit cells (docs/decisions/161) of the days in [from, to), or of all days; returns how many days. */
     countMarkedVisitCells: (range?: { from: number; to: number }) => visitCells.refresh(range),
 
