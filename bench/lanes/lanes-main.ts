@@ -174,6 +174,14 @@ const queries: Record<string, string> = {
   'seasonality 90 days': '/v1/routes/seasonality',
   'port-activity-imbalance 30 days': '/v1/routes/port-activity-imbalance',
   'dest-opportunities 30 days (60 read)': `/v1/routes/dest-opportunities?from=${ports[0]}`,
+  // visit rank (issue 31, decision 161): its window is at most 30 days; the horizon is midnight, so the
+  // "off the day" window (bounds at 13:37:12.345) shows what the partial days at a window's bounds cost
+  'visit-rank by port 7 days': '/v1/vessels/visit_rank?range=7D',
+  'visit-rank by port 30 days': '/v1/vessels/visit_rank?range=30D&limit=50',
+  'visit-rank by port 30 days, terminals': '/v1/vessels/visit_rank?range=30D&terminals=true&limit=50',
+  'visit-rank by port 29 days off the day': `/v1/vessels/visit_rank?from=${new Date(now - 30 * DAY + 13 * HOUR + 37 * 60_000 + 12_345).toISOString()}&to=${new Date(now - DAY + 13 * HOUR + 37 * 60_000 + 12_345).toISOString()}&limit=50`,
+  'visit-rank by vessel 30 days': '/v1/vessels/visit_rank?by=vessel&range=30D&limit=50',
+  'visit-rank by vessel at one port 30 days': `/v1/vessels/visit_rank?by=vessel&port_id=${ports[0]}&range=30D`,
 };
 // the last column is the process's peak RSS once the operation's rounds are done: where the peak is reached
 // CPU p50: the process's CPU time (user + system) per request, less sensitive than wall time to a shared machine's load

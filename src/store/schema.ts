@@ -618,6 +618,30 @@ export interface TransitsTable {
  * Chokepoint transits summed per gate, direction, UTC day and hour of exit, cumulative over the day: the cell
  * of hour h holds the transits that left from the day's start to the end of hour h (docs/decisions/155).
  */
+/** The port calls that began at one port on one UTC day, for visit rank (docs/decisions/161). */
+export interface PortVisitCellsTable {
+  /** Start of the UTC day of the calls' arrival (ms). */
+  arrival_day: number;
+  port_id: number;
+  calls: number;
+  /** Calls from the demo fleet. */
+  simulated: number;
+  /** The latest departure of the cell's calls (ms); null while none departed. */
+  last_departure: number | null;
+  /** Exact cells: JSON [vessel ids, dwell ms of the departed calls]; null when sketched. */
+  call_list: string | null;
+  /** Sketched cells: the vessels' HyperLogLog registers and the dwell hours' buckets (src/platform/sketches.ts). */
+  vessel_registers: string | null;
+  dwell_buckets: string | null;
+}
+
+/** The visit cells to count again from the calls (marked by the writes of port calls). */
+export interface PortVisitCellsDirtyTable {
+  arrival_day: number;
+  port_id: number;
+  version: number;
+}
+
 export interface TransitCellsTable {
   zone: string;
   direction: string;
@@ -1184,6 +1208,8 @@ export interface Database {
   port_areas: PortAreasTable;
   transits: TransitsTable;
   transit_cells: TransitCellsTable;
+  port_visit_cells: PortVisitCellsTable;
+  port_visit_cells_dirty: PortVisitCellsDirtyTable;
   loitering_events: LoiteringEventsTable;
   ais_gaps: AisGapsTable;
   event_detector_state: EventDetectorStateTable;

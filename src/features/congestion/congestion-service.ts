@@ -2,7 +2,6 @@ import type { Caller } from '../../access/principals.js';
 import type { Clock } from '../../platform/clock.js';
 import { DAY, HOUR, iso, isoOrNull } from '../../platform/clock.js';
 import { congestion, type CallsSummary } from '../../events/congestion.js';
-import { medianHours } from '../../events/visit-rank.js';
 import type { FleetService } from '../../fleet/fleet-service.js';
 import { shipCategory, type ShipCategory } from '../../fleet/ship-types.js';
 import { AppError } from '../../platform/errors.js';
@@ -14,7 +13,9 @@ import { portRollUp } from '../ports/port-rollup.js';
 import { correctedPortFlags, type PortsService } from '../ports/ports-service.js';
 import { flagsFor } from '../vessels/vessel-views.js';
 import { correctedVessel, type Corrections } from '../kit/override-fields.js';
-import type { CallWindow, VisitRankRepo } from './visit-rank-repo.js';
+import { wholeDaysOf, type CallWindow, type VisitRankRepo } from './visit-rank-repo.js';
+import { PortVisits } from '../../events/visit-cells.js';
+import { APPROXIMATE_FLAG } from '../routes/lanes/lanes-kit.js';
 
 /** Longest congestion and visit-rank window (the trend also reads the window before it). */
 export const MAX_RANGE_MS = 30 * DAY;
@@ -35,18 +36,6 @@ const portView = (p: PortRecord): PortView => ({ port_id: p.port_id, name: p.nam
 const codesOf = (category: ShipCategory) => Array.from({ length: 99 }, (_, i) => i + 1).filter((code) => shipCategory(code) === category);
 
 const windowView = (summary: CallsSummary, from: number, to: number) => ({ from: iso(from), to: iso(to), ...summary });
-
-/** Dwell times grouped by their port, or by what `groupOf` makes of it (the port an entry rolls up to). */
-function dwellsByPort(rows: readonly { portId: number; dwellMs: number }[], groupOf: (portId: number) => number = (portId) => portId): Map<number, number[]> {
-  const dwells = new Map<number, number[]>();
-  for (const d of rows) {
-    const group = groupOf(d.portId);
-    const list = dwells.get(group);
-    if (list) list.push(d.dwellMs);
-    else dwells.set(group, [d.dwellMs]);
-  }
-  return dwells;
-}
 
 /** Port congestion and visit rank, from the event store (docs/decisions/022, 024, 030). */
 export function createCongestionService(deps: {
@@ -81,38 +70,34 @@ export function createCongestionService(deps: {
   };
 
   /** A visit-rank row of a port: its calls, vessels and the median dwell of its calls that ended in the window. */
-  const rankedPort = (p: { portId: number; calls: number; vessels: number }, index: number, dwells: Map<number, number[]>) => ({
+  const rankedPort = (portId: number, p: PortVisits, index: number) => ({
     rank: index + 1,
-    port: portRef(p.portId),
+    port: portRef(portId),
     calls: p.calls,
-    distinct_vessels: p.vessels,
-    median_dwell_hours: medianHours(dwells.get(p.portId) ?? []),
+    distinct_vessels: p.vessels.count(),
+    median_dwell_hours: p.medianDwellHours(),
   });
 
+  /** Ports by calls, then distinct vessels, then id. */
+  const topOf = <T extends { portId: number; visits: PortVisits }>(ports: T[], limit: number): T[] =>
+    ports
+      .map((p) => ({ p, vessels: p.visits.vessels.count() }))
+      .sort((a, b) => b.p.visits.calls - a.p.visits.calls || b.vessels - a.vessels || a.p.portId - b.p.portId)
+      .slice(0, limit)
+      .map(({ p }) => p);
+
   /** Ports with their entries rolled up: calls summed, vessels counted once per port. */
-  async function rolledUpPorts(w: CallWindow, limit: number) {
-    const groups = new Map<number, { calls: number; vessels: Set<string>; members: Map<number, number> }>();
-    for (const row of await deps.repo.portVessels(w)) {
-      const root = rootOf(row.portId);
+  function rolledUpPorts(ports: Map<number, PortVisits>, limit: number) {
+    const groups = new Map<number, { portId: number; visits: PortVisits; members: Map<number, number> }>();
+    for (const [portId, visits] of ports) {
+      const root = rootOf(portId);
       let g = groups.get(root);
-      if (!g) groups.set(root, (g = { calls: 0, vessels: new Set(), members: new Map() }));
-      g.calls += row.calls;
-      g.vessels.add(row.vslId);
-      g.members.set(row.portId, (g.members.get(row.portId) ?? 0) + row.calls);
+      if (!g) groups.set(root, (g = { portId: root, visits: new PortVisits(), members: new Map() }));
+      g.visits.merge(visits);
+      g.members.set(portId, visits.calls);
     }
-    const top = [...groups]
-      .map(([portId, g]) => ({ portId, calls: g.calls, vessels: g.vessels.size, members: g.members }))
-      .sort((a, b) => b.calls - a.calls || b.vessels - a.vessels || a.portId - b.portId)
-      .slice(0, limit);
-    const dwells = dwellsByPort(
-      await deps.repo.dwells(
-        w,
-        top.flatMap((p) => [...p.members.keys()]),
-      ),
-      rootOf,
-    );
-    return top.map((p, i) => ({
-      ...rankedPort(p, i, dwells),
+    return topOf([...groups.values()], limit).map((p, i) => ({
+      ...rankedPort(p.portId, p.visits, i),
       includes: [...p.members]
         .filter(([id]) => id !== p.portId)
         .sort((a, b) => b[1] - a[1] || a[0] - b[0])
@@ -121,15 +106,11 @@ export function createCongestionService(deps: {
   }
 
   /** Calls count in the window they began in; a dwell only if the call had ended by the window's end (a later departure is not known there, decision 029). */
-  async function rankedPorts(w: CallWindow, limit: number) {
-    const top = await deps.repo.topPorts(w, limit);
-    const dwells = dwellsByPort(
-      await deps.repo.dwells(
-        w,
-        top.map((p) => p.portId),
-      ),
-    );
-    return top.map((p, i) => ({ ...rankedPort(p, i, dwells), includes: [] }));
+  function rankedPorts(ports: Map<number, PortVisits>, limit: number) {
+    return topOf(
+      [...ports].map(([portId, visits]) => ({ portId, visits })),
+      limit,
+    ).map((p, i) => ({ ...rankedPort(p.portId, p.visits, i), includes: [] }));
   }
 
   async function rankedVessels(w: CallWindow, limit: number) {
@@ -192,12 +173,24 @@ export function createCongestionService(deps: {
       const port = query.port_id !== undefined ? requirePort(query.port_id) : null;
       const { from, to } = resolveWindow(query, { horizon: events.horizon(caller), defaultRangeMs: DEFAULT_VISIT_RANK_RANGE_MS, maxRangeMs: MAX_RANGE_MS });
       const w = { from, to, portId: port?.port_id ?? null };
-      const [items, total] = await Promise.all([by === 'port' ? (query.terminals ? rankedPorts(w, query.limit) : rolledUpPorts(w, query.limit)) : rankedVessels(w, query.limit), deps.repo.totals(w)]);
+      const { firstDay, endDay } = wholeDaysOf(w);
+      if (firstDay < endDay) await events.visitCellsUpToDate({ from: firstDay, to: endDay });
+      const ports = await deps.repo.portVisits(w);
+      const items = by === 'port' ? (query.terminals ? rankedPorts(ports, query.limit) : rolledUpPorts(ports, query.limit)) : await rankedVessels(w, query.limit);
+      const visits = [...ports.values()];
+      const totalCalls = visits.reduce((sum, p) => sum + p.calls, 0);
+      const simulated = visits.some((p) => p.simulated > 0);
+      // distinct vessels and median dwells of a window holding a sketched cell are estimates (decision 161)
+      const approximate = by === 'port' && visits.some((p) => !p.exact);
       const analysed = await events.analysedUpTo();
       return {
-        data: { by, from: iso(from), to: iso(to), port: port ? portView(port) : null, items, total_calls: total.calls, analysed_up_to: isoOrNull(analysed) },
+        data: { by, from: iso(from), to: iso(to), port: port ? portView(port) : null, items, total_calls: totalCalls, analysed_up_to: isoOrNull(analysed) },
         freshnessSeconds: analysed === null ? 0 : (deps.clock.now() - Math.min(to, analysed)) / 1000,
-        qualityFlags: [...flagsFor(total.simulated), ...correctedPortFlags([port, ...(by === 'port' ? (items as Array<{ port: PortView }>).map((i) => portById(i.port.port_id)) : [])])],
+        qualityFlags: [
+          ...flagsFor(simulated),
+          ...(approximate ? [APPROXIMATE_FLAG] : []),
+          ...correctedPortFlags([port, ...(by === 'port' ? (items as Array<{ port: PortView }>).map((i) => portById(i.port.port_id)) : [])]),
+        ],
       };
     },
   };

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { DAY } from '../../platform/clock.js';
 import type { Executor } from '../../store/transaction.js';
+import { markAllVisitCellsDirty, markVisitCellsDirty } from './visit-cells-repo.js';
 
 /**
  * Keeps `port_call_days` in step with port_calls (docs/decisions/138): the calls counted per UTC day of
@@ -59,6 +60,11 @@ export class CallDayDeltas {
 
   /** Adds the changes to the stored cells, and removes the cells left with no call. */
   async write(ex: Executor): Promise<void> {
+    // every call added, replaced or removed marks its visit cell (decision 161), also when its day cell's count is unchanged
+    await markVisitCellsDirty(
+      ex,
+      [...this.cells.values()].map((c) => c.cell),
+    );
     const changed = [...this.cells.values()].filter((c) => c.calls !== 0).map((c) => ({ ...c.cell, calls: c.calls }));
     for (let i = 0; i < changed.length; i += CHUNK)
       await ex
@@ -121,6 +127,7 @@ export async function callDaysInRange(ex: Executor, from: number, to: number): P
 
 /** All cells counted again from all calls (after a bulk load that bypassed the events repo). */
 export async function rebuildAllCallDays(ex: Executor): Promise<void> {
+  await markAllVisitCellsDirty(ex);
   await ex.deleteFrom('port_call_days').execute();
   await sql`
     insert into port_call_days (arrival_day, port_id, ship_type, simulated, departure_day, calls)

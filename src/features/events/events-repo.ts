@@ -5,6 +5,7 @@ import type { Executor } from '../../store/transaction.js';
 import type { Insertable } from 'kysely';
 import { createDetectorStateRepo, type DetectorCheckpoint } from './detector-state-repo.js';
 import { createVoyageCellsKeeper } from './voyage-cells-repo.js';
+import { createVisitCellsKeeper } from './visit-cells-repo.js';
 import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
 import { CallDayDeltas, callDaysInRange, rebuildAllCallDays, storedCallsOf } from './call-days-repo.js';
 import { TransitCellDeltas, rebuildAllTransitCells, storedTransitsOf, transitsEnteredIn } from './transit-cells-repo.js';
@@ -44,9 +45,12 @@ export interface EncounterFilter {
 /** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
 export function createEventsRepo(db: Db) {
   const voyageCells = createVoyageCellsKeeper(db);
+  const visitCells = createVisitCellsKeeper(db);
   return {
-    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. */
-    sumMarkedVoyageCells: (range?: { from: number; to: number }) => voyageCells.refresh(range),
+    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. Without a range (the runner's pass after it writes) the marked visit cells are counted too (decision 161). */
+    sumMarkedVoyageCells: (range?: { from: number; to: number }) => (range ? voyageCells.refresh(range) : visitCells.refresh().then(() => voyageCells.refresh())),
+    /** Counts the marked visit cells (docs/decisions/161) of the days in [from, to), or of all days; returns how many days. */
+    countMarkedVisitCells: (range?: { from: number; to: number }) => visitCells.refresh(range),
 
     /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. The vessels' voyages follow. */
     async upsertCalls(rows: readonly PortCallWrite[], ex: Executor = db): Promise<void> {

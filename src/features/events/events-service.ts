@@ -34,6 +34,8 @@ export function createEventsService(deps: { repo: EventsRepo; runner: EventRunne
     areas: deps.areas,
     /** Brings the voyage cells of [from, to) up to date with the voyages before a read of them (docs/decisions/149). */
     voyageCellsUpToDate: (range: { from: number; to: number }) => deps.repo.sumMarkedVoyageCells(range),
+    /** Counts the marked visit cells of the days in [from, to) again before a visit-rank read of them (docs/decisions/161). */
+    visitCellsUpToDate: (range: { from: number; to: number }) => deps.repo.countMarkedVisitCells(range),
 
     /**
      * The latest moment a caller's analysis may use (docs/decisions/029-event-visibility.md): now for

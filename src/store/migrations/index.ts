@@ -43,6 +43,7 @@ import * as voyageCells from './20261129T0700_voyage_cells.js';
 import * as voyageLaneCells from './20261129T0800_voyage_lane_cells.js';
 import * as transitCells from './20261129T1000_transit_cells.js';
 import * as transitsStopped from './20261129T1400_transits_stopped.js';
+import * as portVisitCells from './20261129T1600_port_visit_cells.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -93,4 +94,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261129T0800_voyage_lane_cells': voyageLaneCells,
   '20261129T1000_transit_cells': transitCells,
   '20261129T1400_transits_stopped': transitsStopped,
+  '20261129T1600_port_visit_cells': portVisitCells,
 };
