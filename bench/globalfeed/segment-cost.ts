@@ -3,7 +3,7 @@
  * `every` positions, one line on the segment just written — positions so far, the partitions' bytes, CPU seconds
  * per million positions of the ingesting process and of its PostgreSQL backends, and per million positions the
  * blocks the server read from outside shared_buffers (pg_statio: a read here is a miss of shared_buffers, served
- * by the OS cache or the disk) for the heap and each index of positions. Indexes are named by their parent on
+ * by the OS cache or the disk) for the heap and each index of positions, and the bytes per position so far of each. Indexes are named by their parent on
  * `positions` (pg_partition_root), so day partitions and any sub-partitions add up under one name.
  */
 import { sql, type Kysely } from 'kysely';
@@ -14,6 +14,8 @@ interface Reads {
   bytes: number;
   /** blocks read (misses of shared_buffers) per relation: 'heap' or the parent index's name */
   blocks: Map<string, number>;
+  /** bytes per relation, named as blocks */
+  sizes: Map<string, number>;
 }
 
 async function readsNow(db: Kysely<Database>): Promise<Reads> {
@@ -29,12 +31,14 @@ async function readsNow(db: Kysely<Database>): Promise<Reads> {
       where s.schemaname = current_schema() and s.indexrelid <> r.oid
       group by r.relname`.execute(db);
   const blocks = new Map<string, number>();
+  const sizes = new Map<string, number>();
   let bytes = 0;
   for (const row of rows) {
     blocks.set(row.name, Number(row.blocks));
+    sizes.set(row.name, Number(row.bytes));
     bytes += Number(row.bytes);
   }
-  return { bytes, blocks };
+  return { bytes, blocks, sizes };
 }
 
 /** Starts at the current counts; `report(positions)` prints the segment since the last report. */
@@ -50,10 +54,14 @@ export async function segmentReporter(db: Kysely<Database>, cpu: { sofar(): Prom
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([name, blocks]) => `${name} ${Math.round((blocks - (last.reads.blocks.get(name) ?? 0)) / millions)}`)
         .join(', ');
+      const sizes = [...now.reads.sizes]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, size]) => `${name} ${(size / positions).toFixed(1)}`)
+        .join(', ');
       console.log(
         `segment to ${(positions / 1e6).toFixed(2)} M positions (heap + indexes ${(now.reads.bytes / 1e9).toFixed(2)} GB): ` +
           `${Math.round((now.positions - last.positions) / ((now.at - last.at) / 1000))} positions/s; CPU s/M process ${perMillion(now.cpu.processSeconds, last.cpu.processSeconds)}, ` +
-          `backends ${perMillion(now.cpu.backendSeconds, last.cpu.backendSeconds)}; blocks read from outside shared_buffers per M: ${misses}`,
+          `backends ${perMillion(now.cpu.backendSeconds, last.cpu.backendSeconds)}; blocks read from outside shared_buffers per M: ${misses}; bytes per position so far: ${sizes}`,
       );
       last = now;
       reporter.next = positions + every;
