@@ -66,7 +66,7 @@ export interface CpuCost {
  * Starts counting now; `stop()` answers the CPU spent since. The backends are sampled every `everyMs` (a
  * backend that ends between two samples loses its last interval; a pooled connection ends only when idle).
  */
-export async function startCpuCount(db: Kysely<Database>, everyMs = 500): Promise<{ stop(): Promise<CpuCost> }> {
+export async function startCpuCount(db: Kysely<Database>, everyMs = 500): Promise<{ sofar(): Promise<CpuCost>; stop(): Promise<CpuCost> }> {
   const processStart = process.cpuUsage();
   // per backend pid: CPU seconds at its first sample (0 for one that started after the count began) and at its latest
   const backends = new Map<number, { first: number; latest: number; autovacuum: boolean }>();
@@ -98,23 +98,32 @@ export async function startCpuCount(db: Kysely<Database>, everyMs = 500): Promis
   const timer = setInterval(() => {
     sampling = sampling.then(sample, sample);
   }, everyMs);
+  const totals = (): CpuCost => {
+    const used = process.cpuUsage(processStart);
+    let backendSeconds = 0;
+    let autovacuumSeconds = 0;
+    for (const { first, latest, autovacuum } of backends.values()) {
+      if (autovacuum) autovacuumSeconds += latest - first;
+      else backendSeconds += latest - first;
+    }
+    return {
+      processSeconds: (used.user + used.system) / 1e6,
+      backendSeconds: readable ? backendSeconds : null,
+      autovacuumSeconds: readable ? autovacuumSeconds : null,
+    };
+  };
   return {
+    /** The CPU spent so far, counting continues (the backends sampled once more now). */
+    async sofar() {
+      await sampling;
+      await sample();
+      return totals();
+    },
     async stop() {
       clearInterval(timer);
       await sampling;
       await sample();
-      const used = process.cpuUsage(processStart);
-      let backendSeconds = 0;
-      let autovacuumSeconds = 0;
-      for (const { first, latest, autovacuum } of backends.values()) {
-        if (autovacuum) autovacuumSeconds += latest - first;
-        else backendSeconds += latest - first;
-      }
-      return {
-        processSeconds: (used.user + used.system) / 1e6,
-        backendSeconds: readable ? backendSeconds : null,
-        autovacuumSeconds: readable ? autovacuumSeconds : null,
-      };
+      return totals();
     },
   };
 }

@@ -34,6 +34,10 @@
  *   give --minutes 120 or more to see several)]
  *   [--pace 0 (0: ingest as fast as the store takes it; P > 0: each batch written no earlier than its simulated time
  *   ÷ P, a live feed replayed at P× real time, as a serving process sees it when the feed arrives at its own rate)]
+ *   [--segment-positions 0 (PostgreSQL, N > 0: after every N positions written, one line on the segment just written:
+ *   the positions stored, the partitions' bytes, CPU seconds per million of the ingesting process and of its backends,
+ *   and per million positions the index and heap blocks the backends read from outside shared_buffers (pg_statio), so
+ *   that the write cost can be read against the partition's size)]
  *   (postgres: DATABASE_URL; a fresh schema is created and dropped)
  */
 import { mkdirSync, rmSync } from 'node:fs';
@@ -56,6 +60,7 @@ import type { ReaderReply, ReaderRequest } from './reader-process.js';
 import type { DetectorReply, DetectorRequest } from './detector-process.js';
 import { forkBenchChild } from './bench-child.js';
 import { startCpuCount } from './cpu-cost.js';
+import { segmentReporter } from './segment-cost.js';
 
 const { values } = parseArgs({
   options: {
@@ -69,6 +74,7 @@ const { values } = parseArgs({
     detector: { type: 'string', default: 'inline' },
     shuttles: { type: 'string', default: '0' },
     pace: { type: 'string', default: '0' },
+    'segment-positions': { type: 'string', default: '0' },
   },
 });
 const VESSELS = Number(values.vessels);
@@ -78,6 +84,7 @@ const FOLLOW_EVERY_MS = Number(values['follow-every-ms']);
 const READ_EVERY_MS = Number(values['read-every-ms']);
 const SHUTTLES = Number(values.shuttles);
 const PACE = Number(values.pace);
+const SEGMENT = Number(values['segment-positions']);
 const GLOBAL = 50_000;
 const START = Date.UTC(2026, 10, 20, 0, 0, 0);
 const root = resolve(import.meta.dirname, '..', '..', '..');
@@ -342,6 +349,7 @@ try {
     );
   const cpuCount = postgres ? await startCpuCount(store.db) : null;
   const cpuStart = process.cpuUsage();
+  const segments = postgres && cpuCount && SEGMENT > 0 ? await segmentReporter(store.db, cpuCount, SEGMENT) : null;
   detectorProcess?.send({ kind: 'follow' });
   const t0 = performance.now();
   for (const report of reports(vessels, rng)) {
@@ -349,6 +357,7 @@ try {
     generated++;
     if (batch.length >= BATCH) {
       await repo.writeBatch([], [], batch);
+      if (segments && generated >= segments.next) await segments.report(generated);
       if (PACE > 0) {
         const due = t0 + (report.observed_at - START) / PACE;
         if (due > performance.now()) await sleep(due - performance.now());
