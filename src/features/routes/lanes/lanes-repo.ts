@@ -3,7 +3,7 @@ import { categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, wee
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
-import type { DatedLaneParts, LaneParts } from './lane-stats.js';
+import type { DatedApproximatePart, DatedLaneParts, LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
 
 /** Which voyages or calls one answer reads: ship-type codes (null: all), and an origin, destination or port touched. */
@@ -140,12 +140,48 @@ export function createLanesRepo(db: Db) {
   }
 
   /**
-   * The cells per ship category (docs/decisions/149), every part dated; `approximateDays`: an approximate week
-   * cell is read as its day cells.
+   * The cells per ship category (docs/decisions/149 and 158), every part dated. The window is cut at `boundaries`
+   * (whole days inside it) into spans; a week cell across a boundary is read as its day cells. Exact cells give
+   * their voyages; the approximate cells of one lane, ship category and span are merged into one part as they are
+   * read (registers and hours merged encoded, voyages added per day and per hour of departure), so an approximate
+   * cell costs a fixed amount whatever it holds and the parts are at most lanes × categories × spans.
    */
-  async function categoryCellParts(w: WindowSpan, f: LanesFilter, approximateDays: boolean): Promise<DatedLaneParts[]> {
+  async function categoryCellParts(w: WindowSpan, f: LanesFilter, boundaries: readonly number[]): Promise<DatedLaneParts[]> {
     const earliestOrigin = w.since - w.lookbackMs;
+    const spanStarts = [w.since, ...boundaries.filter((b) => b > w.since && b < w.until)].sort((a, b) => a - b);
+    const spanOf = (t: number) => {
+      let i = spanStarts.length - 1;
+      while (i > 0 && spanStarts[i]! > t) i--;
+      return i;
+    };
+    const acrossBoundary = (start: number, days: number) => spanStarts.some((b) => b > start && b < start + days * DAY);
     const lanes = laneMap((from, to): DatedLaneParts => ({ from, to, exact: [], approximate: [] }));
+    const merged = new Map<DatedLaneParts, Map<string, DatedApproximatePart>>();
+    const approximatePartOf = (lane: DatedLaneParts, category: string, span: number): DatedApproximatePart => {
+      let byKey = merged.get(lane);
+      if (!byKey) merged.set(lane, (byKey = new Map()));
+      const key = `${category}|${span}`;
+      let part = byKey.get(key);
+      if (!part) {
+        const periodStart = spanStarts[span]!;
+        const periodDays = ((spanStarts[span + 1] ?? w.until) - periodStart) / DAY;
+        part = {
+          voyages: 0,
+          simulated: 0,
+          minHours: Infinity,
+          vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)),
+          hours: HoursSketch.ofBuckets([]),
+          periodStart,
+          periodDays,
+          category,
+          days: new Array<number>(periodDays).fill(0),
+          departureHours: new Array<number>(24).fill(0),
+        };
+        byKey.set(key, part);
+        lane.approximate.push(part);
+      }
+      return part;
+    };
     const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
       let q = db
         .selectFrom('voyage_cells')
@@ -164,25 +200,30 @@ export function createLanesRepo(db: Db) {
       return q.execute();
     };
     type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
+    const addApproximate = (lane: DatedLaneParts, cell: CellRow, start: number) => {
+      const part = approximatePartOf(lane, cell.category, spanOf(start));
+      const facts = sketchesOfCell(cell.facts);
+      part.voyages += Number(cell.voyages);
+      part.simulated += Number(cell.simulated);
+      part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
+      part.vessels.mergeEncoded(facts.vessels);
+      part.hours.mergeEncoded(facts.hours);
+      const offset = (start - part.periodStart) / DAY;
+      for (let d = 0; d < facts.days.length; d++) part.days[offset + d]! += facts.days[d]!;
+      for (let h = 0; h < 24; h++) part.departureHours[h]! += facts.departureHours[h]!;
+    };
     const add = async (cell: CellRow): Promise<void> => {
       const lane = lanes.laneOf(Number(cell.from_port), Number(cell.to_port));
       const start = Number(cell.period_start);
+      const periodDays = Number(cell.period_days);
       if (Number(cell.exact) === 1) {
         for (const v of voyagesOfCell(cell.facts))
           if (v.arrival < w.until && v.fromArrival >= earliestOrigin)
             lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
-      } else if (!(approximateDays && Number(cell.period_days) === 7) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
-        lane.approximate.push({
-          voyages: Number(cell.voyages),
-          simulated: Number(cell.simulated),
-          minHours: Number(cell.min_duration_ms) / HOUR,
-          ...sketchesOfCell(cell.facts),
-          periodStart: start,
-          periodDays: Number(cell.period_days),
-          category: cell.category,
-        });
-      } else if (Number(cell.period_days) === 7) {
-        // some of the week's voyages do not count in this window (or the answer splits it by day): its days, one by one
+      } else if (!acrossBoundary(start, periodDays) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+        addApproximate(lane, cell, start);
+      } else if (periodDays === 7) {
+        // some of the week's voyages do not count in this window (or the answer splits it within the week): its days, one by one
         for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
       } else {
         // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
@@ -240,17 +281,18 @@ export function createLanesRepo(db: Db) {
      */
     async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
-      return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(w, f, false);
+      return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(w, f, []);
     },
 
     /**
-     * laneParts for answers split by period or ship category (docs/decisions/154): always the cells per ship
-     * category, every exact voyage with its departure and category, an approximate week cell read as its day
-     * cells (an approximate part then lies in one UTC day).
+     * laneParts for answers split by period or ship category (docs/decisions/154 and 158): always the cells per
+     * ship category, every exact voyage with its departure and category, the approximate cells merged per lane,
+     * category and span between `boundaries` (whole days), with their voyages per day and hour of departure.
      */
-    async datedLaneParts(w: WindowSpan, f: LanesFilter): Promise<DatedLaneParts[]> {
+    async datedLaneParts(w: WindowSpan, f: LanesFilter, boundaries: readonly number[] = []): Promise<DatedLaneParts[]> {
       wholeDays(w);
-      return categoryCellParts(w, f, true);
+      if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
+      return categoryCellParts(w, f, boundaries);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */

@@ -146,8 +146,8 @@ export function createLaneViews(kit: LanesKit) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
       const weeks = query.weeks ?? 8;
       const w = kit.windowOf({ days: 2 * weeks * 7, until: query.until }, caller, 0);
-      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { touching: port?.port_id });
       const mid = w.until - weeks * 7 * DAY;
+      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { touching: port?.port_id }, [mid]);
       const lanes = kit.lanesPer(parts, (departure) => (departure >= mid ? 'current' : null)).get('current')?.lanes ?? [];
       // per lane: its voyages per week of the current half, and (key -1) of the previous half
       const perLane = kit.voyagesPerLane(parts, (departure) => (departure < mid ? -1 : Math.floor((departure - mid) / (7 * DAY))));

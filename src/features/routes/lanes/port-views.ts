@@ -66,8 +66,8 @@ export function createPortViews(kit: LanesKit) {
       const origin = kit.requirePort(query.from, 'query.from');
       const days = query.days ?? 30;
       const w = kit.windowOf({ days: 2 * days, until: query.until }, caller, 0);
-      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { from: origin.port_id });
       const mid = w.until - days * DAY;
+      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { from: origin.port_id }, [mid]);
       const recent = kit.lanesPer(parts, (departure) => (departure >= mid ? 'recent' : null)).get('recent')?.lanes ?? [];
       const dest = new Map<number, { recent: number; previous: number; vessels: number }>();
       for (const lane of recent) dest.set(lane.to, { recent: lane.voyages, previous: 0, vessels: lane.vessels.count() });
