@@ -41,13 +41,12 @@ export interface CellVoyage {
 }
 
 type ExactFacts = Array<[string, number, number, number, 0 | 1]>;
-/** An approximate cell's facts: registers and hours as `encodeRegisters` / `encodeHours` write them, voyages per day of the period and per UTC hour of departure. */
-interface ApproximateFacts {
-  vessels: string;
-  hours: string;
-  days: number[];
-  departureHours: number[];
-}
+/**
+ * An approximate cell's facts (docs/decisions/158), as text without JSON (a parse per cell cost more than the
+ * rest of its read): registers and hours as `encodeRegisters` / `encodeHours` write them, then its voyages per day
+ * of the period and per UTC hour of departure as comma lists, the four joined by '|'.
+ */
+type ApproximateFacts = string;
 
 export const categoryOf = (shipType: number | null) => shipCategory(shipType) ?? UNKNOWN_CATEGORY;
 
@@ -90,7 +89,7 @@ function approximateFactsOf(periodStart: number, periodDays: number, list: reado
     days[Math.floor((v.departure - periodStart) / DAY)]!++;
     departureHours[Math.floor((v.departure % DAY) / HOUR)]!++;
   }
-  return { vessels: encodeRegisters(vessels.toRegisters()), hours: encodeHours(hours), days, departureHours };
+  return [encodeRegisters(vessels.toRegisters()), encodeHours(hours), days.join(','), departureHours.join(',')].join('|');
 }
 
 /**
@@ -105,7 +104,7 @@ export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: 
     const facts: ExactFacts | ApproximateFacts = exact
       ? list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0])
       : approximateFactsOf(periodStart, periodDays, list);
-    return { period_start: periodStart, period_days: periodDays, ...boundsOf(list), category: categoryOf(first.ship_type), exact: exact ? 1 : 0, facts: JSON.stringify(facts) };
+    return { period_start: periodStart, period_days: periodDays, ...boundsOf(list), category: categoryOf(first.ship_type), exact: exact ? 1 : 0, facts: typeof facts === 'string' ? facts : JSON.stringify(facts) };
   });
 }
 
@@ -168,8 +167,30 @@ export type LaneCellVoyages = [string[], number[], Array<0 | 1>];
 
 export const voyagesOfLaneCell = (voyageList: string) => JSON.parse(voyageList) as LaneCellVoyages;
 
+/** Adds the comma list of counts in text[from, to) to into[offset …]. */
+function addCounts(text: string, from: number, to: number, into: number[], offset: number): void {
+  let at = offset;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      into[at++]! += n;
+      n = 0;
+    } else n = n * 10 + (c - 48);
+  }
+  into[at]! += n;
+}
+
 /**
  * What an approximate cell holds, to be merged without decoding (VesselSketch / HoursSketch `mergeEncoded`):
- * encoded registers and hours, voyages per day of its period and per UTC hour of departure.
+ * encoded registers and hours; its voyages per day are added to days[dayOffset …] and per UTC hour of departure
+ * to departureHours.
  */
-export const sketchesOfCell = (facts: string) => JSON.parse(facts) as ApproximateFacts;
+export function sketchesOfCell(facts: string, days: number[], dayOffset: number, departureHours: number[]): { vessels: string; hours: string } {
+  const first = facts.indexOf('|');
+  const second = facts.indexOf('|', first + 1);
+  const third = facts.indexOf('|', second + 1);
+  addCounts(facts, second + 1, third, days, dayOffset);
+  addCounts(facts, third + 1, facts.length, departureHours, 0);
+  return { vessels: facts.slice(0, first), hours: facts.slice(first + 1, second) };
+}

@@ -82,10 +82,12 @@ export function voyagesPerLane<K extends number | string>(
         continue;
       }
       // cells merged over several keys (keys are whole days): each day of the span in its own key
-      apportion(a.days, counted).forEach((n, d) => {
+      const perDay = counted === a.voyages ? a.days : apportion(a.days, counted);
+      for (let d = 0; d < perDay.length; d++) {
+        if (perDay[d] === 0) continue;
         const dayKey = keyOf(a.periodStart + d * DAY, a.category);
-        if (dayKey !== null) add(dayKey, n);
-      });
+        if (dayKey !== null) add(dayKey, perDay[d]!);
+      }
     }
   }
   return lanes;

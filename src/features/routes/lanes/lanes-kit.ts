@@ -128,10 +128,11 @@ export function createLanesKit(deps: LanesDeps) {
     /**
      * loadLanes with the parts it summed, for answers that split the window by day, week or ship category
      * (lane-series, docs/decisions/154 and 158); `boundaries` (whole days): where the answer needs the vessels or
-     * hours of each side apart (an approximate part then lies on one side).
+     * hours of each side apart (an approximate part then lies on one side); `byCategory`: whether it splits by
+     * ship category (approximate parts of every category are merged otherwise).
      */
-    async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}, boundaries: readonly number[] = []) {
-      return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f, boundaries));
+    async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'>, split: { boundaries?: readonly number[]; byCategory: boolean }) {
+      return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f, split));
     },
     /** The voyages the lanes count in the parts per UTC day and per UTC hour of departure. */
     departuresPerDayAndHour(parts: readonly DatedLaneParts[]) {

@@ -39,6 +39,9 @@ function periodsOf(w: WindowSpan): Array<[1 | 7, number, number]> {
   ];
 }
 
+/** The category of approximate parts merged over every ship category (an answer that does not split by category). */
+export const ANY_CATEGORY = 'any';
+
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
   if (w.since % DAY !== 0 || w.until % DAY !== 0 || w.lookbackMs % DAY !== 0) throw new Error('lanes: a window of the call counts must have whole-day bounds');
@@ -146,7 +149,7 @@ export function createLanesRepo(db: Db) {
    * read (registers and hours merged encoded, voyages added per day and per hour of departure), so an approximate
    * cell costs a fixed amount whatever it holds and the parts are at most lanes × categories × spans.
    */
-  async function categoryCellParts(w: WindowSpan, f: LanesFilter, boundaries: readonly number[]): Promise<DatedLaneParts[]> {
+  async function categoryCellParts(w: WindowSpan, f: LanesFilter, boundaries: readonly number[], byCategory: boolean): Promise<DatedLaneParts[]> {
     const earliestOrigin = w.since - w.lookbackMs;
     const spanStarts = [w.since, ...boundaries.filter((b) => b > w.since && b < w.until)].sort((a, b) => a - b);
     const spanOf = (t: number) => {
@@ -156,12 +159,13 @@ export function createLanesRepo(db: Db) {
     };
     const acrossBoundary = (start: number, days: number) => spanStarts.some((b) => b > start && b < start + days * DAY);
     const lanes = laneMap((from, to): DatedLaneParts => ({ from, to, exact: [], approximate: [] }));
-    const merged = new Map<DatedLaneParts, Map<string, DatedApproximatePart>>();
+    const merged = new Map<DatedLaneParts, Map<string, Array<DatedApproximatePart | undefined>>>();
     const approximatePartOf = (lane: DatedLaneParts, category: string, span: number): DatedApproximatePart => {
-      let byKey = merged.get(lane);
-      if (!byKey) merged.set(lane, (byKey = new Map()));
-      const key = `${category}|${span}`;
-      let part = byKey.get(key);
+      let byCategory = merged.get(lane);
+      if (!byCategory) merged.set(lane, (byCategory = new Map()));
+      let spans = byCategory.get(category);
+      if (!spans) byCategory.set(category, (spans = []));
+      let part = spans[span];
       if (!part) {
         const periodStart = spanStarts[span]!;
         const periodDays = ((spanStarts[span + 1] ?? w.until) - periodStart) / DAY;
@@ -177,7 +181,7 @@ export function createLanesRepo(db: Db) {
           days: new Array<number>(periodDays).fill(0),
           departureHours: new Array<number>(24).fill(0),
         };
-        byKey.set(key, part);
+        spans[span] = part;
         lane.approximate.push(part);
       }
       return part;
@@ -201,18 +205,18 @@ export function createLanesRepo(db: Db) {
     };
     type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
     const addApproximate = (lane: DatedLaneParts, cell: CellRow, start: number) => {
-      const part = approximatePartOf(lane, cell.category, spanOf(start));
-      const facts = sketchesOfCell(cell.facts);
+      const part = approximatePartOf(lane, byCategory ? cell.category : ANY_CATEGORY, spanOf(start));
+      const sketches = sketchesOfCell(cell.facts, part.days, (start - part.periodStart) / DAY, part.departureHours);
       part.voyages += Number(cell.voyages);
       part.simulated += Number(cell.simulated);
       part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
-      part.vessels.mergeEncoded(facts.vessels);
-      part.hours.mergeEncoded(facts.hours);
-      const offset = (start - part.periodStart) / DAY;
-      for (let d = 0; d < facts.days.length; d++) part.days[offset + d]! += facts.days[d]!;
-      for (let h = 0; h < 24; h++) part.departureHours[h]! += facts.departureHours[h]!;
+      part.vessels.mergeEncoded(sketches.vessels);
+      part.hours.mergeEncoded(sketches.hours);
     };
-    const add = async (cell: CellRow): Promise<void> => {
+    // cells read after the others: a week's day cells (one read per week for all of its lanes and categories), a day's voyages
+    const weeksAsDays = new Map<number, Set<string>>();
+    const daysAsVoyages: Array<{ lane: DatedLaneParts; category: string; start: number }> = [];
+    const add = (cell: CellRow): void => {
       const lane = lanes.laneOf(Number(cell.from_port), Number(cell.to_port));
       const start = Number(cell.period_start);
       const periodDays = Number(cell.period_days);
@@ -223,17 +227,21 @@ export function createLanesRepo(db: Db) {
       } else if (!acrossBoundary(start, periodDays) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
         addApproximate(lane, cell, start);
       } else if (periodDays === 7) {
-        // some of the week's voyages do not count in this window (or the answer splits it within the week): its days, one by one
-        for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
+        // some of the week's voyages do not count in this window (or the answer splits it within the week): its days
+        weeksAsDays.set(start, (weeksAsDays.get(start) ?? new Set()).add(`${lane.from}>${lane.to}>${cell.category}`));
       } else {
         // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
-        const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
-        for (const v of voyages)
-          if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category)
-            lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
+        daysAsVoyages.push({ lane, category: cell.category, start });
       }
     };
-    for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) await add(cell);
+    for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) add(cell);
+    for (const [start, keys] of weeksAsDays) for (const day of await cellsIn(1, start, start + WEEK)) if (keys.has(`${day.from_port}>${day.to_port}>${day.category}`)) add(day);
+    for (const { lane, category, start } of daysAsVoyages) {
+      const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
+      for (const v of voyages)
+        if (v.departure < start + DAY && categoryOf(v.shipType) === category)
+          lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category });
+    }
     return lanes.all();
   }
 
@@ -281,18 +289,20 @@ export function createLanesRepo(db: Db) {
      */
     async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
-      return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(w, f, []);
+      return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(w, f, [], true);
     },
 
     /**
      * laneParts for answers split by period or ship category (docs/decisions/154 and 158): always the cells per
      * ship category, every exact voyage with its departure and category, the approximate cells merged per lane,
-     * category and span between `boundaries` (whole days), with their voyages per day and hour of departure.
+     * span between `boundaries` (whole days) and, when `byCategory`, ship category (else their category reads
+     * ANY_CATEGORY), with their voyages per day and hour of departure.
      */
-    async datedLaneParts(w: WindowSpan, f: LanesFilter, boundaries: readonly number[] = []): Promise<DatedLaneParts[]> {
+    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean } = {}): Promise<DatedLaneParts[]> {
       wholeDays(w);
+      const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
-      return categoryCellParts(w, f, boundaries);
+      return categoryCellParts(w, f, boundaries, split.byCategory ?? true);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */

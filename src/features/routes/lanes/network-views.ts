@@ -66,7 +66,7 @@ export function createNetworkViews(kit: LanesKit) {
       const window = kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0);
       // each week's vessels and hours apart: the approximate cells are merged week by week
       const weekStarts = Array.from({ length: weeks }, (_, i) => window.since + i * 7 * DAY);
-      const { facts: l, parts } = await kit.loadLaneParts(window, query.ship_type, {}, weekStarts);
+      const { facts: l, parts } = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: weekStarts, byCategory: true });
       const since = l.window.since;
       const departedPerWeek = new Array<number>(weeks).fill(0);
       for (const d of await kit.deps.repo.departuresPerBucket(kit.span(l.window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
@@ -93,7 +93,7 @@ export function createNetworkViews(kit: LanesKit) {
 
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined, {}, { byCategory: true });
       // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
       const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const weekOf = (departure: number) => Math.floor((departure - l.window.since) / (7 * DAY));
@@ -138,7 +138,7 @@ export function createNetworkViews(kit: LanesKit) {
     async seasonality(query: Common & { port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
       // from the cells (docs/decisions/158): an approximate cell keeps its voyages per day and per hour of departure
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id });
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id }, { byCategory: false });
       const { perDay, perHour: hour } = kit.departuresPerDayAndHour(parts);
       const total = voyagesOfLanes(l.lanes);
       const share = (n: number) => (total === 0 ? null : round(n / total, 3));
