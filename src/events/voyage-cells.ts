@@ -104,7 +104,14 @@ export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: 
     const facts: ExactFacts | ApproximateFacts = exact
       ? list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0])
       : approximateFactsOf(periodStart, periodDays, list);
-    return { period_start: periodStart, period_days: periodDays, ...boundsOf(list), category: categoryOf(first.ship_type), exact: exact ? 1 : 0, facts: typeof facts === 'string' ? facts : JSON.stringify(facts) };
+    return {
+      period_start: periodStart,
+      period_days: periodDays,
+      ...boundsOf(list),
+      category: categoryOf(first.ship_type),
+      exact: exact ? 1 : 0,
+      facts: typeof facts === 'string' ? facts : JSON.stringify(facts),
+    };
   });
 }
 
