@@ -1,17 +1,23 @@
 import { shipCategory } from '../fleet/ship-types.js';
 import { DAY, HOUR } from '../platform/clock.js';
-import { encodeHours, encodeRegisters, HoursSketch, hoursBucketOf, registersOfText, registersToText, VesselSketch } from '../platform/sketches.js';
+import { encodeHours, encodeRegisters, hoursBucketOf, VesselSketch } from '../platform/sketches.js';
 import type { VoyageCellsTable, VoyageLaneCellsTable } from '../store/schema.js';
 import type { VoyageRow } from './voyages.js';
 
 /**
  * The voyages summed per cell (docs/decisions/149): UTC day or ISO week of departure, origin, destination
- * and ship category. A cell lists its voyages while it holds at most EXACT_VOYAGES_PER_CELL of them; beyond, it keeps
- * a HyperLogLog of the vessels and a histogram of hours (src/platform/sketches.ts) with the bounds a window
- * needs to know whether the whole cell counts: the latest arrival and the earliest origin arrival.
+ * and ship category. A cell lists its voyages while its period is small (docs/decisions/158: every day of it holds
+ * at most EXACT_VOYAGES_PER_DAY voyages, all lanes together); beyond, it keeps a HyperLogLog of the vessels, a
+ * histogram of hours (src/platform/sketches.ts) and its voyages per day and per hour of departure, with the bounds a
+ * window needs to know whether the whole cell counts: the latest arrival and the earliest origin arrival.
  */
 
-export const EXACT_VOYAGES_PER_CELL = 64;
+/**
+ * A day's cells (and the week cell of a week whose every day is so) list their voyages while the day holds at
+ * most this many voyages over all lanes and ship categories (docs/decisions/158): a small store's answers stay
+ * exact, and in a large one every cell costs a fixed amount to read however few voyages it holds.
+ */
+export const EXACT_VOYAGES_PER_DAY = 128;
 /** The category of the voyages whose ship type is unknown: no ship-type filter matches it. */
 export const UNKNOWN_CATEGORY = 'unknown';
 
@@ -35,10 +41,12 @@ export interface CellVoyage {
 }
 
 type ExactFacts = Array<[string, number, number, number, 0 | 1]>;
-interface ApproximateFacts {
-  vessels: string;
-  hours: Array<[number, number]>;
-}
+/**
+ * An approximate cell's facts (docs/decisions/158), as text without JSON (a parse per cell cost more than the
+ * rest of its read): registers and hours as `encodeRegisters` / `encodeHours` write them, then its voyages per day
+ * of the period and per UTC hour of departure as comma lists, the four joined by '|'.
+ */
+type ApproximateFacts = string;
 
 export const categoryOf = (shipType: number | null) => shipCategory(shipType) ?? UNKNOWN_CATEGORY;
 
@@ -60,22 +68,50 @@ function sketchesOfVoyages(list: readonly VoyageRow[]): { vessels: VesselSketch;
   return { vessels, hours };
 }
 
+/** Whether every day of the period holds at most EXACT_VOYAGES_PER_DAY voyages (all lanes): its cells list their voyages. */
+function periodIsSmall(voyages: readonly VoyageRow[]): boolean {
+  const perDay = new Map<number, number>();
+  for (const v of voyages) {
+    const day = dayStartOf(v.departure);
+    const n = (perDay.get(day) ?? 0) + 1;
+    if (n > EXACT_VOYAGES_PER_DAY) return false;
+    perDay.set(day, n);
+  }
+  return true;
+}
+
+/** The sketches of an approximate cell, and its voyages per day of the period and per UTC hour of departure. */
+function approximateFactsOf(periodStart: number, periodDays: number, list: readonly VoyageRow[]): ApproximateFacts {
+  const { vessels, hours } = sketchesOfVoyages(list);
+  const days = new Array<number>(periodDays).fill(0);
+  const departureHours = new Array<number>(24).fill(0);
+  for (const v of list) {
+    days[Math.floor((v.departure - periodStart) / DAY)]!++;
+    departureHours[Math.floor((v.departure % DAY) / HOUR)]!++;
+  }
+  return [encodeRegisters(vessels.toRegisters()), encodeHours(hours), days.join(','), departureHours.join(',')].join('|');
+}
+
 /**
  * The cells of the voyages that departed in one period (a UTC day, or an ISO week: periodDays 1 or 7,
- * beginning at periodStart). A voyage that arrived before it departed counts in no window (docs/lanes.md),
- * so no cell holds it.
+ * beginning at periodStart): all of the period's voyages, which decide whether its cells are exact. A voyage
+ * that arrived before it departed counts in no window (docs/lanes.md), so no cell holds it.
  */
 export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: readonly VoyageRow[]): VoyageCellRow[] {
+  const exact = periodIsSmall(voyages);
   return [...groupsOf(voyages, (v) => `${v.from_port}|${v.to_port}|${categoryOf(v.ship_type)}`)].map((list) => {
     const first = list[0]!;
-    const exact = list.length <= EXACT_VOYAGES_PER_CELL;
-    let facts: ExactFacts | ApproximateFacts;
-    if (exact) facts = list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0]);
-    else {
-      const { vessels, hours } = sketchesOfVoyages(list);
-      facts = { vessels: registersToText(vessels.toRegisters()), hours: [...hours.entries()] };
-    }
-    return { period_start: periodStart, period_days: periodDays, ...boundsOf(list), category: categoryOf(first.ship_type), exact: exact ? 1 : 0, facts: JSON.stringify(facts) };
+    const facts: ExactFacts | ApproximateFacts = exact
+      ? list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0])
+      : approximateFactsOf(periodStart, periodDays, list);
+    return {
+      period_start: periodStart,
+      period_days: periodDays,
+      ...boundsOf(list),
+      category: categoryOf(first.ship_type),
+      exact: exact ? 1 : 0,
+      facts: typeof facts === 'string' ? facts : JSON.stringify(facts),
+    };
   });
 }
 
@@ -138,8 +174,30 @@ export type LaneCellVoyages = [string[], number[], Array<0 | 1>];
 
 export const voyagesOfLaneCell = (voyageList: string) => JSON.parse(voyageList) as LaneCellVoyages;
 
-/** The sketches of an approximate cell. */
-export function sketchesOfCell(facts: string): { vessels: VesselSketch; hours: HoursSketch } {
-  const parsed = JSON.parse(facts) as ApproximateFacts;
-  return { vessels: VesselSketch.ofRegisters(registersOfText(parsed.vessels)), hours: HoursSketch.ofBuckets(parsed.hours) };
+/** Adds the comma list of counts in text[from, to) to into[offset …]. */
+function addCounts(text: string, from: number, to: number, into: number[], offset: number): void {
+  let at = offset;
+  let n = 0;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 44) {
+      into[at++]! += n;
+      n = 0;
+    } else n = n * 10 + (c - 48);
+  }
+  into[at]! += n;
+}
+
+/**
+ * What an approximate cell holds, to be merged without decoding (VesselSketch / HoursSketch `mergeEncoded`):
+ * encoded registers and hours; its voyages per day are added to days[dayOffset …] and per UTC hour of departure
+ * to departureHours.
+ */
+export function sketchesOfCell(facts: string, days: number[], dayOffset: number, departureHours: number[]): { vessels: string; hours: string } {
+  const first = facts.indexOf('|');
+  const second = facts.indexOf('|', first + 1);
+  const third = facts.indexOf('|', second + 1);
+  addCounts(facts, second + 1, third, days, dayOffset);
+  addCounts(facts, third + 1, facts.length, departureHours, 0);
+  return { vessels: facts.slice(0, first), hours: facts.slice(first + 1, second) };
 }

@@ -187,7 +187,8 @@ export class HoursSketch {
    * Map per pair would cost more than the rest of a cell's read), moved into the Map when the sketch is read.
    */
   mergeEncoded(encoded: string): void {
-    const buckets = this.toBuckets();
+    // the pending counts stay pending (toBuckets would move them into the Map at every merge)
+    const buckets = this.buckets ?? this.toBuckets();
     const pending = (this.pending ??= new Float64Array(PENDING_BUCKETS));
     const bytes = Buffer.from(encoded, 'base64');
     for (let i = 0; i + 8 <= bytes.length; i += 8) {

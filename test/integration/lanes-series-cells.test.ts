@@ -3,14 +3,14 @@ import { after, before, test } from 'node:test';
 import type { Caller } from '../../src/access/principals.js';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
-import { EXACT_VOYAGES_PER_CELL } from '../../src/events/voyage-cells.js';
+import { EXACT_VOYAGES_PER_DAY } from '../../src/events/voyage-cells.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
 /**
- * The answers split by period or ship category read from voyage cells beyond the exact size (docs/decisions/154):
- * one lane with more voyages in one day than EXACT_VOYAGES_PER_CELL (a day cell of sketches). Their counts per
- * day, week and category stay exact; distinct vessels are estimates and the answer says so; seasonality reads
- * the voyages (it needs each departure's hour) and is exact and unflagged.
+ * The answers split by period or ship category read from voyage cells beyond the exact size (docs/decisions/154
+ * and 158): one lane with more voyages in one day than EXACT_VOYAGES_PER_DAY (a day cell of sketches). Their counts
+ * per day, week, hour of departure and category stay exact (the cell keeps its voyages per day and per hour);
+ * distinct vessels are estimates and the answer says so.
  */
 const NOW = TEST_EPOCH;
 const caller: Caller = { kind: 'operator', operator: { tokenPrefix: 'series' } };
@@ -50,7 +50,7 @@ const sum = (xs: readonly (number | null)[]) => xs.reduce<number>((total, x) => 
 const nearVessels = (n: number) => Math.abs(n - VESSELS) / VESSELS < 0.1;
 
 test('a lane of one day beyond the exact cell size: the series answers count it exactly per period and category, estimate its vessels, and say so', async () => {
-  assert.ok(VESSELS > 2 * EXACT_VOYAGES_PER_CELL);
+  assert.ok(VESSELS > 2 * EXACT_VOYAGES_PER_DAY);
   const { services, store } = app.bosun.ctx;
   const rotterdam = services.routes.resolvePlace('NLRTM', 'x').port!.port_id;
   const hamburg = services.routes.resolvePlace('DEHAM', 'x').port!.port_id;
@@ -117,6 +117,16 @@ test('a lane of one day beyond the exact cell size: the series answers count it 
     seasons.data.by_hour.map((h) => h.voyages),
     Array.from({ length: 24 }, (_, h) => (h < 10 ? 30 : 0)),
   );
-  assert.equal(seasons.data.sample.vessels, VESSELS, 'read voyage by voyage: exact');
-  assert.ok(!seasons.qualityFlags.includes(APPROXIMATE));
+  assert.equal(seasons.data.sample.voyages, VESSELS);
+  const weekday = (new Date(DEPARTURE_DAY).getUTCDay() + 6) % 7;
+  assert.deepEqual(
+    seasons.data.by_weekday.map((d) => d.voyages),
+    Array.from({ length: 7 }, (_, i) => (i === weekday ? VESSELS : 0)),
+  );
+  assert.deepEqual(
+    seasons.data.by_month.map((m) => [m.month, m.voyages]),
+    [[new Date(DEPARTURE_DAY).toISOString().slice(0, 7), VESSELS]],
+  );
+  assert.ok(nearVessels(seasons.data.sample.vessels), `vessels ${seasons.data.sample.vessels}`);
+  assert.ok(seasons.qualityFlags.includes(APPROXIMATE));
 });

@@ -3,13 +3,13 @@ import { after, before, test } from 'node:test';
 import type { Caller } from '../../src/access/principals.js';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
-import { EXACT_VOYAGES_PER_CELL, EXACT_VOYAGES_PER_LANE_CELL } from '../../src/events/voyage-cells.js';
+import { EXACT_VOYAGES_PER_DAY, EXACT_VOYAGES_PER_LANE_CELL } from '../../src/events/voyage-cells.js';
 import { median } from '../../src/platform/stats.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
 /**
- * Voyage cells beyond the exact size (docs/decisions/149): a lane with more voyages in one day than
- * EXACT_VOYAGES_PER_CELL is summed as sketches; its voyage count stays exact, its vessels and median hours
+ * Voyage cells beyond the exact size (docs/decisions/149 and 158): a day with more voyages than
+ * EXACT_VOYAGES_PER_DAY is summed as sketches; its voyage count stays exact, its vessels and median hours
  * are estimates within the documented bounds and the answer says so; a window that ends while some of the
  * cell's voyages are at sea reads that cell's voyages instead, and is exact again.
  */
@@ -47,7 +47,7 @@ const call = (vslId: string, portId: number, arrival: number, departure: number,
 });
 
 test('a lane of one day beyond the exact cell size: exact voyages, estimated vessels and hours, flagged; exact again when the window cuts the cell', async () => {
-  assert.ok(VESSELS > 2 * EXACT_VOYAGES_PER_CELL && VESSELS > 2 * EXACT_VOYAGES_PER_LANE_CELL);
+  assert.ok(VESSELS > 2 * EXACT_VOYAGES_PER_DAY && VESSELS > 2 * EXACT_VOYAGES_PER_LANE_CELL);
   const { services, store } = app.bosun.ctx;
   const routes = services.routes;
   const rotterdam = routes.resolvePlace('NLRTM', 'x').port!.port_id;

@@ -57,7 +57,7 @@ test('sumLanesPer sums each key as the window is summed: vessels and hours of th
   assert.deepEqual(early.leftOut, { same_harbour: 1, implausible_speed: 1 });
 });
 
-test('an approximate cell is counted whole in the key of its period; a key that cuts its period is refused', () => {
+test('an approximate part is counted whole in the key of its span, else day by day; summing lanes per key refuses a key that cuts its span', () => {
   const hours = new HoursSketch();
   for (const h of [1, 20, 20, 30]) hours.add(h);
   const cell: DatedLaneParts = {
@@ -72,13 +72,16 @@ test('an approximate cell is counted whole in the key of its period; a key that 
         vessels: VesselSketch.ofRegisters(new Uint8Array(1024)),
         hours: HoursSketch.ofBuckets(hours.toBuckets()),
         periodStart: T0,
-        periodDays: 1,
+        periodDays: 2,
         category: 'cargo',
+        days: [1, 3],
+        departureHours: Array.from({ length: 24 }, (_, h) => (h === 5 ? 4 : 0)),
       },
     ],
   };
   // the one voyage of 1 h over 600 nm is too fast: 3 counted
-  assert.deepEqual(Object.fromEntries(voyagesPer([cell], (departure) => Math.floor((departure - T0) / DAY), gcNm)), { 0: 3 });
-  assert.throws(() => voyagesPer([cell], (departure) => Math.floor(departure / HOUR), gcNm), /spans two keys/);
-  assert.throws(() => sumLanesPer([cell], (departure) => Math.floor(departure / HOUR), gcNm), /spans two keys/);
+  assert.deepEqual(Object.fromEntries(voyagesPer([cell], (departure) => (departure < T0 + 2 * DAY ? 'both days' : null), gcNm)), { 'both days': 3 });
+  // a span of several keys (keys of whole days) is counted day by day, the 3 counted shared as its days hold voyages (1 : 3)
+  assert.deepEqual(Object.fromEntries(voyagesPer([cell], (departure) => Math.floor((departure - T0) / DAY), gcNm)), { 0: 1, 1: 2 });
+  assert.throws(() => sumLanesPer([cell], (departure) => Math.floor((departure - T0) / DAY), gcNm), /spans two keys/);
 });

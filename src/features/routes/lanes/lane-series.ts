@@ -1,6 +1,6 @@
 import { DAY } from '../../../platform/clock.js';
 import { laneKey, sameHarbour, tooFast } from './lanes-facts.js';
-import { sumLanes, type DatedLaneParts, type LaneStats, type SummedLanes } from './lane-stats.js';
+import { sumLanes, tooFastIn, type DatedLaneParts, type LaneStats, type SummedLanes } from './lane-stats.js';
 
 /**
  * The window's lanes per key of departure (docs/decisions/154): a period of departure, a ship category or
@@ -52,8 +52,8 @@ export const seriesOf = <K>(perKey: ReadonlyMap<K, number>, n: number, keyAt: (k
 /**
  * The voyages the lanes count (lanes-facts `plausibleVoyages`: as `sumLanes` counts them) per lane and key of
  * departure and ship category, without their vessels or hours; a voyage whose key is null is not counted, nor
- * is a key none of whose voyages counts. An approximate cell is counted whole in the key of its period (which
- * must lie within one key) as `sumLanes` counts it.
+ * is a key none of whose voyages counts. An approximate part is counted whole in the key of its span as `sumLanes`
+ * counts it, or, when its span holds several keys (keys of whole days), day by day from its voyages per day.
  */
 export function voyagesPerLane<K extends number | string>(
   parts: readonly DatedLaneParts[],
@@ -75,10 +75,19 @@ export function voyagesPerLane<K extends number | string>(
       if (key !== null && !tooFast(nm, v.hours)) add(key, 1);
     }
     for (const a of part.approximate) {
+      const counted = Math.max(0, a.voyages - tooFastIn(a, nm));
       const key = keyOf(a.periodStart, a.category);
-      if (key === null) continue;
-      if (keyOf(a.periodStart + a.periodDays * DAY - 1, a.category) !== key) throw new Error('voyagesPer: an approximate cell spans two keys (read day cells for keys of days)');
-      add(key, voyagesOfLanes(sumLanes([{ from: part.from, to: part.to, exact: [], approximate: [a] }], gcNm).lanes));
+      if (key !== null && keyOf(a.periodStart + a.periodDays * DAY - 1, a.category) === key) {
+        add(key, counted);
+        continue;
+      }
+      // cells merged over several keys (keys are whole days): each day of the span in its own key
+      const perDay = counted === a.voyages ? a.days : apportion(a.days, counted);
+      for (let d = 0; d < perDay.length; d++) {
+        if (perDay[d] === 0) continue;
+        const dayKey = keyOf(a.periodStart + d * DAY, a.category);
+        if (dayKey !== null) add(dayKey, perDay[d]!);
+      }
     }
   }
   return lanes;
@@ -93,4 +102,51 @@ export function voyagesPer<K extends number | string>(
   const out = new Map<K, number>();
   for (const lane of voyagesPerLane(parts, keyOf, gcNm).values()) for (const [key, n] of lane.counts) out.set(key, (out.get(key) ?? 0) + n);
   return out;
+}
+
+/**
+ * `counts` scaled to add up to `total` (largest remainders; ties to the earliest): an approximate part's voyages
+ * per day or hour once the speed rule has left some out, which its cells do not place in time (docs/decisions/158).
+ */
+export function apportion(counts: readonly number[], total: number): number[] {
+  const sum = counts.reduce((s, n) => s + n, 0);
+  if (sum === total) return [...counts];
+  if (sum === 0 || total <= 0) return counts.map(() => 0);
+  const shares = counts.map((n) => (n * total) / sum);
+  const out = shares.map(Math.floor);
+  let left = total - out.reduce((s, n) => s + n, 0);
+  const byRemainder = shares.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
+  for (const [, i] of byRemainder) {
+    if (left-- <= 0) break;
+    out[i]!++;
+  }
+  return out;
+}
+
+/**
+ * The voyages the lanes count (as `voyagesPer`) per UTC day of departure (the day's start) and per UTC hour of
+ * departure, for seasonality (docs/decisions/158): an exact voyage by its departure, an approximate part by its
+ * voyages per day and per hour, scaled to those the speed rule keeps.
+ */
+export function departuresPerDayAndHour(parts: readonly DatedLaneParts[], gcNm: (from: number, to: number) => number | null): { perDay: Map<number, number>; perHour: number[] } {
+  const perDay = new Map<number, number>();
+  const perHour = new Array<number>(24).fill(0);
+  const addDay = (day: number, n: number) => {
+    if (n > 0) perDay.set(day, (perDay.get(day) ?? 0) + n);
+  };
+  for (const part of parts) {
+    const nm = gcNm(part.from, part.to);
+    if (sameHarbour(nm)) continue;
+    for (const v of part.exact) {
+      if (tooFast(nm, v.hours)) continue;
+      addDay(Math.floor(v.departure / DAY) * DAY, 1);
+      perHour[Math.floor((v.departure % DAY) / (DAY / 24))]!++;
+    }
+    for (const a of part.approximate) {
+      const counted = Math.max(0, a.voyages - tooFastIn(a, nm));
+      apportion(a.days, counted).forEach((n, d) => addDay(a.periodStart + d * DAY, n));
+      apportion(a.departureHours, counted).forEach((n, h) => (perHour[h]! += n));
+    }
+  }
+  return { perDay, perHour };
 }

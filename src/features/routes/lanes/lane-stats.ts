@@ -31,11 +31,19 @@ export interface ApproximatePart {
   hours: HoursSketch;
 }
 
-/** An approximate cell with its period (its voyages departed in [periodStart, periodStart + periodDays days)) and ship category. */
+/**
+ * Approximate cells of one lane and ship category merged over a span of whole days (their voyages departed in
+ * [periodStart, periodStart + periodDays days), docs/decisions/158): the voyages of each day of the span and of
+ * each UTC hour of departure, so that counts per day, week or hour need no vessel.
+ */
 export interface DatedApproximatePart extends ApproximatePart {
   periodStart: number;
   periodDays: number;
   category: string;
+  /** Voyages per day of the span (periodDays of them). */
+  days: number[];
+  /** Voyages per UTC hour of departure (24). */
+  departureHours: number[];
 }
 
 /** What the store gives of one lane in a window, before the lanes' plausibility rule. */
@@ -80,6 +88,12 @@ export function lanePartsOfVoyages(voyages: readonly Voyage[]): DatedLaneParts[]
   return [...lanes.values()];
 }
 
+/** The voyages of an approximate part the speed rule leaves out on a lane of nm nautical miles (estimated from its hours buckets). */
+export function tooFastIn(a: ApproximatePart, nm: number | null): number {
+  if (nm === null || (a.minHours > 0 && nm / a.minHours <= MAX_VOYAGE_SPEED_KN)) return 0;
+  return Math.max(a.hours.countBelow(nm / MAX_VOYAGE_SPEED_KN), a.minHours <= 0 ? 1 : 0);
+}
+
 /**
  * The lanes the views count (the rule of lanes-facts `plausibleVoyages`, per voyage while exact): a lane
  * between terminals of one harbour is no lane; a voyage faster than MAX_VOYAGE_SPEED_KN over the great
@@ -109,7 +123,7 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
     for (const a of part.approximate) {
       approximate = true;
       const slowest = nm === null ? 0 : nm / MAX_VOYAGE_SPEED_KN;
-      const tooFast = nm !== null && (a.minHours <= 0 || nm / a.minHours > MAX_VOYAGE_SPEED_KN) ? Math.max(a.hours.countBelow(slowest), a.minHours <= 0 ? 1 : 0) : 0;
+      const tooFast = tooFastIn(a, nm);
       leftOut.implausible_speed += tooFast;
       lane.voyages += a.voyages - tooFast;
       lane.simulatedVoyages += Math.min(a.simulated, a.voyages - tooFast);

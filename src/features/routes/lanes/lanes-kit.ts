@@ -13,7 +13,7 @@ import type { LanesFilter, LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
 import { sumLanes, totalsOf, type DatedLaneParts, type LaneParts, type LaneStats } from './lane-stats.js';
-import { sumLanesPer, voyagesPer, voyagesPerLane } from './lane-series.js';
+import { departuresPerDayAndHour, sumLanesPer, voyagesPer, voyagesPerLane } from './lane-series.js';
 import { distanceNm } from '../../../geo/distance.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
@@ -126,11 +126,17 @@ export function createLanesKit(deps: LanesDeps) {
       return (await lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.laneParts(w, f))).facts;
     },
     /**
-     * loadLanes with the parts it summed, an approximate week cell read as its days, for answers that split the
-     * window by day, week or ship category (lane-series, docs/decisions/154).
+     * loadLanes with the parts it summed, for answers that split the window by day, week or ship category
+     * (lane-series, docs/decisions/154 and 158); `boundaries` (whole days): where the answer needs the vessels or
+     * hours of each side apart (an approximate part then lies on one side); `byCategory`: whether it splits by
+     * ship category (approximate parts of every category are merged otherwise).
      */
-    async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}) {
-      return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f));
+    async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'>, split: { boundaries?: readonly number[]; byCategory: boolean }) {
+      return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f, split));
+    },
+    /** The voyages the lanes count in the parts per UTC day and per UTC hour of departure. */
+    departuresPerDayAndHour(parts: readonly DatedLaneParts[]) {
+      return departuresPerDayAndHour(parts, greatCircleNm);
     },
     /** The lanes of the parts per key of departure (a period, a ship category; null: left out), summed as the window's are. */
     lanesPer<K extends number | string>(parts: readonly DatedLaneParts[], keyOf: (departure: number, category: string) => K | null) {

@@ -3,7 +3,7 @@ import { categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, wee
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
-import type { DatedLaneParts, LaneParts } from './lane-stats.js';
+import type { DatedApproximatePart, DatedLaneParts, LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
 
 /** Which voyages or calls one answer reads: ship-type codes (null: all), and an origin, destination or port touched. */
@@ -39,9 +39,137 @@ function periodsOf(w: WindowSpan): Array<[1 | 7, number, number]> {
   ];
 }
 
+/** The category of approximate parts merged over every ship category (an answer that does not split by category). */
+export const ANY_CATEGORY = 'any';
+
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
   if (w.since % DAY !== 0 || w.until % DAY !== 0 || w.lookbackMs % DAY !== 0) throw new Error('lanes: a window of the call counts must have whole-day bounds');
+}
+
+/** Lanes keyed by origin, then destination (no key text built per cell read). */
+function laneMap<P extends LaneParts>(create: (from: number, to: number) => P) {
+  const lanes = new Map<number, Map<number, P>>();
+  return {
+    laneOf(from: number, to: number): P {
+      let byTo = lanes.get(from);
+      if (!byTo) lanes.set(from, (byTo = new Map()));
+      let lane = byTo.get(to);
+      if (!lane) byTo.set(to, (lane = create(from, to)));
+      return lane;
+    },
+    all: (): P[] => [...lanes.values()].flatMap((byTo) => [...byTo.values()]),
+  };
+}
+
+/**
+ * The cells per ship category (docs/decisions/149 and 158), every part dated. The window is cut at `boundaries`
+ * (whole days inside it) into spans; a week cell across a boundary is read as its day cells. Exact cells give
+ * their voyages; the approximate cells of one lane, ship category and span are merged into one part as they are
+ * read (registers and hours merged encoded, voyages added per day and per hour of departure), so an approximate
+ * cell costs a fixed amount whatever it holds and the parts are at most lanes × categories × spans.
+ */
+async function categoryCellParts(
+  db: Db,
+  voyagesForWindow: (w: WindowSpan, f: LanesFilter) => Promise<Voyage[]>,
+  w: WindowSpan,
+  f: LanesFilter,
+  boundaries: readonly number[],
+  byCategory: boolean,
+): Promise<DatedLaneParts[]> {
+  const earliestOrigin = w.since - w.lookbackMs;
+  const spanStarts = [w.since, ...boundaries.filter((b) => b > w.since && b < w.until)].sort((a, b) => a - b);
+  const spanOf = (t: number) => {
+    let i = spanStarts.length - 1;
+    while (i > 0 && spanStarts[i]! > t) i--;
+    return i;
+  };
+  const acrossBoundary = (start: number, days: number) => spanStarts.some((b) => b > start && b < start + days * DAY);
+  const lanes = laneMap((from, to): DatedLaneParts => ({ from, to, exact: [], approximate: [] }));
+  const merged = new Map<DatedLaneParts, Map<string, Array<DatedApproximatePart | undefined>>>();
+  const approximatePartOf = (lane: DatedLaneParts, category: string, span: number): DatedApproximatePart => {
+    let byCategory = merged.get(lane);
+    if (!byCategory) merged.set(lane, (byCategory = new Map()));
+    let spans = byCategory.get(category);
+    if (!spans) byCategory.set(category, (spans = []));
+    let part = spans[span];
+    if (!part) {
+      const periodStart = spanStarts[span]!;
+      const periodDays = ((spanStarts[span + 1] ?? w.until) - periodStart) / DAY;
+      part = {
+        voyages: 0,
+        simulated: 0,
+        minHours: Infinity,
+        vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)),
+        hours: HoursSketch.ofBuckets([]),
+        periodStart,
+        periodDays,
+        category,
+        days: new Array<number>(periodDays).fill(0),
+        departureHours: new Array<number>(24).fill(0),
+      };
+      spans[span] = part;
+      lane.approximate.push(part);
+    }
+    return part;
+  };
+  const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
+    let q = db
+      .selectFrom('voyage_cells')
+      .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
+      .where('period_start', '>=', from)
+      .where('period_start', '<', to)
+      .where('period_days', '=', periodDays);
+    if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to).where('category', '=', lane.category);
+    if (f.shipTypes !== null) q = q.where('category', 'in', categoriesOf(f.shipTypes));
+    if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+    if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+    if (f.touching !== undefined) {
+      const p = f.touching;
+      q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+    }
+    return q.execute();
+  };
+  type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
+  const addApproximate = (lane: DatedLaneParts, cell: CellRow, start: number) => {
+    const part = approximatePartOf(lane, byCategory ? cell.category : ANY_CATEGORY, spanOf(start));
+    const sketches = sketchesOfCell(cell.facts, part.days, (start - part.periodStart) / DAY, part.departureHours);
+    part.voyages += Number(cell.voyages);
+    part.simulated += Number(cell.simulated);
+    part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
+    part.vessels.mergeEncoded(sketches.vessels);
+    part.hours.mergeEncoded(sketches.hours);
+  };
+  // cells read after the others: a week's day cells (one read per week for all of its lanes and categories), a day's voyages
+  const weeksAsDays = new Map<number, Set<string>>();
+  const daysAsVoyages: Array<{ lane: DatedLaneParts; category: string; start: number }> = [];
+  const add = (cell: CellRow): void => {
+    const lane = lanes.laneOf(Number(cell.from_port), Number(cell.to_port));
+    const start = Number(cell.period_start);
+    const periodDays = Number(cell.period_days);
+    if (Number(cell.exact) === 1) {
+      for (const v of voyagesOfCell(cell.facts))
+        if (v.arrival < w.until && v.fromArrival >= earliestOrigin)
+          lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
+    } else if (!acrossBoundary(start, periodDays) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+      addApproximate(lane, cell, start);
+    } else if (periodDays === 7) {
+      // some of the week's voyages do not count in this window (or the answer splits it within the week): its days
+      weeksAsDays.set(start, (weeksAsDays.get(start) ?? new Set()).add(`${lane.from}>${lane.to}>${cell.category}`));
+    } else {
+      // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
+      daysAsVoyages.push({ lane, category: cell.category, start });
+    }
+  };
+  for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) add(cell);
+  for (const [start, keys] of weeksAsDays) for (const day of await cellsIn(1, start, start + WEEK)) if (keys.has(`${day.from_port}>${day.to_port}>${day.category}`)) add(day);
+  for (const { lane, category, start } of daysAsVoyages) {
+    const voyages = await voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
+    for (const v of voyages)
+      if (v.departure < start + DAY && categoryOf(v.shipType) === category)
+        lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category });
+  }
+  return lanes.all();
 }
 
 /**
@@ -50,21 +178,6 @@ function wholeDays(w: WindowSpan): void {
  * decision 138), never the window's calls themselves.
  */
 export function createLanesRepo(db: Db) {
-  /** Lanes keyed by origin, then destination (no key text built per cell read). */
-  function laneMap<P extends LaneParts>(create: (from: number, to: number) => P) {
-    const lanes = new Map<number, Map<number, P>>();
-    return {
-      laneOf(from: number, to: number): P {
-        let byTo = lanes.get(from);
-        if (!byTo) lanes.set(from, (byTo = new Map()));
-        let lane = byTo.get(to);
-        if (!lane) byTo.set(to, (lane = create(from, to)));
-        return lane;
-      },
-      all: (): P[] => [...lanes.values()].flatMap((byTo) => [...byTo.values()]),
-    };
-  }
-
   /** The lane cells (all ship categories; docs/decisions/153): approximate cells merged per lane as they are read. */
   async function laneCellParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
     const earliestOrigin = w.since - w.lookbackMs;
@@ -139,63 +252,6 @@ export function createLanesRepo(db: Db) {
     return lanes.all();
   }
 
-  /**
-   * The cells per ship category (docs/decisions/149), every part dated; `approximateDays`: an approximate week
-   * cell is read as its day cells.
-   */
-  async function categoryCellParts(w: WindowSpan, f: LanesFilter, approximateDays: boolean): Promise<DatedLaneParts[]> {
-    const earliestOrigin = w.since - w.lookbackMs;
-    const lanes = laneMap((from, to): DatedLaneParts => ({ from, to, exact: [], approximate: [] }));
-    const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
-      let q = db
-        .selectFrom('voyage_cells')
-        .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
-        .where('period_start', '>=', from)
-        .where('period_start', '<', to)
-        .where('period_days', '=', periodDays);
-      if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to).where('category', '=', lane.category);
-      if (f.shipTypes !== null) q = q.where('category', 'in', categoriesOf(f.shipTypes));
-      if (f.from !== undefined) q = q.where('from_port', '=', f.from);
-      if (f.to !== undefined) q = q.where('to_port', '=', f.to);
-      if (f.touching !== undefined) {
-        const p = f.touching;
-        q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
-      }
-      return q.execute();
-    };
-    type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
-    const add = async (cell: CellRow): Promise<void> => {
-      const lane = lanes.laneOf(Number(cell.from_port), Number(cell.to_port));
-      const start = Number(cell.period_start);
-      if (Number(cell.exact) === 1) {
-        for (const v of voyagesOfCell(cell.facts))
-          if (v.arrival < w.until && v.fromArrival >= earliestOrigin)
-            lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
-      } else if (!(approximateDays && Number(cell.period_days) === 7) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
-        lane.approximate.push({
-          voyages: Number(cell.voyages),
-          simulated: Number(cell.simulated),
-          minHours: Number(cell.min_duration_ms) / HOUR,
-          ...sketchesOfCell(cell.facts),
-          periodStart: start,
-          periodDays: Number(cell.period_days),
-          category: cell.category,
-        });
-      } else if (Number(cell.period_days) === 7) {
-        // some of the week's voyages do not count in this window (or the answer splits it by day): its days, one by one
-        for (const day of await cellsIn(1, start, start + WEEK, { from: lane.from, to: lane.to, category: cell.category })) await add(day);
-      } else {
-        // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
-        const voyages = await repo.voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
-        for (const v of voyages)
-          if (v.departure < start + DAY && categoryOf(v.shipType) === cell.category)
-            lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
-      }
-    };
-    for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) await add(cell);
-    return lanes.all();
-  }
-
   const repo = {
     /**
      * Voyages that departed in [since, until) and arrived by until (not before they departed), from an
@@ -240,17 +296,20 @@ export function createLanesRepo(db: Db) {
      */
     async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
-      return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(w, f, false);
+      return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(db, repo.voyagesForWindow, w, f, [], true);
     },
 
     /**
-     * laneParts for answers split by period or ship category (docs/decisions/154): always the cells per ship
-     * category, every exact voyage with its departure and category, an approximate week cell read as its day
-     * cells (an approximate part then lies in one UTC day).
+     * laneParts for answers split by period or ship category (docs/decisions/154 and 158): always the cells per
+     * ship category, every exact voyage with its departure and category, the approximate cells merged per lane,
+     * span between `boundaries` (whole days) and, when `byCategory`, ship category (else their category reads
+     * ANY_CATEGORY), with their voyages per day and hour of departure.
      */
-    async datedLaneParts(w: WindowSpan, f: LanesFilter): Promise<DatedLaneParts[]> {
+    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean } = {}): Promise<DatedLaneParts[]> {
       wholeDays(w);
-      return categoryCellParts(w, f, true);
+      const boundaries = split.boundaries ?? [];
+      if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
+      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */

@@ -63,7 +63,10 @@ export function createNetworkViews(kit: LanesKit) {
 
     async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 4;
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type);
+      const window = kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0);
+      // each week's vessels and hours apart: the approximate cells are merged week by week
+      const weekStarts = Array.from({ length: weeks }, (_, i) => window.since + i * 7 * DAY);
+      const { facts: l, parts } = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: weekStarts, byCategory: true });
       const since = l.window.since;
       const departedPerWeek = new Array<number>(weeks).fill(0);
       for (const d of await kit.deps.repo.departuresPerBucket(kit.span(l.window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
@@ -90,7 +93,7 @@ export function createNetworkViews(kit: LanesKit) {
 
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined, {}, { byCategory: true });
       // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
       const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const weekOf = (departure: number) => Math.floor((departure - l.window.since) / (7 * DAY));
@@ -134,26 +137,24 @@ export function createNetworkViews(kit: LanesKit) {
 
     async seasonality(query: Common & { port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
-      // the hour of each departure: the cells keep it only while exact, and reading an approximate cell's voyages one
-      // lane-day at a time cost more than the window's voyages (decision 154), so this answer reads the voyages
-      const l = await kit.load(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id });
-      const voyages = l.voyages;
-      const share = (n: number) => (voyages.length === 0 ? null : round(n / voyages.length, 3));
+      // from the cells (docs/decisions/158): an approximate cell keeps its voyages per day and per hour of departure
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id }, { byCategory: false });
+      const { perDay, perHour: hour } = kit.departuresPerDayAndHour(parts);
+      const total = voyagesOfLanes(l.lanes);
+      const share = (n: number) => (total === 0 ? null : round(n / total, 3));
       const weekday = new Array<number>(7).fill(0);
-      const hour = new Array<number>(24).fill(0);
       const month = new Map<string, number>();
-      for (const v of voyages) {
-        const d = new Date(v.departure);
-        weekday[(d.getUTCDay() + 6) % 7]!++;
-        hour[d.getUTCHours()]!++;
+      for (const [day, n] of perDay) {
+        const d = new Date(day);
+        weekday[(d.getUTCDay() + 6) % 7]! += n;
         const m = d.toISOString().slice(0, 7);
-        month.set(m, (month.get(m) ?? 0) + 1);
+        month.set(m, (month.get(m) ?? 0) + n);
       }
       const names = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
       const daysWithData = coverageOf(l.window, l.dataFrom).periods;
       const weeksCovered = Math.floor(daysWithData / 7);
       const data = {
-        ...kit.meta(l, voyages),
+        ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,
         port: port ? kit.portView(port.port_id) : null,
         by_weekday: weekday.map((n, i) => ({ weekday: names[i]!, voyages: n, share: share(n) })),
@@ -162,7 +163,7 @@ export function createNetworkViews(kit: LanesKit) {
         weekday_occurrences: weeksCovered,
         enough_history: { weekday: weeksCovered >= 4, hour: daysWithData >= 14, month: daysWithData >= 365 },
       };
-      const env = kit.envelope(l, data, port ? [port.port_id] : [], { voyages });
+      const env = kit.envelope(l, data, port ? [port.port_id] : [], { lanes: l });
       if (!data.enough_history.weekday) env.qualityFlags.push('window_too_short_for_weekday');
       if (!data.enough_history.month) env.qualityFlags.push('window_too_short_for_month');
       return env;

@@ -66,8 +66,8 @@ export function createPortViews(kit: LanesKit) {
       const origin = kit.requirePort(query.from, 'query.from');
       const days = query.days ?? 30;
       const w = kit.windowOf({ days: 2 * days, until: query.until }, caller, 0);
-      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { from: origin.port_id });
       const mid = w.until - days * DAY;
+      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { from: origin.port_id }, { boundaries: [mid], byCategory: false });
       const recent = kit.lanesPer(parts, (departure) => (departure >= mid ? 'recent' : null)).get('recent')?.lanes ?? [];
       const dest = new Map<number, { recent: number; previous: number; vessels: number }>();
       for (const lane of recent) dest.set(lane.to, { recent: lane.voyages, previous: 0, vessels: lane.vessels.count() });
@@ -107,7 +107,12 @@ export function createPortViews(kit: LanesKit) {
       const to = query.to === undefined ? undefined : kit.requirePort(query.to, 'query.to');
       if (from && to && from.port_id === to.port_id) throw new AppError('same_origin_destination', 'from and to are the same port: a lane joins two ports', { field: 'query.to' });
       const weeks = query.weeks ?? 12;
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), query.ship_type, { from: from?.port_id, to: to?.port_id });
+      const { facts: l, parts } = await kit.loadLaneParts(
+        kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0),
+        query.ship_type,
+        { from: from?.port_id, to: to?.port_id },
+        { byCategory: false },
+      );
       const perWeek = kit.voyagesPer(parts, (departure) => Math.floor((departure - l.window.since) / (7 * DAY)));
       const all = seriesOf(perWeek, weeks, (k) => k);
       // weeks that began before the store's first port call have no data (not zero voyages)
