@@ -1,6 +1,6 @@
 import { shipCategory } from '../fleet/ship-types.js';
 import { DAY, HOUR } from '../platform/clock.js';
-import { encodeHours, encodeRegisters, HoursSketch, hoursBucketOf, registersOfText, registersToText, VesselSketch } from '../platform/sketches.js';
+import { encodeHours, encodeRegisters, HLL_REGISTERS, HoursSketch, hoursBucketOf, registersOfText, registersToText, VesselSketch } from '../platform/sketches.js';
 import type { VoyageCellsTable, VoyageLaneCellsTable } from '../store/schema.js';
 import type { VoyageRow } from './voyages.js';
 
@@ -94,6 +94,90 @@ export function laneCellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyag
     const { vessels, hours } = sketchesOfVoyages(list);
     return { ...cell, voyage_list: null, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours) };
   });
+}
+
+/**
+ * Four ISO weeks from 1970-01-05 (docs/decisions/157): the lane cells also keep, per lane, the 28-day block
+ * and the runs of whole weeks that begin or end a block (14 and 21 days), and the runs of days that begin or
+ * end an ISO week (2 to 6 days), so a window reads at most a run of days, a run of weeks, its whole blocks,
+ * a run of weeks and a run of days per lane, however long it is and however many voyages its cells hold.
+ */
+export const BLOCK = 4 * WEEK;
+export const blockStartOf = (t: number) => Math.floor((t - FIRST_MONDAY) / BLOCK) * BLOCK + FIRST_MONDAY;
+
+/**
+ * The lane cells of one period merged from cells of its parts (of one lane or several): as
+ * `laneCellsOfVoyages` over the parts' voyages (an exact list while the sum holds at most
+ * EXACT_VOYAGES_PER_LANE_CELL voyages, the sketches beyond; a sketch is the same whatever the order of
+ * its voyages), without reading the voyages again.
+ */
+export function mergeLaneCells(periodStart: number, periodDays: number, cells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
+  const lanes = new Map<string, VoyageLaneCellRow[]>();
+  for (const cell of cells) {
+    const key = `${cell.from_port}|${cell.to_port}`;
+    const list = lanes.get(key);
+    if (list) list.push(cell);
+    else lanes.set(key, [cell]);
+  }
+  return [...lanes.values()].map((parts) => {
+    const first = parts[0]!;
+    const merged: VoyageLaneCellRow = { ...first, period_start: periodStart, period_days: periodDays, voyage_list: null, vessel_registers: null, hours_buckets: null };
+    for (const part of parts.slice(1)) {
+      merged.voyages += Number(part.voyages);
+      merged.simulated += Number(part.simulated);
+      merged.max_arrival = Math.max(Number(merged.max_arrival), Number(part.max_arrival));
+      merged.min_from_arrival = Math.min(Number(merged.min_from_arrival), Number(part.min_from_arrival));
+      merged.min_duration_ms = Math.min(Number(merged.min_duration_ms), Number(part.min_duration_ms));
+    }
+    if (merged.voyages <= EXACT_VOYAGES_PER_LANE_CELL) {
+      const lists = parts.map((part) => voyagesOfLaneCell(part.voyage_list!));
+      const facts: LaneCellVoyages = [lists.flatMap((l) => l[0]), lists.flatMap((l) => l[1]), lists.flatMap((l) => l[2])];
+      return { ...merged, voyage_list: JSON.stringify(facts) };
+    }
+    const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
+    const hours = HoursSketch.ofBuckets([]);
+    for (const part of parts) {
+      if (part.voyage_list === null) {
+        vessels.mergeEncoded(part.vessel_registers!);
+        hours.mergeEncoded(part.hours_buckets!);
+        continue;
+      }
+      const [ids, durations] = voyagesOfLaneCell(part.voyage_list);
+      for (const id of ids) vessels.add(id);
+      for (const duration of durations) hours.add(duration / HOUR);
+    }
+    return { ...merged, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours.toBuckets()) };
+  });
+}
+
+/**
+ * The runs of days of one ISO week (docs/decisions/157) merged from its day cells: the first 2 to 6 days
+ * (period_start the Monday) and the last 2 to 6 (period_start the day they begin).
+ */
+export function laneDayRunsOfWeek(weekStart: number, dayCells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
+  const runs: VoyageLaneCellRow[] = [];
+  for (let days = 2; days <= 6; days++) {
+    const prefixEnd = weekStart + days * DAY;
+    const suffixStart = weekStart + WEEK - days * DAY;
+    runs.push(...mergeLaneCells(weekStart, days, dayCells.filter((c) => Number(c.period_start) < prefixEnd)));
+    runs.push(...mergeLaneCells(suffixStart, days, dayCells.filter((c) => Number(c.period_start) >= suffixStart)));
+  }
+  return runs;
+}
+
+/**
+ * The cells of one 28-day block (docs/decisions/157) merged from its week cells: the block itself, its
+ * first 2 and 3 weeks (period_start the block's) and its last 2 and 3 weeks.
+ */
+export function laneBlockCellsOf(blockStart: number, weekCells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
+  const within = (from: number, to: number) => weekCells.filter((c) => Number(c.period_start) >= from && Number(c.period_start) < to);
+  return [
+    ...mergeLaneCells(blockStart, 28, weekCells),
+    ...[2, 3].flatMap((weeks) => [
+      ...mergeLaneCells(blockStart, weeks * 7, within(blockStart, blockStart + weeks * WEEK)),
+      ...mergeLaneCells(blockStart + BLOCK - weeks * WEEK, weeks * 7, within(blockStart + BLOCK - weeks * WEEK, blockStart + BLOCK)),
+    ]),
+  ];
 }
 
 /** The voyages of a period grouped by cell; one that arrived before it departed counts in no window, so in no cell. */

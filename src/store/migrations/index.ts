@@ -42,6 +42,7 @@ import * as portCallDays from './20261128T0600_port_call_days.js';
 import * as voyageCells from './20261129T0700_voyage_cells.js';
 import * as voyageLaneCells from './20261129T0800_voyage_lane_cells.js';
 import * as transitCells from './20261129T1000_transit_cells.js';
+import * as voyageLaneRuns from './20261129T1200_voyage_lane_runs.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -91,4 +92,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261129T0700_voyage_cells': voyageCells,
   '20261129T0800_voyage_lane_cells': voyageLaneCells,
   '20261129T1000_transit_cells': transitCells,
+  '20261129T1200_voyage_lane_runs': voyageLaneRuns,
 };
