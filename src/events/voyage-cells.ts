@@ -112,42 +112,47 @@ export const blockStartOf = (t: number) => Math.floor((t - FIRST_MONDAY) / BLOCK
  * its voyages), without reading the voyages again.
  */
 export function mergeLaneCells(periodStart: number, periodDays: number, cells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
-  const lanes = new Map<string, VoyageLaneCellRow[]>();
-  for (const cell of cells) {
-    const key = `${cell.from_port}|${cell.to_port}`;
-    const list = lanes.get(key);
-    if (list) list.push(cell);
-    else lanes.set(key, [cell]);
+  return [...groupsOf(cells, (c) => `${c.from_port}|${c.to_port}`)].map((parts) => mergeLaneParts(periodStart, periodDays, parts));
+}
+
+/** Lists parsed once however many runs and blocks a cell is merged into. */
+const parsedLists = new WeakMap<VoyageLaneCellRow, LaneCellVoyages>();
+function listOf(cell: VoyageLaneCellRow): LaneCellVoyages {
+  let list = parsedLists.get(cell);
+  if (!list) parsedLists.set(cell, (list = voyagesOfLaneCell(cell.voyage_list!)));
+  return list;
+}
+
+/** One lane's cells merged (mergeLaneCells). */
+function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly VoyageLaneCellRow[]): VoyageLaneCellRow {
+  const merged: VoyageLaneCellRow = { ...parts[0]!, period_start: periodStart, period_days: periodDays, voyage_list: null, vessel_registers: null, hours_buckets: null };
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    merged.voyages += part.voyages;
+    merged.simulated += part.simulated;
+    merged.max_arrival = Math.max(merged.max_arrival, part.max_arrival);
+    merged.min_from_arrival = Math.min(merged.min_from_arrival, part.min_from_arrival);
+    merged.min_duration_ms = Math.min(merged.min_duration_ms, part.min_duration_ms);
   }
-  return [...lanes.values()].map((parts) => {
-    const first = parts[0]!;
-    const merged: VoyageLaneCellRow = { ...first, period_start: periodStart, period_days: periodDays, voyage_list: null, vessel_registers: null, hours_buckets: null };
-    for (const part of parts.slice(1)) {
-      merged.voyages += Number(part.voyages);
-      merged.simulated += Number(part.simulated);
-      merged.max_arrival = Math.max(Number(merged.max_arrival), Number(part.max_arrival));
-      merged.min_from_arrival = Math.min(Number(merged.min_from_arrival), Number(part.min_from_arrival));
-      merged.min_duration_ms = Math.min(Number(merged.min_duration_ms), Number(part.min_duration_ms));
+  if (parts.length === 1 && parts[0]!.voyage_list !== null) return { ...merged, voyage_list: parts[0]!.voyage_list };
+  if (merged.voyages <= EXACT_VOYAGES_PER_LANE_CELL) {
+    const lists = parts.map(listOf);
+    const facts: LaneCellVoyages = [lists.flatMap((l) => l[0]), lists.flatMap((l) => l[1]), lists.flatMap((l) => l[2])];
+    return { ...merged, voyage_list: JSON.stringify(facts) };
+  }
+  const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
+  const hours = HoursSketch.ofBuckets([]);
+  for (const part of parts) {
+    if (part.voyage_list === null) {
+      vessels.mergeEncoded(part.vessel_registers!);
+      hours.mergeEncoded(part.hours_buckets!);
+      continue;
     }
-    if (merged.voyages <= EXACT_VOYAGES_PER_LANE_CELL) {
-      const lists = parts.map((part) => voyagesOfLaneCell(part.voyage_list!));
-      const facts: LaneCellVoyages = [lists.flatMap((l) => l[0]), lists.flatMap((l) => l[1]), lists.flatMap((l) => l[2])];
-      return { ...merged, voyage_list: JSON.stringify(facts) };
-    }
-    const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
-    const hours = HoursSketch.ofBuckets([]);
-    for (const part of parts) {
-      if (part.voyage_list === null) {
-        vessels.mergeEncoded(part.vessel_registers!);
-        hours.mergeEncoded(part.hours_buckets!);
-        continue;
-      }
-      const [ids, durations] = voyagesOfLaneCell(part.voyage_list);
-      for (const id of ids) vessels.add(id);
-      for (const duration of durations) hours.add(duration / HOUR);
-    }
-    return { ...merged, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours.toBuckets()) };
-  });
+    const [ids, durations] = listOf(part);
+    for (const id of ids) vessels.add(id);
+    for (const duration of durations) hours.add(duration / HOUR);
+  }
+  return { ...merged, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours.toBuckets()) };
 }
 
 /**
@@ -156,12 +161,15 @@ export function mergeLaneCells(periodStart: number, periodDays: number, cells: r
  */
 export function laneDayRunsOfWeek(weekStart: number, dayCells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
   const runs: VoyageLaneCellRow[] = [];
-  for (let days = 2; days <= 6; days++) {
-    const prefixEnd = weekStart + days * DAY;
-    const suffixStart = weekStart + WEEK - days * DAY;
-    runs.push(...mergeLaneCells(weekStart, days, dayCells.filter((c) => Number(c.period_start) < prefixEnd)));
-    runs.push(...mergeLaneCells(suffixStart, days, dayCells.filter((c) => Number(c.period_start) >= suffixStart)));
-  }
+  for (const lane of groupsOf(dayCells, (c) => `${c.from_port}|${c.to_port}`))
+    for (let days = 2; days <= 6; days++) {
+      const prefixEnd = weekStart + days * DAY;
+      const suffixStart = weekStart + WEEK - days * DAY;
+      const prefix = lane.filter((c) => c.period_start < prefixEnd);
+      const suffix = lane.filter((c) => c.period_start >= suffixStart);
+      if (prefix.length > 0) runs.push(mergeLaneParts(weekStart, days, prefix));
+      if (suffix.length > 0) runs.push(mergeLaneParts(suffixStart, days, suffix));
+    }
   return runs;
 }
 
@@ -170,21 +178,24 @@ export function laneDayRunsOfWeek(weekStart: number, dayCells: readonly VoyageLa
  * first 2 and 3 weeks (period_start the block's) and its last 2 and 3 weeks.
  */
 export function laneBlockCellsOf(blockStart: number, weekCells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
-  const within = (from: number, to: number) => weekCells.filter((c) => Number(c.period_start) >= from && Number(c.period_start) < to);
-  return [
-    ...mergeLaneCells(blockStart, 28, weekCells),
-    ...[2, 3].flatMap((weeks) => [
-      ...mergeLaneCells(blockStart, weeks * 7, within(blockStart, blockStart + weeks * WEEK)),
-      ...mergeLaneCells(blockStart + BLOCK - weeks * WEEK, weeks * 7, within(blockStart + BLOCK - weeks * WEEK, blockStart + BLOCK)),
-    ]),
-  ];
+  const cells: VoyageLaneCellRow[] = [];
+  for (const lane of groupsOf(weekCells, (c) => `${c.from_port}|${c.to_port}`)) {
+    cells.push(mergeLaneParts(blockStart, 28, lane));
+    for (const weeks of [2, 3]) {
+      const prefix = lane.filter((c) => c.period_start < blockStart + weeks * WEEK);
+      const suffix = lane.filter((c) => c.period_start >= blockStart + BLOCK - weeks * WEEK);
+      if (prefix.length > 0) cells.push(mergeLaneParts(blockStart, weeks * 7, prefix));
+      if (suffix.length > 0) cells.push(mergeLaneParts(blockStart + BLOCK - weeks * WEEK, weeks * 7, suffix));
+    }
+  }
+  return cells;
 }
 
-/** The voyages of a period grouped by cell; one that arrived before it departed counts in no window, so in no cell. */
-function groupsOf(voyages: readonly VoyageRow[], keyOf: (v: VoyageRow) => string): Iterable<VoyageRow[]> {
-  const groups = new Map<string, VoyageRow[]>();
-  for (const v of voyages) {
-    if (v.arrival < v.departure) continue;
+/** Voyages (or lane cells) grouped by cell (by lane); a voyage that arrived before it departed counts in no window, so in no cell. */
+function groupsOf<T extends VoyageRow | VoyageLaneCellRow>(rows: readonly T[], keyOf: (row: T) => string): Iterable<T[]> {
+  const groups = new Map<string, T[]>();
+  for (const v of rows) {
+    if ('departure' in v && v.arrival < v.departure) continue;
     const key = keyOf(v);
     const list = groups.get(key);
     if (list) list.push(v);
