@@ -16,7 +16,16 @@ function voyagesOf(n: number, vessels: number): VoyageRow[] {
   return Array.from({ length: n }, () => {
     const departure = BLOCK_START + Math.floor(rand() * 28 * DAY);
     const arrival = departure + Math.round((2 + rand() * 200) * HOUR);
-    return { vsl_id: `v${Math.floor(rand() * vessels)}`, from_port: 1, to_port: 2 + Math.floor(rand() * 2), from_arrival: departure - Math.round(rand() * 40 * HOUR), departure, arrival, ship_type: 70, simulated: rand() < 0.3 ? 1 : 0 };
+    return {
+      vsl_id: `v${Math.floor(rand() * vessels)}`,
+      from_port: 1,
+      to_port: 2 + Math.floor(rand() * 2),
+      from_arrival: departure - Math.round(rand() * 40 * HOUR),
+      departure,
+      arrival,
+      ship_type: 70,
+      simulated: rand() < 0.3 ? 1 : 0,
+    };
   });
 }
 

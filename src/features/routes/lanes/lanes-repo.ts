@@ -69,7 +69,7 @@ function laneCellPeriodsOf(w: WindowSpan): Array<[number, number, number]> {
     return periods;
   }
   if (w.since < firstWeek) days(w.since, firstWeek);
-  for (let at = firstWeek; at < weeksEnd; ) {
+  for (let at = firstWeek; at < weeksEnd;) {
     const end = Math.min(blockStartOf(at) + BLOCK, weeksEnd);
     runOrEach(at, end, WEEK, BLOCK, blockStartOf);
     at = end;
