@@ -1,6 +1,6 @@
 import { shipCategory } from '../fleet/ship-types.js';
 import { DAY, HOUR } from '../platform/clock.js';
-import { encodeHours, encodeRegisters, hoursBucketOf, VesselSketch } from '../platform/sketches.js';
+import { encodeHours, encodeRegisters, HLL_REGISTERS, HoursSketch, hoursBucketOf, registersOfText, registersToText, VesselSketch } from '../platform/sketches.js';
 import type { VoyageCellsTable, VoyageLaneCellsTable } from '../store/schema.js';
 import type { VoyageRow } from './voyages.js';
 
@@ -132,11 +132,106 @@ export function laneCellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyag
   });
 }
 
-/** The voyages of a period grouped by cell; one that arrived before it departed counts in no window, so in no cell. */
-function groupsOf(voyages: readonly VoyageRow[], keyOf: (v: VoyageRow) => string): Iterable<VoyageRow[]> {
-  const groups = new Map<string, VoyageRow[]>();
-  for (const v of voyages) {
-    if (v.arrival < v.departure) continue;
+/**
+ * Four ISO weeks from 1970-01-05 (docs/decisions/157): the lane cells also keep, per lane, the 28-day block
+ * and the runs of whole weeks that begin or end a block (14 and 21 days), and the runs of days that begin or
+ * end an ISO week (2 to 6 days), so a window reads at most a run of days, a run of weeks, its whole blocks,
+ * a run of weeks and a run of days per lane, however long it is and however many voyages its cells hold.
+ */
+export const BLOCK = 4 * WEEK;
+export const blockStartOf = (t: number) => Math.floor((t - FIRST_MONDAY) / BLOCK) * BLOCK + FIRST_MONDAY;
+
+/**
+ * The lane cells of one period merged from cells of its parts (of one lane or several): as
+ * `laneCellsOfVoyages` over the parts' voyages (an exact list while the sum holds at most
+ * EXACT_VOYAGES_PER_LANE_CELL voyages, the sketches beyond; a sketch is the same whatever the order of
+ * its voyages), without reading the voyages again.
+ */
+export function mergeLaneCells(periodStart: number, periodDays: number, cells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
+  return [...groupsOf(cells, (c) => `${c.from_port}|${c.to_port}`)].map((parts) => mergeLaneParts(periodStart, periodDays, parts));
+}
+
+/** Lists parsed once however many runs and blocks a cell is merged into. */
+const parsedLists = new WeakMap<VoyageLaneCellRow, LaneCellVoyages>();
+function listOf(cell: VoyageLaneCellRow): LaneCellVoyages {
+  let list = parsedLists.get(cell);
+  if (!list) parsedLists.set(cell, (list = voyagesOfLaneCell(cell.voyage_list!)));
+  return list;
+}
+
+/** One lane's cells merged (mergeLaneCells). */
+function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly VoyageLaneCellRow[]): VoyageLaneCellRow {
+  const merged: VoyageLaneCellRow = { ...parts[0]!, period_start: periodStart, period_days: periodDays, voyage_list: null, vessel_registers: null, hours_buckets: null };
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    merged.voyages += part.voyages;
+    merged.simulated += part.simulated;
+    merged.max_arrival = Math.max(merged.max_arrival, part.max_arrival);
+    merged.min_from_arrival = Math.min(merged.min_from_arrival, part.min_from_arrival);
+    merged.min_duration_ms = Math.min(merged.min_duration_ms, part.min_duration_ms);
+  }
+  if (parts.length === 1 && parts[0]!.voyage_list !== null) return { ...merged, voyage_list: parts[0]!.voyage_list };
+  if (merged.voyages <= EXACT_VOYAGES_PER_LANE_CELL) {
+    const lists = parts.map(listOf);
+    const facts: LaneCellVoyages = [lists.flatMap((l) => l[0]), lists.flatMap((l) => l[1]), lists.flatMap((l) => l[2])];
+    return { ...merged, voyage_list: JSON.stringify(facts) };
+  }
+  const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
+  const hours = HoursSketch.ofBuckets([]);
+  for (const part of parts) {
+    if (part.voyage_list === null) {
+      vessels.mergeEncoded(part.vessel_registers!);
+      hours.mergeEncoded(part.hours_buckets!);
+      continue;
+    }
+    const [ids, durations] = listOf(part);
+    for (const id of ids) vessels.add(id);
+    for (const duration of durations) hours.add(duration / HOUR);
+  }
+  return { ...merged, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours.toBuckets()) };
+}
+
+/**
+ * The runs of days of one ISO week (docs/decisions/157) merged from its day cells: the first 2 to 6 days
+ * (period_start the Monday) and the last 2 to 6 (period_start the day they begin).
+ */
+export function laneDayRunsOfWeek(weekStart: number, dayCells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
+  const runs: VoyageLaneCellRow[] = [];
+  for (const lane of groupsOf(dayCells, (c) => `${c.from_port}|${c.to_port}`))
+    for (let days = 2; days <= 6; days++) {
+      const prefixEnd = weekStart + days * DAY;
+      const suffixStart = weekStart + WEEK - days * DAY;
+      const prefix = lane.filter((c) => c.period_start < prefixEnd);
+      const suffix = lane.filter((c) => c.period_start >= suffixStart);
+      if (prefix.length > 0) runs.push(mergeLaneParts(weekStart, days, prefix));
+      if (suffix.length > 0) runs.push(mergeLaneParts(suffixStart, days, suffix));
+    }
+  return runs;
+}
+
+/**
+ * The cells of one 28-day block (docs/decisions/157) merged from its week cells: the block itself, its
+ * first 2 and 3 weeks (period_start the block's) and its last 2 and 3 weeks.
+ */
+export function laneBlockCellsOf(blockStart: number, weekCells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
+  const cells: VoyageLaneCellRow[] = [];
+  for (const lane of groupsOf(weekCells, (c) => `${c.from_port}|${c.to_port}`)) {
+    cells.push(mergeLaneParts(blockStart, 28, lane));
+    for (const weeks of [2, 3]) {
+      const prefix = lane.filter((c) => c.period_start < blockStart + weeks * WEEK);
+      const suffix = lane.filter((c) => c.period_start >= blockStart + BLOCK - weeks * WEEK);
+      if (prefix.length > 0) cells.push(mergeLaneParts(blockStart, weeks * 7, prefix));
+      if (suffix.length > 0) cells.push(mergeLaneParts(blockStart + BLOCK - weeks * WEEK, weeks * 7, suffix));
+    }
+  }
+  return cells;
+}
+
+/** Voyages (or lane cells) grouped by cell (by lane); a voyage that arrived before it departed counts in no window, so in no cell. */
+function groupsOf<T extends VoyageRow | VoyageLaneCellRow>(rows: readonly T[], keyOf: (row: T) => string): Iterable<T[]> {
+  const groups = new Map<string, T[]>();
+  for (const v of rows) {
+    if ('departure' in v && v.arrival < v.departure) continue;
     const key = keyOf(v);
     const list = groups.get(key);
     if (list) list.push(v);

@@ -187,8 +187,7 @@ export class HoursSketch {
    * Map per pair would cost more than the rest of a cell's read), moved into the Map when the sketch is read.
    */
   mergeEncoded(encoded: string): void {
-    // the pending counts stay pending (toBuckets would move them into the Map at every merge)
-    const buckets = this.buckets ?? this.toBuckets();
+    const buckets = this.bucketsWithoutPending();
     const pending = (this.pending ??= new Float64Array(PENDING_BUCKETS));
     const bytes = Buffer.from(encoded, 'base64');
     for (let i = 0; i + 8 <= bytes.length; i += 8) {
@@ -200,19 +199,25 @@ export class HoursSketch {
     }
   }
 
-  toBuckets(): Map<number, number> {
+  /** The buckets (the values counted into them first while exact), without the pending counts: a merge adds to those. */
+  private bucketsWithoutPending(): Map<number, number> {
     if (this.buckets === null) {
       const values = this.values!;
       this.values = null;
       this.buckets = new Map();
       for (const h of values) this.add(h);
     }
+    return this.buckets;
+  }
+
+  toBuckets(): Map<number, number> {
+    const buckets = this.bucketsWithoutPending();
     if (this.pending !== null) {
       const pending = this.pending;
       this.pending = null;
-      for (let at = 0; at < PENDING_BUCKETS; at++) if (pending[at]! > 0) this.buckets.set(at + FIRST_PENDING_BUCKET, (this.buckets.get(at + FIRST_PENDING_BUCKET) ?? 0) + pending[at]!);
+      for (let at = 0; at < PENDING_BUCKETS; at++) if (pending[at]! > 0) buckets.set(at + FIRST_PENDING_BUCKET, (buckets.get(at + FIRST_PENDING_BUCKET) ?? 0) + pending[at]!);
     }
-    return this.buckets;
+    return buckets;
   }
 }
 

@@ -506,7 +506,11 @@ export interface PortCallDaysTable {
 export interface VoyageCellsTable {
   /** Start of the UTC day, or of the ISO week (Monday 00:00 UTC), of the voyages' departure (ms). */
   period_start: number;
-  /** 1: a day cell; 7: a week cell. */
+  /**
+   * 1: a day cell; 7: an ISO week; 2–6: a run of days beginning (period_start a Monday) or ending an ISO week;
+   * 28: a block of four ISO weeks from 1970-01-05; 14, 21: a run of weeks beginning or ending a block
+   * (docs/decisions/157).
+   */
   period_days: number;
   from_port: number;
   to_port: number;

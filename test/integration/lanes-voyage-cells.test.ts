@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Caller } from '../../src/access/principals.js';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
-import { EXACT_VOYAGES_PER_DAY, EXACT_VOYAGES_PER_LANE_CELL } from '../../src/events/voyage-cells.js';
+import { blockStartOf, EXACT_VOYAGES_PER_DAY, EXACT_VOYAGES_PER_LANE_CELL, WEEK, weekStartOf } from '../../src/events/voyage-cells.js';
 import { median } from '../../src/platform/stats.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
@@ -83,14 +83,17 @@ test('a lane of one day beyond the exact cell size: exact voyages, estimated ves
     ],
   );
 
-  // and the lane cells (all ship categories, decision 153): sketches, no list
-  const laneCells = await store.db.selectFrom('voyage_lane_cells').select(['period_days', 'voyage_list', 'voyages']).orderBy('period_days').execute();
+  // and the lane cells (all ship categories, decisions 153 and 157): the day, the runs of days of its week and
+  // the runs of weeks of its block that hold it, its week and its block; sketches, no list
+  const dayOfWeek = (DEPARTURE_DAY - weekStartOf(DEPARTURE_DAY)) / DAY;
+  const weekOfBlock = Math.floor((DEPARTURE_DAY - blockStartOf(DEPARTURE_DAY)) / WEEK);
+  const holding = [1, 7, 28];
+  for (let n = 2; n <= 6; n++) holding.push(...(dayOfWeek < n ? [n] : []), ...(dayOfWeek >= 7 - n ? [n] : []));
+  for (const n of [2, 3]) holding.push(...(weekOfBlock < n ? [7 * n] : []), ...(weekOfBlock >= 4 - n ? [7 * n] : []));
+  const laneCells = await store.db.selectFrom('voyage_lane_cells').select(['period_days', 'voyage_list', 'voyages']).execute();
   assert.deepEqual(
-    laneCells.map((c) => [Number(c.period_days), c.voyage_list, Number(c.voyages)]),
-    [
-      [1, null, VESSELS],
-      [7, null, VESSELS],
-    ],
+    laneCells.map((c) => [Number(c.period_days), c.voyage_list, Number(c.voyages)]).sort((a, b) => Number(a[0]) - Number(b[0])),
+    holding.sort((a, b) => a - b).map((days) => [days, null, VESSELS]),
   );
 
   // a window ending the day after the departures: the voyages still at sea then do not count, read one by one

@@ -42,6 +42,7 @@ import * as portCallDays from './20261128T0600_port_call_days.js';
 import * as voyageCells from './20261129T0700_voyage_cells.js';
 import * as voyageLaneCells from './20261129T0800_voyage_lane_cells.js';
 import * as transitCells from './20261129T1000_transit_cells.js';
+import * as voyageLaneRuns from './20261129T1200_voyage_lane_runs.js';
 import * as voyageCellsFixedCost from './20261129T1300_voyage_cells_fixed_cost.js';
 import * as transitsStopped from './20261129T1400_transits_stopped.js';
 import * as portVisitCells from './20261129T1600_port_visit_cells.js';
@@ -94,6 +95,7 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261129T0700_voyage_cells': voyageCells,
   '20261129T0800_voyage_lane_cells': voyageLaneCells,
   '20261129T1000_transit_cells': transitCells,
+  '20261129T1200_voyage_lane_runs': voyageLaneRuns,
   '20261129T1300_voyage_cells_fixed_cost': voyageCellsFixedCost,
   '20261129T1400_transits_stopped': transitsStopped,
   '20261129T1600_port_visit_cells': portVisitCells,

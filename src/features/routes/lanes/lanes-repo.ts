@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
+import { BLOCK, blockStartOf, categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
@@ -41,6 +41,44 @@ function periodsOf(w: WindowSpan): Array<[1 | 7, number, number]> {
 
 /** The category of approximate parts merged over every ship category (an answer that does not split by category). */
 export const ANY_CATEGORY = 'any';
+/**
+ * The lane cells a window reads (docs/decisions/157), as [period days, from, to) of their starts: per lane at
+ * most a run of days ending its first ISO week, a run of weeks ending its first 28-day block, its whole
+ * blocks, a run of weeks beginning its last block and a run of days beginning its last week. A run that
+ * neither begins nor ends its week or block (a window inside one) is read as its days or weeks.
+ */
+function laneCellPeriodsOf(w: WindowSpan): Array<[number, number, number]> {
+  const periods: Array<[number, number, number]> = [];
+  const push = (periodDays: number, from: number, to: number) => {
+    const last = periods[periods.length - 1];
+    if (last && last[0] === periodDays && last[2] === from) last[2] = to;
+    else periods.push([periodDays, from, to]);
+  };
+  const runOrEach = (from: number, to: number, unit: number, whole: number, startOf: (t: number) => number) => {
+    const n = (to - from) / unit;
+    if (n === 1 || n === whole / unit || from === startOf(from) || to === startOf(from) + whole) push((n * unit) / DAY, from, from + unit);
+    else push(unit / DAY, from, to);
+  };
+  const days = (from: number, to: number) => {
+    const boundary = weekStartOf(to - 1);
+    if (from < boundary) runOrEach(from, boundary, DAY, WEEK, weekStartOf);
+    if (Math.max(from, boundary) < to) runOrEach(Math.max(from, boundary), to, DAY, WEEK, weekStartOf);
+  };
+  const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
+  const weeksEnd = weekStartOf(w.until);
+  if (firstWeek >= weeksEnd) {
+    if (w.since < w.until) days(w.since, w.until);
+    return periods;
+  }
+  if (w.since < firstWeek) days(w.since, firstWeek);
+  for (let at = firstWeek; at < weeksEnd;) {
+    const end = Math.min(blockStartOf(at) + BLOCK, weeksEnd);
+    runOrEach(at, end, WEEK, BLOCK, blockStartOf);
+    at = end;
+  }
+  if (weeksEnd < w.until) days(weeksEnd, w.until);
+  return periods;
+}
 
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
@@ -183,7 +221,7 @@ export function createLanesRepo(db: Db) {
     const earliestOrigin = w.since - w.lookbackMs;
     const lanes = laneMap((from, to): LaneParts => ({ from, to, exact: [], approximate: [] }));
     const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
-    const laneCellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number }) => {
+    const laneCellsIn = (periodDays: number, from: number, to: number, lane?: { from: number; to: number }) => {
       let q = db
         .selectFrom('voyage_lane_cells')
         .select([
@@ -234,13 +272,15 @@ export function createLanesRepo(db: Db) {
       part.vessels.mergeEncoded(cell.vessel_registers!);
       part.hours.mergeEncoded(cell.hours_buckets!);
     };
-    for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
-    // a week cut by the window: its day cells; a day cut: its voyages, one read per day for all of its lanes
+    for (const [periodDays, from, to] of laneCellPeriodsOf(w)) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
+    // a block or run of weeks cut by the window: its week cells; a week or run of days: its day cells; a day: its voyages, one read per day for all of its lanes
     const cutLanesPerDay = new Map<number, Set<string>>();
     while (cut.length > 0) {
       const cell = cut.pop()!;
       const start = Number(cell.period_start);
-      if (Number(cell.period_days) === 7) for (const day of await laneCellsIn(1, start, start + WEEK, { from: Number(cell.from_port), to: Number(cell.to_port) })) add(day);
+      const periodDays = Number(cell.period_days);
+      const lane = { from: Number(cell.from_port), to: Number(cell.to_port) };
+      if (periodDays > 1) for (const part of await laneCellsIn(periodDays > 7 ? 7 : 1, start, start + periodDays * DAY, lane)) add(part);
       else cutLanesPerDay.set(start, (cutLanesPerDay.get(start) ?? new Set()).add(`${cell.from_port}>${cell.to_port}`));
     }
     for (const [dayStart, laneKeys] of cutLanesPerDay) {
