@@ -1,6 +1,6 @@
 import { shipCategory } from '../fleet/ship-types.js';
 import { DAY, HOUR } from '../platform/clock.js';
-import { encodeHours, encodeRegisters, HLL_REGISTERS, HoursSketch, hoursBucketOf, registersOfText, registersToText, VesselSketch } from '../platform/sketches.js';
+import { encodeHours, encodeRegisters, HLL_REGISTERS, HoursSketch, hoursBucketOf, VesselSketch } from '../platform/sketches.js';
 import type { VoyageCellsTable, VoyageLaneCellsTable } from '../store/schema.js';
 import type { VoyageRow } from './voyages.js';
 
