@@ -216,8 +216,12 @@ async function categoryCellParts(
  * decision 138), never the window's calls themselves.
  */
 export function createLanesRepo(db: Db) {
-  /** The lane cells (all ship categories; docs/decisions/153): approximate cells merged per lane as they are read. */
-  async function laneCellParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
+  /**
+   * The lane cells (all ship categories; docs/decisions/153): approximate cells merged per lane as they are read.
+   * `departed` (whole days within w, w by default): only the voyages that departed in it, counted as w counts them
+   * (arrived by w.until, from an origin call at most w.lookbackMs before w.since; docs/decisions/162).
+   */
+  async function laneCellParts(w: WindowSpan, f: LanesFilter, departed: { since: number; until: number } = w): Promise<LaneParts[]> {
     const earliestOrigin = w.since - w.lookbackMs;
     const lanes = laneMap((from, to): LaneParts => ({ from, to, exact: [], approximate: [] }));
     const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
@@ -272,7 +276,7 @@ export function createLanesRepo(db: Db) {
       part.vessels.mergeEncoded(cell.vessel_registers!);
       part.hours.mergeEncoded(cell.hours_buckets!);
     };
-    for (const [periodDays, from, to] of laneCellPeriodsOf(w)) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
+    for (const [periodDays, from, to] of laneCellPeriodsOf({ ...w, since: departed.since, until: departed.until })) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
     // a block or run of weeks cut by the window: its week cells; a week or run of days: its day cells; a day: its voyages, one read per day for all of its lanes
     const cutLanesPerDay = new Map<number, Set<string>>();
     while (cut.length > 0) {
@@ -337,6 +341,19 @@ export function createLanesRepo(db: Db) {
     async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
       wholeDays(w);
       return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(db, repo.voyagesForWindow, w, f, [], true);
+    },
+
+    /**
+     * laneParts of the window's voyages that departed in each of `spans` (whole days within w), from the lane cells
+     * (all ship categories only): a span of 7 days not on ISO weeks reads at most a run of days ending an ISO week
+     * and one beginning the next per lane (docs/decisions/157 and 162).
+     */
+    async lanePartsPerSpan(w: WindowSpan, f: Omit<LanesFilter, 'shipTypes'>, spans: ReadonlyArray<{ since: number; until: number }>): Promise<LaneParts[][]> {
+      wholeDays(w);
+      if (spans.some((s) => s.since % DAY !== 0 || s.until % DAY !== 0 || s.since < w.since || s.until > w.until)) throw new Error('lanes: a span must be whole days within the window');
+      const out: LaneParts[][] = [];
+      for (const s of spans) out.push(await laneCellParts(w, { ...f, shipTypes: null }, s));
+      return out;
     },
 
     /**

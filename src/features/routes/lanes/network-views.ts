@@ -6,7 +6,7 @@ import type { LanesKit } from './lanes-kit.js';
 import { changePct, componentSizes, mean, round, slope } from './lanes-math.js';
 import { categoryMix, directionOf, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
 import { seriesOf, voyagesOfLanes } from './lane-series.js';
-import { hubsOfLanes, totalsOf } from './lane-stats.js';
+import { hubsOfLanes, totalsOf, type LaneStats } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
 export function createNetworkViews(kit: LanesKit) {
@@ -64,29 +64,41 @@ export function createNetworkViews(kit: LanesKit) {
     async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 4;
       const window = kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0);
-      // each week's vessels and hours apart: the approximate cells are merged week by week
       const weekStarts = Array.from({ length: weeks }, (_, i) => window.since + i * 7 * DAY);
-      const { facts: l, parts } = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: weekStarts, byCategory: true });
-      const since = l.window.since;
+      const weekOf = (departure: number) => Math.floor((departure - window.since) / (7 * DAY));
       const departedPerWeek = new Array<number>(weeks).fill(0);
-      for (const d of await kit.deps.repo.departuresPerBucket(kit.span(l.window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
-      const perWeek = kit.lanesPer(parts, (departure) => Math.floor((departure - since) / (7 * DAY)));
-      const items = Array.from({ length: weeks }, (_, i) => {
-        const start = since + i * 7 * DAY;
-        const week = perWeek.get(i);
-        const totals = totalsOf(week?.lanes ?? []);
-        const byCategory = kit.voyagesPer(week?.parts ?? [], (_departure, category) => category);
-        return {
-          week_start: iso(start),
-          week_end: iso(start + 7 * DAY),
-          voyages: totals.voyages,
-          departures: departedPerWeek[i]!,
-          vessels: totals.vessels,
-          lanes: week?.lanes.length ?? 0,
-          median_voyage_hours: maybe(totals.medianHours, 1),
-          by_ship_type: categoryMix(byCategory).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
-        };
-      }).map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
+      for (const d of await kit.deps.repo.departuresPerBucket(kit.span(window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
+      // all ship types (docs/decisions/162): the category cells read as whole ISO weeks count each week's voyages
+      // per category, and each week's lanes, vessels and hours come from the lane cells (two a lane and week);
+      // a ship type: each week's vessels and hours apart, the approximate category cells merged week by week
+      const allTypes = query.ship_type === undefined;
+      const { facts: l, parts } = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: allTypes ? [] : weekStarts, byCategory: true });
+      const weekLanes: LaneStats[][] = allTypes
+        ? (
+            await kit.lanesPerSpan(
+              window,
+              weekStarts.map((start) => ({ since: start, until: start + 7 * DAY })),
+            )
+          ).map((week) => week.lanes)
+        : ((perWeek) => weekStarts.map((_, i) => perWeek.get(i)?.lanes ?? []))(kit.lanesPer(parts, weekOf));
+      const perWeekAndCategory = kit.voyagesPer(parts, (departure, category) => `${weekOf(departure)}|${category}`);
+      const items = weekStarts
+        .map((start, i) => {
+          const totals = totalsOf(weekLanes[i]!);
+          const byCategory = new Map<string, number>();
+          for (const [key, n] of perWeekAndCategory) if (key.startsWith(`${i}|`)) byCategory.set(key.slice(key.indexOf('|') + 1), n);
+          return {
+            week_start: iso(start),
+            week_end: iso(start + 7 * DAY),
+            voyages: totals.voyages,
+            departures: departedPerWeek[i]!,
+            vessels: totals.vessels,
+            lanes: weekLanes[i]!.length,
+            median_voyage_hours: maybe(totals.medianHours, 1),
+            by_ship_type: categoryMix(byCategory).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
+          };
+        })
+        .map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
       const data = { ...kit.lanesMeta(l), weeks, ship_type: query.ship_type ?? null, items };
       return kit.envelope(l, data, [], { lanes: l });
     },
