@@ -142,6 +142,13 @@ export function createLanesKit(deps: LanesDeps) {
       const partsPerSpan = await deps.repo.lanePartsPerSpan(span(window), {}, spans);
       return partsPerSpan.map((parts) => sumLanes(parts, greatCircleNm));
     },
+    /**
+     * The window's parts of every ship type per category, for counting voyages only (their vessels left empty,
+     * docs/decisions/162); the caller loaded the window's facts first (loadLanes brings its cells up to date).
+     */
+    voyageCountParts(window: Window): Promise<DatedLaneParts[]> {
+      return deps.repo.datedLaneParts(span(window), { shipTypes: null }, { byCategory: true, countsOnly: true });
+    },
     /** The voyages the lanes count in the parts per UTC day and per UTC hour of departure. */
     departuresPerDayAndHour(parts: readonly DatedLaneParts[]) {
       return departuresPerDayAndHour(parts, greatCircleNm);

@@ -114,6 +114,7 @@ async function categoryCellParts(
   f: LanesFilter,
   boundaries: readonly number[],
   byCategory: boolean,
+  countsOnly = false,
 ): Promise<DatedLaneParts[]> {
   const earliestOrigin = w.since - w.lookbackMs;
   const spanStarts = [w.since, ...boundaries.filter((b) => b > w.since && b < w.until)].sort((a, b) => a - b);
@@ -175,7 +176,8 @@ async function categoryCellParts(
     part.voyages += Number(cell.voyages);
     part.simulated += Number(cell.simulated);
     part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
-    part.vessels.mergeEncoded(sketches.vessels);
+    // an answer that counts voyages only leaves the registers unread (their decoding was most of a cell's cost)
+    if (!countsOnly) part.vessels.mergeEncoded(sketches.vessels);
     part.hours.mergeEncoded(sketches.hours);
   };
   // cells read after the others: a week's day cells (one read per week for all of its lanes and categories), a day's voyages
@@ -360,13 +362,14 @@ export function createLanesRepo(db: Db) {
      * laneParts for answers split by period or ship category (docs/decisions/154 and 158): always the cells per
      * ship category, every exact voyage with its departure and category, the approximate cells merged per lane,
      * span between `boundaries` (whole days) and, when `byCategory`, ship category (else their category reads
-     * ANY_CATEGORY), with their voyages per day and hour of departure.
+     * ANY_CATEGORY), with their voyages per day and hour of departure; `countsOnly`: their approximate parts' vessels
+     * left empty (docs/decisions/162: for answers that count voyages per key and take their vessels elsewhere).
      */
-    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean } = {}): Promise<DatedLaneParts[]> {
+    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean; countsOnly?: boolean } = {}): Promise<DatedLaneParts[]> {
       wholeDays(w);
       const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
-      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true);
+      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true, split.countsOnly ?? false);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */

@@ -68,19 +68,28 @@ export function createNetworkViews(kit: LanesKit) {
       const weekOf = (departure: number) => Math.floor((departure - window.since) / (7 * DAY));
       const departedPerWeek = new Array<number>(weeks).fill(0);
       for (const d of await kit.deps.repo.departuresPerBucket(kit.span(window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
-      // all ship types (docs/decisions/162): the category cells read as whole ISO weeks count each week's voyages
-      // per category, and each week's lanes, vessels and hours come from the lane cells (two a lane and week);
+      // all ship types (docs/decisions/162): the window's and each week's lanes, vessels and hours from the lane cells
+      // (two a lane and week), the voyages per week and category from the category cells read as whole ISO weeks,
+      // counts only;
       // a ship type: each week's vessels and hours apart, the approximate category cells merged week by week
-      const allTypes = query.ship_type === undefined;
-      const { facts: l, parts } = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: allTypes ? [] : weekStarts, byCategory: true });
-      const weekLanes: LaneStats[][] = allTypes
-        ? (
-            await kit.lanesPerSpan(
-              window,
-              weekStarts.map((start) => ({ since: start, until: start + 7 * DAY })),
-            )
-          ).map((week) => week.lanes)
-        : ((perWeek) => weekStarts.map((_, i) => perWeek.get(i)?.lanes ?? []))(kit.lanesPer(parts, weekOf));
+      const { l, parts, weekLanes } =
+        query.ship_type === undefined
+          ? await (async () => {
+              const facts = await kit.loadLanes(window, undefined);
+              const [counted, perWeek] = await Promise.all([
+                kit.voyageCountParts(window),
+                kit.lanesPerSpan(
+                  window,
+                  weekStarts.map((start) => ({ since: start, until: start + 7 * DAY })),
+                ),
+              ]);
+              return { l: facts, parts: counted, weekLanes: perWeek.map((week) => week.lanes) };
+            })()
+          : await (async () => {
+              const loaded = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: weekStarts, byCategory: true });
+              const perWeek = kit.lanesPer(loaded.parts, weekOf);
+              return { l: loaded.facts, parts: loaded.parts, weekLanes: weekStarts.map((_, i): LaneStats[] => perWeek.get(i)?.lanes ?? []) };
+            })();
       const perWeekAndCategory = kit.voyagesPer(parts, (departure, category) => `${weekOf(departure)}|${category}`);
       const items = weekStarts
         .map((start, i) => {
@@ -105,7 +114,10 @@ export function createNetworkViews(kit: LanesKit) {
 
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined, {}, { byCategory: true });
+      // the window's lanes and vessels from the lane cells, the voyages per week and category counted from the
+      // category cells without their vessels (docs/decisions/162)
+      const l = await kit.loadLanes(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const parts = await kit.voyageCountParts(l.window);
       // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
       const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const weekOf = (departure: number) => Math.floor((departure - l.window.since) / (7 * DAY));
