@@ -5,7 +5,7 @@ import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
 import { changePct, componentSizes, mean, round, slope } from './lanes-math.js';
 import { categoryMix, directionOf, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
-import { seriesOf, voyagesOfLanes } from './lane-series.js';
+import { voyagesOfLanes } from './lane-series.js';
 import { hubsOfLanes, totalsOf, type LaneStats } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
@@ -133,28 +133,22 @@ export function createNetworkViews(kit: LanesKit) {
           direction: directionOf(s === null || mean(withData) === 0 ? null : round(((s * withData.length) / mean(withData)!) * 100, 1), s),
         };
       };
-      const byType = [...kit.voyagesPer(parts, (_departure, category) => category).entries()].map(([shipType, voyages]) => ({ shipType, voyages }));
+      // one pass over the parts: voyages per ship category and week (the overall series is their sum)
+      const seriesPerType = new Map<string, number[]>();
+      for (const [key, n] of kit.voyagesPer(parts, (departure, category) => `${category}|${weekOf(departure)}`)) {
+        const shipType = key.slice(0, key.lastIndexOf('|'));
+        const series = seriesPerType.get(shipType) ?? seriesPerType.set(shipType, new Array<number>(weeks).fill(0)).get(shipType)!;
+        series[Number(key.slice(key.lastIndexOf('|') + 1))]! += n;
+      }
+      const overall = new Array<number>(weeks).fill(0);
+      for (const series of seriesPerType.values()) series.forEach((n, k) => (overall[k]! += n));
+      const byType = [...seriesPerType.entries()].map(([shipType, series]) => ({ shipType, series, voyages: series.reduce((sum, n) => sum + n, 0) }));
       const data = {
         ...kit.lanesMeta(l),
         weeks,
         week_starts: Array.from({ length: weeks }, (_, i) => iso(l.window.since + i * 7 * DAY)),
-        overall: trendOf(
-          voyagesOfLanes(l.lanes),
-          seriesOf(kit.voyagesPer(parts, weekOf), weeks, (k) => k),
-        ),
-        by_ship_type: byType
-          .sort((a, b) => b.voyages - a.voyages || a.shipType.localeCompare(b.shipType))
-          .map((t) => ({
-            ship_type: t.shipType,
-            ...trendOf(
-              t.voyages,
-              seriesOf(
-                kit.voyagesPer(parts, (departure, category) => (category === t.shipType ? weekOf(departure) : null)),
-                weeks,
-                (k) => k,
-              ),
-            ),
-          })),
+        overall: trendOf(voyagesOfLanes(l.lanes), overall),
+        by_ship_type: byType.sort((a, b) => b.voyages - a.voyages || a.shipType.localeCompare(b.shipType)).map((t) => ({ ship_type: t.shipType, ...trendOf(t.voyages, t.series) })),
       };
       return kit.envelope(l, data, [], { lanes: l });
     },
