@@ -23,6 +23,10 @@ export function createMemoryLanesRepo(calls: readonly VoyageCall[]): LanesRepo {
     async datedLaneParts(w: WindowSpan, f: LanesFilter) {
       return lanePartsOfVoyages(await repo.voyagesForWindow(w, f));
     },
+    async lanePartsPerSpan(w: WindowSpan, f: Omit<LanesFilter, 'shipTypes'>, spans: ReadonlyArray<{ since: number; until: number }>) {
+      const all = await repo.voyagesForWindow(w, { ...f, shipTypes: null });
+      return spans.map((s) => lanePartsOfVoyages(all.filter((v) => v.departure >= s.since && v.departure < s.until)));
+    },
     async voyagesForWindow(w: WindowSpan, f: LanesFilter): Promise<Voyage[]> {
       return voyages
         .filter((v) => v.departure >= w.since && v.departure < w.until && v.arrival < w.until && v.arrival >= v.departure && v.from_arrival >= w.since - w.lookbackMs)

@@ -184,6 +184,7 @@ function queriesOf(rand: () => number): Array<[string, Record<string, unknown>]>
       ['networkOverview', { ...base, days: 90 }],
       ['networkOverview', { ...base, days: 14, until }],
       ['weeklySummary', { ...base, weeks: 8 }],
+      ['weeklySummary', { ...base, weeks: 3, until }],
       ['seasonality', { ...base, days: 90 }],
       ['seasonality', { ...base, days: 60, port: p() }],
       ['anomalyDays', { ...base, days: 90 }],

@@ -134,6 +134,21 @@ export function createLanesKit(deps: LanesDeps) {
     async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'>, split: { boundaries?: readonly number[]; byCategory: boolean }) {
       return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f, split));
     },
+    /**
+     * The window's lanes (all ship types) of the voyages that departed in each span (whole days within it), each
+     * summed as the window's are, from the lane cells (docs/decisions/162); the caller loaded the window's facts first.
+     */
+    async lanesPerSpan(window: Window, spans: ReadonlyArray<{ since: number; until: number }>) {
+      const partsPerSpan = await deps.repo.lanePartsPerSpan(span(window), {}, spans);
+      return partsPerSpan.map((parts) => sumLanes(parts, greatCircleNm));
+    },
+    /**
+     * The window's parts of every ship type per category, for counting voyages only (their vessels left empty,
+     * docs/decisions/162); the caller loaded the window's facts first (loadLanes brings its cells up to date).
+     */
+    voyageCountParts(window: Window): Promise<DatedLaneParts[]> {
+      return deps.repo.datedLaneParts(span(window), { shipTypes: null }, { byCategory: true, countsOnly: true });
+    },
     /** The voyages the lanes count in the parts per UTC day and per UTC hour of departure. */
     departuresPerDayAndHour(parts: readonly DatedLaneParts[]) {
       return departuresPerDayAndHour(parts, greatCircleNm);

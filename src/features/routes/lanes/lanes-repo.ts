@@ -114,6 +114,7 @@ async function categoryCellParts(
   f: LanesFilter,
   boundaries: readonly number[],
   byCategory: boolean,
+  countsOnly = false,
 ): Promise<DatedLaneParts[]> {
   const earliestOrigin = w.since - w.lookbackMs;
   const spanStarts = [w.since, ...boundaries.filter((b) => b > w.since && b < w.until)].sort((a, b) => a - b);
@@ -175,7 +176,8 @@ async function categoryCellParts(
     part.voyages += Number(cell.voyages);
     part.simulated += Number(cell.simulated);
     part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
-    part.vessels.mergeEncoded(sketches.vessels);
+    // an answer that counts voyages only leaves the registers unread (their decoding was most of a cell's cost)
+    if (!countsOnly) part.vessels.mergeEncoded(sketches.vessels);
     part.hours.mergeEncoded(sketches.hours);
   };
   // cells read after the others: a week's day cells (one read per week for all of its lanes and categories), a day's voyages
@@ -216,8 +218,12 @@ async function categoryCellParts(
  * decision 138), never the window's calls themselves.
  */
 export function createLanesRepo(db: Db) {
-  /** The lane cells (all ship categories; docs/decisions/153): approximate cells merged per lane as they are read. */
-  async function laneCellParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
+  /**
+   * The lane cells (all ship categories; docs/decisions/153): approximate cells merged per lane as they are read.
+   * `departed` (whole days within w, w by default): only the voyages that departed in it, counted as w counts them
+   * (arrived by w.until, from an origin call at most w.lookbackMs before w.since; docs/decisions/162).
+   */
+  async function laneCellParts(w: WindowSpan, f: LanesFilter, departed: { since: number; until: number } = w): Promise<LaneParts[]> {
     const earliestOrigin = w.since - w.lookbackMs;
     const lanes = laneMap((from, to): LaneParts => ({ from, to, exact: [], approximate: [] }));
     const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
@@ -272,7 +278,7 @@ export function createLanesRepo(db: Db) {
       part.vessels.mergeEncoded(cell.vessel_registers!);
       part.hours.mergeEncoded(cell.hours_buckets!);
     };
-    for (const [periodDays, from, to] of laneCellPeriodsOf(w)) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
+    for (const [periodDays, from, to] of laneCellPeriodsOf({ ...w, since: departed.since, until: departed.until })) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
     // a block or run of weeks cut by the window: its week cells; a week or run of days: its day cells; a day: its voyages, one read per day for all of its lanes
     const cutLanesPerDay = new Map<number, Set<string>>();
     while (cut.length > 0) {
@@ -340,16 +346,30 @@ export function createLanesRepo(db: Db) {
     },
 
     /**
+     * laneParts of the window's voyages that departed in each of `spans` (whole days within w), from the lane cells
+     * (all ship categories only): a span of 7 days not on ISO weeks reads at most a run of days ending an ISO week
+     * and one beginning the next per lane (docs/decisions/157 and 162).
+     */
+    async lanePartsPerSpan(w: WindowSpan, f: Omit<LanesFilter, 'shipTypes'>, spans: ReadonlyArray<{ since: number; until: number }>): Promise<LaneParts[][]> {
+      wholeDays(w);
+      if (spans.some((s) => s.since % DAY !== 0 || s.until % DAY !== 0 || s.since < w.since || s.until > w.until)) throw new Error('lanes: a span must be whole days within the window');
+      const out: LaneParts[][] = [];
+      for (const s of spans) out.push(await laneCellParts(w, { ...f, shipTypes: null }, s));
+      return out;
+    },
+
+    /**
      * laneParts for answers split by period or ship category (docs/decisions/154 and 158): always the cells per
      * ship category, every exact voyage with its departure and category, the approximate cells merged per lane,
      * span between `boundaries` (whole days) and, when `byCategory`, ship category (else their category reads
-     * ANY_CATEGORY), with their voyages per day and hour of departure.
+     * ANY_CATEGORY), with their voyages per day and hour of departure; `countsOnly`: their approximate parts' vessels
+     * left empty (docs/decisions/162: for answers that count voyages per key and take their vessels elsewhere).
      */
-    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean } = {}): Promise<DatedLaneParts[]> {
+    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean; countsOnly?: boolean } = {}): Promise<DatedLaneParts[]> {
       wholeDays(w);
       const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
-      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true);
+      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true, split.countsOnly ?? false);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */

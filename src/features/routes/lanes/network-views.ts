@@ -5,8 +5,8 @@ import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
 import { changePct, componentSizes, mean, round, slope } from './lanes-math.js';
 import { categoryMix, directionOf, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
-import { seriesOf, voyagesOfLanes } from './lane-series.js';
-import { hubsOfLanes, totalsOf } from './lane-stats.js';
+import { voyagesOfLanes } from './lane-series.js';
+import { hubsOfLanes, totalsOf, type LaneStats } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
 export function createNetworkViews(kit: LanesKit) {
@@ -64,36 +64,60 @@ export function createNetworkViews(kit: LanesKit) {
     async weeklySummary(query: Omit<Common, 'days'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 4;
       const window = kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0);
-      // each week's vessels and hours apart: the approximate cells are merged week by week
       const weekStarts = Array.from({ length: weeks }, (_, i) => window.since + i * 7 * DAY);
-      const { facts: l, parts } = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: weekStarts, byCategory: true });
-      const since = l.window.since;
+      const weekOf = (departure: number) => Math.floor((departure - window.since) / (7 * DAY));
       const departedPerWeek = new Array<number>(weeks).fill(0);
-      for (const d of await kit.deps.repo.departuresPerBucket(kit.span(l.window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
-      const perWeek = kit.lanesPer(parts, (departure) => Math.floor((departure - since) / (7 * DAY)));
-      const items = Array.from({ length: weeks }, (_, i) => {
-        const start = since + i * 7 * DAY;
-        const week = perWeek.get(i);
-        const totals = totalsOf(week?.lanes ?? []);
-        const byCategory = kit.voyagesPer(week?.parts ?? [], (_departure, category) => category);
-        return {
-          week_start: iso(start),
-          week_end: iso(start + 7 * DAY),
-          voyages: totals.voyages,
-          departures: departedPerWeek[i]!,
-          vessels: totals.vessels,
-          lanes: week?.lanes.length ?? 0,
-          median_voyage_hours: maybe(totals.medianHours, 1),
-          by_ship_type: categoryMix(byCategory).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
-        };
-      }).map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
+      for (const d of await kit.deps.repo.departuresPerBucket(kit.span(window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
+      // all ship types (docs/decisions/162): the window's and each week's lanes, vessels and hours from the lane cells
+      // (two a lane and week), the voyages per week and category from the category cells read as whole ISO weeks,
+      // counts only;
+      // a ship type: each week's vessels and hours apart, the approximate category cells merged week by week
+      const { l, parts, weekLanes } =
+        query.ship_type === undefined
+          ? await (async () => {
+              const facts = await kit.loadLanes(window, undefined);
+              const [counted, perWeek] = await Promise.all([
+                kit.voyageCountParts(window),
+                kit.lanesPerSpan(
+                  window,
+                  weekStarts.map((start) => ({ since: start, until: start + 7 * DAY })),
+                ),
+              ]);
+              return { l: facts, parts: counted, weekLanes: perWeek.map((week) => week.lanes) };
+            })()
+          : await (async () => {
+              const loaded = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: weekStarts, byCategory: true });
+              const perWeek = kit.lanesPer(loaded.parts, weekOf);
+              return { l: loaded.facts, parts: loaded.parts, weekLanes: weekStarts.map((_, i): LaneStats[] => perWeek.get(i)?.lanes ?? []) };
+            })();
+      const perWeekAndCategory = kit.voyagesPer(parts, (departure, category) => `${weekOf(departure)}|${category}`);
+      const items = weekStarts
+        .map((start, i) => {
+          const totals = totalsOf(weekLanes[i]!);
+          const byCategory = new Map<string, number>();
+          for (const [key, n] of perWeekAndCategory) if (key.startsWith(`${i}|`)) byCategory.set(key.slice(key.indexOf('|') + 1), n);
+          return {
+            week_start: iso(start),
+            week_end: iso(start + 7 * DAY),
+            voyages: totals.voyages,
+            departures: departedPerWeek[i]!,
+            vessels: totals.vessels,
+            lanes: weekLanes[i]!.length,
+            median_voyage_hours: maybe(totals.medianHours, 1),
+            by_ship_type: categoryMix(byCategory).map(({ ship_type, voyages }) => ({ ship_type, voyages })),
+          };
+        })
+        .map((item, i, all) => ({ ...item, voyages_change_pct: i === 0 ? null : changePct(item.voyages, all[i - 1]!.voyages) }));
       const data = { ...kit.lanesMeta(l), weeks, ship_type: query.ship_type ?? null, items };
       return kit.envelope(l, data, [], { lanes: l });
     },
 
     async weeklyTrend(query: Omit<Common, 'days' | 'ship_type'> & { weeks?: number }, caller: Caller) {
       const weeks = query.weeks ?? 8;
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined, {}, { byCategory: true });
+      // the window's lanes and vessels from the lane cells, the voyages per week and category counted from the
+      // category cells without their vessels (docs/decisions/162)
+      const l = await kit.loadLanes(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const parts = await kit.voyageCountParts(l.window);
       // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
       const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
       const weekOf = (departure: number) => Math.floor((departure - l.window.since) / (7 * DAY));
@@ -109,28 +133,22 @@ export function createNetworkViews(kit: LanesKit) {
           direction: directionOf(s === null || mean(withData) === 0 ? null : round(((s * withData.length) / mean(withData)!) * 100, 1), s),
         };
       };
-      const byType = [...kit.voyagesPer(parts, (_departure, category) => category).entries()].map(([shipType, voyages]) => ({ shipType, voyages }));
+      // one pass over the parts: voyages per ship category and week (the overall series is their sum)
+      const seriesPerType = new Map<string, number[]>();
+      for (const [key, n] of kit.voyagesPer(parts, (departure, category) => `${category}|${weekOf(departure)}`)) {
+        const shipType = key.slice(0, key.lastIndexOf('|'));
+        const series = seriesPerType.get(shipType) ?? seriesPerType.set(shipType, new Array<number>(weeks).fill(0)).get(shipType)!;
+        series[Number(key.slice(key.lastIndexOf('|') + 1))]! += n;
+      }
+      const overall = new Array<number>(weeks).fill(0);
+      for (const series of seriesPerType.values()) series.forEach((n, k) => (overall[k]! += n));
+      const byType = [...seriesPerType.entries()].map(([shipType, series]) => ({ shipType, series, voyages: series.reduce((sum, n) => sum + n, 0) }));
       const data = {
         ...kit.lanesMeta(l),
         weeks,
         week_starts: Array.from({ length: weeks }, (_, i) => iso(l.window.since + i * 7 * DAY)),
-        overall: trendOf(
-          voyagesOfLanes(l.lanes),
-          seriesOf(kit.voyagesPer(parts, weekOf), weeks, (k) => k),
-        ),
-        by_ship_type: byType
-          .sort((a, b) => b.voyages - a.voyages || a.shipType.localeCompare(b.shipType))
-          .map((t) => ({
-            ship_type: t.shipType,
-            ...trendOf(
-              t.voyages,
-              seriesOf(
-                kit.voyagesPer(parts, (departure, category) => (category === t.shipType ? weekOf(departure) : null)),
-                weeks,
-                (k) => k,
-              ),
-            ),
-          })),
+        overall: trendOf(voyagesOfLanes(l.lanes), overall),
+        by_ship_type: byType.sort((a, b) => b.voyages - a.voyages || a.shipType.localeCompare(b.shipType)).map((t) => ({ ship_type: t.shipType, ...trendOf(t.voyages, t.series) })),
       };
       return kit.envelope(l, data, [], { lanes: l });
     },
