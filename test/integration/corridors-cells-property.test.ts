@@ -9,6 +9,7 @@ import { createCorridorsService, RANKING_METRICS, type CorridorsService } from '
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { seedCoverage } from '../helpers/fleet.js';
 import { createTransitsCorridorsRepo } from '../helpers/corridors-transits-repo.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * Property test of issue 31 (docs/decisions/155): on random stores (random gates, directions, speeds with and
@@ -23,16 +24,6 @@ const STORES = 5;
 const caller: Caller = { kind: 'operator', operator: { tokenPrefix: 'property' } };
 
 let app: TestApp;
-
-function prng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /** Transits over the 70 days before NOW at a few gates; some leave exactly on an hour or a day bound before NOW. */
 function randomTransits(rand: () => number, count: number): TransitWrite[] {

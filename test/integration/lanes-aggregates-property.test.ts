@@ -10,6 +10,7 @@ import { shipCategory } from '../../src/fleet/ship-types.js';
 import type { VoyageRow } from '../../src/events/voyages.js';
 import { createLanesService } from '../../src/features/routes/lanes/lanes-service.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * Property test of issue 31 (docs/decisions/123): on random stores (random vessels, sequential calls at
@@ -28,16 +29,6 @@ const LOCODES = ['NLRTM', 'DEHAM', 'BEANR', 'SGSIN', 'USHOU', 'GBFXT'];
 
 let app: TestApp;
 let ports: number[];
-
-function prng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /** Calls of `vessels` random vessels over the 120 days before NOW, one after another per vessel. */
 function randomCalls(rand: () => number, vessels: number): PortCallWrite[] {

@@ -9,6 +9,7 @@ import { APPROXIMATE_FLAG } from '../../src/features/routes/lanes/lanes-kit.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createMemoryLanesRepo } from '../helpers/lanes-memory-repo.js';
 import { storedVoyageCalls } from '../helpers/voyage-rows.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * Property test of the series answers beyond the exact size (docs/decisions/158): on random stores whose days
@@ -27,16 +28,6 @@ const APPROXIMATE_FIELDS = new Set(['vessels', 'vessels_recent']);
 
 let app: TestApp;
 let ports: number[];
-
-function prng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /** Calls of `vessels` vessels over the 45 days before NOW: stays of 1–20 h, 12–36 h at sea. */
 function busyCalls(rand: () => number, vessels: number): PortCallWrite[] {

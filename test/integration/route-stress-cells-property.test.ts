@@ -13,6 +13,7 @@ import { seedCoverage } from '../helpers/fleet.js';
 import { createTransitsCorridorsRepo } from '../helpers/corridors-transits-repo.js';
 import { createEventsStressRepo } from '../helpers/stress-events-repo.js';
 import { portCallRow, transitRow } from '../helpers/event-rows.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * Property test of issue 31 (docs/decisions/159): on random stores (transits of random gates with speeds in
@@ -33,16 +34,6 @@ const PORTS = readPortTableFile()
   .map((p) => p.port_id);
 
 let app: TestApp;
-
-function prng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 const pick = <T>(rand: () => number, xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
 

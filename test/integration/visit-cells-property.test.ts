@@ -8,6 +8,7 @@ import { createEventsRepo, type PortCallWrite } from '../../src/features/events/
 import { portRollUp } from '../../src/features/ports/port-rollup.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { BAYTOWN, GALVESTON, HOUSTON, TEXAS_CITY } from '../helpers/houston-ports.js';
+import { prng } from '../helpers/prng.js';
 
 /**
  * Property test of issue 31 (docs/decisions/161): on random stores (calls at ports that roll up into one and
@@ -25,16 +26,6 @@ const PORTS = [HOUSTON, GALVESTON, TEXAS_CITY, BAYTOWN, NORSWORTHY];
 const caller: Caller = { kind: 'operator', operator: { tokenPrefix: 'property' } };
 
 let app: TestApp;
-
-function prng(seed: number) {
-  let s = seed >>> 0 || 1;
-  return () => {
-    s ^= s << 13;
-    s ^= s >>> 17;
-    s ^= s << 5;
-    return (s >>> 0) / 2 ** 32;
-  };
-}
 
 /** Calls over the 40 days before NOW; some arrive exactly on a day bound, some are still open. */
 function randomCalls(rand: () => number, count: number, seqBase: number): PortCallWrite[] {
