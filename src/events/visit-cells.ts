@@ -1,5 +1,6 @@
 import { HOUR } from '../platform/clock.js';
 import { encodeHours, encodeRegisters, hoursBucketOf, HoursSketch, VesselSketch } from '../platform/sketches.js';
+import type { PortVisitCellsTable } from '../store/schema.js';
 import { medianHours } from './visit-rank.js';
 
 /**
@@ -21,19 +22,7 @@ export interface VisitCall {
   simulated: number;
 }
 
-export interface VisitCellRow {
-  arrival_day: number;
-  port_id: number;
-  calls: number;
-  simulated: number;
-  /** The latest departure of its calls (null: none departed): a window ending before it reads the cell's calls instead. */
-  last_departure: number | null;
-  /** Exact cells: JSON `[vessel ids (distinct), dwell ms of the departed calls]`. */
-  call_list: string | null;
-  /** Approximate cells: `encodeRegisters` of the vessels and `encodeHours` of the dwell hours. */
-  vessel_registers: string | null;
-  dwell_buckets: string | null;
-}
+export type VisitCellRow = PortVisitCellsTable;
 
 type ExactCallList = [string[], number[]];
 

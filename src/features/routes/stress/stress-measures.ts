@@ -3,7 +3,8 @@ import { DAY } from '../../../platform/clock.js';
 /** A voyage is two consecutive calls of one vessel at different ports at most this far apart (departure to arrival). */
 export const MAX_VOYAGE_MS = 30 * DAY;
 
-interface CallFacts {
+/** A port call's span as the stress measures read it. */
+export interface CallFacts {
   vsl_id: string;
   port_id: number;
   arrival: number;
@@ -12,7 +13,8 @@ interface CallFacts {
   simulated: number;
 }
 
-interface TransitFacts {
+/** A gate transit as the stress measures read it. */
+export interface TransitFacts {
   vsl_id: string;
   entered_at: number;
   exited_at: number;

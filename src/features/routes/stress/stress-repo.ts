@@ -1,22 +1,8 @@
 import type { Db } from '../../../store/db.js';
+import type { CallFacts, TransitFacts } from './stress-measures.js';
 
-/** A gate transit as the stress measures read it one by one. */
-export interface StressTransit {
-  vsl_id: string;
-  entered_at: number;
-  exited_at: number;
-  stopped_ms: number;
-}
-
-/** A port call's span as the stress measures read it. */
-export interface StressCall {
-  vsl_id: string;
-  port_id: number;
-  arrival: number;
-  departure: number | null;
-  last_fix_at: number;
-  simulated: number;
-}
+export type StressTransit = TransitFacts;
+export type StressCall = CallFacts;
 
 /**
  * The route stress reads beside the transit cells (docs/decisions/159): each reads rows of the answer, not the
