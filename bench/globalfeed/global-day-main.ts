@@ -1,7 +1,10 @@
 /**
  * Global-feed storage benchmark (issue 31). A SIMULATED global fleet at realistic AIS reporting rates
- * (class A every 2-10 s under way, every 3 min at anchor; class B every 30 s; vessels spread over the
- * world's oceans, labelled simulated), generated in time order for `--minutes` of simulated time and
+ * (`--mix itu`, the default: ITU-R M.1371's class A intervals by speed — 10 s below 14 kn, 6 s to 23 kn, 2 s
+ * above — and 3 min moored or at anchor, class B 30 s under way and 3 min below 2 kn, with half the class A
+ * fleet moored or at anchor, docs/decisions/166; `--mix dense`: every class A under way reports every 2-10 s
+ * at random, a quarter of them at anchor every 3 min, class B every 30 s; vessels spread over the world's
+ * oceans, labelled simulated), generated in time order for `--minutes` of simulated time and
  * written through the fleet's store path (src/fleet/fleet-repo.ts: vessel upserts skipped, positions in
  * batches, daily partitions on PostgreSQL) into a fresh store, then analysed by the event detector runner.
  * All figures come from this one run; the machine is shared, so read the ratios, not the absolutes:
@@ -75,6 +78,7 @@ const { values } = parseArgs({
     shuttles: { type: 'string', default: '0' },
     pace: { type: 'string', default: '0' },
     'segment-positions': { type: 'string', default: '0' },
+    mix: { type: 'string', default: 'itu' },
   },
 });
 const VESSELS = Number(values.vessels);
@@ -85,6 +89,8 @@ const READ_EVERY_MS = Number(values['read-every-ms']);
 const SHUTTLES = Number(values.shuttles);
 const PACE = Number(values.pace);
 const SEGMENT = Number(values['segment-positions']);
+const MIX = values.mix;
+if (MIX !== 'itu' && MIX !== 'dense') throw new Error(`--mix itu|dense, not ${MIX}`);
 const GLOBAL = 50_000;
 const START = Date.UTC(2026, 10, 20, 0, 0, 0);
 const root = resolve(import.meta.dirname, '..', '..', '..');
@@ -92,7 +98,7 @@ const root = resolve(import.meta.dirname, '..', '..', '..');
 interface SimVessel {
   vslId: string;
   mmsi: number;
-  kind: 'A-underway' | 'A-anchor' | 'B';
+  kind: 'A-underway' | 'A-anchor' | 'A-moored' | 'B' | 'B-stationary';
   lat: number;
   lon: number;
   sog: number;
@@ -149,18 +155,24 @@ function shuttleAt(s: Shuttle, t: number): { lat: number; lon: number; sog: numb
   return { ...interpolate(s.b.lat, s.b.lon, s.a.lat, s.a.lon, (k - 2 * MOORED_MS - s.sailMs) / s.sailMs), sog: SHUTTLE_KN, cog: (course(s.b, s.a) + 360) % 360, moored: false };
 }
 
-/** 70 % class A (75 % of them under way), 30 % class B; positions over open water bands. */
+/**
+ * 70 % class A, 30 % class B. `itu`: half the class A fleet under way at 6-20 kn, 35 % of it moored and 15 % at
+ * anchor; half the class B fleet under way at 4-12 kn, half below 2 kn. `dense`: 75 % of class A under way at
+ * 8-18 kn, 25 % at anchor; class B under way. Positions over open water bands.
+ */
 function fleet(rng: Rng): SimVessel[] {
   return Array.from({ length: VESSELS }, (_, i) => {
     const r = rng.next();
-    const kind = r < 0.525 ? 'A-underway' : r < 0.7 ? 'A-anchor' : 'B';
+    const kind: SimVessel['kind'] =
+      MIX === 'dense' ? (r < 0.525 ? 'A-underway' : r < 0.7 ? 'A-anchor' : 'B') : r < 0.35 ? 'A-underway' : r < 0.595 ? 'A-moored' : r < 0.7 ? 'A-anchor' : r < 0.85 ? 'B' : 'B-stationary';
+    const speed = rng.next();
     return {
       vslId: `sim_${i}`,
       mmsi: 200_000_000 + i,
       kind,
       lat: -50 + rng.next() * 110,
       lon: -180 + rng.next() * 360,
-      sog: kind === 'A-anchor' ? 0.1 : 8 + rng.next() * 10,
+      sog: kind === 'A-anchor' || kind === 'A-moored' || kind === 'B-stationary' ? 0.1 : MIX === 'dense' ? 8 + speed * 10 : kind === 'A-underway' ? 6 + speed * 14 : 4 + speed * 8,
       cog: rng.next() * 360,
       next: START + Math.floor(rng.next() * 30_000),
     };
@@ -186,23 +198,37 @@ const cpuSecondsSince = (start: NodeJS.CpuUsage) => {
   return (used.user + used.system) / 1e6;
 };
 
-/** CPU seconds of generating the whole feed alone (a fresh fleet with the run's seed, every report dropped). */
+/** Minutes of the feed generated alone to cost the generator (its cost per report is level from the first minutes on). */
+const GENERATOR_COST_MINUTES = Math.min(MINUTES, 60);
+
+/** CPU seconds of generating the feed's first GENERATOR_COST_MINUTES alone (a fresh fleet with the run's seed, every report dropped). */
 function generatorCpuSeconds(): { seconds: number; positions: number } {
   const rng = new Rng(31);
   const vessels = fleet(rng);
   withShuttles(vessels, rng);
   const start = process.cpuUsage();
   let positions = 0;
-  for (const _report of reports(vessels, rng)) positions++;
+  for (const _report of reports(vessels, rng, START + GENERATOR_COST_MINUTES * 60_000)) positions++;
   return { seconds: cpuSecondsSince(start), positions };
 }
 
-const interval = (v: SimVessel, rng: Rng) =>
-  v.shuttle && shuttleAt(v.shuttle, v.next).moored ? 180_000 : v.kind === 'A-underway' ? 2000 + Math.floor(rng.next() * 8000) : v.kind === 'A-anchor' ? 180_000 : 30_000;
+/** ITU-R M.1371 class A reporting interval under way: by speed (course changes, which shorten it, are not simulated). */
+const classAUnderwayMs = (sog: number) => (sog > 23 ? 2000 : sog >= 14 ? 6000 : 10_000);
+
+const interval = (v: SimVessel, rng: Rng): number => {
+  if (v.shuttle) return shuttleAt(v.shuttle, v.next).moored ? 180_000 : MIX === 'dense' ? 2000 + Math.floor(rng.next() * 8000) : classAUnderwayMs(SHUTTLE_KN);
+  switch (v.kind) {
+    case 'A-underway':
+      return MIX === 'dense' ? 2000 + Math.floor(rng.next() * 8000) : classAUnderwayMs(v.sog);
+    case 'B':
+      return 30_000;
+    default:
+      return 180_000;
+  }
+};
 
 /** Every report of the fleet in [START, START + minutes), in time order (vessels kept in a binary heap by next report). */
-function* reports(vessels: SimVessel[], rng: Rng): Generator<PositionWrite> {
-  const end = START + MINUTES * 60_000;
+function* reports(vessels: SimVessel[], rng: Rng, end = START + MINUTES * 60_000): Generator<PositionWrite> {
   const heap = [...vessels].sort((a, b) => a.next - b.next);
   const down = (i: number) => {
     for (;;) {
@@ -220,7 +246,7 @@ function* reports(vessels: SimVessel[], rng: Rng): Generator<PositionWrite> {
     const v = heap[0]!;
     const t = v.next;
     const step = interval(v, rng);
-    let navStatus = v.kind === 'A-anchor' ? 1 : 0;
+    let navStatus = v.kind === 'A-anchor' ? 1 : v.kind === 'A-moored' ? 5 : 0;
     if (v.shuttle) {
       const at = shuttleAt(v.shuttle, t);
       Object.assign(v, { lat: at.lat, lon: at.lon, sog: at.sog, cog: at.cog });
@@ -241,7 +267,7 @@ function* reports(vessels: SimVessel[], rng: Rng): Generator<PositionWrite> {
       cog: v.cog,
       heading: Math.round(v.cog),
       nav_status: navStatus,
-      msg_type: v.kind === 'B' ? 18 : 1,
+      msg_type: v.kind === 'B' || v.kind === 'B-stationary' ? 18 : 1,
       source: 'simulated-global',
       simulated: 1,
       usable: 1,
@@ -457,7 +483,7 @@ try {
   const quietCongestionP50 = median(quietCongestion) ?? NaN;
   const busyCongestionP50 = median(busyCongestion) ?? NaN;
   console.log(
-    `store ${postgres ? 'PostgreSQL (daily partitions)' : 'SQLite'}; simulated fleet ${VESSELS} vessels, ${MINUTES} min; ingest ${PACE > 0 ? `paced at ${PACE}× real time` : 'as fast as the store takes it'}; machine load ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`,
+    `store ${postgres ? 'PostgreSQL (daily partitions)' : 'SQLite'}; simulated fleet ${VESSELS} vessels (mix ${MIX}), ${MINUTES} min; ingest ${PACE > 0 ? `paced at ${PACE}× real time` : 'as fast as the store takes it'}; machine load ${(await import('node:os')).loadavg()[0]!.toFixed(2)}`,
   );
   console.log(
     `generated ${generated} positions (${(generated / simSeconds).toFixed(0)}/s simulated, ${ratePerVessel.toFixed(3)}/s per vessel → ${globalRate.toFixed(0)}/s for ${GLOBAL} vessels); stored ${stored}`,
@@ -486,7 +512,7 @@ try {
   const perMillion = (seconds: number) => ((seconds / stored) * 1e6).toFixed(2);
   const generatorShare = (generatorCpu.seconds / generatorCpu.positions) * stored;
   console.log(
-    `CPU from the first batch to the detector at head: ingesting process ${cpu.processSeconds.toFixed(1)} s (${perMillion(cpu.processSeconds)} s per million positions; the generator alone ${perMillion(generatorShare)}, the rest ${perMillion(cpu.processSeconds - generatorShare)})${readerProcess ? '' : ' (the readers run in it too)'}; its PostgreSQL backends ${cpu.backendSeconds === null ? 'not readable' : `${cpu.backendSeconds.toFixed(1)} s (${perMillion(cpu.backendSeconds)} per million)`}${cpu.autovacuumSeconds ? `; autovacuum ${cpu.autovacuumSeconds.toFixed(1)} s` : ''}`,
+    `CPU from the first batch to the detector at head: ingesting process ${cpu.processSeconds.toFixed(1)} s (${perMillion(cpu.processSeconds)} s per million positions; the generator alone ${perMillion(generatorShare)} (costed on its first ${GENERATOR_COST_MINUTES} min), the rest ${perMillion(cpu.processSeconds - generatorShare)})${readerProcess ? '' : ' (the readers run in it too)'}; its PostgreSQL backends ${cpu.backendSeconds === null ? 'not readable' : `${cpu.backendSeconds.toFixed(1)} s (${perMillion(cpu.backendSeconds)} per million)`}${cpu.autovacuumSeconds ? `; autovacuum ${cpu.autovacuumSeconds.toFixed(1)} s` : ''}`,
   );
   if (detectorCpu) {
     console.log(
