@@ -42,11 +42,12 @@ export interface CellVoyage {
 
 type ExactFacts = Array<[string, number, number, number, 0 | 1]>;
 /**
- * An approximate cell's facts (docs/decisions/158), as text without JSON (a parse per cell cost more than the
- * rest of its read): registers and hours as `encodeRegisters` / `encodeHours` write them, then its voyages per day
- * of the period and per UTC hour of departure as comma lists, the four joined by '|'.
+ * An approximate cell's facts (docs/decisions/158 and 164), as text without JSON (a parse per cell cost more than the
+ * rest of its read): hours as `encodeHours` writes them, then its voyages per day of the period and per UTC hour of
+ * departure as comma lists, the three joined by '|'. Its registers are a column of their own (`vessel_registers`,
+ * as `encodeRegisters` writes them), so an answer that counts voyages only leaves them unread.
  */
-type ApproximateFacts = string;
+type ApproximateFacts = { facts: string; registers: string };
 
 export const categoryOf = (shipType: number | null) => shipCategory(shipType) ?? UNKNOWN_CATEGORY;
 
@@ -89,7 +90,7 @@ function approximateFactsOf(periodStart: number, periodDays: number, list: reado
     days[Math.floor((v.departure - periodStart) / DAY)]!++;
     departureHours[Math.floor((v.departure % DAY) / HOUR)]!++;
   }
-  return [encodeRegisters(vessels.toRegisters()), encodeHours(hours), days.join(','), departureHours.join(',')].join('|');
+  return { facts: [encodeHours(hours), days.join(','), departureHours.join(',')].join('|'), registers: encodeRegisters(vessels.toRegisters()) };
 }
 
 /**
@@ -101,16 +102,16 @@ export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: 
   const exact = periodIsSmall(voyages);
   return [...groupsOf(voyages, (v) => `${v.from_port}|${v.to_port}|${categoryOf(v.ship_type)}`)].map((list) => {
     const first = list[0]!;
-    const facts: ExactFacts | ApproximateFacts = exact
-      ? list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0])
-      : approximateFactsOf(periodStart, periodDays, list);
+    const exactFacts: ExactFacts = exact ? list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0]) : [];
+    const approximate = exact ? null : approximateFactsOf(periodStart, periodDays, list);
     return {
       period_start: periodStart,
       period_days: periodDays,
       ...boundsOf(list),
       category: categoryOf(first.ship_type),
       exact: exact ? 1 : 0,
-      facts: typeof facts === 'string' ? facts : JSON.stringify(facts),
+      facts: approximate === null ? JSON.stringify(exactFacts) : approximate.facts,
+      vessel_registers: approximate === null ? null : approximate.registers,
     };
   });
 }
@@ -265,16 +266,15 @@ export function mergeCategoryParts(periodStart: number, periodDays: number, part
     merged.min_from_arrival = Math.min(merged.min_from_arrival, part.min_from_arrival);
     merged.min_duration_ms = Math.min(merged.min_duration_ms, part.min_duration_ms);
   }
-  if (parts.every((p) => Number(p.exact) === 1)) return { ...merged, exact: 1, facts: parts.length === 1 ? parts[0]!.facts : JSON.stringify(parts.flatMap(exactFactsOf)) };
+  if (parts.every((p) => Number(p.exact) === 1)) return { ...merged, exact: 1, facts: parts.length === 1 ? parts[0]!.facts : JSON.stringify(parts.flatMap(exactFactsOf)), vessel_registers: null };
   const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
   const hours = HoursSketch.ofBuckets([]);
   const days = new Array<number>(periodDays).fill(0);
   const departureHours = new Array<number>(24).fill(0);
   for (const part of parts) {
     if (Number(part.exact) === 0) {
-      const sketches = sketchesOfCell(part.facts, days, (part.period_start - periodStart) / DAY, departureHours);
-      vessels.mergeEncoded(sketches.vessels);
-      hours.mergeEncoded(sketches.hours);
+      hours.mergeEncoded(hoursOfCell(part.facts, days, (part.period_start - periodStart) / DAY, departureHours));
+      vessels.mergeEncoded(part.vessel_registers!);
       continue;
     }
     for (const [vslId, departure, arrival] of exactFactsOf(part)) {
@@ -284,7 +284,7 @@ export function mergeCategoryParts(periodStart: number, periodDays: number, part
       departureHours[Math.floor((departure % DAY) / HOUR)]!++;
     }
   }
-  return { ...merged, exact: 0, facts: [encodeRegisters(vessels.toRegisters()), encodeHours(hours.toBuckets()), days.join(','), departureHours.join(',')].join('|') };
+  return { ...merged, exact: 0, facts: [encodeHours(hours.toBuckets()), days.join(','), departureHours.join(',')].join('|'), vessel_registers: encodeRegisters(vessels.toRegisters()) };
 }
 
 /** Voyages (or cells) grouped by cell (by lane, or lane and ship category); a voyage that arrived before it departed counts in no window, so in no cell. */
@@ -344,15 +344,14 @@ function addCounts(text: string, from: number, to: number, into: number[], offse
 }
 
 /**
- * What an approximate cell holds, to be merged without decoding (VesselSketch / HoursSketch `mergeEncoded`):
- * encoded registers and hours; its voyages per day are added to days[dayOffset …] and per UTC hour of departure
- * to departureHours.
+ * The hours an approximate cell holds, encoded, to be merged without decoding (HoursSketch `mergeEncoded`); its
+ * voyages per day are added to days[dayOffset …] and per UTC hour of departure to departureHours (its registers are
+ * the cell's `vessel_registers`).
  */
-export function sketchesOfCell(facts: string, days: number[], dayOffset: number, departureHours: number[]): { vessels: string; hours: string } {
+export function hoursOfCell(facts: string, days: number[], dayOffset: number, departureHours: number[]): string {
   const first = facts.indexOf('|');
   const second = facts.indexOf('|', first + 1);
-  const third = facts.indexOf('|', second + 1);
-  addCounts(facts, second + 1, third, days, dayOffset);
-  addCounts(facts, third + 1, facts.length, departureHours, 0);
-  return { vessels: facts.slice(0, first), hours: facts.slice(first + 1, second) };
+  addCounts(facts, first + 1, second, days, dayOffset);
+  addCounts(facts, second + 1, facts.length, departureHours, 0);
+  return facts.slice(0, first);
 }

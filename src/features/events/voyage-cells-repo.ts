@@ -193,6 +193,7 @@ export function createVoyageCellsKeeper(db: Db) {
               min_duration_ms: eb.ref('excluded.min_duration_ms'),
               exact: eb.ref('excluded.exact'),
               facts: eb.ref('excluded.facts'),
+              vessel_registers: eb.ref('excluded.vessel_registers'),
             })),
           )
           .execute();

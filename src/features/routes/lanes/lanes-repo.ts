@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { BLOCK, blockStartOf, categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
+import { BLOCK, blockStartOf, categoryOf, hoursOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
@@ -145,6 +145,8 @@ async function categoryCellParts(
     let q = db
       .selectFrom('voyage_cells')
       .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
+      // an answer that counts voyages only leaves the registers unread (docs/decisions/164: most of a large cell's text)
+      .$if(!countsOnly, (qb) => qb.select('vessel_registers'))
       .where('period_start', '>=', from)
       .where('period_start', '<', to)
       .where('period_days', '=', periodDays);
@@ -160,13 +162,11 @@ async function categoryCellParts(
   type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
   const addApproximate = (lane: DatedLaneParts, cell: CellRow, start: number) => {
     const part = approximatePartOf(lane, byCategory ? cell.category : ANY_CATEGORY, spanOf(start));
-    const sketches = sketchesOfCell(cell.facts, part.days, (start - part.periodStart) / DAY, part.departureHours);
+    part.hours.mergeEncoded(hoursOfCell(cell.facts, part.days, (start - part.periodStart) / DAY, part.departureHours));
     part.voyages += Number(cell.voyages);
     part.simulated += Number(cell.simulated);
     part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
-    // an answer that counts voyages only leaves the registers unread (their decoding was most of a cell's cost)
-    if (!countsOnly) part.vessels.mergeEncoded(sketches.vessels);
-    part.hours.mergeEncoded(sketches.hours);
+    if (cell.vessel_registers) part.vessels.mergeEncoded(cell.vessel_registers);
   };
   // cells read after the others (docs/decisions/164): a block or run of weeks cut by the window (or across a
   // boundary) as its week cells, a week or run of days as its day cells (one read per period for all of its lanes
