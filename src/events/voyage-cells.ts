@@ -212,18 +212,27 @@ type Merge<C> = (periodStart: number, periodDays: number, parts: readonly C[]) =
 const laneKeyOf = (c: { from_port: number; to_port: number }) => `${c.from_port}|${c.to_port}`;
 const categoryKeyOf = (c: VoyageCellRow) => `${c.from_port}|${c.to_port}|${c.category}`;
 
-/** The runs of days of one ISO week merged from its day cells, per key (lane, or lane and ship category). */
+/**
+ * The runs of days of one ISO week merged from its day cells, per key (lane, or lane and ship category): each run
+ * from the run one day shorter and the day it adds (a merge is the same whatever the grouping of its parts), so a
+ * key's day cells are each read once or twice, not once per run that holds them.
+ */
 function dayRunsOfWeek<C extends VoyageLaneCellRow | VoyageCellRow>(weekStart: number, dayCells: readonly C[], keyOf: (c: C) => string, merge: Merge<C>): C[] {
   const runs: C[] = [];
-  for (const cells of groupsOf(dayCells, keyOf))
-    for (let days = 2; days <= 6; days++) {
-      const prefixEnd = weekStart + days * DAY;
-      const suffixStart = weekStart + WEEK - days * DAY;
-      const prefix = cells.filter((c) => c.period_start < prefixEnd);
-      const suffix = cells.filter((c) => c.period_start >= suffixStart);
-      if (prefix.length > 0) runs.push(merge(weekStart, days, prefix));
-      if (suffix.length > 0) runs.push(merge(suffixStart, days, suffix));
+  for (const cells of groupsOf(dayCells, keyOf)) {
+    const onDay = (d: number) => cells.filter((c) => c.period_start === weekStart + d * DAY);
+    let prefix: C | undefined;
+    let suffix: C | undefined;
+    for (let days = 1; days <= 6; days++) {
+      const first = [...(prefix ? [prefix] : []), ...onDay(days - 1)];
+      const last = [...onDay(7 - days), ...(suffix ? [suffix] : [])];
+      prefix = first.length > 0 ? (first.length === 1 && days === 1 ? first[0] : merge(weekStart, days, first)) : undefined;
+      suffix = last.length > 0 ? (last.length === 1 && days === 1 ? last[0] : merge(weekStart + WEEK - days * DAY, days, last)) : undefined;
+      if (days === 1) continue;
+      if (prefix) runs.push(prefix);
+      if (suffix) runs.push(suffix);
     }
+  }
   return runs;
 }
 
