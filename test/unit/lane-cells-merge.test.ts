@@ -153,9 +153,7 @@ function categoryCellOf(voyages: VoyageRow[], from: number, days: number, partSm
       min_from_arrival: Math.min(...list.map((v) => v.from_arrival)),
       min_duration_ms: Math.min(...list.map((v) => v.arrival - v.departure)),
       exact: exact ? 1 : 0,
-      facts: exact
-        ? JSON.stringify(list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated]))
-        : [encodeHours(hours.toBuckets()), perDay.join(','), perHour.join(',')].join('|'),
+      facts: exact ? JSON.stringify(list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated])) : [encodeHours(hours.toBuckets()), perDay.join(','), perHour.join(',')].join('|'),
       vessel_registers: exact ? null : encodeRegisters(vessels.toRegisters()),
     };
   });
@@ -192,8 +190,5 @@ test('categoryDayRunsOfWeek and categoryBlockCellsOf (decision 164): each run an
   ];
   const block = categoryBlockCellsOf(BLOCK_START, weekCells);
   assert.deepEqual(readCategoryCells(block), readCategoryCells(expectedBlock));
-  assert.ok(
-    block.some((c) => c.exact === 1) && block.some((c) => c.exact === 0),
-    'exact and approximate merged cells',
-  );
+  assert.ok(block.some((c) => c.exact === 1) && block.some((c) => c.exact === 0), 'exact and approximate merged cells');
 });
