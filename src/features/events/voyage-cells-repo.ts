@@ -136,8 +136,8 @@ const ofWeekOrItsBlock = (weekStart: number) => (eb: ExpressionBuilder<Database,
 
 /**
  * Sums the cells of marked days again, a week at a time: the ISO week of a marked day is read once (its
- * voyages, by departure) and its seven day cells and its week cell written again in both tables, in one
- * transaction.
+ * voyages, by departure) and its seven day cells, its week cell and its runs of days, and its block's cells,
+ * written again in both tables (docs/decisions/157 and 164), in one transaction.
  */
 export function createVoyageCellsKeeper(db: Db) {
   const inFlight = new Map<number, Promise<void>>();
