@@ -42,11 +42,12 @@ export interface CellVoyage {
 
 type ExactFacts = Array<[string, number, number, number, 0 | 1]>;
 /**
- * An approximate cell's facts (docs/decisions/158), as text without JSON (a parse per cell cost more than the
- * rest of its read): registers and hours as `encodeRegisters` / `encodeHours` write them, then its voyages per day
- * of the period and per UTC hour of departure as comma lists, the four joined by '|'.
+ * An approximate cell's facts (docs/decisions/158 and 164), as text without JSON (a parse per cell cost more than the
+ * rest of its read): hours as `encodeHours` writes them, then its voyages per day of the period and per UTC hour of
+ * departure as comma lists, the three joined by '|'. Its registers are a column of their own (`vessel_registers`,
+ * as `encodeRegisters` writes them), so an answer that counts voyages only leaves them unread.
  */
-type ApproximateFacts = string;
+type ApproximateFacts = { facts: string; registers: string };
 
 export const categoryOf = (shipType: number | null) => shipCategory(shipType) ?? UNKNOWN_CATEGORY;
 
@@ -89,7 +90,7 @@ function approximateFactsOf(periodStart: number, periodDays: number, list: reado
     days[Math.floor((v.departure - periodStart) / DAY)]!++;
     departureHours[Math.floor((v.departure % DAY) / HOUR)]!++;
   }
-  return [encodeRegisters(vessels.toRegisters()), encodeHours(hours), days.join(','), departureHours.join(',')].join('|');
+  return { facts: [encodeHours(hours), days.join(','), departureHours.join(',')].join('|'), registers: encodeRegisters(vessels.toRegisters()) };
 }
 
 /**
@@ -101,16 +102,16 @@ export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: 
   const exact = periodIsSmall(voyages);
   return [...groupsOf(voyages, (v) => `${v.from_port}|${v.to_port}|${categoryOf(v.ship_type)}`)].map((list) => {
     const first = list[0]!;
-    const facts: ExactFacts | ApproximateFacts = exact
-      ? list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0])
-      : approximateFactsOf(periodStart, periodDays, list);
+    const exactFacts: ExactFacts = exact ? list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0]) : [];
+    const approximate = exact ? null : approximateFactsOf(periodStart, periodDays, list);
     return {
       period_start: periodStart,
       period_days: periodDays,
       ...boundsOf(list),
       category: categoryOf(first.ship_type),
       exact: exact ? 1 : 0,
-      facts: typeof facts === 'string' ? facts : JSON.stringify(facts),
+      facts: approximate === null ? JSON.stringify(exactFacts) : approximate.facts,
+      vessel_registers: approximate === null ? null : approximate.registers,
     };
   });
 }
@@ -148,7 +149,7 @@ export const blockStartOf = (t: number) => Math.floor((t - FIRST_MONDAY) / BLOCK
  * its voyages), without reading the voyages again.
  */
 export function mergeLaneCells(periodStart: number, periodDays: number, cells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
-  return [...groupsOf(cells, (c) => `${c.from_port}|${c.to_port}`)].map((parts) => mergeLaneParts(periodStart, periodDays, parts));
+  return [...groupsOf(cells, laneKeyOf)].map((parts) => mergeLaneParts(periodStart, periodDays, parts));
 }
 
 /** Lists parsed once however many runs and blocks a cell is merged into. */
@@ -195,40 +196,108 @@ function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly
  * The runs of days of one ISO week (docs/decisions/157) merged from its day cells: the first 2 to 6 days
  * (period_start the Monday) and the last 2 to 6 (period_start the day they begin).
  */
-export function laneDayRunsOfWeek(weekStart: number, dayCells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
-  const runs: VoyageLaneCellRow[] = [];
-  for (const lane of groupsOf(dayCells, (c) => `${c.from_port}|${c.to_port}`))
-    for (let days = 2; days <= 6; days++) {
-      const prefixEnd = weekStart + days * DAY;
-      const suffixStart = weekStart + WEEK - days * DAY;
-      const prefix = lane.filter((c) => c.period_start < prefixEnd);
-      const suffix = lane.filter((c) => c.period_start >= suffixStart);
-      if (prefix.length > 0) runs.push(mergeLaneParts(weekStart, days, prefix));
-      if (suffix.length > 0) runs.push(mergeLaneParts(suffixStart, days, suffix));
-    }
-  return runs;
-}
+export const laneDayRunsOfWeek = (weekStart: number, dayCells: readonly VoyageLaneCellRow[]) => dayRunsOfWeek(weekStart, dayCells, laneKeyOf, mergeLaneParts);
 
 /**
  * The cells of one 28-day block (docs/decisions/157) merged from its week cells: the block itself, its
  * first 2 and 3 weeks (period_start the block's) and its last 2 and 3 weeks.
  */
-export function laneBlockCellsOf(blockStart: number, weekCells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
-  const cells: VoyageLaneCellRow[] = [];
-  for (const lane of groupsOf(weekCells, (c) => `${c.from_port}|${c.to_port}`)) {
-    cells.push(mergeLaneParts(blockStart, 28, lane));
-    for (const weeks of [2, 3]) {
-      const prefix = lane.filter((c) => c.period_start < blockStart + weeks * WEEK);
-      const suffix = lane.filter((c) => c.period_start >= blockStart + BLOCK - weeks * WEEK);
-      if (prefix.length > 0) cells.push(mergeLaneParts(blockStart, weeks * 7, prefix));
-      if (suffix.length > 0) cells.push(mergeLaneParts(blockStart + BLOCK - weeks * WEEK, weeks * 7, suffix));
+export const laneBlockCellsOf = (blockStart: number, weekCells: readonly VoyageLaneCellRow[]) => blockCellsOf(blockStart, weekCells, laneKeyOf, mergeLaneParts);
+
+/** The runs of days of one ISO week and the cells of one block of the cells per ship category (docs/decisions/164): as the lane cells'. */
+export const categoryDayRunsOfWeek = (weekStart: number, dayCells: readonly VoyageCellRow[]) => dayRunsOfWeek(weekStart, dayCells, categoryKeyOf, mergeCategoryParts);
+export const categoryBlockCellsOf = (blockStart: number, weekCells: readonly VoyageCellRow[]) => blockCellsOf(blockStart, weekCells, categoryKeyOf, mergeCategoryParts);
+
+type Merge<C> = (periodStart: number, periodDays: number, parts: readonly C[]) => C;
+const laneKeyOf = (c: { from_port: number; to_port: number }) => `${c.from_port}|${c.to_port}`;
+const categoryKeyOf = (c: VoyageCellRow) => `${c.from_port}|${c.to_port}|${c.category}`;
+
+/**
+ * The runs of days of one ISO week merged from its day cells, per key (lane, or lane and ship category): each run
+ * from the run one day shorter and the day it adds (a merge is the same whatever the grouping of its parts), so a
+ * key's day cells are each read once or twice, not once per run that holds them.
+ */
+function dayRunsOfWeek<C extends VoyageLaneCellRow | VoyageCellRow>(weekStart: number, dayCells: readonly C[], keyOf: (c: C) => string, merge: Merge<C>): C[] {
+  const runs: C[] = [];
+  for (const cells of groupsOf(dayCells, keyOf)) {
+    const onDay = (d: number) => cells.filter((c) => c.period_start === weekStart + d * DAY);
+    let prefix: C | undefined;
+    let suffix: C | undefined;
+    for (let days = 1; days <= 6; days++) {
+      const first = [...(prefix ? [prefix] : []), ...onDay(days - 1)];
+      const last = [...onDay(7 - days), ...(suffix ? [suffix] : [])];
+      prefix = first.length > 0 ? (first.length === 1 && days === 1 ? first[0] : merge(weekStart, days, first)) : undefined;
+      suffix = last.length > 0 ? (last.length === 1 && days === 1 ? last[0] : merge(weekStart + WEEK - days * DAY, days, last)) : undefined;
+      if (days === 1) continue;
+      if (prefix) runs.push(prefix);
+      if (suffix) runs.push(suffix);
     }
   }
-  return cells;
+  return runs;
 }
 
-/** Voyages (or lane cells) grouped by cell (by lane); a voyage that arrived before it departed counts in no window, so in no cell. */
-function groupsOf<T extends VoyageRow | VoyageLaneCellRow>(rows: readonly T[], keyOf: (row: T) => string): Iterable<T[]> {
+/** The cells of one 28-day block merged from its week cells, per key (lane, or lane and ship category). */
+function blockCellsOf<C extends VoyageLaneCellRow | VoyageCellRow>(blockStart: number, weekCells: readonly C[], keyOf: (c: C) => string, merge: Merge<C>): C[] {
+  const out: C[] = [];
+  for (const cells of groupsOf(weekCells, keyOf)) {
+    out.push(merge(blockStart, 28, cells));
+    for (const weeks of [2, 3]) {
+      const prefix = cells.filter((c) => c.period_start < blockStart + weeks * WEEK);
+      const suffix = cells.filter((c) => c.period_start >= blockStart + BLOCK - weeks * WEEK);
+      if (prefix.length > 0) out.push(merge(blockStart, weeks * 7, prefix));
+      if (suffix.length > 0) out.push(merge(blockStart + BLOCK - weeks * WEEK, weeks * 7, suffix));
+    }
+  }
+  return out;
+}
+
+/** Exact lists parsed once however many runs and blocks a cell is merged into. */
+const parsedFacts = new WeakMap<VoyageCellRow, ExactFacts>();
+function exactFactsOf(cell: VoyageCellRow): ExactFacts {
+  let list = parsedFacts.get(cell);
+  if (!list) parsedFacts.set(cell, (list = JSON.parse(cell.facts) as ExactFacts));
+  return list;
+}
+
+/**
+ * Cells per ship category of one lane and category merged into one period (docs/decisions/164): exact (their lists
+ * joined) while every part is exact, as every day of the period then is small (docs/decisions/158); else the
+ * approximate facts `cellsOfVoyages` writes for the parts' voyages together (registers and hours merged, voyages
+ * per day placed at each part's offset, per hour of departure added), without reading the voyages again.
+ */
+export function mergeCategoryParts(periodStart: number, periodDays: number, parts: readonly VoyageCellRow[]): VoyageCellRow {
+  const merged: VoyageCellRow = { ...parts[0]!, period_start: periodStart, period_days: periodDays };
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    merged.voyages += part.voyages;
+    merged.simulated += part.simulated;
+    merged.max_arrival = Math.max(merged.max_arrival, part.max_arrival);
+    merged.min_from_arrival = Math.min(merged.min_from_arrival, part.min_from_arrival);
+    merged.min_duration_ms = Math.min(merged.min_duration_ms, part.min_duration_ms);
+  }
+  if (parts.every((p) => Number(p.exact) === 1)) return { ...merged, exact: 1, facts: parts.length === 1 ? parts[0]!.facts : JSON.stringify(parts.flatMap(exactFactsOf)), vessel_registers: null };
+  const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
+  const hours = HoursSketch.ofBuckets([]);
+  const days = new Array<number>(periodDays).fill(0);
+  const departureHours = new Array<number>(24).fill(0);
+  for (const part of parts) {
+    if (Number(part.exact) === 0) {
+      hours.mergeEncoded(hoursOfCell(part.facts, days, (part.period_start - periodStart) / DAY, departureHours));
+      vessels.mergeEncoded(part.vessel_registers!);
+      continue;
+    }
+    for (const [vslId, departure, arrival] of exactFactsOf(part)) {
+      vessels.add(vslId);
+      hours.add((arrival - departure) / HOUR);
+      days[Math.floor((departure - periodStart) / DAY)]!++;
+      departureHours[Math.floor((departure % DAY) / HOUR)]!++;
+    }
+  }
+  return { ...merged, exact: 0, facts: [encodeHours(hours.toBuckets()), days.join(','), departureHours.join(',')].join('|'), vessel_registers: encodeRegisters(vessels.toRegisters()) };
+}
+
+/** Voyages (or cells) grouped by cell (by lane, or lane and ship category); a voyage that arrived before it departed counts in no window, so in no cell. */
+function groupsOf<T extends VoyageRow | VoyageLaneCellRow | VoyageCellRow>(rows: readonly T[], keyOf: (row: T) => string): Iterable<T[]> {
   const groups = new Map<string, T[]>();
   for (const v of rows) {
     if ('departure' in v && v.arrival < v.departure) continue;
@@ -284,15 +353,14 @@ function addCounts(text: string, from: number, to: number, into: number[], offse
 }
 
 /**
- * What an approximate cell holds, to be merged without decoding (VesselSketch / HoursSketch `mergeEncoded`):
- * encoded registers and hours; its voyages per day are added to days[dayOffset …] and per UTC hour of departure
- * to departureHours.
+ * The hours an approximate cell holds, encoded, to be merged without decoding (HoursSketch `mergeEncoded`); its
+ * voyages per day are added to days[dayOffset …] and per UTC hour of departure to departureHours (its registers are
+ * the cell's `vessel_registers`).
  */
-export function sketchesOfCell(facts: string, days: number[], dayOffset: number, departureHours: number[]): { vessels: string; hours: string } {
+export function hoursOfCell(facts: string, days: number[], dayOffset: number, departureHours: number[]): string {
   const first = facts.indexOf('|');
   const second = facts.indexOf('|', first + 1);
-  const third = facts.indexOf('|', second + 1);
-  addCounts(facts, second + 1, third, days, dayOffset);
-  addCounts(facts, third + 1, facts.length, departureHours, 0);
-  return { vessels: facts.slice(0, first), hours: facts.slice(first + 1, second) };
+  addCounts(facts, first + 1, second, days, dayOffset);
+  addCounts(facts, second + 1, facts.length, departureHours, 0);
+  return facts.slice(0, first);
 }

@@ -522,9 +522,14 @@ export interface VoyageCellsTable {
   max_arrival: number;
   min_from_arrival: number;
   min_duration_ms: number;
-  /** 1: `facts` lists the voyages; 0: it holds a vessel HyperLogLog and an hours histogram. */
+  /**
+   * 1: `facts` lists the voyages; 0: it holds an hours histogram and the voyages per day and per hour of departure,
+   * and `vessel_registers` the vessels' HyperLogLog (docs/decisions/158 and 164).
+   */
   exact: number;
   facts: string;
+  /** The registers of an approximate cell (`encodeRegisters`); null for an exact one. */
+  vessel_registers: string | null;
 }
 
 /**

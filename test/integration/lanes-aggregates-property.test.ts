@@ -72,20 +72,37 @@ function randomCalls(rand: () => number, vessels: number): PortCallWrite[] {
 }
 
 /**
- * The voyage cells (decision 149) counted here from the stored voyages: per UTC day, then per ISO week
- * (Monday 00:00 UTC), of departure, lane and ship category; none arrived before departing.
+ * The voyage cells (decisions 149, 157 and 164) counted here from the stored voyages, per lane and ship category:
+ * per UTC day and per ISO week (Monday 00:00 UTC) of departure, the runs of days that begin or end an ISO week
+ * (2 to 6 days), the 28-day blocks from Monday 1970-01-05 and the runs of 2 or 3 weeks that begin or end one;
+ * none arrived before departing.
  */
 function cellsCountedFrom(voyages: readonly VoyageRow[]) {
   type Cell = { period_days: number; period_start: number; from_port: number; to_port: number; category: string; voyages: number; simulated: number; vessels: string[] };
   const cells = new Map<string, Cell>();
   const monday = Date.UTC(1970, 0, 5);
+  const week = 7 * DAY;
+  const block = 4 * week;
   for (const v of voyages) {
     if (v.arrival < v.departure) continue;
     const category = shipCategory(v.ship_type) ?? 'unknown';
+    const weekStart = monday + Math.floor((v.departure - monday) / week) * week;
+    const day = Math.floor((v.departure - weekStart) / DAY);
+    const blockStart = monday + Math.floor((v.departure - monday) / block) * block;
+    const weekOfBlock = Math.floor((v.departure - blockStart) / week);
     const starts: Array<[number, number]> = [
       [1, Math.floor(v.departure / DAY) * DAY],
-      [7, monday + Math.floor((v.departure - monday) / (7 * DAY)) * 7 * DAY],
+      [7, weekStart],
+      [28, blockStart],
     ];
+    for (let n = 2; n <= 6; n++) {
+      if (day < n) starts.push([n, weekStart]);
+      if (day >= 7 - n) starts.push([n, weekStart + (7 - n) * DAY]);
+    }
+    for (const n of [2, 3]) {
+      if (weekOfBlock < n) starts.push([7 * n, blockStart]);
+      if (weekOfBlock >= 4 - n) starts.push([7 * n, blockStart + (4 - n) * week]);
+    }
     for (const [period_days, period_start] of starts) {
       const key = [period_days, period_start, v.from_port, v.to_port, category].join('|');
       const cell = cells.get(key) ?? { period_days, period_start, from_port: v.from_port, to_port: v.to_port, category, voyages: 0, simulated: 0, vessels: [] };
@@ -100,40 +117,15 @@ function cellsCountedFrom(voyages: readonly VoyageRow[]) {
   return [...cells.values()].map((c) => ({ ...c, vessels: c.vessels.sort() })).sort(byKey);
 }
 
-/**
- * The lane cells (decisions 153 and 157) counted here from the stored voyages: the cells above with every
- * ship category together, and per lane the runs of days that begin or end an ISO week (2 to 6 days), the
- * 28-day blocks from Monday 1970-01-05 and the runs of 2 or 3 weeks that begin or end one.
- */
+/** The lane cells (decisions 153 and 157) counted here from the stored voyages: the cells above with every ship category together. */
 function laneCellsCountedFrom(voyages: readonly VoyageRow[]) {
   type LaneCell = Omit<ReturnType<typeof cellsCountedFrom>[number], 'category'>;
   const lanes = new Map<string, LaneCell>();
-  const count = (cell: LaneCell) => {
+  for (const { category: _category, ...cell } of cellsCountedFrom(voyages)) {
     const key = [cell.period_days, cell.period_start, cell.from_port, cell.to_port].join('|');
     const held = lanes.get(key);
     if (held) lanes.set(key, { ...held, voyages: held.voyages + cell.voyages, simulated: held.simulated + cell.simulated, vessels: [...held.vessels, ...cell.vessels].sort() });
     else lanes.set(key, cell);
-  };
-  for (const { category: _category, ...cell } of cellsCountedFrom(voyages)) count(cell);
-  const monday = Date.UTC(1970, 0, 5);
-  const week = 7 * DAY;
-  const block = 4 * week;
-  for (const v of voyages) {
-    if (v.arrival < v.departure) continue;
-    const weekStart = monday + Math.floor((v.departure - monday) / week) * week;
-    const day = Math.floor((v.departure - weekStart) / DAY);
-    const blockStart = monday + Math.floor((v.departure - monday) / block) * block;
-    const weekOfBlock = Math.floor((v.departure - blockStart) / week);
-    const starts: Array<[number, number]> = [[28, blockStart]];
-    for (let n = 2; n <= 6; n++) {
-      if (day < n) starts.push([n, weekStart]);
-      if (day >= 7 - n) starts.push([n, weekStart + (7 - n) * DAY]);
-    }
-    for (const n of [2, 3]) {
-      if (weekOfBlock < n) starts.push([7 * n, blockStart]);
-      if (weekOfBlock >= 4 - n) starts.push([7 * n, blockStart + (4 - n) * week]);
-    }
-    for (const [period_days, period_start] of starts) count({ period_days, period_start, from_port: v.from_port, to_port: v.to_port, voyages: 1, simulated: v.simulated, vessels: [v.vsl_id] });
   }
   const byKey = (a: LaneCell, b: LaneCell) => a.period_days - b.period_days || a.period_start - b.period_start || a.from_port - b.from_port || a.to_port - b.to_port;
   return [...lanes.values()].sort(byKey);

@@ -1,9 +1,26 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BLOCK, blockStartOf, laneBlockCellsOf, laneCellsOfVoyages, laneDayRunsOfWeek, mergeLaneCells, WEEK, weekStartOf, type VoyageLaneCellRow } from '../../src/events/voyage-cells.js';
+import {
+  BLOCK,
+  blockStartOf,
+  categoryBlockCellsOf,
+  categoryDayRunsOfWeek,
+  categoryOf,
+  cellsOfVoyages,
+  EXACT_VOYAGES_PER_DAY,
+  laneBlockCellsOf,
+  laneCellsOfVoyages,
+  laneDayRunsOfWeek,
+  mergeLaneCells,
+  hoursOfCell,
+  WEEK,
+  weekStartOf,
+  type VoyageCellRow,
+  type VoyageLaneCellRow,
+} from '../../src/events/voyage-cells.js';
 import type { VoyageRow } from '../../src/events/voyages.js';
 import { DAY, HOUR } from '../../src/platform/clock.js';
-import { HoursSketch, VesselSketch } from '../../src/platform/sketches.js';
+import { encodeHours, encodeRegisters, HLL_REGISTERS, HoursSketch, VesselSketch } from '../../src/platform/sketches.js';
 
 const rand = (() => {
   let s = 4242;
@@ -87,4 +104,91 @@ test('laneDayRunsOfWeek and laneBlockCellsOf: each run and block is the cell of 
     expectedBlock.some((c) => c.voyage_list === null),
     'some merged cells are sketches',
   );
+});
+
+/** What a reader gets of a cell per ship category: counts and bounds, its voyages (exact), or its sketches and voyages per day and per hour of departure. */
+function readCategoryCell(cell: VoyageCellRow) {
+  const key = [cell.period_days, cell.period_start, cell.from_port, cell.to_port, cell.category].join('|');
+  const counts = [cell.voyages, cell.simulated, cell.max_arrival, cell.min_from_arrival, cell.min_duration_ms];
+  if (cell.exact === 1) return { key, counts, list: (JSON.parse(cell.facts) as unknown[]).map((v) => JSON.stringify(v)).sort() };
+  const days = new Array<number>(cell.period_days).fill(0);
+  const departureHours = new Array<number>(24).fill(0);
+  const hours = HoursSketch.ofBuckets([]);
+  hours.mergeEncoded(hoursOfCell(cell.facts, days, 0, departureHours));
+  const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
+  vessels.mergeEncoded(cell.vessel_registers!);
+  return { key, counts, registers: [...vessels.toRegisters()], hours: [...hours.toBuckets().entries()].sort((a, b) => a[0] - b[0]), days, departureHours };
+}
+const readCategoryCells = (cells: VoyageCellRow[]) => cells.map(readCategoryCell).sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+
+/**
+ * The cell per ship category of the voyages of one key that departed in [from, from + days), written as one: exact
+ * when every voyage's part (its day, or its week) was small (docs/decisions/158), else its sketches.
+ */
+function categoryCellOf(voyages: VoyageRow[], from: number, days: number, partSmall: (departure: number) => boolean): VoyageCellRow[] {
+  const held = departedIn(voyages, from, from + days * DAY);
+  const keyOf = (v: VoyageRow) => `${v.from_port}|${v.to_port}|${categoryOf(v.ship_type)}`;
+  return [...new Set(held.map(keyOf))].map((key) => {
+    const list = held.filter((v) => keyOf(v) === key);
+    const exact = list.every((v) => partSmall(v.departure));
+    const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
+    const hours = HoursSketch.ofBuckets([]);
+    const perDay = new Array<number>(days).fill(0);
+    const perHour = new Array<number>(24).fill(0);
+    for (const v of list) {
+      vessels.add(v.vsl_id);
+      hours.add((v.arrival - v.departure) / HOUR);
+      perDay[Math.floor((v.departure - from) / DAY)]!++;
+      perHour[Math.floor((v.departure % DAY) / HOUR)]!++;
+    }
+    return {
+      period_start: from,
+      period_days: days,
+      from_port: list[0]!.from_port,
+      to_port: list[0]!.to_port,
+      category: categoryOf(list[0]!.ship_type),
+      voyages: list.length,
+      simulated: list.filter((v) => v.simulated === 1).length,
+      max_arrival: Math.max(...list.map((v) => v.arrival)),
+      min_from_arrival: Math.min(...list.map((v) => v.from_arrival)),
+      min_duration_ms: Math.min(...list.map((v) => v.arrival - v.departure)),
+      exact: exact ? 1 : 0,
+      facts: exact ? JSON.stringify(list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated])) : [encodeHours(hours.toBuckets()), perDay.join(','), perHour.join(',')].join('|'),
+      vessel_registers: exact ? null : encodeRegisters(vessels.toRegisters()),
+    };
+  });
+}
+
+test('categoryDayRunsOfWeek and categoryBlockCellsOf (decision 164): each run and block is the cell of its voyages per lane and ship category, exact while its parts are', () => {
+  // a small first week (at most EXACT_VOYAGES_PER_DAY voyages a day), then weeks with a day beyond it
+  const voyages = [...voyagesOf(280, 120).map((v) => ({ ...v, departure: BLOCK_START + ((v.departure - BLOCK_START) % WEEK) }))];
+  for (const v of voyagesOf(1_400, 600)) voyages.push({ ...v, departure: BLOCK_START + WEEK + ((v.departure - BLOCK_START) % (3 * WEEK)) });
+  for (const v of voyagesOf(EXACT_VOYAGES_PER_DAY + 20, 100)) voyages.push({ ...v, departure: BLOCK_START + 10 * DAY + ((v.departure - BLOCK_START) % DAY) });
+  for (const [i, v] of voyages.entries()) {
+    v.arrival = v.departure + Math.round((2 + (i % 97) * 2) * HOUR);
+    v.ship_type = i % 3 === 0 ? 80 : 70;
+  }
+  const dayOf = (t: number) => Math.floor((t - BLOCK_START) / DAY);
+  const perDay = new Map<number, number>();
+  for (const v of voyages) perDay.set(dayOf(v.departure), (perDay.get(dayOf(v.departure)) ?? 0) + 1);
+  const daySmall = (t: number) => (perDay.get(dayOf(t)) ?? 0) <= EXACT_VOYAGES_PER_DAY;
+  const weekSmall = (t: number) => [0, 1, 2, 3, 4, 5, 6].every((d) => daySmall(weekStartOf(t) + d * DAY));
+  assert.ok(!weekSmall(BLOCK_START + 10 * DAY) && weekSmall(BLOCK_START), 'one small week and one that is not');
+
+  for (const weekStart of [BLOCK_START, BLOCK_START + WEEK]) {
+    const dayCells = Array.from({ length: 7 }, (_, d) => cellsOfVoyages(weekStart + d * DAY, 1, departedIn(voyages, weekStart + d * DAY, weekStart + (d + 1) * DAY))).flat();
+    const expected = [2, 3, 4, 5, 6].flatMap((days) => [...categoryCellOf(voyages, weekStart, days, daySmall), ...categoryCellOf(voyages, weekStart + WEEK - days * DAY, days, daySmall)]);
+    assert.deepEqual(readCategoryCells(categoryDayRunsOfWeek(weekStart, dayCells)), readCategoryCells(expected), `runs of the week of ${new Date(weekStart).toISOString()}`);
+  }
+  const weekCells = [0, 1, 2, 3].flatMap((w) => cellsOfVoyages(BLOCK_START + w * WEEK, 7, departedIn(voyages, BLOCK_START + w * WEEK, BLOCK_START + (w + 1) * WEEK)));
+  const expectedBlock = [
+    ...categoryCellOf(voyages, BLOCK_START, 28, weekSmall),
+    ...categoryCellOf(voyages, BLOCK_START, 14, weekSmall),
+    ...categoryCellOf(voyages, BLOCK_START, 21, weekSmall),
+    ...categoryCellOf(voyages, BLOCK_START + 2 * WEEK, 14, weekSmall),
+    ...categoryCellOf(voyages, BLOCK_START + WEEK, 21, weekSmall),
+  ];
+  const block = categoryBlockCellsOf(BLOCK_START, weekCells);
+  assert.deepEqual(readCategoryCells(block), readCategoryCells(expectedBlock));
+  assert.ok(block.some((c) => c.exact === 1) && block.some((c) => c.exact === 0), 'exact and approximate merged cells');
 });

@@ -1,8 +1,23 @@
-import { sql } from 'kysely';
-import { BLOCK, blockStartOf, cellsOfVoyages, dayStartOf, laneBlockCellsOf, laneCellsOfVoyages, laneDayRunsOfWeek, WEEK, weekStartOf, type VoyageLaneCellRow } from '../../events/voyage-cells.js';
+import { sql, type ExpressionBuilder } from 'kysely';
+import {
+  BLOCK,
+  blockStartOf,
+  categoryBlockCellsOf,
+  categoryDayRunsOfWeek,
+  cellsOfVoyages,
+  dayStartOf,
+  laneBlockCellsOf,
+  laneCellsOfVoyages,
+  laneDayRunsOfWeek,
+  WEEK,
+  weekStartOf,
+  type VoyageCellRow,
+  type VoyageLaneCellRow,
+} from '../../events/voyage-cells.js';
 import type { VoyageRow } from '../../events/voyages.js';
 import { DAY } from '../../platform/clock.js';
 import type { Db } from '../../store/db.js';
+import type { Database } from '../../store/schema.js';
 import type { Executor } from '../../store/transaction.js';
 
 /**
@@ -79,9 +94,50 @@ async function laneCellsOfWeek(trx: Executor, weekStart: number, voyages: readon
 }
 
 /**
+ * The cells per ship category a week's summing writes (docs/decisions/149, 158 and 164): its day cells and week
+ * cell from its voyages, its runs of days from its day cells, and its block's cells from the block's week cells
+ * (the other weeks' as stored, this week's as just summed), as the lane cells' (decision 157).
+ */
+async function categoryCellsOfWeek(trx: Executor, weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, VoyageRow[]>): Promise<VoyageCellRow[]> {
+  const week = cellsOfVoyages(weekStart, 7, voyages);
+  const days = [...byDay.entries()].flatMap(([day, list]) => cellsOfVoyages(day, 1, list));
+  const blockStart = blockStartOf(weekStart);
+  const otherWeeks = await trx
+    .selectFrom('voyage_cells')
+    .selectAll()
+    .where('period_start', '>=', blockStart)
+    .where('period_start', '<', blockStart + BLOCK)
+    .where('period_start', '!=', weekStart)
+    .where('period_days', '=', 7)
+    .execute();
+  // PostgreSQL answers bigint columns as text
+  const stored = otherWeeks.map((c) => ({
+    ...c,
+    period_start: Number(c.period_start),
+    period_days: 7,
+    from_port: Number(c.from_port),
+    to_port: Number(c.to_port),
+    voyages: Number(c.voyages),
+    simulated: Number(c.simulated),
+    max_arrival: Number(c.max_arrival),
+    min_from_arrival: Number(c.min_from_arrival),
+    min_duration_ms: Number(c.min_duration_ms),
+    exact: Number(c.exact),
+  }));
+  return [...week, ...days, ...categoryDayRunsOfWeek(weekStart, days), ...categoryBlockCellsOf(blockStart, [...stored, ...week])];
+}
+
+/** A week's own cells (its days, its runs of days, the week) and its block's (the block, its runs of weeks), in either table. */
+const ofWeekOrItsBlock = (weekStart: number) => (eb: ExpressionBuilder<Database, 'voyage_cells' | 'voyage_lane_cells'>) =>
+  eb.or([
+    eb.and([eb('period_start', '>=', weekStart), eb('period_start', '<', weekStart + WEEK), eb('period_days', '<=', 7)]),
+    eb.and([eb('period_start', '>=', blockStartOf(weekStart)), eb('period_start', '<', blockStartOf(weekStart) + BLOCK), eb('period_days', '>', 7)]),
+  ]);
+
+/**
  * Sums the cells of marked days again, a week at a time: the ISO week of a marked day is read once (its
- * voyages, by departure) and its seven day cells and its week cell written again in both tables, in one
- * transaction.
+ * voyages, by departure) and its seven day cells, its week cell and its runs of days, and its block's cells,
+ * written again in both tables (docs/decisions/157 and 164), in one transaction.
  */
 export function createVoyageCellsKeeper(db: Db) {
   const inFlight = new Map<number, Promise<void>>();
@@ -118,23 +174,11 @@ export function createVoyageCellsKeeper(db: Db) {
         if (list) list.push(v);
         else byDay.set(day, [v]);
       }
-      const cells = [...cellsOfVoyages(weekStart, 7, rows), ...[...byDay.entries()].flatMap(([day, list]) => cellsOfVoyages(day, 1, list))];
+      const cells = await categoryCellsOfWeek(trx, weekStart, rows, byDay);
       const laneCells = await laneCellsOfWeek(trx, weekStart, rows, byDay);
-      await trx
-        .deleteFrom('voyage_cells')
-        .where('period_start', '>=', weekStart)
-        .where('period_start', '<', weekStart + WEEK)
-        .execute();
-      // the week's own lane cells (days, runs of days, the week) and its block's (the block, runs of weeks)
-      await trx
-        .deleteFrom('voyage_lane_cells')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('period_start', '>=', weekStart), eb('period_start', '<', weekStart + WEEK), eb('period_days', '<=', 7)]),
-            eb.and([eb('period_start', '>=', blockStartOf(weekStart)), eb('period_start', '<', blockStartOf(weekStart) + BLOCK), eb('period_days', '>', 7)]),
-          ]),
-        )
-        .execute();
+      // the week's own cells (days, runs of days, the week) and its block's (the block, runs of weeks)
+      await trx.deleteFrom('voyage_cells').where(ofWeekOrItsBlock(weekStart)).execute();
+      await trx.deleteFrom('voyage_lane_cells').where(ofWeekOrItsBlock(weekStart)).execute();
       for (let i = 0; i < cells.length; i += CELLS_PER_INSERT)
         await trx
           .insertInto('voyage_cells')
@@ -149,6 +193,7 @@ export function createVoyageCellsKeeper(db: Db) {
               min_duration_ms: eb.ref('excluded.min_duration_ms'),
               exact: eb.ref('excluded.exact'),
               facts: eb.ref('excluded.facts'),
+              vessel_registers: eb.ref('excluded.vessel_registers'),
             })),
           )
           .execute();

@@ -99,8 +99,13 @@ export function voyagesPer<K extends number | string>(
   keyOf: (departure: number, category: string) => K | null,
   gcNm: (from: number, to: number) => number | null,
 ): Map<K, number> {
+  return overLanes(voyagesPerLane(parts, keyOf, gcNm));
+}
+
+/** Counts per lane (voyagesPerLane) summed over the lanes, for an answer that needs both without counting twice. */
+export function overLanes<K extends number | string>(perLane: ReadonlyMap<string, { counts: ReadonlyMap<K, number> }>): Map<K, number> {
   const out = new Map<K, number>();
-  for (const lane of voyagesPerLane(parts, keyOf, gcNm).values()) for (const [key, n] of lane.counts) out.set(key, (out.get(key) ?? 0) + n);
+  for (const lane of perLane.values()) for (const [key, n] of lane.counts) out.set(key, (out.get(key) ?? 0) + n);
   return out;
 }
 

@@ -88,6 +88,24 @@ export function lanePartsOfVoyages(voyages: readonly Voyage[]): DatedLaneParts[]
   return [...lanes.values()];
 }
 
+/**
+ * The parts of each lane together (docs/decisions/164): parts read span by span, as one part per lane, so that
+ * `sumLanes` sums the spans' voyages as the window's (an approximate part is counted per span, as the window's
+ * cells per period).
+ */
+export function partsPerLane<P extends LaneParts>(parts: readonly P[]): LaneParts[] {
+  const lanes = new Map<string, LaneParts>();
+  for (const part of parts) {
+    const key = `${part.from}>${part.to}`;
+    const lane = lanes.get(key);
+    if (lane) {
+      lane.exact.push(...part.exact);
+      lane.approximate.push(...part.approximate);
+    } else lanes.set(key, { from: part.from, to: part.to, exact: [...part.exact], approximate: [...part.approximate] });
+  }
+  return [...lanes.values()];
+}
+
 /** The voyages of an approximate part the speed rule leaves out on a lane of nm nautical miles (estimated from its hours buckets). */
 export function tooFastIn(a: ApproximatePart, nm: number | null): number {
   if (nm === null || (a.minHours > 0 && nm / a.minHours <= MAX_VOYAGE_SPEED_KN)) return 0;

@@ -12,7 +12,7 @@ import { flagsFor } from '../../vessels/vessel-views.js';
 import type { LanesFilter, LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
-import { sumLanes, totalsOf, type DatedLaneParts, type LaneParts, type LaneStats } from './lane-stats.js';
+import { partsPerLane, sumLanes, totalsOf, type DatedLaneParts, type LaneParts, type LaneStats } from './lane-stats.js';
 import { departuresPerDayAndHour, sumLanesPer, voyagesPer, voyagesPerLane } from './lane-series.js';
 import { distanceNm } from '../../../geo/distance.js';
 
@@ -67,21 +67,32 @@ export function createLanesKit(deps: LanesDeps) {
     return a && b && a.lat !== null && a.lon !== null && b.lat !== null && b.lon !== null ? distanceNm(a.lat, a.lon, b.lat, b.lon) : null;
   };
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
+  /** The facts of one answer from what `read` reads of the window's cells, summed as `partsOf` gives its lanes' parts. */
+  const factsOfWindow = async <R>(
+    window: Window,
+    shipType: ShipCategory | undefined,
+    scope: Omit<LoadScope, 'noVoyages'>,
+    read: (w: WindowSpan, f: LanesFilter) => Promise<R>,
+    partsOf: (read: R) => readonly LaneParts[],
+  ): Promise<{ facts: LaneFacts; read: R }> => {
+    await deps.events.voyageCellsUpToDate({ from: window.since, to: window.until });
+    const [got, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
+      read(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
+      deps.repo.callsInWindow(span(window)),
+      deps.events.analysedUpTo(),
+      deps.repo.firstArrival(),
+    ]);
+    const { lanes, leftOut, approximate } = sumLanes(partsOf(got), greatCircleNm);
+    return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate }, read: got };
+  };
   const lanesOfWindow = async <P extends LaneParts>(
     window: Window,
     shipType: ShipCategory | undefined,
     scope: Omit<LoadScope, 'noVoyages'>,
     read: (w: WindowSpan, f: LanesFilter) => Promise<P[]>,
   ): Promise<{ facts: LaneFacts; parts: P[] }> => {
-    await deps.events.voyageCellsUpToDate({ from: window.since, to: window.until });
-    const [parts, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
-      read(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
-      deps.repo.callsInWindow(span(window)),
-      deps.events.analysedUpTo(),
-      deps.repo.firstArrival(),
-    ]);
-    const { lanes, leftOut, approximate } = sumLanes(parts, greatCircleNm);
-    return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate }, parts };
+    const { facts, read: parts } = await factsOfWindow(window, shipType, scope, read, (p) => p);
+    return { facts, parts };
   };
   const sampleMeta = (l: Omit<Facts, 'voyages'>, voyages: number, vessels: number) => ({
     window: windowView(l.window, l.dataFrom),
@@ -135,12 +146,21 @@ export function createLanesKit(deps: LanesDeps) {
       return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f, split));
     },
     /**
-     * The window's lanes (all ship types) of the voyages that departed in each span (whole days within it), each
-     * summed as the window's are, from the lane cells (docs/decisions/162); the caller loaded the window's facts first.
+     * The facts of the window (all ship types) summed from the lane cells of the voyages that departed in each span,
+     * and each span's lanes summed as the window's are (docs/decisions/162 and 164): the spans are whole days that
+     * cover the window one after another, so the window's lanes are their parts together and no cell is read twice.
      */
     async lanesPerSpan(window: Window, spans: ReadonlyArray<{ since: number; until: number }>) {
-      const partsPerSpan = await deps.repo.lanePartsPerSpan(span(window), {}, spans);
-      return partsPerSpan.map((parts) => sumLanes(parts, greatCircleNm));
+      if (spans.some((s, i) => s.since !== (i === 0 ? window.since : spans[i - 1]!.until)) || spans[spans.length - 1]?.until !== window.until)
+        throw new Error('lanesPerSpan: the spans must cover the window one after another');
+      const { facts, read: partsPerSpan } = await factsOfWindow(
+        window,
+        undefined,
+        {},
+        (w) => deps.repo.lanePartsPerSpan(w, {}, spans),
+        (perSpan) => partsPerLane(perSpan.flat()),
+      );
+      return { facts, perSpan: partsPerSpan.map((parts) => sumLanes(parts, greatCircleNm)) };
     },
     /**
      * The window's parts of every ship type per category, for counting voyages only (their vessels left empty,

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { BLOCK, blockStartOf, categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
+import { BLOCK, blockStartOf, categoryOf, hoursOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
@@ -26,18 +26,6 @@ const codes = (list: readonly number[]) => (list.length > 0 ? [...list] : [NO_SH
 const NO_SHIP_TYPE = -1000;
 /** The ship categories of a filter's codes (an empty list: a category no cell has). */
 const categoriesOf = (list: readonly number[]) => (list.length > 0 ? [...new Set(list.map(categoryOf))] : ['none']);
-
-/** The window's whole ISO weeks as week cells, its other days (at most six at each end) as day cells: [period days, from, to). */
-function periodsOf(w: WindowSpan): Array<[1 | 7, number, number]> {
-  const firstWeek = weekStartOf(w.since) === w.since ? w.since : weekStartOf(w.since) + WEEK;
-  const weeksEnd = weekStartOf(w.until);
-  if (firstWeek >= weeksEnd) return [[1, w.since, w.until]];
-  return [
-    [1, w.since, firstWeek],
-    [7, firstWeek, weeksEnd],
-    [1, weeksEnd, w.until],
-  ];
-}
 
 /** The category of approximate parts merged over every ship category (an answer that does not split by category). */
 export const ANY_CATEGORY = 'any';
@@ -102,7 +90,8 @@ function laneMap<P extends LaneParts>(create: (from: number, to: number) => P) {
 
 /**
  * The cells per ship category (docs/decisions/149 and 158), every part dated. The window is cut at `boundaries`
- * (whole days inside it) into spans; a week cell across a boundary is read as its day cells. Exact cells give
+ * (whole days inside it) into spans, each read as the lane cells are (docs/decisions/157 and 164: per lane and
+ * category at most a run of days, a run of weeks, whole blocks, a run of weeks and a run of days). Exact cells give
  * their voyages; the approximate cells of one lane, ship category and span are merged into one part as they are
  * read (registers and hours merged encoded, voyages added per day and per hour of departure), so an approximate
  * cell costs a fixed amount whatever it holds and the parts are at most lanes × categories × spans.
@@ -152,14 +141,15 @@ async function categoryCellParts(
     }
     return part;
   };
-  const cellsIn = (periodDays: 1 | 7, from: number, to: number, lane?: { from: number; to: number; category: string }) => {
+  const cellsIn = (periodDays: number, from: number, to: number) => {
     let q = db
       .selectFrom('voyage_cells')
       .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
+      // an answer that counts voyages only leaves the registers unread (docs/decisions/164: most of a large cell's text)
+      .$if(!countsOnly, (qb) => qb.select('vessel_registers'))
       .where('period_start', '>=', from)
       .where('period_start', '<', to)
       .where('period_days', '=', periodDays);
-    if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to).where('category', '=', lane.category);
     if (f.shipTypes !== null) q = q.where('category', 'in', categoriesOf(f.shipTypes));
     if (f.from !== undefined) q = q.where('from_port', '=', f.from);
     if (f.to !== undefined) q = q.where('to_port', '=', f.to);
@@ -172,16 +162,16 @@ async function categoryCellParts(
   type CellRow = Awaited<ReturnType<typeof cellsIn>>[number];
   const addApproximate = (lane: DatedLaneParts, cell: CellRow, start: number) => {
     const part = approximatePartOf(lane, byCategory ? cell.category : ANY_CATEGORY, spanOf(start));
-    const sketches = sketchesOfCell(cell.facts, part.days, (start - part.periodStart) / DAY, part.departureHours);
+    part.hours.mergeEncoded(hoursOfCell(cell.facts, part.days, (start - part.periodStart) / DAY, part.departureHours));
     part.voyages += Number(cell.voyages);
     part.simulated += Number(cell.simulated);
     part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
-    // an answer that counts voyages only leaves the registers unread (their decoding was most of a cell's cost)
-    if (!countsOnly) part.vessels.mergeEncoded(sketches.vessels);
-    part.hours.mergeEncoded(sketches.hours);
+    if (cell.vessel_registers) part.vessels.mergeEncoded(cell.vessel_registers);
   };
-  // cells read after the others: a week's day cells (one read per week for all of its lanes and categories), a day's voyages
-  const weeksAsDays = new Map<number, Set<string>>();
+  // cells read after the others (docs/decisions/164): a block or run of weeks cut by the window (or across a
+  // boundary) as its week cells, a week or run of days as its day cells (one read per period for all of its lanes
+  // and categories), a day as its voyages
+  const finer = new Map<string, { periodDays: 1 | 7; from: number; to: number; keys: Set<string> }>();
   const daysAsVoyages: Array<{ lane: DatedLaneParts; category: string; start: number }> = [];
   const add = (cell: CellRow): void => {
     const lane = lanes.laneOf(Number(cell.from_port), Number(cell.to_port));
@@ -193,16 +183,26 @@ async function categoryCellParts(
           lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category: cell.category });
     } else if (!acrossBoundary(start, periodDays) && Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
       addApproximate(lane, cell, start);
-    } else if (periodDays === 7) {
-      // some of the week's voyages do not count in this window (or the answer splits it within the week): its days
-      weeksAsDays.set(start, (weeksAsDays.get(start) ?? new Set()).add(`${lane.from}>${lane.to}>${cell.category}`));
+    } else if (periodDays > 1) {
+      // some of its voyages do not count in this window (or the answer splits it): its weeks, or its days
+      const read = periodDays > 7 ? 7 : 1;
+      const key = `${read}|${start}|${start + periodDays * DAY}`;
+      const group = finer.get(key) ?? finer.set(key, { periodDays: read, from: start, to: start + periodDays * DAY, keys: new Set() }).get(key)!;
+      group.keys.add(`${lane.from}>${lane.to}>${cell.category}`);
     } else {
       // some of the day's voyages are still at sea at until, or left a call begun before the look-back: its voyages
       daysAsVoyages.push({ lane, category: cell.category, start });
     }
   };
-  for (const [periodDays, from, to] of periodsOf(w)) for (const cell of await cellsIn(periodDays, from, to)) add(cell);
-  for (const [start, keys] of weeksAsDays) for (const day of await cellsIn(1, start, start + WEEK)) if (keys.has(`${day.from_port}>${day.to_port}>${day.category}`)) add(day);
+  // each span between boundaries as decision 157 reads the lane cells: runs of days and weeks and whole blocks
+  for (let i = 0; i < spanStarts.length; i++)
+    for (const [periodDays, from, to] of laneCellPeriodsOf({ since: spanStarts[i]!, until: spanStarts[i + 1] ?? w.until, lookbackMs: w.lookbackMs }))
+      for (const cell of await cellsIn(periodDays, from, to)) add(cell);
+  while (finer.size > 0) {
+    const groups = [...finer.values()];
+    finer.clear();
+    for (const { periodDays, from, to, keys } of groups) for (const cell of await cellsIn(periodDays, from, to)) if (keys.has(`${cell.from_port}>${cell.to_port}>${cell.category}`)) add(cell);
+  }
   for (const { lane, category, start } of daysAsVoyages) {
     const voyages = await voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
     for (const v of voyages)

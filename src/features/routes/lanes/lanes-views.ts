@@ -7,7 +7,7 @@ import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { HEATMAP_MAX_LANES, TOP_LANES_DEFAULT_DAYS, type LanesKit } from './lanes-kit.js';
 import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
 import { directionOf, hours, laneKey, maybe, shipTypeMix, weekly, type Common } from './lanes-facts.js';
-import { seriesOf, voyagesOfLanes } from './lane-series.js';
+import { overLanes, seriesOf, voyagesOfLanes } from './lane-series.js';
 import type { LaneStats } from './lane-stats.js';
 
 /** The lane views (docs/lanes.md): the busiest lanes, one lane's voyages, trends, volatility, lines and the heatmap. */
@@ -214,7 +214,8 @@ export function createLaneViews(kit: LanesKit) {
         cv: round(r.cv, 3),
         counts: r.counts,
       }));
-      const overall = seriesOf(kit.voyagesPer(parts, bucketOf), buckets, (k) => k);
+      // the overall series from the same counts per lane (decision 164: counting the parts once, not twice)
+      const overall = seriesOf(overLanes(perLane), buckets, (k) => k);
       const data = {
         ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,

@@ -68,22 +68,18 @@ export function createNetworkViews(kit: LanesKit) {
       const weekOf = (departure: number) => Math.floor((departure - window.since) / (7 * DAY));
       const departedPerWeek = new Array<number>(weeks).fill(0);
       for (const d of await kit.deps.repo.departuresPerBucket(kit.span(window), 7 * DAY, { shipTypes: shipTypeCodes(query.ship_type) })) departedPerWeek[d.bucket] = d.n;
-      // all ship types (docs/decisions/162): the window's and each week's lanes, vessels and hours from the lane cells
-      // (two a lane and week), the voyages per week and category from the category cells read as whole ISO weeks,
-      // counts only;
+      // all ship types (docs/decisions/162 and 164): each week's lanes, vessels and hours from the lane cells (two a
+      // lane and week), the window's as the weeks' together, the voyages per week and category from the category cells
+      // (runs and blocks), counts only;
       // a ship type: each week's vessels and hours apart, the approximate category cells merged week by week
       const { l, parts, weekLanes } =
         query.ship_type === undefined
           ? await (async () => {
-              const facts = await kit.loadLanes(window, undefined);
-              const [counted, perWeek] = await Promise.all([
-                kit.voyageCountParts(window),
-                kit.lanesPerSpan(
-                  window,
-                  weekStarts.map((start) => ({ since: start, until: start + 7 * DAY })),
-                ),
-              ]);
-              return { l: facts, parts: counted, weekLanes: perWeek.map((week) => week.lanes) };
+              const perWeek = await kit.lanesPerSpan(
+                window,
+                weekStarts.map((start) => ({ since: start, until: start + 7 * DAY })),
+              );
+              return { l: perWeek.facts, parts: await kit.voyageCountParts(window), weekLanes: perWeek.perSpan.map((week) => week.lanes) };
             })()
           : await (async () => {
               const loaded = await kit.loadLaneParts(window, query.ship_type, {}, { boundaries: weekStarts, byCategory: true });
