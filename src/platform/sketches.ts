@@ -40,12 +40,16 @@ function addToRegisters(registers: Uint8Array, vslId: string): void {
   if (rank > registers[index]!) registers[index] = rank;
 }
 
+/** 2^-rank for every rank a register can hold (at most 32 - HLL_P + 1): a table read instead of a power per register. */
+const INVERSE_POWERS = Float64Array.from({ length: 64 }, (_, r) => 2 ** -r);
+
 /** Flajolet et al.'s estimate with the linear-counting correction for small counts. */
 function estimateOf(registers: Uint8Array): number {
   let sum = 0;
   let zeros = 0;
-  for (const r of registers) {
-    sum += 2 ** -r;
+  for (let i = 0; i < registers.length; i++) {
+    const r = registers[i]!;
+    sum += INVERSE_POWERS[r]!;
     if (r === 0) zeros++;
   }
   const alpha = 0.7213 / (1 + 1.079 / HLL_M);
@@ -53,16 +57,30 @@ function estimateOf(registers: Uint8Array): number {
   return Math.round(raw <= 2.5 * HLL_M && zeros > 0 ? HLL_M * Math.log(HLL_M / zeros) : raw);
 }
 
-/** Distinct vessels: a set of ids, or HyperLogLog registers once an approximate part is merged in. */
+const EMPTY_REGISTERS = new Uint8Array(HLL_M);
+
+/**
+ * Distinct vessels: a set of ids, or HyperLogLog registers once an approximate part is merged in. Registers
+ * merged as text (`mergeEncoded`) are kept as text until the sketch is counted or merged into another one
+ * (docs/decisions/163): an answer that counts a few lanes decodes only theirs. Merging registers is a maximum per
+ * register, so when the text is decoded does not change them.
+ */
 export class VesselSketch {
   private ids: Set<string> | null = new Set();
   private registers: Uint8Array | null = null;
+  /** Encoded registers merged in and not decoded yet (only while approximate). */
+  private encoded: string[] = [];
 
   static ofRegisters(registers: Uint8Array): VesselSketch {
     const s = new VesselSketch();
     s.ids = null;
     s.registers = Uint8Array.from(registers);
     return s;
+  }
+
+  /** An approximate sketch of no vessel yet (what encoded registers are merged into). */
+  static approximate(): VesselSketch {
+    return VesselSketch.ofRegisters(EMPTY_REGISTERS);
   }
 
   get exact(): boolean {
@@ -79,22 +97,43 @@ export class VesselSketch {
       for (const id of other.ids) this.add(id);
       return;
     }
-    const registers = this.toRegisters();
+    const registers = this.ownRegisters();
+    const theirs = other.toRegisters();
+    for (let i = 0; i < HLL_M; i++) if (theirs[i]! > registers[i]!) registers[i] = theirs[i]!;
+  }
+
+  /** As `merge`, for a sketch not read again: its registers not decoded yet are handed on as text, undecoded. */
+  take(other: VesselSketch): void {
+    if (other.ids) {
+      this.merge(other);
+      return;
+    }
+    const registers = this.ownRegisters();
+    for (const text of other.encoded) this.encoded.push(text);
     const theirs = other.registers!;
     for (let i = 0; i < HLL_M; i++) if (theirs[i]! > registers[i]!) registers[i] = theirs[i]!;
   }
 
   count(): number {
-    return this.ids ? this.ids.size : estimateOf(this.registers!);
+    return this.ids ? this.ids.size : estimateOf(this.toRegisters());
   }
 
-  /** Merges registers as `encodeRegisters` wrote them, without decoding them into a sketch first. */
+  /** Merges registers as `encodeRegisters` wrote them: kept as text, decoded when the sketch is read (`count`, `toRegisters`, merged into another). */
   mergeEncoded(encoded: string): void {
-    mergeEncodedRegisters(this.toRegisters(), encoded);
+    this.ownRegisters();
+    this.encoded.push(encoded);
   }
 
-  /** The registers (the set's ids added to fresh ones while exact); the sketch is approximate from then on. */
+  /** The registers (the set's ids added to fresh ones while exact, the text merged in decoded); the sketch is approximate from then on. */
   toRegisters(): Uint8Array {
+    const registers = this.ownRegisters();
+    for (const text of this.encoded) mergeEncodedRegisters(registers, text);
+    this.encoded = [];
+    return registers;
+  }
+
+  /** The registers without the text not decoded yet (the set's ids added to fresh ones while exact). */
+  private ownRegisters(): Uint8Array {
     if (this.registers === null) {
       this.registers = new Uint8Array(HLL_M);
       for (const id of this.ids!) addToRegisters(this.registers, id);

@@ -1,12 +1,25 @@
 import { sql } from 'kysely';
-import { BLOCK, blockStartOf, cellsOfVoyages, dayStartOf, laneBlockCellsOf, laneCellsOfVoyages, laneDayRunsOfWeek, WEEK, weekStartOf, type VoyageLaneCellRow } from '../../events/voyage-cells.js';
+import {
+  BLOCK,
+  blockStartOf,
+  cellsOfVoyages,
+  dayStartOf,
+  laneBlockCellsOf,
+  laneCellsOfVoyages,
+  laneDayRunsOfWeek,
+  WEEK,
+  weekStartOf,
+  windowCellsOfWeek,
+  type VoyageLaneCellRow,
+  type VoyageWindowCellRow,
+} from '../../events/voyage-cells.js';
 import type { VoyageRow } from '../../events/voyages.js';
 import { DAY } from '../../platform/clock.js';
 import type { Db } from '../../store/db.js';
 import type { Executor } from '../../store/transaction.js';
 
 /**
- * Keeps `voyage_cells` and `voyage_lane_cells` in step with `voyages` (docs/decisions/149 and 153) without
+ * Keeps `voyage_cells`, `voyage_lane_cells` and `voyage_window_cells` (docs/decisions/163) in step with `voyages` (docs/decisions/149 and 153) without
  * summing anything on a write: a write of voyages marks the UTC days of the departures it removed or added (one
  * upsert per distinct day, in the writer's executor); a marked day's week (its day cells and its week cell, in
  * both tables) is summed again from that week's voyages by the event runner's pass after it writes, or by the
@@ -33,6 +46,7 @@ export async function markCellDaysDirty(ex: Executor, days: Iterable<number>): P
 export async function markAllCellDaysDirty(ex: Executor): Promise<void> {
   await ex.deleteFrom('voyage_cells').execute();
   await ex.deleteFrom('voyage_lane_cells').execute();
+  await ex.deleteFrom('voyage_window_cells').execute();
   const rows = await ex
     .selectFrom('voyages')
     .select(sql<number>`(departure / ${sql.lit(DAY)}) * ${sql.lit(DAY)}`.as('day'))
@@ -78,6 +92,31 @@ async function laneCellsOfWeek(trx: Executor, weekStart: number, voyages: readon
   return [...week, ...days, ...laneDayRunsOfWeek(weekStart, days), ...laneBlockCellsOf(blockStart, weekCells)];
 }
 
+/** The window cells a week's summing writes (docs/decisions/163), the block's other week cells read as stored. */
+async function windowCellsOfStoredBlock(trx: Executor, weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, VoyageRow[]>): Promise<VoyageWindowCellRow[]> {
+  const blockStart = blockStartOf(weekStart);
+  const otherWeeks = await trx
+    .selectFrom('voyage_window_cells')
+    .selectAll()
+    .where('period_start', '>=', blockStart)
+    .where('period_start', '<', blockStart + BLOCK)
+    .where('period_start', '!=', weekStart)
+    .where('period_days', '=', 7)
+    .execute();
+  // PostgreSQL answers bigint columns as text
+  const stored = otherWeeks.map((c) => ({
+    ...c,
+    period_start: Number(c.period_start),
+    period_days: 7,
+    voyages: Number(c.voyages),
+    simulated: Number(c.simulated),
+    max_arrival: Number(c.max_arrival),
+    min_from_arrival: Number(c.min_from_arrival),
+    min_duration_ms: Number(c.min_duration_ms),
+  }));
+  return windowCellsOfWeek(weekStart, voyages, byDay, stored);
+}
+
 /**
  * Sums the cells of marked days again, a week at a time: the ISO week of a marked day is read once (its
  * voyages, by departure) and its seven day cells and its week cell written again in both tables, in one
@@ -120,21 +159,23 @@ export function createVoyageCellsKeeper(db: Db) {
       }
       const cells = [...cellsOfVoyages(weekStart, 7, rows), ...[...byDay.entries()].flatMap(([day, list]) => cellsOfVoyages(day, 1, list))];
       const laneCells = await laneCellsOfWeek(trx, weekStart, rows, byDay);
+      const windowCells = await windowCellsOfStoredBlock(trx, weekStart, rows, byDay);
       await trx
         .deleteFrom('voyage_cells')
         .where('period_start', '>=', weekStart)
         .where('period_start', '<', weekStart + WEEK)
         .execute();
-      // the week's own lane cells (days, runs of days, the week) and its block's (the block, runs of weeks)
-      await trx
-        .deleteFrom('voyage_lane_cells')
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('period_start', '>=', weekStart), eb('period_start', '<', weekStart + WEEK), eb('period_days', '<=', 7)]),
-            eb.and([eb('period_start', '>=', blockStartOf(weekStart)), eb('period_start', '<', blockStartOf(weekStart) + BLOCK), eb('period_days', '>', 7)]),
-          ]),
-        )
-        .execute();
+      // the week's own lane and window cells (days, runs of days, the week) and its block's (the block, runs of weeks)
+      for (const table of ['voyage_lane_cells', 'voyage_window_cells'] as const)
+        await trx
+          .deleteFrom(table)
+          .where((eb) =>
+            eb.or([
+              eb.and([eb('period_start', '>=', weekStart), eb('period_start', '<', weekStart + WEEK), eb('period_days', '<=', 7)]),
+              eb.and([eb('period_start', '>=', blockStartOf(weekStart)), eb('period_start', '<', blockStartOf(weekStart) + BLOCK), eb('period_days', '>', 7)]),
+            ]),
+          )
+          .execute();
       for (let i = 0; i < cells.length; i += CELLS_PER_INSERT)
         await trx
           .insertInto('voyage_cells')
@@ -158,6 +199,23 @@ export function createVoyageCellsKeeper(db: Db) {
           .values(laneCells.slice(i, i + CELLS_PER_INSERT))
           .onConflict((oc) =>
             oc.columns(['period_start', 'period_days', 'from_port', 'to_port']).doUpdateSet((eb) => ({
+              voyages: eb.ref('excluded.voyages'),
+              simulated: eb.ref('excluded.simulated'),
+              max_arrival: eb.ref('excluded.max_arrival'),
+              min_from_arrival: eb.ref('excluded.min_from_arrival'),
+              min_duration_ms: eb.ref('excluded.min_duration_ms'),
+              voyage_list: eb.ref('excluded.voyage_list'),
+              vessel_registers: eb.ref('excluded.vessel_registers'),
+              hours_buckets: eb.ref('excluded.hours_buckets'),
+            })),
+          )
+          .execute();
+      for (let i = 0; i < windowCells.length; i += CELLS_PER_INSERT)
+        await trx
+          .insertInto('voyage_window_cells')
+          .values(windowCells.slice(i, i + CELLS_PER_INSERT))
+          .onConflict((oc) =>
+            oc.columns(['period_start', 'period_days']).doUpdateSet((eb) => ({
               voyages: eb.ref('excluded.voyages'),
               simulated: eb.ref('excluded.simulated'),
               max_arrival: eb.ref('excluded.max_arrival'),

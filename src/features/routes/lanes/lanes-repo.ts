@@ -298,6 +298,41 @@ export function createLanesRepo(db: Db) {
     return lanes.all();
   }
 
+  /**
+   * The distinct vessels of the window's voyages of every lane and ship category (as voyagesForWindow selects them,
+   * with no filter) from the window cells (docs/decisions/163): the periods laneParts reads, a cell not whole in
+   * the window read as its weeks or days, a day as its voyages.
+   */
+  async function windowVessels(w: WindowSpan): Promise<VesselSketch> {
+    const earliestOrigin = w.since - w.lookbackMs;
+    const vessels = VesselSketch.approximate();
+    const periods = laneCellPeriodsOf(w);
+    const cutDays: number[] = [];
+    while (periods.length > 0) {
+      const [periodDays, from, to] = periods.pop()!;
+      const cells = await db
+        .selectFrom('voyage_window_cells')
+        .select(['period_start', 'period_days', 'max_arrival', 'min_from_arrival', 'voyage_list', 'vessel_registers'])
+        .where('period_start', '>=', from)
+        .where('period_start', '<', to)
+        .where('period_days', '=', periodDays)
+        .execute();
+      for (const cell of cells) {
+        const start = Number(cell.period_start);
+        const days = Number(cell.period_days);
+        if (Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+          if (cell.voyage_list !== null) for (const id of voyagesOfLaneCell(cell.voyage_list)[0]) vessels.add(id);
+          else vessels.mergeEncoded(cell.vessel_registers!);
+        } else if (days > 1) periods.push([days > 7 ? 7 : 1, start, start + days * DAY]);
+        else cutDays.push(start);
+      }
+    }
+    for (const dayStart of cutDays)
+      for (const v of await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, { shipTypes: null }))
+        if (v.departure < dayStart + DAY) vessels.add(v.vslId);
+    return vessels;
+  }
+
   const repo = {
     /**
      * Voyages that departed in [since, until) and arrived by until (not before they departed), from an
@@ -370,6 +405,12 @@ export function createLanesRepo(db: Db) {
       const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
       return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true, split.countsOnly ?? false);
+    },
+
+    /** The distinct vessels of the window's voyages, all lanes and ship types (docs/decisions/163): an estimate, kept per period. */
+    async windowVessels(w: WindowSpan): Promise<VesselSketch> {
+      wholeDays(w);
+      return windowVessels(w);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */
