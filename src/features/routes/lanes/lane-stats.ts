@@ -127,9 +127,9 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
       leftOut.implausible_speed += tooFast;
       lane.voyages += a.voyages - tooFast;
       lane.simulatedVoyages += Math.min(a.simulated, a.voyages - tooFast);
-      // the part is not read again: its registers are decoded only if the lane's vessels are counted
+      // the part is not read again: its registers and hours are decoded only if the lane's vessels or hours are read
       lane.vessels.take(a.vessels);
-      lane.hours.merge(tooFast > 0 ? a.hours.withoutBelow(slowest) : a.hours);
+      lane.hours.take(tooFast > 0 ? a.hours.withoutBelow(slowest) : a.hours);
     }
     if (lane.voyages > 0) lanes.push(lane);
   }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { BLOCK, blockStartOf, categoryOf, sketchesOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
-import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
+import { HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
 import type { DatedApproximatePart, DatedLaneParts, LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
@@ -139,7 +139,7 @@ async function categoryCellParts(
         voyages: 0,
         simulated: 0,
         minHours: Infinity,
-        vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)),
+        vessels: VesselSketch.approximate(),
         hours: HoursSketch.ofBuckets([]),
         periodStart,
         periodDays,
@@ -271,7 +271,7 @@ export function createLanesRepo(db: Db) {
         return;
       }
       let part = lane.approximate[0];
-      if (!part) lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)), hours: HoursSketch.ofBuckets([]) }));
+      if (!part) lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.approximate(), hours: HoursSketch.ofBuckets([]) }));
       part.voyages += Number(cell.voyages);
       part.simulated += Number(cell.simulated);
       part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
