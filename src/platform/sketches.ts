@@ -153,8 +153,8 @@ export class HoursSketch {
   private buckets: Map<number, number> | null = null;
   /** Counts merged by `mergeEncoded` not yet in `buckets`, from FIRST_PENDING_BUCKET on. */
   private pending: Float64Array | null = null;
-  /** Buckets merged by `mergeEncoded` as text, not decoded yet. */
-  private encoded: string[] = [];
+  /** Buckets merged by `mergeEncoded` as text, not decoded yet, each with the bucket below which its buckets are left out (`withoutBelow`). */
+  private encoded: Array<[string, number]> = [];
 
   static ofBuckets(buckets: Iterable<readonly [number, number]>): HoursSketch {
     const s = new HoursSketch();
@@ -214,16 +214,18 @@ export class HoursSketch {
     return total % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
   }
 
-  /** How many values are below `hours` (approximate: whole buckets below the bucket of `hours`). */
+  /** How many values are below `hours` (approximate: whole buckets below the bucket of `hours`; text merged in is read, not decoded into the sketch). */
   countBelow(hours: number): number {
     if (this.values) return this.values.filter((h) => h < hours).length;
     const limit = hoursBucketOf(hours);
     let n = 0;
-    for (const [bucket, count] of this.toBuckets()) if (bucket < limit) n += count;
+    for (const [bucket, count] of this.buckets!) if (bucket < limit) n += count;
+    if (this.pending !== null) for (let at = 0; at < PENDING_BUCKETS && at + FIRST_PENDING_BUCKET < limit; at++) n += this.pending[at]!;
+    for (const [text, floor] of this.encoded) eachEncodedBucket(text, (bucket, count) => (n += bucket >= floor && bucket < limit ? count : 0));
     return n;
   }
 
-  /** The same values without those below `hours` (whole buckets below the bucket of `hours` when approximate). */
+  /** The same values without those below `hours` (whole buckets below the bucket of `hours` when approximate; text merged in stays text). */
   withoutBelow(hours: number): HoursSketch {
     if (this.values) {
       const s = new HoursSketch();
@@ -231,7 +233,13 @@ export class HoursSketch {
       return s;
     }
     const limit = hoursBucketOf(hours);
-    return HoursSketch.ofBuckets([...this.toBuckets().entries()].filter(([bucket]) => bucket >= limit));
+    const s = HoursSketch.ofBuckets([...this.buckets!.entries()].filter(([bucket]) => bucket >= limit));
+    if (this.pending !== null) {
+      s.pending = Float64Array.from(this.pending);
+      for (let at = 0; at < PENDING_BUCKETS && at + FIRST_PENDING_BUCKET < limit; at++) s.pending[at] = 0;
+    }
+    s.encoded = this.encoded.map(([text, floor]) => [text, Math.max(floor, limit)]);
+    return s;
   }
 
   /**
@@ -241,7 +249,7 @@ export class HoursSketch {
    */
   mergeEncoded(encoded: string): void {
     this.bucketsWithoutPending();
-    this.encoded.push(encoded);
+    this.encoded.push([encoded, -Infinity]);
   }
 
   /** The text merged in, counted into the pending array (or the Map, for a bucket beyond it). */
@@ -249,16 +257,13 @@ export class HoursSketch {
     if (this.encoded.length === 0) return;
     const buckets = this.bucketsWithoutPending();
     const pending = (this.pending ??= new Float64Array(PENDING_BUCKETS));
-    for (const text of this.encoded) {
-      const bytes = Buffer.from(text, 'base64');
-      for (let i = 0; i + 8 <= bytes.length; i += 8) {
-        const bucket = bytes.readInt32LE(i);
-        const n = bytes.readInt32LE(i + 4);
+    for (const [text, floor] of this.encoded)
+      eachEncodedBucket(text, (bucket, n) => {
+        if (bucket < floor) return;
         const at = bucket - FIRST_PENDING_BUCKET;
         if (at >= 0 && at < PENDING_BUCKETS) pending[at]! += n;
         else buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
-      }
-    }
+      });
     this.encoded = [];
   }
 
@@ -283,6 +288,12 @@ export class HoursSketch {
     }
     return buckets;
   }
+}
+
+/** The (bucket, count) pairs of hours buckets as `encodeHours` wrote them. */
+function eachEncodedBucket(text: string, visit: (bucket: number, count: number) => void): void {
+  const bytes = Buffer.from(text, 'base64');
+  for (let i = 0; i + 8 <= bytes.length; i += 8) visit(bytes.readInt32LE(i), bytes.readInt32LE(i + 4));
 }
 
 export const registersToText = (registers: Uint8Array) => Buffer.from(registers).toString('base64');

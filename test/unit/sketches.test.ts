@@ -145,4 +145,21 @@ test('what an approximate sketch is given is read when it is counted: taken, mer
   assert.deepEqual(sorted(laneHours), expected);
   assert.deepEqual(sorted(merged), expected);
   assert.equal(laneHours.countBelow(1.02 ** 201), 10);
+  // the speed rule on text not decoded: as on the decoded buckets
+  const lazy = HoursSketch.ofBuckets([[5, 1]]);
+  const decoded = HoursSketch.ofBuckets([[5, 1]]);
+  for (const t of hoursTexts) {
+    lazy.mergeEncoded(t);
+    decoded.mergeEncoded(t);
+  }
+  decoded.toBuckets();
+  for (const h of [0.5, 1.02 ** 10, 1.02 ** 10.5, 1.02 ** 200.5, 1.02 ** 3_000])
+    assert.equal(lazy.countBelow(h), decoded.countBelow(h), `below ${h}`);
+  const cut = lazy.withoutBelow(1.02 ** 150);
+  assert.deepEqual(sorted(cut), sorted(decoded.withoutBelow(1.02 ** 150)));
+  assert.deepEqual(sorted(cut), [
+    [200, 5],
+    [2_000, 3],
+  ]);
+  assert.equal(lazy.withoutBelow(1.02 ** 150).withoutBelow(1.02 ** 1_000).countBelow(1.02 ** 3_000), 3);
 });
