@@ -237,7 +237,12 @@ const ALL_LANES = { from_port: 0, to_port: 0 };
  * UTC day of departure), and its block's cells from the block's week cells (`otherWeeks`: the block's other week
  * cells as stored, this week's as just summed).
  */
-export function windowCellsOfWeek(weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, readonly VoyageRow[]>, otherWeeks: readonly VoyageWindowCellRow[]): VoyageWindowCellRow[] {
+export function windowCellsOfWeek(
+  weekStart: number,
+  voyages: readonly VoyageRow[],
+  byDay: ReadonlyMap<number, readonly VoyageRow[]>,
+  otherWeeks: readonly VoyageWindowCellRow[],
+): VoyageWindowCellRow[] {
   const oneLane = (list: readonly VoyageRow[]) => list.map((v) => ({ ...v, ...ALL_LANES }));
   const week = laneCellsOfVoyages(weekStart, 7, oneLane(voyages));
   const days = [...byDay.entries()].flatMap(([day, list]) => laneCellsOfVoyages(day, 1, oneLane(list)));

@@ -137,7 +137,8 @@ test('the series answers from cells of sketches: every count equals the per-voya
   let compared = 0;
   for (let s = 0; s < STORES; s++) {
     const rand = prng(0xa11ce + s * 104_729);
-    for (const table of ['port_calls', 'voyages', 'port_call_days', 'voyage_cells', 'voyage_lane_cells', 'voyage_window_cells', 'voyage_cell_days_dirty'] as const) await store.db.deleteFrom(table).execute();
+    for (const table of ['port_calls', 'voyages', 'port_call_days', 'voyage_cells', 'voyage_lane_cells', 'voyage_window_cells', 'voyage_cell_days_dirty'] as const)
+      await store.db.deleteFrom(table).execute();
     const rows = busyCalls(rand, 230 + Math.floor(rand() * 40));
     for (let i = 0; i < rows.length; i += 500) await createEventsRepo(store.db).upsertCalls(rows.slice(i, i + 500));
     const reference = createLanesService({

@@ -72,10 +72,13 @@ test('hubsOfLanes: voyages in and out, degrees, partners and vessels per port', 
   const hubs = hubsOf(voyages);
   assert.deepEqual(hubs[0], { portId: 1, voyages_out: 2, voyages_in: 1, voyages_total: 3, out_degree: 2, in_degree: 1, partners: 2 });
   const lanes = sumLanes(lanePartsOfVoyages(voyages), () => null).lanes;
-  assert.deepEqual([...hubVesselsOf(lanes, [1, 3])], [
-    [1, 3],
-    [3, 1],
-  ]);
+  assert.deepEqual(
+    [...hubVesselsOf(lanes, [1, 3])],
+    [
+      [1, 3],
+      [3, 1],
+    ],
+  );
   assert.deepEqual(
     hubs.map((h) => h.portId),
     [1, 2, 3],

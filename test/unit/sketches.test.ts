@@ -153,13 +153,18 @@ test('what an approximate sketch is given is read when it is counted: taken, mer
     decoded.mergeEncoded(t);
   }
   decoded.toBuckets();
-  for (const h of [0.5, 1.02 ** 10, 1.02 ** 10.5, 1.02 ** 200.5, 1.02 ** 3_000])
-    assert.equal(lazy.countBelow(h), decoded.countBelow(h), `below ${h}`);
+  for (const h of [0.5, 1.02 ** 10, 1.02 ** 10.5, 1.02 ** 200.5, 1.02 ** 3_000]) assert.equal(lazy.countBelow(h), decoded.countBelow(h), `below ${h}`);
   const cut = lazy.withoutBelow(1.02 ** 150);
   assert.deepEqual(sorted(cut), sorted(decoded.withoutBelow(1.02 ** 150)));
   assert.deepEqual(sorted(cut), [
     [200, 5],
     [2_000, 3],
   ]);
-  assert.equal(lazy.withoutBelow(1.02 ** 150).withoutBelow(1.02 ** 1_000).countBelow(1.02 ** 3_000), 3);
+  assert.equal(
+    lazy
+      .withoutBelow(1.02 ** 150)
+      .withoutBelow(1.02 ** 1_000)
+      .countBelow(1.02 ** 3_000),
+    3,
+  );
 });
