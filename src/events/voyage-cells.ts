@@ -1,7 +1,7 @@
 import { shipCategory } from '../fleet/ship-types.js';
 import { DAY, HOUR } from '../platform/clock.js';
 import { encodeHours, encodeRegisters, HLL_REGISTERS, HoursSketch, hoursBucketOf, VesselSketch } from '../platform/sketches.js';
-import type { VoyageCellsTable, VoyageLaneCellsTable } from '../store/schema.js';
+import type { VoyageCellsTable, VoyageLaneCellsTable, VoyageWindowCellsTable } from '../store/schema.js';
 import type { VoyageRow } from './voyages.js';
 
 /**
@@ -30,6 +30,7 @@ export const EXACT_VOYAGES_PER_LANE_CELL = 16;
 
 export type VoyageCellRow = VoyageCellsTable;
 export type VoyageLaneCellRow = VoyageLaneCellsTable;
+export type VoyageWindowCellRow = VoyageWindowCellsTable;
 
 /** A voyage as an exact cell lists it. */
 export interface CellVoyage {
@@ -294,6 +295,29 @@ export function mergeCategoryParts(periodStart: number, periodDays: number, part
     }
   }
   return { ...merged, exact: 0, facts: [encodeHours(hours.toBuckets()), days.join(','), departureHours.join(',')].join('|'), vessel_registers: encodeRegisters(vessels.toRegisters()) };
+}
+
+/** The one lane every voyage is summed in for the window cells (docs/decisions/163). */
+const ALL_LANES = { from_port: 0, to_port: 0 };
+
+/**
+ * The window cells a week's summing writes (docs/decisions/163): the lane cells of one lane that holds every voyage
+ * of every lane — the week's day cells, week cell and runs of days from its voyages (`byDay`: the same voyages per
+ * UTC day of departure), and its block's cells from the block's week cells (`otherWeeks`: the block's other week
+ * cells as stored, this week's as just summed).
+ */
+export function windowCellsOfWeek(
+  weekStart: number,
+  voyages: readonly VoyageRow[],
+  byDay: ReadonlyMap<number, readonly VoyageRow[]>,
+  otherWeeks: readonly VoyageWindowCellRow[],
+): VoyageWindowCellRow[] {
+  const oneLane = (list: readonly VoyageRow[]) => list.map((v) => ({ ...v, ...ALL_LANES }));
+  const week = laneCellsOfVoyages(weekStart, 7, oneLane(voyages));
+  const days = [...byDay.entries()].flatMap(([day, list]) => laneCellsOfVoyages(day, 1, oneLane(list)));
+  const weekCells = [...otherWeeks.map((c) => ({ ...c, ...ALL_LANES })), ...week];
+  const cells = [...week, ...days, ...laneDayRunsOfWeek(weekStart, days), ...laneBlockCellsOf(blockStartOf(weekStart), weekCells)];
+  return cells.map(({ from_port, to_port, ...cell }) => cell);
 }
 
 /** Voyages (or cells) grouped by cell (by lane, or lane and ship category); a voyage that arrived before it departed counts in no window, so in no cell. */

@@ -40,12 +40,16 @@ function addToRegisters(registers: Uint8Array, vslId: string): void {
   if (rank > registers[index]!) registers[index] = rank;
 }
 
+/** 2^-rank for every rank a register can hold (at most 32 - HLL_P + 1): a table read instead of a power per register. */
+const INVERSE_POWERS = Float64Array.from({ length: 64 }, (_, r) => 2 ** -r);
+
 /** Flajolet et al.'s estimate with the linear-counting correction for small counts. */
 function estimateOf(registers: Uint8Array): number {
   let sum = 0;
   let zeros = 0;
-  for (const r of registers) {
-    sum += 2 ** -r;
+  for (let i = 0; i < registers.length; i++) {
+    const r = registers[i]!;
+    sum += INVERSE_POWERS[r]!;
     if (r === 0) zeros++;
   }
   const alpha = 0.7213 / (1 + 1.079 / HLL_M);
@@ -53,55 +57,86 @@ function estimateOf(registers: Uint8Array): number {
   return Math.round(raw <= 2.5 * HLL_M && zeros > 0 ? HLL_M * Math.log(HLL_M / zeros) : raw);
 }
 
-/** Distinct vessels: a set of ids, or HyperLogLog registers once an approximate part is merged in. */
+/**
+ * Distinct vessels: a set of ids, or HyperLogLog registers once an approximate part is merged in. What an
+ * approximate sketch is given (ids, registers as text from `mergeEncoded`, other sketches by `take`) is kept as it
+ * comes until the sketch is counted or merged into another one (docs/decisions/163): an answer that counts a few
+ * lanes hashes and decodes only theirs. Registers merge by a maximum per register, so when they are is no matter.
+ */
 export class VesselSketch {
-  private ids: Set<string> | null = new Set();
+  private approximate = false;
+  /** The vessels while exact; once approximate, the ids added and not hashed into the registers yet. */
+  private ids = new Set<string>();
   private registers: Uint8Array | null = null;
+  /** Encoded registers merged in and not decoded yet. */
+  private encoded: string[] = [];
 
   static ofRegisters(registers: Uint8Array): VesselSketch {
-    const s = new VesselSketch();
-    s.ids = null;
+    const s = VesselSketch.approximate();
     s.registers = Uint8Array.from(registers);
     return s;
   }
 
+  /** An approximate sketch of no vessel yet (what encoded registers are merged into). */
+  static approximate(): VesselSketch {
+    const s = new VesselSketch();
+    s.approximate = true;
+    return s;
+  }
+
   get exact(): boolean {
-    return this.ids !== null;
+    return !this.approximate;
   }
 
   add(vslId: string): void {
-    if (this.ids) this.ids.add(vslId);
-    else addToRegisters(this.registers!, vslId);
+    this.ids.add(vslId);
   }
 
   merge(other: VesselSketch): void {
-    if (other.ids) {
-      for (const id of other.ids) this.add(id);
+    if (!other.approximate) {
+      for (const id of other.ids) this.ids.add(id);
       return;
     }
-    const registers = this.toRegisters();
-    const theirs = other.registers!;
-    for (let i = 0; i < HLL_M; i++) if (theirs[i]! > registers[i]!) registers[i] = theirs[i]!;
+    this.approximate = true;
+    maxInto((this.registers ??= new Uint8Array(HLL_M)), other.toRegisters());
+  }
+
+  /** As `merge`, for a sketch not read again: what it holds not hashed or decoded yet is handed on as it is. */
+  take(other: VesselSketch): void {
+    if (!other.approximate) {
+      this.merge(other);
+      return;
+    }
+    this.approximate = true;
+    for (const id of other.ids) this.ids.add(id);
+    for (const text of other.encoded) this.encoded.push(text);
+    if (other.registers !== null) maxInto((this.registers ??= new Uint8Array(HLL_M)), other.registers);
   }
 
   count(): number {
-    return this.ids ? this.ids.size : estimateOf(this.registers!);
+    return this.approximate ? estimateOf(this.toRegisters()) : this.ids.size;
   }
 
-  /** Merges registers as `encodeRegisters` wrote them, without decoding them into a sketch first. */
+  /** Merges registers as `encodeRegisters` wrote them: kept as text, decoded when the sketch is read (`count`, `toRegisters`, merged into another). */
   mergeEncoded(encoded: string): void {
-    mergeEncodedRegisters(this.toRegisters(), encoded);
+    this.approximate = true;
+    this.encoded.push(encoded);
   }
 
-  /** The registers (the set's ids added to fresh ones while exact); the sketch is approximate from then on. */
+  /** The registers, with every id and text given so far in them; the sketch is approximate from then on. */
   toRegisters(): Uint8Array {
-    if (this.registers === null) {
-      this.registers = new Uint8Array(HLL_M);
-      for (const id of this.ids!) addToRegisters(this.registers, id);
-      this.ids = null;
-    }
-    return this.registers;
+    this.approximate = true;
+    const registers = (this.registers ??= new Uint8Array(HLL_M));
+    for (const id of this.ids) addToRegisters(registers, id);
+    this.ids.clear();
+    for (const text of this.encoded) mergeEncodedRegisters(registers, text);
+    this.encoded = [];
+    return registers;
   }
+}
+
+function maxInto(registers: Uint8Array, theirs: Uint8Array): void {
+  for (let i = 0; i < HLL_M; i++) if (theirs[i]! > registers[i]!) registers[i] = theirs[i]!;
 }
 
 export const hoursBucketOf = (hours: number) => (hours <= 0 ? ZERO_HOURS_BUCKET : Math.floor(Math.log(hours) / LOG_RATIO));
@@ -118,6 +153,8 @@ export class HoursSketch {
   private buckets: Map<number, number> | null = null;
   /** Counts merged by `mergeEncoded` not yet in `buckets`, from FIRST_PENDING_BUCKET on. */
   private pending: Float64Array | null = null;
+  /** Buckets merged by `mergeEncoded` as text, not decoded yet, each with the bucket below which its buckets are left out (`withoutBelow`). */
+  private encoded: Array<[string, number]> = [];
 
   static ofBuckets(buckets: Iterable<readonly [number, number]>): HoursSketch {
     const s = new HoursSketch();
@@ -140,8 +177,23 @@ export class HoursSketch {
       for (const h of other.values) this.add(h);
       return;
     }
-    const buckets = this.toBuckets();
+    const buckets = this.bucketsWithoutPending();
     for (const [bucket, n] of other.toBuckets()) buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
+  }
+
+  /** As `merge`, for a sketch not read again: its buckets not decoded yet are handed on as text, undecoded (docs/decisions/163). */
+  take(other: HoursSketch): void {
+    if (other.values) {
+      this.merge(other);
+      return;
+    }
+    const buckets = this.bucketsWithoutPending();
+    for (const text of other.encoded) this.encoded.push(text);
+    if (other.pending !== null) {
+      const pending = (this.pending ??= new Float64Array(PENDING_BUCKETS));
+      for (let at = 0; at < PENDING_BUCKETS; at++) pending[at]! += other.pending[at]!;
+    }
+    for (const [bucket, n] of other.buckets!) buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
   }
 
   /** The median (as platform/stats `median` on the values while exact; the middle of the middle bucket(s) beyond). */
@@ -162,16 +214,18 @@ export class HoursSketch {
     return total % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
   }
 
-  /** How many values are below `hours` (approximate: whole buckets below the bucket of `hours`). */
+  /** How many values are below `hours` (approximate: whole buckets below the bucket of `hours`; text merged in is read, not decoded into the sketch). */
   countBelow(hours: number): number {
     if (this.values) return this.values.filter((h) => h < hours).length;
     const limit = hoursBucketOf(hours);
     let n = 0;
-    for (const [bucket, count] of this.toBuckets()) if (bucket < limit) n += count;
+    for (const [bucket, count] of this.buckets!) if (bucket < limit) n += count;
+    if (this.pending !== null) for (let at = 0; at < PENDING_BUCKETS && at + FIRST_PENDING_BUCKET < limit; at++) n += this.pending[at]!;
+    for (const [text, floor] of this.encoded) eachEncodedBucket(text, (bucket, count) => (n += bucket >= floor && bucket < limit ? count : 0));
     return n;
   }
 
-  /** The same values without those below `hours` (whole buckets below the bucket of `hours` when approximate). */
+  /** The same values without those below `hours` (whole buckets below the bucket of `hours` when approximate; text merged in stays text). */
   withoutBelow(hours: number): HoursSketch {
     if (this.values) {
       const s = new HoursSketch();
@@ -179,24 +233,38 @@ export class HoursSketch {
       return s;
     }
     const limit = hoursBucketOf(hours);
-    return HoursSketch.ofBuckets([...this.toBuckets().entries()].filter(([bucket]) => bucket >= limit));
+    const s = HoursSketch.ofBuckets([...this.buckets!.entries()].filter(([bucket]) => bucket >= limit));
+    if (this.pending !== null) {
+      s.pending = Float64Array.from(this.pending);
+      for (let at = 0; at < PENDING_BUCKETS && at + FIRST_PENDING_BUCKET < limit; at++) s.pending[at] = 0;
+    }
+    s.encoded = this.encoded.map(([text, floor]) => [text, Math.max(floor, limit)]);
+    return s;
   }
 
   /**
-   * Merges buckets as `encodeHours` wrote them: counted in an array over the usual buckets (an update of the
-   * Map per pair would cost more than the rest of a cell's read), moved into the Map when the sketch is read.
+   * Merges buckets as `encodeHours` wrote them: kept as text until the sketch is read (docs/decisions/163), then
+   * counted in an array over the usual buckets (an update of the Map per pair would cost more than the rest of a
+   * cell's read), moved into the Map.
    */
   mergeEncoded(encoded: string): void {
+    this.bucketsWithoutPending();
+    this.encoded.push([encoded, -Infinity]);
+  }
+
+  /** The text merged in, counted into the pending array (or the Map, for a bucket beyond it). */
+  private decodeEncoded(): void {
+    if (this.encoded.length === 0) return;
     const buckets = this.bucketsWithoutPending();
     const pending = (this.pending ??= new Float64Array(PENDING_BUCKETS));
-    const bytes = Buffer.from(encoded, 'base64');
-    for (let i = 0; i + 8 <= bytes.length; i += 8) {
-      const bucket = bytes.readInt32LE(i);
-      const n = bytes.readInt32LE(i + 4);
-      const at = bucket - FIRST_PENDING_BUCKET;
-      if (at >= 0 && at < PENDING_BUCKETS) pending[at]! += n;
-      else buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
-    }
+    for (const [text, floor] of this.encoded)
+      eachEncodedBucket(text, (bucket, n) => {
+        if (bucket < floor) return;
+        const at = bucket - FIRST_PENDING_BUCKET;
+        if (at >= 0 && at < PENDING_BUCKETS) pending[at]! += n;
+        else buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);
+      });
+    this.encoded = [];
   }
 
   /** The buckets (the values counted into them first while exact), without the pending counts: a merge adds to those. */
@@ -211,6 +279,7 @@ export class HoursSketch {
   }
 
   toBuckets(): Map<number, number> {
+    this.decodeEncoded();
     const buckets = this.bucketsWithoutPending();
     if (this.pending !== null) {
       const pending = this.pending;
@@ -219,6 +288,12 @@ export class HoursSketch {
     }
     return buckets;
   }
+}
+
+/** The (bucket, count) pairs of hours buckets as `encodeHours` wrote them. */
+function eachEncodedBucket(text: string, visit: (bucket: number, count: number) => void): void {
+  const bytes = Buffer.from(text, 'base64');
+  for (let i = 0; i + 8 <= bytes.length; i += 8) visit(bytes.readInt32LE(i), bytes.readInt32LE(i + 4));
 }
 
 export const registersToText = (registers: Uint8Array) => Buffer.from(registers).toString('base64');

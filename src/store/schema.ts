@@ -555,6 +555,12 @@ export interface VoyageLaneCellsTable {
   hours_buckets: string | null;
 }
 
+/**
+ * The voyages of all lanes and ship categories of one period (docs/decisions/163): a lane cell of every lane at
+ * once (the same columns and periods as voyage_lane_cells, without the lane), for a window's distinct vessels.
+ */
+export type VoyageWindowCellsTable = Omit<VoyageLaneCellsTable, 'from_port' | 'to_port'>;
+
 /** Days whose voyage cells must be summed again (their voyages changed since); `version` counts the changes. */
 export interface VoyageCellDaysDirtyTable {
   day: number;
@@ -1213,6 +1219,7 @@ export interface Database {
   voyage_cells: VoyageCellsTable;
   voyage_cell_days_dirty: VoyageCellDaysDirtyTable;
   voyage_lane_cells: VoyageLaneCellsTable;
+  voyage_window_cells: VoyageWindowCellsTable;
   encounters: EncountersTable;
   port_areas: PortAreasTable;
   transits: TransitsTable;

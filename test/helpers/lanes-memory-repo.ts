@@ -5,6 +5,7 @@ import { voyagePairs, type VoyageCall } from '../../src/events/voyages.js';
 import type { LanesFilter, LanesRepo, WindowSpan } from '../../src/features/routes/lanes/lanes-repo.js';
 import type { Voyage } from '../../src/features/routes/lanes/lanes-math.js';
 import { lanePartsOfVoyages } from '../../src/features/routes/lanes/lane-stats.js';
+import { VesselSketch } from '../../src/platform/sketches.js';
 
 /** A ship type passes when no filter is asked for, or when it is one of the codes (an unknown type never does). */
 const typeMatches = (shipType: number | null, codes: readonly number[] | null) => codes === null || (shipType !== null && codes.includes(shipType));
@@ -34,6 +35,12 @@ export function createMemoryLanesRepo(calls: readonly VoyageCall[]): LanesRepo {
         .filter((v) => (f.from === undefined || v.from_port === f.from) && (f.to === undefined || v.to_port === f.to))
         .filter((v) => f.touching === undefined || v.from_port === f.touching || v.to_port === f.touching)
         .map((v) => ({ vslId: v.vsl_id, from: v.from_port, to: v.to_port, departure: v.departure, arrival: v.arrival, shipType: v.ship_type, simulated: v.simulated === 1 }));
+    },
+    /** The window's distinct vessels, exact (a set of the ids of every voyage it counts). */
+    async windowVessels(w: WindowSpan) {
+      const vessels = new VesselSketch();
+      for (const v of await repo.voyagesForWindow(w, { shipTypes: null })) vessels.add(v.vslId);
+      return vessels;
     },
     async callsInWindow(w: WindowSpan): Promise<number> {
       return calls.filter((c) => inWindow(c, w)).length;

@@ -1,3 +1,4 @@
+import type { Db } from '../../src/store/db.js';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Caller } from '../../src/access/principals.js';
@@ -117,6 +118,23 @@ function cellsCountedFrom(voyages: readonly VoyageRow[]) {
   return [...cells.values()].map((c) => ({ ...c, vessels: c.vessels.sort() })).sort(byKey);
 }
 
+/** The window cells (docs/decisions/163) counted from the lane cells: per period, the voyages and simulated voyages of every lane. */
+function windowCellsCountedFrom(voyages: readonly VoyageRow[]) {
+  const periods = new Map<string, { period_days: number; period_start: number; voyages: number; simulated: number }>();
+  for (const c of laneCellsCountedFrom(voyages)) {
+    const key = `${c.period_days}|${c.period_start}`;
+    const held = periods.get(key) ?? periods.set(key, { period_days: c.period_days, period_start: c.period_start, voyages: 0, simulated: 0 }).get(key)!;
+    held.voyages += c.voyages;
+    held.simulated += c.simulated;
+  }
+  return [...periods.values()].sort((a, b) => a.period_days - b.period_days || a.period_start - b.period_start);
+}
+
+async function storedWindowCells(db: Db) {
+  const rows = await db.selectFrom('voyage_window_cells').select(['period_days', 'period_start', 'voyages', 'simulated']).orderBy('period_days').orderBy('period_start').execute();
+  return rows.map((r) => ({ period_days: Number(r.period_days), period_start: Number(r.period_start), voyages: Number(r.voyages), simulated: Number(r.simulated) }));
+}
+
 /** The lane cells (decisions 153 and 157) counted here from the stored voyages: the cells above with every ship category together. */
 function laneCellsCountedFrom(voyages: readonly VoyageRow[]) {
   type LaneCell = Omit<ReturnType<typeof cellsCountedFrom>[number], 'category'>;
@@ -227,6 +245,7 @@ test('every lanes operation answers from the store what it answers over voyages 
     await store.db.deleteFrom('port_call_days').execute();
     await store.db.deleteFrom('voyage_cells').execute();
     await store.db.deleteFrom('voyage_lane_cells').execute();
+    await store.db.deleteFrom('voyage_window_cells').execute();
     await store.db.deleteFrom('voyage_cell_days_dirty').execute();
     const rows = randomCalls(rand, 1 + Math.floor(rand() * 30));
     // written in shuffled chunks, as the runner writes them (not in order of vessel and arrival)
@@ -246,6 +265,7 @@ test('every lanes operation answers from the store what it answers over voyages 
     assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(await storedVoyages(store.db)), `store ${s}: voyage cells summed from marked days = cells counted from the voyages`);
     // every lane cell of these stores is exact (at most EXACT_VOYAGES_PER_LANE_CELL voyages), so the answers compared above are exact
     assert.deepEqual(await storedVoyageLaneCells(store.db), laneCellsCountedFrom(await storedVoyages(store.db)), `store ${s}: lane cells summed from marked days = cells counted from the voyages`);
+    assert.deepEqual(await storedWindowCells(store.db), windowCellsCountedFrom(await storedVoyages(store.db)), `store ${s}: window cells summed from marked days = every lane's cells per period`);
 
     // what the runner kept is what a rebuild from all calls writes
     const kept = await storedVoyages(store.db);
@@ -260,9 +280,11 @@ test('every lanes operation answers from the store what it answers over voyages 
     );
     assert.equal((await store.db.selectFrom('voyage_cells').select('period_start').execute()).length, 0, `store ${s}: a rebuild leaves the cells to be summed again`);
     assert.equal((await store.db.selectFrom('voyage_lane_cells').select('period_start').execute()).length, 0, `store ${s}: a rebuild leaves the lane cells to be summed again`);
+    assert.equal((await storedWindowCells(store.db)).length, 0, `store ${s}: a rebuild leaves the window cells to be summed again`);
     await repo.sumMarkedVoyageCells();
     assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(rebuilt), `store ${s}: voyage cells after a rebuild = cells counted from the voyages`);
     assert.deepEqual(await storedVoyageLaneCells(store.db), laneCellsCountedFrom(rebuilt), `store ${s}: lane cells after a rebuild = cells counted from the voyages`);
+    assert.deepEqual(await storedWindowCells(store.db), windowCellsCountedFrom(rebuilt), `store ${s}: window cells after a rebuild = every lane's cells per period`);
     assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);
   }
   assert.ok(compared >= STORES * 2 * 100, `compared ${compared} answers`);

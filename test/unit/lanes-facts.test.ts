@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { voyagePairs, type VoyageCall } from '../../src/events/voyages.js';
 import { countPer, directionOf, lanesOf, shipTypeCodes, shipTypeMix, weekly } from '../../src/features/routes/lanes/lanes-facts.js';
-import { hubsOfLanes, lanePartsOfVoyages, sumLanes } from '../../src/features/routes/lanes/lane-stats.js';
+import { hubsOfLanes, hubVesselsOf, lanePartsOfVoyages, sumLanes } from '../../src/features/routes/lanes/lane-stats.js';
 import type { Voyage } from '../../src/features/routes/lanes/lanes-math.js';
 
 /** Ports of voyages as the summed lanes count them (no port positions: no plausibility rule). */
@@ -68,8 +68,17 @@ test('countPer and weekly: buckets from since; weekly periods end at until, the 
 });
 
 test('hubsOfLanes: voyages in and out, degrees, partners and vessels per port', () => {
-  const hubs = hubsOf([v('a', 1, 2, 0), v('b', 2, 1, D), v('c', 1, 3, 0)]);
-  assert.deepEqual(hubs[0], { portId: 1, voyages_out: 2, voyages_in: 1, voyages_total: 3, out_degree: 2, in_degree: 1, partners: 2, vessels: 3 });
+  const voyages = [v('a', 1, 2, 0), v('b', 2, 1, D), v('c', 1, 3, 0)];
+  const hubs = hubsOf(voyages);
+  assert.deepEqual(hubs[0], { portId: 1, voyages_out: 2, voyages_in: 1, voyages_total: 3, out_degree: 2, in_degree: 1, partners: 2 });
+  const lanes = sumLanes(lanePartsOfVoyages(voyages), () => null).lanes;
+  assert.deepEqual(
+    [...hubVesselsOf(lanes, [1, 3])],
+    [
+      [1, 3],
+      [3, 1],
+    ],
+  );
   assert.deepEqual(
     hubs.map((h) => h.portId),
     [1, 2, 3],

@@ -85,3 +85,86 @@ test('encoded registers (sparse while few are set, dense beyond) and hours bucke
     ],
   );
 });
+
+test('what an approximate sketch is given is read when it is counted: taken, merged or decoded at once, the same registers and buckets', () => {
+  const cellOf = (from: number, n: number) => {
+    const s = new VesselSketch();
+    for (let i = from; i < from + n; i++) s.add(`t-${i}`);
+    return encodeRegisters(s.toRegisters());
+  };
+  const texts = [cellOf(0, 40), cellOf(30, 600), cellOf(500, 3)];
+  const hoursTexts = [
+    encodeHours(
+      new Map([
+        [10, 2],
+        [200, 5],
+      ]),
+    ),
+    encodeHours(
+      new Map([
+        [10, 1],
+        [2_000, 3],
+      ]),
+    ),
+  ];
+  // at once: every text decoded as it is merged (registers counted first)
+  const atOnce = VesselSketch.ofRegisters(new Uint8Array(1024));
+  for (const t of texts) {
+    atOnce.mergeEncoded(t);
+    atOnce.toRegisters();
+  }
+  atOnce.add('x');
+  // a part taken by a lane that holds exact ids (the part's text handed on undecoded), then merged into a total
+  const part = VesselSketch.approximate();
+  for (const t of texts) part.mergeEncoded(t);
+  part.add('x');
+  const lane = new VesselSketch();
+  lane.add('t-1');
+  lane.take(part);
+  assert.ok(!lane.exact);
+  const total = new VesselSketch();
+  total.merge(lane);
+  assert.deepEqual(lane.toRegisters(), atOnce.toRegisters());
+  assert.deepEqual(total.toRegisters(), atOnce.toRegisters());
+  assert.equal(total.count(), atOnce.count());
+  // hours: taken (text handed on), merged (decoded), or decoded as merged
+  const hoursPart = HoursSketch.ofBuckets([[10, 1]]);
+  for (const t of hoursTexts) hoursPart.mergeEncoded(t);
+  const laneHours = new HoursSketch();
+  laneHours.add(1.5);
+  laneHours.take(hoursPart);
+  const merged = new HoursSketch();
+  merged.merge(laneHours);
+  const sorted = (h: HoursSketch) => [...h.toBuckets().entries()].sort((a, b) => a[0] - b[0]);
+  const expected = [
+    [10, 4],
+    [20, 1],
+    [200, 5],
+    [2_000, 3],
+  ];
+  assert.deepEqual(sorted(laneHours), expected);
+  assert.deepEqual(sorted(merged), expected);
+  assert.equal(laneHours.countBelow(1.02 ** 201), 10);
+  // the speed rule on text not decoded: as on the decoded buckets
+  const lazy = HoursSketch.ofBuckets([[5, 1]]);
+  const decoded = HoursSketch.ofBuckets([[5, 1]]);
+  for (const t of hoursTexts) {
+    lazy.mergeEncoded(t);
+    decoded.mergeEncoded(t);
+  }
+  decoded.toBuckets();
+  for (const h of [0.5, 1.02 ** 10, 1.02 ** 10.5, 1.02 ** 200.5, 1.02 ** 3_000]) assert.equal(lazy.countBelow(h), decoded.countBelow(h), `below ${h}`);
+  const cut = lazy.withoutBelow(1.02 ** 150);
+  assert.deepEqual(sorted(cut), sorted(decoded.withoutBelow(1.02 ** 150)));
+  assert.deepEqual(sorted(cut), [
+    [200, 5],
+    [2_000, 3],
+  ]);
+  assert.equal(
+    lazy
+      .withoutBelow(1.02 ** 150)
+      .withoutBelow(1.02 ** 1_000)
+      .countBelow(1.02 ** 3_000),
+    3,
+  );
+});

@@ -11,8 +11,10 @@ import {
   laneDayRunsOfWeek,
   WEEK,
   weekStartOf,
+  windowCellsOfWeek,
   type VoyageCellRow,
   type VoyageLaneCellRow,
+  type VoyageWindowCellRow,
 } from '../../events/voyage-cells.js';
 import type { VoyageRow } from '../../events/voyages.js';
 import { DAY } from '../../platform/clock.js';
@@ -21,7 +23,7 @@ import type { Database } from '../../store/schema.js';
 import type { Executor } from '../../store/transaction.js';
 
 /**
- * Keeps `voyage_cells` and `voyage_lane_cells` in step with `voyages` (docs/decisions/149 and 153) without
+ * Keeps `voyage_cells`, `voyage_lane_cells` and `voyage_window_cells` (docs/decisions/163) in step with `voyages` (docs/decisions/149 and 153) without
  * summing anything on a write: a write of voyages marks the UTC days of the departures it removed or added (one
  * upsert per distinct day, in the writer's executor); a marked day's week (its day cells and its week cell, in
  * both tables) is summed again from that week's voyages by the event runner's pass after it writes, or by the
@@ -48,6 +50,7 @@ export async function markCellDaysDirty(ex: Executor, days: Iterable<number>): P
 export async function markAllCellDaysDirty(ex: Executor): Promise<void> {
   await ex.deleteFrom('voyage_cells').execute();
   await ex.deleteFrom('voyage_lane_cells').execute();
+  await ex.deleteFrom('voyage_window_cells').execute();
   const rows = await ex
     .selectFrom('voyages')
     .select(sql<number>`(departure / ${sql.lit(DAY)}) * ${sql.lit(DAY)}`.as('day'))
@@ -93,6 +96,31 @@ async function laneCellsOfWeek(trx: Executor, weekStart: number, voyages: readon
   return [...week, ...days, ...laneDayRunsOfWeek(weekStart, days), ...laneBlockCellsOf(blockStart, weekCells)];
 }
 
+/** The window cells a week's summing writes (docs/decisions/163), the block's other week cells read as stored. */
+async function windowCellsOfStoredBlock(trx: Executor, weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, VoyageRow[]>): Promise<VoyageWindowCellRow[]> {
+  const blockStart = blockStartOf(weekStart);
+  const otherWeeks = await trx
+    .selectFrom('voyage_window_cells')
+    .selectAll()
+    .where('period_start', '>=', blockStart)
+    .where('period_start', '<', blockStart + BLOCK)
+    .where('period_start', '!=', weekStart)
+    .where('period_days', '=', 7)
+    .execute();
+  // PostgreSQL answers bigint columns as text
+  const stored = otherWeeks.map((c) => ({
+    ...c,
+    period_start: Number(c.period_start),
+    period_days: 7,
+    voyages: Number(c.voyages),
+    simulated: Number(c.simulated),
+    max_arrival: Number(c.max_arrival),
+    min_from_arrival: Number(c.min_from_arrival),
+    min_duration_ms: Number(c.min_duration_ms),
+  }));
+  return windowCellsOfWeek(weekStart, voyages, byDay, stored);
+}
+
 /**
  * The cells per ship category a week's summing writes (docs/decisions/149, 158 and 164): its day cells and week
  * cell from its voyages, its runs of days from its day cells, and its block's cells from the block's week cells
@@ -128,7 +156,7 @@ async function categoryCellsOfWeek(trx: Executor, weekStart: number, voyages: re
 }
 
 /** A week's own cells (its days, its runs of days, the week) and its block's (the block, its runs of weeks), in either table. */
-const ofWeekOrItsBlock = (weekStart: number) => (eb: ExpressionBuilder<Database, 'voyage_cells' | 'voyage_lane_cells'>) =>
+const ofWeekOrItsBlock = (weekStart: number) => (eb: ExpressionBuilder<Database, 'voyage_cells' | 'voyage_lane_cells' | 'voyage_window_cells'>) =>
   eb.or([
     eb.and([eb('period_start', '>=', weekStart), eb('period_start', '<', weekStart + WEEK), eb('period_days', '<=', 7)]),
     eb.and([eb('period_start', '>=', blockStartOf(weekStart)), eb('period_start', '<', blockStartOf(weekStart) + BLOCK), eb('period_days', '>', 7)]),
@@ -137,7 +165,7 @@ const ofWeekOrItsBlock = (weekStart: number) => (eb: ExpressionBuilder<Database,
 /**
  * Sums the cells of marked days again, a week at a time: the ISO week of a marked day is read once (its
  * voyages, by departure) and its seven day cells, its week cell and its runs of days, and its block's cells,
- * written again in both tables (docs/decisions/157 and 164), in one transaction.
+ * written again in the three tables (docs/decisions/157, 163 and 164), in one transaction.
  */
 export function createVoyageCellsKeeper(db: Db) {
   const inFlight = new Map<number, Promise<void>>();
@@ -176,9 +204,9 @@ export function createVoyageCellsKeeper(db: Db) {
       }
       const cells = await categoryCellsOfWeek(trx, weekStart, rows, byDay);
       const laneCells = await laneCellsOfWeek(trx, weekStart, rows, byDay);
+      const windowCells = await windowCellsOfStoredBlock(trx, weekStart, rows, byDay);
       // the week's own cells (days, runs of days, the week) and its block's (the block, runs of weeks)
-      await trx.deleteFrom('voyage_cells').where(ofWeekOrItsBlock(weekStart)).execute();
-      await trx.deleteFrom('voyage_lane_cells').where(ofWeekOrItsBlock(weekStart)).execute();
+      for (const table of ['voyage_cells', 'voyage_lane_cells', 'voyage_window_cells'] as const) await trx.deleteFrom(table).where(ofWeekOrItsBlock(weekStart)).execute();
       for (let i = 0; i < cells.length; i += CELLS_PER_INSERT)
         await trx
           .insertInto('voyage_cells')
@@ -203,6 +231,23 @@ export function createVoyageCellsKeeper(db: Db) {
           .values(laneCells.slice(i, i + CELLS_PER_INSERT))
           .onConflict((oc) =>
             oc.columns(['period_start', 'period_days', 'from_port', 'to_port']).doUpdateSet((eb) => ({
+              voyages: eb.ref('excluded.voyages'),
+              simulated: eb.ref('excluded.simulated'),
+              max_arrival: eb.ref('excluded.max_arrival'),
+              min_from_arrival: eb.ref('excluded.min_from_arrival'),
+              min_duration_ms: eb.ref('excluded.min_duration_ms'),
+              voyage_list: eb.ref('excluded.voyage_list'),
+              vessel_registers: eb.ref('excluded.vessel_registers'),
+              hours_buckets: eb.ref('excluded.hours_buckets'),
+            })),
+          )
+          .execute();
+      for (let i = 0; i < windowCells.length; i += CELLS_PER_INSERT)
+        await trx
+          .insertInto('voyage_window_cells')
+          .values(windowCells.slice(i, i + CELLS_PER_INSERT))
+          .onConflict((oc) =>
+            oc.columns(['period_start', 'period_days']).doUpdateSet((eb) => ({
               voyages: eb.ref('excluded.voyages'),
               simulated: eb.ref('excluded.simulated'),
               max_arrival: eb.ref('excluded.max_arrival'),

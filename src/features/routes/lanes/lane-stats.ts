@@ -145,8 +145,9 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
       leftOut.implausible_speed += tooFast;
       lane.voyages += a.voyages - tooFast;
       lane.simulatedVoyages += Math.min(a.simulated, a.voyages - tooFast);
-      lane.vessels.merge(a.vessels);
-      lane.hours.merge(tooFast > 0 ? a.hours.withoutBelow(slowest) : a.hours);
+      // the part is not read again: its registers and hours are decoded only if the lane's vessels or hours are read
+      lane.vessels.take(a.vessels);
+      lane.hours.take(tooFast > 0 ? a.hours.withoutBelow(slowest) : a.hours);
     }
     if (lane.voyages > 0) lanes.push(lane);
   }
@@ -157,38 +158,39 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
   return { lanes, leftOut, approximate };
 }
 
-/** Voyages, distinct vessels, hours and whether any voyage is simulated, over a set of lanes. */
-export function totalsOf(lanes: readonly LaneStats[]) {
-  const vessels = new VesselSketch();
+/**
+ * Voyages, distinct vessels, hours and whether any voyage is simulated, over a set of lanes; `vessels` when the
+ * caller has them already (the window cells', docs/decisions/163): no lane's registers merged then.
+ */
+export function totalsOf(lanes: readonly LaneStats[], vessels?: number) {
+  const merged = new VesselSketch();
   const hours = new HoursSketch();
   let voyages = 0;
   let simulated = 0;
   for (const lane of lanes) {
     voyages += lane.voyages;
     simulated += lane.simulatedVoyages;
-    vessels.merge(lane.vessels);
+    if (vessels === undefined) merged.merge(lane.vessels);
     hours.merge(lane.hours);
   }
-  return { voyages, vessels: vessels.count(), medianHours: hours.median(), simulated: simulated > 0 };
+  return { voyages, vessels: vessels ?? merged.count(), medianHours: hours.median(), simulated: simulated > 0 };
 }
 
-/** Ports by voyages in and out, then partners (as lanes-facts `hubsOf` over the voyages). */
+/** Ports by voyages in and out, then partners (as lanes-facts `hubsOf` over the voyages); their vessels: hubVesselsOf. */
 export function hubsOfLanes(lanes: readonly LaneStats[]) {
-  const hubs = new Map<number, { out: number; in: number; dest: Set<number>; orig: Set<number>; vessels: VesselSketch }>();
+  const hubs = new Map<number, { out: number; in: number; dest: Set<number>; orig: Set<number> }>();
   const hub = (id: number) => {
     let h = hubs.get(id);
-    if (!h) hubs.set(id, (h = { out: 0, in: 0, dest: new Set(), orig: new Set(), vessels: new VesselSketch() }));
+    if (!h) hubs.set(id, (h = { out: 0, in: 0, dest: new Set(), orig: new Set() }));
     return h;
   };
   for (const lane of lanes) {
     const a = hub(lane.from);
     a.out += lane.voyages;
     a.dest.add(lane.to);
-    a.vessels.merge(lane.vessels);
     const b = hub(lane.to);
     b.in += lane.voyages;
     b.orig.add(lane.from);
-    b.vessels.merge(lane.vessels);
   }
   return [...hubs.entries()]
     .map(([portId, h]) => ({
@@ -199,7 +201,16 @@ export function hubsOfLanes(lanes: readonly LaneStats[]) {
       out_degree: h.dest.size,
       in_degree: h.orig.size,
       partners: new Set([...h.dest, ...h.orig]).size,
-      vessels: h.vessels.count(),
     }))
     .sort((a, b) => b.voyages_total - a.voyages_total || b.partners - a.partners || a.portId - b.portId);
+}
+
+/** The distinct vessels of the lanes in or out of each of `portIds` (only those ports' lanes merged: an answer's shown hubs). */
+export function hubVesselsOf(lanes: readonly LaneStats[], portIds: Iterable<number>): Map<number, number> {
+  const sketches = new Map<number, VesselSketch>([...portIds].map((id) => [id, new VesselSketch()]));
+  for (const lane of lanes) {
+    sketches.get(lane.from)?.merge(lane.vessels);
+    if (lane.to !== lane.from) sketches.get(lane.to)?.merge(lane.vessels);
+  }
+  return new Map([...sketches].map(([id, s]) => [id, s.count()]));
 }

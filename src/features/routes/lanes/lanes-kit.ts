@@ -13,7 +13,7 @@ import type { LanesFilter, LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
 import { partsPerLane, sumLanes, totalsOf, type DatedLaneParts, type LaneParts, type LaneStats } from './lane-stats.js';
-import { departuresPerDayAndHour, sumLanesPer, voyagesPer, voyagesPerLane } from './lane-series.js';
+import { departuresPerDayAndHour, sumLanesPer, voyagesOfLanes, voyagesPer, voyagesPerLane } from './lane-series.js';
 import { distanceNm } from '../../../geo/distance.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
@@ -43,6 +43,11 @@ export interface LaneFacts extends Omit<Facts, 'voyages'> {
   lanes: LaneStats[];
   /** Some cell read held sketches, not its voyages: distinct vessels and hours are estimates (docs/lanes.md). */
   approximate: boolean;
+  /**
+   * The distinct vessels of all of the window's lanes from the window cells (docs/decisions/163), when the answer
+   * is approximate and reads every lane and ship type: its total without merging every lane's registers.
+   */
+  windowVessels?: number;
 }
 
 /** Quality flag of an answer built from approximate cells. */
@@ -83,7 +88,9 @@ export function createLanesKit(deps: LanesDeps) {
       deps.repo.firstArrival(),
     ]);
     const { lanes, leftOut, approximate } = sumLanes(partsOf(got), greatCircleNm);
-    return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate }, read: got };
+    const everyLane = shipType === undefined && scope.from === undefined && scope.to === undefined && scope.touching === undefined;
+    const windowVessels = approximate && everyLane ? (await deps.repo.windowVessels(span(window))).count() : undefined;
+    return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate, windowVessels }, read: got };
   };
   const lanesOfWindow = async <P extends LaneParts>(
     window: Window,
@@ -190,6 +197,8 @@ export function createLanesKit(deps: LanesDeps) {
     },
     /** meta of an answer summed per lane, over `lanes` (all of the window's by default). */
     lanesMeta(l: LaneFacts, lanes: readonly LaneStats[] = l.lanes) {
+      // all of the window's lanes of an approximate answer: its vessels from the window cells (docs/decisions/163)
+      if (lanes === l.lanes && l.windowVessels !== undefined) return sampleMeta(l, voyagesOfLanes(lanes), l.windowVessels);
       const totals = totalsOf(lanes);
       return sampleMeta(l, totals.voyages, totals.vessels);
     },

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { BLOCK, blockStartOf, categoryOf, hoursOfCell, voyagesOfCell, voyagesOfLaneCell, WEEK, weekStartOf } from '../../../events/voyage-cells.js';
 import { DAY, HOUR } from '../../../platform/clock.js';
-import { HLL_REGISTERS, HoursSketch, VesselSketch } from '../../../platform/sketches.js';
+import { HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
 import type { DatedApproximatePart, DatedLaneParts, LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
@@ -128,7 +128,7 @@ async function categoryCellParts(
         voyages: 0,
         simulated: 0,
         minHours: Infinity,
-        vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)),
+        vessels: VesselSketch.approximate(),
         hours: HoursSketch.ofBuckets([]),
         periodStart,
         periodDays,
@@ -271,7 +271,7 @@ export function createLanesRepo(db: Db) {
         return;
       }
       let part = lane.approximate[0];
-      if (!part) lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS)), hours: HoursSketch.ofBuckets([]) }));
+      if (!part) lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.approximate(), hours: HoursSketch.ofBuckets([]) }));
       part.voyages += Number(cell.voyages);
       part.simulated += Number(cell.simulated);
       part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
@@ -296,6 +296,41 @@ export function createLanesRepo(db: Db) {
           lanes.laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
     }
     return lanes.all();
+  }
+
+  /**
+   * The distinct vessels of the window's voyages of every lane and ship category (as voyagesForWindow selects them,
+   * with no filter) from the window cells (docs/decisions/163): the periods laneParts reads, a cell not whole in
+   * the window read as its weeks or days, a day as its voyages.
+   */
+  async function windowVessels(w: WindowSpan): Promise<VesselSketch> {
+    const earliestOrigin = w.since - w.lookbackMs;
+    const vessels = VesselSketch.approximate();
+    const periods = laneCellPeriodsOf(w);
+    const cutDays: number[] = [];
+    while (periods.length > 0) {
+      const [periodDays, from, to] = periods.pop()!;
+      const cells = await db
+        .selectFrom('voyage_window_cells')
+        .select(['period_start', 'period_days', 'max_arrival', 'min_from_arrival', 'voyage_list', 'vessel_registers'])
+        .where('period_start', '>=', from)
+        .where('period_start', '<', to)
+        .where('period_days', '=', periodDays)
+        .execute();
+      for (const cell of cells) {
+        const start = Number(cell.period_start);
+        const days = Number(cell.period_days);
+        if (Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin) {
+          if (cell.voyage_list !== null) for (const id of voyagesOfLaneCell(cell.voyage_list)[0]) vessels.add(id);
+          else vessels.mergeEncoded(cell.vessel_registers!);
+        } else if (days > 1) periods.push([days > 7 ? 7 : 1, start, start + days * DAY]);
+        else cutDays.push(start);
+      }
+    }
+    for (const dayStart of cutDays)
+      for (const v of await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, { shipTypes: null }))
+        if (v.departure < dayStart + DAY) vessels.add(v.vslId);
+    return vessels;
   }
 
   const repo = {
@@ -370,6 +405,12 @@ export function createLanesRepo(db: Db) {
       const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
       return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true, split.countsOnly ?? false);
+    },
+
+    /** The distinct vessels of the window's voyages, all lanes and ship types (docs/decisions/163): an estimate, kept per period. */
+    async windowVessels(w: WindowSpan): Promise<VesselSketch> {
+      wholeDays(w);
+      return windowVessels(w);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */

@@ -6,14 +6,20 @@ import type { LanesKit } from './lanes-kit.js';
 import { changePct, componentSizes, mean, round, slope } from './lanes-math.js';
 import { categoryMix, directionOf, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
 import { voyagesOfLanes } from './lane-series.js';
-import { hubsOfLanes, totalsOf, type LaneStats } from './lane-stats.js';
+import { hubsOfLanes, hubVesselsOf, totalsOf, type LaneStats } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
 export function createNetworkViews(kit: LanesKit) {
   const hubsAnswer = async (query: Common & { limit?: number }, caller: Caller) => {
     const l = await kit.loadLanes(kit.windowOf(query, caller, 30), query.ship_type);
     const all = hubsOfLanes(l.lanes);
-    const items = all.slice(0, query.limit ?? 10).map(({ portId, ...h }, i) => ({ rank: i + 1, port: kit.portView(portId), ...h }));
+    const shown = all.slice(0, query.limit ?? 10);
+    // the vessels of the hubs shown only (docs/decisions/163): the other ports' lanes are not merged
+    const vessels = hubVesselsOf(
+      l.lanes,
+      shown.map((h) => h.portId),
+    );
+    const items = shown.map(({ portId, ...h }, i) => ({ rank: i + 1, port: kit.portView(portId), ...h, vessels: vessels.get(portId)! }));
     const data = { ...kit.lanesMeta(l), ship_type: query.ship_type ?? null, ports_total: all.length, items };
     return kit.envelope(
       l,
@@ -42,7 +48,7 @@ export function createNetworkViews(kit: LanesKit) {
         hubs.map((h) => h.portId),
         lanes.map((x) => [x.from, x.to] as const),
       );
-      const totals = totalsOf(lanes);
+      const totals = totalsOf(lanes, l.windowVessels);
       const top = hubs[0];
       const data = {
         ...kit.lanesMeta(l),

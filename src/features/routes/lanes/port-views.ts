@@ -2,7 +2,7 @@ import type { Caller } from '../../../access/principals.js';
 import { DAY, iso } from '../../../platform/clock.js';
 import { AppError } from '../../../platform/errors.js';
 import { coverageOf } from '../../kit/time-window.js';
-import { FORECAST_K, type LanesKit } from './lanes-kit.js';
+import { APPROXIMATE_FLAG, FORECAST_K, type LanesKit } from './lanes-kit.js';
 import { changePct, coefficientOfVariation, meanOfLastK, robustZ, round } from './lanes-math.js';
 import { maybe, shipTypeCodes, type Common } from './lanes-facts.js';
 import { seriesOf } from './lane-series.js';
@@ -59,7 +59,10 @@ export function createPortViews(kit: LanesKit) {
         balance: r.net > 0 ? ('accumulating' as const) : r.net < 0 ? ('draining' as const) : ('balanced' as const),
       }));
       const data = { ...kit.lanesMeta(l), ship_type: query.ship_type ?? null, port: port ? kit.portView(port.port_id) : null, min_calls: minCalls, ports_total: rows.length, items };
-      return kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.map((i) => i.port.port_id)], { calls: counted });
+      const env = kit.envelope(l, data, [...(port ? [port.port_id] : []), ...items.map((i) => i.port.port_id)], { calls: counted });
+      // its calls are counted exactly; the sample's vessels are an estimate when the lanes' are (docs/decisions/163)
+      if (l.approximate) env.qualityFlags.push(APPROXIMATE_FLAG);
+      return env;
     },
 
     async destOpportunities(query: Common & { from: string; limit?: number }, caller: Caller) {
