@@ -113,8 +113,8 @@ export function createCongestionService(deps: {
     ).map((p, i) => ({ ...rankedPort(p.portId, p.visits, i), includes: [] }));
   }
 
-  async function rankedVessels(w: CallWindow, limit: number) {
-    return (await deps.repo.topVessels(w, limit)).map((v, i) => {
+  async function rankedVessels(w: CallWindow, limit: number, windowCalls: number) {
+    return (await deps.repo.topVessels(w, limit, windowCalls)).map((v, i) => {
       const state = correctedVessel(deps.fleet, v.vslId, deps.corrections);
       const vessel = { vsl_id: v.vslId, name: state?.name ?? null, imo: state?.imo ?? null, mmsi: state?.mmsi ?? null, ship_category: shipCategory(state?.shipType ?? v.shipType) };
       return { rank: i + 1, vessel, calls: v.calls, distinct_ports: v.ports };
@@ -176,9 +176,10 @@ export function createCongestionService(deps: {
       const { firstDay, endDay } = wholeDaysOf(w);
       if (firstDay < endDay) await events.visitCellsUpToDate({ from: firstDay, to: endDay });
       const ports = await deps.repo.portVisits(w);
-      const items = by === 'port' ? (query.terminals ? rankedPorts(ports, query.limit) : rolledUpPorts(ports, query.limit)) : await rankedVessels(w, query.limit);
       const visits = [...ports.values()];
       const totalCalls = visits.reduce((sum, p) => sum + p.calls, 0);
+      if (by === 'vessel' && w.portId === null) await events.visitBoundsUpToDate(to);
+      const items = by === 'port' ? (query.terminals ? rankedPorts(ports, query.limit) : rolledUpPorts(ports, query.limit)) : await rankedVessels(w, query.limit, totalCalls);
       const simulated = visits.some((p) => p.simulated > 0);
       // distinct vessels and median dwells of a window holding a sketched cell are estimates (decision 161)
       const approximate = by === 'port' && visits.some((p) => !p.exact);

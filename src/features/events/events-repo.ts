@@ -6,6 +6,7 @@ import type { Insertable } from 'kysely';
 import { createDetectorStateRepo, type DetectorCheckpoint } from './detector-state-repo.js';
 import { createVoyageCellsKeeper } from './voyage-cells-repo.js';
 import { createVisitCellsKeeper } from './visit-cells-repo.js';
+import { createVisitBoundsKeeper, markAllVisitBoundsDirty, markVisitBoundsDirty } from './visit-bounds-repo.js';
 import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
 import { CallDayDeltas, callDaysInRange, rebuildAllCallDays, storedCallsOf } from './call-days-repo.js';
 import { TransitCellDeltas, rebuildAllTransitCells, storedTransitsOf, transitsEnteredIn } from './transit-cells-repo.js';
@@ -46,11 +47,20 @@ export interface EncounterFilter {
 export function createEventsRepo(db: Db) {
   const voyageCells = createVoyageCellsKeeper(db);
   const visitCells = createVisitCellsKeeper(db);
+  const visitBounds = createVisitBoundsKeeper(db);
   return {
-    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. Without a range (the runner's pass after it writes) the marked visit cells are counted too (decision 161). */
-    sumMarkedVoyageCells: (range?: { from: number; to: number }) => (range ? voyageCells.refresh(range) : visitCells.refresh().then(() => voyageCells.refresh())),
+    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. Without a range (the runner's pass after it writes) the marked visit cells and visit bounds are counted too (decisions 161, 165). */
+    sumMarkedVoyageCells: (range?: { from: number; to: number }) =>
+      range
+        ? voyageCells.refresh(range)
+        : visitCells
+            .refresh()
+            .then(() => visitBounds.refresh())
+            .then(() => voyageCells.refresh()),
     /** Counts the marked visit cells (docs/decisions/161) of the days in [from, to), or of all days; returns how many days. */
     countMarkedVisitCells: (range?: { from: number; to: number }) => visitCells.refresh(range),
+    /** Counts the marked vessels' visit bounds (docs/decisions/165), of all or those marked from an arrival before `before`; returns how many vessels. */
+    countMarkedVisitBounds: (range?: { before: number }) => visitBounds.refresh(range),
 
     /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. The vessels' voyages follow. */
     async upsertCalls(rows: readonly PortCallWrite[], ex: Executor = db): Promise<void> {
@@ -84,7 +94,9 @@ export function createEventsRepo(db: Db) {
           .execute();
       }
       await callDays.write(ex);
-      await refreshVoyages(ex, changedFromOf(rows));
+      const changed = changedFromOf(rows);
+      await markVisitBoundsDirty(ex, changed);
+      await refreshVoyages(ex, changed);
     },
 
     /** Removes calls written while under way that ended as no call (a pass through the port area without a stop). The vessels' voyages follow. */
@@ -97,12 +109,15 @@ export function createEventsRepo(db: Db) {
         callDays.add(removed, -1);
       await callDays.write(ex);
       for (const key of keys) await ex.deleteFrom('port_calls').where('vsl_id', '=', key.vslId).where('arrival', '=', key.arrival).execute();
-      await refreshVoyages(ex, changedFromOf(keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival }))));
+      const changed = changedFromOf(keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival })));
+      await markVisitBoundsDirty(ex, changed);
+      await refreshVoyages(ex, changed);
     },
 
     /** All voyages and the call counts per day written again from all calls (a bulk load that bypassed upsertCalls; docs/decisions/123 and 138). */
     async rebuildVoyages(ex: Executor = db): Promise<number> {
       await rebuildAllCallDays(ex);
+      await markAllVisitBoundsDirty(ex);
       return rebuildAllVoyages(ex);
     },
 
@@ -215,6 +230,7 @@ export function createEventsRepo(db: Db) {
       for (const cell of await callDaysInRange(ex, from, to)) callDays.add(cell, -cell.calls);
       await callDays.write(ex);
       const calls = await ex.deleteFrom('port_calls').where('arrival', '>=', from).where('arrival', '<=', to).executeTakeFirst();
+      await markVisitBoundsDirty(ex, changed);
       await refreshVoyages(ex, changed);
       const encounters = await ex.deleteFrom('encounters').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
       const transitCells = new TransitCellDeltas();

@@ -46,6 +46,7 @@ import * as voyageLaneRuns from './20261129T1200_voyage_lane_runs.js';
 import * as voyageCellsFixedCost from './20261129T1300_voyage_cells_fixed_cost.js';
 import * as transitsStopped from './20261129T1400_transits_stopped.js';
 import * as portVisitCells from './20261129T1600_port_visit_cells.js';
+import * as vesselVisitBounds from './20261129T2200_vessel_visit_bounds.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -99,4 +100,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261129T1300_voyage_cells_fixed_cost': voyageCellsFixedCost,
   '20261129T1400_transits_stopped': transitsStopped,
   '20261129T1600_port_visit_cells': portVisitCells,
+  '20261129T2200_vessel_visit_bounds': vesselVisitBounds,
 };
