@@ -105,7 +105,7 @@ export function createVisitRankRepo(db: Db) {
       const found: RankedVessel[] = [];
       let read = 0;
       let after: { bound: number; vslId: string } | null = null;
-      for (let page = Math.max(2 * limit, 128); ; page = Math.min(2 * page, MAX_PAGE)) {
+      for (let page = 2 * limit + 16; ; page = Math.min(2 * page, MAX_PAGE)) {
         let q = db.selectFrom('vessel_visit_bounds').select(['vsl_id', 'bound']).where('length_days', '=', length).where('week_start', '=', week);
         if (after) {
           const { bound, vslId } = after;
