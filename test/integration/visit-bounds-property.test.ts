@@ -7,6 +7,9 @@ import { createEventsRepo, type PortCallWrite } from '../../src/features/events/
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { BAYTOWN, GALVESTON, HOUSTON, TEXAS_CITY } from '../helpers/houston-ports.js';
 import { prng } from '../helpers/prng.js';
+import { flagsFor } from '../../src/features/vessels/vessel-views.js';
+
+const [SIMULATED] = flagsFor(true);
 
 /**
  * Property test of issue 31 (docs/decisions/165): on random stores (fleets of regular callers with a few busy
@@ -47,7 +50,7 @@ function randomFleet(rand: () => number, vessels: number, seqBase: number): Port
         fixes: 10,
         gaps: 0,
         confidence: 0.9,
-        simulated: 0,
+        simulated: rand() < 0.01 ? 1 : 0,
         updated_at: NOW,
       });
       t = arrival + Math.floor((busy ? 6 + rand() * 20 : 30 + rand() * 70) * HOUR) + 1;
@@ -60,6 +63,7 @@ interface StoredCall {
   vsl_id: string;
   port_id: number;
   arrival: number;
+  simulated: number;
 }
 
 /** Visit rank by vessel as main computed it per request: GROUP BY vessel over the window's calls. */
@@ -87,8 +91,8 @@ function randomWindow(rand: () => number): { from: number; to: number } {
 }
 
 async function storedCalls(): Promise<StoredCall[]> {
-  const rows = await app.bosun.ctx.store.db.selectFrom('port_calls').select(['vsl_id', 'port_id', 'arrival']).execute();
-  return rows.map((r) => ({ vsl_id: r.vsl_id, port_id: Number(r.port_id), arrival: Number(r.arrival) }));
+  const rows = await app.bosun.ctx.store.db.selectFrom('port_calls').select(['vsl_id', 'port_id', 'arrival', 'simulated']).execute();
+  return rows.map((r) => ({ vsl_id: r.vsl_id, port_id: Number(r.port_id), arrival: Number(r.arrival), simulated: Number(r.simulated) }));
 }
 
 async function storedBounds() {
@@ -123,7 +127,9 @@ test('visit rank by vessel read by the kept bounds answers what the GROUP BY ove
       }));
       const expected = referenceByVessel(calls, w, limit);
       assert.deepEqual(items, expected, `${label}: ${window.from} – ${window.to}, limit ${limit}`);
-      assert.equal(answer.data.total_calls, calls.filter((c) => c.arrival >= w.from && c.arrival < w.to).length);
+      const inWindow = calls.filter((c) => c.arrival >= w.from && c.arrival < w.to);
+      assert.equal(answer.data.total_calls, inWindow.length);
+      assert.equal(answer.qualityFlags.includes(SIMULATED!), inWindow.some((c) => c.simulated === 1), `${label}: simulated flag`);
       compared++;
       if (expected.length === limit) deep++;
     }

@@ -91,6 +91,26 @@ export function createVisitRankRepo(db: Db) {
       return portVisitsOf(usable, [...laterCalls, ...edges], w.to);
     },
 
+    /** The calls (and simulated calls) that began in the window: the visit cells' counts of its whole days, its partial days' calls counted in the store. */
+    async callCounts(w: CallWindow): Promise<{ calls: number; simulated: number }> {
+      const { firstDay, endDay } = wholeDaysOf(w);
+      const counted = (from: number, to: number) =>
+        calls({ ...w, from, to })
+          .select((eb) => [eb.fn.countAll<number | string>().as('calls'), eb.fn.sum<number | string | null>('simulated').as('simulated')])
+          .executeTakeFirstOrThrow();
+      const parts: Array<{ calls: number | string | null; simulated: number | string | null }> = firstDay >= endDay ? [await counted(w.from, w.to)] : [await counted(w.from, firstDay), await counted(endDay, w.to)];
+      if (firstDay < endDay) {
+        let query = db
+          .selectFrom('port_visit_cells')
+          .select((eb) => [eb.fn.sum<number | string | null>('calls').as('calls'), eb.fn.sum<number | string | null>('simulated').as('simulated')])
+          .where('arrival_day', '>=', firstDay)
+          .where('arrival_day', '<', endDay);
+        if (w.portId !== null) query = query.where('port_id', '=', w.portId);
+        parts.push(await query.executeTakeFirstOrThrow());
+      }
+      return { calls: parts.reduce((sum, p) => sum + Number(p.calls ?? 0), 0), simulated: parts.reduce((sum, p) => sum + Number(p.simulated ?? 0), 0) };
+    },
+
     /**
      * Vessels by calls, then distinct ports, then vsl_id; with the highest ship type stored with their calls (for
      * vessels the fleet does not know). Over all ports, read by the kept bounds (docs/decisions/165): the vessels
