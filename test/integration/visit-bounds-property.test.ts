@@ -129,7 +129,11 @@ test('visit rank by vessel read by the kept bounds answers what the GROUP BY ove
       assert.deepEqual(items, expected, `${label}: ${window.from} – ${window.to}, limit ${limit}`);
       const inWindow = calls.filter((c) => c.arrival >= w.from && c.arrival < w.to);
       assert.equal(answer.data.total_calls, inWindow.length);
-      assert.equal(answer.qualityFlags.includes(SIMULATED!), inWindow.some((c) => c.simulated === 1), `${label}: simulated flag`);
+      assert.equal(
+        answer.qualityFlags.includes(SIMULATED!),
+        inWindow.some((c) => c.simulated === 1),
+        `${label}: simulated flag`,
+      );
       compared++;
       if (expected.length === limit) deep++;
     }

@@ -32,12 +32,7 @@ export function createVisitRankRepo(db: Db) {
   /** Calls, distinct ports and the highest ship type per vessel of a window's calls. */
   const groupedOf = (query: ReturnType<typeof calls>) =>
     query
-      .select([
-        'vsl_id',
-        (eb) => eb.fn.countAll<number | string>().as('calls'),
-        (eb) => eb.fn.count<number | string>('port_id').distinct().as('ports'),
-        (eb) => eb.fn.max('ship_type').as('ship_type'),
-      ])
+      .select(['vsl_id', (eb) => eb.fn.countAll<number | string>().as('calls'), (eb) => eb.fn.count<number | string>('port_id').distinct().as('ports'), (eb) => eb.fn.max('ship_type').as('ship_type')])
       .groupBy('vsl_id');
   const rankedOf = (r: { vsl_id: string; calls: number | string; ports: number | string; ship_type: number | null }): RankedVessel => ({
     vslId: r.vsl_id,
@@ -98,7 +93,8 @@ export function createVisitRankRepo(db: Db) {
         calls({ ...w, from, to })
           .select((eb) => [eb.fn.countAll<number | string>().as('calls'), eb.fn.sum<number | string | null>('simulated').as('simulated')])
           .executeTakeFirstOrThrow();
-      const parts: Array<{ calls: number | string | null; simulated: number | string | null }> = firstDay >= endDay ? [await counted(w.from, w.to)] : [await counted(w.from, firstDay), await counted(endDay, w.to)];
+      const parts: Array<{ calls: number | string | null; simulated: number | string | null }> =
+        firstDay >= endDay ? [await counted(w.from, w.to)] : [await counted(w.from, firstDay), await counted(endDay, w.to)];
       if (firstDay < endDay) {
         let query = db
           .selectFrom('port_visit_cells')
@@ -132,7 +128,18 @@ export function createVisitRankRepo(db: Db) {
           q = q.where((eb) => eb.or([eb('bound', '<', bound), eb.and([eb('bound', '=', bound), eb('vsl_id', '>', vslId)])]));
         }
         const rows = await q.orderBy('bound', 'desc').orderBy('vsl_id', 'asc').limit(page).execute();
-        const counted = rows.length === 0 ? [] : (await groupedOf(calls(w).where('vsl_id', 'in', rows.map((r) => r.vsl_id))).execute()).map(rankedOf);
+        const counted =
+          rows.length === 0
+            ? []
+            : (
+                await groupedOf(
+                  calls(w).where(
+                    'vsl_id',
+                    'in',
+                    rows.map((r) => r.vsl_id),
+                  ),
+                ).execute()
+              ).map(rankedOf);
         found.push(...counted);
         // the work so far: bounds read and calls counted
         read += rows.length + counted.reduce((sum, v) => sum + v.calls, 0);

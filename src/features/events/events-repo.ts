@@ -43,20 +43,36 @@ export interface EncounterFilter {
   limit: number;
 }
 
-/** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
-export function createEventsRepo(db: Db) {
+/** A write changed these vessels' calls from these arrivals on: their visit bounds are marked (docs/decisions/165) and their voyages written again (decision 123). */
+async function callsChangedFrom(ex: Executor, changed: ReadonlyMap<string, number>): Promise<void> {
+  await markVisitBoundsDirty(ex, changed);
+  await refreshVoyages(ex, changed);
+}
+
+/** The keepers of what the event runner's pass counts after it writes (decisions 149, 161, 165). */
+function createKeepers(db: Db) {
   const voyageCells = createVoyageCellsKeeper(db);
   const visitCells = createVisitCellsKeeper(db);
   const visitBounds = createVisitBoundsKeeper(db);
   return {
+    voyageCells,
+    visitCells,
+    visitBounds,
+    /** The runner's pass: the marked visit cells and visit bounds counted, then the voyage cells summed. */
+    async afterWrites(): Promise<number> {
+      await visitCells.refresh();
+      await visitBounds.refresh();
+      return voyageCells.refresh();
+    },
+  };
+}
+
+/** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
+export function createEventsRepo(db: Db) {
+  const { voyageCells, visitCells, visitBounds, afterWrites } = createKeepers(db);
+  return {
     /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. Without a range (the runner's pass after it writes) the marked visit cells and visit bounds are counted too (decisions 161, 165). */
-    sumMarkedVoyageCells: (range?: { from: number; to: number }) =>
-      range
-        ? voyageCells.refresh(range)
-        : visitCells
-            .refresh()
-            .then(() => visitBounds.refresh())
-            .then(() => voyageCells.refresh()),
+    sumMarkedVoyageCells: (range?: { from: number; to: number }) => (range ? voyageCells.refresh(range) : afterWrites()),
     /** Counts the marked visit cells (docs/decisions/161) of the days in [from, to), or of all days; returns how many days. */
     countMarkedVisitCells: (range?: { from: number; to: number }) => visitCells.refresh(range),
     /** Counts the marked vessels' visit bounds (docs/decisions/165), of all or those marked from an arrival before `before`; returns how many vessels. */
@@ -94,9 +110,7 @@ export function createEventsRepo(db: Db) {
           .execute();
       }
       await callDays.write(ex);
-      const changed = changedFromOf(rows);
-      await markVisitBoundsDirty(ex, changed);
-      await refreshVoyages(ex, changed);
+      await callsChangedFrom(ex, changedFromOf(rows));
     },
 
     /** Removes calls written while under way that ended as no call (a pass through the port area without a stop). The vessels' voyages follow. */
@@ -109,9 +123,7 @@ export function createEventsRepo(db: Db) {
         callDays.add(removed, -1);
       await callDays.write(ex);
       for (const key of keys) await ex.deleteFrom('port_calls').where('vsl_id', '=', key.vslId).where('arrival', '=', key.arrival).execute();
-      const changed = changedFromOf(keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival })));
-      await markVisitBoundsDirty(ex, changed);
-      await refreshVoyages(ex, changed);
+      await callsChangedFrom(ex, changedFromOf(keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival }))));
     },
 
     /** All voyages and the call counts per day written again from all calls (a bulk load that bypassed upsertCalls; docs/decisions/123 and 138). */
@@ -230,8 +242,7 @@ export function createEventsRepo(db: Db) {
       for (const cell of await callDaysInRange(ex, from, to)) callDays.add(cell, -cell.calls);
       await callDays.write(ex);
       const calls = await ex.deleteFrom('port_calls').where('arrival', '>=', from).where('arrival', '<=', to).executeTakeFirst();
-      await markVisitBoundsDirty(ex, changed);
-      await refreshVoyages(ex, changed);
+      await callsChangedFrom(ex, changed);
       const encounters = await ex.deleteFrom('encounters').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
       const transitCells = new TransitCellDeltas();
       for (const removed of await transitsEnteredIn(ex, from, to)) transitCells.add(removed, -1);
