@@ -132,19 +132,23 @@ console.log(
   `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 
-// the event runner's pass after it writes: the voyage cells of the marked days summed (decision 149)
+// the event runner's pass after it writes: the voyage cells of the marked days summed (decision 149), the visit cells and bounds counted (161, 165)
 const summingStarted = performance.now();
 const summedWeeks = await createEventsRepo(bosun.ctx.store.db).sumMarkedVoyageCells();
 const cellCount = await bosun.ctx.store.db
   .selectFrom('voyage_cells')
   .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('exact').as('exact')])
   .executeTakeFirst();
+const visitBoundCount = await bosun.ctx.store.db
+  .selectFrom('vessel_visit_bounds')
+  .select((eb) => eb.fn.countAll().as('n'))
+  .executeTakeFirst();
 const laneCellCount = await bosun.ctx.store.db
   .selectFrom('voyage_lane_cells')
   .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('voyage_list').as('exact')])
   .executeTakeFirst();
 console.log(
-  `voyage cells of ${summedWeeks} weeks summed in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; ${Number(laneCellCount?.n ?? 0)} lane cells, ${Number(laneCellCount?.exact ?? 0)} exact; peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  `voyage cells of ${summedWeeks} weeks summed in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; ${Number(laneCellCount?.n ?? 0)} lane cells, ${Number(laneCellCount?.exact ?? 0)} exact; ${Number(visitBoundCount?.n ?? 0)} visit bounds (decision 165); peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });

@@ -657,6 +657,22 @@ export interface PortVisitCellsDirtyTable {
   version: number;
 }
 
+/** Per vessel, window length and week: the most port calls it began in a window of that length starting in that week (docs/decisions/165). */
+export interface VesselVisitBoundsTable {
+  vsl_id: string;
+  length_days: number;
+  /** Start of the week (ms, weeks as the voyage cells', src/events/voyage-cells.ts). */
+  week_start: number;
+  bound: number;
+}
+
+/** The vessels whose visit bounds are to be counted again from their calls, from `since` (an arrival, ms) on. */
+export interface VesselVisitBoundsDirtyTable {
+  vsl_id: string;
+  since: number;
+  version: number;
+}
+
 export interface TransitCellsTable {
   zone: string;
   direction: string;
@@ -1226,6 +1242,8 @@ export interface Database {
   transit_cells: TransitCellsTable;
   port_visit_cells: PortVisitCellsTable;
   port_visit_cells_dirty: PortVisitCellsDirtyTable;
+  vessel_visit_bounds: VesselVisitBoundsTable;
+  vessel_visit_bounds_dirty: VesselVisitBoundsDirtyTable;
   loitering_events: LoiteringEventsTable;
   ais_gaps: AisGapsTable;
   event_detector_state: EventDetectorStateTable;

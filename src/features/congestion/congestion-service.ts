@@ -113,12 +113,32 @@ export function createCongestionService(deps: {
     ).map((p, i) => ({ ...rankedPort(p.portId, p.visits, i), includes: [] }));
   }
 
-  async function rankedVessels(w: CallWindow, limit: number) {
-    return (await deps.repo.topVessels(w, limit)).map((v, i) => {
+  async function rankedVessels(w: CallWindow, limit: number, windowCalls: number) {
+    return (await deps.repo.topVessels(w, limit, windowCalls)).map((v, i) => {
       const state = correctedVessel(deps.fleet, v.vslId, deps.corrections);
       const vessel = { vsl_id: v.vslId, name: state?.name ?? null, imo: state?.imo ?? null, mmsi: state?.mmsi ?? null, ship_category: shipCategory(state?.shipType ?? v.shipType) };
       return { rank: i + 1, vessel, calls: v.calls, distinct_ports: v.ports };
     });
+  }
+
+  /** Visit rank by port from the visit cells (decision 161). */
+  async function byPort(w: CallWindow, terminals: boolean, limit: number) {
+    const ports = await deps.repo.portVisits(w);
+    const visits = [...ports.values()];
+    return {
+      items: terminals ? rankedPorts(ports, limit) : rolledUpPorts(ports, limit),
+      totalCalls: visits.reduce((sum, p) => sum + p.calls, 0),
+      simulated: visits.some((p) => p.simulated > 0),
+      // distinct vessels and median dwells of a window holding a sketched cell are estimates (decision 161)
+      approximate: visits.some((p) => !p.exact),
+    };
+  }
+
+  /** Visit rank by vessel: over all ports from the vessels' kept bounds (decision 165); the window's calls counted from the visit cells. */
+  async function byVessel(w: CallWindow, limit: number) {
+    const counts = await deps.repo.callCounts(w);
+    if (w.portId === null) await events.visitBoundsUpToDate(w.to);
+    return { items: await rankedVessels(w, limit, counts.calls), totalCalls: counts.calls, simulated: counts.simulated > 0, approximate: false };
   }
 
   return {
@@ -175,13 +195,7 @@ export function createCongestionService(deps: {
       const w = { from, to, portId: port?.port_id ?? null };
       const { firstDay, endDay } = wholeDaysOf(w);
       if (firstDay < endDay) await events.visitCellsUpToDate({ from: firstDay, to: endDay });
-      const ports = await deps.repo.portVisits(w);
-      const items = by === 'port' ? (query.terminals ? rankedPorts(ports, query.limit) : rolledUpPorts(ports, query.limit)) : await rankedVessels(w, query.limit);
-      const visits = [...ports.values()];
-      const totalCalls = visits.reduce((sum, p) => sum + p.calls, 0);
-      const simulated = visits.some((p) => p.simulated > 0);
-      // distinct vessels and median dwells of a window holding a sketched cell are estimates (decision 161)
-      const approximate = by === 'port' && visits.some((p) => !p.exact);
+      const { items, totalCalls, simulated, approximate } = by === 'port' ? await byPort(w, query.terminals === true, query.limit) : await byVessel(w, query.limit);
       const analysed = await events.analysedUpTo();
       return {
         data: { by, from: iso(from), to: iso(to), port: port ? portView(port) : null, items, total_calls: totalCalls, analysed_up_to: isoOrNull(analysed) },

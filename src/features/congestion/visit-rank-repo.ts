@@ -1,8 +1,13 @@
 import { portVisitsOf, type PortVisits, type VisitCall } from '../../events/visit-cells.js';
 import { DAY } from '../../platform/clock.js';
+import { boundLengthFor, byVisitRank, type RankedVessel } from '../../events/visit-bounds.js';
+import { weekStartOf } from '../../events/voyage-cells.js';
 import type { Db } from '../../store/db.js';
 
 /** A window of port calls by arrival: [from, to), optionally at one port. */
+/** Vessels read by bound per page at most (a statement's parameters stay far below SQLite's bound). */
+const MAX_PAGE = 4000;
+
 export interface CallWindow {
   from: number;
   to: number;
@@ -14,8 +19,8 @@ export const wholeDaysOf = (w: { from: number; to: number }) => ({ firstDay: Mat
 
 /**
  * The visit leaderboard: by port from the visit cells kept by the event runner (docs/decisions/161); by vessel
- * counted in the store (docs/decisions/030): GROUP BY over the calls that began in the window, on the
- * `arrival` index (O(calls in the window), decision 161 says why).
+ * from the vessels' kept bounds and their calls in the window (docs/decisions/165), or at one port counted in
+ * the store (docs/decisions/030): GROUP BY over the port's calls that began in the window.
  */
 export function createVisitRankRepo(db: Db) {
   const calls = (w: CallWindow) => {
@@ -23,6 +28,21 @@ export function createVisitRankRepo(db: Db) {
     if (w.portId !== null) query = query.where('port_id', '=', w.portId);
     return query;
   };
+
+  /** Calls, distinct ports and the highest ship type per vessel of a window's calls. */
+  const groupedOf = (query: ReturnType<typeof calls>) =>
+    query
+      .select(['vsl_id', (eb) => eb.fn.countAll<number | string>().as('calls'), (eb) => eb.fn.count<number | string>('port_id').distinct().as('ports'), (eb) => eb.fn.max('ship_type').as('ship_type')])
+      .groupBy('vsl_id');
+  const rankedOf = (r: { vsl_id: string; calls: number | string; ports: number | string; ship_type: number | null }): RankedVessel => ({
+    vslId: r.vsl_id,
+    calls: Number(r.calls),
+    ports: Number(r.ports),
+    shipType: r.ship_type === null ? null : Number(r.ship_type),
+  });
+  /** The top vessels of a window counted in the store over all its calls (O(calls in the window)). */
+  const groupedTop = async (w: CallWindow, limit: number): Promise<RankedVessel[]> =>
+    (await groupedOf(calls(w)).orderBy('calls', 'desc').orderBy('ports', 'desc').orderBy('vsl_id', 'asc').limit(limit).execute()).map(rankedOf);
 
   /** The calls that began in [from, to) (at the port, or at these ports), one by one. */
   const callsBetween = async (from: number, to: number, portIds: readonly number[] | null): Promise<VisitCall[]> => {
@@ -66,22 +86,71 @@ export function createVisitRankRepo(db: Db) {
       return portVisitsOf(usable, [...laterCalls, ...edges], w.to);
     },
 
-    /** Vessels by calls, then distinct ports, then vsl_id; with the highest ship type stored with their calls (for vessels the fleet does not know). */
-    async topVessels(w: CallWindow, limit: number): Promise<Array<{ vslId: string; calls: number; ports: number; shipType: number | null }>> {
-      const rows = await calls(w)
-        .select([
-          'vsl_id',
-          (eb) => eb.fn.countAll<number | string>().as('calls'),
-          (eb) => eb.fn.count<number | string>('port_id').distinct().as('ports'),
-          (eb) => eb.fn.max('ship_type').as('ship_type'),
-        ])
-        .groupBy('vsl_id')
-        .orderBy('calls', 'desc')
-        .orderBy('ports', 'desc')
-        .orderBy('vsl_id', 'asc')
-        .limit(limit)
-        .execute();
-      return rows.map((r) => ({ vslId: r.vsl_id, calls: Number(r.calls), ports: Number(r.ports), shipType: r.ship_type }));
+    /** The calls (and simulated calls) that began in the window: the visit cells' counts of its whole days, its partial days' calls counted in the store. */
+    async callCounts(w: CallWindow): Promise<{ calls: number; simulated: number }> {
+      const { firstDay, endDay } = wholeDaysOf(w);
+      const counted = (from: number, to: number) =>
+        calls({ ...w, from, to })
+          .select((eb) => [eb.fn.countAll<number | string>().as('calls'), eb.fn.sum<number | string | null>('simulated').as('simulated')])
+          .executeTakeFirstOrThrow();
+      const parts: Array<{ calls: number | string | null; simulated: number | string | null }> =
+        firstDay >= endDay ? [await counted(w.from, w.to)] : [await counted(w.from, firstDay), await counted(endDay, w.to)];
+      if (firstDay < endDay) {
+        let query = db
+          .selectFrom('port_visit_cells')
+          .select((eb) => [eb.fn.sum<number | string | null>('calls').as('calls'), eb.fn.sum<number | string | null>('simulated').as('simulated')])
+          .where('arrival_day', '>=', firstDay)
+          .where('arrival_day', '<', endDay);
+        if (w.portId !== null) query = query.where('port_id', '=', w.portId);
+        parts.push(await query.executeTakeFirstOrThrow());
+      }
+      return { calls: parts.reduce((sum, p) => sum + Number(p.calls ?? 0), 0), simulated: parts.reduce((sum, p) => sum + Number(p.simulated ?? 0), 0) };
+    },
+
+    /**
+     * Vessels by calls, then distinct ports, then vsl_id; with the highest ship type stored with their calls (for
+     * vessels the fleet does not know). Over all ports, read by the kept bounds (docs/decisions/165): the vessels
+     * by bound, highest first, a page at a time, each page's calls in the window counted, until the next bound is
+     * under the `limit`-th count found (no vessel left can enter or tie the top). A window the bounds do not
+     * narrow (more calls read than the window holds, `windowCalls`), or at one port, is a GROUP BY over its calls.
+     */
+    async topVessels(w: CallWindow, limit: number, windowCalls: number): Promise<RankedVessel[]> {
+      const length = boundLengthFor(w.to - w.from);
+      if (w.portId !== null || length === null) return groupedTop(w, limit);
+      const week = weekStartOf(w.from);
+      const found: RankedVessel[] = [];
+      let read = 0;
+      let after: { bound: number; vslId: string } | null = null;
+      for (let page = 2 * limit + 16; ; page = Math.min(2 * page, MAX_PAGE)) {
+        let q = db.selectFrom('vessel_visit_bounds').select(['vsl_id', 'bound']).where('length_days', '=', length).where('week_start', '=', week);
+        if (after) {
+          const { bound, vslId } = after;
+          q = q.where((eb) => eb.or([eb('bound', '<', bound), eb.and([eb('bound', '=', bound), eb('vsl_id', '>', vslId)])]));
+        }
+        const rows = await q.orderBy('bound', 'desc').orderBy('vsl_id', 'asc').limit(page).execute();
+        const counted =
+          rows.length === 0
+            ? []
+            : (
+                await groupedOf(
+                  calls(w).where(
+                    'vsl_id',
+                    'in',
+                    rows.map((r) => r.vsl_id),
+                  ),
+                ).execute()
+              ).map(rankedOf);
+        found.push(...counted);
+        // the work so far: bounds read and calls counted
+        read += rows.length + counted.reduce((sum, v) => sum + v.calls, 0);
+        found.sort(byVisitRank);
+        const last = rows[rows.length - 1];
+        if (last === undefined || rows.length < page) break;
+        if (found.length >= limit && Number(last.bound) < found[limit - 1]!.calls) break;
+        if (read > windowCalls) return groupedTop(w, limit);
+        after = { bound: Number(last.bound), vslId: last.vsl_id };
+      }
+      return found.slice(0, limit);
     },
   };
 }

@@ -6,6 +6,7 @@ import type { Insertable } from 'kysely';
 import { createDetectorStateRepo, type DetectorCheckpoint } from './detector-state-repo.js';
 import { createVoyageCellsKeeper } from './voyage-cells-repo.js';
 import { createVisitCellsKeeper } from './visit-cells-repo.js';
+import { createVisitBoundsKeeper, markAllVisitBoundsDirty, markVisitBoundsDirty } from './visit-bounds-repo.js';
 import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
 import { CallDayDeltas, callDaysInRange, rebuildAllCallDays, storedCallsOf } from './call-days-repo.js';
 import { TransitCellDeltas, rebuildAllTransitCells, storedTransitsOf, transitsEnteredIn } from './transit-cells-repo.js';
@@ -42,15 +43,40 @@ export interface EncounterFilter {
   limit: number;
 }
 
-/** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
-export function createEventsRepo(db: Db) {
+/** A write changed these vessels' calls from these arrivals on: their visit bounds are marked (docs/decisions/165) and their voyages written again (decision 123). */
+async function callsChangedFrom(ex: Executor, changed: ReadonlyMap<string, number>): Promise<void> {
+  await markVisitBoundsDirty(ex, changed);
+  await refreshVoyages(ex, changed);
+}
+
+/** The keepers of what the event runner's pass counts after it writes (decisions 149, 161, 165). */
+function createKeepers(db: Db) {
   const voyageCells = createVoyageCellsKeeper(db);
   const visitCells = createVisitCellsKeeper(db);
+  const visitBounds = createVisitBoundsKeeper(db);
   return {
-    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. Without a range (the runner's pass after it writes) the marked visit cells are counted too (decision 161). */
-    sumMarkedVoyageCells: (range?: { from: number; to: number }) => (range ? voyageCells.refresh(range) : visitCells.refresh().then(() => voyageCells.refresh())),
+    voyageCells,
+    visitCells,
+    visitBounds,
+    /** The runner's pass: the marked visit cells and visit bounds counted, then the voyage cells summed. */
+    async afterWrites(): Promise<number> {
+      await visitCells.refresh();
+      await visitBounds.refresh();
+      return voyageCells.refresh();
+    },
+  };
+}
+
+/** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
+export function createEventsRepo(db: Db) {
+  const { voyageCells, visitCells, visitBounds, afterWrites } = createKeepers(db);
+  return {
+    /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. Without a range (the runner's pass after it writes) the marked visit cells and visit bounds are counted too (decisions 161, 165). */
+    sumMarkedVoyageCells: (range?: { from: number; to: number }) => (range ? voyageCells.refresh(range) : afterWrites()),
     /** Counts the marked visit cells (docs/decisions/161) of the days in [from, to), or of all days; returns how many days. */
     countMarkedVisitCells: (range?: { from: number; to: number }) => visitCells.refresh(range),
+    /** Counts the marked vessels' visit bounds (docs/decisions/165), of all or those marked from an arrival before `before`; returns how many vessels. */
+    countMarkedVisitBounds: (range?: { before: number }) => visitBounds.refresh(range),
 
     /** Inserts calls or replaces them (same vessel and arrival): an ongoing call is rewritten until it ends. The vessels' voyages follow. */
     async upsertCalls(rows: readonly PortCallWrite[], ex: Executor = db): Promise<void> {
@@ -84,7 +110,7 @@ export function createEventsRepo(db: Db) {
           .execute();
       }
       await callDays.write(ex);
-      await refreshVoyages(ex, changedFromOf(rows));
+      await callsChangedFrom(ex, changedFromOf(rows));
     },
 
     /** Removes calls written while under way that ended as no call (a pass through the port area without a stop). The vessels' voyages follow. */
@@ -97,12 +123,13 @@ export function createEventsRepo(db: Db) {
         callDays.add(removed, -1);
       await callDays.write(ex);
       for (const key of keys) await ex.deleteFrom('port_calls').where('vsl_id', '=', key.vslId).where('arrival', '=', key.arrival).execute();
-      await refreshVoyages(ex, changedFromOf(keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival }))));
+      await callsChangedFrom(ex, changedFromOf(keys.map((k) => ({ vsl_id: k.vslId, arrival: k.arrival }))));
     },
 
     /** All voyages and the call counts per day written again from all calls (a bulk load that bypassed upsertCalls; docs/decisions/123 and 138). */
     async rebuildVoyages(ex: Executor = db): Promise<number> {
       await rebuildAllCallDays(ex);
+      await markAllVisitBoundsDirty(ex);
       return rebuildAllVoyages(ex);
     },
 
@@ -215,7 +242,7 @@ export function createEventsRepo(db: Db) {
       for (const cell of await callDaysInRange(ex, from, to)) callDays.add(cell, -cell.calls);
       await callDays.write(ex);
       const calls = await ex.deleteFrom('port_calls').where('arrival', '>=', from).where('arrival', '<=', to).executeTakeFirst();
-      await refreshVoyages(ex, changed);
+      await callsChangedFrom(ex, changed);
       const encounters = await ex.deleteFrom('encounters').where('start_at', '>=', from).where('start_at', '<=', to).executeTakeFirst();
       const transitCells = new TransitCellDeltas();
       for (const removed of await transitsEnteredIn(ex, from, to)) transitCells.add(removed, -1);

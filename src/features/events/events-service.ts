@@ -36,6 +36,8 @@ export function createEventsService(deps: { repo: EventsRepo; runner: EventRunne
     voyageCellsUpToDate: (range: { from: number; to: number }) => deps.repo.sumMarkedVoyageCells(range),
     /** Counts the marked visit cells of the days in [from, to) again before a visit-rank read of them (docs/decisions/161). */
     visitCellsUpToDate: (range: { from: number; to: number }) => deps.repo.countMarkedVisitCells(range),
+    /** Counts the visit bounds of the vessels whose calls changed before `before` again, before a visit-rank read by vessel of a window ending there (docs/decisions/165). */
+    visitBoundsUpToDate: (before: number) => deps.repo.countMarkedVisitBounds({ before }),
 
     /**
      * The latest moment a caller's analysis may use (docs/decisions/029-event-visibility.md): now for

@@ -48,6 +48,7 @@ import * as transitsStopped from './20261129T1400_transits_stopped.js';
 import * as portVisitCells from './20261129T1600_port_visit_cells.js';
 import * as voyageWindowCells from './20261129T2000_voyage_window_cells.js';
 import * as voyageCellRuns from './20261129T2100_voyage_cell_runs.js';
+import * as vesselVisitBounds from './20261129T2200_vessel_visit_bounds.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -103,4 +104,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261129T1600_port_visit_cells': portVisitCells,
   '20261129T2000_voyage_window_cells': voyageWindowCells,
   '20261129T2100_voyage_cell_runs': voyageCellRuns,
+  '20261129T2200_vessel_visit_bounds': vesselVisitBounds,
 };

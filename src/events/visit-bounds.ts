@@ -1,0 +1,82 @@
+import { DAY } from '../platform/clock.js';
+import { WEEK, weekStartOf } from './voyage-cells.js';
+
+/**
+ * Visit rank by vessel read from kept bounds (docs/decisions/165). The calls a vessel began in a window
+ * [from, to) of at most `length_days` days are at most its bound for the week holding `from`: the most calls
+ * it began in any span of that length starting in that week. Read by bound, highest first, the vessels whose
+ * bound is under the k-th best exact count so far cannot enter the top k, so a ranking reads its candidates'
+ * calls only (a threshold algorithm), and stays exact.
+ */
+
+/** The window lengths bounds are kept for: a window uses the shortest length at least its own. */
+export const BOUND_LENGTHS_DAYS = [7, 30] as const;
+
+/** The bounds of one vessel in one week (the table's row). */
+export interface VisitBoundRow {
+  vsl_id: string;
+  length_days: number;
+  week_start: number;
+  bound: number;
+}
+
+/** The kept length whose bounds hold a window of this many ms; null when it is longer than all. */
+export function boundLengthFor(windowMs: number): number | null {
+  return BOUND_LENGTHS_DAYS.find((days) => days * DAY >= windowMs) ?? null;
+}
+
+/** The first week whose bounds an arrival at `t` can change (a week's bounds count arrivals in [week, week + WEEK + length)). */
+export function firstWeekTouchedBy(t: number): number {
+  const longest = BOUND_LENGTHS_DAYS[BOUND_LENGTHS_DAYS.length - 1]! * DAY;
+  return weekStartOf(t - WEEK - longest) + WEEK;
+}
+
+/** The count of sorted values in [lo, hi). */
+function countIn(sorted: readonly number[], lo: number, hi: number): number {
+  return lowerBound(sorted, hi) - lowerBound(sorted, lo);
+}
+
+function lowerBound(sorted: readonly number[], x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The bounds of one vessel for the weeks from `fromWeek` on, from its arrivals (all those at or after
+ * `fromWeek`, any order): per kept length and week, the most arrivals in [s, s + length) for a start s in
+ * the week (ms). The best start is an arrival in the week or the week's last ms. Weeks with no such arrival
+ * have no row (bound 0).
+ */
+export function visitBoundsOf(vslId: string, arrivals: readonly number[], fromWeek: number): VisitBoundRow[] {
+  const sorted = arrivals.filter((a) => a >= fromWeek).sort((a, b) => a - b);
+  const rows: VisitBoundRow[] = [];
+  for (const days of BOUND_LENGTHS_DAYS) {
+    const length = days * DAY;
+    const weeks = new Set<number>();
+    // the weeks w with an arrival in [w, w + WEEK + length)
+    for (const a of sorted) for (let w = weekStartOf(a); w > a - WEEK - length && w >= fromWeek; w -= WEEK) weeks.add(w);
+    for (const w of [...weeks].sort((a, b) => a - b)) {
+      let bound = countIn(sorted, w + WEEK - 1, w + WEEK - 1 + length);
+      for (let i = lowerBound(sorted, w); i < sorted.length && sorted[i]! < w + WEEK; i++) bound = Math.max(bound, countIn(sorted, sorted[i]!, sorted[i]! + length));
+      if (bound > 0) rows.push({ vsl_id: vslId, length_days: days, week_start: w, bound });
+    }
+  }
+  return rows;
+}
+
+/** A ranked vessel: calls in the window, distinct ports, and the highest ship type stored with its calls. */
+export interface RankedVessel {
+  vslId: string;
+  calls: number;
+  ports: number;
+  shipType: number | null;
+}
+
+/** The visit rank's order: calls, then distinct ports, then vsl_id (as the store's GROUP BY orders them). */
+export const byVisitRank = (a: RankedVessel, b: RankedVessel): number => b.calls - a.calls || b.ports - a.ports || (a.vslId < b.vslId ? -1 : a.vslId > b.vslId ? 1 : 0);
