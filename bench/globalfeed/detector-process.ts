@@ -9,7 +9,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createBosun } from '../../src/app/create.js';
-import { ManualClock } from '../../src/platform/clock.js';
+import type { Clock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import { startCpuCount, type CpuCost } from './cpu-cost.js';
@@ -21,7 +21,15 @@ export type DetectorReply =
 const [end, followEveryMs] = process.argv.slice(2).map(Number) as [number, number];
 const env: Record<string, string> = { LOG_LEVEL: 'silent', BOSUN_FEEDS: 'none', PORT: '0', BOSUN_TELEMETRY: 'false' };
 for (const key of ['DATABASE_URL', 'BOSUN_PG_SCHEMA', 'BOSUN_DATA_DIR']) if (process.env[key]) env[key] = process.env[key]!;
-const bosun = await createBosun(loadConfig(env), { clock: new ManualClock(end) });
+/**
+ * The end of the simulated day, moving on with the wall clock: the runner's follow budget (1 s), its checkpoint
+ * every 30 s and its lease are wall-clock times, as in a serving process. A clock that stood still made one
+ * follow run from the first batch to the last, never checkpointing (the whole-day run of decision 166: the
+ * detector's heap grew to 4 GB and it fell behind).
+ */
+const startedAt = Date.now();
+const movingClock: Clock = { now: () => end + (Date.now() - startedAt) };
+const bosun = await createBosun(loadConfig(env), { clock: movingClock });
 const runner = bosun.ctx.services.events.runner;
 const send = (reply: DetectorReply) => process.send!(reply);
 const countOf = async (table: 'port_calls' | 'voyages') =>
