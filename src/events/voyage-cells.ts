@@ -161,9 +161,8 @@ function listOf(cell: VoyageLaneCellRow): LaneCellVoyages {
   return list;
 }
 
-/** One lane's cells merged (mergeLaneCells). */
-function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly VoyageLaneCellRow[]): VoyageLaneCellRow {
-  const merged: VoyageLaneCellRow = { ...parts[0]!, period_start: periodStart, period_days: periodDays, voyage_list: null, vessel_registers: null, hours_buckets: null };
+/** The counts and bounds of the parts after the first added into `merged` (a copy of the first). */
+function addBoundsOfParts(merged: CellBounds, parts: readonly CellBounds[]): void {
   for (let i = 1; i < parts.length; i++) {
     const part = parts[i]!;
     merged.voyages += part.voyages;
@@ -172,6 +171,13 @@ function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly
     merged.min_from_arrival = Math.min(merged.min_from_arrival, part.min_from_arrival);
     merged.min_duration_ms = Math.min(merged.min_duration_ms, part.min_duration_ms);
   }
+}
+type CellBounds = Pick<VoyageCellRow, 'voyages' | 'simulated' | 'max_arrival' | 'min_from_arrival' | 'min_duration_ms'>;
+
+/** One lane's cells merged (mergeLaneCells). */
+function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly VoyageLaneCellRow[]): VoyageLaneCellRow {
+  const merged: VoyageLaneCellRow = { ...parts[0]!, period_start: periodStart, period_days: periodDays, voyage_list: null, vessel_registers: null, hours_buckets: null };
+  addBoundsOfParts(merged, parts);
   if (parts.length === 1 && parts[0]!.voyage_list !== null) return { ...merged, voyage_list: parts[0]!.voyage_list };
   if (merged.voyages <= EXACT_VOYAGES_PER_LANE_CELL) {
     const lists = parts.map(listOf);
@@ -268,14 +274,7 @@ function exactFactsOf(cell: VoyageCellRow): ExactFacts {
  */
 export function mergeCategoryParts(periodStart: number, periodDays: number, parts: readonly VoyageCellRow[]): VoyageCellRow {
   const merged: VoyageCellRow = { ...parts[0]!, period_start: periodStart, period_days: periodDays };
-  for (let i = 1; i < parts.length; i++) {
-    const part = parts[i]!;
-    merged.voyages += part.voyages;
-    merged.simulated += part.simulated;
-    merged.max_arrival = Math.max(merged.max_arrival, part.max_arrival);
-    merged.min_from_arrival = Math.min(merged.min_from_arrival, part.min_from_arrival);
-    merged.min_duration_ms = Math.min(merged.min_duration_ms, part.min_duration_ms);
-  }
+  addBoundsOfParts(merged, parts);
   if (parts.every((p) => Number(p.exact) === 1)) return { ...merged, exact: 1, facts: parts.length === 1 ? parts[0]!.facts : JSON.stringify(parts.flatMap(exactFactsOf)), vessel_registers: null };
   const vessels = VesselSketch.ofRegisters(new Uint8Array(HLL_REGISTERS));
   const hours = HoursSketch.ofBuckets([]);
