@@ -104,7 +104,7 @@ export async function openStore(database: Config['database'], options: StoreOpti
   const pool = new pg.Pool({
     connectionString: database.url,
     max: 10,
-    options: schema !== 'public' ? `-c search_path=${schema}` : undefined,
+    options: postgresSessionOptions(schema),
     application_name: postgresApplicationName(schema),
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
   });
@@ -119,6 +119,17 @@ export async function openStore(database: Config['database'], options: StoreOpti
     describe: () => ({ dialect: 'postgres', location: `${redacted} (schema ${schema})` }),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Every Bosun session runs without JIT compilation and without parallel workers (docs/decisions/173): its
+ * reads are keyed and bounded (a window of seqs, one vessel's track, a day's cells), and a plan that wants
+ * either is a plan built on missing statistics — a new day's positions partition before its first ANALYZE
+ * (autovacuum off, or not yet run) is costed as millions of rows, and the detector's 5,000-row read then paid a
+ * JIT compile and two workers' start, 1.5–2.5 s a batch under load, and fell behind the feed.
+ */
+export function postgresSessionOptions(schema: string): string {
+  return ['-c jit=off', '-c max_parallel_workers_per_gather=0', ...(schema !== 'public' ? [`-c search_path=${schema}`] : [])].join(' ');
 }
 
 /** How long a request waits for a new PostgreSQL connection before it answers 503. */
