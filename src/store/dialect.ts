@@ -30,6 +30,14 @@ export interface DialectHelpers {
    */
   transactionLock(key: string): RawBuilder<unknown> | null;
   /**
+   * The statement that lets a transaction of derived rows commit without waiting for its WAL to reach disk, or
+   * null where a commit does not wait on its own (SQLite). On PostgreSQL `set local synchronous_commit = off`:
+   * a crash loses at most the last commits of that kind, never part of one, and never one that an earlier
+   * synchronous commit follows (the WAL is one sequence) — for the event runner, whose checkpoint comes after
+   * the events it covers, a lost tail is written again from the positions (docs/decisions/174).
+   */
+  derivedCommit(): RawBuilder<unknown> | null;
+  /**
    * `copy table (columns) from stdin` in COPY's binary format with `rows` as its data, each column's values
    * encoded for its type (`columns`: name and type, in the rows' order; numbers cross as bytes, not text, on
    * both sides: docs/decisions/151), or null where the dialect has no COPY (SQLite). Runs on whatever
@@ -63,6 +71,9 @@ export function dialectHelpers(name: DialectName): DialectHelpers {
     },
     transactionLock(key) {
       return name === 'sqlite' ? null : sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`;
+    },
+    derivedCommit() {
+      return name === 'sqlite' ? null : sql`set local synchronous_commit = off`;
     },
     copyIn(table, columns, rows) {
       if (name === 'sqlite') return null;

@@ -3,6 +3,7 @@ import test from 'node:test';
 import { HOUR } from '../../src/platform/clock.js';
 import { createEventRunner } from '../../src/features/events/event-runner.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { writeTogetherIn } from '../../src/features/events/event-writes.js';
 import { readPortTableFile } from '../../src/features/ports/port-table-file.js';
 import { createFleetReads } from '../../src/fleet/fleet-reads.js';
 import type { PositionReport } from '../../src/fleet/types.js';
@@ -21,6 +22,7 @@ async function ingestAll(app: TestApp, reports: PositionReport[]): Promise<void>
 const runnerFor = (app: TestApp, owner: string) =>
   createEventRunner({
     repo: createEventsRepo(app.bosun.ctx.store.db),
+    together: writeTogetherIn(app.bosun.ctx.store),
     fleetReads: createFleetReads(app.bosun.ctx.store.db),
     ports: () => ports,
     clock: app.clock,
@@ -121,6 +123,7 @@ test('a port table update reaches detection without a restart: a port added to t
     let table: typeof ports = withoutPapeete;
     const runner = createEventRunner({
       repo: createEventsRepo(app.bosun.ctx.store.db),
+      together: writeTogetherIn(app.bosun.ctx.store),
       fleetReads: createFleetReads(app.bosun.ctx.store.db),
       ports: () => table,
       clock: app.clock,
@@ -172,4 +175,33 @@ test('loitering and AIS gaps on the same runner: a restart in the middle of a lo
     assert.deepEqual([report.deleted.loitering, report.deleted.gaps, report.written.loitering, report.written.gaps], [1, 1, 1, 1]);
     const rebuilt = await read();
     assert.deepEqual(rebuilt, live);
+  }));
+
+test('a batch’s events are written together or not at all: a write failing midway leaves none of them, and the next holder writes them once', () =>
+  withApp(async (app) => {
+    await ingestAll(app, papeeteCall(244000031, T0));
+    const repo = createEventsRepo(app.bosun.ctx.store.db);
+    const failing = createEventRunner({
+      // the call is written first in a batch's transaction, the gaps last
+      repo: {
+        ...repo,
+        upsertGaps: () => Promise.reject(new Error('disk full')),
+      },
+      together: writeTogetherIn(app.bosun.ctx.store),
+      fleetReads: createFleetReads(app.bosun.ctx.store.db),
+      ports: () => ports,
+      clock: app.clock,
+      owner: 'process-a',
+      batchSize: 10_000,
+    });
+    await assert.rejects(failing.catchUp(), /disk full/);
+    assert.deepEqual(await repo.callsAtPort(PAPEETE.port_id, T0, T0 + 2 * 24 * HOUR), [], 'the call written before the failure was rolled back with it');
+    assert.equal(failing.status().cursorSeq, 0, 'the cursor stays before the batch');
+
+    app.clock.advance(61_000);
+    const next = runnerFor(app, 'process-b');
+    assert.ok((await next.catchUp()) > 0);
+    const calls = await repo.callsAtPort(PAPEETE.port_id, T0, T0 + 2 * 24 * HOUR);
+    assert.equal(calls.length, 1);
+    assert.notEqual(calls[0]!.departure, null);
   }));

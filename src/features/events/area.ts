@@ -5,6 +5,7 @@ import { defineArea } from '../kit/define-area.js';
 import type { PortsService } from '../ports/ports-service.js';
 import { createEventRunner } from './event-runner.js';
 import { createEventsRepo } from './events-repo.js';
+import { writeTogetherIn } from './event-writes.js';
 import { createEventsService } from './events-service.js';
 import { createPortAreasRepo } from './port-areas-repo.js';
 import { createPortAreasService } from './port-areas-service.js';
@@ -21,6 +22,7 @@ export const eventsArea = defineArea({
     const portAreasRepo = createPortAreasRepo(store.db);
     const eventRunner = createEventRunner({
       repo: eventsRepo,
+      together: writeTogetherIn(store),
       fleetReads,
       ports: () => ports.table(),
       areas: { version: () => portAreasRepo.version(), load: () => portAreas.load() },

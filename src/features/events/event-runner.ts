@@ -6,13 +6,15 @@ import { jsonText, parseJson } from '../../store/dialect.js';
 import type { PortRecord } from '../ports/port-table.js';
 import { createEventDetection, emptyDetectionState, noEvents, vesselsInPort, type DetectionState, type EventDetection } from './event-detection.js';
 import type { EventsRepo } from './events-repo.js';
-import { callRow, fixOf, writeEvents, type EventSink } from './event-writes.js';
+import { callRow, fixOf, writeEvents, type EventSink, type WriteTogether } from './event-writes.js';
 
 /** The checkpoint row of the live detector. */
 export const LIVE_DETECTOR = 'events';
 
 export interface EventRunnerDeps {
   repo: EventsRepo;
+  /** Runs one batch's writes as one transaction (`writeTogetherIn(store)`). */
+  together: WriteTogether;
   fleetReads: Pick<FleetReads, 'headSeq' | 'usableForDetectionAfter' | 'usableByTime' | 'shipTypes'>;
   /** The current port table (read on first use). */
   ports: () => readonly PortRecord[];
@@ -128,7 +130,7 @@ export function createEventRunner(deps: EventRunnerDeps) {
   /** Calls completed since the last checkpoint ("vessel|arrival"): rewritten with their departure, not to be removed. */
   const endedAsCall = new Set<string>();
   let running: Promise<unknown> = Promise.resolve();
-  const sink: EventSink = { repo: deps.repo, shipTypes: (vslIds) => deps.fleetReads.shipTypes(vslIds) };
+  const sink: EventSink = { repo: deps.repo, shipTypes: (vslIds) => deps.fleetReads.shipTypes(vslIds), together: deps.together };
 
   /** Writes (or rewrites) the calls under way of the given vessels; removes written ones that ended as no call. */
   async function writeOngoing(current: DetectionState, vessels: Iterable<string>, endedAsCall: ReadonlySet<string>, now: number, keep: (start: number) => boolean = () => true): Promise<number> {
@@ -147,10 +149,16 @@ export function createEventRunner(deps: EventRunnerDeps) {
         current.written[vslId] = call.arrival;
       }
     }
-    if (gone.length > 0) await deps.repo.deleteCalls(gone);
-    if (rows.length === 0) return 0;
-    const types = await deps.fleetReads.shipTypes([...new Set(rows.map((r) => r.vslId))]);
-    await deps.repo.upsertCalls(rows.map(({ vslId, call }) => callRow(vslId, call, types.get(vslId) ?? null, current.simulated[vslId] ?? false, current.calls[vslId]?.last?.t ?? call.arrival, now)));
+    if (gone.length === 0 && rows.length === 0) return 0;
+    const types = rows.length > 0 ? await deps.fleetReads.shipTypes([...new Set(rows.map((r) => r.vslId))]) : new Map<string, number | null>();
+    await deps.together(async (ex) => {
+      if (gone.length > 0) await deps.repo.deleteCalls(gone, ex);
+      if (rows.length > 0)
+        await deps.repo.upsertCalls(
+          rows.map(({ vslId, call }) => callRow(vslId, call, types.get(vslId) ?? null, current.simulated[vslId] ?? false, current.calls[vslId]?.last?.t ?? call.arrival, now)),
+          ex,
+        );
+    });
     return rows.length;
   }
 

@@ -1,6 +1,8 @@
 import type { PortCall } from '../../events/port-calls.js';
 import type { DetectionPositionRow, FleetReads } from '../../fleet/fleet-reads.js';
+import type { Store } from '../../store/db.js';
 import { jsonText } from '../../store/dialect.js';
+import type { Executor } from '../../store/transaction.js';
 import type { DetectedEvents, DetectionFix } from './event-detection.js';
 import type { AisGapWrite, EncounterWrite, EventsRepo, LoiteringWrite, PortCallWrite, TransitWrite } from './events-repo.js';
 
@@ -9,10 +11,27 @@ import type { AisGapWrite, EncounterWrite, EventsRepo, LoiteringWrite, PortCallW
  * row the events repository stores, and the writing of a batch of found events.
  */
 
-/** Where found events go: the events repository, with the fleet's ship types for the port calls. */
+/**
+ * Where found events go: the events repository, with the fleet's ship types for the port calls, and `together`,
+ * which runs one batch's writes as one transaction (one commit, not one per statement: the detector following a
+ * feed on PostgreSQL spent most of its time waiting on a WAL flush per statement, docs/decisions/174).
+ */
 export interface EventSink {
   repo: EventsRepo;
   shipTypes: FleetReads['shipTypes'];
+  together: WriteTogether;
+}
+
+/** Runs `write` as one transaction of derived rows (src/store/dialect.ts `derivedCommit`). */
+export type WriteTogether = (write: (ex: Executor) => Promise<void>) => Promise<void>;
+
+/** One transaction, without lock keys (the detector's lease already makes its process the one writer), committing as derived rows. */
+export function writeTogetherIn(store: Pick<Store, 'transaction' | 'dialect'>): WriteTogether {
+  return (write) =>
+    store.transaction([], async (trx) => {
+      await store.dialect.derivedCommit()?.execute(trx);
+      await write(trx);
+    });
 }
 
 export const fixOf = (row: DetectionPositionRow): DetectionFix => ({
@@ -137,10 +156,28 @@ export async function writeEvents(
   const loitering = found.loitering.filter((l) => keep(l.start));
   const gaps = found.gaps.filter((g) => keep(g.start));
   const types = calls.length > 0 ? await sink.shipTypes([...new Set(calls.map((c) => c.vslId))]) : new Map<string, number | null>();
-  await sink.repo.upsertCalls(calls.map((c) => callRow(c.vslId, c, types.get(c.vslId) ?? null, c.simulated, c.departure ?? c.arrival, now)));
-  await sink.repo.upsertEncounters(encounters.map((e) => encounterWrite(e, now)));
-  await sink.repo.upsertTransits(transits.map((t) => transitWrite(t, now)));
-  await sink.repo.upsertLoitering(loitering.map((l) => loiteringWrite(l, now)));
-  await sink.repo.upsertGaps(gaps.map((g) => gapWrite(g, now)));
+  if (calls.length + encounters.length + transits.length + loitering.length + gaps.length > 0)
+    await sink.together(async (ex) => {
+      await sink.repo.upsertCalls(
+        calls.map((c) => callRow(c.vslId, c, types.get(c.vslId) ?? null, c.simulated, c.departure ?? c.arrival, now)),
+        ex,
+      );
+      await sink.repo.upsertEncounters(
+        encounters.map((e) => encounterWrite(e, now)),
+        ex,
+      );
+      await sink.repo.upsertTransits(
+        transits.map((t) => transitWrite(t, now)),
+        ex,
+      );
+      await sink.repo.upsertLoitering(
+        loitering.map((l) => loiteringWrite(l, now)),
+        ex,
+      );
+      await sink.repo.upsertGaps(
+        gaps.map((g) => gapWrite(g, now)),
+        ex,
+      );
+    });
   return { calls: calls.length, encounters: encounters.length, transits: transits.length, loitering: loitering.length, gaps: gaps.length };
 }
