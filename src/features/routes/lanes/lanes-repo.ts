@@ -232,19 +232,7 @@ export function createLanesRepo(db: Db) {
     const laneCellsIn = (periodDays: number, from: number, to: number, lane?: { from: number; to: number }) => {
       let q = db
         .selectFrom('voyage_lane_cells')
-        .select([
-          'period_start',
-          'period_days',
-          'from_port',
-          'to_port',
-          'voyages',
-          'simulated',
-          'max_arrival',
-          'min_from_arrival',
-          'min_duration_ms',
-          'voyage_list',
-          'hours_buckets',
-        ])
+        .select(['period_start', 'period_days', 'from_port', 'to_port', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'voyage_list', 'hours_buckets'])
         .$if(withVessels, (qb) => qb.select('vessel_registers'))
         .where('period_start', '>=', from)
         .where('period_start', '<', to)
@@ -380,9 +368,7 @@ export function createLanesRepo(db: Db) {
      */
     async laneParts(w: WindowSpan, f: LanesFilter, read: { countsOnly?: boolean } = {}): Promise<LaneParts[]> {
       wholeDays(w);
-      return f.shipTypes === null
-        ? laneCellParts(w, f, w, !read.countsOnly)
-        : categoryCellParts(db, repo.voyagesForWindow, w, f, [], true, read.countsOnly ? Infinity : -Infinity);
+      return f.shipTypes === null ? laneCellParts(w, f, w, !read.countsOnly) : categoryCellParts(db, repo.voyagesForWindow, w, f, [], true, read.countsOnly ? Infinity : -Infinity);
     },
 
     /**
@@ -407,11 +393,7 @@ export function createLanesRepo(db: Db) {
      * `vesselsFrom` (w.since or one of the boundaries): only the approximate parts that departed from then on have
      * their vessels (docs/decisions/168: lane-trends shows the vessels of its current weeks only).
      */
-    async datedLaneParts(
-      w: WindowSpan,
-      f: LanesFilter,
-      split: { boundaries?: readonly number[]; byCategory?: boolean; countsOnly?: boolean; vesselsFrom?: number } = {},
-    ): Promise<DatedLaneParts[]> {
+    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean; countsOnly?: boolean; vesselsFrom?: number } = {}): Promise<DatedLaneParts[]> {
       wholeDays(w);
       const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
