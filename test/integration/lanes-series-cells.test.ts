@@ -4,6 +4,8 @@ import type { Caller } from '../../src/access/principals.js';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
 import { EXACT_VOYAGES_PER_DAY } from '../../src/events/voyage-cells.js';
+import { createLanesRepo } from '../../src/features/routes/lanes/lanes-repo.js';
+import type { LaneParts } from '../../src/features/routes/lanes/lane-stats.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 
 /**
@@ -129,4 +131,37 @@ test('a lane of one day beyond the exact cell size: the series answers count it 
   );
   assert.ok(nearVessels(seasons.data.sample.vessels), `vessels ${seasons.data.sample.vessels}`);
   assert.ok(seasons.qualityFlags.includes(APPROXIMATE));
+});
+
+test('the registers of an approximate cell are read only where the answer shows vessels (docs/decisions/168): the same voyages, no vessels elsewhere', async () => {
+  // the store of the test above: one lane-day of sketches, ten days before NOW
+  const repo = createLanesRepo(app.bosun.ctx.store.db);
+  const until = Math.floor(NOW / DAY) * DAY;
+  const w = { since: until - 28 * DAY, until, lookbackMs: 30 * DAY };
+  const split = { boundaries: [until - 7 * DAY], byCategory: false };
+  const voyagesOf = (parts: readonly LaneParts[]) => sum(parts.flatMap((p) => p.approximate.map((a) => a.voyages)));
+  const vesselsOf = (parts: readonly LaneParts[]) => sum(parts.flatMap((p) => p.approximate.map((a) => a.vessels.count())));
+
+  const all = await repo.datedLaneParts(w, { shipTypes: null }, split);
+  assert.equal(voyagesOf(all), VESSELS);
+  assert.ok(nearVessels(vesselsOf(all)), `vessels ${vesselsOf(all)}`);
+  // the voyages departed before the boundary: counted, their vessels not read
+  const later = await repo.datedLaneParts(w, { shipTypes: null }, { ...split, vesselsFrom: until - 7 * DAY });
+  assert.equal(voyagesOf(later), VESSELS);
+  assert.equal(vesselsOf(later), 0);
+  const earlier = await repo.datedLaneParts(w, { shipTypes: null }, { boundaries: [until - 14 * DAY], byCategory: false, vesselsFrom: until - 14 * DAY });
+  assert.ok(nearVessels(vesselsOf(earlier)), `vessels ${vesselsOf(earlier)}`);
+  await assert.rejects(repo.datedLaneParts(w, { shipTypes: null }, { ...split, vesselsFrom: until - 3 * DAY }), /boundary/);
+
+  // the lane cells: the same voyages and hours with or without their registers
+  const withVessels = await repo.laneParts(w, { shipTypes: null });
+  const countsOnly = await repo.laneParts(w, { shipTypes: null }, { countsOnly: true });
+  assert.equal(voyagesOf(countsOnly), voyagesOf(withVessels));
+  assert.equal(voyagesOf(countsOnly), VESSELS);
+  assert.ok(nearVessels(vesselsOf(withVessels)), `vessels ${vesselsOf(withVessels)}`);
+  assert.equal(vesselsOf(countsOnly), 0);
+  assert.deepEqual(
+    countsOnly.flatMap((p) => p.approximate.map((a) => a.hours.median())),
+    withVessels.flatMap((p) => p.approximate.map((a) => a.hours.median())),
+  );
 });

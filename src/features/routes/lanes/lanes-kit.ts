@@ -71,6 +71,9 @@ export function createLanesKit(deps: LanesDeps) {
     const b = portRecord(to);
     return a && b && a.lat !== null && a.lon !== null && b.lat !== null && b.lon !== null ? distanceNm(a.lat, a.lon, b.lat, b.lon) : null;
   };
+  /** No ship type nor port asked for: the window cells hold the answer's vessels (docs/decisions/163). */
+  const everyLane = (shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'>) =>
+    shipType === undefined && scope.from === undefined && scope.to === undefined && scope.touching === undefined;
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
   /** The facts of one answer from what `read` reads of the window's cells, summed as `partsOf` gives its lanes' parts. */
   const factsOfWindow = async <R>(
@@ -88,8 +91,7 @@ export function createLanesKit(deps: LanesDeps) {
       deps.repo.firstArrival(),
     ]);
     const { lanes, leftOut, approximate } = sumLanes(partsOf(got), greatCircleNm);
-    const everyLane = shipType === undefined && scope.from === undefined && scope.to === undefined && scope.touching === undefined;
-    const windowVessels = approximate && everyLane ? (await deps.repo.windowVessels(span(window))).count() : undefined;
+    const windowVessels = approximate && everyLane(shipType, scope) ? (await deps.repo.windowVessels(span(window))).count() : undefined;
     return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate, windowVessels }, read: got };
   };
   const lanesOfWindow = async <P extends LaneParts>(
@@ -138,19 +140,34 @@ export function createLanesKit(deps: LanesDeps) {
     },
     /**
      * The facts of one answer summed per lane from the voyage cells (docs/decisions/149): the lanes of the
-     * window (of the ship type and scope) after the plausibility rule, and the count of its calls.
+     * window (of the ship type and scope) after the plausibility rule, and the count of its calls; `vessels`
+     * 'sample': the answer shows the window's distinct vessels only, not its lanes' (docs/decisions/168).
      */
-    async loadLanes(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}): Promise<LaneFacts> {
-      return (await lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.laneParts(w, f))).facts;
+    async loadLanes(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'> = {}, vessels: 'lanes' | 'sample' = 'lanes'): Promise<LaneFacts> {
+      const read = { countsOnly: vessels === 'sample' && everyLane(shipType, scope) };
+      return (await lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.laneParts(w, f, read))).facts;
     },
     /**
      * loadLanes with the parts it summed, for answers that split the window by day, week or ship category
      * (lane-series, docs/decisions/154 and 158); `boundaries` (whole days): where the answer needs the vessels or
      * hours of each side apart (an approximate part then lies on one side); `byCategory`: whether it splits by
-     * ship category (approximate parts of every category are merged otherwise).
+     * ship category (approximate parts of every category are merged otherwise); `vessels`: which distinct vessels
+     * the answer shows (docs/decisions/168), the approximate parts' registers read for those only: the window's
+     * (`'sample'`: none read when the window cells count them), or those of the lanes from a boundary on; all by default.
      */
-    async loadLaneParts(window: Window, shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'>, split: { boundaries?: readonly number[]; byCategory: boolean }) {
-      return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f, split));
+    async loadLaneParts(
+      window: Window,
+      shipType: ShipCategory | undefined,
+      scope: Omit<LoadScope, 'noVoyages'>,
+      split: { boundaries?: readonly number[]; byCategory: boolean; vessels?: 'sample' | { from: number } },
+    ) {
+      const read = {
+        boundaries: split.boundaries,
+        byCategory: split.byCategory,
+        countsOnly: split.vessels === 'sample' && everyLane(shipType, scope),
+        vesselsFrom: typeof split.vessels === 'object' ? split.vessels.from : undefined,
+      };
+      return lanesOfWindow(window, shipType, scope, (w, f) => deps.repo.datedLaneParts(w, f, read));
     },
     /**
      * The facts of the window (all ship types) summed from the lane cells of the voyages that departed in each span,

@@ -103,7 +103,7 @@ async function categoryCellParts(
   f: LanesFilter,
   boundaries: readonly number[],
   byCategory: boolean,
-  countsOnly = false,
+  registersFrom = -Infinity,
 ): Promise<DatedLaneParts[]> {
   const earliestOrigin = w.since - w.lookbackMs;
   const spanStarts = [w.since, ...boundaries.filter((b) => b > w.since && b < w.until)].sort((a, b) => a - b);
@@ -145,8 +145,9 @@ async function categoryCellParts(
     let q = db
       .selectFrom('voyage_cells')
       .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
-      // an answer that counts voyages only leaves the registers unread (docs/decisions/164: most of a large cell's text)
-      .$if(!countsOnly, (qb) => qb.select('vessel_registers'))
+      // registers only where the answer counts vessels (docs/decisions/164 and 168: most of a large cell's text); a
+      // read never spans registersFrom, a boundary of the spans
+      .$if(from >= registersFrom, (qb) => qb.select('vessel_registers'))
       .where('period_start', '>=', from)
       .where('period_start', '<', to)
       .where('period_days', '=', periodDays);
@@ -221,29 +222,18 @@ export function createLanesRepo(db: Db) {
   /**
    * The lane cells (all ship categories; docs/decisions/153): approximate cells merged per lane as they are read.
    * `departed` (whole days within w, w by default): only the voyages that departed in it, counted as w counts them
-   * (arrived by w.until, from an origin call at most w.lookbackMs before w.since; docs/decisions/162).
+   * (arrived by w.until, from an origin call at most w.lookbackMs before w.since; docs/decisions/162); `withVessels`
+   * false: the approximate cells' registers left unread (docs/decisions/168).
    */
-  async function laneCellParts(w: WindowSpan, f: LanesFilter, departed: { since: number; until: number } = w): Promise<LaneParts[]> {
+  async function laneCellParts(w: WindowSpan, f: LanesFilter, departed: { since: number; until: number } = w, withVessels = true): Promise<LaneParts[]> {
     const earliestOrigin = w.since - w.lookbackMs;
     const lanes = laneMap((from, to): LaneParts => ({ from, to, exact: [], approximate: [] }));
     const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
     const laneCellsIn = (periodDays: number, from: number, to: number, lane?: { from: number; to: number }) => {
       let q = db
         .selectFrom('voyage_lane_cells')
-        .select([
-          'period_start',
-          'period_days',
-          'from_port',
-          'to_port',
-          'voyages',
-          'simulated',
-          'max_arrival',
-          'min_from_arrival',
-          'min_duration_ms',
-          'voyage_list',
-          'vessel_registers',
-          'hours_buckets',
-        ])
+        .select(['period_start', 'period_days', 'from_port', 'to_port', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'voyage_list', 'hours_buckets'])
+        .$if(withVessels, (qb) => qb.select('vessel_registers'))
         .where('period_start', '>=', from)
         .where('period_start', '<', to)
         .where('period_days', '=', periodDays);
@@ -275,7 +265,7 @@ export function createLanesRepo(db: Db) {
       part.voyages += Number(cell.voyages);
       part.simulated += Number(cell.simulated);
       part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
-      part.vessels.mergeEncoded(cell.vessel_registers!);
+      if (cell.vessel_registers) part.vessels.mergeEncoded(cell.vessel_registers);
       part.hours.mergeEncoded(cell.hours_buckets!);
     };
     for (const [periodDays, from, to] of laneCellPeriodsOf({ ...w, since: departed.since, until: departed.until })) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
@@ -373,11 +363,12 @@ export function createLanesRepo(db: Db) {
      * ISO weeks are read from week cells, its other days from day cells; the lane cells (all ship categories)
      * when no ship type is asked for, the cells per ship category otherwise. An exact cell gives its voyages
      * that count; an approximate one its sketches when all its voyages count (merged per lane as they are
-     * read), else its day cells (for a week) or its voyages (for a day) are read instead.
+     * read), else its day cells (for a week) or its voyages (for a day) are read instead; `countsOnly`: the
+     * approximate parts' vessels left empty (docs/decisions/168).
      */
-    async laneParts(w: WindowSpan, f: LanesFilter): Promise<LaneParts[]> {
+    async laneParts(w: WindowSpan, f: LanesFilter, read: { countsOnly?: boolean } = {}): Promise<LaneParts[]> {
       wholeDays(w);
-      return f.shipTypes === null ? laneCellParts(w, f) : categoryCellParts(db, repo.voyagesForWindow, w, f, [], true);
+      return f.shipTypes === null ? laneCellParts(w, f, w, !read.countsOnly) : categoryCellParts(db, repo.voyagesForWindow, w, f, [], true, read.countsOnly ? Infinity : -Infinity);
     },
 
     /**
@@ -398,13 +389,16 @@ export function createLanesRepo(db: Db) {
      * ship category, every exact voyage with its departure and category, the approximate cells merged per lane,
      * span between `boundaries` (whole days) and, when `byCategory`, ship category (else their category reads
      * ANY_CATEGORY), with their voyages per day and hour of departure; `countsOnly`: their approximate parts' vessels
-     * left empty (docs/decisions/162: for answers that count voyages per key and take their vessels elsewhere).
+     * left empty (docs/decisions/162: for answers that count voyages per key and take their vessels elsewhere);
+     * `vesselsFrom` (w.since or one of the boundaries): only the approximate parts that departed from then on have
+     * their vessels (docs/decisions/168: lane-trends shows the vessels of its current weeks only).
      */
-    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean; countsOnly?: boolean } = {}): Promise<DatedLaneParts[]> {
+    async datedLaneParts(w: WindowSpan, f: LanesFilter, split: { boundaries?: readonly number[]; byCategory?: boolean; countsOnly?: boolean; vesselsFrom?: number } = {}): Promise<DatedLaneParts[]> {
       wholeDays(w);
       const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
-      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true, split.countsOnly ?? false);
+      if (split.vesselsFrom !== undefined && split.vesselsFrom !== w.since && !boundaries.includes(split.vesselsFrom)) throw new Error('lanes: vessels are read from the window start or a boundary');
+      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true, split.countsOnly ? Infinity : (split.vesselsFrom ?? -Infinity));
     },
 
     /** The distinct vessels of the window's voyages, all lanes and ship types (docs/decisions/163): an estimate, kept per period. */

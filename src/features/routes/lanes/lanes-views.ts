@@ -147,7 +147,7 @@ export function createLaneViews(kit: LanesKit) {
       const weeks = query.weeks ?? 8;
       const w = kit.windowOf({ days: 2 * weeks * 7, until: query.until }, caller, 0);
       const mid = w.until - weeks * 7 * DAY;
-      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { touching: port?.port_id }, { boundaries: [mid], byCategory: false });
+      const { facts: l, parts } = await kit.loadLaneParts(w, query.ship_type, { touching: port?.port_id }, { boundaries: [mid], byCategory: false, vessels: { from: mid } });
       const lanes = kit.lanesPer(parts, (departure) => (departure >= mid ? 'current' : null)).get('current')?.lanes ?? [];
       // per lane: its voyages per week of the current half, and (key -1) of the previous half
       const perLane = kit.voyagesPerLane(parts, (departure) => (departure < mid ? -1 : Math.floor((departure - mid) / (7 * DAY))));
@@ -193,7 +193,7 @@ export function createLaneViews(kit: LanesKit) {
       const bucketMs = bucket === 'day' ? DAY : 7 * DAY;
       const days = query.days ?? 56;
       if (bucket === 'week' && days % 7 !== 0) throw new AppError('invalid_request', 'with bucket=week, days must be a multiple of 7', { field: 'query.days' });
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ ...query, days }, caller, 56), query.ship_type, {}, { byCategory: false });
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf({ ...query, days }, caller, 56), query.ship_type, {}, { byCategory: false, vessels: 'sample' });
       const minVoyages = query.min_voyages ?? 2;
       const buckets = Math.ceil((l.window.until - l.window.since) / bucketMs);
       const bucketOf = (departure: number) => Math.floor((departure - l.window.since) / bucketMs);

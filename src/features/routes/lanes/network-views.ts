@@ -118,7 +118,7 @@ export function createNetworkViews(kit: LanesKit) {
       const weeks = query.weeks ?? 8;
       // the window's lanes and vessels from the lane cells, the voyages per week and category counted from the
       // category cells without their vessels (docs/decisions/162)
-      const l = await kit.loadLanes(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined);
+      const l = await kit.loadLanes(kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0), undefined, {}, 'sample');
       const parts = await kit.voyageCountParts(l.window);
       // weeks before the store's first data are missing, not zero traffic (decision 133): null in `weekly`, left out of the slope
       const weeksWithData = coverageOf(l.window, l.dataFrom, 7 * DAY).periods;
@@ -158,7 +158,7 @@ export function createNetworkViews(kit: LanesKit) {
     async seasonality(query: Common & { port?: string }, caller: Caller) {
       const port = query.port === undefined ? undefined : kit.requirePort(query.port, 'query.port');
       // from the cells (docs/decisions/158): an approximate cell keeps its voyages per day and per hour of departure
-      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id }, { byCategory: false });
+      const { facts: l, parts } = await kit.loadLaneParts(kit.windowOf(query, caller, 90), query.ship_type, { from: port?.port_id }, { byCategory: false, vessels: 'sample' });
       const { perDay, perHour: hour } = kit.departuresPerDayAndHour(parts);
       const total = voyagesOfLanes(l.lanes);
       const share = (n: number) => (total === 0 ? null : round(n / total, 3));

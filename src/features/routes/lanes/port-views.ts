@@ -114,7 +114,7 @@ export function createPortViews(kit: LanesKit) {
         kit.windowOf({ days: weeks * 7, until: query.until }, caller, 0),
         query.ship_type,
         { from: from?.port_id, to: to?.port_id },
-        { byCategory: false },
+        { byCategory: false, vessels: 'sample' },
       );
       const perWeek = kit.voyagesPer(parts, (departure) => Math.floor((departure - l.window.since) / (7 * DAY)));
       const all = seriesOf(perWeek, weeks, (k) => k);
