@@ -88,7 +88,9 @@ const memoryAfter = async (phase: string) => {
   const databaseBytes = Number(pages.rows[0]!.page_count) * Number(pageSize.rows[0]!.page_size);
   const row = `| ${phase} | ${mb(m.rss)} | ${mb(process.resourceUsage().maxRSS * 1024)} | ${mb(m.heapUsed)} / ${mb(m.heapTotal)} | ${mb(m.arrayBuffers)} | ${mb(databaseBytes)} |`;
   phases.push(row);
-  console.log(`memory after ${phase}: RSS ${mb(m.rss)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)} MB, JS heap ${mb(m.heapUsed)} / ${mb(m.heapTotal)} MB, array buffers ${mb(m.arrayBuffers)} MB, database ${mb(databaseBytes)} MB`);
+  console.log(
+    `memory after ${phase}: RSS ${mb(m.rss)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)} MB, JS heap ${mb(m.heapUsed)} / ${mb(m.heapTotal)} MB, array buffers ${mb(m.arrayBuffers)} MB, database ${mb(databaseBytes)} MB`,
+  );
 };
 await memoryAfter('store opened');
 
