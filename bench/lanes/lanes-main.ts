@@ -81,15 +81,20 @@ const ports = [...new Set([...OIL_PORTS, ...LNG_IMPORT_PORTS, ...BULK_PORTS])].f
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
 /** The process's memory after a phase (where the peak RSS is reached, and how much of it is the database's own pages). */
 const phases: string[] = [];
+/** CPU time (user + system) of the process since the phase before: comparable across runs on a loaded machine, unlike wall time. */
+let cpuBefore = process.cpuUsage();
 const memoryAfter = async (phase: string) => {
+  const cpu = process.cpuUsage(cpuBefore);
+  cpuBefore = process.cpuUsage();
+  const cpuSeconds = ((cpu.user + cpu.system) / 1e6).toFixed(1);
   const m = process.memoryUsage();
   const pages = await sql<{ page_count: number }>`pragma page_count`.execute(bosun.ctx.store.db);
   const pageSize = await sql<{ page_size: number }>`pragma page_size`.execute(bosun.ctx.store.db);
   const databaseBytes = Number(pages.rows[0]!.page_count) * Number(pageSize.rows[0]!.page_size);
-  const row = `| ${phase} | ${mb(m.rss)} | ${mb(process.resourceUsage().maxRSS * 1024)} | ${mb(m.heapUsed)} / ${mb(m.heapTotal)} | ${mb(m.arrayBuffers)} | ${mb(databaseBytes)} |`;
+  const row = `| ${phase} | ${cpuSeconds} | ${mb(m.rss)} | ${mb(process.resourceUsage().maxRSS * 1024)} | ${mb(m.heapUsed)} / ${mb(m.heapTotal)} | ${mb(m.arrayBuffers)} | ${mb(databaseBytes)} |`;
   phases.push(row);
   console.log(
-    `memory after ${phase}: RSS ${mb(m.rss)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)} MB, JS heap ${mb(m.heapUsed)} / ${mb(m.heapTotal)} MB, array buffers ${mb(m.arrayBuffers)} MB, database ${mb(databaseBytes)} MB`,
+    `after ${phase} (${cpuSeconds} CPU s): RSS ${mb(m.rss)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)} MB, JS heap ${mb(m.heapUsed)} / ${mb(m.heapTotal)} MB, array buffers ${mb(m.arrayBuffers)} MB, database ${mb(databaseBytes)} MB`,
   );
 };
 await memoryAfter('store opened');
@@ -246,8 +251,8 @@ for (const [label, url] of Object.entries(queries)) {
   );
 }
 await memoryAfter('answers');
-console.log('| after | RSS MB | peak RSS MB | JS heap used / total MB | array buffers MB | database MB |');
-console.log('|---|---|---|---|---|---|');
+console.log('| after | CPU s of the phase | RSS MB | peak RSS MB | JS heap used / total MB | array buffers MB | database MB |');
+console.log('|---|---|---|---|---|---|---|');
 for (const row of phases) console.log(row);
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels, store ${values.store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();
