@@ -4,7 +4,9 @@
  * voyages and the call counts per day, decisions 123 and 138) into SQLite in memory, or with `--store file`
  * into a temporary SQLite file (as a deployment keeps it: its pages are not all held in the process), removed
  * at the end. Measures the operations through the HTTP stack in process against GET /v1/ping, and the peak
- * RSS of the process.
+ * RSS of the process. After each phase (store written, visit cells, visit bounds, voyage cells, answers) it prints the
+ * process's memory: RSS now and its peak so far, the JS heap used, ArrayBuffers, and the SQLite database's own size
+ * (page_count × page_size: all of it held in the process with the store in memory, on disk with the file store).
  * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file] [--only <label text>]
  * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  */
@@ -14,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import { createBosun } from '../../src/app/create.js';
 import { DAY, HOUR, ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
@@ -75,6 +78,27 @@ const ports = [...new Set([...OIL_PORTS, ...LNG_IMPORT_PORTS, ...BULK_PORTS])].f
   }
 });
 
+const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
+/** The process's memory after a phase (where the peak RSS is reached, and how much of it is the database's own pages). */
+const phases: string[] = [];
+/** CPU time (user + system) of the process since the phase before: comparable across runs on a loaded machine, unlike wall time. */
+let cpuBefore = process.cpuUsage();
+const memoryAfter = async (phase: string) => {
+  const cpu = process.cpuUsage(cpuBefore);
+  cpuBefore = process.cpuUsage();
+  const cpuSeconds = ((cpu.user + cpu.system) / 1e6).toFixed(1);
+  const m = process.memoryUsage();
+  const pages = await sql<{ page_count: number }>`pragma page_count`.execute(bosun.ctx.store.db);
+  const pageSize = await sql<{ page_size: number }>`pragma page_size`.execute(bosun.ctx.store.db);
+  const databaseBytes = Number(pages.rows[0]!.page_count) * Number(pageSize.rows[0]!.page_size);
+  const row = `| ${phase} | ${cpuSeconds} | ${mb(m.rss)} | ${mb(process.resourceUsage().maxRSS * 1024)} | ${mb(m.heapUsed)} / ${mb(m.heapTotal)} | ${mb(m.arrayBuffers)} | ${mb(databaseBytes)} |`;
+  phases.push(row);
+  console.log(
+    `after ${phase} (${cpuSeconds} CPU s): RSS ${mb(m.rss)} MB, peak ${mb(process.resourceUsage().maxRSS * 1024)} MB, JS heap ${mb(m.heapUsed)} / ${mb(m.heapTotal)} MB, array buffers ${mb(m.arrayBuffers)} MB, database ${mb(databaseBytes)} MB`,
+  );
+};
+await memoryAfter('store opened');
+
 // a fixed pseudo-random sequence (xorshift) so every run stores the same calls
 let state = 0x9e3779b9;
 const rand = () => {
@@ -132,9 +156,23 @@ console.log(
   `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 
-// the event runner's pass after it writes: the voyage cells of the marked days summed (decision 149), the visit cells and bounds counted (161, 165)
+await memoryAfter('store written');
+
+// the event runner's pass after it writes, phase by phase: the visit cells and bounds counted (decisions 161, 165), the voyage cells of the marked days summed (149)
 const summingStarted = performance.now();
-const summedWeeks = await createEventsRepo(bosun.ctx.store.db).sumMarkedVoyageCells();
+const events = createEventsRepo(bosun.ctx.store.db);
+let phaseStarted = performance.now();
+const visitDays = await events.countMarkedVisitCells();
+console.log(`visit cells of ${visitDays} days counted in ${((performance.now() - phaseStarted) / 1000).toFixed(1)} s`);
+await memoryAfter('visit cells counted');
+phaseStarted = performance.now();
+const boundVessels = await events.countMarkedVisitBounds();
+console.log(`visit bounds of ${boundVessels} vessels counted in ${((performance.now() - phaseStarted) / 1000).toFixed(1)} s`);
+await memoryAfter('visit bounds counted');
+phaseStarted = performance.now();
+const summedWeeks = await events.sumMarkedVoyageCells();
+console.log(`voyage cells of ${summedWeeks} weeks summed in ${((performance.now() - phaseStarted) / 1000).toFixed(1)} s`);
+await memoryAfter('voyage cells summed');
 const cellCount = await bosun.ctx.store.db
   .selectFrom('voyage_cells')
   .select((eb) => [eb.fn.countAll().as('n'), eb.fn.sum<number>('exact').as('exact')])
@@ -148,7 +186,7 @@ const laneCellCount = await bosun.ctx.store.db
   .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('voyage_list').as('exact')])
   .executeTakeFirst();
 console.log(
-  `voyage cells of ${summedWeeks} weeks summed in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; ${Number(laneCellCount?.n ?? 0)} lane cells, ${Number(laneCellCount?.exact ?? 0)} exact; ${Number(visitBoundCount?.n ?? 0)} visit bounds (decision 165); peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  `the runner's pass (visit cells, visit bounds, voyage cells of ${summedWeeks} weeks) in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; ${Number(laneCellCount?.n ?? 0)} lane cells, ${Number(laneCellCount?.exact ?? 0)} exact; ${Number(visitBoundCount?.n ?? 0)} visit bounds (decision 165); peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
 );
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });
@@ -212,6 +250,10 @@ for (const [label, url] of Object.entries(queries)) {
     `| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${pct(cpuTimes, 50).toFixed(1)} | ${times.length} | ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} |`,
   );
 }
+await memoryAfter('answers');
+console.log('| after | CPU s of the phase | RSS MB | peak RSS MB | JS heap used / total MB | array buffers MB | database MB |');
+console.log('|---|---|---|---|---|---|---|');
+for (const row of phases) console.log(row);
 console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels, store ${values.store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();
 if (storeDir !== null) rmSync(storeDir, { recursive: true, force: true });

@@ -300,24 +300,25 @@ export function mergeCategoryParts(periodStart: number, periodDays: number, part
 const ALL_LANES = { from_port: 0, to_port: 0 };
 
 /**
- * The window cells a week's summing writes (docs/decisions/163): the lane cells of one lane that holds every voyage
- * of every lane — the week's day cells, week cell and runs of days from its voyages (`byDay`: the same voyages per
- * UTC day of departure), and its block's cells from the block's week cells (`otherWeeks`: the block's other week
- * cells as stored, this week's as just summed).
+ * A week's own window cells (docs/decisions/163): the lane cells of one lane that holds every voyage of every lane —
+ * the week's day cells, week cell and runs of days from its voyages (`byDay`: the same voyages per UTC day of
+ * departure). Its block's cells are `windowBlockCellsOf` the block's week cells.
  */
-export function windowCellsOfWeek(
-  weekStart: number,
-  voyages: readonly VoyageRow[],
-  byDay: ReadonlyMap<number, readonly VoyageRow[]>,
-  otherWeeks: readonly VoyageWindowCellRow[],
-): VoyageWindowCellRow[] {
+export function windowCellsOfWeek(weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, readonly VoyageRow[]>): VoyageWindowCellRow[] {
   const oneLane = (list: readonly VoyageRow[]) => list.map((v) => ({ ...v, ...ALL_LANES }));
   const week = laneCellsOfVoyages(weekStart, 7, oneLane(voyages));
   const days = [...byDay.entries()].flatMap(([day, list]) => laneCellsOfVoyages(day, 1, oneLane(list)));
-  const weekCells = [...otherWeeks.map((c) => ({ ...c, ...ALL_LANES })), ...week];
-  const cells = [...week, ...days, ...laneDayRunsOfWeek(weekStart, days), ...laneBlockCellsOf(blockStartOf(weekStart), weekCells)];
-  return cells.map(({ from_port, to_port, ...cell }) => cell);
+  return [...week, ...days, ...laneDayRunsOfWeek(weekStart, days)].map(withoutLane);
 }
+
+/** The window cells of one block (docs/decisions/163) merged from its week cells, as the lane cells' (`laneBlockCellsOf`). */
+export const windowBlockCellsOf = (blockStart: number, weekCells: readonly VoyageWindowCellRow[]): VoyageWindowCellRow[] =>
+  laneBlockCellsOf(
+    blockStart,
+    weekCells.map((c) => ({ ...c, ...ALL_LANES })),
+  ).map(withoutLane);
+
+const withoutLane = ({ from_port, to_port, ...cell }: VoyageLaneCellRow): VoyageWindowCellRow => cell;
 
 /** Voyages (or cells) grouped by cell (by lane, or lane and ship category); a voyage that arrived before it departed counts in no window, so in no cell. */
 function groupsOf<T extends VoyageRow | VoyageLaneCellRow | VoyageCellRow>(rows: readonly T[], keyOf: (row: T) => string): Iterable<T[]> {
