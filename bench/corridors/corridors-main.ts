@@ -3,7 +3,7 @@
  * gates for D days, written through the events repo as the event runner writes its transits, into SQLite in
  * memory, or with `--store file` into a temporary SQLite file (removed at the end). Measures the operations (corridors
  * and the route stress index they read) through the HTTP stack in process against GET /v1/ping, and the peak RSS of the process.
- * Usage: node dist/bench/corridors/corridors-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file]
+ * Usage: node dist/bench/corridors/corridors-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file] [--only <label text>]
  * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  *
  * Traffic: TRANSITS_PER_DAY below is the rough daily traffic of each gate in the world fleet (orders of magnitude of
@@ -48,13 +48,28 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '20' },
     'budget-ms': { type: 'string', default: '20000' },
     store: { type: 'string', default: 'memory' },
+    only: { type: 'string', default: '' },
   },
 });
 if (values.store !== 'memory' && values.store !== 'file') throw new Error(`--store memory|file, not ${values.store}`);
 const sizes = values.vessels.split(',').map(Number);
 if (sizes.length > 1) {
   for (const n of sizes) {
-    const args = [fileURLToPath(import.meta.url), '--days', values.days, '--vessels', String(n), '--rounds', values.rounds, '--budget-ms', values['budget-ms'], '--store', values.store];
+    const args = [
+      fileURLToPath(import.meta.url),
+      '--days',
+      values.days,
+      '--vessels',
+      String(n),
+      '--rounds',
+      values.rounds,
+      '--budget-ms',
+      values['budget-ms'],
+      '--store',
+      values.store,
+      '--only',
+      values.only,
+    ];
     const child = spawnSync(process.execPath, args, { stdio: 'inherit' });
     if (child.status !== 0) process.exit(child.status ?? 1);
   }
@@ -161,6 +176,7 @@ const cpuMs = (since: NodeJS.CpuUsage) => {
 console.log('| query | answer KB | first ms | p50 ms | p99 ms | CPU p50 ms | rounds |');
 console.log('|---|---|---|---|---|---|---|');
 for (const [label, url] of Object.entries(queries)) {
+  if (values.only !== '' && !label.includes(values.only) && !label.startsWith('baseline')) continue;
   const start = performance.now();
   const { status, bytes } = await api(url);
   const first = performance.now() - start;
