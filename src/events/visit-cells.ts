@@ -143,7 +143,7 @@ export const blockStartOf = (day: number, spanDays: number): number => Math.floo
 /** The whole days [firstDay, endDay) as the fewest aligned blocks and single days (span 1), in order. */
 export function windowPiecesOf(firstDay: number, endDay: number): Array<{ spanDays: number; start: number }> {
   const pieces: Array<{ spanDays: number; start: number }> = [];
-  for (let at = firstDay; at < endDay; ) {
+  for (let at = firstDay; at < endDay;) {
     const spanDays = [...BLOCK_SPANS_DAYS].reverse().find((span) => blockStartOf(at, span) === at && at + span * DAY <= endDay) ?? 1;
     pieces.push({ spanDays, start: at });
     at += spanDays * DAY;

@@ -79,13 +79,16 @@ test('the visit blocks migration keeps every visit cell and marks it; counted, t
       });
     }).sort((a, b) => a.span_days - b.span_days || a.arrival_day - b.arrival_day || a.port_id - b.port_id);
     assert.deepEqual(
-      blocks.map((b) => ({ ...b, span_days: Number(b.span_days), arrival_day: Number(b.arrival_day), port_id: Number(b.port_id), last_departure: b.last_departure === null ? null : Number(b.last_departure) })),
+      blocks.map((b) => ({
+        ...b,
+        span_days: Number(b.span_days),
+        arrival_day: Number(b.arrival_day),
+        port_id: Number(b.port_id),
+        last_departure: b.last_departure === null ? null : Number(b.last_departure),
+      })),
       expected,
     );
-    assert.ok(
-      blocks.some((b) => b.call_list === null) && blocks.some((b) => b.call_list !== null),
-      'sketched and listed blocks are among them',
-    );
+    assert.ok(blocks.some((b) => b.call_list === null) && blocks.some((b) => b.call_list !== null), 'sketched and listed blocks are among them');
     assert.equal((await store.db.selectFrom('port_visit_blocks_dirty').selectAll().execute()).length, 0, 'no mark is left');
   } finally {
     await store.close();

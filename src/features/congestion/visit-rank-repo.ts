@@ -93,9 +93,7 @@ export function createVisitRankRepo(db: Db) {
           : await db
               .selectFrom('port_visit_cells')
               .selectAll()
-              .where((eb) =>
-                eb.or(dayRanges.map((r) => eb.and([eb('arrival_day', '>=', r.from), eb('arrival_day', '<', r.to), ...(r.portId === null ? [] : [eb('port_id', '=', r.portId)])]))),
-              )
+              .where((eb) => eb.or(dayRanges.map((r) => eb.and([eb('arrival_day', '>=', r.from), eb('arrival_day', '<', r.to), ...(r.portId === null ? [] : [eb('port_id', '=', r.portId)])]))))
               .execute();
       const departedLater = cells.filter((c) => !departedBy(c));
       const laterKeys = new Set(departedLater.map((c) => `${Number(c.arrival_day)}|${Number(c.port_id)}`));

@@ -68,7 +68,6 @@ function oncePerKey<K>(work: (key: K) => Promise<void>): (key: K) => Promise<voi
 
 /** Counts marked cells again, a UTC day at a time (its marked ports' calls read once, in one transaction). */
 export function createVisitCellsKeeper(db: Db) {
-
   async function countDay(day: number): Promise<void> {
     await db.transaction().execute(async (trx) => {
       const marks = await trx.selectFrom('port_visit_cells_dirty').select(['port_id', 'version']).where('arrival_day', '=', day).execute();

@@ -51,7 +51,11 @@ test('visitBlockOf: a window reading the block has the figures it has reading th
     const span = BLOCK_SPANS_DAYS[Math.floor(rand() * BLOCK_SPANS_DAYS.length)]!;
     const start = blockStartOf(EPOCH_DAY + Math.floor(rand() * 64) * DAY, span);
     const cells = round % 2 === 0 ? randomCells(rand, start, span).filter((c) => c.call_list !== null) : randomCells(rand, start, span);
-    const block = visitBlockOf(start, 7, [...cells].sort(() => rand() - 0.5));
+    const block = visitBlockOf(
+      start,
+      7,
+      [...cells].sort(() => rand() - 0.5),
+    );
     if (cells.length === 0) {
       assert.equal(block, null);
       continue;
@@ -63,7 +67,11 @@ test('visitBlockOf: a window reading the block has the figures it has reading th
     const fromBlock = new PortVisits();
     fromBlock.addCell(block!);
     assert.deepEqual(figuresOf(fromBlock), figuresOf(fromDays));
-    assert.equal(block!.call_list !== null, cells.every((c) => c.call_list !== null), 'a list while every cell is one');
+    assert.equal(
+      block!.call_list !== null,
+      cells.every((c) => c.call_list !== null),
+      'a list while every cell is one',
+    );
     if (block!.call_list === null) sketched++;
     else exact++;
   }
