@@ -1,4 +1,4 @@
-import { HOUR } from '../platform/clock.js';
+import { DAY, HOUR } from '../platform/clock.js';
 import { encodeHours, encodeRegisters, hoursBucketOf, HoursSketch, VesselSketch } from '../platform/sketches.js';
 import type { PortVisitCellsTable } from '../store/schema.js';
 import { medianHours } from './visit-rank.js';
@@ -23,6 +23,9 @@ export interface VisitCall {
 }
 
 export type VisitCellRow = PortVisitCellsTable;
+
+/** What a window reads of a cell or a block of cells. */
+export type VisitFigures = Pick<VisitCellRow, 'calls' | 'simulated' | 'call_list' | 'vessel_registers' | 'dwell_buckets'>;
 
 type ExactCallList = [string[], number[]];
 
@@ -60,7 +63,7 @@ export class PortVisits {
   }
 
   /** A cell whose departed calls all count (its last departure is within the window's end). */
-  addCell(cell: VisitCellRow): void {
+  addCell(cell: VisitFigures): void {
     this.calls += Number(cell.calls);
     this.simulated += Number(cell.simulated);
     if (cell.call_list !== null) {
@@ -115,7 +118,7 @@ export class PortVisits {
 }
 
 /** Visit figures per port over a window: cells of its whole days, calls of its partial days (and of the cells a window ending before their last departure cannot use). */
-export function portVisitsOf(cells: readonly VisitCellRow[], calls: readonly VisitCall[], windowEnd: number): Map<number, PortVisits> {
+export function portVisitsOf(cells: ReadonlyArray<VisitFigures & { port_id: number }>, calls: readonly VisitCall[], windowEnd: number): Map<number, PortVisits> {
   const ports = new Map<number, PortVisits>();
   const of = (portId: number) => {
     let p = ports.get(portId);
@@ -125,4 +128,63 @@ export function portVisitsOf(cells: readonly VisitCellRow[], calls: readonly Vis
   for (const cell of cells) of(Number(cell.port_id)).addCell(cell);
   for (const call of calls) of(Number(call.port_id)).addCall(call, windowEnd);
   return ports;
+}
+
+/**
+ * Blocks of cells (docs/decisions/170): the cells of 2, 4, 8 and 16 consecutive days at one port merged into one,
+ * aligned on multiples of their span since the epoch, so a window's whole days are at most two blocks of each span
+ * per port (as the dyadic ranges of a segment tree) instead of a cell per day.
+ */
+export const BLOCK_SPANS_DAYS = [2, 4, 8, 16] as const;
+
+/** The start of the block of `spanDays` days holding the day starting at `day` (ms). */
+export const blockStartOf = (day: number, spanDays: number): number => Math.floor(day / (spanDays * DAY)) * spanDays * DAY;
+
+/** The whole days [firstDay, endDay) as the fewest aligned blocks and single days (span 1), in order. */
+export function windowPiecesOf(firstDay: number, endDay: number): Array<{ spanDays: number; start: number }> {
+  const pieces: Array<{ spanDays: number; start: number }> = [];
+  for (let at = firstDay; at < endDay;) {
+    const spanDays = [...BLOCK_SPANS_DAYS].reverse().find((span) => blockStartOf(at, span) === at && at + span * DAY <= endDay) ?? 1;
+    pieces.push({ spanDays, start: at });
+    at += spanDays * DAY;
+  }
+  return pieces;
+}
+
+/**
+ * The block starting at `start` of one port's day cells (any order; null for none): calls summed, the latest
+ * departure; a list while every cell is one (any length: a window reading the block is exact where its days
+ * were), else the cells' registers and buckets merged with the lists' vessels and dwells, as a window reading the
+ * cells one by one would merge them.
+ */
+export function visitBlockOf(start: number, portId: number, cells: readonly VisitCellRow[]): VisitCellRow | null {
+  if (cells.length === 0) return null;
+  let lastDeparture: number | null = null;
+  for (const c of cells) if (c.last_departure !== null && (lastDeparture === null || Number(c.last_departure) > lastDeparture)) lastDeparture = Number(c.last_departure);
+  const block = {
+    arrival_day: start,
+    port_id: portId,
+    calls: cells.reduce((sum, c) => sum + Number(c.calls), 0),
+    simulated: cells.reduce((sum, c) => sum + Number(c.simulated), 0),
+    last_departure: lastDeparture,
+  };
+  const lists = cells.filter((c) => c.call_list !== null).map((c) => JSON.parse(c.call_list!) as ExactCallList);
+  if (lists.length === cells.length) {
+    const list: ExactCallList = [[...new Set(lists.flatMap(([vessels]) => vessels))].sort(), lists.flatMap(([, dwells]) => dwells).sort((a, b) => a - b)];
+    return { ...block, call_list: JSON.stringify(list), vessel_registers: null, dwell_buckets: null };
+  }
+  const vessels = VesselSketch.approximate();
+  const hours = HoursSketch.ofBuckets([]);
+  for (const [ids, dwells] of lists) {
+    for (const id of ids) vessels.add(id);
+    for (const ms of dwells) hours.add(ms / HOUR);
+  }
+  for (const c of cells)
+    if (c.call_list === null) {
+      vessels.mergeEncoded(c.vessel_registers!);
+      hours.mergeEncoded(c.dwell_buckets!);
+    }
+  // buckets in order, so a block's text depends on its cells only
+  const buckets = new Map([...hours.toBuckets()].sort((a, b) => a[0] - b[0]));
+  return { ...block, call_list: null, vessel_registers: encodeRegisters(vessels.toRegisters()), dwell_buckets: encodeHours(buckets) };
 }

@@ -657,6 +657,17 @@ export interface PortVisitCellsDirtyTable {
   version: number;
 }
 
+/** Blocks of visit cells: the cells of `span_days` consecutive days at one port merged (docs/decisions/170). */
+export interface PortVisitBlocksTable extends PortVisitCellsTable {
+  /** 2, 4, 8 or 16; `arrival_day` is the block's first day, a multiple of the span since the epoch. */
+  span_days: number;
+}
+
+/** The blocks to merge again from their day cells (marked when a day cell in them is counted). */
+export interface PortVisitBlocksDirtyTable extends PortVisitCellsDirtyTable {
+  span_days: number;
+}
+
 /** Per vessel, window length and week: the most port calls it began in a window of that length starting in that week (docs/decisions/165). */
 export interface VesselVisitBoundsTable {
   vsl_id: string;
@@ -1242,6 +1253,8 @@ export interface Database {
   transit_cells: TransitCellsTable;
   port_visit_cells: PortVisitCellsTable;
   port_visit_cells_dirty: PortVisitCellsDirtyTable;
+  port_visit_blocks: PortVisitBlocksTable;
+  port_visit_blocks_dirty: PortVisitBlocksDirtyTable;
   vessel_visit_bounds: VesselVisitBoundsTable;
   vessel_visit_bounds_dirty: VesselVisitBoundsDirtyTable;
   loitering_events: LoiteringEventsTable;

@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { Caller } from '../../src/access/principals.js';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
 import { medianHours } from '../../src/events/visit-rank.js';
-import { EXACT_CALLS_PER_VISIT_CELL } from '../../src/events/visit-cells.js';
+import { BLOCK_SPANS_DAYS, blockStartOf, EXACT_CALLS_PER_VISIT_CELL, visitBlockOf } from '../../src/events/visit-cells.js';
 import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
 import { portRollUp } from '../../src/features/ports/port-rollup.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
@@ -128,6 +128,26 @@ async function storedCells() {
   return rows.map((r) => ({ ...r, arrival_day: Number(r.arrival_day), last_departure: r.last_departure === null ? null : Number(r.last_departure) }));
 }
 
+async function storedBlocks() {
+  const rows = await app.bosun.ctx.store.db.selectFrom('port_visit_blocks').selectAll().orderBy('span_days').orderBy('arrival_day').orderBy('port_id').execute();
+  return rows.map((r) => ({ ...r, span_days: Number(r.span_days), arrival_day: Number(r.arrival_day), last_departure: r.last_departure === null ? null : Number(r.last_departure) }));
+}
+
+/** The blocks of these day cells (decision 170), in the table's order. */
+function blocksOf(cells: Awaited<ReturnType<typeof storedCells>>) {
+  const groups = new Map<string, { span: number; start: number; portId: number; cells: typeof cells }>();
+  for (const span of BLOCK_SPANS_DAYS)
+    for (const c of cells) {
+      const start = blockStartOf(c.arrival_day, span);
+      const key = `${span}|${start}|${c.port_id}`;
+      if (!groups.has(key)) groups.set(key, { span, start, portId: Number(c.port_id), cells: [] });
+      groups.get(key)!.cells.push(c);
+    }
+  return [...groups.values()]
+    .map((g) => ({ ...visitBlockOf(g.start, g.portId, g.cells)!, span_days: g.span }))
+    .sort((a, b) => a.span_days - b.span_days || a.arrival_day - b.arrival_day || a.port_id - b.port_id);
+}
+
 before(async () => {
   app = await startTestApp({ now: NOW });
 });
@@ -199,9 +219,12 @@ test('visit rank answers from the visit cells what the per-request computation o
     // the cells kept as calls were written are the cells counted again from all calls
     await repo.countMarkedVisitCells();
     const kept = await storedCells();
+    const keptBlocks = await storedBlocks();
     await repo.rebuildVoyages();
     await repo.countMarkedVisitCells();
     assert.deepEqual(kept, await storedCells(), `store ${s}: visit cells kept = counted again from all calls`);
+    assert.deepEqual(keptBlocks, await storedBlocks(), `store ${s}: visit blocks kept = merged again from all cells`);
+    assert.deepEqual(keptBlocks, blocksOf(kept), `store ${s}: every block is its day cells merged, and only those`);
     assert.ok(
       kept.every((c) => Number(c.calls) > 0 && Number(c.calls) <= EXACT_CALLS_PER_VISIT_CELL),
       `store ${s}: no empty cell, every cell exact`,

@@ -1,4 +1,4 @@
-import { portVisitsOf, type PortVisits, type VisitCall } from '../../events/visit-cells.js';
+import { portVisitsOf, windowPiecesOf, type PortVisits, type VisitCall } from '../../events/visit-cells.js';
 import { DAY } from '../../platform/clock.js';
 import { boundLengthFor, byVisitRank, type RankedVessel } from '../../events/visit-bounds.js';
 import { weekStartOf } from '../../events/voyage-cells.js';
@@ -60,19 +60,42 @@ export function createVisitRankRepo(db: Db) {
 
   return {
     /**
-     * Calls, simulated calls, distinct vessels and dwells per port over the window (docs/decisions/161): the
-     * visit cells of its whole UTC days (the caller has them counted again first where calls changed: EventsService.visitCellsUpToDate), and one by one the calls of
-     * its partial days and of the cells with a departure after the window's end (their dwells do not all count).
+     * Calls, simulated calls, distinct vessels and dwells per port over the window (docs/decisions/161): its whole
+     * UTC days as the fewest blocks and day cells (decision 170; the caller has them counted again first where calls
+     * changed: EventsService.visitCellsUpToDate), a block with a departure after the window's end read as its day
+     * cells, and one by one the calls of its partial days and of the day cells with a departure after the window's
+     * end (their dwells do not all count).
      */
     async portVisits(w: CallWindow): Promise<Map<number, PortVisits>> {
       const { firstDay, endDay } = wholeDaysOf(w);
       const only = w.portId === null ? null : [w.portId];
       if (firstDay >= endDay) return portVisitsOf([], await callsBetween(w.from, w.to, only), w.to);
-      let query = db.selectFrom('port_visit_cells').selectAll().where('arrival_day', '>=', firstDay).where('arrival_day', '<', endDay);
-      if (w.portId !== null) query = query.where('port_id', '=', w.portId);
-      const cells = await query.execute();
-      const usable = cells.filter((c) => c.last_departure === null || Number(c.last_departure) <= w.to);
-      const departedLater = cells.filter((c) => c.last_departure !== null && Number(c.last_departure) > w.to);
+      const pieces = windowPiecesOf(firstDay, endDay);
+      const blockPieces = pieces.filter((p) => p.spanDays > 1);
+      const blocks =
+        blockPieces.length === 0
+          ? []
+          : await db
+              .selectFrom('port_visit_blocks')
+              .selectAll()
+              .where((eb) => eb.or(blockPieces.map((p) => eb.and([eb('span_days', '=', p.spanDays), eb('arrival_day', '=', p.start)]))))
+              .$if(w.portId !== null, (q) => q.where('port_id', '=', w.portId!))
+              .execute();
+      const departedBy = (c: { last_departure: number | null }) => c.last_departure === null || Number(c.last_departure) <= w.to;
+      // the single days, and the days of a block holding a call that departed after the window's end
+      const dayRanges = [
+        ...pieces.filter((p) => p.spanDays === 1).map((p) => ({ from: p.start, to: p.start + DAY, portId: w.portId })),
+        ...blocks.filter((b) => !departedBy(b)).map((b) => ({ from: Number(b.arrival_day), to: Number(b.arrival_day) + Number(b.span_days) * DAY, portId: Number(b.port_id) })),
+      ];
+      const cells =
+        dayRanges.length === 0
+          ? []
+          : await db
+              .selectFrom('port_visit_cells')
+              .selectAll()
+              .where((eb) => eb.or(dayRanges.map((r) => eb.and([eb('arrival_day', '>=', r.from), eb('arrival_day', '<', r.to), ...(r.portId === null ? [] : [eb('port_id', '=', r.portId)])]))))
+              .execute();
+      const departedLater = cells.filter((c) => !departedBy(c));
       const laterKeys = new Set(departedLater.map((c) => `${Number(c.arrival_day)}|${Number(c.port_id)}`));
       const laterCalls =
         departedLater.length === 0
@@ -83,7 +106,7 @@ export function createVisitRankRepo(db: Db) {
               ])
             ).filter((c) => laterKeys.has(`${Math.floor(c.arrival / DAY) * DAY}|${c.port_id}`));
       const edges = [...(await callsBetween(w.from, firstDay, only)), ...(await callsBetween(endDay, w.to, only))];
-      return portVisitsOf(usable, [...laterCalls, ...edges], w.to);
+      return portVisitsOf([...blocks.filter(departedBy), ...cells.filter(departedBy)], [...laterCalls, ...edges], w.to);
     },
 
     /** The calls (and simulated calls) that began in the window: the visit cells' counts of its whole days, its partial days' calls counted in the store. */
