@@ -207,7 +207,11 @@ export class HoursSketch {
 
   /** Percentile p (0–100) by nearest rank (as platform/stats `percentile` while exact; the middle of its bucket beyond). */
   nearestRank(p: number): number | null {
-    if (this.values) return percentile([...this.values].sort((a, b) => a - b), p);
+    if (this.values)
+      return percentile(
+        [...this.values].sort((a, b) => a - b),
+        p,
+      );
     const { total, at } = this.ranked();
     return total === 0 ? null : at(Math.min(total - 1, Math.max(0, Math.ceil((p / 100) * total) - 1)));
   }

@@ -61,7 +61,14 @@ test('countPer and weekly: buckets from since; weekly periods end at until, the 
   assert.deepEqual(countPer([0, D - 1, D, 3 * D], 0, 4 * D, D), [2, 1, 0, 1]);
   const weeks = weekOfWindow(0, 10 * D);
   assert.deepEqual([weeks.n, weeks.of(0), weeks.of(3 * D - 1), weeks.of(3 * D), weeks.of(10 * D - 1)], [2, 0, 0, 1, 1]);
-  const w = weekly(new Map([[0, 1], [1, 1]]), 0, 10 * D);
+  const w = weekly(
+    new Map([
+      [0, 1],
+      [1, 1],
+    ]),
+    0,
+    10 * D,
+  );
   assert.deepEqual(
     w.map((x) => x.voyages),
     [1, 1],

@@ -399,7 +399,14 @@ export function createLanesRepo(db: Db) {
         if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
         return q;
       };
-      const departures = (await lane().select('departure').orderBy('departure').limit(limit + 1).offset(offset).execute()).map((r) => Number(r.departure));
+      const departures = (
+        await lane()
+          .select('departure')
+          .orderBy('departure')
+          .limit(limit + 1)
+          .offset(offset)
+          .execute()
+      ).map((r) => Number(r.departure));
       if (departures.length === 0) return { voyages: [], more: false };
       const first = departures[0]!;
       const last = departures[Math.min(limit, departures.length) - 1]!;

@@ -1,11 +1,11 @@
 import type { Caller } from '../../../access/principals.js';
-import { DAY, HOUR, iso } from '../../../platform/clock.js';
+import { DAY, iso } from '../../../platform/clock.js';
 import { shipCategory } from '../../../fleet/ship-types.js';
 import { AppError } from '../../../platform/errors.js';
 import { coverageFields, coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { HEATMAP_MAX_LANES, TOP_LANES_DEFAULT_DAYS, type LanesKit } from './lanes-kit.js';
-import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
+import { cellsOfLines, changePct, coefficientOfVariation, mean, round, slope, stdDev } from './lanes-math.js';
 import { directionOf, hours, laneKey, maybe, plausibleFromMs, shipTypeCodes, type Common } from './lanes-facts.js';
 import { laneFiguresOf } from './lane-details.js';
 import { overLanes, seriesOf, voyagesOfLanes } from './lane-series.js';
