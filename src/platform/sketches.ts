@@ -1,4 +1,4 @@
-import { median } from './stats.js';
+import { mean, median, percentile } from './stats.js';
 
 /**
  * Distinct vessels and voyage hours of a part of the voyages (docs/decisions/149): exact while a cell is small,
@@ -199,9 +199,53 @@ export class HoursSketch {
   /** The median (as platform/stats `median` on the values while exact; the middle of the middle bucket(s) beyond). */
   median(): number | null {
     if (this.values) return median(this.values);
-    const sorted = [...this.toBuckets().entries()].sort((a, b) => a[0] - b[0]);
-    const total = sorted.reduce((sum, [, n]) => sum + n, 0);
+    const { total, at } = this.ranked();
     if (total === 0) return null;
+    const mid = total >> 1;
+    return total % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
+  }
+
+  /** Percentile p (0–100) by nearest rank (as platform/stats `percentile` while exact; the middle of its bucket beyond). */
+  nearestRank(p: number): number | null {
+    if (this.values)
+      return percentile(
+        [...this.values].sort((a, b) => a - b),
+        p,
+      );
+    const { total, at } = this.ranked();
+    return total === 0 ? null : at(Math.min(total - 1, Math.max(0, Math.ceil((p / 100) * total) - 1)));
+  }
+
+  /** The mean (of the buckets' middles beyond exact: within their ±1 %). */
+  mean(): number | null {
+    if (this.values) return mean(this.values);
+    let total = 0;
+    let sum = 0;
+    for (const [bucket, n] of this.toBuckets()) {
+      total += n;
+      sum += n * hoursOfBucket(bucket);
+    }
+    return total === 0 ? null : sum / total;
+  }
+
+  /** The smallest value (the middle of the lowest bucket beyond exact). */
+  min(): number | null {
+    if (this.values) return this.values.length === 0 ? null : Math.min(...this.values);
+    const { total, at } = this.ranked();
+    return total === 0 ? null : at(0);
+  }
+
+  /** The largest value (the middle of the highest bucket beyond exact). */
+  max(): number | null {
+    if (this.values) return this.values.length === 0 ? null : Math.max(...this.values);
+    const { total, at } = this.ranked();
+    return total === 0 ? null : at(total - 1);
+  }
+
+  /** The value of each rank (0 … total − 1) from the buckets in order: the middle of the bucket that holds it. */
+  private ranked(): { total: number; at: (rank: number) => number } {
+    const sorted = [...this.toBuckets().entries()].filter(([, n]) => n > 0).sort((a, b) => a[0] - b[0]);
+    const total = sorted.reduce((sum, [, n]) => sum + n, 0);
     const at = (rank: number) => {
       let seen = 0;
       for (const [bucket, n] of sorted) {
@@ -210,8 +254,7 @@ export class HoursSketch {
       }
       return hoursOfBucket(sorted[sorted.length - 1]![0]);
     };
-    const mid = total >> 1;
-    return total % 2 === 1 ? at(mid) : (at(mid - 1) + at(mid)) / 2;
+    return { total, at };
   }
 
   /** How many values are below `hours` (approximate: whole buckets below the bucket of `hours`; text merged in is read, not decoded into the sketch). */

@@ -6,6 +6,7 @@ import type { LanesFilter, LanesRepo, WindowSpan } from '../../src/features/rout
 import type { Voyage } from '../../src/features/routes/lanes/lanes-math.js';
 import { lanePartsOfVoyages } from '../../src/features/routes/lanes/lane-stats.js';
 import { VesselSketch } from '../../src/platform/sketches.js';
+import { voyageOrder } from '../../src/features/routes/lanes/lanes-facts.js';
 
 /** A ship type passes when no filter is asked for, or when it is one of the codes (an unknown type never does). */
 const typeMatches = (shipType: number | null, codes: readonly number[] | null) => codes === null || (shipType !== null && codes.includes(shipType));
@@ -35,6 +36,10 @@ export function createMemoryLanesRepo(calls: readonly VoyageCall[]): LanesRepo {
         .filter((v) => (f.from === undefined || v.from_port === f.from) && (f.to === undefined || v.to_port === f.to))
         .filter((v) => f.touching === undefined || v.from_port === f.touching || v.to_port === f.touching)
         .map((v) => ({ vslId: v.vsl_id, from: v.from_port, to: v.to_port, departure: v.departure, arrival: v.arrival, shipType: v.ship_type, simulated: v.simulated === 1 }));
+    },
+    async laneVoyagesPage(w: WindowSpan, f: LanesFilter & { from: number; to: number }, fromMs: number, offset: number, limit: number) {
+      const lane = (await repo.voyagesForWindow(w, f)).filter((v) => v.arrival - v.departure >= fromMs).sort(voyageOrder);
+      return { voyages: lane.slice(offset, offset + limit), more: offset + limit < lane.length };
     },
     /** The window's distinct vessels, exact (a set of the ids of every voyage it counts). */
     async windowVessels(w: WindowSpan) {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { voyagePairs, type VoyageCall } from '../../src/events/voyages.js';
-import { countPer, directionOf, lanesOf, shipTypeCodes, shipTypeMix, weekly } from '../../src/features/routes/lanes/lanes-facts.js';
+import { countPer, directionOf, lanesOf, MAX_VOYAGE_SPEED_KN, plausibleFromMs, shipTypeCodes, tooFast, weekly, weekOfWindow } from '../../src/features/routes/lanes/lanes-facts.js';
+import { laneFiguresOf } from '../../src/features/routes/lanes/lane-details.js';
 import { hubsOfLanes, hubVesselsOf, lanePartsOfVoyages, sumLanes } from '../../src/features/routes/lanes/lane-stats.js';
 import type { Voyage } from '../../src/features/routes/lanes/lanes-math.js';
 
@@ -58,7 +59,16 @@ test('lanesOf: busiest first, then more vessels, then port ids', () => {
 
 test('countPer and weekly: buckets from since; weekly periods end at until, the oldest shorter', () => {
   assert.deepEqual(countPer([0, D - 1, D, 3 * D], 0, 4 * D, D), [2, 1, 0, 1]);
-  const w = weekly([v('a', 1, 2, 0), v('b', 1, 2, 9 * D)], 0, 10 * D);
+  const weeks = weekOfWindow(0, 10 * D);
+  assert.deepEqual([weeks.n, weeks.of(0), weeks.of(3 * D - 1), weeks.of(3 * D), weeks.of(10 * D - 1)], [2, 0, 0, 1, 1]);
+  const w = weekly(
+    new Map([
+      [0, 1],
+      [1, 1],
+    ]),
+    0,
+    10 * D,
+  );
   assert.deepEqual(
     w.map((x) => x.voyages),
     [1, 1],
@@ -85,11 +95,39 @@ test('hubsOfLanes: voyages in and out, degrees, partners and vessels per port', 
   );
 });
 
-test('shipTypeMix, shipTypeCodes and directionOf', () => {
-  assert.deepEqual(shipTypeMix([v('a', 1, 2, 0, 1, 80), v('b', 1, 2, 0, 1, null), v('c', 1, 2, 0, 1, 81)]), [
+test('laneFiguresOf (exact parts): ship type mix, weekly counts and transit hours of the voyages that count', () => {
+  const voyages = [v('a', 1, 2, 0, 10, 80), v('b', 1, 2, D, 30, null), v('c', 1, 2, 9 * D, 20, 81), v('d', 1, 2, 9 * D, 0.1, 81)];
+  const parts = lanePartsOfVoyages(voyages);
+  // 100 nm: the 0.1-hour voyage is faster than the speed rule allows
+  const lane = sumLanes(parts, () => 100).lanes[0];
+  const figures = laneFiguresOf(lane, parts, 100, { since: 0, until: 10 * D, days: 10 });
+  assert.deepEqual(figures.shipTypes, [
     { ship_type: 'tanker', voyages: 2, share: 0.667 },
     { ship_type: 'unknown', voyages: 1, share: 0.333 },
   ]);
+  assert.deepEqual(
+    figures.weekly.map((x) => x.voyages),
+    [2, 1],
+  );
+  assert.deepEqual(figures.transitHours, { min: 10, median: 20, mean: 20, p90: 30, max: 30 });
+  assert.equal(figures.voyages, 3);
+  assert.equal(figures.vessels, 3);
+  // terminals of one harbour: nothing counts
+  assert.equal(laneFiguresOf(undefined, parts, 1, { since: 0, until: 10 * D, days: 10 }).shipTypes.length, 0);
+});
+
+test('plausibleFromMs: the least whole ms the speed rule keeps, none on a lane within one harbour', () => {
+  for (const nm of [5, 6.1, 60, 123.456789, 1000 / 3, 4321.987]) {
+    const d = plausibleFromMs(nm)!;
+    assert.ok(!tooFast(nm, d / H), `${nm} nm: ${d} ms kept`);
+    assert.ok(tooFast(nm, (d - 1) / H), `${nm} nm: ${d - 1} ms left out`);
+    assert.ok(Math.abs(d - (nm / MAX_VOYAGE_SPEED_KN) * H) <= 1);
+  }
+  assert.equal(plausibleFromMs(null), 0);
+  assert.equal(plausibleFromMs(4.9), null);
+});
+
+test('shipTypeCodes and directionOf', () => {
   assert.deepEqual(shipTypeCodes('tanker'), [80, 81, 82, 83, 84, 85, 86, 87, 88, 89]);
   assert.equal(shipTypeCodes(undefined), null);
   assert.equal(directionOf(25, null), 'rising');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { encodeHours, encodeRegisters, HoursSketch, VesselSketch } from '../../src/platform/sketches.js';
-import { median } from '../../src/platform/stats.js';
+import { mean, median, percentile } from '../../src/platform/stats.js';
 
 test('VesselSketch: exact while only ids were added, within 3 standard errors (3 × 3.3 %) once registers are merged in', () => {
   const exact = new VesselSketch();
@@ -39,6 +39,15 @@ test('HoursSketch: the median of the values while exact, within 1 % relative fro
     const truth = median(values)!;
     // the median of a bucketed set: within half a bucket (ratio 1.02) of each of the middle values
     assert.ok(Math.abs(approximate.median()! - truth) / truth < 0.011, `${n} values: ${approximate.median()} vs ${truth}`);
+    // the other figures of lane-details (docs/decisions/169): as platform/stats while exact, within 1 % from the buckets
+    const sorted = [...values].sort((a, b) => a - b);
+    const truths = { p90: percentile(sorted, 90)!, mean: mean(values)!, min: sorted[0]!, max: sorted[n - 1]! };
+    const fromExact = { p90: exact.nearestRank(90), mean: exact.mean(), min: exact.min(), max: exact.max() };
+    const fromBuckets = { p90: approximate.nearestRank(90)!, mean: approximate.mean()!, min: approximate.min()!, max: approximate.max()! };
+    for (const key of ['p90', 'mean', 'min', 'max'] as const) {
+      assert.equal(fromExact[key], truths[key], `${n} values: exact ${key}`);
+      assert.ok(Math.abs(fromBuckets[key] - truths[key]) / truths[key] < 0.011, `${n} values: ${key} ${fromBuckets[key]} vs ${truths[key]}`);
+    }
     assert.equal(approximate.countBelow(0.5), 0);
     assert.equal(approximate.countBelow(1_000), n);
   }
@@ -48,6 +57,9 @@ test('HoursSketch: the median of the values while exact, within 1 % relative fro
   zeros.add(5);
   zeros.toBuckets();
   assert.equal(zeros.median(), 0);
+  assert.equal(zeros.min(), 0);
+  assert.ok(Math.abs(zeros.nearestRank(90)! - 5) < 0.05);
+  assert.equal(HoursSketch.ofBuckets([]).mean(), null);
   assert.equal(zeros.countBelow(1), 2);
   assert.equal(zeros.withoutBelow(1).countBelow(1_000), 1);
 });

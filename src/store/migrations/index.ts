@@ -49,6 +49,7 @@ import * as portVisitCells from './20261129T1600_port_visit_cells.js';
 import * as voyageWindowCells from './20261129T2000_voyage_window_cells.js';
 import * as voyageCellRuns from './20261129T2100_voyage_cell_runs.js';
 import * as vesselVisitBounds from './20261129T2200_vessel_visit_bounds.js';
+import * as voyageCellsByOrigin from './20261129T2320_voyage_cells_by_origin.js';
 import * as portVisitBlocks from './20261129T2330_port_visit_blocks.js';
 
 export interface BosunMigration {
@@ -106,5 +107,6 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261129T2000_voyage_window_cells': voyageWindowCells,
   '20261129T2100_voyage_cell_runs': voyageCellRuns,
   '20261129T2200_vessel_visit_bounds': vesselVisitBounds,
+  '20261129T2320_voyage_cells_by_origin': voyageCellsByOrigin,
   '20261129T2330_port_visit_blocks': portVisitBlocks,
 };

@@ -58,6 +58,22 @@ export const sameHarbour = (nm: number | null) => nm !== null && nm < SAME_HARBO
 /** A voyage of `hoursTaken` over `nm` is faster than any merchant vessel sails. */
 export const tooFast = (nm: number | null, hoursTaken: number) => nm !== null && (hoursTaken <= 0 || nm / hoursTaken > MAX_VOYAGE_SPEED_KN);
 
+/**
+ * The shortest duration in whole ms a voyage over `nm` may take and count (the least d with tooFast false: the
+ * speed rule as a bound a store can compare durations with); null when no voyage of the lane counts (one harbour).
+ */
+export function plausibleFromMs(nm: number | null): number | null {
+  if (sameHarbour(nm)) return null;
+  if (nm === null) return 0;
+  let d = Math.max(1, Math.ceil((nm / MAX_VOYAGE_SPEED_KN) * HOUR));
+  while (d > 1 && !tooFast(nm, (d - 1) / HOUR)) d--;
+  while (tooFast(nm, d / HOUR)) d++;
+  return d;
+}
+
+/** The order lane-details lists a lane's voyages in: oldest departure first, then by vessel id. */
+export const voyageOrder = (a: { departure: number; vslId: string }, b: { departure: number; vslId: string }) => a.departure - b.departure || a.vslId.localeCompare(b.vslId);
+
 export interface Common {
   days?: number;
   until?: string;
@@ -67,7 +83,6 @@ export interface Common {
 export const laneKey = (from: number, to: number) => `${from}>${to}`;
 export const hours = (ms: number) => round(ms / HOUR, 1);
 export const maybe = (x: number | null, places: number) => (x === null ? null : round(x, places));
-export const departures = (voyages: readonly Voyage[]) => voyages.map((v) => v.departure);
 export const vesselCount = (voyages: readonly Voyage[]) => new Set(voyages.map((v) => v.vslId)).size;
 
 /** The AIS ship-type codes (1–99) of a category, or null for no filter. */
@@ -100,29 +115,24 @@ export function countPer(times: readonly number[], since: number, until: number,
   return counts;
 }
 
-/** Voyages per 7-day period ending at until, oldest first; the oldest period is shorter when the window is not whole weeks. */
-export function weekly(voyages: readonly Voyage[], since: number, until: number) {
+/** The 7-day period ending at until (0 the oldest of n) in which a departure in [since, until) lies; the oldest is shorter when the window is not whole weeks. */
+export const weekOfWindow = (since: number, until: number) => {
   const week = 7 * DAY;
   const n = Math.ceil((until - since) / week);
-  const counts = new Array<number>(n).fill(0);
-  for (const t of departures(voyages)) counts[n - 1 - Math.floor((until - 1 - t) / week)]!++;
-  return counts.map((count, i) => ({ week_start: iso(Math.max(since, until - (n - i) * week)), week_end: iso(until - (n - 1 - i) * week), voyages: count }));
+  return { n, of: (departure: number) => n - 1 - Math.floor((until - 1 - departure) / week) };
+};
+
+/** Voyages per 7-day period ending at until (counts keyed by weekOfWindow), oldest first. */
+export function weekly(counts: ReadonlyMap<number, number>, since: number, until: number) {
+  const week = 7 * DAY;
+  const { n } = weekOfWindow(since, until);
+  return Array.from({ length: n }, (_, i) => ({ week_start: iso(Math.max(since, until - (n - i) * week)), week_end: iso(until - (n - 1 - i) * week), voyages: counts.get(i) ?? 0 }));
 }
 
 export function directionOf(pct: number | null, slopeValue: number | null): 'rising' | 'falling' | 'steady' | 'unknown' {
   const x = pct ?? (slopeValue === null || slopeValue === 0 ? null : slopeValue > 0 ? 100 : -100);
   if (x === null) return slopeValue === 0 ? 'steady' : 'unknown';
   return x > 10 ? 'rising' : x < -10 ? 'falling' : 'steady';
-}
-
-/** Voyages per ship category, most first. */
-export function shipTypeMix(voyages: readonly Voyage[]) {
-  const counts = new Map<string, number>();
-  for (const v of voyages) {
-    const key = shipCategory(v.shipType) ?? 'unknown';
-    counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return categoryMix(counts);
 }
 
 /** Voyages per ship category (counts above 0), most first, with their share. */

@@ -113,6 +113,7 @@ export function createLanesKit(deps: LanesDeps) {
     deps,
     span,
     portView,
+    greatCircleNm,
     /** A port given as port_id or UN/LOCODE (not a position). */
     requirePort(input: string, field: string): PortRecord {
       const place = deps.routes.resolvePlace(input, field);

@@ -5,6 +5,7 @@ import { HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
 import type { DatedApproximatePart, DatedLaneParts, LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
+import { voyageOrder } from './lanes-facts.js';
 
 /** Which voyages or calls one answer reads: ship-type codes (null: all), and an origin, destination or port touched. */
 export interface LanesFilter {
@@ -66,6 +67,19 @@ function laneCellPeriodsOf(w: WindowSpan): Array<[number, number, number]> {
   }
   if (weeksEnd < w.until) days(weeksEnd, w.until);
   return periods;
+}
+
+const VOYAGE_COLUMNS = ['vsl_id', 'from_port', 'to_port', 'departure', 'arrival', 'ship_type', 'simulated'] as const;
+function voyageOfRow(r: { vsl_id: string; from_port: number; to_port: number; departure: number; arrival: number; ship_type: number | null; simulated: number }): Voyage {
+  return {
+    vslId: r.vsl_id,
+    from: Number(r.from_port),
+    to: Number(r.to_port),
+    departure: Number(r.departure),
+    arrival: Number(r.arrival),
+    shipType: r.ship_type === null ? null : Number(r.ship_type),
+    simulated: Number(r.simulated) === 1,
+  };
 }
 
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
@@ -204,12 +218,18 @@ async function categoryCellParts(
     finer.clear();
     for (const { periodDays, from, to, keys } of groups) for (const cell of await cellsIn(periodDays, from, to)) if (keys.has(`${cell.from_port}>${cell.to_port}>${cell.category}`)) add(cell);
   }
+  // one read per cut day for all of its lanes and categories (docs/decisions/169: not one per lane and category)
+  const cutPerDay = new Map<number, Map<string, DatedLaneParts>>();
   for (const { lane, category, start } of daysAsVoyages) {
-    const voyages = await voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, { shipTypes: f.shipTypes, from: lane.from, to: lane.to });
-    for (const v of voyages)
-      if (v.departure < start + DAY && categoryOf(v.shipType) === category)
-        lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category });
+    const keys = cutPerDay.get(start) ?? cutPerDay.set(start, new Map()).get(start)!;
+    keys.set(`${lane.from}>${lane.to}>${category}`, lane);
   }
+  for (const [start, keys] of cutPerDay)
+    for (const v of await voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, f)) {
+      const category = categoryOf(v.shipType);
+      const lane = v.departure < start + DAY ? keys.get(`${v.from}>${v.to}>${category}`) : undefined;
+      if (lane) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category });
+    }
   return lanes.all();
 }
 
@@ -331,7 +351,7 @@ export function createLanesRepo(db: Db) {
     async voyagesForWindow(w: WindowSpan, f: LanesFilter): Promise<Voyage[]> {
       let q = db
         .selectFrom('voyages')
-        .select(['vsl_id', 'from_port', 'to_port', 'departure', 'arrival', 'ship_type', 'simulated'])
+        .select(VOYAGE_COLUMNS)
         .where('departure', '>=', w.since)
         .where('departure', '<', w.until)
         .where('arrival', '<', w.until)
@@ -345,16 +365,54 @@ export function createLanesRepo(db: Db) {
         q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
       }
       // no order: every view groups, counts or sorts what it shows (the property test compares with the per-request computation)
-      const rows = await q.execute();
-      return rows.map((r) => ({
-        vslId: r.vsl_id,
-        from: Number(r.from_port),
-        to: Number(r.to_port),
-        departure: Number(r.departure),
-        arrival: Number(r.arrival),
-        shipType: r.ship_type === null ? null : Number(r.ship_type),
-        simulated: Number(r.simulated) === 1,
-      }));
+      return (await q.execute()).map(voyageOfRow);
+    },
+
+    /**
+     * One page of a lane's voyages in the window (as voyagesForWindow selects them, none shorter than
+     * `fromMs`: the speed rule's bound, lanes-facts `plausibleFromMs`) in lanes-facts `voyageOrder`, and whether
+     * more follow (docs/decisions/169): read in departure order by the origin's index, so a page costs its
+     * offset and limit, not the window. Voyages that depart at the same instant are ordered by vessel id here (the
+     * store's collation is not the views'): the page's first and last departures are read, then all voyages between.
+     */
+    async laneVoyagesPage(w: WindowSpan, f: LanesFilter & { from: number; to: number }, fromMs: number, offset: number, limit: number): Promise<{ voyages: Voyage[]; more: boolean }> {
+      const lane = () => {
+        let q = db
+          .selectFrom('voyages')
+          .where('from_port', '=', f.from)
+          .where('to_port', '=', f.to)
+          .where('departure', '>=', w.since)
+          .where('departure', '<', w.until)
+          .where('arrival', '<', w.until)
+          .where((eb) => eb(sql<number>`arrival - departure`, '>=', fromMs))
+          .where('from_arrival', '>=', w.since - w.lookbackMs);
+        if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
+        return q;
+      };
+      const departures = (
+        await lane()
+          .select('departure')
+          .orderBy('departure')
+          .limit(limit + 1)
+          .offset(offset)
+          .execute()
+      ).map((r) => Number(r.departure));
+      if (departures.length === 0) return { voyages: [], more: false };
+      const first = departures[0]!;
+      const last = departures[Math.min(limit, departures.length) - 1]!;
+      const before =
+        offset === 0
+          ? 0
+          : Number(
+              (
+                await lane()
+                  .select((eb) => eb.fn.countAll().as('n'))
+                  .where('departure', '<', first)
+                  .executeTakeFirst()
+              )?.n ?? 0,
+            );
+      const between = (await lane().select(VOYAGE_COLUMNS).where('departure', '>=', first).where('departure', '<=', last).execute()).map(voyageOfRow).sort(voyageOrder);
+      return { voyages: between.slice(offset - before, offset - before + limit), more: departures.length > limit };
     },
 
     /**

@@ -1,12 +1,13 @@
 import type { Caller } from '../../../access/principals.js';
-import { DAY, HOUR, iso } from '../../../platform/clock.js';
+import { DAY, iso } from '../../../platform/clock.js';
 import { shipCategory } from '../../../fleet/ship-types.js';
 import { AppError } from '../../../platform/errors.js';
 import { coverageFields, coverageOf } from '../../kit/time-window.js';
 import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import { HEATMAP_MAX_LANES, TOP_LANES_DEFAULT_DAYS, type LanesKit } from './lanes-kit.js';
-import { cellsOfLines, changePct, coefficientOfVariation, mean, median, nearestRank, round, slope, stdDev } from './lanes-math.js';
-import { directionOf, hours, laneKey, maybe, shipTypeMix, weekly, type Common } from './lanes-facts.js';
+import { cellsOfLines, changePct, coefficientOfVariation, mean, round, slope, stdDev } from './lanes-math.js';
+import { directionOf, hours, laneKey, maybe, plausibleFromMs, shipTypeCodes, type Common } from './lanes-facts.js';
+import { laneFiguresOf } from './lane-details.js';
 import { overLanes, seriesOf, voyagesOfLanes } from './lane-series.js';
 import type { LaneStats } from './lane-stats.js';
 
@@ -85,37 +86,43 @@ export function createLaneViews(kit: LanesKit) {
       const from = kit.requirePort(query.from, 'query.from');
       const to = kit.requirePort(query.to, 'query.to');
       if (from.port_id === to.port_id) throw new AppError('same_origin_destination', 'from and to are the same port: a lane joins two ports', { field: 'query.to' });
-      const l = await kit.load(kit.windowOf(query, caller, 30), query.ship_type, { from: from.port_id, to: to.port_id });
-      const voyages = [...l.voyages].sort((a, b) => a.departure - b.departure || a.vslId.localeCompare(b.vslId));
-      const hrs = voyages.map((v) => (v.arrival - v.departure) / HOUR);
-      const route = kit.laneRoute(from.port_id, to.port_id);
-      const medianHours = median(hrs);
       const limit = query.limit ?? 20;
       if (query.cursor !== undefined && query.offset !== undefined) throw new AppError('invalid_request', 'give cursor or offset, not both', { field: 'query.offset' });
       const lane = `lane:${from.port_id}:${to.port_id}:`;
       const offset = query.cursor !== undefined ? Number(kit.deps.cursors.read(query.cursor, new RegExp(`^${lane}(\\d{1,6})$`), 'query.cursor')[1]) : (query.offset ?? 0);
-      const page = voyages.slice(offset, offset + limit);
-      const nextOffset = offset + limit < voyages.length ? offset + limit : null;
+      // the figures from the lane's cells per ship category, the page of voyages from the voyages (docs/decisions/169)
+      const window = kit.windowOf(query, caller, 30);
+      const { facts: l, parts } = await kit.loadLaneParts(window, query.ship_type, { from: from.port_id, to: to.port_id }, { byCategory: true });
+      const nm = kit.greatCircleNm(from.port_id, to.port_id);
+      const figures = laneFiguresOf(l.lanes[0], parts, nm, l.window);
+      const fromMs = plausibleFromMs(nm);
+      const page =
+        fromMs === null
+          ? { voyages: [], more: false }
+          : await kit.deps.repo.laneVoyagesPage(kit.span(l.window), { shipTypes: shipTypeCodes(query.ship_type), from: from.port_id, to: to.port_id }, fromMs, offset, limit);
+      const route = kit.laneRoute(from.port_id, to.port_id);
+      const medianHours = figures.transitHours.median;
+      const nextOffset = page.more ? offset + limit : null;
       const data = {
-        ...kit.meta(l, voyages),
+        ...kit.lanesMeta(l),
         ship_type: query.ship_type ?? null,
         from: kit.portView(from.port_id),
         to: kit.portView(to.port_id),
-        voyages_count: voyages.length,
-        vessels: new Set(voyages.map((v) => v.vslId)).size,
+        voyages_count: figures.voyages,
+        vessels: figures.vessels,
         transit_hours: {
-          min: maybe(hrs.length ? Math.min(...hrs) : null, 1),
+          min: maybe(figures.transitHours.min, 1),
           median: maybe(medianHours, 1),
-          mean: maybe(mean(hrs), 1),
-          p90: maybe(nearestRank(hrs, 90), 1),
-          max: maybe(hrs.length ? Math.max(...hrs) : null, 1),
+          mean: maybe(figures.transitHours.mean, 1),
+          p90: maybe(figures.transitHours.p90, 1),
+          max: maybe(figures.transitHours.max, 1),
         },
-        ship_types: shipTypeMix(voyages),
-        weekly: weekly(voyages, l.window.since, l.window.until),
+        ship_types: figures.shipTypes,
+        weekly: figures.weekly,
         route: route
           ? { distance_nm: round(route.distance_nm, 1), passages: route.passages, implied_speed_kn: medianHours && medianHours > 0 ? round(route.distance_nm / medianHours, 1) : null }
           : { distance_nm: null, passages: [], implied_speed_kn: null },
-        voyages: page.map((v) => ({
+        voyages: page.voyages.map((v) => ({
           vsl_id: v.vslId,
           departure: iso(v.departure),
           arrival: iso(v.arrival),
@@ -127,7 +134,7 @@ export function createLaneViews(kit: LanesKit) {
         offset,
         next_offset: nextOffset,
       };
-      return kit.envelope(l, data, [from.port_id, to.port_id], { voyages });
+      return kit.envelope(l, data, [from.port_id, to.port_id], { lanes: l });
     },
 
     /** The busiest lanes of top-lanes' default window (scenario's pairs: one window and one voyage rule with top-lanes). */
