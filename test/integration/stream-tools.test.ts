@@ -89,8 +89,9 @@ test('an in-process stream nobody reads is bounded: it ends as a slow reader onc
   withApp(async (app) => {
     const reader = await app.registerAgent('reader');
     const writers = [await app.registerAgent('writer-a'), await app.registerAgent('writer-b')];
-    // not read until it ends: the whole answer is held in memory meanwhile
-    const pending = app.bosun.http.inject({ method: 'GET', url: `${STREAM}?follow=true&channel=general`, headers: { authorization: `Bearer ${reader.apiKey}` } });
+    // not read until it ends: the whole answer is held in memory meanwhile. From the first message on (last_event_id=0):
+    // without it the stream starts at the newest message when its hub is ready, which may be after every post below.
+    const pending = app.bosun.http.inject({ method: 'GET', url: `${STREAM}?follow=true&channel=general&last_event_id=0`, headers: { authorization: `Bearer ${reader.apiKey}` } });
     const body = 'x'.repeat(MESSAGE_LIMITS.bodyMaxBytes);
     const needed = Math.ceil(MESSAGE_LIMITS.streamBufferMaxBytes / MESSAGE_LIMITS.bodyMaxBytes) + 1;
     let posted = 0;
