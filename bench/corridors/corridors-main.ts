@@ -11,18 +11,13 @@
  * taken as the traffic of WORLD_FLEET vessels; a fleet of V vessels makes V / WORLD_FLEET of it (0.019 transits
  * per vessel-day: 5.6 a day at 300 vessels, 562 at 30,000), half each way, by vessels drawn from the fleet.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createBosun } from '../../src/app/create.js';
 import { DAY, HOUR, ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { CHOKEPOINTS } from '../../src/events/chokepoints.js';
 import { createEventsRepo, type TransitWrite } from '../../src/features/events/events-repo.js';
 import { seedCoverage } from '../../test/helpers/fleet.js';
+import { benchStore, fleetBenchOptions, peakRssMb, timeQueries, xorshift } from '../kit/fleet-bench.js';
 
 /** Transits a day through each gate in the world fleet (rounded; Dover and Øresund from their straits' own counts). */
 const TRANSITS_PER_DAY: Readonly<Record<string, number>> = {
@@ -41,62 +36,17 @@ const TRANSITS_PER_DAY: Readonly<Record<string, number>> = {
 };
 const WORLD_FLEET = 90_000;
 
-const { values } = parseArgs({
-  options: {
-    days: { type: 'string', default: '90' },
-    vessels: { type: 'string', default: '1000' },
-    rounds: { type: 'string', default: '20' },
-    'budget-ms': { type: 'string', default: '20000' },
-    store: { type: 'string', default: 'memory' },
-    only: { type: 'string', default: '' },
-  },
-});
-if (values.store !== 'memory' && values.store !== 'file') throw new Error(`--store memory|file, not ${values.store}`);
-const sizes = values.vessels.split(',').map(Number);
-if (sizes.length > 1) {
-  for (const n of sizes) {
-    const args = [
-      fileURLToPath(import.meta.url),
-      '--days',
-      values.days,
-      '--vessels',
-      String(n),
-      '--rounds',
-      values.rounds,
-      '--budget-ms',
-      values['budget-ms'],
-      '--store',
-      values.store,
-      '--only',
-      values.only,
-    ];
-    const child = spawnSync(process.execPath, args, { stdio: 'inherit' });
-    if (child.status !== 0) process.exit(child.status ?? 1);
-  }
-  process.exit(0);
-}
-const days = Number(values.days);
-const vessels = sizes[0]!;
-const rounds = Number(values.rounds);
-/** Rounds of one query stop early after this long (the slow ones of a large fleet). */
-const budgetMs = Number(values['budget-ms']);
+const { days, vessels, rounds, budgetMs, store, only } = fleetBenchOptions(import.meta.url);
 // a horizon off the hour, as a live caller's is: windows end inside an hour
 const now = Date.UTC(2026, 10, 1, 13, 37, 12, 345);
-const storeDir = values.store === 'file' ? mkdtempSync(join(tmpdir(), 'bosun-corridors-bench-')) : null;
-const databaseUrl = storeDir === null ? ':memory:' : `sqlite:${join(storeDir, 'corridors.sqlite')}`;
+const benchDb = benchStore('corridors', store);
 const clock = new ManualClock(now);
-const bosun = await createBosun(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0' }), { clock });
+const bosun = await createBosun(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: benchDb.databaseUrl, PORT: '0' }), { clock });
 // stored positions from before the first day (the windows and days are covered) and the detector's checkpoint
 await seedCoverage(bosun.ctx.services, 244000911, now - (days + 1) * DAY, now);
 
-// a fixed pseudo-random sequence (xorshift) so every run stores the same transits
-let state = 0x9e3779b9;
-const rand = () => {
-  state ^= state << 13;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  return (state >>> 0) / 2 ** 32;
-};
+// the same transits in every run
+const rand = xorshift();
 const started = performance.now();
 const events = createEventsRepo(bosun.ctx.store.db);
 let rows: TransitWrite[] = [];
@@ -138,19 +88,11 @@ for (let hour = now - days * DAY; hour < now; hour += HOUR) {
   if (rows.length >= 2000) await flush();
 }
 await flush();
-console.log(
-  `${transits} transits, ${vessels} vessels, ${days} days; store written in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
-);
+console.log(`${transits} transits, ${vessels} vessels, ${days} days; store written in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS so far ${peakRssMb()} MB`);
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'corridors-bench', vendor: 'bench', description: 'corridors benchmark' } });
 const agent = registered.json().data as { agent_id: string; api_key: string };
 await bosun.ctx.services.agents.grantScope(agent.agent_id, 'vessels:live', { kind: 'cli' });
-const token = agent.api_key;
-const api = async (url: string) => {
-  const res = await bosun.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
-  return { status: res.statusCode, bytes: res.rawPayload.length };
-};
-const pct = (times: number[], p: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor((times.length * p) / 100))]!;
 const queries: Record<string, string> = {
   'baseline: GET /v1/ping': '/v1/ping',
   'corridors 7D (with stress)': '/v1/routes/corridors',
@@ -168,31 +110,7 @@ const queries: Record<string, string> = {
   'route stress index 30D suez': '/v1/metrics/route_stress_index?zone_key=suez&range=30D',
   'corridor-ranking stress 7D': '/v1/routes/corridor-ranking?by=stress',
 };
-// CPU time of the process per request (SQLite runs in it): steadier than wall-clock on a shared machine
-const cpuMs = (since: NodeJS.CpuUsage) => {
-  const used = process.cpuUsage(since);
-  return (used.user + used.system) / 1000;
-};
-console.log('| query | answer KB | first ms | p50 ms | p99 ms | CPU p50 ms | rounds |');
-console.log('|---|---|---|---|---|---|---|');
-for (const [label, url] of Object.entries(queries)) {
-  if (values.only !== '' && !label.includes(values.only) && !label.startsWith('baseline')) continue;
-  const start = performance.now();
-  const { status, bytes } = await api(url);
-  const first = performance.now() - start;
-  if (status !== 200) throw new Error(`${url}: ${status}`);
-  const times: number[] = [];
-  const cpu: number[] = [];
-  const began = performance.now();
-  for (let i = 0; i < rounds && (i < 3 || performance.now() - began < budgetMs); i++) {
-    const s = performance.now();
-    const c = process.cpuUsage();
-    await api(url);
-    cpu.push(cpuMs(c));
-    times.push(performance.now() - s);
-  }
-  console.log(`| ${label} | ${(bytes / 1024).toFixed(1)} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${pct(cpu, 50).toFixed(1)} | ${times.length} |`);
-}
-console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels, store ${values.store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
+await timeQueries(bosun.http, agent.api_key, queries, { rounds, budgetMs, only });
+console.log(`peak RSS ${peakRssMb()} MB (${vessels} vessels, store ${store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();
-if (storeDir !== null) rmSync(storeDir, { recursive: true, force: true });
+benchDb.remove();

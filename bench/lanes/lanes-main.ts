@@ -10,64 +10,19 @@
  * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file] [--only <label text>]
  * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { createBosun } from '../../src/app/create.js';
 import { DAY, HOUR, ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
 import { BULK_PORTS, LNG_IMPORT_PORTS, OIL_PORTS } from '../../src/sim/world.js';
 import { createEventsRepo, type EventsRepo } from '../../src/features/events/events-repo.js';
+import { benchStore, fleetBenchOptions, peakRssMb, timeQueries, xorshift } from '../kit/fleet-bench.js';
 
-const { values } = parseArgs({
-  options: {
-    days: { type: 'string', default: '90' },
-    vessels: { type: 'string', default: '1000' },
-    rounds: { type: 'string', default: '20' },
-    'budget-ms': { type: 'string', default: '20000' },
-    store: { type: 'string', default: 'memory' },
-    /** Only the operations whose label holds this text (beside the baseline): for a profile of one answer. */
-    only: { type: 'string', default: '' },
-  },
-});
-if (values.store !== 'memory' && values.store !== 'file') throw new Error(`--store memory|file, not ${values.store}`);
-const sizes = values.vessels.split(',').map(Number);
-if (sizes.length > 1) {
-  for (const n of sizes) {
-    const args = [
-      fileURLToPath(import.meta.url),
-      '--days',
-      values.days,
-      '--vessels',
-      String(n),
-      '--rounds',
-      values.rounds,
-      '--budget-ms',
-      values['budget-ms'],
-      '--store',
-      values.store,
-      '--only',
-      values.only,
-    ];
-    const child = spawnSync(process.execPath, args, { stdio: 'inherit' });
-    if (child.status !== 0) process.exit(child.status ?? 1);
-  }
-  process.exit(0);
-}
-const days = Number(values.days);
-const vessels = sizes[0]!;
-const rounds = Number(values.rounds);
-/** Rounds of one query stop early after this long (the slow ones of a large fleet). */
-const budgetMs = Number(values['budget-ms']);
+const { days, vessels, rounds, budgetMs, store, only } = fleetBenchOptions(import.meta.url);
 const started = performance.now();
 const now = Date.UTC(2026, 10, 1);
-const storeDir = values.store === 'file' ? mkdtempSync(join(tmpdir(), 'bosun-lanes-bench-')) : null;
-const databaseUrl = storeDir === null ? ':memory:' : `sqlite:${join(storeDir, 'lanes.sqlite')}`;
-const bosun = await createBosun(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: databaseUrl, PORT: '0' }), { clock: new ManualClock(now) });
+const benchDb = benchStore('lanes', store);
+const bosun = await createBosun(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: benchDb.databaseUrl, PORT: '0' }), { clock: new ManualClock(now) });
 const routes = bosun.ctx.services.routes;
 const ports = [...new Set([...OIL_PORTS, ...LNG_IMPORT_PORTS, ...BULK_PORTS])].flatMap((l) => {
   // a LOCODE the demo knows by its own ports table may be absent from the port table
@@ -99,14 +54,8 @@ const memoryAfter = async (phase: string) => {
 };
 await memoryAfter('store opened');
 
-// a fixed pseudo-random sequence (xorshift) so every run stores the same calls
-let state = 0x9e3779b9;
-const rand = () => {
-  state ^= state << 13;
-  state ^= state >>> 17;
-  state ^= state << 5;
-  return (state >>> 0) / 2 ** 32;
-};
+// the same calls in every run
+const rand = xorshift();
 let rows: Parameters<EventsRepo['upsertCalls']>[0][number][] = [];
 let calls = 0;
 let seq = 1;
@@ -153,7 +102,7 @@ const voyages = await bosun.ctx.store.db
   .select((eb) => eb.fn.countAll().as('n'))
   .executeTakeFirst();
 console.log(
-  `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  `${calls} port calls, ${Number(voyages?.n ?? 0)} voyages kept, ${vessels} vessels, ${days} days, ${ports.length} ports; store written in ${((performance.now() - started) / 1000).toFixed(1)} s, peak RSS so far ${peakRssMb()} MB`,
 );
 
 await memoryAfter('store written');
@@ -186,18 +135,12 @@ const laneCellCount = await bosun.ctx.store.db
   .select((eb) => [eb.fn.countAll().as('n'), eb.fn.count('voyage_list').as('exact')])
   .executeTakeFirst();
 console.log(
-  `the runner's pass (visit cells, visit bounds, voyage cells of ${summedWeeks} weeks) in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; ${Number(laneCellCount?.n ?? 0)} lane cells, ${Number(laneCellCount?.exact ?? 0)} exact; ${Number(visitBoundCount?.n ?? 0)} visit bounds (decision 165); peak RSS so far ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB`,
+  `the runner's pass (visit cells, visit bounds, voyage cells of ${summedWeeks} weeks) in ${((performance.now() - summingStarted) / 1000).toFixed(1)} s: ${Number(cellCount?.n ?? 0)} cells, ${Number(cellCount?.exact ?? 0)} exact; ${Number(laneCellCount?.n ?? 0)} lane cells, ${Number(laneCellCount?.exact ?? 0)} exact; ${Number(visitBoundCount?.n ?? 0)} visit bounds (decision 165); peak RSS so far ${peakRssMb()} MB`,
 );
 
 const registered = await bosun.http.inject({ method: 'POST', url: '/v1/agents/register', payload: { name: 'lanes-bench', vendor: 'bench', description: 'lanes benchmark' } });
 const agent = registered.json().data as { agent_id: string; api_key: string };
 await bosun.ctx.services.agents.grantScope(agent.agent_id, 'vessels:live', { kind: 'cli' });
-const token = agent.api_key;
-const api = async (url: string) => {
-  const res = await bosun.http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
-  return res.statusCode;
-};
-const pct = (times: number[], p: number) => [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor((times.length * p) / 100))]!;
 const queries: Record<string, string> = {
   'baseline: GET /v1/ping': '/v1/ping',
   'top-lanes 30 days': '/v1/routes/top-lanes?days=30',
@@ -225,35 +168,11 @@ const queries: Record<string, string> = {
   'visit-rank by vessel 30 days': '/v1/vessels/visit_rank?by=vessel&range=30D&limit=50',
   'visit-rank by vessel at one port 30 days': `/v1/vessels/visit_rank?by=vessel&port_id=${ports[0]}&range=30D`,
 };
-// the last column is the process's peak RSS once the operation's rounds are done: where the peak is reached
-// CPU p50: the process's CPU time (user + system) per request, less sensitive than wall time to a shared machine's load
-console.log('| query | first ms | p50 ms | p99 ms | CPU p50 ms | rounds | peak RSS MB after |');
-console.log('|---|---|---|---|---|---|---|');
-for (const [label, url] of Object.entries(queries)) {
-  if (values.only !== '' && !label.includes(values.only) && !label.startsWith('baseline')) continue;
-  const start = performance.now();
-  const status = await api(url);
-  const first = performance.now() - start;
-  if (status !== 200) throw new Error(`${url}: ${status}`);
-  const times: number[] = [];
-  const cpuTimes: number[] = [];
-  const began = performance.now();
-  for (let i = 0; i < rounds && (i < 3 || performance.now() - began < budgetMs); i++) {
-    const s = performance.now();
-    const cpu = process.cpuUsage();
-    await api(url);
-    const used = process.cpuUsage(cpu);
-    times.push(performance.now() - s);
-    cpuTimes.push((used.user + used.system) / 1000);
-  }
-  console.log(
-    `| ${label} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${pct(cpuTimes, 50).toFixed(1)} | ${times.length} | ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} |`,
-  );
-}
+await timeQueries(bosun.http, agent.api_key, queries, { rounds, budgetMs, only });
 await memoryAfter('answers');
 console.log('| after | CPU s of the phase | RSS MB | peak RSS MB | JS heap used / total MB | array buffers MB | database MB |');
 console.log('|---|---|---|---|---|---|---|');
 for (const row of phases) console.log(row);
-console.log(`peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${vessels} vessels, store ${values.store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
+console.log(`peak RSS ${peakRssMb()} MB (${vessels} vessels, store ${store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();
-if (storeDir !== null) rmSync(storeDir, { recursive: true, force: true });
+benchDb.remove();
