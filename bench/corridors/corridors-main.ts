@@ -3,7 +3,7 @@
  * gates for D days, written through the events repo as the event runner writes its transits, into SQLite in
  * memory, or with `--store file` into a temporary SQLite file (removed at the end). Measures the operations (corridors
  * and the route stress index they read) through the HTTP stack in process against GET /v1/ping, and the peak RSS of the process.
- * Usage: node dist/bench/corridors/corridors-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file] [--only <label text>]
+ * Usage: node dist/bench/corridors/corridors-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file] [--only <label text>,…] [--profile DIR]
  * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  *
  * Traffic: TRANSITS_PER_DAY below is the rough daily traffic of each gate in the world fleet (orders of magnitude of
@@ -36,7 +36,8 @@ const TRANSITS_PER_DAY: Readonly<Record<string, number>> = {
 };
 const WORLD_FLEET = 90_000;
 
-const { days, vessels, rounds, budgetMs, store, only } = fleetBenchOptions(import.meta.url);
+const options = fleetBenchOptions(import.meta.url);
+const { days, vessels, store } = options;
 // a horizon off the hour, as a live caller's is: windows end inside an hour
 const now = Date.UTC(2026, 10, 1, 13, 37, 12, 345);
 const benchDb = benchStore('corridors', store);
@@ -110,7 +111,7 @@ const queries: Record<string, string> = {
   'route stress index 30D suez': '/v1/metrics/route_stress_index?zone_key=suez&range=30D',
   'corridor-ranking stress 7D': '/v1/routes/corridor-ranking?by=stress',
 };
-await timeQueries(bosun.http, agent.api_key, queries, { rounds, budgetMs, only });
+await timeQueries(bosun.http, agent.api_key, queries, options);
 console.log(`peak RSS ${peakRssMb()} MB (${vessels} vessels, store ${store === 'file' ? 'SQLite file' : 'SQLite in memory'})`);
 await bosun.close();
 benchDb.remove();

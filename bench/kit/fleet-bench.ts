@@ -4,7 +4,8 @@
  * of each query through the HTTP stack in process.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,8 +19,10 @@ export interface FleetBenchOptions {
   /** Rounds of one query stop early after this long (the slow ones of a large fleet). */
   budgetMs: number;
   store: 'memory' | 'file';
-  /** Only the operations whose label holds this text (beside the baseline): for a profile of one answer. */
+  /** Only the operations whose label holds one of these texts (comma-separated; the baseline always): for a profile of a few answers. */
   only: string;
+  /** When given, a CPU profile of each query's timed rounds (not the store's writing) is written there: `<vessels>-<label>.cpuprofile`. */
+  profileDir: string | null;
 }
 
 /**
@@ -35,6 +38,7 @@ export function fleetBenchOptions(scriptUrl: string): FleetBenchOptions {
       'budget-ms': { type: 'string', default: '20000' },
       store: { type: 'string', default: 'memory' },
       only: { type: 'string', default: '' },
+      profile: { type: 'string', default: '' },
     },
   });
   const store = values.store;
@@ -42,13 +46,21 @@ export function fleetBenchOptions(scriptUrl: string): FleetBenchOptions {
   const sizes = values.vessels.split(',').map(Number);
   if (sizes.length > 1) {
     for (const n of sizes) {
-      const args = ['--days', values.days, '--vessels', String(n), '--rounds', values.rounds, '--budget-ms', values['budget-ms'], '--store', store, '--only', values.only];
+      const args = ['--days', values.days, '--vessels', String(n), '--rounds', values.rounds, '--budget-ms', values['budget-ms'], '--store', store, '--only', values.only, '--profile', values.profile];
       const child = spawnSync(process.execPath, [fileURLToPath(scriptUrl), ...args], { stdio: 'inherit' });
       if (child.status !== 0) process.exit(child.status ?? 1);
     }
     process.exit(0);
   }
-  return { days: Number(values.days), vessels: sizes[0]!, rounds: Number(values.rounds), budgetMs: Number(values['budget-ms']), store, only: values.only };
+  return {
+    days: Number(values.days),
+    vessels: sizes[0]!,
+    rounds: Number(values.rounds),
+    budgetMs: Number(values['budget-ms']),
+    store,
+    only: values.only,
+    profileDir: values.profile === '' ? null : values.profile,
+  };
 }
 
 /** A fixed pseudo-random sequence in [0, 1) (xorshift), so every run writes the same store. */
@@ -81,7 +93,19 @@ const pct = (times: readonly number[], p: number) => [...times].sort((a, b) => a
  * process per request (user + system: SQLite runs in it, and CPU time is steadier than wall time on a shared
  * machine), the rounds run and the peak RSS once they are done (where the peak is reached).
  */
-export async function timeQueries(http: FastifyInstance, token: string, queries: Readonly<Record<string, string>>, options: Pick<FleetBenchOptions, 'rounds' | 'budgetMs' | 'only'>): Promise<void> {
+export async function timeQueries(
+  http: FastifyInstance,
+  token: string,
+  queries: Readonly<Record<string, string>>,
+  options: Pick<FleetBenchOptions, 'vessels' | 'rounds' | 'budgetMs' | 'only' | 'profileDir'>,
+): Promise<void> {
+  const only = options.only.split(',').filter((text) => text !== '');
+  const profiling = options.profileDir === null ? null : { dir: options.profileDir, session: new Session() };
+  if (profiling) {
+    mkdirSync(profiling.dir, { recursive: true });
+    profiling.session.connect();
+    await profiling.session.post('Profiler.enable');
+  }
   const api = async (url: string) => {
     const res = await http.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
     return { status: res.statusCode, bytes: res.rawPayload.length };
@@ -89,13 +113,14 @@ export async function timeQueries(http: FastifyInstance, token: string, queries:
   console.log('| query | answer KB | first ms | p50 ms | p99 ms | CPU p50 ms | rounds | peak RSS MB after |');
   console.log('|---|---|---|---|---|---|---|---|');
   for (const [label, url] of Object.entries(queries)) {
-    if (options.only !== '' && !label.includes(options.only) && !label.startsWith('baseline')) continue;
+    if (only.length > 0 && !only.some((text) => label.includes(text)) && !label.startsWith('baseline')) continue;
     const start = performance.now();
     const { status, bytes } = await api(url);
     const first = performance.now() - start;
     if (status !== 200) throw new Error(`${url}: ${status}`);
     const times: number[] = [];
     const cpuTimes: number[] = [];
+    if (profiling) await profiling.session.post('Profiler.start');
     const began = performance.now();
     for (let i = 0; i < options.rounds && (i < 3 || performance.now() - began < options.budgetMs); i++) {
       const s = performance.now();
@@ -105,8 +130,13 @@ export async function timeQueries(http: FastifyInstance, token: string, queries:
       times.push(performance.now() - s);
       cpuTimes.push((used.user + used.system) / 1000);
     }
+    if (profiling) {
+      const { profile } = await profiling.session.post('Profiler.stop');
+      writeFileSync(join(profiling.dir, `${options.vessels}-${label.replace(/[^a-z0-9]+/gi, '-')}.cpuprofile`), JSON.stringify(profile));
+    }
     console.log(
       `| ${label} | ${(bytes / 1024).toFixed(1)} | ${first.toFixed(1)} | ${pct(times, 50).toFixed(1)} | ${pct(times, 99).toFixed(1)} | ${pct(cpuTimes, 50).toFixed(1)} | ${times.length} | ${peakRssMb()} |`,
     );
   }
+  profiling?.session.disconnect();
 }

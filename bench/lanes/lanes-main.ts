@@ -7,7 +7,7 @@
  * RSS of the process. After each phase (store written, visit cells, visit bounds, voyage cells, answers) it prints the
  * process's memory: RSS now and its peak so far, the JS heap used, ArrayBuffers, and the SQLite database's own size
  * (page_count × page_size: all of it held in the process with the store in memory, on disk with the file store).
- * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file] [--only <label text>]
+ * Usage: node dist/bench/lanes/lanes-main.js [--days 90] [--vessels 300,3000,30000] [--rounds 20] [--budget-ms 20000] [--store memory|file] [--only <label text>,…] [--profile DIR]
  * A list of fleet sizes runs one child process per size (each its own store and peak RSS), one after another.
  */
 import { sql } from 'kysely';
@@ -18,7 +18,8 @@ import { BULK_PORTS, LNG_IMPORT_PORTS, OIL_PORTS } from '../../src/sim/world.js'
 import { createEventsRepo, type EventsRepo } from '../../src/features/events/events-repo.js';
 import { benchStore, fleetBenchOptions, peakRssMb, timeQueries, xorshift } from '../kit/fleet-bench.js';
 
-const { days, vessels, rounds, budgetMs, store, only } = fleetBenchOptions(import.meta.url);
+const options = fleetBenchOptions(import.meta.url);
+const { days, vessels, store } = options;
 const started = performance.now();
 const now = Date.UTC(2026, 10, 1);
 const benchDb = benchStore('lanes', store);
@@ -168,7 +169,7 @@ const queries: Record<string, string> = {
   'visit-rank by vessel 30 days': '/v1/vessels/visit_rank?by=vessel&range=30D&limit=50',
   'visit-rank by vessel at one port 30 days': `/v1/vessels/visit_rank?by=vessel&port_id=${ports[0]}&range=30D`,
 };
-await timeQueries(bosun.http, agent.api_key, queries, { rounds, budgetMs, only });
+await timeQueries(bosun.http, agent.api_key, queries, options);
 await memoryAfter('answers');
 console.log('| after | CPU s of the phase | RSS MB | peak RSS MB | JS heap used / total MB | array buffers MB | database MB |');
 console.log('|---|---|---|---|---|---|---|');
