@@ -53,10 +53,10 @@ function lowerBound(sorted: readonly number[], x: number): number {
  * the week (ms). The best start is an arrival in the week or the week's last ms. Weeks with no such arrival
  * have no row (bound 0).
  */
-export function visitBoundsOf(vslId: string, arrivals: readonly number[], fromWeek: number): VisitBoundRow[] {
+export function visitBoundsOf(vslId: string, arrivals: readonly number[], fromWeek: number, lengthsDays: readonly number[] = BOUND_LENGTHS_DAYS): VisitBoundRow[] {
   const sorted = arrivals.filter((a) => a >= fromWeek).sort((a, b) => a - b);
   const rows: VisitBoundRow[] = [];
-  for (const days of BOUND_LENGTHS_DAYS) {
+  for (const days of lengthsDays) {
     const length = days * DAY;
     const weeks = new Set<number>();
     // the weeks w with an arrival in [w, w + WEEK + length)
@@ -68,6 +68,40 @@ export function visitBoundsOf(vslId: string, arrivals: readonly number[], fromWe
     }
   }
   return rows;
+}
+
+/**
+ * Visit rank by vessel at one port (docs/decisions/175): bounds per vessel, port and week for the longest kept
+ * length (every visit-rank window fits it), kept only from PORT_BOUND_FLOOR calls: a vessel with no row at a port
+ * began at most PORT_BOUND_FLOOR - 1 calls there in any such span, so a ranking whose last count is at least the
+ * floor is decided by the rows alone (below it, the port's GROUP BY answers).
+ */
+export const PORT_BOUND_FLOOR = 4;
+export const PORT_BOUND_LENGTH_DAYS = BOUND_LENGTHS_DAYS[BOUND_LENGTHS_DAYS.length - 1]!;
+
+/** A vessel's bound at one port in one week (the table's row). */
+export interface PortVisitBoundRow {
+  vsl_id: string;
+  port_id: number;
+  week_start: number;
+  bound: number;
+}
+
+/** The per-port bounds of one vessel for the weeks from `fromWeek` on, from its calls (all those at or after `fromWeek`, any order): `visitBoundsOf` of its arrivals at each port, for PORT_BOUND_LENGTH_DAYS, the bounds under PORT_BOUND_FLOOR left out. */
+export function portVisitBoundsOf(vslId: string, calls: ReadonlyArray<{ port_id: number; arrival: number }>, fromWeek: number): PortVisitBoundRow[] {
+  const byPort = new Map<number, number[]>();
+  for (const c of calls) {
+    const list = byPort.get(c.port_id);
+    if (list) list.push(c.arrival);
+    else byPort.set(c.port_id, [c.arrival]);
+  }
+  return [...byPort]
+    .sort((a, b) => a[0] - b[0])
+    .flatMap(([port_id, arrivals]) =>
+      visitBoundsOf(vslId, arrivals, fromWeek, [PORT_BOUND_LENGTH_DAYS])
+        .filter((b) => b.bound >= PORT_BOUND_FLOOR)
+        .map((b) => ({ vsl_id: vslId, port_id, week_start: b.week_start, bound: b.bound })),
+    );
 }
 
 /** A ranked vessel: calls in the window, distinct ports, and the highest ship type stored with its calls. */

@@ -677,6 +677,15 @@ export interface VesselVisitBoundsTable {
   bound: number;
 }
 
+/** A vessel's bound at one port: the most calls it began there in any span of the longest kept length starting in the week; kept from a floor of calls up (docs/decisions/175). */
+export interface VesselPortVisitBoundsTable {
+  vsl_id: string;
+  port_id: number;
+  /** Start of the week (ms, weeks as the voyage cells', src/events/voyage-cells.ts). */
+  week_start: number;
+  bound: number;
+}
+
 /** The vessels whose visit bounds are to be counted again from their calls, from `since` (an arrival, ms) on. */
 export interface VesselVisitBoundsDirtyTable {
   vsl_id: string;
@@ -1257,6 +1266,7 @@ export interface Database {
   port_visit_blocks_dirty: PortVisitBlocksDirtyTable;
   vessel_visit_bounds: VesselVisitBoundsTable;
   vessel_visit_bounds_dirty: VesselVisitBoundsDirtyTable;
+  vessel_port_visit_bounds: VesselPortVisitBoundsTable;
   loitering_events: LoiteringEventsTable;
   ais_gaps: AisGapsTable;
   event_detector_state: EventDetectorStateTable;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Caller } from '../../src/access/principals.js';
 import { DAY, HOUR, MINUTE } from '../../src/platform/clock.js';
-import { visitBoundsOf } from '../../src/events/visit-bounds.js';
+import { PORT_BOUND_FLOOR, portVisitBoundsOf, visitBoundsOf } from '../../src/events/visit-bounds.js';
 import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { BAYTOWN, GALVESTON, HOUSTON, TEXAS_CITY } from '../helpers/houston-ports.js';
@@ -17,7 +17,8 @@ const [SIMULATED] = flagsFor(true);
  * answers exactly what the per-request GROUP BY over the window's calls answers (computed here from the stored
  * calls: calls, distinct ports, then vsl_id), for windows of any length up to 30 days, after calls are written in
  * shuffled chunks, rewritten, deleted and a range rebuilt, with the runner's pass run or not; and the bounds kept
- * as calls are written equal those counted again from all calls.
+ * as calls are written equal those counted again from all calls. Likewise by vessel at one port, read through the
+ * per-port bounds kept from a floor of calls (docs/decisions/175), against the GROUP BY over that port's calls.
  */
 const NOW = TEST_EPOCH;
 const STORES = 2;
@@ -95,6 +96,11 @@ async function storedCalls(): Promise<StoredCall[]> {
   return rows.map((r) => ({ vsl_id: r.vsl_id, port_id: Number(r.port_id), arrival: Number(r.arrival), simulated: Number(r.simulated) }));
 }
 
+async function storedPortBounds() {
+  const rows = await app.bosun.ctx.store.db.selectFrom('vessel_port_visit_bounds').selectAll().orderBy('vsl_id').orderBy('port_id').orderBy('week_start').execute();
+  return rows.map((r) => ({ vsl_id: r.vsl_id, port_id: Number(r.port_id), week_start: Number(r.week_start), bound: Number(r.bound) }));
+}
+
 async function storedBounds() {
   const rows = await app.bosun.ctx.store.db.selectFrom('vessel_visit_bounds').selectAll().orderBy('vsl_id').orderBy('length_days').orderBy('week_start').execute();
   return rows.map((r) => ({ vsl_id: r.vsl_id, length_days: Number(r.length_days), week_start: Number(r.week_start), bound: Number(r.bound) }));
@@ -113,6 +119,7 @@ test('visit rank by vessel read by the kept bounds answers what the GROUP BY ove
   const repo = createEventsRepo(store.db);
   let compared = 0;
   let deep = 0;
+  let byBounds = 0;
   const compare = async (rand: () => number, label: string) => {
     const calls = await storedCalls();
     for (let round = 0; round < 14; round++) {
@@ -136,6 +143,21 @@ test('visit rank by vessel read by the kept bounds answers what the GROUP BY ove
       );
       compared++;
       if (expected.length === limit) deep++;
+
+      // the same window at one port: the vessels calling there, by their calls there
+      const port = PORTS[round % 4]!;
+      const atPort = await services.congestion.visitRank({ ...window, by: 'vessel', port_id: port, limit }, caller);
+      const portItems = (atPort.data.items as Array<{ vessel: { vsl_id: string }; calls: number; distinct_ports: number }>).map((i) => ({
+        vsl_id: i.vessel.vsl_id,
+        calls: i.calls,
+        distinct_ports: i.distinct_ports,
+      }));
+      const portCalls = calls.filter((c) => c.port_id === port);
+      const expectedAtPort = referenceByVessel(portCalls, w, limit);
+      assert.deepEqual(portItems, expectedAtPort, `${label}: at port ${port}, ${window.from} – ${window.to}, limit ${limit}`);
+      assert.equal(atPort.data.total_calls, portCalls.filter((c) => c.arrival >= w.from && c.arrival < w.to).length);
+      // a full page whose last count reaches the floor is decided by the per-port bounds
+      if (expectedAtPort.length === limit && expectedAtPort[limit - 1]!.calls >= PORT_BOUND_FLOOR) byBounds++;
     }
   };
   for (let s = 0; s < STORES; s++) {
@@ -162,16 +184,26 @@ test('visit rank by vessel read by the kept bounds answers what the GROUP BY ove
     // the bounds kept as calls were written are the bounds counted again from all calls, and visitBoundsOf's
     await repo.countMarkedVisitBounds();
     const kept = await storedBounds();
+    const keptAtPorts = await storedPortBounds();
     await repo.rebuildVoyages();
     await repo.countMarkedVisitBounds();
     assert.deepEqual(kept, await storedBounds(), `store ${s}: bounds kept = counted again from all calls`);
+    assert.deepEqual(keptAtPorts, await storedPortBounds(), `store ${s}: per-port bounds kept = counted again from all calls`);
     const byVessel = new Map<string, number[]>();
     for (const c of await storedCalls()) byVessel.set(c.vsl_id, [...(byVessel.get(c.vsl_id) ?? []), c.arrival]);
     const expected = [...byVessel]
       .flatMap(([id, arrivals]) => visitBoundsOf(id, arrivals, Math.min(...kept.map((b) => b.week_start))))
       .sort((a, b) => (a.vsl_id < b.vsl_id ? -1 : a.vsl_id > b.vsl_id ? 1 : a.length_days - b.length_days || a.week_start - b.week_start));
     assert.deepEqual(kept, expected, `store ${s}: bounds = visitBoundsOf over the calls`);
+    const callsByVessel = new Map<string, StoredCall[]>();
+    for (const c of await storedCalls()) callsByVessel.set(c.vsl_id, [...(callsByVessel.get(c.vsl_id) ?? []), c]);
+    const expectedAtPorts = [...callsByVessel]
+      .flatMap(([id, list]) => portVisitBoundsOf(id, list, Math.min(...kept.map((b) => b.week_start))))
+      .sort((a, b) => (a.vsl_id < b.vsl_id ? -1 : a.vsl_id > b.vsl_id ? 1 : a.port_id - b.port_id || a.week_start - b.week_start));
+    assert.deepEqual(keptAtPorts, expectedAtPorts, `store ${s}: per-port bounds = portVisitBoundsOf over the calls`);
+    assert.ok(keptAtPorts.length > 0 && keptAtPorts.every((b) => b.bound >= PORT_BOUND_FLOOR), `store ${s}: per-port bounds kept from the floor up`);
   }
   assert.ok(compared >= STORES * 2 * 14, `compared ${compared} answers`);
   assert.ok(deep > STORES * 4, `windows ranking a full page of vessels: ${deep}`);
+  assert.ok(byBounds > STORES * 2, `windows at one port decided by the per-port bounds: ${byBounds}`);
 });

@@ -134,10 +134,10 @@ export function createCongestionService(deps: {
     };
   }
 
-  /** Visit rank by vessel: over all ports from the vessels' kept bounds (decision 165); the window's calls counted from the visit cells. */
+  /** Visit rank by vessel from the vessels' kept bounds (decision 165; at one port, decision 175); the window's calls counted from the visit cells. */
   async function byVessel(w: CallWindow, limit: number) {
     const counts = await deps.repo.callCounts(w);
-    if (w.portId === null) await events.visitBoundsUpToDate(w.to);
+    await events.visitBoundsUpToDate(w.to);
     return { items: await rankedVessels(w, limit, counts.calls), totalCalls: counts.calls, simulated: counts.simulated > 0, approximate: false };
   }
 

@@ -1,6 +1,7 @@
 import { portVisitsOf, windowPiecesOf, type PortVisits, type VisitCall } from '../../events/visit-cells.js';
 import { DAY } from '../../platform/clock.js';
-import { boundLengthFor, byVisitRank, type RankedVessel } from '../../events/visit-bounds.js';
+import { sql, type SqlBool } from 'kysely';
+import { boundLengthFor, byVisitRank, PORT_BOUND_FLOOR, PORT_BOUND_LENGTH_DAYS, type RankedVessel } from '../../events/visit-bounds.js';
 import { weekStartOf } from '../../events/voyage-cells.js';
 import type { Db } from '../../store/db.js';
 
@@ -19,8 +20,8 @@ export const wholeDaysOf = (w: { from: number; to: number }) => ({ firstDay: Mat
 
 /**
  * The visit leaderboard: by port from the visit cells kept by the event runner (docs/decisions/161); by vessel
- * from the vessels' kept bounds and their calls in the window (docs/decisions/165), or at one port counted in
- * the store (docs/decisions/030): GROUP BY over the port's calls that began in the window.
+ * from the vessels' kept bounds and their calls in the window (docs/decisions/165; at one port from the vessels'
+ * bounds there, docs/decisions/175), or counted in the store (docs/decisions/030): GROUP BY over the window's calls.
  */
 export function createVisitRankRepo(db: Db) {
   const calls = (w: CallWindow) => {
@@ -44,6 +45,25 @@ export function createVisitRankRepo(db: Db) {
   const groupedTop = async (w: CallWindow, limit: number): Promise<RankedVessel[]> =>
     (await groupedOf(calls(w)).orderBy('calls', 'desc').orderBy('ports', 'desc').orderBy('vsl_id', 'asc').limit(limit).execute()).map(rankedOf);
 
+  /**
+   * What main's GROUP BY at one port answers for these vessels: their calls in the window per port, on the (vsl_id,
+   * arrival) key, the port's kept (ports 1). A condition on the port would let the store read the port's index
+   * instead, every call of the port in the window (SQLite has no statistics to know better).
+   */
+  const countedAtPort = async (w: CallWindow, portId: number, vslIds: string[]): Promise<RankedVessel[]> =>
+    (
+      await db
+        .selectFrom('port_calls')
+        .select(['vsl_id', 'port_id', (eb) => eb.fn.countAll<number | string>().as('calls'), (eb) => eb.fn.max('ship_type').as('ship_type')])
+        .where('arrival', '>=', w.from)
+        .where('arrival', '<', w.to)
+        .where('vsl_id', 'in', vslIds)
+        .groupBy(['vsl_id', 'port_id'])
+        .execute()
+    )
+      .filter((r) => Number(r.port_id) === portId)
+      .map((r) => rankedOf({ ...r, ports: 1 }));
+
   /** The calls that began in [from, to) (at the port, or at these ports), one by one. */
   const callsBetween = async (from: number, to: number, portIds: readonly number[] | null): Promise<VisitCall[]> => {
     if (from >= to || portIds?.length === 0) return [];
@@ -56,6 +76,42 @@ export function createVisitRankRepo(db: Db) {
       departure: c.departure === null ? null : Number(c.departure),
       simulated: Number(c.simulated),
     }));
+  };
+
+  /** The bounds after (bound, vsl_id) in the order they are read: both descending, the rank index read backwards (any order of equal bounds serves the threshold). */
+  const pastBound = (after: { bound: number; vslId: string }) => sql<SqlBool>`(bound < ${after.bound} or (bound = ${after.bound} and vsl_id < ${after.vslId}))`;
+
+  /**
+   * The threshold algorithm over kept bounds (docs/decisions/165): `boundsPage` reads the vessels by bound, highest
+   * first, after a (bound, vsl_id), `countedOf` counts their calls in the window; a vessel without a row calls at most
+   * `unlistedBound` times in the window. The top `limit` once no vessel left can enter or tie it; null when the bounds
+   * do not decide it (the caller's GROUP BY).
+   */
+  const rankedByBounds = async (
+    limit: number,
+    windowCalls: number,
+    unlistedBound: number,
+    boundsPage: (after: { bound: number; vslId: string } | null, page: number) => Promise<Array<{ vsl_id: string; bound: number }>>,
+    countedOf: (vslIds: string[]) => Promise<RankedVessel[]>,
+  ): Promise<RankedVessel[] | null> => {
+    const found: RankedVessel[] = [];
+    let read = 0;
+    let after: { bound: number; vslId: string } | null = null;
+    const decidedUnder = (bound: number) => found.length >= limit && bound < found[limit - 1]!.calls;
+    for (let page = 2 * limit + 16; ; page = Math.min(2 * page, MAX_PAGE)) {
+      const rows = await boundsPage(after, page);
+      const counted = rows.length === 0 ? [] : await countedOf(rows.map((r) => r.vsl_id));
+      found.push(...counted);
+      // the work so far: bounds read and calls counted
+      read += rows.length + counted.reduce((sum, v) => sum + v.calls, 0);
+      found.sort(byVisitRank);
+      const last = rows[rows.length - 1];
+      // the bounds ran out: every vessel left calls at most `unlistedBound` times
+      if (last === undefined || rows.length < page) return unlistedBound === 0 || decidedUnder(unlistedBound) ? found.slice(0, limit) : null;
+      if (decidedUnder(Number(last.bound))) return found.slice(0, limit);
+      if (read > windowCalls) return null;
+      after = { bound: Number(last.bound), vslId: last.vsl_id };
+    }
   };
 
   return {
@@ -132,48 +188,45 @@ export function createVisitRankRepo(db: Db) {
 
     /**
      * Vessels by calls, then distinct ports, then vsl_id; with the highest ship type stored with their calls (for
-     * vessels the fleet does not know). Over all ports, read by the kept bounds (docs/decisions/165): the vessels
-     * by bound, highest first, a page at a time, each page's calls in the window counted, until the next bound is
-     * under the `limit`-th count found (no vessel left can enter or tie the top). A window the bounds do not
-     * narrow (more calls read than the window holds, `windowCalls`), or at one port, is a GROUP BY over its calls.
+     * vessels the fleet does not know). Read by the kept bounds (docs/decisions/165; at one port its per-port bounds,
+     * docs/decisions/175): the vessels by bound, highest first, a page at a time, each page's calls in the window
+     * counted, until the next bound is under the `limit`-th count found (no vessel left can enter or tie the top).
+     * A window the bounds do not narrow (more calls read than the window holds, `windowCalls`; at one port, a top
+     * whose last count is under the per-port bounds' floor) is a GROUP BY over its calls.
      */
     async topVessels(w: CallWindow, limit: number, windowCalls: number): Promise<RankedVessel[]> {
-      const length = boundLengthFor(w.to - w.from);
-      if (w.portId !== null || length === null) return groupedTop(w, limit);
       const week = weekStartOf(w.from);
-      const found: RankedVessel[] = [];
-      let read = 0;
-      let after: { bound: number; vslId: string } | null = null;
-      for (let page = 2 * limit + 16; ; page = Math.min(2 * page, MAX_PAGE)) {
-        let q = db.selectFrom('vessel_visit_bounds').select(['vsl_id', 'bound']).where('length_days', '=', length).where('week_start', '=', week);
-        if (after) {
-          const { bound, vslId } = after;
-          q = q.where((eb) => eb.or([eb('bound', '<', bound), eb.and([eb('bound', '=', bound), eb('vsl_id', '>', vslId)])]));
-        }
-        const rows = await q.orderBy('bound', 'desc').orderBy('vsl_id', 'asc').limit(page).execute();
-        const counted =
-          rows.length === 0
-            ? []
-            : (
-                await groupedOf(
-                  calls(w).where(
-                    'vsl_id',
-                    'in',
-                    rows.map((r) => r.vsl_id),
-                  ),
-                ).execute()
-              ).map(rankedOf);
-        found.push(...counted);
-        // the work so far: bounds read and calls counted
-        read += rows.length + counted.reduce((sum, v) => sum + v.calls, 0);
-        found.sort(byVisitRank);
-        const last = rows[rows.length - 1];
-        if (last === undefined || rows.length < page) break;
-        if (found.length >= limit && Number(last.bound) < found[limit - 1]!.calls) break;
-        if (read > windowCalls) return groupedTop(w, limit);
-        after = { bound: Number(last.bound), vslId: last.vsl_id };
+      if (w.portId !== null) {
+        const portId = w.portId;
+        if (w.to - w.from > PORT_BOUND_LENGTH_DAYS * DAY) return groupedTop(w, limit);
+        // a vessel without a row at the port is under the floor
+        const ranked = await rankedByBounds(
+          limit,
+          windowCalls,
+          PORT_BOUND_FLOOR - 1,
+          (after, page) => {
+            let q = db.selectFrom('vessel_port_visit_bounds').select(['vsl_id', 'bound']).where('port_id', '=', portId).where('week_start', '=', week);
+            if (after) q = q.where(pastBound(after));
+            return q.orderBy('bound', 'desc').orderBy('vsl_id', 'desc').limit(page).execute();
+          },
+          (vslIds) => countedAtPort(w, portId, vslIds),
+        );
+        return ranked ?? groupedTop(w, limit);
       }
-      return found.slice(0, limit);
+      const length = boundLengthFor(w.to - w.from);
+      if (length === null) return groupedTop(w, limit);
+      const ranked = await rankedByBounds(
+        limit,
+        windowCalls,
+        0,
+        (after, page) => {
+          let q = db.selectFrom('vessel_visit_bounds').select(['vsl_id', 'bound']).where('length_days', '=', length).where('week_start', '=', week);
+          if (after) q = q.where(pastBound(after));
+          return q.orderBy('bound', 'desc').orderBy('vsl_id', 'desc').limit(page).execute();
+        },
+        async (vslIds) => (await groupedOf(calls(w).where('vsl_id', 'in', vslIds)).execute()).map(rankedOf),
+      );
+      return ranked ?? groupedTop(w, limit);
     },
   };
 }

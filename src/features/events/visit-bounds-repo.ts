@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { firstWeekTouchedBy, visitBoundsOf } from '../../events/visit-bounds.js';
+import { firstWeekTouchedBy, portVisitBoundsOf, visitBoundsOf } from '../../events/visit-bounds.js';
 import type { Db } from '../../store/db.js';
 import type { Executor } from '../../store/transaction.js';
 
@@ -8,7 +8,8 @@ import type { Executor } from '../../store/transaction.js';
  * cells: a write of calls marks each of its vessels with the earliest arrival it adds, replaces or removes
  * (one upsert per vessel, in the writer's executor, beside the vessel's voyages); a marked vessel's bounds
  * from the first week that arrival touches on are counted again from its calls by the event runner's pass
- * after it writes, or by the first visit-rank read by vessel of a window before the mark.
+ * after it writes, or by the first visit-rank read by vessel of a window before the mark. Its bounds at each port
+ * (`vessel_port_visit_bounds`, docs/decisions/175) are counted with them, from the same calls.
  */
 
 /** Marks per upsert (3 parameters each). */
@@ -37,6 +38,7 @@ export async function markVisitBoundsDirty(ex: Executor, changedFrom: ReadonlyMa
 /** Every bound dropped and every vessel holding a call marked from its first arrival (after a bulk load that bypassed the events repo). `where true`: SQLite reads an `on` after a bare `from` as a join's. */
 export async function markAllVisitBoundsDirty(ex: Executor): Promise<void> {
   await ex.deleteFrom('vessel_visit_bounds').execute();
+  await ex.deleteFrom('vessel_port_visit_bounds').execute();
   await sql`
     insert into vessel_visit_bounds_dirty (vsl_id, since, version)
     select vsl_id, min(arrival), 1 from port_calls where true group by vsl_id
@@ -49,17 +51,31 @@ export function createVisitBoundsKeeper(db: Db) {
     await db.transaction().execute(async (trx) => {
       const ids = marks.map((m) => m.vsl_id);
       const fromWeek = Math.min(...marks.map((m) => firstWeekTouchedBy(Number(m.since))));
-      const calls = await trx.selectFrom('port_calls').select(['vsl_id', 'arrival']).where('vsl_id', 'in', ids).where('arrival', '>=', fromWeek).execute();
-      const arrivals = new Map<string, number[]>(ids.map((id) => [id, []]));
-      for (const c of calls) arrivals.get(c.vsl_id)?.push(Number(c.arrival));
-      const bounds = [...arrivals].flatMap(([id, list]) => visitBoundsOf(id, list, fromWeek));
+      const calls = await trx.selectFrom('port_calls').select(['vsl_id', 'port_id', 'arrival']).where('vsl_id', 'in', ids).where('arrival', '>=', fromWeek).execute();
+      const callsOf = new Map<string, Array<{ port_id: number; arrival: number }>>(ids.map((id) => [id, []]));
+      for (const c of calls) callsOf.get(c.vsl_id)?.push({ port_id: Number(c.port_id), arrival: Number(c.arrival) });
+      const bounds = [...callsOf].flatMap(([id, list]) =>
+        visitBoundsOf(
+          id,
+          list.map((c) => c.arrival),
+          fromWeek,
+        ),
+      );
+      const portBounds = [...callsOf].flatMap(([id, list]) => portVisitBoundsOf(id, list, fromWeek));
       await trx.deleteFrom('vessel_visit_bounds').where('vsl_id', 'in', ids).where('week_start', '>=', fromWeek).execute();
+      await trx.deleteFrom('vessel_port_visit_bounds').where('vsl_id', 'in', ids).where('week_start', '>=', fromWeek).execute();
       for (let i = 0; i < bounds.length; i += BOUNDS_PER_INSERT)
         await trx
           .insertInto('vessel_visit_bounds')
           .values(bounds.slice(i, i + BOUNDS_PER_INSERT))
           // another process counting the same vessels at once wrote the same bounds
           .onConflict((oc) => oc.columns(['vsl_id', 'length_days', 'week_start']).doUpdateSet((eb) => ({ bound: eb.ref('excluded.bound') })))
+          .execute();
+      for (let i = 0; i < portBounds.length; i += BOUNDS_PER_INSERT)
+        await trx
+          .insertInto('vessel_port_visit_bounds')
+          .values(portBounds.slice(i, i + BOUNDS_PER_INSERT))
+          .onConflict((oc) => oc.columns(['vsl_id', 'port_id', 'week_start']).doUpdateSet((eb) => ({ bound: eb.ref('excluded.bound') })))
           .execute();
       // a write that marked a vessel again meanwhile leaves it marked
       for (const mark of marks) await trx.deleteFrom('vessel_visit_bounds_dirty').where('vsl_id', '=', mark.vsl_id).where('version', '=', Number(mark.version)).execute();

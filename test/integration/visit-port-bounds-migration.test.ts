@@ -1,0 +1,69 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { portVisitBoundsOf } from '../../src/events/visit-bounds.js';
+import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
+import { DAY, HOUR } from '../../src/platform/clock.js';
+import { migrateToLatest, openStore } from '../../src/store/db.js';
+import { dropTestSchema, TEST_EPOCH, testConfig } from '../helpers/app.js';
+
+const BEFORE_PORT_BOUNDS = '20261129T2330_port_visit_blocks';
+
+test('the per-port visit bounds migration marks every vessel of the stored calls from its first arrival; counted, they are the per-port bounds of those calls (decision 175)', async () => {
+  const config = testConfig();
+  const store = await openStore(config.database);
+  try {
+    await migrateToLatest(store, { upTo: BEFORE_PORT_BOUNDS });
+    // 30 vessels × 40 calls at 3 ports, each vessel at its own pace
+    const rows: PortCallWrite[] = [];
+    for (let v = 0; v < 30; v++)
+      for (let k = 0; k < 40; k++) {
+        const arrival = TEST_EPOCH - 60 * DAY + k * (10 + v) * HOUR + v * 60_000;
+        rows.push({
+          vsl_id: `m${v}`,
+          port_id: 1 + ((v + k) % 3),
+          ship_type: 70,
+          arrival,
+          departure: arrival + 5 * HOUR,
+          last_fix_at: arrival + 5 * HOUR,
+          anchorage_ms: 0,
+          berth_ms: 0,
+          stops: '[]',
+          first_seq: v * 1000 + k,
+          last_seq: v * 1000 + k,
+          fixes: 3,
+          gaps: 0,
+          confidence: 0.9,
+          simulated: 0,
+          updated_at: TEST_EPOCH,
+        });
+      }
+    for (let i = 0; i < rows.length; i += 400)
+      await store.db
+        .insertInto('port_calls')
+        .values(rows.slice(i, i + 400))
+        .execute();
+    assert.equal((await store.db.selectFrom('vessel_visit_bounds_dirty').selectAll().execute()).length, 0, 'calls stored without marks');
+    await migrateToLatest(store);
+    const marks = await store.db.selectFrom('vessel_visit_bounds_dirty').select(['vsl_id', 'since']).execute();
+    const first = new Map<string, number>();
+    for (const r of rows) first.set(r.vsl_id, Math.min(first.get(r.vsl_id) ?? Infinity, r.arrival));
+    assert.deepEqual(new Map(marks.map((m) => [m.vsl_id, Number(m.since)])), first);
+
+    assert.equal(await createEventsRepo(store.db).countMarkedVisitBounds(), 30);
+    const bounds = await store.db.selectFrom('vessel_port_visit_bounds').selectAll().execute();
+    const key = (b: { vsl_id: string; port_id: number; week_start: number }) => `${b.vsl_id}|${Number(b.port_id)}|${Number(b.week_start)}`;
+    const expected = [...first.keys()].flatMap((id) =>
+      portVisitBoundsOf(
+        id,
+        rows.filter((r) => r.vsl_id === id),
+        -Infinity,
+      ),
+    );
+    assert.ok(expected.length > 0, 'some vessels call 4 times at a port within 30 days');
+    assert.deepEqual(new Map(bounds.map((b) => [key(b), Number(b.bound)])), new Map(expected.map((b) => [key(b), b.bound])));
+    assert.equal((await store.db.selectFrom('vessel_visit_bounds_dirty').selectAll().execute()).length, 0, 'no mark left');
+  } finally {
+    await store.close();
+    await dropTestSchema(config);
+  }
+});
