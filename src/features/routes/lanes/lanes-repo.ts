@@ -82,6 +82,36 @@ function voyageOfRow(r: { vsl_id: string; from_port: number; to_port: number; de
   };
 }
 
+/**
+ * Voyages that departed in [w.since, departedBefore) and arrived by w.until (not before they departed), from an origin
+ * call that began at most w.lookbackMs before w.since, in no particular order: the window's (`voyagesForWindow`,
+ * departedBefore w.until), or those of one cut day (docs/decisions/176: that day of the departure index, not every
+ * day from it to w.until).
+ */
+async function selectVoyages(db: Db, w: WindowSpan, f: LanesFilter, departedBefore: number): Promise<Voyage[]> {
+  let q = db
+    .selectFrom('voyages')
+    .select(VOYAGE_COLUMNS)
+    .where('departure', '>=', w.since)
+    .where('departure', '<', departedBefore)
+    .where('arrival', '<', w.until)
+    .whereRef('arrival', '>=', 'departure')
+    .where('from_arrival', '>=', w.since - w.lookbackMs);
+  if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
+  if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+  if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+  if (f.touching !== undefined) {
+    const p = f.touching;
+    q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+  }
+  // no order: every view groups, counts or sorts what it shows (the property test compares with the per-request computation)
+  return (await q.execute()).map(voyageOfRow);
+}
+
+/** The voyages of window w that departed on the UTC day beginning at `day` (a cut day read as its voyages). */
+const voyagesDepartedOn = (db: Db, w: WindowSpan, day: number, f: LanesFilter) =>
+  selectVoyages(db, { since: day, until: w.until, lookbackMs: w.lookbackMs + (day - w.since) }, f, day + DAY);
+
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
   if (w.since % DAY !== 0 || w.until % DAY !== 0 || w.lookbackMs % DAY !== 0) throw new Error('lanes: a window of the call counts must have whole-day bounds');
@@ -112,7 +142,6 @@ function laneMap<P extends LaneParts>(create: (from: number, to: number) => P) {
  */
 async function categoryCellParts(
   db: Db,
-  voyagesForWindow: (w: WindowSpan, f: LanesFilter) => Promise<Voyage[]>,
   w: WindowSpan,
   f: LanesFilter,
   boundaries: readonly number[],
@@ -225,9 +254,9 @@ async function categoryCellParts(
     keys.set(`${lane.from}>${lane.to}>${category}`, lane);
   }
   for (const [start, keys] of cutPerDay)
-    for (const v of await voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, f)) {
+    for (const v of await voyagesDepartedOn(db, w, start, f)) {
       const category = categoryOf(v.shipType);
-      const lane = v.departure < start + DAY ? keys.get(`${v.from}>${v.to}>${category}`) : undefined;
+      const lane = keys.get(`${v.from}>${v.to}>${category}`);
       if (lane) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category });
     }
   return lanes.all();
@@ -300,9 +329,9 @@ export function createLanesRepo(db: Db) {
       else cutLanesPerDay.set(start, (cutLanesPerDay.get(start) ?? new Set()).add(`${cell.from_port}>${cell.to_port}`));
     }
     for (const [dayStart, laneKeys] of cutLanesPerDay) {
-      const voyages = await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, f);
+      const voyages = await voyagesDepartedOn(db, w, dayStart, f);
       for (const v of voyages)
-        if (v.departure < dayStart + DAY && laneKeys.has(`${v.from}>${v.to}`))
+        if (laneKeys.has(`${v.from}>${v.to}`))
           lanes.laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
     }
     return lanes.all();
@@ -337,9 +366,7 @@ export function createLanesRepo(db: Db) {
         else cutDays.push(start);
       }
     }
-    for (const dayStart of cutDays)
-      for (const v of await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, { shipTypes: null }))
-        if (v.departure < dayStart + DAY) vessels.add(v.vslId);
+    for (const dayStart of cutDays) for (const v of await voyagesDepartedOn(db, w, dayStart, { shipTypes: null })) vessels.add(v.vslId);
     return vessels;
   }
 
@@ -349,23 +376,7 @@ export function createLanesRepo(db: Db) {
      * origin call that began at most lookbackMs before since, in no particular order.
      */
     async voyagesForWindow(w: WindowSpan, f: LanesFilter): Promise<Voyage[]> {
-      let q = db
-        .selectFrom('voyages')
-        .select(VOYAGE_COLUMNS)
-        .where('departure', '>=', w.since)
-        .where('departure', '<', w.until)
-        .where('arrival', '<', w.until)
-        .whereRef('arrival', '>=', 'departure')
-        .where('from_arrival', '>=', w.since - w.lookbackMs);
-      if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
-      if (f.from !== undefined) q = q.where('from_port', '=', f.from);
-      if (f.to !== undefined) q = q.where('to_port', '=', f.to);
-      if (f.touching !== undefined) {
-        const p = f.touching;
-        q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
-      }
-      // no order: every view groups, counts or sorts what it shows (the property test compares with the per-request computation)
-      return (await q.execute()).map(voyageOfRow);
+      return selectVoyages(db, w, f, w.until);
     },
 
     /**
@@ -426,7 +437,7 @@ export function createLanesRepo(db: Db) {
      */
     async laneParts(w: WindowSpan, f: LanesFilter, read: { countsOnly?: boolean } = {}): Promise<LaneParts[]> {
       wholeDays(w);
-      return f.shipTypes === null ? laneCellParts(w, f, w, !read.countsOnly) : categoryCellParts(db, repo.voyagesForWindow, w, f, [], true, read.countsOnly ? Infinity : -Infinity);
+      return f.shipTypes === null ? laneCellParts(w, f, w, !read.countsOnly) : categoryCellParts(db, w, f, [], true, read.countsOnly ? Infinity : -Infinity);
     },
 
     /**
@@ -456,7 +467,7 @@ export function createLanesRepo(db: Db) {
       const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
       if (split.vesselsFrom !== undefined && split.vesselsFrom !== w.since && !boundaries.includes(split.vesselsFrom)) throw new Error('lanes: vessels are read from the window start or a boundary');
-      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true, split.countsOnly ? Infinity : (split.vesselsFrom ?? -Infinity));
+      return categoryCellParts(db, w, f, boundaries, split.byCategory ?? true, split.countsOnly ? Infinity : (split.vesselsFrom ?? -Infinity));
     },
 
     /** The distinct vessels of the window's voyages, all lanes and ship types (docs/decisions/163): an estimate, kept per period. */
