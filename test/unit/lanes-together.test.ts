@@ -60,7 +60,13 @@ test('lanesTogether with approximate parts: the same lanes, voyages, simulated v
   const approximate = (voyages: number, simulated: number, ids: string[], hours: number[]) => {
     const vessels = VesselSketch.approximate();
     for (const id of ids) vessels.add(id);
-    return { voyages, simulated, minHours: Math.min(...hours), vessels, hours: HoursSketch.ofBuckets(hours.map((h, i) => [Math.floor(Math.log(h) / Math.log(1.02)), i === 0 ? voyages - hours.length + 1 : 1] as const)) };
+    return {
+      voyages,
+      simulated,
+      minHours: Math.min(...hours),
+      vessels,
+      hours: HoursSketch.ofBuckets(hours.map((h, i) => [Math.floor(Math.log(h) / Math.log(1.02)), i === 0 ? voyages - hours.length + 1 : 1] as const)),
+    };
   };
   // 1 → 2: 600 nm; in the second span all its voyages take 2 h (300 kn: too fast) and its lane keeps none there
   const spans: LaneParts[][] = [
