@@ -109,8 +109,7 @@ async function selectVoyages(db: Db, w: WindowSpan, f: LanesFilter, departedBefo
 }
 
 /** The voyages of window w that departed on the UTC day beginning at `day` (a cut day read as its voyages). */
-const voyagesDepartedOn = (db: Db, w: WindowSpan, day: number, f: LanesFilter) =>
-  selectVoyages(db, { since: day, until: w.until, lookbackMs: w.lookbackMs + (day - w.since) }, f, day + DAY);
+const voyagesDepartedOn = (db: Db, w: WindowSpan, day: number, f: LanesFilter) => selectVoyages(db, { since: day, until: w.until, lookbackMs: w.lookbackMs + (day - w.since) }, f, day + DAY);
 
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
@@ -140,14 +139,7 @@ function laneMap<P extends LaneParts>(create: (from: number, to: number) => P) {
  * read (registers and hours merged encoded, voyages added per day and per hour of departure), so an approximate
  * cell costs a fixed amount whatever it holds and the parts are at most lanes × categories × spans.
  */
-async function categoryCellParts(
-  db: Db,
-  w: WindowSpan,
-  f: LanesFilter,
-  boundaries: readonly number[],
-  byCategory: boolean,
-  registersFrom = -Infinity,
-): Promise<DatedLaneParts[]> {
+async function categoryCellParts(db: Db, w: WindowSpan, f: LanesFilter, boundaries: readonly number[], byCategory: boolean, registersFrom = -Infinity): Promise<DatedLaneParts[]> {
   const earliestOrigin = w.since - w.lookbackMs;
   const spanStarts = [w.since, ...boundaries.filter((b) => b > w.since && b < w.until)].sort((a, b) => a - b);
   const spanOf = (t: number) => {
@@ -278,7 +270,7 @@ export function createLanesRepo(db: Db) {
     const earliestOrigin = w.since - w.lookbackMs;
     const lanes = laneMap((from, to): LaneParts => ({ from, to, exact: [], approximate: [] }));
     const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
-    const laneCellsIn = (periodDays: number, from: number, to: number, lane?: { from: number; to: number }) => {
+    const laneCellsIn = (periodDays: number, from: number, to: number) => {
       let q = db
         .selectFrom('voyage_lane_cells')
         .select(['period_start', 'period_days', 'from_port', 'to_port', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'voyage_list', 'hours_buckets'])
@@ -286,7 +278,6 @@ export function createLanesRepo(db: Db) {
         .where('period_start', '>=', from)
         .where('period_start', '<', to)
         .where('period_days', '=', periodDays);
-      if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to);
       if (f.from !== undefined) q = q.where('from_port', '=', f.from);
       if (f.to !== undefined) q = q.where('to_port', '=', f.to);
       if (f.touching !== undefined) {
@@ -318,21 +309,29 @@ export function createLanesRepo(db: Db) {
       part.hours.mergeEncoded(cell.hours_buckets!);
     };
     for (const [periodDays, from, to] of laneCellPeriodsOf({ ...w, since: departed.since, until: departed.until })) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
-    // a block or run of weeks cut by the window: its week cells; a week or run of days: its day cells; a day: its voyages, one read per day for all of its lanes
+    // a block or run of weeks cut by the window: its week cells; a week or run of days: its day cells (one read per
+    // period for all of its cut lanes, docs/decisions/176: not one per lane); a day: its voyages, one read per day for all of its lanes
     const cutLanesPerDay = new Map<number, Set<string>>();
     while (cut.length > 0) {
-      const cell = cut.pop()!;
-      const start = Number(cell.period_start);
-      const periodDays = Number(cell.period_days);
-      const lane = { from: Number(cell.from_port), to: Number(cell.to_port) };
-      if (periodDays > 1) for (const part of await laneCellsIn(periodDays > 7 ? 7 : 1, start, start + periodDays * DAY, lane)) add(part);
-      else cutLanesPerDay.set(start, (cutLanesPerDay.get(start) ?? new Set()).add(`${cell.from_port}>${cell.to_port}`));
+      const finer = new Map<string, { periodDays: number; from: number; to: number; lanes: Set<string> }>();
+      for (const cell of cut.splice(0)) {
+        const start = Number(cell.period_start);
+        const periodDays = Number(cell.period_days);
+        const lane = `${cell.from_port}>${cell.to_port}`;
+        if (periodDays === 1) {
+          cutLanesPerDay.set(start, (cutLanesPerDay.get(start) ?? new Set()).add(lane));
+          continue;
+        }
+        const key = `${start}|${periodDays}`;
+        const group = finer.get(key) ?? finer.set(key, { periodDays: periodDays > 7 ? 7 : 1, from: start, to: start + periodDays * DAY, lanes: new Set() }).get(key)!;
+        group.lanes.add(lane);
+      }
+      for (const { periodDays, from, to, lanes: cutLanes } of finer.values())
+        for (const part of await laneCellsIn(periodDays, from, to)) if (cutLanes.has(`${part.from_port}>${part.to_port}`)) add(part);
     }
     for (const [dayStart, laneKeys] of cutLanesPerDay) {
       const voyages = await voyagesDepartedOn(db, w, dayStart, f);
-      for (const v of voyages)
-        if (laneKeys.has(`${v.from}>${v.to}`))
-          lanes.laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+      for (const v of voyages) if (laneKeys.has(`${v.from}>${v.to}`)) lanes.laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
     }
     return lanes.all();
   }
