@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { HoursSketch, VesselSketch } from '../../src/platform/sketches.js';
 import type { DatedLaneParts } from '../../src/features/routes/lanes/lane-stats.js';
-import { seriesOf, sumLanesPer, voyagesPer, voyagesPerLane } from '../../src/features/routes/lanes/lane-series.js';
+import { apportion, seriesOf, sumLanesPer, voyagesPer, voyagesPerLane } from '../../src/features/routes/lanes/lane-series.js';
+import { prng } from '../helpers/prng.js';
 
 // ports 1 → 2 are 600 nm apart, 1 → 3 are 2 nm apart (one harbour), 1 → 4 have no position
 const gcNm = (from: number, to: number) => (to === 2 ? 600 : to === 3 ? 2 : null);
@@ -84,4 +85,29 @@ test('an approximate part is counted whole in the key of its span, else day by d
   // a span of several keys (keys of whole days) is counted day by day, the 3 counted shared as its days hold voyages (1 : 3)
   assert.deepEqual(Object.fromEntries(voyagesPer([cell], (departure) => Math.floor((departure - T0) / DAY), gcNm)), { 0: 1, 1: 2 });
   assert.throws(() => sumLanesPer([cell], (departure) => Math.floor((departure - T0) / DAY), gcNm), /spans two keys/);
+});
+
+test('apportion: largest remainders, ties to the earliest, as a sort of (remainder, index) pairs gives them (docs/decisions/176)', () => {
+  const byPairs = (counts: readonly number[], total: number) => {
+    const sum = counts.reduce((s, n) => s + n, 0);
+    if (sum === total) return [...counts];
+    if (sum === 0 || total <= 0) return counts.map(() => 0);
+    const shares = counts.map((n) => (n * total) / sum);
+    const out = shares.map(Math.floor);
+    let left = total - out.reduce((s, n) => s + n, 0);
+    for (const [, i] of shares.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1])) {
+      if (left-- <= 0) break;
+      out[i]!++;
+    }
+    return out;
+  };
+  const rand = prng(176);
+  for (let round = 0; round < 2000; round++) {
+    const counts = Array.from({ length: [7, 24, 28][round % 3]! }, () => (rand() < 0.3 ? 0 : Math.floor(rand() * (round % 2 === 0 ? 5 : 400))));
+    const sum = counts.reduce((s, n) => s + n, 0);
+    const total = Math.floor(rand() * (sum + 1));
+    assert.deepEqual(apportion(counts, total), byPairs(counts, total), `${counts.join(',')} to ${total}`);
+  }
+  assert.deepEqual(apportion([1, 1, 1], 2), [1, 1, 0]);
+  assert.deepEqual(apportion([3, 1, 0, 4], 5), [2, 1, 0, 2]);
 });

@@ -43,6 +43,25 @@ export function sumLanesPer<K extends number | string>(
   );
 }
 
+/**
+ * Keys of (period, ship category) for voyagesPer as numbers, no text built per voyage or day counted
+ * (docs/decisions/176): `of` a period in [0, periods) and a category (null beyond them), and back.
+ */
+export function periodCategoryKeys(periods: number) {
+  const categories: string[] = [];
+  const indexOf = new Map<string, number>();
+  return {
+    of(period: number, category: string): number | null {
+      if (period < 0 || period >= periods) return null;
+      let index = indexOf.get(category);
+      if (index === undefined) indexOf.set(category, (index = categories.push(category) - 1));
+      return index * periods + period;
+    },
+    period: (key: number) => key % periods,
+    category: (key: number) => categories[Math.floor(key / periods)]!,
+  };
+}
+
 /** The voyages of a set of lanes (none when the key had none). */
 export const voyagesOfLanes = (lanes: readonly LaneStats[] | undefined) => (lanes ?? []).reduce((sum, lane) => sum + lane.voyages, 0);
 
@@ -61,12 +80,36 @@ export function voyagesPerLane<K extends number | string>(
   gcNm: (from: number, to: number) => number | null,
 ): Map<string, { from: number; to: number; counts: Map<K, number> }> {
   const lanes = new Map<string, { from: number; to: number; counts: Map<K, number> }>();
+  countVoyages(parts, keyOf, gcNm, (part) => {
+    let lane = lanes.get(laneKey(part.from, part.to));
+    if (!lane) lanes.set(laneKey(part.from, part.to), (lane = { from: part.from, to: part.to, counts: new Map() }));
+    return lane.counts;
+  });
+  return lanes;
+}
+
+/** voyagesPerLane summed over the lanes (counted into one map: docs/decisions/176). */
+export function voyagesPer<K extends number | string>(
+  parts: readonly DatedLaneParts[],
+  keyOf: (departure: number, category: string) => K | null,
+  gcNm: (from: number, to: number) => number | null,
+): Map<K, number> {
+  const counts = new Map<K, number>();
+  countVoyages(parts, keyOf, gcNm, () => counts);
+  return counts;
+}
+
+/** The counting of voyagesPerLane: each part's counts (above 0) added into the map `countsOf` gives for it (its lane's, or one for all lanes). */
+function countVoyages<K extends number | string>(
+  parts: readonly DatedLaneParts[],
+  keyOf: (departure: number, category: string) => K | null,
+  gcNm: (from: number, to: number) => number | null,
+  countsOf: (part: DatedLaneParts) => Map<K, number>,
+): void {
   for (const part of parts) {
     const nm = gcNm(part.from, part.to);
     if (sameHarbour(nm)) continue;
-    let lane = lanes.get(laneKey(part.from, part.to));
-    if (!lane) lanes.set(laneKey(part.from, part.to), (lane = { from: part.from, to: part.to, counts: new Map() }));
-    const counts = lane.counts;
+    const counts = countsOf(part);
     const add = (key: K, n: number) => {
       if (n > 0) counts.set(key, (counts.get(key) ?? 0) + n);
     };
@@ -90,16 +133,6 @@ export function voyagesPerLane<K extends number | string>(
       }
     }
   }
-  return lanes;
-}
-
-/** voyagesPerLane summed over the lanes. */
-export function voyagesPer<K extends number | string>(
-  parts: readonly DatedLaneParts[],
-  keyOf: (departure: number, category: string) => K | null,
-  gcNm: (from: number, to: number) => number | null,
-): Map<K, number> {
-  return overLanes(voyagesPerLane(parts, keyOf, gcNm));
 }
 
 /** Counts per lane (voyagesPerLane) summed over the lanes, for an answer that needs both without counting twice. */
@@ -117,14 +150,18 @@ export function apportion(counts: readonly number[], total: number): number[] {
   const sum = counts.reduce((s, n) => s + n, 0);
   if (sum === total) return [...counts];
   if (sum === 0 || total <= 0) return counts.map(() => 0);
-  const shares = counts.map((n) => (n * total) / sum);
-  const out = shares.map(Math.floor);
-  let left = total - out.reduce((s, n) => s + n, 0);
-  const byRemainder = shares.map((x, i) => [x - Math.floor(x), i] as const).sort((a, b) => b[0] - a[0] || a[1] - b[1]);
-  for (const [, i] of byRemainder) {
-    if (left-- <= 0) break;
-    out[i]!++;
+  const out = new Array<number>(counts.length);
+  const remainders = new Float64Array(counts.length);
+  let left = total;
+  for (let i = 0; i < counts.length; i++) {
+    const share = (counts[i]! * total) / sum;
+    out[i] = Math.floor(share);
+    remainders[i] = share - out[i]!;
+    left -= out[i]!;
   }
+  // one more to each of the `left` largest remainders (ties: the earliest); indices sorted, no pair built per count
+  const byRemainder = Array.from(remainders.keys()).sort((a, b) => remainders[b]! - remainders[a]! || a - b);
+  for (let k = 0; k < left && k < byRemainder.length; k++) out[byRemainder[k]!]!++;
   return out;
 }
 

@@ -69,7 +69,10 @@ export interface LaneStats {
   hours: HoursSketch;
 }
 
-/** The window's lanes (busiest first, as lanesOf orders them), what the plausibility rule left out, and whether any figure is approximate. */
+/**
+ * The window's lanes (busiest first, as lanesOf orders them; lanes of equal voyages by their ports only when summed with
+ * ties 'ports'), what the plausibility rule left out, and whether any figure is approximate.
+ */
 export interface SummedLanes {
   lanes: LaneStats[];
   leftOut: LeftOut;
@@ -88,24 +91,6 @@ export function lanePartsOfVoyages(voyages: readonly Voyage[]): DatedLaneParts[]
   return [...lanes.values()];
 }
 
-/**
- * The parts of each lane together (docs/decisions/164): parts read span by span, as one part per lane, so that
- * `sumLanes` sums the spans' voyages as the window's (an approximate part is counted per span, as the window's
- * cells per period).
- */
-export function partsPerLane<P extends LaneParts>(parts: readonly P[]): LaneParts[] {
-  const lanes = new Map<string, LaneParts>();
-  for (const part of parts) {
-    const key = `${part.from}>${part.to}`;
-    const lane = lanes.get(key);
-    if (lane) {
-      lane.exact.push(...part.exact);
-      lane.approximate.push(...part.approximate);
-    } else lanes.set(key, { from: part.from, to: part.to, exact: [...part.exact], approximate: [...part.approximate] });
-  }
-  return [...lanes.values()];
-}
-
 /** The voyages of an approximate part the speed rule leaves out on a lane of nm nautical miles (estimated from its hours buckets). */
 export function tooFastIn(a: ApproximatePart, nm: number | null): number {
   if (nm === null || (a.minHours > 0 && nm / a.minHours <= MAX_VOYAGE_SPEED_KN)) return 0;
@@ -113,11 +98,17 @@ export function tooFastIn(a: ApproximatePart, nm: number | null): number {
 }
 
 /**
+ * How lanes of equal voyages are ordered: by more vessels (lanesOf's order), or by their ports only, for an answer
+ * that shows no lane order (counting an approximate lane's vessels decodes its registers; docs/decisions/176).
+ */
+export type LaneTies = 'vessels' | 'ports';
+
+/**
  * The lanes the views count (the rule of lanes-facts `plausibleVoyages`, per voyage while exact): a lane
  * between terminals of one harbour is no lane; a voyage faster than MAX_VOYAGE_SPEED_KN over the great
  * circle is left out (in an approximate part: the hours buckets below the limit; its vessels are kept).
  */
-export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: number) => number | null): SummedLanes {
+export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: number) => number | null, ties: LaneTies = 'vessels'): SummedLanes {
   const leftOut: LeftOut = { same_harbour: 0, implausible_speed: 0 };
   const lanes: LaneStats[] = [];
   let approximate = false;
@@ -151,11 +142,43 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
     }
     if (lane.voyages > 0) lanes.push(lane);
   }
+  return { lanes: ranked(lanes, ties), leftOut, approximate };
+}
+
+/** Lanes busiest first, then as `ties` says, then by port ids. */
+function ranked(lanes: LaneStats[], ties: LaneTies): LaneStats[] {
+  if (ties === 'ports') return lanes.sort((a, b) => b.voyages - a.voyages || a.from - b.from || a.to - b.to);
   // a lane's vessels are counted only when its voyages tie with another lane's (a count of registers is not free)
   const vessels = new Map<LaneStats, number>();
   const vesselsOf = (lane: LaneStats) => vessels.get(lane) ?? vessels.set(lane, lane.vessels.count()).get(lane)!;
-  lanes.sort((a, b) => b.voyages - a.voyages || vesselsOf(b) - vesselsOf(a) || a.from - b.from || a.to - b.to);
-  return { lanes, leftOut, approximate };
+  return lanes.sort((a, b) => b.voyages - a.voyages || vesselsOf(b) - vesselsOf(a) || a.from - b.from || a.to - b.to);
+}
+
+/**
+ * The lanes of spans that follow one another, each summed by `sumLanes`, without summing their parts again
+ * (docs/decisions/176): per lane the spans' voyages, simulated voyages, vessels and hours added (the speed rule is per
+ * voyage or per part, so it is not applied again), what was left out added, approximate if any span is. The lanes,
+ * their voyages, simulated voyages and what was left out are those of `sumLanes` over all of the parts together, and
+ * so are their vessels and hours while every part is exact; an approximate part whose lane keeps no voyage in its
+ * span is not in them (`sumLanes` keeps its vessels when its lane has voyages in another span).
+ */
+export function lanesTogether(spans: readonly SummedLanes[], ties: LaneTies = 'vessels'): SummedLanes {
+  const lanes = new Map<string, LaneStats>();
+  const leftOut: LeftOut = { same_harbour: 0, implausible_speed: 0 };
+  for (const span of spans) {
+    leftOut.same_harbour += span.leftOut.same_harbour;
+    leftOut.implausible_speed += span.leftOut.implausible_speed;
+    for (const part of span.lanes) {
+      const key = `${part.from}>${part.to}`;
+      let lane = lanes.get(key);
+      if (!lane) lanes.set(key, (lane = { from: part.from, to: part.to, voyages: 0, simulatedVoyages: 0, vessels: new VesselSketch(), hours: new HoursSketch() }));
+      lane.voyages += part.voyages;
+      lane.simulatedVoyages += part.simulatedVoyages;
+      lane.vessels.take(part.vessels);
+      lane.hours.take(part.hours);
+    }
+  }
+  return { lanes: ranked([...lanes.values()], ties), leftOut, approximate: spans.some((span) => span.approximate) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { flagsFor } from '../../vessels/vessel-views.js';
 import type { LanesFilter, LanesRepo, WindowSpan } from './lanes-repo.js';
 import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
-import { partsPerLane, sumLanes, totalsOf, type DatedLaneParts, type LaneParts, type LaneStats } from './lane-stats.js';
+import { lanesTogether, sumLanes, totalsOf, type DatedLaneParts, type LaneParts, type LaneStats, type SummedLanes } from './lane-stats.js';
 import { departuresPerDayAndHour, sumLanesPer, voyagesOfLanes, voyagesPer, voyagesPerLane } from './lane-series.js';
 import { distanceNm } from '../../../geo/distance.js';
 
@@ -75,14 +75,14 @@ export function createLanesKit(deps: LanesDeps) {
   const everyLane = (shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'>) =>
     shipType === undefined && scope.from === undefined && scope.to === undefined && scope.touching === undefined;
   const span = (w: Window): WindowSpan => ({ since: w.since, until: w.until, lookbackMs: CALL_LOOKBACK_MS });
-  /** The facts of one answer from what `read` reads of the window's cells, summed as `partsOf` gives its lanes' parts. */
-  const factsOfWindow = async <R>(
+  /** The facts of one answer from what `read` reads of the window's cells, its lanes as `sum` sums them. */
+  const factsOfWindow = async <R, S extends SummedLanes>(
     window: Window,
     shipType: ShipCategory | undefined,
     scope: Omit<LoadScope, 'noVoyages'>,
     read: (w: WindowSpan, f: LanesFilter) => Promise<R>,
-    partsOf: (read: R) => readonly LaneParts[],
-  ): Promise<{ facts: LaneFacts; read: R }> => {
+    sum: (read: R) => S,
+  ): Promise<{ facts: LaneFacts; read: R; summed: S }> => {
     await deps.events.voyageCellsUpToDate({ from: window.since, to: window.until });
     const [got, callsInWindow, analysedUpTo, dataFrom] = await Promise.all([
       read(span(window), { shipTypes: shipTypeCodes(shipType), from: scope.from, to: scope.to, touching: scope.touching }),
@@ -90,9 +90,10 @@ export function createLanesKit(deps: LanesDeps) {
       deps.events.analysedUpTo(),
       deps.repo.firstArrival(),
     ]);
-    const { lanes, leftOut, approximate } = sumLanes(partsOf(got), greatCircleNm);
+    const summed = sum(got);
+    const { lanes, leftOut, approximate } = summed;
     const windowVessels = approximate && everyLane(shipType, scope) ? (await deps.repo.windowVessels(span(window))).count() : undefined;
-    return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate, windowVessels }, read: got };
+    return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate, windowVessels }, read: got, summed };
   };
   const lanesOfWindow = async <P extends LaneParts>(
     window: Window,
@@ -100,7 +101,7 @@ export function createLanesKit(deps: LanesDeps) {
     scope: Omit<LoadScope, 'noVoyages'>,
     read: (w: WindowSpan, f: LanesFilter) => Promise<P[]>,
   ): Promise<{ facts: LaneFacts; parts: P[] }> => {
-    const { facts, read: parts } = await factsOfWindow(window, shipType, scope, read, (p) => p);
+    const { facts, read: parts } = await factsOfWindow(window, shipType, scope, read, (p) => sumLanes(p, greatCircleNm));
     return { facts, parts };
   };
   const sampleMeta = (l: Omit<Facts, 'voyages'>, voyages: number, vessels: number) => ({
@@ -173,19 +174,24 @@ export function createLanesKit(deps: LanesDeps) {
     /**
      * The facts of the window (all ship types) summed from the lane cells of the voyages that departed in each span,
      * and each span's lanes summed as the window's are (docs/decisions/162 and 164): the spans are whole days that
-     * cover the window one after another, so the window's lanes are their parts together and no cell is read twice.
+     * cover the window one after another, so the window's lanes are the spans' lanes together (lane-stats
+     * `lanesTogether`, docs/decisions/176: each part summed once) and no cell is read twice. For an answer that shows
+     * no lane order: lanes of equal voyages are ordered by their ports, their vessels not counted.
      */
     async lanesPerSpan(window: Window, spans: ReadonlyArray<{ since: number; until: number }>) {
       if (spans.some((s, i) => s.since !== (i === 0 ? window.since : spans[i - 1]!.until)) || spans[spans.length - 1]?.until !== window.until)
         throw new Error('lanesPerSpan: the spans must cover the window one after another');
-      const { facts, read: partsPerSpan } = await factsOfWindow(
+      const { facts, summed } = await factsOfWindow(
         window,
         undefined,
         {},
         (w) => deps.repo.lanePartsPerSpan(w, {}, spans),
-        (perSpan) => partsPerLane(perSpan.flat()),
+        (partsPerSpan) => {
+          const perSpan = partsPerSpan.map((parts) => sumLanes(parts, greatCircleNm, 'ports'));
+          return { ...lanesTogether(perSpan, 'ports'), perSpan };
+        },
       );
-      return { facts, perSpan: partsPerSpan.map((parts) => sumLanes(parts, greatCircleNm)) };
+      return { facts, perSpan: summed.perSpan };
     },
     /**
      * The window's parts of every ship type per category, for counting voyages only (their vessels left empty,

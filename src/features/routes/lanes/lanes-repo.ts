@@ -82,6 +82,35 @@ function voyageOfRow(r: { vsl_id: string; from_port: number; to_port: number; de
   };
 }
 
+/**
+ * Voyages that departed in [w.since, departedBefore) and arrived by w.until (not before they departed), from an origin
+ * call that began at most w.lookbackMs before w.since, in no particular order: the window's (`voyagesForWindow`,
+ * departedBefore w.until), or those of one cut day (docs/decisions/176: that day of the departure index, not every
+ * day from it to w.until).
+ */
+async function selectVoyages(db: Db, w: WindowSpan, f: LanesFilter, departedBefore: number): Promise<Voyage[]> {
+  let q = db
+    .selectFrom('voyages')
+    .select(VOYAGE_COLUMNS)
+    .where('departure', '>=', w.since)
+    .where('departure', '<', departedBefore)
+    .where('arrival', '<', w.until)
+    .whereRef('arrival', '>=', 'departure')
+    .where('from_arrival', '>=', w.since - w.lookbackMs);
+  if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
+  if (f.from !== undefined) q = q.where('from_port', '=', f.from);
+  if (f.to !== undefined) q = q.where('to_port', '=', f.to);
+  if (f.touching !== undefined) {
+    const p = f.touching;
+    q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
+  }
+  // no order: every view groups, counts or sorts what it shows (the property test compares with the per-request computation)
+  return (await q.execute()).map(voyageOfRow);
+}
+
+/** The voyages of window w that departed on the UTC day beginning at `day` (a cut day read as its voyages). */
+const voyagesDepartedOn = (db: Db, w: WindowSpan, day: number, f: LanesFilter) => selectVoyages(db, { since: day, until: w.until, lookbackMs: w.lookbackMs + (day - w.since) }, f, day + DAY);
+
 /** The call counts are kept per UTC day (port_call_days): a window read from them has whole-day bounds. */
 function wholeDays(w: WindowSpan): void {
   if (w.since % DAY !== 0 || w.until % DAY !== 0 || w.lookbackMs % DAY !== 0) throw new Error('lanes: a window of the call counts must have whole-day bounds');
@@ -110,15 +139,7 @@ function laneMap<P extends LaneParts>(create: (from: number, to: number) => P) {
  * read (registers and hours merged encoded, voyages added per day and per hour of departure), so an approximate
  * cell costs a fixed amount whatever it holds and the parts are at most lanes × categories × spans.
  */
-async function categoryCellParts(
-  db: Db,
-  voyagesForWindow: (w: WindowSpan, f: LanesFilter) => Promise<Voyage[]>,
-  w: WindowSpan,
-  f: LanesFilter,
-  boundaries: readonly number[],
-  byCategory: boolean,
-  registersFrom = -Infinity,
-): Promise<DatedLaneParts[]> {
+async function categoryCellParts(db: Db, w: WindowSpan, f: LanesFilter, boundaries: readonly number[], byCategory: boolean, registersFrom = -Infinity): Promise<DatedLaneParts[]> {
   const earliestOrigin = w.since - w.lookbackMs;
   const spanStarts = [w.since, ...boundaries.filter((b) => b > w.since && b < w.until)].sort((a, b) => a - b);
   const spanOf = (t: number) => {
@@ -225,9 +246,9 @@ async function categoryCellParts(
     keys.set(`${lane.from}>${lane.to}>${category}`, lane);
   }
   for (const [start, keys] of cutPerDay)
-    for (const v of await voyagesForWindow({ since: start, until: w.until, lookbackMs: w.lookbackMs + (start - w.since) }, f)) {
+    for (const v of await voyagesDepartedOn(db, w, start, f)) {
       const category = categoryOf(v.shipType);
-      const lane = v.departure < start + DAY ? keys.get(`${v.from}>${v.to}>${category}`) : undefined;
+      const lane = keys.get(`${v.from}>${v.to}>${category}`);
       if (lane) lane.exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated, departure: v.departure, category });
     }
   return lanes.all();
@@ -249,7 +270,7 @@ export function createLanesRepo(db: Db) {
     const earliestOrigin = w.since - w.lookbackMs;
     const lanes = laneMap((from, to): LaneParts => ({ from, to, exact: [], approximate: [] }));
     const wholeInWindow = (cell: { max_arrival: number; min_from_arrival: number }) => Number(cell.max_arrival) < w.until && Number(cell.min_from_arrival) >= earliestOrigin;
-    const laneCellsIn = (periodDays: number, from: number, to: number, lane?: { from: number; to: number }) => {
+    const laneCellsIn = (periodDays: number, from: number, to: number) => {
       let q = db
         .selectFrom('voyage_lane_cells')
         .select(['period_start', 'period_days', 'from_port', 'to_port', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'voyage_list', 'hours_buckets'])
@@ -257,7 +278,6 @@ export function createLanesRepo(db: Db) {
         .where('period_start', '>=', from)
         .where('period_start', '<', to)
         .where('period_days', '=', periodDays);
-      if (lane) q = q.where('from_port', '=', lane.from).where('to_port', '=', lane.to);
       if (f.from !== undefined) q = q.where('from_port', '=', f.from);
       if (f.to !== undefined) q = q.where('to_port', '=', f.to);
       if (f.touching !== undefined) {
@@ -289,21 +309,29 @@ export function createLanesRepo(db: Db) {
       part.hours.mergeEncoded(cell.hours_buckets!);
     };
     for (const [periodDays, from, to] of laneCellPeriodsOf({ ...w, since: departed.since, until: departed.until })) for (const cell of await laneCellsIn(periodDays, from, to)) add(cell);
-    // a block or run of weeks cut by the window: its week cells; a week or run of days: its day cells; a day: its voyages, one read per day for all of its lanes
+    // a block or run of weeks cut by the window: its week cells; a week or run of days: its day cells (one read per
+    // period for all of its cut lanes, docs/decisions/176: not one per lane); a day: its voyages, one read per day for all of its lanes
     const cutLanesPerDay = new Map<number, Set<string>>();
     while (cut.length > 0) {
-      const cell = cut.pop()!;
-      const start = Number(cell.period_start);
-      const periodDays = Number(cell.period_days);
-      const lane = { from: Number(cell.from_port), to: Number(cell.to_port) };
-      if (periodDays > 1) for (const part of await laneCellsIn(periodDays > 7 ? 7 : 1, start, start + periodDays * DAY, lane)) add(part);
-      else cutLanesPerDay.set(start, (cutLanesPerDay.get(start) ?? new Set()).add(`${cell.from_port}>${cell.to_port}`));
+      const finer = new Map<string, { periodDays: number; from: number; to: number; lanes: Set<string> }>();
+      for (const cell of cut.splice(0)) {
+        const start = Number(cell.period_start);
+        const periodDays = Number(cell.period_days);
+        const lane = `${cell.from_port}>${cell.to_port}`;
+        if (periodDays === 1) {
+          cutLanesPerDay.set(start, (cutLanesPerDay.get(start) ?? new Set()).add(lane));
+          continue;
+        }
+        const key = `${start}|${periodDays}`;
+        const group = finer.get(key) ?? finer.set(key, { periodDays: periodDays > 7 ? 7 : 1, from: start, to: start + periodDays * DAY, lanes: new Set() }).get(key)!;
+        group.lanes.add(lane);
+      }
+      for (const { periodDays, from, to, lanes: cutLanes } of finer.values())
+        for (const part of await laneCellsIn(periodDays, from, to)) if (cutLanes.has(`${part.from_port}>${part.to_port}`)) add(part);
     }
     for (const [dayStart, laneKeys] of cutLanesPerDay) {
-      const voyages = await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, f);
-      for (const v of voyages)
-        if (v.departure < dayStart + DAY && laneKeys.has(`${v.from}>${v.to}`))
-          lanes.laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
+      const voyages = await voyagesDepartedOn(db, w, dayStart, f);
+      for (const v of voyages) if (laneKeys.has(`${v.from}>${v.to}`)) lanes.laneOf(v.from, v.to).exact.push({ vslId: v.vslId, hours: (v.arrival - v.departure) / HOUR, simulated: v.simulated });
     }
     return lanes.all();
   }
@@ -337,9 +365,7 @@ export function createLanesRepo(db: Db) {
         else cutDays.push(start);
       }
     }
-    for (const dayStart of cutDays)
-      for (const v of await repo.voyagesForWindow({ since: dayStart, until: w.until, lookbackMs: w.lookbackMs + (dayStart - w.since) }, { shipTypes: null }))
-        if (v.departure < dayStart + DAY) vessels.add(v.vslId);
+    for (const dayStart of cutDays) for (const v of await voyagesDepartedOn(db, w, dayStart, { shipTypes: null })) vessels.add(v.vslId);
     return vessels;
   }
 
@@ -349,23 +375,7 @@ export function createLanesRepo(db: Db) {
      * origin call that began at most lookbackMs before since, in no particular order.
      */
     async voyagesForWindow(w: WindowSpan, f: LanesFilter): Promise<Voyage[]> {
-      let q = db
-        .selectFrom('voyages')
-        .select(VOYAGE_COLUMNS)
-        .where('departure', '>=', w.since)
-        .where('departure', '<', w.until)
-        .where('arrival', '<', w.until)
-        .whereRef('arrival', '>=', 'departure')
-        .where('from_arrival', '>=', w.since - w.lookbackMs);
-      if (f.shipTypes !== null) q = q.where('ship_type', 'in', codes(f.shipTypes));
-      if (f.from !== undefined) q = q.where('from_port', '=', f.from);
-      if (f.to !== undefined) q = q.where('to_port', '=', f.to);
-      if (f.touching !== undefined) {
-        const p = f.touching;
-        q = q.where((eb) => eb.or([eb('from_port', '=', p), eb('to_port', '=', p)]));
-      }
-      // no order: every view groups, counts or sorts what it shows (the property test compares with the per-request computation)
-      return (await q.execute()).map(voyageOfRow);
+      return selectVoyages(db, w, f, w.until);
     },
 
     /**
@@ -426,7 +436,7 @@ export function createLanesRepo(db: Db) {
      */
     async laneParts(w: WindowSpan, f: LanesFilter, read: { countsOnly?: boolean } = {}): Promise<LaneParts[]> {
       wholeDays(w);
-      return f.shipTypes === null ? laneCellParts(w, f, w, !read.countsOnly) : categoryCellParts(db, repo.voyagesForWindow, w, f, [], true, read.countsOnly ? Infinity : -Infinity);
+      return f.shipTypes === null ? laneCellParts(w, f, w, !read.countsOnly) : categoryCellParts(db, w, f, [], true, read.countsOnly ? Infinity : -Infinity);
     },
 
     /**
@@ -456,7 +466,7 @@ export function createLanesRepo(db: Db) {
       const boundaries = split.boundaries ?? [];
       if (boundaries.some((b) => b % DAY !== 0)) throw new Error('lanes: the cells are split at whole days only');
       if (split.vesselsFrom !== undefined && split.vesselsFrom !== w.since && !boundaries.includes(split.vesselsFrom)) throw new Error('lanes: vessels are read from the window start or a boundary');
-      return categoryCellParts(db, repo.voyagesForWindow, w, f, boundaries, split.byCategory ?? true, split.countsOnly ? Infinity : (split.vesselsFrom ?? -Infinity));
+      return categoryCellParts(db, w, f, boundaries, split.byCategory ?? true, split.countsOnly ? Infinity : (split.vesselsFrom ?? -Infinity));
     },
 
     /** The distinct vessels of the window's voyages, all lanes and ship types (docs/decisions/163): an estimate, kept per period. */

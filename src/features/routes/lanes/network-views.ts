@@ -5,7 +5,7 @@ import { LANE_GEOJSON_ATTRIBUTION } from './attribution.js';
 import type { LanesKit } from './lanes-kit.js';
 import { changePct, componentSizes, mean, round, slope } from './lanes-math.js';
 import { categoryMix, directionOf, maybe, shipTypeCodes, type Common } from './lanes-facts.js';
-import { voyagesOfLanes } from './lane-series.js';
+import { periodCategoryKeys, voyagesOfLanes } from './lane-series.js';
 import { hubsOfLanes, hubVesselsOf, totalsOf, type LaneStats } from './lane-stats.js';
 
 /** The network views (docs/lanes.md): hubs, the network overview, weekly summaries and trends, seasonality. */
@@ -92,12 +92,13 @@ export function createNetworkViews(kit: LanesKit) {
               const perWeek = kit.lanesPer(loaded.parts, weekOf);
               return { l: loaded.facts, parts: loaded.parts, weekLanes: weekStarts.map((_, i): LaneStats[] => perWeek.get(i)?.lanes ?? []) };
             })();
-      const perWeekAndCategory = kit.voyagesPer(parts, (departure, category) => `${weekOf(departure)}|${category}`);
+      const keys = periodCategoryKeys(weeks);
+      const perWeekAndCategory = kit.voyagesPer(parts, (departure, category) => keys.of(weekOf(departure), category));
       const items = weekStarts
         .map((start, i) => {
           const totals = totalsOf(weekLanes[i]!);
           const byCategory = new Map<string, number>();
-          for (const [key, n] of perWeekAndCategory) if (key.startsWith(`${i}|`)) byCategory.set(key.slice(key.indexOf('|') + 1), n);
+          for (const [key, n] of perWeekAndCategory) if (keys.period(key) === i) byCategory.set(keys.category(key), n);
           return {
             week_start: iso(start),
             week_end: iso(start + 7 * DAY),
@@ -137,10 +138,11 @@ export function createNetworkViews(kit: LanesKit) {
       };
       // one pass over the parts: voyages per ship category and week (the overall series is their sum)
       const seriesPerType = new Map<string, number[]>();
-      for (const [key, n] of kit.voyagesPer(parts, (departure, category) => `${category}|${weekOf(departure)}`)) {
-        const shipType = key.slice(0, key.lastIndexOf('|'));
+      const keys = periodCategoryKeys(weeks);
+      for (const [key, n] of kit.voyagesPer(parts, (departure, category) => keys.of(weekOf(departure), category))) {
+        const shipType = keys.category(key);
         const series = seriesPerType.get(shipType) ?? seriesPerType.set(shipType, new Array<number>(weeks).fill(0)).get(shipType)!;
-        series[Number(key.slice(key.lastIndexOf('|') + 1))]! += n;
+        series[keys.period(key)]! += n;
       }
       const overall = new Array<number>(weeks).fill(0);
       for (const series of seriesPerType.values()) series.forEach((n, k) => (overall[k]! += n));
