@@ -120,6 +120,8 @@ export interface EncounterDetector {
   push(state: EncounterState, fix: EncounterFix): Encounter[];
   /** Completes every pair that has parted by `now` (end of a replay: pass Infinity). */
   flush(state: EncounterState, now: number): Encounter[];
+  /** Grid cells held: only those with a vessel in them now (a cell left empty is dropped, or a day's track would keep them all). */
+  gridCells(): number;
 }
 
 /** What the encounter detector asks of the rest of the world: the port-call detector's stops, and where land is. */
@@ -140,7 +142,11 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
   function place(vesselId: string, cell: number | null): void {
     const old = cellOfVessel.get(vesselId);
     if (old === cell) return;
-    if (old !== undefined) grid.get(old)?.delete(vesselId);
+    const left = old === undefined ? undefined : grid.get(old);
+    if (left) {
+      left.delete(vesselId);
+      if (left.size === 0) grid.delete(old!);
+    }
     if (cell === null) {
       cellOfVessel.delete(vesselId);
       return;
@@ -262,6 +268,8 @@ export function createEncounterDetector(ports: PortPointIndex, params: Encounter
       }
       return [...done, ...flushParted(state, state.now)];
     },
+
+    gridCells: () => grid.size,
 
     flush(state, now) {
       attach(state);

@@ -91,3 +91,14 @@ test('state is plain data: through JSON at every fix, the same encounters', () =
   assert.deepEqual(resumed, straight);
   assert.equal(straight.length, 2);
 });
+
+test('the encounter grid holds only the cells vessels are in: a cell a vessel left is dropped (a day of tracks would keep millions)', () => {
+  const detector = createEncounterDetector(new PortPointIndex([]));
+  const state = emptyEncounterState();
+  // two vessels far apart at sea, each moving 0.02° (two cells) a fix for 500 fixes
+  for (let i = 0; i < 500; i++) {
+    detector.push(state, { vesselId: 'a', seq: 2 * i, t: i * 60_000, lat: 10, lon: -40 + i * 0.02, sog: 12 });
+    detector.push(state, { vesselId: 'b', seq: 2 * i + 1, t: i * 60_000, lat: 20, lon: -40 + i * 0.02, sog: 12 });
+  }
+  assert.equal(detector.gridCells(), 2);
+});
