@@ -49,7 +49,7 @@ await seedCoverage(bosun.ctx.services, 244000911, now - (days + 1) * DAY, now);
 // the same transits in every run
 const rand = xorshift();
 const started = performance.now();
-const events = createEventsRepo(bosun.ctx.store.db);
+const events = createEventsRepo(bosun.ctx.store.db, bosun.ctx.services.ports);
 let rows: TransitWrite[] = [];
 let transits = 0;
 let seq = 1;

@@ -89,7 +89,7 @@ const js: number[] = [];
 const sql: number[] = [];
 for (let i = 0; i < rounds; i++) {
   let start = performance.now();
-  const rows = await createEventsRepo(demo.bosun.ctx.store.db).callsArrivedBetween(from, to);
+  const rows = await createEventsRepo(demo.bosun.ctx.store.db, demo.bosun.ctx.services.ports).callsArrivedBetween(from, to);
   rankPortsInJs(
     rows.map((r) => ({ vesselId: r.vsl_id, portId: r.port_id, arrival: r.arrival, departure: r.departure })),
     100,

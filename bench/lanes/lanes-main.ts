@@ -1,6 +1,6 @@
 /**
- * The lanes analytics (docs/lanes.md) on a synthetic store: V vessels each calling every ~2 days for
- * D days at ports drawn from the demo fleet's port lists, written through the events repo (which keeps the
+ * The lanes analytics (docs/lanes.md) on a synthetic store (bench/lanes/lanes-store.ts: V vessels each calling every
+ * ~2 days for D days at ports drawn from the demo fleet's port lists), written through the events repo (which keeps the
  * voyages and the call counts per day, decisions 123 and 138) into SQLite in memory, or with `--store file`
  * into a temporary SQLite file (as a deployment keeps it: its pages are not all held in the process), removed
  * at the end. Measures the operations through the HTTP stack in process against GET /v1/ping, and the peak
@@ -14,9 +14,9 @@ import { sql } from 'kysely';
 import { createBosun } from '../../src/app/create.js';
 import { DAY, HOUR, ManualClock } from '../../src/platform/clock.js';
 import { loadConfig } from '../../src/platform/config.js';
-import { BULK_PORTS, LNG_IMPORT_PORTS, OIL_PORTS } from '../../src/sim/world.js';
-import { createEventsRepo, type EventsRepo } from '../../src/features/events/events-repo.js';
-import { benchStore, fleetBenchOptions, peakRssMb, timeQueries, xorshift } from '../kit/fleet-bench.js';
+import { createEventsRepo } from '../../src/features/events/events-repo.js';
+import { benchStore, fleetBenchOptions, peakRssMb, timeQueries } from '../kit/fleet-bench.js';
+import { lanesBenchPorts, writeLanesBenchCalls } from './lanes-store.js';
 
 const options = fleetBenchOptions(import.meta.url);
 const { days, vessels, store } = options;
@@ -24,15 +24,7 @@ const started = performance.now();
 const now = Date.UTC(2026, 10, 1);
 const benchDb = benchStore('lanes', store);
 const bosun = await createBosun(loadConfig({ LOG_LEVEL: 'silent', DATABASE_URL: benchDb.databaseUrl, PORT: '0' }), { clock: new ManualClock(now) });
-const routes = bosun.ctx.services.routes;
-const ports = [...new Set([...OIL_PORTS, ...LNG_IMPORT_PORTS, ...BULK_PORTS])].flatMap((l) => {
-  // a LOCODE the demo knows by its own ports table may be absent from the port table
-  try {
-    return [routes.resolvePlace(l, 'x').port!.port_id];
-  } catch {
-    return [];
-  }
-});
+const ports = lanesBenchPorts(bosun);
 
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
 /** The process's memory after a phase (where the peak RSS is reached, and how much of it is the database's own pages). */
@@ -55,49 +47,7 @@ const memoryAfter = async (phase: string) => {
 };
 await memoryAfter('store opened');
 
-// the same calls in every run
-const rand = xorshift();
-let rows: Parameters<EventsRepo['upsertCalls']>[0][number][] = [];
-let calls = 0;
-let seq = 1;
-// written 2,000 at a time as they are made (the events repo keeps the voyages of the vessels written)
-const flush = async () => {
-  await createEventsRepo(bosun.ctx.store.db).upsertCalls(rows);
-  calls += rows.length;
-  rows = [];
-};
-for (let v = 0; v < vessels; v++) {
-  let t = now - days * DAY - rand() * 2 * DAY;
-  const home = Math.floor(rand() * ports.length);
-  let port = ports[home]!;
-  while (t < now) {
-    const stay = (6 + rand() * 30) * HOUR;
-    const departure = t + stay < now ? t + stay : null;
-    rows.push({
-      vsl_id: `v${v}`,
-      port_id: port,
-      ship_type: 70 + Math.floor(rand() * 2) * 10,
-      arrival: Math.round(t),
-      departure: departure === null ? null : Math.round(departure),
-      last_fix_at: Math.round(departure ?? now),
-      anchorage_ms: 0,
-      berth_ms: 0,
-      stops: '[]',
-      first_seq: seq++,
-      last_seq: seq++,
-      fixes: 10,
-      gaps: 0,
-      confidence: 0.9,
-      simulated: 1,
-      updated_at: now,
-    });
-    // mostly between a few partner ports, sometimes anywhere
-    port = ports[rand() < 0.7 ? (home + 1 + Math.floor(rand() * 3)) % ports.length : Math.floor(rand() * ports.length)]!;
-    t += stay + (12 + rand() * 60) * HOUR;
-  }
-  if (rows.length >= 2000) await flush();
-}
-await flush();
+const calls = await writeLanesBenchCalls(bosun, ports, vessels, days, now);
 const voyages = await bosun.ctx.store.db
   .selectFrom('voyages')
   .select((eb) => eb.fn.countAll().as('n'))
@@ -110,7 +60,7 @@ await memoryAfter('store written');
 
 // the event runner's pass after it writes, phase by phase: the visit cells and bounds counted (decisions 161, 165), the voyage cells of the marked days summed (149)
 const summingStarted = performance.now();
-const events = createEventsRepo(bosun.ctx.store.db);
+const events = createEventsRepo(bosun.ctx.store.db, bosun.ctx.services.ports);
 let phaseStarted = performance.now();
 const visitDays = await events.countMarkedVisitCells();
 console.log(`visit cells of ${visitDays} days counted in ${((performance.now() - phaseStarted) / 1000).toFixed(1)} s`);

@@ -3,6 +3,7 @@ import { DAY, HOUR } from '../platform/clock.js';
 import { encodeHours, encodeRegisters, HLL_REGISTERS, HoursSketch, hoursBucketOf, VesselSketch } from '../platform/sketches.js';
 import type { VoyageCellsTable, VoyageLaneCellsTable, VoyageWindowCellsTable } from '../store/schema.js';
 import type { VoyageRow } from './voyages.js';
+import { everyVoyageCounts, type VoyageCounts } from './lane-rule.js';
 
 /**
  * The voyages summed per cell (docs/decisions/149): UTC day or ISO week of departure, origin, destination
@@ -10,6 +11,9 @@ import type { VoyageRow } from './voyages.js';
  * at most EXACT_VOYAGES_PER_DAY voyages, all lanes together); beyond, it keeps a HyperLogLog of the vessels, a
  * histogram of hours (src/platform/sketches.ts) and its voyages per day and per hour of departure, with the bounds a
  * window needs to know whether the whole cell counts: the latest arrival and the earliest origin arrival.
+ * An approximate cell's sketches and counts per day and hour hold only the voyages the lanes count (lane-rule
+ * `VoyageCounts`, docs/decisions/177); `left_out` says how many of its voyages the rule left out (every cell: an
+ * exact one lists them all, and its reader applies the rule per voyage).
  */
 
 /**
@@ -99,16 +103,17 @@ function approximateFactsOf(periodStart: number, periodDays: number, list: reado
  * beginning at periodStart): all of the period's voyages, which decide whether its cells are exact. A voyage
  * that arrived before it departed counts in no window (docs/lanes.md), so no cell holds it.
  */
-export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: readonly VoyageRow[]): VoyageCellRow[] {
+export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: readonly VoyageRow[], counts: VoyageCounts): VoyageCellRow[] {
   const exact = periodIsSmall(voyages);
   return [...groupsOf(voyages, (v) => `${v.from_port}|${v.to_port}|${categoryOf(v.ship_type)}`)].map((list) => {
     const first = list[0]!;
+    const counted = countedOf(list, counts);
     const exactFacts: ExactFacts = exact ? list.map((v) => [v.vsl_id, v.departure, v.arrival, v.from_arrival, v.simulated === 1 ? 1 : 0]) : [];
-    const approximate = exact ? null : approximateFactsOf(periodStart, periodDays, list);
+    const approximate = exact ? null : approximateFactsOf(periodStart, periodDays, counted);
     return {
       period_start: periodStart,
       period_days: periodDays,
-      ...boundsOf(list),
+      ...boundsOf(list, counted),
       category: categoryOf(first.ship_type),
       exact: exact ? 1 : 0,
       facts: approximate === null ? JSON.stringify(exactFacts) : approximate.facts,
@@ -122,14 +127,15 @@ export function cellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: 
  * ship categories in one cell, with EXACT_VOYAGES_PER_LANE_CELL, and the sketches as `encodeRegisters` and
  * `encodeHours` write them (a fixed-size read, no JSON).
  */
-export function laneCellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: readonly VoyageRow[]): VoyageLaneCellRow[] {
+export function laneCellsOfVoyages(periodStart: number, periodDays: 1 | 7, voyages: readonly VoyageRow[], counts: VoyageCounts): VoyageLaneCellRow[] {
   return [...groupsOf(voyages, (v) => `${v.from_port}|${v.to_port}`)].map((list) => {
-    const cell = { period_start: periodStart, period_days: periodDays, ...boundsOf(list) };
+    const counted = countedOf(list, counts);
+    const cell = { period_start: periodStart, period_days: periodDays, ...boundsOf(list, counted) };
     if (list.length <= EXACT_VOYAGES_PER_LANE_CELL) {
       const facts: LaneCellVoyages = [list.map((v) => v.vsl_id), list.map((v) => v.arrival - v.departure), list.map((v) => (v.simulated === 1 ? 1 : 0))];
       return { ...cell, voyage_list: JSON.stringify(facts), vessel_registers: null, hours_buckets: null };
     }
-    const { vessels, hours } = sketchesOfVoyages(list);
+    const { vessels, hours } = sketchesOfVoyages(counted);
     return { ...cell, voyage_list: null, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours) };
   });
 }
@@ -149,8 +155,8 @@ export const blockStartOf = (t: number) => Math.floor((t - FIRST_MONDAY) / BLOCK
  * EXACT_VOYAGES_PER_LANE_CELL voyages, the sketches beyond; a sketch is the same whatever the order of
  * its voyages), without reading the voyages again.
  */
-export function mergeLaneCells(periodStart: number, periodDays: number, cells: readonly VoyageLaneCellRow[]): VoyageLaneCellRow[] {
-  return [...groupsOf(cells, laneKeyOf)].map((parts) => mergeLaneParts(periodStart, periodDays, parts));
+export function mergeLaneCells(periodStart: number, periodDays: number, cells: readonly VoyageLaneCellRow[], counts: VoyageCounts): VoyageLaneCellRow[] {
+  return [...groupsOf(cells, laneKeyOf)].map((parts) => mergeLaneParts(periodStart, periodDays, parts, counts));
 }
 
 /** Lists parsed once however many runs and blocks a cell is merged into. */
@@ -166,16 +172,17 @@ function addBoundsOfParts(merged: CellBounds, parts: readonly CellBounds[]): voi
   for (let i = 1; i < parts.length; i++) {
     const part = parts[i]!;
     merged.voyages += part.voyages;
+    merged.left_out += part.left_out;
     merged.simulated += part.simulated;
     merged.max_arrival = Math.max(merged.max_arrival, part.max_arrival);
     merged.min_from_arrival = Math.min(merged.min_from_arrival, part.min_from_arrival);
     merged.min_duration_ms = Math.min(merged.min_duration_ms, part.min_duration_ms);
   }
 }
-type CellBounds = Pick<VoyageCellRow, 'voyages' | 'simulated' | 'max_arrival' | 'min_from_arrival' | 'min_duration_ms'>;
+type CellBounds = Pick<VoyageCellRow, 'voyages' | 'left_out' | 'simulated' | 'max_arrival' | 'min_from_arrival' | 'min_duration_ms'>;
 
-/** One lane's cells merged (mergeLaneCells). */
-function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly VoyageLaneCellRow[]): VoyageLaneCellRow {
+/** One lane's cells merged (mergeLaneCells); an exact part's voyages the lanes do not count stay out of the sketches. */
+function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly VoyageLaneCellRow[], counts: VoyageCounts): VoyageLaneCellRow {
   const merged: VoyageLaneCellRow = { ...parts[0]!, period_start: periodStart, period_days: periodDays, voyage_list: null, vessel_registers: null, hours_buckets: null };
   addBoundsOfParts(merged, parts);
   if (parts.length === 1 && parts[0]!.voyage_list !== null) return { ...merged, voyage_list: parts[0]!.voyage_list };
@@ -193,8 +200,11 @@ function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly
       continue;
     }
     const [ids, durations] = listOf(part);
-    for (const id of ids) vessels.add(id);
-    for (const duration of durations) hours.add(duration / HOUR);
+    for (let i = 0; i < ids.length; i++) {
+      if (!counts(part.from_port, part.to_port, durations[i]!)) continue;
+      vessels.add(ids[i]!);
+      hours.add(durations[i]! / HOUR);
+    }
   }
   return { ...merged, vessel_registers: encodeRegisters(vessels.toRegisters()), hours_buckets: encodeHours(hours.toBuckets()) };
 }
@@ -203,17 +213,21 @@ function mergeLaneParts(periodStart: number, periodDays: number, parts: readonly
  * The runs of days of one ISO week (docs/decisions/157) merged from its day cells: the first 2 to 6 days
  * (period_start the Monday) and the last 2 to 6 (period_start the day they begin).
  */
-export const laneDayRunsOfWeek = (weekStart: number, dayCells: readonly VoyageLaneCellRow[]) => dayRunsOfWeek(weekStart, dayCells, laneKeyOf, mergeLaneParts);
+export const laneDayRunsOfWeek = (weekStart: number, dayCells: readonly VoyageLaneCellRow[], counts: VoyageCounts) =>
+  dayRunsOfWeek(weekStart, dayCells, laneKeyOf, (start, days, parts) => mergeLaneParts(start, days, parts, counts));
 
 /**
  * The cells of one 28-day block (docs/decisions/157) merged from its week cells: the block itself, its
  * first 2 and 3 weeks (period_start the block's) and its last 2 and 3 weeks.
  */
-export const laneBlockCellsOf = (blockStart: number, weekCells: readonly VoyageLaneCellRow[]) => blockCellsOf(blockStart, weekCells, laneKeyOf, mergeLaneParts);
+export const laneBlockCellsOf = (blockStart: number, weekCells: readonly VoyageLaneCellRow[], counts: VoyageCounts) =>
+  blockCellsOf(blockStart, weekCells, laneKeyOf, (start, days, parts) => mergeLaneParts(start, days, parts, counts));
 
 /** The runs of days of one ISO week and the cells of one block of the cells per ship category (docs/decisions/164): as the lane cells'. */
-export const categoryDayRunsOfWeek = (weekStart: number, dayCells: readonly VoyageCellRow[]) => dayRunsOfWeek(weekStart, dayCells, categoryKeyOf, mergeCategoryParts);
-export const categoryBlockCellsOf = (blockStart: number, weekCells: readonly VoyageCellRow[]) => blockCellsOf(blockStart, weekCells, categoryKeyOf, mergeCategoryParts);
+export const categoryDayRunsOfWeek = (weekStart: number, dayCells: readonly VoyageCellRow[], counts: VoyageCounts) =>
+  dayRunsOfWeek(weekStart, dayCells, categoryKeyOf, (start, days, parts) => mergeCategoryParts(start, days, parts, counts));
+export const categoryBlockCellsOf = (blockStart: number, weekCells: readonly VoyageCellRow[], counts: VoyageCounts) =>
+  blockCellsOf(blockStart, weekCells, categoryKeyOf, (start, days, parts) => mergeCategoryParts(start, days, parts, counts));
 
 type Merge<C> = (periodStart: number, periodDays: number, parts: readonly C[]) => C;
 const laneKeyOf = (c: { from_port: number; to_port: number }) => `${c.from_port}|${c.to_port}`;
@@ -272,7 +286,7 @@ function exactFactsOf(cell: VoyageCellRow): ExactFacts {
  * approximate facts `cellsOfVoyages` writes for the parts' voyages together (registers and hours merged, voyages
  * per day placed at each part's offset, per hour of departure added), without reading the voyages again.
  */
-export function mergeCategoryParts(periodStart: number, periodDays: number, parts: readonly VoyageCellRow[]): VoyageCellRow {
+export function mergeCategoryParts(periodStart: number, periodDays: number, parts: readonly VoyageCellRow[], counts: VoyageCounts): VoyageCellRow {
   const merged: VoyageCellRow = { ...parts[0]!, period_start: periodStart, period_days: periodDays };
   addBoundsOfParts(merged, parts);
   if (parts.every((p) => Number(p.exact) === 1)) return { ...merged, exact: 1, facts: parts.length === 1 ? parts[0]!.facts : JSON.stringify(parts.flatMap(exactFactsOf)), vessel_registers: null };
@@ -287,6 +301,7 @@ export function mergeCategoryParts(periodStart: number, periodDays: number, part
       continue;
     }
     for (const [vslId, departure, arrival] of exactFactsOf(part)) {
+      if (!counts(part.from_port, part.to_port, arrival - departure)) continue;
       vessels.add(vslId);
       hours.add((arrival - departure) / HOUR);
       days[Math.floor((departure - periodStart) / DAY)]!++;
@@ -300,15 +315,16 @@ export function mergeCategoryParts(periodStart: number, periodDays: number, part
 const ALL_LANES = { from_port: 0, to_port: 0 };
 
 /**
- * A week's own window cells (docs/decisions/163): the lane cells of one lane that holds every voyage of every lane —
- * the week's day cells, week cell and runs of days from its voyages (`byDay`: the same voyages per UTC day of
- * departure). Its block's cells are `windowBlockCellsOf` the block's week cells.
+ * A week's own window cells (docs/decisions/163): the lane cells of one lane that holds every voyage of every lane the
+ * lanes count (docs/decisions/177: the rule applied on each voyage's own lane before they are merged into one) — the
+ * week's day cells, week cell and runs of days from its voyages (`byDay`: the same voyages per UTC day of departure).
+ * Its block's cells are `windowBlockCellsOf` the block's week cells.
  */
-export function windowCellsOfWeek(weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, readonly VoyageRow[]>): VoyageWindowCellRow[] {
-  const oneLane = (list: readonly VoyageRow[]) => list.map((v) => ({ ...v, ...ALL_LANES }));
-  const week = laneCellsOfVoyages(weekStart, 7, oneLane(voyages));
-  const days = [...byDay.entries()].flatMap(([day, list]) => laneCellsOfVoyages(day, 1, oneLane(list)));
-  return [...week, ...days, ...laneDayRunsOfWeek(weekStart, days)].map(withoutLane);
+export function windowCellsOfWeek(weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, readonly VoyageRow[]>, counts: VoyageCounts): VoyageWindowCellRow[] {
+  const oneLane = (list: readonly VoyageRow[]) => countedOf(list, counts).map((v) => ({ ...v, ...ALL_LANES }));
+  const week = laneCellsOfVoyages(weekStart, 7, oneLane(voyages), everyVoyageCounts);
+  const days = [...byDay.entries()].flatMap(([day, list]) => laneCellsOfVoyages(day, 1, oneLane(list), everyVoyageCounts));
+  return [...week, ...days, ...laneDayRunsOfWeek(weekStart, days, everyVoyageCounts)].map(withoutLane);
 }
 
 /** The window cells of one block (docs/decisions/163) merged from its week cells, as the lane cells' (`laneBlockCellsOf`). */
@@ -316,6 +332,7 @@ export const windowBlockCellsOf = (blockStart: number, weekCells: readonly Voyag
   laneBlockCellsOf(
     blockStart,
     weekCells.map((c) => ({ ...c, ...ALL_LANES })),
+    everyVoyageCounts,
   ).map(withoutLane);
 
 const withoutLane = ({ from_port, to_port, ...cell }: VoyageLaneCellRow): VoyageWindowCellRow => cell;
@@ -333,19 +350,34 @@ function groupsOf<T extends VoyageRow | VoyageLaneCellRow | VoyageCellRow>(rows:
   return groups.values();
 }
 
-/** What a window needs to know of a cell without reading its voyages: its counts and its bounds. */
-function boundsOf(list: readonly VoyageRow[]) {
+/** The voyages of a list the lanes count (a voyage that arrived before it departed is in no cell at all). */
+const countedOf = (list: readonly VoyageRow[], counts: VoyageCounts) => list.filter((v) => counts(v.from_port, v.to_port, v.arrival - v.departure));
+
+/**
+ * What a window needs to know of a cell without reading its voyages: its counts (its voyages, those of them the rule
+ * left out, the simulated ones of those `counted`) and its bounds (of all of its voyages).
+ */
+function boundsOf(list: readonly VoyageRow[], counted: readonly VoyageRow[]) {
   let simulated = 0;
   let maxArrival = -Infinity;
   let minFromArrival = Infinity;
   let minDuration = Infinity;
+  for (const v of counted) if (v.simulated === 1) simulated++;
   for (const v of list) {
-    if (v.simulated === 1) simulated++;
     maxArrival = Math.max(maxArrival, v.arrival);
     minFromArrival = Math.min(minFromArrival, v.from_arrival);
     minDuration = Math.min(minDuration, v.arrival - v.departure);
   }
-  return { from_port: list[0]!.from_port, to_port: list[0]!.to_port, voyages: list.length, simulated, max_arrival: maxArrival, min_from_arrival: minFromArrival, min_duration_ms: minDuration };
+  return {
+    from_port: list[0]!.from_port,
+    to_port: list[0]!.to_port,
+    voyages: list.length,
+    left_out: list.length - counted.length,
+    simulated,
+    max_arrival: maxArrival,
+    min_from_arrival: minFromArrival,
+    min_duration_ms: minDuration,
+  };
 }
 
 /** The voyages of an exact cell. */

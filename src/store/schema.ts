@@ -517,7 +517,9 @@ export interface VoyageCellsTable {
   /** Ship category (fleet/ship-types.ts), 'unknown' when the type is not known. */
   category: string;
   voyages: number;
-  /** Voyages of them that are simulated. */
+  /** Voyages of them the lanes' rule leaves out (docs/decisions/177): an approximate cell's sketches and counts per day and hour hold the others only. */
+  left_out: number;
+  /** Voyages of them that are simulated, of those the rule does not leave out. */
   simulated: number;
   max_arrival: number;
   min_from_arrival: number;
@@ -545,6 +547,9 @@ export interface VoyageLaneCellsTable {
   from_port: number;
   to_port: number;
   voyages: number;
+  /** Voyages of them the lanes' rule leaves out (docs/decisions/177): an approximate cell's sketches hold the others only. */
+  left_out: number;
+  /** Voyages of them that are simulated, of those the rule does not leave out. */
   simulated: number;
   max_arrival: number;
   min_from_arrival: number;

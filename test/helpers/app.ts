@@ -1,3 +1,4 @@
+import type { PortPositions } from '../../src/events/lane-rule.js';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -192,3 +193,6 @@ export async function startTestAppWithCli(name: string, options: { env?: Record<
     },
   };
 }
+
+/** Port positions for an events repo that sums no voyage cells (a migration test counting visit cells or bounds): no port is known. */
+export const NO_PORTS: PortPositions = { byId: () => undefined };

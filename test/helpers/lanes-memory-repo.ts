@@ -6,6 +6,7 @@ import type { LanesFilter, LanesRepo, WindowSpan } from '../../src/features/rout
 import type { Voyage } from '../../src/features/routes/lanes/lanes-math.js';
 import { lanePartsOfVoyages } from '../../src/features/routes/lanes/lane-stats.js';
 import { VesselSketch } from '../../src/platform/sketches.js';
+import type { VoyageCounts } from '../../src/events/lane-rule.js';
 import { voyageOrder } from '../../src/features/routes/lanes/lanes-facts.js';
 
 /** A ship type passes when no filter is asked for, or when it is one of the codes (an unknown type never does). */
@@ -41,10 +42,10 @@ export function createMemoryLanesRepo(calls: readonly VoyageCall[]): LanesRepo {
       const lane = (await repo.voyagesForWindow(w, f)).filter((v) => v.arrival - v.departure >= fromMs).sort(voyageOrder);
       return { voyages: lane.slice(offset, offset + limit), more: offset + limit < lane.length };
     },
-    /** The window's distinct vessels, exact (a set of the ids of every voyage it counts). */
-    async windowVessels(w: WindowSpan) {
+    /** The window's distinct vessels, exact (a set of the ids of every voyage the lanes' rule counts). */
+    async windowVessels(w: WindowSpan, counts: VoyageCounts) {
       const vessels = new VesselSketch();
-      for (const v of await repo.voyagesForWindow(w, { shipTypes: null })) vessels.add(v.vslId);
+      for (const v of await repo.voyagesForWindow(w, { shipTypes: null })) if (counts(v.from, v.to, v.arrival - v.departure)) vessels.add(v.vslId);
       return vessels;
     },
     async callsInWindow(w: WindowSpan): Promise<number> {

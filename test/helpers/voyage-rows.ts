@@ -60,6 +60,7 @@ export async function storedVoyageCells(db: Db) {
     to_port: Number(r.to_port),
     category: r.category,
     voyages: Number(r.voyages),
+    left_out: Number(r.left_out),
     simulated: Number(r.simulated),
     vessels: (JSON.parse(r.facts) as Array<[string]>).map((v) => v[0]).sort(),
   }));
@@ -77,6 +78,7 @@ export async function storedVoyageLaneCells(db: Db) {
     from_port: Number(r.from_port),
     to_port: Number(r.to_port),
     voyages: Number(r.voyages),
+    left_out: Number(r.left_out),
     simulated: Number(r.simulated),
     vessels: r.voyage_list === null ? null : (JSON.parse(r.voyage_list) as [string[]])[0].sort(),
   }));

@@ -91,7 +91,7 @@ after(async () => {
 
 test('every corridors operation answers from the transit cells what it answers over the transits summed one by one, on random stores', async () => {
   const { services, store } = app.bosun.ctx;
-  const repo = createEventsRepo(store.db);
+  const repo = createEventsRepo(store.db, services.ports);
   const deps = { events: services.events, routeStress: services.routeStress, fleetReads: createFleetReads(store.db), clock: app.clock };
   const reference = createCorridorsService({ ...deps, repo: createTransitsCorridorsRepo(store.db) });
   const current = services.corridors;

@@ -103,7 +103,7 @@ before(async () => {
   vsl.A = fleet.byMmsiNumber(A.mmsi)!.vslId;
   vsl.B = fleet.byMmsiNumber(B.mmsi)!.vslId;
   vsl.C = fleet.byMmsiNumber(C.mmsi)!.vslId;
-  const repo = createEventsRepo(app.bosun.ctx.store.db);
+  const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
   await repo.upsertCalls([
     call(vsl.A, HOUSTON, NOW - 10 * DAY, NOW - 8 * DAY, [
       { kind: 'anchorage', start: NOW - 10 * DAY, end: NOW - 10 * DAY + 12 * HOUR },

@@ -63,7 +63,7 @@ const CALLS: CallSpec[] = [
 
 async function seeded(): Promise<TestApp> {
   const app = await startTestApp();
-  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls(CALLS.map(callRow));
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls(CALLS.map(callRow));
   return app;
 }
 

@@ -58,7 +58,7 @@ before(async () => {
   const fleet = app.bosun.ctx.services.fleet;
   await ingest(fleet, identity(D.mmsi, NOW - 30 * DAY, { name: D.name, shipType: 70 }), position(D.mmsi, NOW - 30 * DAY, 24, 58));
   vslId = fleet.byMmsiNumber(D.mmsi)!.vslId;
-  const repo = createEventsRepo(app.bosun.ctx.store.db);
+  const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
   await repo.upsertLoitering([loiter(NOW - 5 * DAY, NOW - 5 * DAY + 6 * HOUR, 24.5, 58.5), loiter(NOW - 20 * HOUR, CUTOFF + 1, -20, 179.5, 1)]);
   await repo.upsertGaps([gap(NOW - 4 * DAY, NOW - 4 * DAY + 8 * HOUR, [25, 57.5], [24, 59], 0), gap(NOW - 20 * HOUR, CUTOFF, [29.2, -94.6], [29.3, -94.7], 1)]);
   const db = app.bosun.ctx.store.db;

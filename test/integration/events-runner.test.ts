@@ -21,7 +21,7 @@ async function ingestAll(app: TestApp, reports: PositionReport[]): Promise<void>
 
 const runnerFor = (app: TestApp, owner: string) =>
   createEventRunner({
-    repo: createEventsRepo(app.bosun.ctx.store.db),
+    repo: createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports),
     together: writeTogetherIn(app.bosun.ctx.store),
     fleetReads: createFleetReads(app.bosun.ctx.store.db),
     ports: () => ports,
@@ -40,7 +40,7 @@ test('the live runner turns the stored stream into a port call (anchorage then b
 
     const first = runnerFor(app, 'process-a');
     assert.ok((await first.catchUp()) > 0);
-    const repo = createEventsRepo(app.bosun.ctx.store.db);
+    const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
     // under way: written as an ongoing call, anchorage done, alongside now
     let rows = await repo.callsAtPort(PAPEETE.port_id, T0, T0 + 2 * 24 * HOUR);
     assert.equal(rows.length, 1);
@@ -113,7 +113,7 @@ test('rebuild replays a window in time order, replacing what was detected there,
     const again = await runner.rebuild({ from: T0, to: T0 + 24 * HOUR });
     assert.deepEqual(again.deleted, { calls: 1, encounters: 1, transits: 0, loitering: 0, gaps: 0 });
     assert.deepEqual(again.written, report.written);
-    const repo = createEventsRepo(app.bosun.ctx.store.db);
+    const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
     assert.equal((await repo.encounters({ from: T0, to: T0 + 24 * HOUR, limit: 10 })).length, 1);
   }));
 
@@ -122,7 +122,7 @@ test('a port table update reaches detection without a restart: a port added to t
     const withoutPapeete = ports.filter((p) => p.port_id !== PAPEETE.port_id);
     let table: typeof ports = withoutPapeete;
     const runner = createEventRunner({
-      repo: createEventsRepo(app.bosun.ctx.store.db),
+      repo: createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports),
       together: writeTogetherIn(app.bosun.ctx.store),
       fleetReads: createFleetReads(app.bosun.ctx.store.db),
       ports: () => table,
@@ -131,7 +131,7 @@ test('a port table update reaches detection without a restart: a port added to t
     });
     await ingestAll(app, papeeteCall(244000041, T0));
     await runner.catchUp();
-    const repo = createEventsRepo(app.bosun.ctx.store.db);
+    const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
     assert.equal((await repo.callsAtPort(PAPEETE.port_id, T0, T0 + 3 * 24 * HOUR)).length, 0, 'not a port yet');
 
     table = ports;
@@ -180,7 +180,7 @@ test('loitering and AIS gaps on the same runner: a restart in the middle of a lo
 test('a batch’s events are written together or not at all: a write failing midway leaves none of them, and the next holder writes them once', () =>
   withApp(async (app) => {
     await ingestAll(app, papeeteCall(244000031, T0));
-    const repo = createEventsRepo(app.bosun.ctx.store.db);
+    const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
     const failing = createEventRunner({
       // the call is written first in a batch's transaction, the gaps last
       repo: {

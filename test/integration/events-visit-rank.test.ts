@@ -55,7 +55,7 @@ async function seeded(): Promise<{ app: TestApp; ids: Record<Key, string> }> {
     call(A, NORSWORTHY, 25, 2),
     { ...call(A, HOUSTON, 46, null), arrival: TEST_EPOCH - 2 * HOUR },
   ];
-  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls(calls.map(callRow));
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls(calls.map(callRow));
   return { app, ids };
 }
 

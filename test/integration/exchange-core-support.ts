@@ -28,7 +28,7 @@ export async function seedRecords(app: TestApp): Promise<{ vslId: string; seqs: 
   assert.ok(vessel);
   const db = app.bosun.ctx.store.db;
   const seqs = (await db.selectFrom('positions').select('seq').where('vsl_id', '=', vessel.vslId).orderBy('seq').execute()).map((r) => Number(r.seq));
-  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls([
     {
       vsl_id: vessel.vslId,
       port_id: ROTTERDAM,

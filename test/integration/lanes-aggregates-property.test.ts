@@ -6,6 +6,7 @@ import { DAY, HOUR } from '../../src/platform/clock.js';
 import type { PortCallWrite } from '../../src/features/events/events-repo.js';
 import { startTestApp, TEST_EPOCH, type TestApp } from '../helpers/app.js';
 import { createMemoryLanesRepo } from '../helpers/lanes-memory-repo.js';
+import { voyageCountsOf, type VoyageCounts } from '../../src/events/lane-rule.js';
 import { storedCallDays, storedVoyageCalls, storedVoyageCells, storedVoyageLaneCells, storedVoyages } from '../helpers/voyage-rows.js';
 import { shipCategory } from '../../src/fleet/ship-types.js';
 import type { VoyageRow } from '../../src/events/voyages.js';
@@ -76,10 +77,11 @@ function randomCalls(rand: () => number, vessels: number): PortCallWrite[] {
  * The voyage cells (decisions 149, 157 and 164) counted here from the stored voyages, per lane and ship category:
  * per UTC day and per ISO week (Monday 00:00 UTC) of departure, the runs of days that begin or end an ISO week
  * (2 to 6 days), the 28-day blocks from Monday 1970-01-05 and the runs of 2 or 3 weeks that begin or end one;
- * none arrived before departing.
+ * none arrived before departing. Of its voyages, those the lanes' rule `counts` leaves out, and the simulated ones
+ * of the others (decision 177).
  */
-function cellsCountedFrom(voyages: readonly VoyageRow[]) {
-  type Cell = { period_days: number; period_start: number; from_port: number; to_port: number; category: string; voyages: number; simulated: number; vessels: string[] };
+function cellsCountedFrom(voyages: readonly VoyageRow[], counts: VoyageCounts) {
+  type Cell = { period_days: number; period_start: number; from_port: number; to_port: number; category: string; voyages: number; left_out: number; simulated: number; vessels: string[] };
   const cells = new Map<string, Cell>();
   const monday = Date.UTC(1970, 0, 5);
   const week = 7 * DAY;
@@ -106,9 +108,10 @@ function cellsCountedFrom(voyages: readonly VoyageRow[]) {
     }
     for (const [period_days, period_start] of starts) {
       const key = [period_days, period_start, v.from_port, v.to_port, category].join('|');
-      const cell = cells.get(key) ?? { period_days, period_start, from_port: v.from_port, to_port: v.to_port, category, voyages: 0, simulated: 0, vessels: [] };
+      const cell = cells.get(key) ?? { period_days, period_start, from_port: v.from_port, to_port: v.to_port, category, voyages: 0, left_out: 0, simulated: 0, vessels: [] };
       cell.voyages++;
-      cell.simulated += v.simulated;
+      if (counts(v.from_port, v.to_port, v.arrival - v.departure)) cell.simulated += v.simulated;
+      else cell.left_out++;
       cell.vessels.push(v.vsl_id);
       cells.set(key, cell);
     }
@@ -118,10 +121,13 @@ function cellsCountedFrom(voyages: readonly VoyageRow[]) {
   return [...cells.values()].map((c) => ({ ...c, vessels: c.vessels.sort() })).sort(byKey);
 }
 
-/** The window cells (docs/decisions/163) counted from the lane cells: per period, the voyages and simulated voyages of every lane. */
-function windowCellsCountedFrom(voyages: readonly VoyageRow[]) {
+/** The window cells (docs/decisions/163) counted from the lane cells: per period, the voyages and simulated voyages of every lane, of those the rule counts (decision 177). */
+function windowCellsCountedFrom(voyages: readonly VoyageRow[], counts: VoyageCounts) {
   const periods = new Map<string, { period_days: number; period_start: number; voyages: number; simulated: number }>();
-  for (const c of laneCellsCountedFrom(voyages)) {
+  for (const c of laneCellsCountedFrom(
+    voyages.filter((v) => counts(v.from_port, v.to_port, v.arrival - v.departure)),
+    counts,
+  )) {
     const key = `${c.period_days}|${c.period_start}`;
     const held = periods.get(key) ?? periods.set(key, { period_days: c.period_days, period_start: c.period_start, voyages: 0, simulated: 0 }).get(key)!;
     held.voyages += c.voyages;
@@ -136,13 +142,20 @@ async function storedWindowCells(db: Db) {
 }
 
 /** The lane cells (decisions 153 and 157) counted here from the stored voyages: the cells above with every ship category together. */
-function laneCellsCountedFrom(voyages: readonly VoyageRow[]) {
+function laneCellsCountedFrom(voyages: readonly VoyageRow[], counts: VoyageCounts) {
   type LaneCell = Omit<ReturnType<typeof cellsCountedFrom>[number], 'category'>;
   const lanes = new Map<string, LaneCell>();
-  for (const { category: _category, ...cell } of cellsCountedFrom(voyages)) {
+  for (const { category: _category, ...cell } of cellsCountedFrom(voyages, counts)) {
     const key = [cell.period_days, cell.period_start, cell.from_port, cell.to_port].join('|');
     const held = lanes.get(key);
-    if (held) lanes.set(key, { ...held, voyages: held.voyages + cell.voyages, simulated: held.simulated + cell.simulated, vessels: [...held.vessels, ...cell.vessels].sort() });
+    if (held)
+      lanes.set(key, {
+        ...held,
+        voyages: held.voyages + cell.voyages,
+        left_out: held.left_out + cell.left_out,
+        simulated: held.simulated + cell.simulated,
+        vessels: [...held.vessels, ...cell.vessels].sort(),
+      });
     else lanes.set(key, cell);
   }
   const byKey = (a: LaneCell, b: LaneCell) => a.period_days - b.period_days || a.period_start - b.period_start || a.from_port - b.from_port || a.to_port - b.to_port;
@@ -213,7 +226,9 @@ after(async () => {
 
 test('every lanes operation answers from the store what it answers over voyages paired in memory from the stored calls, on random stores', async () => {
   const { services, store } = app.bosun.ctx;
-  const repo = createEventsRepo(store.db);
+  const repo = createEventsRepo(store.db, services.ports);
+  // the lanes' rule as the cells apply it (decision 177): which voyages their sketches hold
+  const counts = voyageCountsOf(services.ports);
   const current = services.lanes as unknown as Service;
   // the same views over the store reads computed in memory from every stored call (test/helpers/lanes-memory-repo.ts)
   const referenceOver = async () => {
@@ -262,10 +277,18 @@ test('every lanes operation answers from the store what it answers over voyages 
 
     // every marked day summed (the runner's pass): the cells count the stored voyages
     await repo.sumMarkedVoyageCells();
-    assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(await storedVoyages(store.db)), `store ${s}: voyage cells summed from marked days = cells counted from the voyages`);
+    assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(await storedVoyages(store.db), counts), `store ${s}: voyage cells summed from marked days = cells counted from the voyages`);
     // every lane cell of these stores is exact (at most EXACT_VOYAGES_PER_LANE_CELL voyages), so the answers compared above are exact
-    assert.deepEqual(await storedVoyageLaneCells(store.db), laneCellsCountedFrom(await storedVoyages(store.db)), `store ${s}: lane cells summed from marked days = cells counted from the voyages`);
-    assert.deepEqual(await storedWindowCells(store.db), windowCellsCountedFrom(await storedVoyages(store.db)), `store ${s}: window cells summed from marked days = every lane's cells per period`);
+    assert.deepEqual(
+      await storedVoyageLaneCells(store.db),
+      laneCellsCountedFrom(await storedVoyages(store.db), counts),
+      `store ${s}: lane cells summed from marked days = cells counted from the voyages`,
+    );
+    assert.deepEqual(
+      await storedWindowCells(store.db),
+      windowCellsCountedFrom(await storedVoyages(store.db), counts),
+      `store ${s}: window cells summed from marked days = every lane's cells per period`,
+    );
 
     // what the runner kept is what a rebuild from all calls writes
     const kept = await storedVoyages(store.db);
@@ -282,9 +305,9 @@ test('every lanes operation answers from the store what it answers over voyages 
     assert.equal((await store.db.selectFrom('voyage_lane_cells').select('period_start').execute()).length, 0, `store ${s}: a rebuild leaves the lane cells to be summed again`);
     assert.equal((await storedWindowCells(store.db)).length, 0, `store ${s}: a rebuild leaves the window cells to be summed again`);
     await repo.sumMarkedVoyageCells();
-    assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(rebuilt), `store ${s}: voyage cells after a rebuild = cells counted from the voyages`);
-    assert.deepEqual(await storedVoyageLaneCells(store.db), laneCellsCountedFrom(rebuilt), `store ${s}: lane cells after a rebuild = cells counted from the voyages`);
-    assert.deepEqual(await storedWindowCells(store.db), windowCellsCountedFrom(rebuilt), `store ${s}: window cells after a rebuild = every lane's cells per period`);
+    assert.deepEqual(await storedVoyageCells(store.db), cellsCountedFrom(rebuilt, counts), `store ${s}: voyage cells after a rebuild = cells counted from the voyages`);
+    assert.deepEqual(await storedVoyageLaneCells(store.db), laneCellsCountedFrom(rebuilt, counts), `store ${s}: lane cells after a rebuild = cells counted from the voyages`);
+    assert.deepEqual(await storedWindowCells(store.db), windowCellsCountedFrom(rebuilt, counts), `store ${s}: window cells after a rebuild = every lane's cells per period`);
     assert.ok(kept.length > 0 || rows.length < 3, `store ${s} holds voyages`);
   }
   assert.ok(compared >= STORES * 2 * 100, `compared ${compared} answers`);

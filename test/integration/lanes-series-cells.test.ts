@@ -66,7 +66,7 @@ test('a lane of one day beyond the exact cell size: the series answers count it 
   // one call 60 days earlier (no voyage): the store's data begin then, so the answers' weeks are covered
   const singapore = services.routes.resolvePlace('SGSIN', 'x').port!.port_id;
   rows.push(call('early', singapore, NOW - 60 * DAY, NOW - 60 * DAY + HOUR, 0));
-  await createEventsRepo(store.db).upsertCalls(rows);
+  await createEventsRepo(store.db, services.ports).upsertCalls(rows);
   const lanes = services.lanes;
 
   const forecast = await lanes.stabilityForecast({ weeks: 4 }, caller);

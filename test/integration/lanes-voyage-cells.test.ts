@@ -62,7 +62,7 @@ test('a lane of one day beyond the exact cell size: exact voyages, estimated ves
     rows.push(call(vslId, rotterdam, departure - 6 * HOUR, departure, 2 * i + 1), call(vslId, hamburg, arrival, arrival + 5 * HOUR, 2 * i + 2));
     voyages.push({ vslId, hours, arrival });
   }
-  await createEventsRepo(store.db).upsertCalls(rows);
+  await createEventsRepo(store.db, services.ports).upsertCalls(rows);
   const vesselIds = new Set(voyages.map((v) => v.vslId));
 
   const lanes = services.lanes;

@@ -182,7 +182,7 @@ test('congestion at the busiest ports, as each viewer may see it: a vessel waiti
   const port = app.bosun.ctx.services.ports.table().find((p) => p.sources.includes('wpi'))!;
   const waiting = (vslId: string, since: number) =>
     callRow({ vslId, portId: port.port_id, shipType: 70, arrival: since, departure: null, stops: [{ kind: 'anchorage', start: since, end: now - MINUTE }], lastFixAt: now - MINUTE });
-  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([waiting('vsl_map_wait_a', now - 20 * HOUR), waiting('vsl_map_wait_b', now - 2 * HOUR)]);
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls([waiting('vsl_map_wait_a', now - 20 * HOUR), waiting('vsl_map_wait_b', now - 2 * HOUR)]);
   app.clock.advance(MAP_LAYER_TTL_MS);
   const at = (fc: Fc) => fc.features.find((f) => f.properties.layer === 'congestion' && f.properties.port_id === port.port_id)!;
   const anonymous = at(JSON.parse((await app.api('GET', '/map/data/events.geojson')).text) as Fc);

@@ -123,7 +123,9 @@ test('ports search matches the corrected name and position, keeps the observed n
 test('congestion and visit rank name the corrected port and flag it; revert restores the observed name', () =>
   withApp(async (app) => {
     const at = TEST_EPOCH - 10 * HOUR;
-    await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([completedCall('c1', HOUSTON, 70, at - HOUR, 2, 6), completedCall('c2', HOUSTON, 70, at - 2 * HOUR, 1, 8)].map(callRow));
+    await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls(
+      [completedCall('c1', HOUSTON, 70, at - HOUR, 2, 6), completedCall('c2', HOUSTON, 70, at - 2 * HOUR, 1, 8)].map(callRow),
+    );
     const { apiKey } = await app.registerAgent('live', ['vessels:live']);
     const congestion = () => app.api('GET', `/v1/ports/${HOUSTON}/congestion?at=${iso(at)}`, { token: apiKey });
     const rank = () => app.api('GET', `/v1/vessels/visit_rank?from=${iso(at - DAY)}&to=${iso(at)}`, { token: apiKey });
@@ -160,7 +162,7 @@ test('port-call detection uses the corrected position: a stop there is a call at
   withApp(async (app) => {
     const { apiKey } = await app.registerAgent('spotter');
     const runner = app.bosun.ctx.services.events.runner;
-    const repo = createEventsRepo(app.bosun.ctx.store.db);
+    const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
     // open water 60 km north-east of Papeete: no port or anchorage point within reach
     const moved = { lat: -17.3, lon: -149.0 };
     const T0 = TEST_EPOCH - 4 * DAY;
@@ -221,7 +223,7 @@ test('bosun events rebuild (another process) detects with the corrections applie
     assert.match(rebuilt.stdout, /written {2}1 port calls/);
     bosun = await store.open();
     try {
-      const calls = await createEventsRepo(bosun.ctx.store.db).callsAtPort(PAPEETE.port_id, T0 - DAY, T0 + 2 * DAY);
+      const calls = await createEventsRepo(bosun.ctx.store.db, bosun.ctx.services.ports).callsAtPort(PAPEETE.port_id, T0 - DAY, T0 + 2 * DAY);
       assert.equal(calls.length, 1, 'the call is at the corrected Papeete');
     } finally {
       await bosun.close();

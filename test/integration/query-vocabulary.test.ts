@@ -32,7 +32,7 @@ before(async () => {
     const departure = NOW - (5 - i) * DAY;
     rows.push(call(`ac${i}`, A, departure - 10 * HOUR, departure, 80), call(`ac${i}`, C, departure + 8 * HOUR, null, 80));
   }
-  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls(rows);
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls(rows);
   key = (await app.registerAgent('vocabulary', ['vessels:live'])).apiKey;
 });
 

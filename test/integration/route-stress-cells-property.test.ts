@@ -103,7 +103,7 @@ after(async () => {
 
 test('the route stress index answers from the transit cells what it answers over every transit and call of its span, on random stores', async () => {
   const { services, store } = app.bosun.ctx;
-  const repo = createEventsRepo(store.db);
+  const repo = createEventsRepo(store.db, services.ports);
   const reference = createRouteStressService({
     events: services.events,
     transitSums: createTransitsCorridorsRepo(store.db),

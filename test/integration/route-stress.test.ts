@@ -38,7 +38,7 @@ before(async () => {
   app = await startTestApp({ now: NOW });
   // stored positions from six days back: the four 24 h baseline windows are covered
   await seedCoverage(app.bosun.ctx.services, 244000901, NOW - 6 * DAY, NOW);
-  const repo = createEventsRepo(app.bosun.ctx.store.db);
+  const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
   const transits = [];
   const calls = [];
   const encounters = [];
@@ -226,7 +226,7 @@ test('decision 118: detours are voyages routed through the gate by the engine wh
     transits.push({ ...transit('vsl_tanger', NOW - 2 * HOUR, 3, 52 * HOUR), entered_at: NOW - 57 * HOUR });
     // another transit stopped 2 h with no call: all of it strait waiting
     transits.push(transit('vsl_waiting', NOW - 4 * HOUR, 8, 2 * HOUR));
-    const repo = createEventsRepo(fresh.bosun.ctx.store.db);
+    const repo = createEventsRepo(fresh.bosun.ctx.store.db, fresh.bosun.ctx.services.ports);
     await repo.upsertCalls(calls);
     await repo.upsertTransits(transits);
 

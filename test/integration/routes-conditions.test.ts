@@ -72,7 +72,7 @@ before(async () => {
   const turn = ((onward - bearingDeg(prevLat, prevLon, lat, lon) + 540) % 360) - 180;
   const across = onward + (turn > 0 ? -90 : 90);
 
-  const repo = createEventsRepo(app.bosun.ctx.store.db);
+  const repo = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
   const transits = [];
   const calls = [];
   for (let k = 1; k <= 4; k++) {

@@ -47,7 +47,7 @@ before(async () => {
     rows.push(transit('oresund', 'northbound', dayEnd - 2 * HOUR, 10, 1), transit('oresund', 'southbound', dayEnd - 5 * HOUR, 10, 1));
   }
   rows.push(transit('lombok', 'northbound', NOW - 2 * HOUR, 8, 3, 0, 1));
-  await createEventsRepo(app.bosun.ctx.store.db).upsertTransits(rows);
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertTransits(rows);
   liveKey = (await app.registerAgent('corridors-daily', ['vessels:live'])).apiKey;
 });
 

@@ -38,7 +38,7 @@ before(async () => {
   // Suez triples; Malacca as usual but one vessel stopped 3 h
   for (let i = 0; i < 3; i++) rows.push(transit('suez', 'southbound', NOW - (i + 1) * HOUR, 10, 12));
   rows.push(transit('malacca', 'southeastbound', NOW - 2 * HOUR, 14, 6, 3), transit('malacca', 'northwestbound', NOW - 4 * HOUR, 14, 6));
-  await createEventsRepo(app.bosun.ctx.store.db).upsertTransits(rows);
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertTransits(rows);
   liveKey = (await app.registerAgent('corridors-live', ['vessels:live'])).apiKey;
 });
 

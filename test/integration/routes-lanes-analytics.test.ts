@@ -55,7 +55,7 @@ before(async () => {
   for (let k = 0; k < 6; k++) rows.push(call(`spike${k}`, C, SINCE + 10 * DAY - 5 * HOUR, SINCE + 10 * DAY + 3 * HOUR, 70));
   rows.push(...voyage('old', A, B, NOW - 30 * DAY, 24, 70));
   for (let w = 0; w < 4; w++) rows.push(...voyage(`ba${w}`, B, A, NOW - (56 - 7 * w) * DAY + DAY + 6 * HOUR, 20, 70));
-  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls(rows);
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls(rows);
   liveKey = (await app.registerAgent('lanes-live', ['vessels:live'])).apiKey;
   plainKey = (await app.registerAgent('lanes-plain')).apiKey;
 });

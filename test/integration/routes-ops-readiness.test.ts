@@ -151,10 +151,10 @@ test('readiness, readiness-history: checks with values, snapshots at most once a
   app.clock.advance(2 * MINUTE);
   const now = app.clock.now();
   await ingest(app.bosun.ctx.services.fleet, position(244000111, now - 10 * MINUTE, 51.95, 3.6));
-  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls([
     portCallRow({ vsl_id: 'vsl_call', port_id: ROTTERDAM.port_id, arrival: now - 2 * DAY, departure: now - 2 * DAY + 6 * HOUR, berth_ms: 6 * HOUR, fixes: 40, updated_at: now }),
   ]);
-  await createEventsRepo(app.bosun.ctx.store.db).upsertTransits([
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertTransits([
     transitRow({ vsl_id: 'vsl_tr', zone: 'dover', direction: 'northeastbound', entered_at: now - DAY - HOUR, exited_at: now - DAY, fixes: 20, updated_at: now }),
   ]);
   const ready = (await get('/v1/routes/readiness?days=3&max_age_seconds=900')).body.data;

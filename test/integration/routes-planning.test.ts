@@ -242,7 +242,7 @@ test("scenario without pairs: the busiest lanes of top-lanes' window (30 whole d
   const now = app.clock.now();
   const call = (vslId: string, portId: number, arrival: number) =>
     portCallRow({ vsl_id: vslId, port_id: portId, arrival, departure: arrival + 12 * HOUR, berth_ms: 12 * HOUR, fixes: 50, updated_at: now });
-  await createEventsRepo(app.bosun.ctx.store.db).upsertCalls([
+  await createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports).upsertCalls([
     call('vsl_p1', rtm, now - 20 * DAY),
     call('vsl_p1', sin, now - 5 * DAY),
     call('vsl_p2', rtm, now - 25 * DAY),

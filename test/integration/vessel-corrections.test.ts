@@ -33,7 +33,7 @@ test('a corrected vessel name is found by keyed and anonymous search and shown b
     // a partner for an encounter, and two completed calls of the vessel
     await seedSampleVesselPartner(app, now);
     const partner = app.bosun.ctx.services.fleet.byImoNumber(9074729)!.vslId;
-    const events = createEventsRepo(app.bosun.ctx.store.db);
+    const events = createEventsRepo(app.bosun.ctx.store.db, app.bosun.ctx.services.ports);
     await events.upsertEncounters([encounterRow({ vsl_a: vslId, vsl_b: partner, end_at: now - 2 * HOUR, lat: 1.25, lon: 103.8, updated_at: now })]);
     await events.upsertCalls([completedCall(vslId, 9240, 80, now - 3 * HOUR, 1, 5), completedCall(vslId, 9240, 80, now - 30 * HOUR, 1, 5)].map(callRow));
     const { apiKey } = await app.registerAgent('reader', ['vessels:live']);

@@ -4,7 +4,7 @@ import { BLOCK_SPANS_DAYS, blockStartOf, visitBlockOf, visitCellOf, type VisitCa
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { migrateToLatest, openStore } from '../../src/store/db.js';
-import { dropTestSchema, TEST_EPOCH, testConfig } from '../helpers/app.js';
+import { dropTestSchema, NO_PORTS, TEST_EPOCH, testConfig } from '../helpers/app.js';
 
 const BEFORE_VISIT_BLOCKS = '20261129T2200_vessel_visit_bounds';
 
@@ -65,7 +65,7 @@ test('the visit blocks migration keeps every visit cell and marks it; counted, t
     const marks = await store.db.selectFrom('port_visit_cells_dirty').select(['arrival_day', 'port_id']).execute();
     assert.deepEqual(new Set(marks.map((m) => `${Number(m.arrival_day)}|${Number(m.port_id)}`)), new Set(byCell.keys()), 'every visit cell is marked');
 
-    await createEventsRepo(store.db).countMarkedVisitCells();
+    await createEventsRepo(store.db, NO_PORTS).countMarkedVisitCells();
     const blocks = await store.db.selectFrom('port_visit_blocks').selectAll().orderBy('span_days').orderBy('arrival_day').orderBy('port_id').execute();
     const expected = BLOCK_SPANS_DAYS.flatMap((span) => {
       const groups = new Map<string, typeof cells>();

@@ -4,7 +4,7 @@ import { visitBoundsOf } from '../../src/events/visit-bounds.js';
 import { createEventsRepo, type PortCallWrite } from '../../src/features/events/events-repo.js';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { migrateToLatest, openStore } from '../../src/store/db.js';
-import { dropTestSchema, TEST_EPOCH, testConfig } from '../helpers/app.js';
+import { dropTestSchema, NO_PORTS, TEST_EPOCH, testConfig } from '../helpers/app.js';
 
 const BEFORE_VISIT_BOUNDS = '20261129T1600_port_visit_cells';
 
@@ -48,7 +48,7 @@ test('the visit bounds migration marks every vessel of the stored calls from its
     for (const r of rows) first.set(r.vsl_id, Math.min(first.get(r.vsl_id) ?? Infinity, r.arrival));
     assert.deepEqual(new Map(marks.map((m) => [m.vsl_id, Number(m.since)])), first);
 
-    assert.equal(await createEventsRepo(store.db).countMarkedVisitBounds(), 30);
+    assert.equal(await createEventsRepo(store.db, NO_PORTS).countMarkedVisitBounds(), 30);
     const bounds = await store.db.selectFrom('vessel_visit_bounds').selectAll().execute();
     const key = (b: { vsl_id: string; length_days: number; week_start: number }) => `${b.vsl_id}|${Number(b.length_days)}|${Number(b.week_start)}`;
     const expected = [...first.keys()].flatMap((id) =>

@@ -116,7 +116,7 @@ after(async () => {
 
 test('visit rank by vessel read by the kept bounds answers what the GROUP BY over the window answers, on random stores', async () => {
   const { services, store } = app.bosun.ctx;
-  const repo = createEventsRepo(store.db);
+  const repo = createEventsRepo(store.db, services.ports);
   let compared = 0;
   let deep = 0;
   let byBounds = 0;

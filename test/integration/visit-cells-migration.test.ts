@@ -4,7 +4,7 @@ import { visitCellOf, type VisitCall } from '../../src/events/visit-cells.js';
 import { createEventsRepo } from '../../src/features/events/events-repo.js';
 import { DAY, HOUR } from '../../src/platform/clock.js';
 import { migrateToLatest, openStore } from '../../src/store/db.js';
-import { dropTestSchema, TEST_EPOCH, testConfig } from '../helpers/app.js';
+import { dropTestSchema, NO_PORTS, TEST_EPOCH, testConfig } from '../helpers/app.js';
 
 const BEFORE_VISIT_CELLS = '20261129T1000_transit_cells';
 
@@ -53,7 +53,7 @@ test('the visit cells migration marks every (day, port) of the stored calls; cou
     }
     assert.deepEqual(new Set(marks.map((m) => `${Number(m.arrival_day)}|${Number(m.port_id)}`)), new Set(byCell.keys()));
 
-    await createEventsRepo(store.db).countMarkedVisitCells();
+    await createEventsRepo(store.db, NO_PORTS).countMarkedVisitCells();
     const cells = await store.db.selectFrom('port_visit_cells').selectAll().orderBy('arrival_day').orderBy('port_id').execute();
     const expected = [...byCell]
       .map(([key, calls]) => {

@@ -158,7 +158,7 @@ after(async () => {
 
 test('visit rank answers from the visit cells what the per-request computation over the calls answers, on random stores', async () => {
   const { services, store } = app.bosun.ctx;
-  const repo = createEventsRepo(store.db);
+  const repo = createEventsRepo(store.db, services.ports);
   const root = portRollUp(services.ports.table());
   const rootOf = (portId: number) => root.get(portId) ?? portId;
   assert.equal(rootOf(BAYTOWN), HOUSTON, 'the store rolls an entry up (decision 079)');
@@ -236,7 +236,7 @@ test('visit rank answers from the visit cells what the per-request computation o
 
 test('a sketched cell gives distinct vessels and the median dwell within their stated bounds, and the answer says it is approximate', async () => {
   const { services, store } = app.bosun.ctx;
-  const repo = createEventsRepo(store.db);
+  const repo = createEventsRepo(store.db, services.ports);
   await store.db.deleteFrom('port_calls').execute();
   await repo.rebuildVoyages();
   const day = NOW - 3 * DAY;

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { voyagePairs, type VoyageCall } from '../../src/events/voyages.js';
-import { countPer, directionOf, lanesOf, MAX_VOYAGE_SPEED_KN, plausibleFromMs, shipTypeCodes, tooFast, weekly, weekOfWindow } from '../../src/features/routes/lanes/lanes-facts.js';
+import { MAX_VOYAGE_SPEED_KN, plausibleFromMs, tooFast } from '../../src/events/lane-rule.js';
+import { countPer, directionOf, lanesOf, shipTypeCodes, weekly, weekOfWindow } from '../../src/features/routes/lanes/lanes-facts.js';
 import { laneFiguresOf } from '../../src/features/routes/lanes/lane-details.js';
 import { hubsOfLanes, hubVesselsOf, lanePartsOfVoyages, sumLanes } from '../../src/features/routes/lanes/lane-stats.js';
 import type { Voyage } from '../../src/features/routes/lanes/lanes-math.js';

@@ -18,7 +18,7 @@ export const eventsArea = defineArea({
   name: 'events',
   routes: [],
   build: ({ config, store, clock, fleet, fleetReads, ports }: Pick<AreaBase, 'config' | 'store' | 'clock' | 'fleet' | 'fleetReads'> & { ports: PortsService }) => {
-    const eventsRepo = createEventsRepo(store.db);
+    const eventsRepo = createEventsRepo(store.db, ports);
     const portAreasRepo = createPortAreasRepo(store.db);
     const eventRunner = createEventRunner({
       repo: eventsRepo,

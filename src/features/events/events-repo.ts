@@ -5,6 +5,7 @@ import type { Executor } from '../../store/transaction.js';
 import type { Insertable } from 'kysely';
 import { createDetectorStateRepo, type DetectorCheckpoint } from './detector-state-repo.js';
 import { createVoyageCellsKeeper } from './voyage-cells-repo.js';
+import type { PortPositions } from '../../events/lane-rule.js';
 import { createVisitCellsKeeper } from './visit-cells-repo.js';
 import { createVisitBoundsKeeper, markAllVisitBoundsDirty, markVisitBoundsDirty } from './visit-bounds-repo.js';
 import { changedFromInRange, changedFromOf, rebuildAllVoyages, refreshVoyages } from './voyages-repo.js';
@@ -49,9 +50,9 @@ async function callsChangedFrom(ex: Executor, changed: ReadonlyMap<string, numbe
   await refreshVoyages(ex, changed);
 }
 
-/** The keepers of what the event runner's pass counts after it writes (decisions 149, 161, 165). */
-function createKeepers(db: Db) {
-  const voyageCells = createVoyageCellsKeeper(db);
+/** The keepers of what the event runner's pass counts after it writes (decisions 149, 161, 165; the voyage cells measure lanes by `ports`, decision 177). */
+function createKeepers(db: Db, ports: PortPositions) {
+  const voyageCells = createVoyageCellsKeeper(db, ports);
   const visitCells = createVisitCellsKeeper(db);
   const visitBounds = createVisitBoundsKeeper(db);
   return {
@@ -68,8 +69,8 @@ function createKeepers(db: Db) {
 }
 
 /** The event store: port calls, encounters, chokepoint transits, and the detector runner's checkpoint and lease. */
-export function createEventsRepo(db: Db) {
-  const { voyageCells, visitCells, visitBounds, afterWrites } = createKeepers(db);
+export function createEventsRepo(db: Db, ports: PortPositions) {
+  const { voyageCells, visitCells, visitBounds, afterWrites } = createKeepers(db, ports);
   return {
     /** Sums the voyage cells of the days whose voyages changed (docs/decisions/149), of all or those in [from, to); returns how many weeks. Without a range (the runner's pass after it writes) the marked visit cells and visit bounds are counted too (decisions 161, 165). */
     sumMarkedVoyageCells: (range?: { from: number; to: number }) => (range ? voyageCells.refresh(range) : afterWrites()),

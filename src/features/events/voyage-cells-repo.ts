@@ -18,6 +18,7 @@ import {
   type VoyageWindowCellRow,
 } from '../../events/voyage-cells.js';
 import type { VoyageRow } from '../../events/voyages.js';
+import { voyageCountsOf, type PortPositions, type VoyageCounts } from '../../events/lane-rule.js';
 import { DAY } from '../../platform/clock.js';
 import type { Db } from '../../store/db.js';
 import type { Database } from '../../store/schema.js';
@@ -75,27 +76,27 @@ const CELL_TABLES = ['voyage_cells', 'voyage_lane_cells', 'voyage_window_cells']
  * A week's own cells in each table (docs/decisions/149, 153, 157, 158, 163 and 164): its day cells and week cell from
  * its voyages, and its runs of days from its day cells.
  */
-function ownCellsOfWeek(weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, VoyageRow[]>): { [T in CellTable]: CellRows[T][] } {
-  const categoryDays = [...byDay.entries()].flatMap(([day, list]) => cellsOfVoyages(day, 1, list));
-  const laneDays = [...byDay.entries()].flatMap(([day, list]) => laneCellsOfVoyages(day, 1, list));
+function ownCellsOfWeek(weekStart: number, voyages: readonly VoyageRow[], byDay: ReadonlyMap<number, VoyageRow[]>, counts: VoyageCounts): { [T in CellTable]: CellRows[T][] } {
+  const categoryDays = [...byDay.entries()].flatMap(([day, list]) => cellsOfVoyages(day, 1, list, counts));
+  const laneDays = [...byDay.entries()].flatMap(([day, list]) => laneCellsOfVoyages(day, 1, list, counts));
   return {
-    voyage_cells: [...cellsOfVoyages(weekStart, 7, voyages), ...categoryDays, ...categoryDayRunsOfWeek(weekStart, categoryDays)],
-    voyage_lane_cells: [...laneCellsOfVoyages(weekStart, 7, voyages), ...laneDays, ...laneDayRunsOfWeek(weekStart, laneDays)],
-    voyage_window_cells: windowCellsOfWeek(weekStart, voyages, byDay),
+    voyage_cells: [...cellsOfVoyages(weekStart, 7, voyages, counts), ...categoryDays, ...categoryDayRunsOfWeek(weekStart, categoryDays, counts)],
+    voyage_lane_cells: [...laneCellsOfVoyages(weekStart, 7, voyages, counts), ...laneDays, ...laneDayRunsOfWeek(weekStart, laneDays, counts)],
+    voyage_window_cells: windowCellsOfWeek(weekStart, voyages, byDay, counts),
   };
 }
 
 /** A block's cells in each table (the block, its runs of weeks) merged from its week cells (docs/decisions/157, 163 and 164). */
-function blockCellsOf(blockStart: number, weekCells: { [T in CellTable]: CellRows[T][] }): { [T in CellTable]: CellRows[T][] } {
+function blockCellsOf(blockStart: number, weekCells: { [T in CellTable]: CellRows[T][] }, counts: VoyageCounts): { [T in CellTable]: CellRows[T][] } {
   return {
-    voyage_cells: categoryBlockCellsOf(blockStart, weekCells.voyage_cells),
-    voyage_lane_cells: laneBlockCellsOf(blockStart, weekCells.voyage_lane_cells),
+    voyage_cells: categoryBlockCellsOf(blockStart, weekCells.voyage_cells, counts),
+    voyage_lane_cells: laneBlockCellsOf(blockStart, weekCells.voyage_lane_cells, counts),
     voyage_window_cells: windowBlockCellsOf(blockStart, weekCells.voyage_window_cells),
   };
 }
 
 /** The columns PostgreSQL answers as text (bigint) that a cell holds as numbers. */
-const NUMBER_COLUMNS = ['period_start', 'period_days', 'from_port', 'to_port', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact'];
+const NUMBER_COLUMNS = ['period_start', 'period_days', 'from_port', 'to_port', 'voyages', 'left_out', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact'];
 
 /**
  * The week cells of a block as stored in one table, but those of the weeks being summed again, in week order (the
@@ -127,6 +128,7 @@ async function writeCells(trx: Executor, cells: { [T in CellTable]: CellRows[T][
       .onConflict((oc) =>
         oc.columns(['period_start', 'period_days', 'from_port', 'to_port', 'category']).doUpdateSet((eb) => ({
           voyages: eb.ref('excluded.voyages'),
+          left_out: eb.ref('excluded.left_out'),
           simulated: eb.ref('excluded.simulated'),
           max_arrival: eb.ref('excluded.max_arrival'),
           min_from_arrival: eb.ref('excluded.min_from_arrival'),
@@ -144,6 +146,7 @@ async function writeCells(trx: Executor, cells: { [T in CellTable]: CellRows[T][
       .onConflict((oc) =>
         oc.columns(['period_start', 'period_days', 'from_port', 'to_port']).doUpdateSet((eb) => ({
           voyages: eb.ref('excluded.voyages'),
+          left_out: eb.ref('excluded.left_out'),
           simulated: eb.ref('excluded.simulated'),
           max_arrival: eb.ref('excluded.max_arrival'),
           min_from_arrival: eb.ref('excluded.min_from_arrival'),
@@ -161,6 +164,7 @@ async function writeCells(trx: Executor, cells: { [T in CellTable]: CellRows[T][
       .onConflict((oc) =>
         oc.columns(['period_start', 'period_days']).doUpdateSet((eb) => ({
           voyages: eb.ref('excluded.voyages'),
+          left_out: eb.ref('excluded.left_out'),
           simulated: eb.ref('excluded.simulated'),
           max_arrival: eb.ref('excluded.max_arrival'),
           min_from_arrival: eb.ref('excluded.min_from_arrival'),
@@ -214,12 +218,14 @@ const byPeriodStart = (a: { period_start: number }, b: { period_start: number })
  * Sums the cells of marked days again, a block of four weeks at a time, in one transaction: the ISO week of a
  * marked day is read once (its voyages, by departure) and its seven day cells, its week cell and its runs of days
  * written again in the three tables (docs/decisions/157, 163 and 164); then the block's cells, once however many of
- * its weeks were summed, from its week cells (those summed as just summed, the others as stored).
+ * its weeks were summed, from its week cells (those summed as just summed, the others as stored). The lanes' rule
+ * (docs/decisions/177) measures each lane with the ports' positions as they are when its block is summed.
  */
-export function createVoyageCellsKeeper(db: Db) {
+export function createVoyageCellsKeeper(db: Db, ports: PortPositions) {
   const inFlight = new Map<number, Promise<void>>();
 
   async function sumBlock(blockStart: number, weeks: readonly number[]): Promise<void> {
+    const counts = voyageCountsOf(ports);
     await db.transaction().execute(async (trx) => {
       const marks: Array<{ day: number; version: number }> = [];
       const summedWeeks: number[] = [];
@@ -235,7 +241,7 @@ export function createVoyageCellsKeeper(db: Db) {
         marks.push(...weekMarks.map((m) => ({ day: Number(m.day), version: Number(m.version) })));
         summedWeeks.push(weekStart);
         const { voyages, byDay } = await voyagesOfWeek(trx, weekStart);
-        const cells = ownCellsOfWeek(weekStart, voyages, byDay);
+        const cells = ownCellsOfWeek(weekStart, voyages, byDay, counts);
         for (const table of CELL_TABLES) await trx.deleteFrom(table).where(ofWeek(weekStart)).execute();
         await writeCells(trx, cells);
         const isWeekCell = (c: { period_days: number }) => c.period_days === 7;
@@ -250,7 +256,7 @@ export function createVoyageCellsKeeper(db: Db) {
         voyage_window_cells: [...(await storedWeekCellsOfBlock(trx, 'voyage_window_cells', blockStart, summedWeeks)), ...summedWeekCells.voyage_window_cells].sort(byPeriodStart),
       };
       for (const table of CELL_TABLES) await trx.deleteFrom(table).where(ofBlock(blockStart)).execute();
-      await writeCells(trx, blockCellsOf(blockStart, weekCells));
+      await writeCells(trx, blockCellsOf(blockStart, weekCells, counts));
       // a write that marked a day again meanwhile leaves it marked
       for (const mark of marks) await trx.deleteFrom('voyage_cell_days_dirty').where('day', '=', mark.day).where('version', '=', mark.version).execute();
     });

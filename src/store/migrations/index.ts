@@ -52,6 +52,7 @@ import * as vesselVisitBounds from './20261129T2200_vessel_visit_bounds.js';
 import * as voyageCellsByOrigin from './20261129T2320_voyage_cells_by_origin.js';
 import * as portVisitBlocks from './20261129T2330_port_visit_blocks.js';
 import * as vesselPortVisitBounds from './20261130T0100_vessel_port_visit_bounds.js';
+import * as voyageCellsLeftOut from './20261130T0200_voyage_cells_left_out.js';
 
 export interface BosunMigration {
   up(db: Kysely<any>, dialect: DialectHelpers): Promise<void>;
@@ -111,4 +112,5 @@ export const MIGRATIONS: Record<string, BosunMigration> = {
   '20261129T2320_voyage_cells_by_origin': voyageCellsByOrigin,
   '20261129T2330_port_visit_blocks': portVisitBlocks,
   '20261130T0100_vessel_port_visit_bounds': vesselPortVisitBounds,
+  '20261130T0200_voyage_cells_left_out': voyageCellsLeftOut,
 };

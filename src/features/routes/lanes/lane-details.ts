@@ -1,6 +1,7 @@
 import { HoursSketch } from '../../../platform/sketches.js';
-import { categoryMix, sameHarbour, tooFast, voyageOrder, weekly, weekOfWindow, type Window } from './lanes-facts.js';
-import { tooFastIn, type DatedLaneParts, type LaneStats } from './lane-stats.js';
+import { sameHarbour, tooFast } from '../../../events/lane-rule.js';
+import { categoryMix, voyageOrder, weekly, weekOfWindow, type Window } from './lanes-facts.js';
+import type { DatedLaneParts, LaneStats } from './lane-stats.js';
 import { voyagesPer } from './lane-series.js';
 
 /**
@@ -44,7 +45,7 @@ function leastHours(parts: readonly DatedLaneParts[], nm: number | null): number
   for (const part of parts) {
     for (const v of part.exact) if (!tooFast(nm, v.hours)) least = Math.min(least, v.hours);
     for (const a of part.approximate) {
-      if (tooFastIn(a, nm) > 0) return null;
+      if (a.leftOut > 0) return null;
       least = Math.min(least, a.minHours);
     }
   }

@@ -1,6 +1,7 @@
 import { DAY } from '../../../platform/clock.js';
-import { laneKey, sameHarbour, tooFast } from './lanes-facts.js';
-import { sumLanes, tooFastIn, type DatedLaneParts, type LaneStats, type SummedLanes } from './lane-stats.js';
+import { sameHarbour, tooFast } from '../../../events/lane-rule.js';
+import { laneKey } from './lanes-facts.js';
+import { sumLanes, type DatedLaneParts, type LaneStats, type SummedLanes } from './lane-stats.js';
 
 /**
  * The window's lanes per key of departure (docs/decisions/154): a period of departure, a ship category or
@@ -118,18 +119,17 @@ function countVoyages<K extends number | string>(
       if (key !== null && !tooFast(nm, v.hours)) add(key, 1);
     }
     for (const a of part.approximate) {
-      const counted = Math.max(0, a.voyages - tooFastIn(a, nm));
       const key = keyOf(a.periodStart, a.category);
       if (key !== null && keyOf(a.periodStart + a.periodDays * DAY - 1, a.category) === key) {
-        add(key, counted);
+        add(key, a.voyages - a.leftOut);
         continue;
       }
-      // cells merged over several keys (keys are whole days): each day of the span in its own key
-      const perDay = counted === a.voyages ? a.days : apportion(a.days, counted);
-      for (let d = 0; d < perDay.length; d++) {
-        if (perDay[d] === 0) continue;
+      // cells merged over several keys (keys are whole days): each day of the span in its own key (the voyages
+      // per day are those counted, docs/decisions/177)
+      for (let d = 0; d < a.days.length; d++) {
+        if (a.days[d] === 0) continue;
         const dayKey = keyOf(a.periodStart + d * DAY, a.category);
-        if (dayKey !== null) add(dayKey, perDay[d]!);
+        if (dayKey !== null) add(dayKey, a.days[d]!);
       }
     }
   }
@@ -143,32 +143,9 @@ export function overLanes<K extends number | string>(perLane: ReadonlyMap<string
 }
 
 /**
- * `counts` scaled to add up to `total` (largest remainders; ties to the earliest): an approximate part's voyages
- * per day or hour once the speed rule has left some out, which its cells do not place in time (docs/decisions/158).
- */
-export function apportion(counts: readonly number[], total: number): number[] {
-  const sum = counts.reduce((s, n) => s + n, 0);
-  if (sum === total) return [...counts];
-  if (sum === 0 || total <= 0) return counts.map(() => 0);
-  const out = new Array<number>(counts.length);
-  const remainders = new Float64Array(counts.length);
-  let left = total;
-  for (let i = 0; i < counts.length; i++) {
-    const share = (counts[i]! * total) / sum;
-    out[i] = Math.floor(share);
-    remainders[i] = share - out[i]!;
-    left -= out[i]!;
-  }
-  // one more to each of the `left` largest remainders (ties: the earliest); indices sorted, no pair built per count
-  const byRemainder = Array.from(remainders.keys()).sort((a, b) => remainders[b]! - remainders[a]! || a - b);
-  for (let k = 0; k < left && k < byRemainder.length; k++) out[byRemainder[k]!]!++;
-  return out;
-}
-
-/**
  * The voyages the lanes count (as `voyagesPer`) per UTC day of departure (the day's start) and per UTC hour of
  * departure, for seasonality (docs/decisions/158): an exact voyage by its departure, an approximate part by its
- * voyages per day and per hour, scaled to those the speed rule keeps.
+ * counted voyages per day and per hour (docs/decisions/177).
  */
 export function departuresPerDayAndHour(parts: readonly DatedLaneParts[], gcNm: (from: number, to: number) => number | null): { perDay: Map<number, number>; perHour: number[] } {
   const perDay = new Map<number, number>();
@@ -185,9 +162,8 @@ export function departuresPerDayAndHour(parts: readonly DatedLaneParts[], gcNm: 
       perHour[Math.floor((v.departure % DAY) / (DAY / 24))]!++;
     }
     for (const a of part.approximate) {
-      const counted = Math.max(0, a.voyages - tooFastIn(a, nm));
-      apportion(a.days, counted).forEach((n, d) => addDay(a.periodStart + d * DAY, n));
-      apportion(a.departureHours, counted).forEach((n, h) => (perHour[h]! += n));
+      a.days.forEach((n, d) => addDay(a.periodStart + d * DAY, n));
+      a.departureHours.forEach((n, h) => (perHour[h]! += n));
     }
   }
   return { perDay, perHour };

@@ -1,7 +1,8 @@
 import { categoryOf } from '../../../events/voyage-cells.js';
 import { HOUR } from '../../../platform/clock.js';
 import { HoursSketch, VesselSketch } from '../../../platform/sketches.js';
-import { MAX_VOYAGE_SPEED_KN, SAME_HARBOUR_NM, type LeftOut } from './lanes-facts.js';
+import { sameHarbour, tooFast } from '../../../events/lane-rule.js';
+import type { LeftOut } from './lanes-facts.js';
 import type { Voyage } from './lanes-math.js';
 
 /**
@@ -25,6 +26,9 @@ export interface DatedPartVoyage extends PartVoyage {
 /** An approximate cell (or lane cells merged), whole in the window. */
 export interface ApproximatePart {
   voyages: number;
+  /** Of the voyages, those the lanes' rule left out when the cells were summed (docs/decisions/177): the sketches and counts per day and hour hold the others. */
+  leftOut: number;
+  /** Simulated voyages of those counted (not left out). */
   simulated: number;
   minHours: number;
   vessels: VesselSketch;
@@ -91,12 +95,6 @@ export function lanePartsOfVoyages(voyages: readonly Voyage[]): DatedLaneParts[]
   return [...lanes.values()];
 }
 
-/** The voyages of an approximate part the speed rule leaves out on a lane of nm nautical miles (estimated from its hours buckets). */
-export function tooFastIn(a: ApproximatePart, nm: number | null): number {
-  if (nm === null || (a.minHours > 0 && nm / a.minHours <= MAX_VOYAGE_SPEED_KN)) return 0;
-  return Math.max(a.hours.countBelow(nm / MAX_VOYAGE_SPEED_KN), a.minHours <= 0 ? 1 : 0);
-}
-
 /**
  * How lanes of equal voyages are ordered: by more vessels (lanesOf's order), or by their ports only, for an answer
  * that shows no lane order (counting an approximate lane's vessels decodes its registers; docs/decisions/176).
@@ -106,7 +104,8 @@ export type LaneTies = 'vessels' | 'ports';
 /**
  * The lanes the views count (the rule of lanes-facts `plausibleVoyages`, per voyage while exact): a lane
  * between terminals of one harbour is no lane; a voyage faster than MAX_VOYAGE_SPEED_KN over the great
- * circle is left out (in an approximate part: the hours buckets below the limit; its vessels are kept).
+ * circle is left out (an approximate part's were left out of its sketches when its cells were summed, and counted:
+ * docs/decisions/177).
  */
 export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: number) => number | null, ties: LaneTies = 'vessels'): SummedLanes {
   const leftOut: LeftOut = { same_harbour: 0, implausible_speed: 0 };
@@ -114,13 +113,13 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
   let approximate = false;
   for (const part of parts) {
     const nm = gcNm(part.from, part.to);
-    if (nm !== null && nm < SAME_HARBOUR_NM) {
+    if (sameHarbour(nm)) {
       leftOut.same_harbour += part.exact.length + part.approximate.reduce((sum, a) => sum + a.voyages, 0);
       continue;
     }
     const lane: LaneStats = { from: part.from, to: part.to, voyages: 0, simulatedVoyages: 0, vessels: new VesselSketch(), hours: new HoursSketch() };
     for (const v of part.exact) {
-      if (nm !== null && (v.hours <= 0 || nm / v.hours > MAX_VOYAGE_SPEED_KN)) {
+      if (tooFast(nm, v.hours)) {
         leftOut.implausible_speed++;
         continue;
       }
@@ -131,14 +130,12 @@ export function sumLanes(parts: readonly LaneParts[], gcNm: (from: number, to: n
     }
     for (const a of part.approximate) {
       approximate = true;
-      const slowest = nm === null ? 0 : nm / MAX_VOYAGE_SPEED_KN;
-      const tooFast = tooFastIn(a, nm);
-      leftOut.implausible_speed += tooFast;
-      lane.voyages += a.voyages - tooFast;
-      lane.simulatedVoyages += Math.min(a.simulated, a.voyages - tooFast);
+      leftOut.implausible_speed += a.leftOut;
+      lane.voyages += a.voyages - a.leftOut;
+      lane.simulatedVoyages += a.simulated;
       // the part is not read again: its registers and hours are decoded only if the lane's vessels or hours are read
       lane.vessels.take(a.vessels);
-      lane.hours.take(tooFast > 0 ? a.hours.withoutBelow(slowest) : a.hours);
+      lane.hours.take(a.hours);
     }
     if (lane.voyages > 0) lanes.push(lane);
   }
@@ -158,9 +155,8 @@ function ranked(lanes: LaneStats[], ties: LaneTies): LaneStats[] {
  * The lanes of spans that follow one another, each summed by `sumLanes`, without summing their parts again
  * (docs/decisions/176): per lane the spans' voyages, simulated voyages, vessels and hours added (the speed rule is per
  * voyage or per part, so it is not applied again), what was left out added, approximate if any span is. The lanes,
- * their voyages, simulated voyages and what was left out are those of `sumLanes` over all of the parts together, and
- * so are their vessels and hours while every part is exact; an approximate part whose lane keeps no voyage in its
- * span is not in them (`sumLanes` keeps its vessels when its lane has voyages in another span).
+ * their voyages, simulated voyages, what was left out, vessels and hours are those of `sumLanes` over all of the parts
+ * together (an approximate part's sketches hold only the voyages counted, docs/decisions/177).
  */
 export function lanesTogether(spans: readonly SummedLanes[], ties: LaneTies = 'vessels'): SummedLanes {
   const lanes = new Map<string, LaneStats>();

@@ -1,6 +1,7 @@
 import { DAY, HOUR, iso } from '../../../platform/clock.js';
 import { shipCategory, type ShipCategory } from '../../../fleet/ship-types.js';
 import { median, round, type Voyage } from './lanes-math.js';
+import { sameHarbour, tooFast } from '../../../events/lane-rule.js';
 
 /**
  * The pure parts of the lanes views (docs/lanes.md): what one answer reads (its facts) and the
@@ -31,11 +32,6 @@ export interface LeftOut {
   implausible_speed: number;
 }
 
-/** Ports closer than this (great circle) are terminals of one harbour: a move between them is no lane. */
-export const SAME_HARBOUR_NM = 5;
-/** Faster than this between two ports (great circle between their positions over the hours taken) no merchant vessel sails, even with port areas of a few nm shortening the run: overlapping port areas, not a voyage. */
-export const MAX_VOYAGE_SPEED_KN = 60;
-
 /**
  * The voyages the lanes count (issue 28): a move between terminals of one harbour is no lane, and a voyage
  * faster over the great circle than MAX_VOYAGE_SPEED_KN is an artefact of overlapping port areas.
@@ -51,24 +47,6 @@ export function plausibleVoyages(voyages: readonly Voyage[], gcNm: (from: number
     else kept.push(v);
   }
   return { kept, leftOut };
-}
-
-/** A lane between ports `nm` apart (null: a port without position) joins terminals of one harbour. */
-export const sameHarbour = (nm: number | null) => nm !== null && nm < SAME_HARBOUR_NM;
-/** A voyage of `hoursTaken` over `nm` is faster than any merchant vessel sails. */
-export const tooFast = (nm: number | null, hoursTaken: number) => nm !== null && (hoursTaken <= 0 || nm / hoursTaken > MAX_VOYAGE_SPEED_KN);
-
-/**
- * The shortest duration in whole ms a voyage over `nm` may take and count (the least d with tooFast false: the
- * speed rule as a bound a store can compare durations with); null when no voyage of the lane counts (one harbour).
- */
-export function plausibleFromMs(nm: number | null): number | null {
-  if (sameHarbour(nm)) return null;
-  if (nm === null) return 0;
-  let d = Math.max(1, Math.ceil((nm / MAX_VOYAGE_SPEED_KN) * HOUR));
-  while (d > 1 && !tooFast(nm, (d - 1) / HOUR)) d--;
-  while (tooFast(nm, d / HOUR)) d++;
-  return d;
 }
 
 /** The order lane-details lists a lane's voyages in: oldest departure first, then by vessel id. */

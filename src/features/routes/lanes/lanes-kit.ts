@@ -14,7 +14,7 @@ import type { Voyage } from './lanes-math.js';
 import { plausibleVoyages, shipTypeCodes, vesselCount, type Facts, type Window } from './lanes-facts.js';
 import { lanesTogether, sumLanes, totalsOf, type DatedLaneParts, type LaneParts, type LaneStats, type SummedLanes } from './lane-stats.js';
 import { departuresPerDayAndHour, sumLanesPer, voyagesOfLanes, voyagesPer, voyagesPerLane } from './lane-series.js';
-import { distanceNm } from '../../../geo/distance.js';
+import { greatCircleNmOf, voyageCountsOf } from '../../../events/lane-rule.js';
 
 /** A call that began this long before the window may still end in it (longer calls are not seen as origins). */
 export const CALL_LOOKBACK_MS = 30 * DAY;
@@ -66,11 +66,7 @@ export function createLanesKit(deps: LanesDeps) {
   };
   /** A window as answers state it: its bounds, its length and the part of it the store covers. */
   const windowView = (w: Window, dataFrom: number | null) => ({ since: iso(w.since), until: iso(w.until), days: w.days, ...coverageFields(w, dataFrom) });
-  const greatCircleNm = (from: number, to: number) => {
-    const a = portRecord(from);
-    const b = portRecord(to);
-    return a && b && a.lat !== null && a.lon !== null && b.lat !== null && b.lon !== null ? distanceNm(a.lat, a.lon, b.lat, b.lon) : null;
-  };
+  const greatCircleNm = greatCircleNmOf(deps.ports);
   /** No ship type nor port asked for: the window cells hold the answer's vessels (docs/decisions/163). */
   const everyLane = (shipType: ShipCategory | undefined, scope: Omit<LoadScope, 'noVoyages'>) =>
     shipType === undefined && scope.from === undefined && scope.to === undefined && scope.touching === undefined;
@@ -92,7 +88,7 @@ export function createLanesKit(deps: LanesDeps) {
     ]);
     const summed = sum(got);
     const { lanes, leftOut, approximate } = summed;
-    const windowVessels = approximate && everyLane(shipType, scope) ? (await deps.repo.windowVessels(span(window))).count() : undefined;
+    const windowVessels = approximate && everyLane(shipType, scope) ? (await deps.repo.windowVessels(span(window), voyageCountsOf(deps.ports))).count() : undefined;
     return { facts: { window, lanes, callsInWindow, analysedUpTo, dataFrom, leftOut, approximate, windowVessels }, read: got, summed };
   };
   const lanesOfWindow = async <P extends LaneParts>(

@@ -3,6 +3,7 @@ import { BLOCK, blockStartOf, categoryOf, hoursOfCell, voyagesOfCell, voyagesOfL
 import { DAY, HOUR } from '../../../platform/clock.js';
 import { HoursSketch, VesselSketch } from '../../../platform/sketches.js';
 import type { Db } from '../../../store/db.js';
+import type { VoyageCounts } from '../../../events/lane-rule.js';
 import type { DatedApproximatePart, DatedLaneParts, LaneParts } from './lane-stats.js';
 import type { Voyage } from './lanes-math.js';
 import { voyageOrder } from './lanes-facts.js';
@@ -161,6 +162,7 @@ async function categoryCellParts(db: Db, w: WindowSpan, f: LanesFilter, boundari
       const periodDays = ((spanStarts[span + 1] ?? w.until) - periodStart) / DAY;
       part = {
         voyages: 0,
+        leftOut: 0,
         simulated: 0,
         minHours: Infinity,
         vessels: VesselSketch.approximate(),
@@ -179,7 +181,7 @@ async function categoryCellParts(db: Db, w: WindowSpan, f: LanesFilter, boundari
   const cellsIn = (periodDays: number, from: number, to: number) => {
     let q = db
       .selectFrom('voyage_cells')
-      .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
+      .select(['period_start', 'period_days', 'from_port', 'to_port', 'category', 'voyages', 'left_out', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'exact', 'facts'])
       // registers only where the answer counts vessels (docs/decisions/164 and 168: most of a large cell's text); a
       // read never spans registersFrom, a boundary of the spans
       .$if(from >= registersFrom, (qb) => qb.select('vessel_registers'))
@@ -200,6 +202,7 @@ async function categoryCellParts(db: Db, w: WindowSpan, f: LanesFilter, boundari
     const part = approximatePartOf(lane, byCategory ? cell.category : ANY_CATEGORY, spanOf(start));
     part.hours.mergeEncoded(hoursOfCell(cell.facts, part.days, (start - part.periodStart) / DAY, part.departureHours));
     part.voyages += Number(cell.voyages);
+    part.leftOut += Number(cell.left_out);
     part.simulated += Number(cell.simulated);
     part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
     if (cell.vessel_registers) part.vessels.mergeEncoded(cell.vessel_registers);
@@ -273,7 +276,7 @@ export function createLanesRepo(db: Db) {
     const laneCellsIn = (periodDays: number, from: number, to: number) => {
       let q = db
         .selectFrom('voyage_lane_cells')
-        .select(['period_start', 'period_days', 'from_port', 'to_port', 'voyages', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'voyage_list', 'hours_buckets'])
+        .select(['period_start', 'period_days', 'from_port', 'to_port', 'voyages', 'left_out', 'simulated', 'max_arrival', 'min_from_arrival', 'min_duration_ms', 'voyage_list', 'hours_buckets'])
         .$if(withVessels, (qb) => qb.select('vessel_registers'))
         .where('period_start', '>=', from)
         .where('period_start', '<', to)
@@ -301,8 +304,9 @@ export function createLanesRepo(db: Db) {
         return;
       }
       let part = lane.approximate[0];
-      if (!part) lane.approximate.push((part = { voyages: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.approximate(), hours: HoursSketch.ofBuckets([]) }));
+      if (!part) lane.approximate.push((part = { voyages: 0, leftOut: 0, simulated: 0, minHours: Infinity, vessels: VesselSketch.approximate(), hours: HoursSketch.ofBuckets([]) }));
       part.voyages += Number(cell.voyages);
+      part.leftOut += Number(cell.left_out);
       part.simulated += Number(cell.simulated);
       part.minHours = Math.min(part.minHours, Number(cell.min_duration_ms) / HOUR);
       if (cell.vessel_registers) part.vessels.mergeEncoded(cell.vessel_registers);
@@ -339,9 +343,10 @@ export function createLanesRepo(db: Db) {
   /**
    * The distinct vessels of the window's voyages of every lane and ship category (as voyagesForWindow selects them,
    * with no filter) from the window cells (docs/decisions/163): the periods laneParts reads, a cell not whole in
-   * the window read as its weeks or days, a day as its voyages.
+   * the window read as its weeks or days, a day as its voyages, of which those the lanes' rule `counts` count (the
+   * cells hold those only, docs/decisions/177).
    */
-  async function windowVessels(w: WindowSpan): Promise<VesselSketch> {
+  async function windowVessels(w: WindowSpan, counts: VoyageCounts): Promise<VesselSketch> {
     const earliestOrigin = w.since - w.lookbackMs;
     const vessels = VesselSketch.approximate();
     const periods = laneCellPeriodsOf(w);
@@ -365,7 +370,7 @@ export function createLanesRepo(db: Db) {
         else cutDays.push(start);
       }
     }
-    for (const dayStart of cutDays) for (const v of await voyagesDepartedOn(db, w, dayStart, { shipTypes: null })) vessels.add(v.vslId);
+    for (const dayStart of cutDays) for (const v of await voyagesDepartedOn(db, w, dayStart, { shipTypes: null })) if (counts(v.from, v.to, v.arrival - v.departure)) vessels.add(v.vslId);
     return vessels;
   }
 
@@ -469,10 +474,10 @@ export function createLanesRepo(db: Db) {
       return categoryCellParts(db, w, f, boundaries, split.byCategory ?? true, split.countsOnly ? Infinity : (split.vesselsFrom ?? -Infinity));
     },
 
-    /** The distinct vessels of the window's voyages, all lanes and ship types (docs/decisions/163): an estimate, kept per period. */
-    async windowVessels(w: WindowSpan): Promise<VesselSketch> {
+    /** The distinct vessels of the window's voyages the lanes' rule counts, all lanes and ship types (docs/decisions/163, 177): an estimate, kept per period. */
+    async windowVessels(w: WindowSpan, counts: VoyageCounts): Promise<VesselSketch> {
       wholeDays(w);
-      return windowVessels(w);
+      return windowVessels(w, counts);
     },
 
     /** Port calls that began or ended in [since, until) (those that began before since: at most lookbackMs before). */
