@@ -22,15 +22,25 @@ async function startPersistentApp(): Promise<{ app: TestApp; cleanup: () => void
   return { app, cleanup: () => ['', '-wal', '-shm'].forEach((s) => rmSync(file + s, { force: true })) };
 }
 
+/**
+ * The positions events the bus delivers, and a wait until they hold `n` positions: a Redis bus delivers on its
+ * subscriber connection after the publish has returned, so an assertion right after a flush could run before them.
+ */
+function positionEvents(app: TestApp): { events: PositionsEvent[]; delivered(n: number): Promise<void> } {
+  const events: PositionsEvent[] = [];
+  let waiting: { n: number; resolve: () => void } | null = null;
+  const held = () => events.reduce((sum, e) => sum + e.positions.length, 0);
+  app.bosun.ctx.bus.subscribe(POSITIONS_TOPIC, (e) => {
+    events.push(e as PositionsEvent);
+    if (waiting && held() >= waiting.n) waiting.resolve();
+  });
+  return { events, delivered: (n) => (held() >= n ? Promise.resolve() : new Promise<void>((resolve) => (waiting = { n, resolve }))) };
+}
+
 test('positions are stored in one batch per flush, duplicates (vessel, time) ignored, then published with their seq', () =>
   withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
-    const events: PositionsEvent[] = [];
-    const rowsAtPublish: number[] = [];
-    app.bosun.ctx.bus.subscribe(POSITIONS_TOPIC, (e) => {
-      events.push(e as PositionsEvent);
-      rowsAtPublish.push((e as PositionsEvent).positions.length);
-    });
+    const { events, delivered } = positionEvents(app);
     await app.bosun.ctx.bus.ready();
     await ingest(
       fleet,
@@ -45,6 +55,7 @@ test('positions are stored in one batch per flush, duplicates (vessel, time) ign
       rows.map((r) => Number(r.observed_at)),
       [T0, T0 + 10 * SECOND, T0],
     );
+    await delivered(rows.length);
     assert.equal(events.length, 1, 'one event per written batch');
     assert.deepEqual(
       events[0]!.positions.map((p) => p.seq),
@@ -67,8 +78,7 @@ test('positions are stored in one batch per flush, duplicates (vessel, time) ign
 test('batch statements store every value exactly: awkward text, nulls, several chunks, the same statement reused', () =>
   withApp(async (app) => {
     const fleet = app.bosun.ctx.services.fleet;
-    const events: PositionsEvent[] = [];
-    app.bosun.ctx.bus.subscribe(POSITIONS_TOPIC, (e) => events.push(e as PositionsEvent));
+    const { events, delivered } = positionEvents(app);
     await app.bosun.ctx.bus.ready();
     const awkward = ['file:a, "b" {c} \\d\'e.nmea', 'NULL', '', 'tcp:ünïcödé ⚓'];
     const reports = Array.from({ length: 2 * 1234 }, (_, i) =>
@@ -94,6 +104,7 @@ test('batch statements store every value exactly: awkward text, nulls, several c
         [report.source, report.lat, report.lon, report.sog, report.cog, report.heading, report.navStatus, report.msgType, report.receivedAt],
       );
     }
+    await delivered(rows.length);
     const published = events.flatMap((e) => e.positions);
     assert.deepEqual(
       published.map((p) => p.seq),
