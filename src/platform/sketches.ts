@@ -153,8 +153,8 @@ export class HoursSketch {
   private buckets: Map<number, number> | null = null;
   /** Counts merged by `mergeEncoded` not yet in `buckets`, from FIRST_PENDING_BUCKET on. */
   private pending: Float64Array | null = null;
-  /** Buckets merged by `mergeEncoded` as text, not decoded yet, each with the bucket below which its buckets are left out (`withoutBelow`). */
-  private encoded: Array<[string, number]> = [];
+  /** Buckets merged by `mergeEncoded` as text, not decoded yet. */
+  private encoded: string[] = [];
 
   static ofBuckets(buckets: Iterable<readonly [number, number]>): HoursSketch {
     const s = new HoursSketch();
@@ -257,34 +257,6 @@ export class HoursSketch {
     return { total, at };
   }
 
-  /** How many values are below `hours` (approximate: whole buckets below the bucket of `hours`; text merged in is read, not decoded into the sketch). */
-  countBelow(hours: number): number {
-    if (this.values) return this.values.filter((h) => h < hours).length;
-    const limit = hoursBucketOf(hours);
-    let n = 0;
-    for (const [bucket, count] of this.buckets!) if (bucket < limit) n += count;
-    if (this.pending !== null) for (let at = 0; at < PENDING_BUCKETS && at + FIRST_PENDING_BUCKET < limit; at++) n += this.pending[at]!;
-    for (const [text, floor] of this.encoded) eachEncodedBucket(text, (bucket, count) => (n += bucket >= floor && bucket < limit ? count : 0));
-    return n;
-  }
-
-  /** The same values without those below `hours` (whole buckets below the bucket of `hours` when approximate; text merged in stays text). */
-  withoutBelow(hours: number): HoursSketch {
-    if (this.values) {
-      const s = new HoursSketch();
-      for (const h of this.values) if (h >= hours) s.add(h);
-      return s;
-    }
-    const limit = hoursBucketOf(hours);
-    const s = HoursSketch.ofBuckets([...this.buckets!.entries()].filter(([bucket]) => bucket >= limit));
-    if (this.pending !== null) {
-      s.pending = Float64Array.from(this.pending);
-      for (let at = 0; at < PENDING_BUCKETS && at + FIRST_PENDING_BUCKET < limit; at++) s.pending[at] = 0;
-    }
-    s.encoded = this.encoded.map(([text, floor]) => [text, Math.max(floor, limit)]);
-    return s;
-  }
-
   /**
    * Merges buckets as `encodeHours` wrote them: kept as text until the sketch is read (docs/decisions/163), then
    * counted in an array over the usual buckets (an update of the Map per pair would cost more than the rest of a
@@ -292,7 +264,7 @@ export class HoursSketch {
    */
   mergeEncoded(encoded: string): void {
     this.bucketsWithoutPending();
-    this.encoded.push([encoded, -Infinity]);
+    this.encoded.push(encoded);
   }
 
   /** The text merged in, counted into the pending array (or the Map, for a bucket beyond it). */
@@ -300,9 +272,8 @@ export class HoursSketch {
     if (this.encoded.length === 0) return;
     const buckets = this.bucketsWithoutPending();
     const pending = (this.pending ??= new Float64Array(PENDING_BUCKETS));
-    for (const [text, floor] of this.encoded)
+    for (const text of this.encoded)
       eachEncodedBucket(text, (bucket, n) => {
-        if (bucket < floor) return;
         const at = bucket - FIRST_PENDING_BUCKET;
         if (at >= 0 && at < PENDING_BUCKETS) pending[at]! += n;
         else buckets.set(bucket, (buckets.get(bucket) ?? 0) + n);

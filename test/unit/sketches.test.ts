@@ -48,8 +48,10 @@ test('HoursSketch: the median of the values while exact, within 1 % relative fro
       assert.equal(fromExact[key], truths[key], `${n} values: exact ${key}`);
       assert.ok(Math.abs(fromBuckets[key] - truths[key]) / truths[key] < 0.011, `${n} values: ${key} ${fromBuckets[key]} vs ${truths[key]}`);
     }
-    assert.equal(approximate.countBelow(0.5), 0);
-    assert.equal(approximate.countBelow(1_000), n);
+    assert.equal(
+      [...approximate.toBuckets().values()].reduce((sum, c) => sum + c, 0),
+      n,
+    );
   }
   const zeros = new HoursSketch();
   zeros.add(0);
@@ -60,8 +62,6 @@ test('HoursSketch: the median of the values while exact, within 1 % relative fro
   assert.equal(zeros.min(), 0);
   assert.ok(Math.abs(zeros.nearestRank(90)! - 5) < 0.05);
   assert.equal(HoursSketch.ofBuckets([]).mean(), null);
-  assert.equal(zeros.countBelow(1), 2);
-  assert.equal(zeros.withoutBelow(1).countBelow(1_000), 1);
 });
 
 test('encoded registers (sparse while few are set, dense beyond) and hours buckets merge as the sketches they encode', () => {
@@ -156,27 +156,4 @@ test('what an approximate sketch is given is read when it is counted: taken, mer
   ];
   assert.deepEqual(sorted(laneHours), expected);
   assert.deepEqual(sorted(merged), expected);
-  assert.equal(laneHours.countBelow(1.02 ** 201), 10);
-  // the speed rule on text not decoded: as on the decoded buckets
-  const lazy = HoursSketch.ofBuckets([[5, 1]]);
-  const decoded = HoursSketch.ofBuckets([[5, 1]]);
-  for (const t of hoursTexts) {
-    lazy.mergeEncoded(t);
-    decoded.mergeEncoded(t);
-  }
-  decoded.toBuckets();
-  for (const h of [0.5, 1.02 ** 10, 1.02 ** 10.5, 1.02 ** 200.5, 1.02 ** 3_000]) assert.equal(lazy.countBelow(h), decoded.countBelow(h), `below ${h}`);
-  const cut = lazy.withoutBelow(1.02 ** 150);
-  assert.deepEqual(sorted(cut), sorted(decoded.withoutBelow(1.02 ** 150)));
-  assert.deepEqual(sorted(cut), [
-    [200, 5],
-    [2_000, 3],
-  ]);
-  assert.equal(
-    lazy
-      .withoutBelow(1.02 ** 150)
-      .withoutBelow(1.02 ** 1_000)
-      .countBelow(1.02 ** 3_000),
-    3,
-  );
 });
